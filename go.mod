@@ -1,0 +1,3 @@
+module github.com/tmplgen/tmplgen
+
+go 1.26

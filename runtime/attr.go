@@ -1,0 +1,294 @@
+package runtime
+
+import (
+	"math/big"
+	"strings"
+	"unicode/utf8"
+)
+
+// Attr is Jinja2's x.name in the sandbox: a Python attribute of x (a method of a dict,
+// str or list, an attribute of the loop variable or a namespace) if there is one,
+// otherwise the item x["name"], otherwise an undefined value that remembers what was
+// looked up. Attributes of undefined values raise UndefinedError.
+func (v Value) Attr(name string) Value {
+	switch v.kind {
+	case KindUndefined:
+		v.undefinedError()
+	case KindDict:
+		if m, ok := lookupMethod(v, name); ok {
+			return m
+		}
+		if r, ok := v.p.(*Dict).GetStr(name); ok {
+			return r
+		}
+	case KindNamespace:
+		if r, ok := v.p.(*Namespace).attrs.GetStr(name); ok {
+			return r
+		}
+	case KindLoop:
+		if r, ok := v.p.(*Loop).attr(name); ok {
+			return r
+		}
+	case KindTuple:
+		if v.s == groupTuple && (name == "grouper" || name == "list") {
+			return v.p.(*List).Items[map[string]int{"grouper": 0, "list": 1}[name]]
+		}
+		if m, ok := lookupMethod(v, name); ok {
+			return m
+		}
+	default:
+		if m, ok := lookupMethod(v, name); ok {
+			return m
+		}
+	}
+	return missingAttr(v, name)
+}
+
+// Item is Jinja2's x[key] in the sandbox: the item if there is one, otherwise for a str
+// key the attribute of that name, otherwise an undefined value. Items of undefined
+// values raise UndefinedError.
+func (v Value) Item(key Value) Value {
+	if v.kind == KindUndefined {
+		v.undefinedError()
+	}
+	if r, ok := v.lookupItem(key); ok {
+		return r
+	}
+	if key.kind == KindString {
+		switch v.kind {
+		case KindDict, KindList, KindTuple, KindString, KindInt, KindFloat, KindBool:
+			if m, ok := lookupMethod(v, key.s); ok {
+				return m
+			}
+		case KindLoop:
+			if r, ok := v.p.(*Loop).attr(key.s); ok {
+				return r
+			}
+		case KindNamespace:
+			if r, ok := v.p.(*Namespace).attrs.GetStr(key.s); ok {
+				return r
+			}
+		}
+	}
+	return missingItem(v, key)
+}
+
+// ItemStr is v.Item(Str(key)).
+func (v Value) ItemStr(key string) Value { return v.Item(Str(key)) }
+
+// ItemInt is v.Item(Int(i)).
+func (v Value) ItemInt(i int64) Value { return v.Item(Int(i)) }
+
+// lookupItem is Python's x[key] without the attribute fallback.
+func (v Value) lookupItem(key Value) (Value, bool) {
+	switch v.kind {
+	case KindDict:
+		if key.kind == KindList || key.kind == KindDict {
+			throw(TypeError, "unhashable type: '%s'", key.TypeName())
+		}
+		return v.p.(*Dict).Get(key)
+	case KindList, KindTuple:
+		items := v.p.(*List).Items
+		if i, ok := index(key, len(items)); ok {
+			return items[i], true
+		}
+	case KindString:
+		if key.isIntegral() {
+			n := utf8.RuneCountInString(v.s)
+			if i, ok := index(key, n); ok {
+				return Str(runeAt(v.s, i)), true
+			}
+		}
+	}
+	return Value{}, false
+}
+
+// index converts a subscript to a position in a sequence of length n, counting negative
+// subscripts from the end; ok is false when key is not an int or is out of range.
+func index(key Value, n int) (int, bool) {
+	if !key.isIntegral() || key.isBig() {
+		return 0, false
+	}
+	i := key.n
+	if i < 0 {
+		i += int64(n)
+	}
+	if i < 0 || i >= int64(n) {
+		return 0, false
+	}
+	return int(i), true
+}
+
+// runeAt returns the i-th character of s.
+func runeAt(s string, i int) string {
+	for off := range s {
+		if i == 0 {
+			_, size := utf8.DecodeRuneInString(s[off:])
+			return s[off : off+size]
+		}
+		i--
+	}
+	return ""
+}
+
+// Slice is Python's x[start:stop:step]; a missing bound is passed as None (or
+// Undefined). It works on str (by character), list and tuple.
+func (v Value) Slice(start, stop, step Value) Value {
+	switch v.kind {
+	case KindUndefined:
+		v.undefinedError()
+	case KindString:
+		if isASCII(v.s) {
+			lo, hi, st, n := sliceIndices(start, stop, step, len(v.s))
+			if st == 1 {
+				return Str(v.s[lo:max(lo, hi)])
+			}
+			b := make([]byte, 0, n)
+			for i, k := lo, 0; k < n; i, k = i+st, k+1 {
+				b = append(b, v.s[i])
+			}
+			return Str(string(b))
+		}
+		runes := []rune(v.s)
+		lo, _, st, n := sliceIndices(start, stop, step, len(runes))
+		out := make([]rune, 0, n)
+		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
+			out = append(out, runes[i])
+		}
+		return Str(string(out))
+	case KindList, KindTuple:
+		items := v.p.(*List).Items
+		lo, _, st, n := sliceIndices(start, stop, step, len(items))
+		out := make([]Value, 0, n)
+		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
+			out = append(out, items[i])
+		}
+		return Value{kind: v.kind, p: &List{Items: out}}
+	}
+	throw(TypeError, "'%s' object is not subscriptable", v.TypeName())
+	return Value{}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// sliceIndices is Python's slice.indices(length) followed by the slice length: the first
+// index, the stop, the step and the number of items.
+func sliceIndices(start, stop, step Value, length int) (lo, hi, st, n int) {
+	st = 1
+	if !isNone(step) {
+		st = sliceInt(step)
+		if st == 0 {
+			throw(ValueError, "slice step cannot be zero")
+		}
+	}
+	lower, upper := 0, length
+	if st < 0 {
+		lower, upper = -1, length-1
+	}
+	bound := func(x Value, def int) int {
+		if isNone(x) {
+			return def
+		}
+		i := sliceInt(x)
+		if i < 0 {
+			i += length
+			if i < lower {
+				i = lower
+			}
+		} else if i > upper {
+			i = upper
+		}
+		return i
+	}
+	if st > 0 {
+		lo, hi = bound(start, lower), bound(stop, upper)
+		if hi > lo {
+			n = (hi - lo + st - 1) / st
+		}
+	} else {
+		lo, hi = bound(start, upper), bound(stop, lower)
+		if lo > hi {
+			n = (lo - hi - st - 1) / -st
+		}
+	}
+	return lo, hi, st, n
+}
+
+func isNone(v Value) bool { return v.kind == KindNone || v.kind == KindUndefined }
+
+// sliceInt converts a slice bound to an int, clamping huge values as Python does.
+func sliceInt(v Value) int {
+	if !v.isIntegral() {
+		throw(TypeError, "slice indices must be integers or None or have an __index__ method")
+	}
+	if b, ok := v.p.(*big.Int); ok {
+		if b.Sign() < 0 {
+			return -MaxValueSize * 4
+		}
+		return MaxValueSize * 4
+	}
+	const limit = MaxValueSize * 4
+	return int(max(min(v.n, limit), -limit))
+}
+
+// Call calls a macro, a builtin function or a bound method with positional and keyword
+// arguments. Calling an undefined value raises its error; calling anything else is a
+// TypeError.
+func Call(fn Value, args []Value, kwargs []Kwarg) Value {
+	switch fn.kind {
+	case KindUndefined:
+		fn.undefinedError()
+	case KindCallable:
+		return fn.p.(*Callable).call(args, kwargs)
+	case KindObject:
+		if c, ok := fn.p.(interface {
+			call([]Value, []Kwarg) Value
+		}); ok {
+			return c.call(args, kwargs)
+		}
+	}
+	throw(TypeError, "'%s' object is not callable", fn.TypeName())
+	return Value{}
+}
+
+// CallMethod is x.name(args): the method of that name, or calling the attribute.
+func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
+	if recv.kind == KindLoop {
+		if r, ok := recv.p.(*Loop).callMethod(name, args, kwargs); ok {
+			return r
+		}
+	}
+	if recv.kind == KindObject {
+		if r, ok := recv.p.(object).callMethod(name, args, kwargs); ok {
+			return r
+		}
+	}
+	if m, ok := methodFor(recv, name); ok && recv.kind != KindUndefined {
+		if isUnsafeMethod(recv, name) {
+			throw(SecurityError, "access to attribute '%s' of '%s' object is unsafe.", name, recv.TypeName())
+		}
+		return m(recv, args, kwargs)
+	}
+	return Call(recv.Attr(name), args, kwargs)
+}
+
+// Kwarg is a keyword argument of a call.
+type Kwarg struct {
+	Name  string
+	Value Value
+}
+
+// KW builds a keyword argument.
+func KW(name string, v Value) Kwarg { return Kwarg{Name: name, Value: v} }
+
+// isDunder reports whether name is a Python special attribute such as __class__.
+func isDunder(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+}

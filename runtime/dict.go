@@ -1,0 +1,122 @@
+package runtime
+
+// Dict is a Python dict: keys in insertion order. Lookups of str keys go through an index
+// once the dict is large; other keys (int, float, bool, None, tuple) are compared with
+// Python equality, so 1, 1.0 and True are the same key as in Python.
+type Dict struct {
+	keys  []Value
+	vals  []Value
+	index map[string]int // position of each str key; built when the dict grows large
+}
+
+// indexThreshold is the size from which a dict keeps an index of its str keys.
+const indexThreshold = 12
+
+// NewDict returns an empty dict with room for n entries.
+func NewDict(n int) *Dict {
+	return &Dict{keys: make([]Value, 0, n), vals: make([]Value, 0, n)}
+}
+
+// DictValue wraps d as a Value.
+func DictValue(d *Dict) Value { return Value{kind: KindDict, p: d} }
+
+// DictOf returns a dict Value of key, value pairs given in order; a later key replaces
+// the value of an earlier equal key, as in a Python dict display.
+func DictOf(kv ...Value) Value {
+	d := NewDict(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		d.Set(kv[i], kv[i+1])
+	}
+	return DictValue(d)
+}
+
+// Len returns the number of entries.
+func (d *Dict) Len() int { return len(d.keys) }
+
+// Keys returns the keys in order (shared, not copied).
+func (d *Dict) Keys() []Value { return d.keys }
+
+// Values returns the values in key order (shared, not copied).
+func (d *Dict) Values() []Value { return d.vals }
+
+// find returns the position of key, or -1.
+func (d *Dict) find(key Value) int {
+	if key.kind == KindString {
+		if d.index != nil {
+			if i, ok := d.index[key.s]; ok {
+				return i
+			}
+			return -1
+		}
+		for i, k := range d.keys {
+			if k.kind == KindString && k.s == key.s {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, k := range d.keys {
+		if k.kind != KindString && Eq(k, key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// GetStr returns the value of a str key.
+func (d *Dict) GetStr(key string) (Value, bool) { return d.Get(Str(key)) }
+
+// Get returns the value of key.
+func (d *Dict) Get(key Value) (Value, bool) {
+	if i := d.find(key); i >= 0 {
+		return d.vals[i], true
+	}
+	return Value{}, false
+}
+
+// Has reports whether key is in the dict.
+func (d *Dict) Has(key Value) bool { return d.find(key) >= 0 }
+
+// SetStr sets the value of a str key.
+func (d *Dict) SetStr(key string, v Value) { d.Set(Str(key), v) }
+
+// Set sets the value of key, appending it when it is new.
+func (d *Dict) Set(key, v Value) {
+	if i := d.find(key); i >= 0 {
+		d.vals[i] = v
+		return
+	}
+	d.keys = append(d.keys, key)
+	d.vals = append(d.vals, v)
+	switch {
+	case d.index != nil:
+		if key.kind == KindString {
+			d.index[key.s] = len(d.keys) - 1
+		}
+	case len(d.keys) >= indexThreshold:
+		d.index = make(map[string]int, len(d.keys)*2)
+		for i, k := range d.keys {
+			if k.kind == KindString {
+				d.index[k.s] = i
+			}
+		}
+	}
+}
+
+// Copy returns a shallow copy.
+func (d *Dict) Copy() *Dict {
+	c := NewDict(len(d.keys))
+	for i, k := range d.keys {
+		c.Set(k, d.vals[i])
+	}
+	return c
+}
+
+// Namespace is the object namespace() returns: attributes a template can assign with
+// {% set ns.attr = value %}, kept in insertion order.
+type Namespace struct {
+	attrs *Dict
+}
+
+// NamespaceValue wraps ns as a Value.
+func NamespaceValue(ns *Namespace) Value { return Value{kind: KindNamespace, p: ns} }

@@ -1,0 +1,117 @@
+package runtime
+
+import (
+	"fmt"
+)
+
+// ErrorKind classifies a render error the way Python names the exception Jinja2 raises.
+type ErrorKind string
+
+// The kinds of render errors.
+const (
+	TypeError       ErrorKind = "TypeError"
+	ValueError      ErrorKind = "ValueError"
+	UndefinedError  ErrorKind = "UndefinedError"
+	SecurityError   ErrorKind = "SecurityError"
+	RuntimeError    ErrorKind = "TemplateRuntimeError"
+	ZeroDivision    ErrorKind = "ZeroDivisionError"
+	OverflowError   ErrorKind = "OverflowError"
+	LimitError      ErrorKind = "LimitError"
+	InputError      ErrorKind = "InputError"
+	KeyError        ErrorKind = "KeyError"
+	IndexError      ErrorKind = "IndexError"
+	AttributeError  ErrorKind = "AttributeError"
+	AssertionError  ErrorKind = "TemplateAssertionError"
+	NotImplemented_ ErrorKind = "NotImplementedError"
+)
+
+// Error is an error raised while rendering a template: what failed (Kind and Msg, as
+// Jinja2 would say it) and where (the template and the line and column of the statement).
+type Error struct {
+	Kind     ErrorKind
+	Msg      string
+	Template string
+	Line     int
+	Col      int
+}
+
+func (e *Error) Error() string {
+	where := e.Template
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", e.Template, e.Line, e.Col)
+	}
+	if where == "" {
+		return fmt.Sprintf("%s: %s", e.Kind, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", where, e.Kind, e.Msg)
+}
+
+// RaiseError is the error of raise_exception(message): the template refused the input.
+// Detect it with errors.As; Message is the template's own text.
+type RaiseError struct {
+	Message  string
+	Template string
+	Line     int
+	Col      int
+}
+
+func (e *RaiseError) Error() string {
+	if e.Template == "" {
+		return "TemplateError: " + e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: TemplateError: %s", e.Template, e.Line, e.Col, e.Message)
+}
+
+// throw raises a render error; Render recovers it and adds the position.
+func throw(kind ErrorKind, format string, args ...any) {
+	panic(&Error{Kind: kind, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Fail raises a render error from generated code, for constructs that always fail when
+// they run (an unknown filter, a call with the wrong arguments).
+func Fail(kind ErrorKind, msg string) Value {
+	panic(&Error{Kind: kind, Msg: msg})
+}
+
+// undefinedError raises the UndefinedError that using v fails with.
+func (v Value) undefinedError() {
+	if v.flags&flagUnsafe != 0 {
+		panic(&Error{Kind: SecurityError, Msg: v.s})
+	}
+	panic(&Error{Kind: UndefinedError, Msg: v.undefinedMessage()})
+}
+
+// undefinedMessage returns the message of the error that using undefined v raises.
+func (v Value) undefinedMessage() string {
+	switch v.n {
+	case hintAttribute:
+		return fmt.Sprintf("'%s' has no attribute %s", objectTypeRepr(v.p), Str(v.s).Repr())
+	case hintElement:
+		return fmt.Sprintf("%s has no element %s", objectTypeRepr(v.p), v.s)
+	case hintMessage:
+		return v.s
+	}
+	if v.s == "" {
+		return "value is undefined"
+	}
+	return fmt.Sprintf("%s is undefined", Str(v.s).Repr())
+}
+
+// objectTypeRepr describes the owner of a failed lookup as Jinja2 does: "None", or
+// "dict object" for the type name.
+func objectTypeRepr(p any) string {
+	s, _ := p.(string)
+	switch s {
+	case "NoneType":
+		return "None"
+	case "Markup":
+		return "markupsafe.Markup object"
+	case "Namespace":
+		return "jinja2.utils.Namespace object"
+	case "LoopContext":
+		return "jinja2.runtime.LoopContext object"
+	case "Macro":
+		return "jinja2.runtime.Macro object"
+	}
+	return s + " object"
+}

@@ -1,0 +1,197 @@
+package runtime
+
+import (
+	"fmt"
+	"time"
+)
+
+// Input is what a chat template renders: the conversation and the variables
+// transformers' apply_chat_template passes to the template.
+type Input struct {
+	// Messages is the conversation: a list of dicts with role, content and any other
+	// fields (tool_calls, reasoning_content, name...).
+	Messages Value
+	// Tools is the list of tool definitions, or None.
+	Tools Value
+	// Documents is the list of documents for retrieval-augmented templates, or None.
+	Documents Value
+	// AddGenerationPrompt asks the template to open the assistant's turn.
+	AddGenerationPrompt bool
+	// SpecialTokens are the tokenizer's special tokens by variable name: bos_token,
+	// eos_token, unk_token, pad_token... A name not present is undefined.
+	SpecialTokens map[string]string
+	// Kwargs are extra template variables (chat_template_kwargs such as enable_thinking);
+	// they take precedence over SpecialTokens.
+	Kwargs map[string]Value
+	// Now is the clock strftime_now reads; the zero time means the current time.
+	Now time.Time
+	// Limits bound the work of a render.
+	Limits Limits
+}
+
+// Lookup returns the value of a template variable, as the template sees it.
+func (in *Input) Lookup(name string) Value {
+	switch name {
+	case "messages":
+		return in.Messages
+	case "tools":
+		return noneIfUndefined(in.Tools)
+	case "documents":
+		return noneIfUndefined(in.Documents)
+	case "add_generation_prompt":
+		return Bool(in.AddGenerationPrompt)
+	}
+	if v, ok := in.Kwargs[name]; ok {
+		return v
+	}
+	if s, ok := in.SpecialTokens[name]; ok {
+		return Str(s)
+	}
+	return Undefined(name)
+}
+
+func noneIfUndefined(v Value) Value {
+	if v.kind == KindUndefined {
+		return None()
+	}
+	return v
+}
+
+// now returns the input's clock.
+func (in *Input) now() time.Time {
+	if in.Now.IsZero() {
+		return time.Now()
+	}
+	return in.Now
+}
+
+// Request is an OpenAI-style chat request as JSON: messages, tools, documents,
+// add_generation_prompt (default true), chat_template_kwargs, enable_thinking, the
+// special tokens (bos_token/eos_token or bos/eos, special_tokens) and add_bos/add_eos.
+type Request struct {
+	Input
+	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token
+	// itself (llama-server then strips a rendered one).
+	AddBOS, AddEOS bool
+}
+
+// ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it
+// shows in what templates print (tojson, iterating a dict).
+func ParseRequest(data []byte) (*Request, error) {
+	v, err := ParseJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("request: %w", err)
+	}
+	d := v.AsDict()
+	if d == nil {
+		return nil, fmt.Errorf("request: want a JSON object, got %s", jsonTypeName(v))
+	}
+	r := &Request{Input: Input{
+		Tools:               None(),
+		Documents:           None(),
+		AddGenerationPrompt: true,
+		SpecialTokens:       map[string]string{},
+		Kwargs:              map[string]Value{},
+	}}
+	msgs, ok := d.GetStr("messages")
+	if !ok || msgs.kind != KindList {
+		return nil, fmt.Errorf("request: \"messages\" must be a list")
+	}
+	for i, m := range msgs.Items() {
+		if m.kind != KindDict {
+			return nil, fmt.Errorf("request: messages[%d] must be an object, got %s", i, jsonTypeName(m))
+		}
+	}
+	r.Messages = msgs
+	for i, k := range d.keys {
+		val := d.vals[i]
+		switch k.s {
+		case "tools", "documents":
+			if val.kind != KindList && val.kind != KindNone {
+				return nil, fmt.Errorf("request: %q must be a list or null", k.s)
+			}
+			if k.s == "tools" {
+				r.Tools = val
+			} else {
+				r.Documents = val
+			}
+		case "add_generation_prompt", "add_bos", "add_eos":
+			b, ok := val.AsBool()
+			if !ok {
+				return nil, fmt.Errorf("request: %q must be true or false", k.s)
+			}
+			switch k.s {
+			case "add_generation_prompt":
+				r.AddGenerationPrompt = b
+			case "add_bos":
+				r.AddBOS = b
+			default:
+				r.AddEOS = b
+			}
+		case "bos", "eos", "bos_token", "eos_token":
+			name := k.s
+			if len(name) == 3 {
+				name += "_token"
+			}
+			switch val.kind {
+			case KindString:
+				r.SpecialTokens[name] = val.s
+			case KindNone:
+				delete(r.SpecialTokens, name)
+			default:
+				return nil, fmt.Errorf("request: %q must be a string or null", k.s)
+			}
+		case "special_tokens":
+			sd := val.AsDict()
+			if sd == nil {
+				return nil, fmt.Errorf("request: \"special_tokens\" must be an object")
+			}
+			for j, sk := range sd.keys {
+				s, ok := sd.vals[j].AsString()
+				if !ok {
+					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.s)
+				}
+				r.SpecialTokens[sk.s] = s
+			}
+		case "enable_thinking":
+			if val.kind != KindNone {
+				if _, set := r.Kwargs["enable_thinking"]; !set {
+					r.Kwargs["enable_thinking"] = val
+				}
+			}
+		case "chat_template_kwargs":
+			kd := val.AsDict()
+			if kd == nil {
+				if val.kind == KindNone {
+					continue
+				}
+				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")
+			}
+			for j, kk := range kd.keys {
+				switch kk.s {
+				case "messages", "tools", "documents", "add_generation_prompt":
+					continue
+				}
+				r.Kwargs[kk.s] = kd.vals[j]
+			}
+		}
+	}
+	return r, nil
+}
+
+// jsonTypeName names a decoded JSON value's type.
+func jsonTypeName(v Value) string {
+	switch v.kind {
+	case KindDict:
+		return "an object"
+	case KindList:
+		return "an array"
+	case KindString:
+		return "a string"
+	case KindNone:
+		return "null"
+	case KindBool:
+		return "a boolean"
+	}
+	return "a number"
+}

@@ -1,0 +1,331 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxNesting bounds how deeply input values and JSON may nest.
+const MaxNesting = 1000
+
+// ParseJSON decodes JSON into a Value as Python's json.loads does: objects become dicts
+// that keep the order of their keys, integers stay ints (of any size), numbers with a
+// fraction or exponent become floats.
+func ParseJSON(data []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec, 0)
+	if err != nil {
+		return Value{}, jsonError(dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Value{}, fmt.Errorf("offset %d: unexpected data after the JSON value", dec.InputOffset())
+	}
+	return v, nil
+}
+
+func jsonError(dec *json.Decoder, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("offset %d: %w", se.Offset, err)
+	}
+	return fmt.Errorf("offset %d: %w", dec.InputOffset(), err)
+}
+
+func decodeValue(dec *json.Decoder, depth int) (Value, error) {
+	if depth > MaxNesting {
+		return Value{}, fmt.Errorf("JSON nests more than %d levels", MaxNesting)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return Value{}, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '[':
+			items := []Value{}
+			for dec.More() {
+				v, err := decodeValue(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				items = append(items, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return Value{}, err
+			}
+			return ListOf(items), nil
+		case '{':
+			d := NewDict(4)
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return Value{}, err
+				}
+				v, err := decodeValue(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				d.SetStr(k.(string), v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return Value{}, err
+			}
+			return DictValue(d), nil
+		}
+		return Value{}, fmt.Errorf("unexpected %v", t)
+	case string:
+		return Str(t), nil
+	case json.Number:
+		return parseNumber(string(t))
+	case bool:
+		return Bool(t), nil
+	case nil:
+		return None(), nil
+	}
+	return Value{}, fmt.Errorf("unexpected token %v", tok)
+}
+
+func parseNumber(s string) (Value, error) {
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return Int(i), nil
+		}
+		b, ok := new(big.Int).SetString(s, 10)
+		if !ok || len(s) > 4300 {
+			return Value{}, fmt.Errorf("bad integer %.40s", s)
+		}
+		return BigInt(b), nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRangeErr(err) {
+		return Value{}, err
+	}
+	return Float(f), nil
+}
+
+func isRangeErr(err error) bool {
+	var ne *strconv.NumError
+	return errors.As(err, &ne) && ne.Err == strconv.ErrRange
+}
+
+// jsonOptions are the arguments of json.dumps that tojson passes on.
+type jsonOptions struct {
+	ensureASCII bool
+	indent      string
+	pretty      bool // indent is not None
+	itemSep     string
+	keySep      string
+	sortKeys    bool
+}
+
+// ToJSON is transformers' tojson filter: json.dumps(value, ensure_ascii=False,
+// indent=None, separators=None, sort_keys=False), arguments in that order.
+func ToJSON(v Value, args []Value, kwargs []Kwarg) Value {
+	a := bindArgs("tojson", args, kwargs, "ensure_ascii", "indent", "separators", "sort_keys")
+	o := jsonOptions{itemSep: ", ", keySep: ": "}
+	o.ensureASCII = given(a[0]) && a[0].Truthy()
+	if given(a[1]) && a[1].kind != KindNone {
+		o.pretty = true
+		o.itemSep = ","
+		switch ind := a[1]; {
+		case ind.kind == KindString:
+			o.indent = ind.s
+		case ind.isIntegral() && !ind.isBig():
+			o.indent = strings.Repeat(" ", int(max(min(ind.n, 1000), 0)))
+		default:
+			throw(TypeError, "can't multiply sequence by non-int of type '%s'", ind.TypeName())
+		}
+	}
+	if given(a[2]) && a[2].kind != KindNone {
+		seps := iterate(a[2])
+		if len(seps) != 2 || seps[0].kind != KindString || seps[1].kind != KindString {
+			throw(ValueError, "separators must be a pair of strings")
+		}
+		o.itemSep, o.keySep = seps[0].s, seps[1].s
+	}
+	o.sortKeys = given(a[3]) && a[3].Truthy()
+	return Str(string(appendJSON(nil, v, &o, 0)))
+}
+
+// AppendJSON appends json.dumps(v) with Python's default options (", " and ": "
+// separators, non-ASCII kept).
+func AppendJSON(b []byte, v Value) []byte {
+	return appendJSON(b, v, &jsonOptions{itemSep: ", ", keySep: ": "}, 0)
+}
+
+func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
+	if depth > MaxNesting {
+		throw(ValueError, "Circular reference detected")
+	}
+	switch v.kind {
+	case KindNone:
+		return append(b, "null"...)
+	case KindBool:
+		if v.n != 0 {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case KindInt:
+		if v.p != nil {
+			return v.bigInt().Append(b, 10)
+		}
+		return strconv.AppendInt(b, v.n, 10)
+	case KindFloat:
+		return appendJSONFloat(b, v.float())
+	case KindString:
+		return appendJSONString(b, v.s, o.ensureASCII)
+	case KindList, KindTuple:
+		if v.kind == KindList && v.s != "" {
+			break // range and dict views are not serializable
+		}
+		items := v.p.(*List).Items
+		if len(items) == 0 {
+			return append(b, "[]"...)
+		}
+		b = append(b, '[')
+		for i, it := range items {
+			if i > 0 {
+				b = append(b, o.itemSep...)
+			}
+			b = o.newline(b, depth+1)
+			b = appendJSON(b, it, o, depth+1)
+		}
+		b = o.newline(b, depth)
+		return append(b, ']')
+	case KindDict:
+		return appendJSONDict(b, v.p.(*Dict), o, depth)
+	}
+	name := v.TypeName()
+	if v.kind == KindList && v.s != "" {
+		name = strings.SplitN(v.s, "(", 2)[0]
+	}
+	throw(TypeError, "Object of type %s is not JSON serializable", name)
+	return b
+}
+
+func (o *jsonOptions) newline(b []byte, depth int) []byte {
+	if !o.pretty {
+		return b
+	}
+	b = append(b, '\n')
+	for i := 0; i < depth; i++ {
+		b = append(b, o.indent...)
+	}
+	return b
+}
+
+func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
+	if d.Len() == 0 {
+		return append(b, "{}"...)
+	}
+	order := make([]int, d.Len())
+	for i := range order {
+		order[i] = i
+	}
+	if o.sortKeys {
+		sort.SliceStable(order, func(i, j int) bool { return Lt(d.keys[order[i]], d.keys[order[j]]) })
+	}
+	b = append(b, '{')
+	for n, i := range order {
+		if n > 0 {
+			b = append(b, o.itemSep...)
+		}
+		b = o.newline(b, depth+1)
+		k := d.keys[i]
+		switch k.kind {
+		case KindString:
+			b = appendJSONString(b, k.s, o.ensureASCII)
+		case KindInt, KindBool, KindNone:
+			b = append(b, '"')
+			b = appendJSON(b, k, o, depth+1)
+			b = append(b, '"')
+		case KindFloat:
+			b = append(b, '"')
+			b = appendJSONFloat(b, k.float())
+			b = append(b, '"')
+		default:
+			throw(TypeError, "keys must be str, int, float, bool or None, not %s", k.TypeName())
+		}
+		b = append(b, o.keySep...)
+		b = appendJSON(b, d.vals[i], o, depth+1)
+	}
+	b = o.newline(b, depth)
+	return append(b, '}')
+}
+
+func appendJSONFloat(b []byte, f float64) []byte {
+	switch {
+	case math.IsInf(f, 1):
+		return append(b, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(b, "-Infinity"...)
+	case math.IsNaN(f):
+		return append(b, "NaN"...)
+	}
+	return appendFloatRepr(b, f)
+}
+
+// appendJSONString writes s as Python's json module does: quotes, backslashes and
+// control characters escaped; with ensureASCII also every non-ASCII character.
+func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && (c < utf8.RuneSelf || !ensureASCII) {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, `\"`...)
+		case '\\':
+			b = append(b, `\\`...)
+		case '\n':
+			b = append(b, `\n`...)
+		case '\r':
+			b = append(b, `\r`...)
+		case '\t':
+			b = append(b, `\t`...)
+		case '\b':
+			b = append(b, `\b`...)
+		case '\f':
+			b = append(b, `\f`...)
+		default:
+			if c < 0x20 {
+				b = appendHexEscape(b, 'u', rune(c), 4)
+				break
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r >= 0x10000 {
+				r -= 0x10000
+				b = appendHexEscape(b, 'u', 0xd800+(r>>10), 4)
+				b = appendHexEscape(b, 'u', 0xdc00+(r&0x3ff), 4)
+			} else {
+				b = appendHexEscape(b, 'u', r, 4)
+			}
+			i += size
+			start = i
+			continue
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,836 @@
+package runtime
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// method implements a Python method on its receiver.
+type method func(recv Value, args []Value, kwargs []Kwarg) Value
+
+// strMethods are the methods of str that templates call (set in init: they refer back
+// to the method tables).
+var strMethods map[string]method
+
+func init() {
+	strMethods = map[string]method{
+		"split":      func(r Value, a []Value, k []Kwarg) Value { return strSplit(r, a, k, false) },
+		"rsplit":     func(r Value, a []Value, k []Kwarg) Value { return strSplit(r, a, k, true) },
+		"strip":      func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "strip", true, true) },
+		"lstrip":     func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "lstrip", true, false) },
+		"rstrip":     func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "rstrip", false, true) },
+		"startswith": func(r Value, a []Value, k []Kwarg) Value { return strAffix(r, a, k, "startswith") },
+		"endswith":   func(r Value, a []Value, k []Kwarg) Value { return strAffix(r, a, k, "endswith") },
+		"replace":    strReplace,
+		"find":       func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "find", false, false) },
+		"rfind":      func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rfind", true, false) },
+		"index":      func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "index", false, true) },
+		"rindex":     func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rindex", true, true) },
+		"count":      strCount,
+		"upper":      func(r Value, a []Value, k []Kwarg) Value { noArgs("upper", a, k); return sameKind(r, upper(r.s)) },
+		"lower":      func(r Value, a []Value, k []Kwarg) Value { noArgs("lower", a, k); return sameKind(r, lower(r.s)) },
+		"title":      func(r Value, a []Value, k []Kwarg) Value { noArgs("title", a, k); return sameKind(r, pyTitle(r.s)) },
+		"capitalize": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("capitalize", a, k)
+			return sameKind(r, capitalize(r.s))
+		},
+		"swapcase":     func(r Value, a []Value, k []Kwarg) Value { noArgs("swapcase", a, k); return sameKind(r, swapcase(r.s)) },
+		"casefold":     func(r Value, a []Value, k []Kwarg) Value { noArgs("casefold", a, k); return Str(lower(r.s)) },
+		"join":         strJoin,
+		"format":       strFormat,
+		"splitlines":   strSplitlines,
+		"partition":    func(r Value, a []Value, k []Kwarg) Value { return strPartition(r, a, k, false) },
+		"rpartition":   func(r Value, a []Value, k []Kwarg) Value { return strPartition(r, a, k, true) },
+		"removeprefix": func(r Value, a []Value, k []Kwarg) Value { return strRemoveAffix(r, a, k, true) },
+		"removesuffix": func(r Value, a []Value, k []Kwarg) Value { return strRemoveAffix(r, a, k, false) },
+		"center":       func(r Value, a []Value, k []Kwarg) Value { return strPad(r, a, k, "center") },
+		"ljust":        func(r Value, a []Value, k []Kwarg) Value { return strPad(r, a, k, "ljust") },
+		"rjust":        func(r Value, a []Value, k []Kwarg) Value { return strPad(r, a, k, "rjust") },
+		"zfill":        strZfill,
+		"isdigit":      strPredicate("isdigit", isDigitRune),
+		"isdecimal":    strPredicate("isdecimal", isDecimalRune),
+		"isnumeric":    strPredicate("isnumeric", isNumericRune),
+		"isalpha":      strPredicate("isalpha", isAlphaRune),
+		"isalnum":      strPredicate("isalnum", func(r rune) bool { return isAlphaRune(r) || isNumericRune(r) }),
+		"isspace":      strPredicate("isspace", isSpace),
+		"isascii": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("isascii", a, k)
+			return Bool(isASCII(r.s))
+		},
+		"islower":      func(r Value, a []Value, k []Kwarg) Value { noArgs("islower", a, k); return Bool(isLowerStr(r.s)) },
+		"isupper":      func(r Value, a []Value, k []Kwarg) Value { noArgs("isupper", a, k); return Bool(isUpperStr(r.s)) },
+		"istitle":      func(r Value, a []Value, k []Kwarg) Value { noArgs("istitle", a, k); return Bool(isTitleStr(r.s)) },
+		"encode":       nil,
+		"expandtabs":   nil,
+		"format_map":   nil,
+		"isidentifier": nil,
+		"isprintable":  nil,
+		"maketrans":    nil,
+		"translate":    nil,
+	}
+}
+
+// markupMethods are the methods markupsafe.Markup adds to str.
+var markupMethods = map[string]method{
+	"escape": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("escape", a, k)
+		return Markup(escapeUnlessMarkup(r))
+	},
+	"striptags": func(r Value, a []Value, k []Kwarg) Value { noArgs("striptags", a, k); return Str(striptags(r.s)) },
+	"unescape":  func(r Value, a []Value, k []Kwarg) Value { noArgs("unescape", a, k); return Str(unescapeHTML(r.s)) },
+}
+
+// dictMethods are the methods of dict; the mutating ones are refused by the sandbox.
+var dictMethods = map[string]method{
+	"get":   dictGet,
+	"items": func(r Value, a []Value, k []Kwarg) Value { noArgs("items", a, k); return dictItems(r.p.(*Dict)) },
+	"keys": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("keys", a, k)
+		return dictView("dict_keys", r.p.(*Dict).keys)
+	},
+	"values": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("values", a, k)
+		return dictView("dict_values", r.p.(*Dict).vals)
+	},
+	"copy":       func(r Value, a []Value, k []Kwarg) Value { noArgs("copy", a, k); return DictValue(r.p.(*Dict).Copy()) },
+	"pop":        nil,
+	"popitem":    nil,
+	"setdefault": nil,
+	"update":     nil,
+	"clear":      nil,
+	"fromkeys":   nil,
+}
+
+// listMethods are the methods of list; the mutating ones are refused by the sandbox.
+var listMethods = map[string]method{
+	"count": seqCount,
+	"index": seqIndex,
+	"copy": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("copy", a, k)
+		return ListOf(append([]Value(nil), r.Items()...))
+	},
+	"append":  nil,
+	"extend":  nil,
+	"insert":  nil,
+	"pop":     nil,
+	"remove":  nil,
+	"reverse": nil,
+	"sort":    nil,
+	"clear":   nil,
+}
+
+var tupleMethods = map[string]method{
+	"count": seqCount,
+	"index": seqIndex,
+}
+
+var intMethods = map[string]method{
+	"bit_length": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("bit_length", a, k)
+		return Int(int64(r.bigInt().BitLen()))
+	},
+	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("conjugate", a, k); return r },
+}
+
+var floatMethods = map[string]method{
+	"is_integer": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("is_integer", a, k)
+		f := r.float()
+		return Bool(f == float64(int64(f)))
+	},
+	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("conjugate", a, k); return r },
+}
+
+// unsafeMethods are the mutating methods ImmutableSandboxedEnvironment refuses.
+var unsafeMethods = map[Kind]map[string]bool{
+	KindDict: {"clear": true, "pop": true, "popitem": true, "setdefault": true, "update": true},
+	KindList: {"append": true, "clear": true, "pop": true, "reverse": true, "insert": true, "sort": true, "extend": true, "remove": true},
+}
+
+func isUnsafeMethod(recv Value, name string) bool { return unsafeMethods[recv.kind][name] }
+
+// methodTable returns the methods of v's type.
+func methodTable(v Value) map[string]method {
+	switch v.kind {
+	case KindString:
+		return strMethods
+	case KindDict:
+		return dictMethods
+	case KindList:
+		return listMethods
+	case KindTuple:
+		return tupleMethods
+	case KindInt, KindBool:
+		return intMethods
+	case KindFloat:
+		return floatMethods
+	}
+	return nil
+}
+
+// methodFor returns the implementation of v.name, if v's type has that method.
+func methodFor(v Value, name string) (method, bool) {
+	if v.IsMarkup() {
+		if m, ok := markupMethods[name]; ok {
+			return m, true
+		}
+	}
+	m, ok := methodTable(v)[name]
+	if ok && m == nil {
+		m = func(recv Value, _ []Value, _ []Kwarg) Value {
+			if isUnsafeMethod(recv, name) {
+				throw(SecurityError, "access to attribute '%s' of '%s' object is unsafe.", name, recv.TypeName())
+			}
+			throw(NotImplemented_, "%s.%s() is not supported", recv.TypeName(), name)
+			return Value{}
+		}
+	}
+	return m, ok
+}
+
+// lookupMethod returns v.name as a bound method value: a callable, or for a method the
+// sandbox refuses, an undefined value that raises SecurityError when used. Special
+// attributes (__class__ and the like) are refused the same way.
+func lookupMethod(v Value, name string) (Value, bool) {
+	if isDunder(name) {
+		return unsafeAttr(v, name), true
+	}
+	m, ok := methodFor(v, name)
+	if !ok {
+		return Value{}, false
+	}
+	if isUnsafeMethod(v, name) {
+		return unsafeAttr(v, name), true
+	}
+	return Value{kind: KindCallable, p: &Callable{name: name, recv: v, method: m}}, true
+}
+
+// unsafeAttr is the undefined value the sandbox gives for an attribute it refuses.
+func unsafeAttr(v Value, name string) Value {
+	return Value{kind: KindUndefined, n: hintMessage, flags: flagUnsafe,
+		s: "access to attribute '" + name + "' of '" + v.TypeName() + "' object is unsafe."}
+}
+
+// sameKind returns s as a str, or as Markup when r is Markup (its methods keep the type).
+func sameKind(r Value, s string) Value {
+	if r.IsMarkup() {
+		return Markup(s)
+	}
+	return Str(s)
+}
+
+// bindArgs matches positional and keyword arguments to the named parameters of a
+// builtin; parameters not given are Missing. It raises Python's TypeError when there
+// are too many arguments or an unknown keyword.
+func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) []Value {
+	if len(args) > len(params) {
+		throw(TypeError, "%s() takes at most %d argument(s) (%d given)", fname, len(params), len(args))
+	}
+	out := make([]Value, len(params))
+	for i := range out {
+		out[i] = Missing()
+	}
+	copy(out, args)
+	for _, kw := range kwargs {
+		found := false
+		for i, p := range params {
+			if p == kw.Name {
+				if i < len(args) {
+					throw(TypeError, "%s() got multiple values for argument '%s'", fname, kw.Name)
+				}
+				out[i] = kw.Value
+				found = true
+			}
+		}
+		if !found {
+			throw(TypeError, "%s() got an unexpected keyword argument '%s'", fname, kw.Name)
+		}
+	}
+	return out
+}
+
+// given reports whether an argument bound by bindArgs was passed.
+func given(v Value) bool { return !v.IsMissing() }
+
+func noArgs(fname string, args []Value, kwargs []Kwarg) {
+	if len(args) > 0 || len(kwargs) > 0 {
+		throw(TypeError, "%s() takes no arguments (%d given)", fname, len(args)+len(kwargs))
+	}
+}
+
+// optStr returns the str in an optional argument, or def when it is missing or None.
+func optStr(fname string, v Value, def string) (string, bool) {
+	if !given(v) || v.kind == KindNone {
+		return def, false
+	}
+	if v.kind != KindString {
+		throw(TypeError, "%s arg must be None or str", fname)
+	}
+	return v.s, true
+}
+
+// optInt returns the int in an optional argument, or def when it is missing or None.
+func optInt(v Value, def int) int {
+	if !given(v) || v.kind == KindNone {
+		return def
+	}
+	if !v.isIntegral() {
+		throw(TypeError, "'%s' object cannot be interpreted as an integer", v.TypeName())
+	}
+	return sliceInt(v)
+}
+
+func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
+	name := "split"
+	if right {
+		name = "rsplit"
+	}
+	a := bindArgs(name, args, kwargs, "sep", "maxsplit")
+	maxsplit := optInt(a[1], -1)
+	sep, hasSep := optStr(name, a[0], "")
+	if hasSep && sep == "" {
+		throw(ValueError, "empty separator")
+	}
+	var parts []string
+	switch {
+	case hasSep && right:
+		parts = rsplitSep(r.s, sep, maxsplit)
+	case hasSep:
+		if maxsplit < 0 {
+			parts = strings.Split(r.s, sep)
+		} else {
+			parts = strings.SplitN(r.s, sep, maxsplit+1)
+		}
+	case right:
+		parts = rsplitSpace(r.s, maxsplit)
+	default:
+		parts = splitSpace(r.s, maxsplit)
+	}
+	items := make([]Value, len(parts))
+	for i, p := range parts {
+		items[i] = Str(p)
+	}
+	return ListOf(items)
+}
+
+// splitSpace is Python's str.split() without a separator: runs of whitespace separate
+// words, leading whitespace is dropped; after maxsplit splits the rest is one word.
+func splitSpace(s string, maxsplit int) []string {
+	var out []string
+	i := 0
+	for {
+		for i < len(s) {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !isSpace(r) {
+				break
+			}
+			i += size
+		}
+		if i >= len(s) {
+			return out
+		}
+		if maxsplit >= 0 && len(out) == maxsplit {
+			return append(out, s[i:])
+		}
+		j := i
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if isSpace(r) {
+				break
+			}
+			j += size
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+}
+
+// rsplitSpace is Python's str.rsplit() without a separator.
+func rsplitSpace(s string, maxsplit int) []string {
+	var rev []string
+	j := len(s)
+	for {
+		for j > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:j])
+			if !isSpace(r) {
+				break
+			}
+			j -= size
+		}
+		if j <= 0 {
+			break
+		}
+		if maxsplit >= 0 && len(rev) == maxsplit {
+			rev = append(rev, s[:j])
+			break
+		}
+		i := j
+		for i > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:i])
+			if isSpace(r) {
+				break
+			}
+			i -= size
+		}
+		rev = append(rev, s[i:j])
+		j = i
+	}
+	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
+		rev[a], rev[b] = rev[b], rev[a]
+	}
+	return rev
+}
+
+func rsplitSep(s, sep string, maxsplit int) []string {
+	if maxsplit < 0 {
+		return strings.Split(s, sep)
+	}
+	var rev []string
+	for len(rev) < maxsplit {
+		i := strings.LastIndex(s, sep)
+		if i < 0 {
+			break
+		}
+		rev = append(rev, s[i+len(sep):])
+		s = s[:i]
+	}
+	rev = append(rev, s)
+	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
+		rev[a], rev[b] = rev[b], rev[a]
+	}
+	return rev
+}
+
+func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bool) Value {
+	if len(kwargs) > 0 {
+		throw(TypeError, "%s() takes no keyword arguments", name)
+	}
+	if len(args) > 1 {
+		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
+	}
+	chars := Missing()
+	if len(args) == 1 {
+		chars = args[0]
+	}
+	return sameKind(r, pyStrip(r.s, chars, name, left, right))
+}
+
+// pyStrip is Python's str.strip/lstrip/rstrip: whitespace, or the characters of chars.
+func pyStrip(s string, chars Value, name string, left, right bool) string {
+	set, hasSet := optStr(name, chars, "")
+	cut := isSpace
+	if hasSet {
+		cut = func(r rune) bool { return strings.ContainsRune(set, r) }
+	}
+	if left {
+		s = strings.TrimLeftFunc(s, cut)
+	}
+	if right {
+		s = strings.TrimRightFunc(s, cut)
+	}
+	return s
+}
+
+// runeRange converts optional start and end arguments to byte offsets in s, with
+// Python's slice clamping by character position.
+func runeRange(s string, start, end Value) (int, int) {
+	n := utf8.RuneCountInString(s)
+	lo, hi := 0, n
+	if given(start) && start.kind != KindNone {
+		lo = clampIndex(sliceInt(start), n)
+	}
+	if given(end) && end.kind != KindNone {
+		hi = clampIndex(sliceInt(end), n)
+	}
+	if hi < lo {
+		return -1, -1
+	}
+	return byteOffset(s, lo), byteOffset(s, hi)
+}
+
+func clampIndex(i, n int) int {
+	if i < 0 {
+		i += n
+		if i < 0 {
+			i = 0
+		}
+	}
+	return min(i, n)
+}
+
+// byteOffset returns the byte offset of the i-th character of s.
+func byteOffset(s string, i int) int {
+	if isASCII(s) {
+		return i
+	}
+	for off := range s {
+		if i == 0 {
+			return off
+		}
+		i--
+	}
+	return len(s)
+}
+
+func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
+	if len(kwargs) > 0 {
+		throw(TypeError, "%s() takes no keyword arguments", name)
+	}
+	if len(args) < 1 || len(args) > 3 {
+		throw(TypeError, "%s() takes at least 1 argument (%d given)", name, len(args))
+	}
+	start, end := Missing(), Missing()
+	if len(args) > 1 {
+		start = args[1]
+	}
+	if len(args) > 2 {
+		end = args[2]
+	}
+	lo, hi := runeRange(r.s, start, end)
+	if lo < 0 {
+		return Bool(false)
+	}
+	sub := r.s[lo:hi]
+	test := strings.HasPrefix
+	if name == "endswith" {
+		test = strings.HasSuffix
+	}
+	switch p := args[0]; p.kind {
+	case KindString:
+		return Bool(test(sub, p.s))
+	case KindTuple:
+		for _, it := range p.p.(*List).Items {
+			if it.kind != KindString {
+				throw(TypeError, "tuple for %s must only contain str, not %s", name, it.TypeName())
+			}
+			if test(sub, it.s) {
+				return Bool(true)
+			}
+		}
+		return Bool(false)
+	default:
+		throw(TypeError, "%s first arg must be str or a tuple of str, not %s", name, p.TypeName())
+	}
+	return Value{}
+}
+
+func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
+	a := bindArgs("replace", args, kwargs, "old", "new", "count")
+	if !given(a[0]) || !given(a[1]) {
+		throw(TypeError, "replace expected at least 2 arguments, got %d", len(args))
+	}
+	for _, x := range a[:2] {
+		if x.kind != KindString {
+			throw(TypeError, "replace() argument must be str, not %s", x.TypeName())
+		}
+	}
+	s := pyReplace(r.s, a[0].s, a[1].s, optInt(a[2], -1))
+	return sameKind(r, s)
+}
+
+// pyReplace is Python's str.replace: an empty old inserts new between characters.
+func pyReplace(s, old, new string, count int) string {
+	if old == "" {
+		n := utf8.RuneCountInString(s) + 1
+		if count >= 0 && count < n {
+			n = count
+		}
+		checkSize(len(s) + n*len(new))
+	} else if count < 0 {
+		if c := strings.Count(s, old); c > 0 {
+			checkSize(len(s) + c*(len(new)-len(old)))
+		}
+	}
+	return strings.Replace(s, old, new, count)
+}
+
+func strFind(r Value, args []Value, kwargs []Kwarg, name string, last, raise bool) Value {
+	if len(kwargs) > 0 {
+		throw(TypeError, "%s() takes no keyword arguments", name)
+	}
+	if len(args) < 1 || len(args) > 3 {
+		throw(TypeError, "%s expected at least 1 argument, got %d", name, len(args))
+	}
+	if args[0].kind != KindString {
+		throw(TypeError, "must be str, not %s", args[0].TypeName())
+	}
+	start, end := Missing(), Missing()
+	if len(args) > 1 {
+		start = args[1]
+	}
+	if len(args) > 2 {
+		end = args[2]
+	}
+	lo, hi := runeRange(r.s, start, end)
+	i := -1
+	if lo >= 0 {
+		if last {
+			i = strings.LastIndex(r.s[lo:hi], args[0].s)
+		} else {
+			i = strings.Index(r.s[lo:hi], args[0].s)
+		}
+		if i >= 0 {
+			i = utf8.RuneCountInString(r.s[:lo+i])
+		}
+	}
+	if i < 0 && raise {
+		throw(ValueError, "substring not found")
+	}
+	return Int(int64(i))
+}
+
+func strCount(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) < 1 || len(args) > 3 || len(kwargs) > 0 {
+		throw(TypeError, "count expected at least 1 argument, got %d", len(args))
+	}
+	if args[0].kind != KindString {
+		throw(TypeError, "must be str, not %s", args[0].TypeName())
+	}
+	start, end := Missing(), Missing()
+	if len(args) > 1 {
+		start = args[1]
+	}
+	if len(args) > 2 {
+		end = args[2]
+	}
+	lo, hi := runeRange(r.s, start, end)
+	if lo < 0 {
+		return Int(0)
+	}
+	sub := r.s[lo:hi]
+	if args[0].s == "" {
+		return Int(int64(utf8.RuneCountInString(sub) + 1))
+	}
+	return Int(int64(strings.Count(sub, args[0].s)))
+}
+
+func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) != 1 || len(kwargs) > 0 {
+		throw(TypeError, "str.join() takes exactly one argument (%d given)", len(args))
+	}
+	items := iterate(args[0])
+	var b strings.Builder
+	markup := r.IsMarkup()
+	for i, it := range items {
+		if it.kind != KindString {
+			throw(TypeError, "sequence item %d: expected str instance, %s found", i, it.TypeName())
+		}
+		if i > 0 {
+			b.WriteString(r.s)
+		}
+		if markup {
+			b.WriteString(escapeUnlessMarkup(it))
+		} else {
+			b.WriteString(it.s)
+		}
+	}
+	checkSize(b.Len())
+	return sameKind(r, b.String())
+}
+
+func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
+	a := bindArgs("splitlines", args, kwargs, "keepends")
+	keep := given(a[0]) && a[0].Truthy()
+	var items []Value
+	s := r.s
+	for len(s) > 0 {
+		end, next := -1, -1
+		for i, c := range s {
+			if isLineBreak(c) {
+				end = i
+				next = i + utf8.RuneLen(c)
+				if c == '\r' && next < len(s) && s[next] == '\n' {
+					next++
+				}
+				break
+			}
+		}
+		if end < 0 {
+			items = append(items, Str(s))
+			break
+		}
+		if keep {
+			items = append(items, Str(s[:next]))
+		} else {
+			items = append(items, Str(s[:end]))
+		}
+		s = s[next:]
+	}
+	if items == nil {
+		items = []Value{}
+	}
+	return ListOf(items)
+}
+
+// isLineBreak reports whether r ends a line for str.splitlines.
+func isLineBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
+}
+
+func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
+	if len(args) != 1 || len(kwargs) > 0 {
+		throw(TypeError, "partition() takes exactly one argument (%d given)", len(args))
+	}
+	sep := args[0]
+	if sep.kind != KindString {
+		throw(TypeError, "must be str, not %s", sep.TypeName())
+	}
+	if sep.s == "" {
+		throw(ValueError, "empty separator")
+	}
+	var i int
+	if right {
+		i = strings.LastIndex(r.s, sep.s)
+		if i < 0 {
+			return NewTuple(Str(""), Str(""), Str(r.s))
+		}
+	} else {
+		i = strings.Index(r.s, sep.s)
+		if i < 0 {
+			return NewTuple(Str(r.s), Str(""), Str(""))
+		}
+	}
+	return NewTuple(Str(r.s[:i]), Str(sep.s), Str(r.s[i+len(sep.s):]))
+}
+
+func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
+	if len(args) != 1 || len(kwargs) > 0 || args[0].kind != KindString {
+		throw(TypeError, "removeprefix() argument must be str")
+	}
+	if prefix {
+		return sameKind(r, strings.TrimPrefix(r.s, args[0].s))
+	}
+	return sameKind(r, strings.TrimSuffix(r.s, args[0].s))
+}
+
+func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
+	if len(args) < 1 || len(args) > 2 || len(kwargs) > 0 {
+		throw(TypeError, "%s expected at least 1 argument, got %d", name, len(args))
+	}
+	width := optInt(args[0], 0)
+	fill := " "
+	if len(args) == 2 {
+		if args[1].kind != KindString || utf8.RuneCountInString(args[1].s) != 1 {
+			throw(TypeError, "The fill character must be exactly one character long")
+		}
+		fill = args[1].s
+	}
+	return sameKind(r, pad(r.s, width, fill, name))
+}
+
+// pad is Python's str.center, ljust or rjust.
+func pad(s string, width int, fill, how string) string {
+	n := utf8.RuneCountInString(s)
+	if width <= n {
+		return s
+	}
+	checkSize(width * len(fill))
+	total := width - n
+	var left int
+	switch how {
+	case "ljust":
+		left = 0
+	case "rjust":
+		left = total
+	default:
+		left = total / 2
+		if total%2 == 1 && n%2 == 1 {
+			left++
+		}
+	}
+	return strings.Repeat(fill, left) + s + strings.Repeat(fill, total-left)
+}
+
+func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) != 1 || len(kwargs) > 0 {
+		throw(TypeError, "zfill() takes exactly one argument (%d given)", len(args))
+	}
+	width := optInt(args[0], 0)
+	s := r.s
+	n := utf8.RuneCountInString(s)
+	if width <= n {
+		return Str(s)
+	}
+	checkSize(width)
+	sign := ""
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	return Str(sign + strings.Repeat("0", width-n) + s)
+}
+
+func strPredicate(name string, test func(rune) bool) method {
+	return func(r Value, args []Value, kwargs []Kwarg) Value {
+		noArgs(name, args, kwargs)
+		if r.s == "" {
+			return Bool(false)
+		}
+		for _, c := range r.s {
+			if !test(c) {
+				return Bool(false)
+			}
+		}
+		return Bool(true)
+	}
+}
+
+func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(kwargs) > 0 {
+		throw(TypeError, "dict.get() takes no keyword arguments")
+	}
+	if len(args) < 1 || len(args) > 2 {
+		throw(TypeError, "get expected at most 2 arguments, got %d", len(args))
+	}
+	checkHashable(args[0])
+	if v, ok := r.p.(*Dict).Get(args[0]); ok {
+		return v
+	}
+	if len(args) == 2 {
+		return args[1]
+	}
+	return None()
+}
+
+// dictItems returns d.items(): a dict_items view of (key, value) tuples.
+func dictItems(d *Dict) Value {
+	items := make([]Value, len(d.keys))
+	for i, k := range d.keys {
+		items[i] = NewTuple(k, d.vals[i])
+	}
+	return dictView("dict_items", items)
+}
+
+// dictView is a list that prints as a dict view: dict_items([...]).
+func dictView(name string, items []Value) Value {
+	return Value{kind: KindList, s: name, p: &List{Items: append([]Value(nil), items...)}}
+}
+
+func seqCount(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) != 1 || len(kwargs) > 0 {
+		throw(TypeError, "count() takes exactly one argument (%d given)", len(args))
+	}
+	n := 0
+	for _, it := range r.Items() {
+		if Eq(it, args[0]) {
+			n++
+		}
+	}
+	return Int(int64(n))
+}
+
+func seqIndex(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) < 1 || len(kwargs) > 0 {
+		throw(TypeError, "index expected at least 1 argument, got %d", len(args))
+	}
+	for i, it := range r.Items() {
+		if Eq(it, args[0]) {
+			return Int(int64(i))
+		}
+	}
+	throw(ValueError, "%s is not in %s", args[0].Repr(), r.TypeName())
+	return Value{}
+}

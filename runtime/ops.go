@@ -1,0 +1,568 @@
+package runtime
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"strings"
+)
+
+// MaxValueSize bounds the length of a str, list or int (in decimal digits) that an
+// operator may build, so that "x" * 10**9 or 10**10**9 fail fast instead of exhausting
+// memory.
+const MaxValueSize = 64 << 20
+
+// checkUndefined raises the UndefinedError of an undefined operand.
+func checkUndefined(a, b Value) {
+	if a.kind == KindUndefined {
+		a.undefinedError()
+	}
+	if b.kind == KindUndefined {
+		b.undefinedError()
+	}
+}
+
+func unsupported(op string, a, b Value) {
+	throw(TypeError, "unsupported operand type(s) for %s: '%s' and '%s'", op, a.TypeName(), b.TypeName())
+}
+
+// Add is Python's a + b.
+func Add(a, b Value) Value {
+	checkUndefined(a, b)
+	switch {
+	case a.isNumber() && b.isNumber():
+		if a.kind != KindFloat && b.kind != KindFloat {
+			return addInt(a, b)
+		}
+		return Float(toFloat(a) + toFloat(b))
+	case a.kind == KindString:
+		if b.kind != KindString {
+			throw(TypeError, "can only concatenate str (not \"%s\") to str", b.TypeName())
+		}
+		if a.IsMarkup() || b.IsMarkup() {
+			return Markup(escapeUnlessMarkup(a) + escapeUnlessMarkup(b))
+		}
+		checkSize(len(a.s) + len(b.s))
+		return Str(a.s + b.s)
+	case a.kind == KindList || a.kind == KindTuple:
+		if b.kind != a.kind {
+			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
+		}
+		x, y := a.p.(*List).Items, b.p.(*List).Items
+		checkSize(len(x) + len(y))
+		items := make([]Value, 0, len(x)+len(y))
+		items = append(append(items, x...), y...)
+		return Value{kind: a.kind, p: &List{Items: items}}
+	}
+	unsupported("+", a, b)
+	return Value{}
+}
+
+func checkSize(n int) {
+	if n > MaxValueSize {
+		throw(LimitError, "value of %d items or bytes exceeds the limit of %d", n, MaxValueSize)
+	}
+}
+
+func addInt(a, b Value) Value {
+	if a.p == nil && b.p == nil {
+		if s, overflow := addOverflows(a.n, b.n); !overflow {
+			return Int(s)
+		}
+	}
+	return BigInt(new(big.Int).Add(a.bigInt(), b.bigInt()))
+}
+
+func addOverflows(x, y int64) (int64, bool) {
+	s := x + y
+	return s, (x >= 0) == (y >= 0) && (s >= 0) != (x >= 0)
+}
+
+// Sub is Python's a - b.
+func Sub(a, b Value) Value {
+	checkUndefined(a, b)
+	if !a.isNumber() || !b.isNumber() {
+		unsupported("-", a, b)
+	}
+	if a.kind != KindFloat && b.kind != KindFloat {
+		if a.p == nil && b.p == nil {
+			if d, overflow := addOverflows(a.n, -b.n); !overflow && b.n != math.MinInt64 {
+				return Int(d)
+			}
+		}
+		return BigInt(new(big.Int).Sub(a.bigInt(), b.bigInt()))
+	}
+	return Float(toFloat(a) - toFloat(b))
+}
+
+// Mul is Python's a * b, including str and list repetition.
+func Mul(a, b Value) Value {
+	checkUndefined(a, b)
+	switch {
+	case a.isNumber() && b.isNumber():
+		if a.kind != KindFloat && b.kind != KindFloat {
+			if a.p == nil && b.p == nil {
+				hi, lo := bits.Mul64(uint64(abs64(a.n)), uint64(abs64(b.n)))
+				if hi == 0 && lo <= math.MaxInt64 && a.n != math.MinInt64 && b.n != math.MinInt64 {
+					p := int64(lo)
+					if (a.n < 0) != (b.n < 0) {
+						p = -p
+					}
+					return Int(p)
+				}
+			}
+			return BigInt(new(big.Int).Mul(a.bigInt(), b.bigInt()))
+		}
+		return Float(toFloat(a) * toFloat(b))
+	case isSequence(a) && b.isNumber():
+		return repeat(a, b)
+	case isSequence(b) && a.isNumber():
+		return repeat(b, a)
+	case isSequence(a) || isSequence(b):
+		other := b
+		if !isSequence(a) {
+			other = a
+		}
+		throw(TypeError, "can't multiply sequence by non-int of type '%s'", other.TypeName())
+	}
+	unsupported("*", a, b)
+	return Value{}
+}
+
+func isSequence(v Value) bool {
+	return v.kind == KindString || v.kind == KindList || v.kind == KindTuple
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// repeat is seq * n.
+func repeat(seq, n Value) Value {
+	if n.kind == KindFloat {
+		throw(TypeError, "can't multiply sequence by non-int of type 'float'")
+	}
+	if n.isBig() {
+		if n.bigInt().Sign() < 0 {
+			n = Int(0)
+		} else {
+			throw(OverflowError, "cannot fit 'int' into an index-sized integer")
+		}
+	}
+	count := max(n.n, 0)
+	if seq.kind == KindString {
+		if count > 0 && int64(len(seq.s)) > MaxValueSize/count {
+			checkSize(MaxValueSize + 1)
+		}
+		s := strings.Repeat(seq.s, int(count))
+		if seq.IsMarkup() {
+			return Markup(s)
+		}
+		return Str(s)
+	}
+	items := seq.p.(*List).Items
+	if count > 0 && int64(len(items)) > MaxValueSize/count {
+		checkSize(MaxValueSize + 1)
+	}
+	out := make([]Value, 0, len(items)*int(count))
+	for i := int64(0); i < count; i++ {
+		out = append(out, items...)
+	}
+	return Value{kind: seq.kind, p: &List{Items: out}}
+}
+
+// toFloat converts a number to float, raising OverflowError for huge ints.
+func toFloat(v Value) float64 {
+	switch v.kind {
+	case KindFloat:
+		return v.float()
+	case KindInt:
+		if b, ok := v.p.(*big.Int); ok {
+			f, _ := new(big.Float).SetInt(b).Float64()
+			if math.IsInf(f, 0) {
+				throw(OverflowError, "int too large to convert to float")
+			}
+			return f
+		}
+	}
+	return float64(v.n)
+}
+
+// Div is Python's true division a / b.
+func Div(a, b Value) Value {
+	checkUndefined(a, b)
+	if !a.isNumber() || !b.isNumber() {
+		unsupported("/", a, b)
+	}
+	if a.kind != KindFloat && b.kind != KindFloat {
+		if b.bigInt().Sign() == 0 {
+			throw(ZeroDivision, "division by zero")
+		}
+		if a.isBig() || b.isBig() || abs64(a.n) > 1<<53 || abs64(b.n) > 1<<53 {
+			q, _ := new(big.Rat).SetFrac(a.bigInt(), b.bigInt()).Float64()
+			if math.IsInf(q, 0) {
+				throw(OverflowError, "integer division result too large for a float")
+			}
+			return Float(q)
+		}
+	}
+	y := toFloat(b)
+	if y == 0 {
+		throw(ZeroDivision, "float division by zero")
+	}
+	return Float(toFloat(a) / y)
+}
+
+// FloorDiv is Python's a // b.
+func FloorDiv(a, b Value) Value {
+	checkUndefined(a, b)
+	if !a.isNumber() || !b.isNumber() {
+		unsupported("//", a, b)
+	}
+	if a.kind != KindFloat && b.kind != KindFloat {
+		if b.bigInt().Sign() == 0 {
+			throw(ZeroDivision, "integer division or modulo by zero")
+		}
+		q, _ := floorDivMod(a.bigInt(), b.bigInt())
+		return BigInt(q)
+	}
+	x, y := toFloat(a), toFloat(b)
+	if y == 0 {
+		throw(ZeroDivision, "float floor division by zero")
+	}
+	q, _ := floatDivMod(x, y)
+	return Float(q)
+}
+
+// Mod is Python's a % b: the remainder with the sign of b, or printf-style formatting
+// when a is a str.
+func Mod(a, b Value) Value {
+	checkUndefined(a, b)
+	if a.kind == KindString {
+		return formatPercent(a, b)
+	}
+	if !a.isNumber() || !b.isNumber() {
+		unsupported("%", a, b)
+	}
+	if a.kind != KindFloat && b.kind != KindFloat {
+		if b.bigInt().Sign() == 0 {
+			throw(ZeroDivision, "integer modulo by zero")
+		}
+		if a.p == nil && b.p == nil && b.n != -1 {
+			m := a.n % b.n
+			if m != 0 && (m < 0) != (b.n < 0) {
+				m += b.n
+			}
+			return Int(m)
+		}
+		_, m := floorDivMod(a.bigInt(), b.bigInt())
+		return BigInt(m)
+	}
+	x, y := toFloat(a), toFloat(b)
+	if y == 0 {
+		throw(ZeroDivision, "float modulo")
+	}
+	_, m := floatDivMod(x, y)
+	return Float(m)
+}
+
+// floorDivMod is Python's divmod on ints: the quotient rounds toward negative infinity.
+func floorDivMod(x, y *big.Int) (*big.Int, *big.Int) {
+	q, m := new(big.Int).QuoRem(x, y, new(big.Int))
+	if m.Sign() != 0 && (m.Sign() < 0) != (y.Sign() < 0) {
+		q.Sub(q, big.NewInt(1))
+		m.Add(m, y)
+	}
+	return q, m
+}
+
+// floatDivMod is Python's float divmod (Objects/floatobject.c float_divmod).
+func floatDivMod(vx, wx float64) (float64, float64) {
+	mod := math.Mod(vx, wx)
+	div := (vx - mod) / wx
+	if mod != 0 {
+		if (wx < 0) != (mod < 0) {
+			mod += wx
+			div -= 1.0
+		}
+	} else {
+		mod = math.Copysign(0, wx)
+	}
+	var floordiv float64
+	if div != 0 {
+		floordiv = math.Floor(div)
+		if div-floordiv > 0.5 {
+			floordiv += 1.0
+		}
+	} else {
+		floordiv = math.Copysign(0, vx/wx)
+	}
+	return floordiv, mod
+}
+
+// Pow is Python's a ** b.
+func Pow(a, b Value) Value {
+	checkUndefined(a, b)
+	if !a.isNumber() || !b.isNumber() {
+		unsupported("** or pow()", a, b)
+	}
+	if a.kind != KindFloat && b.kind != KindFloat {
+		exp := b.bigInt()
+		base := a.bigInt()
+		if exp.Sign() >= 0 {
+			// The result has about exp * log2(|base|) bits; refuse what cannot be built.
+			if base.BitLen() > 1 && (!exp.IsInt64() || exp.Int64()*int64(base.BitLen()) > MaxValueSize*3) {
+				checkSize(MaxValueSize + 1)
+			}
+			return BigInt(new(big.Int).Exp(base, exp, nil))
+		}
+		if base.Sign() == 0 {
+			throw(ZeroDivision, "0.0 cannot be raised to a negative power")
+		}
+	}
+	x, y := toFloat(a), toFloat(b)
+	if x == 0 && y < 0 {
+		throw(ZeroDivision, "0.0 cannot be raised to a negative power")
+	}
+	if x < 0 && y != math.Trunc(y) {
+		throw(ValueError, "complex result of %s ** %s is not supported", a.Repr(), b.Repr())
+	}
+	r := math.Pow(x, y)
+	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		throw(OverflowError, "(34, 'Numerical result out of range')")
+	}
+	return Float(r)
+}
+
+// Neg is Python's -a.
+func Neg(a Value) Value {
+	switch a.kind {
+	case KindUndefined:
+		a.undefinedError()
+	case KindInt, KindBool:
+		if a.p == nil && a.n != math.MinInt64 {
+			return Int(-a.n)
+		}
+		return BigInt(new(big.Int).Neg(a.bigInt()))
+	case KindFloat:
+		return Float(-a.float())
+	}
+	throw(TypeError, "bad operand type for unary -: '%s'", a.TypeName())
+	return Value{}
+}
+
+// Pos is Python's +a.
+func Pos(a Value) Value {
+	switch a.kind {
+	case KindUndefined:
+		a.undefinedError()
+	case KindInt, KindFloat:
+		return a
+	case KindBool:
+		return Int(a.n)
+	}
+	throw(TypeError, "bad operand type for unary +: '%s'", a.TypeName())
+	return Value{}
+}
+
+// Not is Python's not a.
+func Not(a Value) bool { return !a.Truthy() }
+
+// Concat is Jinja2's a ~ b ~ ...: the str() of each operand joined (undefined is empty).
+func Concat(items ...Value) Value {
+	n := 0
+	for _, it := range items {
+		if it.kind == KindString {
+			n += len(it.s)
+		}
+	}
+	b := make([]byte, 0, n)
+	for _, it := range items {
+		b = appendStr(b, it)
+	}
+	checkSize(len(b))
+	return Str(string(b))
+}
+
+// Eq is Python's a == b (Jinja2's Undefined equals only Undefined).
+func Eq(a, b Value) bool {
+	if a.kind == b.kind {
+		switch a.kind {
+		case KindString:
+			return a.s == b.s
+		case KindInt:
+			if a.p == nil && b.p == nil {
+				return a.n == b.n
+			}
+			return a.bigInt().Cmp(b.bigInt()) == 0
+		case KindBool:
+			return a.n == b.n
+		case KindNone, KindUndefined:
+			return true
+		case KindFloat:
+			return a.float() == b.float()
+		case KindList, KindTuple:
+			x, y := a.p.(*List).Items, b.p.(*List).Items
+			if len(x) != len(y) {
+				return false
+			}
+			for i := range x {
+				if !Eq(x[i], y[i]) {
+					return false
+				}
+			}
+			return true
+		case KindDict:
+			x, y := a.p.(*Dict), b.p.(*Dict)
+			if x.Len() != y.Len() {
+				return false
+			}
+			for i, k := range x.keys {
+				v, ok := y.Get(k)
+				if !ok || !Eq(x.vals[i], v) {
+					return false
+				}
+			}
+			return true
+		}
+		return a.p == b.p
+	}
+	if a.isNumber() && b.isNumber() {
+		return compareNumbers(a, b) == 0
+	}
+	return false
+}
+
+// Ne is Python's a != b.
+func Ne(a, b Value) bool { return !Eq(a, b) }
+
+// compareNumbers orders two numbers exactly (an int and a float compare by value, not
+// by converting the int). NaN compares as unordered: it returns 2.
+func compareNumbers(a, b Value) int {
+	if a.kind != KindFloat && b.kind != KindFloat {
+		if a.p == nil && b.p == nil {
+			return cmp64(a.n, b.n)
+		}
+		return a.bigInt().Cmp(b.bigInt())
+	}
+	if a.kind == KindFloat && b.kind == KindFloat {
+		x, y := a.float(), b.float()
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		case x == y:
+			return 0
+		}
+		return 2
+	}
+	if (a.kind == KindFloat && math.IsNaN(a.float())) || (b.kind == KindFloat && math.IsNaN(b.float())) {
+		return 2
+	}
+	return exactNumber(a).Cmp(exactNumber(b))
+}
+
+func exactNumber(v Value) *big.Float {
+	if v.kind == KindFloat {
+		return big.NewFloat(v.float())
+	}
+	return new(big.Float).SetInt(v.bigInt())
+}
+
+func cmp64(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// order compares a and b for <, <=, > and >=; op names the operator for the TypeError
+// Python raises when the types cannot be ordered. It returns -1, 0, 1, or 2 (unordered).
+func order(op string, a, b Value) int {
+	checkUndefined(a, b)
+	switch {
+	case a.isNumber() && b.isNumber():
+		return compareNumbers(a, b)
+	case a.kind == KindString && b.kind == KindString:
+		return strings.Compare(a.s, b.s)
+	case (a.kind == KindList || a.kind == KindTuple) && a.kind == b.kind:
+		x, y := a.p.(*List).Items, b.p.(*List).Items
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if !Eq(x[i], y[i]) {
+				return order(op, x[i], y[i])
+			}
+		}
+		return cmp64(int64(len(x)), int64(len(y)))
+	}
+	throw(TypeError, "'%s' not supported between instances of '%s' and '%s'", op, a.TypeName(), b.TypeName())
+	return 0
+}
+
+// Lt is Python's a < b.
+func Lt(a, b Value) bool { return order("<", a, b) == -1 }
+
+// Le is Python's a <= b.
+func Le(a, b Value) bool { c := order("<=", a, b); return c == -1 || c == 0 }
+
+// Gt is Python's a > b.
+func Gt(a, b Value) bool { return order(">", a, b) == 1 }
+
+// Ge is Python's a >= b.
+func Ge(a, b Value) bool { c := order(">=", a, b); return c == 1 || c == 0 }
+
+// In is Python's item in container.
+func In(item, container Value) bool {
+	switch container.kind {
+	case KindString:
+		if item.kind != KindString {
+			if item.kind == KindUndefined {
+				item.undefinedError()
+			}
+			throw(TypeError, "'in <string>' requires string as left operand, not %s", item.TypeName())
+		}
+		return strings.Contains(container.s, item.s)
+	case KindList, KindTuple:
+		for _, it := range container.p.(*List).Items {
+			if Eq(it, item) {
+				return true
+			}
+		}
+		return false
+	case KindDict:
+		checkHashable(item)
+		return container.p.(*Dict).Has(item)
+	case KindUndefined:
+		return false
+	case KindIterator, KindLoop:
+		for _, it := range iterate(container) {
+			if Eq(it, item) {
+				return true
+			}
+		}
+		return false
+	}
+	throw(TypeError, "argument of type '%s' is not iterable", container.TypeName())
+	return false
+}
+
+// NotIn is Python's item not in container.
+func NotIn(item, container Value) bool { return !In(item, container) }
+
+// checkHashable raises Python's TypeError for a dict key that cannot be hashed.
+func checkHashable(k Value) {
+	switch k.kind {
+	case KindList, KindDict:
+		throw(TypeError, "unhashable type: '%s'", k.TypeName())
+	case KindTuple:
+		for _, it := range k.p.(*List).Items {
+			checkHashable(it)
+		}
+	}
+}

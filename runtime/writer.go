@@ -1,0 +1,116 @@
+package runtime
+
+import (
+	"strconv"
+)
+
+// Limits bound the work one render may do; exceeding one fails the render with a
+// LimitError. The zero value of a field means its default.
+type Limits struct {
+	MaxOutput     int // bytes of output, including text captured by macros and set blocks (default 64 MiB)
+	MaxIterations int // loop iterations in all (default 10,000,000)
+	MaxDepth      int // nested macro calls (default 500)
+}
+
+// Default limits.
+const (
+	DefaultMaxOutput     = 64 << 20
+	DefaultMaxIterations = 10_000_000
+	DefaultMaxDepth      = 500
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxOutput <= 0 {
+		l.MaxOutput = DefaultMaxOutput
+	}
+	if l.MaxIterations <= 0 {
+		l.MaxIterations = DefaultMaxIterations
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	return l
+}
+
+// Writer is what generated code writes the prompt into. It appends to a byte buffer
+// that can be reused across renders, tracks the template position of the statement
+// being run (for error messages) and enforces the limits.
+type Writer struct {
+	buf        []byte
+	limits     Limits
+	iterations int
+	depth      int
+	line, col  int
+}
+
+// NewWriter returns a writer that appends to buf (which may be nil).
+func NewWriter(buf []byte, limits Limits) *Writer {
+	return &Writer{buf: buf[:0], limits: limits.withDefaults()}
+}
+
+// Bytes returns what has been written.
+func (w *Writer) Bytes() []byte { return w.buf }
+
+// At records the template line and column of the statement about to run.
+func (w *Writer) At(line, col int) {
+	w.line, w.col = line, col
+}
+
+// WriteString writes template text.
+func (w *Writer) WriteString(s string) {
+	if len(w.buf)+len(s) > w.limits.MaxOutput {
+		w.overflow()
+	}
+	w.buf = append(w.buf, s...)
+}
+
+// Write writes a value as {{ value }} does: Python's str(value).
+func (w *Writer) Write(v Value) {
+	switch v.kind {
+	case KindString:
+		w.WriteString(v.s)
+		return
+	case KindUndefined:
+		return
+	case KindInt:
+		if v.p == nil {
+			w.buf = strconv.AppendInt(w.buf, v.n, 10)
+			return
+		}
+	}
+	w.buf = appendStr(w.buf, v)
+	if len(w.buf) > w.limits.MaxOutput {
+		w.overflow()
+	}
+}
+
+func (w *Writer) overflow() {
+	throw(LimitError, "output exceeds the limit of %d bytes", w.limits.MaxOutput)
+}
+
+// Capture runs body, which writes into w, and returns what it wrote as a str, removing
+// it from the output: the text of a set block, filter block or macro.
+func (w *Writer) Capture(body func()) Value { return w.capture(body) }
+
+func (w *Writer) capture(body func()) Value {
+	w.depth++
+	if w.depth > w.limits.MaxDepth {
+		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
+	}
+	line, col := w.line, w.col
+	mark := len(w.buf)
+	body()
+	s := string(w.buf[mark:])
+	w.buf = w.buf[:mark]
+	w.depth--
+	w.line, w.col = line, col
+	return Str(s)
+}
+
+// charge counts n loop iterations against the budget.
+func (w *Writer) charge(n int) {
+	w.iterations += n
+	if w.iterations > w.limits.MaxIterations {
+		throw(LimitError, "loops ran more than %d iterations", w.limits.MaxIterations)
+	}
+}

@@ -1,0 +1,973 @@
+package syntax
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxNesting bounds how deeply statements and expressions may nest, so that hostile
+// input cannot exhaust the stack. Real templates nest fewer than 30 levels.
+const MaxNesting = 400
+
+// Parse reads template text into a syntax tree. The text is normalized first as Jinja2
+// does (\r\n and \r become \n, one trailing newline is dropped). Errors are *Error values
+// naming the line and column.
+func Parse(src string) (*Template, error) {
+	if len(src) > MaxTemplateSize {
+		return nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("template is %d bytes, more than the %d allowed", len(src), MaxTemplateSize)}
+	}
+	if !utf8.ValidString(src) {
+		off := 0
+		for off < len(src) {
+			r, size := utf8.DecodeRuneInString(src[off:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			off += size
+		}
+		line := strings.Count(src[:off], "\n") + 1
+		col := utf8.RuneCountInString(src[strings.LastIndexByte(src[:off], '\n')+1:off]) + 1
+		return nil, &Error{Pos: Pos{line, col}, Msg: fmt.Sprintf("template is not valid UTF-8 (byte offset %d)", off)}
+	}
+	toks, err := lex(normalizeNewlines(src))
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{toks: toks}
+	body, err := p.parseAll()
+	if err != nil {
+		return nil, err
+	}
+	return &Template{Body: body}, nil
+}
+
+type parser struct {
+	toks     []token
+	i        int
+	tagStack []string   // statements being parsed, for error messages
+	endStack [][]string // end tags being looked for, for error messages
+	depth    int
+}
+
+// failure is the panic value that carries a syntax error up to Parse.
+type failure struct{ err *Error }
+
+func (p *parser) parseAll() (body []Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(failure)
+			if !ok {
+				panic(r)
+			}
+			body, err = nil, f.err
+		}
+	}()
+	return p.subparse(nil), nil
+}
+
+func (p *parser) failAt(pos Pos, format string, args ...any) {
+	panic(failure{&Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}})
+}
+
+func (p *parser) fail(format string, args ...any) {
+	p.failAt(p.cur().pos, format, args...)
+}
+
+func (p *parser) cur() token { return p.toks[p.i] }
+
+func (p *parser) look() token {
+	if p.i+1 < len(p.toks) {
+		return p.toks[p.i+1]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tokEOF {
+		p.i++
+	}
+	return t
+}
+
+// enter guards recursion depth; the returned function leaves.
+func (p *parser) enter() func() {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.fail("template nests more than %d levels deep", MaxNesting)
+	}
+	return func() { p.depth-- }
+}
+
+func (p *parser) skipName(name string) bool {
+	if p.cur().is(name) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) skipOp(op string) bool {
+	if p.cur().isOp(op) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectKind(kind tokenKind) token {
+	t := p.cur()
+	if t.kind != kind {
+		p.unexpected(kind.String())
+	}
+	return p.next()
+}
+
+func (p *parser) expectOp(op string) token {
+	if !p.cur().isOp(op) {
+		p.unexpected(op)
+	}
+	return p.next()
+}
+
+func (p *parser) expectName(name string) token {
+	if !p.cur().is(name) {
+		p.unexpected(name)
+	}
+	return p.next()
+}
+
+func (p *parser) unexpected(want string) {
+	t := p.cur()
+	if t.kind == tokEOF {
+		p.fail("unexpected end of template, expected '%s'.", want)
+	}
+	p.fail("expected token '%s', got '%s'", want, t.describe())
+}
+
+// subparse parses statements and data until one of the end tags (names after {%) or
+// the end of the template when ends is nil. The current token is left on the end tag.
+func (p *parser) subparse(ends []string) []Node {
+	defer p.enter()()
+	var body []Node
+	if ends != nil {
+		p.endStack = append(p.endStack, ends)
+		defer func() { p.endStack = p.endStack[:len(p.endStack)-1] }()
+	}
+	for {
+		t := p.cur()
+		switch t.kind {
+		case tokEOF:
+			return body
+		case tokData:
+			p.next()
+			body = append(body, &Data{At{t.pos}, t.text})
+		case tokVarBegin:
+			p.next()
+			x := p.parseTuple(tupleOpts{condexpr: true})
+			p.expectKind(tokVarEnd)
+			body = append(body, &Print{At{t.pos}, x})
+		case tokBlockBegin:
+			p.next()
+			if ends != nil {
+				for _, e := range ends {
+					if p.cur().is(e) {
+						return body
+					}
+				}
+			}
+			body = append(body, p.parseStatement(t.pos))
+			p.expectKind(tokBlockEnd)
+		default:
+			p.fail("unexpected '%s'", t.describe())
+		}
+	}
+}
+
+// parseStatements parses a statement body after its opening tag up to one of the end
+// tags; with drop the end tag name is consumed.
+func (p *parser) parseStatements(ends []string, drop bool) []Node {
+	p.skipOp(":")
+	p.expectKind(tokBlockEnd)
+	body := p.subparse(ends)
+	if p.cur().kind == tokEOF {
+		p.failEOF(ends)
+	}
+	if drop {
+		p.next()
+	}
+	return body
+}
+
+func (p *parser) failEOF(ends []string) {
+	stack := append(append([][]string{}, p.endStack...), ends)
+	p.failUnknown("", stack)
+}
+
+// failUnknown reports an unknown tag (or, with an empty name, the end of the template)
+// with the hints Jinja2 gives.
+func (p *parser) failUnknown(name string, stack [][]string) {
+	var msg []string
+	if name == "" {
+		msg = append(msg, "Unexpected end of template.")
+	} else {
+		msg = append(msg, fmt.Sprintf("Encountered unknown tag '%s'.", name))
+	}
+	if len(stack) > 0 {
+		expected := map[string]bool{}
+		for _, ends := range stack {
+			for _, e := range ends {
+				expected[e] = true
+			}
+		}
+		var quoted []string
+		for _, e := range stack[len(stack)-1] {
+			quoted = append(quoted, "'"+e+"'")
+		}
+		looking := strings.Join(quoted, " or ")
+		if name != "" && expected[name] {
+			msg = append(msg, "You probably made a nesting mistake. Jinja is expecting this tag, but currently looking for "+looking+".")
+		} else {
+			msg = append(msg, "Jinja was looking for the following tags: "+looking+".")
+		}
+	}
+	if len(p.tagStack) > 0 {
+		msg = append(msg, fmt.Sprintf("The innermost block that needs to be closed is '%s'.", p.tagStack[len(p.tagStack)-1]))
+	}
+	p.fail("%s", strings.Join(msg, " "))
+}
+
+func (p *parser) parseStatement(pos Pos) Node {
+	t := p.cur()
+	if t.kind != tokName {
+		p.fail("tag name expected")
+	}
+	if !statementTags[t.text] {
+		p.failUnknown(t.text, p.endStack)
+	}
+	p.tagStack = append(p.tagStack, t.text)
+	defer func() { p.tagStack = p.tagStack[:len(p.tagStack)-1] }()
+	switch t.text {
+	case "for":
+		return p.parseFor(pos)
+	case "if":
+		return p.parseIf(pos)
+	case "set":
+		return p.parseSet(pos)
+	case "macro":
+		return p.parseMacro(pos)
+	case "call":
+		return p.parseCallBlock(pos)
+	case "filter":
+		return p.parseFilterBlock(pos)
+	case "with":
+		return p.parseWith(pos)
+	case "block":
+		return p.parseBlock(pos)
+	case "print":
+		p.next()
+		var items []Expr
+		for p.cur().kind != tokBlockEnd {
+			if len(items) > 0 {
+				p.expectOp(",")
+			}
+			items = append(items, p.parseExpression(true))
+		}
+		if len(items) == 1 {
+			return &Print{At{pos}, items[0]}
+		}
+		return &Print{At{pos}, &Tuple{At{pos}, items}}
+	case "break", "continue":
+		p.next()
+		if t.text == "break" {
+			return &Break{At{pos}}
+		}
+		return &Continue{At{pos}}
+	case "generation":
+		p.next()
+		return &Generation{At{pos}, p.parseStatements([]string{"endgeneration"}, true)}
+	case "include", "import", "from", "extends":
+		return p.parseLoaderTag(pos)
+	}
+	panic("unreachable: " + t.text)
+}
+
+// statementTags are the tags that start a statement.
+var statementTags = map[string]bool{
+	"for": true, "if": true, "set": true, "macro": true, "call": true, "filter": true, "with": true,
+	"block": true, "print": true, "break": true, "continue": true, "generation": true,
+	"include": true, "import": true, "from": true, "extends": true,
+}
+
+func (p *parser) parseFor(pos Pos) Node {
+	p.next()
+	target := p.parseAssignTarget(assignOpts{tuple: true, ends: []string{"in"}})
+	p.expectName("in")
+	iter := p.parseTuple(tupleOpts{ends: []string{"recursive"}})
+	var test Expr
+	if p.skipName("if") {
+		test = p.parseExpression(true)
+	}
+	recursive := p.skipName("recursive")
+	body := p.parseStatements([]string{"endfor", "else"}, false)
+	var els []Node
+	if p.next().text == "else" {
+		els = p.parseStatements([]string{"endfor"}, true)
+	}
+	return &For{At: At{pos}, Target: target, Iter: iter, Test: test, Recursive: recursive, Body: body, Else: els}
+}
+
+func (p *parser) parseIf(pos Pos) Node {
+	p.next()
+	result := &If{At: At{pos}}
+	node := result
+	for {
+		node.Test = p.parseTuple(tupleOpts{})
+		node.Body = p.parseStatements([]string{"elif", "else", "endif"}, false)
+		t := p.next()
+		if t.text == "elif" {
+			node = &If{At: At{t.pos}}
+			result.Elifs = append(result.Elifs, node)
+			continue
+		}
+		if t.text == "else" {
+			result.Else = p.parseStatements([]string{"endif"}, true)
+		}
+		return result
+	}
+}
+
+func (p *parser) parseSet(pos Pos) Node {
+	p.next()
+	target := p.parseAssignTarget(assignOpts{tuple: true, namespace: true})
+	if p.skipOp("=") {
+		return &Set{At{pos}, target, p.parseTuple(tupleOpts{condexpr: true})}
+	}
+	filter := p.parseFilter(nil, false)
+	body := p.parseStatements([]string{"endset"}, true)
+	f, _ := filter.(*Filter)
+	return &SetBlock{At{pos}, target, f, body}
+}
+
+func (p *parser) parseSignature() []Param {
+	var params []Param
+	p.expectOp("(")
+	seenDefault := false
+	for !p.cur().isOp(")") {
+		if len(params) > 0 {
+			p.expectOp(",")
+		}
+		t := p.expectKind(tokName)
+		param := Param{At: At{t.pos}, Name: t.text}
+		if p.skipOp("=") {
+			param.Default = p.parseExpression(true)
+			seenDefault = true
+		} else if seenDefault {
+			p.fail("non-default argument follows default argument")
+		}
+		params = append(params, param)
+	}
+	p.expectOp(")")
+	return params
+}
+
+func (p *parser) parseMacro(pos Pos) Node {
+	p.next()
+	name := p.expectKind(tokName).text
+	params := p.parseSignature()
+	body := p.parseStatements([]string{"endmacro"}, true)
+	return &Macro{At{pos}, name, params, body}
+}
+
+func (p *parser) parseCallBlock(pos Pos) Node {
+	p.next()
+	var params []Param
+	if p.cur().isOp("(") {
+		params = p.parseSignature()
+	}
+	x := p.parseExpression(true)
+	call, ok := x.(*Call)
+	if !ok {
+		p.failAt(pos, "expected call")
+	}
+	body := p.parseStatements([]string{"endcall"}, true)
+	return &CallBlock{At{pos}, params, call, body}
+}
+
+func (p *parser) parseFilterBlock(pos Pos) Node {
+	p.next()
+	f := p.parseFilter(nil, true).(*Filter)
+	body := p.parseStatements([]string{"endfilter"}, true)
+	return &FilterBlock{At{pos}, f, body}
+}
+
+func (p *parser) parseWith(pos Pos) Node {
+	p.next()
+	w := &With{At: At{pos}}
+	for p.cur().kind != tokBlockEnd {
+		if len(w.Targets) > 0 {
+			p.expectOp(",")
+		}
+		w.Targets = append(w.Targets, p.parseAssignTarget(assignOpts{tuple: true}))
+		p.expectOp("=")
+		w.Values = append(w.Values, p.parseExpression(true))
+	}
+	w.Body = p.parseStatements([]string{"endwith"}, true)
+	return w
+}
+
+func (p *parser) parseBlock(pos Pos) Node {
+	p.next()
+	name := p.expectKind(tokName).text
+	scoped := p.skipName("scoped")
+	p.skipName("required")
+	if p.cur().isOp("-") {
+		p.fail("Block names in Jinja have to be valid Python identifiers and may not contain hyphens, use an underscore instead.")
+	}
+	body := p.parseStatements([]string{"endblock"}, true)
+	p.skipName(name)
+	return &Block{At{pos}, name, scoped, body}
+}
+
+// parseLoaderTag parses include, import, from and extends, which need a template loader
+// to render; their syntax is checked as Jinja2 checks it.
+func (p *parser) parseLoaderTag(pos Pos) Node {
+	tag := p.next().text
+	p.parseExpression(true)
+	switch tag {
+	case "include":
+		if p.cur().is("ignore") && p.look().is("missing") {
+			p.i += 2
+		}
+	case "import":
+		p.expectName("as")
+		p.expectKind(tokName)
+	case "from":
+		p.expectName("import")
+		for {
+			if p.cur().kind != tokName || ((p.cur().is("with") || p.cur().is("without")) && p.look().is("context")) {
+				break
+			}
+			p.next()
+			if p.skipName("as") {
+				p.expectKind(tokName)
+			}
+			if !p.skipOp(",") {
+				break
+			}
+		}
+	}
+	if tag != "extends" && (p.cur().is("with") || p.cur().is("without")) && p.look().is("context") {
+		p.i += 2
+	}
+	return &Unsupported{At{pos}, tag}
+}
+
+// assignOpts configure parseAssignTarget.
+type assignOpts struct {
+	tuple     bool
+	namespace bool
+	ends      []string
+}
+
+func (p *parser) parseAssignTarget(o assignOpts) Expr {
+	var target Expr
+	if o.tuple {
+		target = p.parseTuple(tupleOpts{simplified: true, ends: o.ends, namespace: o.namespace})
+	} else {
+		target = p.parsePrimary(o.namespace)
+	}
+	if !canAssign(target) {
+		p.failAt(target.Position(), "can't assign to '%s'", nodeKind(target))
+	}
+	return target
+}
+
+func canAssign(x Expr) bool {
+	switch x := x.(type) {
+	case *Name, *NSRef:
+		return true
+	case *Tuple:
+		for _, it := range x.Items {
+			if !canAssign(it) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func nodeKind(x Expr) string {
+	return strings.ToLower(strings.TrimPrefix(fmt.Sprintf("%T", x), "*syntax."))
+}
+
+// parseExpression parses an expression, with inline if/else unless condexpr is false.
+func (p *parser) parseExpression(condexpr bool) Expr {
+	if condexpr {
+		return p.parseCondExpr()
+	}
+	return p.parseOr()
+}
+
+func (p *parser) parseCondExpr() Expr {
+	defer p.enter()()
+	pos := p.cur().pos
+	x := p.parseOr()
+	for p.skipName("if") {
+		test := p.parseOr()
+		var els Expr
+		if p.skipName("else") {
+			els = p.parseCondExpr()
+		}
+		x = &CondExpr{At{pos}, test, x, els}
+	}
+	return x
+}
+
+func (p *parser) parseOr() Expr {
+	x := p.parseAnd()
+	for p.cur().is("or") {
+		pos := p.next().pos
+		x = &Binary{At{pos}, OpOr, x, p.parseAnd()}
+	}
+	return x
+}
+
+func (p *parser) parseAnd() Expr {
+	x := p.parseNot()
+	for p.cur().is("and") {
+		pos := p.next().pos
+		x = &Binary{At{pos}, OpAnd, x, p.parseNot()}
+	}
+	return x
+}
+
+func (p *parser) parseNot() Expr {
+	if p.cur().is("not") {
+		defer p.enter()()
+		pos := p.next().pos
+		return &Unary{At{pos}, OpNot, p.parseNot()}
+	}
+	return p.parseCompare()
+}
+
+var compareOps = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
+
+func (p *parser) parseCompare() Expr {
+	pos := p.cur().pos
+	x := p.parseMath1()
+	var ops []Operand
+	for {
+		t := p.cur()
+		switch {
+		case t.kind == tokOp && compareOps[t.text]:
+			p.next()
+			ops = append(ops, Operand{t.text, p.parseMath1()})
+		case t.is("in"):
+			p.next()
+			ops = append(ops, Operand{"in", p.parseMath1()})
+		case t.is("not") && p.look().is("in"):
+			p.i += 2
+			ops = append(ops, Operand{"notin", p.parseMath1()})
+		default:
+			if len(ops) == 0 {
+				return x
+			}
+			return &Compare{At{pos}, x, ops}
+		}
+	}
+}
+
+func (p *parser) parseMath1() Expr {
+	x := p.parseConcat()
+	for p.cur().isOp("+") || p.cur().isOp("-") {
+		t := p.next()
+		x = &Binary{At{t.pos}, t.text, x, p.parseConcat()}
+	}
+	return x
+}
+
+func (p *parser) parseConcat() Expr {
+	pos := p.cur().pos
+	items := []Expr{p.parseMath2()}
+	for p.skipOp("~") {
+		items = append(items, p.parseMath2())
+	}
+	if len(items) == 1 {
+		return items[0]
+	}
+	return &Concat{At{pos}, items}
+}
+
+func (p *parser) parseMath2() Expr {
+	x := p.parsePow()
+	for {
+		t := p.cur()
+		if !(t.isOp("*") || t.isOp("/") || t.isOp("//") || t.isOp("%")) {
+			return x
+		}
+		p.next()
+		x = &Binary{At{t.pos}, t.text, x, p.parsePow()}
+	}
+}
+
+func (p *parser) parsePow() Expr {
+	x := p.parseUnary(true)
+	for p.cur().isOp("**") {
+		t := p.next()
+		x = &Binary{At{t.pos}, OpPow, x, p.parseUnary(true)}
+	}
+	return x
+}
+
+func (p *parser) parseUnary(withFilter bool) Expr {
+	defer p.enter()()
+	t := p.cur()
+	var x Expr
+	switch {
+	case t.isOp("-"):
+		p.next()
+		x = &Unary{At{t.pos}, OpNeg, p.parseUnary(false)}
+	case t.isOp("+"):
+		p.next()
+		x = &Unary{At{t.pos}, OpPos, p.parseUnary(false)}
+	default:
+		x = p.parsePrimary(false)
+	}
+	x = p.parsePostfix(x)
+	if withFilter {
+		x = p.parseFilterExpr(x)
+	}
+	return x
+}
+
+func (p *parser) parsePrimary(namespace bool) Expr {
+	t := p.cur()
+	switch t.kind {
+	case tokName:
+		p.next()
+		switch t.text {
+		case "true", "True":
+			return &Const{At{t.pos}, true}
+		case "false", "False":
+			return &Const{At{t.pos}, false}
+		case "none", "None":
+			return &Const{At{t.pos}, nil}
+		}
+		if namespace && p.cur().isOp(".") {
+			p.next()
+			attr := p.expectKind(tokName)
+			return &NSRef{At{t.pos}, t.text, attr.text}
+		}
+		return &Name{At{t.pos}, t.text}
+	case tokString:
+		p.next()
+		s := t.str
+		for p.cur().kind == tokString {
+			s += p.next().str
+		}
+		return &Const{At{t.pos}, s}
+	case tokInt:
+		p.next()
+		return &Const{At{t.pos}, new(big.Int).Set(t.int)}
+	case tokFloat:
+		p.next()
+		return &Const{At{t.pos}, t.float}
+	case tokOp:
+		switch t.text {
+		case "(":
+			p.next()
+			x := p.parseTuple(tupleOpts{condexpr: true, explicitParens: true})
+			p.expectOp(")")
+			return x
+		case "[":
+			return p.parseList()
+		case "{":
+			return p.parseDict()
+		}
+	}
+	p.fail("unexpected '%s'", t.describe())
+	return nil
+}
+
+// tupleOpts configure parseTuple.
+type tupleOpts struct {
+	simplified     bool // only names and literals (assignment targets)
+	condexpr       bool
+	ends           []string
+	explicitParens bool
+	namespace      bool
+}
+
+func (p *parser) isTupleEnd(ends []string) bool {
+	t := p.cur()
+	if t.kind == tokVarEnd || t.kind == tokBlockEnd || t.isOp(")") {
+		return true
+	}
+	for _, e := range ends {
+		if t.is(e) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) parseTuple(o tupleOpts) Expr {
+	defer p.enter()()
+	pos := p.cur().pos
+	var items []Expr
+	isTuple := false
+	for {
+		if len(items) > 0 {
+			p.expectOp(",")
+		}
+		if p.isTupleEnd(o.ends) {
+			break
+		}
+		if o.simplified {
+			items = append(items, p.parsePrimary(o.namespace))
+		} else {
+			items = append(items, p.parseExpression(o.condexpr))
+		}
+		if !p.cur().isOp(",") {
+			break
+		}
+		isTuple = true
+	}
+	if !isTuple {
+		if len(items) > 0 {
+			return items[0]
+		}
+		if !o.explicitParens {
+			p.fail("Expected an expression, got '%s'", p.cur().describe())
+		}
+	}
+	return &Tuple{At{pos}, items}
+}
+
+func (p *parser) parseList() Expr {
+	t := p.expectOp("[")
+	var items []Expr
+	for !p.cur().isOp("]") {
+		if len(items) > 0 {
+			p.expectOp(",")
+		}
+		if p.cur().isOp("]") {
+			break
+		}
+		items = append(items, p.parseExpression(true))
+	}
+	p.expectOp("]")
+	return &List{At{t.pos}, items}
+}
+
+func (p *parser) parseDict() Expr {
+	t := p.expectOp("{")
+	var items []Pair
+	for !p.cur().isOp("}") {
+		if len(items) > 0 {
+			p.expectOp(",")
+		}
+		if p.cur().isOp("}") {
+			break
+		}
+		k := p.parseExpression(true)
+		p.expectOp(":")
+		items = append(items, Pair{k, p.parseExpression(true)})
+	}
+	p.expectOp("}")
+	return &Dict{At{t.pos}, items}
+}
+
+func (p *parser) parsePostfix(x Expr) Expr {
+	for {
+		t := p.cur()
+		switch {
+		case t.isOp(".") || t.isOp("["):
+			x = p.parseSubscript(x)
+		case t.isOp("("):
+			x = p.parseCall(x)
+		default:
+			return x
+		}
+	}
+}
+
+func (p *parser) parseFilterExpr(x Expr) Expr {
+	for {
+		t := p.cur()
+		switch {
+		case t.isOp("|"):
+			x = p.parseFilter(x, false)
+		case t.is("is"):
+			x = p.parseTest(x)
+		case t.isOp("("):
+			x = p.parseCall(x)
+		default:
+			return x
+		}
+	}
+}
+
+func (p *parser) parseSubscript(x Expr) Expr {
+	defer p.enter()()
+	t := p.next()
+	if t.isOp(".") {
+		a := p.next()
+		switch a.kind {
+		case tokName:
+			return &Getattr{At{t.pos}, x, a.text}
+		case tokInt:
+			return &Getitem{At{t.pos}, x, &Const{At{a.pos}, new(big.Int).Set(a.int)}}
+		}
+		p.failAt(a.pos, "expected name or number")
+	}
+	var args []Expr
+	for !p.cur().isOp("]") {
+		if len(args) > 0 {
+			p.expectOp(",")
+		}
+		args = append(args, p.parseSubscribed())
+	}
+	p.expectOp("]")
+	if len(args) == 1 {
+		return &Getitem{At{t.pos}, x, args[0]}
+	}
+	return &Getitem{At{t.pos}, x, &Tuple{At{t.pos}, args}}
+}
+
+func (p *parser) parseSubscribed() Expr {
+	pos := p.cur().pos
+	var parts []Expr
+	if p.cur().isOp(":") {
+		p.next()
+		parts = []Expr{nil}
+	} else {
+		x := p.parseExpression(true)
+		if !p.cur().isOp(":") {
+			return x
+		}
+		p.next()
+		parts = []Expr{x}
+	}
+	switch t := p.cur(); {
+	case t.isOp(":"):
+		parts = append(parts, nil)
+	case !t.isOp("]") && !t.isOp(","):
+		parts = append(parts, p.parseExpression(true))
+	default:
+		parts = append(parts, nil)
+	}
+	if p.cur().isOp(":") {
+		p.next()
+		if t := p.cur(); !t.isOp("]") && !t.isOp(",") {
+			parts = append(parts, p.parseExpression(true))
+		} else {
+			parts = append(parts, nil)
+		}
+	} else {
+		parts = append(parts, nil)
+	}
+	return &Slice{At{pos}, parts[0], parts[1], parts[2]}
+}
+
+func (p *parser) parseCallArgs() Args {
+	open := p.expectOp("(")
+	var a Args
+	ensure := func(ok bool) {
+		if !ok {
+			p.failAt(open.pos, "invalid syntax for function call expression")
+		}
+	}
+	requireComma := false
+	for !p.cur().isOp(")") {
+		if requireComma {
+			p.expectOp(",")
+			if p.cur().isOp(")") {
+				break
+			}
+		}
+		switch t := p.cur(); {
+		case t.isOp("*"):
+			ensure(a.DynArgs == nil && a.DynKwargs == nil)
+			p.next()
+			a.DynArgs = p.parseExpression(true)
+		case t.isOp("**"):
+			ensure(a.DynKwargs == nil)
+			p.next()
+			a.DynKwargs = p.parseExpression(true)
+		case t.kind == tokName && p.look().isOp("="):
+			ensure(a.DynKwargs == nil)
+			p.i += 2
+			a.Kwargs = append(a.Kwargs, Keyword{t.text, p.parseExpression(true)})
+		default:
+			ensure(a.DynArgs == nil && a.DynKwargs == nil && len(a.Kwargs) == 0)
+			a.Args = append(a.Args, p.parseExpression(true))
+		}
+		requireComma = true
+	}
+	p.expectOp(")")
+	return a
+}
+
+func (p *parser) parseCall(fn Expr) Expr {
+	defer p.enter()()
+	pos := p.cur().pos
+	return &Call{At{pos}, fn, p.parseCallArgs()}
+}
+
+// parseFilter parses | name(args) filters applied to x; inline starts without a pipe
+// (filter blocks).
+func (p *parser) parseFilter(x Expr, inline bool) Expr {
+	for p.cur().isOp("|") || inline {
+		defer p.enter()()
+		if !inline {
+			p.next()
+		}
+		t := p.expectKind(tokName)
+		name := t.text
+		for p.cur().isOp(".") {
+			p.next()
+			name += "." + p.expectKind(tokName).text
+		}
+		var args Args
+		if p.cur().isOp("(") {
+			args = p.parseCallArgs()
+		}
+		x = &Filter{At{t.pos}, x, name, args}
+		inline = false
+	}
+	return x
+}
+
+var testArgStarts = map[tokenKind]bool{tokName: true, tokString: true, tokInt: true, tokFloat: true}
+
+func (p *parser) parseTest(x Expr) Expr {
+	defer p.enter()()
+	is := p.next()
+	negated := p.skipName("not")
+	name := p.expectKind(tokName).text
+	for p.cur().isOp(".") {
+		p.next()
+		name += "." + p.expectKind(tokName).text
+	}
+	var args Args
+	t := p.cur()
+	switch {
+	case t.isOp("("):
+		args = p.parseCallArgs()
+	case (testArgStarts[t.kind] || t.isOp("[") || t.isOp("{")) && !t.is("else") && !t.is("or") && !t.is("and"):
+		if t.is("is") {
+			p.fail("You cannot chain multiple tests with is")
+		}
+		args.Args = []Expr{p.parsePostfix(p.parsePrimary(false))}
+	}
+	var result Expr = &Test{At{is.pos}, x, name, args}
+	if negated {
+		result = &Unary{At{is.pos}, OpNot, result}
+	}
+	return result
+}
