@@ -566,3 +566,67 @@ func checkHashable(k Value) {
 		}
 	}
 }
+
+// Or is Python's a or b: a when it is true, otherwise b, which is only evaluated then.
+func Or(a Value, b func() Value) Value {
+	if a.Truthy() {
+		return a
+	}
+	return b()
+}
+
+// And is Python's a and b: a when it is false, otherwise b, which is only evaluated then.
+func And(a Value, b func() Value) Value {
+	if !a.Truthy() {
+		return a
+	}
+	return b()
+}
+
+// IfElse is the inline if: then() when test holds, otherwise els().
+func IfElse(test bool, then, els func() Value) Value {
+	if test {
+		return then()
+	}
+	return els()
+}
+
+// NoElse is the value of an inline if without else whose test is false.
+func NoElse(line int) Value {
+	return undefinedMessage("the inline if-expression on line " + itoa(line) + " evaluated to false and no else section was defined.")
+}
+
+func itoa(i int) string { return Int(int64(i)).String() }
+
+// Unpack assigns a sequence to n targets, as Python's a, b = v.
+func Unpack(v Value, n int) []Value {
+	items := iterate(v)
+	switch {
+	case len(items) < n:
+		throw(ValueError, "not enough values to unpack (expected %d, got %d)", n, len(items))
+	case len(items) > n:
+		throw(ValueError, "too many values to unpack (expected %d)", n)
+	}
+	return items
+}
+
+// Spread appends the items of v to positional arguments, as f(*v) does.
+func Spread(args []Value, v Value) []Value {
+	return append(append([]Value(nil), args...), iterate(v)...)
+}
+
+// SpreadKwargs appends the entries of a dict to keyword arguments, as f(**v) does.
+func SpreadKwargs(kwargs []Kwarg, v Value) []Kwarg {
+	d := v.AsDict()
+	if d == nil {
+		throw(TypeError, "argument after ** must be a mapping, not %s", v.TypeName())
+	}
+	out := append([]Kwarg(nil), kwargs...)
+	for i, k := range d.keys {
+		if k.kind != KindString {
+			throw(TypeError, "keywords must be strings")
+		}
+		out = append(out, Kwarg{Name: k.s, Value: d.vals[i]})
+	}
+	return out
+}

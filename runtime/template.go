@@ -15,6 +15,9 @@ type Template struct {
 	Origin string
 	// SHA256 is the hex sha256 of the template text the renderer was compiled from.
 	SHA256 string
+	// Aliases are the sha256 of texts that render the same: the text with one trailing
+	// newline added or removed (Jinja2 drops a single trailing newline).
+	Aliases []string
 	// File is the template's file name as error messages cite it.
 	File string
 	// Func is the generated render function.

@@ -114,3 +114,14 @@ func (w *Writer) charge(n int) {
 		throw(LimitError, "loops ran more than %d iterations", w.limits.MaxIterations)
 	}
 }
+
+// Mark returns the current length of the output, to Cut the text written after it.
+func (w *Writer) Mark() int { return len(w.buf) }
+
+// Cut removes the output written since mark and returns it as a str: the text of a set
+// block or filter block.
+func (w *Writer) Cut(mark int) Value {
+	s := string(w.buf[mark:])
+	w.buf = w.buf[:mark]
+	return Str(s)
+}

@@ -432,6 +432,9 @@ func matchFloat(src string, off int) int {
 	if e := matchExponent(s[n+frac:]); e > 0 {
 		return n + frac + e
 	}
+	if frac == 0 {
+		return 0 // an integer
+	}
 	return n + frac
 }
 

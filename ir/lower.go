@@ -1,0 +1,454 @@
+package ir
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/tmplgen/tmplgen/syntax"
+)
+
+// Error is an error found while lowering: a construct Jinja2 accepts in the parser but
+// rejects when it compiles the template.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
+
+// Compile parses template text and lowers it. file names the template in the IR.
+func Compile(file, src string) (*Template, error) {
+	t, err := syntax.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return Lower(t, file, src)
+}
+
+// Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
+func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
+	l := &lowerer{}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			tmpl, err = nil, e
+		}
+	}()
+	root := l.newFrame(nil)
+	symbolVisitor{root}.stmts(t.Body)
+	root.finish(Pos{Line: 1, Col: 1})
+	body := l.stmts(root, t.Body)
+	return &Template{File: file, Source: src, Body: &Block{Scope: root.scope, Stmts: body}, Vars: l.vars}, nil
+}
+
+type lowerer struct {
+	vars      []*Var
+	loopDepth int // loops enclosing the statement being lowered, within its function
+}
+
+func (l *lowerer) newVar(name string) *Var {
+	v := &Var{Name: name, ID: len(l.vars) + 1}
+	l.vars = append(l.vars, v)
+	return v
+}
+
+func (l *lowerer) fail(p Pos, format string, args ...any) {
+	panic(&Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (l *lowerer) stmts(f *frame, nodes []syntax.Node) []Stmt {
+	var out []Stmt
+	for _, n := range nodes {
+		s := l.stmt(f, n)
+		if s == nil {
+			continue
+		}
+		// merge adjacent text
+		if t, ok := s.(*Text); ok && len(out) > 0 {
+			if prev, ok := out[len(out)-1].(*Text); ok {
+				prev.Text += t.Text
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
+	p := n.Position()
+	switch n := n.(type) {
+	case *syntax.Data:
+		return &Text{At{p}, n.Text}
+	case *syntax.Print:
+		x := l.expr(f, n.X)
+		if text, ok := constText(x); ok {
+			return &Text{At{p}, text}
+		}
+		return &Print{At{p}, x}
+	case *syntax.If:
+		return l.ifStmt(f, n)
+	case *syntax.For:
+		return l.forStmt(f, n)
+	case *syntax.Set:
+		value := l.expr(f, n.Value)
+		return &Assign{At{p}, l.target(f, n.Target), value}
+	case *syntax.SetBlock:
+		bf := l.newFrame(f)
+		sv := symbolVisitor{bf}
+		sv.stmts(n.Body)
+		if n.Filter != nil {
+			sv.filterArgs(n.Filter)
+		}
+		bf.finish(p)
+		body := &Block{Scope: bf.scope, Stmts: l.stmts(bf, n.Body)}
+		return &Capture{At{p}, l.target(f, n.Target), body, l.filterChain(bf, n.Filter)}
+	case *syntax.Macro:
+		m := l.macro(f, p, n.Name, n.Params, n.Body)
+		v := f.findRef(n.Name)
+		v.Stores++
+		return &MacroDef{At{p}, v, m}
+	case *syntax.CallBlock:
+		call := l.expr(f, n.Call).(*Call)
+		return &CallBlock{At{p}, call, l.macro(f, p, "caller", n.Params, n.Body)}
+	case *syntax.FilterBlock:
+		ff := l.newFrame(f)
+		sv := symbolVisitor{ff}
+		sv.filterArgs(n.Filter)
+		sv.stmts(n.Body)
+		ff.finish(p)
+		body := &Block{Scope: ff.scope, Stmts: l.stmts(ff, n.Body)}
+		return &FilterBlock{At{p}, body, l.filterChain(ff, n.Filter)}
+	case *syntax.With:
+		values := make([]Expr, len(n.Values))
+		for i, x := range n.Values {
+			values[i] = l.expr(f, x)
+		}
+		wf := l.newFrame(f)
+		sv := symbolVisitor{wf}
+		for _, t := range n.Targets {
+			sv.target(t, true)
+		}
+		sv.stmts(n.Body)
+		wf.finish(p)
+		targets := make([]Target, len(n.Targets))
+		for i, t := range n.Targets {
+			targets[i] = l.target(wf, t)
+		}
+		return &With{At{p}, targets, values, &Block{Scope: wf.scope, Stmts: l.stmts(wf, n.Body)}}
+	case *syntax.Generation:
+		return l.scoped(f, p, n.Body)
+	case *syntax.Block:
+		return l.scoped(f, p, n.Body)
+	case *syntax.Break:
+		if l.loopDepth == 0 {
+			l.fail(p, "'break' outside loop")
+		}
+		return &Break{At{p}}
+	case *syntax.Continue:
+		if l.loopDepth == 0 {
+			l.fail(p, "'continue' not properly in loop")
+		}
+		return &Continue{At{p}}
+	case *syntax.Unsupported:
+		return &Fail{At{p}, "TypeError", fmt.Sprintf("no loader for this environment specified ({%% %s %%} needs a template loader)", n.Tag)}
+	}
+	l.fail(p, "unsupported statement %T", n)
+	return nil
+}
+
+// constText returns what printing a literal writes, for the literals whose str() is
+// plain (Jinja2 folds them into the template text too).
+func constText(x Expr) (string, bool) {
+	c, ok := x.(*Const)
+	if !ok {
+		return "", false
+	}
+	switch v := c.Value.(type) {
+	case string:
+		return v, true
+	case *big.Int:
+		return v.String(), true
+	case bool:
+		if v {
+			return "True", true
+		}
+		return "False", true
+	case nil:
+		return "None", true
+	}
+	return "", false
+}
+
+// scoped lowers a body that runs in a scope of its own.
+func (l *lowerer) scoped(f *frame, p Pos, nodes []syntax.Node) Stmt {
+	sf := l.newFrame(f)
+	symbolVisitor{sf}.stmts(nodes)
+	sf.finish(p)
+	return &With{At: At{p}, Body: &Block{Scope: sf.scope, Stmts: l.stmts(sf, nodes)}}
+}
+
+func (l *lowerer) ifStmt(f *frame, n *syntax.If) Stmt {
+	s := &If{At: At{n.P}, Cond: l.expr(f, n.Test), Then: l.stmts(f, n.Body)}
+	tail := &s.Else
+	for _, e := range n.Elifs {
+		elif := &If{At: At{e.P}, Cond: l.expr(f, e.Test), Then: l.stmts(f, e.Body)}
+		*tail = []Stmt{elif}
+		tail = &elif.Else
+	}
+	*tail = l.stmts(f, n.Else)
+	return s
+}
+
+func (l *lowerer) forStmt(f *frame, n *syntax.For) Stmt {
+	p := n.P
+	if targetNames(n.Target)["loop"] {
+		l.fail(p, "Can't assign to special loop variable in for-loop target")
+	}
+	lf := l.newFrame(f)
+	extended := n.Recursive || undeclared(n.Body, "loop")["loop"]
+	if extended {
+		lf.declareParam("loop")
+	}
+	sv := symbolVisitor{lf}
+	sv.target(n.Target, true)
+	sv.stmts(n.Body)
+	lf.finish(p)
+
+	s := &For{At: At{p}, Iter: l.expr(f, n.Iter), Recursive: n.Recursive}
+	if n.Test != nil {
+		tf := l.newFrame(f)
+		tv := symbolVisitor{tf}
+		tv.target(n.Target, true)
+		tv.expr(n.Test)
+		tf.finish(p)
+		s.FilterScope = tf.scope
+		s.FilterTarget = l.target(tf, n.Target)
+		s.Filter = l.expr(tf, n.Test)
+	}
+	s.Target = l.target(lf, n.Target)
+	if extended {
+		s.Loop = lf.variable("loop")
+	}
+	l.loopDepth++
+	s.Body = &Block{Scope: lf.scope, Stmts: l.stmts(lf, n.Body)}
+	l.loopDepth--
+	if n.Else != nil {
+		ef := l.newFrame(f)
+		symbolVisitor{ef}.stmts(n.Else)
+		ef.finish(p)
+		s.Else = &Block{Scope: ef.scope, Stmts: l.stmts(ef, n.Else)}
+	}
+	return s
+}
+
+func targetNames(t syntax.Expr) map[string]bool {
+	names := map[string]bool{}
+	var rec func(syntax.Expr)
+	rec = func(t syntax.Expr) {
+		switch t := t.(type) {
+		case *syntax.Name:
+			names[t.Name] = true
+		case *syntax.Tuple:
+			for _, it := range t.Items {
+				rec(it)
+			}
+		}
+	}
+	rec(t)
+	return names
+}
+
+// macro lowers a macro or a call block's caller into a function of its own frame, as
+// Jinja2's macro_body does.
+func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, body []syntax.Node) *Macro {
+	mf := l.newFrame(f)
+	sv := symbolVisitor{mf}
+	explicit := map[string]bool{}
+	for _, prm := range params {
+		mf.declareParam(prm.Name)
+		explicit[prm.Name] = true
+	}
+	for _, prm := range params {
+		sv.expr(prm.Default)
+	}
+	sv.stmts(body)
+	m := &Macro{At: At{p}, Name: name}
+	und := undeclared(body, "caller", "kwargs", "varargs")
+	if und["caller"] {
+		if explicit["caller"] {
+			m.ExplicitCaller = true
+			for _, prm := range params {
+				if prm.Name == "caller" && prm.Default == nil {
+					l.fail(p, "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default.")
+				}
+			}
+		} else {
+			mf.declareParam("caller")
+		}
+	}
+	if und["kwargs"] && !explicit["kwargs"] {
+		mf.declareParam("kwargs")
+	}
+	if und["varargs"] && !explicit["varargs"] {
+		mf.declareParam("varargs")
+	}
+	mf.finish(p)
+	for _, prm := range params {
+		m.Params = append(m.Params, mf.variable(prm.Name))
+		if prm.Default != nil {
+			m.Defaults = append(m.Defaults, l.expr(mf, prm.Default))
+		} else {
+			m.Defaults = append(m.Defaults, nil)
+		}
+	}
+	if und["caller"] && !explicit["caller"] {
+		m.Caller = mf.variable("caller")
+	}
+	if und["kwargs"] && !explicit["kwargs"] {
+		m.Kwargs = mf.variable("kwargs")
+	}
+	if und["varargs"] && !explicit["varargs"] {
+		m.Varargs = mf.variable("varargs")
+	}
+	depth := l.loopDepth
+	l.loopDepth = 0
+	m.Body = &Block{Scope: mf.scope, Stmts: l.stmts(mf, body)}
+	l.loopDepth = depth
+	return m
+}
+
+func (l *lowerer) filterChain(f *frame, fl *syntax.Filter) []*Filter {
+	var chain []*Filter
+	for fl != nil {
+		chain = append([]*Filter{{At: At{fl.P}, Name: fl.Name, Args: l.args(f, fl.Args)}}, chain...)
+		fl, _ = fl.X.(*syntax.Filter)
+	}
+	return chain
+}
+
+func (l *lowerer) target(f *frame, t syntax.Expr) Target {
+	p := t.Position()
+	switch t := t.(type) {
+	case *syntax.Name:
+		v := f.findRef(t.Name)
+		if v == nil {
+			l.fail(p, "internal error: no variable %s", t.Name)
+		}
+		v.Stores++
+		return &VarTarget{At{p}, v}
+	case *syntax.NSRef:
+		v := f.findRef(t.Name)
+		if v == nil {
+			l.fail(p, "internal error: no variable %s", t.Name)
+		}
+		v.Loads++
+		return &AttrTarget{At{p}, v, t.Attr}
+	case *syntax.Tuple:
+		tt := &TupleTarget{At: At{p}}
+		for _, it := range t.Items {
+			tt.Items = append(tt.Items, l.target(f, it))
+		}
+		return tt
+	}
+	l.fail(p, "can't assign to %T", t)
+	return nil
+}
+
+func (l *lowerer) args(f *frame, a syntax.Args) Args {
+	var out Args
+	for _, x := range a.Args {
+		out.Args = append(out.Args, l.expr(f, x))
+	}
+	for _, kw := range a.Kwargs {
+		out.Kwargs = append(out.Kwargs, Kwarg{kw.Name, l.expr(f, kw.Value)})
+	}
+	if a.DynArgs != nil {
+		out.DynArgs = l.expr(f, a.DynArgs)
+	}
+	if a.DynKwargs != nil {
+		out.DynKwargs = l.expr(f, a.DynKwargs)
+	}
+	return out
+}
+
+func (l *lowerer) exprs(f *frame, xs []syntax.Expr) []Expr {
+	out := make([]Expr, len(xs))
+	for i, x := range xs {
+		out[i] = l.expr(f, x)
+	}
+	return out
+}
+
+func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
+	if x == nil {
+		return nil
+	}
+	p := x.Position()
+	switch x := x.(type) {
+	case *syntax.Name:
+		v, vf := f.findRefFrame(x.Name)
+		if v == nil {
+			return resolveName(p, x.Name)
+		}
+		if g, ok := v.Init.(*Global); ok && !vf.sym.stores[x.Name] {
+			// a global function the template never reassigns: refer to it directly
+			return &Global{At{p}, g.Name}
+		}
+		v.Loads++
+		return &Load{At{p}, v}
+	case *syntax.Const:
+		return &Const{At{p}, x.Value}
+	case *syntax.Tuple:
+		return &Tuple{At{p}, l.exprs(f, x.Items)}
+	case *syntax.List:
+		return &List{At{p}, l.exprs(f, x.Items)}
+	case *syntax.Dict:
+		d := &Dict{At: At{p}}
+		for _, it := range x.Items {
+			d.Keys = append(d.Keys, l.expr(f, it.Key))
+			d.Values = append(d.Values, l.expr(f, it.Value))
+		}
+		return d
+	case *syntax.Getattr:
+		return &Attr{At{p}, l.expr(f, x.X), x.Attr}
+	case *syntax.Getitem:
+		obj := l.expr(f, x.X)
+		if s, ok := x.Arg.(*syntax.Slice); ok {
+			return &Slice{At{p}, obj, l.expr(f, s.Start), l.expr(f, s.Stop), l.expr(f, s.Step)}
+		}
+		return &Item{At{p}, obj, l.expr(f, x.Arg)}
+	case *syntax.Slice:
+		// a slice inside a tuple subscript such as x[1:2, 3]: Python builds a tuple of
+		// slice objects, which no template value accepts as a key
+		return &Call{At: At{p}, Fn: &Undef{At{p}, "slice inside a tuple subscript"}}
+	case *syntax.Call:
+		return &Call{At{p}, l.expr(f, x.Fn), l.args(f, x.Args)}
+	case *syntax.Filter:
+		return &Filter{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
+	case *syntax.Test:
+		return &Test{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
+	case *syntax.Unary:
+		return &Unary{At{p}, x.Op, l.expr(f, x.X)}
+	case *syntax.Binary:
+		return &Binary{At{p}, x.Op, l.expr(f, x.L), l.expr(f, x.R)}
+	case *syntax.Concat:
+		return &Concat{At{p}, l.exprs(f, x.Items)}
+	case *syntax.Compare:
+		c := &Compare{At: At{p}, X: l.expr(f, x.X)}
+		for _, op := range x.Ops {
+			c.Ops = append(c.Ops, op.Op)
+			c.Ys = append(c.Ys, l.expr(f, op.X))
+		}
+		return c
+	case *syntax.CondExpr:
+		return &Cond{At{p}, l.expr(f, x.Test), l.expr(f, x.Then), l.expr(f, x.Else)}
+	case *syntax.NSRef:
+		l.fail(p, "namespace attribute reference outside an assignment")
+	}
+	l.fail(p, "unsupported expression %T", x)
+	return nil
+}
