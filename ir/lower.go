@@ -14,7 +14,9 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
+}
 
 // Compile parses template text and lowers it. file names the template in the IR.
 func Compile(file, src string) (*Template, error) {
