@@ -3,11 +3,13 @@
 //	tmplgen gen [-pkg NAME] [-o DIR] [-catalog FILE] [-shared DIR] [FILE...]
 //	tmplgen ir FILE
 //	tmplgen check -templates DIR -expected DIR [-cases FILE] [-engine NAME]
+//	tmplgen render -template NAME|FILE [-request FILE]
 //
 // gen is what //go:generate runs: it writes one Go file per template and a registry
 // (Lookup by sha256, LookupText, ByName) into a package. ir prints a template's IR.
 // check compiles every template under a directory with the same generator, builds the
-// result, renders every case and compares with recorded reference renderings.
+// result, renders every case and compares with recorded reference renderings. render
+// renders a request through a compiled template.
 package main
 
 import (
@@ -44,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdIR(args[1:], stdout)
 	case "check":
 		err = cmdCheck(args[1:], stdout, stderr)
+	case "render":
+		err = cmdRender(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
