@@ -303,7 +303,11 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.For:
 		return append(g.at(s.P), g.forStmt(s)...)
 	case *ir.Assign:
-		return append(g.at(s.P), g.assign(s.Target, s.Value)...)
+		code := g.assign(s.Target, s.Value)
+		if len(code) == 0 {
+			return []jen.Code{jen.Comment(g.cite(s.P) + " (assigns a variable to itself)")}
+		}
+		return append(g.at(s.P), code...)
 	case *ir.Capture:
 		mark := g.alloc("mark")
 		code := g.at(s.P)
@@ -440,12 +444,24 @@ func (g *gen) forStmt(s *ir.For) []jen.Code {
 	return code
 }
 
-// assign stores a value; an inline if assigned to a variable becomes an if statement.
+// assign stores a value; an inline if assigned to a variable becomes an if statement,
+// and assigning a variable to itself is no code at all.
 func (g *gen) assign(t ir.Target, x ir.Expr) []jen.Code {
-	if c, ok := x.(*ir.Cond); ok && c.Else != nil {
-		if vt, ok := t.(*ir.VarTarget); ok && g.needed[vt.Var] {
-			return []jen.Code{jen.If(g.cond(c.Test)).Block(g.assign(t, c.Then)...).Else().Block(g.assign(t, c.Else)...)}
+	vt, isVar := t.(*ir.VarTarget)
+	if l, ok := x.(*ir.Load); ok && isVar && l.Var == vt.Var {
+		return nil
+	}
+	if c, ok := x.(*ir.Cond); ok && c.Else != nil && isVar && g.needed[vt.Var] {
+		then, els := g.assign(t, c.Then), g.assign(t, c.Else)
+		switch {
+		case len(then) == 0 && len(els) == 0:
+			return []jen.Code{jen.Id("_").Op("=").Add(g.cond(c.Test))}
+		case len(then) == 0:
+			return []jen.Code{jen.If(jen.Op("!").Parens(g.cond(c.Test))).Block(els...)}
+		case len(els) == 0:
+			return []jen.Code{jen.If(g.cond(c.Test)).Block(then...)}
 		}
+		return []jen.Code{jen.If(g.cond(c.Test)).Block(then...).Else().Block(els...)}
 	}
 	return g.store(t, g.value(x))
 }

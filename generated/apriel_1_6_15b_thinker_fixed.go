@@ -215,7 +215,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				if !(loop.Last().Truthy()) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
 					w.At(118, 17)
-					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).Item(runtime.Neg(runtime.Int(1))), nil, nil))
+					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120 {{- asst_text -}}
 					w.At(120, 17)
@@ -258,9 +258,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
 			w.At(141, 9)
-			if runtime.IsDefined(trainingPrompt, nil, nil) {
-				trainingPrompt = trainingPrompt
-			} else {
+			if !(runtime.IsDefined(trainingPrompt, nil, nil)) {
 				trainingPrompt = runtime.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142 {%- if not loop.last or training_prompt -%}

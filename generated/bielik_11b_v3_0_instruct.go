@@ -109,7 +109,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 				reasoningParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:45 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				w.At(45, 13)
-				reasoningContent = runtime.CallMethod(reasoningParts.ItemInt(0), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1)))
+				reasoningContent = runtime.CallMethod(reasoningParts.ItemInt(0), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1)
 				// Bielik-11B-v3.0-Instruct.jinja:46 {%- set content = reasoning_parts[1:] | join('</think>') %}
 				w.At(46, 13)
 				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)

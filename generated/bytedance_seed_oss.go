@@ -66,7 +66,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	if !(runtime.IsDefined(thinkingBudget, nil, nil)) {
 		// ByteDance-Seed-OSS.jinja:13 {%- set thinking_budget = -1 -%}
 		w.At(13, 1)
-		thinkingBudget = runtime.Neg(runtime.Int(1))
+		thinkingBudget = runtime.Int(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15 {%- set budget_reflections_v05 = {
 	w.At(15, 1)
@@ -280,7 +280,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
 			w.At(117, 1)
 			w.Write(eosToken)
-		} else if !(runtime.Eq(thinkingBudget, runtime.Neg(runtime.Int(1)))) {
+		} else if !(runtime.Eq(thinkingBudget, runtime.Int(-1))) {
 			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
 			w.At(119, 1)
 			w.Write(runtime.Add(bosToken, runtime.Str("system")))
@@ -352,9 +352,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 						w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter="), argName), runtime.Str(">")))
 						// ByteDance-Seed-OSS.jinja:143 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						w.At(143, 1)
-						if runtime.IsString(argValue, nil, nil) {
-							argValue = argValue
-						} else {
+						if !(runtime.IsString(argValue, nil, nil)) {
 							argValue = runtime.FilterString(argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144 {{ arg_value+"</parameter>\n" }}

@@ -62,9 +62,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:11 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
 	w.At(11, 1)
-	if !(runtime.IsUndefined(reasoning, nil, nil)) {
-		reasoning = reasoning
-	} else {
+	if !(!(runtime.IsUndefined(reasoning, nil, nil))) {
 		if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.Eq(runtime.FilterLower(reasoningEffort, nil, nil), runtime.Str("none")) {
 			reasoning = runtime.Bool(false)
 		} else {

@@ -108,7 +108,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29 {%- set content = content.split('</think>')[-1] -%}
 					w.At(29, 9)
-					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1)))
+					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.At(30, 20)

@@ -134,7 +134,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:42 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(42, 1)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
 	w.At(43, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
@@ -299,7 +299,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			outerIndex = loop2.Index0()
 			// deepseek-ai-DeepSeek-V3.2.jinja:106 {%- set assistant_idx = namespace(value=-1) -%}
 			w.At(106, 5)
-			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
 			w.At(107, 5)
 			for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {

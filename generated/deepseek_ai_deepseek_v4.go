@@ -180,7 +180,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V4.jinja:58 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(58, 1)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4.jinja:59 {%- for message in messages -%}
 	w.At(59, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {

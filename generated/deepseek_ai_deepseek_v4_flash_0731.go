@@ -188,7 +188,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(61, 1)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62 {%- for message in messages -%}
 	w.At(62, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {

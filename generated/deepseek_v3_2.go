@@ -235,7 +235,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	})
 	// DeepSeek-V3.2.jinja:109 {%- set last_user_index = namespace(value=-1) -%}
 	w.At(109, 1)
-	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// DeepSeek-V3.2.jinja:110 {%- for msg in messages -%}
 	w.At(110, 1)
 	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
@@ -381,13 +381,13 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) {
 			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			w.At(186, 5)
-			prevAssistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+			prevAssistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// DeepSeek-V3.2.jinja:187 {%- for i in range(msg_index - 1, -1, -1) -%}
 			w.At(187, 5)
-			for _, i := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Neg(runtime.Int(1)), runtime.Neg(runtime.Int(1)))) {
+			for _, i := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				w.At(188, 7)
-				if runtime.Ne(messages.Item(i).Attr("role"), runtime.Str("tool")) && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Neg(runtime.Int(1))) {
+				if runtime.Ne(messages.Item(i).Attr("role"), runtime.Str("tool")) && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189 {%- set prev_assistant_idx.value = i -%}
 					w.At(189, 9)
 					runtime.SetAttr(prevAssistantIdx, "value", i)

@@ -506,7 +506,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3.5.jinja:205 {{- indent[:-2] + '}' -}}
 				w.At(205, 4)
-				w.Write(runtime.Add(indent.Slice(runtime.None(), runtime.Neg(runtime.Int(2)), runtime.None()), runtime.Str("}")))
+				w.Write(runtime.Add(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}")))
 			} else if runtime.Eq(ty, runtime.Str("string")) {
 				// GigaChat3.5.jinja:209 {%- if 'const' in schema -%}
 				w.At(209, 4)
@@ -1008,7 +1008,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484 {%- for f in message.embed_files[::-1] -%}
 			w.At(484, 13)
-			for _, f := range runtime.Iterate(w, message.Attr("embed_files").Slice(runtime.None(), runtime.None(), runtime.Neg(runtime.Int(1)))) {
+			for _, f := range runtime.Iterate(w, message.Attr("embed_files").Slice(runtime.None(), runtime.None(), runtime.Int(-1))) {
 				tokenized := runtime.Undefined("tokenized")
 				placeholder := in.Lookup("placeholder")
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
@@ -1321,8 +1321,6 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(722, 9)
 			if runtime.In(runtime.Str("function"), item13) {
 				item13 = item13.ItemStr("function")
-			} else {
-				item13 = item13
 			}
 			// GigaChat3.5.jinja:724 {%- set ns.functions = ns.functions + [item] -%}
 			w.At(724, 9)
@@ -1382,7 +1380,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.5.jinja:766 {%- set ns_history = namespace(last_user_idx=-1) -%}
 	w.At(766, 1)
-	nsHistory = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Neg(runtime.Int(1)))})
+	nsHistory = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// GigaChat3.5.jinja:767 {%- for m in messages -%}
 	w.At(767, 1)
 	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {

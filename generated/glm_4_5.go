@@ -73,7 +73,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	})
 	// glm_4_5.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(38, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// glm_4_5.jinja:39 {%- for m in messages %}
 	w.At(39, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {

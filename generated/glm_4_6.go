@@ -73,7 +73,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	})
 	// GLM-4.6.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(38, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.6.jinja:39 {%- for m in messages %}
 	w.At(39, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
@@ -123,10 +123,10 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(56, 9)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// GLM-4.6.jinja:57 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 				w.At(57, 9)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// GLM-4.6.jinja:60 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			w.At(60, 1)

@@ -73,7 +73,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	})
 	// GLM-4.7-Flash.jinja:32 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(32, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
 	w.At(33, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
@@ -117,10 +117,10 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(48, 9)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// GLM-4.7-Flash.jinja:49 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 				w.At(49, 9)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			w.At(52, 1)

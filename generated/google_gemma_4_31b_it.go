@@ -587,7 +587,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-4-31B-it.jinja:206 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	w.At(206, 1)
-	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Neg(runtime.Int(1)))})
+	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
 	w.At(207, 1)
 	for _, i := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
@@ -630,7 +630,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop6.Index0(), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221 {%- for j in range(loop.index0 - 1, -1, -1) -%}
 				w.At(221, 9)
-				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(loop6.Index0(), runtime.Int(1)), runtime.Neg(runtime.Int(1)), runtime.Neg(runtime.Int(1)))) {
+				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(loop6.Index0(), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
 					w.At(222, 13)
 					if !(prevNt.Attr("found").Truthy()) {

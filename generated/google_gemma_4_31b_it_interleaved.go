@@ -454,7 +454,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	})
 	// google-gemma-4-31B-it-interleaved.jinja:153 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	w.At(153, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154 {%- set loop_messages = messages -%}
 	w.At(154, 1)
 	loopMessages = messages

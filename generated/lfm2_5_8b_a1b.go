@@ -139,7 +139,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	})
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	w.At(46, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
 	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
 	w.At(47, 1)
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
@@ -252,7 +252,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 						if runtime.In(runtime.Str("</think>"), content2) {
 							// LFM2.5-8B-A1B.jinja:87 {%- set content = content.split("</think>")[-1] | trim -%}
 							w.At(87, 21)
-							content2 = runtime.FilterTrim(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), nil, nil)
+							content2 = runtime.FilterTrim(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}

@@ -86,7 +86,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-Instruct.jinja:24 {%- set ns.last_assistant_index = -1 -%}
 	w.At(24, 1)
-	runtime.SetAttr(ns, "last_assistant_index", runtime.Neg(runtime.Int(1)))
+	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25 {%- for message in messages -%}
 	w.At(25, 1)
 	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
@@ -125,7 +125,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38 {%- set content = content.split("</think>")[-1] | trim -%}
 				w.At(38, 13)
-				content = runtime.FilterTrim(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), nil, nil)
+				content = runtime.FilterTrim(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41 {{- content + "<|im_end|>\n" -}}

@@ -137,7 +137,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60 {%- set content = content.split('</think>')[-1] -%}
 				w.At(60, 13)
-				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1)))
+				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.At(62, 9)

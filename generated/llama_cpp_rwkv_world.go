@@ -74,7 +74,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21 {%- set content = content.split('</think>')[-1] -%}
 				w.At(21, 13)
-				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1)))
+				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
 			// llama-cpp-rwkv-world.jinja:23 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.At(23, 9)

@@ -155,7 +155,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("format"), item2) {
 					// meetkai-functionary-medium-v3.2.jinja:51 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					w.At(51, 17)
-					if runtime.Eq(item2.ItemStr("format"), param2.ItemStr("oneOf").Item(runtime.Neg(runtime.Int(1))).ItemStr("format")) {
+					if runtime.Eq(item2.ItemStr("format"), param2.ItemStr("oneOf").ItemInt(-1).ItemStr("format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52 {{ item["format"] }}
 						w.At(52, 21)
 						w.Write(item2.ItemStr("format"))
@@ -274,7 +274,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
 			w.At(107, 9)
-			if runtime.Gt(runtime.FilterLength(enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, enumOptions.Item(runtime.Neg(runtime.Int(1)))) {
+			if runtime.Gt(runtime.FilterLength(enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
 				w.WriteString(" | ")
 			}
 		}

@@ -142,7 +142,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M2.jinja:54 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(54, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// MiniMax-M2.jinja:55 {% for m in conversation_messages %}
 	w.At(55, 1)
 	for loop := runtime.NewLoop(w, conversationMessages, nil); loop.Next(); {
@@ -218,10 +218,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
 				w.At(93, 17)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				// MiniMax-M2.jinja:94 {%- set content = content.split('</think>')[-1].strip('\n') %}
 				w.At(94, 17)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// MiniMax-M2.jinja:97 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			w.At(97, 9)
@@ -288,7 +288,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallEndToken)
 				// MiniMax-M2.jinja:121 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				w.At(121, 13)
-				runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").Item(runtime.Neg(runtime.Int(1))).Attr("function").Attr("name"))
+				runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("function").Attr("name"))
 			} else {
 				// MiniMax-M2.jinja:123 {%- set last_tool_call.name = none -%}
 				w.At(123, 13)

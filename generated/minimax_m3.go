@@ -404,10 +404,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(thinkEndToken, content2) {
 				// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
 				w.At(157, 17)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).Item(runtime.Neg(runtime.Int(1))), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				// MiniMax-M3.jinja:158 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
 				w.At(158, 17)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).Item(runtime.Neg(runtime.Int(1))), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// MiniMax-M3.jinja:162 {%- if reasoning_content -%}
 			w.At(162, 9)
@@ -480,14 +480,14 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallEndToken)
 				// MiniMax-M3.jinja:191 {%- if message.tool_calls[-1].function -%}
 				w.At(191, 13)
-				if message.Attr("tool_calls").Item(runtime.Neg(runtime.Int(1))).Attr("function").Truthy() {
+				if message.Attr("tool_calls").ItemInt(-1).Attr("function").Truthy() {
 					// MiniMax-M3.jinja:192 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 					w.At(192, 17)
-					runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").Item(runtime.Neg(runtime.Int(1))).Attr("function").Attr("name"))
+					runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("function").Attr("name"))
 				} else {
 					// MiniMax-M3.jinja:194 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
 					w.At(194, 17)
-					runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").Item(runtime.Neg(runtime.Int(1))).Attr("name"))
+					runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("name"))
 				}
 			} else {
 				// MiniMax-M3.jinja:197 {%- set last_tool_call.name = none -%}

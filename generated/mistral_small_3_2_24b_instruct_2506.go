@@ -114,7 +114,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(68, 9)
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.Item(runtime.Neg(runtime.Int(1)))) {
+			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.At(69, 13)
 				w.Write(runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))

@@ -85,7 +85,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(27, 9)
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.Item(runtime.Neg(runtime.Int(1)))) {
+			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29 {%- for tool in tools %}
 				w.At(29, 13)
@@ -157,7 +157,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60 {{- out[:-1] }}
 				w.At(60, 13)
-				w.Write(out.Slice(runtime.None(), runtime.Neg(runtime.Int(1)), runtime.None()))
+				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				w.At(61, 13)
 				if !(runtime.IsDefined(toolCall.Attr("id"), nil, nil)) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {

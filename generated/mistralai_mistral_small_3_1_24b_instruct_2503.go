@@ -129,7 +129,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		if runtime.Eq(message3.ItemStr("role"), runtime.Str("user")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(47, 9)
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message3, userMessages.Item(runtime.Neg(runtime.Int(1)))) {
+			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49 {%- for tool in tools %}
 				w.At(49, 13)
@@ -228,7 +228,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95 {{- out[:-1] }}
 				w.At(95, 13)
-				w.Write(out.Slice(runtime.None(), runtime.Neg(runtime.Int(1)), runtime.None()))
+				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				w.At(96, 13)
 				if !(runtime.IsDefined(toolCall.Attr("id"), nil, nil)) || runtime.Lt(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
@@ -238,7 +238,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.At(99, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str(", \"id\": \""), toolCall.Attr("id").Slice(runtime.Neg(runtime.Int(9)), runtime.None(), runtime.None())), runtime.Str("\"}")))
+				w.Write(runtime.Add(runtime.Add(runtime.Str(", \"id\": \""), toolCall.Attr("id").Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}")))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100 {%- if not loop.last %}
 				w.At(100, 13)
 				if !(loop4.Last().Truthy()) {
@@ -285,7 +285,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.At(122, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\"call_id\": \""), message3.Attr("tool_call_id").Slice(runtime.Neg(runtime.Int(9)), runtime.None(), runtime.None())), runtime.Str("\"}[/TOOL_RESULTS]")))
+			w.Write(runtime.Add(runtime.Add(runtime.Str("\"call_id\": \""), message3.Attr("tool_call_id").Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(124, 9)

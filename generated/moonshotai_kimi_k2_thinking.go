@@ -127,10 +127,10 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	})
 	// moonshotai-Kimi-K2-Thinking.jinja:39 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	w.At(39, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
 	// moonshotai-Kimi-K2-Thinking.jinja:40 {%- for idx in range(messages|length-1, -1, -1) -%}
 	w.At(40, 1)
-	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Neg(runtime.Int(1)), runtime.Neg(runtime.Int(1)))) {
+	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		w.At(41, 5)
 		if runtime.Eq(messages.Item(idx).ItemStr("role"), runtime.Str("assistant")) && !(runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {

@@ -145,7 +145,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			if runtime.In(runtime.Str("</think>"), message.Attr("content")) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				w.At(16, 435)
-				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", nil, nil)
+				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content -%}
 				w.At(16, 515)

@@ -58,21 +58,17 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
 	w.At(12, 1)
-	if runtime.IsDefined(enableThinking, nil, nil) {
-		enableThinking = enableThinking
-	} else {
+	if !(runtime.IsDefined(enableThinking, nil, nil)) {
 		enableThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
 	w.At(13, 1)
-	if runtime.IsDefined(truncateHistoryThinking, nil, nil) {
-		truncateHistoryThinking = truncateHistoryThinking
-	} else {
+	if !(runtime.IsDefined(truncateHistoryThinking, nil, nil)) {
 		truncateHistoryThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15 {%- set ns = namespace(last_user_idx = -1) %}
 	w.At(15, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16 {%- set loop_messages = messages %}
 	w.At(16, 1)
 	loopMessages = messages
@@ -114,7 +110,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34 {%- set ns = namespace(last_user_idx = -1) %}
 	w.At(34, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35 {%- for m in loop_messages %}
 	w.At(35, 1)
 	for loop3 := runtime.NewLoop(w, loopMessages, nil); loop3.Next(); {
@@ -273,9 +269,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						content = runtime.Concat(runtime.Str("<think></think>"), content)
 					}
 				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:117 {%- set content = content -%}
-					w.At(117, 17)
-					content = content
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:117 {%- set content = content -%} (assigns a variable to itself)
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
@@ -303,7 +297,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						if runtime.In(runtime.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131 {%- set c = c.split('</think>')[-1] %}
 							w.At(131, 29)
-							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1)))
+							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 						} else if runtime.In(runtime.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134 {%- set c = c.split('<think>')[0] %}
 							w.At(134, 29)
@@ -376,7 +370,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
 					w.At(166, 21)
-					c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))))
+					c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1))
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168 {%- set c = c | trim %}
 				w.At(168, 17)

@@ -97,25 +97,23 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	w.At(55, 1)
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else {
-		messages = messages
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56 {%- if messages[-1]['role'] == 'assistant' -%}
 	w.At(56, 1)
-	if runtime.Eq(messages.Item(runtime.Neg(runtime.Int(1))).ItemStr("role"), runtime.Str("assistant")) {
+	if runtime.Eq(messages.ItemInt(-1).ItemStr("role"), runtime.Str("assistant")) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default(”, true)).strip() -%}
 		w.At(57, 3)
-		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messages.Item(runtime.Neg(runtime.Int(1))).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
+		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(-1).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		w.At(58, 3)
-		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messages.Item(runtime.Neg(runtime.Int(1)))), func() runtime.Value {
-			return messages.Item(runtime.Neg(runtime.Int(1))).ItemStr("tool_calls")
+		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messages.ItemInt(-1)), func() runtime.Value {
+			return messages.ItemInt(-1).ItemStr("tool_calls")
 		}, func() runtime.Value {
 			return runtime.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59 {%- set messages = messages[:-1] -%}
 		w.At(59, 3)
-		messages = messages.Slice(runtime.None(), runtime.Neg(runtime.Int(1)), runtime.None())
+		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62 {%- for message in messages %}
 	w.At(62, 1)

@@ -157,11 +157,11 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 						if !(reasoningContent.Truthy()) {
 							// poolside-Laguna-XS-2.1.jinja:87 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 							w.At(87, 13)
-							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
 						// poolside-Laguna-XS-2.1.jinja:89 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 						w.At(89, 11)
-						content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+						content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					}
 					// poolside-Laguna-XS-2.1.jinja:92 {%- if reasoning_content -%}
 					w.At(92, 9)

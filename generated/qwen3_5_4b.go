@@ -167,7 +167,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen3.5-4B.jinja:68 {%- for message in messages[::-1] %}
 	w.At(68, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Neg(runtime.Int(1))), nil); loop.Next(); {
+	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		content3 := content
@@ -235,10 +235,10 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), content4) {
 				// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(95, 17)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Qwen3.5-4B.jinja:96 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 				w.At(96, 17)
-				content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen3.5-4B.jinja:99 {%- set reasoning_content = reasoning_content|trim %}
 			w.At(99, 9)

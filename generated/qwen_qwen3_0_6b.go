@@ -52,7 +52,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
 	w.At(18, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Neg(runtime.Int(1))), nil); loop.Next(); {
+	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -97,10 +97,10 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), message2.Attr("content")) {
 				// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(35, 17)
-				content = runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
 				w.At(36, 17)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
 			w.At(39, 9)

@@ -68,7 +68,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			if !(loop.Last().Truthy()) {
 				// Qwen-QwQ-32B.jinja:25 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(25, 13)
-				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(27, 9)
@@ -82,7 +82,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			if !(loop.Last().Truthy()) {
 				// Qwen-QwQ-32B.jinja:31 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(31, 13)
-				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33 {{- '<|im_start|>' + message.role }}
 			w.At(33, 9)

@@ -108,7 +108,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Reka-Edge.jinja:30 {%- for msg in messages[::-1] -%}
 	w.At(30, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Neg(runtime.Int(1))), nil); loop.Next(); {
+	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
 		msg := loop.Item()
 		idx := runtime.Undefined("idx")
 		content2 := in.Lookup("content")
@@ -277,7 +277,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:103 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
 				w.At(103, 13)
-				reasoningText = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningText = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Reka-Edge.jinja:104 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
 				w.At(104, 13)
 				contentText = runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -381,7 +381,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Reka-Edge.jinja:152 {%- if add_generation_prompt
 	w.At(152, 1)
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || runtime.Ne(runtime.CallMethod(messages.Item(runtime.Neg(runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), runtime.Str("assistant"))) {
+	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || runtime.Ne(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), runtime.Str("assistant"))) {
 		// Reka-Edge.jinja:155 {%- if enable_thinking is true -%}
 		w.At(155, 5)
 		if runtime.IsTrue(enableThinking, nil, nil) {

@@ -98,7 +98,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.5-Flash.jinja:19 {%- for message in messages[::-1] %}
 	w.At(19, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Neg(runtime.Int(1))), nil); loop.Next(); {
+	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.5-Flash.jinja:20 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -148,10 +148,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(36, 17)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// StepFun3.5-Flash.jinja:37 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 				w.At(37, 17)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
 				// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = ” %}
 				w.At(39, 17)

@@ -133,7 +133,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28 {%- for message in messages[::-1] %}
 	w.At(28, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Neg(runtime.Int(1))), nil); loop.Next(); {
+	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
 		message2 := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -184,10 +184,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(45, 17)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// StepFun3.7-Flash.jinja:46 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 				w.At(46, 17)
-				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).Item(runtime.Neg(runtime.Int(1))), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
 				// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = ” %}
 				w.At(48, 17)

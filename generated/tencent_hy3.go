@@ -219,7 +219,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	})
 	// tencent-Hy3.jinja:76 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(76, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// tencent-Hy3.jinja:77 {%- set sp_ns = namespace(system_prompt=”, is_first_sp=true) %}
 	w.At(77, 1)
 	spNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})

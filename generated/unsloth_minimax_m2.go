@@ -142,7 +142,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-MiniMax-M2.jinja:55 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(55, 1)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Neg(runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// unsloth-MiniMax-M2.jinja:56 {% for m in conversation_messages %}
 	w.At(56, 1)
 	for loop := runtime.NewLoop(w, conversationMessages, nil); loop.Next(); {
@@ -313,7 +313,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				w.At(133, 13)
-				runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").Item(runtime.Neg(runtime.Int(1))).Attr("function").Attr("name"))
+				runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("function").Attr("name"))
 			} else {
 				// unsloth-MiniMax-M2.jinja:135 {%- set last_tool_call.name = none -%}
 				w.At(135, 13)

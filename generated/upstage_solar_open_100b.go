@@ -33,30 +33,22 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
 	w.At(2, 1)
-	if runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		addGenerationPrompt = addGenerationPrompt
-	} else {
+	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		addGenerationPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
 	w.At(3, 1)
-	if runtime.IsDefined(defaultSystemPrompt, nil, nil) {
-		defaultSystemPrompt = defaultSystemPrompt
-	} else {
+	if !(runtime.IsDefined(defaultSystemPrompt, nil, nil)) {
 		defaultSystemPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
 	w.At(4, 1)
-	if runtime.IsDefined(reasoningEffort, nil, nil) {
-		reasoningEffort = reasoningEffort
-	} else {
+	if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
 		reasoningEffort = runtime.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
 	w.At(5, 1)
-	if runtime.IsDefined(thinkRenderOption, nil, nil) {
-		thinkRenderOption = thinkRenderOption
-	} else {
+	if !(runtime.IsDefined(thinkRenderOption, nil, nil)) {
 		thinkRenderOption = runtime.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8 {%- set sys_ns = namespace(is_first_block=true) -%}
@@ -64,7 +56,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	sysNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first_block", runtime.Bool(true))})
 	// upstage-Solar-Open-100B.jinja:11 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(11, 1)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Neg(runtime.Int(1)))})
+	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// upstage-Solar-Open-100B.jinja:12 {%- for message in messages -%}
 	w.At(12, 1)
 	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {

@@ -434,7 +434,23 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	case *syntax.Test:
 		return &Test{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
 	case *syntax.Unary:
-		return &Unary{At{p}, x.Op, l.expr(f, x.X)}
+		operand := l.expr(f, x.X)
+		if c, ok := operand.(*Const); ok && (x.Op == syntax.OpNeg || x.Op == syntax.OpPos) {
+			// fold the sign of a number literal, as Jinja2's optimizer does
+			switch v := c.Value.(type) {
+			case *big.Int:
+				if x.Op == syntax.OpNeg {
+					return &Const{At{p}, new(big.Int).Neg(v)}
+				}
+				return &Const{At{p}, v}
+			case float64:
+				if x.Op == syntax.OpNeg {
+					return &Const{At{p}, -v}
+				}
+				return &Const{At{p}, v}
+			}
+		}
+		return &Unary{At{p}, x.Op, operand}
 	case *syntax.Binary:
 		return &Binary{At{p}, x.Op, l.expr(f, x.L), l.expr(f, x.R)}
 	case *syntax.Concat:
