@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/codegen"
@@ -18,84 +16,34 @@ import (
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
-// source is a template to compile: its text and what to call it.
-type source struct {
-	Name   string // registry name
-	Origin string // where it came from
-	File   string // file name cited in comments and errors
-	Text   string
-}
+// source is a template to compile; compileError one that failed.
+type (
+	source       = codegen.Source
+	compileError = codegen.CompileError
+)
 
-// compileError is a template that could not be compiled, with the reason.
-type compileError struct {
-	Source source
-	Err    error
-}
-
-func (e *compileError) Error() string { return fmt.Sprintf("%s: %v", e.Source.Origin, e.Err) }
-
-// compile lowers each source and names its Go identifier; sources that fail are
-// returned as errors.
-func compile(srcs []source) ([]*codegen.Unit, []*compileError) {
-	var units []*codegen.Unit
-	var failed []*compileError
-	idents := map[string]bool{"Registry": true, "Lookup": true, "LookupText": true, "ByName": true}
-	for _, s := range srcs {
-		t, err := ir.Compile(s.File, s.Text)
-		if err != nil {
-			failed = append(failed, &compileError{s, err})
-			continue
-		}
-		ident := codegen.Identifier(s.Name, true)
-		for i := 2; idents[ident]; i++ {
-			ident = fmt.Sprintf("%s%d", codegen.Identifier(s.Name, true), i)
-		}
-		idents[ident] = true
-		units = append(units, &codegen.Unit{
-			Ident:   ident,
-			Name:    s.Name,
-			Origin:  s.Origin,
-			SHA256:  runtime.SHA256(s.Text),
-			Aliases: aliases(s.Text),
-			IR:      t,
-		})
-	}
-	return units, failed
-}
-
-// aliases returns the sha256 of the texts that render exactly as text: with one trailing
-// newline added, and without one it has (Jinja2 drops a single trailing newline).
-func aliases(text string) []string {
-	out := []string{runtime.SHA256(text + "\n")}
-	if strings.HasSuffix(text, "\n") {
-		out = append(out, runtime.SHA256(strings.TrimSuffix(text, "\n")))
-	}
-	return out
-}
+// compile lowers the sources; see codegen.Compile.
+func compile(srcs []source) ([]*codegen.Unit, []*compileError) { return codegen.Compile(srcs) }
 
 // writePackage writes one file per unit and the registry into dir, after removing the
 // files a previous run generated there.
 func writePackage(dir, pkg string, units []*codegen.Unit) error {
+	files, err := codegen.Package(pkg, units)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if err := removeGenerated(dir); err != nil {
 		return err
 	}
-	for _, u := range units {
-		src, err := codegen.File(pkg, u)
-		if err != nil {
-			return fmt.Errorf("%s: %w", u.Origin, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, goFileName(u.Name)), src, 0o644); err != nil {
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 			return err
 		}
 	}
-	src, err := codegen.Registry(pkg, units)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "registry.go"), src, 0o644)
+	return nil
 }
 
 // generatedHeader starts every file tmplgen writes.
@@ -123,33 +71,6 @@ func removeGenerated(dir string) error {
 		}
 	}
 	return nil
-}
-
-var nonIdent = regexp.MustCompile(`[^a-z0-9]+`)
-
-// goFileName names a template's Go file: its name in lower case with underscores, and a
-// _tmpl suffix where the name would otherwise end like a build constraint (_test,
-// _linux, _amd64...).
-func goFileName(name string) string {
-	base := strings.Trim(nonIdent.ReplaceAllString(strings.ToLower(name), "_"), "_")
-	if base == "" {
-		base = "template"
-	}
-	parts := strings.Split(base, "_")
-	if last := parts[len(parts)-1]; len(parts) > 1 && buildSuffixes[last] || base == "registry" {
-		base += "_tmpl"
-	}
-	return base + ".go"
-}
-
-// buildSuffixes are file name endings the go command treats as build constraints.
-var buildSuffixes = map[string]bool{
-	"test": true, "aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
-	"hurd": true, "illumos": true, "ios": true, "js": true, "linux": true, "nacl": true, "netbsd": true,
-	"openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true,
-	"386": true, "amd64": true, "arm": true, "arm64": true, "loong64": true, "mips": true,
-	"mips64": true, "mips64le": true, "mipsle": true, "ppc64": true, "ppc64le": true,
-	"riscv64": true, "s390x": true, "wasm": true, "sparc64": true,
 }
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {
@@ -255,7 +176,6 @@ func readCatalog(path, shared string) ([]source, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].Name < srcs[j].Name })
 	return srcs, nil
 }
 
