@@ -397,6 +397,31 @@ func (g *gen) ifStmt(s *ir.If) jen.Code {
 }
 
 func (g *gen) forStmt(s *ir.For) []jen.Code {
+	if s.Recursive && s.Loop != nil && g.needed[s.Loop] {
+		return g.recursiveFor(s)
+	}
+	return g.forLoop(s, g.value(s.Iter), nil)
+}
+
+// recursiveFor compiles a recursive for loop whose body reads the loop variable: the
+// loop (with its else block) becomes a Go closure over an iterable and a depth, which
+// runs it at depth 1 and which loop(x) calls to render the body over x one level deeper.
+func (g *gen) recursiveFor(s *ir.For) []jen.Code {
+	fn, iter, depth := g.alloc("recurse"), g.alloc("iter"), g.alloc("depth")
+	rec := &recursion{fn: fn, depth: depth}
+	body := g.forLoop(s, jen.Id(iter), rec)
+	return []jen.Code{
+		jen.Var().Id(fn).Func().Params(valueType(), jen.Int()),
+		jen.Id(fn).Op("=").Func().Params(jen.Id(iter).Add(valueType()), jen.Id(depth).Int()).Block(body...),
+		jen.Id(fn).Call(g.value(s.Iter), jen.Lit(1)),
+	}
+}
+
+// recursion names the closure and the depth parameter of a recursive loop.
+type recursion struct{ fn, depth string }
+
+// forLoop compiles a for loop over iter; rec is set for the body of a recursive loop.
+func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	var code []jen.Code
 	iterated := ""
 	if s.Else != nil {
@@ -405,7 +430,7 @@ func (g *gen) forStmt(s *ir.For) []jen.Code {
 	}
 	var body []jen.Code
 	var loopHead jen.Code
-	useLoop := s.Loop != nil && g.needed[s.Loop] || s.Filter != nil
+	useLoop := s.Loop != nil && g.needed[s.Loop] || s.Filter != nil || rec != nil
 	if useLoop {
 		name := "loop"
 		if s.Loop != nil && g.needed[s.Loop] {
@@ -422,10 +447,14 @@ func (g *gen) forStmt(s *ir.For) []jen.Code {
 			fbody = append(fbody, jen.Return(g.cond(s.Filter)))
 			filter = jen.Func().Params(jen.Id(item).Add(valueType())).Bool().Block(fbody...)
 		}
-		loopHead = jen.For(jen.Id(name).Op(":=").Add(rt("NewLoop")).Call(jen.Id("w"), g.value(s.Iter), filter), jen.Id(name).Dot("Next").Call(), jen.Empty())
+		newLoop := rt("NewLoop").Call(jen.Id("w"), iter, filter)
+		if rec != nil {
+			newLoop = rt("NewRecursiveLoop").Call(jen.Id("w"), iter, filter, jen.Id(rec.depth), jen.Id(rec.fn))
+		}
+		loopHead = jen.For(jen.Id(name).Op(":=").Add(newLoop), jen.Id(name).Dot("Next").Call(), jen.Empty())
 		body = append(body, g.storeNew(s.Target, jen.Id(name).Dot("Item").Call())...)
 	} else {
-		items := rt("Iterate").Call(jen.Id("w"), g.value(s.Iter))
+		items := rt("Iterate").Call(jen.Id("w"), iter)
 		if vt, ok := s.Target.(*ir.VarTarget); ok && !g.needed[vt.Var] {
 			loopHead = jen.For(jen.Range().Add(items))
 		} else if ok {
@@ -535,7 +564,7 @@ func (g *gen) macro(m *ir.Macro) jen.Code {
 			return
 		}
 		if !g.needed[v] {
-			if def != nil {
+			if _, isConst := def.(*ir.Const); def != nil && !isConst {
 				// evaluate the default for its errors, as Jinja2 does
 				body = append(body, jen.If(jen.Add(arg).Dot("IsMissing").Call()).Block(jen.Id("_").Op("=").Add(g.value(def))))
 			}
@@ -829,6 +858,9 @@ func constValue(v any) *jen.Statement {
 			return rt("Float").Call(jen.Qual("math", "Inf").Call(jen.Lit(-1)))
 		case math.IsNaN(v):
 			return rt("Float").Call(jen.Qual("math", "NaN").Call())
+		case v == 0 && math.Signbit(v):
+			// a Go constant has no negative zero: -0.0 would compile to 0.0
+			return rt("Float").Call(jen.Qual("math", "Copysign").Call(jen.Lit(0.0), jen.Lit(-1.0)))
 		}
 		return rt("Float").Call(jen.Lit(v))
 	case string:

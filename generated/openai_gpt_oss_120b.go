@@ -33,9 +33,6 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		paramSpec := runtime.Param(args[0], "param_spec")
 		requiredParams := runtime.Param(args[1], "required_params")
-		if args[2].IsMissing() {
-			_ = runtime.Bool(false)
-		}
 		innerType := in.Lookup("inner_type")
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
