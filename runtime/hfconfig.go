@@ -1,0 +1,588 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Formats of the model files a ModelInfo is read from.
+const (
+	// FormatGGUF marks a ModelInfo read from a GGUF file (llama.cpp).
+	FormatGGUF = "gguf"
+	// FormatHF marks a ModelInfo read from Hugging Face files: tokenizer_config.json,
+	// chat_template.jinja, chat_template.json.
+	FormatHF = "hf"
+)
+
+// Names of the files of a Hugging Face model directory.
+const (
+	hfTokenizerConfig = "tokenizer_config.json"
+	hfTemplateJinja   = "chat_template.jinja"
+	hfTemplateJSON    = "chat_template.json"
+	hfAdditionalDir   = "additional_chat_templates"
+	hfModelConfig     = "config.json"
+	hfMaxJSONFile     = 256 << 20 // tokenizer_config.json with a large added_tokens_decoder stays far below
+	hfMaxTemplateFile = 64 << 20  // same as the GGUF string limit
+	hfMaxAdditional   = 256       // files read from additional_chat_templates
+	hfDefaultName     = "default"
+)
+
+// ErrNoChatTemplate is wrapped by the errors of ModelInfo.Template when the model has no chat
+// template, or none of the requested name.
+var ErrNoChatTemplate = errors.New("no chat template")
+
+// ModelInfo is what tmplgen needs from a model's files to compile and render its chat template:
+// the template text(s) and the special tokens and flags the template and the serving profiles use.
+// A model without a template has an empty ChatTemplate and no error; ask Template for an error.
+type ModelInfo struct {
+	// Format is FormatGGUF or FormatHF.
+	Format string
+	// Source is the file or directory read ("" when read from an io.Reader or bytes).
+	Source string
+	// Name is general.name for GGUF; for a Hugging Face directory, the repository id when the
+	// directory is a hub cache snapshot (models--ORG--NAME/snapshots/REV), else the directory name.
+	Name string
+	// Architecture is general.architecture for GGUF, model_type of config.json for Hugging Face.
+	Architecture string
+	// ChatTemplate is the main (default) chat template, "" when the model has none.
+	ChatTemplate string
+	// TemplateSource tells where ChatTemplate came from: a file, or FILE:KEY for an embedded one.
+	TemplateSource string
+	// NamedTemplates holds the other named templates (tokenizer.chat_template.NAME in GGUF, the
+	// list form of chat_template or additional_chat_templates/NAME.jinja in Hugging Face), e.g.
+	// "tool_use" or "rag". Nil when there are none. The default template is not repeated here.
+	NamedTemplates map[string]string
+	// BOSToken and EOSToken are the texts of the beginning/end-of-sequence tokens; HasBOS and
+	// HasEOS tell whether the model defines them (a defined token may have empty text).
+	BOSToken, EOSToken string
+	HasBOS, HasEOS     bool
+	// AddBOS and AddEOS are add_bos_token/add_eos_token when the model sets them, else nil.
+	AddBOS, AddEOS *bool
+	// Warnings lists oddities that did not stop the read, e.g. a BOS id outside the vocabulary.
+	Warnings []string
+}
+
+// Template returns the chat template called name: "" or "default" is the main template, any
+// other name a named variant such as "tool_use". When there is no such template the error wraps
+// ErrNoChatTemplate and names the templates the model has.
+func (m *ModelInfo) Template(name string) (string, error) {
+	if name == "" || name == hfDefaultName {
+		if m.ChatTemplate != "" {
+			return m.ChatTemplate, nil
+		}
+		if t, ok := m.NamedTemplates[hfDefaultName]; ok && t != "" {
+			return t, nil
+		}
+		if names := m.TemplateNames(); len(names) > 0 {
+			return "", fmt.Errorf("%s: %w (default); it has named templates %s", m.describe(), ErrNoChatTemplate, strings.Join(names, ", "))
+		}
+		return "", fmt.Errorf("%s: %w", m.describe(), ErrNoChatTemplate)
+	}
+	if t, ok := m.NamedTemplates[name]; ok {
+		return t, nil
+	}
+	names := m.TemplateNames()
+	if len(names) == 0 {
+		return "", fmt.Errorf("%s: %w (wanted %q)", m.describe(), ErrNoChatTemplate, name)
+	}
+	return "", fmt.Errorf("%s: %w named %q; it has %s", m.describe(), ErrNoChatTemplate, name, strings.Join(names, ", "))
+}
+
+// TemplateNames returns the names of the model's templates: "default" first when there is a main
+// template, then the named variants in sorted order.
+func (m *ModelInfo) TemplateNames() []string {
+	var names []string
+	_, namedDefault := m.NamedTemplates[hfDefaultName]
+	if m.ChatTemplate != "" || namedDefault {
+		names = append(names, hfDefaultName)
+	}
+	start := len(names)
+	for n := range m.NamedTemplates {
+		if n != hfDefaultName {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names[start:])
+	return names
+}
+
+func (m *ModelInfo) describe() string {
+	switch {
+	case m.Source != "":
+		return m.Source
+	case m.Name != "":
+		return m.Name
+	case m.Format == FormatGGUF:
+		return "GGUF model"
+	}
+	return "model"
+}
+
+// ParseTokenizerConfig parses the text of a Hugging Face tokenizer_config.json (or of a
+// chat_template.json, which has the same chat_template field). It reads:
+//   - chat_template: a string, or a list of {"name": ..., "template": ...} objects where the one
+//     named "default" is the main template and the others go to NamedTemplates (a later entry of
+//     the same name replaces an earlier one, as in transformers), or null;
+//   - bos_token, eos_token: a string, an AddedToken object {"content": ..., ...}, or null;
+//   - add_bos_token, add_eos_token: booleans, or null.
+//
+// Other fields are ignored. Keys match exactly; of duplicate keys the last wins, as in Python.
+// The text must be valid UTF-8 (Python refuses to load it otherwise). Errors say which field is
+// wrong, and the byte offset for a syntax error.
+func ParseTokenizerConfig(data []byte) (*ModelInfo, error) {
+	m := &ModelInfo{Format: FormatHF}
+	if err := hfParseConfig(data, m, "", true); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// hfParseConfig parses a tokenizer_config.json or chat_template.json into m. file is its path,
+// or "" when unknown; tokens says whether to read the bos/eos fields.
+func hfParseConfig(data []byte, m *ModelInfo, file string, tokens bool) error {
+	what := file
+	if what == "" {
+		what = "tokenizer config"
+	}
+	top, err := hfObject(data, what)
+	if err != nil {
+		return err
+	}
+	if raw, ok := top["chat_template"]; ok {
+		main, named, err := hfTemplates(raw, what)
+		if err != nil {
+			return err
+		}
+		m.ChatTemplate, m.NamedTemplates = main, named
+		if main != "" {
+			m.TemplateSource = ggufTemplateSource(file, "chat_template")
+		}
+	}
+	if !tokens {
+		return nil
+	}
+	if m.BOSToken, m.HasBOS, err = hfToken(top, "bos_token", what); err != nil {
+		return err
+	}
+	if m.EOSToken, m.HasEOS, err = hfToken(top, "eos_token", what); err != nil {
+		return err
+	}
+	if m.AddBOS, err = hfBool(top, "add_bos_token", what); err != nil {
+		return err
+	}
+	m.AddEOS, err = hfBool(top, "add_eos_token", what)
+	return err
+}
+
+// hfObject decodes a JSON object, keeping its members as raw JSON.
+func hfObject(data []byte, what string) (map[string]json.RawMessage, error) {
+	if off := hfInvalidUTF8(data); off >= 0 {
+		return nil, fmt.Errorf("%s: offset %d: invalid UTF-8", what, off)
+	}
+	if k := hfKind(data); k != "object" {
+		if k == "" {
+			if err := json.Unmarshal(data, new(any)); err != nil {
+				return nil, hfJSONError(what, err)
+			}
+		}
+		return nil, fmt.Errorf("%s: the top level is %s, want an object", what, hfKindName(k))
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, hfJSONError(what, err)
+	}
+	return top, nil
+}
+
+func hfJSONError(what string, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		// Offset counts the bytes read, including a bad character: report the character's own.
+		off := se.Offset
+		if off > 0 && strings.HasPrefix(se.Error(), "invalid character") {
+			off--
+		}
+		return fmt.Errorf("%s: offset %d: invalid JSON: %w", what, off, err)
+	}
+	return fmt.Errorf("%s: invalid JSON: %w", what, err)
+}
+
+// hfKind returns the JSON kind of a raw value: "null", "bool", "number", "string", "array",
+// "object", or "" when it does not start like any.
+func hfKind(raw []byte) string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return ""
+	}
+	switch c := raw[0]; {
+	case c == 'n':
+		return "null"
+	case c == 't' || c == 'f':
+		return "bool"
+	case c == '"':
+		return "string"
+	case c == '[':
+		return "array"
+	case c == '{':
+		return "object"
+	case c == '-' || (c >= '0' && c <= '9'):
+		return "number"
+	}
+	return ""
+}
+
+func hfKindName(k string) string {
+	switch k {
+	case "":
+		return "not JSON"
+	case "null":
+		return "null"
+	case "array", "object":
+		return "an " + k
+	}
+	return "a " + k
+}
+
+// hfTemplates decodes the chat_template field.
+func hfTemplates(raw json.RawMessage, what string) (string, map[string]string, error) {
+	switch k := hfKind(raw); k {
+	case "null":
+		return "", nil, nil
+	case "string":
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", nil, fmt.Errorf("%s: chat_template: %w", what, err)
+		}
+		return s, nil, nil
+	case "array":
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return "", nil, fmt.Errorf("%s: chat_template: %w", what, err)
+		}
+		var main string
+		var named map[string]string
+		for i, item := range items {
+			field := fmt.Sprintf("chat_template[%d]", i)
+			if k := hfKind(item); k != "object" {
+				return "", nil, fmt.Errorf("%s: %s is %s, want a {\"name\", \"template\"} object", what, field, hfKindName(k))
+			}
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(item, &obj); err != nil {
+				return "", nil, fmt.Errorf("%s: %s: %w", what, field, err)
+			}
+			name, err := hfString(obj, "name", field, what)
+			if err != nil {
+				return "", nil, err
+			}
+			tmpl, err := hfString(obj, "template", field, what)
+			if err != nil {
+				return "", nil, err
+			}
+			if name == hfDefaultName {
+				main = tmpl
+				continue
+			}
+			if named == nil {
+				named = map[string]string{}
+			}
+			named[name] = tmpl
+		}
+		return main, named, nil
+	default:
+		return "", nil, fmt.Errorf("%s: chat_template is %s, want a string or a list of {\"name\", \"template\"} objects", what, hfKindName(k))
+	}
+}
+
+// hfString decodes the required string member key of obj.
+func hfString(obj map[string]json.RawMessage, key, field, what string) (string, error) {
+	raw, ok := obj[key]
+	if !ok {
+		return "", fmt.Errorf("%s: %s has no %q", what, field, key)
+	}
+	if k := hfKind(raw); k != "string" {
+		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, hfKindName(k))
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%s: %s.%s: %w", what, field, key, err)
+	}
+	return s, nil
+}
+
+// hfToken decodes a special token field: a string, an AddedToken object or null.
+func hfToken(top map[string]json.RawMessage, key, what string) (string, bool, error) {
+	raw, ok := top[key]
+	if !ok {
+		return "", false, nil
+	}
+	switch k := hfKind(raw); k {
+	case "null":
+		return "", false, nil
+	case "string":
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", false, fmt.Errorf("%s: %s: %w", what, key, err)
+		}
+		return s, true, nil
+	case "object":
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return "", false, fmt.Errorf("%s: %s: %w", what, key, err)
+		}
+		s, err := hfString(obj, "content", key, what)
+		return s, err == nil, err
+	default:
+		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, hfKindName(k))
+	}
+}
+
+// hfBool decodes an optional boolean field.
+func hfBool(top map[string]json.RawMessage, key, what string) (*bool, error) {
+	raw, ok := top[key]
+	if !ok {
+		return nil, nil
+	}
+	switch k := hfKind(raw); k {
+	case "null":
+		return nil, nil
+	case "bool":
+		var b bool
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", what, key, err)
+		}
+		return &b, nil
+	default:
+		return nil, fmt.Errorf("%s: %s is %s, want a boolean", what, key, hfKindName(k))
+	}
+}
+
+// ReadModelDir reads the chat template and special tokens of a Hugging Face model directory the
+// way transformers loads a tokenizer:
+//   - tokenizer_config.json gives bos_token, eos_token, add_bos_token, add_eos_token and, unless a
+//     template file below exists, the templates;
+//   - chat_template.jinja, when present, replaces all templates of tokenizer_config.json (its
+//     line endings are normalised to "\n", as Python's text mode reads it);
+//   - otherwise chat_template.json ({"chat_template": ...}, the processor file), when it has a
+//     template, replaces them;
+//   - additional_chat_templates/NAME.jinja files add (or replace) the named template NAME;
+//   - config.json, when present, gives Architecture (its model_type); a config.json that cannot
+//     be read only adds a warning.
+//
+// At least one of tokenizer_config.json, chat_template.jinja and chat_template.json must exist.
+func ReadModelDir(dir string) (*ModelInfo, error) {
+	m := &ModelInfo{Format: FormatHF, Source: dir, Name: hfModelName(dir)}
+	found := false
+
+	cfgPath := filepath.Join(dir, hfTokenizerConfig)
+	data, err := hfReadFile(cfgPath, hfMaxJSONFile)
+	switch {
+	case err == nil:
+		found = true
+		if err := hfParseConfig(data, m, cfgPath, true); err != nil {
+			return nil, err
+		}
+	case errors.Is(err, os.ErrNotExist):
+		m.Warnings = append(m.Warnings, "no "+hfTokenizerConfig+": BOS/EOS tokens unknown")
+	default:
+		return nil, err
+	}
+
+	jinjaPath := filepath.Join(dir, hfTemplateJinja)
+	jsonPath := filepath.Join(dir, hfTemplateJSON)
+	if text, err := hfReadTemplate(jinjaPath); err == nil {
+		found = true
+		m.ChatTemplate, m.NamedTemplates, m.TemplateSource = text, nil, jinjaPath
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	} else if data, err := hfReadFile(jsonPath, hfMaxJSONFile); err == nil {
+		found = true
+		var t ModelInfo
+		if err := hfParseConfig(data, &t, jsonPath, false); err != nil {
+			return nil, err
+		}
+		if t.ChatTemplate != "" || t.NamedTemplates != nil {
+			m.ChatTemplate, m.NamedTemplates, m.TemplateSource = t.ChatTemplate, t.NamedTemplates, t.TemplateSource
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("%s: no %s, %s or %s: not a Hugging Face model directory", dir, hfTokenizerConfig, hfTemplateJinja, hfTemplateJSON)
+	}
+
+	if err := hfReadAdditional(dir, m); err != nil {
+		return nil, err
+	}
+	hfReadArchitecture(dir, m)
+	return m, nil
+}
+
+// hfReadAdditional adds the templates of additional_chat_templates/NAME.jinja.
+func hfReadAdditional(dir string, m *ModelInfo) error {
+	sub := filepath.Join(dir, hfAdditionalDir)
+	entries, err := os.ReadDir(sub)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".jinja")
+		if !ok || name == "" || e.IsDir() {
+			continue
+		}
+		if n++; n > hfMaxAdditional {
+			return fmt.Errorf("%s: more than %d template files", sub, hfMaxAdditional)
+		}
+		path := filepath.Join(sub, e.Name())
+		text, err := hfReadTemplate(path)
+		if err != nil {
+			return err
+		}
+		if m.NamedTemplates == nil {
+			m.NamedTemplates = map[string]string{}
+		}
+		m.NamedTemplates[name] = text
+	}
+	return nil
+}
+
+// hfReadArchitecture sets m.Architecture from config.json's model_type, when there is one.
+func hfReadArchitecture(dir string, m *ModelInfo) {
+	path := filepath.Join(dir, hfModelConfig)
+	data, err := hfReadFile(path, hfMaxJSONFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	if err == nil {
+		var top map[string]json.RawMessage
+		if top, err = hfObject(data, path); err == nil && hfKind(top["model_type"]) == "string" {
+			err = json.Unmarshal(top["model_type"], &m.Architecture)
+		}
+	}
+	if err != nil {
+		m.Warnings = append(m.Warnings, "ignoring "+hfModelConfig+": "+err.Error())
+	}
+}
+
+// hfModelName names a model directory: ORG/NAME for a hub cache snapshot
+// (.../models--ORG--NAME/snapshots/REV), else the directory's base name.
+func hfModelName(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = filepath.Clean(dir)
+	}
+	parent := filepath.Dir(abs)
+	if filepath.Base(parent) == "snapshots" {
+		repo := filepath.Base(filepath.Dir(parent))
+		if id, ok := strings.CutPrefix(repo, "models--"); ok && id != "" {
+			return strings.Replace(id, "--", "/", 1)
+		}
+	}
+	return filepath.Base(abs)
+}
+
+// hfReadFile reads a whole file of at most limit bytes.
+func hfReadFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than the %s limit", path, ggufSize(uint64(limit)))
+	}
+	return data, nil
+}
+
+// hfInvalidUTF8 returns the offset of the first byte of data that is not valid UTF-8, or -1.
+func hfInvalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	off := 0
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off
+		}
+		off += size
+	}
+	return -1
+}
+
+// hfReadTemplate reads a .jinja file as Python's open(path, encoding="utf-8").read() does:
+// UTF-8 is required, and "\r\n" and "\r" become "\n".
+func hfReadTemplate(path string) (string, error) {
+	data, err := hfReadFile(path, hfMaxTemplateFile)
+	if err != nil {
+		return "", err
+	}
+	if off := hfInvalidUTF8(data); off >= 0 {
+		return "", fmt.Errorf("%s: offset %d: invalid UTF-8", path, off)
+	}
+	if bytes.IndexByte(data, '\r') >= 0 {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
+	}
+	return string(data), nil
+}
+
+// ReadModel reads the chat template and special tokens of the model at path: a GGUF file
+// (recognised by its magic, whatever its name), a model directory (see ReadModelDir), a
+// tokenizer_config.json (read with the rest of its directory, as ReadModelDir does), or another
+// JSON file in tokenizer_config.json form (such as chat_template.json), read alone.
+func ReadModel(path string) (*ModelInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return ReadModelDir(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	f.Close()
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte(ggufMagic)):
+		return ReadGGUFFile(path)
+	case filepath.Base(path) == hfTokenizerConfig:
+		return ReadModelDir(filepath.Dir(path))
+	case hfKind(head) == "object":
+		data, err := hfReadFile(path, hfMaxJSONFile)
+		if err != nil {
+			return nil, err
+		}
+		m := &ModelInfo{Format: FormatHF, Source: path}
+		if err := hfParseConfig(data, m, path, true); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("%s: neither a GGUF file (it starts with %q, not %q), a JSON tokenizer config nor a model directory", path, head[:min(len(head), 4)], ggufMagic)
+}
