@@ -10,3 +10,5 @@ import "embed"
 //
 //go:embed runtime/*.go
 var RuntimeSource embed.FS
+
+//go:generate go run ./internal/ggufwrite/mkmodels -o testdata/models

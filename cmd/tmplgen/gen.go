@@ -92,11 +92,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		srcs = append(srcs, cs...)
 	}
 	for _, path := range fs.Args() {
-		s, err := readTemplateFile(path)
+		s, _, err := readInput(path)
 		if err != nil {
 			return err
 		}
-		srcs = append(srcs, s)
+		srcs = append(srcs, s...)
 	}
 	if len(srcs) == 0 {
 		return usageError{"no templates: give template files or -catalog"}
@@ -122,17 +122,6 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "tmplgen: wrote %d templates to %s (package %s)\n", len(units), *out, name)
 	return nil
-}
-
-// readTemplateFile reads a .jinja file as a source named after the file.
-func readTemplateFile(path string) (source, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return source{}, err
-	}
-	base := filepath.Base(path)
-	name := strings.TrimSuffix(strings.TrimSuffix(base, filepath.Ext(base)), ".jinja")
-	return source{Name: name, Origin: path, File: base, Text: string(b)}, nil
 }
 
 // A catalog is a tab-separated file: name, source, sha256. A source "shared:PATH" is a

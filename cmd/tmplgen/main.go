@@ -1,9 +1,14 @@
 // Command tmplgen compiles Jinja chat templates into Go renderers.
 //
 //	tmplgen gen [-pkg NAME] [-o DIR] [-catalog FILE] [-shared DIR] [FILE...]
+//
+// FILE is a .jinja template or a model: a GGUF file, a tokenizer_config.json or a
+// model directory, whose templates are named after the model.
+//
 //	tmplgen ir FILE
 //	tmplgen check -templates DIR -expected DIR [-cases FILE] [-engine NAME]
-//	tmplgen render -template NAME|FILE [-request FILE]
+//	tmplgen render -model FILE|DIR [-variant NAME] | -template NAME|FILE  [-request FILE]
+//	tmplgen hash FILE...
 //
 // gen is what //go:generate runs: it writes one Go file per template and a registry
 // (Lookup by sha256, LookupText, ByName) into a package. ir prints a template's IR.
@@ -48,6 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdCheck(args[1:], stdout, stderr)
 	case "render":
 		err = cmdRender(args[1:], stdin, stdout, stderr)
+	case "hash":
+		err = cmdHash(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

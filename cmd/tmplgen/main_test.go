@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,10 +54,52 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// TestRenderModel renders through the chat template of a model file (the project's own
+// tiny GGUF in testdata/models, carrying templates/roka.jinja) with the model's special
+// tokens, and compares with Python Jinja2's rendering.
+func TestRenderModel(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/requests/weather.roka-tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "render", "-model", "../../testdata/models/roka-tiny.gguf", "-request", "../../testdata/requests/weather.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stdout != string(want) {
+		t.Errorf("render -model output differs from Python Jinja2:\n got  %q\n want %q", stdout, want)
+	}
+}
+
+// TestHash prints the sha256 of each template of a template file or a model.
+func TestHash(t *testing.T) {
+	roka, err := os.ReadFile("../../templates/roka.jinja")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chatml, err := os.ReadFile("../../templates/builtin/chatml.jinja")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+	code, stdout, stderr := runCLI(t, "", "hash", "../../testdata/models/roka-tiny.gguf", "../../templates/roka.jinja")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := sum(roka) + "  Roka Tiny\n" + sum(chatml) + "  Roka Tiny:chatml\n" + sum(roka) + "  Roka Tiny:tool_use\n" + sum(roka) + "  roka\n"
+	if stdout != want {
+		t.Errorf("got\n%s\nwant\n%s", stdout, want)
+	}
+}
+
 // TestRenderErrors: bad input gives a one-line error saying what and where, and a
 // nonzero exit.
 func TestRenderErrors(t *testing.T) {
 	dir := t.TempDir()
+	truncated := filepath.Join(dir, "truncated.gguf")
+	if err := os.WriteFile(truncated, []byte("GGUF\x03\x00\x00\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	unknown := filepath.Join(dir, "unknown.jinja")
 	if err := os.WriteFile(unknown, []byte("{{ 'nobody compiled me' }}"), 0o644); err != nil {
 		t.Fatal(err)
@@ -67,7 +111,11 @@ func TestRenderErrors(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"no template", "", []string{"render"}, 2, "-template is required"},
+		{"no template", "", []string{"render"}, 2, "give one of -model and -template"},
+		{"model without a template", "", []string{"render", "-model", "../../testdata/models/no-template.gguf"}, 1, "no chat template"},
+		{"model without that variant", "", []string{"render", "-model", "../../testdata/models/roka-tiny.gguf", "-variant", "nope"}, 1, `no chat template named "nope"`},
+		{"truncated model", "", []string{"render", "-model", truncated}, 1, "gguf: "},
+		{"missing model", "", []string{"render", "-model", filepath.Join(dir, "nope.gguf")}, 1, "nope.gguf"},
 		{"missing file", "", []string{"render", "-template", filepath.Join(dir, "nope.jinja")}, 1, "neither a compiled template's name nor a file"},
 		{"unknown template", `{"messages": []}`, []string{"render", "-template", unknown}, 1, "unknown chat template (sha256 "},
 		{"malformed request", `{"messages": [`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, "request: offset"},

@@ -13,15 +13,24 @@ import (
 func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	tmpl := fs.String("template", "", "a compiled template's name, or a template file (found in the registry by its sha256)")
+	model := fs.String("model", "", "a model: GGUF file, tokenizer_config.json or model directory")
+	variant := fs.String("variant", "", "with -model, the named chat template to use (such as tool_use)")
+	tmpl := fs.String("template", "", "a compiled template's name, or a template file")
 	reqFile := fs.String("request", "", "the request JSON file (default: standard input)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
-	if *tmpl == "" {
-		return usageError{"-template is required"}
+	if (*model == "") == (*tmpl == "") {
+		return usageError{"give one of -model and -template"}
 	}
-	t, err := findTemplate(*tmpl)
+	var t *runtime.Template
+	var info *runtime.ModelInfo
+	var err error
+	if *model != "" {
+		t, info, err = modelTemplate(*model, *variant)
+	} else {
+		t, err = findTemplate(*tmpl)
+	}
 	if err != nil {
 		return err
 	}
@@ -38,12 +47,39 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if info != nil {
+		// the model's special tokens, unless the request gives its own
+		if _, ok := req.SpecialTokens["bos_token"]; !ok && info.HasBOS {
+			req.SpecialTokens["bos_token"] = info.BOSToken
+		}
+		if _, ok := req.SpecialTokens["eos_token"]; !ok && info.HasEOS {
+			req.SpecialTokens["eos_token"] = info.EOSToken
+		}
+	}
 	prompt, err := t.Render(&req.Input)
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(stdout, prompt)
 	return err
+}
+
+// modelTemplate returns the compiled renderer of a model's chat template (the main one,
+// or the named variant).
+func modelTemplate(path, variant string) (*runtime.Template, *runtime.ModelInfo, error) {
+	info, err := runtime.ReadModel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	text, err := info.Template(variant)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := generated.LookupText(text)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, info, nil
 }
 
 // findTemplate returns the compiled template with that name, or the one compiled from

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// readInput reads the chat templates of an input: a .jinja file, or a model (a GGUF
+// file, a tokenizer_config.json or a model directory) whose templates are named after
+// the model (named variants as MODEL:VARIANT). The model's information is returned
+// for a model input, nil for a template file.
+func readInput(path string) ([]source, *runtime.ModelInfo, error) {
+	if isTemplateFile(path) {
+		s, err := readTemplateFile(path)
+		return []source{s}, nil, err
+	}
+	info, err := runtime.ReadModel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := info.TemplateNames()
+	if len(names) == 0 {
+		_, err := info.Template("")
+		return nil, nil, err
+	}
+	model := info.Name
+	if model == "" {
+		model = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	var srcs []source
+	for _, name := range names {
+		text, err := info.Template(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		s := source{Name: model, Origin: path, File: filepath.Base(path), Text: text}
+		if name != "default" {
+			s.Name += ":" + name
+			s.Origin += "#" + name
+		}
+		srcs = append(srcs, s)
+	}
+	return srcs, info, nil
+}
+
+// readTemplateFile reads a .jinja file as a source named after the file.
+func readTemplateFile(path string) (source, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return source{}, err
+	}
+	base := filepath.Base(path)
+	name := strings.TrimSuffix(strings.TrimSuffix(base, filepath.Ext(base)), ".jinja")
+	return source{Name: name, Origin: path, File: base, Text: string(b)}, nil
+}
