@@ -9,6 +9,7 @@
 //	tmplgen check -templates DIR -expected DIR [-cases FILE] [-engine NAME]
 //	tmplgen render -model FILE|DIR [-variant NAME] | -template NAME|FILE  [-request FILE]
 //	tmplgen hash FILE...
+//	tmplgen audit [-diff OTHER] FILE
 //
 // gen is what //go:generate runs: it writes one Go file per template and a registry
 // (Lookup by sha256, LookupText, ByName) into a package. ir prints a template's IR.
@@ -55,6 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRender(args[1:], stdin, stdout, stderr)
 	case "hash":
 		err = cmdHash(args[1:], stdout)
+	case "audit":
+		err = cmdAudit(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

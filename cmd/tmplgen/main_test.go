@@ -204,3 +204,60 @@ func TestCheckUsage(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestAudit reports the fields a template reads, the variables it takes, what it
+// refuses and the special tokens it writes; -diff shows what changed between two
+// versions.
+func TestAudit(t *testing.T) {
+	dir := t.TempDir()
+	v1 := filepath.Join(dir, "v1.jinja")
+	v2 := filepath.Join(dir, "v2.jinja")
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(v1, `{%- if messages[0].role == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}
+{%- for m in messages %}<start_of_turn>{{ m.role }}
+{{ m.content | trim }}<end_of_turn>
+{% endfor %}{% if add_generation_prompt %}<start_of_turn>model
+{% endif %}`)
+	write(v2, `{%- for m in messages %}<start_of_turn>{{ m.role }}
+{{ m.content | trim }}{% if m.reasoning_content and enable_thinking %}<think>{{ m.reasoning_content }}</think>{% endif %}<end_of_turn>
+{% endfor %}{% if add_generation_prompt %}<start_of_turn>model
+{% endif %}`)
+	code, stdout, stderr := runCLI(t, "", "audit", v1)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"template v1",
+		"reads from the request:\n  add_generation_prompt\n  messages[].content\n  messages[].role\n",
+		"reads these variables (chat_template_kwargs):\n  (none)",
+		"refuses input with (raise_exception):\n  line 1: System role not supported",
+		"writes these special tokens literally:\n  <end_of_turn> <start_of_turn>",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("audit output lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, stderr = runCLI(t, "", "audit", "-diff", v2, v1)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"--- v1 (sha256 ", "+++ v2 (sha256 ",
+		"reads from the request:\n  + messages[].reasoning_content",
+		"reads these variables (chat_template_kwargs):\n  + enable_thinking",
+		"refuses input with (raise_exception):\n  - line 1: System role not supported",
+		"writes these special tokens literally:\n  + </think>\n  + <think>",
+		"- {%- if messages[0].role == 'system' %}",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("audit -diff output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "audit"); code != 2 || !strings.Contains(stderr, "want one template file or model") {
+		t.Errorf("audit without a file: exit %d, %s", code, stderr)
+	}
+}
