@@ -325,7 +325,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		if !g.needed[s.Var] {
 			return []jen.Code{jen.Comment(g.cite(s.P) + " (never called)")}
 		}
-		return append([]jen.Code{jen.Comment(g.cite(s.P))}, jen.Id(g.varName(s.Var)).Op("=").Add(g.macro(s.Macro)))
+		return append([]jen.Code{jen.Comment(g.cite(s.P))}, jen.Id(g.varName(s.Var)).Op("=").Add(g.macro(s.Macro, false)))
 	case *ir.CallBlock:
 		call := *s.Call
 		call.Kwargs = append(append([]ir.Kwarg(nil), call.Kwargs...), ir.Kwarg{Name: "caller", Value: &macroExpr{s.Caller}})
@@ -536,9 +536,13 @@ type macroExpr struct{ m *ir.Macro }
 
 func (m *macroExpr) Position() ir.Pos { return m.m.P }
 
-// macro returns a runtime.NewMacro expression for a macro.
-func (g *gen) macro(m *ir.Macro) jen.Code {
+// macro returns a runtime.NewMacro expression for a macro; caller is set for the
+// caller of a call block, which Jinja2 leaves without a name.
+func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
 	spec := jen.Dict{jen.Id("Name"): jen.Lit(m.Name)}
+	if caller {
+		spec[jen.Id("Anonymous")] = jen.True()
+	}
 	if len(m.Params) > 0 {
 		var names []jen.Code
 		for _, p := range m.Params {
@@ -695,7 +699,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 	case *ir.Filter:
 		return g.filterCall(&ir.Filter{At: x.At, Name: x.Name, Args: x.Args}, g.value(x.X))
 	case *macroExpr:
-		return jen.Add(g.macro(x.m))
+		return jen.Add(g.macro(x.m, true))
 	}
 	panic(fmt.Sprintf("codegen: unknown expression %T", x))
 }
@@ -763,7 +767,9 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 	case *ir.Test:
 		name, ok := testFuncs[x.Name]
 		if !ok {
-			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name))))
+			// the operands are passed (and ignored) so that the variables they read are used
+			args, kwargs := g.args(x.Args)
+			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
 		}
 		args, kwargs := g.args(x.Args)
 		return rt(name).Call(g.value(x.X), args, kwargs)
@@ -801,10 +807,11 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 // filterCall applies a filter to an already compiled value.
 func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	name, ok := filterFuncs[f.Name]
-	if !ok {
-		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)))
-	}
 	args, kwargs := g.args(f.Args)
+	if !ok {
+		// the operands are passed (and ignored) so that the variables they read are used
+		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
+	}
 	return rt(name).Call(v, args, kwargs)
 }
 

@@ -264,7 +264,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(args2, nil, nil) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90 {%- set args = args | from_json -%}
 						w.At(90, 11)
-						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.")
+						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92 {%- for key, val in args.items() -%}
 					w.At(92, 9)

@@ -319,7 +319,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(args2, nil, nil) {
 						// deepseek-ai-DeepSeek-V4.jinja:111 {%- set args = args | from_json -%}
 						w.At(111, 11)
-						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.")
+						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113 {%- for key, val in args.items() -%}
 					w.At(113, 9)

@@ -327,7 +327,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(args2, nil, nil) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114 {%- set args = args | from_json -%}
 						w.At(114, 11)
-						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.")
+						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116 {%- for key, val in args.items() -%}
 					w.At(116, 9)

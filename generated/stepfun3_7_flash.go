@@ -227,7 +227,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 						// StepFun3.7-Flash.jinja:66 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						w.At(66, 21)
 						if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
-							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.")
+							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCall.Attr("arguments"), nil, nil)
 						} else {
 							arguments = toolCall.Attr("arguments")
 						}

@@ -271,6 +271,11 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 	sv := symbolVisitor{mf}
 	explicit := map[string]bool{}
 	for _, prm := range params {
+		if explicit[prm.Name] {
+			// Jinja2 compiles this into a Python function with a duplicate argument,
+			// which Python refuses
+			l.fail(p, "duplicate argument %q in macro definition", prm.Name)
+		}
 		mf.declareParam(prm.Name)
 		explicit[prm.Name] = true
 	}

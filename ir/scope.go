@@ -187,10 +187,11 @@ func (f *frame) finish(p Pos) {
 	}
 }
 
-// globalNames are the functions Jinja2 and transformers put in every template's context.
+// globalNames are the functions Jinja2 and transformers put in every template's context,
+// and self, the template's own reference.
 var globalNames = map[string]bool{
 	"range": true, "dict": true, "lipsum": true, "cycler": true, "joiner": true,
-	"namespace": true, "raise_exception": true, "strftime_now": true,
+	"namespace": true, "raise_exception": true, "strftime_now": true, "self": true,
 }
 
 // resolveName is a name looked up in the render's context: a global function, or a

@@ -11,37 +11,65 @@ import (
 // otherwise the item x["name"], otherwise an undefined value that remembers what was
 // looked up. Attributes of undefined values raise UndefinedError.
 func (v Value) Attr(name string) Value {
-	switch v.kind {
-	case KindUndefined:
+	if v.kind == KindUndefined {
 		v.undefinedError()
-	case KindDict:
-		if m, ok := lookupMethod(v, name); ok {
-			return m
-		}
+	}
+	if r, ok := v.pyAttr(name); ok {
+		return r
+	}
+	if v.kind == KindDict {
 		if r, ok := v.p.(*Dict).GetStr(name); ok {
 			return r
 		}
+	}
+	return missingAttr(v, name)
+}
+
+// pyAttr is Python's getattr(v, name) for the attributes a template can reach: the
+// methods of v's type (refused ones and special attributes as values that raise
+// SecurityError when used), the attributes of a namespace, the loop variable, a macro,
+// a cycler or a groupby tuple, and the numeric attributes of int and float.
+func (v Value) pyAttr(name string) (Value, bool) {
+	switch v.kind {
 	case KindNamespace:
-		if r, ok := v.p.(*Namespace).attrs.GetStr(name); ok {
-			return r
-		}
+		return v.p.(*Namespace).attrs.GetStr(name)
 	case KindLoop:
 		if r, ok := v.p.(*Loop).attr(name); ok {
-			return r
+			return r, true
+		}
+	case KindObject:
+		if r, ok := v.p.(object).attr(name); ok {
+			return r, true
+		}
+	case KindCallable:
+		if r, ok := v.p.(*Callable).attr(name); ok {
+			return r, true
 		}
 	case KindTuple:
 		if v.s == groupTuple && (name == "grouper" || name == "list") {
-			return v.p.(*List).Items[map[string]int{"grouper": 0, "list": 1}[name]]
+			return v.p.(*List).Items[map[string]int{"grouper": 0, "list": 1}[name]], true
 		}
-		if m, ok := lookupMethod(v, name); ok {
-			return m
+	case KindInt, KindBool:
+		switch name {
+		case "real", "numerator":
+			if v.kind == KindBool {
+				return Int(v.n), true
+			}
+			return v, true
+		case "imag":
+			return Int(0), true
+		case "denominator":
+			return Int(1), true
 		}
-	default:
-		if m, ok := lookupMethod(v, name); ok {
-			return m
+	case KindFloat:
+		switch name {
+		case "real":
+			return v, true
+		case "imag":
+			return Float(0), true
 		}
 	}
-	return missingAttr(v, name)
+	return lookupMethod(v, name)
 }
 
 // Item is Jinja2's x[key] in the sandbox: the item if there is one, otherwise for a str
@@ -55,19 +83,8 @@ func (v Value) Item(key Value) Value {
 		return r
 	}
 	if key.kind == KindString {
-		switch v.kind {
-		case KindDict, KindList, KindTuple, KindString, KindInt, KindFloat, KindBool:
-			if m, ok := lookupMethod(v, key.s); ok {
-				return m
-			}
-		case KindLoop:
-			if r, ok := v.p.(*Loop).attr(key.s); ok {
-				return r
-			}
-		case KindNamespace:
-			if r, ok := v.p.(*Namespace).attrs.GetStr(key.s); ok {
-				return r
-			}
+		if r, ok := v.pyAttr(key.s); ok {
+			return r
 		}
 	}
 	return missingItem(v, key)
@@ -88,6 +105,9 @@ func (v Value) lookupItem(key Value) (Value, bool) {
 		}
 		return v.p.(*Dict).Get(key)
 	case KindList, KindTuple:
+		if isDictView(v) {
+			return Value{}, false // dict views are not subscriptable
+		}
 		items := v.p.(*List).Items
 		if i, ok := index(key, len(items)); ok {
 			return items[i], true
@@ -96,7 +116,7 @@ func (v Value) lookupItem(key Value) (Value, bool) {
 		if key.isIntegral() {
 			n := utf8.RuneCountInString(v.s)
 			if i, ok := index(key, n); ok {
-				return Str(runeAt(v.s, i)), true
+				return sameKind(v, runeAt(v.s, i)), true
 			}
 		}
 	}
@@ -141,13 +161,13 @@ func (v Value) Slice(start, stop, step Value) Value {
 		if isASCII(v.s) {
 			lo, hi, st, n := sliceIndices(start, stop, step, len(v.s))
 			if st == 1 {
-				return Str(v.s[lo:max(lo, hi)])
+				return sameKind(v, v.s[lo:max(lo, hi)])
 			}
 			b := make([]byte, 0, n)
 			for i, k := lo, 0; k < n; i, k = i+st, k+1 {
 				b = append(b, v.s[i])
 			}
-			return Str(string(b))
+			return sameKind(v, string(b))
 		}
 		runes := []rune(v.s)
 		lo, _, st, n := sliceIndices(start, stop, step, len(runes))
@@ -155,15 +175,24 @@ func (v Value) Slice(start, stop, step Value) Value {
 		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
 			out = append(out, runes[i])
 		}
-		return Str(string(out))
+		return sameKind(v, string(out))
 	case KindList, KindTuple:
+		if isDictView(v) {
+			break
+		}
 		items := v.p.(*List).Items
-		lo, _, st, n := sliceIndices(start, stop, step, len(items))
+		lo, hi, st, n := sliceIndices(start, stop, step, len(items))
 		out := make([]Value, 0, n)
 		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
 			out = append(out, items[i])
 		}
-		return Value{kind: v.kind, p: &List{Items: out}}
+		r := Value{kind: v.kind, p: &List{Items: out}}
+		if isRange(v) {
+			// a slice of a range is a range
+			rs, _, rstep := rangeParams(v)
+			r.s = rangeRepr(rs+int64(lo)*rstep, rs+int64(hi)*rstep, rstep*int64(st))
+		}
+		return r
 	}
 	throw(TypeError, "'%s' object is not subscriptable", v.TypeName())
 	return Value{}
@@ -247,6 +276,8 @@ func Call(fn Value, args []Value, kwargs []Kwarg) Value {
 		fn.undefinedError()
 	case KindCallable:
 		return fn.p.(*Callable).call(args, kwargs)
+	case KindLoop:
+		return fn.p.(*Loop).call(args, kwargs)
 	case KindObject:
 		if c, ok := fn.p.(interface {
 			call([]Value, []Kwarg) Value

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -13,6 +14,9 @@ type MacroSpec struct {
 	Caller  bool // the body reads caller
 	Varargs bool // the body reads varargs
 	Kwargs  bool // the body reads kwargs
+	// Anonymous marks the caller of a call block: Jinja2 gives it no name, so it
+	// prints as <Macro anonymous> and its name attribute is None.
+	Anonymous bool
 }
 
 // Callable is a value that can be called: a macro, a builtin function or a bound method.
@@ -51,12 +55,42 @@ func (c *Callable) typeName() string {
 
 func (c *Callable) repr() string {
 	switch {
+	case c.spec != nil && c.spec.Anonymous:
+		return "<Macro anonymous>"
 	case c.spec != nil:
 		return fmt.Sprintf("<Macro %s>", Str(c.name).Repr())
 	case c.method != nil:
 		return fmt.Sprintf("<built-in method %s of %s object>", c.name, c.recv.TypeName())
 	}
 	return fmt.Sprintf("<function %s>", c.name)
+}
+
+// attr returns a macro's attributes: name, arguments, catch_kwargs, catch_varargs and
+// caller, as Jinja2's Macro has them.
+func (c *Callable) attr(name string) (Value, bool) {
+	if c.spec == nil {
+		return Value{}, false
+	}
+	switch name {
+	case "name":
+		if c.spec.Anonymous {
+			return None(), true
+		}
+		return Str(c.spec.Name), true
+	case "arguments":
+		args := make([]Value, len(c.spec.Params))
+		for i, p := range c.spec.Params {
+			args[i] = Str(p)
+		}
+		return NewTuple(args...), true
+	case "catch_kwargs":
+		return Bool(c.spec.Kwargs), true
+	case "catch_varargs":
+		return Bool(c.spec.Varargs), true
+	case "caller":
+		return Bool(c.spec.Caller), true
+	}
+	return Value{}, false
 }
 
 func (c *Callable) call(args []Value, kwargs []Kwarg) Value {
@@ -209,6 +243,15 @@ func (j *joiner) call(args []Value, kwargs []Kwarg) Value {
 	return Str(j.sep)
 }
 
+// templateRef is Jinja2's self: the TemplateReference of a template made from a
+// string, whose blocks tmplgen does not expose as attributes.
+type templateRef struct{}
+
+func (templateRef) typeName() string                                  { return "TemplateReference" }
+func (templateRef) repr() string                                      { return "<TemplateReference None>" }
+func (templateRef) attr(string) (Value, bool)                         { return Value{}, false }
+func (templateRef) callMethod(string, []Value, []Kwarg) (Value, bool) { return Value{}, false }
+
 // Globals returns the value of a Jinja2 global function by name (range, dict,
 // namespace, cycler, joiner, lipsum, raise_exception, strftime_now) for a template
 // that uses one as a value rather than calling it.
@@ -228,6 +271,8 @@ func Globals(in *Input, name string) Value {
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return RaiseException(a...) })
 	case "strftime_now":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return StrftimeNow(in, a, k) })
+	case "self":
+		return Value{kind: KindObject, p: templateRef{}}
 	case "lipsum":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value {
 			throw(NotImplemented_, "lipsum() is not supported")
@@ -374,3 +419,21 @@ func rangeRepr(start, stop, step int64) string {
 
 // isRange reports whether a list value is the result of range() (it prints as one).
 func isRange(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.s, "range(") }
+
+// rangeParams returns the start, stop and step of a range value.
+func rangeParams(v Value) (start, stop, step int64) {
+	var nums []int64
+	for _, f := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(v.s, "range("), ")"), ", ") {
+		n, _ := strconv.ParseInt(f, 10, 64)
+		nums = append(nums, n)
+	}
+	step = 1
+	if len(nums) == 3 {
+		step = nums[2]
+	}
+	return nums[0], nums[1], step
+}
+
+// isDictView reports whether a list value is a dict view (d.keys(), d.values(),
+// d.items()): iterable and sized, but neither subscriptable nor a sequence.
+func isDictView(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.s, "dict_") }

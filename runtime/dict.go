@@ -25,6 +25,7 @@ func DictValue(d *Dict) Value { return Value{kind: KindDict, p: d} }
 func DictOf(kv ...Value) Value {
 	d := NewDict(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
+		checkHashable(kv[i])
 		d.Set(kv[i], kv[i+1])
 	}
 	return DictValue(d)

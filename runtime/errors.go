@@ -68,8 +68,11 @@ func throw(kind ErrorKind, format string, args ...any) {
 }
 
 // Fail raises a render error from generated code, for constructs that always fail when
-// they run (an unknown filter, a call with the wrong arguments).
-func Fail(kind ErrorKind, msg string) Value {
+// they run (an unknown filter, a call with the wrong arguments). Operands are what the
+// failing construct was given (a filter's value and arguments): generated code passes
+// them so that they are evaluated, and every variable it declares is used; Fail
+// ignores them.
+func Fail(kind ErrorKind, msg string, operands ...any) Value {
 	panic(&Error{Kind: kind, Msg: msg})
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ func init() {
 		"last": FilterLast, "length": FilterLength, "list": FilterList, "lower": FilterLower,
 		"map": FilterMap, "max": FilterMax, "min": FilterMin, "pprint": FilterPprint,
 		"reject": FilterReject, "rejectattr": FilterRejectattr, "replace": FilterReplace,
-		"reverse": FilterReverse, "round": FilterRound, "safe": FilterSafe, "select": FilterSelect,
+		"random": FilterRandom, "reverse": FilterReverse, "round": FilterRound, "safe": FilterSafe, "select": FilterSelect,
 		"selectattr": FilterSelectattr, "slice": FilterSlice, "sort": FilterSort,
 		"string": FilterString, "striptags": FilterStriptags, "sum": FilterSum, "title": FilterTitle,
 		"tojson": FilterTojson, "trim": FilterTrim, "truncate": FilterTruncate, "unique": FilterUnique,
@@ -98,10 +99,8 @@ func FilterAttr(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterBatch is batch(value, linecount, fill_with=None).
 func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("batch", args, kwargs, "linecount", "fill_with")
+	// as in Jinja2, a size of 0 gives an empty first batch and a negative size one batch
 	n := optInt(a[0], 0)
-	if n <= 0 {
-		throw(ValueError, "batch size must be positive")
-	}
 	var out, tmp []Value
 	for _, it := range iterate(v) {
 		if len(tmp) == n {
@@ -292,7 +291,7 @@ func FilterFloat(v Value, args []Value, kwargs []Kwarg) Value {
 // parsePyFloat is Python's float(str): surrounding whitespace, underscores between
 // digits, inf and nan spellings.
 func parsePyFloat(s string) (float64, bool) {
-	s = strings.TrimFunc(s, isSpace)
+	s = strings.TrimFunc(asciiDigits(s), isSpace)
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case "inf", "infinity", "nan":
 		f, err := strconv.ParseFloat(s, 64)
@@ -402,9 +401,13 @@ func attrGetter(attr Value, def Value) func(Value) Value {
 	}
 }
 
+// isAllDigits is Python's s.isdigit() (false for "").
 func isAllDigits(s string) bool {
+	if s == "" {
+		return false
+	}
 	for _, r := range s {
-		if !unicode.IsDigit(r) {
+		if !isDigitRune(r) {
 			return false
 		}
 	}
@@ -500,9 +503,31 @@ func floatToInt(f float64) Value {
 	return BigInt(b)
 }
 
+// asciiDigits replaces the Unicode decimal digits in s by ASCII ones, as Python's int()
+// and float() read "١٢" as 12 (whitespace is left for the caller to trim).
+func asciiDigits(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r >= utf8.RuneSelf && isDecimalRune(r) {
+			// decimal digits come in runs from 0 to 9
+			n := 0
+			for isDecimalRune(r - rune(n) - 1) {
+				n++
+			}
+			b.WriteByte(byte('0' + n%10))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // parsePyInt is Python's int(str, base).
 func parsePyInt(s string, base int) (Value, bool) {
-	s = strings.TrimFunc(s, isSpace)
+	s = strings.TrimFunc(asciiDigits(s), isSpace)
 	sign := ""
 	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
 		sign, s = s[:1], s[1:]
@@ -686,7 +711,7 @@ func FilterMax(v Value, args []Value, kwargs []Kwarg) Value { return minMax("max
 // FilterPprint is pprint(value): the repr.
 func FilterPprint(v Value, args []Value, kwargs []Kwarg) Value {
 	bindArgs("pprint", args, kwargs)
-	return Str(v.Repr())
+	return Str(pformat(v))
 }
 
 // selectOrReject implements select, reject, selectattr and rejectattr.
@@ -745,11 +770,20 @@ func FilterReplace(v Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "do_replace() missing required arguments 'old' and 'new'")
 	}
 	count := optInt(a[2], -1)
-	if v.IsMarkup() || a[0].IsMarkup() || a[1].IsMarkup() {
-		s := escapeUnlessMarkup(v)
-		return Markup(pyReplace(s, escapeUnlessMarkup(a[0]), escapeUnlessMarkup(a[1]), count))
-	}
+	// without autoescape (as transformers renders) do_replace works on str(s), so Markup
+	// in gives a plain str out
 	return Str(pyReplace(v.String(), a[0].String(), a[1].String(), count))
+}
+
+// FilterRandom is random(seq): an item of a sequence chosen at random (random.choice),
+// or undefined when it is empty.
+func FilterRandom(v Value, args []Value, kwargs []Kwarg) Value {
+	bindArgs("random", args, kwargs)
+	if !v.Truthy() {
+		return undefinedMessage("No random item, sequence was empty.")
+	}
+	n := Len(v)
+	return v.Item(Int(int64(rand.IntN(n))))
 }
 
 // FilterReverse is reverse(value): a str reversed, otherwise a reverse iterator.
@@ -800,48 +834,63 @@ func FilterRound(v Value, args []Value, kwargs []Kwarg) Value {
 		return Float(math.Floor(f*p) / p)
 	}
 	if v.kind != KindFloat {
-		if prec >= 0 {
-			return v
-		}
+		return roundInt(v.bigInt(), prec)
 	}
 	return Float(roundHalfEven(f, prec))
 }
 
-// roundHalfEven is Python's round(float, ndigits): correctly rounded, ties to even.
+// roundInt is Python's round(int, ndigits): the int itself when ndigits >= 0, else
+// rounded to a multiple of 10**-ndigits, ties to even.
+func roundInt(i *big.Int, ndigits int) Value {
+	if ndigits >= 0 {
+		return BigInt(i)
+	}
+	if ndigits < -4400 {
+		return Int(0)
+	}
+	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-ndigits)), nil)
+	q, r := floorDivMod(i, unit)
+	twice := new(big.Int).Lsh(r, 1)
+	if c := twice.Cmp(unit); c > 0 || (c == 0 && q.Bit(0) == 1) {
+		q.Add(q, big.NewInt(1))
+	}
+	return BigInt(q.Mul(q, unit))
+}
+
+// roundHalfEven is Python's round(float, ndigits): the exact binary value of f rounded
+// to ndigits decimal places, ties to even, then the float nearest to that decimal. A
+// zero result keeps the sign of f.
 func roundHalfEven(f float64, ndigits int) float64 {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	switch {
+	case math.IsInf(f, 0) || math.IsNaN(f) || f == 0 || ndigits > 330:
 		return f
+	case ndigits < -330:
+		return math.Copysign(0, f)
 	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	d, ok := new(big.Float).SetPrec(2048).SetString(s)
-	if !ok {
-		return f
-	}
-	scale := new(big.Float).SetPrec(2048).SetFloat64(math.Pow(10, float64(abs64(int64(ndigits)))))
+	x := new(big.Rat).SetFloat64(f)
+	scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs64(int64(ndigits)))), nil))
 	if ndigits >= 0 {
-		d.Mul(d, scale)
+		x.Mul(x, scale)
 	} else {
-		d.Quo(d, scale)
+		x.Quo(x, scale)
 	}
-	i, _ := d.Int(nil)
-	frac := new(big.Float).SetPrec(2048).Sub(d, new(big.Float).SetInt(i))
-	half := big.NewFloat(0.5)
-	c := new(big.Float).Abs(frac).Cmp(half)
-	if c > 0 || (c == 0 && i.Bit(0) == 1) {
-		if frac.Sign() > 0 {
-			i.Add(i, big.NewInt(1))
-		} else {
-			i.Sub(i, big.NewInt(1))
-		}
+	// x = q + r/den with 0 <= r < den (floor division of the numerator)
+	q, r := floorDivMod(x.Num(), x.Denom())
+	twice := new(big.Int).Lsh(r, 1)
+	if c := twice.Cmp(x.Denom()); c > 0 || (c == 0 && q.Bit(0) == 1) {
+		q.Add(q, big.NewInt(1))
 	}
-	r := new(big.Float).SetPrec(2048).SetInt(i)
+	y := new(big.Rat).SetInt(q)
 	if ndigits >= 0 {
-		r.Quo(r, scale)
+		y.Quo(y, scale)
 	} else {
-		r.Mul(r, scale)
+		y.Mul(y, scale)
 	}
-	out, _ := r.Float64()
-	return out
+	out, _ := y.Float64()
+	if math.IsInf(out, 0) {
+		throw(OverflowError, "rounded value too large to represent")
+	}
+	return math.Copysign(out, f)
 }
 
 // FilterSafe is Markup(value).
@@ -881,14 +930,31 @@ func FilterSlice(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterSort(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("sort", args, kwargs, "reverse", "case_sensitive", "attribute")
 	items := iterate(v)
-	get := func(x Value) Value { return x }
-	if given(a[2]) && a[2].kind != KindNone {
-		get = attrGetter(a[2], None())
-	}
 	cs := given(a[1]) && a[1].Truthy()
+	// make_multi_attrgetter: the key of an item is the list of its attributes ("a,b"
+	// sorts by [item.a, item.b]; no attribute by [item]), so keys that are equal (two
+	// undefined attributes) are never ordered with <
+	getters := []func(Value) Value{func(x Value) Value { return x }}
+	if given(a[2]) && a[2].kind != KindNone {
+		getters = getters[:0]
+		parts := []Value{a[2]}
+		if a[2].kind == KindString {
+			parts = parts[:0]
+			for _, part := range strings.Split(a[2].s, ",") {
+				parts = append(parts, Str(part))
+			}
+		}
+		for _, part := range parts {
+			getters = append(getters, attrGetter(part, None()))
+		}
+	}
 	keys := make([]Value, len(items))
 	for i, it := range items {
-		keys[i] = sortKey(get(it), cs)
+		key := make([]Value, len(getters))
+		for j, get := range getters {
+			key[j] = sortKey(get(it), cs)
+		}
+		keys[i] = ListOf(key)
 	}
 	return ListOf(sortByKeys(items, keys, given(a[0]) && a[0].Truthy()))
 }
@@ -911,6 +977,9 @@ func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
 	total := Int(0)
 	if given(a[1]) {
 		total = a[1]
+		if total.kind == KindString {
+			throw(TypeError, "sum() can't sum strings [use ''.join(seq) instead]")
+		}
 	}
 	get := func(x Value) Value { return x }
 	if given(a[0]) && a[0].kind != KindNone {
@@ -1015,27 +1084,45 @@ func FilterUnique(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterUrlencode is urlencode(value) for str values and dicts.
 func FilterUrlencode(v Value, args []Value, kwargs []Kwarg) Value {
 	bindArgs("urlencode", args, kwargs)
-	quote := func(s string, safe string) string {
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c < 0x80 && (unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c)) || strings.IndexByte("_.-~"+safe, c) >= 0) {
-				b.WriteByte(c)
-			} else {
-				b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)|0x100, 16)[1:]))
-			}
+	switch v.kind {
+	case KindDict, KindList, KindTuple, KindIterator, KindLoop:
+		// a mapping or an iterable of pairs: a query string, spaces as "+"
+		var items []Value
+		if v.kind == KindDict {
+			items = dictItems(v.p.(*Dict)).Items()
+		} else {
+			items = iterate(v)
 		}
-		return b.String()
-	}
-	if v.kind == KindDict {
-		d := v.p.(*Dict)
-		var parts []string
-		for i, k := range d.keys {
-			parts = append(parts, quote(k.String(), "")+"="+quote(d.vals[i].String(), ""))
+		parts := make([]string, len(items))
+		for i, it := range items {
+			kv := Unpack(it, 2)
+			parts[i] = urlQuote(kv[0].String(), true) + "=" + urlQuote(kv[1].String(), true)
 		}
 		return Str(strings.Join(parts, "&"))
 	}
-	return Str(quote(v.String(), "/"))
+	return Str(urlQuote(v.String(), false))
+}
+
+// urlQuote is Jinja2's url_quote: the UTF-8 bytes of s percent-encoded except letters,
+// digits and "_.-~" (and "/" outside a query string, where spaces become "+").
+func urlQuote(s string, forQS bool) string {
+	safe := "_.-~/"
+	if forQS {
+		safe = "_.-~"
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < 0x80 && (unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c)) || strings.IndexByte(safe, c) >= 0):
+			b.WriteByte(c)
+		case forQS && c == ' ':
+			b.WriteByte('+')
+		default:
+			b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)|0x100, 16)[1:]))
+		}
+	}
+	return b.String()
 }
 
 // FilterWordcount counts the words (runs of \w) in a string.
@@ -1043,7 +1130,7 @@ func FilterWordcount(v Value, args []Value, kwargs []Kwarg) Value {
 	bindArgs("wordcount", args, kwargs)
 	n, in := 0, false
 	for _, r := range softStr(v).s {
-		w := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || unicode.In(r, unicode.Nl, unicode.No)
+		w := isWordRune(r)
 		if w && !in {
 			n++
 		}
@@ -1053,54 +1140,27 @@ func FilterWordcount(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterWordwrap is wordwrap(s, width=79, break_long_words=True, wrapstring=None,
-// break_on_hyphens=True) for text without hyphenated words.
+// break_on_hyphens=True): every line of s wrapped by Python's textwrap.
 func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("wordwrap", args, kwargs, "width", "break_long_words", "wrapstring", "break_on_hyphens")
-	width := optInt(a[0], 79)
-	if width <= 0 {
-		throw(ValueError, "invalid width %d (must be > 0)", width)
+	switch v.kind {
+	case KindUndefined:
+		v.undefinedError()
+	case KindString:
+	default:
+		throw(AttributeError, "'%s' object has no attribute 'splitlines'", v.TypeName())
 	}
 	wrap := "\n"
 	if given(a[2]) && a[2].kind != KindNone {
 		wrap = a[2].String()
 	}
-	breakLong := !given(a[1]) || a[1].Truthy()
-	var paragraphs []string
-	for _, para := range strings.Split(strings.ReplaceAll(softStr(v).s, "\r\n", "\n"), "\n") {
-		var lines []string
-		var line []rune
-		for _, word := range strings.FieldsFunc(para, isSpace) {
-			w := []rune(word)
-			for breakLong && len(w) > width {
-				if len(line) > 0 {
-					room := width - len(line) - 1
-					if room > 0 {
-						line = append(append(line, ' '), w[:room]...)
-						w = w[room:]
-					}
-					lines = append(lines, string(line))
-					line = nil
-					continue
-				}
-				lines = append(lines, string(w[:width]))
-				w = w[width:]
-			}
-			switch {
-			case len(line) == 0:
-				line = w
-			case len(line)+1+len(w) <= width:
-				line = append(append(line, ' '), w...)
-			default:
-				lines = append(lines, string(line))
-				line = w
-			}
-		}
-		if len(line) > 0 {
-			lines = append(lines, string(line))
-		}
-		paragraphs = append(paragraphs, strings.Join(lines, wrap))
+	tw := &textWrapper{
+		width:          optInt(a[0], 79),
+		breakLongWords: !given(a[1]) || a[1].Truthy(),
+		hyphenChunks:   !given(a[3]) || (a[3].kind == KindBool && a[3].n == 1),
+		breakOnHyphens: !given(a[3]) || a[3].Truthy(),
 	}
-	return Str(strings.Join(paragraphs, wrap))
+	return Str(wordwrap(v.s, tw, wrap))
 }
 
 // FilterXmlattr is xmlattr(d, autospace=True).

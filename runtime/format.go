@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -42,6 +43,13 @@ func formatPercent(format Value, values Value) Value {
 		if i >= len(f) {
 			throw(ValueError, "incomplete format")
 		}
+		if f[i] == '%' {
+			// only "%%" is a literal percent sign: with a key, flags or a width it is a
+			// conversion that takes an argument and then fails
+			b = append(b, '%')
+			i++
+			continue
+		}
 		var arg Value
 		haveArg := false
 		if f[i] == '(' {
@@ -67,6 +75,7 @@ func formatPercent(format Value, values Value) Value {
 				throw(KeyError, "%s", Str(key).Repr())
 			}
 			arg, haveArg, usedMapping = v, true, true
+			next = len(args) // a conversion without a key can no longer take the mapping
 			i = j
 		}
 		var spec pctSpec
@@ -82,7 +91,12 @@ func formatPercent(format Value, values Value) Value {
 			return args[next-1]
 		}
 		if i < len(f) && f[i] == '*' {
-			spec.width = optInt(takeArg(), 0)
+			spec.width = intArg(takeArg(), 0)
+			if spec.width < 0 {
+				// a negative * width left-justifies
+				spec.flags += "-"
+				spec.width = -spec.width
+			}
 			i++
 		} else {
 			spec.width, i = readNum(f, i)
@@ -91,7 +105,7 @@ func formatPercent(format Value, values Value) Value {
 		if i < len(f) && f[i] == '.' {
 			i++
 			if i < len(f) && f[i] == '*' {
-				spec.prec = optInt(takeArg(), 0)
+				spec.prec = intArg(takeArg(), 0)
 				i++
 			} else {
 				spec.prec, i = readNum(f, i)
@@ -105,10 +119,6 @@ func formatPercent(format Value, values Value) Value {
 		}
 		verb := f[i]
 		i++
-		if verb == '%' {
-			b = append(b, '%')
-			continue
-		}
 		if !haveArg {
 			arg = takeArg()
 		}
@@ -159,6 +169,9 @@ func pctOne(verb byte, spec pctSpec, arg Value, at int, f string) string {
 		}
 	case 'r', 'a':
 		body = arg.Repr()
+		if verb == 'a' {
+			body = asciiEscape(body)
+		}
 		if spec.prec >= 0 {
 			body = truncateRunes(body, spec.prec)
 		}
@@ -296,6 +309,14 @@ func formatFloatVerb(f float64, verb byte, prec int, alt bool) string {
 		}
 		s = formatG(f, prec, alt)
 	}
+	if alt && !math.IsInf(f, 0) && !math.IsNaN(f) && !strings.Contains(s, ".") {
+		// the # flag keeps the decimal point: "1." and "1.e+00"
+		if k := strings.IndexByte(s, 'e'); k >= 0 {
+			s = s[:k] + "." + s[k:]
+		} else {
+			s += "."
+		}
+	}
 	if upperCase {
 		s = strings.ToUpper(s)
 	}
@@ -326,12 +347,42 @@ func formatG(f float64, prec int, alt bool) string {
 	return s
 }
 
-// strFormat is str.format(*args, **kwargs) as Jinja2's sandbox runs it: fields are
-// looked up with the sandbox's attribute and item rules.
+// strFormat is str.format(*args, **kwargs) as Jinja2's sandbox runs it (its
+// SandboxedFormatter, a string.Formatter): fields are looked up with the sandbox's
+// attribute and item rules. On Markup it is markupsafe's escaping formatter: every
+// field that is not Markup is escaped.
 func strFormat(r Value, args []Value, kwargs []Kwarg) Value {
+	f := &formatter{args: args, kwargs: kwargs, markup: r.IsMarkup()}
+	return sameKind(r, f.vformat(r.s, 2))
+}
+
+// strFormatMap is str.format_map(mapping): str.format with the fields named by the keys
+// of mapping.
+func strFormatMap(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) != 1 || len(kwargs) > 0 {
+		throw(TypeError, "format_map() takes exactly one argument %d given", len(args)+len(kwargs))
+	}
+	f := &formatter{mapping: args[0], markup: r.IsMarkup()}
+	return sameKind(r, f.vformat(r.s, 2))
+}
+
+// formatter is Python's string.Formatter running one format call.
+type formatter struct {
+	args    []Value
+	kwargs  []Kwarg
+	mapping Value // format_map's mapping, when set
+	markup  bool
+	auto    int  // the next automatic field number
+	manual  bool // a field was numbered by hand (no automatic numbering after)
+}
+
+// vformat is string.Formatter._vformat: literal text and replacement fields, whose
+// format specs are themselves formatted (depth bounds that recursion).
+func (f *formatter) vformat(s string, depth int) string {
+	if depth < 0 {
+		throw(ValueError, "Max string recursion exceeded")
+	}
 	var b strings.Builder
-	s := r.s
-	auto, manual := 0, false
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -345,86 +396,159 @@ func strFormat(r Value, args []Value, kwargs []Kwarg) Value {
 			continue
 		case c == '}':
 			throw(ValueError, "Single '}' encountered in format string")
+		case c == '{' && i+1 == len(s):
+			throw(ValueError, "Single '{' encountered in format string")
 		case c != '{':
 			b.WriteByte(c)
 			i++
 			continue
 		}
-		// a replacement field: find its end, allowing one level of nested braces in the spec
-		depth, j := 1, i+1
-		for j < len(s) && depth > 0 {
+		// a replacement field: find its end, counting the braces of nested fields
+		count, j := 1, i+1
+		for j < len(s) && count > 0 {
 			switch s[j] {
 			case '{':
-				depth++
+				count++
 			case '}':
-				depth--
+				count--
 			}
 			j++
 		}
-		if depth > 0 {
+		if count > 0 {
 			throw(ValueError, "expected '}' before end of string")
 		}
 		field := s[i+1 : j-1]
 		i = j
 		name, conv, spec := splitField(field)
-		if strings.Contains(spec, "{") {
-			spec = strFormat(Str(spec), args, kwargs).s
-		}
-		first, rest := fieldHead(name)
-		var v Value
-		if first == "" {
-			if manual {
-				throw(ValueError, "cannot switch from manual field specification to automatic field numbering")
-			}
-			if auto >= len(args) {
-				throw(IndexError, "Replacement index %d out of range for positional args tuple", auto)
-			}
-			v = args[auto]
-			auto++
-		} else if n, err := strconv.Atoi(first); err == nil {
-			if auto > 0 {
-				throw(ValueError, "cannot switch from automatic field numbering to manual field specification")
-			}
-			manual = true
-			if n >= len(args) {
-				throw(IndexError, "Replacement index %d out of range for positional args tuple", n)
-			}
-			v = args[n]
-		} else {
-			k := kwargIndex(kwargs, first)
-			if k < 0 {
-				throw(KeyError, "%s", Str(first).Repr())
-			}
-			v = kwargs[k].Value
-		}
-		v = fieldPath(v, rest)
+		v := f.field(name)
 		switch conv {
-		case "r", "a":
+		case "":
+		case "r":
 			v = Str(v.Repr())
 		case "s":
 			v = Str(v.String())
-		case "":
+		case "a":
+			v = Str(asciiEscape(v.Repr()))
 		default:
 			throw(ValueError, "Unknown conversion specifier %s", conv)
 		}
-		b.WriteString(formatSpec(v, spec))
+		spec = f.vformat(spec, depth-1)
+		b.WriteString(f.formatField(v, spec))
 		checkSize(b.Len())
 	}
-	return sameKind(r, b.String())
+	return b.String()
 }
 
-// splitField splits "name!conv:spec".
-func splitField(field string) (name, conv, spec string) {
-	name = field
-	if i := strings.IndexByte(name, ':'); i >= 0 && !strings.Contains(name[:i], "[") {
-		name, spec = name[:i], name[i+1:]
-	} else if i := strings.IndexByte(name, ']'); i >= 0 {
-		if k := strings.IndexByte(name[i:], ':'); k >= 0 {
-			name, spec = name[:i+k], name[i+k+1:]
+// field looks up a field name: an argument by number (or the next one when the name is
+// empty) or by keyword, then its .attr and [key] accessors.
+func (f *formatter) field(name string) Value {
+	first, rest := fieldHead(name)
+	var v Value
+	if first == "" {
+		if f.manual {
+			throw(ValueError, "cannot switch from manual field specification to automatic field numbering")
+		}
+		first = strconv.Itoa(f.auto)
+		f.auto++
+	} else if isAllDigits(first) {
+		if f.auto > 0 {
+			throw(ValueError, "cannot switch from automatic field numbering to manual field specification")
+		}
+		f.manual = true
+	}
+	if n, err := strconv.Atoi(first); err == nil && isAllDigits(first) {
+		if f.mapping.kind != KindUndefined || n >= len(f.args) {
+			throw(IndexError, "Replacement index %d out of range for positional args tuple", n)
+		}
+		v = f.args[n]
+	} else if f.mapping.kind != KindUndefined {
+		d := f.mapping.AsDict()
+		if d == nil {
+			throw(TypeError, "'%s' object is not subscriptable", f.mapping.TypeName())
+		}
+		var ok bool
+		if v, ok = d.GetStr(first); !ok {
+			throw(KeyError, "%s", Str(first).Repr())
+		}
+	} else {
+		k := kwargIndex(f.kwargs, first)
+		if k < 0 {
+			throw(KeyError, "%s", Str(first).Repr())
+		}
+		v = f.kwargs[k].Value
+	}
+	return fieldPath(v, rest)
+}
+
+// formatField is format(value, spec), escaped when formatting Markup (a Markup value
+// is kept as it is, and takes no spec).
+func (f *formatter) formatField(v Value, spec string) string {
+	if !f.markup {
+		return formatSpec(v, spec)
+	}
+	if v.IsMarkup() {
+		if spec != "" {
+			throw(ValueError, "Unsupported format specification for Markup.")
+		}
+		return v.s
+	}
+	return escapeHTML(formatSpec(v, spec))
+}
+
+// asciiEscape is what Python's ascii() does to a repr: every non-ASCII character
+// becomes a \xhh, \uhhhh or \Uhhhhhhhh escape.
+func asciiEscape(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			fmt.Fprintf(&b, "\\U%08x", r)
 		}
 	}
-	if i := strings.IndexByte(name, '!'); i >= 0 {
-		name, conv = name[:i], name[i+1:]
+	return b.String()
+}
+
+// splitField splits a replacement field "name!conv:spec" as Python's parser does: the
+// name ends at the first ':' or '!' outside [brackets], a conversion is one character
+// followed by ':' or the end.
+func splitField(field string) (name, conv, spec string) {
+	i := 0
+	for i < len(field) {
+		c := field[i]
+		if c == '[' {
+			for i < len(field) && field[i] != ']' {
+				i++
+			}
+			continue
+		}
+		if c == ':' || c == '!' {
+			break
+		}
+		i++
+	}
+	name = field[:i]
+	if i < len(field) && field[i] == '!' {
+		if i+1 >= len(field) {
+			throw(ValueError, "end of string while looking for conversion specifier")
+		}
+		_, size := utf8.DecodeRuneInString(field[i+1:])
+		conv = field[i+1 : i+1+size]
+		i += 1 + size
+		if i < len(field) && field[i] != ':' {
+			throw(ValueError, "expected ':' after conversion specifier")
+		}
+	}
+	if i < len(field) {
+		spec = field[i+1:]
 	}
 	return name, conv, spec
 }
@@ -468,16 +592,22 @@ func fieldPath(v Value, path string) Value {
 	return v
 }
 
-// formatSpec is Python's format(value, spec) for str, int and float values.
+// formatSpec is Python's format(value, spec) for str, int and float values; other
+// values accept only the empty spec.
 func formatSpec(v Value, spec string) string {
 	if spec == "" {
 		return v.String()
 	}
+	numeric := v.isNumber()
+	if !numeric && v.kind != KindString {
+		throw(TypeError, "unsupported format string passed to %s.__format__", v.TypeName())
+	}
 	var fill rune = ' '
 	var align byte
+	fillGiven := false
 	p := 0
 	if r, size := utf8.DecodeRuneInString(spec); len(spec) > size && strings.IndexByte("<>=^", spec[size]) >= 0 {
-		fill, align, p = r, spec[size], size+1
+		fill, align, p, fillGiven = r, spec[size], size+1, true
 	} else if len(spec) > 0 && strings.IndexByte("<>=^", spec[0]) >= 0 {
 		align, p = spec[0], 1
 	}
@@ -491,10 +621,9 @@ func formatSpec(v Value, spec string) string {
 		alt = true
 		p++
 	}
+	zero := false
 	if p < len(spec) && spec[p] == '0' {
-		if align == 0 {
-			fill, align = '0', '='
-		}
+		zero = true
 		p++
 	}
 	width, p := readNum(spec, p)
@@ -515,128 +644,184 @@ func formatSpec(v Value, spec string) string {
 	if p != len(spec) {
 		throw(ValueError, "Invalid format specifier")
 	}
-	var body string
-	numeric := v.isNumber()
-	switch {
-	case v.kind == KindString || (!numeric && typ == 0):
+	if zero {
+		// the 0 flag: zero fill unless a fill is given, sign-aware unless aligned
+		if !fillGiven {
+			fill = '0'
+		}
+		if align == 0 {
+			align = '='
+			if v.kind == KindString {
+				align = '<'
+			}
+		}
+	}
+	if v.kind == KindString {
 		if typ != 0 && typ != 's' {
 			throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
 		}
-		body = v.String()
+		if align == '=' {
+			throw(ValueError, "'=' alignment not allowed in string format specifier")
+		}
+		body := v.s
 		if prec >= 0 {
 			body = truncateRunes(body, prec)
 		}
 		if align == 0 {
 			align = '<'
 		}
-	case numeric && (typ == 0 || strings.IndexByte("dbxXoc", typ) >= 0) && v.kind != KindFloat:
+		return padFormatted("", body, width, fill, align)
+	}
+	// a number: sign, prefix, digits (grouped) and the rest (fraction, exponent, %)
+	var prefix, digits, rest string
+	negative := false
+	interval := 3
+	if v.kind != KindFloat && (typ == 0 || strings.IndexByte("dbxXocn", typ) >= 0) {
 		i := v.bigInt()
+		negative = i.Sign() < 0
+		abs := new(big.Int).Abs(i)
 		switch typ {
-		case 'b':
-			body = new(big.Int).Abs(i).Text(2)
-		case 'o':
-			body = new(big.Int).Abs(i).Text(8)
-		case 'x':
-			body = new(big.Int).Abs(i).Text(16)
-		case 'X':
-			body = strings.ToUpper(new(big.Int).Abs(i).Text(16))
+		case 'b', 'o', 'x', 'X':
+			base := map[byte]int{'b': 2, 'o': 8, 'x': 16, 'X': 16}[typ]
+			digits = abs.Text(base)
+			if typ == 'X' {
+				digits = strings.ToUpper(digits)
+			}
+			if alt {
+				prefix = "0" + string(typ)
+			}
+			interval = 4 // "_" groups hex, octal and binary digits by four
+			if group == "," {
+				throw(ValueError, "Cannot specify ',' with '%c'.", typ)
+			}
 		case 'c':
-			body = string(rune(i.Int64()))
+			if group != "" {
+				throw(ValueError, "Cannot specify '%s' with 'c'.", group)
+			}
+			if !i.IsInt64() || i.Int64() < 0 || i.Int64() > utf8.MaxRune {
+				throw(OverflowError, "%%c arg not in range(0x110000)")
+			}
+			digits, negative = string(rune(i.Int64())), false
 		default:
-			body = new(big.Int).Abs(i).Text(10)
-			body = groupDigits(body, group)
+			digits = abs.Text(10)
 		}
-		if alt && typ != 0 && typ != 'd' && typ != 'c' {
-			body = "0" + string(typ) + body
+		if typ == 'n' && group != "" {
+			throw(ValueError, "Cannot specify '%s' with 'n'.", group)
 		}
-		body = applySign(body, i.Sign() < 0, sign)
-	case numeric:
-		f := toFloat(v)
-		switch typ {
-		case 0:
-			if prec < 0 {
-				body = string(appendFloatRepr(nil, math.Abs(f)))
-			} else {
-				body = formatG(math.Abs(f), max(prec, 1), alt)
-				if !strings.ContainsAny(body, ".e") && !math.IsInf(f, 0) {
-					body += ".0"
-				}
-			}
-		case '%':
-			if prec < 0 {
-				prec = 6
-			}
-			body = formatFloatVerb(math.Abs(f)*100, 'f', prec, alt) + "%"
-		case 'e', 'E', 'f', 'F', 'g', 'G':
-			if prec < 0 {
-				prec = 6
-			}
-			body = formatFloatVerb(math.Abs(f), typ, prec, alt)
-		default:
-			throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
+		if prec >= 0 {
+			throw(ValueError, "Precision not allowed in integer format specifier")
 		}
-		if group != "" {
-			intPart, frac := body, ""
-			if k := strings.IndexAny(body, ".e%"); k >= 0 {
-				intPart, frac = body[:k], body[k:]
+		return padNumber(negative, sign, prefix, digits, rest, group, interval, width, fill, align)
+	}
+	f := toFloat(v)
+	var body string
+	switch typ {
+	case 0:
+		if prec < 0 {
+			body = string(appendFloatRepr(nil, math.Abs(f)))
+		} else {
+			body = formatG(math.Abs(f), max(prec, 1), alt)
+			if !strings.ContainsAny(body, ".e") && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				body += ".0"
 			}
-			body = groupDigits(intPart, group) + frac
 		}
-		body = applySign(body, math.Signbit(f) && !math.IsNaN(f), sign)
+	case '%':
+		if prec < 0 {
+			prec = 6
+		}
+		body = formatFloatVerb(math.Abs(f)*100, 'f', prec, alt) + "%"
+	case 'e', 'E', 'f', 'F', 'g', 'G', 'n':
+		if prec < 0 {
+			prec = 6
+		}
+		verb := typ
+		if verb == 'n' {
+			verb = 'g' // 'n' is 'g' with the C locale's separators: none
+		}
+		body = formatFloatVerb(math.Abs(f), verb, prec, alt)
 	default:
-		throw(TypeError, "unsupported format string passed to %s.__format__", v.TypeName())
+		throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
+	}
+	negative = math.Signbit(f) && !math.IsNaN(f)
+	digits = body
+	if k := strings.IndexFunc(body, func(r rune) bool { return r < '0' || r > '9' }); k >= 0 {
+		digits, rest = body[:k], body[k:]
+	}
+	return padNumber(negative, sign, "", digits, rest, group, 3, width, fill, align)
+}
+
+// padNumber assembles a formatted number: the sign, the prefix (0x), the digits grouped
+// every interval with sep (with zero padding grouped too, as Python does when the fill
+// is 0 and the alignment =), the rest (fraction, exponent) and the padding.
+func padNumber(negative bool, sign byte, prefix, digits, rest, sep string, interval, width int, fill rune, align byte) string {
+	signStr := ""
+	switch {
+	case negative:
+		signStr = "-"
+	case sign == '+':
+		signStr = "+"
+	case sign == ' ':
+		signStr = " "
+	}
+	if sep != "" && digits != "" {
+		minWidth := 0
+		if fill == '0' && align == '=' {
+			minWidth = width - len(signStr) - len(prefix) - utf8.RuneCountInString(rest)
+		}
+		digits = groupDigitsMin(digits, sep, interval, minWidth)
 	}
 	if align == 0 {
 		align = '>'
 	}
-	n := utf8.RuneCountInString(body)
+	return padFormatted(signStr+prefix, digits+rest, width, fill, align)
+}
+
+// padFormatted pads lead+body to width: lead is the sign and prefix of a number, which
+// the = alignment keeps before the padding.
+func padFormatted(lead, body string, width int, fill rune, align byte) string {
+	n := utf8.RuneCountInString(lead) + utf8.RuneCountInString(body)
 	if width <= n {
-		return body
+		return lead + body
 	}
 	checkSize(width)
 	pad := width - n
 	f := string(fill)
 	switch align {
 	case '<':
-		return body + strings.Repeat(f, pad)
+		return lead + body + strings.Repeat(f, pad)
 	case '^':
-		return strings.Repeat(f, pad/2) + body + strings.Repeat(f, pad-pad/2)
+		return strings.Repeat(f, pad/2) + lead + body + strings.Repeat(f, pad-pad/2)
 	case '=':
-		sgn := ""
-		if len(body) > 0 && strings.IndexByte("+- ", body[0]) >= 0 {
-			sgn, body = body[:1], body[1:]
+		return lead + strings.Repeat(f, pad) + body
+	}
+	return strings.Repeat(f, pad) + lead + body
+}
+
+// groupDigitsMin inserts sep every interval digits from the right, as CPython's
+// _PyUnicode_InsertThousandsGrouping does: with minWidth > 0, leading zeros (grouped
+// too) are added until the result is at least that wide.
+func groupDigitsMin(digits, sep string, interval, minWidth int) string {
+	var groups []string // from the right
+	remaining := len(digits)
+	for {
+		l := min(interval, max(remaining, minWidth, 1))
+		zeros := max(0, l-remaining)
+		chars := max(0, min(remaining, l))
+		g := strings.Repeat("0", zeros) + digits[remaining-chars:remaining]
+		if len(groups) > 0 {
+			g += sep
 		}
-		return sgn + strings.Repeat(f, pad) + body
-	}
-	return strings.Repeat(f, pad) + body
-}
-
-func applySign(body string, negative bool, sign byte) string {
-	switch {
-	case negative:
-		return "-" + body
-	case sign == '+':
-		return "+" + body
-	case sign == ' ':
-		return " " + body
-	}
-	return body
-}
-
-func groupDigits(digits, sep string) string {
-	if sep == "" || len(digits) <= 3 {
-		return digits
+		groups = append(groups, g)
+		remaining -= chars
+		minWidth -= l
+		if remaining <= 0 && minWidth <= 0 {
+			break
+		}
+		minWidth -= len(sep)
 	}
 	var b strings.Builder
-	lead := len(digits) % 3
-	if lead > 0 {
-		b.WriteString(digits[:lead])
-	}
-	for i := lead; i < len(digits); i += 3 {
-		if b.Len() > 0 {
-			b.WriteString(sep)
-		}
-		b.WriteString(digits[i : i+3])
+	for i := len(groups) - 1; i >= 0; i-- {
+		b.WriteString(groups[i])
 	}
 	return b.String()
 }

@@ -286,7 +286,8 @@ func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && (c < utf8.RuneSelf || !ensureASCII) {
+		// with ensure_ascii, json.dumps escapes everything outside ' '..'~' (DEL too)
+		if c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || !ensureASCII) {
 			i++
 			continue
 		}

@@ -80,16 +80,39 @@ type Loop struct {
 	total   int // length, once known (-1 before)
 	changed []Value
 	hasLast bool
+	depth   int              // loop.depth: 1, or deeper in a recursive loop's loop(x)
+	recurse func(Value, int) // renders a recursive loop over an iterable at a depth
 }
 
 // NewLoop starts a loop over v. filter, when not nil, is the loop's inline if: only the
 // items it accepts are visited, and it is evaluated as late as Jinja2 evaluates it.
 func NewLoop(w *Writer, v Value, filter func(Value) bool) *Loop {
-	l := &Loop{w: w, src: iterate(v), filter: filter, index: -1, total: -1}
+	l := &Loop{w: w, src: iterate(v), filter: filter, index: -1, total: -1, depth: 1}
 	if filter == nil {
 		l.total = len(l.src)
 	}
 	return l
+}
+
+// NewRecursiveLoop starts a loop of a recursive for at depth (1 for the outermost).
+// recurse runs the whole loop over another iterable at a given depth; calling the loop
+// variable, loop(x), renders it one level deeper and returns what it wrote.
+func NewRecursiveLoop(w *Writer, v Value, filter func(Value) bool, depth int, recurse func(Value, int)) *Loop {
+	l := NewLoop(w, v, filter)
+	l.depth, l.recurse = depth, recurse
+	return l
+}
+
+// call is loop(iterable) in a recursive loop.
+func (l *Loop) call(args []Value, kwargs []Kwarg) Value {
+	if l.recurse == nil {
+		throw(TypeError, "Tried to call non recursive loop.  Maybe you forgot the 'recursive' modifier.")
+	}
+	noKwargs("loop", kwargs)
+	if len(args) != 1 {
+		throw(TypeError, "loop() takes exactly one argument (%d given)", len(args))
+	}
+	return l.w.capture(func() { l.recurse(args[0], l.depth+1) })
 }
 
 // fetch returns the next item of the source the filter accepts.
@@ -193,9 +216,9 @@ func (l *Loop) attr(name string) (Value, bool) {
 	case "revindex0":
 		return Int(int64(l.length() - l.index - 1)), true
 	case "depth":
-		return Int(1), true
+		return Int(int64(l.depth)), true
 	case "depth0":
-		return Int(0), true
+		return Int(int64(l.depth - 1)), true
 	case "previtem":
 		if !l.hasPrev {
 			return undefinedMessage("there is no previous item"), true

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -35,7 +36,7 @@ func init() {
 			return sameKind(r, capitalize(r.s))
 		},
 		"swapcase":     func(r Value, a []Value, k []Kwarg) Value { noArgs("swapcase", a, k); return sameKind(r, swapcase(r.s)) },
-		"casefold":     func(r Value, a []Value, k []Kwarg) Value { noArgs("casefold", a, k); return Str(lower(r.s)) },
+		"casefold":     func(r Value, a []Value, k []Kwarg) Value { noArgs("casefold", a, k); return sameKind(r, casefold(r.s)) },
 		"join":         strJoin,
 		"format":       strFormat,
 		"splitlines":   strSplitlines,
@@ -57,16 +58,22 @@ func init() {
 			noArgs("isascii", a, k)
 			return Bool(isASCII(r.s))
 		},
-		"islower":      func(r Value, a []Value, k []Kwarg) Value { noArgs("islower", a, k); return Bool(isLowerStr(r.s)) },
-		"isupper":      func(r Value, a []Value, k []Kwarg) Value { noArgs("isupper", a, k); return Bool(isUpperStr(r.s)) },
-		"istitle":      func(r Value, a []Value, k []Kwarg) Value { noArgs("istitle", a, k); return Bool(isTitleStr(r.s)) },
-		"encode":       nil,
-		"expandtabs":   nil,
-		"format_map":   nil,
-		"isidentifier": nil,
-		"isprintable":  nil,
-		"maketrans":    nil,
-		"translate":    nil,
+		"islower":    func(r Value, a []Value, k []Kwarg) Value { noArgs("islower", a, k); return Bool(isLowerStr(r.s)) },
+		"isupper":    func(r Value, a []Value, k []Kwarg) Value { noArgs("isupper", a, k); return Bool(isUpperStr(r.s)) },
+		"istitle":    func(r Value, a []Value, k []Kwarg) Value { noArgs("istitle", a, k); return Bool(isTitleStr(r.s)) },
+		"encode":     nil,
+		"expandtabs": strExpandtabs,
+		"format_map": strFormatMap,
+		"isidentifier": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("isidentifier", a, k)
+			return Bool(isIdentifier(r.s))
+		},
+		"isprintable": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("isprintable", a, k)
+			return Bool(strings.IndexFunc(r.s, func(c rune) bool { return !isPrintable(c) }) < 0)
+		},
+		"maketrans": nil,
+		"translate": strTranslate,
 	}
 }
 
@@ -157,6 +164,12 @@ func methodTable(v Value) map[string]method {
 	case KindDict:
 		return dictMethods
 	case KindList:
+		switch {
+		case isRange(v):
+			return tupleMethods // a range has count and index, and no mutating method
+		case isDictView(v):
+			return nil
+		}
 		return listMethods
 	case KindTuple:
 		return tupleMethods
@@ -193,6 +206,9 @@ func methodFor(v Value, name string) (method, bool) {
 // attributes (__class__ and the like) are refused the same way.
 func lookupMethod(v Value, name string) (Value, bool) {
 	if isDunder(name) {
+		if v.kind == KindDict && !dictDunders[name] {
+			return Value{}, false // not an attribute: x.__key__ is then the item
+		}
 		return unsafeAttr(v, name), true
 	}
 	m, ok := methodFor(v, name)
@@ -209,6 +225,19 @@ func lookupMethod(v Value, name string) (Value, bool) {
 func unsafeAttr(v Value, name string) Value {
 	return Value{kind: KindUndefined, n: hintMessage, flags: flagUnsafe,
 		s: "access to attribute '" + name + "' of '" + v.TypeName() + "' object is unsafe."}
+}
+
+// dictDunders are the special attributes a Python dict has (dir(dict)).
+var dictDunders = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`__class__ __class_getitem__ __contains__ __delattr__ __delitem__
+		__dir__ __doc__ __eq__ __format__ __ge__ __getattribute__ __getitem__ __getstate__ __gt__
+		__hash__ __init__ __init_subclass__ __ior__ __iter__ __le__ __len__ __lt__ __ne__ __new__
+		__or__ __reduce__ __reduce_ex__ __repr__ __reversed__ __ror__ __setattr__ __setitem__
+		__sizeof__ __str__ __subclasshook__`) {
+		dictDunders[n] = true
+	}
 }
 
 // sameKind returns s as a str, or as Markup when r is Markup (its methods keep the type).
@@ -269,6 +298,18 @@ func optStr(fname string, v Value, def string) (string, bool) {
 	return v.s, true
 }
 
+// intArg returns the int in an optional argument of a Python builtin, or def when it is
+// missing; None is a TypeError there, as for any value that is not an int.
+func intArg(v Value, def int) int {
+	if !given(v) {
+		return def
+	}
+	if !v.isIntegral() {
+		throw(TypeError, "'%s' object cannot be interpreted as an integer", v.TypeName())
+	}
+	return sliceInt(v)
+}
+
 // optInt returns the int in an optional argument, or def when it is missing or None.
 func optInt(v Value, def int) int {
 	if !given(v) || v.kind == KindNone {
@@ -286,7 +327,7 @@ func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 		name = "rsplit"
 	}
 	a := bindArgs(name, args, kwargs, "sep", "maxsplit")
-	maxsplit := optInt(a[1], -1)
+	maxsplit := intArg(a[1], -1)
 	sep, hasSep := optStr(name, a[0], "")
 	if hasSep && sep == "" {
 		throw(ValueError, "empty separator")
@@ -308,7 +349,7 @@ func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	}
 	items := make([]Value, len(parts))
 	for i, p := range parts {
-		items[i] = Str(p)
+		items[i] = sameKind(r, p)
 	}
 	return ListOf(items)
 }
@@ -524,8 +565,11 @@ func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
 			throw(TypeError, "replace() argument must be str, not %s", x.TypeName())
 		}
 	}
-	s := pyReplace(r.s, a[0].s, a[1].s, optInt(a[2], -1))
-	return sameKind(r, s)
+	newStr := a[1].s
+	if r.IsMarkup() {
+		newStr = escapeUnlessMarkup(a[1]) // Markup.replace escapes the replacement
+	}
+	return sameKind(r, pyReplace(r.s, a[0].s, newStr, intArg(a[2], -1)))
 }
 
 // pyReplace is Python's str.replace: an empty old inserts new between characters.
@@ -646,13 +690,13 @@ func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
 			}
 		}
 		if end < 0 {
-			items = append(items, Str(s))
+			items = append(items, sameKind(r, s))
 			break
 		}
 		if keep {
-			items = append(items, Str(s[:next]))
+			items = append(items, sameKind(r, s[:next]))
 		} else {
-			items = append(items, Str(s[:end]))
+			items = append(items, sameKind(r, s[:end]))
 		}
 		s = s[next:]
 	}
@@ -682,19 +726,20 @@ func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	if sep.s == "" {
 		throw(ValueError, "empty separator")
 	}
+	part := func(s string) Value { return sameKind(r, s) }
 	var i int
 	if right {
 		i = strings.LastIndex(r.s, sep.s)
 		if i < 0 {
-			return NewTuple(Str(""), Str(""), Str(r.s))
+			return NewTuple(part(""), part(""), part(r.s))
 		}
 	} else {
 		i = strings.Index(r.s, sep.s)
 		if i < 0 {
-			return NewTuple(Str(r.s), Str(""), Str(""))
+			return NewTuple(part(r.s), part(""), part(""))
 		}
 	}
-	return NewTuple(Str(r.s[:i]), Str(sep.s), Str(r.s[i+len(sep.s):]))
+	return NewTuple(part(r.s[:i]), part(sep.s), part(r.s[i+len(sep.s):]))
 }
 
 func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
@@ -711,13 +756,16 @@ func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	if len(args) < 1 || len(args) > 2 || len(kwargs) > 0 {
 		throw(TypeError, "%s expected at least 1 argument, got %d", name, len(args))
 	}
-	width := optInt(args[0], 0)
+	width := intArg(args[0], 0)
 	fill := " "
 	if len(args) == 2 {
-		if args[1].kind != KindString || utf8.RuneCountInString(args[1].s) != 1 {
+		fill = args[1].s
+		if r.IsMarkup() && args[1].kind == KindString {
+			fill = escapeUnlessMarkup(args[1]) // Markup escapes its fill character
+		}
+		if args[1].kind != KindString || utf8.RuneCountInString(fill) != 1 {
 			throw(TypeError, "The fill character must be exactly one character long")
 		}
-		fill = args[1].s
 	}
 	return sameKind(r, pad(r.s, width, fill, name))
 }
@@ -737,30 +785,107 @@ func pad(s string, width int, fill, how string) string {
 	case "rjust":
 		left = total
 	default:
-		left = total / 2
-		if total%2 == 1 && n%2 == 1 {
-			left++
-		}
+		// CPython's pad: the extra fill goes left when both the margin and the
+		// width are odd
+		left = total/2 + total&width&1
 	}
 	return strings.Repeat(fill, left) + s + strings.Repeat(fill, total-left)
+}
+
+// strExpandtabs is str.expandtabs(tabsize=8): each tab becomes the spaces up to the
+// next multiple of tabsize columns (counted from the last line break).
+func strExpandtabs(r Value, args []Value, kwargs []Kwarg) Value {
+	a := bindArgs("expandtabs", args, kwargs, "tabsize")
+	size := intArg(a[0], 8)
+	var b strings.Builder
+	col := 0
+	for _, c := range r.s {
+		switch c {
+		case '\t':
+			if size > 0 {
+				n := size - col%size
+				checkSize(b.Len() + n)
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+			}
+		case '\n', '\r':
+			b.WriteRune(c)
+			col = 0
+		default:
+			b.WriteRune(c)
+			col++
+		}
+	}
+	return sameKind(r, b.String())
+}
+
+// isIdentifier is str.isidentifier: a letter or underscore, then letters, digits,
+// combining marks and connector punctuation.
+func isIdentifier(s string) bool {
+	for i, c := range s {
+		start := c == '_' || isAlphaRune(c) || unicode.Is(unicode.Nl, c)
+		if i == 0 && !start {
+			return false
+		}
+		if !start && !unicode.In(c, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// strTranslate is str.translate(table): each character looked up by its code point in
+// the table (a dict), and replaced by the str, or the character of the int, it maps
+// to, or deleted where it maps to None; characters not in the table are kept.
+func strTranslate(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) != 1 || len(kwargs) > 0 {
+		throw(TypeError, "translate() takes exactly one argument (%d given)", len(args)+len(kwargs))
+	}
+	table := args[0]
+	var b strings.Builder
+	for _, c := range r.s {
+		var m Value
+		var ok bool
+		switch table.kind {
+		case KindDict:
+			m, ok = table.p.(*Dict).Get(Int(int64(c)))
+		case KindList, KindTuple, KindString:
+			m, ok = table.lookupItem(Int(int64(c)))
+		default:
+			throw(TypeError, "'%s' object is not subscriptable", table.TypeName())
+		}
+		switch {
+		case !ok:
+			b.WriteRune(c)
+		case m.kind == KindNone:
+		case m.kind == KindString:
+			b.WriteString(m.s)
+		case m.isIntegral() && !m.isBig() && m.n >= 0 && m.n <= unicode.MaxRune:
+			b.WriteRune(rune(m.n))
+		default:
+			throw(TypeError, "character mapping must return integer, None or str")
+		}
+		checkSize(b.Len())
+	}
+	return sameKind(r, b.String())
 }
 
 func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 	if len(args) != 1 || len(kwargs) > 0 {
 		throw(TypeError, "zfill() takes exactly one argument (%d given)", len(args))
 	}
-	width := optInt(args[0], 0)
+	width := intArg(args[0], 0)
 	s := r.s
 	n := utf8.RuneCountInString(s)
 	if width <= n {
-		return Str(s)
+		return sameKind(r, s)
 	}
 	checkSize(width)
 	sign := ""
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		sign, s = s[:1], s[1:]
 	}
-	return Str(sign + strings.Repeat("0", width-n) + s)
+	return sameKind(r, sign+strings.Repeat("0", width-n)+s)
 }
 
 func strPredicate(name string, test func(rune) bool) method {

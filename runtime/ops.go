@@ -44,8 +44,8 @@ func Add(a, b Value) Value {
 		}
 		checkSize(len(a.s) + len(b.s))
 		return Str(a.s + b.s)
-	case a.kind == KindList || a.kind == KindTuple:
-		if b.kind != a.kind {
+	case isSequence(a):
+		if b.kind != a.kind || !isSequence(b) {
 			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
 		}
 		x, y := a.p.(*List).Items, b.p.(*List).Items
@@ -129,8 +129,10 @@ func Mul(a, b Value) Value {
 	return Value{}
 }
 
+// isSequence reports whether v is a str, list or tuple: what + concatenates and *
+// repeats (a range or a dict view is neither).
 func isSequence(v Value) bool {
-	return v.kind == KindString || v.kind == KindList || v.kind == KindTuple
+	return v.kind == KindString || (v.kind == KindList && v.s == "") || v.kind == KindTuple
 }
 
 func abs64(x int64) int64 {
@@ -240,10 +242,11 @@ func FloorDiv(a, b Value) Value {
 // Mod is Python's a % b: the remainder with the sign of b, or printf-style formatting
 // when a is a str.
 func Mod(a, b Value) Value {
-	checkUndefined(a, b)
 	if a.kind == KindString {
+		// str.__mod__ takes any operand, an undefined one too (it prints as "")
 		return formatPercent(a, b)
 	}
+	checkUndefined(a, b)
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("%", a, b)
 	}
@@ -406,6 +409,9 @@ func Eq(a, b Value) bool {
 			return a.float() == b.float()
 		case KindList, KindTuple:
 			x, y := a.p.(*List).Items, b.p.(*List).Items
+			if a.kind == KindList && (a.s != "" || b.s != "") {
+				return eqSpecialList(a, b)
+			}
 			if len(x) != len(y) {
 				return false
 			}
@@ -434,6 +440,35 @@ func Eq(a, b Value) bool {
 		return compareNumbers(a, b) == 0
 	}
 	return false
+}
+
+// eqSpecialList is == where a list value is a range or a dict view: ranges equal ranges
+// of the same items, keys and items views compare as sets, a values view only equals
+// itself, and none of them equals a list.
+func eqSpecialList(a, b Value) bool {
+	switch {
+	case isRange(a) && isRange(b):
+		return Eq(Value{kind: KindList, p: a.p}, Value{kind: KindList, p: b.p})
+	case isDictView(a) && isDictView(b) && a.s == b.s && a.s != "dict_values":
+		x, y := a.p.(*List).Items, b.p.(*List).Items
+		if len(x) != len(y) {
+			return false
+		}
+		for _, it := range x {
+			found := false
+			for _, jt := range y {
+				if Eq(it, jt) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	return a.p == b.p
 }
 
 // Ne is Python's a != b.
@@ -557,10 +592,11 @@ func NotIn(item, container Value) bool { return !In(item, container) }
 
 // checkHashable raises Python's TypeError for a dict key that cannot be hashed.
 func checkHashable(k Value) {
-	switch k.kind {
-	case KindList, KindDict:
+	switch {
+	case isRange(k):
+	case k.kind == KindList || k.kind == KindDict:
 		throw(TypeError, "unhashable type: '%s'", k.TypeName())
-	case KindTuple:
+	case k.kind == KindTuple:
 		for _, it := range k.p.(*List).Items {
 			checkHashable(it)
 		}

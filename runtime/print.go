@@ -107,10 +107,14 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		b = append(b, "<LoopContext "...)
 		b = strconv.AppendInt(b, int64(l.index+1), 10)
 		b = append(b, '/')
-		return strconv.AppendInt(b, int64(l.length()), 10)
+		b = strconv.AppendInt(b, int64(l.length()), 10)
+		return append(b, '>')
 	case KindIterator:
 		return append(b, "<"+v.p.(*Iterator).typeName+" object>"...)
 	case KindObject:
+		if r, ok := v.p.(interface{ repr() string }); ok {
+			return append(b, r.repr()...)
+		}
 		return append(b, "<"+v.TypeName()+" object>"...)
 	}
 	return b
@@ -167,7 +171,10 @@ func appendQuoted(b []byte, s string) []byte {
 
 // isPrintable is Python's str.isprintable for one character: not in the categories
 // Other (Cc, Cf, Cs, Co, Cn) or Separator (Zl, Zp, Zs), except the ASCII space.
-func isPrintable(r rune) bool { return r == ' ' || unicode.IsPrint(r) }
+// isPrintable is Python's str.isprintable for one character: what repr leaves as it is.
+func isPrintable(r rune) bool {
+	return (r == ' ' || unicode.IsPrint(r)) != inRanges(pyPrintableFlips, r)
+}
 
 func appendHexEscape(b []byte, c byte, r rune, width int) []byte {
 	b = append(b, '\\', c)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
@@ -19,151 +20,226 @@ func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
 	return Str(Strftime(in.now(), a[0].s))
 }
 
-// Strftime formats t with C strftime directives as glibc implements them, including the
-// flags - (no padding), _ (space padding) and 0.
+// Strftime formats t with C strftime directives as glibc implements them:
+// %[flags][width][E|O]conversion, with the flags _ (pad with spaces), - (no padding),
+// 0 (pad with zeros), ^ (upper case) and # (swap the case of names), a width that pads
+// the result, and a directive glibc does not know copied as it is.
 func Strftime(t time.Time, format string) string {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 >= len(format) {
-			b.WriteByte(c)
+		if format[i] != '%' {
+			b.WriteByte(format[i])
 			continue
 		}
-		i++
-		flag := byte(0)
-		if strings.IndexByte("-_0^#", format[i]) >= 0 && i+1 < len(format) {
-			flag = format[i]
-			i++
-		}
-		num := func(v, width int, pad byte) {
-			s := strconv.Itoa(v)
-			switch flag {
-			case '-':
-				b.WriteString(s)
-				return
-			case '_':
-				pad = ' '
-			case '0':
-				pad = '0'
-			}
-			for n := len(s); n < width; n++ {
-				b.WriteByte(pad)
-			}
-			b.WriteString(s)
-		}
-		text := func(s string) {
-			switch flag {
+		start := i
+		d := strftimeDirective{width: -1}
+		j := i + 1
+		for ; j < len(format) && strings.IndexByte("_-0^#", format[j]) >= 0; j++ {
+			switch format[j] {
 			case '^':
-				s = strings.ToUpper(s)
+				d.upper = true
 			case '#':
-				s = swapcase(s)
+				d.swap = true
+			default:
+				d.pad = format[j]
 			}
-			b.WriteString(s)
 		}
-		hour12 := t.Hour() % 12
-		if hour12 == 0 {
-			hour12 = 12
+		if j < len(format) && format[j] >= '1' && format[j] <= '9' {
+			d.width = 0
+			for ; j < len(format) && format[j] >= '0' && format[j] <= '9'; j++ {
+				d.width = min(d.width*10+int(format[j]-'0'), 1024)
+			}
 		}
-		switch format[i] {
-		case 'a':
-			text(t.Weekday().String()[:3])
-		case 'A':
-			text(t.Weekday().String())
-		case 'b', 'h':
-			text(t.Month().String()[:3])
-		case 'B':
-			text(t.Month().String())
-		case 'c':
-			text(Strftime(t, "%a %b %e %H:%M:%S %Y"))
-		case 'C':
-			num(t.Year()/100, 2, '0')
-		case 'd':
-			num(t.Day(), 2, '0')
-		case 'D':
-			b.WriteString(Strftime(t, "%m/%d/%y"))
-		case 'e':
-			num(t.Day(), 2, ' ')
-		case 'F':
-			b.WriteString(Strftime(t, "%Y-%m-%d"))
-		case 'f':
-			num(t.Nanosecond()/1000, 6, '0')
-		case 'G':
-			y, _ := t.ISOWeek()
-			num(y, 4, '0')
-		case 'g':
-			y, _ := t.ISOWeek()
-			num(y%100, 2, '0')
-		case 'H':
-			num(t.Hour(), 2, '0')
-		case 'I':
-			num(hour12, 2, '0')
-		case 'j':
-			num(t.YearDay(), 3, '0')
-		case 'k':
-			num(t.Hour(), 2, ' ')
-		case 'l':
-			num(hour12, 2, ' ')
-		case 'm':
-			num(int(t.Month()), 2, '0')
-		case 'M':
-			num(t.Minute(), 2, '0')
-		case 'n':
-			b.WriteByte('\n')
-		case 'p':
-			if t.Hour() < 12 {
-				text("AM")
-			} else {
-				text("PM")
-			}
-		case 'P':
-			if t.Hour() < 12 {
-				b.WriteString("am")
-			} else {
-				b.WriteString("pm")
-			}
-		case 'r':
-			b.WriteString(Strftime(t, "%I:%M:%S %p"))
-		case 'R':
-			b.WriteString(Strftime(t, "%H:%M"))
-		case 's':
-			b.WriteString(strconv.FormatInt(t.Unix(), 10))
-		case 'S':
-			num(t.Second(), 2, '0')
-		case 't':
-			b.WriteByte('\t')
-		case 'T', 'X':
-			b.WriteString(Strftime(t, "%H:%M:%S"))
-		case 'u':
-			wd := int(t.Weekday())
-			if wd == 0 {
-				wd = 7
-			}
-			num(wd, 1, '0')
-		case 'U':
-			num((t.YearDay()+6-int(t.Weekday()))/7, 2, '0')
-		case 'V':
-			_, w := t.ISOWeek()
-			num(w, 2, '0')
-		case 'w':
-			num(int(t.Weekday()), 1, '0')
-		case 'W':
-			num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2, '0')
-		case 'x':
-			b.WriteString(Strftime(t, "%m/%d/%y"))
-		case 'y':
-			num(t.Year()%100, 2, '0')
-		case 'Y':
-			num(t.Year(), 1, '0')
-		case 'z', 'Z':
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			if flag != 0 {
-				b.WriteByte(flag)
-			}
-			b.WriteByte(format[i])
+		var modifier byte
+		if j < len(format) && (format[j] == 'E' || format[j] == 'O') {
+			modifier = format[j]
+			j++
 		}
+		if j >= len(format) {
+			// a % at the end: glibc copies what there is
+			b.WriteString(format[start:])
+			break
+		}
+		i = j
+		if format[j] == 'f' && j != start+1 {
+			// Python itself replaces a bare %f; with flags glibc does not know it
+			b.WriteString(d.padText(format[start : j+1]))
+			continue
+		}
+		out, ok := d.convert(t, format[j], modifier)
+		if !ok {
+			out = format[start : j+1]
+		}
+		b.WriteString(d.padText(out))
 	}
 	return b.String()
+}
+
+// strftimeDirective is the flags and width of one % directive.
+type strftimeDirective struct {
+	pad   byte // '_', '-', '0' or 0
+	upper bool // ^
+	swap  bool // #
+	width int  // -1 when not given
+}
+
+// padText pads a converted directive to its width, as glibc's add() does: with zeros
+// under the 0 flag, spaces otherwise.
+func (d *strftimeDirective) padText(s string) string {
+	if n := utf8.RuneCountInString(s); d.width > n {
+		fill := " "
+		if d.pad == '0' {
+			fill = "0"
+		}
+		return strings.Repeat(fill, d.width-n) + s
+	}
+	return s
+}
+
+// num formats a number of at least digits digits (or the width), padded with zeros, or
+// spaces when spacePad (for %e, %k, %l) or the _ flag says so; - turns padding off.
+func (d *strftimeDirective) num(v, digits int, spacePad bool) string {
+	s := strconv.Itoa(v)
+	pad := d.pad
+	if spacePad && pad != '0' && pad != '-' {
+		pad = '_'
+	}
+	if pad == '-' {
+		return s
+	}
+	digits = max(digits, d.width)
+	fill := "0"
+	if pad == '_' {
+		fill = " "
+	}
+	if n := len(s); n < digits {
+		s = strings.Repeat(fill, digits-n) + s
+	}
+	return s
+}
+
+// text applies the case flags to a name: ^ upper-cases, # upper-cases too (glibc's
+// "swap case" of a name that starts with a capital).
+func (d *strftimeDirective) text(s string) string {
+	if d.upper || d.swap {
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// convert formats one conversion; ok is false for one glibc does not know (or a
+// modifier it does not take).
+func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool) {
+	switch modifier {
+	case 'E':
+		if strings.IndexByte("cCxXyY", c) < 0 {
+			return "", false
+		}
+	case 'O':
+		if strings.IndexByte("bBhdeHIklmMSuUVwWy", c) < 0 {
+			return "", false
+		}
+	}
+	sub := func(f string) string {
+		s := Strftime(t, f)
+		if d.upper {
+			s = strings.ToUpper(s)
+		}
+		return s
+	}
+	hour12 := t.Hour() % 12
+	if hour12 == 0 {
+		hour12 = 12
+	}
+	switch c {
+	case 'a':
+		return d.text(t.Weekday().String()[:3]), true
+	case 'A':
+		return d.text(t.Weekday().String()), true
+	case 'b', 'h':
+		return d.text(t.Month().String()[:3]), true
+	case 'B':
+		return d.text(t.Month().String()), true
+	case 'c':
+		return sub("%a %b %e %H:%M:%S %Y"), true
+	case 'C':
+		return d.num(t.Year()/100, 2, false), true
+	case 'd':
+		return d.num(t.Day(), 2, false), true
+	case 'D', 'x':
+		return sub("%m/%d/%y"), true
+	case 'e':
+		return d.num(t.Day(), 2, true), true
+	case 'F':
+		return sub("%Y-%m-%d"), true
+	case 'f':
+		return d.num(t.Nanosecond()/1000, 6, false), true
+	case 'G':
+		y, _ := t.ISOWeek()
+		return d.num(y, 1, false), true
+	case 'g':
+		y, _ := t.ISOWeek()
+		return d.num(y%100, 2, false), true
+	case 'H':
+		return d.num(t.Hour(), 2, false), true
+	case 'I':
+		return d.num(hour12, 2, false), true
+	case 'j':
+		return d.num(t.YearDay(), 3, false), true
+	case 'k':
+		return d.num(t.Hour(), 2, true), true
+	case 'l':
+		return d.num(hour12, 2, true), true
+	case 'm':
+		return d.num(int(t.Month()), 2, false), true
+	case 'M':
+		return d.num(t.Minute(), 2, false), true
+	case 'n':
+		return "\n", true
+	case 'p', 'P':
+		s := "AM"
+		if t.Hour() >= 12 {
+			s = "PM"
+		}
+		if c == 'P' || d.swap {
+			return strings.ToLower(s), true
+		}
+		return s, true
+	case 'r':
+		return sub("%I:%M:%S %p"), true
+	case 'R':
+		return sub("%H:%M"), true
+	case 's':
+		return d.num(int(t.Unix()), 1, false), true
+	case 'S':
+		return d.num(t.Second(), 2, false), true
+	case 't':
+		return "\t", true
+	case 'T', 'X':
+		return sub("%H:%M:%S"), true
+	case 'u':
+		wd := int(t.Weekday())
+		if wd == 0 {
+			wd = 7
+		}
+		return d.num(wd, 1, false), true
+	case 'U':
+		return d.num((t.YearDay()+6-int(t.Weekday()))/7, 2, false), true
+	case 'V':
+		_, w := t.ISOWeek()
+		return d.num(w, 2, false), true
+	case 'w':
+		return d.num(int(t.Weekday()), 1, false), true
+	case 'W':
+		return d.num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2, false), true
+	case 'y':
+		return d.num(t.Year()%100, 2, false), true
+	case 'Y':
+		return d.num(t.Year(), 1, false), true
+	case 'z', 'Z':
+		return "", true // a naive datetime has no zone
+	case '%':
+		return "%", true
+	}
+	return "", false
 }

@@ -1,16 +1,44 @@
 package runtime
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
+// charRange is an inclusive range of characters.
+type charRange [2]rune
+
+// inRanges reports whether r is in one of the sorted ranges.
+func inRanges(t []charRange, r rune) bool {
+	if len(t) == 0 || r < t[0][0] {
+		return false
+	}
+	i := sort.Search(len(t), func(i int) bool { return t[i][1] >= r })
+	return i < len(t) && t[i][0] <= r
+}
+
+// The character classes of Python's str methods (and of the regular expression classes
+// Jinja2 uses): the unicode package's answer, corrected by the generated tables of
+// casetable.go where Python's Unicode data differ (another Unicode version, or
+// properties such as Other_Uppercase that the unicode package's categories do not have).
+
 // isSpace reports whether r is whitespace as Python's str.isspace defines it: Unicode
 // White_Space plus the ASCII separators U+001C..U+001F.
-func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+func isSpace(r rune) bool { return unicode.IsSpace(r) != inRanges(pySpaceFlips, r) }
 
-func isCased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+// pyIsUpper, pyIsLower and pyIsTitle are Python's per-character case classes.
+func pyIsUpper(r rune) bool { return unicode.IsUpper(r) != inRanges(pyUpperFlips, r) }
+func pyIsLower(r rune) bool { return unicode.IsLower(r) != inRanges(pyLowerFlips, r) }
+func pyIsTitle(r rune) bool { return unicode.IsTitle(r) != inRanges(pyTitleFlips, r) }
+
+// isWordRune is the regular expression class \w of Python's re: str.isalnum() or "_".
+func isWordRune(r rune) bool {
+	return r == '_' || isAlphaRune(r) || isDecimalRune(r) || isDigitRune(r) || isNumericRune(r)
+}
+
+func isCased(r rune) bool { return pyIsUpper(r) || pyIsLower(r) || pyIsTitle(r) }
 
 func isCaseIgnorable(r rune) bool {
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) ||
@@ -101,6 +129,26 @@ func lower(s string) string {
 	return b.String()
 }
 
+// casefold is Python's str.casefold: full Unicode case folding, which is each
+// character's lower case (without the final sigma rule) except where the folding table
+// says otherwise ("ß" folds to "ss", "ς" to "σ").
+func casefold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if m, ok := pythonCasefoldSpecial[r]; ok {
+			b.WriteString(m)
+		} else if m, ok := pythonLowerSpecial[r]; ok {
+			b.WriteString(m)
+		} else {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
 // pyTitle is Python's str.title: a character after a cased character is lowered, any
 // other is title-cased.
 func pyTitle(s string) string {
@@ -136,9 +184,9 @@ func swapcase(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch {
-		case unicode.IsUpper(r):
+		case pyIsUpper(r):
 			lowerRune(&b, s, i, r)
-		case unicode.IsLower(r):
+		case pyIsLower(r):
 			upperRune(&b, r)
 		default:
 			b.WriteRune(r)
@@ -150,10 +198,10 @@ func swapcase(s string) string {
 func isLowerStr(s string) bool {
 	cased := false
 	for _, r := range s {
-		if unicode.IsUpper(r) || unicode.IsTitle(r) {
+		if pyIsUpper(r) || pyIsTitle(r) {
 			return false
 		}
-		if unicode.IsLower(r) {
+		if pyIsLower(r) {
 			cased = true
 		}
 	}
@@ -163,10 +211,10 @@ func isLowerStr(s string) bool {
 func isUpperStr(s string) bool {
 	cased := false
 	for _, r := range s {
-		if unicode.IsLower(r) || unicode.IsTitle(r) {
+		if pyIsLower(r) || pyIsTitle(r) {
 			return false
 		}
-		if unicode.IsUpper(r) {
+		if pyIsUpper(r) {
 			cased = true
 		}
 	}
@@ -177,12 +225,12 @@ func isTitleStr(s string) bool {
 	cased, prevCased := false, false
 	for _, r := range s {
 		switch {
-		case unicode.IsUpper(r) || unicode.IsTitle(r):
+		case pyIsUpper(r) || pyIsTitle(r):
 			if prevCased {
 				return false
 			}
 			prevCased, cased = true, true
-		case unicode.IsLower(r):
+		case pyIsLower(r):
 			if !prevCased {
 				return false
 			}
@@ -194,15 +242,11 @@ func isTitleStr(s string) bool {
 	return cased
 }
 
-func isDigitRune(r rune) bool {
-	return unicode.IsDigit(r) || unicode.In(r, unicode.No) && isSuperscriptDigit(r)
-}
-func isDecimalRune(r rune) bool { return unicode.IsDigit(r) }
-func isNumericRune(r rune) bool { return unicode.In(r, unicode.Nd, unicode.Nl, unicode.No) }
-func isAlphaRune(r rune) bool   { return unicode.IsLetter(r) }
-
-func isSuperscriptDigit(r rune) bool {
-	return r == 0xb2 || r == 0xb3 || r == 0xb9 || (r >= 0x2070 && r <= 0x2079) || (r >= 0x2080 && r <= 0x2089)
+func isDigitRune(r rune) bool   { return unicode.IsDigit(r) != inRanges(pyDigitFlips, r) }
+func isDecimalRune(r rune) bool { return unicode.IsDigit(r) != inRanges(pyDecimalFlips, r) }
+func isAlphaRune(r rune) bool   { return unicode.IsLetter(r) != inRanges(pyAlphaFlips, r) }
+func isNumericRune(r rune) bool {
+	return unicode.In(r, unicode.Nd, unicode.Nl, unicode.No) != inRanges(pyNumericFlips, r)
 }
 
 // escapeHTML is markupsafe.escape on text: & < > ' " become entities.

@@ -48,7 +48,7 @@ func IsBoolean(v Value, args []Value, kwargs []Kwarg) bool {
 func IsCallable(v Value, args []Value, kwargs []Kwarg) bool {
 	bindArgs("callable", args, kwargs)
 	switch v.kind {
-	case KindCallable, KindUndefined:
+	case KindCallable, KindUndefined, KindLoop:
 		return true
 	case KindObject:
 		_, ok := v.p.(*joiner)
@@ -172,7 +172,9 @@ func IsIterable(v Value, args []Value, kwargs []Kwarg) bool {
 func IsSequence(v Value, args []Value, kwargs []Kwarg) bool {
 	bindArgs("sequence", args, kwargs)
 	switch v.kind {
-	case KindList, KindTuple, KindDict, KindString, KindUndefined:
+	case KindList:
+		return !isDictView(v)
+	case KindTuple, KindDict, KindString, KindUndefined:
 		return true
 	}
 	return false

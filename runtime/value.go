@@ -226,6 +226,12 @@ func (v Value) TypeName() string {
 		}
 		return "str"
 	case KindList:
+		switch {
+		case isRange(v):
+			return "range"
+		case isDictView(v):
+			return v.s
+		}
 		return "list"
 	case KindTuple:
 		return "tuple"

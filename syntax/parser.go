@@ -303,9 +303,10 @@ var statementTags = map[string]bool{
 
 func (p *parser) parseFor(pos Pos) Node {
 	p.next()
-	target := p.parseAssignTarget(assignOpts{tuple: true, ends: []string{"in"}})
+	// the target and the iterable are tuples that end only where isTupleEnd says
+	target := p.parseAssignTarget(assignOpts{tuple: true})
 	p.expectName("in")
-	iter := p.parseTuple(tupleOpts{ends: []string{"recursive"}})
+	iter := p.parseTuple(tupleOpts{})
 	var test Expr
 	if p.skipName("if") {
 		test = p.parseExpression(true)
@@ -469,13 +470,12 @@ func (p *parser) parseLoaderTag(pos Pos) Node {
 type assignOpts struct {
 	tuple     bool
 	namespace bool
-	ends      []string
 }
 
 func (p *parser) parseAssignTarget(o assignOpts) Expr {
 	var target Expr
 	if o.tuple {
-		target = p.parseTuple(tupleOpts{simplified: true, ends: o.ends, namespace: o.namespace})
+		target = p.parseTuple(tupleOpts{simplified: true, namespace: o.namespace})
 	} else {
 		target = p.parsePrimary(o.namespace)
 	}
@@ -697,22 +697,18 @@ func (p *parser) parsePrimary(namespace bool) Expr {
 type tupleOpts struct {
 	simplified     bool // only names and literals (assignment targets)
 	condexpr       bool
-	ends           []string
 	explicitParens bool
 	namespace      bool
 }
 
-func (p *parser) isTupleEnd(ends []string) bool {
+// isTupleEnd reports whether a tuple ends at the current token, after a trailing
+// comma: only at }}, %} and ). Jinja2 passes its parse_tuple extra end names (the "in"
+// of a for target, the "recursive" of a for iterable) but never honours them
+// (TokenStream.test_any receives them as one tuple argument), so in Jinja2
+// {% for a, in x %} is a syntax error, and so it is here.
+func (p *parser) isTupleEnd() bool {
 	t := p.cur()
-	if t.kind == tokVarEnd || t.kind == tokBlockEnd || t.isOp(")") {
-		return true
-	}
-	for _, e := range ends {
-		if t.is(e) {
-			return true
-		}
-	}
-	return false
+	return t.kind == tokVarEnd || t.kind == tokBlockEnd || t.isOp(")")
 }
 
 func (p *parser) parseTuple(o tupleOpts) Expr {
@@ -724,7 +720,7 @@ func (p *parser) parseTuple(o tupleOpts) Expr {
 		if len(items) > 0 {
 			p.expectOp(",")
 		}
-		if p.isTupleEnd(o.ends) {
+		if p.isTupleEnd() {
 			break
 		}
 		if o.simplified {

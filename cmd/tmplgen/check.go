@@ -49,6 +49,8 @@ type checkPair struct {
 	template string // path relative to the templates directory
 	caseID   string
 	want     result
+	// request, when set, is the request to render instead of the case caseID names.
+	request json.RawMessage
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
@@ -312,8 +314,8 @@ func main() {
 `
 
 // renderPairs compiles the units into a temporary module with the runtime, builds the
-// harness and renders every pair. A template that did not compile gives its compile
-// error for each of its pairs.
+// harness and renders every pair: its own request if it has one, else the case it
+// names. A template that did not compile gives its compile error for each of its pairs.
 func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[string]error, cases map[string]json.RawMessage, now time.Time, keep bool, stderr io.Writer) ([]result, error) {
 	dir, err := os.MkdirTemp("", "tmplgen-check-")
 	if err != nil {
@@ -347,7 +349,11 @@ func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[strin
 			results[i] = result{Error: &msg}
 			continue
 		}
-		if err := enc.Encode(map[string]any{"template": p.template, "request": cases[p.caseID]}); err != nil {
+		req := cases[p.caseID]
+		if p.request != nil {
+			req = p.request
+		}
+		if err := enc.Encode(map[string]any{"template": p.template, "request": req}); err != nil {
 			return nil, err
 		}
 		sent = append(sent, i)

@@ -1,8 +1,12 @@
 // Command gencase writes runtime/casetable.go: the case mappings where Python's
 // str.upper, str.lower and str.title differ from Go's unicode.ToUpper, ToLower and
 // ToTitle for a single character (multi-character results such as "ß".upper() == "SS",
-// and differences between the Unicode versions of the two). It asks python3 for
-// Python's mappings, so the table follows the Python that Jinja2 runs on.
+// and differences between the Unicode versions of the two), the characters whose
+// str.casefold() differs from their str.lower(), and for each character class the
+// runtime tests (isprintable, isalpha, isdecimal, isdigit, isnumeric, isspace, and the
+// cased classes) the characters where Python's answer differs from the unicode
+// package's. It asks python3, so the tables follow the Python that Jinja2 runs on (and
+// its Unicode version, which may be older than Go's). Run it in runtime/.
 package main
 
 import (
@@ -14,22 +18,62 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"unicode"
 )
 
 const script = `
 import json, sys
-out = {"upper": {}, "lower": {}, "title": {}}
+out = {"upper": {}, "lower": {}, "title": {}, "casefold": {}}
 for c in range(sys.maxunicode + 1):
     if 0xD800 <= c < 0xE000:
         continue
     ch = chr(c)
-    for name in out:
+    for name in ("upper", "lower", "title"):
         m = getattr(ch, name)()
         if m != ch:
             out[name][c] = m
+    if ch.casefold() != ch.lower():
+        out["casefold"][c] = ch.casefold()
+preds = {
+    "printable": lambda ch: ch.isprintable(),
+    "alpha": lambda ch: ch.isalpha(),
+    "decimal": lambda ch: ch.isdecimal(),
+    "digit": lambda ch: ch.isdigit(),
+    "numeric": lambda ch: ch.isnumeric(),
+    "space": lambda ch: ch.isspace(),
+    "upper": lambda ch: ch.isupper(),
+    "lower": lambda ch: ch.islower(),
+    "title": lambda ch: ch.istitle() and not ch.isupper(),
+}
+out["classes"] = {}
+for name, pred in preds.items():
+    ranges = []
+    for c in range(sys.maxunicode + 1):
+        if 0xD800 <= c < 0xE000 or not pred(chr(c)):
+            continue
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    out["classes"][name] = ranges
 json.dump(out, sys.stdout)
 `
+
+// goClasses are the unicode package's approximations of Python's character classes
+// that the runtime starts from (runtime/strings.go has the same definitions); the
+// generated tables list where Python differs.
+var goClasses = map[string]func(rune) bool{
+	"printable": func(r rune) bool { return r == ' ' || unicode.IsPrint(r) },
+	"alpha":     unicode.IsLetter,
+	"decimal":   unicode.IsDigit,
+	"digit":     unicode.IsDigit,
+	"numeric":   func(r rune) bool { return unicode.In(r, unicode.Nd, unicode.Nl, unicode.No) },
+	"space":     unicode.IsSpace,
+	"upper":     unicode.IsUpper,
+	"lower":     unicode.IsLower,
+	"title":     unicode.IsTitle,
+}
 
 func main() {
 	raw, err := exec.Command("python3", "-c", script).Output()
@@ -37,8 +81,25 @@ func main() {
 		log.Fatalf("gencase: running python3: %v", err)
 	}
 	var py map[string]map[string]string
-	if err := json.Unmarshal(raw, &py); err != nil {
+	var pyClasses struct {
+		Classes map[string][][2]rune `json:"classes"`
+	}
+	if err := json.Unmarshal(raw, &pyClasses); err != nil {
 		log.Fatal(err)
+	}
+	delete(pyClasses.Classes, "")
+	var rawMaps map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &rawMaps); err != nil {
+		log.Fatal(err)
+	}
+	delete(rawMaps, "classes")
+	py = map[string]map[string]string{}
+	for k, v := range rawMaps {
+		m := map[string]string{}
+		if err := json.Unmarshal(v, &m); err != nil {
+			log.Fatal(err)
+		}
+		py[k] = m
 	}
 	goMap := map[string]func(rune) rune{"upper": unicode.ToUpper, "lower": unicode.ToLower, "title": unicode.ToTitle}
 	var b bytes.Buffer
@@ -69,6 +130,49 @@ func main() {
 			fmt.Fprintf(&b, "\t%#x: %q,\n", r, diffs[rune(r)])
 		}
 		b.WriteString("}\n\n")
+	}
+	folds := make([]int, 0, len(py["casefold"]))
+	for k := range py["casefold"] {
+		var r int
+		fmt.Sscan(k, &r)
+		folds = append(folds, r)
+	}
+	sort.Ints(folds)
+	b.WriteString("// pythonCasefoldSpecial maps the characters whose str.casefold() differs from their str.lower().\n")
+	b.WriteString("var pythonCasefoldSpecial = map[rune]string{\n")
+	for _, r := range folds {
+		fmt.Fprintf(&b, "\t%#x: %q,\n", r, py["casefold"][fmt.Sprint(r)])
+	}
+	b.WriteString("}\n")
+	names := make([]string, 0, len(goClasses))
+	for name := range goClasses {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		inPy := map[rune]bool{}
+		for _, rg := range pyClasses.Classes[name] {
+			for r := rg[0]; r <= rg[1]; r++ {
+				inPy[r] = true
+			}
+		}
+		var flips [][2]rune
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			if r >= 0xD800 && r < 0xE000 || goClasses[name](r) == inPy[r] {
+				continue
+			}
+			if n := len(flips); n > 0 && flips[n-1][1] == r-1 {
+				flips[n-1][1] = r
+			} else {
+				flips = append(flips, [2]rune{r, r})
+			}
+		}
+		fmt.Fprintf(&b, "\n// py%sFlips are the characters whose str.is%s() differs from the unicode package's answer.\n", strings.ToUpper(name[:1])+name[1:], name)
+		fmt.Fprintf(&b, "var py%sFlips = []charRange{\n", strings.ToUpper(name[:1])+name[1:])
+		for _, f := range flips {
+			fmt.Fprintf(&b, "\t{%#x, %#x},\n", f[0], f[1])
+		}
+		b.WriteString("}\n")
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {

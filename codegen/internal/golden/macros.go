@@ -108,7 +108,10 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n")
 		// macros.jinja:16 {% call wrap('b') %}
 		w.At(16, 1)
-		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{Name: "caller"}, func(_ []runtime.Value) {
+		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
+			Anonymous: true,
+			Name:      "caller",
+		}, func(_ []runtime.Value) {
 			// macros.jinja:16 {{ m.role | upper }}
 			w.At(16, 21)
 			w.Write(runtime.FilterUpper(m.Attr("role"), nil, nil))

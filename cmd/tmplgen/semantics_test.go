@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// semanticsDir holds the snippet table and what Python Jinja2 renders for each snippet
+// (recorded by record.py there, never written by hand).
+var semanticsDir = filepath.Join("..", "..", "testdata", "semantics")
+
+// knownDifferences are the snippets where tmplgen knowingly differs from Jinja2, with
+// the reason. The test reports them without failing, and fails when one of them starts
+// to match (so that it is taken off this list).
+var knownDifferences = map[string]string{
+	"literal_09": `\N{NAME} escapes in string literals need the Unicode character name ` +
+		`database, which the Go standard library does not have: tmplgen refuses the template`,
+	"str_misc_06": `tmplgen has no bytes type: str.encode() is refused`,
+	"format_more_27": `Jinja2 folds the constant 'nan'|float at compile time and writes it into ` +
+		`its generated Python as the bare name nan, which raises NameError when it runs`,
+	"format_more_36": `Jinja2 folds the constant 'inf'|float at compile time and writes it into ` +
+		`its generated Python as the bare name inf, which raises NameError when it runs`,
+}
+
+// snippet is one entry of snippets.json: a tiny template and the variables it renders
+// with. Vars and Messages stay raw JSON so that the key order of dicts reaches the
+// template as Python's json.loads would give it.
+type snippet struct {
+	ID       string          `json:"id"`
+	Template string          `json:"template"`
+	Vars     json.RawMessage `json:"vars"`
+	Messages json.RawMessage `json:"messages"`
+}
+
+// request is the request record.py renders the snippet from: no generation prompt,
+// bos/eos "<s>"/"</s>", the vars as chat_template_kwargs.
+func (s snippet) request() json.RawMessage {
+	msgs, vars := s.Messages, s.Vars
+	if len(msgs) == 0 {
+		msgs = json.RawMessage("[]")
+	}
+	if len(vars) == 0 {
+		vars = json.RawMessage("{}")
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"messages":`)
+	b.Write(msgs)
+	b.WriteString(`,"add_generation_prompt":false,"bos":"<s>","eos":"</s>","chat_template_kwargs":`)
+	b.Write(vars)
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+// TestSemantics compiles every snippet of testdata/semantics/snippets.json with the
+// real pipeline, renders it and compares with the Python Jinja2 rendering recorded in
+// expected.json: the same bytes, or an error where Jinja2 raised one.
+func TestSemantics(t *testing.T) {
+	var snippets []snippet
+	readJSON(t, filepath.Join(semanticsDir, "snippets.json"), &snippets)
+	var expected map[string]result
+	readJSON(t, filepath.Join(semanticsDir, "expected.json"), &expected)
+
+	srcs := make([]source, 0, len(snippets))
+	pairs := make([]checkPair, 0, len(snippets))
+	byName := map[string]snippet{}
+	for _, s := range snippets {
+		if _, dup := byName[s.ID]; dup {
+			t.Fatalf("snippet %q appears twice", s.ID)
+		}
+		byName[s.ID] = s
+		want, ok := expected[s.ID]
+		if !ok || (want.Prompt == nil && want.Error == nil) {
+			t.Errorf("snippet %q has no recorded expectation: run python3 testdata/semantics/record.py", s.ID)
+			continue
+		}
+		srcs = append(srcs, source{Name: s.ID, Origin: s.ID, File: s.ID + ".jinja", Text: s.Template})
+		pairs = append(pairs, checkPair{template: s.ID, caseID: s.ID, want: want, request: s.request()})
+	}
+	var stale []string
+	for id := range expected {
+		if _, ok := byName[id]; !ok {
+			stale = append(stale, id)
+		}
+	}
+	sort.Strings(stale)
+	for _, id := range stale {
+		t.Errorf("expected.json records %q, which is not a snippet: run python3 testdata/semantics/record.py", id)
+	}
+	if len(pairs) == 0 {
+		t.Fatal("no snippets")
+	}
+
+	units, failed := compile(srcs)
+	compileErrs := map[string]error{}
+	for _, f := range failed {
+		compileErrs[f.Source.Name] = f.Err
+	}
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	var stderr bytes.Buffer
+	got, err := renderPairs(units, pairs, compileErrs, nil, now, false, &stderr)
+	if err != nil {
+		t.Fatalf("rendering the snippets: %v\n%s", err, stderr.String())
+	}
+	for id := range knownDifferences {
+		if _, ok := byName[id]; !ok {
+			t.Errorf("knownDifferences names %q, which is not a snippet", id)
+		}
+	}
+	nfail := 0
+	for i, p := range pairs {
+		reason, known := knownDifferences[p.template]
+		if same(p.want, got[i]) {
+			if known {
+				t.Errorf("%s now matches Jinja2: take it off knownDifferences", p.template)
+			}
+			continue
+		}
+		if known {
+			t.Logf("known difference %s (%s): want %s; got %s", p.template, reason, showResult(p.want), showResult(got[i]))
+			continue
+		}
+		nfail++
+		t.Errorf("%s\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.template,
+			strconv.Quote(byName[p.template].Template), showResult(p.want), showResult(got[i]))
+	}
+	if nfail > 0 {
+		t.Logf("%d of %d snippets differ from Python Jinja2", nfail, len(pairs))
+	}
+}
+
+// showResult prints a rendering for a mismatch report: a quoted prompt, or the error.
+func showResult(r result) string {
+	if r.Error != nil {
+		return "error: " + clip(strings.ReplaceAll(*r.Error, "\n", `\n`), 300)
+	}
+	if r.Prompt != nil {
+		return clip(strconv.Quote(*r.Prompt), 500)
+	}
+	return "nothing"
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
