@@ -138,10 +138,10 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 		}
 		m.store(e, s.Target, v)
 	case *ir.MacroDef:
-		*e.slot(s.Var) = m.macro(e, s.Macro)
+		*e.slot(s.Var) = m.macro(e, s.Macro, false)
 	case *ir.CallBlock:
 		args, kwargs := m.args(e, s.Call.Args)
-		kwargs = append(kwargs, runtime.KW("caller", m.macro(e, s.Caller)))
+		kwargs = append(kwargs, runtime.KW("caller", m.macro(e, s.Caller, true)))
 		m.w.Write(m.call(e, s.Call.Fn, args, kwargs))
 	case *ir.FilterBlock:
 		mark := m.w.Mark()
@@ -177,6 +177,18 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 }
 
 func (m *machine) forStmt(e *env, s *ir.For) {
+	if !s.Recursive {
+		m.loop(e, s, m.expr(e, s.Iter), 1, nil)
+		return
+	}
+	// a recursive loop: loop(x) runs the whole loop again over x, one level deeper
+	var recurse func(runtime.Value, int)
+	recurse = func(iter runtime.Value, depth int) { m.loop(e, s, iter, depth, recurse) }
+	recurse(m.expr(e, s.Iter), 1)
+}
+
+// loop runs a for loop over iter; recurse is set for a recursive loop.
+func (m *machine) loop(e *env, s *ir.For, iter runtime.Value, depth int, recurse func(runtime.Value, int)) {
 	var filter func(runtime.Value) bool
 	if s.Filter != nil {
 		filter = func(item runtime.Value) bool {
@@ -185,7 +197,10 @@ func (m *machine) forStmt(e *env, s *ir.For) {
 			return m.cond(fe, s.Filter)
 		}
 	}
-	loop := runtime.NewLoop(m.w, m.expr(e, s.Iter), filter)
+	loop := runtime.NewLoop(m.w, iter, filter)
+	if recurse != nil {
+		loop = runtime.NewRecursiveLoop(m.w, iter, filter, depth, recurse)
+	}
 	iterated := false
 	for loop.Next() {
 		inner := m.enter(e, s.Body.Scope)
@@ -222,9 +237,10 @@ func (m *machine) store(e *env, t ir.Target, v runtime.Value) {
 	}
 }
 
-// macro builds a macro value whose body runs in a new scope for each call.
-func (m *machine) macro(e *env, mac *ir.Macro) runtime.Value {
-	spec := &runtime.MacroSpec{Name: mac.Name, Caller: mac.Caller != nil, Kwargs: mac.Kwargs != nil, Varargs: mac.Varargs != nil}
+// macro builds a macro value whose body runs in a new scope for each call; a call
+// block's caller is anonymous.
+func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) runtime.Value {
+	spec := &runtime.MacroSpec{Name: mac.Name, Anonymous: anonymous, Caller: mac.Caller != nil, Kwargs: mac.Kwargs != nil, Varargs: mac.Varargs != nil}
 	for _, p := range mac.Params {
 		spec.Params = append(spec.Params, p.Name)
 	}
