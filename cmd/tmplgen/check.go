@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -17,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/internal/harness"
 )
 
 // expectedFile is the oracle's record for one template.
@@ -29,20 +26,7 @@ type expectedFile struct {
 }
 
 // result is one rendering: a prompt or an error.
-type result struct {
-	Prompt *string `json:"prompt,omitempty"`
-	Error  *string `json:"error,omitempty"`
-}
-
-func (r result) String() string {
-	if r.Error != nil {
-		return "error: " + *r.Error
-	}
-	if r.Prompt != nil {
-		return "prompt " + strconv.Quote(*r.Prompt)
-	}
-	return "nothing"
-}
+type result = harness.Result
 
 // checkPair is one template and case to render and compare.
 type checkPair struct {
@@ -263,56 +247,6 @@ func isTemplateFile(name string) bool {
 	return false
 }
 
-// harnessMain is the program check builds: it renders JSON-lines requests
-// {"template", "request"} from stdin with the compiled package and writes a
-// {"prompt"} or {"error"} line for each.
-const harnessMain = `package main
-
-import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"time"
-
-	"github.com/tmplgen/tmplgen/checkpkg"
-	"github.com/tmplgen/tmplgen/runtime"
-)
-
-func main() {
-	now, err := time.Parse(time.RFC3339, os.Args[1])
-	if err != nil {
-		panic(err)
-	}
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	enc := json.NewEncoder(out)
-	for sc.Scan() {
-		var req struct {
-			Template string          ` + "`json:\"template\"`" + `
-			Request  json.RawMessage ` + "`json:\"request\"`" + `
-		}
-		res := map[string]string{}
-		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
-			res["error"] = err.Error()
-		} else if t, ok := checkpkg.ByName(req.Template); !ok {
-			res["error"] = "no template " + req.Template
-		} else if r, err := runtime.ParseRequest(req.Request); err != nil {
-			res["error"] = err.Error()
-		} else {
-			r.Now = now
-			if prompt, err := t.Render(&r.Input); err != nil {
-				res["error"] = err.Error()
-			} else {
-				res["prompt"] = prompt
-			}
-		}
-		enc.Encode(res)
-	}
-}
-`
-
 // renderPairs compiles the units into a temporary module with the runtime, builds the
 // harness and renders every pair: its own request if it has one, else the case it
 // names. A template that did not compile gives its compile error for each of its pairs.
@@ -326,23 +260,13 @@ func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[strin
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	if err := writeModule(dir, units); err != nil {
+	bin, err := harness.Build(dir, units)
+	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(harnessMain), 0o644); err != nil {
-		return nil, err
-	}
-	bin := filepath.Join(dir, "harness")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the compiled templates: %v\n%s", err, out)
-	}
-	var input bytes.Buffer
-	enc := json.NewEncoder(&input)
-	var sent []int
 	results := make([]result, len(pairs))
+	var reqs []harness.Request
+	var sent []int
 	for i, p := range pairs {
 		if err, ok := compileErrs[p.template]; ok {
 			msg := "compile error: " + err.Error()
@@ -353,59 +277,15 @@ func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[strin
 		if p.request != nil {
 			req = p.request
 		}
-		if err := enc.Encode(map[string]any{"template": p.template, "request": req}); err != nil {
-			return nil, err
-		}
+		reqs = append(reqs, harness.Request{Template: p.template, Request: req})
 		sent = append(sent, i)
 	}
-	run := exec.Command(bin, now.Format(time.RFC3339))
-	run.Stdin = &input
-	run.Stderr = stderr
-	out, err := run.Output()
+	got, err := harness.Run(bin, reqs, now, stderr)
 	if err != nil {
-		return nil, fmt.Errorf("running the compiled templates: %w", err)
+		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for _, i := range sent {
-		if !sc.Scan() {
-			return nil, fmt.Errorf("the compiled templates answered %d requests of %d", i, len(sent))
-		}
-		var r map[string]*string
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, err
-		}
-		results[i] = result{Prompt: r["prompt"], Error: r["error"]}
+	for k, i := range sent {
+		results[i] = got[k]
 	}
 	return results, nil
-}
-
-// writeModule writes a module with the module path of tmplgen holding the runtime's
-// source and the units as package checkpkg, so that it builds without any download.
-func writeModule(dir string, units []*codegen.Unit) error {
-	gomod := "module github.com/tmplgen/tmplgen\n\ngo 1.26\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		return err
-	}
-	rtDir := filepath.Join(dir, "runtime")
-	if err := os.MkdirAll(rtDir, 0o755); err != nil {
-		return err
-	}
-	entries, err := fs.ReadDir(tmplgen.RuntimeSource, "runtime")
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		b, err := fs.ReadFile(tmplgen.RuntimeSource, "runtime/"+e.Name())
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(rtDir, e.Name()), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return writePackage(filepath.Join(dir, "checkpkg"), "checkpkg", units)
 }

@@ -1,0 +1,184 @@
+// Package harness builds compiled templates, together with the runtime's own source,
+// into a program that renders requests, and runs it: what tmplgen check, tmplgen render
+// (for a template that is not in the compiled registry) and the tests use to run
+// generated code. The module it writes has the module path of tmplgen and needs no
+// download to build.
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/codegen"
+)
+
+// Request is a request to render: a template's name in the built package and an
+// OpenAI-style request (see runtime.ParseRequest).
+type Request struct {
+	Template string          `json:"template"`
+	Request  json.RawMessage `json:"request"`
+}
+
+// Result is one rendering: a prompt or an error.
+type Result struct {
+	Prompt *string `json:"prompt,omitempty"`
+	Error  *string `json:"error,omitempty"`
+}
+
+func (r Result) String() string {
+	if r.Error != nil {
+		return "error: " + *r.Error
+	}
+	if r.Prompt != nil {
+		return "prompt " + strconv.Quote(*r.Prompt)
+	}
+	return "nothing"
+}
+
+// Package is the import path of the package the units are built into.
+const Package = "github.com/tmplgen/tmplgen/checkpkg"
+
+// Binary is the name of the program Build writes into its directory.
+const Binary = "harness"
+
+// Build writes a module holding the runtime's source, the units (as package checkpkg)
+// and the rendering program into dir, and builds the program. It returns the program's
+// path.
+func Build(dir string, units []*codegen.Unit) (string, error) {
+	if err := writeModule(dir, units); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(harnessMain), 0o644); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, Binary)
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the compiled templates: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// Run renders the requests with a program Build made, with the given clock for
+// strftime_now. The results are in the order of the requests.
+func Run(bin string, reqs []Request, now time.Time, stderr io.Writer) ([]Result, error) {
+	var input bytes.Buffer
+	enc := json.NewEncoder(&input)
+	for _, r := range reqs {
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+	}
+	run := exec.Command(bin, now.Format(time.RFC3339))
+	run.Stdin = &input
+	run.Stderr = stderr
+	out, err := run.Output()
+	if err != nil {
+		return nil, fmt.Errorf("running the compiled templates: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	results := make([]Result, len(reqs))
+	for i := range reqs {
+		if !sc.Scan() {
+			return nil, fmt.Errorf("the compiled templates answered %d requests of %d", i, len(reqs))
+		}
+		if err := json.Unmarshal(sc.Bytes(), &results[i]); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// harnessMain is the program Build builds: it renders JSON-lines requests
+// {"template", "request"} from stdin with the compiled package and writes a
+// {"prompt"} or {"error"} line for each.
+const harnessMain = `package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"time"
+
+	"github.com/tmplgen/tmplgen/checkpkg"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+func main() {
+	now, err := time.Parse(time.RFC3339, os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	for sc.Scan() {
+		var req struct {
+			Template string          ` + "`json:\"template\"`" + `
+			Request  json.RawMessage ` + "`json:\"request\"`" + `
+		}
+		res := map[string]string{}
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			res["error"] = err.Error()
+		} else if t, ok := checkpkg.ByName(req.Template); !ok {
+			res["error"] = "no template " + req.Template
+		} else if r, err := runtime.ParseRequest(req.Request); err != nil {
+			res["error"] = err.Error()
+		} else {
+			r.Now = now
+			if prompt, err := t.Render(&r.Input); err != nil {
+				res["error"] = err.Error()
+			} else {
+				res["prompt"] = prompt
+			}
+		}
+		enc.Encode(res)
+	}
+}
+`
+
+// writeModule writes a module with the module path of tmplgen holding the runtime's
+// source and the units as package checkpkg, so that it builds without any download.
+func writeModule(dir string, units []*codegen.Unit) error {
+	gomod := "module github.com/tmplgen/tmplgen\n\ngo 1.26\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return err
+	}
+	rtDir := filepath.Join(dir, "runtime")
+	if err := os.MkdirAll(rtDir, 0o755); err != nil {
+		return err
+	}
+	entries, err := fs.ReadDir(tmplgen.RuntimeSource, "runtime")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := fs.ReadFile(tmplgen.RuntimeSource, "runtime/"+e.Name())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(rtDir, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return codegen.WritePackage(filepath.Join(dir, "checkpkg"), "checkpkg", units)
+}
