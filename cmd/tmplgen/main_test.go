@@ -100,10 +100,6 @@ func TestRenderErrors(t *testing.T) {
 	if err := os.WriteFile(truncated, []byte("GGUF\x03\x00\x00\x00\x00\x00"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	unknown := filepath.Join(dir, "unknown.jinja")
-	if err := os.WriteFile(unknown, []byte("{{ 'nobody compiled me' }}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name  string
 		stdin string
@@ -117,7 +113,6 @@ func TestRenderErrors(t *testing.T) {
 		{"truncated model", "", []string{"render", "-model", truncated}, 1, "gguf: "},
 		{"missing model", "", []string{"render", "-model", filepath.Join(dir, "nope.gguf")}, 1, "nope.gguf"},
 		{"missing file", "", []string{"render", "-template", filepath.Join(dir, "nope.jinja")}, 1, "neither a compiled template's name nor a file"},
-		{"unknown template", `{"messages": []}`, []string{"render", "-template", unknown}, 1, "unknown chat template (sha256 "},
 		{"malformed request", `{"messages": [`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, "request: offset"},
 		{"messages not a list", `{"messages": {}}`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, `"messages" must be a list`},
 		{"message not an object", `{"messages": ["hi"]}`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, "messages[0] must be an object"},
@@ -129,6 +124,38 @@ func TestRenderErrors(t *testing.T) {
 		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line containing %q", tt.name, code, stderr, tt.code, tt.want)
 		}
+	}
+}
+
+// TestRenderUncompiled renders a template that is not in the registry: it is compiled
+// into the cache (named by its sha256) and rendered there; the second time the cached
+// build is used.
+func TestRenderUncompiled(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("TMPLGEN_CACHE", cache)
+	tmpl := filepath.Join(t.TempDir(), "new.jinja")
+	text := "{% for m in messages %}[{{ m.role | upper }}] {{ m.content }}\n{% endfor %}{{ bos_token }}"
+	if err := os.WriteFile(tmpl, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := `{"messages": [{"role": "user", "content": "hi"}], "bos_token": "<s>"}`
+	code, stdout, stderr := runCLI(t, req, "render", "-template", tmpl)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sum := sha256.Sum256([]byte(text))
+	if want := "[USER] hi\n<s>"; stdout != want {
+		t.Errorf("got %q, want %q", stdout, want)
+	}
+	if !strings.Contains(stderr, hex.EncodeToString(sum[:])) || !strings.Contains(stderr, "not in the compiled registry") {
+		t.Errorf("stderr should say the template was compiled, naming its sha256: %q", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(cache, hex.EncodeToString(sum[:]), "harness")); err != nil {
+		t.Errorf("no cached build: %v", err)
+	}
+	code, stdout, stderr = runCLI(t, req, "render", "-template", tmpl)
+	if code != 0 || stdout != "[USER] hi\n<s>" || stderr != "" {
+		t.Errorf("second render: exit %d, %q, stderr %q", code, stdout, stderr)
 	}
 }
 

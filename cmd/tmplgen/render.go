@@ -1,12 +1,18 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"time"
 
+	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -23,17 +29,42 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if (*model == "") == (*tmpl == "") {
 		return usageError{"give one of -model and -template"}
 	}
+
+	// the template: compiled into the registry, or only its text
 	var t *runtime.Template
+	var text string
 	var info *runtime.ModelInfo
 	var err error
-	if *model != "" {
-		t, info, err = modelTemplate(*model, *variant)
-	} else {
-		t, err = findTemplate(*tmpl)
+	switch {
+	case *model != "":
+		if info, err = runtime.ReadModel(*model); err != nil {
+			return err
+		}
+		if text, err = info.Template(*variant); err != nil {
+			return err
+		}
+	default:
+		var ok bool
+		if t, ok = generated.ByName(*tmpl); !ok {
+			b, err := os.ReadFile(*tmpl)
+			if os.IsNotExist(err) {
+				return fmt.Errorf("%q is neither a compiled template's name nor a file", *tmpl)
+			}
+			if err != nil {
+				return err
+			}
+			text = string(b)
+		}
 	}
-	if err != nil {
-		return err
+	if t == nil {
+		t, err = generated.LookupText(text)
+		var unknown *runtime.UnknownTemplateError
+		if err != nil && !errors.As(err, &unknown) {
+			return err
+		}
 	}
+
+	// the request, with the model's special tokens unless it gives its own
 	var data []byte
 	if *reqFile != "" {
 		data, err = os.ReadFile(*reqFile)
@@ -48,15 +79,20 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if info != nil {
-		// the model's special tokens, unless the request gives its own
-		if _, ok := req.SpecialTokens["bos_token"]; !ok && info.HasBOS {
-			req.SpecialTokens["bos_token"] = info.BOSToken
+		if data, err = withModelTokens(data, req, info); err != nil {
+			return err
 		}
-		if _, ok := req.SpecialTokens["eos_token"]; !ok && info.HasEOS {
-			req.SpecialTokens["eos_token"] = info.EOSToken
+		if req, err = runtime.ParseRequest(data); err != nil {
+			return err
 		}
 	}
-	prompt, err := t.Render(&req.Input)
+
+	var prompt string
+	if t != nil {
+		prompt, err = t.Render(&req.Input)
+	} else {
+		prompt, err = renderUncompiled(text, data, stderr)
+	}
 	if err != nil {
 		return err
 	}
@@ -64,36 +100,58 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return err
 }
 
-// modelTemplate returns the compiled renderer of a model's chat template (the main one,
-// or the named variant).
-func modelTemplate(path, variant string) (*runtime.Template, *runtime.ModelInfo, error) {
-	info, err := runtime.ReadModel(path)
-	if err != nil {
-		return nil, nil, err
+// withModelTokens adds the model's bos_token and eos_token to a request that does not
+// give them.
+func withModelTokens(data []byte, req *runtime.Request, info *runtime.ModelInfo) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, fmt.Errorf("request: %w", err)
 	}
-	text, err := info.Template(variant)
-	if err != nil {
-		return nil, nil, err
+	for name, tok := range map[string]struct {
+		has  bool
+		text string
+	}{"bos_token": {info.HasBOS, info.BOSToken}, "eos_token": {info.HasEOS, info.EOSToken}} {
+		if _, given := req.SpecialTokens[name]; !given && tok.has {
+			fields[name], _ = json.Marshal(tok.text)
+		}
 	}
-	t, err := generated.LookupText(text)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, info, nil
+	return json.Marshal(fields)
 }
 
-// findTemplate returns the compiled template with that name, or the one compiled from
-// the text of that file.
-func findTemplate(nameOrFile string) (*runtime.Template, error) {
-	if t, ok := generated.ByName(nameOrFile); ok {
-		return t, nil
-	}
-	b, err := os.ReadFile(nameOrFile)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("%q is neither a compiled template's name nor a file", nameOrFile)
+// renderUncompiled renders a template that is not in the compiled registry: it is
+// compiled (never interpreted) into a cache directory named by its sha256, built once,
+// and run there.
+func renderUncompiled(text string, request []byte, stderr io.Writer) (string, error) {
+	sum := runtime.SHA256(text)
+	cache := os.Getenv("TMPLGEN_CACHE")
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return "", err
 		}
-		return nil, err
+		cache = filepath.Join(dir, "tmplgen")
 	}
-	return generated.LookupText(string(b))
+	dir := filepath.Join(cache, sum)
+	bin := filepath.Join(dir, harness.Binary)
+	if _, err := os.Stat(bin); err != nil {
+		fmt.Fprintf(stderr, "tmplgen render: template sha256 %s is not in the compiled registry; compiling it into %s\n", sum, dir)
+		units, failed := codegen.Compile([]codegen.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
+		if len(failed) > 0 {
+			return "", failed[0]
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+		if _, err := harness.Build(dir, units); err != nil {
+			return "", err
+		}
+	}
+	res, err := harness.Run(bin, []harness.Request{{Template: "template", Request: request}}, time.Now(), stderr)
+	if err != nil {
+		return "", err
+	}
+	if res[0].Error != nil {
+		return "", errors.New(*res[0].Error)
+	}
+	return *res[0].Prompt, nil
 }
