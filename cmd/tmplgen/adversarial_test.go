@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmplgen/tmplgen/codegen"
+)
+
+// TestAdversarialTemplates compiles templates written to escape from the generated Go
+// (quotes, backticks, comment closers, //go: lines, NUL, bidi controls, Go keywords and
+// runtime names as variables, huge literals), checks that every generated file holds
+// exactly the declarations tmplgen writes and no directive, builds them, and compares
+// their renderings with Python Jinja2's (testdata/adversarial/expected.json, recorded by
+// record.py there).
+func TestAdversarialTemplates(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "adversarial")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jinja"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no adversarial templates: %v", err)
+	}
+	var expected map[string]result
+	readJSON(t, filepath.Join(dir, "expected.json"), &expected)
+	var srcs []source
+	var pairs []checkPair
+	for _, p := range paths {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p)
+		// the file name is hostile too: it is cited in comments and strings
+		srcs = append(srcs, source{Name: name, Origin: "*/\n//go:generate " + name, File: name + "\"`*/", Text: string(text)})
+		want, ok := expected[name]
+		if !ok {
+			t.Fatalf("%s has no recorded expectation: run python3 testdata/adversarial/record.py", name)
+		}
+		pairs = append(pairs, checkPair{template: name, caseID: name, want: want,
+			request: []byte(`{"messages": [], "add_generation_prompt": false, "bos": "<s>", "eos": "</s>"}`)})
+	}
+	units, failed := compile(srcs)
+	if len(failed) > 0 {
+		t.Fatalf("compile: %v", failed[0])
+	}
+	files, err := codegen.Package("checkpkg", units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range files {
+		checkOnlyOwnDeclarations(t, name, src)
+	}
+	var stderr bytes.Buffer
+	got, err := renderPairs(units, pairs, nil, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), false, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for i, p := range pairs {
+		if !same(p.want, got[i]) {
+			t.Errorf("%s: %s", p.template, describeMismatch(p.want, got[i]))
+		}
+	}
+}
+
+// checkOnlyOwnDeclarations fails when a generated file holds anything but the
+// declarations tmplgen writes: a template file's Template variable and render function,
+// or the registry's, with no directive comment and nothing but the runtime (and math, for
+// infinite literals) imported.
+func checkOnlyOwnDeclarations(t *testing.T, name string, src []byte) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, imp := range f.Imports {
+		if imp.Path.Value != `"github.com/tmplgen/tmplgen/runtime"` && imp.Path.Value != `"math"` {
+			t.Errorf("%s imports %s", name, imp.Path.Value)
+		}
+	}
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line") || strings.HasPrefix(c.Text, "/*") {
+				t.Errorf("%s: comment %q", name, c.Text)
+			}
+		}
+	}
+	var funcs, vars int
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			funcs++
+			if d.Recv != nil || d.Name.Name == "init" || d.Name.Name == "main" {
+				t.Errorf("%s declares %s", name, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			if d.Tok == token.VAR {
+				vars += len(d.Specs)
+			} else if d.Tok != token.IMPORT {
+				t.Errorf("%s declares a %s", name, d.Tok)
+			}
+		}
+	}
+	want := [2]int{1, 1} // a template: its variable and its render function
+	if name == "registry.go" {
+		want = [2]int{3, 1} // Lookup, LookupText, ByName; Registry
+	}
+	if funcs != want[0] || vars != want[1] {
+		t.Errorf("%s declares %d functions and %d variables, want %d and %d", name, funcs, vars, want[0], want[1])
+	}
+}
