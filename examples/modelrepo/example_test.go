@@ -1,0 +1,39 @@
+package modelrepo_test
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tmplgen/tmplgen/examples/modelrepo/chattmpl"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// A service renders a chat request with the model's own template, found by its name (or
+// by its text, when the model is loaded at run time).
+func Example() {
+	req, err := runtime.ParseRequest([]byte(`{
+		"messages": [
+			{"role": "system", "content": "You are terse."},
+			{"role": "user", "content": "Hi!"}
+		],
+		"bos_token": "<|begin_of_text|>"
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	tmpl, ok := chattmpl.ByName("model")
+	if !ok {
+		panic("no template")
+	}
+	prompt, err := tmpl.Render(&req.Input)
+	var refused *runtime.RaiseError
+	if errors.As(err, &refused) {
+		fmt.Println("the template refused the conversation:", refused.Message)
+		return
+	}
+	fmt.Printf("%q\n", prompt)
+	// Output:
+	// "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nYou are terse.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nHi!<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"
+}
