@@ -375,12 +375,33 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		}
 		return []jen.Code{jen.If(g.cond(c.Test)).Block(then...).Else().Block(els...)}
 	}
-	if k, ok := x.(*ir.Const); ok {
-		if s, ok := k.Value.(string); ok {
+	switch x := x.(type) {
+	case *ir.Const:
+		if s, ok := x.Value.(string); ok {
 			return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s))}
+		}
+	case *ir.Binary:
+		// a + b + c written operand by operand, not summed first
+		if x.Op == "+" {
+			return []jen.Code{jen.Id("w").Dot("WriteAdd").Call(g.values(addOperands(x))...)}
+		}
+	case *ir.Concat:
+		return []jen.Code{jen.Id("w").Dot("WriteConcat").Call(g.values(x.Items)...)}
+	case *ir.Filter:
+		if x.Name == "tojson" {
+			args, kwargs := g.args(x.Args)
+			return []jen.Code{jen.Id("w").Dot("WriteJSON").Call(g.value(x.X), args, kwargs)}
 		}
 	}
 	return []jen.Code{jen.Id("w").Dot("Write").Call(g.value(x))}
+}
+
+// addOperands flattens a left-associated chain of + into its operands.
+func addOperands(x ir.Expr) []ir.Expr {
+	if b, ok := x.(*ir.Binary); ok && b.Op == "+" {
+		return append(addOperands(b.L), b.R)
+	}
+	return []ir.Expr{x}
 }
 
 func (g *gen) ifStmt(s *ir.If) jen.Code {

@@ -73,7 +73,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:17 {{- inner_type + "[]" }}
 						w.At(17, 21)
-						w.Write(runtime.Add(innerType, runtime.Str("[]")))
+						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20 {%- if param_spec.nullable -%}
@@ -133,7 +133,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					if variant2.Attr("description").Truthy() {
 						// Apertus-8B-Instruct.jinja:50 {{- "// " + variant.description }}
 						w.At(50, 21)
-						w.Write(runtime.Add(runtime.Str("// "), variant2.Attr("description")))
+						w.WriteAdd(runtime.Str("// "), variant2.Attr("description"))
 					}
 					// Apertus-8B-Instruct.jinja:52 {%- if variant.default is defined %}
 					w.At(52, 17)
@@ -141,7 +141,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
 						w.At(53, 21)
-						w.Write(runtime.Add(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil)))
+						w.WriteAdd(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil))
 					}
 					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
 					w.At(55, 17)
@@ -156,7 +156,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if paramSpec.Attr("enum").Truthy() {
 				// Apertus-8B-Instruct.jinja:62 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.At(62, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+				w.WriteAdd(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil), runtime.Str("\""))
 			} else {
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65 {%- if param_spec.nullable %}
@@ -224,10 +224,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			tool := loop3.Item()
 			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
 			w.At(100, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("// "), tool.Attr("function").Attr("description")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("// "), tool.Attr("function").Attr("description"), runtime.Str("\n"))
 			// Apertus-8B-Instruct.jinja:101 {{- "type "+ tool.function.name + " = " }}
 			w.At(101, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("type "), tool.Attr("function").Attr("name")), runtime.Str(" = ")))
+			w.WriteAdd(runtime.Str("type "), tool.Attr("function").Attr("name"), runtime.Str(" = "))
 			// Apertus-8B-Instruct.jinja:102 {%- if tool.function.parameters and tool.function.parameters.properties %}
 			w.At(102, 9)
 			if tool.Attr("function").Attr("parameters").Truthy() && tool.Attr("function").Attr("parameters").Attr("properties").Truthy() {
@@ -243,7 +243,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					if paramSpec2.Attr("description").Truthy() {
 						// Apertus-8B-Instruct.jinja:106 {{- "// " + param_spec.description + "\n" }}
 						w.At(106, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("// "), paramSpec2.Attr("description")), runtime.Str("\n")))
+						w.WriteAdd(runtime.Str("// "), paramSpec2.Attr("description"), runtime.Str("\n"))
 					}
 					// Apertus-8B-Instruct.jinja:108 {{- param_name }}
 					w.At(108, 17)
@@ -269,15 +269,15 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						if paramSpec2.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116 {{- ", // default: " + param_spec.default }}
 							w.At(116, 25)
-							w.Write(runtime.Add(runtime.Str(", // default: "), paramSpec2.Attr("default")))
+							w.WriteAdd(runtime.Str(", // default: "), paramSpec2.Attr("default"))
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
 							w.At(118, 25)
-							w.Write(runtime.Add(runtime.Str("// default: "), paramSpec2.Attr("default")))
+							w.WriteAdd(runtime.Str("// default: "), paramSpec2.Attr("default"))
 						} else {
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(120, 25)
-							w.Write(runtime.Add(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil)))
+							w.WriteAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
@@ -352,11 +352,11 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:159 {{ system_token + messages[0].content + end_system_token }}
 				w.At(159, 13)
-				w.Write(runtime.Add(runtime.Add(systemToken, messages.ItemInt(0).Attr("content")), endSystemToken))
+				w.WriteAdd(systemToken, messages.ItemInt(0).Attr("content"), endSystemToken)
 			} else if runtime.IsMapping(messages.ItemInt(0).Attr("content"), nil, nil) && runtime.In(runtime.Str("text"), messages.ItemInt(0).Attr("content")) {
 				// Apertus-8B-Instruct.jinja:161 {{ system_token + messages[0].content.text + end_system_token }}
 				w.At(161, 13)
-				w.Write(runtime.Add(runtime.Add(systemToken, messages.ItemInt(0).Attr("content").Attr("text")), endSystemToken))
+				w.WriteAdd(systemToken, messages.ItemInt(0).Attr("content").Attr("text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:163 {{- raise_exception("Invalid system message") -}}
 				w.At(163, 13)
@@ -373,14 +373,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// Apertus-8B-Instruct.jinja:170 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
 		w.At(170, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), endSystemToken))
+		w.WriteAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171 {%- set loop_messages = messages -%}
 		w.At(171, 5)
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174 {{ developer_token + 'Deliberation: ' }}
 	w.At(174, 1)
-	w.Write(runtime.Add(developerToken, runtime.Str("Deliberation: ")))
+	w.WriteAdd(developerToken, runtime.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175 {%- if enable_thinking is defined and enable_thinking -%}
 	w.At(175, 1)
 	if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
@@ -393,7 +393,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.At(181, 5)
-		w.Write(runtime.Add(runtime.Str("Tool Capabilities:\n"), runtime.Call(renderTools, []runtime.Value{tools}, nil)))
+		w.WriteAdd(runtime.Str("Tool Capabilities:\n"), runtime.Call(renderTools, []runtime.Value{tools}, nil))
 	} else {
 		w.WriteString("Tool Capabilities: disabled")
 	}
@@ -556,14 +556,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:252 {{ tool_calls_token + '[' }}
 							w.At(252, 25)
-							w.Write(runtime.Add(toolCallsToken, runtime.Str("[")))
+							w.WriteAdd(toolCallsToken, runtime.Str("["))
 							// Apertus-8B-Instruct.jinja:253 {%- for tool_call in block.calls -%}
 							w.At(253, 25)
 							for loop6 := runtime.NewLoop(w, block.Attr("calls"), nil); loop6.Next(); {
 								toolCall := loop6.Item()
 								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.At(254, 29)
-								w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\""), toolCall.Attr("name")), runtime.Str("\": ")), toolCall.Attr("arguments")), runtime.Str("}")))
+								w.WriteAdd(runtime.Str("{\""), toolCall.Attr("name"), runtime.Str("\": "), toolCall.Attr("arguments"), runtime.Str("}"))
 								// Apertus-8B-Instruct.jinja:255 {%- if not loop.last -%}
 								w.At(255, 29)
 								if !(loop6.Last().Truthy()) {
@@ -572,7 +572,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:259 {{ ']' + end_tool_calls_token }}
 							w.At(259, 25)
-							w.Write(runtime.Add(runtime.Str("]"), endToolCallsToken))
+							w.WriteAdd(runtime.Str("]"), endToolCallsToken)
 						} else if runtime.Eq(block.Attr("type"), runtime.Str("tool_outputs")) {
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
 							w.At(261, 25)
@@ -639,7 +639,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293 {{ tool_calls_token + '[' }}
 				w.At(293, 13)
-				w.Write(runtime.Add(toolCallsToken, runtime.Str("[")))
+				w.WriteAdd(toolCallsToken, runtime.Str("["))
 				// Apertus-8B-Instruct.jinja:294 {%- for tool_call in message.tool_calls -%}
 				w.At(294, 13)
 				for loop8 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop8.Next(); {
@@ -653,7 +653,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						function = toolCall2.Attr("function")
 						// Apertus-8B-Instruct.jinja:297 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.At(297, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\""), function.Attr("name")), runtime.Str("\": ")), runtime.FilterTojson(function.Attr("arguments"), nil, nil)), runtime.Str("}")))
+						w.WriteAdd(runtime.Str("{\""), function.Attr("name"), runtime.Str("\": "), runtime.FilterTojson(function.Attr("arguments"), nil, nil), runtime.Str("}"))
 						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
 						w.At(298, 21)
 						if !(loop8.Last().Truthy()) {
@@ -667,7 +667,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Apertus-8B-Instruct.jinja:305 {{ ']' + end_tool_calls_token }}
 				w.At(305, 13)
-				w.Write(runtime.Add(runtime.Str("]"), endToolCallsToken))
+				w.WriteAdd(runtime.Str("]"), endToolCallsToken)
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}

@@ -93,11 +93,11 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			w.At(51, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(bosToken, runtime.Str("<|begin_system|>\n")), reasoningPrompt), runtime.Str("\n")), availableToolString), runtime.Str("\n")))
+			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
 			w.At(53, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(bosToken, runtime.Str("<|begin_system|>\n")), reasoningPrompt), runtime.Str("\n")))
+			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59 {%- for message in messages -%}
@@ -171,11 +171,11 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				w.At(92, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(bosToken, runtime.Str("<|begin_system|>\n")), reasoningPrompt), runtime.Str("\n")), systemMessage), runtime.Str("\n")), availableToolString), runtime.Str("\n")))
+				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
 				w.At(94, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(bosToken, runtime.Str("<|begin_system|>\n")), reasoningPrompt), runtime.Str("\n")), systemMessage), runtime.Str("\n")))
+				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
 			}
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99 {%- if loop.last -%}
@@ -191,7 +191,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			if (addThoughts.Truthy() && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && loop.Last().Truthy() {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
 				w.At(106, 13)
-				w.Write(runtime.Add(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n")))
+				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109 {%- set asst_content = message.get('content', ”) -%}
 			w.At(109, 9)
@@ -239,13 +239,13 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop2.Item()
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					w.At(131, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), toolCall.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)))
+					w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132 {%- if add_tool_id == true and 'id' in tool_call -%}
 					w.At(132, 17)
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.At(133, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str(", \"id\": \""), toolCall.ItemStr("id")), runtime.Str("\"")))
+						w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.ItemStr("id"), runtime.Str("\""))
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136 {%- if not loop.last -%}
@@ -287,7 +287,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
 			w.At(154, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin_tool_result|>\n"), runtime.FilterString(toolMessage, nil, nil)), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|begin_tool_result|>\n"), runtime.FilterString(toolMessage, nil, nil), runtime.Str("\n"))
 			w.WriteString("\n\n")
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("content")) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', ”) -%}
@@ -298,11 +298,11 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			if !(runtime.IsString(msgContent, nil, nil)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.At(160, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin_content|>\n"), msgContent.ItemInt(0).ItemStr("text")), runtime.Str("\n")))
+				w.WriteAdd(runtime.Str("<|begin_content|>\n"), msgContent.ItemInt(0).ItemStr("text"), runtime.Str("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162 {{ '<|begin_content|>\n' + msg_content + '\n' }}
 				w.At(162, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin_content|>\n"), msgContent), runtime.Str("\n")))
+				w.WriteAdd(runtime.Str("<|begin_content|>\n"), msgContent, runtime.Str("\n"))
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
@@ -310,7 +310,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.Ne(message.ItemStr("role"), runtime.Str("assistant")) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.At(168, 9)
-			w.Write(runtime.Add(runtime.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
+			w.WriteAdd(runtime.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart)
 		}
 	}
 }

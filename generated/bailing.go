@@ -30,7 +30,7 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 		}
 		// bailing.jinja:12 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.At(12, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<role>"), role), runtime.Str("</role>")), message.ItemStr("content")))
+		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }

@@ -35,7 +35,7 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// bailing2.jinja:16 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.At(16, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<role>"), role), runtime.Str("</role>")), message.ItemStr("content")), runtime.Str("<|role_end|>")))
+		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"), runtime.Str("<|role_end|>"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }

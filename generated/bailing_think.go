@@ -30,7 +30,7 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 		}
 		// bailing-think.jinja:13 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.At(13, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<role>"), role), runtime.Str("</role>")), message.ItemStr("content")))
+		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role><think>")
 }

@@ -64,7 +64,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 				tool := loop.Item()
 				// Bielik-11B-v3.0-Instruct.jinja:19 {{- tool | tojson }}
 				w.At(19, 13)
-				w.Write(runtime.FilterTojson(tool, nil, nil))
+				w.WriteJSON(tool, nil, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:20 {%- if not loop.last %}
 				w.At(20, 13)
 				if !(loop.Last().Truthy()) {
@@ -92,7 +92,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// Bielik-11B-v3.0-Instruct.jinja:38 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.At(38, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>user\n"), message.ItemStr("content")), runtime.Str("<|im_end|>\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>user\n"), message.ItemStr("content"), runtime.Str("<|im_end|>\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default(”) %}
@@ -119,7 +119,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.At(49, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("\n</think>\n")))
+				w.WriteAdd(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("\n</think>\n"))
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51 {{- content.lstrip() }}
 			w.At(51, 9)
@@ -139,11 +139,11 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.At(57, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n<tool_call>\n{\"name\": \""), toolCall.Attr("name")), runtime.Str("\", \"arguments\": ")), runtime.IfElse(runtime.IsString(toolCall.Attr("arguments"), nil, nil), func() runtime.Value {
+					w.WriteAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", \"arguments\": "), runtime.IfElse(runtime.IsString(toolCall.Attr("arguments"), nil, nil), func() runtime.Value {
 						return toolCall.Attr("arguments")
 					}, func() runtime.Value {
 						return runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil)
-					})), runtime.Str("}\n</tool_call>")))
+					}), runtime.Str("}\n</tool_call>"))
 				}
 			}
 			w.WriteString("<|im_end|>\n")
@@ -155,7 +155,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65 {{- '<|function_output|>' + message['content'] }}
 			w.At(65, 9)
-			w.Write(runtime.Add(runtime.Str("<|function_output|>"), message.ItemStr("content")))
+			w.WriteAdd(runtime.Str("<|function_output|>"), message.ItemStr("content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			w.At(66, 9)
 			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).ItemStr("role"), runtime.Str("tool")) {

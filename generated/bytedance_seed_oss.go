@@ -141,11 +141,11 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:56 {{ bos_token + "system\n" + system_message }}
 		w.At(56, 1)
-		w.Write(runtime.Add(runtime.Add(bosToken, runtime.Str("system\n")), systemMessage))
+		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 		w.At(59, 1)
-		w.Write(runtime.Add(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
+		w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 	}
 	// ByteDance-Seed-OSS.jinja:62 {%- if use_json_tooldef is defined and use_json_tooldef %}
 	w.At(62, 1)
@@ -153,7 +153,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65 {{ tools | tojson(ensure_ascii=False) }}
 		w.At(65, 1)
-		w.Write(runtime.FilterTojson(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	} else {
 		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
 		w.At(67, 1)
@@ -220,9 +220,9 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85 {{- " " ~ (spec.description or "") }}
 					w.At(85, 7)
-					w.Write(runtime.Concat(runtime.Str(" "), runtime.Or(spec2.Attr("description"), func() runtime.Value {
+					w.WriteConcat(runtime.Str(" "), runtime.Or(spec2.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
-					})))
+					}))
 				}
 			}
 			w.WriteString("\n")
@@ -247,9 +247,9 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97 {{- " " ~ (spec.description or "") }}
 					w.At(97, 7)
-					w.Write(runtime.Concat(runtime.Str(" "), runtime.Or(spec3.Attr("description"), func() runtime.Value {
+					w.WriteConcat(runtime.Str(" "), runtime.Or(spec3.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
-					})))
+					}))
 				}
 			}
 			w.WriteString("\n    \"\"\"")
@@ -275,7 +275,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115 {{ bos_token+"system" }}
 			w.At(115, 1)
-			w.Write(runtime.Add(bosToken, runtime.Str("system")))
+			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
 			w.At(117, 1)
@@ -283,7 +283,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		} else if !(runtime.Eq(thinkingBudget, runtime.Int(-1))) {
 			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
 			w.At(119, 1)
-			w.Write(runtime.Add(bosToken, runtime.Str("system")))
+			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
 			w.At(120, 166)
@@ -310,20 +310,20 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		if ((runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130 {{ bos_token + message.role }}
 			w.At(130, 1)
-			w.Write(runtime.Add(bosToken, message.Attr("role")))
+			w.WriteAdd(bosToken, message.Attr("role"))
 			// ByteDance-Seed-OSS.jinja:131 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			w.At(131, 1)
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.At(132, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), thinkBeginToken), runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil)), thinkEndToken))
+				w.WriteAdd(runtime.Str("\n"), thinkBeginToken, runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(134, 1)
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135 {{ "\n" + message.content | trim + "\n" }}
 				w.At(135, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil)), runtime.Str("\n")))
+				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), runtime.Str("\n"))
 			}
 			// ByteDance-Seed-OSS.jinja:137 {%- for tool_call in message.tool_calls %}
 			w.At(137, 1)
@@ -337,7 +337,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				}
 				// ByteDance-Seed-OSS.jinja:139 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
 				w.At(139, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), toolcallBeginToken), runtime.Str("\n<function=")), toolCall.Attr("name")), runtime.Str(">\n")))
+				w.WriteAdd(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 				// ByteDance-Seed-OSS.jinja:140 {%- if tool_call.arguments is defined %}
 				w.At(140, 1)
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
@@ -349,7 +349,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 						argValue := vals5[1]
 						// ByteDance-Seed-OSS.jinja:142 {{ "<parameter=" + arg_name + ">" }}
 						w.At(142, 1)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter="), argName), runtime.Str(">")))
+						w.WriteAdd(runtime.Str("<parameter="), argName, runtime.Str(">"))
 						// ByteDance-Seed-OSS.jinja:143 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						w.At(143, 1)
 						if !(runtime.IsString(argValue, nil, nil)) {
@@ -357,12 +357,12 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 						}
 						// ByteDance-Seed-OSS.jinja:144 {{ arg_value+"</parameter>\n" }}
 						w.At(144, 1)
-						w.Write(runtime.Add(argValue, runtime.Str("</parameter>\n")))
+						w.WriteAdd(argValue, runtime.Str("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147 {{ "</function>\n" + toolcall_end_token }}
 				w.At(147, 1)
-				w.Write(runtime.Add(runtime.Str("</function>\n"), toolcallEndToken))
+				w.WriteAdd(runtime.Str("</function>\n"), toolcallEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
 			w.At(149, 1)
@@ -370,29 +370,29 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(message.Attr("role"), runtime.NewList(runtime.Str("user"), runtime.Str("system"))) {
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(151, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(bosToken, message.Attr("role")), runtime.Str("\n")), message.Attr("content")), eosToken))
+			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
 			w.At(153, 1)
-			w.Write(runtime.Add(bosToken, message.Attr("role")))
+			w.WriteAdd(bosToken, message.Attr("role"))
 			// ByteDance-Seed-OSS.jinja:154 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			w.At(154, 1)
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.At(155, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), thinkBeginToken), runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil)), thinkEndToken))
+				w.WriteAdd(runtime.Str("\n"), thinkBeginToken, runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(157, 1)
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158 {{ "\n" + message.content | trim + eos_token }}
 				w.At(158, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil)), eosToken))
+				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(162, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(bosToken, message.Attr("role")), runtime.Str("\n")), message.Attr("content")), eosToken))
+			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166 {%- if add_generation_prompt %}
@@ -400,13 +400,13 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167 {{ bos_token+"assistant\n" }}
 		w.At(167, 1)
-		w.Write(runtime.Add(bosToken, runtime.Str("assistant\n")))
+		w.WriteAdd(bosToken, runtime.Str("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168 {%- if thinking_budget == 0 %}
 		w.At(168, 1)
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
 			w.At(169, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, runtime.Str("\n")), budgetBeginToken), runtime.Str("The current thinking budget is 0, so I will directly start answering the question.")), budgetEndToken), runtime.Str("\n")), thinkEndToken))
+			w.WriteAdd(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken)
 		}
 	}
 }

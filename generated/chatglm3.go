@@ -23,7 +23,7 @@ func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// chatglm3.jinja:10 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
 		w.At(10, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|"), message.ItemStr("role")), runtime.Str("|>\n ")), message.ItemStr("content")))
+		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n "), message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>")
 }

@@ -22,7 +22,7 @@ func renderChatml(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// chatml.jinja:9 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.At(9, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.ItemStr("role")), runtime.Str("\n")), message.ItemStr("content")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }

@@ -148,7 +148,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34 {{ doc_val|tojson }}
 			w.At(34, 34)
-			w.Write(runtime.FilterTojson(docVal, nil, nil))
+			w.WriteJSON(docVal, nil, nil)
 			// Cohere2MoE.jinja:34 {% if not loop.last %}
 			w.At(34, 54)
 			if !(loop.Last().Truthy()) {
@@ -237,7 +237,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72 {{ text_wrapper|tojson }}
 			w.At(72, 18)
-			w.Write(runtime.FilterTojson(textWrapper, nil, nil))
+			w.WriteJSON(textWrapper, nil, nil)
 		} else {
 			// Cohere2MoE.jinja:74 {%- for content in tool_msg.content %}
 			w.At(74, 13)
@@ -275,15 +275,15 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
 			// Cohere2MoE.jinja:87 {{ text_wrapper|tojson }}
 			w.At(87, 1)
-			w.Write(runtime.FilterTojson(textWrapper2, nil, nil))
+			w.WriteJSON(textWrapper2, nil, nil)
 		} else if (runtime.Eq(runtime.FilterLower(item2.Attr("type"), nil, nil), runtime.Str("document")) && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
 			// Cohere2MoE.jinja:89 {{ item.document.data|tojson }}
 			w.At(89, 1)
-			w.Write(runtime.FilterTojson(item2.Attr("document").Attr("data"), nil, nil))
+			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:91 {{ item|tojson }}
 			w.At(91, 1)
-			w.Write(runtime.FilterTojson(item2, nil, nil))
+			w.WriteJSON(item2, nil, nil)
 		}
 	})
 	// Cohere2MoE.jinja:94 {%- macro print_msg(msg) %}
@@ -505,7 +505,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185 {{ tool['function']['parameters']|tojson }}
 				w.At(185, 118)
-				w.Write(runtime.FilterTojson(tool.ItemStr("function").ItemStr("parameters"), nil, nil))
+				w.WriteJSON(tool.ItemStr("function").ItemStr("parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186 {%- if not loop.last %}
 				w.At(186, 5)
@@ -642,7 +642,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237 {{ tc['function']['arguments']|tojson }}
 					w.At(237, 171)
-					w.Write(runtime.FilterTojson(tc.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteJSON(tc.ItemStr("function").ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237 {% if not loop.last %}
 					w.At(237, 212)

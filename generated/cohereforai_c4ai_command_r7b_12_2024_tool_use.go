@@ -50,7 +50,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {{doc|tojson}}
 			w.At(10, 34)
-			w.Write(runtime.FilterTojson(doc, nil, nil))
+			w.WriteJSON(doc, nil, nil)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {% if not loop.last %}
 			w.At(10, 48)
 			if !(loop.Last().Truthy()) {
@@ -114,7 +114,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38 {{ tool_msg.content|tojson }}
 		w.At(38, 18)
-		w.Write(runtime.FilterTojson(toolMsg.Attr("content"), nil, nil))
+		w.WriteJSON(toolMsg.Attr("content"), nil, nil)
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	})
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43 {%- if messages and messages[0]['role']|lower == 'system' %}
@@ -170,7 +170,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {{ tool['function']['parameters']|tojson }}
 			w.At(95, 116)
-			w.Write(runtime.FilterTojson(tool.ItemStr("function").ItemStr("parameters"), nil, nil))
+			w.WriteJSON(tool.ItemStr("function").ItemStr("parameters"), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {%- if not loop.last %}
 			w.At(95, 179)
@@ -247,7 +247,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tc['function']['arguments']|tojson }}
 					w.At(137, 105)
-					w.Write(runtime.FilterTojson(tc.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteJSON(tc.ItemStr("function").ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {% if not loop.last %}
 					w.At(137, 146)

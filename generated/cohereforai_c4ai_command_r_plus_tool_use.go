@@ -45,11 +45,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("array")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.At(13, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("List["), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("items")}, nil)), runtime.Str("]")))
+			w.WriteAdd(runtime.Str("List["), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("items")}, nil), runtime.Str("]"))
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("object")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.At(15, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil)), runtime.Str("]")))
+			w.WriteAdd(runtime.Str("Dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil), runtime.Str("]"))
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
@@ -87,7 +87,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35 {{- '```python\ndef ' + tool.name + '(' }}
 			w.At(35, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("```python\ndef "), tool.Attr("name")), runtime.Str("(")))
+			w.WriteAdd(runtime.Str("```python\ndef "), tool.Attr("name"), runtime.Str("("))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			w.At(36, 5)
 			for loop3 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop3.Next(); {
@@ -101,13 +101,13 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40 {{- param_name + ': ' }}
 				w.At(40, 9)
-				w.Write(runtime.Add(paramName, runtime.Str(": ")))
+				w.WriteAdd(paramName, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41 {%- if not param_fields.required %}
 				w.At(41, 9)
 				if !(paramFields.Attr("required").Truthy()) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42 {{- 'Optional[' + param_fields.type + '] = None'}}
 					w.At(42, 13)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("Optional["), paramFields.Attr("type")), runtime.Str("] = None")))
+					w.WriteAdd(runtime.Str("Optional["), paramFields.Attr("type"), runtime.Str("] = None"))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44 {{- param_fields.type }}
 					w.At(44, 13)
@@ -135,13 +135,13 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55 {{- param_name + ' ('}}
 					w.At(55, 13)
-					w.Write(runtime.Add(paramName2, runtime.Str(" (")))
+					w.WriteAdd(paramName2, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56 {%- if not param_fields.required %}
 					w.At(56, 13)
 					if !(paramFields2.Attr("required").Truthy()) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57 {{- 'Optional[' + param_fields.type + ']'}}
 						w.At(57, 17)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("Optional["), paramFields2.Attr("type")), runtime.Str("]")))
+						w.WriteAdd(runtime.Str("Optional["), paramFields2.Attr("type"), runtime.Str("]"))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59 {{- param_fields.type }}
 						w.At(59, 17)
@@ -149,7 +149,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61 {{- '): ' + param_fields.description }}
 					w.At(61, 13)
-					w.Write(runtime.Add(runtime.Str("): "), paramFields2.Attr("description")))
+					w.WriteAdd(runtime.Str("): "), paramFields2.Attr("description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -179,7 +179,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76 {{-'```python
 			w.At(76, 3)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("```python\ndef "), tool2.Attr("name")), runtime.Str("(")))
+			w.WriteAdd(runtime.Str("```python\ndef "), tool2.Attr("name"), runtime.Str("("))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			w.At(78, 3)
 			for loop6 := runtime.NewLoop(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop6.Next(); {
@@ -193,13 +193,13 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82 {{-param_name + ": "}}
 				w.At(82, 5)
-				w.Write(runtime.Add(paramName3, runtime.Str(": ")))
+				w.WriteAdd(paramName3, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83 {%- if not param_name in tool.parameters.required %}
 				w.At(83, 5)
 				if !(runtime.In(paramName3, tool2.Attr("parameters").Attr("required"))) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.At(84, 7)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil)), runtime.Str("] = None")))
+					w.WriteAdd(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil), runtime.Str("] = None"))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
 					w.At(86, 7)
@@ -227,13 +227,13 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98 {{- param_name + ' ('}}
 					w.At(98, 7)
-					w.Write(runtime.Add(paramName4, runtime.Str(" (")))
+					w.WriteAdd(paramName4, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99 {%- if not param_name in tool.parameters.required %}
 					w.At(99, 7)
 					if !(runtime.In(paramName4, tool2.Attr("parameters").Attr("required"))) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.At(100, 9)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil)), runtime.Str("]")))
+						w.WriteAdd(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil), runtime.Str("]"))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
 						w.At(102, 9)
@@ -241,7 +241,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104 {{- '): ' + param_fields.description }}
 					w.At(104, 7)
-					w.Write(runtime.Add(runtime.Str("): "), paramFields4.Attr("description")))
+					w.WriteAdd(runtime.Str("): "), paramFields4.Attr("description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -270,7 +270,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133 {{- '
 	w.At(133, 1)
-	w.Write(runtime.Add(runtime.Str("\n"), systemMessage))
+	w.WriteAdd(runtime.Str("\n"), systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141 {%- set ns = namespace(new_tools=true) %}
 	w.At(141, 1)
@@ -310,11 +310,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(156, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(158, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
@@ -341,7 +341,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.Write(runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
 				w.At(170, 9)
-				w.Write(runtime.Add(runtime.Add(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), toolCall.Attr("name")), runtime.Str("\",\n")))
+				w.WriteAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), toolCall.Attr("name"), runtime.Str("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171 {{- '"parameters": '|indent(8, first=true) }}
 				w.At(171, 9)
 				w.Write(runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
@@ -368,7 +368,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(185, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}

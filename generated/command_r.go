@@ -33,7 +33,7 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(message.ItemStr("role"), roleTokens) {
 			// command-r.jinja:16 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.At(16, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|START_OF_TURN_TOKEN|>"), roleTokens.Item(message.ItemStr("role"))), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|>"), roleTokens.Item(message.ItemStr("role")), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")

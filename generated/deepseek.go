@@ -29,11 +29,11 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.At(18, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("### Instruction:\n"), message.ItemStr("content")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("### Instruction:\n"), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.At(20, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("### Response:\n"), message.ItemStr("content")), runtime.Str("\n<|EOT|>\n")))
+			w.WriteAdd(runtime.Str("### Response:\n"), message.ItemStr("content"), runtime.Str("\n<|EOT|>\n"))
 		}
 	}
 	w.WriteString("### Response:\n")

@@ -25,15 +25,15 @@ func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// deepseek2.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n\n")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// deepseek2.jinja:14 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.At(14, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("User: "), message.ItemStr("content")), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("User: "), message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek2.jinja:16 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.At(16, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Assistant: "), message.ItemStr("content")), runtime.Str("<｜end▁of▁sentence｜>")))
+			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 		}
 	}
 	w.WriteString("Assistant:")

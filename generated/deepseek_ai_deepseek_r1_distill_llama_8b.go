@@ -59,7 +59,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {{'<｜User｜>' + message['content']}}
 			w.At(12, 35)
-			w.Write(runtime.Add(runtime.Str("<｜User｜>"), message2.ItemStr("content")))
+			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14 {%- if message['role'] == 'assistant' and message['content'] is none -%}
 		w.At(14, 3)
@@ -75,14 +75,14 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				if !(ns.Attr("is_first").Truthy()) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.At(17, 33)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("type")), runtime.Str("<｜tool▁sep｜>")), tool.ItemStr("function").ItemStr("name")), runtime.Str("\n")), runtime.Str("```json")), runtime.Str("\n")), tool.ItemStr("function").ItemStr("arguments")), runtime.Str("\n")), runtime.Str("```")), runtime.Str("<｜tool▁call▁end｜>")))
+					w.WriteAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), tool.ItemStr("function").ItemStr("arguments"), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18 {%- set ns.is_first = true -%}
 					w.At(18, 9)
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(19, 21)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), tool.ItemStr("type")), runtime.Str("<｜tool▁sep｜>")), tool.ItemStr("function").ItemStr("name")), runtime.Str("\n")), runtime.Str("```json")), runtime.Str("\n")), tool.ItemStr("function").ItemStr("arguments")), runtime.Str("\n")), runtime.Str("```")), runtime.Str("<｜tool▁call▁end｜>")))
+					w.WriteAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), tool.ItemStr("function").ItemStr("arguments"), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
@@ -95,7 +95,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(24, 26)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<｜tool▁outputs▁end｜>"), message2.ItemStr("content")), runtime.Str("<｜end▁of▁sentence｜>")))
+				w.WriteAdd(runtime.Str("<｜tool▁outputs▁end｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25 {%- set ns.is_tool = false -%}
 				w.At(25, 7)
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -112,7 +112,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.At(30, 20)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<｜Assistant｜>"), content), runtime.Str("<｜end▁of▁sentence｜>")))
+				w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33 {%- if message['role'] == 'tool' -%}
@@ -126,14 +126,14 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			if ns.Attr("is_output_first").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(35, 34)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), message2.ItemStr("content")), runtime.Str("<｜tool▁output▁end｜>")))
+				w.WriteAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36 {%- set ns.is_output_first = false -%}
 				w.At(36, 7)
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(37, 19)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content")), runtime.Str("<｜tool▁output▁end｜>")))
+				w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 			}
 		}
 	}

@@ -60,7 +60,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {{'<｜User｜>' + message['content']}}
 			w.At(12, 35)
-			w.Write(runtime.Add(runtime.Str("<｜User｜>"), message2.ItemStr("content")))
+			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		w.At(14, 3)
@@ -76,14 +76,14 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				if !(ns.Attr("is_first").Truthy()) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.At(18, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("type")), runtime.Str("<｜tool▁sep｜>")), tool.ItemStr("function").ItemStr("name")), runtime.Str("\n")), runtime.Str("```json")), runtime.Str("\n")), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("\n")), runtime.Str("```")), runtime.Str("<｜tool▁call▁end｜>")))
+					w.WriteAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19 {%- set ns.is_first = true -%}
 					w.At(19, 9)
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(21, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), tool.ItemStr("type")), runtime.Str("<｜tool▁sep｜>")), tool.ItemStr("function").ItemStr("name")), runtime.Str("\n")), runtime.Str("```json")), runtime.Str("\n")), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("\n")), runtime.Str("```")), runtime.Str("<｜tool▁call▁end｜>")))
+					w.WriteAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
@@ -96,7 +96,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(27, 26)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<｜tool▁outputs▁end｜>"), message2.ItemStr("content")), runtime.Str("<｜end▁of▁sentence｜>")))
+				w.WriteAdd(runtime.Str("<｜tool▁outputs▁end｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28 {%- set ns.is_tool = false -%}
 				w.At(28, 7)
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -113,7 +113,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.At(33, 20)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<｜Assistant｜>"), content), runtime.Str("<｜end▁of▁sentence｜>")))
+				w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36 {%- if message['role'] == 'tool' -%}
@@ -127,14 +127,14 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			if ns.Attr("is_output_first").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(38, 34)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), message2.ItemStr("content")), runtime.Str("<｜tool▁output▁end｜>")))
+				w.WriteAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39 {%- set ns.is_output_first = false -%}
 				w.At(39, 7)
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(40, 19)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content")), runtime.Str("<｜tool▁output▁end｜>")))
+				w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 			}
 		}
 	}

@@ -93,7 +93,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {{'<｜User｜>' + message['content']}}
 			w.At(28, 39)
-			w.Write(runtime.Add(runtime.Str("<｜User｜>"), message2.ItemStr("content")))
+			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		w.At(30, 3)
@@ -123,11 +123,11 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 					if !(message2.ItemStr("content").Truthy()) {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						w.At(38, 42)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+						w.WriteAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
 						w.At(39, 23)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(message2.ItemStr("content"), runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), tool.ItemStr("function").ItemStr("name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+						w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41 {%- set ns.is_first = true -%}
 					w.At(41, 9)
@@ -135,7 +135,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					w.At(42, 21)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+					w.WriteAdd(runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
@@ -163,7 +163,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53 {{message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(53, 26)
-				w.Write(runtime.Add(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>")))
+				w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54 {%- set ns.is_tool = false -%}
 				w.At(54, 7)
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -180,7 +180,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59 {{content + '<｜end▁of▁sentence｜>'}}
 				w.At(59, 20)
-				w.Write(runtime.Add(content, runtime.Str("<｜end▁of▁sentence｜>")))
+				w.WriteAdd(content, runtime.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62 {%- if message['role'] == 'tool' -%}
@@ -194,7 +194,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.At(64, 34)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<｜tool▁output▁begin｜>"), message2.ItemStr("content")), runtime.Str("<｜tool▁output▁end｜>")))
+			w.WriteAdd(runtime.Str("<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}

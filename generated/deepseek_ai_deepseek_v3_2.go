@@ -165,9 +165,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message3.ItemStr("role"), runtime.Str("user")) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or ”) -}}
 			w.At(51, 5)
-			w.Write(runtime.Add(runtime.Str("<｜User｜>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
+			w.WriteAdd(runtime.Str("<｜User｜>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			})))
+			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52 {%- set state.pending_asst_marker = true -%}
 			w.At(52, 5)
 			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(true))
@@ -209,7 +209,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69 {{- '\n\n' + thinking_start_token -}}
 					w.At(69, 9)
-					w.Write(runtime.Add(runtime.Str("\n\n"), thinkingStartToken))
+					w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					w.At(70, 9)
 					if runtime.IsDefined(message3.ItemStr("reasoning_content"), nil, nil) && message3.ItemStr("reasoning_content").Truthy() {
@@ -223,7 +223,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:75 {{- '\n\n' + thinking_end_token -}}
 					w.At(75, 9)
-					w.Write(runtime.Add(runtime.Str("\n\n"), thinkingEndToken))
+					w.WriteAdd(runtime.Str("\n\n"), thinkingEndToken)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78 {%- set state.pending_asst_marker = false -%}
@@ -244,7 +244,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if message3.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.At(84, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n\n<"), dsmlToken), runtime.Str("function_calls>\n")))
+				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("function_calls>\n"))
 				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
 				w.At(85, 7)
 				for _, tool2 := range runtime.Iterate(w, message3.ItemStr("tool_calls")) {
@@ -255,7 +255,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.At(87, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("invoke name=\"")), func2.ItemStr("name")), runtime.Str("\">\n")))
+					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
 					// deepseek-ai-DeepSeek-V3.2.jinja:88 {%- set args = func['arguments'] -%}
 					w.At(88, 9)
 					args2 = func2.ItemStr("arguments")
@@ -277,20 +277,20 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.At(94, 13)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("parameter name=\"")), key), runtime.Str("\" string=\"true\">")), val), runtime.Str("</")), dsmlToken), runtime.Str("parameter>\n")))
+							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:96 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(96, 13)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("parameter name=\"")), key), runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</")), dsmlToken), runtime.Str("parameter>\n")))
+							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.At(99, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("</"), dsmlToken), runtime.Str("invoke>\n")))
+					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101 {{- '</' + dsml_token + 'function_calls>' -}}
 				w.At(101, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("</"), dsmlToken), runtime.Str("function_calls>")))
+				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("function_calls>"))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
@@ -328,9 +328,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or ”) + '</result>' -}}
 			w.At(118, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\n<result>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
+			w.WriteAdd(runtime.Str("\n<result>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			})), runtime.Str("</result>")))
+			}), runtime.Str("</result>"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:119 {%- if call_order == tool_call_count -%}
 			w.At(119, 5)
 			if runtime.Eq(callOrder, toolCallCount) {
@@ -360,7 +360,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:132 {{- thinking_start_token + thinking_end_token -}}
 				w.At(132, 7)
-				w.Write(runtime.Add(thinkingStartToken, thinkingEndToken))
+				w.WriteAdd(thinkingStartToken, thinkingEndToken)
 			}
 		} else if state.Attr("pending_tool_marker").Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:135 {%- if thinking -%}
@@ -368,11 +368,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136 {{- '\n\n' + thinking_start_token -}}
 				w.At(136, 7)
-				w.Write(runtime.Add(runtime.Str("\n\n"), thinkingStartToken))
+				w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:138 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
 				w.At(138, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n\n"), thinkingStartToken), thinkingEndToken))
+				w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken, thinkingEndToken)
 			}
 		}
 	}

@@ -244,9 +244,9 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
 			w.At(86, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_result>"), runtime.Or(message4.ItemStr("content"), func() runtime.Value {
+			w.WriteAdd(runtime.Str("<tool_result>"), runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			})), runtime.Str("</tool_result>")))
+			}), runtime.Str("</tool_result>"))
 		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
 			w.At(88, 5)
@@ -299,7 +299,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			if message4.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.At(105, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n\n<"), dsmlToken), runtime.Str("tool_calls>\n")))
+				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n"))
 				// deepseek-ai-DeepSeek-V4.jinja:106 {%- for tool in message['tool_calls'] -%}
 				w.At(106, 7)
 				for _, tool2 := range runtime.Iterate(w, message4.ItemStr("tool_calls")) {
@@ -310,7 +310,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4.jinja:108 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.At(108, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("invoke name=\"")), func2.ItemStr("name")), runtime.Str("\">\n")))
+					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
 					// deepseek-ai-DeepSeek-V4.jinja:109 {%- set args = func['arguments'] -%}
 					w.At(109, 9)
 					args2 = func2.ItemStr("arguments")
@@ -332,11 +332,11 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4.jinja:115 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.At(115, 13)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("parameter name=\"")), key), runtime.Str("\" string=\"true\">")), val), runtime.Str("</")), dsmlToken), runtime.Str("parameter>\n")))
+							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:117 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(117, 13)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("parameter name=\"")), key), runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</")), dsmlToken), runtime.Str("parameter>\n")))
+							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120 {%- if not args -%}
@@ -346,11 +346,11 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.At(123, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("</"), dsmlToken), runtime.Str("invoke>\n")))
+					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.At(125, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("</"), dsmlToken), runtime.Str("tool_calls>")))
+				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>"))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}

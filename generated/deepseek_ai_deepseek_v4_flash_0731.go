@@ -252,9 +252,9 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
 			w.At(89, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_result>"), runtime.Or(message4.ItemStr("content"), func() runtime.Value {
+			w.WriteAdd(runtime.Str("<tool_result>"), runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			})), runtime.Str("</tool_result>")))
+			}), runtime.Str("</tool_result>"))
 		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91 {%- set state.in_user = false -%}
 			w.At(91, 5)
@@ -307,7 +307,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			if message4.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.At(108, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n\n<"), dsmlToken), runtime.Str("tool_calls>\n")))
+				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n"))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109 {%- for tool in message['tool_calls'] -%}
 				w.At(109, 7)
 				for _, tool2 := range runtime.Iterate(w, message4.ItemStr("tool_calls")) {
@@ -318,7 +318,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.At(111, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("invoke name=\"")), func2.ItemStr("name")), runtime.Str("\">\n")))
+					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112 {%- set args = func['arguments'] -%}
 					w.At(112, 9)
 					args2 = func2.ItemStr("arguments")
@@ -340,11 +340,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.At(118, 13)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("parameter name=\"")), key), runtime.Str("\" string=\"true\">")), val), runtime.Str("</")), dsmlToken), runtime.Str("parameter>\n")))
+							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(120, 13)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<"), dsmlToken), runtime.Str("parameter name=\"")), key), runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</")), dsmlToken), runtime.Str("parameter>\n")))
+							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123 {%- if not args -%}
@@ -354,11 +354,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.At(126, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("</"), dsmlToken), runtime.Str("invoke>\n")))
+					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.At(128, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("</"), dsmlToken), runtime.Str("tool_calls>")))
+				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>"))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}

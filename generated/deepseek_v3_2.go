@@ -162,7 +162,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81 {{ tool | tojson(ensure_ascii=False) }}
 			w.At(81, 15)
-			w.Write(runtime.FilterTojson(tool2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
 	})
@@ -212,7 +212,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsString(value, nil, nil) {
 					w.Write(value)
 				} else {
-					w.Write(runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+					w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92 {{ dsml_token }}
@@ -231,7 +231,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102 {{ response_format | tojson(ensure_ascii=False) }}
 		w.At(102, 1)
-		w.Write(runtime.FilterTojson(responseFormat2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		w.WriteJSON(responseFormat2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	})
 	// DeepSeek-V3.2.jinja:109 {%- set last_user_index = namespace(value=-1) -%}
 	w.At(109, 1)

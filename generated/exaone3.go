@@ -33,15 +33,15 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// exaone3.jinja:17 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|system|]"), content), runtime.Str("[|endofturn|]\n")))
+			w.WriteAdd(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// exaone3.jinja:19 {{- '[|user|]' + content + '\n' }}
 			w.At(19, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|user|]"), content), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("[|user|]"), content, runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// exaone3.jinja:21 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(21, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|assistant|]"), content), runtime.Str("[|endofturn|]\n")))
+			w.WriteAdd(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n"))
 		}
 	}
 	w.WriteString("[|assistant|]")

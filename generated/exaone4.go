@@ -33,19 +33,19 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// exaone4.jinja:18 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.At(18, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|system|]"), content), runtime.Str("[|endofturn|]\n")))
+			w.WriteAdd(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
 			w.At(20, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|user|]"), content), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("[|user|]"), content, runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(22, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|assistant|]"), content), runtime.Str("[|endofturn|]\n")))
+			w.WriteAdd(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.At(24, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[|tool|]"), content), runtime.Str("[|endofturn|]\n")))
+			w.WriteAdd(runtime.Str("[|tool|]"), content, runtime.Str("[|endofturn|]\n"))
 		}
 	}
 	w.WriteString("[|assistant|]")

@@ -29,7 +29,7 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(message.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))) {
 			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.At(13, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|"), message.ItemStr("role")), runtime.Str("|>\n")), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|endofturn|>\n")))
+			w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|endofturn|>\n"))
 		}
 	}
 	w.WriteString("<|assistant|>\n")

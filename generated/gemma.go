@@ -45,20 +45,20 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma.jinja:21 {{- '<start_of_turn>' + role + '\n' }}
 			w.At(21, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<start_of_turn>"), role), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<start_of_turn>"), role, runtime.Str("\n"))
 			// gemma.jinja:22 {%- if ns.system_prompt and role != 'model' %}
 			w.At(22, 1)
 			if ns.Attr("system_prompt").Truthy() && runtime.Ne(role, runtime.Str("model")) {
 				// gemma.jinja:23 {{- ns.system_prompt + '\n\n' }}
 				w.At(23, 1)
-				w.Write(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")))
+				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))
 				// gemma.jinja:24 {%- set ns.system_prompt = ” %}
 				w.At(24, 1)
 				runtime.SetAttr(ns, "system_prompt", runtime.Str(""))
 			}
 			// gemma.jinja:26 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
 			w.At(26, 1)
-			w.Write(runtime.Add(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n")))
+			w.WriteAdd(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")

@@ -356,7 +356,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argument, nil, nil) {
 			// gemma4.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.At(113, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|\"|>"), argument), runtime.Str("<|\"|>")))
+			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// gemma4.jinja:115 {{- 'true' if argument else 'false' -}}
 			w.At(115, 9)
@@ -389,7 +389,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
 					w.At(123, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|\"|>"), key2), runtime.Str("<|\"|>")))
+					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
 				} else {
 					// gemma4.jinja:125 {{- key -}}
 					w.At(125, 17)
@@ -517,7 +517,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:187 {{- '<|turn>' + role + '\n' }}
 		w.At(187, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|turn>"), role), runtime.Str("\n")))
+		w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
 		// gemma4.jinja:189 {%- if message['tool_calls'] -%}
 		w.At(189, 13)
 		if message.ItemStr("tool_calls").Truthy() {
@@ -531,7 +531,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				function = toolCall.ItemStr("function")
 				// gemma4.jinja:192 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.At(192, 21)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_call>call:"), function.ItemStr("name")), runtime.Str("{")))
+				w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
 				// gemma4.jinja:193 {%- if function['arguments'] is mapping -%}
 				w.At(193, 21)
 				if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
@@ -583,7 +583,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(toolResponse.ItemStr("response"), nil, nil) {
 					// gemma4.jinja:213 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.At(213, 25)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{"))
 					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
 					w.At(214, 25)
 					for loop5 := runtime.NewLoop(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop5.Next(); {
@@ -607,7 +607,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// gemma4.jinja:220 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.At(220, 25)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))})), runtime.Str("}")))
+					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
 				}
 				w.WriteString("<tool_response|>")
 			}

@@ -27,16 +27,16 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 		if loop.First().Truthy() && runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
 			w.At(16, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("<|message_sep|>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// gigachat.jinja:18 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.At(18, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("user<|role_sep|>"), message.ItemStr("content")), runtime.Str("<|message_sep|>")))
+			w.WriteAdd(runtime.Str("user<|role_sep|>"), message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// gigachat.jinja:21 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.At(21, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("assistant<|role_sep|>"), message.ItemStr("content")), runtime.Str("<|message_sep|>")))
+			w.WriteAdd(runtime.Str("assistant<|role_sep|>"), message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")

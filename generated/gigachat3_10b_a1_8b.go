@@ -100,7 +100,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 						if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32 {{- indent + '// ' + line + '\n' -}}
 							w.At(32, 7)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("// ")), line), runtime.Str("\n")))
+							w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 						}
 					}
 				}
@@ -118,11 +118,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(addVal, nil, nil) {
 							// GigaChat3-10B-A1.8B.jinja:41 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							w.At(41, 7)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("// ")), addKey), runtime.Str(": \"")), addVal), runtime.Str("\"")), runtime.Str("\n")))
+							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:43 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							w.At(43, 7)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("// ")), addKey), runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
 				}
@@ -131,11 +131,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				typeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{val, runtime.Add(indent, runtime.Str("  "))}, nil)
 				// GigaChat3-10B-A1.8B.jinja:54 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
 				w.At(54, 4)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(indent, key), runtime.IfElse(runtime.In(key, required), func() runtime.Value {
+				w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 					return runtime.Str("")
 				}, func() runtime.Value {
 					return runtime.Str("?")
-				})), runtime.Str(": ")), typeStr), runtime.Str(",")))
+				}), runtime.Str(": "), typeStr, runtime.Str(","))
 				// GigaChat3-10B-A1.8B.jinja:56 {%- if "default" in val or "defalut_value" in val -%}
 				w.At(56, 4)
 				if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
@@ -147,11 +147,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(default2, nil, nil) {
 						// GigaChat3-10B-A1.8B.jinja:59 {{- ' // default: "' + default + '"' -}}
 						w.At(59, 6)
-						w.Write(runtime.Add(runtime.Add(runtime.Str(" // default: \""), default2), runtime.Str("\"")))
+						w.WriteAdd(runtime.Str(" // default: \""), default2, runtime.Str("\""))
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
 						w.At(61, 6)
-						w.Write(runtime.Concat(runtime.Str(" // default: "), default2))
+						w.WriteConcat(runtime.Str(" // default: "), default2)
 					}
 				}
 				w.WriteString("\n")
@@ -164,11 +164,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				additionalTypeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{additionalPropsType, runtime.Add(indent, runtime.Str("  "))}, nil)
 				// GigaChat3-10B-A1.8B.jinja:74 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
 				w.At(74, 4)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("[key: string]: ")), additionalTypeStr), runtime.Str("\n")))
+				w.WriteAdd(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
 			w.At(77, 3)
-			w.Write(runtime.Add(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}")))
+			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
 		} else if runtime.Eq(ty, runtime.Str("string")) {
 			// GigaChat3-10B-A1.8B.jinja:81 {%- if schema.get("enum") -%}
 			w.At(81, 3)
@@ -209,7 +209,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
 				w.At(108, 4)
-				w.Write(runtime.Add(runtime.Call(jsonSchemaToTypescript, []runtime.Value{schema.ItemStr("items"), indent}, nil), runtime.Str("[]")))
+				w.WriteAdd(runtime.Call(jsonSchemaToTypescript, []runtime.Value{schema.ItemStr("items"), indent}, nil), runtime.Str("[]"))
 			} else {
 				w.WriteString("Array<any>")
 			}
@@ -348,7 +348,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3-10B-A1.8B.jinja:187 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
 		w.At(187, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(role, addTokens.Attr("role_sep")), messageContent), addTokens.Attr("message_sep")))
+		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent, addTokens.Attr("message_sep"))
 	})
 	// GigaChat3-10B-A1.8B.jinja:192 {%- macro render_function_call(message) -%}
 	renderFunctionCall = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -460,7 +460,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.Ne(message3.ItemStr("role"), runtime.Str("assistant")) {
 			// GigaChat3-10B-A1.8B.jinja:352 {{- 'assistant' + add_tokens.role_sep -}}
 			w.At(352, 9)
-			w.Write(runtime.Add(runtime.Str("assistant"), addTokens.Attr("role_sep")))
+			w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"))
 		}
 	}
 }

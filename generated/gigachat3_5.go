@@ -357,7 +357,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsString(c, nil, nil) {
 					// GigaChat3.5.jinja:133 {{- '"' ~ c ~ '"' -}}
 					w.At(133, 5)
-					w.Write(runtime.Concat(runtime.Str("\""), c, runtime.Str("\"")))
+					w.WriteConcat(runtime.Str("\""), c, runtime.Str("\""))
 				} else if runtime.IsBoolean(c, nil, nil) {
 					// GigaChat3.5.jinja:135 {{- 'true' if c else 'false' -}}
 					w.At(135, 5)
@@ -447,7 +447,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
 								// GigaChat3.5.jinja:176 {{- indent + '// ' + line + '\n' -}}
 								w.At(176, 8)
-								w.Write(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("// ")), line), runtime.Str("\n")))
+								w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 							}
 						}
 					}
@@ -467,11 +467,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(addVal, nil, nil) {
 							// GigaChat3.5.jinja:183 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							w.At(183, 7)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("// ")), addKey2), runtime.Str(": \"")), addVal), runtime.Str("\"")), runtime.Str("\n")))
+							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
 							// GigaChat3.5.jinja:185 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							w.At(185, 7)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(indent, runtime.Str("// ")), addKey2), runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
@@ -479,11 +479,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					typeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns}, nil)
 					// GigaChat3.5.jinja:191 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
 					w.At(191, 5)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(indent, key), runtime.IfElse(runtime.In(key, required), func() runtime.Value {
+					w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 						return runtime.Str("")
 					}, func() runtime.Value {
 						return runtime.Str("?")
-					})), runtime.Str(": ")), typeStr), runtime.Str(",")))
+					}), runtime.Str(": "), typeStr, runtime.Str(","))
 					// GigaChat3.5.jinja:193 {%- if "default" in val or "defalut_value" in val -%}
 					w.At(193, 5)
 					if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
@@ -495,18 +495,18 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(default2, nil, nil) {
 							// GigaChat3.5.jinja:196 {{- ' // default: "' + default + '"' -}}
 							w.At(196, 7)
-							w.Write(runtime.Add(runtime.Add(runtime.Str(" // default: \""), default2), runtime.Str("\"")))
+							w.WriteAdd(runtime.Str(" // default: \""), default2, runtime.Str("\""))
 						} else {
 							// GigaChat3.5.jinja:198 {{- ' // default: ' ~ default | string -}}
 							w.At(198, 7)
-							w.Write(runtime.Concat(runtime.Str(" // default: "), runtime.FilterString(default2, nil, nil)))
+							w.WriteConcat(runtime.Str(" // default: "), runtime.FilterString(default2, nil, nil))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205 {{- indent[:-2] + '}' -}}
 				w.At(205, 4)
-				w.Write(runtime.Add(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}")))
+				w.WriteAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}"))
 			} else if runtime.Eq(ty, runtime.Str("string")) {
 				// GigaChat3.5.jinja:209 {%- if 'const' in schema -%}
 				w.At(209, 4)
@@ -516,7 +516,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(schema.Attr("const"), nil, nil) {
 						// GigaChat3.5.jinja:211 {{- '"' ~ schema.const ~ '"' -}}
 						w.At(211, 6)
-						w.Write(runtime.Concat(runtime.Str("\""), schema.Attr("const"), runtime.Str("\"")))
+						w.WriteConcat(runtime.Str("\""), schema.Attr("const"), runtime.Str("\""))
 					} else if runtime.IsBoolean(schema.Attr("const"), nil, nil) {
 						// GigaChat3.5.jinja:213 {{- 'true' if schema.const else 'false' -}}
 						w.At(213, 6)
@@ -560,7 +560,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(schema.Attr("const"), nil, nil) {
 						// GigaChat3.5.jinja:235 {{- '"' ~ schema.const ~ '"' -}}
 						w.At(235, 6)
-						w.Write(runtime.Concat(runtime.Str("\""), schema.Attr("const"), runtime.Str("\"")))
+						w.WriteConcat(runtime.Str("\""), schema.Attr("const"), runtime.Str("\""))
 					} else if runtime.IsBoolean(schema.Attr("const"), nil, nil) {
 						// GigaChat3.5.jinja:237 {{- 'true' if schema.const else 'false' -}}
 						w.At(237, 6)
@@ -623,7 +623,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:278 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(278, 5)
-					w.Write(runtime.Concat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
+					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
 				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !(runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil))) && !(runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) {
 					// GigaChat3.5.jinja:280 {%- set nst = namespace(bits=[]) -%}
 					w.At(280, 5)
@@ -637,14 +637,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:284 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(284, 5)
-					w.Write(runtime.Concat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
+					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
 				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:287 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					w.At(287, 5)
 					el = runtime.Call(jsonSchemaToTypescript, []runtime.Value{schema.ItemStr("items"), indent, indentFactor, root, rns}, nil)
 					// GigaChat3.5.jinja:288 {{- '(' ~ el ~ ')[]' -}}
 					w.At(288, 5)
-					w.Write(runtime.Concat(runtime.Str("("), el, runtime.Str(")[]")))
+					w.WriteConcat(runtime.Str("("), el, runtime.Str(")[]"))
 				} else {
 					w.WriteString("Array<any>")
 				}
@@ -872,7 +872,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:414 {{- json_obj | tojson(ensure_ascii=False) -}}
 				w.At(414, 17)
-				w.Write(runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			} else {
 				// GigaChat3.5.jinja:416 {{- json_obj -}}
 				w.At(416, 17)
@@ -881,7 +881,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
 			// GigaChat3.5.jinja:422 {{- json_obj | tojson(ensure_ascii=False) -}}
 			w.At(422, 13)
-			w.Write(runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
 			// GigaChat3.5.jinja:424 {{- json_obj -}}
 			w.At(424, 13)
@@ -1043,15 +1043,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:504 {{- role + (add_tokens.role_sep if role else ”) + message_final_content + (add_tokens.message_sep i…
 		w.At(504, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
+		w.WriteAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
 			return addTokens.Attr("role_sep")
 		}, func() runtime.Value {
 			return runtime.Str("")
-		})), messageFinalContent), runtime.IfElse(addMessageSepToken.Truthy(), func() runtime.Value {
+		}), messageFinalContent, runtime.IfElse(addMessageSepToken.Truthy(), func() runtime.Value {
 			return addTokens.Attr("message_sep")
 		}, func() runtime.Value {
 			return runtime.Str("")
-		})))
+		}))
 	})
 	// GigaChat3.5.jinja:509 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -1113,11 +1113,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(value, nil, nil) {
 			// GigaChat3.5.jinja:534 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			w.At(534, 9)
-			w.Write(runtime.Concat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>")))
+			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>"))
 		} else {
 			// GigaChat3.5.jinja:536 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
 			w.At(536, 9)
-			w.Write(runtime.Concat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>")))
+			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>"))
 		}
 	})
 	// GigaChat3.5.jinja:542 {%- macro render_gcml_invoke(call) -%}
@@ -1151,7 +1151,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:552 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.At(552, 5)
-		w.Write(runtime.Concat(runtime.Str("<｜GCML｜invoke name=\""), inner.ItemStr("name"), runtime.Str("\">\n")))
+		w.WriteConcat(runtime.Str("<｜GCML｜invoke name=\""), inner.ItemStr("name"), runtime.Str("\">\n"))
 		// GigaChat3.5.jinja:553 {%- if args -%}
 		w.At(553, 5)
 		if args2.Truthy() {
@@ -1255,7 +1255,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:600 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.At(600, 5)
-		w.Write(runtime.Concat(runtime.Str("<function_response name=\""), name2, runtime.Str("\">"), body, runtime.Str("</function_response>")))
+		w.WriteConcat(runtime.Str("<function_response name=\""), name2, runtime.Str("\">"), body, runtime.Str("</function_response>"))
 	})
 	// GigaChat3.5.jinja:604 {%- macro render_function_responses(content, names) -%}
 	renderFunctionResponses = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -1891,11 +1891,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.At(1133, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("assistant"), addTokens.Attr("role_sep")), runtime.Str("<think>")))
+				w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"), runtime.Str("<think>"))
 			} else {
 				// GigaChat3.5.jinja:1135 {{- 'assistant' + add_tokens.role_sep -}}
 				w.At(1135, 13)
-				w.Write(runtime.Add(runtime.Str("assistant"), addTokens.Attr("role_sep")))
+				w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"))
 			}
 		}
 	}

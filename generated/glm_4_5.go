@@ -32,7 +32,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// glm_4_5.jinja:11 {{ tool | tojson }}
 			w.At(11, 1)
-			w.Write(runtime.FilterTojson(tool, nil, nil))
+			w.WriteJSON(tool, nil, nil)
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -157,7 +157,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(67, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
+				w.WriteAdd(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
 			} else {
 				w.WriteString("\n<think></think>")
 			}
@@ -166,7 +166,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// glm_4_5.jinja:72 {{ '\n' + content.strip() }}
 				w.At(72, 1)
-				w.Write(runtime.Add(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil)))
+				w.WriteAdd(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// glm_4_5.jinja:74 {% if m.tool_calls %}
 			w.At(74, 1)
@@ -188,7 +188,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					}
 					// glm_4_5.jinja:81 {{ '\n<tool_call>' + tc_obj.name }}
 					w.At(81, 1)
-					w.Write(runtime.Add(runtime.Str("\n<tool_call>"), tcObj.Attr("name")))
+					w.WriteAdd(runtime.Str("\n<tool_call>"), tcObj.Attr("name"))
 					// glm_4_5.jinja:82 {%- if tc_obj.arguments is mapping -%}
 					w.At(82, 1)
 					if runtime.IsMapping(tcObj.Attr("arguments"), nil, nil) {
@@ -206,7 +206,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 							// glm_4_5.jinja:86 {{ v | tojson if v is not string else v }}
 							w.At(86, 12)
 							if !(runtime.IsString(v, nil, nil)) {
-								w.Write(runtime.FilterTojson(v, nil, nil))
+								w.WriteJSON(v, nil, nil)
 							} else {
 								w.Write(v)
 							}

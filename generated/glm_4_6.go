@@ -32,7 +32,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// GLM-4.6.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
 			w.At(11, 1)
-			w.Write(runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -133,7 +133,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(61, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
+				w.WriteAdd(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
 			} else {
 				w.WriteString("\n<think></think>")
 			}
@@ -142,7 +142,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66 {{ '\n' + content.strip() }}
 				w.At(66, 1)
-				w.Write(runtime.Add(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil)))
+				w.WriteAdd(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// GLM-4.6.jinja:68 {% if m.tool_calls %}
 			w.At(68, 1)
@@ -160,7 +160,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GLM-4.6.jinja:73 {{ '\n<tool_call>' + tc.name }}
 					w.At(73, 1)
-					w.Write(runtime.Add(runtime.Str("\n<tool_call>"), tc.Attr("name")))
+					w.WriteAdd(runtime.Str("\n<tool_call>"), tc.Attr("name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74 {% set _args = tc.arguments or {} %}
 					w.At(74, 1)
@@ -190,7 +190,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 						// GLM-4.6.jinja:80 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						w.At(80, 12)
 						if !(runtime.IsString(v, nil, nil)) {
-							w.Write(runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
 						}

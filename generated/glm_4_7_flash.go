@@ -32,7 +32,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// GLM-4.7-Flash.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
 			w.At(11, 1)
-			w.Write(runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
@@ -127,7 +127,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			if ((runtime.IsDefined(clearThinking, nil, nil) && !(clearThinking.Truthy())) || runtime.Gt(loop2.Index0(), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(53, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
+				w.WriteAdd(runtime.Str("<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
 			} else {
 				w.WriteString("</think>")
 			}
@@ -154,7 +154,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GLM-4.7-Flash.jinja:65 {{- '<tool_call>' + tc.name -}}
 					w.At(65, 1)
-					w.Write(runtime.Add(runtime.Str("<tool_call>"), tc.Attr("name")))
+					w.WriteAdd(runtime.Str("<tool_call>"), tc.Attr("name"))
 					// GLM-4.7-Flash.jinja:66 {% set _args = tc.arguments %}
 					w.At(66, 1)
 					args2 = tc.Attr("arguments")
@@ -172,7 +172,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 						// GLM-4.7-Flash.jinja:66 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						w.At(66, 99)
 						if !(runtime.IsString(v, nil, nil)) {
-							w.Write(runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
 						}

@@ -22,7 +22,7 @@ func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// glmedge.jinja:9 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.At(9, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|"), message.ItemStr("role")), runtime.Str("|>\n")), message.ItemStr("content")))
+		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>")
 }

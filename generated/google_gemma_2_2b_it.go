@@ -54,7 +54,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		// google-gemma-2-2b-it.jinja:1 {{ '<start_of_turn>' + role + '
 		w.At(1, 429)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<start_of_turn>"), role), runtime.Str("\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("<end_of_turn>\n")))
+		w.WriteAdd(runtime.Str("<start_of_turn>"), role, runtime.Str("\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<end_of_turn>\n"))
 	}
 	// google-gemma-2-2b-it.jinja:3 {% if add_generation_prompt %}
 	w.At(3, 17)

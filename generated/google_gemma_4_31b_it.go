@@ -399,7 +399,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.At(120, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|\"|>"), argument), runtime.Str("<|\"|>")))
+			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:122 {{- 'true' if argument else 'false' -}}
 			w.At(122, 9)
@@ -432,7 +432,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130 {{- '<|"|>' + key + '<|"|>' -}}
 					w.At(130, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|\"|>"), key2), runtime.Str("<|\"|>")))
+					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
 				} else {
 					// google-gemma-4-31B-it.jinja:132 {{- key -}}
 					w.At(132, 17)
@@ -508,7 +508,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163 {{- 'response:' + tool_name + '{' -}}
 			w.At(163, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("response:"), toolName), runtime.Str("{")))
+			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{"))
 			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
 			w.At(164, 9)
 			for loop5 := runtime.NewLoop(w, runtime.FilterDictsort(response, nil, nil), nil); loop5.Next(); {
@@ -532,7 +532,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:170 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
 			w.At(170, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("response:"), toolName), runtime.Str("{value:")), runtime.Call(formatArgument, []runtime.Value{response}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))})), runtime.Str("}")))
+			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{response}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
 		}
 		w.WriteString("<tool_response|>")
 	})
@@ -657,7 +657,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if !(continueSameModelTurn.Truthy()) {
 				// google-gemma-4-31B-it.jinja:232 {{- '<|turn>' + role + '\n' }}
 				w.At(232, 9)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|turn>"), role), runtime.Str("\n")))
+				w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
 			}
 			// google-gemma-4-31B-it.jinja:236 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
 			w.At(236, 5)
@@ -669,7 +669,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if (thinkingText.Truthy() && runtime.Gt(loop6.Index0(), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.At(238, 9)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|channel>thought\n"), thinkingText), runtime.Str("\n<channel|>")))
+				w.WriteAdd(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>"))
 			}
 			// google-gemma-4-31B-it.jinja:241 {%- if message['tool_calls'] -%}
 			w.At(241, 13)
@@ -684,7 +684,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					function = toolCall.ItemStr("function")
 					// google-gemma-4-31B-it.jinja:244 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					w.At(244, 21)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_call>call:"), function.ItemStr("name")), runtime.Str("{")))
+					w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
 					// google-gemma-4-31B-it.jinja:245 {%- if function['arguments'] is mapping -%}
 					w.At(245, 21)
 					if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {

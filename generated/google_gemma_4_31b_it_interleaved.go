@@ -356,7 +356,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.At(113, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|\"|>"), argument), runtime.Str("<|\"|>")))
+			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:115 {{- 'true' if argument else 'false' -}}
 			w.At(115, 9)
@@ -389,7 +389,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
 					w.At(123, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|\"|>"), key2), runtime.Str("<|\"|>")))
+					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:125 {{- key -}}
 					w.At(125, 17)
@@ -530,7 +530,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		if !(runtime.Eq(ns.Attr("prev_message_type"), runtime.Str("tool_response")) && message2.ItemStr("tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194 {{- '<|turn>' + role + '\n' }}
 			w.At(194, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|turn>"), role), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197 {%- set ns.prev_message_type = None -%}
 		w.At(197, 9)
@@ -557,7 +557,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				function = toolCall.ItemStr("function")
 				// google-gemma-4-31B-it-interleaved.jinja:208 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.At(208, 21)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_call>call:"), function.ItemStr("name")), runtime.Str("{")))
+				w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
 				// google-gemma-4-31B-it-interleaved.jinja:209 {%- if function['arguments'] is mapping -%}
 				w.At(209, 21)
 				if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
@@ -609,7 +609,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(toolResponse.ItemStr("response"), nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:229 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.At(229, 25)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{"))
 					// google-gemma-4-31B-it-interleaved.jinja:230 {%- for key, value in tool_response['response'] | dictsort -%}
 					w.At(230, 25)
 					for loop7 := runtime.NewLoop(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop7.Next(); {
@@ -633,7 +633,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:236 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.At(236, 25)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))})), runtime.Str("}")))
+					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
 				}
 				w.WriteString("<tool_response|>")
 			}

@@ -22,7 +22,7 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// gpt-oss.jinja:13 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		w.At(13, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start|>"), message.ItemStr("role")), runtime.Str("<|message|>")), message.ItemStr("content")))
+		w.WriteAdd(runtime.Str("<|start|>"), message.ItemStr("role"), runtime.Str("<|message|>"), message.ItemStr("content"))
 		// gpt-oss.jinja:14 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		w.At(14, 1)
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {

@@ -22,7 +22,7 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite.jinja:9 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		w.At(9, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.ItemStr("role")), runtime.Str("<|end_of_role|>")))
+		w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"))
 		// granite.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
 		w.At(10, 1)
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant_tool_call")) {
@@ -30,7 +30,7 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 		}
 		// granite.jinja:13 {{- message['content'] + '<|end_of_text|>\n' }}
 		w.At(13, 1)
-		w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n")))
+		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }

@@ -27,11 +27,11 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// granite-4.0.jinja:13 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 			w.At(13, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.ItemStr("role")), runtime.Str("<|end_of_role|>")))
+			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"))
 		}
 		// granite-4.0.jinja:15 {{- message['content'] + '<|end_of_text|>\n' }}
 		w.At(15, 1)
-		w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n")))
+		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }

@@ -29,15 +29,15 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// grok-2.jinja:15 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.At(15, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("System: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|separator|>\n\n")))
+			w.WriteAdd(runtime.Str("System: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|separator|>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// grok-2.jinja:17 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Human: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|separator|>\n\n")))
+			w.WriteAdd(runtime.Str("Human: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|separator|>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// grok-2.jinja:19 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
 			w.At(19, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Assistant: "), message.ItemStr("content")), runtime.Str("<|separator|>\n\n")))
+			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<|separator|>\n\n"))
 		}
 	}
 	w.WriteString("Assistant:")

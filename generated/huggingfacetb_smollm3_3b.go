@@ -71,14 +71,14 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
 	w.At(29, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("Reasoning Mode: "), reasoningMode), runtime.Str("\n\n")))
+	w.WriteAdd(runtime.Str("Reasoning Mode: "), reasoningMode, runtime.Str("\n\n"))
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31 {%- if custom_instructions -%}
 	w.At(31, 1)
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32 {{- custom_instructions + "\n\n" -}}
 		w.At(32, 5)
-		w.Write(runtime.Add(customInstructions, runtime.Str("\n\n")))
+		w.WriteAdd(customInstructions, runtime.Str("\n\n"))
 	} else if runtime.Eq(reasoningMode, runtime.Str("/think")) {
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
@@ -101,23 +101,23 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.At(43, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), content), runtime.Str("<|im_end|>\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:45 {%- if reasoning_mode == "/think" -%}
 			w.At(45, 9)
 			if runtime.Eq(reasoningMode, runtime.Str("/think")) {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.At(46, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>assistant\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("<|im_end|>\n")))
+				w.WriteAdd(runtime.Str("<|im_start|>assistant\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("<|im_end|>\n"))
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:48 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.At(48, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("<|im_end|>\n")))
+				w.WriteAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("<|im_end|>\n"))
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:51 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.At(51, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), runtime.Str("user\n")), content), runtime.Str("<|im_end|>\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), runtime.Str("user\n"), content, runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55 {%- if add_generation_prompt -%}
@@ -130,7 +130,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:59 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
 			w.At(59, 9)
-			w.Write(runtime.Add(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n"))
 		}
 	}
 }

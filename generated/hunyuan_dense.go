@@ -26,15 +26,15 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 		if loop.First().Truthy() && runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
 			w.At(18, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// hunyuan-dense.jinja:20 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.At(20, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<｜hy_User｜>"), message.ItemStr("content")), runtime.Str("<｜hy_Assistant｜>")))
+			w.WriteAdd(runtime.Str("<｜hy_User｜>"), message.ItemStr("content"), runtime.Str("<｜hy_Assistant｜>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// hunyuan-dense.jinja:22 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.At(22, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<｜hy_Assistant｜>"), message.ItemStr("content")), runtime.Str("<｜hy_place▁holder▁no▁2｜>")))
+			w.WriteAdd(runtime.Str("<｜hy_Assistant｜>"), message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁2｜>"))
 		}
 	}
 }

@@ -25,15 +25,15 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// hunyuan-moe.jinja:15 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
 			w.At(15, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|startoftext|>"), message.ItemStr("content")), runtime.Str("<|extra_4|>")))
+			w.WriteAdd(runtime.Str("<|startoftext|>"), message.ItemStr("content"), runtime.Str("<|extra_4|>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// hunyuan-moe.jinja:17 {{- message['content'] + '<|eos|>' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("<|eos|>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:19 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
 			w.At(19, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|startoftext|>"), message.ItemStr("content")), runtime.Str("<|extra_0|>")))
+			w.WriteAdd(runtime.Str("<|startoftext|>"), message.ItemStr("content"), runtime.Str("<|extra_0|>"))
 		}
 	}
 }

@@ -87,14 +87,14 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
 	w.At(32, 2)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage), runtime.Str("<|end_of_text|>\n")))
+	w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, runtime.Str("<|end_of_text|>\n"))
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34 {%- if available_tools %}
 	w.At(34, 2)
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36 {{- available_tools | tojson(indent=4) }}
 		w.At(36, 6)
-		w.Write(runtime.FilterTojson(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+		w.WriteJSON(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40 {%- if documents %}
@@ -105,7 +105,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
 			w.At(42, 10)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.FilterString(document.ItemStr("doc_id"), nil, nil)), runtime.Str("\"}<|end_of_role|>\n")))
+			w.WriteAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.FilterString(document.ItemStr("doc_id"), nil, nil), runtime.Str("\"}<|end_of_role|>\n"))
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44 {{- document['text'] }}
 			w.At(44, 10)
 			w.Write(document.ItemStr("text"))
@@ -119,7 +119,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.At(50, 6)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.ItemStr("role")), runtime.Str("<|end_of_role|>")), message.ItemStr("content")), runtime.Str("<|end_of_text|>\n")))
+		w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"), message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52 {%- if loop.last and add_generation_prompt %}
 		w.At(52, 6)
 		if loop.Last().Truthy() && addGenerationPrompt.Truthy() {
@@ -129,7 +129,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55 {{- ' ' + controls | tojson()}}
 				w.At(55, 18)
-				w.Write(runtime.Add(runtime.Str(" "), runtime.FilterTojson(controls, nil, nil)))
+				w.WriteAdd(runtime.Str(" "), runtime.FilterTojson(controls, nil, nil))
 			}
 			w.WriteString("<|end_of_role|>")
 		}

@@ -150,11 +150,11 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_message").Truthy() {
 		// ibm-granite-granite-4.0.jinja:60 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.At(60, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("system_message")), runtime.Str("<|end_of_text|>\n")))
+		w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("system_message"), runtime.Str("<|end_of_text|>\n"))
 	} else {
 		// ibm-granite-granite-4.0.jinja:62 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
 		w.At(62, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("default_system_message")), runtime.Str("<|end_of_text|>\n")))
+		w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("default_system_message"), runtime.Str("<|end_of_text|>\n"))
 	}
 	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
 	w.At(64, 1)
@@ -195,11 +195,11 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy())) {
 			// ibm-granite-granite-4.0.jinja:81 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.At(81, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.Attr("role")), runtime.Str("<|end_of_role|>")), content.Attr("val")), runtime.Str("<|end_of_text|>\n")))
+			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"), runtime.Str("<|end_of_text|>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(83, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.Attr("role")), runtime.Str("<|end_of_role|>")), content.Attr("val")))
+			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"))
 			// ibm-granite-granite-4.0.jinja:84 {%- if message.tool_calls %}
 			w.At(84, 9)
 			if message.Attr("tool_calls").Truthy() {
@@ -233,7 +233,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// ibm-granite-granite-4.0.jinja:98 {{- tool_call.arguments | tojson }}
 						w.At(98, 21)
-						w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -146,7 +146,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_message").Truthy() {
 		// ibm-granite-granite-4.1.jinja:58 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.At(58, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("system_message")), runtime.Str("<|end_of_text|>\n")))
+		w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("system_message"), runtime.Str("<|end_of_text|>\n"))
 	}
 	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
 	w.At(60, 1)
@@ -187,11 +187,11 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy())) {
 			// ibm-granite-granite-4.1.jinja:77 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.At(77, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.Attr("role")), runtime.Str("<|end_of_role|>")), content.Attr("val")), runtime.Str("<|end_of_text|>\n")))
+			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"), runtime.Str("<|end_of_text|>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(79, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_of_role|>"), message.Attr("role")), runtime.Str("<|end_of_role|>")), content.Attr("val")))
+			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"))
 			// ibm-granite-granite-4.1.jinja:80 {%- if message.tool_calls %}
 			w.At(80, 9)
 			if message.Attr("tool_calls").Truthy() {
@@ -225,7 +225,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// ibm-granite-granite-4.1.jinja:94 {{- tool_call.arguments | tojson }}
 						w.At(94, 21)
-						w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -26,7 +26,7 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// kimi-k2.jinja:18 {{- headers.get(message['role'], ”) + message['content'] + '<|im_end|>' }}
 		w.At(18, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.CallMethod(headers, "get", []runtime.Value{message.ItemStr("role"), runtime.Str("")}, nil), message.ItemStr("content")), runtime.Str("<|im_end|>")))
+		w.WriteAdd(runtime.CallMethod(headers, "get", []runtime.Value{message.ItemStr("role"), runtime.Str("")}, nil), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }

@@ -66,7 +66,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20 {{ tools | tojson }}
 		w.At(20, 41)
-		w.Write(runtime.FilterTojson(tools, nil, nil))
+		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22 {% for message in messages %}
@@ -140,7 +140,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] | tojson }}
 					w.At(42, 175)
-					w.Write(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 				}
 				w.WriteString("<|tool_call_end|>")
 			}

@@ -133,7 +133,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] | tojson }}
 				w.At(36, 173)
-				w.Write(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -165,7 +165,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55 {{ tools | tojson }}
 		w.At(55, 41)
-		w.Write(runtime.FilterTojson(tools, nil, nil))
+		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}

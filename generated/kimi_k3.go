@@ -63,13 +63,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K3.jinja:6 {{- '<|open|>' + tag -}}
 		w.At(6, 1)
-		w.Write(runtime.Add(runtime.Str("<|open|>"), tag))
+		w.WriteAdd(runtime.Str("<|open|>"), tag)
 		// Kimi-K3.jinja:7 {%- for attr in attrs -%}
 		w.At(7, 1)
 		for _, attr := range runtime.Iterate(w, attrs) {
 			// Kimi-K3.jinja:8 {{- ' ' + attr[0] + '="' -}}
 			w.At(8, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str(" "), attr.ItemInt(0)), runtime.Str("=\"")))
+			w.WriteAdd(runtime.Str(" "), attr.ItemInt(0), runtime.Str("=\""))
 			// Kimi-K3.jinja:8 {{- escape_attr(attr[1]) -}}
 			w.At(8, 29)
 			w.Write(runtime.Call(escapeAttr, []runtime.Value{attr.ItemInt(1)}, nil))
@@ -85,7 +85,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		tag2 := runtime.Param(args[0], "tag")
 		// Kimi-K3.jinja:14 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.At(14, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|close|>"), tag2), runtime.Str("<|sep|>")))
+		w.WriteAdd(runtime.Str("<|close|>"), tag2, runtime.Str("<|sep|>"))
 	})
 	// Kimi-K3.jinja:17 {%- macro next_image(state) -%}
 	nextImage = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -223,7 +223,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:70 {{- key|tojson(ensure_ascii=false) -}}
 				w.At(70, 1)
-				w.Write(runtime.FilterTojson(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				w.WriteJSON(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				w.WriteString(":")
 				// Kimi-K3.jinja:70 {{- json_sorted(item) -}}
 				w.At(70, 50)
@@ -233,7 +233,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		} else if ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
 			// Kimi-K3.jinja:74 {{- value|tojson(ensure_ascii=false) -}}
 			w.At(74, 1)
-			w.Write(runtime.FilterTojson(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
 			w.WriteString("[")
 			// Kimi-K3.jinja:77 {%- for item in value -%}
@@ -318,7 +318,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Kimi-K3.jinja:112 {{- value|tojson(ensure_ascii=false) -}}
 			w.At(112, 1)
-			w.Write(runtime.FilterTojson(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 	})
 	// Kimi-K3.jinja:116 {%- macro render_assistant(message, state) -%}

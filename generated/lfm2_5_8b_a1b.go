@@ -42,11 +42,11 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6 {{- "'" + arg_value + "'" -}}
 			w.At(6, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("'"), argValue), runtime.Str("'")))
+			w.WriteAdd(runtime.Str("'"), argValue, runtime.Str("'"))
 		} else if runtime.IsMapping(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:8 {{- arg_value | tojson -}}
 			w.At(8, 9)
-			w.Write(runtime.FilterTojson(argValue, nil, nil))
+			w.WriteJSON(argValue, nil, nil)
 		} else {
 			// LFM2.5-8B-A1B.jinja:10 {{- arg_value | string -}}
 			w.At(10, 9)
@@ -135,7 +135,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// LFM2.5-8B-A1B.jinja:43 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.At(43, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]<|tool_call_end|>")))
+		w.WriteAdd(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]<|tool_call_end|>"))
 	})
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	w.At(46, 1)
@@ -195,7 +195,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-8B-A1B.jinja:67 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(67, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
 	w.At(69, 1)
@@ -215,7 +215,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		message2 := loop3.Item()
 		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
 		w.At(75, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"))
 		// LFM2.5-8B-A1B.jinja:76 {%- if message.role == "assistant" -%}
 		w.At(76, 5)
 		if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
@@ -230,7 +230,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(message2.Attr("thinking"), nil, nil) && (preserveThinking.Truthy() || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index"))) {
 					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
 					w.At(79, 13)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<think>"), message2.Attr("thinking")), runtime.Str("</think>")))
+					w.WriteAdd(runtime.Str("<think>"), message2.Attr("thinking"), runtime.Str("</think>"))
 				}
 				// LFM2.5-8B-A1B.jinja:81 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				w.At(81, 9)

@@ -82,7 +82,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:24 {%- set ns.last_assistant_index = -1 -%}
 	w.At(24, 1)
@@ -106,7 +106,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(31, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.ItemStr("role")), runtime.Str("\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>"), message2.ItemStr("role"), runtime.Str("\n"))
 		// LFM2.5-Instruct.jinja:32 {%- set content = message["content"] -%}
 		w.At(32, 5)
 		content = message2.ItemStr("content")
@@ -130,7 +130,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		}
 		// LFM2.5-Instruct.jinja:41 {{- content + "<|im_end|>\n" -}}
 		w.At(41, 5)
-		w.Write(runtime.Add(content, runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43 {%- if add_generation_prompt -%}
 	w.At(43, 1)

@@ -81,7 +81,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2-8B-A1B.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 2)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:24 {%- for message in messages -%}
 	w.At(24, 1)
@@ -89,7 +89,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// LFM2-8B-A1B.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.ItemStr("role")), runtime.Str("\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"))
 		// LFM2-8B-A1B.jinja:26 {%- set content = message["content"] -%}
 		w.At(26, 2)
 		content = message.ItemStr("content")
@@ -109,7 +109,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// LFM2-8B-A1B.jinja:33 {{- content + "<|im_end|>\n" -}}
 		w.At(33, 2)
-		w.Write(runtime.Add(content, runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35 {%- if add_generation_prompt -%}
 	w.At(35, 1)

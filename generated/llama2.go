@@ -38,15 +38,15 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama2.jinja:23 {{- message['content'] + '\n' }}
 			w.At(23, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// llama2.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str(" [/INST]")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// llama2.jinja:27 {{- message['content'] + '</s>' }}
 			w.At(27, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("</s>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2.jinja:28 {%- set ns.inside_turn = false %}
 			w.At(28, 1)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

@@ -38,15 +38,15 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama2-sys.jinja:23 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.At(23, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<<SYS>>\n"), message.ItemStr("content")), runtime.Str("\n<</SYS>>\n\n")))
+			w.WriteAdd(runtime.Str("<<SYS>>\n"), message.ItemStr("content"), runtime.Str("\n<</SYS>>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// llama2-sys.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str(" [/INST]")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys.jinja:27 {{- message['content'] + '</s>' }}
 			w.At(27, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("</s>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2-sys.jinja:28 {%- set ns.inside_turn = false %}
 			w.At(28, 1)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

@@ -38,15 +38,15 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama2-sys-bos.jinja:25 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.At(25, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<<SYS>>\n"), message.ItemStr("content")), runtime.Str("\n<</SYS>>\n\n")))
+			w.WriteAdd(runtime.Str("<<SYS>>\n"), message.ItemStr("content"), runtime.Str("\n<</SYS>>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
 			w.At(27, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str(" [/INST]")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:29 {{- message['content'] + '</s>' }}
 			w.At(29, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("</s>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2-sys-bos.jinja:30 {%- set ns.inside_turn = false %}
 			w.At(30, 1)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

@@ -46,15 +46,15 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama2-sys-strip.jinja:28 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.At(28, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<<SYS>>\n"), content), runtime.Str("\n<</SYS>>\n\n")))
+			w.WriteAdd(runtime.Str("<<SYS>>\n"), content, runtime.Str("\n<</SYS>>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
 			w.At(30, 1)
-			w.Write(runtime.Add(content, runtime.Str(" [/INST]")))
+			w.WriteAdd(content, runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:32 {{- content + '</s>' }}
 			w.At(32, 1)
-			w.Write(runtime.Add(content, runtime.Str("</s>")))
+			w.WriteAdd(content, runtime.Str("</s>"))
 			// llama2-sys-strip.jinja:33 {%- set ns.inside_turn = false %}
 			w.At(33, 1)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

@@ -26,7 +26,7 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama3.jinja:12 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
 		w.At(12, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|eot_id|>")))
+		w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|eot_id|>"))
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }

@@ -26,7 +26,7 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama4.jinja:12 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
 		w.At(12, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|header_start|>"), message.ItemStr("role")), runtime.Str("<|header_end|>\n\n")), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|eot|>")))
+		w.WriteAdd(runtime.Str("<|header_start|>"), message.ItemStr("role"), runtime.Str("<|header_end|>\n\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|eot|>"))
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
 }

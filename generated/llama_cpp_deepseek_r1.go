@@ -52,7 +52,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12 {{tools | map(attribute='function') | tojson(indent=2)}}
 		w.At(12, 82)
-		w.Write(runtime.FilterTojson(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+		w.WriteJSON(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26 {{ns.system_prompt}}
@@ -88,7 +88,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// llama-cpp-deepseek-r1.jinja:39 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.At(39, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<｜User｜>"), message2.ItemStr("content")), runtime.Str("<｜end▁of▁sentence｜>")))
+			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 		}
 		// llama-cpp-deepseek-r1.jinja:41 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		w.At(41, 5)
@@ -119,7 +119,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 				toolArgs = tc.ItemStr("function").ItemStr("arguments")
 				// llama-cpp-deepseek-r1.jinja:52 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.At(52, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<｜tool▁call▁begin｜>"), tc.ItemStr("type")), runtime.Str("<｜tool▁sep｜>")), toolName), runtime.Str("\n")), runtime.Str("```json")), runtime.Str("\n")), runtime.FilterTojson(toolArgs, nil, nil)), runtime.Str("\n")), runtime.Str("```")), runtime.Str("<｜tool▁call▁end｜>")))
+				w.WriteAdd(runtime.Str("<｜tool▁call▁begin｜>"), tc.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(toolArgs, nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
@@ -141,7 +141,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-deepseek-r1.jinja:62 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.At(62, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<｜Assistant｜>"), content), runtime.Str("<｜end▁of▁sentence｜>")))
+			w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
 		}
 		// llama-cpp-deepseek-r1.jinja:64 {%- if message['role'] == 'tool' -%}
 		w.At(64, 5)
@@ -159,7 +159,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-deepseek-r1.jinja:70 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.At(70, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content")), runtime.Str("<｜tool▁output▁end｜>")))
+			w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73 {{- flush_tool_outputs() -}}

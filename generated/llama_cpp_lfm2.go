@@ -81,7 +81,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// llama-cpp-lfm2.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 2)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:24 {%- for message in messages -%}
 	w.At(24, 1)
@@ -90,7 +90,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		nsTc := in.Lookup("ns_tc")
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.ItemStr("role")), runtime.Str("\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"))
 		// llama-cpp-lfm2.jinja:26 {%- set content = message["content"] if message["content"] else "" -%}
 		w.At(26, 2)
 		if message.ItemStr("content").Truthy() {
@@ -161,7 +161,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-lfm2.jinja:50 {{- content + "<|im_end|>\n" -}}
 		w.At(50, 2)
-		w.Write(runtime.Add(content, runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52 {%- if add_generation_prompt -%}
 	w.At(52, 1)

@@ -55,7 +55,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15 {{- '<|system|>' + system_message + '<|end|>' -}}
 		w.At(15, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|system|>"), systemMessage), runtime.Str("<|end|>")))
+		w.WriteAdd(runtime.Str("<|system|>"), systemMessage, runtime.Str("<|end|>"))
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17 {%- for message in messages -%}
 	w.At(17, 1)
@@ -65,11 +65,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.At(19, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_response|>"), runtime.FilterTojson(message.ItemStr("content"), nil, nil)), runtime.Str("<|/tool_response|>")))
+			w.WriteAdd(runtime.Str("<|tool_response|>"), runtime.FilterTojson(message.ItemStr("content"), nil, nil), runtime.Str("<|/tool_response|>"))
 		} else if runtime.Ne(message.ItemStr("role"), runtime.Str("system")) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
 			w.At(21, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|"), message.ItemStr("role")), runtime.Str("|>")))
+			w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>"))
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22 {%- if message.content -%}
 			w.At(22, 9)
 			if message.Attr("content").Truthy() {
@@ -82,7 +82,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.At(26, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_call|>"), runtime.FilterTojson(toolCall, nil, nil)), runtime.Str("<|/tool_call|>")))
+				w.WriteAdd(runtime.Str("<|tool_call|>"), runtime.FilterTojson(toolCall, nil, nil), runtime.Str("<|/tool_call|>"))
 			}
 			w.WriteString("<|end|>")
 		}

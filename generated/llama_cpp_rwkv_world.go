@@ -50,7 +50,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	if runtime.Ne(ns.Attr("system_prompt"), runtime.Str("")) {
 		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
 		w.At(12, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("System: "), ns.Attr("system_prompt")), runtime.Str("\n\n")))
+		w.WriteAdd(runtime.Str("System: "), ns.Attr("system_prompt"), runtime.Str("\n\n"))
 	}
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
 	w.At(14, 1)
@@ -61,7 +61,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// llama-cpp-rwkv-world.jinja:16 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.At(16, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("User: "), runtime.FilterTrim(message2.ItemStr("content"), nil, nil)), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("User: "), runtime.FilterTrim(message2.ItemStr("content"), nil, nil), runtime.Str("\n\n"))
 		}
 		// llama-cpp-rwkv-world.jinja:18 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		w.At(18, 5)
@@ -78,7 +78,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-rwkv-world.jinja:23 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.At(23, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Assistant: "), runtime.FilterTrim(content, nil, nil)), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("Assistant: "), runtime.FilterTrim(content, nil, nil), runtime.Str("\n\n"))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26 {%- if add_generation_prompt -%}

@@ -40,7 +40,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
 	w.At(11, 1)
-	w.Write(runtime.Add(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
+	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12 {%- if has_code_interpreter %}
 	w.At(12, 1)
 	if hasCodeInterpreter.Truthy() {
@@ -61,11 +61,11 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
 				w.At(22, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("function").ItemStr("name")), runtime.FilterSafe(runtime.Str("' to '"), nil, nil)), t.ItemStr("function").ItemStr("description")), runtime.FilterSafe(runtime.Str("'\n"), nil, nil)), runtime.FilterTojson(t.ItemStr("function"), nil, nil)))
+				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:24 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
 				w.At(24, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("name")), runtime.FilterSafe(runtime.Str("' to '"), nil, nil)), t.ItemStr("description")), runtime.FilterSafe(runtime.Str("'\n"), nil, nil)), runtime.FilterTojson(t, nil, nil)))
+				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -80,15 +80,15 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// meetkai-functionary-medium-v3.1.jinja:34 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(34, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")), message.ItemStr("content")), runtime.Str("<|eot_id|>")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// meetkai-functionary-medium-v3.1.jinja:36 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
 			w.At(36, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content")), runtime.Str("<|eot_id|>")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:38 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(38, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39 {%- if message['content'] -%}
 			w.At(39, 9)
 			if message.ItemStr("content").Truthy() {
@@ -107,11 +107,11 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 					if runtime.Eq(toolCall.ItemStr("function").ItemStr("name"), runtime.Str("python")) {
 						// meetkai-functionary-medium-v3.1.jinja:45 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
 						w.At(45, 21)
-						w.Write(runtime.Add(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)))
+						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:47 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
 						w.At(47, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<function="), toolCall.ItemStr("function").ItemStr("name")), runtime.Str(">")), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("</function>")))
+						w.WriteAdd(runtime.Str("<function="), toolCall.ItemStr("function").ItemStr("name"), runtime.Str(">"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")

@@ -54,7 +54,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Ne(commentInfo, runtime.Str("<|NONE|>")) {
 			// meetkai-functionary-medium-v3.2.jinja:7 {{ "\n" + offset + comment_info }}
 			w.At(7, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset), commentInfo))
+			w.WriteAdd(runtime.Str("\n"), offset, commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8 {%- if examples_info | length > 0 -%}
 			w.At(8, 9)
 			if runtime.Gt(runtime.FilterLength(examplesInfo, nil, nil), runtime.Int(0)) {
@@ -63,13 +63,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				for _, example := range runtime.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 					w.At(11, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset), runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+					w.WriteAdd(runtime.Str("\n"), offset, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15 {{ "\n" + offset + param_declaration }}
 		w.At(15, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset), paramDeclaration))
+		w.WriteAdd(runtime.Str("\n"), offset, paramDeclaration)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:18 {%- macro convert_data_type(param_type) -%}
 	convertDataType = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -162,7 +162,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:54 {{ item["format"] + " or "}}
 						w.At(54, 21)
-						w.Write(runtime.Add(item2.ItemStr("format"), runtime.Str(" or ")))
+						w.WriteAdd(item2.ItemStr("format"), runtime.Str(" or "))
 					}
 				}
 			}
@@ -205,7 +205,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74 {{ " " + desc }}
 				w.At(74, 13)
-				w.Write(runtime.Add(runtime.Str(" "), desc))
+				w.WriteAdd(runtime.Str(" "), desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77 {%- if "default" in param -%}
 			w.At(77, 9)
@@ -222,7 +222,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82 {{ " Default=" ~ default_value ~ "." }}
 				w.At(82, 13)
-				w.Write(runtime.Concat(runtime.Str(" Default="), defaultValue, runtime.Str(".")))
+				w.WriteConcat(runtime.Str(" Default="), defaultValue, runtime.Str("."))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85 {%- set format_param = get_format_param(param) -%}
 			w.At(85, 9)
@@ -232,7 +232,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Ne(formatParam, runtime.Str("<|NONE|>")) {
 				// meetkai-functionary-medium-v3.2.jinja:87 {{ " Format=" ~ format_param }}
 				w.At(87, 13)
-				w.Write(runtime.Concat(runtime.Str(" Format="), formatParam))
+				w.WriteConcat(runtime.Str(" Format="), formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 			w.At(90, 9)
@@ -245,7 +245,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(field, param3) {
 					// meetkai-functionary-medium-v3.2.jinja:92 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.At(92, 17)
-					w.Write(runtime.Add(runtime.Str(" "), runtime.Concat(fieldName, runtime.Str("="), param3.Item(field))))
+					w.WriteAdd(runtime.Str(" "), runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
 				}
 			}
 		} else {
@@ -266,7 +266,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103 {{ '"' + v + '"' }}
 				w.At(103, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\""), v), runtime.Str("\"")))
+				w.WriteAdd(runtime.Str("\""), v, runtime.Str("\""))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:105 {{ v }}
 				w.At(105, 13)
@@ -313,11 +313,11 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122 {{ "\n" + offset + param_name + ": []" }}
 				w.At(122, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), paramName), runtime.Str(": []")))
+				w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": []"))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:124 {{ "\n" + offset + "[]" }}
 				w.At(124, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), runtime.Str("[]")))
+				w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("[]"))
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
@@ -331,18 +331,18 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130 {{ "\n" + offset + param_name + ": {" }}
 					w.At(130, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), paramName), runtime.Str(": {")))
+					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": {"))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:132 {{ "\n" + offset + "{" }}
 					w.At(132, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), runtime.Str("{")))
+					w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("{"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
 				w.At(134, 13)
 				w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135 {{- "\n" + offset + "}[]" }}
 				w.At(135, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), runtime.Str("}[]")))
+				w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("}[]"))
 			} else if runtime.Eq(arrayType, runtime.Str("array")) {
 				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				w.At(137, 13)
@@ -352,11 +352,11 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if !(paramName.Truthy()) {
 					// meetkai-functionary-medium-v3.2.jinja:139 {{ "\n" + item_info + "[]" }}
 					w.At(139, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), itemInfo), runtime.Str("[]")))
+					w.WriteAdd(runtime.Str("\n"), itemInfo, runtime.Str("[]"))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:141 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
 					w.At(141, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), paramName), runtime.Str(": ")), runtime.FilterTrim(itemInfo, nil, nil)), runtime.Str("[]")))
+					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": "), runtime.FilterTrim(itemInfo, nil, nil), runtime.Str("[]"))
 				}
 			} else if runtime.In(runtime.Str("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
@@ -367,20 +367,20 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsNone(paramName, nil, nil) {
 					// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
 					w.At(147, 21)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("("), itemType), runtime.Str(")[]")))
+					w.WriteAdd(runtime.Str("("), itemType, runtime.Str(")[]"))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
 					w.At(149, 21)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), paramName), runtime.Str(": (")), itemType), runtime.Str(")[]")))
+					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": ("), itemType, runtime.Str(")[]"))
 				}
 			} else if runtime.IsNone(paramName, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
 				w.At(153, 21)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), arrayType), runtime.Str("[]")))
+				w.WriteAdd(runtime.Str("\n"), arrayType, runtime.Str("[]"))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
 				w.At(155, 21)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset2), paramName), runtime.Str(": ")), arrayType), runtime.Str("[],")))
+				w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": "), arrayType, runtime.Str("[],"))
 			}
 		}
 	})
@@ -461,7 +461,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					if runtime.Ne(commentInfo2, runtime.Str("<|NONE|>")) {
 						// meetkai-functionary-medium-v3.2.jinja:190 {{ "\n" + offset + comment_info }}
 						w.At(190, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset3), commentInfo2))
+						w.WriteAdd(runtime.Str("\n"), offset3, commentInfo2)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192 {%- if examples_info|length > 0 -%}
 					w.At(192, 17)
@@ -471,7 +471,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
 							// meetkai-functionary-medium-v3.2.jinja:194 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.At(194, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset3), runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+							w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197 {%- set param_declaration = param_declaration + ": {" -%}
@@ -479,13 +479,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198 {{ "\n" + offset + param_declaration -}}
 					w.At(198, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset3), paramDeclaration2))
+					w.WriteAdd(runtime.Str("\n"), offset3, paramDeclaration2)
 					// meetkai-functionary-medium-v3.2.jinja:199 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.At(199, 17)
 					w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1))}, nil))
 					// meetkai-functionary-medium-v3.2.jinja:200 {{- "\n" + offset + "}," }}
 					w.At(200, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset3), runtime.Str("},")))
+					w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("},"))
 				} else if runtime.Eq(paramType4, runtime.Str("array")) {
 					// meetkai-functionary-medium-v3.2.jinja:202 {%- set item_info = param.get("items", {}) -%}
 					w.At(202, 17)
@@ -505,7 +505,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						if runtime.Ne(commentInfo2, runtime.Str("<|NONE|>")) {
 							// meetkai-functionary-medium-v3.2.jinja:208 {{ "\n" + offset + comment_info }}
 							w.At(208, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), offset3), commentInfo2))
+							w.WriteAdd(runtime.Str("\n"), offset3, commentInfo2)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210 {%- if examples_info|length > 0 -%}
 						w.At(210, 21)
@@ -515,7 +515,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
 								// meetkai-functionary-medium-v3.2.jinja:212 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.At(212, 29)
-								w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n"), offset3), runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+								w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -570,7 +570,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237 {{- "namespace " + namespace + " {\n\n" -}}
 		w.At(237, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("namespace "), namespace), runtime.Str(" {\n\n")))
+		w.WriteAdd(runtime.Str("namespace "), namespace, runtime.Str(" {\n\n"))
 		// meetkai-functionary-medium-v3.2.jinja:239 {%- for function in functions -%}
 		w.At(239, 5)
 		for _, function := range runtime.Iterate(w, functions) {
@@ -599,10 +599,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				parameters = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248 {{- "// " + description + "\n" -}}
 				w.At(248, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("// "), description), runtime.Str("\n")))
+				w.WriteAdd(runtime.Str("// "), description, runtime.Str("\n"))
 				// meetkai-functionary-medium-v3.2.jinja:249 {{- "type " + function_name -}}
 				w.At(249, 13)
-				w.Write(runtime.Add(runtime.Str("type "), functionName))
+				w.WriteAdd(runtime.Str("type "), functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250 {%- if parameters and parameters.get("properties") -%}
 				w.At(250, 13)
 				if parameters.Truthy() && runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
@@ -621,7 +621,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260 {{ "} // namespace " + namespace }}
 		w.At(260, 5)
-		w.Write(runtime.Add(runtime.Str("} // namespace "), namespace))
+		w.WriteAdd(runtime.Str("} // namespace "), namespace)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:262 {%- if not tools -%}
 	w.At(262, 1)
@@ -632,7 +632,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
 	w.At(265, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Add(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), runtime.Call(generateSchemaFromFunctions, []runtime.Value{tools}, nil)), runtime.Str("<|eot_id|>")))
+	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), runtime.Call(generateSchemaFromFunctions, []runtime.Value{tools}, nil), runtime.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
 	w.At(266, 1)
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
@@ -646,21 +646,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// meetkai-functionary-medium-v3.2.jinja:271 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(271, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")), message.ItemStr("content")), runtime.Str("<|eot_id|>")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(273, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")), message.ItemStr("content")), runtime.Str("<|eot_id|>")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(275, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.2.jinja:276 {%- if message['content'] -%}
 			w.At(276, 9)
 			if message.ItemStr("content").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277 {{ '>>>all\n' + message['content'] }}
 				w.At(277, 13)
-				w.Write(runtime.Add(runtime.Str(">>>all\n"), message.ItemStr("content")))
+				w.WriteAdd(runtime.Str(">>>all\n"), message.ItemStr("content"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			w.At(279, 9)
@@ -670,7 +670,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					w.At(281, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str(">>>"), toolCall.ItemStr("function").ItemStr("name")), runtime.Str("\n")), toolCall.ItemStr("function").ItemStr("arguments")))
+					w.WriteAdd(runtime.Str(">>>"), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\n"), toolCall.ItemStr("function").ItemStr("arguments"))
 				}
 			}
 			w.WriteString("<|eot_id|>")

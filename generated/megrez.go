@@ -22,7 +22,7 @@ func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// megrez.jinja:8 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
 		w.At(8, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|role_start|>"), message.ItemStr("role")), runtime.Str("<|role_end|>")), message.ItemStr("content")), runtime.Str("<|turn_end|>")))
+		w.WriteAdd(runtime.Str("<|role_start|>"), message.ItemStr("role"), runtime.Str("<|role_end|>"), message.ItemStr("content"), runtime.Str("<|turn_end|>"))
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 }

@@ -82,12 +82,12 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(builtinTools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		w.At(29, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("Tools: "), runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
+		w.WriteAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("\n\n"))
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:32 {{- "Today Date: " + date_string + "\n\n" }}
 	w.At(32, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("Today Date: "), dateString), runtime.Str("\n\n")))
+	w.WriteAdd(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n"))
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33 {%- if tools is not none and not tools_in_user_message %}
 	w.At(33, 1)
 	if !(runtime.IsNone(tools, nil, nil)) && !(toolsInUserMessage.Truthy()) {
@@ -97,7 +97,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38 {{- t | tojson(indent=4) }}
 			w.At(38, 9)
-			w.Write(runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -128,12 +128,12 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, t2 := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60 {{- t | tojson(indent=4) }}
 			w.At(60, 9)
-			w.Write(runtime.FilterTojson(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63 {{- first_user_message + "<|eot_id|>"}}
 		w.At(63, 5)
-		w.Write(runtime.Add(firstUserMessage, runtime.Str("<|eot_id|>")))
+		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:66 {%- for message in messages %}
 	w.At(66, 1)
@@ -144,7 +144,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.At(68, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("<|eot_id|>")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<|eot_id|>"))
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
 			w.At(70, 9)
@@ -162,7 +162,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.At(76, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|python_tag|>"), toolCall.Attr("name")), runtime.Str(".call(")))
+				w.WriteAdd(runtime.Str("<|python_tag|>"), toolCall.Attr("name"), runtime.Str(".call("))
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				w.At(77, 13)
 				for loop := runtime.NewLoop(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil), nil); loop.Next(); {
@@ -171,7 +171,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 					argVal := vals[1]
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:78 {{- arg_name + '="' + arg_val + '"' }}
 					w.At(78, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(argName, runtime.Str("=\"")), argVal), runtime.Str("\"")))
+					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:79 {%- if not loop.last %}
 					w.At(79, 17)
 					if !(loop.Last().Truthy()) {
@@ -183,11 +183,11 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:86 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.At(86, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), toolCall.Attr("name")), runtime.Str("\", ")))
+				w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", "))
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88 {{- tool_call.arguments | tojson }}
 				w.At(88, 13)
-				w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91 {%- if builtin_tools is defined %}
@@ -204,7 +204,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsMapping(message.Attr("content"), nil, nil) || runtime.IsIterable(message.Attr("content"), nil, nil) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100 {{- message.content | tojson }}
 				w.At(100, 13)
-				w.Write(runtime.FilterTojson(message.Attr("content"), nil, nil))
+				w.WriteJSON(message.Attr("content"), nil, nil)
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:102 {{- message.content }}
 				w.At(102, 13)

@@ -87,7 +87,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33 {{- "Today Date: " + date_string + "\n\n" }}
 	w.At(33, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("Today Date: "), dateString), runtime.Str("\n\n")))
+	w.WriteAdd(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n"))
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34 {%- if tools is not none and not tools_in_user_message %}
 	w.At(34, 1)
 	if !(runtime.IsNone(tools, nil, nil)) && !(toolsInUserMessage.Truthy()) {
@@ -97,7 +97,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39 {{- t | tojson(indent=4) }}
 			w.At(39, 9)
-			w.Write(runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -128,12 +128,12 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, t2 := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61 {{- t | tojson(indent=4) }}
 			w.At(61, 9)
-			w.Write(runtime.FilterTojson(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64 {{- first_user_message + "<|eot_id|>"}}
 		w.At(64, 5)
-		w.Write(runtime.Add(firstUserMessage, runtime.Str("<|eot_id|>")))
+		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67 {%- for message in messages %}
 	w.At(67, 1)
@@ -144,7 +144,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.At(69, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), message.ItemStr("role")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("<|eot_id|>")))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<|eot_id|>"))
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
 			w.At(71, 9)
@@ -159,11 +159,11 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.At(76, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), toolCall.Attr("name")), runtime.Str("\", ")))
+			w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", "))
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78 {{- tool_call.arguments | tojson }}
 			w.At(78, 9)
-			w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
@@ -172,7 +172,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsMapping(message.Attr("content"), nil, nil) || runtime.IsIterable(message.Attr("content"), nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84 {{- message.content | tojson }}
 				w.At(84, 13)
-				w.Write(runtime.FilterTojson(message.Attr("content"), nil, nil))
+				w.WriteJSON(message.Attr("content"), nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86 {{- message.content }}
 				w.At(86, 13)

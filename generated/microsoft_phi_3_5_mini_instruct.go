@@ -27,15 +27,15 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) && message.ItemStr("content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1 {{'<|system|>
 			w.At(1, 89)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|system|>\n"), message.ItemStr("content")), runtime.Str("<|end|>\n")))
+			w.WriteAdd(runtime.Str("<|system|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
 			w.At(3, 40)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|user|>\n"), message.ItemStr("content")), runtime.Str("<|end|>\n")))
+			w.WriteAdd(runtime.Str("<|user|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
 			w.At(5, 45)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|assistant|>\n"), message.ItemStr("content")), runtime.Str("<|end|>\n")))
+			w.WriteAdd(runtime.Str("<|assistant|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7 {% if add_generation_prompt %}

@@ -29,7 +29,7 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// minicpm.jinja:18 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.At(18, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<用户>"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<AI>")))
+			w.WriteAdd(runtime.Str("<用户>"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<AI>"))
 		} else {
 			// minicpm.jinja:20 {{- message['content'].strip(c_space) }}
 			w.At(20, 1)

@@ -70,7 +70,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	if runtime.Ne(ns.Attr("system_prompt"), runtime.Str("")) {
 		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
 		w.At(28, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), ns.Attr("system_prompt")), runtime.Str("<end_of_sentence>\n")))
+		w.WriteAdd(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), ns.Attr("system_prompt"), runtime.Str("<end_of_sentence>\n"))
 	}
 	// MiniMax-M1.jinja:32 {%- if tools is not none %}
 	w.At(32, 1)
@@ -81,7 +81,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35 {{ tool | tojson ~ '\n' -}}
 			w.At(35, 1)
-			w.Write(runtime.Concat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+			w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
@@ -141,7 +141,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiniMax-M1.jinja:69 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				w.At(69, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), toolCall.Attr("function").Attr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(toolCall.Attr("function").Attr("arguments"), nil, nil)), runtime.Str("}\n")))
+				w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("function").Attr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.Attr("function").Attr("arguments"), nil, nil), runtime.Str("}\n"))
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
@@ -151,7 +151,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(message.Attr("content"), nil, nil) {
 				// MiniMax-M1.jinja:75 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.At(75, 1)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("tool result: "), message.Attr("content")), runtime.Str("\n\n")))
+				w.WriteAdd(runtime.Str("tool result: "), message.Attr("content"), runtime.Str("\n\n"))
 			} else {
 				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}
 				w.At(77, 1)
@@ -161,11 +161,11 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					if runtime.Eq(content3.ItemStr("type"), runtime.Str("text")) {
 						// MiniMax-M1.jinja:79 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.At(79, 1)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("tool result: "), content3.ItemStr("text")), runtime.Str("\n\n")))
+						w.WriteAdd(runtime.Str("tool result: "), content3.ItemStr("text"), runtime.Str("\n\n"))
 					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:81 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.At(81, 1)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("tool name: "), content3.ItemStr("name")), runtime.Str("\ntool result: ")), content3.ItemStr("text")), runtime.Str("\n\n")))
+						w.WriteAdd(runtime.Str("tool name: "), content3.ItemStr("name"), runtime.Str("\ntool result: "), content3.ItemStr("text"), runtime.Str("\n\n"))
 					}
 				}
 			}

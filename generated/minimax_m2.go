@@ -46,7 +46,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7 {{ tool.function | tojson(ensure_ascii=False) }}
 			w.At(7, 7)
-			w.Write(runtime.FilterTojson(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	})
@@ -114,14 +114,14 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
 			// MiniMax-M2.jinja:38 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
 			w.At(38, 9)
-			w.Write(runtime.Add(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date")))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
 		}
 		// MiniMax-M2.jinja:41 {%- if system_message and system_message.current_location -%}
 		w.At(41, 5)
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
 			// MiniMax-M2.jinja:42 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
 			w.At(42, 9)
-			w.Write(runtime.Add(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location")))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
 	})
 	// MiniMax-M2.jinja:47 {%- set system_message = none -%}
@@ -157,7 +157,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M2.jinja:61 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
 	w.At(61, 1)
-	w.Write(runtime.Concat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n")))
+	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
 	// MiniMax-M2.jinja:62 {{- build_system_message(system_message) }}
 	w.At(62, 1)
 	w.Write(runtime.Call(buildSystemMessage, []runtime.Value{systemMessage}, nil))
@@ -166,26 +166,26 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.At(65, 5)
-		w.Write(runtime.Concat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:66 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.At(66, 5)
-		w.Write(runtime.Concat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:67 {{- render_tool_namespace("functions", tools) }}
 		w.At(67, 5)
 		w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
 		// MiniMax-M2.jinja:68 {{- '</tools>' ~ '\n\n' }}
 		w.At(68, 5)
-		w.Write(runtime.Concat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
 		// MiniMax-M2.jinja:69 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
 		w.At(69, 1)
-		w.Write(runtime.Concat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:70 {{- '\n' ~ toolcall_begin_token }}
 		w.At(70, 1)
-		w.Write(runtime.Concat(runtime.Str("\n"), toolcallBeginToken))
+		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76 {{- '\n' ~ toolcall_end_token }}
 		w.At(76, 1)
-		w.Write(runtime.Concat(runtime.Str("\n"), toolcallEndToken))
+		w.WriteConcat(runtime.Str("\n"), toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81 {%- set last_tool_call = namespace(name=none) -%}
@@ -202,7 +202,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// MiniMax-M2.jinja:85 {{- ']~b]ai' ~ '\n' }}
 			w.At(85, 9)
-			w.Write(runtime.Concat(runtime.Str("]~b]ai"), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
 			// MiniMax-M2.jinja:87 {%- set reasoning_content = ” %}
 			w.At(87, 9)
 			reasoningContent = runtime.Str("")
@@ -228,7 +228,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() && runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) {
 				// MiniMax-M2.jinja:98 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(98, 13)
-				w.Write(runtime.Concat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n")))
+				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
 			}
 			// MiniMax-M2.jinja:100 {%- if content -%}
 			w.At(100, 9)
@@ -242,7 +242,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if message.Attr("tool_calls").Truthy() {
 				// MiniMax-M2.jinja:104 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.At(104, 13)
-				w.Write(runtime.Concat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 				// MiniMax-M2.jinja:106 {%- for tool_call in message.tool_calls -%}
 				w.At(106, 13)
 				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
@@ -256,7 +256,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// MiniMax-M2.jinja:110 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.At(110, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<invoke name=\""), toolCall.Attr("name")), runtime.Str("\">")))
+					w.WriteAdd(runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111 {% set _args = tool_call.arguments %}
 					w.At(111, 17)
@@ -269,11 +269,11 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						v := vals[1]
 						// MiniMax-M2.jinja:113 {{- '<parameter name="' + k + '">' }}
 						w.At(113, 17)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter name=\""), k), runtime.Str("\">")))
+						w.WriteAdd(runtime.Str("<parameter name=\""), k, runtime.Str("\">"))
 						// MiniMax-M2.jinja:114 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						w.At(114, 17)
 						if !(runtime.IsString(v, nil, nil)) {
-							w.Write(runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
 						}
@@ -281,7 +281,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// MiniMax-M2.jinja:117 {{- '</invoke>' ~ '\n' }}
 					w.At(117, 17)
-					w.Write(runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))
+					w.WriteConcat(runtime.Str("</invoke>"), runtime.Str("\n"))
 				}
 				// MiniMax-M2.jinja:120 {{- toolcall_end_token}}
 				w.At(120, 13)
@@ -296,7 +296,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
 			w.At(125, 9)
-			w.Write(runtime.Concat(runtime.Str("[e~["), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
 			w.At(128, 5)
@@ -345,13 +345,13 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
 			w.At(150, 9)
-			w.Write(runtime.Concat(runtime.Str("]~b]user"), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
 			// MiniMax-M2.jinja:151 {{- visible_text(message.content) }}
 			w.At(151, 9)
 			w.Write(runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil))
 			// MiniMax-M2.jinja:152 {{- '[e~[' ~ '\n' }}
 			w.At(152, 9)
-			w.Write(runtime.Concat(runtime.Str("[e~["), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		}
 	}
 	// MiniMax-M2.jinja:157 {%- if add_generation_prompt -%}
@@ -359,6 +359,6 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.At(158, 1)
-		w.Write(runtime.Concat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n"))
 	}
 }

@@ -130,7 +130,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsBoolean(val, nil, nil) {
 			// MiniMax-M3.jinja:32 {{ val | tojson }}
 			w.At(32, 1)
-			w.Write(runtime.FilterTojson(val, nil, nil))
+			w.WriteJSON(val, nil, nil)
 		} else {
 			// MiniMax-M3.jinja:34 {{ val }}
 			w.At(34, 1)
@@ -149,7 +149,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40 {{ tool.function | tojson(ensure_ascii=False) }}
 			w.At(40, 7)
-			w.Write(runtime.FilterTojson(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	})
@@ -215,7 +215,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
 		w.At(74, 5)
-		w.Write(runtime.Concat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
+		w.WriteConcat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n"))
 		// MiniMax-M3.jinja:75 {%- if thinking_mode is defined -%}
 		w.At(75, 5)
 		if runtime.IsDefined(thinkingMode, nil, nil) {
@@ -297,16 +297,16 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M3.jinja:115 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	w.At(115, 1)
-	w.Write(runtime.Concat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n")))
+	w.WriteConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n"))
 	// MiniMax-M3.jinja:116 {{- build_system_message(system_message) }}
 	w.At(116, 1)
 	w.Write(runtime.Call(buildSystemMessage, []runtime.Value{systemMessage}, nil))
 	// MiniMax-M3.jinja:117 {{- eos_token ~ '\n' }}
 	w.At(117, 1)
-	w.Write(runtime.Concat(eosToken, runtime.Str("\n")))
+	w.WriteConcat(eosToken, runtime.Str("\n"))
 	// MiniMax-M3.jinja:120 {{- bos_token ~ 'developer' ~ '\n' }}
 	w.At(120, 1)
-	w.Write(runtime.Concat(bosToken, runtime.Str("developer"), runtime.Str("\n")))
+	w.WriteConcat(bosToken, runtime.Str("developer"), runtime.Str("\n"))
 	// MiniMax-M3.jinja:121 {{- build_developer_message(developer_message) }}
 	w.At(121, 1)
 	w.Write(runtime.Call(buildDeveloperMessage, []runtime.Value{developerMessage}, nil))
@@ -315,65 +315,65 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.At(123, 5)
-		w.Write(runtime.Concat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:124 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.At(124, 5)
-		w.Write(runtime.Concat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:125 {{- render_tool_namespace("functions", tools) }}
 		w.At(125, 5)
 		w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
 		// MiniMax-M3.jinja:126 {{- '</tools>' ~ '\n\n' }}
 		w.At(126, 5)
-		w.Write(runtime.Concat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
 		// MiniMax-M3.jinja:127 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
 		w.At(127, 5)
-		w.Write(runtime.Concat(runtime.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, runtime.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
+		w.WriteConcat(runtime.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, runtime.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n"))
 		// MiniMax-M3.jinja:128 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 		w.At(128, 5)
-		w.Write(runtime.Concat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 		// MiniMax-M3.jinja:129 {{- ns_token + '<invoke name="tool-name-1">' }}
 		w.At(129, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("<invoke name=\"tool-name-1\">")))
+		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
 		w.At(130, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("<param-1>value-1")), nsToken), runtime.Str("</param-1>")))
+		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
 		// MiniMax-M3.jinja:131 {{- ns_token + '<param-2>' }}
 		w.At(131, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("<param-2>")))
+		w.WriteAdd(nsToken, runtime.Str("<param-2>"))
 		// MiniMax-M3.jinja:132 {{- ns_token + '<item>' }}
 		w.At(132, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("<item>")))
+		w.WriteAdd(nsToken, runtime.Str("<item>"))
 		// MiniMax-M3.jinja:133 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
 		w.At(133, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("<key-a>val-a")), nsToken), runtime.Str("</key-a>")))
+		w.WriteAdd(nsToken, runtime.Str("<key-a>val-a"), nsToken, runtime.Str("</key-a>"))
 		// MiniMax-M3.jinja:134 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
 		w.At(134, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("<key-b>val-b")), nsToken), runtime.Str("</key-b>")))
+		w.WriteAdd(nsToken, runtime.Str("<key-b>val-b"), nsToken, runtime.Str("</key-b>"))
 		// MiniMax-M3.jinja:135 {{- ns_token + '</item>' }}
 		w.At(135, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("</item>")))
+		w.WriteAdd(nsToken, runtime.Str("</item>"))
 		// MiniMax-M3.jinja:136 {{- ns_token + '</param-2>' }}
 		w.At(136, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("</param-2>")))
+		w.WriteAdd(nsToken, runtime.Str("</param-2>"))
 		// MiniMax-M3.jinja:137 {{- ns_token + '</invoke>\n' }}
 		w.At(137, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("</invoke>\n")))
+		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:138 {{- ns_token + '<invoke name="tool-name-2">' }}
 		w.At(138, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("<invoke name=\"tool-name-2\">")))
+		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
 		w.At(139, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("<param-1>value-1")), nsToken), runtime.Str("</param-1>")))
+		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
 		// MiniMax-M3.jinja:140 {{- ns_token + '</invoke>\n' }}
 		w.At(140, 5)
-		w.Write(runtime.Add(nsToken, runtime.Str("</invoke>\n")))
+		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:141 {{- toolcall_end_token }}
 		w.At(141, 5)
 		w.Write(toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143 {{- eos_token ~ '\n' }}
 	w.At(143, 1)
-	w.Write(runtime.Concat(eosToken, runtime.Str("\n")))
+	w.WriteConcat(eosToken, runtime.Str("\n"))
 	// MiniMax-M3.jinja:146 {%- set last_tool_call = namespace(name=none) -%}
 	w.At(146, 1)
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
@@ -388,7 +388,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// MiniMax-M3.jinja:149 {{- bos_token ~ 'ai' ~ '\n' }}
 			w.At(149, 9)
-			w.Write(runtime.Concat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
+			w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
 			// MiniMax-M3.jinja:151 {%- set reasoning_content = ” %}
 			w.At(151, 9)
 			reasoningContent = runtime.Str("")
@@ -414,7 +414,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
 				w.At(164, 13)
-				w.Write(runtime.Concat(thinkBeginToken, reasoningContent, thinkEndToken))
+				w.WriteConcat(thinkBeginToken, reasoningContent, thinkEndToken)
 			} else {
 				// MiniMax-M3.jinja:167 {{- think_end_token }}
 				w.At(167, 13)
@@ -432,7 +432,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if message.Attr("tool_calls").Truthy() {
 				// MiniMax-M3.jinja:174 {{- toolcall_begin_token ~ '\n' }}
 				w.At(174, 13)
-				w.Write(runtime.Concat(toolcallBeginToken, runtime.Str("\n")))
+				w.WriteConcat(toolcallBeginToken, runtime.Str("\n"))
 				// MiniMax-M3.jinja:176 {%- for tool_call in message.tool_calls -%}
 				w.At(176, 13)
 				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
@@ -446,7 +446,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					}
 					// MiniMax-M3.jinja:180 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
 					w.At(180, 1)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("<invoke name=\"")), toolCall.Attr("name")), runtime.Str("\">")))
+					w.WriteAdd(nsToken, runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 					// MiniMax-M3.jinja:181 {%- set _args = tool_call.arguments -%}
 					w.At(181, 1)
 					args2 = toolCall.Attr("arguments")
@@ -463,17 +463,17 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						v4 := vals4[1]
 						// MiniMax-M3.jinja:183 {{- ns_token + '<' + k + '>' -}}
 						w.At(183, 1)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("<")), k2), runtime.Str(">")))
+						w.WriteAdd(nsToken, runtime.Str("<"), k2, runtime.Str(">"))
 						// MiniMax-M3.jinja:184 {{- to_xml(v, ns_token) -}}
 						w.At(184, 1)
 						w.Write(runtime.Call(toXml, []runtime.Value{v4, nsToken}, nil))
 						// MiniMax-M3.jinja:185 {{- ns_token + '</' + k + '>' }}
 						w.At(185, 1)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(nsToken, runtime.Str("</")), k2), runtime.Str(">")))
+						w.WriteAdd(nsToken, runtime.Str("</"), k2, runtime.Str(">"))
 					}
 					// MiniMax-M3.jinja:187 {{- ns_token + '</invoke>' ~ '\n' }}
 					w.At(187, 1)
-					w.Write(runtime.Add(nsToken, runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n"))))
+					w.WriteAdd(nsToken, runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190 {{- toolcall_end_token }}
 				w.At(190, 13)
@@ -496,7 +496,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
 			w.At(199, 9)
-			w.Write(runtime.Concat(eosToken, runtime.Str("\n")))
+			w.WriteConcat(eosToken, runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
 			w.At(202, 9)
@@ -510,7 +510,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if loop2.First().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				// MiniMax-M3.jinja:206 {{- bos_token ~ 'tool' }}
 				w.At(206, 13)
-				w.Write(runtime.Concat(bosToken, runtime.Str("tool")))
+				w.WriteConcat(bosToken, runtime.Str("tool"))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209 {%- if message.content is string -%}
@@ -554,18 +554,18 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if loop2.Last().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				// MiniMax-M3.jinja:224 {{- eos_token ~ '\n' -}}
 				w.At(224, 13)
-				w.Write(runtime.Concat(eosToken, runtime.Str("\n")))
+				w.WriteConcat(eosToken, runtime.Str("\n"))
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
 			w.At(228, 9)
-			w.Write(runtime.Concat(bosToken, runtime.Str("user"), runtime.Str("\n")))
+			w.WriteConcat(bosToken, runtime.Str("user"), runtime.Str("\n"))
 			// MiniMax-M3.jinja:229 {{- visible_text(message.content) }}
 			w.At(229, 9)
 			w.Write(runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil))
 			// MiniMax-M3.jinja:230 {{- eos_token ~ '\n' }}
 			w.At(230, 9)
-			w.Write(runtime.Concat(eosToken, runtime.Str("\n")))
+			w.WriteConcat(eosToken, runtime.Str("\n"))
 		}
 	}
 	// MiniMax-M3.jinja:235 {%- if add_generation_prompt -%}
@@ -573,7 +573,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236 {{- bos_token ~ 'ai' ~ '\n' }}
 		w.At(236, 1)
-		w.Write(runtime.Concat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
+		w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:237 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		w.At(237, 1)
 		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.Eq(thinkingMode, runtime.Str("disabled")) {

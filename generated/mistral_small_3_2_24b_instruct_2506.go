@@ -91,7 +91,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
 	w.At(58, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), systemPrompt), runtime.Str("[/SYSTEM_PROMPT]")))
+	w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), systemPrompt, runtime.Str("[/SYSTEM_PROMPT]"))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60 {%- for message in loop_messages %}
 	w.At(60, 1)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
@@ -105,11 +105,11 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.At(63, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), message2.ItemStr("content")), runtime.Str("[/SYSTEM_PROMPT]")))
+				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message2.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(65, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), message2.ItemStr("content").ItemInt(0).ItemStr("text")), runtime.Str("[/SYSTEM_PROMPT]")))
+				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message2.ItemStr("content").ItemInt(0).ItemStr("text"), runtime.Str("[/SYSTEM_PROMPT]"))
 			}
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
@@ -117,7 +117,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.At(69, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))
+				w.WriteAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil), runtime.Str("[/AVAILABLE_TOOLS]"))
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72 {%- if message['content'] is string %}
@@ -155,7 +155,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.At(89, 17)
-					w.Write(runtime.Add(runtime.Str("[TOOL_CALLS]"), toolCall.Attr("function").Attr("name")))
+					w.WriteAdd(runtime.Str("[TOOL_CALLS]"), toolCall.Attr("function").Attr("name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					w.At(90, 17)
 					if (!(runtime.IsDefined(toolCall.Attr("id"), nil, nil)) || !(runtime.IsString(toolCall.Attr("id"), nil, nil))) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
@@ -165,10 +165,10 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93 {{- '[CALL_ID]' + tool_call.id }}
 					w.At(93, 17)
-					w.Write(runtime.Add(runtime.Str("[CALL_ID]"), toolCall.Attr("id")))
+					w.WriteAdd(runtime.Str("[CALL_ID]"), toolCall.Attr("id"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.At(94, 17)
-					w.Write(runtime.Add(runtime.Str("[ARGS]"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)))
+					w.WriteAdd(runtime.Str("[ARGS]"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96 {{- eos_token }}
 				w.At(96, 13)
@@ -176,7 +176,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.IsString(message2.ItemStr("content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98 {{- message['content'] + eos_token }}
 				w.At(98, 13)
-				w.Write(runtime.Add(message2.ItemStr("content"), eosToken))
+				w.WriteAdd(message2.ItemStr("content"), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100 {%- for block in message['content'] %}
 				w.At(100, 13)
@@ -220,7 +220,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.At(120, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("[TOOL_RESULTS]"), message2.Attr("tool_call_id")), runtime.Str("[TOOL_CONTENT]")), runtime.FilterString(content, nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
+			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), message2.Attr("tool_call_id"), runtime.Str("[TOOL_CONTENT]"), runtime.FilterString(content, nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
 			w.At(122, 9)

@@ -41,15 +41,15 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
 			w.At(26, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n\n")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
 			w.At(28, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("[/INST]")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:30 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.At(30, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str(" "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("</s>")))
+			w.WriteAdd(runtime.Str(" "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("</s>"))
 			// mistral-v3.jinja:31 {%- set ns.inside_turn = false %}
 			w.At(31, 1)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

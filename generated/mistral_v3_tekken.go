@@ -37,15 +37,15 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// mistral-v3-tekken.jinja:23 {{- message['content'] + '\n\n' }}
 			w.At(23, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n\n")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// mistral-v3-tekken.jinja:25 {{- message['content'] + '[/INST]' }}
 			w.At(25, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("[/INST]")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v3-tekken.jinja:27 {{- message['content'] + '</s>' }}
 			w.At(27, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("</s>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// mistral-v3-tekken.jinja:28 {%- set ns.inside_turn = false %}
 			w.At(28, 1)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

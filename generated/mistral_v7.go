@@ -25,15 +25,15 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// mistral-v7.jinja:13 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.At(13, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT] "), message.ItemStr("content")), runtime.Str("[/SYSTEM_PROMPT]")))
+			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT] "), message.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// mistral-v7.jinja:15 {{- '[INST] ' + message['content'] + '[/INST]' }}
 			w.At(15, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[INST] "), message.ItemStr("content")), runtime.Str("[/INST]")))
+			w.WriteAdd(runtime.Str("[INST] "), message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v7.jinja:17 {{- ' ' + message['content'] + '</s>' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str(" "), message.ItemStr("content")), runtime.Str("</s>")))
+			w.WriteAdd(runtime.Str(" "), message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}
 }

@@ -52,7 +52,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				} else if runtime.Eq(block.ItemStr("type"), runtime.Str("thinking")) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 					w.At(18, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("[THINK]"), block.ItemStr("thinking")), runtime.Str("[/THINK]")))
+					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
 					w.At(20, 17)
@@ -73,7 +73,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		if runtime.Ne(defaultSystemMessage, runtime.Str("")) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
 			w.At(29, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage), runtime.Str("[/SYSTEM_PROMPT]")))
+			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35 {%- set tools_definition = ” %}
@@ -129,7 +129,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(60, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[INST]"), message2.ItemStr("content")), runtime.Str("[/INST]")))
+				w.WriteAdd(runtime.Str("[INST]"), message2.ItemStr("content"), runtime.Str("[/INST]"))
 			} else if runtime.Gt(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(0)) {
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63 {%- if message['content'] | length == 2 %}
@@ -193,7 +193,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					} else if runtime.Eq(block3.ItemStr("type"), runtime.Str("thinking")) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 						w.At(95, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("[THINK]"), block3.ItemStr("thinking")), runtime.Str("[/THINK]")))
+						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
 						w.At(97, 21)
@@ -229,7 +229,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112 {{- name + '[ARGS]' + arguments }}
 					w.At(112, 17)
-					w.Write(runtime.Add(runtime.Add(name, runtime.Str("[ARGS]")), arguments))
+					w.WriteAdd(name, runtime.Str("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116 {{- eos_token }}
@@ -238,7 +238,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
 			w.At(120, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
+			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
 			w.At(124, 9)

@@ -111,11 +111,11 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						if runtime.IsString(val, nil, nil) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34 {{- '"' + key + '": "' + val + '"' }}
 							w.At(34, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\""), key2), runtime.Str("\": \"")), val), runtime.Str("\"")))
+							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": \""), val, runtime.Str("\""))
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36 {{- '"' + key + '": ' + val|tojson }}
 							w.At(36, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\""), key2), runtime.Str("\": ")), runtime.FilterTojson(val, nil, nil)))
+							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": "), runtime.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38 {%- if not loop.last %}
 						w.At(38, 21)
@@ -139,11 +139,11 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			if loop.Last().Truthy() && runtime.IsDefined(systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.At(52, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("[INST]"), systemMessage), runtime.Str("\n\n")), message2.ItemStr("content")), runtime.Str("[/INST]")))
+				w.WriteAdd(runtime.Str("[INST]"), systemMessage, runtime.Str("\n\n"), message2.ItemStr("content"), runtime.Str("[/INST]"))
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.At(54, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[INST]"), message2.ItemStr("content")), runtime.Str("[/INST]")))
+				w.WriteAdd(runtime.Str("[INST]"), message2.ItemStr("content"), runtime.Str("[/INST]"))
 			}
 		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !(runtime.IsNone(message2.Attr("tool_calls"), nil, nil)) {
 			w.WriteString("[TOOL_CALLS][")
@@ -167,7 +167,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.At(64, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str(", \"id\": \""), toolCall.Attr("id")), runtime.Str("\"}")))
+				w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.Attr("id"), runtime.Str("\"}"))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65 {%- if not loop.last %}
 				w.At(65, 13)
 				if !(loop4.Last().Truthy()) {
@@ -175,13 +175,13 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68 {{- "]" + eos_token }}
 					w.At(68, 17)
-					w.Write(runtime.Add(runtime.Str("]"), eosToken))
+					w.WriteAdd(runtime.Str("]"), eosToken)
 				}
 			}
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72 {{- message["content"] + eos_token}}
 			w.At(72, 9)
-			w.Write(runtime.Add(message2.ItemStr("content"), eosToken))
+			w.WriteAdd(message2.ItemStr("content"), eosToken)
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool_results")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74 {%- if message.content is defined and message.content.content is defined %}
 			w.At(74, 9)
@@ -196,7 +196,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.At(79, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.FilterString(content, nil, nil)), runtime.Str(", ")))
+			w.WriteAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.FilterString(content, nil, nil), runtime.Str(", "))
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			w.At(80, 9)
 			if !(runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil)) || runtime.Ne(runtime.FilterLength(message2.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
@@ -206,7 +206,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.At(83, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\"call_id\": \""), message2.Attr("tool_call_id")), runtime.Str("\"}[/TOOL_RESULTS]")))
+			w.WriteAdd(runtime.Str("\"call_id\": \""), message2.Attr("tool_call_id"), runtime.Str("\"}[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(85, 9)

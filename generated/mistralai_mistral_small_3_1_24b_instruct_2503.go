@@ -87,7 +87,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.At(28, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), systemMessage), runtime.Str("[/SYSTEM_PROMPT]")))
+	w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	w.At(30, 1)
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
@@ -155,11 +155,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						if runtime.IsString(val, nil, nil) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54 {{- '"' + key + '": "' + val + '"' }}
 							w.At(54, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\""), key2), runtime.Str("\": \"")), val), runtime.Str("\"")))
+							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": \""), val, runtime.Str("\""))
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56 {{- '"' + key + '": ' + val|tojson }}
 							w.At(56, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\""), key2), runtime.Str("\": ")), runtime.FilterTojson(val, nil, nil)))
+							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": "), runtime.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58 {%- if not loop.last %}
 						w.At(58, 21)
@@ -183,7 +183,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			if runtime.IsString(message3.ItemStr("content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(72, 9)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[INST]"), message3.ItemStr("content")), runtime.Str("[/INST]")))
+				w.WriteAdd(runtime.Str("[INST]"), message3.ItemStr("content"), runtime.Str("[/INST]"))
 			} else {
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75 {%- for block in message['content'] %}
@@ -238,7 +238,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.At(99, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str(", \"id\": \""), toolCall.Attr("id").Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}")))
+				w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.Attr("id").Slice(runtime.Int(-9), runtime.None(), runtime.None()), runtime.Str("\"}"))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100 {%- if not loop.last %}
 				w.At(100, 13)
 				if !(loop4.Last().Truthy()) {
@@ -246,7 +246,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103 {{- "]" + eos_token }}
 					w.At(103, 17)
-					w.Write(runtime.Add(runtime.Str("]"), eosToken))
+					w.WriteAdd(runtime.Str("]"), eosToken)
 				}
 			}
 		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
@@ -255,11 +255,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			if runtime.IsString(message3.ItemStr("content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108 {{- message['content'] + eos_token }}
 				w.At(108, 13)
-				w.Write(runtime.Add(message3.ItemStr("content"), eosToken))
+				w.WriteAdd(message3.ItemStr("content"), eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110 {{- message['content'][0]['text'] + eos_token }}
 				w.At(110, 13)
-				w.Write(runtime.Add(message3.ItemStr("content").ItemInt(0).ItemStr("text"), eosToken))
+				w.WriteAdd(message3.ItemStr("content").ItemInt(0).ItemStr("text"), eosToken)
 			}
 		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool_results")) || runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113 {%- if message.content is defined and message.content.content is defined %}
@@ -275,7 +275,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.At(118, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.FilterString(content, nil, nil)), runtime.Str(", ")))
+			w.WriteAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.FilterString(content, nil, nil), runtime.Str(", "))
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			w.At(119, 9)
 			if !(runtime.IsDefined(message3.Attr("tool_call_id"), nil, nil)) || runtime.Lt(runtime.FilterLength(message3.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
@@ -285,7 +285,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.At(122, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\"call_id\": \""), message3.Attr("tool_call_id").Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}[/TOOL_RESULTS]")))
+			w.WriteAdd(runtime.Str("\"call_id\": \""), message3.Attr("tool_call_id").Slice(runtime.Int(-9), runtime.None(), runtime.None()), runtime.Str("\"}[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(124, 9)

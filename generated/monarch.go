@@ -28,7 +28,7 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 		}
 		// monarch.jinja:13 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
 		w.At(13, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(message.ItemStr("role"), runtime.Str("\n")), message.ItemStr("content")), runtime.Str("</s>\n")))
+		w.WriteAdd(message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 }

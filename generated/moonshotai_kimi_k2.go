@@ -25,7 +25,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2 {{ tools | tojson }}
 		w.At(2, 41)
-		w.Write(runtime.FilterTojson(tools, nil, nil))
+		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4 {%- for message in messages -%}
@@ -78,7 +78,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23 {{ tool_call['function']['arguments'] | tojson}}
 				w.At(23, 72)
-				w.Write(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")

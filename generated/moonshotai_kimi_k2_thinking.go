@@ -119,7 +119,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] | tojson }}
 				w.At(32, 173)
-				w.Write(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -152,7 +152,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52 {{ tools | tojson() }}
 		w.At(52, 41)
-		w.Write(runtime.FilterTojson(tools, nil, nil))
+		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}

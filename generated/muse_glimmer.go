@@ -78,7 +78,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		// muse-glimmer.jinja:31 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.At(31, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<atem:function_calls>\n<atem:invoke name=\""), tc.Attr("function").Attr("name")), runtime.Str("\">\n")))
+		w.WriteAdd(runtime.Str("<atem:function_calls>\n<atem:invoke name=\""), tc.Attr("function").Attr("name"), runtime.Str("\">\n"))
 		// muse-glimmer.jinja:32 {%- for k, v in args.items() -%}
 		w.At(32, 5)
 		for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
@@ -87,7 +87,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			v := vals[1]
 			// muse-glimmer.jinja:33 {{- '<atem:parameter name="' + k + '">' -}}
 			w.At(33, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<atem:parameter name=\""), k), runtime.Str("\">")))
+			w.WriteAdd(runtime.Str("<atem:parameter name=\""), k, runtime.Str("\">"))
 			// muse-glimmer.jinja:34 {%- if v is boolean -%}
 			w.At(34, 9)
 			if runtime.IsBoolean(v, nil, nil) {
@@ -103,7 +103,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !(runtime.IsString(v, nil, nil))) {
 				// muse-glimmer.jinja:43 {{- v | tojson -}}
 				w.At(43, 13)
-				w.Write(runtime.FilterTojson(v, nil, nil))
+				w.WriteJSON(v, nil, nil)
 			} else {
 				// muse-glimmer.jinja:45 {{- v -}}
 				w.At(45, 13)
@@ -161,11 +161,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		for _, tns2 := range runtime.Iterate(w, nsns.Attr("seen")) {
 			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else ”) | tojson) +…
 			w.At(68, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": "), runtime.FilterTojson(tns2, nil, nil)), runtime.Str(", \"description\": ")), runtime.FilterTojson(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
+			w.WriteAdd(runtime.Str("{\"name\": "), runtime.FilterTojson(tns2, nil, nil), runtime.Str(", \"description\": "), runtime.FilterTojson(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
 				return nd.Item(tns2)
 			}, func() runtime.Value {
 				return runtime.Str("")
-			}), nil, nil)), runtime.Str("}\n")))
+			}), nil, nil), runtime.Str("}\n"))
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71 {%- for tool in tools -%}
@@ -181,7 +181,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			}
 			// muse-glimmer.jinja:73 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.At(73, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("\n{\"name\": "), runtime.FilterTojson(fn2.Attr("name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.FilterTojson(fn2.Attr("description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.FilterTojson(fn2.Attr("parameters"), nil, nil)), runtime.Str("}")))
+			w.WriteAdd(runtime.Str("\n{\"name\": "), runtime.FilterTojson(fn2.Attr("name"), nil, nil), runtime.Str(", \"description\": "), runtime.FilterTojson(fn2.Attr("description"), nil, nil), runtime.Str(", \"parameters\": "), runtime.FilterTojson(fn2.Attr("parameters"), nil, nil), runtime.Str("}"))
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	})
@@ -198,7 +198,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		// muse-glimmer.jinja:85 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.At(85, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("Reasoning strength: "), rs), runtime.Str(".")))
+		w.WriteAdd(runtime.Str("Reasoning strength: "), rs, runtime.Str("."))
 	})
 	// muse-glimmer.jinja:87 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -249,7 +249,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Str("\"user\""))))
 		// muse-glimmer.jinja:102 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.At(102, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("# Valid recipients: "), runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(".")))
+		w.WriteAdd(runtime.Str("# Valid recipients: "), runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("."))
 	})
 	// muse-glimmer.jinja:104 {{- bos_token -}}
 	w.At(104, 1)
@@ -281,17 +281,17 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		// muse-glimmer.jinja:114 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.At(114, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("\nKnowledge cutoff: "), kc), runtime.Str(".")))
+		w.WriteAdd(runtime.Str("\nKnowledge cutoff: "), kc, runtime.Str("."))
 		// muse-glimmer.jinja:115 {%- if current_date is defined and current_date -%}
 		w.At(115, 5)
 		if runtime.IsDefined(currentDate, nil, nil) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.At(116, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\nCurrent date: "), currentDate), runtime.Str(".")))
+			w.WriteAdd(runtime.Str("\nCurrent date: "), currentDate, runtime.Str("."))
 		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
 			// muse-glimmer.jinja:118 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.At(118, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
+			w.WriteAdd(runtime.Str("\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), runtime.Str("."))
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121 {{- render_reasoning() -}}
@@ -412,7 +412,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			}
 			// muse-glimmer.jinja:176 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
 			w.At(176, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start|>tool "), tname), runtime.Str("<|message|><tool_output name=\"")), tname), runtime.Str("\">\n")))
+			w.WriteAdd(runtime.Str("<|start|>tool "), tname, runtime.Str("<|message|><tool_output name=\""), tname, runtime.Str("\">\n"))
 			// muse-glimmer.jinja:177 {{- render_content(message['content']) -}}
 			w.At(177, 9)
 			w.Write(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil))
@@ -423,7 +423,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
 				// muse-glimmer.jinja:181 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.At(181, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant to=self<|message|>"), message.ItemStr("reasoning_content")), runtime.Str("<|eom|>")))
+				w.WriteAdd(runtime.Str("<|start|>assistant to=self<|message|>"), message.ItemStr("reasoning_content"), runtime.Str("<|eom|>"))
 			}
 			// muse-glimmer.jinja:183 {%- if message.get('tool_calls') -%}
 			w.At(183, 9)
@@ -434,7 +434,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					tc3 := loop2.Item()
 					// muse-glimmer.jinja:185 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.At(185, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant to="), tc3.Attr("function").Attr("name")), runtime.Str("<|message|>")))
+					w.WriteAdd(runtime.Str("<|start|>assistant to="), tc3.Attr("function").Attr("name"), runtime.Str("<|message|>"))
 					// muse-glimmer.jinja:186 {{- render_atem(tc) -}}
 					w.At(186, 17)
 					w.Write(runtime.Call(renderAtem, []runtime.Value{tc3}, nil))
@@ -470,7 +470,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201 {{- ' to=' + recipient -}}
 					w.At(201, 17)
-					w.Write(runtime.Add(runtime.Str(" to="), recipient))
+					w.WriteAdd(runtime.Str(" to="), recipient)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204 {{- render_content(message['content']) -}}

@@ -40,14 +40,14 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("array")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.At(12, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("list["), runtime.Call(jsonToPythonType, []runtime.Value{runtime.FilterItems(jsonSpec, nil, nil)}, nil)), runtime.Str("]")))
+			w.WriteAdd(runtime.Str("list["), runtime.Call(jsonToPythonType, []runtime.Value{runtime.FilterItems(jsonSpec, nil, nil)}, nil), runtime.Str("]"))
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("object")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
 			w.At(14, 5)
 			if runtime.IsDefined(jsonSpec.Attr("additionalProperties"), nil, nil) {
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.At(15, 9)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil)), runtime.Str("]")))
+				w.WriteAdd(runtime.Str("dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil), runtime.Str("]"))
 			} else {
 				w.WriteString("dict")
 			}
@@ -89,10 +89,10 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:43 {{- '{"name": "' + tool.name + '", ' }}
 		w.At(43, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), tool.Attr("name")), runtime.Str("\", ")))
+		w.WriteAdd(runtime.Str("{\"name\": \""), tool.Attr("name"), runtime.Str("\", "))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:44 {{- '"description": "' + tool.name + '(' }}
 		w.At(44, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("\"description\": \""), tool.Attr("name")), runtime.Str("(")))
+		w.WriteAdd(runtime.Str("\"description\": \""), tool.Attr("name"), runtime.Str("("))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(45, 5)
 		for loop3 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop3.Next(); {
@@ -101,7 +101,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			paramFields := vals[1]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			w.At(46, 9)
-			w.Write(runtime.Add(runtime.Add(paramName, runtime.Str(": ")), runtime.Call(jsonToPythonType, []runtime.Value{paramFields}, nil)))
+			w.WriteAdd(paramName, runtime.Str(": "), runtime.Call(jsonToPythonType, []runtime.Value{paramFields}, nil))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47 {%- if not loop.last %}
 			w.At(47, 9)
 			if !(loop3.Last().Truthy()) {
@@ -114,11 +114,11 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		if runtime.IsDefined(tool.Attr("return"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
 			w.At(53, 9)
-			w.Write(runtime.Add(runtime.Str(" -> "), runtime.Call(jsonToPythonType, []runtime.Value{tool.Attr("return")}, nil)))
+			w.WriteAdd(runtime.Str(" -> "), runtime.Call(jsonToPythonType, []runtime.Value{tool.Attr("return")}, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55 {{- " - " + tool.description + "
 		w.At(55, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str(" - "), tool.Attr("description")), runtime.Str("\n\n")))
+		w.WriteAdd(runtime.Str(" - "), tool.Attr("description"), runtime.Str("\n\n"))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(58, 5)
 		for loop4 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop4.Next(); {
@@ -132,14 +132,14 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			w.At(63, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("        "), paramName2), runtime.Str("(")), runtime.Call(jsonToPythonType, []runtime.Value{paramFields2}, nil)), runtime.Str("): ")), runtime.FilterTrim(paramFields2.Attr("description"), nil, nil)))
+			w.WriteAdd(runtime.Str("        "), paramName2, runtime.Str("("), runtime.Call(jsonToPythonType, []runtime.Value{paramFields2}, nil), runtime.Str("): "), runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65 {%- if tool.return is defined and tool.return.description is defined %}
 		w.At(65, 5)
 		if runtime.IsDefined(tool.Attr("return"), nil, nil) && runtime.IsDefined(tool.Attr("return").Attr("description"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66 {{- "
 			w.At(66, 9)
-			w.Write(runtime.Add(runtime.Str("\n    Returns:\n        "), tool.Attr("return").Attr("description")))
+			w.WriteAdd(runtime.Str("\n    Returns:\n        "), tool.Attr("return").Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72 {%- if tool.parameters.properties | length == 0 %}
@@ -149,7 +149,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		} else {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75 {{- tool.parameters|tojson }}
 			w.At(75, 9)
-			w.Write(runtime.FilterTojson(tool.Attr("parameters"), nil, nil))
+			w.WriteJSON(tool.Attr("parameters"), nil, nil)
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78 {%- if not loop.last %}
@@ -168,11 +168,11 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system"))) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(runtime.IsDefined(message.Attr("tool_calls"), nil, nil))) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96 {{- '<|im_start|>' + message.role + '
 			w.At(96, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), message.Attr("content")), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
 			w.At(100, 9)
-			w.Write(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:101 {%- for tool_call in message.tool_calls %}
 			w.At(101, 5)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
@@ -202,7 +202,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 					} else {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117 {{- tool_call.arguments|tojson }}
 						w.At(117, 21)
-						w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 					}
 				}
 				w.WriteString("}\n</tool_call>")

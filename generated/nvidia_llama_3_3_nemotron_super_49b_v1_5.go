@@ -66,7 +66,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	toolToken = runtime.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
 	w.At(5, 163)
-	w.Write(runtime.Concat(bos, systemStartHeader, systemToken, systemEndHeader))
+	w.WriteConcat(bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
 	w.At(5, 231)
 	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) && runtime.Ne(messages.ItemInt(0).Attr("content"), runtime.Str("")) {
@@ -92,7 +92,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- system_content + '
 		w.At(5, 652)
-		w.Write(runtime.Add(systemContent, runtime.Str("\n\n")))
+		w.WriteAdd(systemContent, runtime.Str("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7 {%- if tools -%}
 	w.At(7, 19)
@@ -104,11 +104,11 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			tool := loop.Item()
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			w.At(8, 49)
-			w.Write(runtime.FilterTojson(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
+			w.WriteJSON(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
 				return tool.Attr("function")
 			}, func() runtime.Value {
 				return tool
-			}), nil, nil))
+			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else ” -}}
 			w.At(8, 119)
 			if !(loop.Last().Truthy()) {
@@ -132,7 +132,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		if runtime.Eq(message.Attr("role"), userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ user_token ~ end_header -}}
 			w.At(16, 273)
-			w.Write(runtime.Concat(startHeader, userToken, endHeader))
+			w.WriteConcat(startHeader, userToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ message.content -}}
 			w.At(16, 319)
 			w.Write(message.Attr("content"))
@@ -153,7 +153,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
 			w.At(16, 565)
-			w.Write(runtime.Concat(startHeader, assistantToken, endHeader))
+			w.WriteConcat(startHeader, assistantToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ content -}}
 			w.At(16, 616)
 			w.Write(content)
@@ -175,7 +175,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.At(16, 786)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), fn.Attr("name")), runtime.Str("\", \"arguments\": ")))
+					w.WriteAdd(runtime.Str("{\"name\": \""), fn.Attr("name"), runtime.Str("\", \"arguments\": "))
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if fn.arguments is string -%}
 					w.At(16, 837)
 					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
@@ -185,15 +185,15 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments | tojson -}}
 						w.At(16, 902)
-						w.Write(runtime.FilterTojson(fn.Attr("arguments"), nil, nil))
+						w.WriteJSON(fn.Attr("arguments"), nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else ”) -}}
 					w.At(16, 944)
-					w.Write(runtime.Add(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
+					w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
-					})))
+					}))
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -206,7 +206,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ tool_token ~ end_header -}}
 				w.At(16, 1159)
-				w.Write(runtime.Concat(startHeader, toolToken, endHeader))
+				w.WriteConcat(startHeader, toolToken, endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- message.content -}}
@@ -234,7 +234,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
 		w.At(16, 1533)
-		w.Write(runtime.Concat(startHeader, assistantToken, endHeader))
+		w.WriteConcat(startHeader, assistantToken, endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if not enable_thinking -%}
 		w.At(16, 1584)
 		if !(enableThinking.Truthy()) {

@@ -47,11 +47,11 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !(runtime.IsString(jsonDict.Item(jsonKey2), nil, nil))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.At(5, 17)
-					w.Write(runtime.Concat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">")))
+					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.At(7, 17)
-					w.Write(runtime.Concat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">")))
+					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				}
 			}
 		}
@@ -128,7 +128,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41 {{- "<|im_start|>system\n" + system_message }}
 		w.At(41, 5)
-		w.Write(runtime.Add(runtime.Str("<|im_start|>system\n"), systemMessage))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("<|im_start|>system\n")
 	}
@@ -154,13 +154,13 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.At(57, 9)
-			w.Write(runtime.Concat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>")))
+			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58 {%- if tool.description is defined %}
 			w.At(58, 9)
 			if runtime.IsDefined(tool.Attr("description"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.At(59, 13)
-				w.Write(runtime.Concat(runtime.Str("\n<description>"), runtime.FilterTrim(tool.Attr("description"), nil, nil), runtime.Str("</description>")))
+				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(tool.Attr("description"), nil, nil), runtime.Str("</description>"))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -176,27 +176,27 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.At(65, 17)
-					w.Write(runtime.Concat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
+					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66 {%- if param_fields.type is defined %}
 					w.At(66, 17)
 					if runtime.IsDefined(paramFields.Attr("type"), nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.At(67, 21)
-						w.Write(runtime.Concat(runtime.Str("\n<type>"), runtime.FilterString(paramFields.Attr("type"), nil, nil), runtime.Str("</type>")))
+						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFields.Attr("type"), nil, nil), runtime.Str("</type>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69 {%- if param_fields.description is defined %}
 					w.At(69, 17)
 					if runtime.IsDefined(paramFields.Attr("description"), nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.At(70, 21)
-						w.Write(runtime.Concat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFields.Attr("description"), nil, nil), runtime.Str("</description>")))
+						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFields.Attr("description"), nil, nil), runtime.Str("</description>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72 {%- if param_fields.enum is defined %}
 					w.At(72, 17)
 					if runtime.IsDefined(paramFields.Attr("enum"), nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.At(73, 21)
-						w.Write(runtime.Concat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFields.Attr("enum"), nil, nil), nil, nil), runtime.Str("</enum>")))
+						w.WriteConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFields.Attr("enum"), nil, nil), nil, nil), runtime.Str("</enum>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					w.At(75, 17)
@@ -218,7 +218,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(tool.Attr("parameters"), nil, nil) && runtime.IsDefined(tool.Attr("parameters").Attr("required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.At(83, 13)
-				w.Write(runtime.Concat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(tool.Attr("parameters").Attr("required"), nil, nil), nil, nil), runtime.Str("</required>")))
+				w.WriteConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(tool.Attr("parameters").Attr("required"), nil, nil), nil, nil), runtime.Str("</required>"))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -287,7 +287,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126 {{- (content | trim) ~ '\n' -}}
 						w.At(126, 25)
-						w.Write(runtime.Concat(runtime.FilterTrim(content, nil, nil), runtime.Str("\n")))
+						w.WriteConcat(runtime.FilterTrim(content, nil, nil), runtime.Str("\n"))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128 {%- set c = (content | string) %}
 						w.At(128, 25)
@@ -311,7 +311,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138 {{- c ~ '\n' -}}
 							w.At(138, 29)
-							w.Write(runtime.Concat(c, runtime.Str("\n")))
+							w.WriteConcat(c, runtime.Str("\n"))
 						}
 					}
 				} else {
@@ -329,7 +329,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.At(148, 21)
-					w.Write(runtime.Concat(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n")))
+					w.WriteConcat(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149 {%- if tool_call.arguments is defined %}
 					w.At(149, 25)
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
@@ -341,7 +341,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 							argsValue := vals2[1]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.At(151, 33)
-							w.Write(runtime.Concat(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							w.WriteConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							w.At(152, 37)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
@@ -351,7 +351,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153 {{- args_value ~ '\n</parameter>\n' -}}
 							w.At(153, 33)
-							w.Write(runtime.Concat(argsValue, runtime.Str("\n</parameter>\n")))
+							w.WriteConcat(argsValue, runtime.Str("\n</parameter>\n"))
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")
@@ -360,7 +360,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			} else if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop4.Index0(), ns.Attr("last_user_idx"))) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default(”, true) | string | trim) ~ '<|im_end|>\n' }}
 				w.At(162, 17)
-				w.Write(runtime.Concat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n")))
+				w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n"))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default(”, true) | string) %}
 				w.At(164, 17)
@@ -380,7 +380,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 					w.At(170, 21)
-					w.Write(runtime.Concat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n")))
+					w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n"))
 				} else {
 					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 				}
@@ -388,7 +388,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system")) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177 {{- '<|im_start|>' + message.role + '\n' }}
 			w.At(177, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178 {%- set content = message.content | string %}
 			w.At(178, 9)
 			content = runtime.FilterString(message.Attr("content"), nil, nil)
@@ -417,7 +417,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.At(194, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), message.Attr("content")), runtime.Str("<|im_end|>\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198 {%- if add_generation_prompt %}

@@ -60,7 +60,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(0).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
 		w.At(19, 3)
-		w.Write(runtime.Add(runtime.Str("<SPECIAL_10>System\n"), ns.Attr("non_tool_system_content")))
+		w.WriteAdd(runtime.Str("<SPECIAL_10>System\n"), ns.Attr("non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23 {%- if tools -%}
 	w.At(23, 1)
@@ -77,11 +77,11 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			tool := loop.Item()
 			// NVIDIA-Nemotron-Nano-v2.jinja:33 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			w.At(33, 5)
-			w.Write(runtime.FilterTojson(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
+			w.WriteJSON(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
 				return tool.Attr("function")
 			}, func() runtime.Value {
 				return tool
-			}), nil, nil))
+			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else ” -}}
 			w.At(34, 5)
 			if !(loop.Last().Truthy()) {
@@ -128,14 +128,14 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65 {{- '<SPECIAL_11>User
 			w.At(65, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<SPECIAL_11>User\n"), runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil)), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil), runtime.Str("\n"))
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(69, 5)
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70 {{- '<SPECIAL_11>User
 				w.At(70, 7)
-				w.Write(runtime.Add(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>[")))
+				w.WriteAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>["))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
 			w.At(73, 5)
@@ -162,11 +162,11 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82 {{- '<SPECIAL_11>Assistant
 			w.At(82, 5)
-			w.Write(runtime.Add(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!(runtime.IsNone(content2, nil, nil)), func() runtime.Value {
+			w.WriteAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!(runtime.IsNone(content2, nil, nil)), func() runtime.Value {
 				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
-			})))
+			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84 {%- if message.tool_calls -%}
 			w.At(84, 5)
 			if message2.Attr("tool_calls").Truthy() {
@@ -190,7 +190,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.At(92, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), fn.Attr("name")), runtime.Str("\", \"arguments\": ")))
+					w.WriteAdd(runtime.Str("{\"name\": \""), fn.Attr("name"), runtime.Str("\", \"arguments\": "))
 					// NVIDIA-Nemotron-Nano-v2.jinja:93 {%- if fn.arguments is string -%}
 					w.At(93, 9)
 					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
@@ -200,15 +200,15 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:96 {{- fn.arguments | tojson -}}
 						w.At(96, 11)
-						w.Write(runtime.FilterTojson(fn.Attr("arguments"), nil, nil))
+						w.WriteJSON(fn.Attr("arguments"), nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else ”) -}}
 					w.At(98, 9)
-					w.Write(runtime.Add(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
+					w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
-					})))
+					}))
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -278,7 +278,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.At(149, 7)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), fn2.Attr("name")), runtime.Str("\", \"arguments\": ")))
+				w.WriteAdd(runtime.Str("{\"name\": \""), fn2.Attr("name"), runtime.Str("\", \"arguments\": "))
 				// NVIDIA-Nemotron-Nano-v2.jinja:150 {%- if fn.arguments is string -%}
 				w.At(150, 7)
 				if runtime.IsString(fn2.Attr("arguments"), nil, nil) {
@@ -288,15 +288,15 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:153 {{- fn.arguments | tojson -}}
 					w.At(153, 9)
-					w.Write(runtime.FilterTojson(fn2.Attr("arguments"), nil, nil))
+					w.WriteJSON(fn2.Attr("arguments"), nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else ”) -}}
 				w.At(155, 7)
-				w.Write(runtime.Add(runtime.Str("}"), runtime.IfElse(!(loop4.Last().Truthy()), func() runtime.Value {
+				w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop4.Last().Truthy()), func() runtime.Value {
 					return runtime.Str(", ")
 				}, func() runtime.Value {
 					return runtime.Str("")
-				})))
+				}))
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
 		}

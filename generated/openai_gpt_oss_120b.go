@@ -62,7 +62,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// openai-gpt-oss-120b.jinja:26 {{- inner_type + "[]" }}
 						w.At(26, 21)
-						w.Write(runtime.Add(innerType, runtime.Str("[]")))
+						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29 {%- if param_spec.nullable -%}
@@ -122,7 +122,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					if variant2.Attr("description").Truthy() {
 						// openai-gpt-oss-120b.jinja:59 {{- "// " + variant.description }}
 						w.At(59, 21)
-						w.Write(runtime.Add(runtime.Str("// "), variant2.Attr("description")))
+						w.WriteAdd(runtime.Str("// "), variant2.Attr("description"))
 					}
 					// openai-gpt-oss-120b.jinja:61 {%- if variant.default is defined %}
 					w.At(61, 17)
@@ -130,7 +130,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62 {{ "// default: " + variant.default|tojson }}
 						w.At(62, 21)
-						w.Write(runtime.Add(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil)))
+						w.WriteAdd(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil))
 					}
 					// openai-gpt-oss-120b.jinja:64 {%- if not loop.last %}
 					w.At(64, 17)
@@ -145,7 +145,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			if paramSpec.Attr("enum").Truthy() {
 				// openai-gpt-oss-120b.jinja:71 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.At(71, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+				w.WriteAdd(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil), runtime.Str("\""))
 			} else {
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74 {%- if param_spec.nullable %}
@@ -210,10 +210,10 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		tools2 := runtime.Param(args[1], "tools")
 		// openai-gpt-oss-120b.jinja:109 {{- "## " + namespace_name + "\n\n" }}
 		w.At(109, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("## "), namespaceName), runtime.Str("\n\n")))
+		w.WriteAdd(runtime.Str("## "), namespaceName, runtime.Str("\n\n"))
 		// openai-gpt-oss-120b.jinja:110 {{- "namespace " + namespace_name + " {\n\n" }}
 		w.At(110, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("namespace "), namespaceName), runtime.Str(" {\n\n")))
+		w.WriteAdd(runtime.Str("namespace "), namespaceName, runtime.Str(" {\n\n"))
 		// openai-gpt-oss-120b.jinja:111 {%- for tool in tools %}
 		w.At(111, 5)
 		for _, tool := range runtime.Iterate(w, tools2) {
@@ -222,10 +222,10 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			tool = tool.Attr("function")
 			// openai-gpt-oss-120b.jinja:113 {{- "// " + tool.description + "\n" }}
 			w.At(113, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("// "), tool.Attr("description")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("// "), tool.Attr("description"), runtime.Str("\n"))
 			// openai-gpt-oss-120b.jinja:114 {{- "type "+ tool.name + " = " }}
 			w.At(114, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("type "), tool.Attr("name")), runtime.Str(" = ")))
+			w.WriteAdd(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = "))
 			// openai-gpt-oss-120b.jinja:115 {%- if tool.parameters and tool.parameters.properties %}
 			w.At(115, 9)
 			if tool.Attr("parameters").Truthy() && tool.Attr("parameters").Attr("properties").Truthy() {
@@ -241,7 +241,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					if paramSpec2.Attr("description").Truthy() {
 						// openai-gpt-oss-120b.jinja:119 {{- "// " + param_spec.description + "\n" }}
 						w.At(119, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("// "), paramSpec2.Attr("description")), runtime.Str("\n")))
+						w.WriteAdd(runtime.Str("// "), paramSpec2.Attr("description"), runtime.Str("\n"))
 					}
 					// openai-gpt-oss-120b.jinja:121 {{- param_name }}
 					w.At(121, 17)
@@ -267,15 +267,15 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						if paramSpec2.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129 {{- ", // default: " + param_spec.default }}
 							w.At(129, 25)
-							w.Write(runtime.Add(runtime.Str(", // default: "), paramSpec2.Attr("default")))
+							w.WriteAdd(runtime.Str(", // default: "), paramSpec2.Attr("default"))
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:131 {{- "// default: " + param_spec.default }}
 							w.At(131, 25)
-							w.Write(runtime.Add(runtime.Str("// default: "), paramSpec2.Attr("default")))
+							w.WriteAdd(runtime.Str("// default: "), paramSpec2.Attr("default"))
 						} else {
 							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(133, 25)
-							w.Write(runtime.Add(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil)))
+							w.WriteAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136 {%- if not loop.last %}
@@ -293,7 +293,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		}
 		// openai-gpt-oss-120b.jinja:147 {{- "} // namespace " + namespace_name }}
 		w.At(147, 5)
-		w.Write(runtime.Add(runtime.Str("} // namespace "), namespaceName))
+		w.WriteAdd(runtime.Str("} // namespace "), namespaceName)
 	})
 	// openai-gpt-oss-120b.jinja:150 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -328,11 +328,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		}
 		// openai-gpt-oss-120b.jinja:200 {{- model_identity + "\n" }}
 		w.At(200, 5)
-		w.Write(runtime.Add(modelIdentity, runtime.Str("\n")))
+		w.WriteAdd(modelIdentity, runtime.Str("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.At(202, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("Current date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str("\n\n")))
+		w.WriteAdd(runtime.Str("Current date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), runtime.Str("\n\n"))
 		// openai-gpt-oss-120b.jinja:203 {%- if reasoning_effort is not defined %}
 		w.At(203, 5)
 		if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
@@ -342,7 +342,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		}
 		// openai-gpt-oss-120b.jinja:206 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.At(206, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("Reasoning: "), reasoningEffort), runtime.Str("\n\n")))
+		w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		// openai-gpt-oss-120b.jinja:207 {%- if builtin_tools %}
 		w.At(207, 5)
 		if builtinTools.Truthy() {
@@ -491,26 +491,26 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				} else if message.Attr("content").Truthy() && !(futureFinalMessage.Attr("found").Truthy()) {
 					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.At(292, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("content")), runtime.Str("<|end|>")))
+					w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("content"), runtime.Str("<|end|>"))
 				} else if message.Attr("thinking").Truthy() && !(futureFinalMessage.Attr("found").Truthy()) {
 					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.At(294, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("thinking")), runtime.Str("<|end|>")))
+					w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("thinking"), runtime.Str("<|end|>"))
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.At(297, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("functions."), toolCall.Attr("name")), runtime.Str("<|channel|>commentary ")))
+				w.WriteAdd(runtime.Str("functions."), toolCall.Attr("name"), runtime.Str("<|channel|>commentary "))
 				// openai-gpt-oss-120b.jinja:298 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				w.At(298, 13)
-				w.Write(runtime.Add(runtime.IfElse(runtime.IsDefined(toolCall.Attr("content_type"), nil, nil), func() runtime.Value {
+				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCall.Attr("content_type"), nil, nil), func() runtime.Value {
 					return toolCall.Attr("content_type")
 				}, func() runtime.Value {
 					return runtime.Str("json")
-				}), runtime.Str("<|message|>")))
+				}), runtime.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299 {{- tool_call.arguments|tojson }}
 				w.At(299, 13)
-				w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
 				w.At(301, 13)
@@ -521,15 +521,15 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.At(306, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("thinking")), runtime.Str("<|end|>")))
+					w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("thinking"), runtime.Str("<|end|>"))
 				}
 				// openai-gpt-oss-120b.jinja:311 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.At(311, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), message.Attr("content")), runtime.Str("<|return|>")))
+				w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), message.Attr("content"), runtime.Str("<|return|>"))
 			} else {
 				// openai-gpt-oss-120b.jinja:314 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.At(314, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), message.Attr("content")), runtime.Str("<|end|>")))
+				w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), message.Attr("content"), runtime.Str("<|end|>"))
 				// openai-gpt-oss-120b.jinja:315 {%- set last_tool_call.name = none %}
 				w.At(315, 13)
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
@@ -544,14 +544,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openai-gpt-oss-120b.jinja:321 {{- "<|start|>functions." + last_tool_call.name }}
 			w.At(321, 9)
-			w.Write(runtime.Add(runtime.Str("<|start|>functions."), lastToolCall.Attr("name")))
+			w.WriteAdd(runtime.Str("<|start|>functions."), lastToolCall.Attr("name"))
 			// openai-gpt-oss-120b.jinja:322 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.At(322, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.FilterTojson(message.Attr("content"), nil, nil)), runtime.Str("<|end|>")))
+			w.WriteAdd(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.FilterTojson(message.Attr("content"), nil, nil), runtime.Str("<|end|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.At(324, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|start|>user<|message|>"), message.Attr("content")), runtime.Str("<|end|>")))
+			w.WriteAdd(runtime.Str("<|start|>user<|message|>"), message.Attr("content"), runtime.Str("<|end|>"))
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329 {%- if add_generation_prompt -%}

@@ -39,7 +39,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6 {{- tool | tojson(ensure_ascii=False) }}
 			w.At(6, 13)
-			w.Write(runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		toolDefinitions = w.Cut(mark2)
@@ -56,7 +56,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:16 {{- messages[0].content + '\n\n' + tool_definitions }}
 				w.At(16, 13)
-				w.Write(runtime.Add(runtime.Add(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n")), toolDefinitions))
+				w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:19 {{- tool_definitions.lstrip() }}
@@ -67,7 +67,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 		w.At(24, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(27, 1)
@@ -118,7 +118,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
 			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(42, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = ” %}
 			w.At(44, 9)
@@ -184,7 +184,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						argsDict := in.Lookup("args_dict")
 						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(69, 25)
-						w.Write(runtime.Concat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">")))
+						w.WriteConcat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:70 {%- if tool_call.arguments %}
 						w.At(70, 25)
 						if toolCall.Attr("arguments").Truthy() {
@@ -199,13 +199,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(73, 33)
-								w.Write(runtime.Concat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+								w.WriteConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">"))
 								// openbmb-MiniCPM5-1B.jinja:74 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								w.At(74, 33)
 								if runtime.IsString(paramValue, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.At(75, 37)
-									w.Write(runtime.Add(runtime.Add(runtime.Str("<![CDATA["), paramValue), runtime.Str("]]>")))
+									w.WriteAdd(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>"))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:77 {{- param_value }}
 									w.At(77, 37)
@@ -250,7 +250,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						argsDict2 := in.Lookup("args_dict")
 						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(97, 25)
-						w.Write(runtime.Concat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">")))
+						w.WriteConcat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:98 {%- if tool_call.arguments %}
 						w.At(98, 25)
 						if toolCall2.Attr("arguments").Truthy() {
@@ -265,13 +265,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								paramValue2 := vals2[1]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(101, 33)
-								w.Write(runtime.Concat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">")))
+								w.WriteConcat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">"))
 								// openbmb-MiniCPM5-1B.jinja:102 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								w.At(102, 33)
 								if runtime.IsString(paramValue2, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
 									// openbmb-MiniCPM5-1B.jinja:103 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.At(103, 37)
-									w.Write(runtime.Add(runtime.Add(runtime.Str("<![CDATA["), paramValue2), runtime.Str("]]>")))
+									w.WriteAdd(runtime.Str("<![CDATA["), paramValue2, runtime.Str("]]>"))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:105 {{- param_value }}
 									w.At(105, 37)
@@ -299,16 +299,16 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(121, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n<think>\n")), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("\n</think>\n\n")), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)))
+					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("\n</think>\n\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(123, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content))
+					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(126, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129 {%- if message.tool_calls and not has_tool_sep %}
 			w.At(129, 9)
@@ -332,7 +332,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					}
 					// openbmb-MiniCPM5-1B.jinja:137 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.At(137, 17)
-					w.Write(runtime.Concat(runtime.Str("<function name=\""), toolCall3.Attr("name"), runtime.Str("\">")))
+					w.WriteConcat(runtime.Str("<function name=\""), toolCall3.Attr("name"), runtime.Str("\">"))
 					// openbmb-MiniCPM5-1B.jinja:138 {%- if tool_call.arguments %}
 					w.At(138, 17)
 					if toolCall3.Attr("arguments").Truthy() {
@@ -347,13 +347,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							paramValue3 := vals3[1]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
 							w.At(141, 25)
-							w.Write(runtime.Concat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">")))
+							w.WriteConcat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">"))
 							// openbmb-MiniCPM5-1B.jinja:142 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 							w.At(142, 25)
 							if runtime.IsString(paramValue3, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {
 								// openbmb-MiniCPM5-1B.jinja:143 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.At(143, 29)
-								w.Write(runtime.Add(runtime.Add(runtime.Str("<![CDATA["), paramValue3), runtime.Str("]]>")))
+								w.WriteAdd(runtime.Str("<![CDATA["), paramValue3, runtime.Str("]]>"))
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:145 {{- param_value }}
 								w.At(145, 29)
@@ -382,7 +382,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:162 {{- message.content | tojson(ensure_ascii=False) }}
 				w.At(162, 13)
-				w.Write(runtime.FilterTojson(message2.Attr("content"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				w.WriteJSON(message2.Attr("content"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}

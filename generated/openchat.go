@@ -25,11 +25,11 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// openchat.jinja:14 {{- message['content'] + '<|end_of_turn|>' }}
 			w.At(14, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("<|end_of_turn|>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.At(16, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("GPT4 Correct "), runtime.FilterUpper(message.ItemStr("role").Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil)), message.ItemStr("role").Slice(runtime.Int(1), runtime.None(), runtime.None())), runtime.Str(": ")), message.ItemStr("content")), runtime.Str("<|end_of_turn|>")))
+			w.WriteAdd(runtime.Str("GPT4 Correct "), runtime.FilterUpper(message.ItemStr("role").Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil), message.ItemStr("role").Slice(runtime.Int(1), runtime.None(), runtime.None()), runtime.Str(": "), message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")

@@ -37,18 +37,18 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 			if ns.Attr("system_prompt").Truthy() {
 				// orion.jinja:21 {{- ns.system_prompt + '\n\n' }}
 				w.At(21, 1)
-				w.Write(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")))
+				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))
 				// orion.jinja:22 {%- set ns.system_prompt = ” %}
 				w.At(22, 1)
 				runtime.SetAttr(ns, "system_prompt", runtime.Str(""))
 			}
 			// orion.jinja:24 {{- message['content'] + '\n\nAssistant: </s>' }}
 			w.At(24, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n\nAssistant: </s>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:26 {{- message['content'] + '</s>' }}
 			w.At(26, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("</s>")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}
 }

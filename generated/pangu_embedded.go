@@ -35,7 +35,7 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(message.ItemStr("role"), names) {
 			// pangu-embedded.jinja:19 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.At(19, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("[unused9]"), names.Item(message.ItemStr("role"))), runtime.Str("：")), message.ItemStr("content")), runtime.Str("[unused10]")))
+			w.WriteAdd(runtime.Str("[unused9]"), names.Item(message.ItemStr("role")), runtime.Str("："), message.ItemStr("content"), runtime.Str("[unused10]"))
 		}
 	}
 	w.WriteString("[unused9]助手：")

@@ -22,7 +22,7 @@ func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
 		w.At(8, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|"), message.ItemStr("role")), runtime.Str("|>\n")), message.ItemStr("content")), runtime.Str("<|end|>\n")))
+		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 	}
 	w.WriteString("<|assistant|>\n")
 }

@@ -22,7 +22,7 @@ func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi4.jinja:9 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
 		w.At(9, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.ItemStr("role")), runtime.Str("<|im_sep|>")), message.ItemStr("content")), runtime.Str("<|im_end|>")))
+		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("<|im_sep|>"), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 }

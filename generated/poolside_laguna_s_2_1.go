@@ -76,7 +76,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31 {{- (tool | tojson) ~ "\n" -}}
 				w.At(31, 7)
-				w.Write(runtime.Concat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+				w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 			}
 			w.WriteString("</available_tools>")
 		}
@@ -98,7 +98,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// poolside-Laguna-S-2.1.jinja:43 {{- "<user>" + content + "</user>\n" -}}
 			w.At(43, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<user>"), content), runtime.Str("</user>\n")))
+			w.WriteAdd(runtime.Str("<user>"), content, runtime.Str("</user>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
 			{
@@ -123,7 +123,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56 {{- '<think>' + reasoning_content + '</think>' -}}
 					w.At(56, 9)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<think>"), reasoningContent), runtime.Str("</think>")))
+					w.WriteAdd(runtime.Str("<think>"), reasoningContent, runtime.Str("</think>"))
 				} else {
 					w.WriteString("</think>")
 				}
@@ -147,7 +147,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 						functionData = toolCall.Attr("function")
 						// poolside-Laguna-S-2.1.jinja:67 {{- '<tool_call>' + function_data.name -}}
 						w.At(67, 11)
-						w.Write(runtime.Add(runtime.Str("<tool_call>"), functionData.Attr("name")))
+						w.WriteAdd(runtime.Str("<tool_call>"), functionData.Attr("name"))
 						// poolside-Laguna-S-2.1.jinja:68 {%- set _args = function_data.arguments -%}
 						w.At(68, 11)
 						args2 = functionData.Attr("arguments")
@@ -159,12 +159,12 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
 							w.At(70, 13)
-							w.Write(runtime.Concat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>")))
+							w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>"))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							w.At(71, 34)
 							if !(runtime.IsString(v, nil, nil)) {
-								w.Write(runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 							} else {
 								w.Write(v)
 							}
@@ -178,11 +178,11 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.At(79, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_response>"), content), runtime.Str("</tool_response>\n")))
+			w.WriteAdd(runtime.Str("<tool_response>"), content, runtime.Str("</tool_response>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
 			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
 			w.At(82, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<system>"), content), runtime.Str("</system>\n")))
+			w.WriteAdd(runtime.Str("<system>"), content, runtime.Str("</system>\n"))
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86 {%- if add_generation_prompt -%}

@@ -104,7 +104,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// poolside-Laguna-XS-2.1.jinja:53 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.At(53, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<user>\n"), content), runtime.Str("\n</user>\n")))
+			w.WriteAdd(runtime.Str("<user>\n"), content, runtime.Str("\n</user>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
 			{
@@ -168,7 +168,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:93 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.At(93, 11)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("\n</think>\n")))
+						w.WriteAdd(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("\n</think>\n"))
 					} else {
 						w.WriteString("</think>\n")
 					}
@@ -177,7 +177,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:99 {{- content.strip() ~ "\n" -}}
 						w.At(99, 11)
-						w.Write(runtime.Concat(runtime.CallMethod(content2, "strip", nil, nil), runtime.Str("\n")))
+						w.WriteConcat(runtime.CallMethod(content2, "strip", nil, nil), runtime.Str("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:101 {%- if message.tool_calls -%}
 					w.At(101, 9)
@@ -192,7 +192,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 							functionData = toolCall.Attr("function")
 							// poolside-Laguna-XS-2.1.jinja:104 {{- '<tool_call>' + function_data.name }}
 							w.At(104, 13)
-							w.Write(runtime.Add(runtime.Str("<tool_call>"), functionData.Attr("name")))
+							w.WriteAdd(runtime.Str("<tool_call>"), functionData.Attr("name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS-2.1.jinja:105 {% set _args = function_data.arguments %}
 							w.At(105, 13)
@@ -205,12 +205,12 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 								v := vals[1]
 								// poolside-Laguna-XS-2.1.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.At(107, 15)
-								w.Write(runtime.Concat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n")))
+								w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n"))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS-2.1.jinja:108 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								w.At(108, 34)
 								if !(runtime.IsString(v, nil, nil)) {
-									w.Write(runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 								} else {
 									w.Write(v)
 								}
@@ -225,11 +225,11 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// poolside-Laguna-XS-2.1.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.At(117, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_response>\n"), content), runtime.Str("\n</tool_response>\n")))
+			w.WriteAdd(runtime.Str("<tool_response>\n"), content, runtime.Str("\n</tool_response>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) && runtime.Ne(loop.Index0(), runtime.Int(0)) {
 			// poolside-Laguna-XS-2.1.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.At(120, 5)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<system>\n"), content), runtime.Str("\n</system>\n")))
+			w.WriteAdd(runtime.Str("<system>\n"), content, runtime.Str("\n</system>\n"))
 		}
 	}
 	// poolside-Laguna-XS-2.1.jinja:124 {%- if add_generation_prompt -%}

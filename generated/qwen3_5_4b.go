@@ -75,7 +75,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16 {{- 'Picture ' ~ image_count.value ~ ': ' }}
 						w.At(16, 21)
-						w.Write(runtime.Concat(runtime.Str("Picture "), imageCount.Attr("value"), runtime.Str(": ")))
+						w.WriteConcat(runtime.Str("Picture "), imageCount.Attr("value"), runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("video"), item2) || runtime.Eq(item2.Attr("type"), runtime.Str("video")) {
@@ -98,7 +98,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27 {{- 'Video ' ~ video_count.value ~ ': ' }}
 						w.At(27, 21)
-						w.Write(runtime.Concat(runtime.Str("Video "), videoCount.Attr("value"), runtime.Str(": ")))
+						w.WriteConcat(runtime.Str("Video "), videoCount.Attr("value"), runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("text"), item2) {
@@ -136,7 +136,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50 {{- tool | tojson }}
 			w.At(50, 9)
-			w.Write(runtime.FilterTojson(tool, nil, nil))
+			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54 {%- if messages[0].role == 'system' %}
@@ -150,7 +150,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57 {{- '\n\n' + content }}
 				w.At(57, 13)
-				w.Write(runtime.Add(runtime.Str("\n\n"), content))
+				w.WriteAdd(runtime.Str("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
@@ -160,7 +160,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
 		// Qwen3.5-4B.jinja:64 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 		w.At(64, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), content), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
 	}
 	// Qwen3.5-4B.jinja:67 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(67, 1)
@@ -221,7 +221,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("user")) {
 			// Qwen3.5-4B.jinja:88 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(88, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content4), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = ” %}
 			w.At(90, 9)
@@ -248,11 +248,11 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// Qwen3.5-4B.jinja:101 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
 				w.At(101, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n<think>\n")), reasoningContent), runtime.Str("\n</think>\n\n")), content4))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
 			} else {
 				// Qwen3.5-4B.jinja:103 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(103, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content4))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content4)
 			}
 			// Qwen3.5-4B.jinja:105 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			w.At(105, 9)
@@ -276,16 +276,16 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						if runtime.FilterTrim(content4, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							w.At(112, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name")), runtime.Str(">\n")))
+							w.WriteAdd(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:114 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							w.At(114, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name")), runtime.Str(">\n")))
+							w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:117 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 						w.At(117, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name")), runtime.Str(">\n")))
+						w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119 {%- if tool_call.arguments is defined %}
 					w.At(119, 17)
@@ -298,7 +298,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(121, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter="), argsName), runtime.Str(">\n")))
+							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// Qwen3.5-4B.jinja:122 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							w.At(122, 25)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {

@@ -44,11 +44,11 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !(runtime.IsString(jsonDict.Item(jsonKey2), nil, nil))) {
 					// Qwen3-Coder.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.At(5, 17)
-					w.Write(runtime.Concat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">")))
+					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				} else {
 					// Qwen3-Coder.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.At(7, 17)
-					w.Write(runtime.Concat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">")))
+					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				}
 			}
 		}
@@ -79,7 +79,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// Qwen3-Coder.jinja:25 {{- "<|im_start|>system\n" + system_message }}
 		w.At(25, 5)
-		w.Write(runtime.Add(runtime.Str("<|im_start|>system\n"), systemMessage))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 	}
@@ -100,13 +100,13 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen3-Coder.jinja:38 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.At(38, 9)
-			w.Write(runtime.Concat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>")))
+			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
 			// Qwen3-Coder.jinja:39 {%- if tool.description is defined %}
 			w.At(39, 9)
 			if runtime.IsDefined(tool.Attr("description"), nil, nil) {
 				// Qwen3-Coder.jinja:40 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.At(40, 13)
-				w.Write(runtime.Concat(runtime.Str("\n<description>"), runtime.FilterTrim(tool.Attr("description"), nil, nil), runtime.Str("</description>")))
+				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(tool.Attr("description"), nil, nil), runtime.Str("</description>"))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -122,20 +122,20 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.At(46, 17)
-					w.Write(runtime.Concat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
+					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
 					// Qwen3-Coder.jinja:47 {%- if param_fields.type is defined %}
 					w.At(47, 17)
 					if runtime.IsDefined(paramFields.Attr("type"), nil, nil) {
 						// Qwen3-Coder.jinja:48 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.At(48, 21)
-						w.Write(runtime.Concat(runtime.Str("\n<type>"), runtime.FilterString(paramFields.Attr("type"), nil, nil), runtime.Str("</type>")))
+						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFields.Attr("type"), nil, nil), runtime.Str("</type>"))
 					}
 					// Qwen3-Coder.jinja:50 {%- if param_fields.description is defined %}
 					w.At(50, 17)
 					if runtime.IsDefined(paramFields.Attr("description"), nil, nil) {
 						// Qwen3-Coder.jinja:51 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.At(51, 21)
-						w.Write(runtime.Concat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFields.Attr("description"), nil, nil), runtime.Str("</description>")))
+						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFields.Attr("description"), nil, nil), runtime.Str("</description>"))
 					}
 					// Qwen3-Coder.jinja:53 {%- set handled_keys = ['name', 'type', 'description'] %}
 					w.At(53, 17)
@@ -179,13 +179,13 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		if ((runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77 {{- '<|im_start|>' + message.role }}
 			w.At(77, 9)
-			w.Write(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
 			// Qwen3-Coder.jinja:78 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(78, 9)
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// Qwen3-Coder.jinja:79 {{- '\n' + message.content | trim + '\n' }}
 				w.At(79, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil)), runtime.Str("\n")))
+				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), runtime.Str("\n"))
 			}
 			// Qwen3-Coder.jinja:81 {%- for tool_call in message.tool_calls %}
 			w.At(81, 9)
@@ -199,7 +199,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Qwen3-Coder.jinja:85 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 				w.At(85, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name")), runtime.Str(">\n")))
+				w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 				// Qwen3-Coder.jinja:86 {%- if tool_call.arguments is defined %}
 				w.At(86, 13)
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
@@ -211,7 +211,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 						argsValue := vals2[1]
 						// Qwen3-Coder.jinja:88 {{- '<parameter=' + args_name + '>\n' }}
 						w.At(88, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter="), argsName), runtime.Str(">\n")))
+						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 						// Qwen3-Coder.jinja:89 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						w.At(89, 21)
 						if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
@@ -231,7 +231,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		} else if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system"))) || runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// Qwen3-Coder.jinja:98 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(98, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), message.Attr("content")), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// Qwen3-Coder.jinja:100 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(100, 9)
@@ -253,7 +253,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3-Coder.jinja:112 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.At(112, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), message.Attr("content")), runtime.Str("<|im_end|>\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115 {%- if add_generation_prompt %}

@@ -39,13 +39,13 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:11 {{- tool | tojson }}
 			w.At(11, 9)
-			w.Write(runtime.FilterTojson(tool, nil, nil))
+			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 		w.At(16, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content"), runtime.Str("<|im_end|>\n"))
 	} else {
 		w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
 	}
@@ -58,17 +58,17 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 		if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy()))) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(message.Attr("tool_calls").Truthy())) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(23, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), message.Attr("content")), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25 {{- '<|im_start|>' + message.role }}
 			w.At(25, 9)
-			w.Write(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26 {%- if message.content %}
 			w.At(26, 9)
 			if message.Attr("content").Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27 {{- '\n' + message.content }}
 				w.At(27, 13)
-				w.Write(runtime.Add(runtime.Str("\n"), message.Attr("content")))
+				w.WriteAdd(runtime.Str("\n"), message.Attr("content"))
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29 {%- for tool_call in message.tool_calls %}
 			w.At(29, 9)
@@ -87,7 +87,7 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36 {{- tool_call.arguments | tojson }}
 				w.At(36, 13)
-				w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")

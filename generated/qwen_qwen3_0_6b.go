@@ -30,7 +30,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 			// Qwen-Qwen3-0.6B.jinja:4 {{- messages[0].content + '\n\n' }}
 			w.At(4, 9)
-			w.Write(runtime.Add(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n")))
+			w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7 {%- for tool in tools %}
@@ -39,13 +39,13 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9 {{- tool | tojson }}
 			w.At(9, 9)
-			w.Write(runtime.FilterTojson(tool, nil, nil))
+			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 		w.At(14, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(17, 1)
@@ -80,7 +80,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
 			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(27, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), message2.Attr("content")), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), message2.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9)
@@ -110,16 +110,16 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				if loop2.Last().Truthy() || (!(loop2.Last().Truthy()) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(41, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n<think>\n")), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("\n</think>\n\n")), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)))
+					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("\n</think>\n\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(43, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content))
+					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(46, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48 {%- if message.tool_calls %}
 			w.At(48, 9)
@@ -154,7 +154,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:62 {{- tool_call.arguments | tojson }}
 						w.At(62, 21)
-						w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -40,13 +40,13 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11 {{- tool | tojson }}
 			w.At(11, 9)
-			w.Write(runtime.FilterTojson(tool, nil, nil))
+			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 		w.At(16, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
 	w.At(19, 1)
@@ -58,7 +58,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy())) {
 			// Qwen-QwQ-32B.jinja:21 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(21, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), message.Attr("content")), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(message.Attr("tool_calls").Truthy()) {
 			// Qwen-QwQ-32B.jinja:23 {%- set content = message.content %}
 			w.At(23, 9)
@@ -72,7 +72,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen-QwQ-32B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(27, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")), runtime.Str("\n")), content), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// Qwen-QwQ-32B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9)
@@ -86,13 +86,13 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen-QwQ-32B.jinja:33 {{- '<|im_start|>' + message.role }}
 			w.At(33, 9)
-			w.Write(runtime.Add(runtime.Str("<|im_start|>"), message.Attr("role")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
 			// Qwen-QwQ-32B.jinja:34 {%- if message.content %}
 			w.At(34, 9)
 			if message.Attr("content").Truthy() {
 				// Qwen-QwQ-32B.jinja:35 {{- '\n' + content }}
 				w.At(35, 13)
-				w.Write(runtime.Add(runtime.Str("\n"), content))
+				w.WriteAdd(runtime.Str("\n"), content)
 			}
 			// Qwen-QwQ-32B.jinja:37 {%- for tool_call in message.tool_calls %}
 			w.At(37, 9)
@@ -111,7 +111,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44 {{- tool_call.arguments | tojson }}
 				w.At(44, 13)
-				w.Write(runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil))
+				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")

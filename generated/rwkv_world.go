@@ -34,11 +34,11 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// rwkv-world.jinja:17 {{- 'System: ' + content + '\n\n' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("System: "), content), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("System: "), content, runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
 			w.At(19, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("User: "), content), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("User: "), content, runtime.Str("\n\n"))
 			// rwkv-world.jinja:20 {%- if loop.last %}
 			w.At(20, 1)
 			if loop.Last().Truthy() {
@@ -47,7 +47,7 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
 			w.At(24, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Assistant: "), content), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("Assistant: "), content, runtime.Str("\n\n"))
 		}
 	}
 }

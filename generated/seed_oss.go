@@ -38,7 +38,7 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		}
 		// seed_oss.jinja:18 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.At(18, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<seed:bos>"), message.ItemStr("role")), runtime.Str("\n")), content), runtime.Str("<seed:eos>")))
+		w.WriteAdd(runtime.Str("<seed:bos>"), message.ItemStr("role"), runtime.Str("\n"), content, runtime.Str("<seed:eos>"))
 	}
 	w.WriteString("<seed:bos>assistant\n")
 }

@@ -26,15 +26,15 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// smolvlm.jinja:13 {{- message['content'] + '\n\n' }}
 			w.At(13, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n\n")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// smolvlm.jinja:15 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.At(15, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("User: "), message.ItemStr("content")), runtime.Str("<end_of_utterance>\n")))
+			w.WriteAdd(runtime.Str("User: "), message.ItemStr("content"), runtime.Str("<end_of_utterance>\n"))
 		} else {
 			// smolvlm.jinja:17 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Assistant: "), message.ItemStr("content")), runtime.Str("<end_of_utterance>\n")))
+			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<end_of_utterance>\n"))
 		}
 	}
 	w.WriteString("Assistant:")

@@ -22,7 +22,7 @@ func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// solar-open.jinja:9 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
 		w.At(9, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|begin|>"), message.ItemStr("role")), runtime.Str("<|content|>")), message.ItemStr("content")), runtime.Str("<|end|>")))
+		w.WriteAdd(runtime.Str("<|begin|>"), message.ItemStr("role"), runtime.Str("<|content|>"), message.ItemStr("content"), runtime.Str("<|end|>"))
 	}
 	w.WriteString("<|begin|>assistant")
 }

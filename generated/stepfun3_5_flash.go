@@ -76,7 +76,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 			// StepFun3.5-Flash.jinja:5 {{- render_content(messages[0].content) + '\n\n' }}
 			w.At(5, 9)
-			w.Write(runtime.Add(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8 {%- for tool in tools %}
@@ -85,13 +85,13 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10 {{- tool | tojson(ensure_ascii=False) }}
 			w.At(10, 9)
-			w.Write(runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 		w.At(15, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil)), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.5-Flash.jinja:18 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(18, 1)
@@ -137,7 +137,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.5-Flash.jinja:30 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(30, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), roleName), runtime.Str("\n")), content2), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// StepFun3.5-Flash.jinja:32 {%- if message.reasoning_content is string %}
 			w.At(32, 9)
@@ -162,11 +162,11 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// StepFun3.5-Flash.jinja:43 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(43, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n<think>\n")), reasoningContent), runtime.Str("\n</think>\n")), content2))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
 			} else {
 				// StepFun3.5-Flash.jinja:45 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(45, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message2.Attr("role")), runtime.Str("\n")), content2))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content2)
 			}
 			// StepFun3.5-Flash.jinja:47 {%- if message.tool_calls %}
 			w.At(47, 9)
@@ -184,7 +184,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 					}
 					// StepFun3.5-Flash.jinja:52 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 					w.At(52, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name")), runtime.Str(">\n")))
+					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53 {%- if tool_call.arguments is defined %}
 					w.At(53, 17)
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
@@ -199,7 +199,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 							argsValue := vals[1]
 							// StepFun3.5-Flash.jinja:56 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(56, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter="), argsName), runtime.Str(">\n")))
+							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							w.At(57, 25)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {

@@ -92,14 +92,14 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:5 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 			w.At(5, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Reasoning: "), reasoningEffort), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7 {%- if messages[0].role == 'system' %}
 		w.At(7, 5)
 		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
 			w.At(8, 9)
-			w.Write(runtime.Add(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11 {%- for tool in tools %}
@@ -108,7 +108,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13 {{- tool | tojson(ensure_ascii=False) }}
 			w.At(13, 9)
-			w.Write(runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
@@ -118,15 +118,15 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:20 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 			w.At(20, 13)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("Reasoning: "), reasoningEffort), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 		w.At(22, 9)
-		w.Write(runtime.Add(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("<|im_end|>\n"))
 	} else if runtime.IsDefined(reasoningEffort, nil, nil) {
 		// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
 		w.At(24, 9)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: ")), reasoningEffort), runtime.Str("\n\n")), runtime.Str("<|im_end|>\n")))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.7-Flash.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(27, 1)
@@ -173,7 +173,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(39, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), roleName), runtime.Str("\n")), content), runtime.Str("<|im_end|>")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message3.Attr("role"), runtime.Str("assistant")) {
 			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
 			w.At(41, 9)
@@ -198,11 +198,11 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(55, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message3.Attr("role")), runtime.Str("\n<think>\n")), reasoningContent), runtime.Str("\n</think>\n")), content))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message3.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:57 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(57, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|im_start|>"), message3.Attr("role")), runtime.Str("\n")), content))
+				w.WriteAdd(runtime.Str("<|im_start|>"), message3.Attr("role"), runtime.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59 {%- if message.tool_calls %}
 			w.At(59, 9)
@@ -220,7 +220,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					}
 					// StepFun3.7-Flash.jinja:64 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 					w.At(64, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name")), runtime.Str(">\n")))
+					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65 {%- if tool_call.arguments is defined %}
 					w.At(65, 17)
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
@@ -239,7 +239,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 							argsValue := vals[1]
 							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(68, 25)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter="), argsName), runtime.Str(">\n")))
+							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							w.At(69, 25)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {

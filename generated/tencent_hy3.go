@@ -277,42 +277,42 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:103 {{- tool | tojson }}
 			w.At(103, 9)
-			w.Write(runtime.FilterTojson(tool, nil, nil))
+			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
 		w.At(106, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("For function call returns, you should first print "), toolcallsBeginToken), runtime.Str("\n")))
+		w.WriteAdd(runtime.Str("For function call returns, you should first print "), toolcallsBeginToken, runtime.Str("\n"))
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
 		w.At(108, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(toolcallBeginToken, runtime.Str("{function-name}")), toolsepToken), runtime.Str("\n")))
+		w.WriteAdd(toolcallBeginToken, runtime.Str("{function-name}"), toolsepToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:109 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
 		w.At(109, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(argkeyBeginToken, runtime.Str("{arg-key-1}")), argkeyEndToken), runtime.Str("\n")))
+		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-1}"), argkeyEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:110 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
 		w.At(110, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(argvalueBeginToken, runtime.Str("{arg-value-1}")), argvalueEndToken), runtime.Str("\n")))
+		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-1}"), argvalueEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:111 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
 		w.At(111, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(argkeyBeginToken, runtime.Str("{arg-key-2}")), argkeyEndToken), runtime.Str("\n")))
+		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-2}"), argkeyEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:112 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
 		w.At(112, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(argvalueBeginToken, runtime.Str("{arg-value-2}")), argvalueEndToken), runtime.Str("\n")))
+		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-2}"), argvalueEndToken, runtime.Str("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114 {{- toolcall_end_token + '\n' }}
 		w.At(114, 5)
-		w.Write(runtime.Add(toolcallEndToken, runtime.Str("\n")))
+		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:115 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” %}
 		w.At(115, 5)
 		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && runtime.Ne(reasoningEffort, runtime.Str("")) {
 			// tencent-Hy3.jinja:116 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			w.At(116, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken), reasoningModeToken), runtime.Str("reasoning_effort:")), reasoningEffort))
+			w.WriteAdd(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
 		} else {
 			// tencent-Hy3.jinja:118 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
 			w.At(118, 9)
-			w.Write(runtime.Add(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken))
+			w.WriteAdd(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken)
 		}
 	}
 	// tencent-Hy3.jinja:122 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -339,7 +339,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:129 {{- user_token + visible_text(message['content']) }}
 			w.At(129, 9)
-			w.Write(runtime.Add(userToken, runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil)))
+			w.WriteAdd(userToken, runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
 			// tencent-Hy3.jinja:130 {%- set prev_ns.is_tool = false %}
 			w.At(130, 9)
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(false))
@@ -429,7 +429,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(content2)
 				// tencent-Hy3.jinja:171 {{- toolcalls_begin_token + '\n' }}
 				w.At(171, 13)
-				w.Write(runtime.Add(toolcallsBeginToken, runtime.Str("\n")))
+				w.WriteAdd(toolcallsBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:172 {%- for tool in message['tool_calls'] %}
 				w.At(172, 13)
 				for _, tool2 := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
@@ -439,7 +439,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					arguments = tool2.ItemStr("function").ItemStr("arguments")
 					// tencent-Hy3.jinja:174 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
 					w.At(174, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(toolcallBeginToken, tool2.ItemStr("function").ItemStr("name")), toolsepToken), runtime.Str("\n")))
+					w.WriteAdd(toolcallBeginToken, tool2.ItemStr("function").ItemStr("name"), toolsepToken, runtime.Str("\n"))
 					// tencent-Hy3.jinja:175 {%- for key, value in arguments.items() %}
 					w.At(175, 17)
 					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(arguments, "items", nil, nil)) {
@@ -448,7 +448,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						value := vals[1]
 						// tencent-Hy3.jinja:176 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						w.At(176, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(argkeyBeginToken, key), argkeyEndToken), runtime.Str("\n")))
+						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
 						// tencent-Hy3.jinja:177 {%- if value is not string %}
 						w.At(177, 21)
 						if !(runtime.IsString(value, nil, nil)) {
@@ -458,15 +458,15 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						}
 						// tencent-Hy3.jinja:180 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
 						w.At(180, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Add(argvalueBeginToken, value), argvalueEndToken), runtime.Str("\n")))
+						w.WriteAdd(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n"))
 					}
 					// tencent-Hy3.jinja:182 {{- toolcall_end_token + '\n' }}
 					w.At(182, 17)
-					w.Write(runtime.Add(toolcallEndToken, runtime.Str("\n")))
+					w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 				}
 				// tencent-Hy3.jinja:184 {{- toolcalls_end_token + eos_token }}
 				w.At(184, 13)
-				w.Write(runtime.Add(toolcallsEndToken, eosToken))
+				w.WriteAdd(toolcallsEndToken, eosToken)
 			} else if loop3.Last().Truthy() && rawLastAssistant.Truthy() {
 				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
 				w.At(187, 17)
@@ -474,7 +474,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			} else if !(loop3.Last().Truthy()) || isTraining.Truthy() {
 				// tencent-Hy3.jinja:189 {{- content + eos_token }}
 				w.At(189, 17)
-				w.Write(runtime.Add(content2, eosToken))
+				w.WriteAdd(content2, eosToken)
 			} else {
 				// tencent-Hy3.jinja:191 {{- content }}
 				w.At(191, 17)
@@ -495,14 +495,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			if prevNs.Attr("is_tool_first").Truthy() {
 				// tencent-Hy3.jinja:199 {{- toolresponses_begin_token + '\n' }}
 				w.At(199, 13)
-				w.Write(runtime.Add(toolresponsesBeginToken, runtime.Str("\n")))
+				w.WriteAdd(toolresponsesBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:200 {%- set prev_ns.is_tool_first = false %}
 				w.At(200, 13)
 				runtime.SetAttr(prevNs, "is_tool_first", runtime.Bool(false))
 			}
 			// tencent-Hy3.jinja:202 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			w.At(202, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(toolresponseBeginToken, runtime.Str("\n")), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil)), runtime.Str("\n")), toolresponseEndToken), runtime.Str("\n")))
+			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204 {%- if loop.last and message['role'] == 'assistant' %}
 		w.At(204, 5)
@@ -530,11 +530,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.In(reasoningEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"))) {
 				// tencent-Hy3.jinja:215 {{- assistant_token + think_begin_token }}
 				w.At(215, 13)
-				w.Write(runtime.Add(assistantToken, thinkBeginToken))
+				w.WriteAdd(assistantToken, thinkBeginToken)
 			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.Eq(reasoningEffort, runtime.Str("no_think")) {
 				// tencent-Hy3.jinja:217 {{- assistant_token + think_begin_token + think_end_token }}
 				w.At(217, 13)
-				w.Write(runtime.Add(runtime.Add(assistantToken, thinkBeginToken), thinkEndToken))
+				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)
 			} else {
 				// tencent-Hy3.jinja:219 {{- assistant_token }}
 				w.At(219, 13)

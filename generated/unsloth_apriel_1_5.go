@@ -90,14 +90,14 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	if (runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) && !(runtime.IsNone(tools, nil, nil))) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.At(41, 5)
-		w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|system|>\n"), reasoningPrompt), availableToolsString), runtime.Str("\n")), toolOutputInstructions), runtime.Str("\n<|end|>\n")))
+		w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n"))
 	}
 	// unsloth-Apriel-1.5.jinja:43 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
 	w.At(43, 1)
 	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.At(44, 1)
-		w.Write(runtime.Add(runtime.Add(runtime.Str("<|system|>\n"), reasoningPrompt), runtime.Str("\n<|end|>\n")))
+		w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n"))
 	}
 	// unsloth-Apriel-1.5.jinja:46 {%- for message in messages -%}
 	w.At(46, 1)
@@ -144,11 +144,11 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			if !(runtime.IsString(message.ItemStr("content"), nil, nil)) {
 				// unsloth-Apriel-1.5.jinja:65 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.At(65, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|content|>\n"), message.ItemStr("content").ItemInt(0).ItemStr("text")), runtime.Str("\n<|end|>\n")))
+				w.WriteAdd(runtime.Str("<|content|>\n"), message.ItemStr("content").ItemInt(0).ItemStr("text"), runtime.Str("\n<|end|>\n"))
 			} else {
 				// unsloth-Apriel-1.5.jinja:67 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.At(67, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|content|>\n"), message.ItemStr("content")), runtime.Str("\n<|end|>\n")))
+				w.WriteAdd(runtime.Str("<|content|>\n"), message.ItemStr("content"), runtime.Str("\n<|end|>\n"))
 			}
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// unsloth-Apriel-1.5.jinja:70 {%- if message['content'] is not none and message['content']|length > 0 %}
@@ -175,11 +175,11 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			if !(runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.At(80, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|system|>\n"), reasoningPrompt), systemMessage), runtime.Str("\n")), availableToolsString), runtime.Str("\n<|end|>\n")))
+				w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n"))
 			} else {
 				// unsloth-Apriel-1.5.jinja:82 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
 				w.At(82, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|system|>\n"), reasoningPrompt), systemMessage), runtime.Str("\n<|end|>\n")))
+				w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n<|end|>\n"))
 			}
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// unsloth-Apriel-1.5.jinja:85 {%- if loop.last -%}
@@ -214,7 +214,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !(runtime.IsNone(message.ItemStr("thought"), nil, nil)) {
 				// unsloth-Apriel-1.5.jinja:99 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.At(99, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<thinking>"), message.ItemStr("thought")), runtime.Str("</thinking>")))
+				w.WriteAdd(runtime.Str("<thinking>"), message.ItemStr("thought"), runtime.Str("</thinking>"))
 			}
 			// unsloth-Apriel-1.5.jinja:101 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			w.At(101, 9)
@@ -226,13 +226,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop2.Item()
 					// unsloth-Apriel-1.5.jinja:104 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					w.At(104, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), toolCall.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)))
+					w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 					// unsloth-Apriel-1.5.jinja:105 {%- if add_tool_id == true -%}
 					w.At(105, 17)
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.At(106, 21)
-						w.Write(runtime.Add(runtime.Add(runtime.Str(", \"id\": \""), toolCall.ItemStr("id")), runtime.Str("\"")))
+						w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.ItemStr("id"), runtime.Str("\""))
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109 {%- if not loop.last -%}
@@ -245,7 +245,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:113 {{- '\n<|end|>\n' + eos_token -}}
 			w.At(113, 9)
-			w.Write(runtime.Add(runtime.Str("\n<|end|>\n"), eosToken))
+			w.WriteAdd(runtime.Str("\n<|end|>\n"), eosToken)
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// unsloth-Apriel-1.5.jinja:115 {%- if message['content'] is string %}
 			w.At(115, 9)
@@ -260,7 +260,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:120 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.At(120, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_result|>\n"), runtime.FilterString(toolMessage, nil, nil)), runtime.Str("\n<|end|>\n")))
+			w.WriteAdd(runtime.Str("<|tool_result|>\n"), runtime.FilterString(toolMessage, nil, nil), runtime.Str("\n<|end|>\n"))
 		}
 		// unsloth-Apriel-1.5.jinja:122 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(122, 5)

@@ -114,14 +114,14 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
 			w.At(39, 9)
-			w.Write(runtime.Add(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date")))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42 {%- if system_message and system_message.current_location -%}
 		w.At(42, 5)
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
 			w.At(43, 9)
-			w.Write(runtime.Add(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location")))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
 	})
 	// unsloth-MiniMax-M2.jinja:48 {%- set system_message = none -%}
@@ -157,7 +157,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-MiniMax-M2.jinja:62 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
 	w.At(62, 1)
-	w.Write(runtime.Concat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n")))
+	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
 	// unsloth-MiniMax-M2.jinja:63 {{- build_system_message(system_message) }}
 	w.At(63, 1)
 	w.Write(runtime.Call(buildSystemMessage, []runtime.Value{systemMessage}, nil))
@@ -166,26 +166,26 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.At(66, 5)
-		w.Write(runtime.Concat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:67 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.At(67, 5)
-		w.Write(runtime.Concat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:68 {{- render_tool_namespace("functions", tools) }}
 		w.At(68, 5)
 		w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
 		// unsloth-MiniMax-M2.jinja:69 {{- '</tools>' ~ '\n\n' }}
 		w.At(69, 5)
-		w.Write(runtime.Concat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
 		// unsloth-MiniMax-M2.jinja:70 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
 		w.At(70, 1)
-		w.Write(runtime.Concat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:71 {{- '\n' ~ toolcall_begin_token }}
 		w.At(71, 1)
-		w.Write(runtime.Concat(runtime.Str("\n"), toolcallBeginToken))
+		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77 {{- '\n' ~ toolcall_end_token }}
 		w.At(77, 1)
-		w.Write(runtime.Concat(runtime.Str("\n"), toolcallEndToken))
+		w.WriteConcat(runtime.Str("\n"), toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82 {%- set last_tool_call = namespace(name=none) -%}
@@ -203,7 +203,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// unsloth-MiniMax-M2.jinja:86 {{- ']~b]ai' ~ '\n' }}
 			w.At(86, 9)
-			w.Write(runtime.Concat(runtime.Str("]~b]ai"), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
 			// unsloth-MiniMax-M2.jinja:88 {%- set reasoning_content = ” %}
 			w.At(88, 9)
 			reasoningContent = runtime.Str("")
@@ -249,7 +249,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() && runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) {
 				// unsloth-MiniMax-M2.jinja:108 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(108, 13)
-				w.Write(runtime.Concat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n")))
+				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
 			}
 			// unsloth-MiniMax-M2.jinja:110 {%- if content -%}
 			w.At(110, 9)
@@ -263,7 +263,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if message.Attr("tool_calls").Truthy() {
 				// unsloth-MiniMax-M2.jinja:114 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.At(114, 13)
-				w.Write(runtime.Concat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
 				w.At(116, 13)
 				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
@@ -277,7 +277,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// unsloth-MiniMax-M2.jinja:120 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.At(120, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<invoke name=\""), toolCall.Attr("name")), runtime.Str("\">\n")))
+					w.WriteAdd(runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">\n"))
 					// unsloth-MiniMax-M2.jinja:121 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					w.At(121, 17)
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) && runtime.IsMapping(toolCall.Attr("arguments"), nil, nil) {
@@ -292,7 +292,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 							v := vals[1]
 							// unsloth-MiniMax-M2.jinja:124 {{- '<parameter name="' + k + '">' }}
 							w.At(124, 17)
-							w.Write(runtime.Add(runtime.Add(runtime.Str("<parameter name=\""), k), runtime.Str("\">")))
+							w.WriteAdd(runtime.Str("<parameter name=\""), k, runtime.Str("\">"))
 							// unsloth-MiniMax-M2.jinja:125 {{- v | tojson | string if v is not string else v }}
 							w.At(125, 17)
 							if !(runtime.IsString(v, nil, nil)) {
@@ -305,7 +305,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// unsloth-MiniMax-M2.jinja:128 {{- '</invoke>' ~ '\n' }}
 					w.At(128, 17)
-					w.Write(runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))
+					w.WriteConcat(runtime.Str("</invoke>"), runtime.Str("\n"))
 				}
 				// unsloth-MiniMax-M2.jinja:131 {{- toolcall_end_token}}
 				w.At(131, 13)
@@ -321,7 +321,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
 			w.At(137, 9)
-			w.Write(runtime.Concat(runtime.Str("[e~["), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
 			w.At(140, 5)
@@ -370,13 +370,13 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
 			w.At(162, 9)
-			w.Write(runtime.Concat(runtime.Str("]~b]user"), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
 			// unsloth-MiniMax-M2.jinja:163 {{- visible_text(message.content) }}
 			w.At(163, 9)
 			w.Write(runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil))
 			// unsloth-MiniMax-M2.jinja:164 {{- '[e~[' ~ '\n' }}
 			w.At(164, 9)
-			w.Write(runtime.Concat(runtime.Str("[e~["), runtime.Str("\n")))
+			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169 {%- if add_generation_prompt -%}
@@ -384,6 +384,6 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.At(170, 1)
-		w.Write(runtime.Concat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n")))
+		w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n"))
 	}
 }

@@ -56,7 +56,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.At(19, 1)
-	w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), systemMessage), runtime.Str("[/SYSTEM_PROMPT]")))
+	w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
 	// unsloth-mistral-Devstral-Small-2507.jinja:24 {%- set tools_description = "" %}
 	w.At(24, 1)
 	toolsDescription = runtime.Str("")
@@ -89,7 +89,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(40, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[INST]"), message.ItemStr("content")), runtime.Str("[/INST]")))
+				w.WriteAdd(runtime.Str("[INST]"), message.ItemStr("content"), runtime.Str("[/INST]"))
 			} else {
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43 {%- for block in message['content'] %}
@@ -125,11 +125,11 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.At(64, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content")), runtime.Str("[/SYSTEM_PROMPT]")))
+				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:66 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(66, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content").ItemInt(0).ItemStr("text")), runtime.Str("[/SYSTEM_PROMPT]")))
+				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content").ItemInt(0).ItemStr("text"), runtime.Str("[/SYSTEM_PROMPT]"))
 			}
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:71 {%- if message['content'] is string %}
@@ -162,7 +162,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.At(86, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Str("[TOOL_CALLS]"), tool.ItemStr("function").ItemStr("name")), runtime.Str("[ARGS]")), arguments))
+					w.WriteAdd(runtime.Str("[TOOL_CALLS]"), tool.ItemStr("function").ItemStr("name"), runtime.Str("[ARGS]"), arguments)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90 {{- eos_token }}
@@ -182,7 +182,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.At(98, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(content, nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
+			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(content, nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:101 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
 			w.At(101, 9)

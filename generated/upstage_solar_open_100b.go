@@ -88,7 +88,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
 			// upstage-Solar-Open-100B.jinja:23 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.At(23, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
+			w.WriteAdd(runtime.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), runtime.Str("."))
 		}
 		// upstage-Solar-Open-100B.jinja:25 {%- if user_system_messages %}
 		w.At(25, 5)
@@ -133,7 +133,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45 {{- tool.function | tojson }}
 			w.At(45, 9)
-			w.Write(runtime.FilterTojson(tool.Attr("function"), nil, nil))
+			w.WriteJSON(tool.Attr("function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -196,7 +196,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(toolArguments, nil, nil) {
 			// upstage-Solar-Open-100B.jinja:80 {{- tool_arguments | tojson }}
 			w.At(80, 9)
-			w.Write(runtime.FilterTojson(toolArguments, nil, nil))
+			w.WriteJSON(toolArguments, nil, nil)
 		} else {
 			// upstage-Solar-Open-100B.jinja:82 {{- tool_arguments }}
 			w.At(82, 9)
@@ -251,7 +251,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message3.Attr("role"), runtime.Str("user")) {
 			// upstage-Solar-Open-100B.jinja:109 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.At(109, 10)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin|>user<|content|>"), message3.Attr("content")), runtime.Str("<|end|>")))
+			w.WriteAdd(runtime.Str("<|begin|>user<|content|>"), message3.Attr("content"), runtime.Str("<|end|>"))
 		} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) {
 			// upstage-Solar-Open-100B.jinja:111 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			w.At(111, 9)
@@ -270,7 +270,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// upstage-Solar-Open-100B.jinja:116 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			w.At(116, 9)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("<|tool_response:begin|>"), message3.Attr("tool_call_id")), runtime.Str("<|tool_response:name|>")))
+			w.WriteAdd(runtime.Str("<|tool_response:begin|>"), message3.Attr("tool_call_id"), runtime.Str("<|tool_response:name|>"))
 			// upstage-Solar-Open-100B.jinja:117 {{- get_tool_name(messages, message.tool_call_id) }}
 			w.At(117, 9)
 			w.Write(runtime.Call(getToolName, []runtime.Value{messages, message3.Attr("tool_call_id")}, nil))
@@ -293,7 +293,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				if message3.Attr("reasoning").Truthy() {
 					// upstage-Solar-Open-100B.jinja:128 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(128, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin|>assistant<|think|>"), message3.Attr("reasoning")), runtime.Str("<|end|>")))
+					w.WriteAdd(runtime.Str("<|begin|>assistant<|think|>"), message3.Attr("reasoning"), runtime.Str("<|end|>"))
 				}
 			} else if runtime.Eq(thinkRenderOption, runtime.Str("lastthink")) {
 				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
@@ -301,7 +301,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				if message3.Attr("reasoning").Truthy() && runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")) {
 					// upstage-Solar-Open-100B.jinja:132 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(132, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin|>assistant<|think|>"), message3.Attr("reasoning")), runtime.Str("<|end|>")))
+					w.WriteAdd(runtime.Str("<|begin|>assistant<|think|>"), message3.Attr("reasoning"), runtime.Str("<|end|>"))
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137 {%- if message.tool_calls -%}
@@ -313,7 +313,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall2 := range runtime.Iterate(w, message3.Attr("tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:140 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.At(140, 17)
-					w.Write(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|tool_call:begin|>"), toolCall2.Attr("id")), runtime.Str("<|tool_call:name|>")), toolCall2.Attr("function").Attr("name")), runtime.Str("<|tool_call:args|>")))
+					w.WriteAdd(runtime.Str("<|tool_call:begin|>"), toolCall2.Attr("id"), runtime.Str("<|tool_call:name|>"), toolCall2.Attr("function").Attr("name"), runtime.Str("<|tool_call:args|>"))
 					// upstage-Solar-Open-100B.jinja:141 {{- render_tool_arguments(tool_call.function.arguments) }}
 					w.At(141, 17)
 					w.Write(runtime.Call(renderToolArguments, []runtime.Value{toolCall2.Attr("function").Attr("arguments")}, nil))
@@ -323,7 +323,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// upstage-Solar-Open-100B.jinja:146 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.At(146, 13)
-				w.Write(runtime.Add(runtime.Add(runtime.Str("<|begin|>assistant<|content|>"), message3.Attr("content")), runtime.Str("<|end|>")))
+				w.WriteAdd(runtime.Str("<|begin|>assistant<|content|>"), message3.Attr("content"), runtime.Str("<|end|>"))
 			}
 		}
 	}

@@ -25,15 +25,15 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1)
-			w.Write(runtime.Add(message.ItemStr("content"), runtime.Str("\n\n")))
+			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(14, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("USER: "), message.ItemStr("content")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("USER: "), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(16, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("ASSISTANT: "), message.ItemStr("content")), runtime.Str("</s>\n")))
+			w.WriteAdd(runtime.Str("ASSISTANT: "), message.ItemStr("content"), runtime.Str("</s>\n"))
 		}
 	}
 	w.WriteString("ASSISTANT:")

@@ -25,15 +25,15 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// vicuna-orca.jinja:13 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.At(13, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("SYSTEM: "), message.ItemStr("content")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("SYSTEM: "), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(15, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("USER: "), message.ItemStr("content")), runtime.Str("\n")))
+			w.WriteAdd(runtime.Str("USER: "), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(17, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str("ASSISTANT: "), message.ItemStr("content")), runtime.Str("</s>\n")))
+			w.WriteAdd(runtime.Str("ASSISTANT: "), message.ItemStr("content"), runtime.Str("</s>\n"))
 		}
 	}
 	w.WriteString("ASSISTANT:")

@@ -25,11 +25,11 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// yandex.jinja:13 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.At(13, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str(" Пользователь: "), message.ItemStr("content")), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str(" Пользователь: "), message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.At(15, 1)
-			w.Write(runtime.Add(runtime.Add(runtime.Str(" Ассистент: "), message.ItemStr("content")), runtime.Str("\n\n")))
+			w.WriteAdd(runtime.Str(" Ассистент: "), message.ItemStr("content"), runtime.Str("\n\n"))
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")

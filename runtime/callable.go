@@ -317,20 +317,23 @@ func RaiseException(args ...Value) Value {
 
 // NewNamespace is Jinja2's namespace(dict?, **attrs).
 func NewNamespace(args []Value, kwargs []Kwarg) Value {
-	d := dictFromArgs("namespace", args, kwargs)
-	return Value{kind: KindNamespace, p: &Namespace{attrs: d}}
+	ns := &Namespace{}
+	dictFromArgs("namespace", args, kwargs, &ns.attrs)
+	return Value{kind: KindNamespace, p: ns}
 }
 
 // NewDictCall is Python's dict(mapping_or_pairs?, **kwargs) as the dict global.
 func NewDictCall(args []Value, kwargs []Kwarg) Value {
-	return DictValue(dictFromArgs("dict", args, kwargs))
+	d := &Dict{}
+	dictFromArgs("dict", args, kwargs, d)
+	return DictValue(d)
 }
 
-func dictFromArgs(name string, args []Value, kwargs []Kwarg) *Dict {
+func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
 	}
-	d := NewDict(len(kwargs))
+	d.init(len(kwargs))
 	if len(args) == 1 {
 		switch a := args[0]; a.kind {
 		case KindDict:
@@ -354,7 +357,6 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg) *Dict {
 	for _, kw := range kwargs {
 		d.SetStr(kw.Name, kw.Value)
 	}
-	return d
 }
 
 // SetAttr is {% set ns.name = value %}: it assigns an attribute of a namespace.

@@ -14,7 +14,17 @@ const indexThreshold = 12
 
 // NewDict returns an empty dict with room for n entries.
 func NewDict(n int) *Dict {
-	return &Dict{keys: make([]Value, 0, n), vals: make([]Value, 0, n)}
+	d := &Dict{}
+	d.init(n)
+	return d
+}
+
+// init gives an empty dict room for n entries, keys and values in one allocation.
+func (d *Dict) init(n int) {
+	if n > 0 {
+		buf := make([]Value, 2*n)
+		d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
+	}
 }
 
 // DictValue wraps d as a Value.
@@ -116,7 +126,7 @@ func (d *Dict) Copy() *Dict {
 // Namespace is the object namespace() returns: attributes a template can assign with
 // {% set ns.attr = value %}, kept in insertion order.
 type Namespace struct {
-	attrs *Dict
+	attrs Dict
 }
 
 // NamespaceValue wraps ns as a Value.

@@ -103,7 +103,10 @@ func (v Value) undefinedMessage() string {
 // objectTypeRepr describes the owner of a failed lookup as Jinja2 does: "None", or
 // "dict object" for the type name.
 func objectTypeRepr(p any) string {
-	s, _ := p.(string)
+	var s string
+	if ref, ok := p.(*string); ok {
+		s = *ref
+	}
 	switch s {
 	case "NoneType":
 		return "None"

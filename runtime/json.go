@@ -135,8 +135,28 @@ type jsonOptions struct {
 // ToJSON is transformers' tojson filter: json.dumps(value, ensure_ascii=False,
 // indent=None, separators=None, sort_keys=False), arguments in that order.
 func ToJSON(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("tojson", args, kwargs, "ensure_ascii", "indent", "separators", "sort_keys")
+	o := jsonArgs(args, kwargs)
+	return Str(string(appendJSON(nil, v, &o, 0)))
+}
+
+// WriteJSON writes value | tojson(args) into the output, without building the string
+// first.
+func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
+	o := jsonArgs(args, kwargs)
+	w.buf = appendJSON(w.buf, v, &o, 0)
+	if len(w.buf) > w.limits.MaxOutput {
+		w.overflow()
+	}
+}
+
+// jsonArgs binds tojson's arguments: ensure_ascii=False, indent=None, separators=None,
+// sort_keys=False, in that order.
+func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 	o := jsonOptions{itemSep: ", ", keySep: ": "}
+	if len(args) == 0 && len(kwargs) == 0 {
+		return o
+	}
+	a := bindArgs("tojson", args, kwargs, "ensure_ascii", "indent", "separators", "sort_keys")
 	o.ensureASCII = given(a[0]) && a[0].Truthy()
 	if given(a[1]) && a[1].kind != KindNone {
 		o.pretty = true
@@ -158,7 +178,7 @@ func ToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 		o.itemSep, o.keySep = seps[0].s, seps[1].s
 	}
 	o.sortKeys = given(a[3]) && a[3].Truthy()
-	return Str(string(appendJSON(nil, v, &o, 0)))
+	return o
 }
 
 // AppendJSON appends json.dumps(v) with Python's default options (", " and ": "
@@ -232,15 +252,20 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 	if d.Len() == 0 {
 		return append(b, "{}"...)
 	}
-	order := make([]int, d.Len())
-	for i := range order {
-		order[i] = i
-	}
+	var order []int // the entries in sort_keys order; nil for insertion order
 	if o.sortKeys {
+		order = make([]int, d.Len())
+		for i := range order {
+			order[i] = i
+		}
 		sort.SliceStable(order, func(i, j int) bool { return Lt(d.keys[order[i]], d.keys[order[j]]) })
 	}
 	b = append(b, '{')
-	for n, i := range order {
+	for n := range d.keys {
+		i := n
+		if order != nil {
+			i = order[n]
+		}
 		if n > 0 {
 			b = append(b, o.itemSep...)
 		}

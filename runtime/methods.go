@@ -251,15 +251,18 @@ func sameKind(r Value, s string) Value {
 // bindArgs matches positional and keyword arguments to the named parameters of a
 // builtin; parameters not given are Missing. It raises Python's TypeError when there
 // are too many arguments or an unknown keyword.
-func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) []Value {
+func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) boundArgs {
 	if len(args) > len(params) {
 		throw(TypeError, "%s() takes at most %d argument(s) (%d given)", fname, len(params), len(args))
 	}
-	out := make([]Value, len(params))
-	for i := range out {
+	if len(params) > len(boundArgs{}) {
+		panic("runtime: bindArgs: too many parameters for " + fname)
+	}
+	var out boundArgs
+	for i := range params {
 		out[i] = Missing()
 	}
-	copy(out, args)
+	copy(out[:], args)
 	for _, kw := range kwargs {
 		found := false
 		for i, p := range params {
@@ -277,6 +280,10 @@ func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) []Va
 	}
 	return out
 }
+
+// boundArgs are the arguments bindArgs binds, one per parameter; an array, so that
+// binding the arguments of a filter or method allocates nothing.
+type boundArgs [6]Value
 
 // given reports whether an argument bound by bindArgs was passed.
 func given(v Value) bool { return !v.IsMissing() }

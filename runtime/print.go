@@ -99,7 +99,7 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		return appendDictRepr(b, v.p.(*Dict), depth)
 	case KindNamespace:
 		b = append(b, "<Namespace "...)
-		return append(appendDictRepr(b, v.p.(*Namespace).attrs, depth), '>')
+		return append(appendDictRepr(b, &v.p.(*Namespace).attrs, depth), '>')
 	case KindCallable:
 		return append(b, v.p.(*Callable).repr()...)
 	case KindLoop:

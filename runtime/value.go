@@ -72,15 +72,46 @@ func undefinedMessage(msg string) Value { return Value{kind: KindUndefined, n: h
 
 // missingAttr is the undefined value of a failed attribute lookup on v.
 func missingAttr(v Value, name string) Value {
-	return Value{kind: KindUndefined, n: hintAttribute, s: name, p: v.TypeName()}
+	return Value{kind: KindUndefined, n: hintAttribute, s: name, p: typeNameRef(v)}
 }
+
+// staticTypeNames are the type names of the kinds whose name does not depend on the
+// value, so that an undefined value can refer to its owner's type without allocating.
+var staticTypeNames [KindObject + 1]string
+
+func init() {
+	for k := range staticTypeNames {
+		switch Kind(k) {
+		case KindCallable, KindIterator, KindObject, KindString, KindList, KindTuple:
+		default:
+			staticTypeNames[k] = Value{kind: Kind(k)}.TypeName()
+		}
+	}
+}
+
+// typeNameRef returns v's type name by reference (a *string, which an interface holds
+// without allocating for the common types).
+func typeNameRef(v Value) *string {
+	switch {
+	case v.kind <= KindObject && staticTypeNames[v.kind] != "":
+		return &staticTypeNames[v.kind]
+	case v.kind == KindString && !v.IsMarkup():
+		return &strTypeName
+	case v.kind == KindList && v.s == "":
+		return &listTypeName
+	}
+	name := v.TypeName()
+	return &name
+}
+
+var strTypeName, listTypeName = "str", "list"
 
 // missingItem is the undefined value of a failed subscript of v.
 func missingItem(v Value, key Value) Value {
 	if key.kind == KindString {
 		return missingAttr(v, key.s)
 	}
-	return Value{kind: KindUndefined, n: hintElement, s: key.Repr(), p: v.TypeName()}
+	return Value{kind: KindUndefined, n: hintElement, s: key.Repr(), p: typeNameRef(v)}
 }
 
 // Missing marks a macro argument that was not given; generated code replaces it with

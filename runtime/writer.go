@@ -125,3 +125,28 @@ func (w *Writer) Cut(mark int) Value {
 	w.buf = w.buf[:mark]
 	return Str(s)
 }
+
+// WriteAdd writes a + b + ... as {{ a + b + ... }} does, without building the sum when
+// every operand is a plain str (otherwise it adds as Python does, raising its errors).
+func (w *Writer) WriteAdd(operands ...Value) {
+	for _, v := range operands {
+		if v.kind != KindString || v.flags&flagMarkup != 0 {
+			sum := operands[0]
+			for _, x := range operands[1:] {
+				sum = Add(sum, x)
+			}
+			w.Write(sum)
+			return
+		}
+	}
+	for _, v := range operands {
+		w.WriteString(v.s)
+	}
+}
+
+// WriteConcat writes a ~ b ~ ... as {{ a ~ b ~ ... }} does: the str() of each operand.
+func (w *Writer) WriteConcat(operands ...Value) {
+	for _, v := range operands {
+		w.Write(v)
+	}
+}

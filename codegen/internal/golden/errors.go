@@ -36,7 +36,7 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 		}
 		// errors.jinja:5 {{ m.role + ': ' + m.content }}
 		w.At(5, 1)
-		w.Write(runtime.Add(runtime.Add(m.Attr("role"), runtime.Str(": ")), m.Attr("content")))
+		w.WriteAdd(m.Attr("role"), runtime.Str(": "), m.Attr("content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7 {{ messages[0].missing.deeper }}

@@ -61,7 +61,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 0.1 + 0.2 }}
 	w.At(4, 78)
-	w.Write(runtime.Add(runtime.Float(0.1), runtime.Float(0.2)))
+	w.WriteAdd(runtime.Float(0.1), runtime.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 2 ** 70 }}
 	w.At(4, 94)
@@ -69,7 +69,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n")
 	// expressions.jinja:5 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.At(5, 1)
-	w.Write(runtime.Concat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName))
+	w.WriteConcat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5 {{ none or 'default' }}
 	w.At(5, 39)
@@ -155,11 +155,11 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n")
 	// expressions.jinja:10 {{ {'b': 1, 'a': [1, 2]} | tojson }}
 	w.At(10, 1)
-	w.Write(runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil))
+	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
 	w.At(10, 38)
-	w.Write(runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11 {{ 'Straße İ' | upper }}
 	w.At(11, 1)

@@ -93,7 +93,7 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 		b2 := count
 		// scopes.jinja:14 {{ a + b }}
 		w.At(14, 28)
-		w.Write(runtime.Add(a2, b2))
+		w.WriteAdd(a2, b2)
 	}
 	// scopes.jinja:15 {% filter replace('o', '0') | trim %}
 	w.At(15, 1)

@@ -101,7 +101,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// model:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
 						w.At(56, 1)
-						w.Write(runtime.FilterTojson(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), call.Attr("arguments")), nil, nil))
+						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), call.Attr("arguments")), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
