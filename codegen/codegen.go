@@ -396,6 +396,20 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 	return []jen.Code{jen.Id("w").Dot("Write").Call(g.value(x))}
 }
 
+// isReversal reports whether x is y[::-1].
+func isReversal(x ir.Expr) bool {
+	sl, ok := x.(*ir.Slice)
+	if !ok || sl.Start != nil || sl.Stop != nil {
+		return false
+	}
+	c, ok := sl.Step.(*ir.Const)
+	if !ok {
+		return false
+	}
+	n, ok := c.Value.(*big.Int)
+	return ok && n.IsInt64() && n.Int64() == -1
+}
+
 // addOperands flattens a left-associated chain of + into its operands.
 func addOperands(x ir.Expr) []ir.Expr {
 	if b, ok := x.(*ir.Binary); ok && b.Op == "+" {
@@ -451,7 +465,12 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	}
 	var body []jen.Code
 	var loopHead jen.Code
-	useLoop := s.Loop != nil && g.needed[s.Loop] || s.Filter != nil || rec != nil
+	reversed := rec == nil && isReversal(s.Iter)
+	if reversed {
+		// for x in y[::-1] visits y backwards, without building the reversed list
+		iter = g.value(s.Iter.(*ir.Slice).X)
+	}
+	useLoop := s.Loop != nil && g.needed[s.Loop] || s.Filter != nil || rec != nil || reversed
 	if useLoop {
 		name := "loop"
 		if s.Loop != nil && g.needed[s.Loop] {
@@ -468,11 +487,18 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			fbody = append(fbody, jen.Return(g.cond(s.Filter)))
 			filter = jen.Func().Params(jen.Id(item).Add(valueType())).Bool().Block(fbody...)
 		}
-		newLoop := rt("NewLoop").Call(jen.Id("w"), iter, filter)
 		if rec != nil {
-			newLoop = rt("NewRecursiveLoop").Call(jen.Id("w"), iter, filter, jen.Id(rec.depth), jen.Id(rec.fn))
+			newLoop := rt("NewRecursiveLoop").Call(jen.Id("w"), iter, filter, jen.Id(rec.depth), jen.Id(rec.fn))
+			loopHead = jen.For(jen.Id(name).Op(":=").Add(newLoop), jen.Id(name).Dot("Next").Call(), jen.Empty())
+		} else {
+			// the loop's state is a variable of its own (no allocation unless it escapes)
+			start := "Start"
+			if reversed {
+				start = "StartReversed"
+			}
+			code = append(code, jen.Var().Id(name).Qual(RuntimePath, "Loop"))
+			loopHead = jen.For(jen.Id(name).Dot(start).Call(jen.Id("w"), iter, filter), jen.Id(name).Dot("Next").Call(), jen.Empty())
 		}
-		loopHead = jen.For(jen.Id(name).Op(":=").Add(newLoop), jen.Id(name).Dot("Next").Call(), jen.Empty())
 		body = append(body, g.storeNew(s.Target, jen.Id(name).Dot("Item").Call())...)
 	} else {
 		items := rt("Iterate").Call(jen.Id("w"), iter)

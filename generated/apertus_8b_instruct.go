@@ -123,7 +123,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Apertus-8B-Instruct.jinja:47 {%- for variant in param_spec.oneOf -%}
 				w.At(47, 13)
-				for loop := runtime.NewLoop(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
+				var loop runtime.Loop
+				for loop.Start(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
 					variant2 := loop.Item()
 					// Apertus-8B-Instruct.jinja:48 {{- render_typescript_type(variant, required_params) -}}
 					w.At(48, 17)
@@ -178,7 +179,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				w.At(78, 13)
-				for loop2 := runtime.NewLoop(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
 					vals := runtime.Unpack(loop2.Item(), 2)
 					propName := vals[0]
 					propSpec := vals[1]
@@ -220,7 +222,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		tools2 := runtime.Param(args[0], "tools")
 		// Apertus-8B-Instruct.jinja:99 {%- for tool in tools %}
 		w.At(99, 5)
-		for loop3 := runtime.NewLoop(w, tools2, nil); loop3.Next(); {
+		var loop3 runtime.Loop
+		for loop3.Start(w, tools2, nil); loop3.Next(); {
 			tool := loop3.Item()
 			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
 			w.At(100, 9)
@@ -234,7 +237,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 				w.At(104, 13)
-				for loop4 := runtime.NewLoop(w, runtime.CallMethod(tool.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop4.Next(); {
+				var loop4 runtime.Loop
+				for loop4.Start(w, runtime.CallMethod(tool.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop4.Next(); {
 					vals2 := runtime.Unpack(loop4.Item(), 2)
 					paramName := vals2[0]
 					paramSpec2 := vals2[1]
@@ -509,7 +513,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					blocks = message.Attr("content").Attr("blocks")
 					// Apertus-8B-Instruct.jinja:232 {%- for block in blocks -%}
 					w.At(232, 17)
-					for loop5 := runtime.NewLoop(w, blocks, nil); loop5.Next(); {
+					var loop5 runtime.Loop
+					for loop5.Start(w, blocks, nil); loop5.Next(); {
 						block := loop5.Item()
 						// Apertus-8B-Instruct.jinja:233 {%- if block.type == 'thoughts' -%}
 						w.At(233, 21)
@@ -559,7 +564,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteAdd(toolCallsToken, runtime.Str("["))
 							// Apertus-8B-Instruct.jinja:253 {%- for tool_call in block.calls -%}
 							w.At(253, 25)
-							for loop6 := runtime.NewLoop(w, block.Attr("calls"), nil); loop6.Next(); {
+							var loop6 runtime.Loop
+							for loop6.Start(w, block.Attr("calls"), nil); loop6.Next(); {
 								toolCall := loop6.Item()
 								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.At(254, 29)
@@ -584,7 +590,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265 {%- for tool_output in block.outputs -%}
 							w.At(265, 25)
-							for loop7 := runtime.NewLoop(w, block.Attr("outputs"), nil); loop7.Next(); {
+							var loop7 runtime.Loop
+							for loop7.Start(w, block.Attr("outputs"), nil); loop7.Next(); {
 								toolOutput := loop7.Item()
 								// Apertus-8B-Instruct.jinja:266 {{- tool_output.output }}
 								w.At(266, 29)
@@ -642,7 +649,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteAdd(toolCallsToken, runtime.Str("["))
 				// Apertus-8B-Instruct.jinja:294 {%- for tool_call in message.tool_calls -%}
 				w.At(294, 13)
-				for loop8 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop8.Next(); {
+				var loop8 runtime.Loop
+				for loop8.Start(w, message.Attr("tool_calls"), nil); loop8.Next(); {
 					toolCall2 := loop8.Item()
 					function := in.Lookup("function")
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}

@@ -102,7 +102,8 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59 {%- for message in messages -%}
 	w.At(59, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		sysContent := in.Lookup("sys_content")
 		systemMessage := in.Lookup("system_message")
@@ -235,7 +236,8 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130 {%- for tool_call in tool_calls -%}
 				w.At(130, 13)
-				for loop2 := runtime.NewLoop(w, toolCalls, nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, toolCalls, nil); loop2.Next(); {
 					toolCall := loop2.Item()
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					w.At(131, 17)

@@ -60,7 +60,8 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18 {%- for tool in tools %}
 			w.At(18, 9)
-			for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+			var loop runtime.Loop
+			for loop.Start(w, tools, nil); loop.Next(); {
 				tool := loop.Item()
 				// Bielik-11B-v3.0-Instruct.jinja:19 {{- tool | tojson }}
 				w.At(19, 13)
@@ -82,7 +83,8 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36 {%- for message in messages[loop_start_index:] %}
 	w.At(36, 1)
-	for loop2 := runtime.NewLoop(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()), nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()), nil); loop2.Next(); {
 		message := loop2.Item()
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")

@@ -157,7 +157,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
 		w.At(67, 1)
-		for loop := runtime.NewLoop(w, tools, func(item3 runtime.Value) bool {
+		var loop runtime.Loop
+		for loop.Start(w, tools, func(item3 runtime.Value) bool {
 			item4 := item3
 			return runtime.Eq(item4.Attr("type"), runtime.Str("function"))
 		}); loop.Next(); {
@@ -169,7 +170,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72 {%- for name, spec in item.function.parameters.properties.items() %}
 			w.At(72, 1)
-			for loop2 := runtime.NewLoop(w, runtime.CallMethod(item5.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
+			var loop2 runtime.Loop
+			for loop2.Start(w, runtime.CallMethod(item5.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
 				vals2 := runtime.Unpack(loop2.Item(), 2)
 				name := vals2[0]
 				spec := vals2[1]

@@ -131,7 +131,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31 {%- for doc in documents %}
 		w.At(31, 1)
-		for loop := runtime.NewLoop(w, documents2, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, documents2, nil); loop.Next(); {
 			doc := loop.Item()
 			docVal := runtime.Undefined("doc_val")
 			// Cohere2MoE.jinja:32 {%- set doc_val = doc.data if doc.data else doc %}
@@ -241,7 +242,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Cohere2MoE.jinja:74 {%- for content in tool_msg.content %}
 			w.At(74, 13)
-			for loop2 := runtime.NewLoop(w, toolMsg.Attr("content"), nil); loop2.Next(); {
+			var loop2 runtime.Loop
+			for loop2.Start(w, toolMsg.Attr("content"), nil); loop2.Next(); {
 				content := loop2.Item()
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76 {{ loop.index0 }}
@@ -313,7 +315,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:101 {%- for content in msg.content %}
 			w.At(101, 9)
-			for loop3 := runtime.NewLoop(w, msg2.Attr("content"), nil); loop3.Next(); {
+			var loop3 runtime.Loop
+			for loop3.Start(w, msg2.Attr("content"), nil); loop3.Next(); {
 				content2 := loop3.Item()
 				// Cohere2MoE.jinja:102 {%- if content.type|lower == "text" -%}
 				w.At(102, 13)
@@ -492,7 +495,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Cohere2MoE.jinja:184 {%- for tool in tools %}
 			w.At(184, 1)
-			for loop4 := runtime.NewLoop(w, tools, nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, tools, nil); loop4.Next(); {
 				tool := loop4.Item()
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185 {{ tool['function']['name'] }}
@@ -561,7 +565,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:218 {%- for message in messages %}
 	w.At(218, 1)
-	for loop5 := runtime.NewLoop(w, messages, nil); loop5.Next(); {
+	var loop5 runtime.Loop
+	for loop5.Start(w, messages, nil); loop5.Next(); {
 		message := loop5.Item()
 		msgRoleDowncased := runtime.Undefined("msg_role_downcased")
 		// Cohere2MoE.jinja:219 {%- set msg_role_downcased = message.role | lower %}
@@ -621,7 +626,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235 {%- for tc in message.tool_calls %}
 				w.At(235, 13)
-				for loop6 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop6.Next(); {
+				var loop6 runtime.Loop
+				for loop6.Start(w, message.Attr("tool_calls"), nil); loop6.Next(); {
 					tc := loop6.Item()
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237 {%- if regen_tool_call_ids -%}

@@ -41,7 +41,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9 {% for doc in documents %}
 		w.At(9, 1)
-		for loop := runtime.NewLoop(w, documents2, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, documents2, nil); loop.Next(); {
 			doc := loop.Item()
 			w.WriteString("            \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {{ loop.index0 }}
@@ -157,7 +158,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		}
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:94 {% for tool in tools %}
 		w.At(94, 1)
-		for loop2 := runtime.NewLoop(w, tools, nil); loop2.Next(); {
+		var loop2 runtime.Loop
+		for loop2.Start(w, tools, nil); loop2.Next(); {
 			tool := loop2.Item()
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {{ tool['function']['name'] }}
@@ -193,7 +195,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:129 {%- for message in messages %}
 	w.At(129, 1)
-	for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message := loop3.Item()
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		w.At(130, 5)
@@ -234,7 +237,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136 {% for tc in message.tool_calls %}
 				w.At(136, 5)
-				for loop4 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop4.Next(); {
+				var loop4 runtime.Loop
+				for loop4.Start(w, message.Attr("tool_calls"), nil); loop4.Next(); {
 					tc := loop4.Item()
 					w.WriteString("    {\"tool_call_id\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tool_idx.value }}

@@ -54,7 +54,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
 			w.At(18, 5)
-			for loop := runtime.NewLoop(w, jsonSpec.Attr("type"), nil); loop.Next(); {
+			var loop runtime.Loop
+			for loop.Start(w, jsonSpec.Attr("type"), nil); loop.Next(); {
 				t := loop.Item()
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19 {{- json_to_python_type({"type": t}) }}
 				w.At(19, 7)
@@ -78,7 +79,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		tools2 := runtime.Param(args[0], "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31 {%- for tool in tools %}
 		w.At(31, 1)
-		for loop2 := runtime.NewLoop(w, tools2, nil); loop2.Next(); {
+		var loop2 runtime.Loop
+		for loop2.Start(w, tools2, nil); loop2.Next(); {
 			tool := loop2.Item()
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32 {%- if loop.index0 != 0 %}
 			w.At(32, 5)
@@ -90,7 +92,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteAdd(runtime.Str("```python\ndef "), tool.Attr("name"), runtime.Str("("))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			w.At(36, 5)
-			for loop3 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop3.Next(); {
+			var loop3 runtime.Loop
+			for loop3.Start(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop3.Next(); {
 				vals := runtime.Unpack(loop3.Item(), 2)
 				paramName := vals[0]
 				paramFields := vals[1]
@@ -124,7 +127,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				w.At(51, 9)
-				for loop4 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop4.Next(); {
+				var loop4 runtime.Loop
+				for loop4.Start(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop4.Next(); {
 					vals2 := runtime.Unpack(loop4.Item(), 2)
 					paramName2 := vals2[0]
 					paramFields2 := vals2[1]
@@ -163,7 +167,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		tools3 := runtime.Param(args[0], "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69 {%- for tool in tools %}
 		w.At(69, 1)
-		for loop5 := runtime.NewLoop(w, tools3, nil); loop5.Next(); {
+		var loop5 runtime.Loop
+		for loop5.Start(w, tools3, nil); loop5.Next(); {
 			tool2 := loop5.Item()
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70 {%- if loop.index0 != 0 %}
 			w.At(70, 3)
@@ -182,7 +187,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteAdd(runtime.Str("```python\ndef "), tool2.Attr("name"), runtime.Str("("))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			w.At(78, 3)
-			for loop6 := runtime.NewLoop(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop6.Next(); {
+			var loop6 runtime.Loop
+			for loop6.Start(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop6.Next(); {
 				vals3 := runtime.Unpack(loop6.Item(), 2)
 				paramName3 := vals3[0]
 				paramFields3 := vals3[1]
@@ -216,7 +222,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(94, 5)
-				for loop7 := runtime.NewLoop(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop7.Next(); {
+				var loop7 runtime.Loop
+				for loop7.Start(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop7.Next(); {
 					vals4 := runtime.Unpack(loop7.Item(), 2)
 					paramName4 := vals4[0]
 					paramFields4 := vals4[1]
@@ -327,7 +334,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165 {%- for tool_call in message.tool_calls %}
 			w.At(165, 5)
-			for loop8 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop8.Next(); {
+			var loop8 runtime.Loop
+			for loop8.Start(w, message.Attr("tool_calls"), nil); loop8.Next(); {
 				toolCall := loop8.Item()
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166 {%- if tool_call.function is defined %}
 				w.At(166, 9)

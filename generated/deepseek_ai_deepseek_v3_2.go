@@ -137,7 +137,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
 	w.At(43, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V3.2.jinja:44 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(44, 3)
@@ -152,7 +153,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pending_asst_marker", runtime.Bool(false)), runtime.KW("pending_tool_marker", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:49 {%- for message in messages -%}
 	w.At(49, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message3 := loop2.Item()
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		outerIndex := in.Lookup("outer_index")
@@ -302,7 +304,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
 			w.At(107, 5)
-			for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {
+			var loop3 runtime.Loop
+			for loop3.Start(w, messages, nil); loop3.Next(); {
 				prevMsg := loop3.Item()
 				// deepseek-ai-DeepSeek-V3.2.jinja:108 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
 				w.At(108, 7)

@@ -183,7 +183,8 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4.jinja:59 {%- for message in messages -%}
 	w.At(59, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V4.jinja:60 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		w.At(60, 3)
@@ -209,7 +210,8 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70 {%- for message in messages -%}
 	w.At(70, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message4 := loop2.Item()
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		keepReasoning := in.Lookup("keep_reasoning")

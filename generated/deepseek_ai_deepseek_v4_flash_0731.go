@@ -191,7 +191,8 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62 {%- for message in messages -%}
 	w.At(62, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		w.At(63, 3)
@@ -217,7 +218,8 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73 {%- for message in messages -%}
 	w.At(73, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message4 := loop2.Item()
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		keepReasoning := in.Lookup("keep_reasoning")

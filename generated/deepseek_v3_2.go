@@ -181,7 +181,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(arguments, nil, nil) {
 			// DeepSeek-V3.2.jinja:90 {%- for key, value in arguments.items() -%}
 			w.At(90, 3)
-			for loop := runtime.NewLoop(w, runtime.CallMethod(arguments, "items", nil, nil), nil); loop.Next(); {
+			var loop runtime.Loop
+			for loop.Start(w, runtime.CallMethod(arguments, "items", nil, nil), nil); loop.Next(); {
 				vals := runtime.Unpack(loop.Item(), 2)
 				key := vals[0]
 				value := vals[1]
@@ -238,7 +239,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// DeepSeek-V3.2.jinja:110 {%- for msg in messages -%}
 	w.At(110, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		msg := loop2.Item()
 		// DeepSeek-V3.2.jinja:111 {%- if msg.role in ["user", "developer"] -%}
 		w.At(111, 3)
@@ -315,7 +317,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// DeepSeek-V3.2.jinja:149 {%- for message in messages[start_idx:] -%}
 	w.At(149, 1)
-	for loop3 := runtime.NewLoop(w, messages.Slice(startIdx, runtime.None(), runtime.None()), nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages.Slice(startIdx, runtime.None(), runtime.None()), nil); loop3.Next(); {
 		message3 := loop3.Item()
 		msgIndex := runtime.Undefined("msg_index")
 		prevAssistantIdx := in.Lookup("prev_assistant_idx")

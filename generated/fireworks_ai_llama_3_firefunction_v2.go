@@ -56,7 +56,8 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28 {%- for message in loop_messages -%}
 	w.At(28, 1)
-	for loop := runtime.NewLoop(w, loopMessages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		messageRolesString := in.Lookup("message_roles_string")
 		msgContent := runtime.Undefined("msg_content")

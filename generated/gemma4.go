@@ -133,7 +133,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33 {%- for item in value['required'] | default([]) -%}
 						w.At(33, 21)
-						for loop := runtime.NewLoop(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
+						var loop runtime.Loop
+						for loop.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
 							item3 := loop.Item()
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34 {{- item -}}
@@ -189,7 +190,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("required:[")
 									// gemma4.jinja:55 {%- for req_item in item_value -%}
 									w.At(55, 33)
-									for loop2 := runtime.NewLoop(w, itemValue, nil); loop2.Next(); {
+									var loop2 runtime.Loop
+									for loop2.Start(w, itemValue, nil); loop2.Next(); {
 										reqItem := loop2.Item()
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56 {{- req_item -}}
@@ -287,7 +289,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("required:[")
 				// gemma4.jinja:89 {%- for item in params['required'] -%}
 				w.At(89, 13)
-				for loop3 := runtime.NewLoop(w, params.ItemStr("required"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
 					item5 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90 {{- item -}}
@@ -405,7 +408,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// gemma4.jinja:132 {%- for item in argument -%}
 			w.At(132, 9)
-			for loop4 := runtime.NewLoop(w, argument, nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, argument, nil); loop4.Next(); {
 				item7 := loop4.Item()
 				// gemma4.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(133, 13)
@@ -586,7 +590,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{"))
 					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
 					w.At(214, 25)
-					for loop5 := runtime.NewLoop(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop5.Next(); {
+					var loop5 runtime.Loop
+					for loop5.Start(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop5.Next(); {
 						vals5 := runtime.Unpack(loop5.Item(), 2)
 						key4 := vals5[0]
 						value4 := vals5[1]

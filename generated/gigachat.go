@@ -20,7 +20,8 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<s>")
 	// gigachat.jinja:14 {%- for message in messages %}
 	w.At(14, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// gigachat.jinja:15 {%- if loop.first and message['role'] == 'system' %}
 		w.At(15, 1)

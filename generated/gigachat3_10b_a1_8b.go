@@ -418,7 +418,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3-10B-A1.8B.jinja:319 {%- for message in messages -%}
 	w.At(319, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message3 := loop.Item()
 		functionCall := in.Lookup("function_call")
 		addGenerationPrompt := in.Lookup("add_generation_prompt")

@@ -424,7 +424,8 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:322 {%- for message in messages -%}
 	w.At(322, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// GigaChat3.1-10B-A1.8B.jinja:325 {%- if message['role'] == 'tool' -%}

@@ -453,7 +453,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:181 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
 					w.At(181, 5)
-					for loop := runtime.NewLoop(w, runtime.CallMethod(val, "items", nil, nil), func(item4 runtime.Value) bool {
+					var loop runtime.Loop
+					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item4 runtime.Value) bool {
 						vals3 := runtime.Unpack(item4, 2)
 						addKey := vals3[0]
 						_ = vals3[1]
@@ -1008,7 +1009,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484 {%- for f in message.embed_files[::-1] -%}
 			w.At(484, 13)
-			for _, f := range runtime.Iterate(w, message.Attr("embed_files").Slice(runtime.None(), runtime.None(), runtime.Int(-1))) {
+			var loop2 runtime.Loop
+			for loop2.StartReversed(w, message.Attr("embed_files"), nil); loop2.Next(); {
+				f := loop2.Item()
 				tokenized := runtime.Undefined("tokenized")
 				placeholder := in.Lookup("placeholder")
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
@@ -1383,14 +1386,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsHistory = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// GigaChat3.5.jinja:767 {%- for m in messages -%}
 	w.At(767, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
-		m := loop2.Item()
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages, nil); loop3.Next(); {
+		m := loop3.Item()
 		// GigaChat3.5.jinja:768 {%- if m['role'] == 'user' -%}
 		w.At(768, 5)
 		if runtime.Eq(m.ItemStr("role"), runtime.Str("user")) {
 			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
 			w.At(769, 9)
-			runtime.SetAttr(nsHistory, "last_user_idx", loop2.Index0())
+			runtime.SetAttr(nsHistory, "last_user_idx", loop3.Index0())
 		}
 	}
 	// GigaChat3.5.jinja:776 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -1481,8 +1485,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsState = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("skip_remaining", runtime.Int(0)), runtime.KW("previous_tool_names", runtime.NewList())})
 	// GigaChat3.5.jinja:854 {%- for message in messages -%}
 	w.At(854, 1)
-	for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {
-		message4 := loop3.Item()
+	var loop4 runtime.Loop
+	for loop4.Start(w, messages, nil); loop4.Next(); {
+		message4 := loop4.Item()
 		frBody := in.Lookup("fr_body")
 		nextIsFr := in.Lookup("_next_is_fr")
 		nsLaTr := in.Lookup("ns_la_tr")
@@ -1546,8 +1551,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if !(nsRolePresence.Attr("has_available_functions").Truthy()) && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				w.At(908, 13)
-				nextIsFr = runtime.And(runtime.Bool(!(loop3.Last().Truthy())), func() runtime.Value {
-					return runtime.Bool(runtime.In(loop3.Value().Attr("nextitem").Attr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))))
+				nextIsFr = runtime.And(runtime.Bool(!(loop4.Last().Truthy())), func() runtime.Value {
+					return runtime.Bool(runtime.In(loop4.Value().Attr("nextitem").Attr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))))
 				})
 				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
 				w.At(909, 13)
@@ -1614,7 +1619,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsLaTr, "names", runtime.Add(nsLaTr.Attr("names"), runtime.NewList(name3)))
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9)
-			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop4.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				nm := in.Lookup("_nm")
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13)
@@ -1685,7 +1690,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(message4.Attr("reasoning_content"), nil, nil) && !(runtime.IsNone(message4.Attr("reasoning_content"), nil, nil)) {
 				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				w.At(998, 13)
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop3.Index0(), nsHistory.Attr("last_user_idx")) {
+				if dropHistoryThinking.Truthy() && runtime.Lt(loop4.Index0(), nsHistory.Attr("last_user_idx")) {
 				} else {
 					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
 					w.At(1001, 17)
@@ -1725,7 +1730,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLa = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList()), runtime.KW("skip_count", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9)
-			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop4.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				fcContent := in.Lookup("fc_content")
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13)
@@ -1858,7 +1863,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("assistant"))
 			// GigaChat3.5.jinja:1103 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			w.At(1103, 9)
-			lastEffectiveIdx = runtime.Add(loop3.Index0(), nsLa.Attr("skip_count"))
+			lastEffectiveIdx = runtime.Add(loop4.Index0(), nsLa.Attr("skip_count"))
 			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			w.At(1104, 9)
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
@@ -1885,7 +1890,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:1129 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		w.At(1129, 5)
-		if (loop3.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.NotIn(message4.ItemStr("role"), runtime.NewList(runtime.Str("assistant"), runtime.Str("function call"), runtime.Str("reasoning"), runtime.Str("assistant reasoning"), runtime.Str("assistant thinking"), runtime.Str("reasoning function call"))) {
+		if (loop4.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.NotIn(message4.ItemStr("role"), runtime.NewList(runtime.Str("assistant"), runtime.Str("function call"), runtime.Str("reasoning"), runtime.Str("assistant reasoning"), runtime.Str("assistant thinking"), runtime.Str("reasoning function call"))) {
 			// GigaChat3.5.jinja:1132 {%- if reasoning -%}
 			w.At(1132, 9)
 			if reasoning.Truthy() {

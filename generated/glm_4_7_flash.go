@@ -76,7 +76,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
 	w.At(33, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		m := loop.Item()
 		// GLM-4.7-Flash.jinja:34 {%- if m.role == 'user' %}
 		w.At(34, 5)
@@ -88,7 +89,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GLM-4.7-Flash.jinja:38 {% for m in messages %}
 	w.At(38, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		m2 := loop2.Item()
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")

@@ -31,7 +31,8 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-2-2b-it.jinja:1 {% for message in messages %}
 	w.At(1, 117)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		role := in.Lookup("role")
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}

@@ -151,7 +151,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
 									w.At(36, 33)
-									for loop := runtime.NewLoop(w, itemValue, nil); loop.Next(); {
+									var loop runtime.Loop
+									for loop.Start(w, itemValue, nil); loop.Next(); {
 										reqItem := loop.Item()
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37 {{- req_item -}}
@@ -258,7 +259,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74 {%- for item in value['required'] | default([]) -%}
 						w.At(74, 21)
-						for loop2 := runtime.NewLoop(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop2.Next(); {
+						var loop2 runtime.Loop
+						for loop2.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop2.Next(); {
 							item4 := loop2.Item()
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75 {{- item -}}
@@ -330,7 +332,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96 {%- for item in params['required'] -%}
 				w.At(96, 13)
-				for loop3 := runtime.NewLoop(w, params.ItemStr("required"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
 					item5 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97 {{- item -}}
@@ -448,7 +451,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139 {%- for item in argument -%}
 			w.At(139, 9)
-			for loop4 := runtime.NewLoop(w, argument, nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, argument, nil); loop4.Next(); {
 				item7 := loop4.Item()
 				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(140, 13)
@@ -511,7 +515,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{"))
 			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
 			w.At(164, 9)
-			for loop5 := runtime.NewLoop(w, runtime.FilterDictsort(response, nil, nil), nil); loop5.Next(); {
+			var loop5 runtime.Loop
+			for loop5.Start(w, runtime.FilterDictsort(response, nil, nil), nil); loop5.Next(); {
 				vals4 := runtime.Unpack(loop5.Item(), 2)
 				key3 := vals4[0]
 				value3 := vals4[1]
@@ -601,7 +606,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
 	w.At(214, 1)
-	for loop6 := runtime.NewLoop(w, loopMessages, nil); loop6.Next(); {
+	var loop6 runtime.Loop
+	for loop6.Start(w, loopMessages, nil); loop6.Next(); {
 		message := loop6.Item()
 		role := in.Lookup("role")
 		prevNt := in.Lookup("prev_nt")

@@ -133,7 +133,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33 {%- for item in value['required'] | default([]) -%}
 						w.At(33, 21)
-						for loop := runtime.NewLoop(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
+						var loop runtime.Loop
+						for loop.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
 							item3 := loop.Item()
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:34 {{- item -}}
@@ -189,7 +190,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55 {%- for req_item in item_value -%}
 									w.At(55, 33)
-									for loop2 := runtime.NewLoop(w, itemValue, nil); loop2.Next(); {
+									var loop2 runtime.Loop
+									for loop2.Start(w, itemValue, nil); loop2.Next(); {
 										reqItem := loop2.Item()
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:56 {{- req_item -}}
@@ -287,7 +289,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89 {%- for item in params['required'] -%}
 				w.At(89, 13)
-				for loop3 := runtime.NewLoop(w, params.ItemStr("required"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
 					item5 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:90 {{- item -}}
@@ -405,7 +408,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132 {%- for item in argument -%}
 			w.At(132, 9)
-			for loop4 := runtime.NewLoop(w, argument, nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, argument, nil); loop4.Next(); {
 				item7 := loop4.Item()
 				// google-gemma-4-31B-it-interleaved.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(133, 13)
@@ -503,7 +507,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:184 {%- for message in loop_messages -%}
 	w.At(184, 1)
-	for loop5 := runtime.NewLoop(w, loopMessages, nil); loop5.Next(); {
+	var loop5 runtime.Loop
+	for loop5.Start(w, loopMessages, nil); loop5.Next(); {
 		message := loop5.Item()
 		// google-gemma-4-31B-it-interleaved.jinja:185 {%- if message['role'] == 'user' -%}
 		w.At(185, 5)
@@ -515,7 +520,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191 {%- for message in loop_messages -%}
 	w.At(191, 1)
-	for loop6 := runtime.NewLoop(w, loopMessages, nil); loop6.Next(); {
+	var loop6 runtime.Loop
+	for loop6.Start(w, loopMessages, nil); loop6.Next(); {
 		message2 := loop6.Item()
 		role := runtime.Undefined("role")
 		// google-gemma-4-31B-it-interleaved.jinja:192 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
@@ -612,7 +618,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{"))
 					// google-gemma-4-31B-it-interleaved.jinja:230 {%- for key, value in tool_response['response'] | dictsort -%}
 					w.At(230, 25)
-					for loop7 := runtime.NewLoop(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop7.Next(); {
+					var loop7 runtime.Loop
+					for loop7.Start(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop7.Next(); {
 						vals5 := runtime.Unpack(loop7.Item(), 2)
 						key4 := vals5[0]
 						value4 := vals5[1]

@@ -19,7 +19,8 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16 {%- for message in messages %}
 	w.At(16, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// hunyuan-dense.jinja:17 {%- if loop.first and message['role'] == 'system' %}
 		w.At(17, 1)

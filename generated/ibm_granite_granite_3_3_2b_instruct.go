@@ -114,7 +114,8 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49 {%- for message in loop_messages %}
 	w.At(49, 2)
-	for loop := runtime.NewLoop(w, loopMessages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…

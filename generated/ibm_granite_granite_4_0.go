@@ -158,7 +158,8 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
 	w.At(64, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val=”) %}
@@ -205,7 +206,8 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			if message.Attr("tool_calls").Truthy() {
 				// ibm-granite-granite-4.0.jinja:85 {%- for tool_call in message.tool_calls %}
 				w.At(85, 13)
-				for loop2 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, message.Attr("tool_calls"), nil); loop2.Next(); {
 					toolCall := loop2.Item()
 					// ibm-granite-granite-4.0.jinja:86 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(86, 17)

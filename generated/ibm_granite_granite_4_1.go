@@ -150,7 +150,8 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
 	w.At(60, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val=”) %}
@@ -197,7 +198,8 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			if message.Attr("tool_calls").Truthy() {
 				// ibm-granite-granite-4.1.jinja:81 {%- for tool_call in message.tool_calls %}
 				w.At(81, 13)
-				for loop2 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, message.Attr("tool_calls"), nil); loop2.Next(); {
 					toolCall := loop2.Item()
 					// ibm-granite-granite-4.1.jinja:82 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(82, 17)

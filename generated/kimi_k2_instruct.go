@@ -71,7 +71,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K2-Instruct.jinja:22 {% for message in messages %}
 	w.At(22, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		roleName := runtime.Undefined("role_name")
 		toolCallId := in.Lookup("tool_call_id")

@@ -132,7 +132,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33 {%- for part in parts -%}
 			w.At(33, 5)
-			for loop := runtime.NewLoop(w, parts, nil); loop.Next(); {
+			var loop runtime.Loop
+			for loop.Start(w, parts, nil); loop.Next(); {
 				part := loop.Item()
 				// Kimi-K3.jinja:34 {{- part -}}
 				w.At(34, 9)
@@ -212,7 +213,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68 {%- for key, item in value|dictsort -%}
 			w.At(68, 1)
-			for loop2 := runtime.NewLoop(w, runtime.FilterDictsort(value2, nil, nil), nil); loop2.Next(); {
+			var loop2 runtime.Loop
+			for loop2.Start(w, runtime.FilterDictsort(value2, nil, nil), nil); loop2.Next(); {
 				vals := runtime.Unpack(loop2.Item(), 2)
 				key := vals[0]
 				item2 := vals[1]
@@ -238,7 +240,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// Kimi-K3.jinja:77 {%- for item in value -%}
 			w.At(77, 1)
-			for loop3 := runtime.NewLoop(w, value2, nil); loop3.Next(); {
+			var loop3 runtime.Loop
+			for loop3.Start(w, value2, nil); loop3.Next(); {
 				item3 := loop3.Item()
 				// Kimi-K3.jinja:78 {%- if not loop.first -%}
 				w.At(78, 1)
@@ -372,7 +375,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("tools")}, nil))
 			// Kimi-K3.jinja:131 {%- for tool_call in tool_calls -%}
 			w.At(131, 5)
-			for loop4 := runtime.NewLoop(w, toolCalls, nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, toolCalls, nil); loop4.Next(); {
 				toolCall := loop4.Item()
 				fn := runtime.Undefined("fn")
 				arguments := runtime.Undefined("arguments")
@@ -567,7 +571,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:211 {%- for message in messages -%}
 	w.At(211, 1)
-	for loop5 := runtime.NewLoop(w, messages, nil); loop5.Next(); {
+	var loop5 runtime.Loop
+	for loop5.Start(w, messages, nil); loop5.Next(); {
 		message3 := loop5.Item()
 		attrs2 := in.Lookup("attrs")
 		run := in.Lookup("run")

@@ -166,7 +166,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-8B-A1B.jinja:55 {%- for tool in tools -%}
 		w.At(55, 5)
-		for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// LFM2.5-8B-A1B.jinja:56 {%- if tool is not string -%}
 			w.At(56, 9)
@@ -199,7 +200,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
 	w.At(69, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message := loop2.Item()
 		// LFM2.5-8B-A1B.jinja:70 {%- if message["role"] == "user" -%}
 		w.At(70, 5)
@@ -211,7 +213,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-8B-A1B.jinja:74 {%- for message in messages -%}
 	w.At(74, 1)
-	for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message2 := loop3.Item()
 		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
 		w.At(75, 5)

@@ -53,7 +53,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10 {%- for tool in tools -%}
 		w.At(10, 5)
-		for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// LFM2.5-Instruct.jinja:11 {%- if tool is not string -%}
 			w.At(11, 9)
@@ -89,7 +90,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25 {%- for message in messages -%}
 	w.At(25, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message := loop2.Item()
 		// LFM2.5-Instruct.jinja:26 {%- if message["role"] == "assistant" -%}
 		w.At(26, 5)
@@ -101,7 +103,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-Instruct.jinja:30 {%- for message in messages -%}
 	w.At(30, 1)
-	for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message2 := loop3.Item()
 		content := runtime.Undefined("content")
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}

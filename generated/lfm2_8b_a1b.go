@@ -52,7 +52,8 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: <|tool_list_start|>[")))
 		// LFM2-8B-A1B.jinja:10 {%- for tool in tools -%}
 		w.At(10, 2)
-		for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// LFM2-8B-A1B.jinja:11 {%- if tool is not string -%}
 			w.At(11, 3)

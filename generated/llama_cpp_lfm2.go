@@ -52,7 +52,8 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: <|tool_list_start|>[")))
 		// llama-cpp-lfm2.jinja:10 {%- for tool in tools -%}
 		w.At(10, 2)
-		for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// llama-cpp-lfm2.jinja:11 {%- if tool is not string -%}
 			w.At(11, 3)
@@ -117,7 +118,8 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			nsTc = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// llama-cpp-lfm2.jinja:34 {%- for tc in message["tool_calls"] -%}
 			w.At(34, 3)
-			for loop2 := runtime.NewLoop(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
+			var loop2 runtime.Loop
+			for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
 				tc := loop2.Item()
 				args2 := runtime.Undefined("args")
 				// llama-cpp-lfm2.jinja:35 {%- if not loop.first -%}

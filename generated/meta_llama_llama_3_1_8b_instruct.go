@@ -165,7 +165,8 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteAdd(runtime.Str("<|python_tag|>"), toolCall.Attr("name"), runtime.Str(".call("))
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				w.At(77, 13)
-				for loop := runtime.NewLoop(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil), nil); loop.Next(); {
+				var loop runtime.Loop
+				for loop.Start(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil), nil); loop.Next(); {
 					vals := runtime.Unpack(loop.Item(), 2)
 					argName := vals[0]
 					argVal := vals[1]

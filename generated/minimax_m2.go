@@ -145,7 +145,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// MiniMax-M2.jinja:55 {% for m in conversation_messages %}
 	w.At(55, 1)
-	for loop := runtime.NewLoop(w, conversationMessages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, conversationMessages, nil); loop.Next(); {
 		m := loop.Item()
 		// MiniMax-M2.jinja:56 {%- if m.role == 'user' %}
 		w.At(56, 5)
@@ -193,7 +194,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// MiniMax-M2.jinja:82 {%- for message in conversation_messages -%}
 	w.At(82, 1)
-	for loop2 := runtime.NewLoop(w, conversationMessages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, conversationMessages, nil); loop2.Next(); {
 		message := loop2.Item()
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")

@@ -81,7 +81,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(val, nil, nil) {
 			// MiniMax-M3.jinja:22 {%- for k, v in val.items() if v is not none -%}
 			w.At(22, 1)
-			for loop := runtime.NewLoop(w, runtime.CallMethod(val, "items", nil, nil), func(item2 runtime.Value) bool {
+			var loop runtime.Loop
+			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item2 runtime.Value) bool {
 				vals := runtime.Unpack(item2, 2)
 				_ = vals[0]
 				v := vals[1]
@@ -379,7 +380,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// MiniMax-M3.jinja:147 {%- for message in conversation_messages -%}
 	w.At(147, 1)
-	for loop2 := runtime.NewLoop(w, conversationMessages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, conversationMessages, nil); loop2.Next(); {
 		message := loop2.Item()
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
@@ -452,7 +454,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					args2 = toolCall.Attr("arguments")
 					// MiniMax-M3.jinja:182 {%- for k, v in _args.items() if v is not none %}
 					w.At(182, 1)
-					for loop3 := runtime.NewLoop(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
+					var loop3 runtime.Loop
+					for loop3.Start(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
 						vals3 := runtime.Unpack(item5, 2)
 						_ = vals3[0]
 						v3 := vals3[1]

@@ -76,7 +76,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	w.Write(bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25 {%- for message in loop_messages %}
 	w.At(25, 1)
-	for loop := runtime.NewLoop(w, loopMessages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message2 := loop.Item()
 		eosToken := in.Lookup("eos_token")
 		content := in.Lookup("content")
@@ -89,7 +90,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29 {%- for tool in tools %}
 				w.At(29, 13)
-				for loop2 := runtime.NewLoop(w, tools, nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, tools, nil); loop2.Next(); {
 					tool := loop2.Item()
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30 {%- set tool = tool.function %}
 					w.At(30, 17)
@@ -97,7 +99,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32 {%- for key, val in tool.items() if key != "return" %}
 					w.At(32, 17)
-					for loop3 := runtime.NewLoop(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
+					var loop3 runtime.Loop
+					for loop3.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -149,7 +152,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58 {%- for tool_call in message.tool_calls %}
 			w.At(58, 9)
-			for loop4 := runtime.NewLoop(w, message2.Attr("tool_calls"), nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, message2.Attr("tool_calls"), nil); loop4.Next(); {
 				toolCall := loop4.Item()
 				out := runtime.Undefined("out")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59 {%- set out = tool_call.function|tojson %}

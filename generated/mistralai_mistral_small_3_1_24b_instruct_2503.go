@@ -108,7 +108,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39 {%- for message in filtered_messages %}
 	w.At(39, 1)
-	for loop := runtime.NewLoop(w, filteredMessages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, filteredMessages, nil); loop.Next(); {
 		message2 := loop.Item()
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		w.At(40, 5)
@@ -133,7 +134,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49 {%- for tool in tools %}
 				w.At(49, 13)
-				for loop2 := runtime.NewLoop(w, tools, nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, tools, nil); loop2.Next(); {
 					tool := loop2.Item()
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50 {%- set tool = tool.function %}
 					w.At(50, 17)
@@ -141,7 +143,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52 {%- for key, val in tool.items() if key != "return" %}
 					w.At(52, 17)
-					for loop3 := runtime.NewLoop(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
+					var loop3 runtime.Loop
+					for loop3.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -220,7 +223,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93 {%- for tool_call in tool_calls %}
 			w.At(93, 9)
-			for loop4 := runtime.NewLoop(w, toolCalls, nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, toolCalls, nil); loop4.Next(); {
 				toolCall := loop4.Item()
 				out := runtime.Undefined("out")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94 {%- set out = tool_call.function|tojson %}

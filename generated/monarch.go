@@ -19,7 +19,8 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9 {%- for message in messages %}
 	w.At(9, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// monarch.jinja:10 {%- if not loop.first %}
 		w.At(10, 1)

@@ -30,7 +30,8 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// moonshotai-Kimi-K2.jinja:4 {%- for message in messages -%}
 	w.At(4, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// moonshotai-Kimi-K2.jinja:5 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(5, 3)
@@ -61,7 +62,8 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20 {%- for tool_call in message['tool_calls'] -%}
 			w.At(20, 5)
-			for loop2 := runtime.NewLoop(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
+			var loop2 runtime.Loop
+			for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
 				toolCall := loop2.Item()
 				funcName := runtime.Undefined("func_name")
 				formattedId := runtime.Undefined("formatted_id")

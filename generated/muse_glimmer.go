@@ -313,7 +313,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	}
 	// muse-glimmer.jinja:130 {%- for message in messages -%}
 	w.At(130, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		role := runtime.Undefined("role")
 		endToken := runtime.Undefined("end_token")
@@ -430,7 +431,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// muse-glimmer.jinja:184 {%- for tc in message['tool_calls'] -%}
 				w.At(184, 13)
-				for loop2 := runtime.NewLoop(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
 					tc3 := loop2.Item()
 					// muse-glimmer.jinja:185 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.At(185, 17)

@@ -55,7 +55,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21 {%- for t in json_spec.type %}
 			w.At(21, 5)
-			for loop := runtime.NewLoop(w, jsonSpec.Attr("type"), nil); loop.Next(); {
+			var loop runtime.Loop
+			for loop.Start(w, jsonSpec.Attr("type"), nil); loop.Next(); {
 				t := loop.Item()
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22 {{- json_to_python_type({"type": t}) }}
 				w.At(22, 7)
@@ -77,7 +78,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38 {%- for tool in tools %}
 	w.At(38, 1)
-	for loop2 := runtime.NewLoop(w, tools, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, tools, nil); loop2.Next(); {
 		tool := loop2.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39 {%- if tool.function is defined %}
 		w.At(39, 5)
@@ -95,7 +97,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		w.WriteAdd(runtime.Str("\"description\": \""), tool.Attr("name"), runtime.Str("("))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(45, 5)
-		for loop3 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop3.Next(); {
+		var loop3 runtime.Loop
+		for loop3.Start(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop3.Next(); {
 			vals := runtime.Unpack(loop3.Item(), 2)
 			paramName := vals[0]
 			paramFields := vals[1]
@@ -121,7 +124,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		w.WriteAdd(runtime.Str(" - "), tool.Attr("description"), runtime.Str("\n\n"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(58, 5)
-		for loop4 := runtime.NewLoop(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop4.Next(); {
+		var loop4 runtime.Loop
+		for loop4.Start(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop4.Next(); {
 			vals2 := runtime.Unpack(loop4.Item(), 2)
 			paramName2 := vals2[0]
 			paramFields2 := vals2[1]
@@ -161,7 +165,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:94 {%- for message in messages %}
 	w.At(94, 1)
-	for loop5 := runtime.NewLoop(w, messages, nil); loop5.Next(); {
+	var loop5 runtime.Loop
+	for loop5.Start(w, messages, nil); loop5.Next(); {
 		message := loop5.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		w.At(95, 5)

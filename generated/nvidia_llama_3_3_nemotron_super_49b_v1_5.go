@@ -100,7 +100,8 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {%- for tool in tools -%}
 		w.At(8, 24)
-		for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			w.At(8, 49)
@@ -124,7 +125,8 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	w.Write(eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for message in messages -%}
 	w.At(16, 205)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message := loop2.Item()
 		content := in.Lookup("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
@@ -163,7 +165,8 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for call in message.tool_calls -%}
 				w.At(16, 680)
-				for loop3 := runtime.NewLoop(w, message.Attr("tool_calls"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, message.Attr("tool_calls"), nil); loop3.Next(); {
 					call := loop3.Item()
 					fn := runtime.Undefined("fn")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set fn = call.function if call.function is defined else call -%}

@@ -37,7 +37,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(jsonDict, nil, nil) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3 {%- for json_key in json_dict if json_key not in handled_keys %}
 			w.At(3, 9)
-			for loop := runtime.NewLoop(w, jsonDict, func(item2 runtime.Value) bool {
+			var loop runtime.Loop
+			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
 				jsonKey := item2
 				return runtime.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
@@ -74,7 +75,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17 {%- for m in loop_messages %}
 	w.At(17, 1)
-	for loop2 := runtime.NewLoop(w, loopMessages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		m := loop2.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18 {%- if m["role"] == "user" %}
 		w.At(18, 3)
@@ -113,7 +115,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35 {%- for m in loop_messages %}
 	w.At(35, 1)
-	for loop3 := runtime.NewLoop(w, loopMessages, nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, loopMessages, nil); loop3.Next(); {
 		m2 := loop3.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36 {%- if m["role"] == "user" %}
 		w.At(36, 3)
@@ -240,7 +243,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104 {%- for message in loop_messages %}
 	w.At(104, 1)
-	for loop4 := runtime.NewLoop(w, loopMessages, nil); loop4.Next(); {
+	var loop4 runtime.Loop
+	for loop4.Start(w, loopMessages, nil); loop4.Next(); {
 		message := loop4.Item()
 		content := in.Lookup("content")
 		includeContent := in.Lookup("include_content")

@@ -73,7 +73,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32 {%- for tool in tools -%}
 		w.At(32, 3)
-		for loop := runtime.NewLoop(w, tools, nil); loop.Next(); {
+		var loop runtime.Loop
+		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// NVIDIA-Nemotron-Nano-v2.jinja:33 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			w.At(33, 5)
@@ -117,7 +118,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62 {%- for message in messages %}
 	w.At(62, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content2 := runtime.Undefined("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:63 {%- set content = message['content'] %}
@@ -178,7 +180,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90 {%- for call in message.tool_calls -%}
 				w.At(90, 7)
-				for loop3 := runtime.NewLoop(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					call := loop3.Item()
 					fn := runtime.Undefined("fn")
 					// NVIDIA-Nemotron-Nano-v2.jinja:91 {%- set fn = call.function if call.function is defined else call -%}
@@ -266,7 +269,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			w.At(147, 5)
-			for loop4 := runtime.NewLoop(w, ns.Attr("last_turn_assistant_tool_calls"), nil); loop4.Next(); {
+			var loop4 runtime.Loop
+			for loop4.Start(w, ns.Attr("last_turn_assistant_tool_calls"), nil); loop4.Next(); {
 				call2 := loop4.Item()
 				fn2 := runtime.Undefined("fn")
 				// NVIDIA-Nemotron-Nano-v2.jinja:148 {%- set fn = call.function if call.function is defined else call -%}

@@ -112,7 +112,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// openai-gpt-oss-120b.jinja:56 {%- for variant in param_spec.oneOf -%}
 				w.At(56, 13)
-				for loop := runtime.NewLoop(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
+				var loop runtime.Loop
+				for loop.Start(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
 					variant2 := loop.Item()
 					// openai-gpt-oss-120b.jinja:57 {{- render_typescript_type(variant, required_params) -}}
 					w.At(57, 17)
@@ -167,7 +168,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				w.At(88, 13)
-				for loop2 := runtime.NewLoop(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
 					vals := runtime.Unpack(loop2.Item(), 2)
 					propName := vals[0]
 					propSpec := vals[1]
@@ -232,7 +234,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 				w.At(117, 13)
-				for loop3 := runtime.NewLoop(w, runtime.CallMethod(tool.Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, runtime.CallMethod(tool.Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop3.Next(); {
 					vals2 := runtime.Unpack(loop3.Item(), 2)
 					paramName := vals2[0]
 					paramSpec2 := vals2[1]
@@ -426,7 +429,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// openai-gpt-oss-120b.jinja:259 {%- for message in loop_messages -%}
 	w.At(259, 1)
-	for loop4 := runtime.NewLoop(w, loopMessages, nil); loop4.Next(); {
+	var loop4 runtime.Loop
+	for loop4.Start(w, loopMessages, nil); loop4.Next(); {
 		message := loop4.Item()
 		futureFinalMessage := in.Lookup("future_final_message")
 		toolCall := in.Lookup("tool_call")

@@ -74,7 +74,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// openbmb-MiniCPM5-1B.jinja:28 {%- for message in messages[::-1] %}
 	w.At(28, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// openbmb-MiniCPM5-1B.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -93,7 +94,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
 	w.At(35, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
@@ -315,7 +317,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			if message2.Attr("tool_calls").Truthy() && !(hasToolSep.Truthy()) {
 				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
 				w.At(130, 13)
-				for loop3 := runtime.NewLoop(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					toolCall3 := loop3.Item()
 					argsDict3 := in.Lookup("args_dict")
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}

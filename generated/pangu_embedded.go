@@ -23,7 +23,8 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
 	// pangu-embedded.jinja:14 {%- for message in messages %}
 	w.At(14, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// pangu-embedded.jinja:15 {%- if loop.first and message['role'] != 'system' %}
 		w.At(15, 1)

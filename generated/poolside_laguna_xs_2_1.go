@@ -89,7 +89,8 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 	}
 	// poolside-Laguna-XS-2.1.jinja:50 {%- for message in messages -%}
 	w.At(50, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := runtime.Undefined("content")
 		// poolside-Laguna-XS-2.1.jinja:51 {%- set content = message.content if message.content is string else "" -%}

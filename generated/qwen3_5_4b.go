@@ -167,7 +167,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen3.5-4B.jinja:68 {%- for message in messages[::-1] %}
 	w.At(68, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		content3 := content
@@ -201,7 +202,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3.5-4B.jinja:81 {%- for message in messages %}
 	w.At(81, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content4 := content
 		reasoningContent := in.Lookup("reasoning_content")
@@ -259,7 +261,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			if (message2.Attr("tool_calls").Truthy() && runtime.IsIterable(message2.Attr("tool_calls"), nil, nil)) && !(runtime.IsMapping(message2.Attr("tool_calls"), nil, nil)) {
 				// Qwen3.5-4B.jinja:106 {%- for tool_call in message.tool_calls %}
 				w.At(106, 13)
-				for loop3 := runtime.NewLoop(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					toolCall := loop3.Item()
 					// Qwen3.5-4B.jinja:107 {%- if tool_call.function is defined %}
 					w.At(107, 17)

@@ -34,7 +34,8 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(jsonDict, nil, nil) {
 			// Qwen3-Coder.jinja:3 {%- for json_key in json_dict if json_key not in handled_keys %}
 			w.At(3, 9)
-			for loop := runtime.NewLoop(w, jsonDict, func(item2 runtime.Value) bool {
+			var loop runtime.Loop
+			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
 				jsonKey := item2
 				return runtime.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
@@ -172,7 +173,8 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3-Coder.jinja:75 {%- for message in loop_messages %}
 	w.At(75, 1)
-	for loop2 := runtime.NewLoop(w, loopMessages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
 		// Qwen3-Coder.jinja:76 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		w.At(76, 5)

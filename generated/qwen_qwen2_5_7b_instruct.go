@@ -51,7 +51,8 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:21 {%- for message in messages %}
 	w.At(21, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		w.At(22, 5)

@@ -52,7 +52,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
 	w.At(18, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -71,7 +72,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
 	w.At(25, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
@@ -126,7 +128,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			if message2.Attr("tool_calls").Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49 {%- for tool_call in message.tool_calls %}
 				w.At(49, 13)
-				for loop3 := runtime.NewLoop(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					toolCall := loop3.Item()
 					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(50, 17)

@@ -50,7 +50,8 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
 	w.At(19, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := in.Lookup("content")
 		// Qwen-QwQ-32B.jinja:20 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}

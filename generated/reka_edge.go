@@ -108,7 +108,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Reka-Edge.jinja:30 {%- for msg in messages[::-1] -%}
 	w.At(30, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		msg := loop.Item()
 		idx := runtime.Undefined("idx")
 		content2 := in.Lookup("content")

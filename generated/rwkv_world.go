@@ -23,7 +23,8 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14 {%- for message in messages %}
 	w.At(14, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := runtime.Undefined("content")
 		// rwkv-world.jinja:15 {%- set content = message['content'].strip(c_space) %}

@@ -98,7 +98,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.5-Flash.jinja:19 {%- for message in messages[::-1] %}
 	w.At(19, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.5-Flash.jinja:20 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -117,7 +118,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.5-Flash.jinja:26 {%- for message in messages %}
 	w.At(26, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content2 := runtime.Undefined("content")
 		roleName := in.Lookup("role_name")

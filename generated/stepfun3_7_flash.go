@@ -133,7 +133,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28 {%- for message in messages[::-1] %}
 	w.At(28, 1)
-	for loop := runtime.NewLoop(w, messages.Slice(runtime.None(), runtime.None(), runtime.Int(-1)), nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
@@ -152,7 +153,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.7-Flash.jinja:35 {%- for message in messages %}
 	w.At(35, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message3 := loop2.Item()
 		content := runtime.Undefined("content")
 		roleName := in.Lookup("role_name")

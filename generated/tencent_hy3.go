@@ -225,7 +225,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	spNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
 	// tencent-Hy3.jinja:78 {%- for message in messages %}
 	w.At(78, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// tencent-Hy3.jinja:79 {%- if message['role'] == 'system' %}
 		w.At(79, 5)
@@ -268,7 +269,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99 {%- for tool in tools %}
 		w.At(99, 5)
-		for loop2 := runtime.NewLoop(w, tools, nil); loop2.Next(); {
+		var loop2 runtime.Loop
+		for loop2.Start(w, tools, nil); loop2.Next(); {
 			tool := loop2.Item()
 			// tencent-Hy3.jinja:100 {%- if loop.index0 > 0 %}
 			w.At(100, 9)
@@ -323,7 +325,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	lastNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_is_assistant", runtime.Bool(false))})
 	// tencent-Hy3.jinja:124 {%- for message in messages %}
 	w.At(124, 1)
-	for loop3 := runtime.NewLoop(w, messages, nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message2 := loop3.Item()
 		rc := in.Lookup("rc")
 		content2 := in.Lookup("content")

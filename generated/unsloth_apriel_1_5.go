@@ -101,7 +101,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-Apriel-1.5.jinja:46 {%- for message in messages -%}
 	w.At(46, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		systemMessage := in.Lookup("system_message")
 		addToolId2 := addToolId
@@ -222,7 +223,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103 {%- for tool_call in message["tool_calls"] -%}
 				w.At(103, 13)
-				for loop2 := runtime.NewLoop(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
+				var loop2 runtime.Loop
+				for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
 					toolCall := loop2.Item()
 					// unsloth-Apriel-1.5.jinja:104 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					w.At(104, 17)

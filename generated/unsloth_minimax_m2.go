@@ -145,7 +145,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// unsloth-MiniMax-M2.jinja:56 {% for m in conversation_messages %}
 	w.At(56, 1)
-	for loop := runtime.NewLoop(w, conversationMessages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, conversationMessages, nil); loop.Next(); {
 		m := loop.Item()
 		// unsloth-MiniMax-M2.jinja:57 {%- if m.role == 'user' %}
 		w.At(57, 5)
@@ -193,7 +194,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// unsloth-MiniMax-M2.jinja:83 {%- for message in conversation_messages -%}
 	w.At(83, 1)
-	for loop2 := runtime.NewLoop(w, conversationMessages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, conversationMessages, nil); loop2.Next(); {
 		message := loop2.Item()
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
@@ -222,7 +224,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// unsloth-MiniMax-M2.jinja:96 {%- for part in parts %}
 				w.At(96, 17)
-				for loop3 := runtime.NewLoop(w, parts, nil); loop3.Next(); {
+				var loop3 runtime.Loop
+				for loop3.Start(w, parts, nil); loop3.Next(); {
 					part := loop3.Item()
 					reasoningContent2 := reasoningContent
 					// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}

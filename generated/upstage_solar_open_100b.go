@@ -59,7 +59,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// upstage-Solar-Open-100B.jinja:12 {%- for message in messages -%}
 	w.At(12, 1)
-	for loop := runtime.NewLoop(w, messages, nil); loop.Next(); {
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// upstage-Solar-Open-100B.jinja:13 {%- if message.role == 'user' -%}
 		w.At(13, 5)
@@ -242,7 +243,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// upstage-Solar-Open-100B.jinja:107 {%- for message in messages -%}
 	w.At(107, 1)
-	for loop2 := runtime.NewLoop(w, messages, nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message3 := loop2.Item()
 		prevIsTool := in.Lookup("prev_is_tool")
 		nextIsTool := in.Lookup("next_is_tool")

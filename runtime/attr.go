@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -271,6 +272,9 @@ func sliceInt(v Value) int {
 // arguments. Calling an undefined value raises its error; calling anything else is a
 // TypeError.
 func Call(fn Value, args []Value, kwargs []Kwarg) Value {
+	// args is copied before it reaches code the compiler cannot see through, so that a
+	// call's argument list can live on the caller's stack
+	args = slices.Clone(args)
 	switch fn.kind {
 	case KindUndefined:
 		fn.undefinedError()
@@ -301,6 +305,14 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 			return r
 		}
 	}
+	if recv.kind == KindString && recv.flags&flagMarkup == 0 {
+		if r, ok := callStrMethod(recv, name, args, kwargs); ok {
+			return r
+		}
+	}
+	// args is copied before it reaches code the compiler cannot see through, so that a
+	// call's argument list can live on the caller's stack
+	args = slices.Clone(args)
 	if m, ok := methodFor(recv, name); ok && recv.kind != KindUndefined {
 		if isUnsafeMethod(recv, name) {
 			throw(SecurityError, "access to attribute '%s' of '%s' object is unsafe.", name, recv.TypeName())
@@ -308,6 +320,25 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 		return m(recv, args, kwargs)
 	}
 	return Call(recv.Attr(name), args, kwargs)
+}
+
+// callStrMethod calls the str methods templates call most, directly (see CallMethod).
+func callStrMethod(r Value, name string, args []Value, kwargs []Kwarg) (Value, bool) {
+	switch name {
+	case "startswith", "endswith":
+		return strAffix(r, args, kwargs, name), true
+	case "strip":
+		return strStrip(r, args, kwargs, "strip", true, true), true
+	case "lstrip":
+		return strStrip(r, args, kwargs, "lstrip", true, false), true
+	case "rstrip":
+		return strStrip(r, args, kwargs, "rstrip", false, true), true
+	case "split":
+		return strSplit(r, args, kwargs, false), true
+	case "replace":
+		return strReplace(r, args, kwargs), true
+	}
+	return Value{}, false
 }
 
 // Kwarg is a keyword argument of a call.

@@ -68,30 +68,48 @@ func newIterator(items []Value, typeName string) Value {
 // Loop is the state of a for loop that reads the special loop variable (loop.index,
 // loop.last...), or that filters its items with an inline if: Jinja2's LoopContext.
 type Loop struct {
-	w       *Writer
-	src     []Value
-	srcPos  int
-	filter  func(Value) bool
-	ahead   []Value // items fetched past the current one (for loop.last, nextitem, length)
-	index   int     // index0 of the current item
-	cur     Value
-	prev    Value
-	hasPrev bool
-	total   int // length, once known (-1 before)
-	changed []Value
-	hasLast bool
-	depth   int              // loop.depth: 1, or deeper in a recursive loop's loop(x)
-	recurse func(Value, int) // renders a recursive loop over an iterable at a depth
+	w        *Writer
+	src      []Value
+	srcPos   int
+	filter   func(Value) bool
+	ahead    []Value // items fetched past the current one (for loop.last, nextitem, length)
+	index    int     // index0 of the current item
+	cur      Value
+	prev     Value
+	hasPrev  bool
+	total    int // length, once known (-1 before)
+	changed  []Value
+	hasLast  bool
+	depth    int              // loop.depth: 1, or deeper in a recursive loop's loop(x)
+	reversed bool             // src is visited from its end
+	recurse  func(Value, int) // renders a recursive loop over an iterable at a depth
 }
 
 // NewLoop starts a loop over v. filter, when not nil, is the loop's inline if: only the
 // items it accepts are visited, and it is evaluated as late as Jinja2 evaluates it.
 func NewLoop(w *Writer, v Value, filter func(Value) bool) *Loop {
-	l := &Loop{w: w, src: iterate(v), filter: filter, index: -1, total: -1, depth: 1}
+	l := &Loop{}
+	l.Start(w, v, filter)
+	return l
+}
+
+// Start starts the loop l (a variable of the generated code, so that a loop costs no
+// allocation) over v, as NewLoop does.
+func (l *Loop) Start(w *Writer, v Value, filter func(Value) bool) {
+	*l = Loop{w: w, src: iterate(v), filter: filter, index: -1, total: -1, depth: 1}
 	if filter == nil {
 		l.total = len(l.src)
 	}
-	return l
+}
+
+// StartReversed starts the loop l over v[::-1] without building the reversed sequence.
+func (l *Loop) StartReversed(w *Writer, v Value, filter func(Value) bool) {
+	if v.kind != KindList && v.kind != KindTuple || v.s != "" {
+		l.Start(w, v.Slice(None(), None(), Int(-1)), filter)
+		return
+	}
+	l.Start(w, v, filter)
+	l.reversed = true
 }
 
 // NewRecursiveLoop starts a loop of a recursive for at depth (1 for the outermost).
@@ -119,6 +137,9 @@ func (l *Loop) call(args []Value, kwargs []Kwarg) Value {
 func (l *Loop) fetch() (Value, bool) {
 	for l.srcPos < len(l.src) {
 		v := l.src[l.srcPos]
+		if l.reversed {
+			v = l.src[len(l.src)-1-l.srcPos]
+		}
 		l.srcPos++
 		if l.filter == nil || l.filter(v) {
 			return v, true

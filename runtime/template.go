@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
+	"sync"
 )
 
 // Template is a compiled chat template, as the registry of generated renderers holds
@@ -32,15 +33,21 @@ func (t *Template) Render(in *Input) (string, error) {
 
 // AppendRender renders the template for in, appending the prompt to dst.
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
-	w := NewWriter(dst, in.Limits)
+	w := writerPool.Get().(*Writer)
+	*w = Writer{buf: dst, limits: in.Limits.withDefaults()}
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = dst, t.renderError(r, w)
 		}
+		*w = Writer{}
+		writerPool.Put(w)
 	}()
 	t.Func(w, in)
 	return w.buf, nil
 }
+
+// writerPool recycles Writers between renders.
+var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 
 // renderError turns a panic raised while rendering into an error that says where.
 func (t *Template) renderError(r any, w *Writer) error {

@@ -45,7 +45,7 @@ type Writer struct {
 
 // NewWriter returns a writer that appends to buf (which may be nil).
 func NewWriter(buf []byte, limits Limits) *Writer {
-	return &Writer{buf: buf[:0], limits: limits.withDefaults()}
+	return &Writer{buf: buf, limits: limits.withDefaults()}
 }
 
 // Bytes returns what has been written.

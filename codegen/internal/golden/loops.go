@@ -20,7 +20,8 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	// loops.jinja:2 {%- for m in messages if m.role != 'system' %}
 	w.At(2, 1)
 	iterated := false
-	for loop := runtime.NewLoop(w, messages, func(item2 runtime.Value) bool {
+	var loop runtime.Loop
+	for loop.Start(w, messages, func(item2 runtime.Value) bool {
 		m := item2
 		return runtime.Ne(m.Attr("role"), runtime.Str("system"))
 	}); loop.Next(); {
@@ -57,7 +58,8 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:7 {% for k, v in {'a': 1, 'b': 2}.items() %}
 	w.At(7, 1)
-	for loop2 := runtime.NewLoop(w, runtime.CallMethod(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)), "items", nil, nil), nil); loop2.Next(); {
+	var loop2 runtime.Loop
+	for loop2.Start(w, runtime.CallMethod(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)), "items", nil, nil), nil); loop2.Next(); {
 		vals := runtime.Unpack(loop2.Item(), 2)
 		k := vals[0]
 		v := vals[1]
@@ -103,7 +105,8 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:10 {% for c in 'héllo' %}
 	w.At(10, 1)
-	for loop3 := runtime.NewLoop(w, runtime.Str("héllo"), nil); loop3.Next(); {
+	var loop3 runtime.Loop
+	for loop3.Start(w, runtime.Str("héllo"), nil); loop3.Next(); {
 		c := loop3.Item()
 		// loops.jinja:10 {{ loop.cycle('<', '>') }}
 		w.At(10, 23)
