@@ -15,6 +15,13 @@ func (v Value) Attr(name string) Value {
 	if v.kind == KindUndefined {
 		v.undefinedError()
 	}
+	if v.kind == KindDict && !mayBeDictAttribute(name) {
+		// the common case, message.role: not a dict method, so the item
+		if r, ok := v.p.(*Dict).GetStr(name); ok {
+			return r
+		}
+		return missingAttr(v, name)
+	}
 	if r, ok := v.pyAttr(name); ok {
 		return r
 	}
@@ -30,6 +37,16 @@ func (v Value) Attr(name string) Value {
 // methods of v's type (refused ones and special attributes as values that raise
 // SecurityError when used), the attributes of a namespace, the loop variable, a macro,
 // a cycler or a groupby tuple, and the numeric attributes of int and float.
+// mayBeDictAttribute reports whether name could be a Python attribute of a dict: one of
+// its methods or a special __name__.
+func mayBeDictAttribute(name string) bool {
+	switch name {
+	case "get", "items", "keys", "values", "copy", "pop", "popitem", "setdefault", "update", "clear", "fromkeys":
+		return true
+	}
+	return len(name) > 4 && name[0] == '_' && name[1] == '_'
+}
+
 func (v Value) pyAttr(name string) (Value, bool) {
 	switch v.kind {
 	case KindNamespace:
