@@ -245,11 +245,12 @@ func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
 	return code
 }
 
-// at records the statement's position for error messages, after a comment citing it.
-func (g *gen) at(p ir.Pos) []jen.Code {
+// at records the statement's position and kind for error messages, after a comment
+// citing it.
+func (g *gen) at(p ir.Pos, construct string) []jen.Code {
 	return []jen.Code{
 		jen.Comment(g.cite(p)),
-		jen.Id("w").Dot("At").Call(jen.Lit(p.Line), jen.Lit(p.Col)),
+		jen.Id("w").Dot("At").Call(jen.Lit(p.Line), jen.Lit(p.Col), jen.Lit(construct)),
 	}
 }
 
@@ -300,20 +301,20 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.Text:
 		return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s.Text))}
 	case *ir.Print:
-		return append(g.at(s.P), g.print(s.X)...)
+		return append(g.at(s.P, ir.Construct(s)), g.print(s.X)...)
 	case *ir.If:
-		return append(g.at(s.P), g.ifStmt(s))
+		return append(g.at(s.P, ir.Construct(s)), g.ifStmt(s))
 	case *ir.For:
-		return append(g.at(s.P), g.forStmt(s)...)
+		return append(g.at(s.P, ir.Construct(s)), g.forStmt(s)...)
 	case *ir.Assign:
 		code := g.assign(s.Target, s.Value)
 		if len(code) == 0 {
 			return []jen.Code{jen.Comment(g.cite(s.P) + " (assigns a variable to itself)")}
 		}
-		return append(g.at(s.P), code...)
+		return append(g.at(s.P, ir.Construct(s)), code...)
 	case *ir.Capture:
 		mark := g.alloc("mark")
-		code := g.at(s.P)
+		code := g.at(s.P, ir.Construct(s))
 		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
 		code = append(code, g.block(s.Body)...)
 		v := jen.Id("w").Dot("Cut").Call(jen.Id(mark))
@@ -329,10 +330,10 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.CallBlock:
 		call := *s.Call
 		call.Kwargs = append(append([]ir.Kwarg(nil), call.Kwargs...), ir.Kwarg{Name: "caller", Value: &macroExpr{s.Caller}})
-		return append(g.at(s.P), jen.Id("w").Dot("Write").Call(g.value(&call)))
+		return append(g.at(s.P, ir.Construct(s)), jen.Id("w").Dot("Write").Call(g.value(&call)))
 	case *ir.FilterBlock:
 		mark := g.alloc("mark")
-		code := g.at(s.P)
+		code := g.at(s.P, ir.Construct(s))
 		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
 		code = append(code, g.block(s.Body)...)
 		v := jen.Id("w").Dot("Cut").Call(jen.Id(mark))
@@ -352,7 +353,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.Continue:
 		return []jen.Code{jen.Continue()}
 	case *ir.Fail:
-		return append(g.at(s.P), rt("Fail").Call(rt(s.Kind), jen.Lit(s.Msg)))
+		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(rt(s.Kind), jen.Lit(s.Msg)))
 	}
 	panic(fmt.Sprintf("codegen: unknown statement %T", s))
 }

@@ -47,13 +47,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		innerType := in.Lookup("inner_type")
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
-		w.At(2, 5)
+		w.At(2, 5, "if")
 		if runtime.Eq(paramSpec.Attr("type"), runtime.Str("array")) {
 			// Apertus-8B-Instruct.jinja:3 {%- if param_spec['items'] -%}
-			w.At(3, 9)
+			w.At(3, 9, "if")
 			if paramSpec.ItemStr("items").Truthy() {
 				// Apertus-8B-Instruct.jinja:4 {%- if param_spec['items']['type'] == "string" -%}
-				w.At(4, 13)
+				w.At(4, 13, "if")
 				if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("string")) {
 					w.WriteString("string[]")
 				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("number")) {
@@ -64,88 +64,88 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					w.At(13, 17)
+					w.At(13, 17, "set")
 					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpec.ItemStr("items"), requiredParams}, nil)
 					// Apertus-8B-Instruct.jinja:14 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					w.At(14, 17)
+					w.At(14, 17, "if")
 					if runtime.Eq(innerType, runtime.Str("object | object")) || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:17 {{- inner_type + "[]" }}
-						w.At(17, 21)
+						w.At(17, 21, "{{ }}")
 						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20 {%- if param_spec.nullable -%}
-				w.At(20, 13)
+				w.At(20, 13, "if")
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25 {%- if param_spec.nullable -%}
-				w.At(25, 13)
+				w.At(25, 13, "if")
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
 		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !(runtime.IsString(paramSpec.Attr("type"), nil, nil))) && !(runtime.IsMapping(paramSpec.Attr("type"), nil, nil))) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:31 {%- if param_spec.type | length > 1 -%}
-			w.At(31, 9)
+			w.At(31, 9, "if")
 			if runtime.Gt(runtime.FilterLength(paramSpec.Attr("type"), nil, nil), runtime.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32 {{- param_spec.type | join(" | ") }}
-				w.At(32, 13)
+				w.At(32, 13, "{{ }}")
 				w.Write(runtime.FilterJoin(paramSpec.Attr("type"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:34 {{- param_spec.type[0] }}
-				w.At(34, 13)
+				w.At(34, 13, "{{ }}")
 				w.Write(paramSpec.Attr("type").ItemInt(0))
 			}
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:38 {%- set has_object_variants = false -%}
-			w.At(38, 9)
+			w.At(38, 9, "set")
 			hasObjectVariants = runtime.Bool(false)
 			// Apertus-8B-Instruct.jinja:39 {%- for variant in param_spec.oneOf -%}
-			w.At(39, 9)
+			w.At(39, 9, "for")
 			for _, variant := range runtime.Iterate(w, paramSpec.Attr("oneOf")) {
 				// Apertus-8B-Instruct.jinja:40 {%- if variant.type == "object" -%}
-				w.At(40, 13)
+				w.At(40, 13, "if")
 				if runtime.Eq(variant.Attr("type"), runtime.Str("object")) {
 					// Apertus-8B-Instruct.jinja:41 {%- set has_object_variants = true -%}
-					w.At(41, 17)
+					w.At(41, 17, "set")
 					_ = runtime.Bool(true)
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			w.At(44, 9)
+			w.At(44, 9, "if")
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpec.Attr("oneOf"), nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:47 {%- for variant in param_spec.oneOf -%}
-				w.At(47, 13)
+				w.At(47, 13, "for")
 				var loop runtime.Loop
 				for loop.Start(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
 					variant2 := loop.Item()
 					// Apertus-8B-Instruct.jinja:48 {{- render_typescript_type(variant, required_params) -}}
-					w.At(48, 17)
+					w.At(48, 17, "{{ }}")
 					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{variant2, requiredParams}, nil))
 					// Apertus-8B-Instruct.jinja:49 {%- if variant.description %}
-					w.At(49, 17)
+					w.At(49, 17, "if")
 					if variant2.Attr("description").Truthy() {
 						// Apertus-8B-Instruct.jinja:50 {{- "// " + variant.description }}
-						w.At(50, 21)
+						w.At(50, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("// "), variant2.Attr("description"))
 					}
 					// Apertus-8B-Instruct.jinja:52 {%- if variant.default is defined %}
-					w.At(52, 17)
+					w.At(52, 17, "if")
 					if runtime.IsDefined(variant2.Attr("default"), nil, nil) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
-						w.At(53, 21)
+						w.At(53, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil))
 					}
 					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
-					w.At(55, 17)
+					w.At(55, 17, "if")
 					if !(loop.Last().Truthy()) {
 						w.WriteString(" | \n")
 					}
@@ -153,15 +153,15 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("string")) {
 			// Apertus-8B-Instruct.jinja:61 {%- if param_spec.enum -%}
-			w.At(61, 9)
+			w.At(61, 9, "if")
 			if paramSpec.Attr("enum").Truthy() {
 				// Apertus-8B-Instruct.jinja:62 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.At(62, 13)
+				w.At(62, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil), runtime.Str("\""))
 			} else {
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65 {%- if param_spec.nullable %}
-				w.At(65, 13)
+				w.At(65, 13, "if")
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
@@ -174,21 +174,21 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("boolean")
 		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("object")) {
 			// Apertus-8B-Instruct.jinja:76 {%- if param_spec.properties -%}
-			w.At(76, 9)
+			w.At(76, 9, "if")
 			if paramSpec.Attr("properties").Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				w.At(78, 13)
+				w.At(78, 13, "for")
 				var loop2 runtime.Loop
 				for loop2.Start(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
 					vals := runtime.Unpack(loop2.Item(), 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:79 {{- prop_name -}}
-					w.At(79, 17)
+					w.At(79, 17, "{{ }}")
 					w.Write(propName)
 					// Apertus-8B-Instruct.jinja:80 {%- if prop_name not in (param_spec.required or []) -%}
-					w.At(80, 17)
+					w.At(80, 17, "if")
 					if runtime.NotIn(propName, runtime.Or(paramSpec.Attr("required"), func() runtime.Value {
 						return runtime.NewList()
 					})) {
@@ -196,12 +196,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.At(84, 17)
+					w.At(84, 17, "{{ }}")
 					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpec.Attr("required"), func() runtime.Value {
 						return runtime.NewList()
 					})}, nil))
 					// Apertus-8B-Instruct.jinja:85 {%- if not loop.last -%}
-					w.At(85, 17)
+					w.At(85, 17, "if")
 					if !(loop2.Last().Truthy()) {
 						w.WriteString(", ")
 					}
@@ -221,39 +221,39 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		tools2 := runtime.Param(args[0], "tools")
 		// Apertus-8B-Instruct.jinja:99 {%- for tool in tools %}
-		w.At(99, 5)
+		w.At(99, 5, "for")
 		var loop3 runtime.Loop
 		for loop3.Start(w, tools2, nil); loop3.Next(); {
 			tool := loop3.Item()
 			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
-			w.At(100, 9)
+			w.At(100, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("// "), tool.Attr("function").Attr("description"), runtime.Str("\n"))
 			// Apertus-8B-Instruct.jinja:101 {{- "type "+ tool.function.name + " = " }}
-			w.At(101, 9)
+			w.At(101, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("type "), tool.Attr("function").Attr("name"), runtime.Str(" = "))
 			// Apertus-8B-Instruct.jinja:102 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			w.At(102, 9)
+			w.At(102, 9, "if")
 			if tool.Attr("function").Attr("parameters").Truthy() && tool.Attr("function").Attr("parameters").Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				w.At(104, 13)
+				w.At(104, 13, "for")
 				var loop4 runtime.Loop
 				for loop4.Start(w, runtime.CallMethod(tool.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop4.Next(); {
 					vals2 := runtime.Unpack(loop4.Item(), 2)
 					paramName := vals2[0]
 					paramSpec2 := vals2[1]
 					// Apertus-8B-Instruct.jinja:105 {%- if param_spec.description %}
-					w.At(105, 17)
+					w.At(105, 17, "if")
 					if paramSpec2.Attr("description").Truthy() {
 						// Apertus-8B-Instruct.jinja:106 {{- "// " + param_spec.description + "\n" }}
-						w.At(106, 21)
+						w.At(106, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("// "), paramSpec2.Attr("description"), runtime.Str("\n"))
 					}
 					// Apertus-8B-Instruct.jinja:108 {{- param_name }}
-					w.At(108, 17)
+					w.At(108, 17, "{{ }}")
 					w.Write(paramName)
 					// Apertus-8B-Instruct.jinja:109 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					w.At(109, 17)
+					w.At(109, 17, "if")
 					if runtime.NotIn(paramName, runtime.Or(tool.Attr("function").Attr("parameters").Attr("required"), func() runtime.Value {
 						return runtime.NewList()
 					})) {
@@ -261,31 +261,31 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					w.At(113, 17)
+					w.At(113, 17, "{{ }}")
 					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(tool.Attr("function").Attr("parameters").Attr("required"), func() runtime.Value {
 						return runtime.NewList()
 					})}, nil))
 					// Apertus-8B-Instruct.jinja:114 {%- if param_spec.default is defined -%}
-					w.At(114, 17)
+					w.At(114, 17, "if")
 					if runtime.IsDefined(paramSpec2.Attr("default"), nil, nil) {
 						// Apertus-8B-Instruct.jinja:115 {%- if param_spec.enum %}
-						w.At(115, 21)
+						w.At(115, 21, "if")
 						if paramSpec2.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116 {{- ", // default: " + param_spec.default }}
-							w.At(116, 25)
+							w.At(116, 25, "{{ }}")
 							w.WriteAdd(runtime.Str(", // default: "), paramSpec2.Attr("default"))
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
-							w.At(118, 25)
+							w.At(118, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("// default: "), paramSpec2.Attr("default"))
 						} else {
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
-							w.At(120, 25)
+							w.At(120, 25, "{{ }}")
 							w.WriteAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
-					w.At(123, 17)
+					w.At(123, 17, "if")
 					if !(loop4.Last().Truthy()) {
 						w.WriteString(",\n")
 					} else {
@@ -297,307 +297,307 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("() => any;")
 			}
 			// Apertus-8B-Instruct.jinja:133 {%- if not loop.last -%}
-			w.At(133, 9)
+			w.At(133, 9, "if")
 			if !(loop3.Last().Truthy()) {
 				w.WriteString("\n")
 			}
 		}
 	})
 	// Apertus-8B-Instruct.jinja:139 {{ bos_token }}
-	w.At(139, 1)
+	w.At(139, 1, "{{ }}")
 	w.Write(bosToken)
 	// Apertus-8B-Instruct.jinja:141 {%- set system_token = '<|system_start|>' -%}
-	w.At(141, 1)
+	w.At(141, 1, "set")
 	systemToken = runtime.Str("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142 {%- set end_system_token = '<|system_end|>' -%}
-	w.At(142, 1)
+	w.At(142, 1, "set")
 	endSystemToken = runtime.Str("<|system_end|>")
 	// Apertus-8B-Instruct.jinja:143 {%- set developer_token = '<|developer_start|>' -%}
-	w.At(143, 1)
+	w.At(143, 1, "set")
 	developerToken = runtime.Str("<|developer_start|>")
 	// Apertus-8B-Instruct.jinja:144 {%- set end_developer_token = '<|developer_end|>' -%}
-	w.At(144, 1)
+	w.At(144, 1, "set")
 	endDeveloperToken = runtime.Str("<|developer_end|>")
 	// Apertus-8B-Instruct.jinja:145 {%- set user_token = '<|user_start|>' -%}
-	w.At(145, 1)
+	w.At(145, 1, "set")
 	userToken = runtime.Str("<|user_start|>")
 	// Apertus-8B-Instruct.jinja:146 {%- set end_user_token = '<|user_end|>' -%}
-	w.At(146, 1)
+	w.At(146, 1, "set")
 	endUserToken = runtime.Str("<|user_end|>")
 	// Apertus-8B-Instruct.jinja:147 {%- set assistant_token = '<|assistant_start|>' -%}
-	w.At(147, 1)
+	w.At(147, 1, "set")
 	assistantToken = runtime.Str("<|assistant_start|>")
 	// Apertus-8B-Instruct.jinja:148 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	w.At(148, 1)
+	w.At(148, 1, "set")
 	endAssistantToken = runtime.Str("<|assistant_end|>")
 	// Apertus-8B-Instruct.jinja:149 {%- set inner_token = '<|inner_prefix|>' -%}
-	w.At(149, 1)
+	w.At(149, 1, "set")
 	innerToken = runtime.Str("<|inner_prefix|>")
 	// Apertus-8B-Instruct.jinja:150 {%- set outer_token = '<|inner_suffix|>' -%}
-	w.At(150, 1)
+	w.At(150, 1, "set")
 	outerToken = runtime.Str("<|inner_suffix|>")
 	// Apertus-8B-Instruct.jinja:151 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	w.At(151, 1)
+	w.At(151, 1, "set")
 	toolCallsToken = runtime.Str("<|tools_prefix|>")
 	// Apertus-8B-Instruct.jinja:152 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	w.At(152, 1)
+	w.At(152, 1, "set")
 	endToolCallsToken = runtime.Str("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
-	w.At(154, 1)
+	w.At(154, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("in_assistant", runtime.Bool(false)), runtime.KW("in_tool", runtime.Bool(false)), runtime.KW("in_inner", runtime.Bool(false)), runtime.KW("assistant_format", runtime.None())})
 	// Apertus-8B-Instruct.jinja:156 {%- if messages and messages[0].role == 'system' -%}
-	w.At(156, 1)
+	w.At(156, 1, "if")
 	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// Apertus-8B-Instruct.jinja:157 {%- if "content" in messages[0] -%}
-		w.At(157, 5)
+		w.At(157, 5, "if")
 		if runtime.In(runtime.Str("content"), messages.ItemInt(0)) {
 			// Apertus-8B-Instruct.jinja:158 {%- if messages[0].content is string -%}
-			w.At(158, 9)
+			w.At(158, 9, "if")
 			if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:159 {{ system_token + messages[0].content + end_system_token }}
-				w.At(159, 13)
+				w.At(159, 13, "{{ }}")
 				w.WriteAdd(systemToken, messages.ItemInt(0).Attr("content"), endSystemToken)
 			} else if runtime.IsMapping(messages.ItemInt(0).Attr("content"), nil, nil) && runtime.In(runtime.Str("text"), messages.ItemInt(0).Attr("content")) {
 				// Apertus-8B-Instruct.jinja:161 {{ system_token + messages[0].content.text + end_system_token }}
-				w.At(161, 13)
+				w.At(161, 13, "{{ }}")
 				w.WriteAdd(systemToken, messages.ItemInt(0).Attr("content").Attr("text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:163 {{- raise_exception("Invalid system message") -}}
-				w.At(163, 13)
+				w.At(163, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:166 {{- raise_exception("Invalid system message") -}}
-			w.At(166, 9)
+			w.At(166, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168 {%- set loop_messages = messages[1:] -%}
-		w.At(168, 5)
+		w.At(168, 5, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// Apertus-8B-Instruct.jinja:170 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		w.At(170, 5)
+		w.At(170, 5, "{{ }}")
 		w.WriteAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171 {%- set loop_messages = messages -%}
-		w.At(171, 5)
+		w.At(171, 5, "set")
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174 {{ developer_token + 'Deliberation: ' }}
-	w.At(174, 1)
+	w.At(174, 1, "{{ }}")
 	w.WriteAdd(developerToken, runtime.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175 {%- if enable_thinking is defined and enable_thinking -%}
-	w.At(175, 1)
+	w.At(175, 1, "if")
 	if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180 {%- if tools is defined and tools -%}
-	w.At(180, 1)
+	w.At(180, 1, "if")
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		w.At(181, 5)
+		w.At(181, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("Tool Capabilities:\n"), runtime.Call(renderTools, []runtime.Value{tools}, nil))
 	} else {
 		w.WriteString("Tool Capabilities: disabled")
 	}
 	// Apertus-8B-Instruct.jinja:185 {{ end_developer_token }}
-	w.At(185, 1)
+	w.At(185, 1, "{{ }}")
 	w.Write(endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187 {%- for message in loop_messages -%}
-	w.At(187, 1)
+	w.At(187, 1, "for")
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		parts := in.Lookup("parts")
 		blocks := in.Lookup("blocks")
 		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
-		w.At(188, 5)
+		w.At(188, 5, "if")
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// Apertus-8B-Instruct.jinja:189 {%- set ns.in_inner = false -%}
-			w.At(189, 9)
+			w.At(189, 9, "set")
 			runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
 			// Apertus-8B-Instruct.jinja:190 {%- if ns.in_tool -%}
-			w.At(190, 9)
+			w.At(190, 9, "if")
 			if ns.Attr("in_tool").Truthy() {
 				w.WriteString("]")
 				// Apertus-8B-Instruct.jinja:192 {%- set ns.in_tool = false -%}
-				w.At(192, 13)
+				w.At(192, 13, "set")
 				runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 			}
 			// Apertus-8B-Instruct.jinja:194 {%- if ns.in_assistant -%}
-			w.At(194, 9)
+			w.At(194, 9, "if")
 			if ns.Attr("in_assistant").Truthy() {
 				// Apertus-8B-Instruct.jinja:195 {{ end_assistant_token }}
-				w.At(195, 13)
+				w.At(195, 13, "{{ }}")
 				w.Write(endAssistantToken)
 				// Apertus-8B-Instruct.jinja:196 {%- set ns.in_assistant = false -%}
-				w.At(196, 13)
+				w.At(196, 13, "set")
 				runtime.SetAttr(ns, "in_assistant", runtime.Bool(false))
 			}
 			// Apertus-8B-Instruct.jinja:198 {%- if "content" in message -%}
-			w.At(198, 9)
+			w.At(198, 9, "if")
 			if runtime.In(runtime.Str("content"), message) {
 				// Apertus-8B-Instruct.jinja:199 {{ user_token }}
-				w.At(199, 13)
+				w.At(199, 13, "{{ }}")
 				w.Write(userToken)
 				// Apertus-8B-Instruct.jinja:200 {%- if message.content is string -%}
-				w.At(200, 13)
+				w.At(200, 13, "if")
 				if runtime.IsString(message.Attr("content"), nil, nil) {
 					// Apertus-8B-Instruct.jinja:201 {{ message.content }}
-					w.At(201, 17)
+					w.At(201, 17, "{{ }}")
 					w.Write(message.Attr("content"))
 				} else if runtime.IsMapping(message.Attr("content"), nil, nil) && runtime.In(runtime.Str("parts"), message.Attr("content")) {
 					// Apertus-8B-Instruct.jinja:203 {%- set parts = message.content.parts -%}
-					w.At(203, 17)
+					w.At(203, 17, "set")
 					parts = message.Attr("content").Attr("parts")
 					// Apertus-8B-Instruct.jinja:204 {%- for part in parts -%}
-					w.At(204, 17)
+					w.At(204, 17, "for")
 					for _, part := range runtime.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205 {%- if part.type == "text" -%}
-						w.At(205, 21)
+						w.At(205, 21, "if")
 						if runtime.Eq(part.Attr("type"), runtime.Str("text")) {
 							// Apertus-8B-Instruct.jinja:206 {{ part.text }}
-							w.At(206, 25)
+							w.At(206, 25, "{{ }}")
 							w.Write(part.Attr("text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:208 {{- raise_exception("Invalid user part: " + part.type) -}}
-							w.At(208, 25)
+							w.At(208, 25, "{{ }}")
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), part.Attr("type"))))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:212 {{- raise_exception("Invalid user message: " + message.role) -}}
-					w.At(212, 17)
+					w.At(212, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), message.Attr("role"))))
 				}
 				// Apertus-8B-Instruct.jinja:214 {{ end_user_token }}
-				w.At(214, 13)
+				w.At(214, 13, "{{ }}")
 				w.Write(endUserToken)
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
-			w.At(217, 9)
+			w.At(217, 9, "if")
 			if !(ns.Attr("in_assistant").Truthy()) {
 				// Apertus-8B-Instruct.jinja:218 {{ assistant_token }}
-				w.At(218, 13)
+				w.At(218, 13, "{{ }}")
 				w.Write(assistantToken)
 				// Apertus-8B-Instruct.jinja:219 {%- set ns.in_assistant = true -%}
-				w.At(219, 13)
+				w.At(219, 13, "set")
 				runtime.SetAttr(ns, "in_assistant", runtime.Bool(true))
 			}
 			// Apertus-8B-Instruct.jinja:221 {%- if "content" in message and message.content is not none -%}
-			w.At(221, 9)
+			w.At(221, 9, "if")
 			if runtime.In(runtime.Str("content"), message) && !(runtime.IsNone(message.Attr("content"), nil, nil)) {
 				// Apertus-8B-Instruct.jinja:222 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				w.At(222, 13)
+				w.At(222, 13, "if")
 				if runtime.IsString(message.Attr("content"), nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.Eq(ns.Attr("assistant_format"), runtime.Str("string"))) {
 					// Apertus-8B-Instruct.jinja:223 {%- if ns.in_tool -%}
-					w.At(223, 17)
+					w.At(223, 17, "if")
 					if ns.Attr("in_tool").Truthy() {
 						w.WriteString("]")
 						// Apertus-8B-Instruct.jinja:225 {%- set ns.in_tool = false -%}
-						w.At(225, 21)
+						w.At(225, 21, "set")
 						runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 					}
 					// Apertus-8B-Instruct.jinja:227 {%- set ns.assistant_format = "string" -%}
-					w.At(227, 17)
+					w.At(227, 17, "set")
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("string"))
 					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
-					w.At(228, 17)
+					w.At(228, 17, "{{ }}")
 					w.Write(message.Attr("content"))
 				} else if (runtime.IsMapping(message.Attr("content"), nil, nil) && runtime.In(runtime.Str("blocks"), message.Attr("content"))) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.Eq(ns.Attr("assistant_format"), runtime.Str("mapping"))) {
 					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
-					w.At(230, 17)
+					w.At(230, 17, "set")
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("mapping"))
 					// Apertus-8B-Instruct.jinja:231 {%- set blocks = message.content.blocks -%}
-					w.At(231, 17)
+					w.At(231, 17, "set")
 					blocks = message.Attr("content").Attr("blocks")
 					// Apertus-8B-Instruct.jinja:232 {%- for block in blocks -%}
-					w.At(232, 17)
+					w.At(232, 17, "for")
 					var loop5 runtime.Loop
 					for loop5.Start(w, blocks, nil); loop5.Next(); {
 						block := loop5.Item()
 						// Apertus-8B-Instruct.jinja:233 {%- if block.type == 'thoughts' -%}
-						w.At(233, 21)
+						w.At(233, 21, "if")
 						if runtime.Eq(block.Attr("type"), runtime.Str("thoughts")) {
 							// Apertus-8B-Instruct.jinja:234 {%- if ns.in_tool -%}
-							w.At(234, 25)
+							w.At(234, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:236 {%- set ns.in_tool = false -%}
-								w.At(236, 29)
+								w.At(236, 29, "set")
 								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 							}
 							// Apertus-8B-Instruct.jinja:238 {%- if not ns.in_inner -%}
-							w.At(238, 25)
+							w.At(238, 25, "if")
 							if !(ns.Attr("in_inner").Truthy()) {
 								// Apertus-8B-Instruct.jinja:239 {%- set ns.in_inner = true -%}
-								w.At(239, 29)
+								w.At(239, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(true))
 								// Apertus-8B-Instruct.jinja:240 {{ inner_token }}
-								w.At(240, 29)
+								w.At(240, 29, "{{ }}")
 								w.Write(innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242 {{ block.text }}
-							w.At(242, 25)
+							w.At(242, 25, "{{ }}")
 							w.Write(block.Attr("text"))
 						} else if runtime.Eq(block.Attr("type"), runtime.Str("tool_calls")) {
 							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
-							w.At(244, 25)
+							w.At(244, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:246 {%- set ns.in_tool = false -%}
-								w.At(246, 29)
+								w.At(246, 29, "set")
 								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 							}
 							// Apertus-8B-Instruct.jinja:248 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							w.At(248, 25)
+							w.At(248, 25, "if")
 							if ((ns.Attr("in_inner").Truthy() && !(loop5.First().Truthy())) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.Eq(block.Attr("calls").ItemInt(0).Attr("name"), runtime.Str("display_answers")) {
 								// Apertus-8B-Instruct.jinja:249 {%- set ns.in_inner = false -%}
-								w.At(249, 29)
+								w.At(249, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
 								// Apertus-8B-Instruct.jinja:250 {{ outer_token }}
-								w.At(250, 29)
+								w.At(250, 29, "{{ }}")
 								w.Write(outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252 {{ tool_calls_token + '[' }}
-							w.At(252, 25)
+							w.At(252, 25, "{{ }}")
 							w.WriteAdd(toolCallsToken, runtime.Str("["))
 							// Apertus-8B-Instruct.jinja:253 {%- for tool_call in block.calls -%}
-							w.At(253, 25)
+							w.At(253, 25, "for")
 							var loop6 runtime.Loop
 							for loop6.Start(w, block.Attr("calls"), nil); loop6.Next(); {
 								toolCall := loop6.Item()
 								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								w.At(254, 29)
+								w.At(254, 29, "{{ }}")
 								w.WriteAdd(runtime.Str("{\""), toolCall.Attr("name"), runtime.Str("\": "), toolCall.Attr("arguments"), runtime.Str("}"))
 								// Apertus-8B-Instruct.jinja:255 {%- if not loop.last -%}
-								w.At(255, 29)
+								w.At(255, 29, "if")
 								if !(loop6.Last().Truthy()) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259 {{ ']' + end_tool_calls_token }}
-							w.At(259, 25)
+							w.At(259, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("]"), endToolCallsToken)
 						} else if runtime.Eq(block.Attr("type"), runtime.Str("tool_outputs")) {
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
-							w.At(261, 25)
+							w.At(261, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
 								// Apertus-8B-Instruct.jinja:262 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								w.At(262, 29)
+								w.At(262, 29, "{{ }}")
 								w.Write(runtime.RaiseException(runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265 {%- for tool_output in block.outputs -%}
-							w.At(265, 25)
+							w.At(265, 25, "for")
 							var loop7 runtime.Loop
 							for loop7.Start(w, block.Attr("outputs"), nil); loop7.Next(); {
 								toolOutput := loop7.Item()
 								// Apertus-8B-Instruct.jinja:266 {{- tool_output.output }}
-								w.At(266, 29)
+								w.At(266, 29, "{{ }}")
 								w.Write(toolOutput.Attr("output"))
 								// Apertus-8B-Instruct.jinja:267 {%- if not loop.last -%}
-								w.At(267, 29)
+								w.At(267, 29, "if")
 								if !(loop7.Last().Truthy()) {
 									w.WriteString(", ")
 								}
@@ -605,115 +605,115 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("]")
 						} else if runtime.Eq(block.Attr("type"), runtime.Str("response")) {
 							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
-							w.At(273, 25)
+							w.At(273, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:275 {%- set ns.in_tool = false -%}
-								w.At(275, 29)
+								w.At(275, 29, "set")
 								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 							}
 							// Apertus-8B-Instruct.jinja:277 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
-							w.At(277, 25)
+							w.At(277, 25, "if")
 							if (!(loop5.First().Truthy()) && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
 								// Apertus-8B-Instruct.jinja:278 {%- set ns.in_inner = false -%}
-								w.At(278, 29)
+								w.At(278, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
 								// Apertus-8B-Instruct.jinja:279 {{ outer_token }}
-								w.At(279, 29)
+								w.At(279, 29, "{{ }}")
 								w.Write(outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281 {{ block.text }}
-							w.At(281, 25)
+							w.At(281, 25, "{{ }}")
 							w.Write(block.Attr("text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:283 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							w.At(283, 25)
+							w.At(283, 25, "{{ }}")
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), block.Attr("type"))))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:287 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.At(287, 17)
+					w.At(287, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), message.Attr("content")), runtime.Str("', expected ")), ns.Attr("assistant_format"))))
 				}
 			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:290 {{- raise_exception("Invalid assistant message " + message) -}}
-				w.At(290, 13)
+				w.At(290, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292 {%- if "tool_calls" in message and message.tool_calls -%}
-			w.At(292, 9)
+			w.At(292, 9, "if")
 			if runtime.In(runtime.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293 {{ tool_calls_token + '[' }}
-				w.At(293, 13)
+				w.At(293, 13, "{{ }}")
 				w.WriteAdd(toolCallsToken, runtime.Str("["))
 				// Apertus-8B-Instruct.jinja:294 {%- for tool_call in message.tool_calls -%}
-				w.At(294, 13)
+				w.At(294, 13, "for")
 				var loop8 runtime.Loop
 				for loop8.Start(w, message.Attr("tool_calls"), nil); loop8.Next(); {
 					toolCall2 := loop8.Item()
 					function := in.Lookup("function")
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
-					w.At(295, 17)
+					w.At(295, 17, "if")
 					if runtime.Eq(toolCall2.Attr("type"), runtime.Str("function")) {
 						// Apertus-8B-Instruct.jinja:296 {%- set function = tool_call.function -%}
-						w.At(296, 21)
+						w.At(296, 21, "set")
 						function = toolCall2.Attr("function")
 						// Apertus-8B-Instruct.jinja:297 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						w.At(297, 21)
+						w.At(297, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("{\""), function.Attr("name"), runtime.Str("\": "), runtime.FilterTojson(function.Attr("arguments"), nil, nil), runtime.Str("}"))
 						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
-						w.At(298, 21)
+						w.At(298, 21, "if")
 						if !(loop8.Last().Truthy()) {
 							w.WriteString(", ")
 						}
 					} else {
 						// Apertus-8B-Instruct.jinja:302 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.At(302, 21)
+						w.At(302, 21, "{{ }}")
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2.Attr("type"))))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305 {{ ']' + end_tool_calls_token }}
-				w.At(305, 13)
+				w.At(305, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("]"), endToolCallsToken)
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
-			w.At(308, 9)
+			w.At(308, 9, "if")
 			if !(ns.Attr("in_assistant").Truthy()) {
 				// Apertus-8B-Instruct.jinja:309 {{- raise_exception("Tool message outside of assistant") -}}
-				w.At(309, 13)
+				w.At(309, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311 {%- if not ns.in_tool -%}
-			w.At(311, 9)
+			w.At(311, 9, "if")
 			if !(ns.Attr("in_tool").Truthy()) {
 				w.WriteString("[")
 				// Apertus-8B-Instruct.jinja:313 {%- set ns.in_tool = true -%}
-				w.At(313, 13)
+				w.At(313, 13, "set")
 				runtime.SetAttr(ns, "in_tool", runtime.Bool(true))
 			} else {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317 {{ message.content }}
-			w.At(317, 9)
+			w.At(317, 9, "{{ }}")
 			w.Write(message.Attr("content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:319 {{- raise_exception("Invalid message role") -}}
-			w.At(319, 9)
+			w.At(319, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322 {%- if ns.in_tool -%}
-	w.At(322, 1)
+	w.At(322, 1, "if")
 	if ns.Attr("in_tool").Truthy() {
 		w.WriteString("]")
 	}
 	// Apertus-8B-Instruct.jinja:325 {%- if add_generation_prompt -%}
-	w.At(325, 1)
+	w.At(325, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		// Apertus-8B-Instruct.jinja:326 {{ assistant_token }}
-		w.At(326, 5)
+		w.At(326, 5, "{{ }}")
 		w.Write(assistantToken)
 	}
 }

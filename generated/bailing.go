@@ -18,18 +18,18 @@ var Bailing = &runtime.Template{
 func renderBailing(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10 {%- for message in messages %}
-	w.At(10, 1)
+	w.At(10, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		role := runtime.Undefined("role")
 		// bailing.jinja:11 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(11, 1)
+		w.At(11, 1, "set")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
 		}
 		// bailing.jinja:12 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.At(12, 1)
+		w.At(12, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")

@@ -18,23 +18,23 @@ var Bailing2 = &runtime.Template{
 func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11 {%- if not messages or messages[0]['role'] != 'system' %}
-	w.At(11, 1)
+	w.At(11, 1, "if")
 	if !(messages.Truthy()) || runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14 {%- for message in messages %}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		role := runtime.Undefined("role")
 		// bailing2.jinja:15 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(15, 1)
+		w.At(15, 1, "set")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
 		}
 		// bailing2.jinja:16 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		w.At(16, 1)
+		w.At(16, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"), runtime.Str("<|role_end|>"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")

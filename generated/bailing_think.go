@@ -18,18 +18,18 @@ var BailingThink = &runtime.Template{
 func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing-think.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		role := runtime.Undefined("role")
 		// bailing-think.jinja:12 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(12, 1)
+		w.At(12, 1, "set")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
 		}
 		// bailing-think.jinja:13 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.At(13, 1)
+		w.At(13, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role><think>")

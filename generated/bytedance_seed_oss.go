@@ -35,85 +35,85 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2 {%- set bos_token              = '<seed:bos>'               -%}
-	w.At(2, 1)
+	w.At(2, 1, "set")
 	bosToken = runtime.Str("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3 {%- set eos_token              = '<seed:eos>'               -%}
-	w.At(3, 1)
+	w.At(3, 1, "set")
 	eosToken = runtime.Str("<seed:eos>")
 	// ByteDance-Seed-OSS.jinja:4 {%- set pad_token              = '<seed:pad>'               -%}
-	w.At(4, 1)
+	w.At(4, 1, "set")
 	_ = runtime.Str("<seed:pad>")
 	// ByteDance-Seed-OSS.jinja:5 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	w.At(5, 1)
+	w.At(5, 1, "set")
 	toolcallBeginToken = runtime.Str("<seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:6 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	w.At(6, 1)
+	w.At(6, 1, "set")
 	toolcallEndToken = runtime.Str("</seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:7 {%- set think_begin_token      = '<seed:think>'             -%}
-	w.At(7, 1)
+	w.At(7, 1, "set")
 	thinkBeginToken = runtime.Str("<seed:think>")
 	// ByteDance-Seed-OSS.jinja:8 {%- set think_end_token        = '</seed:think>'            -%}
-	w.At(8, 1)
+	w.At(8, 1, "set")
 	thinkEndToken = runtime.Str("</seed:think>")
 	// ByteDance-Seed-OSS.jinja:9 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	w.At(9, 1)
+	w.At(9, 1, "set")
 	budgetBeginToken = runtime.Str("<seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:10 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	w.At(10, 1)
+	w.At(10, 1, "set")
 	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12 {%- if not thinking_budget is defined %}
-	w.At(12, 1)
+	w.At(12, 1, "if")
 	if !(runtime.IsDefined(thinkingBudget, nil, nil)) {
 		// ByteDance-Seed-OSS.jinja:13 {%- set thinking_budget = -1 -%}
-		w.At(13, 1)
+		w.At(13, 1, "set")
 		thinkingBudget = runtime.Int(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15 {%- set budget_reflections_v05 = {
-	w.At(15, 1)
+	w.At(15, 1, "set")
 	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
 	// ByteDance-Seed-OSS.jinja:25 {%- set ns = namespace(interval = None) -%}
-	w.At(25, 1)
+	w.At(25, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("interval", runtime.None())})
 	// ByteDance-Seed-OSS.jinja:26 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	w.At(26, 1)
+	w.At(26, 1, "for")
 	for _, item2 := range runtime.Iterate(w, runtime.FilterDictsort(budgetReflectionsV05, nil, nil)) {
 		vals := runtime.Unpack(item2, 2)
 		k := vals[0]
 		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27 {%- if ns.interval is none and thinking_budget <= k -%}
-		w.At(27, 5)
+		w.At(27, 5, "if")
 		if runtime.IsNone(ns.Attr("interval"), nil, nil) && runtime.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28 {%- set ns.interval = v -%}
-			w.At(28, 9)
+			w.At(28, 9, "set")
 			runtime.SetAttr(ns, "interval", v)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32 {%- if ns.interval is none -%}
-	w.At(32, 1)
+	w.At(32, 1, "if")
 	if runtime.IsNone(ns.Attr("interval"), nil, nil) {
 		// ByteDance-Seed-OSS.jinja:33 {%- set ns.interval = budget_reflections_v05[16384] -%}
-		w.At(33, 5)
+		w.At(33, 5, "set")
 		runtime.SetAttr(ns, "interval", budgetReflectionsV05.ItemInt(16384))
 	}
 	// ByteDance-Seed-OSS.jinja:36 {%- if messages[0]["role"] == "system" %}
-	w.At(36, 1)
+	w.At(36, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// ByteDance-Seed-OSS.jinja:37 {%- set system_message = messages[0]["content"] %}
-		w.At(37, 1)
+		w.At(37, 1, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
 		// ByteDance-Seed-OSS.jinja:38 {%- set loop_messages = messages[1:] %}
-		w.At(38, 1)
+		w.At(38, 1, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// ByteDance-Seed-OSS.jinja:40 {%- set loop_messages = messages %}
-		w.At(40, 1)
+		w.At(40, 1, "set")
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43 {%- if not tools is defined or tools is none %}
-	w.At(43, 1)
+	w.At(43, 1, "if")
 	if !(runtime.IsDefined(tools, nil, nil)) || runtime.IsNone(tools, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:44 {%- set tools = [] %}
-		w.At(44, 1)
+		w.At(44, 1, "set")
 		tools = runtime.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47 {%- macro py_type(t) -%}
@@ -123,7 +123,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		t := runtime.Param(args[0], "t")
 		// ByteDance-Seed-OSS.jinja:48 {%- if t == "string" -%}
-		w.At(48, 5)
+		w.At(48, 5, "if")
 		if runtime.Eq(t, runtime.Str("string")) {
 			w.WriteString("str")
 		} else if runtime.In(t, runtime.NewTuple(runtime.Str("number"), runtime.Str("integer"))) {
@@ -137,26 +137,26 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	})
 	// ByteDance-Seed-OSS.jinja:55 {%- if system_message is defined %}
-	w.At(55, 1)
+	w.At(55, 1, "if")
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:56 {{ bos_token + "system\n" + system_message }}
-		w.At(56, 1)
+		w.At(56, 1, "{{ }}")
 		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-		w.At(59, 1)
+		w.At(59, 1, "{{ }}")
 		w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 	}
 	// ByteDance-Seed-OSS.jinja:62 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	w.At(62, 1)
+	w.At(62, 1, "if")
 	if runtime.IsDefined(useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65 {{ tools | tojson(ensure_ascii=False) }}
-		w.At(65, 1)
+		w.At(65, 1, "{{ }}")
 		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	} else {
 		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
-		w.At(67, 1)
+		w.At(67, 1, "for")
 		var loop runtime.Loop
 		for loop.Start(w, tools, func(item3 runtime.Value) bool {
 			item4 := item3
@@ -165,55 +165,55 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			item5 := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71 {{ item.function.name }}
-			w.At(71, 5)
+			w.At(71, 5, "{{ }}")
 			w.Write(item5.Attr("function").Attr("name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72 {%- for name, spec in item.function.parameters.properties.items() %}
-			w.At(72, 1)
+			w.At(72, 1, "for")
 			var loop2 runtime.Loop
 			for loop2.Start(w, runtime.CallMethod(item5.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
 				vals2 := runtime.Unpack(loop2.Item(), 2)
 				name := vals2[0]
 				spec := vals2[1]
 				// ByteDance-Seed-OSS.jinja:73 {{- name }}
-				w.At(73, 9)
+				w.At(73, 9, "{{ }}")
 				w.Write(name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73 {{ py_type(spec.type) }}
-				w.At(73, 22)
+				w.At(73, 22, "{{ }}")
 				w.Write(runtime.Call(pyType, []runtime.Value{spec.Attr("type")}, nil))
 				// ByteDance-Seed-OSS.jinja:73 {% if not loop.last %}
-				w.At(73, 46)
+				w.At(73, 46, "if")
 				if !(loop2.Last().Truthy()) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76 {{ item.function.description | trim }}
-			w.At(76, 5)
+			w.At(76, 5, "{{ }}")
 			w.Write(runtime.FilterTrim(item5.Attr("function").Attr("description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79 {%- if item.function.parameters.properties %}
-			w.At(79, 5)
+			w.At(79, 5, "if")
 			if item5.Attr("function").Attr("parameters").Attr("properties").Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81 {%- for name, spec in item.function.parameters.properties.items() %}
-				w.At(81, 5)
+				w.At(81, 5, "for")
 				for _, item6 := range runtime.Iterate(w, runtime.CallMethod(item5.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil)) {
 					vals3 := runtime.Unpack(item6, 2)
 					name2 := vals3[0]
 					spec2 := vals3[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83 {{ name }}
-					w.At(83, 7)
+					w.At(83, 7, "{{ }}")
 					w.Write(name2)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83 {{ py_type(spec.type) }}
-					w.At(83, 19)
+					w.At(83, 19, "{{ }}")
 					w.Write(runtime.Call(pyType, []runtime.Value{spec2.Attr("type")}, nil))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84 {%- if name in item.function.parameters.required %}
-					w.At(84, 7)
+					w.At(84, 7, "if")
 					if runtime.In(name2, item5.Attr("function").Attr("parameters").Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
@@ -221,7 +221,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85 {{- " " ~ (spec.description or "") }}
-					w.At(85, 7)
+					w.At(85, 7, "{{ }}")
 					w.WriteConcat(runtime.Str(" "), runtime.Or(spec2.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
@@ -229,26 +229,26 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90 {%- if item.function.returns is defined
-			w.At(90, 5)
+			w.At(90, 5, "if")
 			if (runtime.IsDefined(item5.Attr("function").Attr("returns"), nil, nil) && runtime.IsDefined(item5.Attr("function").Attr("returns").Attr("properties"), nil, nil)) && item5.Attr("function").Attr("returns").Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94 {%- for name, spec in item.function.returns.properties.items() %}
-				w.At(94, 5)
+				w.At(94, 5, "for")
 				for _, item7 := range runtime.Iterate(w, runtime.CallMethod(item5.Attr("function").Attr("returns").Attr("properties"), "items", nil, nil)) {
 					vals4 := runtime.Unpack(item7, 2)
 					name3 := vals4[0]
 					spec3 := vals4[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96 {{ name }}
-					w.At(96, 7)
+					w.At(96, 7, "{{ }}")
 					w.Write(name3)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96 {{ py_type(spec.type) }}
-					w.At(96, 19)
+					w.At(96, 19, "{{ }}")
 					w.Write(runtime.Call(pyType, []runtime.Value{spec3.Attr("type")}, nil))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97 {{- " " ~ (spec.description or "") }}
-					w.At(97, 7)
+					w.At(97, 7, "{{ }}")
 					w.WriteConcat(runtime.Str(" "), runtime.Or(spec3.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
@@ -258,156 +258,156 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104 {%- if tools is iterable and tools | length > 0 %}
-	w.At(104, 1)
+	w.At(104, 1, "if")
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	w.At(109, 1)
+	w.At(109, 1, "if")
 	if runtime.IsDefined(systemMessage, nil, nil) || (runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110 {{ eos_token }}
-		w.At(110, 1)
+		w.At(110, 1, "{{ }}")
 		w.Write(eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113 {%- if thinking_budget is defined %}
-	w.At(113, 1)
+	w.At(113, 1, "if")
 	if runtime.IsDefined(thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:114 {%- if thinking_budget == 0 %}
-		w.At(114, 1)
+		w.At(114, 1, "if")
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115 {{ bos_token+"system" }}
-			w.At(115, 1)
+			w.At(115, 1, "{{ }}")
 			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
-			w.At(117, 1)
+			w.At(117, 1, "{{ }}")
 			w.Write(eosToken)
 		} else if !(runtime.Eq(thinkingBudget, runtime.Int(-1))) {
 			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
-			w.At(119, 1)
+			w.At(119, 1, "{{ }}")
 			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
-			w.At(120, 166)
+			w.At(120, 166, "{{ }}")
 			w.Write(thinkingBudget)
 			w.WriteString(". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
-			w.At(120, 244)
+			w.At(120, 244, "{{ }}")
 			w.Write(thinkingBudget)
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120 {{ns.interval}}
-			w.At(120, 367)
+			w.At(120, 367, "{{ }}")
 			w.Write(ns.Attr("interval"))
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121 {{ eos_token }}
-			w.At(121, 1)
+			w.At(121, 1, "{{ }}")
 			w.Write(eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125 {%- for message in loop_messages %}
-	w.At(125, 1)
+	w.At(125, 1, "for")
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126 {%- if message.role == "assistant"
-		w.At(126, 1)
+		w.At(126, 1, "if")
 		if ((runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130 {{ bos_token + message.role }}
-			w.At(130, 1)
+			w.At(130, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"))
 			// ByteDance-Seed-OSS.jinja:131 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(131, 1)
+			w.At(131, 1, "if")
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.At(132, 1)
+				w.At(132, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), thinkBeginToken, runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(134, 1)
+			w.At(134, 1, "if")
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135 {{ "\n" + message.content | trim + "\n" }}
-				w.At(135, 1)
+				w.At(135, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), runtime.Str("\n"))
 			}
 			// ByteDance-Seed-OSS.jinja:137 {%- for tool_call in message.tool_calls %}
-			w.At(137, 1)
+			w.At(137, 1, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138 {%- if tool_call.function is defined %}
-				w.At(138, 1)
+				w.At(138, 1, "if")
 				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
 					// ByteDance-Seed-OSS.jinja:138 {% set tool_call = tool_call.function %}
-					w.At(138, 40)
+					w.At(138, 40, "set")
 					toolCall = toolCall.Attr("function")
 				}
 				// ByteDance-Seed-OSS.jinja:139 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				w.At(139, 1)
+				w.At(139, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 				// ByteDance-Seed-OSS.jinja:140 {%- if tool_call.arguments is defined %}
-				w.At(140, 1)
+				w.At(140, 1, "if")
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					w.At(141, 1)
+					w.At(141, 1, "for")
 					for _, item8 := range runtime.Iterate(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil)) {
 						vals5 := runtime.Unpack(item8, 2)
 						argName := vals5[0]
 						argValue := vals5[1]
 						// ByteDance-Seed-OSS.jinja:142 {{ "<parameter=" + arg_name + ">" }}
-						w.At(142, 1)
+						w.At(142, 1, "{{ }}")
 						w.WriteAdd(runtime.Str("<parameter="), argName, runtime.Str(">"))
 						// ByteDance-Seed-OSS.jinja:143 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						w.At(143, 1)
+						w.At(143, 1, "set")
 						if !(runtime.IsString(argValue, nil, nil)) {
 							argValue = runtime.FilterString(argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144 {{ arg_value+"</parameter>\n" }}
-						w.At(144, 1)
+						w.At(144, 1, "{{ }}")
 						w.WriteAdd(argValue, runtime.Str("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147 {{ "</function>\n" + toolcall_end_token }}
-				w.At(147, 1)
+				w.At(147, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("</function>\n"), toolcallEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
-			w.At(149, 1)
+			w.At(149, 1, "{{ }}")
 			w.Write(eosToken)
 		} else if runtime.In(message.Attr("role"), runtime.NewList(runtime.Str("user"), runtime.Str("system"))) {
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.At(151, 1)
+			w.At(151, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
-			w.At(153, 1)
+			w.At(153, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"))
 			// ByteDance-Seed-OSS.jinja:154 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(154, 1)
+			w.At(154, 1, "if")
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.At(155, 1)
+				w.At(155, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), thinkBeginToken, runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(157, 1)
+			w.At(157, 1, "if")
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158 {{ "\n" + message.content | trim + eos_token }}
-				w.At(158, 1)
+				w.At(158, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.At(162, 1)
+			w.At(162, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166 {%- if add_generation_prompt %}
-	w.At(166, 1)
+	w.At(166, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167 {{ bos_token+"assistant\n" }}
-		w.At(167, 1)
+		w.At(167, 1, "{{ }}")
 		w.WriteAdd(bosToken, runtime.Str("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168 {%- if thinking_budget == 0 %}
-		w.At(168, 1)
+		w.At(168, 1, "if")
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			w.At(169, 1)
+			w.At(169, 1, "{{ }}")
 			w.WriteAdd(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken)
 		}
 	}

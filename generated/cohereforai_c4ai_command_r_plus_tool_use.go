@@ -34,34 +34,34 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		jsonSpec := runtime.Param(args[0], "json_spec")
 		basicTypeMap := runtime.Undefined("basic_type_map")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3 {%- set basic_type_map = {
-		w.At(3, 1)
+		w.At(3, 1, "set")
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10 {%- if basic_type_map[json_spec.type] is defined %}
-		w.At(10, 1)
+		w.At(10, 1, "if")
 		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11 {{- basic_type_map[json_spec.type] }}
-			w.At(11, 5)
+			w.At(11, 5, "{{ }}")
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("array")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			w.At(13, 5)
+			w.At(13, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("List["), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("items")}, nil), runtime.Str("]"))
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("object")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.At(15, 5)
+			w.At(15, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("Dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil), runtime.Str("]"))
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
-			w.At(18, 5)
+			w.At(18, 5, "for")
 			var loop runtime.Loop
 			for loop.Start(w, jsonSpec.Attr("type"), nil); loop.Next(); {
 				t := loop.Item()
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19 {{- json_to_python_type({"type": t}) }}
-				w.At(19, 7)
+				w.At(19, 7, "{{ }}")
 				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20 {%- if not loop.last %}
-				w.At(20, 7)
+				w.At(20, 7, "if")
 				if !(loop.Last().Truthy()) {
 					w.WriteString(",")
 				}
@@ -78,81 +78,81 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	}, func(args []runtime.Value) {
 		tools2 := runtime.Param(args[0], "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31 {%- for tool in tools %}
-		w.At(31, 1)
+		w.At(31, 1, "for")
 		var loop2 runtime.Loop
 		for loop2.Start(w, tools2, nil); loop2.Next(); {
 			tool := loop2.Item()
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32 {%- if loop.index0 != 0 %}
-			w.At(32, 5)
+			w.At(32, 5, "if")
 			if runtime.Ne(loop2.Index0(), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35 {{- '```python\ndef ' + tool.name + '(' }}
-			w.At(35, 5)
+			w.At(35, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("```python\ndef "), tool.Attr("name"), runtime.Str("("))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			w.At(36, 5)
+			w.At(36, 5, "for")
 			var loop3 runtime.Loop
 			for loop3.Start(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop3.Next(); {
 				vals := runtime.Unpack(loop3.Item(), 2)
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37 {%- if loop.index0 != 0 %}
-				w.At(37, 9)
+				w.At(37, 9, "if")
 				if runtime.Ne(loop3.Index0(), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40 {{- param_name + ': ' }}
-				w.At(40, 9)
+				w.At(40, 9, "{{ }}")
 				w.WriteAdd(paramName, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41 {%- if not param_fields.required %}
-				w.At(41, 9)
+				w.At(41, 9, "if")
 				if !(paramFields.Attr("required").Truthy()) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42 {{- 'Optional[' + param_fields.type + '] = None'}}
-					w.At(42, 13)
+					w.At(42, 13, "{{ }}")
 					w.WriteAdd(runtime.Str("Optional["), paramFields.Attr("type"), runtime.Str("] = None"))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44 {{- param_fields.type }}
-					w.At(44, 13)
+					w.At(44, 13, "{{ }}")
 					w.Write(paramFields.Attr("type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48 {{- tool.description }}
-			w.At(48, 5)
+			w.At(48, 5, "{{ }}")
 			w.Write(tool.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49 {%- if tool.parameter_definitions|length != 0 %}
-			w.At(49, 5)
+			w.At(49, 5, "if")
 			if runtime.Ne(runtime.FilterLength(tool.Attr("parameter_definitions"), nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				w.At(51, 9)
+				w.At(51, 9, "for")
 				var loop4 runtime.Loop
 				for loop4.Start(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop4.Next(); {
 					vals2 := runtime.Unpack(loop4.Item(), 2)
 					paramName2 := vals2[0]
 					paramFields2 := vals2[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52 {%- if loop.index0 != 0 %}
-					w.At(52, 13)
+					w.At(52, 13, "if")
 					if runtime.Ne(loop4.Index0(), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55 {{- param_name + ' ('}}
-					w.At(55, 13)
+					w.At(55, 13, "{{ }}")
 					w.WriteAdd(paramName2, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56 {%- if not param_fields.required %}
-					w.At(56, 13)
+					w.At(56, 13, "if")
 					if !(paramFields2.Attr("required").Truthy()) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57 {{- 'Optional[' + param_fields.type + ']'}}
-						w.At(57, 17)
+						w.At(57, 17, "{{ }}")
 						w.WriteAdd(runtime.Str("Optional["), paramFields2.Attr("type"), runtime.Str("]"))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59 {{- param_fields.type }}
-						w.At(59, 17)
+						w.At(59, 17, "{{ }}")
 						w.Write(paramFields2.Attr("type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61 {{- '): ' + param_fields.description }}
-					w.At(61, 13)
+					w.At(61, 13, "{{ }}")
 					w.WriteAdd(runtime.Str("): "), paramFields2.Attr("description"))
 				}
 			}
@@ -166,88 +166,88 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	}, func(args []runtime.Value) {
 		tools3 := runtime.Param(args[0], "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69 {%- for tool in tools %}
-		w.At(69, 1)
+		w.At(69, 1, "for")
 		var loop5 runtime.Loop
 		for loop5.Start(w, tools3, nil); loop5.Next(); {
 			tool2 := loop5.Item()
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70 {%- if loop.index0 != 0 %}
-			w.At(70, 3)
+			w.At(70, 3, "if")
 			if runtime.Ne(loop5.Index0(), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73 {%- if tool.function is defined %}
-			w.At(73, 3)
+			w.At(73, 3, "if")
 			if runtime.IsDefined(tool2.Attr("function"), nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74 {%- set tool = tool.function %}
-				w.At(74, 5)
+				w.At(74, 5, "set")
 				tool2 = tool2.Attr("function")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76 {{-'```python
-			w.At(76, 3)
+			w.At(76, 3, "{{ }}")
 			w.WriteAdd(runtime.Str("```python\ndef "), tool2.Attr("name"), runtime.Str("("))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			w.At(78, 3)
+			w.At(78, 3, "for")
 			var loop6 runtime.Loop
 			for loop6.Start(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop6.Next(); {
 				vals3 := runtime.Unpack(loop6.Item(), 2)
 				paramName3 := vals3[0]
 				paramFields3 := vals3[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79 {%- if loop.index0 != 0 %}
-				w.At(79, 5)
+				w.At(79, 5, "if")
 				if runtime.Ne(loop6.Index0(), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82 {{-param_name + ": "}}
-				w.At(82, 5)
+				w.At(82, 5, "{{ }}")
 				w.WriteAdd(paramName3, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83 {%- if not param_name in tool.parameters.required %}
-				w.At(83, 5)
+				w.At(83, 5, "if")
 				if !(runtime.In(paramName3, tool2.Attr("parameters").Attr("required"))) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					w.At(84, 7)
+					w.At(84, 7, "{{ }}")
 					w.WriteAdd(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil), runtime.Str("] = None"))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
-					w.At(86, 7)
+					w.At(86, 7, "{{ }}")
 					w.Write(runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91 {{- tool.description }}
-			w.At(91, 3)
+			w.At(91, 3, "{{ }}")
 			w.Write(tool2.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92 {%- if tool.parameters.properties|length != 0 %}
-			w.At(92, 3)
+			w.At(92, 3, "if")
 			if runtime.Ne(runtime.FilterLength(tool2.Attr("parameters").Attr("properties"), nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(94, 5)
+				w.At(94, 5, "for")
 				var loop7 runtime.Loop
 				for loop7.Start(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop7.Next(); {
 					vals4 := runtime.Unpack(loop7.Item(), 2)
 					paramName4 := vals4[0]
 					paramFields4 := vals4[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95 {%- if loop.index0 != 0 %}
-					w.At(95, 7)
+					w.At(95, 7, "if")
 					if runtime.Ne(loop7.Index0(), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98 {{- param_name + ' ('}}
-					w.At(98, 7)
+					w.At(98, 7, "{{ }}")
 					w.WriteAdd(paramName4, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99 {%- if not param_name in tool.parameters.required %}
-					w.At(99, 7)
+					w.At(99, 7, "if")
 					if !(runtime.In(paramName4, tool2.Attr("parameters").Attr("required"))) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						w.At(100, 9)
+						w.At(100, 9, "{{ }}")
 						w.WriteAdd(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil), runtime.Str("]"))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
-						w.At(102, 9)
+						w.At(102, 9, "{{ }}")
 						w.Write(runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104 {{- '): ' + param_fields.description }}
-					w.At(104, 7)
+					w.At(104, 7, "{{ }}")
 					w.WriteAdd(runtime.Str("): "), paramFields4.Attr("description"))
 				}
 			}
@@ -255,119 +255,119 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		}
 	})
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111 {{- bos_token }}
-	w.At(111, 1)
+	w.At(111, 1, "{{ }}")
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112 {%- if messages[0]['role'] == 'system' %}
-	w.At(112, 1)
+	w.At(112, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113 {%- set loop_messages = messages[1:] %}
-		w.At(113, 3)
+		w.At(113, 3, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114 {%- set system_message = messages[0]['content'] %}
-		w.At(114, 3)
+		w.At(114, 3, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116 {%- set loop_messages = messages %}
-		w.At(116, 3)
+		w.At(116, 3, "set")
 		loopMessages = messages
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		w.At(117, 3)
+		w.At(117, 3, "set")
 		systemMessage = runtime.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133 {{- '
-	w.At(133, 1)
+	w.At(133, 1, "{{ }}")
 	w.WriteAdd(runtime.Str("\n"), systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141 {%- set ns = namespace(new_tools=true) %}
-	w.At(141, 1)
+	w.At(141, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("new_tools", runtime.Bool(true))})
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142 {%- for tool in tools %}
-	w.At(142, 1)
+	w.At(142, 1, "for")
 	for _, tool3 := range runtime.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143 {%- if tool.parameter_definitions is defined %}
-		w.At(143, 5)
+		w.At(143, 5, "if")
 		if runtime.IsDefined(tool3.Attr("parameter_definitions"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144 {%- set ns.new_tools = false %}
-			w.At(144, 9)
+			w.At(144, 9, "set")
 			runtime.SetAttr(ns, "new_tools", runtime.Bool(false))
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147 {%- if ns.new_tools %}
-	w.At(147, 1)
+	w.At(147, 1, "if")
 	if ns.Attr("new_tools").Truthy() {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148 {{- new_tool_parser(tools) }}
-		w.At(148, 5)
+		w.At(148, 5, "{{ }}")
 		w.Write(runtime.Call(newToolParser, []runtime.Value{tools}, nil))
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150 {{- old_tool_parser(tools) }}
-		w.At(150, 5)
+		w.At(150, 5, "{{ }}")
 		w.Write(runtime.Call(oldToolParser, []runtime.Value{tools}, nil))
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153 {%- for message in loop_messages %}
-	w.At(153, 1)
+	w.At(153, 1, "for")
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		content := runtime.Undefined("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154 {%- set content = message['content'] %}
-		w.At(154, 3)
+		w.At(154, 3, "set")
 		content = message.ItemStr("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155 {%- if message.role == 'user' %}
-		w.At(155, 3)
+		w.At(155, 3, "if")
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(156, 5)
+			w.At(156, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(158, 5)
+			w.At(158, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
-			w.At(161, 5)
+			w.At(161, 5, "if")
 			if runtime.IsDefined(message.Attr("content"), nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162 {{- message.content|trim }}
-				w.At(162, 9)
+				w.At(162, 9, "{{ }}")
 				w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165 {%- for tool_call in message.tool_calls %}
-			w.At(165, 5)
+			w.At(165, 5, "for")
 			var loop8 runtime.Loop
 			for loop8.Start(w, message.Attr("tool_calls"), nil); loop8.Next(); {
 				toolCall := loop8.Item()
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166 {%- if tool_call.function is defined %}
-				w.At(166, 9)
+				w.At(166, 9, "if")
 				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167 {%- set tool_call = tool_call.function %}
-					w.At(167, 13)
+					w.At(167, 13, "set")
 					toolCall = toolCall.Attr("function")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169 {{- '{\n'|indent(4, first=true) }}
-				w.At(169, 9)
+				w.At(169, 9, "{{ }}")
 				w.Write(runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				w.At(170, 9)
+				w.At(170, 9, "{{ }}")
 				w.WriteAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), toolCall.Attr("name"), runtime.Str("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171 {{- '"parameters": '|indent(8, first=true) }}
-				w.At(171, 9)
+				w.At(171, 9, "{{ }}")
 				w.Write(runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				w.At(172, 9)
+				w.At(172, 9, "if")
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) && runtime.Gt(runtime.FilterLength(toolCall.Attr("arguments"), nil, nil), runtime.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					w.At(173, 13)
+					w.At(173, 13, "{{ }}")
 					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCall.Attr("arguments"), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178 {{- '}'|indent(4, first=true) }}
-				w.At(178, 9)
+				w.At(178, 9, "{{ }}")
 				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179 {%- if not loop.last %}
-				w.At(179, 9)
+				w.At(179, 9, "if")
 				if !(loop8.Last().Truthy()) {
 					w.WriteString(",\n")
 				}
@@ -375,19 +375,19 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("\n]```\n")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(185, 5)
+			w.At(185, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}
-			w.At(188, 5)
+			w.At(188, 5, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200 {%- if add_generation_prompt %}
-	w.At(200, 1)
+	w.At(200, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	}

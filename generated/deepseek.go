@@ -18,21 +18,21 @@ var Deepseek = &runtime.Template{
 func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// deepseek.jinja:14 {%- for message in messages %}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek.jinja:15 {%- if message['role'] == 'system' %}
-		w.At(15, 1)
+		w.At(15, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// deepseek.jinja:16 {{- message['content'] }}
-			w.At(16, 1)
+			w.At(16, 1, "{{ }}")
 			w.Write(message.ItemStr("content"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			w.At(18, 1)
+			w.At(18, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("### Instruction:\n"), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			w.At(20, 1)
+			w.At(20, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("### Response:\n"), message.ItemStr("content"), runtime.Str("\n<|EOT|>\n"))
 		}
 	}

@@ -18,21 +18,21 @@ var Deepseek3 = &runtime.Template{
 func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// deepseek3.jinja:10 {%- for message in messages %}
-	w.At(10, 1)
+	w.At(10, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek3.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1)
+		w.At(11, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// deepseek3.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1)
+			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// deepseek3.jinja:14 {{- '<｜User｜>' + message['content'] }}
-			w.At(14, 1)
+			w.At(14, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜User｜>"), message.ItemStr("content"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek3.jinja:16 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.At(16, 1)
+			w.At(16, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜Assistant｜>"), message.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 		}
 	}

@@ -23,132 +23,132 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1 {% if not add_generation_prompt is defined -%}
-	w.At(1, 1)
+	w.At(1, 1, "if")
 	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3)
+		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1)
+	w.At(4, 1, "if")
 	if !(runtime.IsDefined(thinking, nil, nil)) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3)
+		w.At(5, 3, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5)
+			w.At(6, 5, "set")
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.1.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5)
+			w.At(8, 5, "set")
 			thinking = runtime.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:11 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt=”, is_first_sp=true, is_last_us…
-	w.At(11, 1)
+	w.At(11, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true)), runtime.KW("is_last_user", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V3.1.jinja:12 {%- for message in messages -%}
-	w.At(12, 1)
+	w.At(12, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13 {%- if message['role'] == 'system' -%}
-		w.At(13, 3)
+		w.At(13, 3, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14 {%- if ns.is_first_sp -%}
-			w.At(14, 5)
+			w.At(14, 5, "if")
 			if ns.Attr("is_first_sp").Truthy() {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				w.At(15, 7)
+				w.At(15, 7, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16 {%- set ns.is_first_sp = false -%}
-				w.At(16, 7)
+				w.At(16, 7, "set")
 				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:18 {%- set ns.system_prompt = ns.system_prompt + '
-				w.At(18, 7)
+				w.At(18, 7, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), message.ItemStr("content")))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ bos_token }}
-	w.At(23, 15)
+	w.At(23, 15, "{{ }}")
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ ns.system_prompt }}
-	w.At(23, 30)
+	w.At(23, 30, "{{ }}")
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V3.1.jinja:24 {%- for message in messages -%}
-	w.At(24, 1)
+	w.At(24, 1, "for")
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-V3.1.jinja:25 {%- if message['role'] == 'user' -%}
-		w.At(25, 3)
+		w.At(25, 3, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26 {%- set ns.is_tool = false -%}
-			w.At(26, 5)
+			w.At(26, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:27 {%- set ns.is_first = false -%}
-			w.At(27, 5)
+			w.At(27, 5, "set")
 			runtime.SetAttr(ns, "is_first", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {%- set ns.is_last_user = true -%}
-			w.At(28, 5)
+			w.At(28, 5, "set")
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {{'<｜User｜>' + message['content']}}
-			w.At(28, 39)
+			w.At(28, 39, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		w.At(30, 3)
+		w.At(30, 3, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31 {%- if ns.is_last_user -%}
-			w.At(31, 5)
+			w.At(31, 5, "if")
 			if ns.Attr("is_last_user").Truthy() {
 				w.WriteString("<｜Assistant｜><think></think>")
 			}
 			// deepseek-ai-DeepSeek-V3.1.jinja:33 {%- set ns.is_last_user = false -%}
-			w.At(33, 5)
+			w.At(33, 5, "set")
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:34 {%- set ns.is_first = false -%}
-			w.At(34, 5)
+			w.At(34, 5, "set")
 			runtime.SetAttr(ns, "is_first", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:35 {%- set ns.is_tool = false -%}
-			w.At(35, 5)
+			w.At(35, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:36 {%- for tool in message['tool_calls'] -%}
-			w.At(36, 5)
+			w.At(36, 5, "for")
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37 {%- if not ns.is_first -%}
-				w.At(37, 7)
+				w.At(37, 7, "if")
 				if !(ns.Attr("is_first").Truthy()) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38 {%- if not message['content'] -%}
-					w.At(38, 9)
+					w.At(38, 9, "if")
 					if !(message2.ItemStr("content").Truthy()) {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						w.At(38, 42)
+						w.At(38, 42, "{{ }}")
 						w.WriteAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						w.At(39, 23)
+						w.At(39, 23, "{{ }}")
 						w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41 {%- set ns.is_first = true -%}
-					w.At(41, 9)
+					w.At(41, 9, "set")
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					w.At(42, 21)
+					w.At(42, 21, "{{ }}")
 					w.WriteAdd(runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		w.At(46, 3)
+		w.At(46, 3, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(message2.ItemStr("tool_calls").Truthy()) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47 {%- if ns.is_last_user -%}
-			w.At(47, 5)
+			w.At(47, 5, "if")
 			if ns.Attr("is_last_user").Truthy() {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				w.At(48, 7)
+				w.At(48, 7, "if")
 				if (runtime.IsDefined(message2.ItemStr("prefix"), nil, nil) && message2.ItemStr("prefix").Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
@@ -156,53 +156,53 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.1.jinja:52 {%- set ns.is_last_user = false -%}
-			w.At(52, 5)
+			w.At(52, 5, "set")
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:53 {%- if ns.is_tool -%}
-			w.At(53, 5)
+			w.At(53, 5, "if")
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.At(53, 26)
+				w.At(53, 26, "{{ }}")
 				w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54 {%- set ns.is_tool = false -%}
-				w.At(54, 7)
+				w.At(54, 7, "set")
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:56 {%- set content = message['content'] -%}
-				w.At(56, 7)
+				w.At(56, 7, "set")
 				content = message2.ItemStr("content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57 {%- if '</think>' in content -%}
-				w.At(57, 7)
+				w.At(57, 7, "if")
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58 {%- set content = content.split('</think>', 1)[1] -%}
-					w.At(58, 9)
+					w.At(58, 9, "set")
 					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59 {{content + '<｜end▁of▁sentence｜>'}}
-				w.At(59, 20)
+				w.At(59, 20, "{{ }}")
 				w.WriteAdd(content, runtime.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62 {%- if message['role'] == 'tool' -%}
-		w.At(62, 3)
+		w.At(62, 3, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63 {%- set ns.is_last_user = false -%}
-			w.At(63, 5)
+			w.At(63, 5, "set")
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {%- set ns.is_tool = true -%}
-			w.At(64, 5)
+			w.At(64, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			w.At(64, 34)
+			w.At(64, 34, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
-	w.At(67, 1)
+	w.At(67, 1, "if")
 	if (addGenerationPrompt.Truthy() && ns.Attr("is_last_user").Truthy()) && !(ns.Attr("is_tool").Truthy()) {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V3.1.jinja:68 {%- if not thinking -%}
-		w.At(68, 3)
+		w.At(68, 3, "if")
 		if !(thinking.Truthy()) {
 			w.WriteString("<think></think>")
 		} else {

@@ -32,65 +32,65 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx := runtime.Undefined("last_user_idx")
 	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1)
+	w.At(1, 1, "if")
 	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3)
+		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1)
+	w.At(4, 1, "if")
 	if !(runtime.IsDefined(thinking, nil, nil)) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3)
+		w.At(5, 3, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5)
+			w.At(6, 5, "set")
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5)
+			w.At(8, 5, "set")
 			thinking = runtime.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:11 {%- set dsml_token = '｜DSML｜' -%}
-	w.At(11, 1)
+	w.At(11, 1, "set")
 	dsmlToken = runtime.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V3.2.jinja:12 {%- set thinking_start_token = '<think>' -%}
-	w.At(12, 1)
+	w.At(12, 1, "set")
 	thinkingStartToken = runtime.Str("<think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:13 {%- set thinking_end_token = '</think>' -%}
-	w.At(13, 1)
+	w.At(13, 1, "set")
 	thinkingEndToken = runtime.Str("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	w.At(14, 1)
+	w.At(14, 1, "set")
 	toolsHeader = runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken), runtime.Str("function_calls>\" block like the following as part of your reply to the user:\n<")), dsmlToken), runtime.Str("function_calls>\n<")), dsmlToken), runtime.Str("invoke name=\"$FUNCTION_NAME\">\n<")), dsmlToken), runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")), dsmlToken), runtime.Str("parameter>\n...\n</")), dsmlToken), runtime.Str("invoke>\n<")), dsmlToken), runtime.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</")), dsmlToken), runtime.Str("invoke>\n</")), dsmlToken), runtime.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")), dsmlToken), runtime.Str("function_calls>\n...\n</")), dsmlToken), runtime.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")), thinkingStartToken), runtime.Str("...thinking about results")), thinkingEndToken), runtime.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15 {%- set tools_footer = '</functions>\n' -%}
-	w.At(15, 1)
+	w.At(15, 1, "set")
 	toolsFooter = runtime.Str("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16 {%- set ns = namespace(system_prompt=”, is_first_sp=true) -%}
-	w.At(16, 1)
+	w.At(16, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:17 {%- for message in messages -%}
-	w.At(17, 1)
+	w.At(17, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18 {%- if message['role'] == 'system' -%}
-		w.At(18, 3)
+		w.At(18, 3, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19 {%- if ns.is_first_sp -%}
-			w.At(19, 5)
+			w.At(19, 5, "if")
 			if ns.Attr("is_first_sp").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
-				w.At(20, 7)
+				w.At(20, 7, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				})))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21 {%- set ns.is_first_sp = false -%}
-				w.At(21, 7)
+				w.At(21, 7, "set")
 				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
-				w.At(23, 7)
+				w.At(23, 7, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				})))
@@ -98,61 +98,61 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27 {%- if tools is defined and tools -%}
-	w.At(27, 1)
+	w.At(27, 1, "if")
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28 {%- set ts = namespace(schemas=”) -%}
-		w.At(28, 3)
+		w.At(28, 3, "set")
 		ts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("schemas", runtime.Str(""))})
 		// deepseek-ai-DeepSeek-V3.2.jinja:29 {%- for tool in tools -%}
-		w.At(29, 3)
+		w.At(29, 3, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30 {%- if tool['type'] == 'function' -%}
-			w.At(30, 5)
+			w.At(30, 5, "if")
 			if runtime.Eq(tool.ItemStr("type"), runtime.Str("function")) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				w.At(31, 7)
+				w.At(31, 7, "set")
 				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34 {%- if ns.system_prompt -%}
-		w.At(34, 3)
+		w.At(34, 3, "if")
 		if ns.Attr("system_prompt").Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			w.At(35, 5)
+			w.At(35, 5, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), toolsHeader), ts.Attr("schemas")), toolsFooter))
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:37 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			w.At(37, 5)
+			w.At(37, 5, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(toolsHeader, ts.Attr("schemas")), toolsFooter))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40 {{- bos_token -}}
-	w.At(40, 1)
+	w.At(40, 1, "{{ }}")
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41 {{- ns.system_prompt -}}
-	w.At(41, 1)
+	w.At(41, 1, "{{ }}")
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:42 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(42, 1)
+	w.At(42, 1, "set")
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
-	w.At(43, 1)
+	w.At(43, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V3.2.jinja:44 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		w.At(44, 3)
+		w.At(44, 3, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("developer")) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(45, 5)
+			w.At(45, 5, "set")
 			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
-	w.At(48, 1)
+	w.At(48, 1, "set")
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pending_asst_marker", runtime.Bool(false)), runtime.KW("pending_tool_marker", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:49 {%- for message in messages -%}
-	w.At(49, 1)
+	w.At(49, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message3 := loop2.Item()
@@ -163,218 +163,218 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		assistantMsg := in.Lookup("assistant_msg")
 		toolCallCount := in.Lookup("tool_call_count")
 		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
-		w.At(50, 3)
+		w.At(50, 3, "if")
 		if runtime.Eq(message3.ItemStr("role"), runtime.Str("user")) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or ”) -}}
-			w.At(51, 5)
+			w.At(51, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜User｜>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52 {%- set state.pending_asst_marker = true -%}
-			w.At(52, 5)
+			w.At(52, 5, "set")
 			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
-			w.At(53, 5)
+			w.At(53, 5, "set")
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
 		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			w.At(55, 5)
+			w.At(55, 5, "set")
 			isAfterLastUser = runtime.Bool(runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56 {%- if state.pending_asst_marker -%}
-			w.At(56, 5)
+			w.At(56, 5, "if")
 			if state.Attr("pending_asst_marker").Truthy() {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:58 {%- if is_after_last_user and thinking -%}
-				w.At(58, 7)
+				w.At(58, 7, "if")
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59 {{- thinking_start_token -}}
-					w.At(59, 9)
+					w.At(59, 9, "{{ }}")
 					w.Write(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					w.At(60, 9)
+					w.At(60, 9, "if")
 					if runtime.IsDefined(message3.ItemStr("reasoning_content"), nil, nil) && message3.ItemStr("reasoning_content").Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61 {{- message['reasoning_content'] -}}
-						w.At(61, 11)
+						w.At(61, 11, "{{ }}")
 						w.Write(message3.ItemStr("reasoning_content"))
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63 {{- thinking_end_token -}}
-					w.At(63, 9)
+					w.At(63, 9, "{{ }}")
 					w.Write(thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:65 {{- thinking_end_token -}}
-					w.At(65, 9)
+					w.At(65, 9, "{{ }}")
 					w.Write(thinkingEndToken)
 				}
 			} else if state.Attr("pending_tool_marker").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:68 {%- if is_after_last_user and thinking -%}
-				w.At(68, 7)
+				w.At(68, 7, "if")
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69 {{- '\n\n' + thinking_start_token -}}
-					w.At(69, 9)
+					w.At(69, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					w.At(70, 9)
+					w.At(70, 9, "if")
 					if runtime.IsDefined(message3.ItemStr("reasoning_content"), nil, nil) && message3.ItemStr("reasoning_content").Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71 {{- message['reasoning_content'] -}}
-						w.At(71, 11)
+						w.At(71, 11, "{{ }}")
 						w.Write(message3.ItemStr("reasoning_content"))
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73 {{- thinking_end_token -}}
-					w.At(73, 9)
+					w.At(73, 9, "{{ }}")
 					w.Write(thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:75 {{- '\n\n' + thinking_end_token -}}
-					w.At(75, 9)
+					w.At(75, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("\n\n"), thinkingEndToken)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78 {%- set state.pending_asst_marker = false -%}
-			w.At(78, 5)
+			w.At(78, 5, "set")
 			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.2.jinja:79 {%- set state.pending_tool_marker = false -%}
-			w.At(79, 5)
+			w.At(79, 5, "set")
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.2.jinja:80 {%- if message['content'] is defined and message['content'] -%}
-			w.At(80, 5)
+			w.At(80, 5, "if")
 			if runtime.IsDefined(message3.ItemStr("content"), nil, nil) && message3.ItemStr("content").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81 {{- message['content'] -}}
-				w.At(81, 7)
+				w.At(81, 7, "{{ }}")
 				w.Write(message3.ItemStr("content"))
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83 {%- if message['tool_calls'] -%}
-			w.At(83, 5)
+			w.At(83, 5, "if")
 			if message3.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				w.At(84, 7)
+				w.At(84, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("function_calls>\n"))
 				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
-				w.At(85, 7)
+				w.At(85, 7, "for")
 				for _, tool2 := range runtime.Iterate(w, message3.ItemStr("tool_calls")) {
 					func2 := runtime.Undefined("func")
 					args2 := runtime.Undefined("args")
 					// deepseek-ai-DeepSeek-V3.2.jinja:86 {%- set func = tool['function'] -%}
-					w.At(86, 9)
+					w.At(86, 9, "set")
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.At(87, 9)
+					w.At(87, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
 					// deepseek-ai-DeepSeek-V3.2.jinja:88 {%- set args = func['arguments'] -%}
-					w.At(88, 9)
+					w.At(88, 9, "set")
 					args2 = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89 {%- if args is string -%}
-					w.At(89, 9)
+					w.At(89, 9, "if")
 					if runtime.IsString(args2, nil, nil) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90 {%- set args = args | from_json -%}
-						w.At(90, 11)
+						w.At(90, 11, "set")
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92 {%- for key, val in args.items() -%}
-					w.At(92, 9)
+					w.At(92, 9, "for")
 					for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93 {%- if val is string -%}
-						w.At(93, 11)
+						w.At(93, 11, "if")
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.At(94, 13)
+							w.At(94, 13, "{{ }}")
 							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:96 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.At(96, 13)
+							w.At(96, 13, "{{ }}")
 							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.At(99, 9)
+					w.At(99, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101 {{- '</' + dsml_token + 'function_calls>' -}}
-				w.At(101, 7)
+				w.At(101, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("function_calls>"))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:105 {%- set outer_index = loop.index0 -%}
-			w.At(105, 5)
+			w.At(105, 5, "set")
 			outerIndex = loop2.Index0()
 			// deepseek-ai-DeepSeek-V3.2.jinja:106 {%- set assistant_idx = namespace(value=-1) -%}
-			w.At(106, 5)
+			w.At(106, 5, "set")
 			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
-			w.At(107, 5)
+			w.At(107, 5, "for")
 			var loop3 runtime.Loop
 			for loop3.Start(w, messages, nil); loop3.Next(); {
 				prevMsg := loop3.Item()
 				// deepseek-ai-DeepSeek-V3.2.jinja:108 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				w.At(108, 7)
+				w.At(108, 7, "if")
 				if (runtime.Eq(prevMsg.ItemStr("role"), runtime.Str("assistant")) && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(loop3.Index0(), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109 {%- set assistant_idx.value = loop.index0 -%}
-					w.At(109, 9)
+					w.At(109, 9, "set")
 					runtime.SetAttr(assistantIdx, "value", loop3.Index0())
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112 {%- set call_order = outer_index - assistant_idx.value -%}
-			w.At(112, 5)
+			w.At(112, 5, "set")
 			callOrder = runtime.Sub(outerIndex, assistantIdx.Attr("value"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:113 {%- set assistant_msg = messages[assistant_idx.value] -%}
-			w.At(113, 5)
+			w.At(113, 5, "set")
 			assistantMsg = messages.Item(assistantIdx.Attr("value"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:114 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			w.At(114, 5)
+			w.At(114, 5, "set")
 			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"), nil, nil)
 			// deepseek-ai-DeepSeek-V3.2.jinja:115 {%- if call_order == 1 -%}
-			w.At(115, 5)
+			w.At(115, 5, "if")
 			if runtime.Eq(callOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or ”) + '</result>' -}}
-			w.At(118, 5)
+			w.At(118, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("\n<result>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}), runtime.Str("</result>"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:119 {%- if call_order == tool_call_count -%}
-			w.At(119, 5)
+			w.At(119, 5, "if")
 			if runtime.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:121 {%- set state.pending_asst_marker = false -%}
-				w.At(121, 7)
+				w.At(121, 7, "set")
 				runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(false))
 				// deepseek-ai-DeepSeek-V3.2.jinja:122 {%- set state.pending_tool_marker = true -%}
-				w.At(122, 7)
+				w.At(122, 7, "set")
 				runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(true))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:126 {%- if add_generation_prompt -%}
-	w.At(126, 1)
+	w.At(126, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:127 {%- if state.pending_asst_marker -%}
-		w.At(127, 3)
+		w.At(127, 3, "if")
 		if state.Attr("pending_asst_marker").Truthy() {
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:129 {%- if thinking -%}
-			w.At(129, 5)
+			w.At(129, 5, "if")
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:130 {{- thinking_start_token -}}
-				w.At(130, 7)
+				w.At(130, 7, "{{ }}")
 				w.Write(thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:132 {{- thinking_start_token + thinking_end_token -}}
-				w.At(132, 7)
+				w.At(132, 7, "{{ }}")
 				w.WriteAdd(thinkingStartToken, thinkingEndToken)
 			}
 		} else if state.Attr("pending_tool_marker").Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:135 {%- if thinking -%}
-			w.At(135, 5)
+			w.At(135, 5, "if")
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136 {{- '\n\n' + thinking_start_token -}}
-				w.At(136, 7)
+				w.At(136, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:138 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				w.At(138, 7)
+				w.At(138, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken, thinkingEndToken)
 			}
 		}

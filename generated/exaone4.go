@@ -19,32 +19,32 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// exaone4.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(14, 1)
+	w.At(14, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15 {%- for message in messages %}
-	w.At(15, 1)
+	w.At(15, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// exaone4.jinja:16 {%- set content = message['content'].strip(c_space) %}
-		w.At(16, 1)
+		w.At(16, 1, "set")
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone4.jinja:17 {%- if message['role'] == 'system' %}
-		w.At(17, 1)
+		w.At(17, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// exaone4.jinja:18 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.At(18, 1)
+			w.At(18, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
-			w.At(20, 1)
+			w.At(20, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[|user|]"), content, runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.At(22, 1)
+			w.At(22, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			w.At(24, 1)
+			w.At(24, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[|tool|]"), content, runtime.Str("[|endofturn|]\n"))
 		}
 	}

@@ -19,16 +19,16 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// exaone-moe.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1)
+	w.At(10, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// exaone-moe.jinja:12 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
-		w.At(12, 1)
+		w.At(12, 1, "if")
 		if runtime.In(message.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))) {
 			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			w.At(13, 1)
+			w.At(13, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|endofturn|>\n"))
 		}
 	}

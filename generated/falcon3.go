@@ -18,10 +18,10 @@ var Falcon3 = &runtime.Template{
 func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// falcon3.jinja:7 {%- for message in messages %}
-	w.At(7, 1)
+	w.At(7, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// falcon3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
-		w.At(8, 1)
+		w.At(8, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"), runtime.Str("\n"))
 	}
 	w.WriteString("<|assistant|>\n")

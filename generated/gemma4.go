@@ -36,13 +36,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		standardKeys := runtime.Undefined("standard_keys")
 		ns2 := ns
 		// gemma4.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// gemma4.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5)
+		w.At(3, 5, "set")
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5)
+		w.At(4, 5, "for")
 		for _, item2 := range runtime.Iterate(w, runtime.FilterDictsort(properties, nil, nil)) {
 			vals := runtime.Unpack(item2, 2)
 			key := vals[0]
@@ -50,99 +50,99 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			addComma := runtime.Undefined("add_comma")
 			nsItems := in.Lookup("ns_items")
 			// gemma4.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9)
+			w.At(5, 9, "set")
 			addComma = runtime.Bool(false)
 			// gemma4.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9)
+			w.At(6, 9, "if")
 			if runtime.NotIn(key, standardKeys) {
 				// gemma4.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13)
+				w.At(7, 13, "if")
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13)
+				w.At(8, 13, "set")
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// gemma4.jinja:9 {{ key }}
-				w.At(9, 13)
+				w.At(9, 13, "{{ }}")
 				w.Write(key)
 				w.WriteString(":{")
 				// gemma4.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13)
+				w.At(10, 13, "if")
 				if value.ItemStr("description").Truthy() {
 					w.WriteString("description:<|\"|>")
 					// gemma4.jinja:11 {{ value['description'] }}
-					w.At(11, 34)
+					w.At(11, 34, "{{ }}")
 					w.Write(value.ItemStr("description"))
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17)
+					w.At(12, 17, "set")
 					addComma = runtime.Bool(true)
 				}
 				// gemma4.jinja:14 {%- if value['nullable'] %}
-				w.At(14, 13)
+				w.At(14, 13, "if")
 				if value.ItemStr("nullable").Truthy() {
 					// gemma4.jinja:15 {%- if add_comma %}
-					w.At(15, 17)
+					w.At(15, 17, "if")
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// gemma4.jinja:15 {%- set add_comma = true -%}
-						w.At(15, 50)
+						w.At(15, 50, "set")
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// gemma4.jinja:18 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(18, 13)
+				w.At(18, 13, "if")
 				if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("STRING")) {
 					// gemma4.jinja:19 {%- if value['enum'] -%}
-					w.At(19, 17)
+					w.At(19, 17, "if")
 					if value.ItemStr("enum").Truthy() {
 						// gemma4.jinja:20 {%- if add_comma %}
-						w.At(20, 21)
+						w.At(20, 21, "if")
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// gemma4.jinja:20 {%- set add_comma = true -%}
-							w.At(20, 54)
+							w.At(20, 54, "set")
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
 						// gemma4.jinja:21 {{ format_argument(value['enum']) }}
-						w.At(21, 26)
+						w.At(21, 26, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value.ItemStr("enum")}, nil))
 					}
 				} else if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(25, 17)
+					w.At(25, 17, "if")
 					if runtime.IsDefined(value.ItemStr("properties"), nil, nil) && runtime.IsMapping(value.ItemStr("properties"), nil, nil) {
 						// gemma4.jinja:26 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(26, 21)
+						w.At(26, 21, "{{ }}")
 						w.Write(runtime.Call(formatParameters, []runtime.Value{value.ItemStr("properties"), runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 					} else if runtime.IsMapping(value, nil, nil) {
 						// gemma4.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(28, 21)
+						w.At(28, 21, "{{ }}")
 						w.Write(runtime.Call(formatParameters, []runtime.Value{value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 					}
 					w.WriteString("}")
 					// gemma4.jinja:31 {%- if value['required'] -%}
-					w.At(31, 17)
+					w.At(31, 17, "if")
 					if value.ItemStr("required").Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33 {%- for item in value['required'] | default([]) -%}
-						w.At(33, 21)
+						w.At(33, 21, "for")
 						var loop runtime.Loop
 						for loop.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
 							item3 := loop.Item()
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34 {{- item -}}
-							w.At(34, 30)
+							w.At(34, 30, "{{ }}")
 							w.Write(item3)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35 {%- if not loop.last %}
-							w.At(35, 25)
+							w.At(35, 25, "if")
 							if !(loop.Last().Truthy()) {
 								w.WriteString(",")
 							}
@@ -151,55 +151,55 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					}
 				} else if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("ARRAY")) {
 					// gemma4.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(40, 17)
+					w.At(40, 17, "if")
 					if runtime.IsMapping(value.ItemStr("items"), nil, nil) && value.ItemStr("items").Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(42, 21)
+						w.At(42, 21, "set")
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(43, 21)
+						w.At(43, 21, "for")
 						for _, item4 := range runtime.Iterate(w, runtime.FilterDictsort(value.ItemStr("items"), nil, nil)) {
 							vals2 := runtime.Unpack(item4, 2)
 							itemKey := vals2[0]
 							itemValue := vals2[1]
 							// gemma4.jinja:44 {%- if item_value is not none -%}
-							w.At(44, 25)
+							w.At(44, 25, "if")
 							if !(runtime.IsNone(itemValue, nil, nil)) {
 								// gemma4.jinja:45 {%- if ns_items.found_first %}
-								w.At(45, 29)
+								w.At(45, 29, "if")
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46 {%- set ns_items.found_first = true -%}
-								w.At(46, 29)
+								w.At(46, 29, "set")
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// gemma4.jinja:47 {%- if item_key == 'properties' -%}
-								w.At(47, 29)
+								w.At(47, 29, "if")
 								if runtime.Eq(itemKey, runtime.Str("properties")) {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49 {%- if item_value is mapping -%}
-									w.At(49, 33)
+									w.At(49, 33, "if")
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// gemma4.jinja:50 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(50, 37)
+										w.At(50, 37, "{{ }}")
 										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(value.ItemStr("items").ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 									}
 									w.WriteString("}")
 								} else if runtime.Eq(itemKey, runtime.Str("required")) {
 									w.WriteString("required:[")
 									// gemma4.jinja:55 {%- for req_item in item_value -%}
-									w.At(55, 33)
+									w.At(55, 33, "for")
 									var loop2 runtime.Loop
 									for loop2.Start(w, itemValue, nil); loop2.Next(); {
 										reqItem := loop2.Item()
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56 {{- req_item -}}
-										w.At(56, 42)
+										w.At(56, 42, "{{ }}")
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57 {%- if not loop.last %}
-										w.At(57, 37)
+										w.At(57, 37, "if")
 										if !(loop2.Last().Truthy()) {
 											w.WriteString(",")
 										}
@@ -207,25 +207,25 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("]")
 								} else if runtime.Eq(itemKey, runtime.Str("type")) {
 									// gemma4.jinja:61 {%- if item_value is string -%}
-									w.At(61, 33)
+									w.At(61, 33, "if")
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
 										// gemma4.jinja:62 {{ format_argument(item_value | upper) }}
-										w.At(62, 42)
+										w.At(62, 42, "{{ }}")
 										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
 										w.WriteString("type:")
 										// gemma4.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(64, 42)
+										w.At(64, 42, "{{ }}")
 										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// gemma4.jinja:67 {{ item_key }}
-									w.At(67, 33)
+									w.At(67, 33, "{{ }}")
 									w.Write(itemKey)
 									w.WriteString(":")
 									// gemma4.jinja:67 {{ format_argument(item_value) }}
-									w.At(67, 48)
+									w.At(67, 48, "{{ }}")
 									w.Write(runtime.Call(formatArgument, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -234,17 +234,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// gemma4.jinja:74 {%- if add_comma %}
-				w.At(74, 13)
+				w.At(74, 13, "if")
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
 					// gemma4.jinja:74 {%- set add_comma = true -%}
-					w.At(74, 46)
+					w.At(74, 46, "set")
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75 {{ value['type'] | upper }}
-				w.At(75, 23)
+				w.At(75, 23, "{{ }}")
 				w.Write(runtime.FilterUpper(value.ItemStr("type"), nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -260,45 +260,45 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		responseDeclaration := in.Lookup("response_declaration")
 		w.WriteString("declaration:")
 		// gemma4.jinja:80 {{- tool_data['function']['name'] -}}
-		w.At(80, 17)
+		w.At(80, 17, "{{ }}")
 		w.Write(toolData.ItemStr("function").ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
 		// gemma4.jinja:80 {{- tool_data['function']['description'] -}}
-		w.At(80, 72)
+		w.At(80, 72, "{{ }}")
 		w.Write(toolData.ItemStr("function").ItemStr("description"))
 		w.WriteString("<|\"|>")
 		// gemma4.jinja:81 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(81, 5)
+		w.At(81, 5, "set")
 		params = toolData.ItemStr("function").ItemStr("parameters")
 		// gemma4.jinja:82 {%- if params -%}
-		w.At(82, 5)
+		w.At(82, 5, "if")
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// gemma4.jinja:84 {%- if params['properties'] -%}
-			w.At(84, 9)
+			w.At(84, 9, "if")
 			if params.ItemStr("properties").Truthy() {
 				w.WriteString("properties:{")
 				// gemma4.jinja:85 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(85, 26)
+				w.At(85, 26, "{{ }}")
 				w.Write(runtime.Call(formatParameters, []runtime.Value{params.ItemStr("properties"), params.ItemStr("required")}, nil))
 				w.WriteString("},")
 			}
 			// gemma4.jinja:87 {%- if params['required'] -%}
-			w.At(87, 9)
+			w.At(87, 9, "if")
 			if params.ItemStr("required").Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89 {%- for item in params['required'] -%}
-				w.At(89, 13)
+				w.At(89, 13, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
 					item5 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90 {{- item -}}
-					w.At(90, 22)
+					w.At(90, 22, "{{ }}")
 					w.Write(item5)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91 {{- ',' if not loop.last -}}
-					w.At(91, 17)
+					w.At(91, 17, "{{ }}")
 					if !(loop3.Last().Truthy()) {
 						w.WriteString(",")
 					}
@@ -306,37 +306,37 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("],")
 			}
 			// gemma4.jinja:95 {%- if params['type'] -%}
-			w.At(95, 9)
+			w.At(95, 9, "if")
 			if params.ItemStr("type").Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96 {{- params['type'] | upper -}}
-				w.At(96, 23)
+				w.At(96, 23, "{{ }}")
 				w.Write(runtime.FilterUpper(params.ItemStr("type"), nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99 {%- if 'response' in tool_data['function'] -%}
-		w.At(99, 5)
+		w.At(99, 5, "if")
 		if runtime.In(runtime.Str("response"), toolData.ItemStr("function")) {
 			// gemma4.jinja:100 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(100, 9)
+			w.At(100, 9, "set")
 			responseDeclaration = toolData.ItemStr("function").ItemStr("response")
 			w.WriteString(",response:{")
 			// gemma4.jinja:102 {%- if response_declaration['description'] -%}
-			w.At(102, 9)
+			w.At(102, 9, "if")
 			if responseDeclaration.ItemStr("description").Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:103 {{- response_declaration['description'] -}}
-				w.At(103, 30)
+				w.At(103, 30, "{{ }}")
 				w.Write(responseDeclaration.ItemStr("description"))
 				w.WriteString("<|\"|>,")
 			}
 			// gemma4.jinja:105 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(105, 9)
+			w.At(105, 9, "if")
 			if runtime.Eq(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106 {{- response_declaration['type'] | upper -}}
-				w.At(106, 23)
+				w.At(106, 23, "{{ }}")
 				w.Write(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -355,14 +355,14 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		ns3 := ns
 		// gemma4.jinja:112 {%- if argument is string -%}
-		w.At(112, 5)
+		w.At(112, 5, "if")
 		if runtime.IsString(argument, nil, nil) {
 			// gemma4.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(113, 9)
+			w.At(113, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// gemma4.jinja:115 {{- 'true' if argument else 'false' -}}
-			w.At(115, 9)
+			w.At(115, 9, "{{ }}")
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
@@ -371,51 +371,51 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsMapping(argument, nil, nil) {
 			w.WriteString("{")
 			// gemma4.jinja:118 {%- set ns = namespace(found_first=false) -%}
-			w.At(118, 9)
+			w.At(118, 9, "set")
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// gemma4.jinja:119 {%- for key, value in argument | dictsort -%}
-			w.At(119, 9)
+			w.At(119, 9, "for")
 			for _, item6 := range runtime.Iterate(w, runtime.FilterDictsort(argument, nil, nil)) {
 				vals3 := runtime.Unpack(item6, 2)
 				key2 := vals3[0]
 				value2 := vals3[1]
 				// gemma4.jinja:120 {%- if ns.found_first %}
-				w.At(120, 13)
+				w.At(120, 13, "if")
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121 {%- set ns.found_first = true -%}
-				w.At(121, 13)
+				w.At(121, 13, "set")
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// gemma4.jinja:122 {%- if escape_keys -%}
-				w.At(122, 13)
+				w.At(122, 13, "if")
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(123, 17)
+					w.At(123, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
 				} else {
 					// gemma4.jinja:125 {{- key -}}
-					w.At(125, 17)
+					w.At(125, 17, "{{ }}")
 					w.Write(key2)
 				}
 				w.WriteString(":")
 				// gemma4.jinja:127 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(127, 14)
+				w.At(127, 14, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{value2}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 			}
 			w.WriteString("}")
 		} else if runtime.IsSequence(argument, nil, nil) {
 			w.WriteString("[")
 			// gemma4.jinja:132 {%- for item in argument -%}
-			w.At(132, 9)
+			w.At(132, 9, "for")
 			var loop4 runtime.Loop
 			for loop4.Start(w, argument, nil); loop4.Next(); {
 				item7 := loop4.Item()
 				// gemma4.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(133, 13)
+				w.At(133, 13, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{item7}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 				// gemma4.jinja:134 {%- if not loop.last %}
-				w.At(134, 13)
+				w.At(134, 13, "if")
 				if !(loop4.Last().Truthy()) {
 					w.WriteString(",")
 				}
@@ -423,7 +423,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]")
 		} else {
 			// gemma4.jinja:138 {{- argument -}}
-			w.At(138, 9)
+			w.At(138, 9, "{{ }}")
 			w.Write(argument)
 		}
 	})
@@ -435,175 +435,175 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		text := runtime.Param(args[0], "text")
 		ns4 := ns
 		// gemma4.jinja:142 {%- set ns = namespace(result=”) -%}
-		w.At(142, 5)
+		w.At(142, 5, "set")
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// gemma4.jinja:143 {%- for part in text.split('<channel|>') -%}
-		w.At(143, 5)
+		w.At(143, 5, "for")
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// gemma4.jinja:144 {%- if '<|channel>' in part -%}
-			w.At(144, 9)
+			w.At(144, 9, "if")
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// gemma4.jinja:145 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(145, 13)
+				w.At(145, 13, "set")
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// gemma4.jinja:147 {%- set ns.result = ns.result + part -%}
-				w.At(147, 13)
+				w.At(147, 13, "set")
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
 		// gemma4.jinja:150 {{- ns.result | trim -}}
-		w.At(150, 5)
+		w.At(150, 5, "{{ }}")
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	})
 	// gemma4.jinja:153 {%- set ns = namespace(prev_message_type=None) -%}
-	w.At(153, 1)
+	w.At(153, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
 	// gemma4.jinja:154 {%- set loop_messages = messages -%}
-	w.At(154, 1)
+	w.At(154, 1, "set")
 	loopMessages = messages
 	// gemma4.jinja:155 {{ bos_token }}
-	w.At(155, 1)
+	w.At(155, 1, "{{ }}")
 	w.Write(bosToken)
 	// gemma4.jinja:157 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(157, 1)
+	w.At(157, 1, "if")
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(161, 5)
+		w.At(161, 5, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163 {%- set ns.prev_message_type = 'think' -%}
-			w.At(163, 9)
+			w.At(163, 9, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// gemma4.jinja:166 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(166, 5)
+		w.At(166, 5, "if")
 		if runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
 			// gemma4.jinja:167 {{- messages[0]['content'] | trim -}}
-			w.At(167, 9)
+			w.At(167, 9, "{{ }}")
 			w.Write(runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil))
 			// gemma4.jinja:168 {%- set loop_messages = messages[1:] -%}
-			w.At(168, 9)
+			w.At(168, 9, "set")
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 		// gemma4.jinja:171 {%- if tools -%}
-		w.At(171, 5)
+		w.At(171, 5, "if")
 		if tools.Truthy() {
 			// gemma4.jinja:172 {%- for tool in tools %}
-			w.At(172, 9)
+			w.At(172, 9, "for")
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174 {{- format_function_declaration(tool) | trim -}}
-				w.At(174, 13)
+				w.At(174, 13, "{{ }}")
 				w.Write(runtime.FilterTrim(runtime.Call(formatFunctionDeclaration, []runtime.Value{tool}, nil), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// gemma4.jinja:177 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(177, 9)
+			w.At(177, 9, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184 {%- for message in loop_messages -%}
-	w.At(184, 1)
+	w.At(184, 1, "for")
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		role := runtime.Undefined("role")
 		// gemma4.jinja:185 {%- set ns.prev_message_type = None -%}
-		w.At(185, 5)
+		w.At(185, 5, "set")
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// gemma4.jinja:186 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		w.At(186, 5)
+		w.At(186, 5, "set")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			role = runtime.Str("model")
 		} else {
 			role = message.ItemStr("role")
 		}
 		// gemma4.jinja:187 {{- '<|turn>' + role + '\n' }}
-		w.At(187, 9)
+		w.At(187, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
 		// gemma4.jinja:189 {%- if message['tool_calls'] -%}
-		w.At(189, 13)
+		w.At(189, 13, "if")
 		if message.ItemStr("tool_calls").Truthy() {
 			// gemma4.jinja:190 {%- for tool_call in message['tool_calls'] -%}
-			w.At(190, 17)
+			w.At(190, 17, "for")
 			for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				function := runtime.Undefined("function")
 				nsArgs := in.Lookup("ns_args")
 				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
-				w.At(191, 21)
+				w.At(191, 21, "set")
 				function = toolCall.ItemStr("function")
 				// gemma4.jinja:192 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.At(192, 21)
+				w.At(192, 21, "{{ }}")
 				w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
 				// gemma4.jinja:193 {%- if function['arguments'] is mapping -%}
-				w.At(193, 21)
+				w.At(193, 21, "if")
 				if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
 					// gemma4.jinja:194 {%- set ns_args = namespace(found_first=false) -%}
-					w.At(194, 25)
+					w.At(194, 25, "set")
 					nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 					// gemma4.jinja:195 {%- for key, value in function['arguments'] | dictsort -%}
-					w.At(195, 25)
+					w.At(195, 25, "for")
 					for _, item8 := range runtime.Iterate(w, runtime.FilterDictsort(function.ItemStr("arguments"), nil, nil)) {
 						vals4 := runtime.Unpack(item8, 2)
 						key3 := vals4[0]
 						value3 := vals4[1]
 						// gemma4.jinja:196 {%- if ns_args.found_first %}
-						w.At(196, 29)
+						w.At(196, 29, "if")
 						if nsArgs.Attr("found_first").Truthy() {
 							w.WriteString(",")
 						}
 						// gemma4.jinja:197 {%- set ns_args.found_first = true -%}
-						w.At(197, 29)
+						w.At(197, 29, "set")
 						runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
 						// gemma4.jinja:198 {{- key -}}
-						w.At(198, 29)
+						w.At(198, 29, "{{ }}")
 						w.Write(key3)
 						w.WriteString(":")
 						// gemma4.jinja:198 {{- format_argument(value, escape_keys=False) -}}
-						w.At(198, 41)
+						w.At(198, 41, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 					}
 				} else if runtime.IsString(function.ItemStr("arguments"), nil, nil) {
 					// gemma4.jinja:201 {{- function['arguments'] -}}
-					w.At(201, 25)
+					w.At(201, 25, "{{ }}")
 					w.Write(function.ItemStr("arguments"))
 				}
 				w.WriteString("}<tool_call|>")
 			}
 			// gemma4.jinja:205 {%- set ns.prev_message_type = 'tool_call' -%}
-			w.At(205, 17)
+			w.At(205, 17, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
 		// gemma4.jinja:208 {%- if message['tool_responses'] -%}
-		w.At(208, 13)
+		w.At(208, 13, "if")
 		if message.ItemStr("tool_responses").Truthy() {
 			// gemma4.jinja:210 {%- for tool_response in message['tool_responses'] -%}
-			w.At(210, 17)
+			w.At(210, 17, "for")
 			for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212 {%- if tool_response['response'] is mapping -%}
-				w.At(212, 21)
+				w.At(212, 21, "if")
 				if runtime.IsMapping(toolResponse.ItemStr("response"), nil, nil) {
 					// gemma4.jinja:213 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.At(213, 25)
+					w.At(213, 25, "{{ }}")
 					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{"))
 					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
-					w.At(214, 25)
+					w.At(214, 25, "for")
 					var loop5 runtime.Loop
 					for loop5.Start(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop5.Next(); {
 						vals5 := runtime.Unpack(loop5.Item(), 2)
 						key4 := vals5[0]
 						value4 := vals5[1]
 						// gemma4.jinja:215 {{- key -}}
-						w.At(215, 29)
+						w.At(215, 29, "{{ }}")
 						w.Write(key4)
 						w.WriteString(":")
 						// gemma4.jinja:215 {{- format_argument(value, escape_keys=False) -}}
-						w.At(215, 41)
+						w.At(215, 41, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 						// gemma4.jinja:216 {%- if not loop.last %}
-						w.At(216, 29)
+						w.At(216, 29, "if")
 						if !(loop5.Last().Truthy()) {
 							w.WriteString(",")
 						}
@@ -611,81 +611,81 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}")
 				} else {
 					// gemma4.jinja:220 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.At(220, 25)
+					w.At(220, 25, "{{ }}")
 					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// gemma4.jinja:224 {%- set ns.prev_message_type = 'tool_response' -%}
-			w.At(224, 17)
+			w.At(224, 17, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
 		// gemma4.jinja:227 {%- if message['content'] is string -%}
-		w.At(227, 13)
+		w.At(227, 13, "if")
 		if runtime.IsString(message.ItemStr("content"), nil, nil) {
 			// gemma4.jinja:228 {%- if role == 'model' -%}
-			w.At(228, 17)
+			w.At(228, 17, "if")
 			if runtime.Eq(role, runtime.Str("model")) {
 				// gemma4.jinja:229 {{- strip_thinking(message['content']) -}}
-				w.At(229, 21)
+				w.At(229, 21, "{{ }}")
 				w.Write(runtime.Call(stripThinking, []runtime.Value{message.ItemStr("content")}, nil))
 			} else {
 				// gemma4.jinja:231 {{- message['content'] | trim -}}
-				w.At(231, 21)
+				w.At(231, 21, "{{ }}")
 				w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 			}
 		} else if runtime.IsSequence(message.ItemStr("content"), nil, nil) {
 			// gemma4.jinja:234 {%- for item in message['content'] -%}
-			w.At(234, 17)
+			w.At(234, 17, "for")
 			for _, item9 := range runtime.Iterate(w, message.ItemStr("content")) {
 				// gemma4.jinja:235 {%- if item['type'] == 'text' -%}
-				w.At(235, 21)
+				w.At(235, 21, "if")
 				if runtime.Eq(item9.ItemStr("type"), runtime.Str("text")) {
 					// gemma4.jinja:236 {%- if role == 'model' -%}
-					w.At(236, 25)
+					w.At(236, 25, "if")
 					if runtime.Eq(role, runtime.Str("model")) {
 						// gemma4.jinja:237 {{- strip_thinking(item['text']) -}}
-						w.At(237, 29)
+						w.At(237, 29, "{{ }}")
 						w.Write(runtime.Call(stripThinking, []runtime.Value{item9.ItemStr("text")}, nil))
 					} else {
 						// gemma4.jinja:239 {{- item['text'] | trim -}}
-						w.At(239, 29)
+						w.At(239, 29, "{{ }}")
 						w.Write(runtime.FilterTrim(item9.ItemStr("text"), nil, nil))
 					}
 				} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("image")) {
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243 {%- set ns.prev_message_type = 'image' -%}
-					w.At(243, 25)
+					w.At(243, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 				} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("audio")) {
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246 {%- set ns.prev_message_type = 'audio' -%}
-					w.At(246, 25)
+					w.At(246, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 				} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("video")) {
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249 {%- set ns.prev_message_type = 'video' -%}
-					w.At(249, 25)
+					w.At(249, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
 			}
 		}
 		// gemma4.jinja:254 {%- if not (message['tool_responses'] and not message['content']) -%}
-		w.At(254, 9)
+		w.At(254, 9, "if")
 		if !(message.ItemStr("tool_responses").Truthy() && !(message.ItemStr("content").Truthy())) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// gemma4.jinja:259 {%- if add_generation_prompt -%}
-	w.At(259, 1)
+	w.At(259, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260 {%- if ns.prev_message_type != 'tool_response' -%}
-		w.At(260, 5)
+		w.At(260, 5, "if")
 		if runtime.Ne(ns.Attr("prev_message_type"), runtime.Str("tool_response")) {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263 {%- if not enable_thinking | default(false) -%}
-		w.At(263, 5)
+		w.At(263, 5, "if")
 		if !(runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy()) {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}

@@ -28,7 +28,7 @@ func requireShared(t *testing.T) {
 func TestUpToDate(t *testing.T) {
 	requireShared(t)
 	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "../cmd/tmplgen", "gen", "-pkg", "generated", "-o", dir,
+	cmd := exec.Command("go", "run", "-tags", "tmplgen_bootstrap", "../cmd/tmplgen", "gen", "-pkg", "generated", "-o", dir,
 		"-catalog", "../templates/catalog.tsv", "-shared", sharedTemplates)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmplgen gen: %v\n%s", err, out)
@@ -132,5 +132,28 @@ func TestCatalog(t *testing.T) {
 	}
 	if got := len(generated.Registry.All()); got != n {
 		t.Errorf("the registry has %d templates, the catalog %d", got, n)
+	}
+}
+
+// TestInputLimits: the limits a caller sets in the Input apply (here, far below the
+// defaults), and deeply nested input is refused when it is parsed.
+func TestInputLimits(t *testing.T) {
+	qwen, _ := generated.ByName("Qwen-Qwen3-0.6B")
+	req, err := runtime.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "bye"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []runtime.Limits{{MaxOutput: 20}, {MaxIterations: 2}} {
+		in := req.Input
+		in.Limits = l
+		_, err := qwen.Render(&in)
+		var re *runtime.Error
+		if !errors.As(err, &re) || re.Kind != runtime.LimitError {
+			t.Errorf("limits %+v: got %v, want a LimitError", l, err)
+		}
+	}
+	deep := `{"messages": [{"role": "user", "content": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}]}`
+	if _, err := runtime.ParseRequest([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nests more than") {
+		t.Errorf("deeply nested request: got %v", err)
 	}
 }

@@ -19,24 +19,24 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14 {%- for message in messages %}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// gigachat.jinja:15 {%- if loop.first and message['role'] == 'system' %}
-		w.At(15, 1)
+		w.At(15, 1, "if")
 		if loop.First().Truthy() && runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
-			w.At(16, 1)
+			w.At(16, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// gigachat.jinja:18 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.At(18, 1)
+			w.At(18, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("user<|role_sep|>"), message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// gigachat.jinja:21 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.At(21, 1)
+			w.At(21, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("assistant<|role_sep|>"), message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 		}
 	}

@@ -24,14 +24,14 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.6.jinja:2 {%- if tools -%}
-	w.At(2, 1)
+	w.At(2, 1, "if")
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10 {% for tool in tools %}
-		w.At(10, 1)
+		w.At(10, 1, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			// GLM-4.6.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(11, 1)
+			w.At(11, 1, "{{ }}")
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
@@ -44,65 +44,65 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		content := runtime.Param(args[0], "content")
 		// GLM-4.6.jinja:24 {%- if content is string -%}
-		w.At(24, 5)
+		w.At(24, 5, "if")
 		if runtime.IsString(content, nil, nil) {
 			// GLM-4.6.jinja:25 {{- content }}
-			w.At(25, 9)
+			w.At(25, 9, "{{ }}")
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
 			// GLM-4.6.jinja:27 {%- for item in content -%}
-			w.At(27, 9)
+			w.At(27, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.6.jinja:28 {%- if item is mapping and item.type == 'text' -%}
-				w.At(28, 13)
+				w.At(28, 13, "if")
 				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
 					// GLM-4.6.jinja:29 {{- item.text }}
-					w.At(29, 17)
+					w.At(29, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// GLM-4.6.jinja:31 {{- item }}
-					w.At(31, 17)
+					w.At(31, 17, "{{ }}")
 					w.Write(item2)
 				}
 			}
 		} else {
 			// GLM-4.6.jinja:35 {{- content }}
-			w.At(35, 9)
+			w.At(35, 9, "{{ }}")
 			w.Write(content)
 		}
 	})
 	// GLM-4.6.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(38, 1)
+	w.At(38, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.6.jinja:39 {%- for m in messages %}
-	w.At(39, 1)
+	w.At(39, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		m := loop.Item()
 		// GLM-4.6.jinja:40 {%- if m.role == 'user' %}
-		w.At(40, 5)
+		w.At(40, 5, "if")
 		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
 			// GLM-4.6.jinja:41 {% set ns.last_user_index = loop.index0 -%}
-			w.At(41, 9)
+			w.At(41, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
 		}
 	}
 	// GLM-4.6.jinja:44 {% for m in messages %}
-	w.At(44, 1)
+	w.At(44, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		m2 := loop2.Item()
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		// GLM-4.6.jinja:45 {%- if m.role == 'user' -%}
-		w.At(45, 1)
+		w.At(45, 1, "if")
 		if runtime.Eq(m2.Attr("role"), runtime.Str("user")) {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46 {{ visible_text(m.content) }}
-			w.At(46, 1)
+			w.At(46, 1, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
 			// GLM-4.6.jinja:47 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			w.At(47, 1)
+			w.At(47, 1, "{{ }}")
 			if (runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy())) && !(runtime.CallMethod(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy()) {
 				w.WriteString("/nothink")
 			} else {
@@ -111,86 +111,86 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(m2.Attr("role"), runtime.Str("assistant")) {
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50 {%- set reasoning_content = ” %}
-			w.At(50, 1)
+			w.At(50, 1, "set")
 			reasoningContent = runtime.Str("")
 			// GLM-4.6.jinja:51 {%- set content = visible_text(m.content) %}
-			w.At(51, 1)
+			w.At(51, 1, "set")
 			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
 			// GLM-4.6.jinja:52 {%- if m.reasoning_content is string %}
-			w.At(52, 1)
+			w.At(52, 1, "if")
 			if runtime.IsString(m2.Attr("reasoning_content"), nil, nil) {
 				// GLM-4.6.jinja:53 {%- set reasoning_content = m.reasoning_content %}
-				w.At(53, 5)
+				w.At(53, 5, "set")
 				reasoningContent = m2.Attr("reasoning_content")
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(56, 9)
+				w.At(56, 9, "set")
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// GLM-4.6.jinja:57 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(57, 9)
+				w.At(57, 9, "set")
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// GLM-4.6.jinja:60 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			w.At(60, 1)
+			w.At(60, 1, "if")
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(61, 1)
+				w.At(61, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
 			} else {
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65 {%- if content.strip() -%}
-			w.At(65, 1)
+			w.At(65, 1, "if")
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66 {{ '\n' + content.strip() }}
-				w.At(66, 1)
+				w.At(66, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// GLM-4.6.jinja:68 {% if m.tool_calls %}
-			w.At(68, 1)
+			w.At(68, 1, "if")
 			if m2.Attr("tool_calls").Truthy() {
 				// GLM-4.6.jinja:69 {% for tc in m.tool_calls %}
-				w.At(69, 1)
+				w.At(69, 1, "for")
 				for _, tc := range runtime.Iterate(w, m2.Attr("tool_calls")) {
 					args2 := runtime.Undefined("_args")
 					// GLM-4.6.jinja:70 {%- if tc.function %}
-					w.At(70, 1)
+					w.At(70, 1, "if")
 					if tc.Attr("function").Truthy() {
 						// GLM-4.6.jinja:71 {%- set tc = tc.function %}
-						w.At(71, 5)
+						w.At(71, 5, "set")
 						tc = tc.Attr("function")
 					}
 					// GLM-4.6.jinja:73 {{ '\n<tool_call>' + tc.name }}
-					w.At(73, 1)
+					w.At(73, 1, "{{ }}")
 					w.WriteAdd(runtime.Str("\n<tool_call>"), tc.Attr("name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74 {% set _args = tc.arguments or {} %}
-					w.At(74, 1)
+					w.At(74, 1, "set")
 					args2 = runtime.Or(tc.Attr("arguments"), func() runtime.Value {
 						return runtime.DictOf()
 					})
 					// GLM-4.6.jinja:75 {% if _args is not mapping %}
-					w.At(75, 1)
+					w.At(75, 1, "if")
 					if !(runtime.IsMapping(args2, nil, nil)) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.At(76, 5)
+						w.At(76, 5, "{{ }}")
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args2, nil, nil))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78 {% for k, v in _args.items() %}
-					w.At(78, 1)
+					w.At(78, 1, "for")
 					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
 						vals := runtime.Unpack(item3, 2)
 						k := vals[0]
 						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79 {{ k }}
-						w.At(79, 10)
+						w.At(79, 10, "{{ }}")
 						w.Write(k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(80, 12)
+						w.At(80, 12, "{{ }}")
 						if !(runtime.IsString(v, nil, nil)) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -203,26 +203,26 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.Eq(m2.Attr("role"), runtime.Str("tool")) {
 			// GLM-4.6.jinja:85 {%- if m.content is string -%}
-			w.At(85, 1)
+			w.At(85, 1, "if")
 			if runtime.IsString(m2.Attr("content"), nil, nil) {
 				// GLM-4.6.jinja:86 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(86, 1)
+				w.At(86, 1, "if")
 				if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// GLM-4.6.jinja:90 {{- m.content }}
-				w.At(90, 1)
+				w.At(90, 1, "{{ }}")
 				w.Write(m2.Attr("content"))
 				w.WriteString("\n</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93 {% for tr in m.content %}
-				w.At(93, 16)
+				w.At(93, 16, "for")
 				for _, tr := range runtime.Iterate(w, m2.Attr("content")) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96 {{ tr.output if tr.output is defined else tr }}
-					w.At(96, 1)
+					w.At(96, 1, "{{ }}")
 					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
 						w.Write(tr.Attr("output"))
 					} else {
@@ -234,16 +234,16 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(m2.Attr("role"), runtime.Str("system")) {
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101 {{ visible_text(m.content) }}
-			w.At(101, 1)
+			w.At(101, 1, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
 		}
 	}
 	// GLM-4.6.jinja:104 {%- if add_generation_prompt -%}
-	w.At(104, 1)
+	w.At(104, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
-		w.At(105, 18)
+		w.At(105, 18, "{{ }}")
 		if runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy()) {
 			w.WriteString("\n<think></think>")
 		} else {

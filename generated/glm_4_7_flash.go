@@ -24,14 +24,14 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.7-Flash.jinja:2 {%- if tools -%}
-	w.At(2, 1)
+	w.At(2, 1, "if")
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.7-Flash.jinja:10 {% for tool in tools %}
-		w.At(10, 1)
+		w.At(10, 1, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			// GLM-4.7-Flash.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(11, 1)
+			w.At(11, 1, "{{ }}")
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
@@ -44,51 +44,51 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		content := runtime.Param(args[0], "content")
 		// GLM-4.7-Flash.jinja:18 {%- if content is string -%}
-		w.At(18, 5)
+		w.At(18, 5, "if")
 		if runtime.IsString(content, nil, nil) {
 			// GLM-4.7-Flash.jinja:19 {{- content }}
-			w.At(19, 9)
+			w.At(19, 9, "{{ }}")
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
 			// GLM-4.7-Flash.jinja:21 {%- for item in content -%}
-			w.At(21, 9)
+			w.At(21, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22 {%- if item is mapping and item.type == 'text' -%}
-				w.At(22, 13)
+				w.At(22, 13, "if")
 				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
 					// GLM-4.7-Flash.jinja:23 {{- item.text }}
-					w.At(23, 17)
+					w.At(23, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// GLM-4.7-Flash.jinja:25 {{- item }}
-					w.At(25, 17)
+					w.At(25, 17, "{{ }}")
 					w.Write(item2)
 				}
 			}
 		} else {
 			// GLM-4.7-Flash.jinja:29 {{- content }}
-			w.At(29, 9)
+			w.At(29, 9, "{{ }}")
 			w.Write(content)
 		}
 	})
 	// GLM-4.7-Flash.jinja:32 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(32, 1)
+	w.At(32, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
-	w.At(33, 1)
+	w.At(33, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		m := loop.Item()
 		// GLM-4.7-Flash.jinja:34 {%- if m.role == 'user' %}
-		w.At(34, 5)
+		w.At(34, 5, "if")
 		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
 			// GLM-4.7-Flash.jinja:35 {% set ns.last_user_index = loop.index0 -%}
-			w.At(35, 9)
+			w.At(35, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
 		}
 	}
 	// GLM-4.7-Flash.jinja:38 {% for m in messages %}
-	w.At(38, 1)
+	w.At(38, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		m2 := loop2.Item()
@@ -96,83 +96,83 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		clearThinking := in.Lookup("clear_thinking")
 		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
-		w.At(39, 1)
+		w.At(39, 1, "if")
 		if runtime.Eq(m2.Attr("role"), runtime.Str("user")) {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
-			w.At(39, 36)
+			w.At(39, 36, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
 		} else if runtime.Eq(m2.Attr("role"), runtime.Str("assistant")) {
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = ” %}
-			w.At(42, 1)
+			w.At(42, 1, "set")
 			reasoningContent = runtime.Str("")
 			// GLM-4.7-Flash.jinja:43 {%- set content = visible_text(m.content) %}
-			w.At(43, 1)
+			w.At(43, 1, "set")
 			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
 			// GLM-4.7-Flash.jinja:44 {%- if m.reasoning_content is string %}
-			w.At(44, 1)
+			w.At(44, 1, "if")
 			if runtime.IsString(m2.Attr("reasoning_content"), nil, nil) {
 				// GLM-4.7-Flash.jinja:45 {%- set reasoning_content = m.reasoning_content %}
-				w.At(45, 5)
+				w.At(45, 5, "set")
 				reasoningContent = m2.Attr("reasoning_content")
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(48, 9)
+				w.At(48, 9, "set")
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// GLM-4.7-Flash.jinja:49 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(49, 9)
+				w.At(49, 9, "set")
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			w.At(52, 1)
+			w.At(52, 1, "if")
 			if ((runtime.IsDefined(clearThinking, nil, nil) && !(clearThinking.Truthy())) || runtime.Gt(loop2.Index0(), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(53, 1)
+				w.At(53, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
 			} else {
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57 {%- if content.strip() -%}
-			w.At(57, 1)
+			w.At(57, 1, "if")
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// GLM-4.7-Flash.jinja:58 {{ content.strip() }}
-				w.At(58, 1)
+				w.At(58, 1, "{{ }}")
 				w.Write(runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// GLM-4.7-Flash.jinja:60 {% if m.tool_calls %}
-			w.At(60, 1)
+			w.At(60, 1, "if")
 			if m2.Attr("tool_calls").Truthy() {
 				// GLM-4.7-Flash.jinja:61 {% for tc in m.tool_calls %}
-				w.At(61, 1)
+				w.At(61, 1, "for")
 				for _, tc := range runtime.Iterate(w, m2.Attr("tool_calls")) {
 					args2 := runtime.Undefined("_args")
 					// GLM-4.7-Flash.jinja:62 {%- if tc.function %}
-					w.At(62, 1)
+					w.At(62, 1, "if")
 					if tc.Attr("function").Truthy() {
 						// GLM-4.7-Flash.jinja:63 {%- set tc = tc.function %}
-						w.At(63, 5)
+						w.At(63, 5, "set")
 						tc = tc.Attr("function")
 					}
 					// GLM-4.7-Flash.jinja:65 {{- '<tool_call>' + tc.name -}}
-					w.At(65, 1)
+					w.At(65, 1, "{{ }}")
 					w.WriteAdd(runtime.Str("<tool_call>"), tc.Attr("name"))
 					// GLM-4.7-Flash.jinja:66 {% set _args = tc.arguments %}
-					w.At(66, 1)
+					w.At(66, 1, "set")
 					args2 = tc.Attr("arguments")
 					// GLM-4.7-Flash.jinja:66 {% for k, v in _args.items() %}
-					w.At(66, 31)
+					w.At(66, 31, "for")
 					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
 						vals := runtime.Unpack(item3, 2)
 						k := vals[0]
 						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66 {{ k }}
-						w.At(66, 71)
+						w.At(66, 71, "{{ }}")
 						w.Write(k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(66, 99)
+						w.At(66, 99, "{{ }}")
 						if !(runtime.IsString(v, nil, nil)) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -185,26 +185,26 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.Eq(m2.Attr("role"), runtime.Str("tool")) {
 			// GLM-4.7-Flash.jinja:69 {%- if m.content is string -%}
-			w.At(69, 1)
+			w.At(69, 1, "if")
 			if runtime.IsString(m2.Attr("content"), nil, nil) {
 				// GLM-4.7-Flash.jinja:70 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(70, 1)
+				w.At(70, 1, "if")
 				if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
 				// GLM-4.7-Flash.jinja:74 {{- m.content }}
-				w.At(74, 1)
+				w.At(74, 1, "{{ }}")
 				w.Write(m2.Attr("content"))
 				w.WriteString("</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77 {% for tr in m.content %}
-				w.At(77, 16)
+				w.At(77, 16, "for")
 				for _, tr := range runtime.Iterate(w, m2.Attr("content")) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78 {{ tr.output if tr.output is defined else tr }}
-					w.At(78, 16)
+					w.At(78, 16, "{{ }}")
 					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
 						w.Write(tr.Attr("output"))
 					} else {
@@ -216,16 +216,16 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(m2.Attr("role"), runtime.Str("system")) {
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
-			w.At(81, 11)
+			w.At(81, 11, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84 {%- if add_generation_prompt -%}
-	w.At(84, 1)
+	w.At(84, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		w.At(85, 18)
+		w.At(85, 18, "{{ }}")
 		if runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy()) {
 			w.WriteString("</think>")
 		} else {

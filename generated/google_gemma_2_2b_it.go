@@ -20,45 +20,45 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1 {{ bos_token }}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// google-gemma-2-2b-it.jinja:1 {% if messages[0]['role'] == 'system' %}
-	w.At(1, 16)
+	w.At(1, 16, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// google-gemma-2-2b-it.jinja:1 {{ raise_exception('System role not supported') }}
-		w.At(1, 56)
+		w.At(1, 56, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1 {% for message in messages %}
-	w.At(1, 117)
+	w.At(1, 117, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		role := in.Lookup("role")
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		w.At(1, 146)
+		w.At(1, 146, "if")
 		if runtime.Ne(runtime.Bool(runtime.Eq(message.ItemStr("role"), runtime.Str("user"))), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			w.At(1, 208)
+			w.At(1, 208, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'assistant') %}
-		w.At(1, 311)
+		w.At(1, 311, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// google-gemma-2-2b-it.jinja:1 {% set role = 'model' %}
-			w.At(1, 352)
+			w.At(1, 352, "set")
 			role = runtime.Str("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1 {% set role = message['role'] %}
-			w.At(1, 386)
+			w.At(1, 386, "set")
 			role = message.ItemStr("role")
 		}
 		// google-gemma-2-2b-it.jinja:1 {{ '<start_of_turn>' + role + '
-		w.At(1, 429)
+		w.At(1, 429, "{{ }}")
 		w.WriteAdd(runtime.Str("<start_of_turn>"), role, runtime.Str("\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<end_of_turn>\n"))
 	}
 	// google-gemma-2-2b-it.jinja:3 {% if add_generation_prompt %}
-	w.At(3, 17)
+	w.At(3, 17, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<start_of_turn>model\n")
 	}

@@ -38,13 +38,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		standardKeys := runtime.Undefined("standard_keys")
 		ns2 := ns
 		// google-gemma-4-31B-it.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5)
+		w.At(3, 5, "set")
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5)
+		w.At(4, 5, "for")
 		for _, item2 := range runtime.Iterate(w, runtime.FilterDictsort(properties, nil, nil)) {
 			vals := runtime.Unpack(item2, 2)
 			key := vals[0]
@@ -52,115 +52,115 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			addComma := runtime.Undefined("add_comma")
 			nsItems := in.Lookup("ns_items")
 			// google-gemma-4-31B-it.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9)
+			w.At(5, 9, "set")
 			addComma = runtime.Bool(false)
 			// google-gemma-4-31B-it.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9)
+			w.At(6, 9, "if")
 			if runtime.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13)
+				w.At(7, 13, "if")
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13)
+				w.At(8, 13, "set")
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:9 {{ key }}
-				w.At(9, 13)
+				w.At(9, 13, "{{ }}")
 				w.Write(key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13)
+				w.At(10, 13, "if")
 				if value.ItemStr("description").Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it.jinja:11 {{ value['description'] }}
-					w.At(11, 34)
+					w.At(11, 34, "{{ }}")
 					w.Write(value.ItemStr("description"))
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17)
+					w.At(12, 17, "set")
 					addComma = runtime.Bool(true)
 				}
 				// google-gemma-4-31B-it.jinja:14 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(14, 13)
+				w.At(14, 13, "if")
 				if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("STRING")) {
 					// google-gemma-4-31B-it.jinja:15 {%- if value['enum'] -%}
-					w.At(15, 17)
+					w.At(15, 17, "if")
 					if value.ItemStr("enum").Truthy() {
 						// google-gemma-4-31B-it.jinja:16 {%- if add_comma %}
-						w.At(16, 21)
+						w.At(16, 21, "if")
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:16 {%- set add_comma = true -%}
-							w.At(16, 54)
+							w.At(16, 54, "set")
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17 {{ format_argument(value['enum']) }}
-						w.At(17, 26)
+						w.At(17, 26, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value.ItemStr("enum")}, nil))
 					}
 				} else if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("ARRAY")) {
 					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(20, 17)
+					w.At(20, 17, "if")
 					if runtime.IsMapping(value.ItemStr("items"), nil, nil) && value.ItemStr("items").Truthy() {
 						// google-gemma-4-31B-it.jinja:21 {%- if add_comma %}
-						w.At(21, 21)
+						w.At(21, 21, "if")
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:21 {%- set add_comma = true -%}
-							w.At(21, 54)
+							w.At(21, 54, "set")
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(23, 21)
+						w.At(23, 21, "set")
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(24, 21)
+						w.At(24, 21, "for")
 						for _, item3 := range runtime.Iterate(w, runtime.FilterDictsort(value.ItemStr("items"), nil, nil)) {
 							vals2 := runtime.Unpack(item3, 2)
 							itemKey := vals2[0]
 							itemValue := vals2[1]
 							// google-gemma-4-31B-it.jinja:25 {%- if item_value is not none -%}
-							w.At(25, 25)
+							w.At(25, 25, "if")
 							if !(runtime.IsNone(itemValue, nil, nil)) {
 								// google-gemma-4-31B-it.jinja:26 {%- if ns_items.found_first %}
-								w.At(26, 29)
+								w.At(26, 29, "if")
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27 {%- set ns_items.found_first = true -%}
-								w.At(27, 29)
+								w.At(27, 29, "set")
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it.jinja:28 {%- if item_key == 'properties' -%}
-								w.At(28, 29)
+								w.At(28, 29, "if")
 								if runtime.Eq(itemKey, runtime.Str("properties")) {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30 {%- if item_value is mapping -%}
-									w.At(30, 33)
+									w.At(30, 33, "if")
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(31, 37)
+										w.At(31, 37, "{{ }}")
 										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(value.ItemStr("items").ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 									}
 									w.WriteString("}")
 								} else if runtime.Eq(itemKey, runtime.Str("required")) {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
-									w.At(36, 33)
+									w.At(36, 33, "for")
 									var loop runtime.Loop
 									for loop.Start(w, itemValue, nil); loop.Next(); {
 										reqItem := loop.Item()
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37 {{- req_item -}}
-										w.At(37, 42)
+										w.At(37, 42, "{{ }}")
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38 {%- if not loop.last %}
-										w.At(38, 37)
+										w.At(38, 37, "if")
 										if !(loop.Last().Truthy()) {
 											w.WriteString(",")
 										}
@@ -168,25 +168,25 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("]")
 								} else if runtime.Eq(itemKey, runtime.Str("type")) {
 									// google-gemma-4-31B-it.jinja:42 {%- if item_value is string -%}
-									w.At(42, 33)
+									w.At(42, 33, "if")
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43 {{ format_argument(item_value | upper) }}
-										w.At(43, 42)
+										w.At(43, 42, "{{ }}")
 										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(45, 42)
+										w.At(45, 42, "{{ }}")
 										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:48 {{ item_key }}
-									w.At(48, 33)
+									w.At(48, 33, "{{ }}")
 									w.Write(itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48 {{ format_argument(item_value) }}
-									w.At(48, 48)
+									w.At(48, 48, "{{ }}")
 									w.Write(runtime.Call(formatArgument, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -195,80 +195,80 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:55 {%- if value['nullable'] %}
-				w.At(55, 13)
+				w.At(55, 13, "if")
 				if value.ItemStr("nullable").Truthy() {
 					// google-gemma-4-31B-it.jinja:56 {%- if add_comma %}
-					w.At(56, 17)
+					w.At(56, 17, "if")
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:56 {%- set add_comma = true -%}
-						w.At(56, 50)
+						w.At(56, 50, "set")
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59 {%- if value['type'] | upper == 'OBJECT' -%}
-				w.At(59, 13)
+				w.At(59, 13, "if")
 				if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
 					// google-gemma-4-31B-it.jinja:60 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(60, 17)
+					w.At(60, 17, "if")
 					if runtime.IsDefined(value.ItemStr("properties"), nil, nil) && runtime.IsMapping(value.ItemStr("properties"), nil, nil) {
 						// google-gemma-4-31B-it.jinja:61 {%- if add_comma %}
-						w.At(61, 21)
+						w.At(61, 21, "if")
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:61 {%- set add_comma = true -%}
-							w.At(61, 54)
+							w.At(61, 54, "set")
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(63, 21)
+						w.At(63, 21, "{{ }}")
 						w.Write(runtime.Call(formatParameters, []runtime.Value{value.ItemStr("properties"), runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 						w.WriteString("}")
 					} else if runtime.IsMapping(value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:66 {%- if add_comma %}
-						w.At(66, 21)
+						w.At(66, 21, "if")
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:66 {%- set add_comma = true -%}
-							w.At(66, 54)
+							w.At(66, 54, "set")
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(68, 21)
+						w.At(68, 21, "{{ }}")
 						w.Write(runtime.Call(formatParameters, []runtime.Value{value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 						w.WriteString("}")
 					}
 					// google-gemma-4-31B-it.jinja:71 {%- if value['required'] -%}
-					w.At(71, 17)
+					w.At(71, 17, "if")
 					if value.ItemStr("required").Truthy() {
 						// google-gemma-4-31B-it.jinja:72 {%- if add_comma %}
-						w.At(72, 21)
+						w.At(72, 21, "if")
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:72 {%- set add_comma = true -%}
-							w.At(72, 54)
+							w.At(72, 54, "set")
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74 {%- for item in value['required'] | default([]) -%}
-						w.At(74, 21)
+						w.At(74, 21, "for")
 						var loop2 runtime.Loop
 						for loop2.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop2.Next(); {
 							item4 := loop2.Item()
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75 {{- item -}}
-							w.At(75, 30)
+							w.At(75, 30, "{{ }}")
 							w.Write(item4)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76 {%- if not loop.last %}
-							w.At(76, 25)
+							w.At(76, 25, "if")
 							if !(loop2.Last().Truthy()) {
 								w.WriteString(",")
 							}
@@ -277,17 +277,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:81 {%- if add_comma %}
-				w.At(81, 13)
+				w.At(81, 13, "if")
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
 					// google-gemma-4-31B-it.jinja:81 {%- set add_comma = true -%}
-					w.At(81, 46)
+					w.At(81, 46, "set")
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82 {{ value['type'] | upper }}
-				w.At(82, 23)
+				w.At(82, 23, "{{ }}")
 				w.Write(runtime.FilterUpper(value.ItemStr("type"), nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -303,45 +303,45 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		responseDeclaration := in.Lookup("response_declaration")
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['name'] -}}
-		w.At(87, 17)
+		w.At(87, 17, "{{ }}")
 		w.Write(toolData.ItemStr("function").ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['description'] -}}
-		w.At(87, 72)
+		w.At(87, 72, "{{ }}")
 		w.Write(toolData.ItemStr("function").ItemStr("description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it.jinja:88 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(88, 5)
+		w.At(88, 5, "set")
 		params = toolData.ItemStr("function").ItemStr("parameters")
 		// google-gemma-4-31B-it.jinja:89 {%- if params -%}
-		w.At(89, 5)
+		w.At(89, 5, "if")
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it.jinja:91 {%- if params['properties'] -%}
-			w.At(91, 9)
+			w.At(91, 9, "if")
 			if params.ItemStr("properties").Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(92, 26)
+				w.At(92, 26, "{{ }}")
 				w.Write(runtime.Call(formatParameters, []runtime.Value{params.ItemStr("properties"), params.ItemStr("required")}, nil))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94 {%- if params['required'] -%}
-			w.At(94, 9)
+			w.At(94, 9, "if")
 			if params.ItemStr("required").Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96 {%- for item in params['required'] -%}
-				w.At(96, 13)
+				w.At(96, 13, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
 					item5 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97 {{- item -}}
-					w.At(97, 22)
+					w.At(97, 22, "{{ }}")
 					w.Write(item5)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98 {{- ',' if not loop.last -}}
-					w.At(98, 17)
+					w.At(98, 17, "{{ }}")
 					if !(loop3.Last().Truthy()) {
 						w.WriteString(",")
 					}
@@ -349,37 +349,37 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it.jinja:102 {%- if params['type'] -%}
-			w.At(102, 9)
+			w.At(102, 9, "if")
 			if params.ItemStr("type").Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103 {{- params['type'] | upper -}}
-				w.At(103, 23)
+				w.At(103, 23, "{{ }}")
 				w.Write(runtime.FilterUpper(params.ItemStr("type"), nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106 {%- if 'response' in tool_data['function'] -%}
-		w.At(106, 5)
+		w.At(106, 5, "if")
 		if runtime.In(runtime.Str("response"), toolData.ItemStr("function")) {
 			// google-gemma-4-31B-it.jinja:107 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(107, 9)
+			w.At(107, 9, "set")
 			responseDeclaration = toolData.ItemStr("function").ItemStr("response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it.jinja:109 {%- if response_declaration['description'] -%}
-			w.At(109, 9)
+			w.At(109, 9, "if")
 			if responseDeclaration.ItemStr("description").Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:110 {{- response_declaration['description'] -}}
-				w.At(110, 30)
+				w.At(110, 30, "{{ }}")
 				w.Write(responseDeclaration.ItemStr("description"))
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it.jinja:112 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(112, 9)
+			w.At(112, 9, "if")
 			if runtime.Eq(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113 {{- response_declaration['type'] | upper -}}
-				w.At(113, 23)
+				w.At(113, 23, "{{ }}")
 				w.Write(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -398,14 +398,14 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		ns3 := ns
 		// google-gemma-4-31B-it.jinja:119 {%- if argument is string -%}
-		w.At(119, 5)
+		w.At(119, 5, "if")
 		if runtime.IsString(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(120, 9)
+			w.At(120, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:122 {{- 'true' if argument else 'false' -}}
-			w.At(122, 9)
+			w.At(122, 9, "{{ }}")
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
@@ -414,51 +414,51 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsMapping(argument, nil, nil) {
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125 {%- set ns = namespace(found_first=false) -%}
-			w.At(125, 9)
+			w.At(125, 9, "set")
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126 {%- for key, value in argument | dictsort -%}
-			w.At(126, 9)
+			w.At(126, 9, "for")
 			for _, item6 := range runtime.Iterate(w, runtime.FilterDictsort(argument, nil, nil)) {
 				vals3 := runtime.Unpack(item6, 2)
 				key2 := vals3[0]
 				value2 := vals3[1]
 				// google-gemma-4-31B-it.jinja:127 {%- if ns.found_first %}
-				w.At(127, 13)
+				w.At(127, 13, "if")
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128 {%- set ns.found_first = true -%}
-				w.At(128, 13)
+				w.At(128, 13, "set")
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:129 {%- if escape_keys -%}
-				w.At(129, 13)
+				w.At(129, 13, "if")
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(130, 17)
+					w.At(130, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
 				} else {
 					// google-gemma-4-31B-it.jinja:132 {{- key -}}
-					w.At(132, 17)
+					w.At(132, 17, "{{ }}")
 					w.Write(key2)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(134, 14)
+				w.At(134, 14, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{value2}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 			}
 			w.WriteString("}")
 		} else if runtime.IsSequence(argument, nil, nil) {
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139 {%- for item in argument -%}
-			w.At(139, 9)
+			w.At(139, 9, "for")
 			var loop4 runtime.Loop
 			for loop4.Start(w, argument, nil); loop4.Next(); {
 				item7 := loop4.Item()
 				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(140, 13)
+				w.At(140, 13, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{item7}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 				// google-gemma-4-31B-it.jinja:141 {%- if not loop.last %}
-				w.At(141, 13)
+				w.At(141, 13, "if")
 				if !(loop4.Last().Truthy()) {
 					w.WriteString(",")
 				}
@@ -466,7 +466,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]")
 		} else {
 			// google-gemma-4-31B-it.jinja:145 {{- argument -}}
-			w.At(145, 9)
+			w.At(145, 9, "{{ }}")
 			w.Write(argument)
 		}
 	})
@@ -478,25 +478,25 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		text := runtime.Param(args[0], "text")
 		ns4 := ns
 		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result=”) -%}
-		w.At(149, 5)
+		w.At(149, 5, "set")
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150 {%- for part in text.split('<channel|>') -%}
-		w.At(150, 5)
+		w.At(150, 5, "for")
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// google-gemma-4-31B-it.jinja:151 {%- if '<|channel>' in part -%}
-			w.At(151, 9)
+			w.At(151, 9, "if")
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(152, 13)
+				w.At(152, 13, "set")
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:154 {%- set ns.result = ns.result + part -%}
-				w.At(154, 13)
+				w.At(154, 13, "set")
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157 {{- ns.result | trim -}}
-		w.At(157, 5)
+		w.At(157, 5, "{{ }}")
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	})
 	// google-gemma-4-31B-it.jinja:160 {%- macro format_tool_response_block(tool_name, response) -%}
@@ -508,27 +508,27 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		response := runtime.Param(args[1], "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162 {%- if response is mapping -%}
-		w.At(162, 5)
+		w.At(162, 5, "if")
 		if runtime.IsMapping(response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163 {{- 'response:' + tool_name + '{' -}}
-			w.At(163, 9)
+			w.At(163, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{"))
 			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
-			w.At(164, 9)
+			w.At(164, 9, "for")
 			var loop5 runtime.Loop
 			for loop5.Start(w, runtime.FilterDictsort(response, nil, nil), nil); loop5.Next(); {
 				vals4 := runtime.Unpack(loop5.Item(), 2)
 				key3 := vals4[0]
 				value3 := vals4[1]
 				// google-gemma-4-31B-it.jinja:165 {{- key -}}
-				w.At(165, 13)
+				w.At(165, 13, "{{ }}")
 				w.Write(key3)
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165 {{- format_argument(value, escape_keys=False) -}}
-				w.At(165, 25)
+				w.At(165, 25, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 				// google-gemma-4-31B-it.jinja:166 {%- if not loop.last %}
-				w.At(166, 13)
+				w.At(166, 13, "if")
 				if !(loop5.Last().Truthy()) {
 					w.WriteString(",")
 				}
@@ -536,76 +536,76 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("}")
 		} else {
 			// google-gemma-4-31B-it.jinja:170 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-			w.At(170, 9)
+			w.At(170, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{response}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
 		}
 		w.WriteString("<tool_response|>")
 	})
 	// google-gemma-4-31B-it.jinja:175 {%- set ns = namespace(prev_message_type=None) -%}
-	w.At(175, 1)
+	w.At(175, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
 	// google-gemma-4-31B-it.jinja:176 {%- set loop_messages = messages -%}
-	w.At(176, 1)
+	w.At(176, 1, "set")
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177 {{- bos_token -}}
-	w.At(177, 1)
+	w.At(177, 1, "{{ }}")
 	w.Write(bosToken)
 	// google-gemma-4-31B-it.jinja:179 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(179, 1)
+	w.At(179, 1, "if")
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(183, 5)
+		w.At(183, 5, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185 {%- set ns.prev_message_type = 'think' -%}
-			w.At(185, 9)
+			w.At(185, 9, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(188, 5)
+		w.At(188, 5, "if")
 		if runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
 			// google-gemma-4-31B-it.jinja:189 {{- messages[0]['content'] | trim -}}
-			w.At(189, 9)
+			w.At(189, 9, "{{ }}")
 			w.Write(runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190 {%- set loop_messages = messages[1:] -%}
-			w.At(190, 9)
+			w.At(190, 9, "set")
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 		// google-gemma-4-31B-it.jinja:193 {%- if tools -%}
-		w.At(193, 5)
+		w.At(193, 5, "if")
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194 {%- for tool in tools %}
-			w.At(194, 9)
+			w.At(194, 9, "for")
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196 {{- format_function_declaration(tool) | trim -}}
-				w.At(196, 13)
+				w.At(196, 13, "{{ }}")
 				w.Write(runtime.FilterTrim(runtime.Call(formatFunctionDeclaration, []runtime.Value{tool}, nil), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(199, 9)
+			w.At(199, 9, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	w.At(206, 1)
+	w.At(206, 1, "set")
 	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
-	w.At(207, 1)
+	w.At(207, 1, "for")
 	for _, i := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
 		// google-gemma-4-31B-it.jinja:208 {%- if loop_messages[i]['role'] == 'user' -%}
-		w.At(208, 5)
+		w.At(208, 5, "if")
 		if runtime.Eq(loopMessages.Item(i).ItemStr("role"), runtime.Str("user")) {
 			// google-gemma-4-31B-it.jinja:209 {%- set ns_turn.last_user_idx = i -%}
-			w.At(209, 9)
+			w.At(209, 9, "set")
 			runtime.SetAttr(nsTurn, "last_user_idx", i)
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
-	w.At(214, 1)
+	w.At(214, 1, "for")
 	var loop6 runtime.Loop
 	for loop6.Start(w, loopMessages, nil); loop6.Next(); {
 		message := loop6.Item()
@@ -616,268 +616,268 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		nsTrOut := in.Lookup("ns_tr_out")
 		nsToolScan := in.Lookup("ns_tool_scan")
 		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
-		w.At(215, 5)
+		w.At(215, 5, "if")
 		if runtime.Ne(message.ItemStr("role"), runtime.Str("tool")) {
 			// google-gemma-4-31B-it.jinja:216 {%- set ns.prev_message_type = None -%}
-			w.At(216, 5)
+			w.At(216, 5, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.None())
 			// google-gemma-4-31B-it.jinja:217 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			w.At(217, 5)
+			w.At(217, 5, "set")
 			if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 				role = runtime.Str("model")
 			} else {
 				role = message.ItemStr("role")
 			}
 			// google-gemma-4-31B-it.jinja:219 {%- set prev_nt = namespace(role=None, found=false) -%}
-			w.At(219, 5)
+			w.At(219, 5, "set")
 			prevNt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.None()), runtime.KW("found", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:220 {%- if loop.index0 > 0 -%}
-			w.At(220, 5)
+			w.At(220, 5, "if")
 			if runtime.Gt(loop6.Index0(), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				w.At(221, 9)
+				w.At(221, 9, "for")
 				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(loop6.Index0(), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
-					w.At(222, 13)
+					w.At(222, 13, "if")
 					if !(prevNt.Attr("found").Truthy()) {
 						// google-gemma-4-31B-it.jinja:223 {%- if loop_messages[j]['role'] != 'tool' -%}
-						w.At(223, 17)
+						w.At(223, 17, "if")
 						if runtime.Ne(loopMessages.Item(j).ItemStr("role"), runtime.Str("tool")) {
 							// google-gemma-4-31B-it.jinja:224 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							w.At(224, 21)
+							w.At(224, 21, "set")
 							runtime.SetAttr(prevNt, "role", loopMessages.Item(j).ItemStr("role"))
 							// google-gemma-4-31B-it.jinja:225 {%- set prev_nt.found = true -%}
-							w.At(225, 21)
+							w.At(225, 21, "set")
 							runtime.SetAttr(prevNt, "found", runtime.Bool(true))
 						}
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:230 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
-			w.At(230, 5)
+			w.At(230, 5, "set")
 			continueSameModelTurn = runtime.And(runtime.Bool(runtime.Eq(role, runtime.Str("model"))), func() runtime.Value {
 				return runtime.Bool(runtime.Eq(prevNt.Attr("role"), runtime.Str("assistant")))
 			})
 			// google-gemma-4-31B-it.jinja:231 {%- if not continue_same_model_turn -%}
-			w.At(231, 5)
+			w.At(231, 5, "if")
 			if !(continueSameModelTurn.Truthy()) {
 				// google-gemma-4-31B-it.jinja:232 {{- '<|turn>' + role + '\n' }}
-				w.At(232, 9)
+				w.At(232, 9, "{{ }}")
 				w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
 			}
 			// google-gemma-4-31B-it.jinja:236 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			w.At(236, 5)
+			w.At(236, 5, "set")
 			thinkingText = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil), func() runtime.Value {
 				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			})
 			// google-gemma-4-31B-it.jinja:237 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			w.At(237, 5)
+			w.At(237, 5, "if")
 			if (thinkingText.Truthy() && runtime.Gt(loop6.Index0(), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				w.At(238, 9)
+				w.At(238, 9, "{{ }}")
 				w.WriteAdd(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>"))
 			}
 			// google-gemma-4-31B-it.jinja:241 {%- if message['tool_calls'] -%}
-			w.At(241, 13)
+			w.At(241, 13, "if")
 			if message.ItemStr("tool_calls").Truthy() {
 				// google-gemma-4-31B-it.jinja:242 {%- for tool_call in message['tool_calls'] -%}
-				w.At(242, 17)
+				w.At(242, 17, "for")
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					function := runtime.Undefined("function")
 					nsArgs := in.Lookup("ns_args")
 					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
-					w.At(243, 21)
+					w.At(243, 21, "set")
 					function = toolCall.ItemStr("function")
 					// google-gemma-4-31B-it.jinja:244 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					w.At(244, 21)
+					w.At(244, 21, "{{ }}")
 					w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
 					// google-gemma-4-31B-it.jinja:245 {%- if function['arguments'] is mapping -%}
-					w.At(245, 21)
+					w.At(245, 21, "if")
 					if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
 						// google-gemma-4-31B-it.jinja:246 {%- set ns_args = namespace(found_first=false) -%}
-						w.At(246, 25)
+						w.At(246, 25, "set")
 						nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:247 {%- for key, value in function['arguments'] | dictsort -%}
-						w.At(247, 25)
+						w.At(247, 25, "for")
 						for _, item8 := range runtime.Iterate(w, runtime.FilterDictsort(function.ItemStr("arguments"), nil, nil)) {
 							vals5 := runtime.Unpack(item8, 2)
 							key4 := vals5[0]
 							value4 := vals5[1]
 							// google-gemma-4-31B-it.jinja:248 {%- if ns_args.found_first %}
-							w.At(248, 29)
+							w.At(248, 29, "if")
 							if nsArgs.Attr("found_first").Truthy() {
 								w.WriteString(",")
 							}
 							// google-gemma-4-31B-it.jinja:249 {%- set ns_args.found_first = true -%}
-							w.At(249, 29)
+							w.At(249, 29, "set")
 							runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
 							// google-gemma-4-31B-it.jinja:250 {{- key -}}
-							w.At(250, 29)
+							w.At(250, 29, "{{ }}")
 							w.Write(key4)
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250 {{- format_argument(value, escape_keys=False) -}}
-							w.At(250, 41)
+							w.At(250, 41, "{{ }}")
 							w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 						}
 					} else if runtime.IsString(function.ItemStr("arguments"), nil, nil) {
 						// google-gemma-4-31B-it.jinja:253 {{- function['arguments'] -}}
-						w.At(253, 25)
+						w.At(253, 25, "{{ }}")
 						w.Write(function.ItemStr("arguments"))
 					}
 					w.WriteString("}<tool_call|>")
 				}
 				// google-gemma-4-31B-it.jinja:257 {%- set ns.prev_message_type = 'tool_call' -%}
-				w.At(257, 17)
+				w.At(257, 17, "set")
 				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260 {%- set ns_tr_out = namespace(flag=false) -%}
-			w.At(260, 13)
+			w.At(260, 13, "set")
 			nsTrOut = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("flag", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:261 {%- if message.get('tool_responses') -%}
-			w.At(261, 13)
+			w.At(261, 13, "if")
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:263 {%- for tool_response in message['tool_responses'] -%}
-				w.At(263, 17)
+				w.At(263, 17, "for")
 				for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					w.At(264, 21)
+					w.At(264, 21, "{{ }}")
 					w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response")}, nil))
 					// google-gemma-4-31B-it.jinja:265 {%- set ns_tr_out.flag = true -%}
-					w.At(265, 21)
+					w.At(265, 21, "set")
 					runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
 					// google-gemma-4-31B-it.jinja:266 {%- set ns.prev_message_type = 'tool_response' -%}
-					w.At(266, 21)
+					w.At(266, 21, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
 			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:270 {%- set ns_tool_scan = namespace(stopped=false) -%}
-				w.At(270, 17)
+				w.At(270, 17, "set")
 				nsToolScan = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("stopped", runtime.Bool(false))})
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				w.At(271, 17)
+				w.At(271, 17, "for")
 				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(loop6.Index0(), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
 					follow := in.Lookup("follow")
 					nsTname := in.Lookup("ns_tname")
 					toolBody := in.Lookup("tool_body")
 					nsTxt := in.Lookup("ns_txt")
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
-					w.At(272, 21)
+					w.At(272, 21, "if")
 					if nsToolScan.Attr("stopped").Truthy() {
 					} else if runtime.Ne(loopMessages.Item(k).ItemStr("role"), runtime.Str("tool")) {
 						// google-gemma-4-31B-it.jinja:274 {%- set ns_tool_scan.stopped = true -%}
-						w.At(274, 25)
+						w.At(274, 25, "set")
 						runtime.SetAttr(nsToolScan, "stopped", runtime.Bool(true))
 					} else {
 						// google-gemma-4-31B-it.jinja:276 {%- set follow = loop_messages[k] -%}
-						w.At(276, 25)
+						w.At(276, 25, "set")
 						follow = loopMessages.Item(k)
 						// google-gemma-4-31B-it.jinja:278 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						w.At(278, 25)
+						w.At(278, 25, "set")
 						nsTname = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil))})
 						// google-gemma-4-31B-it.jinja:279 {%- for tc in message['tool_calls'] -%}
-						w.At(279, 25)
+						w.At(279, 25, "for")
 						for _, tc := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 							// google-gemma-4-31B-it.jinja:280 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							w.At(280, 29)
+							w.At(280, 29, "if")
 							if runtime.Eq(runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
 								// google-gemma-4-31B-it.jinja:281 {%- set ns_tname.name = tc['function']['name'] -%}
-								w.At(281, 33)
+								w.At(281, 33, "set")
 								runtime.SetAttr(nsTname, "name", tc.ItemStr("function").ItemStr("name"))
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285 {%- set tool_body = follow.get('content') -%}
-						w.At(285, 25)
+						w.At(285, 25, "set")
 						toolBody = runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286 {%- if tool_body is string -%}
-						w.At(286, 25)
+						w.At(286, 25, "if")
 						if runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							w.At(287, 29)
+							w.At(287, 29, "{{ }}")
 							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), toolBody}, nil))
 						} else if runtime.IsSequence(toolBody, nil, nil) && !(runtime.IsString(toolBody, nil, nil)) {
 							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s=”) -%}
-							w.At(289, 29)
+							w.At(289, 29, "set")
 							nsTxt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("s", runtime.Str(""))})
 							// google-gemma-4-31B-it.jinja:290 {%- for part in tool_body -%}
-							w.At(290, 29)
+							w.At(290, 29, "for")
 							for _, part2 := range runtime.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291 {%- if part.get('type') == 'text' -%}
-								w.At(291, 33)
+								w.At(291, 33, "if")
 								if runtime.Eq(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.Str("text")) {
 									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default(”)) -%}
-									w.At(292, 37)
+									w.At(292, 37, "set")
 									runtime.SetAttr(nsTxt, "s", runtime.Add(nsTxt.Attr("s"), runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil)))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
-							w.At(295, 29)
+							w.At(295, 29, "{{ }}")
 							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), nsTxt.Attr("s")}, nil))
 						} else {
 							// google-gemma-4-31B-it.jinja:297 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							w.At(297, 29)
+							w.At(297, 29, "{{ }}")
 							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), toolBody}, nil))
 						}
 						// google-gemma-4-31B-it.jinja:299 {%- set ns_tr_out.flag = true -%}
-						w.At(299, 25)
+						w.At(299, 25, "set")
 						runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
 						// google-gemma-4-31B-it.jinja:300 {%- set ns.prev_message_type = 'tool_response' -%}
-						w.At(300, 25)
+						w.At(300, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305 {%- if message['content'] is string -%}
-			w.At(305, 13)
+			w.At(305, 13, "if")
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// google-gemma-4-31B-it.jinja:306 {%- if role == 'model' -%}
-				w.At(306, 17)
+				w.At(306, 17, "if")
 				if runtime.Eq(role, runtime.Str("model")) {
 					// google-gemma-4-31B-it.jinja:307 {{- strip_thinking(message['content']) -}}
-					w.At(307, 21)
+					w.At(307, 21, "{{ }}")
 					w.Write(runtime.Call(stripThinking, []runtime.Value{message.ItemStr("content")}, nil))
 				} else {
 					// google-gemma-4-31B-it.jinja:309 {{- message['content'] | trim -}}
-					w.At(309, 21)
+					w.At(309, 21, "{{ }}")
 					w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 				}
 			} else if runtime.IsSequence(message.ItemStr("content"), nil, nil) {
 				// google-gemma-4-31B-it.jinja:312 {%- for item in message['content'] -%}
-				w.At(312, 17)
+				w.At(312, 17, "for")
 				for _, item9 := range runtime.Iterate(w, message.ItemStr("content")) {
 					// google-gemma-4-31B-it.jinja:313 {%- if item['type'] == 'text' -%}
-					w.At(313, 21)
+					w.At(313, 21, "if")
 					if runtime.Eq(item9.ItemStr("type"), runtime.Str("text")) {
 						// google-gemma-4-31B-it.jinja:314 {%- if role == 'model' -%}
-						w.At(314, 25)
+						w.At(314, 25, "if")
 						if runtime.Eq(role, runtime.Str("model")) {
 							// google-gemma-4-31B-it.jinja:315 {{- strip_thinking(item['text']) -}}
-							w.At(315, 29)
+							w.At(315, 29, "{{ }}")
 							w.Write(runtime.Call(stripThinking, []runtime.Value{item9.ItemStr("text")}, nil))
 						} else {
 							// google-gemma-4-31B-it.jinja:317 {{- item['text'] | trim -}}
-							w.At(317, 29)
+							w.At(317, 29, "{{ }}")
 							w.Write(runtime.FilterTrim(item9.ItemStr("text"), nil, nil))
 						}
 					} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("image")) {
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321 {%- set ns.prev_message_type = 'image' -%}
-						w.At(321, 25)
+						w.At(321, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 					} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("audio")) {
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324 {%- set ns.prev_message_type = 'audio' -%}
-						w.At(324, 25)
+						w.At(324, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 					} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("video")) {
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327 {%- set ns.prev_message_type = 'video' -%}
-						w.At(327, 25)
+						w.At(327, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			w.At(332, 9)
+			w.At(332, 9, "if")
 			if runtime.Eq(ns.Attr("prev_message_type"), runtime.Str("tool_call")) && !(nsTrOut.Attr("flag").Truthy()) {
 				w.WriteString("<|tool_response>")
 			} else if !(nsTrOut.Attr("flag").Truthy() && !(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy())) {
@@ -886,14 +886,14 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// google-gemma-4-31B-it.jinja:340 {%- if add_generation_prompt -%}
-	w.At(340, 1)
+	w.At(340, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		w.At(341, 5)
+		w.At(341, 5, "if")
 		if runtime.Ne(ns.Attr("prev_message_type"), runtime.Str("tool_response")) && runtime.Ne(ns.Attr("prev_message_type"), runtime.Str("tool_call")) {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343 {%- if not enable_thinking | default(false) -%}
-			w.At(343, 9)
+			w.At(343, 9, "if")
 			if !(runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy()) {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}

@@ -18,13 +18,13 @@ var GptOss = &runtime.Template{
 func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// gpt-oss.jinja:12 {%- for message in messages %}
-	w.At(12, 1)
+	w.At(12, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// gpt-oss.jinja:13 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		w.At(13, 1)
+		w.At(13, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|start|>"), message.ItemStr("role"), runtime.Str("<|message|>"), message.ItemStr("content"))
 		// gpt-oss.jinja:14 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		w.At(14, 1)
+		w.At(14, 1, "{{ }}")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			w.WriteString("<|return|>")
 		} else {

@@ -19,24 +19,24 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// grok-2.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(12, 1)
+	w.At(12, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13 {%- for message in messages %}
-	w.At(13, 1)
+	w.At(13, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// grok-2.jinja:14 {%- if message['role'] == 'system' %}
-		w.At(14, 1)
+		w.At(14, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// grok-2.jinja:15 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.At(15, 1)
+			w.At(15, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("System: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|separator|>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// grok-2.jinja:17 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.At(17, 1)
+			w.At(17, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("Human: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|separator|>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// grok-2.jinja:19 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			w.At(19, 1)
+			w.At(19, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<|separator|>\n\n"))
 		}
 	}

@@ -18,23 +18,23 @@ var HunyuanDense = &runtime.Template{
 func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16 {%- for message in messages %}
-	w.At(16, 1)
+	w.At(16, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// hunyuan-dense.jinja:17 {%- if loop.first and message['role'] == 'system' %}
-		w.At(17, 1)
+		w.At(17, 1, "if")
 		if loop.First().Truthy() && runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			w.At(18, 1)
+			w.At(18, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// hunyuan-dense.jinja:20 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			w.At(20, 1)
+			w.At(20, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜hy_User｜>"), message.ItemStr("content"), runtime.Str("<｜hy_Assistant｜>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// hunyuan-dense.jinja:22 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			w.At(22, 1)
+			w.At(22, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜hy_Assistant｜>"), message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁2｜>"))
 		}
 	}

@@ -25,111 +25,111 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	thinking := in.Lookup("thinking")
 	controls := in.Lookup("controls")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:2 {%- if tools and not available_tools -%}
-	w.At(2, 1)
+	w.At(2, 1, "if")
 	if tools.Truthy() && !(availableTools.Truthy()) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:3 {%- set available_tools = tools -%}
-		w.At(3, 5)
+		w.At(3, 5, "set")
 		availableTools = tools
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5 {%- if messages[0]['role'] == 'system' %}
-	w.At(5, 1)
+	w.At(5, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6 {%- set system_message = messages[0]['content'] %}
-		w.At(6, 6)
+		w.At(6, 6, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7 {%- set loop_messages = messages[1:] %}
-		w.At(7, 6)
+		w.At(7, 6, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		w.At(9, 6)
+		w.At(9, 6, "set")
 		systemMessage = runtime.Add(runtime.Add(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10 {%- if available_tools and documents %}
-		w.At(10, 6)
+		w.At(10, 6, "if")
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			w.At(11, 10)
+			w.At(11, 10, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			w.At(13, 10)
+			w.At(13, 10, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			w.At(15, 10)
+			w.At(15, 10, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17 {%- set system_message = system_message + " You are a helpful AI assistant.
-			w.At(17, 5)
+			w.At(17, 5, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			w.At(20, 10)
+			w.At(20, 10, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22 {%- if 'citations' in controls and documents %}
-		w.At(22, 6)
+		w.At(22, 6, "if")
 		if runtime.In(runtime.Str("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23 {%- set system_message = system_message + '
-			w.At(23, 10)
+			w.At(23, 10, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26 {%- if 'hallucinations' in controls and documents %}
-		w.At(26, 6)
+		w.At(26, 6, "if")
 		if runtime.In(runtime.Str("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27 {%- set system_message = system_message + '
-			w.At(27, 10)
+			w.At(27, 10, "set")
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30 {%- set loop_messages = messages %}
-		w.At(30, 6)
+		w.At(30, 6, "set")
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	w.At(32, 2)
+	w.At(32, 2, "{{ }}")
 	w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, runtime.Str("<|end_of_text|>\n"))
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34 {%- if available_tools %}
-	w.At(34, 2)
+	w.At(34, 2, "if")
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36 {{- available_tools | tojson(indent=4) }}
-		w.At(36, 6)
+		w.At(36, 6, "{{ }}")
 		w.WriteJSON(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40 {%- if documents %}
-	w.At(40, 2)
+	w.At(40, 2, "if")
 	if documents.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41 {%- for document in documents %}
-		w.At(41, 6)
+		w.At(41, 6, "for")
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			w.At(42, 10)
+			w.At(42, 10, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.FilterString(document.ItemStr("doc_id"), nil, nil), runtime.Str("\"}<|end_of_role|>\n"))
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44 {{- document['text'] }}
-			w.At(44, 10)
+			w.At(44, 10, "{{ }}")
 			w.Write(document.ItemStr("text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49 {%- for message in loop_messages %}
-	w.At(49, 2)
+	w.At(49, 2, "for")
 	var loop runtime.Loop
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		w.At(50, 6)
+		w.At(50, 6, "{{ }}")
 		w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"), message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52 {%- if loop.last and add_generation_prompt %}
-		w.At(52, 6)
+		w.At(52, 6, "if")
 		if loop.Last().Truthy() && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54 {%- if controls %}
-			w.At(54, 14)
+			w.At(54, 14, "if")
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55 {{- ' ' + controls | tojson()}}
-				w.At(55, 18)
+				w.At(55, 18, "{{ }}")
 				w.WriteAdd(runtime.Str(" "), runtime.FilterTojson(controls, nil, nil))
 			}
 			w.WriteString("<|end_of_role|>")

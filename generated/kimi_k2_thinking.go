@@ -35,25 +35,25 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		msg := runtime.Param(args[0], "msg")
 		c := runtime.Undefined("c")
 		// Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Thinking.jinja:3 {%- if c is string -%}
-		w.At(3, 5)
+		w.At(3, 5, "if")
 		if runtime.IsString(c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:4 {{ c }}
-			w.At(4, 7)
+			w.At(4, 7, "{{ }}")
 			w.Write(c)
 		} else if !(runtime.IsNone(c, nil, nil)) {
 			// Kimi-K2-Thinking.jinja:6 {% for content in c -%}
-			w.At(6, 7)
+			w.At(6, 7, "for")
 			for _, content := range runtime.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9)
+				w.At(7, 9, "if")
 				if (runtime.Eq(content.ItemStr("type"), runtime.Str("image")) || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
-					w.At(10, 11)
+					w.At(10, 11, "{{ }}")
 					w.Write(content.ItemStr("text"))
 				}
 			}
@@ -67,37 +67,37 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message := runtime.Param(args[0], "message")
 		roleName := runtime.Undefined("role_name")
 		// Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(17, 3)
+		w.At(17, 3, "set")
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
-		w.At(18, 3)
+		w.At(18, 3, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19 {{role_name}}
-			w.At(19, 16)
+			w.At(19, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21 {{role_name}}
-			w.At(21, 21)
+			w.At(21, 21, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Thinking.jinja:23 {{role_name}}
-			w.At(23, 18)
+			w.At(23, 18, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	})
 	// Kimi-K2-Thinking.jinja:27 {%- set tool_response_queue = namespace(ids=[]) -%}
-	w.At(27, 1)
+	w.At(27, 1, "set")
 	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
 	// Kimi-K2-Thinking.jinja:28 {%- set tool_call_counter = namespace(value=0) -%}
-	w.At(28, 1)
+	w.At(28, 1, "set")
 	toolCallCounter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Kimi-K2-Thinking.jinja:30 {%- macro render_toolcalls(message) -%}
 	renderToolcalls = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -107,32 +107,32 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message2 := runtime.Param(args[0], "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32 {%- for tool_call in message['tool_calls'] -%}
-		w.At(32, 3)
+		w.At(32, 3, "for")
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 			formattedId := runtime.Undefined("formatted_id")
 			// Kimi-K2-Thinking.jinja:33 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			w.At(33, 5)
+			w.At(33, 5, "set")
 			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCall.ItemStr("function").ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			// Kimi-K2-Thinking.jinja:34 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			w.At(34, 5)
+			w.At(34, 5, "set")
 			runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
 			// Kimi-K2-Thinking.jinja:35 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			w.At(35, 5)
+			w.At(35, 5, "set")
 			_ = runtime.CallMethod(toolResponseQueue.Attr("ids"), "append", []runtime.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36 {{ formatted_id }}
-			w.At(36, 24)
+			w.At(36, 24, "{{ }}")
 			w.Write(formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36 {% if tool_call['function']['arguments'] is string %}
-			w.At(36, 70)
+			w.At(36, 70, "if")
 			if runtime.IsString(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil) {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] }}
-				w.At(36, 123)
+				w.At(36, 123, "{{ }}")
 				w.Write(toolCall.ItemStr("function").ItemStr("arguments"))
 			} else {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] | tojson }}
-				w.At(36, 173)
+				w.At(36, 173, "{{ }}")
 				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
@@ -140,145 +140,145 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tool_calls_section_end|>")
 	})
 	// Kimi-K2-Thinking.jinja:43 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	w.At(43, 1)
+	w.At(43, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
 	// Kimi-K2-Thinking.jinja:44 {%- for idx in range(messages|length-1, -1, -1) -%}
-	w.At(44, 1)
+	w.At(44, 1, "for")
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		w.At(45, 5)
+		w.At(45, 5, "if")
 		if runtime.Eq(messages.Item(idx).ItemStr("role"), runtime.Str("assistant")) && !(runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
 			// Kimi-K2-Thinking.jinja:46 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
-			w.At(46, 9)
+			w.At(46, 9, "set")
 			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	w.At(51, 1)
+	w.At(51, 1, "set")
 	histMsgs = messages.Slice(runtime.None(), runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None())
 	// Kimi-K2-Thinking.jinja:52 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	w.At(52, 1)
+	w.At(52, 1, "set")
 	suffixMsgs = messages.Slice(runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None(), runtime.None())
 	// Kimi-K2-Thinking.jinja:54 {%- if tools -%}
-	w.At(54, 1)
+	w.At(54, 1, "if")
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55 {{ tools | tojson }}
-		w.At(55, 41)
+		w.At(55, 41, "{{ }}")
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	w.At(58, 1)
+	w.At(58, 1, "if")
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62 {%- for message in hist_msgs -%}
-	w.At(62, 1)
+	w.At(62, 1, "for")
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
 		toolCallId := in.Lookup("tool_call_id")
 		// Kimi-K2-Thinking.jinja:63 {{set_roles(message)}}
-		w.At(63, 3)
+		w.At(63, 3, "{{ }}")
 		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
 		// Kimi-K2-Thinking.jinja:64 {%- if message['role'] == 'assistant' -%}
-		w.At(64, 3)
+		w.At(64, 3, "if")
 		if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65 {{render_content(message)}}
-			w.At(65, 20)
+			w.At(65, 20, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
 			// Kimi-K2-Thinking.jinja:66 {%- if message.get('tool_calls') -%}
-			w.At(66, 5)
+			w.At(66, 5, "if")
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:67 {{render_toolcalls(message)}}
-				w.At(67, 7)
+				w.At(67, 7, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
 			}
 		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
-			w.At(70, 5)
+			w.At(70, 5, "if")
 			if toolResponseQueue.Attr("ids").Truthy() {
 				// Kimi-K2-Thinking.jinja:71 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(71, 7)
+				w.At(71, 7, "set")
 				toolCallId = runtime.CallMethod(toolResponseQueue.Attr("ids"), "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:73 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(73, 7)
+				w.At(73, 7, "set")
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75 {{ tool_call_id }}
-			w.At(75, 18)
+			w.At(75, 18, "{{ }}")
 			w.Write(toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76 {{render_content(message)}}
-			w.At(76, 1)
+			w.At(76, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
 		} else if !(runtime.IsNone(message3.ItemStr("content"), nil, nil)) {
 			// Kimi-K2-Thinking.jinja:78 {{render_content(message)}}
-			w.At(78, 5)
+			w.At(78, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83 {%- for message in suffix_msgs -%}
-	w.At(83, 1)
+	w.At(83, 1, "for")
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
 		rc := in.Lookup("rc")
 		toolCallId2 := in.Lookup("tool_call_id")
 		// Kimi-K2-Thinking.jinja:84 {{set_roles(message)}}
-		w.At(84, 3)
+		w.At(84, 3, "{{ }}")
 		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
 		// Kimi-K2-Thinking.jinja:85 {%- if message['role'] == 'assistant' -%}
-		w.At(85, 3)
+		w.At(85, 3, "if")
 		if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
 			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', ”) -%}
-			w.At(86, 5)
+			w.At(86, 5, "set")
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87 {{rc}}
-			w.At(87, 12)
+			w.At(87, 12, "{{ }}")
 			w.Write(rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
-			w.At(87, 26)
+			w.At(87, 26, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
 			// Kimi-K2-Thinking.jinja:88 {%- if message.get('tool_calls') -%}
-			w.At(88, 5)
+			w.At(88, 5, "if")
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:89 {{render_toolcalls(message)}}
-				w.At(89, 6)
+				w.At(89, 6, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
 			}
 		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("tool")) {
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
-			w.At(92, 5)
+			w.At(92, 5, "if")
 			if toolResponseQueue.Attr("ids").Truthy() {
 				// Kimi-K2-Thinking.jinja:93 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(93, 7)
+				w.At(93, 7, "set")
 				toolCallId2 = runtime.CallMethod(toolResponseQueue.Attr("ids"), "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:95 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(95, 7)
+				w.At(95, 7, "set")
 				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97 {{ tool_call_id }}
-			w.At(97, 18)
+			w.At(97, 18, "{{ }}")
 			w.Write(toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98 {{render_content(message)}}
-			w.At(98, 1)
+			w.At(98, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
 		} else if !(runtime.IsNone(message4.ItemStr("content"), nil, nil)) {
 			// Kimi-K2-Thinking.jinja:100 {{render_content(message)}}
-			w.At(100, 5)
+			w.At(100, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:106 {%- if add_generation_prompt -%}
-	w.At(106, 1)
+	w.At(106, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}

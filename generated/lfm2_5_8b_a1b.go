@@ -26,10 +26,10 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1 {{- bos_token -}}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// LFM2.5-8B-A1B.jinja:2 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	w.At(2, 1)
+	w.At(2, 1, "set")
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -38,18 +38,18 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		argValue := runtime.Param(args[0], "arg_value")
 		// LFM2.5-8B-A1B.jinja:5 {%- if arg_value is string -%}
-		w.At(5, 5)
+		w.At(5, 5, "if")
 		if runtime.IsString(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6 {{- "'" + arg_value + "'" -}}
-			w.At(6, 9)
+			w.At(6, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("'"), argValue, runtime.Str("'"))
 		} else if runtime.IsMapping(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:8 {{- arg_value | tojson -}}
-			w.At(8, 9)
+			w.At(8, 9, "{{ }}")
 			w.WriteJSON(argValue, nil, nil)
 		} else {
 			// LFM2.5-8B-A1B.jinja:10 {{- arg_value | string -}}
-			w.At(10, 9)
+			w.At(10, 9, "{{ }}")
 			w.Write(runtime.FilterString(argValue, nil, nil))
 		}
 	})
@@ -61,36 +61,36 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Param(args[0], "content")
 		ns2 := in.Lookup("_ns")
 		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
-		w.At(15, 5)
+		w.At(15, 5, "if")
 		if runtime.IsString(content, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:16 {{- content -}}
-			w.At(16, 9)
+			w.At(16, 9, "{{ }}")
 			w.Write(content)
 		} else {
 			// LFM2.5-8B-A1B.jinja:18 {%- set _ns = namespace(result="") -%}
-			w.At(18, 9)
+			w.At(18, 9, "set")
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19 {%- for item in content -%}
-			w.At(19, 9)
+			w.At(19, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20 {%- if item["type"] == "image" -%}
-				w.At(20, 13)
+				w.At(20, 13, "if")
 				if runtime.Eq(item2.ItemStr("type"), runtime.Str("image")) {
 					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
-					w.At(21, 17)
+					w.At(21, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.Str("<image>")))
 				} else if runtime.Eq(item2.ItemStr("type"), runtime.Str("text")) {
 					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
-					w.At(23, 17)
+					w.At(23, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), item2.ItemStr("text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:25 {%- set _ns.result = _ns.result + item | tojson -%}
-					w.At(25, 17)
+					w.At(25, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28 {{- _ns.result -}}
-			w.At(28, 9)
+			w.At(28, 9, "{{ }}")
 			w.Write(ns2.Attr("result"))
 		}
 	})
@@ -102,125 +102,125 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		toolCalls := runtime.Param(args[0], "tool_calls")
 		toolCallsNs := runtime.Undefined("tool_calls_ns")
 		// LFM2.5-8B-A1B.jinja:33 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		w.At(33, 5)
+		w.At(33, 5, "set")
 		toolCallsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
 		// LFM2.5-8B-A1B.jinja:34 {%- for tool_call in tool_calls -%}
-		w.At(34, 5)
+		w.At(34, 5, "for")
 		for _, toolCall := range runtime.Iterate(w, toolCalls) {
 			funcName := runtime.Undefined("func_name")
 			funcArgs := runtime.Undefined("func_args")
 			argsNs := runtime.Undefined("args_ns")
 			// LFM2.5-8B-A1B.jinja:35 {%- set func_name = tool_call["function"]["name"] -%}
-			w.At(35, 9)
+			w.At(35, 9, "set")
 			funcName = toolCall.ItemStr("function").ItemStr("name")
 			// LFM2.5-8B-A1B.jinja:36 {%- set func_args = tool_call["function"]["arguments"] -%}
-			w.At(36, 9)
+			w.At(36, 9, "set")
 			funcArgs = toolCall.ItemStr("function").ItemStr("arguments")
 			// LFM2.5-8B-A1B.jinja:37 {%- set args_ns = namespace(arg_strings=[]) -%}
-			w.At(37, 9)
+			w.At(37, 9, "set")
 			argsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
 			// LFM2.5-8B-A1B.jinja:38 {%- for arg_name, arg_value in func_args.items() -%}
-			w.At(38, 9)
+			w.At(38, 9, "for")
 			for _, item3 := range runtime.Iterate(w, runtime.CallMethod(funcArgs, "items", nil, nil)) {
 				vals := runtime.Unpack(item3, 2)
 				argName := vals[0]
 				argValue2 := vals[1]
 				// LFM2.5-8B-A1B.jinja:39 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				w.At(39, 13)
+				w.At(39, 13, "set")
 				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), runtime.Call(formatArgValue, []runtime.Value{argValue2}, nil)))))
 			}
 			// LFM2.5-8B-A1B.jinja:41 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			w.At(41, 9)
+			w.At(41, 9, "set")
 			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.Add(toolCallsNs.Attr("tool_calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(funcName, runtime.Str("(")), runtime.FilterJoin(argsNs.Attr("arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		w.At(43, 5)
+		w.At(43, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]<|tool_call_end|>"))
 	})
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	w.At(46, 1)
+	w.At(46, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
 	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
-	w.At(47, 1)
+	w.At(47, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// LFM2.5-8B-A1B.jinja:48 {%- if messages[0].get("content") -%}
-		w.At(48, 5)
+		w.At(48, 5, "if")
 		if runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
-			w.At(49, 9)
+			w.At(49, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Call(parseContent, []runtime.Value{messages.ItemInt(0).ItemStr("content")}, nil))
 		}
 		// LFM2.5-8B-A1B.jinja:51 {%- set messages = messages[1:] -%}
-		w.At(51, 5)
+		w.At(51, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// LFM2.5-8B-A1B.jinja:53 {%- if tools -%}
-	w.At(53, 1)
+	w.At(53, 1, "if")
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		w.At(54, 5)
+		w.At(54, 5, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-8B-A1B.jinja:55 {%- for tool in tools -%}
-		w.At(55, 5)
+		w.At(55, 5, "for")
 		var loop runtime.Loop
 		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// LFM2.5-8B-A1B.jinja:56 {%- if tool is not string -%}
-			w.At(56, 9)
+			w.At(56, 9, "if")
 			if !(runtime.IsString(tool, nil, nil)) {
 				// LFM2.5-8B-A1B.jinja:57 {%- set tool = tool | tojson -%}
-				w.At(57, 13)
+				w.At(57, 13, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(59, 9)
+			w.At(59, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-8B-A1B.jinja:60 {%- if not loop.last -%}
-			w.At(60, 9)
+			w.At(60, 9, "if")
 			if !(loop.Last().Truthy()) {
 				// LFM2.5-8B-A1B.jinja:61 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(61, 13)
+				w.At(61, 13, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		w.At(64, 5)
+		w.At(64, 5, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
 	}
 	// LFM2.5-8B-A1B.jinja:66 {%- if ns.system_prompt -%}
-	w.At(66, 1)
+	w.At(66, 1, "if")
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-8B-A1B.jinja:67 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(67, 5)
+		w.At(67, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
-	w.At(69, 1)
+	w.At(69, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message := loop2.Item()
 		// LFM2.5-8B-A1B.jinja:70 {%- if message["role"] == "user" -%}
-		w.At(70, 5)
+		w.At(70, 5, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// LFM2.5-8B-A1B.jinja:71 {%- set ns.last_user_index = loop.index0 -%}
-			w.At(71, 9)
+			w.At(71, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop2.Index0())
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74 {%- for message in messages -%}
-	w.At(74, 1)
+	w.At(74, 1, "for")
 	var loop3 runtime.Loop
 	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message2 := loop3.Item()
 		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
-		w.At(75, 5)
+		w.At(75, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"))
 		// LFM2.5-8B-A1B.jinja:76 {%- if message.role == "assistant" -%}
-		w.At(76, 5)
+		w.At(76, 5, "if")
 		if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// LFM2.5-8B-A1B.jinja:77 {%- generation -%}
 			{
@@ -229,82 +229,82 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				content2 := in.Lookup("content")
 				truncLen := in.Lookup("_trunc_len")
 				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				w.At(78, 9)
+				w.At(78, 9, "if")
 				if runtime.IsDefined(message2.Attr("thinking"), nil, nil) && (preserveThinking.Truthy() || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index"))) {
 					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
-					w.At(79, 13)
+					w.At(79, 13, "{{ }}")
 					w.WriteAdd(runtime.Str("<think>"), message2.Attr("thinking"), runtime.Str("</think>"))
 				}
 				// LFM2.5-8B-A1B.jinja:81 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				w.At(81, 9)
+				w.At(81, 9, "set")
 				cfmTag = runtime.Str("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82 {%- set _has_cfm = false -%}
-				w.At(82, 9)
+				w.At(82, 9, "set")
 				hasCfm = runtime.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83 {%- if message.content is defined -%}
-				w.At(83, 9)
+				w.At(83, 9, "if")
 				if runtime.IsDefined(message2.Attr("content"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84 {%- set content = parse_content(message.content) -%}
-					w.At(84, 13)
+					w.At(84, 13, "set")
 					content2 = runtime.Call(parseContent, []runtime.Value{message2.Attr("content")}, nil)
 					// LFM2.5-8B-A1B.jinja:85 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					w.At(85, 13)
+					w.At(85, 13, "if")
 					if !(preserveThinking.Truthy() || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index"))) {
 						// LFM2.5-8B-A1B.jinja:86 {%- if "</think>" in content -%}
-						w.At(86, 17)
+						w.At(86, 17, "if")
 						if runtime.In(runtime.Str("</think>"), content2) {
 							// LFM2.5-8B-A1B.jinja:87 {%- set content = content.split("</think>")[-1] | trim -%}
-							w.At(87, 21)
+							w.At(87, 21, "set")
 							content2 = runtime.FilterTrim(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					w.At(90, 13)
+					w.At(90, 13, "if")
 					if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && runtime.CallMethod(content2, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91 {%- set _has_cfm = true -%}
-						w.At(91, 17)
+						w.At(91, 17, "set")
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						w.At(92, 17)
+						w.At(92, 17, "set")
 						truncLen = runtime.Sub(runtime.FilterLength(content2, nil, nil), runtime.FilterLength(cfmTag, nil, nil))
 						// LFM2.5-8B-A1B.jinja:93 {{- content[:_trunc_len] -}}
-						w.At(93, 17)
+						w.At(93, 17, "{{ }}")
 						w.Write(content2.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:95 {{- content -}}
-						w.At(95, 17)
+						w.At(95, 17, "{{ }}")
 						w.Write(content2)
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98 {%- if message.tool_calls is defined -%}
-				w.At(98, 9)
+				w.At(98, 9, "if")
 				if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:99 {{- render_tool_calls(message.tool_calls) -}}
-					w.At(99, 13)
+					w.At(99, 13, "{{ }}")
 					w.Write(runtime.Call(renderToolCalls, []runtime.Value{message2.Attr("tool_calls")}, nil))
 				}
 				// LFM2.5-8B-A1B.jinja:101 {%- if _has_cfm -%}
-				w.At(101, 9)
+				w.At(101, 9, "if")
 				if hasCfm.Truthy() {
 					// LFM2.5-8B-A1B.jinja:102 {{- _cfm_tag -}}
-					w.At(102, 13)
+					w.At(102, 13, "{{ }}")
 					w.Write(cfmTag)
 				}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
 			// LFM2.5-8B-A1B.jinja:107 {%- if message.get("content") -%}
-			w.At(107, 9)
+			w.At(107, 9, "if")
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108 {{- parse_content(message["content"]) -}}
-				w.At(108, 13)
+				w.At(108, 13, "{{ }}")
 				w.Write(runtime.Call(parseContent, []runtime.Value{message2.ItemStr("content")}, nil))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:113 {%- if add_generation_prompt -%}
-	w.At(113, 1)
+	w.At(113, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

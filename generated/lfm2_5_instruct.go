@@ -23,120 +23,120 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1 {{- bos_token -}}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// LFM2.5-Instruct.jinja:2 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	w.At(2, 1)
+	w.At(2, 1, "set")
 	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1)
+	w.At(3, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2.5-Instruct.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1)
+	w.At(4, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// LFM2.5-Instruct.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 5)
+		w.At(5, 5, "set")
 		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
 		// LFM2.5-Instruct.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 5)
+		w.At(6, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// LFM2.5-Instruct.jinja:8 {%- if tools -%}
-	w.At(8, 1)
+	w.At(8, 1, "if")
 	if tools.Truthy() {
 		// LFM2.5-Instruct.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		w.At(9, 5)
+		w.At(9, 5, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10 {%- for tool in tools -%}
-		w.At(10, 5)
+		w.At(10, 5, "for")
 		var loop runtime.Loop
 		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// LFM2.5-Instruct.jinja:11 {%- if tool is not string -%}
-			w.At(11, 9)
+			w.At(11, 9, "if")
 			if !(runtime.IsString(tool, nil, nil)) {
 				// LFM2.5-Instruct.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 13)
+				w.At(12, 13, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 9)
+			w.At(14, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15 {%- if not loop.last -%}
-			w.At(15, 9)
+			w.At(15, 9, "if")
 			if !(loop.Last().Truthy()) {
 				// LFM2.5-Instruct.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 13)
+				w.At(16, 13, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		w.At(19, 5)
+		w.At(19, 5, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1)
+	w.At(21, 1, "if")
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 5)
+		w.At(22, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:24 {%- set ns.last_assistant_index = -1 -%}
-	w.At(24, 1)
+	w.At(24, 1, "set")
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25 {%- for message in messages -%}
-	w.At(25, 1)
+	w.At(25, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message := loop2.Item()
 		// LFM2.5-Instruct.jinja:26 {%- if message["role"] == "assistant" -%}
-		w.At(26, 5)
+		w.At(26, 5, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// LFM2.5-Instruct.jinja:27 {%- set ns.last_assistant_index = loop.index0 -%}
-			w.At(27, 9)
+			w.At(27, 9, "set")
 			runtime.SetAttr(ns, "last_assistant_index", loop2.Index0())
 		}
 	}
 	// LFM2.5-Instruct.jinja:30 {%- for message in messages -%}
-	w.At(30, 1)
+	w.At(30, 1, "for")
 	var loop3 runtime.Loop
 	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message2 := loop3.Item()
 		content := runtime.Undefined("content")
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(31, 5)
+		w.At(31, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>"), message2.ItemStr("role"), runtime.Str("\n"))
 		// LFM2.5-Instruct.jinja:32 {%- set content = message["content"] -%}
-		w.At(32, 5)
+		w.At(32, 5, "set")
 		content = message2.ItemStr("content")
 		// LFM2.5-Instruct.jinja:33 {%- if content is not string -%}
-		w.At(33, 5)
+		w.At(33, 5, "if")
 		if !(runtime.IsString(content, nil, nil)) {
 			// LFM2.5-Instruct.jinja:34 {%- set content = content | tojson -%}
-			w.At(34, 9)
+			w.At(34, 9, "set")
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		w.At(36, 5)
+		w.At(36, 5, "if")
 		if (runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(keepPastThinking.Truthy())) && runtime.Ne(loop3.Index0(), ns.Attr("last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37 {%- if "</think>" in content -%}
-			w.At(37, 9)
+			w.At(37, 9, "if")
 			if runtime.In(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38 {%- set content = content.split("</think>")[-1] | trim -%}
-				w.At(38, 13)
+				w.At(38, 13, "set")
 				content = runtime.FilterTrim(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41 {{- content + "<|im_end|>\n" -}}
-		w.At(41, 5)
+		w.At(41, 5, "{{ }}")
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43 {%- if add_generation_prompt -%}
-	w.At(43, 1)
+	w.At(43, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -19,36 +19,36 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys-bos.jinja:17 {%- set ns = namespace(inside_turn=true) %}
-	w.At(17, 1)
+	w.At(17, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
 	w.WriteString("[INST] ")
 	// llama2-sys-bos.jinja:19 {%- for message in messages %}
-	w.At(19, 1)
+	w.At(19, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2-sys-bos.jinja:20 {%- if not ns.inside_turn %}
-		w.At(20, 1)
+		w.At(20, 1, "if")
 		if !(ns.Attr("inside_turn").Truthy()) {
 			w.WriteString("<s>[INST] ")
 			// llama2-sys-bos.jinja:22 {%- set ns.inside_turn = true %}
-			w.At(22, 1)
+			w.At(22, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// llama2-sys-bos.jinja:24 {%- if message['role'] == 'system' %}
-		w.At(24, 1)
+		w.At(24, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama2-sys-bos.jinja:25 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.At(25, 1)
+			w.At(25, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<<SYS>>\n"), message.ItemStr("content"), runtime.Str("\n<</SYS>>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
-			w.At(27, 1)
+			w.At(27, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:29 {{- message['content'] + '</s>' }}
-			w.At(29, 1)
+			w.At(29, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2-sys-bos.jinja:30 {%- set ns.inside_turn = false %}
-			w.At(30, 1)
+			w.At(30, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -20,43 +20,43 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys-strip.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(18, 1)
+	w.At(18, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19 {%- set ns = namespace(inside_turn=true) %}
-	w.At(19, 1)
+	w.At(19, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21 {%- for message in messages %}
-	w.At(21, 1)
+	w.At(21, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// llama2-sys-strip.jinja:22 {%- set content = message['content'].strip(c_space) %}
-		w.At(22, 1)
+		w.At(22, 1, "set")
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23 {%- if not ns.inside_turn %}
-		w.At(23, 1)
+		w.At(23, 1, "if")
 		if !(ns.Attr("inside_turn").Truthy()) {
 			w.WriteString("[INST] ")
 			// llama2-sys-strip.jinja:25 {%- set ns.inside_turn = true %}
-			w.At(25, 1)
+			w.At(25, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// llama2-sys-strip.jinja:27 {%- if message['role'] == 'system' %}
-		w.At(27, 1)
+		w.At(27, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama2-sys-strip.jinja:28 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			w.At(28, 1)
+			w.At(28, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<<SYS>>\n"), content, runtime.Str("\n<</SYS>>\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
-			w.At(30, 1)
+			w.At(30, 1, "{{ }}")
 			w.WriteAdd(content, runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:32 {{- content + '</s>' }}
-			w.At(32, 1)
+			w.At(32, 1, "{{ }}")
 			w.WriteAdd(content, runtime.Str("</s>"))
 			// llama2-sys-strip.jinja:33 {%- set ns.inside_turn = false %}
-			w.At(33, 1)
+			w.At(33, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -19,13 +19,13 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// llama3.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1)
+	w.At(10, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama3.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama3.jinja:12 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		w.At(12, 1)
+		w.At(12, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|eot_id|>"))
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")

@@ -19,13 +19,13 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// llama4.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1)
+	w.At(10, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama4.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama4.jinja:12 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
-		w.At(12, 1)
+		w.At(12, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|header_start|>"), message.ItemStr("role"), runtime.Str("<|header_end|>\n\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|eot|>"))
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")

@@ -23,150 +23,150 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	flushToolOutputs := runtime.Undefined("flush_tool_outputs")
 	// llama-cpp-deepseek-r1.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1)
+	w.At(1, 1, "if")
 	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		// llama-cpp-deepseek-r1.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=”…
-	w.At(4, 1)
+	w.At(4, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool_outputs", runtime.Bool(false)), runtime.KW("is_output_first", runtime.Bool(true)), runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-deepseek-r1.jinja:5 {%- for message in messages -%}
-	w.At(5, 1)
+	w.At(5, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 5)
+		w.At(6, 5, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama-cpp-deepseek-r1.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 9)
+			w.At(7, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10 {{bos_token}}
-	w.At(10, 1)
+	w.At(10, 1, "{{ }}")
 	w.Write(bosToken)
 	// llama-cpp-deepseek-r1.jinja:11 {%- if tools %}
-	w.At(11, 1)
+	w.At(11, 1, "if")
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12 {{tools | map(attribute='function') | tojson(indent=2)}}
-		w.At(12, 82)
+		w.At(12, 82, "{{ }}")
 		w.WriteJSON(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26 {{ns.system_prompt}}
-	w.At(26, 1)
+	w.At(26, 1, "{{ }}")
 	w.Write(ns.Attr("system_prompt"))
 	// llama-cpp-deepseek-r1.jinja:27 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs = runtime.NewMacro(w, &runtime.MacroSpec{Name: "flush_tool_outputs"}, func(_ []runtime.Value) {
 		// llama-cpp-deepseek-r1.jinja:28 {%- if ns.is_tool_outputs -%}
-		w.At(28, 5)
+		w.At(28, 5, "if")
 		if ns.Attr("is_tool_outputs").Truthy() {
 			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
 			// llama-cpp-deepseek-r1.jinja:30 {%- set ns.is_tool_outputs = false -%}
-			w.At(30, 9)
+			w.At(30, 9, "set")
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(false))
 		}
 	})
 	// llama-cpp-deepseek-r1.jinja:33 {{- flush_tool_outputs() -}}
-	w.At(33, 1)
+	w.At(33, 1, "{{ }}")
 	w.Write(runtime.Call(flushToolOutputs, nil, nil))
 	// llama-cpp-deepseek-r1.jinja:34 {%- for message in messages -%}
-	w.At(34, 1)
+	w.At(34, 1, "for")
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
-		w.At(35, 5)
+		w.At(35, 5, "if")
 		if runtime.Ne(message2.ItemStr("role"), runtime.Str("tool")) {
 			// llama-cpp-deepseek-r1.jinja:36 {{- flush_tool_outputs() -}}
-			w.At(36, 9)
+			w.At(36, 9, "{{ }}")
 			w.Write(runtime.Call(flushToolOutputs, nil, nil))
 		}
 		// llama-cpp-deepseek-r1.jinja:38 {%- if message['role'] == 'user' -%}
-		w.At(38, 5)
+		w.At(38, 5, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// llama-cpp-deepseek-r1.jinja:39 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			w.At(39, 9)
+			w.At(39, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 		}
 		// llama-cpp-deepseek-r1.jinja:41 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		w.At(41, 5)
+		w.At(41, 5, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(message2.ItemStr("content").Truthy()) {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43 {%- set ns.is_first = true -%}
-			w.At(43, 9)
+			w.At(43, 9, "set")
 			runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:44 {%- for tc in message['tool_calls'] -%}
-			w.At(44, 9)
+			w.At(44, 9, "for")
 			for _, tc := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				toolName := runtime.Undefined("tool_name")
 				toolArgs := runtime.Undefined("tool_args")
 				// llama-cpp-deepseek-r1.jinja:45 {%- if ns.is_first -%}
-				w.At(45, 13)
+				w.At(45, 13, "if")
 				if ns.Attr("is_first").Truthy() {
 					// llama-cpp-deepseek-r1.jinja:46 {%- set ns.is_first = false -%}
-					w.At(46, 17)
+					w.At(46, 17, "set")
 					runtime.SetAttr(ns, "is_first", runtime.Bool(false))
 				} else {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50 {%- set tool_name = tc['function']['name'] -%}
-				w.At(50, 13)
+				w.At(50, 13, "set")
 				toolName = tc.ItemStr("function").ItemStr("name")
 				// llama-cpp-deepseek-r1.jinja:51 {%- set tool_args = tc['function']['arguments'] -%}
-				w.At(51, 13)
+				w.At(51, 13, "set")
 				toolArgs = tc.ItemStr("function").ItemStr("arguments")
 				// llama-cpp-deepseek-r1.jinja:52 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				w.At(52, 13)
+				w.At(52, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("<｜tool▁call▁begin｜>"), tc.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(toolArgs, nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56 {%- if message['role'] == 'assistant' and message['content'] -%}
-		w.At(56, 5)
+		w.At(56, 5, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && message2.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57 {{- flush_tool_outputs() -}}
-			w.At(57, 9)
+			w.At(57, 9, "{{ }}")
 			w.Write(runtime.Call(flushToolOutputs, nil, nil))
 			// llama-cpp-deepseek-r1.jinja:58 {%- set content = message['content'] -%}
-			w.At(58, 9)
+			w.At(58, 9, "set")
 			content = message2.ItemStr("content")
 			// llama-cpp-deepseek-r1.jinja:59 {%- if '</think>' in content -%}
-			w.At(59, 9)
+			w.At(59, 9, "if")
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60 {%- set content = content.split('</think>')[-1] -%}
-				w.At(60, 13)
+				w.At(60, 13, "set")
 				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			w.At(62, 9)
+			w.At(62, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
 		}
 		// llama-cpp-deepseek-r1.jinja:64 {%- if message['role'] == 'tool' -%}
-		w.At(64, 5)
+		w.At(64, 5, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
 			// llama-cpp-deepseek-r1.jinja:65 {%- set ns.is_tool_outputs = true -%}
-			w.At(65, 9)
+			w.At(65, 9, "set")
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:66 {%- if ns.is_output_first -%}
-			w.At(66, 9)
+			w.At(66, 9, "if")
 			if ns.Attr("is_output_first").Truthy() {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
 				// llama-cpp-deepseek-r1.jinja:68 {%- set ns.is_output_first = false -%}
-				w.At(68, 13)
+				w.At(68, 13, "set")
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			}
 			// llama-cpp-deepseek-r1.jinja:70 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			w.At(70, 9)
+			w.At(70, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73 {{- flush_tool_outputs() -}}
-	w.At(73, 1)
+	w.At(73, 1, "{{ }}")
 	w.Write(runtime.Call(flushToolOutputs, nil, nil))
 	// llama-cpp-deepseek-r1.jinja:74 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
-	w.At(74, 1)
+	w.At(74, 1, "if")
 	if addGenerationPrompt.Truthy() && !(ns.Attr("is_tool_outputs").Truthy()) {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}

@@ -22,151 +22,151 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// llama-cpp-lfm2.jinja:1 {{- bos_token -}}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// llama-cpp-lfm2.jinja:2 {%- set system_prompt = "" -%}
-	w.At(2, 1)
+	w.At(2, 1, "set")
 	_ = runtime.Str("")
 	// llama-cpp-lfm2.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1)
+	w.At(3, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-lfm2.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1)
+	w.At(4, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// llama-cpp-lfm2.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 2)
+		w.At(5, 2, "set")
 		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
 		// llama-cpp-lfm2.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 2)
+		w.At(6, 2, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// llama-cpp-lfm2.jinja:8 {%- if tools -%}
-	w.At(8, 1)
+	w.At(8, 1, "if")
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		w.At(9, 2)
+		w.At(9, 2, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: <|tool_list_start|>[")))
 		// llama-cpp-lfm2.jinja:10 {%- for tool in tools -%}
-		w.At(10, 2)
+		w.At(10, 2, "for")
 		var loop runtime.Loop
 		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// llama-cpp-lfm2.jinja:11 {%- if tool is not string -%}
-			w.At(11, 3)
+			w.At(11, 3, "if")
 			if !(runtime.IsString(tool, nil, nil)) {
 				// llama-cpp-lfm2.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 4)
+				w.At(12, 4, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// llama-cpp-lfm2.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 3)
+			w.At(14, 3, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// llama-cpp-lfm2.jinja:15 {%- if not loop.last -%}
-			w.At(15, 3)
+			w.At(15, 3, "if")
 			if !(loop.Last().Truthy()) {
 				// llama-cpp-lfm2.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 4)
+				w.At(16, 4, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		w.At(19, 2)
+		w.At(19, 2, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]<|tool_list_end|>")))
 	}
 	// llama-cpp-lfm2.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1)
+	w.At(21, 1, "if")
 	if ns.Attr("system_prompt").Truthy() {
 		// llama-cpp-lfm2.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 2)
+		w.At(22, 2, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:24 {%- for message in messages -%}
-	w.At(24, 1)
+	w.At(24, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		nsTc := in.Lookup("ns_tc")
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(25, 2)
+		w.At(25, 2, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"))
 		// llama-cpp-lfm2.jinja:26 {%- set content = message["content"] if message["content"] else "" -%}
-		w.At(26, 2)
+		w.At(26, 2, "set")
 		if message.ItemStr("content").Truthy() {
 			content = message.ItemStr("content")
 		} else {
 			content = runtime.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27 {%- if content is not string -%}
-		w.At(27, 2)
+		w.At(27, 2, "if")
 		if !(runtime.IsString(content, nil, nil)) {
 			// llama-cpp-lfm2.jinja:28 {%- set content = content | tojson -%}
-			w.At(28, 3)
+			w.At(28, 3, "set")
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30 {%- if message["role"] == "tool" -%}
-		w.At(30, 2)
+		w.At(30, 2, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// llama-cpp-lfm2.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			w.At(31, 3)
+			w.At(31, 3, "set")
 			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))
 		} else if (runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
-			w.At(33, 3)
+			w.At(33, 3, "set")
 			nsTc = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// llama-cpp-lfm2.jinja:34 {%- for tc in message["tool_calls"] -%}
-			w.At(34, 3)
+			w.At(34, 3, "for")
 			var loop2 runtime.Loop
 			for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
 				tc := loop2.Item()
 				args2 := runtime.Undefined("args")
 				// llama-cpp-lfm2.jinja:35 {%- if not loop.first -%}
-				w.At(35, 4)
+				w.At(35, 4, "if")
 				if !(loop2.First().Truthy()) {
 					// llama-cpp-lfm2.jinja:35 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					w.At(35, 29)
+					w.At(35, 29, "set")
 					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.Str(", ")))
 				}
 				// llama-cpp-lfm2.jinja:36 {%- set args = tc["function"]["arguments"] -%}
-				w.At(36, 4)
+				w.At(36, 4, "set")
 				args2 = tc.ItemStr("function").ItemStr("arguments")
 				// llama-cpp-lfm2.jinja:37 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				w.At(37, 4)
+				w.At(37, 4, "set")
 				runtime.SetAttr(nsTc, "result", runtime.Add(runtime.Add(runtime.Add(nsTc.Attr("result"), runtime.Str("{\"name\": \"")), tc.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")))
 				// llama-cpp-lfm2.jinja:38 {%- if args is string -%}
-				w.At(38, 4)
+				w.At(38, 4, "if")
 				if runtime.IsString(args2, nil, nil) {
 					// llama-cpp-lfm2.jinja:39 {%- set ns_tc.result = ns_tc.result + args -%}
-					w.At(39, 5)
+					w.At(39, 5, "set")
 					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), args2))
 				} else {
 					// llama-cpp-lfm2.jinja:41 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					w.At(41, 5)
+					w.At(41, 5, "set")
 					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.FilterTojson(args2, nil, nil)))
 				}
 				// llama-cpp-lfm2.jinja:43 {%- if tc.get("id") -%}
-				w.At(43, 4)
+				w.At(43, 4, "if")
 				if runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil).Truthy() {
 					// llama-cpp-lfm2.jinja:44 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					w.At(44, 5)
+					w.At(44, 5, "set")
 					runtime.SetAttr(nsTc, "result", runtime.Add(runtime.Add(runtime.Add(nsTc.Attr("result"), runtime.Str(", \"id\": \"")), tc.ItemStr("id")), runtime.Str("\"")))
 				}
 				// llama-cpp-lfm2.jinja:46 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				w.At(46, 4)
+				w.At(46, 4, "set")
 				runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.Str("}")))
 			}
 			// llama-cpp-lfm2.jinja:48 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			w.At(48, 3)
+			w.At(48, 3, "set")
 			content = runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTc.Attr("result")), runtime.Str("]<|tool_call_end|>")), content)
 		}
 		// llama-cpp-lfm2.jinja:50 {{- content + "<|im_end|>\n" -}}
-		w.At(50, 2)
+		w.At(50, 2, "{{ }}")
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52 {%- if add_generation_prompt -%}
-	w.At(52, 1)
+	w.At(52, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -22,76 +22,76 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1)
+	w.At(1, 1, "if")
 	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		// llama-cpp-rwkv-world.jinja:2 {%- set add_generation_prompt = true -%}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		addGenerationPrompt = runtime.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4 {%- set ns = namespace(system_prompt=”) -%}
-	w.At(4, 1)
+	w.At(4, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-rwkv-world.jinja:5 {%- for message in messages -%}
-	w.At(5, 1)
+	w.At(5, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 5)
+		w.At(6, 5, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// llama-cpp-rwkv-world.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 9)
+			w.At(7, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10 {{bos_token}}
-	w.At(10, 1)
+	w.At(10, 1, "{{ }}")
 	w.Write(bosToken)
 	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != ” -%}
-	w.At(11, 1)
+	w.At(11, 1, "if")
 	if runtime.Ne(ns.Attr("system_prompt"), runtime.Str("")) {
 		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		w.At(12, 1)
+		w.At(12, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("System: "), ns.Attr("system_prompt"), runtime.Str("\n\n"))
 	}
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
-		w.At(15, 5)
+		w.At(15, 5, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// llama-cpp-rwkv-world.jinja:16 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			w.At(16, 9)
+			w.At(16, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("User: "), runtime.FilterTrim(message2.ItemStr("content"), nil, nil), runtime.Str("\n\n"))
 		}
 		// llama-cpp-rwkv-world.jinja:18 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		w.At(18, 5)
+		w.At(18, 5, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(runtime.IsNone(message2.ItemStr("content"), nil, nil)) {
 			// llama-cpp-rwkv-world.jinja:19 {%- set content = message['content'] -%}
-			w.At(19, 9)
+			w.At(19, 9, "set")
 			content = message2.ItemStr("content")
 			// llama-cpp-rwkv-world.jinja:20 {%- if '</think>' in content -%}
-			w.At(20, 9)
+			w.At(20, 9, "if")
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21 {%- set content = content.split('</think>')[-1] -%}
-				w.At(21, 13)
+				w.At(21, 13, "set")
 				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
 			// llama-cpp-rwkv-world.jinja:23 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			w.At(23, 9)
+			w.At(23, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("Assistant: "), runtime.FilterTrim(content, nil, nil), runtime.Str("\n\n"))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26 {%- if add_generation_prompt -%}
-	w.At(26, 1)
+	w.At(26, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(28, 5)
+		w.At(28, 5, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31 {%- if enable_thinking is defined and enable_thinking is true %}
-		w.At(31, 5)
+		w.At(31, 5, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsTrue(enableThinking, nil, nil) {
 			w.WriteString(" <think>")
 		}

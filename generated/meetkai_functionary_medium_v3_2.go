@@ -40,35 +40,35 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		depth := runtime.Param(args[3], "depth")
 		offset := runtime.Undefined("offset")
 		// meetkai-functionary-medium-v3.2.jinja:2 {%- set offset = "" -%}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		offset = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:3 {%- if depth >= 1 -%}
-		w.At(3, 5)
+		w.At(3, 5, "if")
 		if runtime.Ge(depth, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4 {%- set offset = "    " * depth -%}
-			w.At(4, 9)
+			w.At(4, 9, "set")
 			offset = runtime.Mul(runtime.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6 {%- if comment_info != "<|NONE|>" -%}
-		w.At(6, 5)
+		w.At(6, 5, "if")
 		if runtime.Ne(commentInfo, runtime.Str("<|NONE|>")) {
 			// meetkai-functionary-medium-v3.2.jinja:7 {{ "\n" + offset + comment_info }}
-			w.At(7, 9)
+			w.At(7, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("\n"), offset, commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8 {%- if examples_info | length > 0 -%}
-			w.At(8, 9)
+			w.At(8, 9, "if")
 			if runtime.Gt(runtime.FilterLength(examplesInfo, nil, nil), runtime.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10 {%- for example in examples_info -%}
-				w.At(10, 13)
+				w.At(10, 13, "for")
 				for _, example := range runtime.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					w.At(11, 17)
+					w.At(11, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15 {{ "\n" + offset + param_declaration }}
-		w.At(15, 5)
+		w.At(15, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("\n"), offset, paramDeclaration)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:18 {%- macro convert_data_type(param_type) -%}
@@ -78,12 +78,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		paramType := runtime.Param(args[0], "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19 {%- if param_type == "integer" or param_type == "float" -%}
-		w.At(19, 5)
+		w.At(19, 5, "if")
 		if runtime.Eq(paramType, runtime.Str("integer")) || runtime.Eq(paramType, runtime.Str("float")) {
 			w.WriteString("number")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:22 {{ param_type }}
-			w.At(22, 9)
+			w.At(22, 9, "{{ }}")
 			w.Write(paramType)
 		}
 	})
@@ -97,37 +97,37 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		rawParamType := in.Lookup("raw_param_type")
 		oneOfTypes := in.Lookup("one_of_types")
 		// meetkai-functionary-medium-v3.2.jinja:27 {%- set param_type = "any" -%}
-		w.At(27, 5)
+		w.At(27, 5, "set")
 		paramType2 = runtime.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29 {%- if "type" in param -%}
-		w.At(29, 5)
+		w.At(29, 5, "if")
 		if runtime.In(runtime.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30 {%- set raw_param_type = param["type"] -%}
-			w.At(30, 9)
+			w.At(30, 9, "set")
 			rawParamType = param.ItemStr("type")
 			// meetkai-functionary-medium-v3.2.jinja:31 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			w.At(31, 9)
+			w.At(31, 9, "if")
 			if runtime.IsIterable(rawParamType, nil, nil) && !(runtime.IsString(rawParamType, nil, nil)) {
 				// meetkai-functionary-medium-v3.2.jinja:32 {%- set param_type = raw_param_type | join(" | ") -%}
-				w.At(32, 13)
+				w.At(32, 13, "set")
 				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:34 {%- set param_type = raw_param_type -%}
-				w.At(34, 13)
+				w.At(34, 13, "set")
 				paramType2 = rawParamType
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36 {{ convert_data_type(param_type) }}
-			w.At(36, 9)
+			w.At(36, 9, "{{ }}")
 			w.Write(runtime.Call(convertDataType, []runtime.Value{paramType2}, nil))
 		} else if runtime.In(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:38 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			w.At(38, 9)
+			w.At(38, 9, "set")
 			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:39 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			w.At(39, 9)
+			w.At(39, 9, "set")
 			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:40 {{ convert_data_type(one_of_types | join(" | ")) }}
-			w.At(40, 9)
+			w.At(40, 9, "{{ }}")
 			w.Write(runtime.Call(convertDataType, []runtime.Value{runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil)}, nil))
 		}
 	})
@@ -138,30 +138,30 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		param2 := runtime.Param(args[0], "param")
 		// meetkai-functionary-medium-v3.2.jinja:45 {%- if "format" in param -%}
-		w.At(45, 5)
+		w.At(45, 5, "if")
 		if runtime.In(runtime.Str("format"), param2) {
 			// meetkai-functionary-medium-v3.2.jinja:46 {{ param["format"] }}
-			w.At(46, 9)
+			w.At(46, 9, "{{ }}")
 			w.Write(param2.ItemStr("format"))
 		} else if runtime.In(runtime.Str("oneOf"), param2) {
 			// meetkai-functionary-medium-v3.2.jinja:48 {%- set formats = [] -%}
-			w.At(48, 9)
+			w.At(48, 9, "set")
 			_ = runtime.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49 {%- for item in param["oneOf"] -%}
-			w.At(49, 9)
+			w.At(49, 9, "for")
 			for _, item2 := range runtime.Iterate(w, param2.ItemStr("oneOf")) {
 				// meetkai-functionary-medium-v3.2.jinja:50 {%- if "format" in item -%}
-				w.At(50, 13)
+				w.At(50, 13, "if")
 				if runtime.In(runtime.Str("format"), item2) {
 					// meetkai-functionary-medium-v3.2.jinja:51 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					w.At(51, 17)
+					w.At(51, 17, "if")
 					if runtime.Eq(item2.ItemStr("format"), param2.ItemStr("oneOf").ItemInt(-1).ItemStr("format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52 {{ item["format"] }}
-						w.At(52, 21)
+						w.At(52, 21, "{{ }}")
 						w.Write(item2.ItemStr("format"))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:54 {{ item["format"] + " or "}}
-						w.At(54, 21)
+						w.At(54, 21, "{{ }}")
 						w.WriteAdd(item2.ItemStr("format"), runtime.Str(" or "))
 					}
 				}
@@ -181,70 +181,70 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		desc := in.Lookup("desc")
 		defaultValue := in.Lookup("default_value")
 		// meetkai-functionary-medium-v3.2.jinja:64 {%- set param_type = param.get("type", "any") -%}
-		w.At(64, 5)
+		w.At(64, 5, "set")
 		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:65 {%- set format_param = get_format_param(param) -%}
-		w.At(65, 5)
+		w.At(65, 5, "set")
 		formatParam = runtime.Call(getFormatParam, []runtime.Value{param3}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:67 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		w.At(67, 5)
+		w.At(67, 5, "if")
 		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || runtime.Ne(formatParam, runtime.Str("<|NONE|>"))) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69 {%- if "description" in param -%}
-			w.At(69, 9)
+			w.At(69, 9, "if")
 			if runtime.In(runtime.Str("description"), param3) {
 				// meetkai-functionary-medium-v3.2.jinja:70 {%- set desc = param["description"] -%}
-				w.At(70, 13)
+				w.At(70, 13, "set")
 				desc = param3.ItemStr("description")
 				// meetkai-functionary-medium-v3.2.jinja:71 {%- if not desc.endswith(".") -%}
-				w.At(71, 13)
+				w.At(71, 13, "if")
 				if !(runtime.CallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy()) {
 					// meetkai-functionary-medium-v3.2.jinja:72 {%- set desc = desc + "." -%}
-					w.At(72, 17)
+					w.At(72, 17, "set")
 					desc = runtime.Add(desc, runtime.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74 {{ " " + desc }}
-				w.At(74, 13)
+				w.At(74, 13, "{{ }}")
 				w.WriteAdd(runtime.Str(" "), desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77 {%- if "default" in param -%}
-			w.At(77, 9)
+			w.At(77, 9, "if")
 			if runtime.In(runtime.Str("default"), param3) {
 				// meetkai-functionary-medium-v3.2.jinja:78 {%- set default_value = param["default"] -%}
-				w.At(78, 13)
+				w.At(78, 13, "set")
 				defaultValue = param3.ItemStr("default")
 				// meetkai-functionary-medium-v3.2.jinja:79 {%- if param_type == "string" -%}
-				w.At(79, 13)
+				w.At(79, 13, "if")
 				if runtime.Eq(paramType3, runtime.Str("string")) {
 					// meetkai-functionary-medium-v3.2.jinja:80 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					w.At(80, 17)
+					w.At(80, 17, "set")
 					defaultValue = runtime.Concat(runtime.Str("\""), defaultValue, runtime.Str("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82 {{ " Default=" ~ default_value ~ "." }}
-				w.At(82, 13)
+				w.At(82, 13, "{{ }}")
 				w.WriteConcat(runtime.Str(" Default="), defaultValue, runtime.Str("."))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85 {%- set format_param = get_format_param(param) -%}
-			w.At(85, 9)
+			w.At(85, 9, "set")
 			formatParam = runtime.Call(getFormatParam, []runtime.Value{param3}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:86 {%- if format_param != "<|NONE|>" -%}
-			w.At(86, 9)
+			w.At(86, 9, "if")
 			if runtime.Ne(formatParam, runtime.Str("<|NONE|>")) {
 				// meetkai-functionary-medium-v3.2.jinja:87 {{ " Format=" ~ format_param }}
-				w.At(87, 13)
+				w.At(87, 13, "{{ }}")
 				w.WriteConcat(runtime.Str(" Format="), formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			w.At(90, 9)
+			w.At(90, 9, "for")
 			for _, item3 := range runtime.Iterate(w, runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length")))) {
 				vals := runtime.Unpack(item3, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91 {%- if field in param -%}
-				w.At(91, 13)
+				w.At(91, 13, "if")
 				if runtime.In(field, param3) {
 					// meetkai-functionary-medium-v3.2.jinja:92 {{ " " + field_name ~ "=" ~ param[field] }}
-					w.At(92, 17)
+					w.At(92, 17, "{{ }}")
 					w.WriteAdd(runtime.Str(" "), runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
 				}
 			}
@@ -259,21 +259,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		enumOptions := runtime.Param(args[0], "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101 {%- for v in enum_options -%}
-		w.At(101, 5)
+		w.At(101, 5, "for")
 		for _, v := range runtime.Iterate(w, enumOptions) {
 			// meetkai-functionary-medium-v3.2.jinja:102 {%- if v is string -%}
-			w.At(102, 9)
+			w.At(102, 9, "if")
 			if runtime.IsString(v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103 {{ '"' + v + '"' }}
-				w.At(103, 13)
+				w.At(103, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\""), v, runtime.Str("\""))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:105 {{ v }}
-				w.At(105, 13)
+				w.At(105, 13, "{{ }}")
 				w.Write(v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			w.At(107, 9)
+			w.At(107, 9, "if")
 			if runtime.Gt(runtime.FilterLength(enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
 				w.WriteString(" | ")
 			}
@@ -293,93 +293,93 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		itemInfo := in.Lookup("item_info")
 		itemType := in.Lookup("item_type")
 		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = ” -%}
-		w.At(114, 5)
+		w.At(114, 5, "set")
 		offset2 = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115 {%- if depth >= 1 -%}
-		w.At(115, 5)
+		w.At(115, 5, "if")
 		if runtime.Ge(depth2, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116 {%- set offset = "    " * depth -%}
-			w.At(116, 9)
+			w.At(116, 9, "set")
 			offset2 = runtime.Mul(runtime.Str("    "), depth2)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118 {%- set items_info = param_dic.get('items', {}) -%}
-		w.At(118, 5)
+		w.At(118, 5, "set")
 		itemsInfo = runtime.CallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:120 {%- if items_info|length == 0 -%}
-		w.At(120, 5)
+		w.At(120, 5, "if")
 		if runtime.Eq(runtime.FilterLength(itemsInfo, nil, nil), runtime.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121 {%- if param_name -%}
-			w.At(121, 9)
+			w.At(121, 9, "if")
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122 {{ "\n" + offset + param_name + ": []" }}
-				w.At(122, 13)
+				w.At(122, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": []"))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:124 {{ "\n" + offset + "[]" }}
-				w.At(124, 13)
+				w.At(124, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("[]"))
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
-			w.At(127, 9)
+			w.At(127, 9, "set")
 			arrayType = runtime.Call(getParamType, []runtime.Value{itemsInfo}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:128 {%- if array_type == 'object' -%}
-			w.At(128, 9)
+			w.At(128, 9, "if")
 			if runtime.Eq(arrayType, runtime.Str("object")) {
 				// meetkai-functionary-medium-v3.2.jinja:129 {%- if param_name -%}
-				w.At(129, 13)
+				w.At(129, 13, "if")
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130 {{ "\n" + offset + param_name + ": {" }}
-					w.At(130, 17)
+					w.At(130, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": {"))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:132 {{ "\n" + offset + "{" }}
-					w.At(132, 17)
+					w.At(132, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("{"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.At(134, 13)
+				w.At(134, 13, "{{ }}")
 				w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135 {{- "\n" + offset + "}[]" }}
-				w.At(135, 13)
+				w.At(135, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("}[]"))
 			} else if runtime.Eq(arrayType, runtime.Str("array")) {
 				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
-				w.At(137, 13)
+				w.At(137, 13, "set")
 				itemInfo = runtime.Call(getArrayTypescript, []runtime.Value{runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1))}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:138 {%- if not param_name -%}
-				w.At(138, 13)
+				w.At(138, 13, "if")
 				if !(paramName.Truthy()) {
 					// meetkai-functionary-medium-v3.2.jinja:139 {{ "\n" + item_info + "[]" }}
-					w.At(139, 17)
+					w.At(139, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), itemInfo, runtime.Str("[]"))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:141 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					w.At(141, 17)
+					w.At(141, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": "), runtime.FilterTrim(itemInfo, nil, nil), runtime.Str("[]"))
 				}
 			} else if runtime.In(runtime.Str("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
-				w.At(145, 17)
+				w.At(145, 17, "set")
 				itemType = runtime.Call(getEnumOptionStr, []runtime.Value{itemsInfo.ItemStr("enum")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:146 {%- if param_name is none -%}
-				w.At(146, 17)
+				w.At(146, 17, "if")
 				if runtime.IsNone(paramName, nil, nil) {
 					// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
-					w.At(147, 21)
+					w.At(147, 21, "{{ }}")
 					w.WriteAdd(runtime.Str("("), itemType, runtime.Str(")[]"))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-					w.At(149, 21)
+					w.At(149, 21, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": ("), itemType, runtime.Str(")[]"))
 				}
 			} else if runtime.IsNone(paramName, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
-				w.At(153, 21)
+				w.At(153, 21, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), arrayType, runtime.Str("[]"))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-				w.At(155, 21)
+				w.At(155, 21, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": "), arrayType, runtime.Str("[],"))
 			}
 		}
@@ -396,10 +396,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			depth3 = runtime.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163 {%- set res = "" -%}
-		w.At(163, 5)
+		w.At(163, 5, "set")
 		_ = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164 {%- for param_name, param in properties.items() -%}
-		w.At(164, 5)
+		w.At(164, 5, "for")
 		for _, item4 := range runtime.Iterate(w, runtime.CallMethod(properties, "items", nil, nil)) {
 			vals2 := runtime.Unpack(item4, 2)
 			paramName2 := vals2[0]
@@ -412,146 +412,146 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			itemInfo2 := in.Lookup("item_info")
 			arrayDeclaration := in.Lookup("array_declaration")
 			// meetkai-functionary-medium-v3.2.jinja:165 {%- if param is mapping -%}
-			w.At(165, 9)
+			w.At(165, 9, "if")
 			if runtime.IsMapping(param4, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:166 {%- set comment_info = get_param_info(param) -%}
-				w.At(166, 13)
+				w.At(166, 13, "set")
 				commentInfo2 = runtime.Call(getParamInfo, []runtime.Value{param4}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:168 {%- set examples_info = [] -%}
-				w.At(168, 13)
+				w.At(168, 13, "set")
 				examplesInfo2 = runtime.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169 {%- if "examples" in param -%}
-				w.At(169, 13)
+				w.At(169, 13, "if")
 				if runtime.In(runtime.Str("examples"), param4) {
 					// meetkai-functionary-medium-v3.2.jinja:170 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					w.At(170, 17)
+					w.At(170, 17, "set")
 					examplesInfo2 = runtime.NewList(runtime.Add(runtime.Add(runtime.Str("Example "), paramName2), runtime.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171 {%- set examples_info = examples_info + param["examples"] -%}
-					w.At(171, 17)
+					w.At(171, 17, "set")
 					examplesInfo2 = runtime.Add(examplesInfo2, param4.ItemStr("examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175 {%- set param_declaration = param_name -%}
-				w.At(175, 13)
+				w.At(175, 13, "set")
 				paramDeclaration2 = paramName2
 				// meetkai-functionary-medium-v3.2.jinja:176 {%- if required_params is iterable and param_name not in required_params -%}
-				w.At(176, 13)
+				w.At(176, 13, "if")
 				if runtime.IsIterable(requiredParams, nil, nil) && runtime.NotIn(paramName2, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177 {%- set param_declaration = param_declaration + "?" -%}
-					w.At(177, 17)
+					w.At(177, 17, "set")
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180 {%- set param_type = get_param_type(param) -%}
-				w.At(180, 13)
+				w.At(180, 13, "set")
 				paramType4 = runtime.Call(getParamType, []runtime.Value{param4}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:183 {%- set offset = "" -%}
-				w.At(183, 13)
+				w.At(183, 13, "set")
 				offset3 = runtime.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184 {%- if depth >= 1 -%}
-				w.At(184, 13)
+				w.At(184, 13, "if")
 				if runtime.Ge(depth3, runtime.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185 {%- set offset = "    " * depth -%}
-					w.At(185, 17)
+					w.At(185, 17, "set")
 					offset3 = runtime.Mul(runtime.Str("    "), depth3)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188 {%- if param_type == "object" -%}
-				w.At(188, 13)
+				w.At(188, 13, "if")
 				if runtime.Eq(paramType4, runtime.Str("object")) {
 					// meetkai-functionary-medium-v3.2.jinja:189 {%- if comment_info != "<|NONE|>" -%}
-					w.At(189, 17)
+					w.At(189, 17, "if")
 					if runtime.Ne(commentInfo2, runtime.Str("<|NONE|>")) {
 						// meetkai-functionary-medium-v3.2.jinja:190 {{ "\n" + offset + comment_info }}
-						w.At(190, 21)
+						w.At(190, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("\n"), offset3, commentInfo2)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192 {%- if examples_info|length > 0 -%}
-					w.At(192, 17)
+					w.At(192, 17, "if")
 					if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193 {%- for example in examples_info -%}
-						w.At(193, 21)
+						w.At(193, 21, "for")
 						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
 							// meetkai-functionary-medium-v3.2.jinja:194 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.At(194, 25)
+							w.At(194, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197 {%- set param_declaration = param_declaration + ": {" -%}
-					w.At(197, 17)
+					w.At(197, 17, "set")
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198 {{ "\n" + offset + param_declaration -}}
-					w.At(198, 17)
+					w.At(198, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset3, paramDeclaration2)
 					// meetkai-functionary-medium-v3.2.jinja:199 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					w.At(199, 17)
+					w.At(199, 17, "{{ }}")
 					w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1))}, nil))
 					// meetkai-functionary-medium-v3.2.jinja:200 {{- "\n" + offset + "}," }}
-					w.At(200, 17)
+					w.At(200, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("},"))
 				} else if runtime.Eq(paramType4, runtime.Str("array")) {
 					// meetkai-functionary-medium-v3.2.jinja:202 {%- set item_info = param.get("items", {}) -%}
-					w.At(202, 17)
+					w.At(202, 17, "set")
 					itemInfo2 = runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:203 {%- if "type" not in item_info -%}
-					w.At(203, 17)
+					w.At(203, 17, "if")
 					if runtime.NotIn(runtime.Str("type"), itemInfo2) {
 						// meetkai-functionary-medium-v3.2.jinja:204 {%- set param_declaration = param_declaration + ": []," -%}
-						w.At(204, 21)
+						w.At(204, 21, "set")
 						paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						w.At(205, 21)
+						w.At(205, 21, "{{ }}")
 						w.Write(runtime.Call(appendNewParamInfo, []runtime.Value{paramDeclaration2, commentInfo2, examplesInfo2, depth3}, nil))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:207 {%- if comment_info != "<|NONE|>" -%}
-						w.At(207, 21)
+						w.At(207, 21, "if")
 						if runtime.Ne(commentInfo2, runtime.Str("<|NONE|>")) {
 							// meetkai-functionary-medium-v3.2.jinja:208 {{ "\n" + offset + comment_info }}
-							w.At(208, 25)
+							w.At(208, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("\n"), offset3, commentInfo2)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210 {%- if examples_info|length > 0 -%}
-						w.At(210, 21)
+						w.At(210, 21, "if")
 						if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211 {%- for example in examples_info -%}
-							w.At(211, 25)
+							w.At(211, 25, "for")
 							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
 								// meetkai-functionary-medium-v3.2.jinja:212 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								w.At(212, 29)
+								w.At(212, 29, "{{ }}")
 								w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
-						w.At(215, 21)
+						w.At(215, 21, "set")
 						arrayDeclaration = runtime.Call(getArrayTypescript, []runtime.Value{paramDeclaration2, param4, depth3}, nil)
 						// meetkai-functionary-medium-v3.2.jinja:216 {%- if not array_declaration.endswith(",") -%}
-						w.At(216, 21)
+						w.At(216, 21, "if")
 						if !(runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy()) {
 							// meetkai-functionary-medium-v3.2.jinja:217 {%- set array_declaration = array_declaration + "," -%}
-							w.At(217, 25)
+							w.At(217, 25, "set")
 							arrayDeclaration = runtime.Add(arrayDeclaration, runtime.Str(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219 {{ array_declaration}}
-						w.At(219, 21)
+						w.At(219, 21, "{{ }}")
 						w.Write(arrayDeclaration)
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:222 {%- if "enum" in param -%}
-					w.At(222, 17)
+					w.At(222, 17, "if")
 					if runtime.In(runtime.Str("enum"), param4) {
 						// meetkai-functionary-medium-v3.2.jinja:223 {%- set param_type = get_enum_option_str(param["enum"]) -%}
-						w.At(223, 21)
+						w.At(223, 21, "set")
 						paramType4 = runtime.Call(getEnumOptionStr, []runtime.Value{param4.ItemStr("enum")}, nil)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225 {%- if "nullable" in param and param["nullable"] -%}
-					w.At(225, 17)
+					w.At(225, 17, "if")
 					if runtime.In(runtime.Str("nullable"), param4) && param4.ItemStr("nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226 {%- set param_type = param_type + " | null" -%}
-						w.At(226, 21)
+						w.At(226, 21, "set")
 						paramType4 = runtime.Add(paramType4, runtime.Str(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					w.At(228, 17)
+					w.At(228, 17, "set")
 					paramDeclaration2 = runtime.Add(runtime.Add(runtime.Add(paramDeclaration2, runtime.Str(": ")), paramType4), runtime.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					w.At(229, 17)
+					w.At(229, 17, "{{ }}")
 					w.Write(runtime.Call(appendNewParamInfo, []runtime.Value{paramDeclaration2, commentInfo2, examplesInfo2, depth3}, nil))
 				}
 			}
@@ -569,49 +569,49 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237 {{- "namespace " + namespace + " {\n\n" -}}
-		w.At(237, 5)
+		w.At(237, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("namespace "), namespace, runtime.Str(" {\n\n"))
 		// meetkai-functionary-medium-v3.2.jinja:239 {%- for function in functions -%}
-		w.At(239, 5)
+		w.At(239, 5, "for")
 		for _, function := range runtime.Iterate(w, functions) {
 			functionName := runtime.Undefined("function_name")
 			description := in.Lookup("description")
 			parameters := in.Lookup("parameters")
 			requiredParams2 := in.Lookup("required_params")
 			// meetkai-functionary-medium-v3.2.jinja:240 {%- if function.get("function") -%}
-			w.At(240, 9)
+			w.At(240, 9, "if")
 			if runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241 {%- set function = function.get("function") -%}
-				w.At(241, 13)
+				w.At(241, 13, "set")
 				function = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244 {%- set function_name = function.get("name") -%}
-			w.At(244, 9)
+			w.At(244, 9, "set")
 			functionName = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("name")}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:245 {%- if function_name -%}
-			w.At(245, 9)
+			w.At(245, 9, "if")
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246 {%- set description = function.get('description', ”) -%}
-				w.At(246, 13)
+				w.At(246, 13, "set")
 				description = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:247 {%- set parameters = function.get('parameters', {}) -%}
-				w.At(247, 13)
+				w.At(247, 13, "set")
 				parameters = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248 {{- "// " + description + "\n" -}}
-				w.At(248, 13)
+				w.At(248, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("// "), description, runtime.Str("\n"))
 				// meetkai-functionary-medium-v3.2.jinja:249 {{- "type " + function_name -}}
-				w.At(249, 13)
+				w.At(249, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("type "), functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250 {%- if parameters and parameters.get("properties") -%}
-				w.At(250, 13)
+				w.At(250, 13, "if")
 				if parameters.Truthy() && runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252 {%- set required_params = parameters.get("required", []) -%}
-					w.At(252, 17)
+					w.At(252, 17, "set")
 					requiredParams2 = runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:253 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					w.At(253, 17)
+					w.At(253, 17, "{{ }}")
 					w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams2, runtime.Int(0)}, nil))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -620,56 +620,56 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260 {{ "} // namespace " + namespace }}
-		w.At(260, 5)
+		w.At(260, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("} // namespace "), namespace)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:262 {%- if not tools -%}
-	w.At(262, 1)
+	w.At(262, 1, "if")
 	if !(tools.Truthy()) {
 		// meetkai-functionary-medium-v3.2.jinja:263 {%- set tools = [] -%}
-		w.At(263, 5)
+		w.At(263, 5, "set")
 		tools = runtime.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	w.At(265, 1)
+	w.At(265, 1, "{{ }}")
 	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), runtime.Call(generateSchemaFromFunctions, []runtime.Value{tools}, nil), runtime.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	w.At(266, 1)
+	w.At(266, 1, "if")
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269 {%- for message in messages -%}
-	w.At(269, 1)
+	w.At(269, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(270, 5)
+		w.At(270, 5, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// meetkai-functionary-medium-v3.2.jinja:271 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(271, 9)
+			w.At(271, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
 			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(273, 9)
+			w.At(273, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.At(275, 9)
+			w.At(275, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.2.jinja:276 {%- if message['content'] -%}
-			w.At(276, 9)
+			w.At(276, 9, "if")
 			if message.ItemStr("content").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277 {{ '>>>all\n' + message['content'] }}
-				w.At(277, 13)
+				w.At(277, 13, "{{ }}")
 				w.WriteAdd(runtime.Str(">>>all\n"), message.ItemStr("content"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(279, 9)
+			w.At(279, 9, "if")
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280 {%- for tool_call in message['tool_calls'] -%}
-				w.At(280, 13)
+				w.At(280, 13, "for")
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					w.At(281, 17)
+					w.At(281, 17, "{{ }}")
 					w.WriteAdd(runtime.Str(">>>"), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\n"), toolCall.ItemStr("function").ItemStr("arguments"))
 				}
 			}
@@ -677,7 +677,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:287 {% if add_generation_prompt %}
-	w.At(287, 1)
+	w.At(287, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n>>>")
 	}

@@ -18,10 +18,10 @@ var Megrez = &runtime.Template{
 func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// megrez.jinja:7 {%- for message in messages %}
-	w.At(7, 1)
+	w.At(7, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// megrez.jinja:8 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		w.At(8, 1)
+		w.At(8, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|role_start|>"), message.ItemStr("role"), runtime.Str("<|role_end|>"), message.ItemStr("content"), runtime.Str("<|turn_end|>"))
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")

@@ -26,163 +26,163 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1 {{- bos_token }}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1)
+	w.At(2, 1, "if")
 	if runtime.IsDefined(customTools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5)
+		w.At(3, 5, "set")
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
-	w.At(5, 1)
+	w.At(5, 1, "if")
 	if !(runtime.IsDefined(toolsInUserMessage, nil, nil)) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
-		w.At(6, 5)
+		w.At(6, 5, "set")
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8 {%- if not date_string is defined %}
-	w.At(8, 1)
+	w.At(8, 1, "if")
 	if !(runtime.IsDefined(dateString, nil, nil)) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9 {%- if strftime_now is defined %}
-		w.At(9, 5)
+		w.At(9, 5, "if")
 		if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10 {%- set date_string = strftime_now("%d %b %Y") %}
-			w.At(10, 9)
+			w.At(10, 9, "set")
 			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12 {%- set date_string = "26 Jul 2024" %}
-			w.At(12, 9)
+			w.At(12, 9, "set")
 			dateString = runtime.Str("26 Jul 2024")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15 {%- if not tools is defined %}
-	w.At(15, 1)
+	w.At(15, 1, "if")
 	if !(runtime.IsDefined(tools, nil, nil)) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16 {%- set tools = none %}
-		w.At(16, 5)
+		w.At(16, 5, "set")
 		tools = runtime.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20 {%- if messages[0]['role'] == 'system' %}
-	w.At(20, 1)
+	w.At(20, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21 {%- set system_message = messages[0]['content']|trim %}
-		w.At(21, 5)
+		w.At(21, 5, "set")
 		systemMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22 {%- set messages = messages[1:] %}
-		w.At(22, 5)
+		w.At(22, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24 {%- set system_message = "" %}
-		w.At(24, 5)
+		w.At(24, 5, "set")
 		systemMessage = runtime.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29 {%- if tools is not none %}
-	w.At(29, 1)
+	w.At(29, 1, "if")
 	if !(runtime.IsNone(tools, nil, nil)) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33 {{- "Today Date: " + date_string + "\n\n" }}
-	w.At(33, 1)
+	w.At(33, 1, "{{ }}")
 	w.WriteAdd(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n"))
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34 {%- if tools is not none and not tools_in_user_message %}
-	w.At(34, 1)
+	w.At(34, 1, "if")
 	if !(runtime.IsNone(tools, nil, nil)) && !(toolsInUserMessage.Truthy()) {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38 {%- for t in tools %}
-		w.At(38, 5)
+		w.At(38, 5, "for")
 		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39 {{- t | tojson(indent=4) }}
-			w.At(39, 9)
+			w.At(39, 9, "{{ }}")
 			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43 {{- system_message }}
-	w.At(43, 1)
+	w.At(43, 1, "{{ }}")
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47 {%- if tools_in_user_message and not tools is none %}
-	w.At(47, 1)
+	w.At(47, 1, "if")
 	if toolsInUserMessage.Truthy() && !(runtime.IsNone(tools, nil, nil)) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49 {%- if messages | length != 0 %}
-		w.At(49, 5)
+		w.At(49, 5, "if")
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50 {%- set first_user_message = messages[0]['content']|trim %}
-			w.At(50, 9)
+			w.At(50, 9, "set")
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51 {%- set messages = messages[1:] %}
-			w.At(51, 9)
+			w.At(51, 9, "set")
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.At(53, 9)
+			w.At(53, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60 {%- for t in tools %}
-		w.At(60, 5)
+		w.At(60, 5, "for")
 		for _, t2 := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61 {{- t | tojson(indent=4) }}
-			w.At(61, 9)
+			w.At(61, 9, "{{ }}")
 			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64 {{- first_user_message + "<|eot_id|>"}}
-		w.At(64, 5)
+		w.At(64, 5, "{{ }}")
 		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67 {%- for message in messages %}
-	w.At(67, 1)
+	w.At(67, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(68, 5)
+		w.At(68, 5, "if")
 		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.At(69, 9)
+			w.At(69, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<|eot_id|>"))
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
-			w.At(71, 9)
+			w.At(71, 9, "if")
 			if !(runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1))) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.At(72, 13)
+				w.At(72, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74 {%- set tool_call = message.tool_calls[0].function %}
-			w.At(74, 9)
+			w.At(74, 9, "set")
 			toolCall = message.Attr("tool_calls").ItemInt(0).Attr("function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76 {{- '{"name": "' + tool_call.name + '", ' }}
-			w.At(76, 9)
+			w.At(76, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", "))
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78 {{- tool_call.arguments | tojson }}
-			w.At(78, 9)
+			w.At(78, 9, "{{ }}")
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83 {%- if message.content is mapping or message.content is iterable %}
-			w.At(83, 9)
+			w.At(83, 9, "if")
 			if runtime.IsMapping(message.Attr("content"), nil, nil) || runtime.IsIterable(message.Attr("content"), nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84 {{- message.content | tojson }}
-				w.At(84, 13)
+				w.At(84, 13, "{{ }}")
 				w.WriteJSON(message.Attr("content"), nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86 {{- message.content }}
-				w.At(86, 13)
+				w.At(86, 13, "{{ }}")
 				w.Write(message.Attr("content"))
 			}
 			w.WriteString("<|eot_id|>")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91 {%- if add_generation_prompt %}
-	w.At(91, 1)
+	w.At(91, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}

@@ -27,154 +27,154 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:1 {{- bos_token }}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1)
+	w.At(2, 1, "if")
 	if runtime.IsDefined(customTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5)
+		w.At(3, 5, "set")
 		tools = customTools
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
-	w.At(5, 1)
+	w.At(5, 1, "if")
 	if !(runtime.IsDefined(toolsInUserMessage, nil, nil)) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
-		w.At(6, 5)
+		w.At(6, 5, "set")
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:8 {%- if not date_string is defined %}
-	w.At(8, 1)
+	w.At(8, 1, "if")
 	if !(runtime.IsDefined(dateString, nil, nil)) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:9 {%- set date_string = "26 Jul 2024" %}
-		w.At(9, 5)
+		w.At(9, 5, "set")
 		dateString = runtime.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:11 {%- if not tools is defined %}
-	w.At(11, 1)
+	w.At(11, 1, "if")
 	if !(runtime.IsDefined(tools, nil, nil)) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:12 {%- set tools = none %}
-		w.At(12, 5)
+		w.At(12, 5, "set")
 		tools = runtime.None()
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:16 {%- if messages[0]['role'] == 'system' %}
-	w.At(16, 1)
+	w.At(16, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17 {%- set system_message = messages[0]['content']|trim %}
-		w.At(17, 5)
+		w.At(17, 5, "set")
 		systemMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18 {%- set messages = messages[1:] %}
-		w.At(18, 5)
+		w.At(18, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:20 {%- set system_message = "" %}
-		w.At(20, 5)
+		w.At(20, 5, "set")
 		systemMessage = runtime.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:25 {%- if builtin_tools is defined or tools is not none %}
-	w.At(25, 1)
+	w.At(25, 1, "if")
 	if runtime.IsDefined(builtinTools, nil, nil) || !(runtime.IsNone(tools, nil, nil)) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:28 {%- if builtin_tools is defined %}
-	w.At(28, 1)
+	w.At(28, 1, "if")
 	if runtime.IsDefined(builtinTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		w.At(29, 5)
+		w.At(29, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("\n\n"))
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32 {{- "Today Date: " + date_string + "\n\n" }}
-	w.At(32, 1)
+	w.At(32, 1, "{{ }}")
 	w.WriteAdd(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n"))
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:33 {%- if tools is not none and not tools_in_user_message %}
-	w.At(33, 1)
+	w.At(33, 1, "if")
 	if !(runtime.IsNone(tools, nil, nil)) && !(toolsInUserMessage.Truthy()) {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:37 {%- for t in tools %}
-		w.At(37, 5)
+		w.At(37, 5, "for")
 		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:38 {{- t | tojson(indent=4) }}
-			w.At(38, 9)
+			w.At(38, 9, "{{ }}")
 			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:42 {{- system_message }}
-	w.At(42, 1)
+	w.At(42, 1, "{{ }}")
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46 {%- if tools_in_user_message and not tools is none %}
-	w.At(46, 1)
+	w.At(46, 1, "if")
 	if toolsInUserMessage.Truthy() && !(runtime.IsNone(tools, nil, nil)) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48 {%- if messages | length != 0 %}
-		w.At(48, 5)
+		w.At(48, 5, "if")
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49 {%- set first_user_message = messages[0]['content']|trim %}
-			w.At(49, 9)
+			w.At(49, 9, "set")
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50 {%- set messages = messages[1:] %}
-			w.At(50, 9)
+			w.At(50, 9, "set")
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:52 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.At(52, 9)
+			w.At(52, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59 {%- for t in tools %}
-		w.At(59, 5)
+		w.At(59, 5, "for")
 		for _, t2 := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:60 {{- t | tojson(indent=4) }}
-			w.At(60, 9)
+			w.At(60, 9, "{{ }}")
 			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63 {{- first_user_message + "<|eot_id|>"}}
-		w.At(63, 5)
+		w.At(63, 5, "{{ }}")
 		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:66 {%- for message in messages %}
-	w.At(66, 1)
+	w.At(66, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(67, 5)
+		w.At(67, 5, "if")
 		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.At(68, 9)
+			w.At(68, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<|eot_id|>"))
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
-			w.At(70, 9)
+			w.At(70, 9, "if")
 			if !(runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1))) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.At(71, 13)
+				w.At(71, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:73 {%- set tool_call = message.tool_calls[0].function %}
-			w.At(73, 9)
+			w.At(73, 9, "set")
 			toolCall = message.Attr("tool_calls").ItemInt(0).Attr("function")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:74 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			w.At(74, 9)
+			w.At(74, 9, "if")
 			if runtime.IsDefined(builtinTools, nil, nil) && runtime.In(toolCall.Attr("name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				w.At(76, 13)
+				w.At(76, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("<|python_tag|>"), toolCall.Attr("name"), runtime.Str(".call("))
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				w.At(77, 13)
+				w.At(77, 13, "for")
 				var loop runtime.Loop
 				for loop.Start(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil), nil); loop.Next(); {
 					vals := runtime.Unpack(loop.Item(), 2)
 					argName := vals[0]
 					argVal := vals[1]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78 {{- arg_name + '="' + arg_val + '"' }}
-					w.At(78, 17)
+					w.At(78, 17, "{{ }}")
 					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79 {%- if not loop.last %}
-					w.At(79, 17)
+					w.At(79, 17, "if")
 					if !(loop.Last().Truthy()) {
 						w.WriteString(", ")
 					}
@@ -183,16 +183,16 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86 {{- '{"name": "' + tool_call.name + '", ' }}
-				w.At(86, 13)
+				w.At(86, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", "))
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88 {{- tool_call.arguments | tojson }}
-				w.At(88, 13)
+				w.At(88, 13, "{{ }}")
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:91 {%- if builtin_tools is defined %}
-			w.At(91, 9)
+			w.At(91, 9, "if")
 			if runtime.IsDefined(builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
@@ -201,21 +201,21 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:99 {%- if message.content is mapping or message.content is iterable %}
-			w.At(99, 9)
+			w.At(99, 9, "if")
 			if runtime.IsMapping(message.Attr("content"), nil, nil) || runtime.IsIterable(message.Attr("content"), nil, nil) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:100 {{- message.content | tojson }}
-				w.At(100, 13)
+				w.At(100, 13, "{{ }}")
 				w.WriteJSON(message.Attr("content"), nil, nil)
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102 {{- message.content }}
-				w.At(102, 13)
+				w.At(102, 13, "{{ }}")
 				w.Write(message.Attr("content"))
 			}
 			w.WriteString("<|eot_id|>")
 		}
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:107 {%- if add_generation_prompt %}
-	w.At(107, 1)
+	w.At(107, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}

@@ -20,31 +20,31 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1 {% for message in messages %}
-	w.At(1, 1)
+	w.At(1, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1 {% if message['role'] == 'system' and message['content'] %}
-		w.At(1, 30)
+		w.At(1, 30, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) && message.ItemStr("content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1 {{'<|system|>
-			w.At(1, 89)
+			w.At(1, 89, "{{ }}")
 			w.WriteAdd(runtime.Str("<|system|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
-			w.At(3, 40)
+			w.At(3, 40, "{{ }}")
 			w.WriteAdd(runtime.Str("<|user|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
-			w.At(5, 45)
+			w.At(5, 45, "{{ }}")
 			w.WriteAdd(runtime.Str("<|assistant|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7 {% if add_generation_prompt %}
-	w.At(7, 27)
+	w.At(7, 27, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>\n")
 	} else {
 		// microsoft-Phi-3.5-mini-instruct.jinja:8 {{ eos_token }}
-		w.At(8, 15)
+		w.At(8, 15, "{{ }}")
 		w.Write(eosToken)
 	}
 }

@@ -20,98 +20,98 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiMo-VL.jinja:1 {%- if tools %}
-	w.At(1, 1)
+	w.At(1, 1, "if")
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// MiMo-VL.jinja:3 {%- if messages[0]['role'] == 'system' %}
-		w.At(3, 5)
+		w.At(3, 5, "if")
 		if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 			// MiMo-VL.jinja:4 {{- messages[0]['content'] }}
-			w.At(4, 9)
+			w.At(4, 9, "{{ }}")
 			w.Write(messages.ItemInt(0).ItemStr("content"))
 		} else {
 			w.WriteString("You are MiMo, an AI assistant developed by Xiaomi.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// MiMo-VL.jinja:9 {%- for tool in tools %}
-		w.At(9, 5)
+		w.At(9, 5, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11 {{- tool | tojson }}
-			w.At(11, 9)
+			w.At(11, 9, "{{ }}")
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// MiMo-VL.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-		w.At(16, 9)
+		w.At(16, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content"), runtime.Str("<|im_end|>\n"))
 	} else {
 		w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
 	}
 	// MiMo-VL.jinja:21 {%- for message in messages %}
-	w.At(21, 1)
+	w.At(21, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// MiMo-VL.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		w.At(22, 5)
+		w.At(22, 5, "if")
 		if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy()))) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(message.Attr("tool_calls").Truthy())) {
 			// MiMo-VL.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(23, 9)
+			w.At(23, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// MiMo-VL.jinja:25 {{- '<|im_start|>' + message.role }}
-			w.At(25, 9)
+			w.At(25, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
 			// MiMo-VL.jinja:26 {%- if message.content %}
-			w.At(26, 9)
+			w.At(26, 9, "if")
 			if message.Attr("content").Truthy() {
 				// MiMo-VL.jinja:27 {{- '\n' + message.content }}
-				w.At(27, 13)
+				w.At(27, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\n"), message.Attr("content"))
 			}
 			// MiMo-VL.jinja:29 {%- for tool_call in message.tool_calls %}
-			w.At(29, 9)
+			w.At(29, 9, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiMo-VL.jinja:30 {%- if tool_call.function is defined %}
-				w.At(30, 13)
+				w.At(30, 13, "if")
 				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
 					// MiMo-VL.jinja:31 {%- set tool_call = tool_call.function %}
-					w.At(31, 17)
+					w.At(31, 17, "set")
 					toolCall = toolCall.Attr("function")
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// MiMo-VL.jinja:34 {{- tool_call.name }}
-				w.At(34, 13)
+				w.At(34, 13, "{{ }}")
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
 				// MiMo-VL.jinja:36 {{- tool_call.arguments | tojson }}
-				w.At(36, 13)
+				w.At(36, 13, "{{ }}")
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// MiMo-VL.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(41, 9)
+			w.At(41, 9, "if")
 			if runtime.Eq(loop.Index0(), runtime.Int(0)) || runtime.Ne(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// MiMo-VL.jinja:45 {{- message.content }}
-			w.At(45, 9)
+			w.At(45, 9, "{{ }}")
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// MiMo-VL.jinja:47 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(47, 9)
+			w.At(47, 9, "if")
 			if loop.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// MiMo-VL.jinja:52 {%- if add_generation_prompt %}
-	w.At(52, 1)
+	w.At(52, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

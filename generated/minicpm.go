@@ -19,20 +19,20 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// minicpm.jinja:15 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(15, 1)
+	w.At(15, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16 {%- for message in messages %}
-	w.At(16, 1)
+	w.At(16, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// minicpm.jinja:17 {%- if message['role'] == 'user' %}
-		w.At(17, 1)
+		w.At(17, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// minicpm.jinja:18 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			w.At(18, 1)
+			w.At(18, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("<用户>"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<AI>"))
 		} else {
 			// minicpm.jinja:20 {{- message['content'].strip(c_space) }}
-			w.At(20, 1)
+			w.At(20, 1, "{{ }}")
 			w.Write(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 		}
 	}

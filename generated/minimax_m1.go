@@ -23,93 +23,93 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1)
+	w.At(2, 1, "if")
 	if runtime.IsDefined(customTools, nil, nil) {
 		// MiniMax-M1.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5)
+		w.At(3, 5, "set")
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5 {%- if not tools is defined %}
-	w.At(5, 1)
+	w.At(5, 1, "if")
 	if !(runtime.IsDefined(tools, nil, nil)) {
 		// MiniMax-M1.jinja:6 {%- set tools = none %}
-		w.At(6, 5)
+		w.At(6, 5, "set")
 		tools = runtime.None()
 	}
 	// MiniMax-M1.jinja:10 {% set ns = namespace(system_prompt=”) -%}
-	w.At(10, 1)
+	w.At(10, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
-	w.At(11, 1)
+	w.At(11, 1, "if")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// MiniMax-M1.jinja:12 {%- if messages[0]['content'] is string %}
-		w.At(12, 5)
+		w.At(12, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
 			// MiniMax-M1.jinja:13 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			w.At(13, 9)
+			w.At(13, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil))
 		} else {
 			// MiniMax-M1.jinja:15 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			w.At(15, 9)
+			w.At(15, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages.ItemInt(0).ItemStr("content").ItemInt(0).ItemStr("text"), nil, nil))
 		}
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
-		w.At(17, 5)
+		w.At(17, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else if !(runtime.IsNone(tools, nil, nil)) {
 		// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-		w.At(20, 9)
+		w.At(20, 9, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
 	} else {
 		// MiniMax-M1.jinja:22 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-		w.At(22, 9)
+		w.At(22, 9, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
 	}
 	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != ” %}
-	w.At(27, 1)
+	w.At(27, 1, "if")
 	if runtime.Ne(ns.Attr("system_prompt"), runtime.Str("")) {
 		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		w.At(28, 1)
+		w.At(28, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), ns.Attr("system_prompt"), runtime.Str("<end_of_sentence>\n"))
 	}
 	// MiniMax-M1.jinja:32 {%- if tools is not none %}
-	w.At(32, 1)
+	w.At(32, 1, "if")
 	if !(runtime.IsNone(tools, nil, nil)) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34 {%- for tool in tools %}
-		w.At(34, 1)
+		w.At(34, 1, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35 {{ tool | tojson ~ '\n' -}}
-			w.At(35, 1)
+			w.At(35, 1, "{{ }}")
 			w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:41 {%- for message in messages %}
-	w.At(41, 1)
+	w.At(41, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(42, 5)
+		w.At(42, 5, "if")
 		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43 {%- if message['role'] == 'user' %}
-			w.At(43, 9)
+			w.At(43, 9, "if")
 			if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45 {%- if message['content'] is string %}
-				w.At(45, 1)
+				w.At(45, 1, "if")
 				if runtime.IsString(message.ItemStr("content"), nil, nil) {
 					// MiniMax-M1.jinja:46 {{ message['content']|trim -}}
-					w.At(46, 1)
+					w.At(46, 1, "{{ }}")
 					w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 				} else {
 					// MiniMax-M1.jinja:48 {%- for content in message['content'] %}
-					w.At(48, 1)
+					w.At(48, 1, "for")
 					for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
 						// MiniMax-M1.jinja:49 {%- if content['type'] == 'text' %}
-						w.At(49, 1)
+						w.At(49, 1, "if")
 						if runtime.Eq(content.ItemStr("type"), runtime.Str("text")) {
 							// MiniMax-M1.jinja:50 {{ content['text']|trim -}}
-							w.At(50, 1)
+							w.At(50, 1, "{{ }}")
 							w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
 						}
 					}
@@ -118,17 +118,17 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57 {%- if message['content'] is string %}
-				w.At(57, 1)
+				w.At(57, 1, "if")
 				if runtime.IsString(message.ItemStr("content"), nil, nil) {
 					// MiniMax-M1.jinja:58 {{ message['content']|trim -}}
-					w.At(58, 1)
+					w.At(58, 1, "{{ }}")
 					w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 				} else {
 					// MiniMax-M1.jinja:60 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					w.At(60, 1)
+					w.At(60, 1, "for")
 					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(message.ItemStr("content"), []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61 {{ content['text']|trim -}}
-						w.At(61, 1)
+						w.At(61, 1, "{{ }}")
 						w.Write(runtime.FilterTrim(content2.ItemStr("text"), nil, nil))
 					}
 				}
@@ -137,34 +137,34 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68 {%- for tool_call in message.tool_calls %}
-			w.At(68, 1)
+			w.At(68, 1, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiniMax-M1.jinja:69 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				w.At(69, 1)
+				w.At(69, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("function").Attr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.Attr("function").Attr("arguments"), nil, nil), runtime.Str("}\n"))
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74 {%- if message.content is string %}
-			w.At(74, 1)
+			w.At(74, 1, "if")
 			if runtime.IsString(message.Attr("content"), nil, nil) {
 				// MiniMax-M1.jinja:75 {{ 'tool result: ' + message.content + '\n\n' -}}
-				w.At(75, 1)
+				w.At(75, 1, "{{ }}")
 				w.WriteAdd(runtime.Str("tool result: "), message.Attr("content"), runtime.Str("\n\n"))
 			} else {
 				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}
-				w.At(77, 1)
+				w.At(77, 1, "for")
 				for _, content3 := range runtime.Iterate(w, message.ItemStr("content")) {
 					// MiniMax-M1.jinja:78 {%- if content['type'] == 'text' %}
-					w.At(78, 1)
+					w.At(78, 1, "if")
 					if runtime.Eq(content3.ItemStr("type"), runtime.Str("text")) {
 						// MiniMax-M1.jinja:79 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						w.At(79, 1)
+						w.At(79, 1, "{{ }}")
 						w.WriteAdd(runtime.Str("tool result: "), content3.ItemStr("text"), runtime.Str("\n\n"))
 					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:81 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						w.At(81, 1)
+						w.At(81, 1, "{{ }}")
 						w.WriteAdd(runtime.Str("tool name: "), content3.ItemStr("name"), runtime.Str("\ntool result: "), content3.ItemStr("text"), runtime.Str("\n\n"))
 					}
 				}
@@ -173,7 +173,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M1.jinja:89 {%- if add_generation_prompt %}
-	w.At(89, 1)
+	w.At(89, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 	}

@@ -19,35 +19,35 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// mistral-v1.jinja:16 {%- set ns = namespace(inside_turn=false) %}
-	w.At(16, 1)
+	w.At(16, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(false))})
 	// mistral-v1.jinja:17 {%- for message in messages %}
-	w.At(17, 1)
+	w.At(17, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v1.jinja:18 {%- if not ns.inside_turn %}
-		w.At(18, 1)
+		w.At(18, 1, "if")
 		if !(ns.Attr("inside_turn").Truthy()) {
 			w.WriteString(" [INST] ")
 			// mistral-v1.jinja:20 {%- set ns.inside_turn = true %}
-			w.At(20, 1)
+			w.At(20, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// mistral-v1.jinja:22 {%- if message['role'] == 'system' %}
-		w.At(22, 1)
+		w.At(22, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// mistral-v1.jinja:23 {{- message['content'] + '\n\n' }}
-			w.At(23, 1)
+			w.At(23, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// mistral-v1.jinja:25 {{- message['content'] + ' [/INST]' }}
-			w.At(25, 1)
+			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:27 {{- ' ' + message['content'] + '</s>' }}
-			w.At(27, 1)
+			w.At(27, 1, "{{ }}")
 			w.WriteAdd(runtime.Str(" "), message.ItemStr("content"), runtime.Str("</s>"))
 			// mistral-v1.jinja:28 {%- set ns.inside_turn = false %}
-			w.At(28, 1)
+			w.At(28, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

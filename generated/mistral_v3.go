@@ -20,38 +20,38 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// mistral-v3.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(18, 1)
+	w.At(18, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19 {%- set ns = namespace(inside_turn=false) %}
-	w.At(19, 1)
+	w.At(19, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(false))})
 	// mistral-v3.jinja:20 {%- for message in messages %}
-	w.At(20, 1)
+	w.At(20, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v3.jinja:21 {%- if not ns.inside_turn %}
-		w.At(21, 1)
+		w.At(21, 1, "if")
 		if !(ns.Attr("inside_turn").Truthy()) {
 			w.WriteString("[INST] ")
 			// mistral-v3.jinja:23 {%- set ns.inside_turn = true %}
-			w.At(23, 1)
+			w.At(23, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// mistral-v3.jinja:25 {%- if message['role'] == 'system' %}
-		w.At(25, 1)
+		w.At(25, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
-			w.At(26, 1)
+			w.At(26, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
-			w.At(28, 1)
+			w.At(28, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:30 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			w.At(30, 1)
+			w.At(30, 1, "{{ }}")
 			w.WriteAdd(runtime.Str(" "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("</s>"))
 			// mistral-v3.jinja:31 {%- set ns.inside_turn = false %}
-			w.At(31, 1)
+			w.At(31, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -18,21 +18,21 @@ var MistralV7 = &runtime.Template{
 func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v7.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1)
+		w.At(12, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// mistral-v7.jinja:13 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			w.At(13, 1)
+			w.At(13, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT] "), message.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// mistral-v7.jinja:15 {{- '[INST] ' + message['content'] + '[/INST]' }}
-			w.At(15, 1)
+			w.At(15, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[INST] "), message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v7.jinja:17 {{- ' ' + message['content'] + '</s>' }}
-			w.At(17, 1)
+			w.At(17, 1, "{{ }}")
 			w.WriteAdd(runtime.Str(" "), message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}

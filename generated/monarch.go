@@ -18,17 +18,17 @@ var Monarch = &runtime.Template{
 func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9 {%- for message in messages %}
-	w.At(9, 1)
+	w.At(9, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// monarch.jinja:10 {%- if not loop.first %}
-		w.At(10, 1)
+		w.At(10, 1, "if")
 		if !(loop.First().Truthy()) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		w.At(13, 1)
+		w.At(13, 1, "{{ }}")
 		w.WriteAdd(message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")

@@ -29,24 +29,24 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		jsonSpec := runtime.Param(args[0], "json_spec")
 		basicTypeMap := runtime.Undefined("basic_type_map")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2 {%- set basic_type_map = {
-		w.At(2, 1)
+		w.At(2, 1, "set")
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:9 {%- if basic_type_map[json_spec.type] is defined %}
-		w.At(9, 1)
+		w.At(9, 1, "if")
 		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:10 {{- basic_type_map[json_spec.type] }}
-			w.At(10, 5)
+			w.At(10, 5, "{{ }}")
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("array")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			w.At(12, 5)
+			w.At(12, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("list["), runtime.Call(jsonToPythonType, []runtime.Value{runtime.FilterItems(jsonSpec, nil, nil)}, nil), runtime.Str("]"))
 		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("object")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
-			w.At(14, 5)
+			w.At(14, 5, "if")
 			if runtime.IsDefined(jsonSpec.Attr("additionalProperties"), nil, nil) {
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				w.At(15, 9)
+				w.At(15, 9, "{{ }}")
 				w.WriteAdd(runtime.Str("dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil), runtime.Str("]"))
 			} else {
 				w.WriteString("dict")
@@ -54,15 +54,15 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21 {%- for t in json_spec.type %}
-			w.At(21, 5)
+			w.At(21, 5, "for")
 			var loop runtime.Loop
 			for loop.Start(w, jsonSpec.Attr("type"), nil); loop.Next(); {
 				t := loop.Item()
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:22 {{- json_to_python_type({"type": t}) }}
-				w.At(22, 7)
+				w.At(22, 7, "{{ }}")
 				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:23 {%- if not loop.last %}
-				w.At(23, 7)
+				w.At(23, 7, "if")
 				if !(loop.Last().Truthy()) {
 					w.WriteString(",")
 				}
@@ -73,140 +73,140 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		}
 	})
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:34 {{- bos_token }}
-	w.At(34, 1)
+	w.At(34, 1, "{{ }}")
 	w.Write(bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:38 {%- for tool in tools %}
-	w.At(38, 1)
+	w.At(38, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, tools, nil); loop2.Next(); {
 		tool := loop2.Item()
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39 {%- if tool.function is defined %}
-		w.At(39, 5)
+		w.At(39, 5, "if")
 		if runtime.IsDefined(tool.Attr("function"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40 {%- set tool = tool.function %}
-			w.At(40, 9)
+			w.At(40, 9, "set")
 			tool = tool.Attr("function")
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:43 {{- '{"name": "' + tool.name + '", ' }}
-		w.At(43, 5)
+		w.At(43, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("{\"name\": \""), tool.Attr("name"), runtime.Str("\", "))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:44 {{- '"description": "' + tool.name + '(' }}
-		w.At(44, 5)
+		w.At(44, 5, "{{ }}")
 		w.WriteAdd(runtime.Str("\"description\": \""), tool.Attr("name"), runtime.Str("("))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		w.At(45, 5)
+		w.At(45, 5, "for")
 		var loop3 runtime.Loop
 		for loop3.Start(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop3.Next(); {
 			vals := runtime.Unpack(loop3.Item(), 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			w.At(46, 9)
+			w.At(46, 9, "{{ }}")
 			w.WriteAdd(paramName, runtime.Str(": "), runtime.Call(jsonToPythonType, []runtime.Value{paramFields}, nil))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47 {%- if not loop.last %}
-			w.At(47, 9)
+			w.At(47, 9, "if")
 			if !(loop3.Last().Truthy()) {
 				w.WriteString(", ")
 			}
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52 {%- if tool.return is defined %}
-		w.At(52, 5)
+		w.At(52, 5, "if")
 		if runtime.IsDefined(tool.Attr("return"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
-			w.At(53, 9)
+			w.At(53, 9, "{{ }}")
 			w.WriteAdd(runtime.Str(" -> "), runtime.Call(jsonToPythonType, []runtime.Value{tool.Attr("return")}, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55 {{- " - " + tool.description + "
-		w.At(55, 5)
+		w.At(55, 5, "{{ }}")
 		w.WriteAdd(runtime.Str(" - "), tool.Attr("description"), runtime.Str("\n\n"))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		w.At(58, 5)
+		w.At(58, 5, "for")
 		var loop4 runtime.Loop
 		for loop4.Start(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop4.Next(); {
 			vals2 := runtime.Unpack(loop4.Item(), 2)
 			paramName2 := vals2[0]
 			paramFields2 := vals2[1]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:59 {%- if loop.first %}
-			w.At(59, 9)
+			w.At(59, 9, "if")
 			if loop4.First().Truthy() {
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			w.At(63, 9)
+			w.At(63, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("        "), paramName2, runtime.Str("("), runtime.Call(jsonToPythonType, []runtime.Value{paramFields2}, nil), runtime.Str("): "), runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65 {%- if tool.return is defined and tool.return.description is defined %}
-		w.At(65, 5)
+		w.At(65, 5, "if")
 		if runtime.IsDefined(tool.Attr("return"), nil, nil) && runtime.IsDefined(tool.Attr("return").Attr("description"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66 {{- "
-			w.At(66, 9)
+			w.At(66, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("\n    Returns:\n        "), tool.Attr("return").Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72 {%- if tool.parameters.properties | length == 0 %}
-		w.At(72, 5)
+		w.At(72, 5, "if")
 		if runtime.Eq(runtime.FilterLength(tool.Attr("parameters").Attr("properties"), nil, nil), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75 {{- tool.parameters|tojson }}
-			w.At(75, 9)
+			w.At(75, 9, "{{ }}")
 			w.WriteJSON(tool.Attr("parameters"), nil, nil)
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78 {%- if not loop.last %}
-		w.At(78, 5)
+		w.At(78, 5, "if")
 		if !(loop2.Last().Truthy()) {
 			w.WriteString("\n")
 		}
 	}
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:94 {%- for message in messages %}
-	w.At(94, 1)
+	w.At(94, 1, "for")
 	var loop5 runtime.Loop
 	for loop5.Start(w, messages, nil); loop5.Next(); {
 		message := loop5.Item()
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		w.At(95, 5)
+		w.At(95, 5, "if")
 		if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system"))) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(runtime.IsDefined(message.Attr("tool_calls"), nil, nil))) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96 {{- '<|im_start|>' + message.role + '
-			w.At(96, 9)
+			w.At(96, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
-			w.At(100, 9)
+			w.At(100, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:101 {%- for tool_call in message.tool_calls %}
-			w.At(101, 5)
+			w.At(101, 5, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104 {%- if tool_call.function is defined %}
-				w.At(104, 16)
+				w.At(104, 16, "if")
 				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105 {%- set tool_call = tool_call.function %}
-					w.At(105, 17)
+					w.At(105, 17, "set")
 					toolCall = toolCall.Attr("function")
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:109 {{- tool_call.name }}
-				w.At(109, 13)
+				w.At(109, 13, "{{ }}")
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112 {%- if tool_call.arguments is defined %}
-				w.At(112, 13)
+				w.At(112, 13, "if")
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114 {%- if tool_call.arguments is string %}
-					w.At(114, 17)
+					w.At(114, 17, "if")
 					if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115 {{- tool_call.arguments }}
-						w.At(115, 21)
+						w.At(115, 21, "{{ }}")
 						w.Write(toolCall.Attr("arguments"))
 					} else {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117 {{- tool_call.arguments|tojson }}
-						w.At(117, 21)
+						w.At(117, 21, "{{ }}")
 						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 					}
 				}
@@ -215,23 +215,23 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:127 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(127, 9)
+			w.At(127, 9, "if")
 			if loop5.Value().Attr("previtem").Truthy() && runtime.Ne(loop5.Value().Attr("previtem").Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:133 {{- message.content }}
-			w.At(133, 9)
+			w.At(133, 9, "{{ }}")
 			w.Write(message.Attr("content"))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:134 {%- if not loop.last %}
-			w.At(134, 9)
+			w.At(134, 9, "if")
 			if !(loop5.Last().Truthy()) {
 				w.WriteString("\n</tool_response>\n")
 			} else {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:142 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(142, 9)
+			w.At(142, 9, "if")
 			if !(loop5.Last().Truthy()) && runtime.Ne(loop5.Value().Attr("nextitem").Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_end|>")
 			} else if loop5.Last().Truthy() {
@@ -240,7 +240,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		}
 	}
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:149 {%- if add_generation_prompt %}
-	w.At(149, 1)
+	w.At(149, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

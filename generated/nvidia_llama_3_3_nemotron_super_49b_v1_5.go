@@ -32,86 +32,86 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set bos = "<|begin_of_text|>" %}
-	w.At(1, 1)
+	w.At(1, 1, "set")
 	bos = runtime.Str("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {%- set enable_thinking = true -%}
-	w.At(1, 36)
+	w.At(1, 36, "set")
 	enableThinking = runtime.Bool(true)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set system_start_header = "<|start_header_id|>" %}
-	w.At(1, 70)
+	w.At(1, 70, "set")
 	systemStartHeader = runtime.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set system_end_header = "<|end_header_id|>
-	w.At(1, 123)
+	w.At(1, 123, "set")
 	systemEndHeader = runtime.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3 {% set start_header = "<|start_header_id|>" %}
-	w.At(3, 5)
+	w.At(3, 5, "set")
 	startHeader = runtime.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3 {% set end_header = "<|end_header_id|>
-	w.At(3, 51)
+	w.At(3, 51, "set")
 	endHeader = runtime.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set eot = "<|eot_id|>" %}
-	w.At(5, 5)
+	w.At(5, 5, "set")
 	eot = runtime.Str("<|eot_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set system_token = "system" %}
-	w.At(5, 33)
+	w.At(5, 33, "set")
 	systemToken = runtime.Str("system")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set user_token = "user" %}
-	w.At(5, 66)
+	w.At(5, 66, "set")
 	userToken = runtime.Str("user")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set assistant_token = "assistant" %}
-	w.At(5, 95)
+	w.At(5, 95, "set")
 	assistantToken = runtime.Str("assistant")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set tool_token = "tool" %}
-	w.At(5, 134)
+	w.At(5, 134, "set")
 	toolToken = runtime.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	w.At(5, 163)
+	w.At(5, 163, "{{ }}")
 	w.WriteConcat(bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
-	w.At(5, 231)
+	w.At(5, 231, "if")
 	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) && runtime.Ne(messages.ItemInt(0).Attr("content"), runtime.Str("")) {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = messages[0].content -%}
-		w.At(5, 300)
+		w.At(5, 300, "set")
 		systemContent = messages.ItemInt(0).Attr("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if '/no_think' in system_content -%}
-		w.At(5, 348)
+		w.At(5, 348, "if")
 		if runtime.In(runtime.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/no_think', ”)|trim -%}
-			w.At(5, 388)
+			w.At(5, 388, "set")
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = false -%}
-			w.At(5, 461)
+			w.At(5, 461, "set")
 			enableThinking = runtime.Bool(false)
 		} else if runtime.In(runtime.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/think', ”)|trim -%}
-			w.At(5, 535)
+			w.At(5, 535, "set")
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = true -%}
-			w.At(5, 605)
+			w.At(5, 605, "set")
 			enableThinking = runtime.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- system_content + '
-		w.At(5, 652)
+		w.At(5, 652, "{{ }}")
 		w.WriteAdd(systemContent, runtime.Str("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7 {%- if tools -%}
-	w.At(7, 19)
+	w.At(7, 19, "if")
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {%- for tool in tools -%}
-		w.At(8, 24)
+		w.At(8, 24, "for")
 		var loop runtime.Loop
 		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			w.At(8, 49)
+			w.At(8, 49, "{{ }}")
 			w.WriteJSON(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
 				return tool.Attr("function")
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else ” -}}
-			w.At(8, 119)
+			w.At(8, 119, "{{ }}")
 			if !(loop.Last().Truthy()) {
 				w.WriteString(", ")
 			} else {
@@ -121,77 +121,77 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
-	w.At(16, 194)
+	w.At(16, 194, "{{ }}")
 	w.Write(eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for message in messages -%}
-	w.At(16, 205)
+	w.At(16, 205, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message := loop2.Item()
 		content := in.Lookup("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
-		w.At(16, 236)
+		w.At(16, 236, "if")
 		if runtime.Eq(message.Attr("role"), userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ user_token ~ end_header -}}
-			w.At(16, 273)
+			w.At(16, 273, "{{ }}")
 			w.WriteConcat(startHeader, userToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ message.content -}}
-			w.At(16, 319)
+			w.At(16, 319, "{{ }}")
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
-			w.At(16, 341)
+			w.At(16, 341, "{{ }}")
 			w.Write(eot)
 		} else if runtime.Eq(message.Attr("role"), assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if '</think>' in message.content -%}
-			w.At(16, 395)
+			w.At(16, 395, "if")
 			if runtime.In(runtime.Str("</think>"), message.Attr("content")) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				w.At(16, 435)
+				w.At(16, 435, "set")
 				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content -%}
-				w.At(16, 515)
+				w.At(16, 515, "set")
 				content = message.Attr("content")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
-			w.At(16, 565)
+			w.At(16, 565, "{{ }}")
 			w.WriteConcat(startHeader, assistantToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ content -}}
-			w.At(16, 616)
+			w.At(16, 616, "{{ }}")
 			w.Write(content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.tool_calls -%}
-			w.At(16, 630)
+			w.At(16, 630, "if")
 			if message.Attr("tool_calls").Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for call in message.tool_calls -%}
-				w.At(16, 680)
+				w.At(16, 680, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, message.Attr("tool_calls"), nil); loop3.Next(); {
 					call := loop3.Item()
 					fn := runtime.Undefined("fn")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set fn = call.function if call.function is defined else call -%}
-					w.At(16, 718)
+					w.At(16, 718, "set")
 					if runtime.IsDefined(call.Attr("function"), nil, nil) {
 						fn = call.Attr("function")
 					} else {
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.At(16, 786)
+					w.At(16, 786, "{{ }}")
 					w.WriteAdd(runtime.Str("{\"name\": \""), fn.Attr("name"), runtime.Str("\", \"arguments\": "))
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if fn.arguments is string -%}
-					w.At(16, 837)
+					w.At(16, 837, "if")
 					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments -}}
-						w.At(16, 870)
+						w.At(16, 870, "{{ }}")
 						w.Write(fn.Attr("arguments"))
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments | tojson -}}
-						w.At(16, 902)
+						w.At(16, 902, "{{ }}")
 						w.WriteJSON(fn.Attr("arguments"), nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else ”) -}}
-					w.At(16, 944)
+					w.At(16, 944, "{{ }}")
 					w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
@@ -201,45 +201,45 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				w.WriteString("]</TOOLCALL>")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
-			w.At(16, 1038)
+			w.At(16, 1038, "{{ }}")
 			w.Write(eot)
 		} else if runtime.Eq(message.Attr("role"), toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			w.At(16, 1088)
+			w.At(16, 1088, "if")
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ tool_token ~ end_header -}}
-				w.At(16, 1159)
+				w.At(16, 1159, "{{ }}")
 				w.WriteConcat(startHeader, toolToken, endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- message.content -}}
-			w.At(16, 1243)
+			w.At(16, 1243, "{{ }}")
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else ” -}}
-			w.At(16, 1266)
+			w.At(16, 1266, "{{ }}")
 			if !(loop2.Last().Truthy()) && runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			w.At(16, 1354)
+			w.At(16, 1354, "if")
 			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
-				w.At(16, 1451)
+				w.At(16, 1451, "{{ }}")
 				w.Write(eot)
 			}
 		}
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if add_generation_prompt -%}
-	w.At(16, 1501)
+	w.At(16, 1501, "if")
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
-		w.At(16, 1533)
+		w.At(16, 1533, "{{ }}")
 		w.WriteConcat(startHeader, assistantToken, endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if not enable_thinking -%}
-		w.At(16, 1584)
+		w.At(16, 1584, "if")
 		if !(enableThinking.Truthy()) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}

@@ -22,69 +22,69 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	continueFinalMessage := in.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1 {%- set ns = namespace(enable_thinking=true) -%}
-	w.At(1, 1)
+	w.At(1, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2 {%- for message in messages -%}
-	w.At(2, 1)
+	w.At(2, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:3 {%- set content = message['content'] -%}
-		w.At(3, 3)
+		w.At(3, 3, "set")
 		content = message.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(4, 3)
+		w.At(4, 3, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5 {%- if '/think' in content -%}
-			w.At(5, 5)
+			w.At(5, 5, "if")
 			if runtime.In(runtime.Str("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6 {%- set ns.enable_thinking = true -%}
-				w.At(6, 7)
+				w.At(6, 7, "set")
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
 			} else if runtime.In(runtime.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:8 {%- set ns.enable_thinking = false -%}
-				w.At(8, 7)
+				w.At(8, 7, "set")
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
 			}
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13 {%- if messages[0]['role'] != 'system' -%}
-	w.At(13, 1)
+	w.At(13, 1, "if")
 	if runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = ” -%}
-		w.At(14, 3)
+		w.At(14, 3, "set")
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default(”, true)).replace('/think', …
-		w.At(18, 3)
+		w.At(18, 3, "set")
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(0).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
-		w.At(19, 3)
+		w.At(19, 3, "{{ }}")
 		w.WriteAdd(runtime.Str("<SPECIAL_10>System\n"), ns.Attr("non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23 {%- if tools -%}
-	w.At(23, 1)
+	w.At(23, 1, "if")
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != ” -%}
-		w.At(24, 3)
+		w.At(24, 3, "if")
 		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && runtime.Ne(ns.Attr("non_tool_system_content"), runtime.Str("")) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32 {%- for tool in tools -%}
-		w.At(32, 3)
+		w.At(32, 3, "for")
 		var loop runtime.Loop
 		for loop.Start(w, tools, nil); loop.Next(); {
 			tool := loop.Item()
 			// NVIDIA-Nemotron-Nano-v2.jinja:33 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			w.At(33, 5)
+			w.At(33, 5, "{{ }}")
 			w.WriteJSON(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
 				return tool.Attr("function")
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else ” -}}
-			w.At(34, 5)
+			w.At(34, 5, "{{ }}")
 			if !(loop.Last().Truthy()) {
 				w.WriteString(", ")
 			} else {
@@ -95,118 +95,118 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
-	w.At(55, 1)
+	w.At(55, 1, "set")
 	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56 {%- if messages[-1]['role'] == 'assistant' -%}
-	w.At(56, 1)
+	w.At(56, 1, "if")
 	if runtime.Eq(messages.ItemInt(-1).ItemStr("role"), runtime.Str("assistant")) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default(”, true)).strip() -%}
-		w.At(57, 3)
+		w.At(57, 3, "set")
 		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(-1).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		w.At(58, 3)
+		w.At(58, 3, "set")
 		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messages.ItemInt(-1)), func() runtime.Value {
 			return messages.ItemInt(-1).ItemStr("tool_calls")
 		}, func() runtime.Value {
 			return runtime.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59 {%- set messages = messages[:-1] -%}
-		w.At(59, 3)
+		w.At(59, 3, "set")
 		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62 {%- for message in messages %}
-	w.At(62, 1)
+	w.At(62, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content2 := runtime.Undefined("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:63 {%- set content = message['content'] %}
-		w.At(63, 3)
+		w.At(63, 3, "set")
 		content2 = message2.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:64 {%- if message['role'] == 'user' -%}
-		w.At(64, 3)
+		w.At(64, 3, "if")
 		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65 {{- '<SPECIAL_11>User
-			w.At(65, 5)
+			w.At(65, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil), runtime.Str("\n"))
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(69, 5)
+			w.At(69, 5, "if")
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70 {{- '<SPECIAL_11>User
-				w.At(70, 7)
+				w.At(70, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>["))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
-			w.At(73, 5)
+			w.At(73, 5, "{{ }}")
 			w.Write(message2.ItemStr("content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else ” -}}
-			w.At(74, 5)
+			w.At(74, 5, "{{ }}")
 			if !(loop2.Last().Truthy()) && runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(75, 5)
+			w.At(75, 5, "if")
 			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79 {%- if content and '</think>' in content -%}
-			w.At(79, 5)
+			w.At(79, 5, "if")
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80 {%- set content = (content.split('</think>')[1] | default(”, true)).strip() %}
-				w.At(80, 7)
+				w.At(80, 7, "set")
 				content2 = runtime.CallMethod(runtime.FilterDefault(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82 {{- '<SPECIAL_11>Assistant
-			w.At(82, 5)
+			w.At(82, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!(runtime.IsNone(content2, nil, nil)), func() runtime.Value {
 				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84 {%- if message.tool_calls -%}
-			w.At(84, 5)
+			w.At(84, 5, "if")
 			if message2.Attr("tool_calls").Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default(”, true)).strip() != ” -%}
-				w.At(85, 7)
+				w.At(85, 7, "if")
 				if runtime.Ne(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), runtime.Str("")) {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90 {%- for call in message.tool_calls -%}
-				w.At(90, 7)
+				w.At(90, 7, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					call := loop3.Item()
 					fn := runtime.Undefined("fn")
 					// NVIDIA-Nemotron-Nano-v2.jinja:91 {%- set fn = call.function if call.function is defined else call -%}
-					w.At(91, 9)
+					w.At(91, 9, "set")
 					if runtime.IsDefined(call.Attr("function"), nil, nil) {
 						fn = call.Attr("function")
 					} else {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.At(92, 9)
+					w.At(92, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("{\"name\": \""), fn.Attr("name"), runtime.Str("\", \"arguments\": "))
 					// NVIDIA-Nemotron-Nano-v2.jinja:93 {%- if fn.arguments is string -%}
-					w.At(93, 9)
+					w.At(93, 9, "if")
 					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94 {{- fn.arguments -}}
-						w.At(94, 11)
+						w.At(94, 11, "{{ }}")
 						w.Write(fn.Attr("arguments"))
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:96 {{- fn.arguments | tojson -}}
-						w.At(96, 11)
+						w.At(96, 11, "{{ }}")
 						w.WriteJSON(fn.Attr("arguments"), nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else ”) -}}
-					w.At(98, 9)
+					w.At(98, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
@@ -219,43 +219,43 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:108 {%- if add_generation_prompt -%}
-	w.At(108, 1)
+	w.At(108, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		w.At(111, 3)
+		w.At(111, 3, "if")
 		if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
-		w.At(117, 3)
+		w.At(117, 3, "if")
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && runtime.Ne(ns.Attr("last_turn_assistant_content"), runtime.Str("")) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118 {{- ns.last_turn_assistant_content -}}
-			w.At(118, 5)
+			w.At(118, 5, "{{ }}")
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
-		w.At(121, 3)
+		w.At(121, 3, "if")
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && runtime.Ne(ns.Attr("last_turn_assistant_content"), runtime.Str("")) {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			w.At(124, 5)
+			w.At(124, 5, "if")
 			if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130 {{- ns.last_turn_assistant_content -}}
-			w.At(130, 5)
+			w.At(130, 5, "{{ }}")
 			w.Write(ns.Attr("last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131 {%- if continue_final_message is defined -%}
-			w.At(131, 5)
+			w.At(131, 5, "if")
 			if runtime.IsDefined(continueFinalMessage, nil, nil) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132 {%- if continue_final_message is false -%}
-				w.At(132, 7)
+				w.At(132, 7, "if")
 				if runtime.IsFalse(continueFinalMessage, nil, nil) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
@@ -264,38 +264,38 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		w.At(143, 3)
+		w.At(143, 3, "if")
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls"), nil, nil) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			w.At(147, 5)
+			w.At(147, 5, "for")
 			var loop4 runtime.Loop
 			for loop4.Start(w, ns.Attr("last_turn_assistant_tool_calls"), nil); loop4.Next(); {
 				call2 := loop4.Item()
 				fn2 := runtime.Undefined("fn")
 				// NVIDIA-Nemotron-Nano-v2.jinja:148 {%- set fn = call.function if call.function is defined else call -%}
-				w.At(148, 7)
+				w.At(148, 7, "set")
 				if runtime.IsDefined(call2.Attr("function"), nil, nil) {
 					fn2 = call2.Attr("function")
 				} else {
 					fn2 = call2
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				w.At(149, 7)
+				w.At(149, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("{\"name\": \""), fn2.Attr("name"), runtime.Str("\", \"arguments\": "))
 				// NVIDIA-Nemotron-Nano-v2.jinja:150 {%- if fn.arguments is string -%}
-				w.At(150, 7)
+				w.At(150, 7, "if")
 				if runtime.IsString(fn2.Attr("arguments"), nil, nil) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151 {{- fn.arguments -}}
-					w.At(151, 9)
+					w.At(151, 9, "{{ }}")
 					w.Write(fn2.Attr("arguments"))
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:153 {{- fn.arguments | tojson -}}
-					w.At(153, 9)
+					w.At(153, 9, "{{ }}")
 					w.WriteJSON(fn2.Attr("arguments"), nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else ”) -}}
-				w.At(155, 7)
+				w.At(155, 7, "{{ }}")
 				w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop4.Last().Truthy()), func() runtime.Value {
 					return runtime.Str(", ")
 				}, func() runtime.Value {

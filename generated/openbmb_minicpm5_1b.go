@@ -24,76 +24,76 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1 {{- bos_token }}
-	w.At(1, 1)
+	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1 {%- if tools %}
-	w.At(1, 17)
+	w.At(1, 17, "if")
 	if tools.Truthy() {
 		// openbmb-MiniCPM5-1B.jinja:2 {%- set tool_definitions %}
-		w.At(2, 5)
+		w.At(2, 5, "set")
 		mark2 := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4 {%- for tool in tools %}
-		w.At(4, 9)
+		w.At(4, 9, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(6, 13)
+			w.At(6, 13, "{{ }}")
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		toolDefinitions = w.Cut(mark2)
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12 {%- if messages[0].role == 'system' %}
-		w.At(12, 5)
+		w.At(12, 5, "if")
 		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 			// openbmb-MiniCPM5-1B.jinja:13 {%- if '<tool_def_sep>' in messages[0].content %}
-			w.At(13, 9)
+			w.At(13, 9, "if")
 			if runtime.In(runtime.Str("<tool_def_sep>"), messages.ItemInt(0).Attr("content")) {
 				// openbmb-MiniCPM5-1B.jinja:14 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				w.At(14, 13)
+				w.At(14, 13, "{{ }}")
 				w.Write(runtime.CallMethod(messages.ItemInt(0).Attr("content"), "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:16 {{- messages[0].content + '\n\n' + tool_definitions }}
-				w.At(16, 13)
+				w.At(16, 13, "{{ }}")
 				w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:19 {{- tool_definitions.lstrip() }}
-			w.At(19, 9)
+			w.At(19, 9, "{{ }}")
 			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-		w.At(24, 9)
+		w.At(24, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(27, 1)
+	w.At(27, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// openbmb-MiniCPM5-1B.jinja:28 {%- for message in messages[::-1] %}
-	w.At(28, 1)
+	w.At(28, 1, "for")
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// openbmb-MiniCPM5-1B.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(29, 5)
+		w.At(29, 5, "set")
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// openbmb-MiniCPM5-1B.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		w.At(30, 5)
+		w.At(30, 5, "if")
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message.Attr("role"), runtime.Str("user"))) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31 {%- set ns.multi_step_tool = false %}
-			w.At(31, 9)
+			w.At(31, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// openbmb-MiniCPM5-1B.jinja:32 {%- set ns.last_query_index = index %}
-			w.At(32, 9)
+			w.At(32, 9, "set")
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
-	w.At(35, 1)
+	w.At(35, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
@@ -105,112 +105,112 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		toolSepCount := in.Lookup("tool_sep_count")
 		hasToolSep := in.Lookup("has_tool_sep")
 		// openbmb-MiniCPM5-1B.jinja:36 {%- if message.content is string %}
-		w.At(36, 5)
+		w.At(36, 5, "if")
 		if runtime.IsString(message2.Attr("content"), nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:37 {%- set content = message.content %}
-			w.At(37, 9)
+			w.At(37, 9, "set")
 			content = message2.Attr("content")
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = ” %}
-			w.At(39, 9)
+			w.At(39, 9, "set")
 			content = runtime.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(41, 5)
+		w.At(41, 5, "if")
 		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
 			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(42, 9)
+			w.At(42, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = ” %}
-			w.At(44, 9)
+			w.At(44, 9, "set")
 			reasoningContent = runtime.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45 {%- if message.reasoning_content is string %}
-			w.At(45, 9)
+			w.At(45, 9, "if")
 			if runtime.IsString(message2.Attr("reasoning_content"), nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:46 {%- set reasoning_content = message.reasoning_content %}
-				w.At(46, 13)
+				w.At(46, 13, "set")
 				reasoningContent = message2.Attr("reasoning_content")
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(49, 17)
+				w.At(49, 17, "set")
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:50 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(50, 17)
+				w.At(50, 17, "set")
 				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// openbmb-MiniCPM5-1B.jinja:54 {%- if message.tool_calls %}
-			w.At(54, 9)
+			w.At(54, 9, "if")
 			if message2.Attr("tool_calls").Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55 {%- set content_parts = content.split('<tool_sep>') %}
-				w.At(55, 13)
+				w.At(55, 13, "set")
 				contentParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:56 {%- set processed_content = content_parts[0] %}
-				w.At(56, 13)
+				w.At(56, 13, "set")
 				processedContent = contentParts.ItemInt(0)
 				// openbmb-MiniCPM5-1B.jinja:57 {%- set tool_calls_count = message.tool_calls|length %}
-				w.At(57, 13)
+				w.At(57, 13, "set")
 				toolCallsCount = runtime.FilterLength(message2.Attr("tool_calls"), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:58 {%- set tool_sep_count = content_parts|length - 1 %}
-				w.At(58, 13)
+				w.At(58, 13, "set")
 				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts, nil, nil), runtime.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				w.At(59, 13)
+				w.At(59, 13, "set")
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
-				w.At(61, 13)
+				w.At(61, 13, "for")
 				for _, i := range runtime.Iterate(w, runtime.Range(runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					toolIndex := runtime.Undefined("tool_index")
 					toolCall := in.Lookup("tool_call")
 					singleToolXml := in.Lookup("single_tool_xml")
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
-					w.At(62, 17)
+					w.At(62, 17, "set")
 					toolIndex = runtime.Sub(i, runtime.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63 {%- if tool_index < tool_calls_count %}
-					w.At(63, 17)
+					w.At(63, 17, "if")
 					if runtime.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64 {%- set tool_call = message.tool_calls[tool_index] %}
-						w.At(64, 21)
+						w.At(64, 21, "set")
 						toolCall = message2.Attr("tool_calls").Item(toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65 {%- if tool_call.function %}
-						w.At(65, 21)
+						w.At(65, 21, "if")
 						if toolCall.Attr("function").Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66 {%- set tool_call = tool_call.function %}
-							w.At(66, 25)
+							w.At(66, 25, "set")
 							toolCall = toolCall.Attr("function")
 						}
 						// openbmb-MiniCPM5-1B.jinja:68 {%- set single_tool_xml %}
-						w.At(68, 21)
+						w.At(68, 21, "set")
 						mark3 := w.Mark()
 						argsDict := in.Lookup("args_dict")
 						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.At(69, 25)
+						w.At(69, 25, "{{ }}")
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:70 {%- if tool_call.arguments %}
-						w.At(70, 25)
+						w.At(70, 25, "if")
 						if toolCall.Attr("arguments").Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71 {%- set args_dict = tool_call.arguments %}
-							w.At(71, 29)
+							w.At(71, 29, "set")
 							argsDict = toolCall.Attr("arguments")
 							// openbmb-MiniCPM5-1B.jinja:72 {%- for param_name, param_value in args_dict.items() %}
-							w.At(72, 29)
+							w.At(72, 29, "for")
 							for _, item2 := range runtime.Iterate(w, runtime.CallMethod(argsDict, "items", nil, nil)) {
 								vals := runtime.Unpack(item2, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
-								w.At(73, 33)
+								w.At(73, 33, "{{ }}")
 								w.WriteConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">"))
 								// openbmb-MiniCPM5-1B.jinja:74 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								w.At(74, 33)
+								w.At(74, 33, "if")
 								if runtime.IsString(paramValue, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.At(75, 37)
+									w.At(75, 37, "{{ }}")
 									w.WriteAdd(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>"))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:77 {{- param_value }}
-									w.At(77, 37)
+									w.At(77, 37, "{{ }}")
 									w.Write(paramValue)
 								}
 								w.WriteString("</param>")
@@ -219,64 +219,64 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</function>")
 						singleToolXml = w.Cut(mark3)
 						// openbmb-MiniCPM5-1B.jinja:84 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						w.At(84, 21)
+						w.At(84, 21, "set")
 						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:86 {%- set processed_content = processed_content + content_parts[i] %}
-						w.At(86, 21)
+						w.At(86, 21, "set")
 						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90 {%- if tool_calls_count > tool_sep_count %}
-				w.At(90, 13)
+				w.At(90, 13, "if")
 				if runtime.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
-					w.At(91, 17)
+					w.At(91, 17, "for")
 					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(toolSepCount, toolCallsCount)) {
 						toolCall2 := runtime.Undefined("tool_call")
 						remainingToolXml := runtime.Undefined("remaining_tool_xml")
 						processedContent3 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92 {%- set tool_call = message.tool_calls[remaining_index] %}
-						w.At(92, 21)
+						w.At(92, 21, "set")
 						toolCall2 = message2.Attr("tool_calls").Item(remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93 {%- if tool_call.function %}
-						w.At(93, 21)
+						w.At(93, 21, "if")
 						if toolCall2.Attr("function").Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94 {%- set tool_call = tool_call.function %}
-							w.At(94, 25)
+							w.At(94, 25, "set")
 							toolCall2 = toolCall2.Attr("function")
 						}
 						// openbmb-MiniCPM5-1B.jinja:96 {%- set remaining_tool_xml %}
-						w.At(96, 21)
+						w.At(96, 21, "set")
 						mark4 := w.Mark()
 						argsDict2 := in.Lookup("args_dict")
 						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.At(97, 25)
+						w.At(97, 25, "{{ }}")
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:98 {%- if tool_call.arguments %}
-						w.At(98, 25)
+						w.At(98, 25, "if")
 						if toolCall2.Attr("arguments").Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99 {%- set args_dict = tool_call.arguments %}
-							w.At(99, 29)
+							w.At(99, 29, "set")
 							argsDict2 = toolCall2.Attr("arguments")
 							// openbmb-MiniCPM5-1B.jinja:100 {%- for param_name, param_value in args_dict.items() %}
-							w.At(100, 29)
+							w.At(100, 29, "for")
 							for _, item3 := range runtime.Iterate(w, runtime.CallMethod(argsDict2, "items", nil, nil)) {
 								vals2 := runtime.Unpack(item3, 2)
 								paramName2 := vals2[0]
 								paramValue2 := vals2[1]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
-								w.At(101, 33)
+								w.At(101, 33, "{{ }}")
 								w.WriteConcat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">"))
 								// openbmb-MiniCPM5-1B.jinja:102 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								w.At(102, 33)
+								w.At(102, 33, "if")
 								if runtime.IsString(paramValue2, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
 									// openbmb-MiniCPM5-1B.jinja:103 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.At(103, 37)
+									w.At(103, 37, "{{ }}")
 									w.WriteAdd(runtime.Str("<![CDATA["), paramValue2, runtime.Str("]]>"))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:105 {{- param_value }}
-									w.At(105, 37)
+									w.At(105, 37, "{{ }}")
 									w.Write(paramValue2)
 								}
 								w.WriteString("</param>")
@@ -285,81 +285,81 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</function>")
 						remainingToolXml = w.Cut(mark4)
 						// openbmb-MiniCPM5-1B.jinja:112 {%- set processed_content = processed_content + remaining_tool_xml %}
-						w.At(112, 21)
+						w.At(112, 21, "set")
 						processedContent3 = runtime.Add(processedContent3, remainingToolXml)
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:116 {%- set content = processed_content %}
-				w.At(116, 13)
+				w.At(116, 13, "set")
 				content = processedContent
 			}
 			// openbmb-MiniCPM5-1B.jinja:119 {%- if loop.index0 > ns.last_query_index %}
-			w.At(119, 9)
+			w.At(119, 9, "if")
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// openbmb-MiniCPM5-1B.jinja:120 {%- if reasoning_content %}
-				w.At(120, 13)
+				w.At(120, 13, "if")
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.At(121, 17)
+					w.At(121, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("\n</think>\n\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.At(123, 17)
+					w.At(123, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(126, 13)
+				w.At(126, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129 {%- if message.tool_calls and not has_tool_sep %}
-			w.At(129, 9)
+			w.At(129, 9, "if")
 			if message2.Attr("tool_calls").Truthy() && !(hasToolSep.Truthy()) {
 				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
-				w.At(130, 13)
+				w.At(130, 13, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					toolCall3 := loop3.Item()
 					argsDict3 := in.Lookup("args_dict")
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
-					w.At(131, 17)
+					w.At(131, 17, "if")
 					if (loop3.First().Truthy() && content.Truthy()) || !(loop3.First().Truthy()) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134 {%- if tool_call.function %}
-					w.At(134, 17)
+					w.At(134, 17, "if")
 					if toolCall3.Attr("function").Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135 {%- set tool_call = tool_call.function %}
-						w.At(135, 21)
+						w.At(135, 21, "set")
 						toolCall3 = toolCall3.Attr("function")
 					}
 					// openbmb-MiniCPM5-1B.jinja:137 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					w.At(137, 17)
+					w.At(137, 17, "{{ }}")
 					w.WriteConcat(runtime.Str("<function name=\""), toolCall3.Attr("name"), runtime.Str("\">"))
 					// openbmb-MiniCPM5-1B.jinja:138 {%- if tool_call.arguments %}
-					w.At(138, 17)
+					w.At(138, 17, "if")
 					if toolCall3.Attr("arguments").Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139 {%- set args_dict = tool_call.arguments %}
-						w.At(139, 21)
+						w.At(139, 21, "set")
 						argsDict3 = toolCall3.Attr("arguments")
 						// openbmb-MiniCPM5-1B.jinja:140 {%- for param_name, param_value in args_dict.items() %}
-						w.At(140, 21)
+						w.At(140, 21, "for")
 						for _, item4 := range runtime.Iterate(w, runtime.CallMethod(argsDict3, "items", nil, nil)) {
 							vals3 := runtime.Unpack(item4, 2)
 							paramName3 := vals3[0]
 							paramValue3 := vals3[1]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
-							w.At(141, 25)
+							w.At(141, 25, "{{ }}")
 							w.WriteConcat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">"))
 							// openbmb-MiniCPM5-1B.jinja:142 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							w.At(142, 25)
+							w.At(142, 25, "if")
 							if runtime.IsString(paramValue3, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {
 								// openbmb-MiniCPM5-1B.jinja:143 {{- '<![CDATA[' + param_value + ']]>' }}
-								w.At(143, 29)
+								w.At(143, 29, "{{ }}")
 								w.WriteAdd(runtime.Str("<![CDATA["), paramValue3, runtime.Str("]]>"))
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:145 {{- param_value }}
-								w.At(145, 29)
+								w.At(145, 29, "{{ }}")
 								w.Write(paramValue3)
 							}
 							w.WriteString("</param>")
@@ -371,39 +371,39 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("tool")) {
 			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(155, 9)
+			w.At(155, 9, "if")
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159 {%- if message.content is string %}
-			w.At(159, 9)
+			w.At(159, 9, "if")
 			if runtime.IsString(message2.Attr("content"), nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:160 {{- content }}
-				w.At(160, 13)
+				w.At(160, 13, "{{ }}")
 				w.Write(content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:162 {{- message.content | tojson(ensure_ascii=False) }}
-				w.At(162, 13)
+				w.At(162, 13, "{{ }}")
 				w.WriteJSON(message2.Attr("content"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(165, 9)
+			w.At(165, 9, "if")
 			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:170 {%- if add_generation_prompt %}
-	w.At(170, 1)
+	w.At(170, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172 {%- if enable_thinking is defined %}
-		w.At(172, 5)
+		w.At(172, 5, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:173 {%- if enable_thinking is false %}
-			w.At(173, 9)
+			w.At(173, 9, "if")
 			if runtime.IsFalse(enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
 			} else if runtime.IsTrue(enableThinking, nil, nil) {

@@ -18,17 +18,17 @@ var Openchat = &runtime.Template{
 func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// openchat.jinja:12 {%- for message in messages %}
-	w.At(12, 1)
+	w.At(12, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// openchat.jinja:13 {%- if message['role'] == 'system' %}
-		w.At(13, 1)
+		w.At(13, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// openchat.jinja:14 {{- message['content'] + '<|end_of_turn|>' }}
-			w.At(14, 1)
+			w.At(14, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			w.At(16, 1)
+			w.At(16, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("GPT4 Correct "), runtime.FilterUpper(message.ItemStr("role").Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil), message.ItemStr("role").Slice(runtime.Int(1), runtime.None(), runtime.None()), runtime.Str(": "), message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		}
 	}

@@ -19,23 +19,23 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	names := runtime.Undefined("names")
 	messages := in.Lookup("messages")
 	// pangu-embedded.jinja:13 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	w.At(13, 1)
+	w.At(13, 1, "set")
 	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
 	// pangu-embedded.jinja:14 {%- for message in messages %}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// pangu-embedded.jinja:15 {%- if loop.first and message['role'] != 'system' %}
-		w.At(15, 1)
+		w.At(15, 1, "if")
 		if loop.First().Truthy() && runtime.Ne(message.ItemStr("role"), runtime.Str("system")) {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18 {%- if message['role'] in names %}
-		w.At(18, 1)
+		w.At(18, 1, "if")
 		if runtime.In(message.ItemStr("role"), names) {
 			// pangu-embedded.jinja:19 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			w.At(19, 1)
+			w.At(19, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("[unused9]"), names.Item(message.ItemStr("role")), runtime.Str("："), message.ItemStr("content"), runtime.Str("[unused10]"))
 		}
 	}

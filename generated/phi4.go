@@ -18,10 +18,10 @@ var Phi4 = &runtime.Template{
 func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// phi4.jinja:8 {%- for message in messages %}
-	w.At(8, 1)
+	w.At(8, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi4.jinja:9 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		w.At(9, 1)
+		w.At(9, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("<|im_sep|>"), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")

@@ -25,57 +25,57 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4 {%- set enable_thinking = enable_thinking | default(true) -%}
-	w.At(4, 1)
+	w.At(4, 1, "set")
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	w.At(5, 1)
+	w.At(5, 1, "set")
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	w.At(6, 1)
+	w.At(6, 1, "set")
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	w.At(10, 1)
+	w.At(10, 1, "set")
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11 {%- if messages and messages[0].role == "system" -%}
-	w.At(11, 1)
+	w.At(11, 1, "if")
 	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// poolside-Laguna-S-2.1.jinja:12 {%- set system_message = messages[0].content -%}
-		w.At(12, 3)
+		w.At(12, 3, "set")
 		systemMessage = messages.ItemInt(0).Attr("content")
 		// poolside-Laguna-S-2.1.jinja:13 {%- set messages = messages[1:] -%}
-		w.At(13, 3)
+		w.At(13, 3, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// poolside-Laguna-S-2.1.jinja:16 {%- set has_sys = system_message and system_message.strip() -%}
-	w.At(16, 1)
+	w.At(16, 1, "set")
 	hasSys = runtime.And(systemMessage, func() runtime.Value {
 		return runtime.CallMethod(systemMessage, "strip", nil, nil)
 	})
 	// poolside-Laguna-S-2.1.jinja:17 {%- if has_sys or tools or enable_thinking -%}
-	w.At(17, 1)
+	w.At(17, 1, "if")
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
 		w.WriteString("<system>")
 		// poolside-Laguna-S-2.1.jinja:20 {%- if has_sys -%}
-		w.At(20, 3)
+		w.At(20, 3, "if")
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21 {{- system_message.rstrip() -}}
-			w.At(21, 5)
+			w.At(21, 5, "{{ }}")
 			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
 			// poolside-Laguna-S-2.1.jinja:22 {%- if tools -%}
-			w.At(22, 5)
+			w.At(22, 5, "if")
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 			}
 		}
 		// poolside-Laguna-S-2.1.jinja:25 {%- if tools -%}
-		w.At(25, 3)
+		w.At(25, 3, "if")
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30 {%- for tool in tools -%}
-			w.At(30, 5)
+			w.At(30, 5, "for")
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31 {{- (tool | tojson) ~ "\n" -}}
-				w.At(31, 7)
+				w.At(31, 7, "{{ }}")
 				w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 			}
 			w.WriteString("</available_tools>")
@@ -83,21 +83,21 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</system>\n")
 	}
 	// poolside-Laguna-S-2.1.jinja:40 {%- for message in messages -%}
-	w.At(40, 1)
+	w.At(40, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// poolside-Laguna-S-2.1.jinja:41 {%- set content = message.content if message.content is string else "" -%}
-		w.At(41, 3)
+		w.At(41, 3, "set")
 		if runtime.IsString(message.Attr("content"), nil, nil) {
 			content = message.Attr("content")
 		} else {
 			content = runtime.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42 {%- if message.role == "user" -%}
-		w.At(42, 3)
+		w.At(42, 3, "if")
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// poolside-Laguna-S-2.1.jinja:43 {{- "<user>" + content + "</user>\n" -}}
-			w.At(43, 5)
+			w.At(43, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<user>"), content, runtime.Str("</user>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
@@ -105,64 +105,64 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent := runtime.Undefined("reasoning_content")
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48 {%- set reasoning_content = ” -%}
-				w.At(48, 7)
+				w.At(48, 7, "set")
 				reasoningContent = runtime.Str("")
 				// poolside-Laguna-S-2.1.jinja:49 {%- if message.reasoning is string -%}
-				w.At(49, 7)
+				w.At(49, 7, "if")
 				if runtime.IsString(message.Attr("reasoning"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:50 {%- set reasoning_content = message.reasoning -%}
-					w.At(50, 9)
+					w.At(50, 9, "set")
 					reasoningContent = message.Attr("reasoning")
 				} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:52 {%- set reasoning_content = message.reasoning_content -%}
-					w.At(52, 9)
+					w.At(52, 9, "set")
 					reasoningContent = message.Attr("reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55 {%- if enable_thinking or preserve_thinking -%}
-				w.At(55, 7)
+				w.At(55, 7, "if")
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56 {{- '<think>' + reasoning_content + '</think>' -}}
-					w.At(56, 9)
+					w.At(56, 9, "{{ }}")
 					w.WriteAdd(runtime.Str("<think>"), reasoningContent, runtime.Str("</think>"))
 				} else {
 					w.WriteString("</think>")
 				}
 				// poolside-Laguna-S-2.1.jinja:61 {%- if content -%}
-				w.At(61, 7)
+				w.At(61, 7, "if")
 				if content.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:62 {{- content -}}
-					w.At(62, 9)
+					w.At(62, 9, "{{ }}")
 					w.Write(content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64 {%- if message.tool_calls -%}
-				w.At(64, 7)
+				w.At(64, 7, "if")
 				if message.Attr("tool_calls").Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65 {%- for tool_call in message.tool_calls -%}
-					w.At(65, 9)
+					w.At(65, 9, "for")
 					for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 						functionData := runtime.Undefined("function_data")
 						args2 := runtime.Undefined("_args")
 						// poolside-Laguna-S-2.1.jinja:66 {%- set function_data = tool_call.function -%}
-						w.At(66, 11)
+						w.At(66, 11, "set")
 						functionData = toolCall.Attr("function")
 						// poolside-Laguna-S-2.1.jinja:67 {{- '<tool_call>' + function_data.name -}}
-						w.At(67, 11)
+						w.At(67, 11, "{{ }}")
 						w.WriteAdd(runtime.Str("<tool_call>"), functionData.Attr("name"))
 						// poolside-Laguna-S-2.1.jinja:68 {%- set _args = function_data.arguments -%}
-						w.At(68, 11)
+						w.At(68, 11, "set")
 						args2 = functionData.Attr("arguments")
 						// poolside-Laguna-S-2.1.jinja:69 {%- for k, v in _args.items() -%}
-						w.At(69, 11)
+						w.At(69, 11, "for")
 						for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
 							vals := runtime.Unpack(item2, 2)
 							k := vals[0]
 							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							w.At(70, 13)
+							w.At(70, 13, "{{ }}")
 							w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>"))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							w.At(71, 34)
+							w.At(71, 34, "{{ }}")
 							if !(runtime.IsString(v, nil, nil)) {
 								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 							} else {
@@ -177,20 +177,20 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			w.At(79, 5)
+			w.At(79, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<tool_response>"), content, runtime.Str("</tool_response>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
 			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
-			w.At(82, 5)
+			w.At(82, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<system>"), content, runtime.Str("</system>\n"))
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86 {%- if add_generation_prompt -%}
-	w.At(86, 1)
+	w.At(86, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>")
 		// poolside-Laguna-S-2.1.jinja:89 {%- if enable_thinking -%}
-		w.At(89, 3)
+		w.At(89, 3, "if")
 		if enableThinking.Truthy() {
 			w.WriteString("<think>")
 		} else {

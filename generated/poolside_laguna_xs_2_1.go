@@ -26,85 +26,85 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 	toolString := in.Lookup("tool_string")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS-2.1.jinja:4 {%- set enable_thinking = enable_thinking | default(false) -%}
-	w.At(4, 1)
+	w.At(4, 1, "set")
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:5 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	w.At(5, 1)
+	w.At(5, 1, "set")
 	renderAssistantMessagesRaw = runtime.FilterDefault(renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:6 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	w.At(6, 1)
+	w.At(6, 1, "set")
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:9 {%- set system_message = "" -%}
-	w.At(9, 1)
+	w.At(9, 1, "set")
 	systemMessage = runtime.Str("")
 	// poolside-Laguna-XS-2.1.jinja:10 {%- if messages and messages[0].role == "system" -%}
-	w.At(10, 1)
+	w.At(10, 1, "if")
 	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// poolside-Laguna-XS-2.1.jinja:11 {%- set system_message = messages[0].content -%}
-		w.At(11, 3)
+		w.At(11, 3, "set")
 		systemMessage = messages.ItemInt(0).Attr("content")
 	}
 	// poolside-Laguna-XS-2.1.jinja:14 {%- if (system_message and system_message.strip()) or tools -%}
-	w.At(14, 1)
+	w.At(14, 1, "if")
 	if (systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS-2.1.jinja:17 {%- if system_message and system_message.strip() -%}
-		w.At(17, 3)
+		w.At(17, 3, "if")
 		if systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS-2.1.jinja:19 {{- system_message.rstrip() -}}
-			w.At(19, 5)
+			w.At(19, 5, "{{ }}")
 			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
 		}
 		// poolside-Laguna-XS-2.1.jinja:22 {%- if tools -%}
-		w.At(22, 3)
+		w.At(22, 3, "if")
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS-2.1.jinja:24 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			w.At(24, 5)
+			w.At(24, 5, "set")
 			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_string", runtime.Concat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n")))})
 			// poolside-Laguna-XS-2.1.jinja:27 {%- for tool in tools -%}
-			w.At(27, 5)
+			w.At(27, 5, "for")
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-XS-2.1.jinja:28 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				w.At(28, 7)
+				w.At(28, 7, "set")
 				runtime.SetAttr(ns, "tool_string", runtime.Concat(ns.Attr("tool_string"), runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
 			}
 			// poolside-Laguna-XS-2.1.jinja:30 {%- if enable_thinking -%}
-			w.At(30, 5)
+			w.At(30, 5, "if")
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS-2.1.jinja:31 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				w.At(31, 7)
+				w.At(31, 7, "set")
 				toolString = runtime.Add(ns.Attr("tool_string"), runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			} else {
 				// poolside-Laguna-XS-2.1.jinja:37 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				w.At(37, 7)
+				w.At(37, 7, "set")
 				toolString = runtime.Add(ns.Attr("tool_string"), runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			}
 			// poolside-Laguna-XS-2.1.jinja:43 {{- tool_string -}}
-			w.At(43, 5)
+			w.At(43, 5, "{{ }}")
 			w.Write(toolString)
 		}
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS-2.1.jinja:50 {%- for message in messages -%}
-	w.At(50, 1)
+	w.At(50, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := runtime.Undefined("content")
 		// poolside-Laguna-XS-2.1.jinja:51 {%- set content = message.content if message.content is string else "" -%}
-		w.At(51, 3)
+		w.At(51, 3, "set")
 		if runtime.IsString(message.Attr("content"), nil, nil) {
 			content = message.Attr("content")
 		} else {
 			content = runtime.Str("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52 {%- if message.role == "user" -%}
-		w.At(52, 3)
+		w.At(52, 3, "if")
 		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
 			// poolside-Laguna-XS-2.1.jinja:53 {{- "<user>\n" + content + "\n</user>\n" -}}
-			w.At(53, 5)
+			w.At(53, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<user>\n"), content, runtime.Str("\n</user>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
 			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
@@ -113,13 +113,13 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS-2.1.jinja:57 {%- if render_assistant_messages_raw -%}
-				w.At(57, 7)
+				w.At(57, 7, "if")
 				if renderAssistantMessagesRaw.Truthy() {
 					// poolside-Laguna-XS-2.1.jinja:61 {%- if enable_thinking -%}
-					w.At(61, 9)
+					w.At(61, 9, "if")
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:62 {%- if not content.startswith('<think>') -%}
-						w.At(62, 11)
+						w.At(62, 11, "if")
 						if !(runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy()) {
 							w.WriteString("<think>")
 						}
@@ -127,89 +127,89 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</think>")
 					}
 					// poolside-Laguna-XS-2.1.jinja:70 {{- content -}}
-					w.At(70, 9)
+					w.At(70, 9, "{{ }}")
 					w.Write(content2)
 					// poolside-Laguna-XS-2.1.jinja:72 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					w.At(72, 9)
+					w.At(72, 9, "if")
 					if !(runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy()) && !(runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy()) {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
 					// poolside-Laguna-XS-2.1.jinja:78 {%- set reasoning_content = ” %}
-					w.At(78, 9)
+					w.At(78, 9, "set")
 					reasoningContent = runtime.Str("")
 					// poolside-Laguna-XS-2.1.jinja:79 {%- if message.reasoning is string %}
-					w.At(79, 9)
+					w.At(79, 9, "if")
 					if runtime.IsString(message.Attr("reasoning"), nil, nil) {
 						// poolside-Laguna-XS-2.1.jinja:80 {%- set reasoning_content = message.reasoning %}
-						w.At(80, 11)
+						w.At(80, 11, "set")
 						reasoningContent = message.Attr("reasoning")
 					} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
 						// poolside-Laguna-XS-2.1.jinja:82 {%- set reasoning_content = message.reasoning_content %}
-						w.At(82, 11)
+						w.At(82, 11, "set")
 						reasoningContent = message.Attr("reasoning_content")
 					}
 					// poolside-Laguna-XS-2.1.jinja:85 {%- if '</think>' in content %}
-					w.At(85, 9)
+					w.At(85, 9, "if")
 					if runtime.In(runtime.Str("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86 {%- if not reasoning_content %}
-						w.At(86, 11)
+						w.At(86, 11, "if")
 						if !(reasoningContent.Truthy()) {
 							// poolside-Laguna-XS-2.1.jinja:87 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							w.At(87, 13)
+							w.At(87, 13, "set")
 							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
 						// poolside-Laguna-XS-2.1.jinja:89 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						w.At(89, 11)
+						w.At(89, 11, "set")
 						content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					}
 					// poolside-Laguna-XS-2.1.jinja:92 {%- if reasoning_content -%}
-					w.At(92, 9)
+					w.At(92, 9, "if")
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:93 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						w.At(93, 11)
+						w.At(93, 11, "{{ }}")
 						w.WriteAdd(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("\n</think>\n"))
 					} else {
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS-2.1.jinja:98 {%- if content.strip() -%}
-					w.At(98, 9)
+					w.At(98, 9, "if")
 					if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:99 {{- content.strip() ~ "\n" -}}
-						w.At(99, 11)
+						w.At(99, 11, "{{ }}")
 						w.WriteConcat(runtime.CallMethod(content2, "strip", nil, nil), runtime.Str("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:101 {%- if message.tool_calls -%}
-					w.At(101, 9)
+					w.At(101, 9, "if")
 					if message.Attr("tool_calls").Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102 {%- for tool_call in message.tool_calls -%}
-						w.At(102, 11)
+						w.At(102, 11, "for")
 						for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 							functionData := runtime.Undefined("function_data")
 							args2 := runtime.Undefined("_args")
 							// poolside-Laguna-XS-2.1.jinja:103 {%- set function_data = tool_call.function -%}
-							w.At(103, 13)
+							w.At(103, 13, "set")
 							functionData = toolCall.Attr("function")
 							// poolside-Laguna-XS-2.1.jinja:104 {{- '<tool_call>' + function_data.name }}
-							w.At(104, 13)
+							w.At(104, 13, "{{ }}")
 							w.WriteAdd(runtime.Str("<tool_call>"), functionData.Attr("name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS-2.1.jinja:105 {% set _args = function_data.arguments %}
-							w.At(105, 13)
+							w.At(105, 13, "set")
 							args2 = functionData.Attr("arguments")
 							// poolside-Laguna-XS-2.1.jinja:106 {%- for k, v in _args.items() -%}
-							w.At(106, 13)
+							w.At(106, 13, "for")
 							for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
 								vals := runtime.Unpack(item2, 2)
 								k := vals[0]
 								v := vals[1]
 								// poolside-Laguna-XS-2.1.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								w.At(107, 15)
+								w.At(107, 15, "{{ }}")
 								w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n"))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS-2.1.jinja:108 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								w.At(108, 34)
+								w.At(108, 34, "{{ }}")
 								if !(runtime.IsString(v, nil, nil)) {
 									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 								} else {
@@ -225,20 +225,20 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
 			// poolside-Laguna-XS-2.1.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			w.At(117, 5)
+			w.At(117, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<tool_response>\n"), content, runtime.Str("\n</tool_response>\n"))
 		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) && runtime.Ne(loop.Index0(), runtime.Int(0)) {
 			// poolside-Laguna-XS-2.1.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
-			w.At(120, 5)
+			w.At(120, 5, "{{ }}")
 			w.WriteAdd(runtime.Str("<system>\n"), content, runtime.Str("\n</system>\n"))
 		}
 	}
 	// poolside-Laguna-XS-2.1.jinja:124 {%- if add_generation_prompt -%}
-	w.At(124, 1)
+	w.At(124, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>\n")
 		// poolside-Laguna-XS-2.1.jinja:127 {%- if not enable_thinking %}
-		w.At(127, 3)
+		w.At(127, 3, "if")
 		if !(enableThinking.Truthy()) {
 			w.WriteString("</think>")
 		} else {

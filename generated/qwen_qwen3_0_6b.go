@@ -22,141 +22,141 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen-Qwen3-0.6B.jinja:1 {%- if tools %}
-	w.At(1, 1)
+	w.At(1, 1, "if")
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3 {%- if messages[0].role == 'system' %}
-		w.At(3, 5)
+		w.At(3, 5, "if")
 		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 			// Qwen-Qwen3-0.6B.jinja:4 {{- messages[0].content + '\n\n' }}
-			w.At(4, 9)
+			w.At(4, 9, "{{ }}")
 			w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7 {%- for tool in tools %}
-		w.At(7, 5)
+		w.At(7, 5, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9 {{- tool | tojson }}
-			w.At(9, 9)
+			w.At(9, 9, "{{ }}")
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-		w.At(14, 9)
+		w.At(14, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(17, 1)
+	w.At(17, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
-	w.At(18, 1)
+	w.At(18, 1, "for")
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(19, 5)
+		w.At(19, 5, "set")
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen-Qwen3-0.6B.jinja:20 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		w.At(20, 5)
+		w.At(20, 5, "if")
 		if (ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message.Attr("role"), runtime.Str("user"))) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21 {%- set ns.multi_step_tool = false %}
-			w.At(21, 9)
+			w.At(21, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// Qwen-Qwen3-0.6B.jinja:22 {%- set ns.last_query_index = index %}
-			w.At(22, 9)
+			w.At(22, 9, "set")
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
-	w.At(25, 1)
+	w.At(25, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(26, 5)
+		w.At(26, 5, "if")
 		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
 			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(27, 9)
+			w.At(27, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), message2.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
 			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
-			w.At(29, 9)
+			w.At(29, 9, "set")
 			content = message2.Attr("content")
 			// Qwen-Qwen3-0.6B.jinja:30 {%- set reasoning_content = ” %}
-			w.At(30, 9)
+			w.At(30, 9, "set")
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			w.At(31, 9)
+			w.At(31, 9, "if")
 			if runtime.IsDefined(message2.Attr("reasoning_content"), nil, nil) && !(runtime.IsNone(message2.Attr("reasoning_content"), nil, nil)) {
 				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
-				w.At(32, 13)
+				w.At(32, 13, "set")
 				reasoningContent = message2.Attr("reasoning_content")
 			} else if runtime.In(runtime.Str("</think>"), message2.Attr("content")) {
 				// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(35, 17)
+				w.At(35, 17, "set")
 				content = runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-				w.At(36, 17)
+				w.At(36, 17, "set")
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
-			w.At(39, 9)
+			w.At(39, 9, "if")
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
-				w.At(40, 13)
+				w.At(40, 13, "if")
 				if loop2.Last().Truthy() || (!(loop2.Last().Truthy()) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.At(41, 17)
+					w.At(41, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("\n</think>\n\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.At(43, 17)
+					w.At(43, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(46, 13)
+				w.At(46, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48 {%- if message.tool_calls %}
-			w.At(48, 9)
+			w.At(48, 9, "if")
 			if message2.Attr("tool_calls").Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49 {%- for tool_call in message.tool_calls %}
-				w.At(49, 13)
+				w.At(49, 13, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
 					toolCall := loop3.Item()
 					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
-					w.At(50, 17)
+					w.At(50, 17, "if")
 					if (loop3.First().Truthy() && content.Truthy()) || !(loop3.First().Truthy()) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53 {%- if tool_call.function %}
-					w.At(53, 17)
+					w.At(53, 17, "if")
 					if toolCall.Attr("function").Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54 {%- set tool_call = tool_call.function %}
-						w.At(54, 21)
+						w.At(54, 21, "set")
 						toolCall = toolCall.Attr("function")
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57 {{- tool_call.name }}
-					w.At(57, 17)
+					w.At(57, 17, "{{ }}")
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59 {%- if tool_call.arguments is string %}
-					w.At(59, 17)
+					w.At(59, 17, "if")
 					if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
 						// Qwen-Qwen3-0.6B.jinja:60 {{- tool_call.arguments }}
-						w.At(60, 21)
+						w.At(60, 21, "{{ }}")
 						w.Write(toolCall.Attr("arguments"))
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:62 {{- tool_call.arguments | tojson }}
-						w.At(62, 21)
+						w.At(62, 21, "{{ }}")
 						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
@@ -165,28 +165,28 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.Eq(message2.Attr("role"), runtime.Str("tool")) {
 			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(69, 9)
+			w.At(69, 9, "if")
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73 {{- message.content }}
-			w.At(73, 9)
+			w.At(73, 9, "{{ }}")
 			w.Write(message2.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(75, 9)
+			w.At(75, 9, "if")
 			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:80 {%- if add_generation_prompt %}
-	w.At(80, 1)
+	w.At(80, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(82, 5)
+		w.At(82, 5, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}

@@ -19,35 +19,35 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// rwkv-world.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(13, 1)
+	w.At(13, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14 {%- for message in messages %}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		content := runtime.Undefined("content")
 		// rwkv-world.jinja:15 {%- set content = message['content'].strip(c_space) %}
-		w.At(15, 1)
+		w.At(15, 1, "set")
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// rwkv-world.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1)
+		w.At(16, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// rwkv-world.jinja:17 {{- 'System: ' + content + '\n\n' }}
-			w.At(17, 1)
+			w.At(17, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("System: "), content, runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
-			w.At(19, 1)
+			w.At(19, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("User: "), content, runtime.Str("\n\n"))
 			// rwkv-world.jinja:20 {%- if loop.last %}
-			w.At(20, 1)
+			w.At(20, 1, "if")
 			if loop.Last().Truthy() {
 				w.WriteString("Assistant:")
 			}
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
-			w.At(24, 1)
+			w.At(24, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("Assistant: "), content, runtime.Str("\n\n"))
 		}
 	}

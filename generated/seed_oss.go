@@ -19,25 +19,25 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// seed_oss.jinja:11 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(11, 1)
+	w.At(11, 1, "set")
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12 {%- for message in messages %}
-	w.At(12, 1)
+	w.At(12, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// seed_oss.jinja:13 {%- if message['role'] == 'assistant' %}
-		w.At(13, 1)
+		w.At(13, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// seed_oss.jinja:14 {%- set content = message['content'].strip(c_space) %}
-			w.At(14, 1)
+			w.At(14, 1, "set")
 			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		} else {
 			// seed_oss.jinja:16 {%- set content = message['content'] %}
-			w.At(16, 1)
+			w.At(16, 1, "set")
 			content = message.ItemStr("content")
 		}
 		// seed_oss.jinja:18 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		w.At(18, 1)
+		w.At(18, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<seed:bos>"), message.ItemStr("role"), runtime.Str("\n"), content, runtime.Str("<seed:eos>"))
 	}
 	w.WriteString("<seed:bos>assistant\n")

@@ -19,21 +19,21 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// smolvlm.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1)
+		w.At(12, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// smolvlm.jinja:13 {{- message['content'] + '\n\n' }}
-			w.At(13, 1)
+			w.At(13, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// smolvlm.jinja:15 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.At(15, 1)
+			w.At(15, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("User: "), message.ItemStr("content"), runtime.Str("<end_of_utterance>\n"))
 		} else {
 			// smolvlm.jinja:17 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.At(17, 1)
+			w.At(17, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<end_of_utterance>\n"))
 		}
 	}

@@ -18,10 +18,10 @@ var SolarOpen = &runtime.Template{
 func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// solar-open.jinja:8 {%- for message in messages %}
-	w.At(8, 1)
+	w.At(8, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// solar-open.jinja:9 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		w.At(9, 1)
+		w.At(9, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|begin|>"), message.ItemStr("role"), runtime.Str("<|content|>"), message.ItemStr("content"), runtime.Str("<|end|>"))
 	}
 	w.WriteString("<|begin|>assistant")

@@ -31,16 +31,16 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		message := runtime.Param(args[0], "message")
 		ns2 := ns
 		// StepFun3.7-Flash.jinja:1 {% if message.content is none %}
-		w.At(1, 44)
+		w.At(1, 44, "if")
 		if runtime.IsNone(message.Attr("content"), nil, nil) {
 			w.WriteString("")
 		} else if runtime.IsString(message.Attr("content"), nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {{- message.content }}
-			w.At(1, 121)
+			w.At(1, 121, "{{ }}")
 			w.Write(message.Attr("content"))
 		} else if runtime.IsMapping(message.Attr("content"), nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			w.At(1, 180)
+			w.At(1, 180, "{{ }}")
 			if runtime.In(runtime.Str("value"), message.Attr("content")) {
 				w.Write(message.Attr("content").ItemStr("value"))
 			} else {
@@ -48,111 +48,111 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.IsIterable(message.Attr("content"), nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {% set ns = namespace(needs_text_separator=false) %}
-			w.At(1, 308)
+			w.At(1, 308, "set")
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
 			// StepFun3.7-Flash.jinja:1 {% for item in message.content %}
-			w.At(1, 360)
+			w.At(1, 360, "for")
 			for _, item2 := range runtime.Iterate(w, message.Attr("content")) {
 				// StepFun3.7-Flash.jinja:1 {% if item.type == 'text' %}
-				w.At(1, 393)
+				w.At(1, 393, "if")
 				if runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
 					// StepFun3.7-Flash.jinja:1 {% if ns.needs_text_separator %}
-					w.At(1, 421)
+					w.At(1, 421, "if")
 					if ns2.Attr("needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
-					w.At(1, 474)
+					w.At(1, 474, "{{ }}")
 					if runtime.In(runtime.Str("value"), item2) {
 						w.Write(item2.ItemStr("value"))
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = true %}
-					w.At(1, 531)
+					w.At(1, 531, "set")
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
 				} else if runtime.Eq(item2.Attr("type"), runtime.Str("image")) {
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = false %}
-					w.At(1, 612)
+					w.At(1, 612, "set")
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(false))
 				}
 			}
 		}
 	})
 	// StepFun3.7-Flash.jinja:2 {{bos_token}}
-	w.At(2, 1)
+	w.At(2, 1, "{{ }}")
 	w.Write(bosToken)
 	// StepFun3.7-Flash.jinja:2 {%- if tools %}
-	w.At(2, 14)
+	w.At(2, 14, "if")
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4 {%- if reasoning_effort is defined %}
-		w.At(4, 5)
+		w.At(4, 5, "if")
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:5 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.At(5, 9)
+			w.At(5, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7 {%- if messages[0].role == 'system' %}
-		w.At(7, 5)
+		w.At(7, 5, "if")
 		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
-			w.At(8, 9)
+			w.At(8, 9, "{{ }}")
 			w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11 {%- for tool in tools %}
-		w.At(11, 5)
+		w.At(11, 5, "for")
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(13, 9)
+			w.At(13, 9, "{{ }}")
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
-		w.At(19, 9)
+		w.At(19, 9, "if")
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:20 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.At(20, 13)
+			w.At(20, 13, "{{ }}")
 			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-		w.At(22, 9)
+		w.At(22, 9, "{{ }}")
 		w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("<|im_end|>\n"))
 	} else if runtime.IsDefined(reasoningEffort, nil, nil) {
 		// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-		w.At(24, 9)
+		w.At(24, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.7-Flash.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(27, 1)
+	w.At(27, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28 {%- for message in messages[::-1] %}
-	w.At(28, 1)
+	w.At(28, 1, "for")
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(29, 5)
+		w.At(29, 5, "set")
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.7-Flash.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		w.At(30, 5)
+		w.At(30, 5, "if")
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message2.Attr("role"), runtime.Str("user"))) && runtime.IsString(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.7-Flash.jinja:31 {%- set ns.multi_step_tool = false %}
-			w.At(31, 9)
+			w.At(31, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// StepFun3.7-Flash.jinja:32 {%- set ns.last_query_index = index %}
-			w.At(32, 9)
+			w.At(32, 9, "set")
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.7-Flash.jinja:35 {%- for message in messages %}
-	w.At(35, 1)
+	w.At(35, 1, "for")
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message3 := loop2.Item()
@@ -161,96 +161,96 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		preserveThinking := in.Lookup("preserve_thinking")
 		// StepFun3.7-Flash.jinja:36 {%- set content = render_message_content(message) %}
-		w.At(36, 5)
+		w.At(36, 5, "set")
 		content = runtime.Call(renderMessageContent, []runtime.Value{message3}, nil)
 		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(37, 5)
+		w.At(37, 5, "if")
 		if runtime.Eq(message3.Attr("role"), runtime.Str("user")) || (runtime.Eq(message3.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
 			// StepFun3.7-Flash.jinja:38 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			w.At(38, 9)
+			w.At(38, 9, "set")
 			if (runtime.Eq(message3.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) && runtime.Eq(message3.Attr("name"), runtime.Str("observation")) {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message3.Attr("role")
 			}
 			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(39, 9)
+			w.At(39, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.Eq(message3.Attr("role"), runtime.Str("assistant")) {
 			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
-			w.At(41, 9)
+			w.At(41, 9, "if")
 			if runtime.IsString(message3.Attr("reasoning_content"), nil, nil) {
 				// StepFun3.7-Flash.jinja:42 {%- set reasoning_content = message.reasoning_content %}
-				w.At(42, 13)
+				w.At(42, 13, "set")
 				reasoningContent = message3.Attr("reasoning_content")
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(45, 17)
+				w.At(45, 17, "set")
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// StepFun3.7-Flash.jinja:46 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(46, 17)
+				w.At(46, 17, "set")
 				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
 				// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = ” %}
-				w.At(48, 17)
+				w.At(48, 17, "set")
 				reasoningContent = runtime.Str("")
 			}
 			// StepFun3.7-Flash.jinja:54 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			w.At(54, 9)
+			w.At(54, 9, "if")
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.At(55, 13)
+				w.At(55, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:57 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(57, 13)
+				w.At(57, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3.Attr("role"), runtime.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59 {%- if message.tool_calls %}
-			w.At(59, 9)
+			w.At(59, 9, "if")
 			if message3.Attr("tool_calls").Truthy() {
 				// StepFun3.7-Flash.jinja:60 {%- for tool_call in message.tool_calls %}
-				w.At(60, 13)
+				w.At(60, 13, "for")
 				for _, toolCall := range runtime.Iterate(w, message3.Attr("tool_calls")) {
 					arguments := in.Lookup("arguments")
 					// StepFun3.7-Flash.jinja:61 {%- if tool_call.function is defined %}
-					w.At(61, 17)
+					w.At(61, 17, "if")
 					if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
 						// StepFun3.7-Flash.jinja:62 {%- set tool_call = tool_call.function %}
-						w.At(62, 21)
+						w.At(62, 21, "set")
 						toolCall = toolCall.Attr("function")
 					}
 					// StepFun3.7-Flash.jinja:64 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.At(64, 17)
+					w.At(64, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65 {%- if tool_call.arguments is defined %}
-					w.At(65, 17)
+					w.At(65, 17, "if")
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 						// StepFun3.7-Flash.jinja:66 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						w.At(66, 21)
+						w.At(66, 21, "set")
 						if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
 							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCall.Attr("arguments"), nil, nil)
 						} else {
 							arguments = toolCall.Attr("arguments")
 						}
 						// StepFun3.7-Flash.jinja:67 {%- for args_name, args_value in arguments|items %}
-						w.At(67, 21)
+						w.At(67, 21, "for")
 						for _, item3 := range runtime.Iterate(w, runtime.FilterItems(arguments, nil, nil)) {
 							vals := runtime.Unpack(item3, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(68, 25)
+							w.At(68, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							w.At(69, 25)
+							w.At(69, 25, "set")
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
 							// StepFun3.7-Flash.jinja:70 {{- args_value }}
-							w.At(70, 25)
+							w.At(70, 25, "{{ }}")
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -261,24 +261,24 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) {
 			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(79, 9)
+			w.At(79, 9, "if")
 			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.7-Flash.jinja:83 {{- content }}
-			w.At(83, 9)
+			w.At(83, 9, "{{ }}")
 			w.Write(content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(85, 9)
+			w.At(85, 9, "if")
 			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// StepFun3.7-Flash.jinja:90 {%- if add_generation_prompt %}
-	w.At(90, 1)
+	w.At(90, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}

@@ -18,21 +18,21 @@ var Vicuna = &runtime.Template{
 func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// vicuna.jinja:10 {%- for message in messages %}
-	w.At(10, 1)
+	w.At(10, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1)
+		w.At(11, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1)
+			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
-			w.At(14, 1)
+			w.At(14, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("USER: "), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.At(16, 1)
+			w.At(16, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("ASSISTANT: "), message.ItemStr("content"), runtime.Str("</s>\n"))
 		}
 	}

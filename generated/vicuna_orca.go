@@ -18,21 +18,21 @@ var VicunaOrca = &runtime.Template{
 func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// vicuna-orca.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna-orca.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1)
+		w.At(12, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
 			// vicuna-orca.jinja:13 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			w.At(13, 1)
+			w.At(13, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("SYSTEM: "), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
-			w.At(15, 1)
+			w.At(15, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("USER: "), message.ItemStr("content"), runtime.Str("\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.At(17, 1)
+			w.At(17, 1, "{{ }}")
 			w.WriteAdd(runtime.Str("ASSISTANT: "), message.ItemStr("content"), runtime.Str("</s>\n"))
 		}
 	}

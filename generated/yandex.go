@@ -18,17 +18,17 @@ var Yandex = &runtime.Template{
 func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// yandex.jinja:11 {%- for message in messages %}
-	w.At(11, 1)
+	w.At(11, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// yandex.jinja:12 {%- if message['role'] == 'user' %}
-		w.At(12, 1)
+		w.At(12, 1, "if")
 		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
 			// yandex.jinja:13 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			w.At(13, 1)
+			w.At(13, 1, "{{ }}")
 			w.WriteAdd(runtime.Str(" Пользователь: "), message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
 			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			w.At(15, 1)
+			w.At(15, 1, "{{ }}")
 			w.WriteAdd(runtime.Str(" Ассистент: "), message.ItemStr("content"), runtime.Str("\n\n"))
 		}
 	}

@@ -109,7 +109,7 @@ func (m *machine) stmts(e *env, ss []ir.Stmt) control {
 func (m *machine) stmt(e *env, s ir.Stmt) control {
 	if p := s.Position(); p.Line > 0 {
 		if _, isText := s.(*ir.Text); !isText {
-			m.w.At(p.Line, p.Col)
+			m.w.At(p.Line, p.Col, ir.Construct(s))
 		}
 	}
 	switch s := s.(type) {

@@ -172,6 +172,7 @@ type Continue struct{ At }
 // Fail is a statement that fails when it runs.
 type Fail struct {
 	At
+	Tag  string // the statement's tag (include, import...)
 	Kind string
 	Msg  string
 }
@@ -338,4 +339,30 @@ type Test struct {
 	Name string
 	X    Expr
 	Args
+}
+
+// Construct names the kind of a statement as error messages cite it: the Jinja tag
+// ("if", "for", "set", "macro", "call", "filter", "with") or "{{ }}" for output.
+func Construct(s Stmt) string {
+	switch s := s.(type) {
+	case *Print:
+		return "{{ }}"
+	case *If:
+		return "if"
+	case *For:
+		return "for"
+	case *Assign, *Capture:
+		return "set"
+	case *MacroDef:
+		return "macro"
+	case *CallBlock:
+		return "call"
+	case *FilterBlock:
+		return "filter"
+	case *With:
+		return "with"
+	case *Fail:
+		return s.Tag
+	}
+	return ""
 }

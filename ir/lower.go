@@ -156,7 +156,7 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		}
 		return &Continue{At{p}}
 	case *syntax.Unsupported:
-		return &Fail{At{p}, "TypeError", fmt.Sprintf("no loader for this environment specified ({%% %s %%} needs a template loader)", n.Tag)}
+		return &Fail{At{p}, n.Tag, "TypeError", fmt.Sprintf("no loader for this environment specified ({%% %s %%} needs a template loader)", n.Tag)}
 	}
 	l.fail(p, "unsupported statement %T", n)
 	return nil

@@ -33,33 +33,41 @@ type Error struct {
 	Template string
 	Line     int
 	Col      int
+	// Construct is the kind of statement that failed: "if", "for", "set", "{{ }}"...
+	Construct string
 }
 
 func (e *Error) Error() string {
-	where := e.Template
-	if e.Line > 0 {
-		where = fmt.Sprintf("%s:%d:%d", e.Template, e.Line, e.Col)
+	return errorWhere(e.Template, e.Line, e.Col, e.Construct) + string(e.Kind) + ": " + e.Msg
+}
+
+// errorWhere writes the position part of an error message: "file:line:col (if): ".
+func errorWhere(file string, line, col int, construct string) string {
+	where := file
+	if line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	if construct != "" {
+		where += " (" + construct + ")"
 	}
 	if where == "" {
-		return fmt.Sprintf("%s: %s", e.Kind, e.Msg)
+		return ""
 	}
-	return fmt.Sprintf("%s: %s: %s", where, e.Kind, e.Msg)
+	return where + ": "
 }
 
 // RaiseError is the error of raise_exception(message): the template refused the input.
 // Detect it with errors.As; Message is the template's own text.
 type RaiseError struct {
-	Message  string
-	Template string
-	Line     int
-	Col      int
+	Message   string
+	Template  string
+	Line      int
+	Col       int
+	Construct string
 }
 
 func (e *RaiseError) Error() string {
-	if e.Template == "" {
-		return "TemplateError: " + e.Message
-	}
-	return fmt.Sprintf("%s:%d:%d: TemplateError: %s", e.Template, e.Line, e.Col, e.Message)
+	return errorWhere(e.Template, e.Line, e.Col, e.Construct) + "TemplateError: " + e.Message
 }
 
 // throw raises a render error; Render recovers it and adds the position.

@@ -53,10 +53,10 @@ var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 func (t *Template) renderError(r any, w *Writer) error {
 	switch e := r.(type) {
 	case *Error:
-		e.Template, e.Line, e.Col = t.File, w.line, w.col
+		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct
 		return e
 	case *RaiseError:
-		e.Template, e.Line, e.Col = t.File, w.line, w.col
+		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct
 		return e
 	case goruntime.Error:
 		// A bug in this package: report it as an error rather than crash the caller.

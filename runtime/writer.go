@@ -41,6 +41,7 @@ type Writer struct {
 	iterations int
 	depth      int
 	line, col  int
+	construct  string
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
@@ -51,9 +52,10 @@ func NewWriter(buf []byte, limits Limits) *Writer {
 // Bytes returns what has been written.
 func (w *Writer) Bytes() []byte { return w.buf }
 
-// At records the template line and column of the statement about to run.
-func (w *Writer) At(line, col int) {
-	w.line, w.col = line, col
+// At records the template line and column of the statement about to run, and what
+// kind of statement it is ("if", "for", "set", "{{ }}"...), for error messages.
+func (w *Writer) At(line, col int, construct string) {
+	w.line, w.col, w.construct = line, col, construct
 }
 
 // WriteString writes template text.
@@ -97,13 +99,13 @@ func (w *Writer) capture(body func()) Value {
 	if w.depth > w.limits.MaxDepth {
 		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
 	}
-	line, col := w.line, w.col
+	line, col, construct := w.line, w.col, w.construct
 	mark := len(w.buf)
 	body()
 	s := string(w.buf[mark:])
 	w.buf = w.buf[:mark]
 	w.depth--
-	w.line, w.col = line, col
+	w.line, w.col, w.construct = line, col, construct
 	return Str(s)
 }
 

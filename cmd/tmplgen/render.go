@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/codegen"
-	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/runtime"
 )
@@ -45,7 +44,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	default:
 		var ok bool
-		if t, ok = generated.ByName(*tmpl); !ok {
+		if t, ok = compiled.ByName(*tmpl); !ok {
 			b, err := os.ReadFile(*tmpl)
 			if os.IsNotExist(err) {
 				return fmt.Errorf("%q is neither a compiled template's name nor a file", *tmpl)
@@ -57,7 +56,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if t == nil {
-		t, err = generated.LookupText(text)
+		t, err = compiled.LookupText(text)
 		var unknown *runtime.UnknownTemplateError
 		if err != nil && !errors.As(err, &unknown) {
 			return err

@@ -4,4 +4,4 @@
 // repository's code imports to render prompts.
 package modelrepo
 
-//go:generate go run ../../cmd/tmplgen gen -pkg chattmpl -o chattmpl ./model
+//go:generate go run -tags tmplgen_bootstrap ../../cmd/tmplgen gen -pkg chattmpl -o chattmpl ./model

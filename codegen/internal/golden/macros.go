@@ -33,11 +33,11 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|")
 		// macros.jinja:3 {{ role }}
-		w.At(3, 3)
+		w.At(3, 3, "{{ }}")
 		w.Write(role)
 		w.WriteString("|>")
 		// macros.jinja:3 {{ sep }}
-		w.At(3, 15)
+		w.At(3, 15, "{{ }}")
 		w.Write(sep)
 	})
 	// macros.jinja:5 {%- macro wrap(tag) -%}
@@ -50,15 +50,15 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6 {{ tag }}
-		w.At(6, 2)
+		w.At(6, 2, "{{ }}")
 		w.Write(tag)
 		w.WriteString(">")
 		// macros.jinja:6 {{ caller() }}
-		w.At(6, 12)
+		w.At(6, 12, "{{ }}")
 		w.Write(runtime.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6 {{ tag }}
-		w.At(6, 28)
+		w.At(6, 28, "{{ }}")
 		w.Write(tag)
 		w.WriteString(">")
 	})
@@ -71,11 +71,11 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9 {{ varargs | join(',') }}
-		w.At(9, 1)
+		w.At(9, 1, "{{ }}")
 		w.Write(runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		w.At(9, 27)
+		w.At(9, 27, "{{ }}")
 		w.Write(runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
 	})
 	// macros.jinja:11 {%- macro countdown(n) -%}
@@ -85,47 +85,47 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		n := runtime.Param(args[0], "n")
 		// macros.jinja:12 {{ n }}
-		w.At(12, 1)
+		w.At(12, 1, "{{ }}")
 		w.Write(n)
 		// macros.jinja:12 {% if n > 0 %}
-		w.At(12, 8)
+		w.At(12, 8, "if")
 		if runtime.Gt(n, runtime.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12 {{ countdown(n - 1) }}
-			w.At(12, 23)
+			w.At(12, 23, "{{ }}")
 			w.Write(runtime.Call(countdown, []runtime.Value{runtime.Sub(n, runtime.Int(1))}, nil))
 		}
 	})
 	// macros.jinja:14 {%- for m in messages -%}
-	w.At(14, 1)
+	w.At(14, 1, "for")
 	for _, m := range runtime.Iterate(w, messages) {
 		// macros.jinja:15 {{ header(m.role) }}
-		w.At(15, 1)
+		w.At(15, 1, "{{ }}")
 		w.Write(runtime.Call(header, []runtime.Value{m.Attr("role")}, nil))
 		// macros.jinja:15 {{ m.content }}
-		w.At(15, 21)
+		w.At(15, 21, "{{ }}")
 		w.Write(m.Attr("content"))
 		w.WriteString("\n")
 		// macros.jinja:16 {% call wrap('b') %}
-		w.At(16, 1)
+		w.At(16, 1, "call")
 		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
 			Anonymous: true,
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
 			// macros.jinja:16 {{ m.role | upper }}
-			w.At(16, 21)
+			w.At(16, 21, "{{ }}")
 			w.Write(runtime.FilterUpper(m.Attr("role"), nil, nil))
 		}))}))
 	}
 	// macros.jinja:18 {{ listing(1, 2, x=3, a='y') }}
-	w.At(18, 1)
+	w.At(18, 1, "{{ }}")
 	w.Write(runtime.Call(listing, []runtime.Value{runtime.Int(1), runtime.Int(2)}, []runtime.Kwarg{runtime.KW("x", runtime.Int(3)), runtime.KW("a", runtime.Str("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19 {{ countdown(3) }}
-	w.At(19, 1)
+	w.At(19, 1, "{{ }}")
 	w.Write(runtime.Call(countdown, []runtime.Value{runtime.Int(3)}, nil))
 	w.WriteString("\n")
 	// macros.jinja:20 {{ header('end', sep=”) }}
-	w.At(20, 1)
+	w.At(20, 1, "{{ }}")
 	w.Write(runtime.Call(header, []runtime.Value{runtime.Str("end")}, []runtime.Kwarg{runtime.KW("sep", runtime.Str(""))}))
 }

@@ -18,10 +18,10 @@ var ModelChatml = &runtime.Template{
 func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// model:8 {%- for message in messages %}
-	w.At(8, 1)
+	w.At(8, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// model:9 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		w.At(9, 1)
+		w.At(9, 1, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("<|im_end|>\n"))
 	}
 	w.WriteString("<|im_start|>assistant\n")

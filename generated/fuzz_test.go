@@ -1,0 +1,59 @@
+package generated_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// FuzzRender renders random requests (messages of wrong types, missing fields, nested
+// junk, huge strings) through every compiled template: each render gives a prompt or an
+// error the template or the request caused, never a panic and never an internal error.
+func FuzzRender(f *testing.F) {
+	if b, err := os.ReadFile("../../shared/oracle/cases.json"); err == nil {
+		var cases []json.RawMessage
+		if json.Unmarshal(b, &cases) == nil {
+			for _, c := range cases {
+				f.Add([]byte(c))
+			}
+		}
+	}
+	paths, _ := filepath.Glob("../testdata/requests/*.json")
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"messages": [{"role": 1, "content": {"a": [null, true, 1.5e300]}}, {"role": "tool"}, {}], "tools": [[]]}`))
+	f.Add([]byte(`{"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image"}]}], "chat_template_kwargs": {"enable_thinking": "yes", "tools": 3}}`))
+	templates := generated.Registry.All()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := runtime.ParseRequest(data)
+		if err != nil {
+			return
+		}
+		req.Now = now
+		req.Limits = runtime.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
+		for _, tmpl := range templates {
+			_, err := tmpl.Render(&req.Input)
+			var re *runtime.Error
+			var raise *runtime.RaiseError
+			switch {
+			case err == nil, errors.As(err, &raise):
+			case errors.As(err, &re):
+				if re.Kind == "InternalError" {
+					t.Fatalf("%s: %v", tmpl.Name, err)
+				}
+			default:
+				t.Fatalf("%s: unexpected error type %T: %v", tmpl.Name, err, err)
+			}
+		}
+	})
+}
