@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -478,5 +479,40 @@ func SpecialTokens(t *Template) []string {
 		out = append(out, s)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Refusal is a construct the sandbox refuses when it runs.
+type Refusal struct {
+	Pos  Pos
+	What string
+}
+
+// mutatingMethods are the list and dict methods Jinja2's immutable sandbox refuses.
+var mutatingMethods = map[string]bool{
+	"append": true, "extend": true, "insert": true, "pop": true, "remove": true, "reverse": true,
+	"sort": true, "clear": true, "update": true, "setdefault": true, "popitem": true,
+}
+
+// SandboxRefusals returns what the template does that the sandbox refuses at render
+// time (as Jinja2's ImmutableSandboxedEnvironment does): special attributes such as
+// x.__class__, and calls of the methods that mutate lists and dicts. Rendering refuses
+// them only when they run (with a SecurityError), as Jinja2 does; reporting them when
+// the template is compiled lets people see them before.
+func SandboxRefusals(t *Template) []Refusal {
+	var out []Refusal
+	Inspect(t.Body.Stmts, func(n any) bool {
+		switch n := n.(type) {
+		case *Attr:
+			if len(n.Name) > 4 && strings.HasPrefix(n.Name, "__") && strings.HasSuffix(n.Name, "__") {
+				out = append(out, Refusal{n.P, fmt.Sprintf(".%s is a special attribute", n.Name)})
+			}
+		case *Call:
+			if a, ok := n.Fn.(*Attr); ok && mutatingMethods[a.Name] {
+				out = append(out, Refusal{a.P, fmt.Sprintf(".%s() mutates a list or dict", a.Name)})
+			}
+		}
+		return true
+	})
 	return out
 }

@@ -19,6 +19,7 @@ type audit struct {
 	variables []string // other variables read (chat_template_kwargs such as enable_thinking)
 	raises    []string // "line N: message"
 	tokens    []string // special tokens written literally
+	refusals  []string // what the sandbox refuses when it runs
 }
 
 // standardInputs are the variables every request provides; anything else a template
@@ -46,6 +47,9 @@ func auditOf(s source) (*audit, error) {
 		a.raises = append(a.raises, fmt.Sprintf("line %d: %s", r.Pos.Line, r.Message))
 	}
 	a.tokens = ir.SpecialTokens(t)
+	for _, r := range ir.SandboxRefusals(t) {
+		a.refusals = append(a.refusals, fmt.Sprintf("line %d: %s", r.Pos.Line, r.What))
+	}
 	return a, nil
 }
 
@@ -94,6 +98,7 @@ func (a *audit) sections() [][2]string {
 		{"reads these variables (chat_template_kwargs)", join(a.variables, "\n")},
 		{"refuses input with (raise_exception)", join(a.raises, "\n")},
 		{"writes these special tokens literally", join(a.tokens, " ")},
+		{"does what the sandbox refuses (SecurityError when it runs)", join(a.refusals, "\n")},
 	}
 }
 

@@ -56,6 +56,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	for _, f := range failed {
 		fmt.Fprintf(stderr, "tmplgen gen: %v\n", f)
 	}
+	for _, u := range units {
+		for _, r := range ir.SandboxRefusals(u.IR) {
+			fmt.Fprintf(stderr, "tmplgen gen: %s:%d:%d: warning: %s: the sandbox refuses it when it runs (SecurityError)\n", u.Origin, r.Pos.Line, r.Pos.Col, r.What)
+		}
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d templates did not compile", len(failed), len(srcs))
 	}

@@ -196,6 +196,15 @@ func TestGen(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "line 3, column 8: unexpected") {
 		t.Errorf("bad template: exit %d, stderr %q", code, stderr)
 	}
+	refused := filepath.Join(dir, "refused.jinja")
+	if err := os.WriteFile(refused, []byte("{{ x.__class__ }}\n{% set _ = l.append(1) %}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "", "gen", "-o", out, refused)
+	if code != 0 || !strings.Contains(stderr, "refused.jinja:1:5: warning: .__class__ is a special attribute") ||
+		!strings.Contains(stderr, "refused.jinja:2:13: warning: .append() mutates a list or dict") {
+		t.Errorf("sandbox warnings: exit %d, stderr %q", code, stderr)
+	}
 	if code, _, stderr := runCLI(t, "", "gen", "-o", out); code != 2 || !strings.Contains(stderr, "no templates") {
 		t.Errorf("no input: exit %d, stderr %q", code, stderr)
 	}
