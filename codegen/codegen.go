@@ -313,14 +313,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		}
 		return append(g.at(s.P, ir.Construct(s)), code...)
 	case *ir.Capture:
-		mark := g.alloc("mark")
-		code := g.at(s.P, ir.Construct(s))
-		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
-		code = append(code, g.block(s.Body)...)
-		v := jen.Id("w").Dot("Cut").Call(jen.Id(mark))
-		for _, f := range s.Filters {
-			v = g.filterCall(f, v)
-		}
+		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, g.store(s.Target, v)...)
 	case *ir.MacroDef:
 		if !g.needed[s.Var] {
@@ -332,14 +325,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		call.Kwargs = append(append([]ir.Kwarg(nil), call.Kwargs...), ir.Kwarg{Name: "caller", Value: &macroExpr{s.Caller}})
 		return append(g.at(s.P, ir.Construct(s)), jen.Id("w").Dot("Write").Call(g.value(&call)))
 	case *ir.FilterBlock:
-		mark := g.alloc("mark")
-		code := g.at(s.P, ir.Construct(s))
-		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
-		code = append(code, g.block(s.Body)...)
-		v := jen.Id("w").Dot("Cut").Call(jen.Id(mark))
-		for _, f := range s.Filters {
-			v = g.filterCall(f, v)
-		}
+		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, jen.Id("w").Dot("Write").Call(v))
 	case *ir.With:
 		var code []jen.Code
@@ -356,6 +342,20 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(rt(s.Kind), jen.Lit(s.Msg)))
 	}
 	panic(fmt.Sprintf("codegen: unknown statement %T", s))
+}
+
+// capture renders a block (of a set block or filter block) into the output and cuts it
+// back out: it returns the code and the text with the filters applied.
+func (g *gen) capture(s ir.Stmt, body *ir.Block, filters []*ir.Filter) ([]jen.Code, *jen.Statement) {
+	mark := g.alloc("mark")
+	code := g.at(s.Position(), ir.Construct(s))
+	code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
+	code = append(code, g.block(body)...)
+	v := jen.Id("w").Dot("Cut").Call(jen.Id(mark))
+	for _, f := range filters {
+		v = g.filterCall(f, v)
+	}
+	return code, v
 }
 
 // block returns a scope's declarations followed by its statements.

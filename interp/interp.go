@@ -127,14 +127,9 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Assign:
 		m.store(e, s.Target, m.expr(e, s.Value))
 	case *ir.Capture:
-		mark := m.w.Mark()
-		inner := m.enter(e, s.Body.Scope)
-		if c := m.stmts(inner, s.Body.Stmts); c != normal {
+		v, c := m.capture(e, s.Body, s.Filters)
+		if c != normal {
 			return c
-		}
-		v := m.w.Cut(mark)
-		for _, f := range s.Filters {
-			v = m.filter(inner, f, v)
 		}
 		m.store(e, s.Target, v)
 	case *ir.MacroDef:
@@ -144,14 +139,9 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 		kwargs = append(kwargs, runtime.KW("caller", m.macro(e, s.Caller, true)))
 		m.w.Write(m.call(e, s.Call.Fn, args, kwargs))
 	case *ir.FilterBlock:
-		mark := m.w.Mark()
-		inner := m.enter(e, s.Body.Scope)
-		if c := m.stmts(inner, s.Body.Stmts); c != normal {
+		v, c := m.capture(e, s.Body, s.Filters)
+		if c != normal {
 			return c
-		}
-		v := m.w.Cut(mark)
-		for _, f := range s.Filters {
-			v = m.filter(inner, f, v)
 		}
 		m.w.Write(v)
 	case *ir.With:
@@ -174,6 +164,21 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 		panic(fmt.Sprintf("interp: unknown statement %T", s))
 	}
 	return normal
+}
+
+// capture runs a block (of a set block or filter block) and returns what it wrote with
+// the filters applied, and how the block ended.
+func (m *machine) capture(e *env, body *ir.Block, filters []*ir.Filter) (runtime.Value, control) {
+	mark := m.w.Mark()
+	inner := m.enter(e, body.Scope)
+	if c := m.stmts(inner, body.Stmts); c != normal {
+		return runtime.Value{}, c
+	}
+	v := m.w.Cut(mark)
+	for _, f := range filters {
+		v = m.filter(inner, f, v)
+	}
+	return v, normal
 }
 
 func (m *machine) forStmt(e *env, s *ir.For) {
