@@ -79,7 +79,12 @@ func Package(pkg string, units []*Unit) (map[string][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.Origin, err)
 		}
-		files[FileName(u.Name)] = src
+		// templates with the same name (from different directories) get distinct files
+		name := FileName(u.Name)
+		for i := 2; files[name] != nil; i++ {
+			name = FileName(fmt.Sprintf("%s_%d", u.Name, i))
+		}
+		files[name] = src
 	}
 	src, err := Registry(pkg, units)
 	if err != nil {
