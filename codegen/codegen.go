@@ -42,6 +42,8 @@ type Unit struct {
 	Aliases []string
 	// IR is the lowered template.
 	IR *ir.Template
+	// Caps are the template's llama.cpp capabilities (see interp.Capabilities).
+	Caps runtime.Capabilities
 }
 
 // Generator names what generated files say made them.
@@ -69,6 +71,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		}
 		fields[jen.Id("Aliases")] = jen.Index().String().Values(aliases...)
 	}
+	fields[jen.Id("Caps")] = capsLiteral(&u.Caps)
 	f.Var().Id(u.Ident).Op("=").Op("&").Qual(RuntimePath, "Template").Values(fields)
 	f.Line()
 	f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))
@@ -130,6 +133,7 @@ type gen struct {
 	goName map[*ir.Var]string
 	needed map[*ir.Var]bool
 	loops  map[*ir.Var]bool // loop variables held as *runtime.Loop
+	markup bool             // the template can make Markup values (|safe, |escape...)
 }
 
 func newGen(t *ir.Template) *gen {
@@ -140,11 +144,28 @@ func newGen(t *ir.Template) *gen {
 		goName: map[*ir.Var]string{},
 		needed: neededVars(t),
 		loops:  map[*ir.Var]bool{},
+		markup: makesMarkup(t),
 	}
 	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
 		g.names[n] = true
 	}
 	return g
+}
+
+// markupFilters are the filters that make Markup values: every Markup in a render comes
+// from one of them.
+var markupFilters = map[string]bool{"safe": true, "escape": true, "e": true, "forceescape": true, "xmlattr": true}
+
+// makesMarkup reports whether the template uses a filter that makes Markup.
+func makesMarkup(t *ir.Template) bool {
+	found := false
+	ir.Inspect(t.Body.Stmts, func(n any) bool {
+		if f, ok := n.(*ir.Filter); ok && markupFilters[f.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // neededVars returns the variables the generated code must declare: those read by code
@@ -382,10 +403,25 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 			return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s))}
 		}
 	case *ir.Binary:
-		// a + b + c written operand by operand, not summed first
-		if x.Op == "+" {
-			return []jen.Code{jen.Id("w").Dot("WriteAdd").Call(g.values(addOperands(x))...)}
+		if x.Op != "+" {
+			break
 		}
+		// a + b + c written operand by operand, not summed first
+		operands := addOperands(x)
+		if _, first := strConst(operands[0]); !first || g.markup {
+			return []jen.Code{jen.Id("w").Dot("WriteAdd").Call(g.values(operands)...)}
+		}
+		// 'text' + v + ...: a sum of strs (Python's + requires it) with no Markup in this
+		// template to escape them, so each operand can be written as it comes
+		var code []jen.Code
+		for _, op := range operands {
+			if s, ok := strConst(op); ok {
+				code = append(code, jen.Id("w").Dot("WriteString").Call(jen.Lit(s)))
+			} else {
+				code = append(code, jen.Id("w").Dot("WriteStr").Call(g.value(op)))
+			}
+		}
+		return code
 	case *ir.Concat:
 		return []jen.Code{jen.Id("w").Dot("WriteConcat").Call(g.values(x.Items)...)}
 	case *ir.Filter:
@@ -436,6 +472,9 @@ func (g *gen) forStmt(s *ir.For) []jen.Code {
 	if s.Recursive && s.Loop != nil && g.needed[s.Loop] {
 		return g.recursiveFor(s)
 	}
+	if code := g.itemsFor(s); code != nil {
+		return code
+	}
 	return g.forLoop(s, g.value(s.Iter), nil)
 }
 
@@ -451,6 +490,104 @@ func (g *gen) recursiveFor(s *ir.For) []jen.Code {
 		jen.Id(fn).Op("=").Func().Params(jen.Id(iter).Add(valueType()), jen.Id(depth).Int()).Block(body...),
 		jen.Id(fn).Call(g.value(s.Iter), jen.Lit(1)),
 	}
+}
+
+// itemsFor compiles {% for k, v in x.items() %} (or x|items, x|dictsort) to a loop over
+// the keys and values, without building a tuple for each pair. It does so for loops
+// without else or inline if, whose loop variable, if any, is only asked for its
+// position (loop.index, loop.last...); it returns nil for any other loop.
+func (g *gen) itemsFor(s *ir.For) []jen.Code {
+	tt, isTuple := s.Target.(*ir.TupleTarget)
+	if !isTuple || len(tt.Items) != 2 || s.Else != nil || s.Filter != nil || s.Recursive {
+		return nil
+	}
+	key, ok1 := tt.Items[0].(*ir.VarTarget)
+	val, ok2 := tt.Items[1].(*ir.VarTarget)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	pairs := g.pairs(s.Iter)
+	if pairs == nil {
+		return nil
+	}
+	withLoop := s.Loop != nil && g.needed[s.Loop]
+	if withLoop && !onlyPositionsOf(s.Loop, s.Body) {
+		return nil
+	}
+	keys, vals := g.alloc("keys"), g.alloc("values")
+	code := []jen.Code{jen.List(jen.Id(keys), jen.Id(vals)).Op(":=").Add(pairs)}
+	var pos jen.Code
+	var head jen.Code
+	if withLoop {
+		name := g.varName(s.Loop)
+		g.loops[s.Loop] = true
+		code = append(code, jen.Var().Id(name).Qual(RuntimePath, "Loop"))
+		head = jen.For(jen.Id(name).Dot("StartValues").Call(jen.Id("w"), jen.Id(keys)), jen.Id(name).Dot("Next").Call(), jen.Empty())
+		pos = jen.Id(name).Dot("Pos").Call()
+	} else {
+		i := g.alloc("i")
+		head = jen.For(jen.Id(i).Op(":=").Range().Id("w").Dot("Count").Call(jen.Len(jen.Id(keys))))
+		pos = jen.Id(i)
+	}
+	var body []jen.Code
+	body = append(body, g.storeNew(key, jen.Id(keys).Index(pos))...)
+	body = append(body, g.storeNew(val, jen.Id(vals).Index(pos))...)
+	body = append(body, g.block(s.Body)...)
+	return append(code, jen.Add(head).Block(body...))
+}
+
+// pairs returns the runtime call giving the keys and values of x.items(), x|items or
+// x|dictsort(...), or nil for another iterable.
+func (g *gen) pairs(x ir.Expr) *jen.Statement {
+	switch x := x.(type) {
+	case *ir.Call:
+		attr, ok := x.Fn.(*ir.Attr)
+		if ok && attr.Name == "items" && len(x.Args.Args)+len(x.Args.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+			return rt("DictItems").Call(g.value(attr.X))
+		}
+	case *ir.Filter:
+		switch x.Name {
+		case "items":
+			if len(x.Args.Args)+len(x.Args.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+				return rt("ItemsFilterPairs").Call(g.value(x.X))
+			}
+		case "dictsort":
+			args, kwargs := g.args(x.Args)
+			return rt("DictsortPairs").Call(g.value(x.X), args, kwargs)
+		}
+	}
+	return nil
+}
+
+// loopPositions are the attributes of the loop variable that depend only on the
+// position in the loop.
+var loopPositions = map[string]bool{
+	"index": true, "index0": true, "first": true, "last": true, "length": true,
+	"revindex": true, "revindex0": true, "depth": true, "depth0": true,
+}
+
+// onlyPositionsOf reports whether every use of the loop variable in the body asks for
+// one of loopPositions.
+func onlyPositionsOf(loop *ir.Var, body *ir.Block) bool {
+	ok := true
+	ir.Inspect(body.Stmts, func(n any) bool {
+		if a, isAttr := n.(*ir.Attr); isAttr {
+			if l, isLoad := a.X.(*ir.Load); isLoad && l.Var == loop {
+				ok = ok && loopPositions[a.Name]
+				return false
+			}
+		}
+		if l, isLoad := n.(*ir.Load); isLoad && l.Var == loop {
+			ok = false
+		}
+		return ok
+	})
+	for _, v := range body.Scope.Vars {
+		if l, isLoad := v.Init.(*ir.Load); isLoad && l.Var == loop {
+			ok = false
+		}
+	}
+	return ok
 }
 
 // recursion names the closure and the depth parameter of a recursive loop.
@@ -783,7 +920,7 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 	switch x := x.(type) {
 	case *ir.Unary:
 		if x.Op == "not" {
-			return jen.Op("!").Parens(g.cond(x.X))
+			return not(true, g.cond(x.X))
 		}
 	case *ir.Binary:
 		switch x.Op {
@@ -794,6 +931,15 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		}
 	case *ir.Compare:
 		if len(x.Ops) == 1 {
+			if op := x.Ops[0]; op == "==" || op == "!=" {
+				// comparing with a str literal
+				if s, ok := strConst(x.Ys[0]); ok {
+					return not(op == "!=", rt("EqStr").Call(g.value(x.X), jen.Lit(s)))
+				}
+				if s, ok := strConst(x.X); ok {
+					return not(op == "!=", rt("EqStr").Call(g.value(x.Ys[0]), jen.Lit(s)))
+				}
+			}
 			return rt(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
 		}
 		// a chain: each operand evaluated once, stopping at the first false comparison
@@ -827,6 +973,24 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		}
 	}
 	return g.value(x).Dot("Truthy").Call()
+}
+
+// not negates a Go condition when negate is set (conditions joined with && or || come
+// parenthesized already).
+func not(negate bool, c *jen.Statement) *jen.Statement {
+	if !negate {
+		return c
+	}
+	return jen.Op("!").Add(c)
+}
+
+// strConst returns the value of a str literal.
+func strConst(x ir.Expr) (string, bool) {
+	if c, ok := x.(*ir.Const); ok {
+		s, ok := c.Value.(string)
+		return s, ok
+	}
+	return "", false
 }
 
 // args compiles call arguments to a []runtime.Value and a []runtime.Kwarg (nil when

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tmplgen/tmplgen/interp"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
 )
@@ -55,6 +56,7 @@ func Compile(srcs []Source) ([]*Unit, []*CompileError) {
 			SHA256:  runtime.SHA256(s.Text),
 			Aliases: aliases(s.Text),
 			IR:      t,
+			Caps:    interp.Capabilities(t),
 		})
 	}
 	return units, failed

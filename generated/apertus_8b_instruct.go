@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Apertus8BInstruct is the chat template llama.cpp/Apertus-8B-Instruct.jinja.
 var Apertus8BInstruct = &runtime.Template{
 	Aliases: []string{"63f6263c88486e3b4dab3a154fc2e84bf1db33e88ba24dcf6b50f4b3d20fc87e"},
-	File:    "Apertus-8B-Instruct.jinja",
-	Func:    renderApertus8BInstruct,
-	Name:    "Apertus-8B-Instruct",
-	Origin:  "llama.cpp/Apertus-8B-Instruct.jinja",
-	SHA256:  "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Apertus-8B-Instruct.jinja",
+	Func:   renderApertus8BInstruct,
+	Name:   "Apertus-8B-Instruct",
+	Origin: "llama.cpp/Apertus-8B-Instruct.jinja",
+	SHA256: "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
 }
 
 // renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
@@ -48,19 +68,19 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
 		w.At(2, 5, "if")
-		if runtime.Eq(paramSpec.Attr("type"), runtime.Str("array")) {
+		if runtime.EqStr(paramSpec.Attr("type"), "array") {
 			// Apertus-8B-Instruct.jinja:3 {%- if param_spec['items'] -%}
 			w.At(3, 9, "if")
 			if paramSpec.ItemStr("items").Truthy() {
 				// Apertus-8B-Instruct.jinja:4 {%- if param_spec['items']['type'] == "string" -%}
 				w.At(4, 13, "if")
-				if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("string")) {
+				if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "string") {
 					w.WriteString("string[]")
-				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("number")) {
+				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "number") {
 					w.WriteString("number[]")
-				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("integer")) {
+				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "integer") {
 					w.WriteString("number[]")
-				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("boolean")) {
+				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "boolean") {
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
@@ -68,7 +88,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpec.ItemStr("items"), requiredParams}, nil)
 					// Apertus-8B-Instruct.jinja:14 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					w.At(14, 17, "if")
-					if runtime.Eq(innerType, runtime.Str("object | object")) || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:17 {{- inner_type + "[]" }}
@@ -89,7 +109,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !(runtime.IsString(paramSpec.Attr("type"), nil, nil))) && !(runtime.IsMapping(paramSpec.Attr("type"), nil, nil))) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
+		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !runtime.IsString(paramSpec.Attr("type"), nil, nil)) && !runtime.IsMapping(paramSpec.Attr("type"), nil, nil)) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:31 {%- if param_spec.type | length > 1 -%}
 			w.At(31, 9, "if")
 			if runtime.Gt(runtime.FilterLength(paramSpec.Attr("type"), nil, nil), runtime.Int(1)) {
@@ -110,7 +130,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			for _, variant := range runtime.Iterate(w, paramSpec.Attr("oneOf")) {
 				// Apertus-8B-Instruct.jinja:40 {%- if variant.type == "object" -%}
 				w.At(40, 13, "if")
-				if runtime.Eq(variant.Attr("type"), runtime.Str("object")) {
+				if runtime.EqStr(variant.Attr("type"), "object") {
 					// Apertus-8B-Instruct.jinja:41 {%- set has_object_variants = true -%}
 					w.At(41, 17, "set")
 					_ = runtime.Bool(true)
@@ -134,7 +154,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					if variant2.Attr("description").Truthy() {
 						// Apertus-8B-Instruct.jinja:50 {{- "// " + variant.description }}
 						w.At(50, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("// "), variant2.Attr("description"))
+						w.WriteString("// ")
+						w.WriteStr(variant2.Attr("description"))
 					}
 					// Apertus-8B-Instruct.jinja:52 {%- if variant.default is defined %}
 					w.At(52, 17, "if")
@@ -142,22 +163,25 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
 						w.At(53, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil))
+						w.WriteString("// default: ")
+						w.WriteStr(runtime.FilterTojson(variant2.Attr("default"), nil, nil))
 					}
 					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
 					w.At(55, 17, "if")
-					if !(loop.Last().Truthy()) {
+					if !loop.Last().Truthy() {
 						w.WriteString(" | \n")
 					}
 				}
 			}
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("string")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "string") {
 			// Apertus-8B-Instruct.jinja:61 {%- if param_spec.enum -%}
 			w.At(61, 9, "if")
 			if paramSpec.Attr("enum").Truthy() {
 				// Apertus-8B-Instruct.jinja:62 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.At(62, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil), runtime.Str("\""))
+				w.WriteString("\"")
+				w.WriteStr(runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil))
+				w.WriteString("\"")
 			} else {
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65 {%- if param_spec.nullable %}
@@ -166,24 +190,24 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("number")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "number") {
 			w.WriteString("number")
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("integer")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "integer") {
 			w.WriteString("number")
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("boolean")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "boolean") {
 			w.WriteString("boolean")
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("object")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "object") {
 			// Apertus-8B-Instruct.jinja:76 {%- if param_spec.properties -%}
 			w.At(76, 9, "if")
 			if paramSpec.Attr("properties").Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				w.At(78, 13, "for")
+				keys, values := runtime.DictItems(paramSpec.Attr("properties"))
 				var loop2 runtime.Loop
-				for loop2.Start(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
-					vals := runtime.Unpack(loop2.Item(), 2)
-					propName := vals[0]
-					propSpec := vals[1]
+				for loop2.StartValues(w, keys); loop2.Next(); {
+					propName := keys[loop2.Pos()]
+					propSpec := values[loop2.Pos()]
 					// Apertus-8B-Instruct.jinja:79 {{- prop_name -}}
 					w.At(79, 17, "{{ }}")
 					w.Write(propName)
@@ -202,7 +226,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					})}, nil))
 					// Apertus-8B-Instruct.jinja:85 {%- if not loop.last -%}
 					w.At(85, 17, "if")
-					if !(loop2.Last().Truthy()) {
+					if !loop2.Last().Truthy() {
 						w.WriteString(", ")
 					}
 				}
@@ -227,27 +251,33 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			tool := loop3.Item()
 			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
 			w.At(100, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("// "), tool.Attr("function").Attr("description"), runtime.Str("\n"))
+			w.WriteString("// ")
+			w.WriteStr(tool.Attr("function").Attr("description"))
+			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101 {{- "type "+ tool.function.name + " = " }}
 			w.At(101, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("type "), tool.Attr("function").Attr("name"), runtime.Str(" = "))
+			w.WriteString("type ")
+			w.WriteStr(tool.Attr("function").Attr("name"))
+			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102 {%- if tool.function.parameters and tool.function.parameters.properties %}
 			w.At(102, 9, "if")
 			if tool.Attr("function").Attr("parameters").Truthy() && tool.Attr("function").Attr("parameters").Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 				w.At(104, 13, "for")
+				keys2, values2 := runtime.DictItems(tool.Attr("function").Attr("parameters").Attr("properties"))
 				var loop4 runtime.Loop
-				for loop4.Start(w, runtime.CallMethod(tool.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop4.Next(); {
-					vals2 := runtime.Unpack(loop4.Item(), 2)
-					paramName := vals2[0]
-					paramSpec2 := vals2[1]
+				for loop4.StartValues(w, keys2); loop4.Next(); {
+					paramName := keys2[loop4.Pos()]
+					paramSpec2 := values2[loop4.Pos()]
 					// Apertus-8B-Instruct.jinja:105 {%- if param_spec.description %}
 					w.At(105, 17, "if")
 					if paramSpec2.Attr("description").Truthy() {
 						// Apertus-8B-Instruct.jinja:106 {{- "// " + param_spec.description + "\n" }}
 						w.At(106, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("// "), paramSpec2.Attr("description"), runtime.Str("\n"))
+						w.WriteString("// ")
+						w.WriteStr(paramSpec2.Attr("description"))
+						w.WriteString("\n")
 					}
 					// Apertus-8B-Instruct.jinja:108 {{- param_name }}
 					w.At(108, 17, "{{ }}")
@@ -273,20 +303,23 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						if paramSpec2.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116 {{- ", // default: " + param_spec.default }}
 							w.At(116, 25, "{{ }}")
-							w.WriteAdd(runtime.Str(", // default: "), paramSpec2.Attr("default"))
+							w.WriteString(", // default: ")
+							w.WriteStr(paramSpec2.Attr("default"))
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
 							w.At(118, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("// default: "), paramSpec2.Attr("default"))
+							w.WriteString("// default: ")
+							w.WriteStr(paramSpec2.Attr("default"))
 						} else {
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(120, 25, "{{ }}")
-							w.WriteAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
+							w.WriteString(", // default: ")
+							w.WriteStr(runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
 					w.At(123, 17, "if")
-					if !(loop4.Last().Truthy()) {
+					if !loop4.Last().Truthy() {
 						w.WriteString(",\n")
 					} else {
 						w.WriteString("\n")
@@ -298,7 +331,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apertus-8B-Instruct.jinja:133 {%- if not loop.last -%}
 			w.At(133, 9, "if")
-			if !(loop3.Last().Truthy()) {
+			if !loop3.Last().Truthy() {
 				w.WriteString("\n")
 			}
 		}
@@ -347,7 +380,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("in_assistant", runtime.Bool(false)), runtime.KW("in_tool", runtime.Bool(false)), runtime.KW("in_inner", runtime.Bool(false)), runtime.KW("assistant_format", runtime.None())})
 	// Apertus-8B-Instruct.jinja:156 {%- if messages and messages[0].role == 'system' -%}
 	w.At(156, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Apertus-8B-Instruct.jinja:157 {%- if "content" in messages[0] -%}
 		w.At(157, 5, "if")
 		if runtime.In(runtime.Str("content"), messages.ItemInt(0)) {
@@ -397,7 +430,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.At(181, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("Tool Capabilities:\n"), runtime.Call(renderTools, []runtime.Value{tools}, nil))
+		w.WriteString("Tool Capabilities:\n")
+		w.WriteStr(runtime.Call(renderTools, []runtime.Value{tools}, nil))
 	} else {
 		w.WriteString("Tool Capabilities: disabled")
 	}
@@ -411,7 +445,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		blocks := in.Lookup("blocks")
 		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
 		w.At(188, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.Attr("role"), "user") {
 			// Apertus-8B-Instruct.jinja:189 {%- set ns.in_inner = false -%}
 			w.At(189, 9, "set")
 			runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
@@ -454,7 +488,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					for _, part := range runtime.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205 {%- if part.type == "text" -%}
 						w.At(205, 21, "if")
-						if runtime.Eq(part.Attr("type"), runtime.Str("text")) {
+						if runtime.EqStr(part.Attr("type"), "text") {
 							// Apertus-8B-Instruct.jinja:206 {{ part.text }}
 							w.At(206, 25, "{{ }}")
 							w.Write(part.Attr("text"))
@@ -473,10 +507,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(214, 13, "{{ }}")
 				w.Write(endUserToken)
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
 			w.At(217, 9, "if")
-			if !(ns.Attr("in_assistant").Truthy()) {
+			if !ns.Attr("in_assistant").Truthy() {
 				// Apertus-8B-Instruct.jinja:218 {{ assistant_token }}
 				w.At(218, 13, "{{ }}")
 				w.Write(assistantToken)
@@ -486,10 +520,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apertus-8B-Instruct.jinja:221 {%- if "content" in message and message.content is not none -%}
 			w.At(221, 9, "if")
-			if runtime.In(runtime.Str("content"), message) && !(runtime.IsNone(message.Attr("content"), nil, nil)) {
+			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:222 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				w.At(222, 13, "if")
-				if runtime.IsString(message.Attr("content"), nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.Eq(ns.Attr("assistant_format"), runtime.Str("string"))) {
+				if runtime.IsString(message.Attr("content"), nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "string")) {
 					// Apertus-8B-Instruct.jinja:223 {%- if ns.in_tool -%}
 					w.At(223, 17, "if")
 					if ns.Attr("in_tool").Truthy() {
@@ -504,7 +538,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
 					w.At(228, 17, "{{ }}")
 					w.Write(message.Attr("content"))
-				} else if (runtime.IsMapping(message.Attr("content"), nil, nil) && runtime.In(runtime.Str("blocks"), message.Attr("content"))) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.Eq(ns.Attr("assistant_format"), runtime.Str("mapping"))) {
+				} else if (runtime.IsMapping(message.Attr("content"), nil, nil) && runtime.In(runtime.Str("blocks"), message.Attr("content"))) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "mapping")) {
 					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
 					w.At(230, 17, "set")
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("mapping"))
@@ -518,7 +552,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						block := loop5.Item()
 						// Apertus-8B-Instruct.jinja:233 {%- if block.type == 'thoughts' -%}
 						w.At(233, 21, "if")
-						if runtime.Eq(block.Attr("type"), runtime.Str("thoughts")) {
+						if runtime.EqStr(block.Attr("type"), "thoughts") {
 							// Apertus-8B-Instruct.jinja:234 {%- if ns.in_tool -%}
 							w.At(234, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -529,7 +563,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:238 {%- if not ns.in_inner -%}
 							w.At(238, 25, "if")
-							if !(ns.Attr("in_inner").Truthy()) {
+							if !ns.Attr("in_inner").Truthy() {
 								// Apertus-8B-Instruct.jinja:239 {%- set ns.in_inner = true -%}
 								w.At(239, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(true))
@@ -540,7 +574,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:242 {{ block.text }}
 							w.At(242, 25, "{{ }}")
 							w.Write(block.Attr("text"))
-						} else if runtime.Eq(block.Attr("type"), runtime.Str("tool_calls")) {
+						} else if runtime.EqStr(block.Attr("type"), "tool_calls") {
 							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
 							w.At(244, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -551,7 +585,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:248 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
 							w.At(248, 25, "if")
-							if ((ns.Attr("in_inner").Truthy() && !(loop5.First().Truthy())) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.Eq(block.Attr("calls").ItemInt(0).Attr("name"), runtime.Str("display_answers")) {
+							if ((ns.Attr("in_inner").Truthy() && !loop5.First().Truthy()) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249 {%- set ns.in_inner = false -%}
 								w.At(249, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
@@ -569,17 +603,22 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								toolCall := loop6.Item()
 								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.At(254, 29, "{{ }}")
-								w.WriteAdd(runtime.Str("{\""), toolCall.Attr("name"), runtime.Str("\": "), toolCall.Attr("arguments"), runtime.Str("}"))
+								w.WriteString("{\"")
+								w.WriteStr(toolCall.Attr("name"))
+								w.WriteString("\": ")
+								w.WriteStr(toolCall.Attr("arguments"))
+								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255 {%- if not loop.last -%}
 								w.At(255, 29, "if")
-								if !(loop6.Last().Truthy()) {
+								if !loop6.Last().Truthy() {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259 {{ ']' + end_tool_calls_token }}
 							w.At(259, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("]"), endToolCallsToken)
-						} else if runtime.Eq(block.Attr("type"), runtime.Str("tool_outputs")) {
+							w.WriteString("]")
+							w.WriteStr(endToolCallsToken)
+						} else if runtime.EqStr(block.Attr("type"), "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
 							w.At(261, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -598,12 +637,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								w.Write(toolOutput.Attr("output"))
 								// Apertus-8B-Instruct.jinja:267 {%- if not loop.last -%}
 								w.At(267, 29, "if")
-								if !(loop7.Last().Truthy()) {
+								if !loop7.Last().Truthy() {
 									w.WriteString(", ")
 								}
 							}
 							w.WriteString("]")
-						} else if runtime.Eq(block.Attr("type"), runtime.Str("response")) {
+						} else if runtime.EqStr(block.Attr("type"), "response") {
 							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
 							w.At(273, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -614,7 +653,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:277 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
 							w.At(277, 25, "if")
-							if (!(loop5.First().Truthy()) && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
+							if (!loop5.First().Truthy() && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
 								// Apertus-8B-Instruct.jinja:278 {%- set ns.in_inner = false -%}
 								w.At(278, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
@@ -655,16 +694,20 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					function := in.Lookup("function")
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
 					w.At(295, 17, "if")
-					if runtime.Eq(toolCall2.Attr("type"), runtime.Str("function")) {
+					if runtime.EqStr(toolCall2.Attr("type"), "function") {
 						// Apertus-8B-Instruct.jinja:296 {%- set function = tool_call.function -%}
 						w.At(296, 21, "set")
 						function = toolCall2.Attr("function")
 						// Apertus-8B-Instruct.jinja:297 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.At(297, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("{\""), function.Attr("name"), runtime.Str("\": "), runtime.FilterTojson(function.Attr("arguments"), nil, nil), runtime.Str("}"))
+						w.WriteString("{\"")
+						w.WriteStr(function.Attr("name"))
+						w.WriteString("\": ")
+						w.WriteStr(runtime.FilterTojson(function.Attr("arguments"), nil, nil))
+						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
 						w.At(298, 21, "if")
-						if !(loop8.Last().Truthy()) {
+						if !loop8.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					} else {
@@ -675,19 +718,20 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Apertus-8B-Instruct.jinja:305 {{ ']' + end_tool_calls_token }}
 				w.At(305, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("]"), endToolCallsToken)
+				w.WriteString("]")
+				w.WriteStr(endToolCallsToken)
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
 			w.At(308, 9, "if")
-			if !(ns.Attr("in_assistant").Truthy()) {
+			if !ns.Attr("in_assistant").Truthy() {
 				// Apertus-8B-Instruct.jinja:309 {{- raise_exception("Tool message outside of assistant") -}}
 				w.At(309, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311 {%- if not ns.in_tool -%}
 			w.At(311, 9, "if")
-			if !(ns.Attr("in_tool").Truthy()) {
+			if !ns.Attr("in_tool").Truthy() {
 				w.WriteString("[")
 				// Apertus-8B-Instruct.jinja:313 {%- set ns.in_tool = true -%}
 				w.At(313, 13, "set")

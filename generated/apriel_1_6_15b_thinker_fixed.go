@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Apriel1615bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
 var Apriel1615bThinkerFixed = &runtime.Template{
 	Aliases: []string{"db5602523321d7578f7a833bb40d1e1e71b14f32132fd64e79af0697122eed15", "86bc625842f60e1a5a8a3a9fc0dd3c9775db0ba31c12cde65e239f37959116d1"},
-	File:    "Apriel-1.6-15b-Thinker-fixed.jinja",
-	Func:    renderApriel1615bThinkerFixed,
-	Name:    "Apriel-1.6-15b-Thinker-fixed",
-	Origin:  "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
-	SHA256:  "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<|begin_assistant|>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<|begin_assistant|>\n",
+		ReasoningEnd:       "\n[BEGIN FINAL RESPONSE]\n",
+	},
+	File:   "Apriel-1.6-15b-Thinker-fixed.jinja",
+	Func:   renderApriel1615bThinkerFixed,
+	Name:   "Apriel-1.6-15b-Thinker-fixed",
+	Origin: "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
+	SHA256: "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
 }
 
 // renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
@@ -87,7 +107,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
 	w.At(49, 1, "if")
-	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50 {%- if tools|length > 0 -%}
 		w.At(50, 5, "if")
 		if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
@@ -117,17 +137,17 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		msgContent := in.Lookup("msg_content")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62 {%- if message['role'] == 'user' -%}
 		w.At(62, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64 {%- if message['content'] is not string -%}
 			w.At(64, 9, "if")
-			if !(runtime.IsString(message.ItemStr("content"), nil, nil)) {
+			if !runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65 {%- for chunk in message['content'] -%}
 				w.At(65, 13, "for")
 				for _, chunk := range runtime.Iterate(w, message.ItemStr("content")) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66 {%- if chunk['type'] == 'text' -%}
 					w.At(66, 17, "if")
-					if runtime.Eq(chunk.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(chunk.ItemStr("type"), "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67 {{ chunk['text'] }}
 						w.At(67, 21, "{{ }}")
 						w.Write(chunk.ItemStr("text"))
@@ -144,7 +164,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(75, 13, "{{ }}")
 				w.Write(message.ItemStr("content"))
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80 {%- set sys_content = message.get('content', ”) -%}
 			w.At(80, 9, "set")
 			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
@@ -178,7 +198,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(94, 13, "{{ }}")
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99 {%- if loop.last -%}
 			w.At(99, 9, "if")
 			if loop.Last().Truthy() {
@@ -202,7 +222,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111 {%- if asst_content is not string -%}
 				w.At(111, 13, "if")
-				if !(runtime.IsString(asstContent, nil, nil)) {
+				if !runtime.IsString(asstContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112 {%- set asst_text = asst_content[0]['text'] -%}
 					w.At(112, 17, "set")
 					asstText = asstContent.ItemInt(0).ItemStr("text")
@@ -213,7 +233,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				w.At(117, 13, "if")
-				if !(loop.Last().Truthy()) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !loop.Last().Truthy() && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
 					w.At(118, 17, "{{ }}")
 					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
@@ -241,18 +261,23 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop2.Item()
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					w.At(131, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteString("{\"name\": \"")
+					w.WriteStr(toolCall.ItemStr("function").ItemStr("name"))
+					w.WriteString("\", \"arguments\": ")
+					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132 {%- if add_tool_id == true and 'id' in tool_call -%}
 					w.At(132, 17, "if")
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.At(133, 21, "{{ }}")
-						w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.ItemStr("id"), runtime.Str("\""))
+						w.WriteString(", \"id\": \"")
+						w.WriteStr(toolCall.ItemStr("id"))
+						w.WriteString("\"")
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136 {%- if not loop.last -%}
 					w.At(136, 17, "if")
-					if !(loop2.Last().Truthy()) {
+					if !loop2.Last().Truthy() {
 						w.WriteString(", ")
 					}
 				}
@@ -265,10 +290,10 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142 {%- if not loop.last or training_prompt -%}
 			w.At(142, 9, "if")
-			if !(loop.Last().Truthy()) || trainingPrompt.Truthy() {
+			if !loop.Last().Truthy() || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148 {%- set tool_content = message.get('content', ”) -%}
 			w.At(148, 9, "set")
 			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
@@ -289,30 +314,37 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
 			w.At(154, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|begin_tool_result|>\n"), runtime.FilterString(toolMessage, nil, nil), runtime.Str("\n"))
+			w.WriteString("<|begin_tool_result|>\n")
+			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
+			w.WriteString("\n")
 			w.WriteString("\n\n")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("content")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', ”) -%}
 			w.At(158, 9, "set")
 			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159 {%- if msg_content is not string -%}
 			w.At(159, 9, "if")
-			if !(runtime.IsString(msgContent, nil, nil)) {
+			if !runtime.IsString(msgContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.At(160, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|begin_content|>\n"), msgContent.ItemInt(0).ItemStr("text"), runtime.Str("\n"))
+				w.WriteString("<|begin_content|>\n")
+				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))
+				w.WriteString("\n")
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162 {{ '<|begin_content|>\n' + msg_content + '\n' }}
 				w.At(162, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|begin_content|>\n"), msgContent, runtime.Str("\n"))
+				w.WriteString("<|begin_content|>\n")
+				w.WriteStr(msgContent)
+				w.WriteString("\n")
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(167, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.Ne(message.ItemStr("role"), runtime.Str("assistant")) {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.At(168, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart)
+			w.WriteString("\n<|begin_assistant|>\n")
+			w.WriteStr(reasoningAsstTurnStart)
 		}
 	}
 }

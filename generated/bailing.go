@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Bailing is the chat template builtin/bailing.jinja.
 var Bailing = &runtime.Template{
 	Aliases: []string{"4e6eef15bc342b27fc757469439d4cd50c5986f3c0f02097a91a37de5540b73e", "61c882938e8b43dd6b0f990d4f322a3fdc643bc6356bd8cb8e237b47f17aeafe"},
-	File:    "bailing.jinja",
-	Func:    renderBailing,
-	Name:    "bailing",
-	Origin:  "builtin/bailing.jinja",
-	SHA256:  "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "bailing.jinja",
+	Func:   renderBailing,
+	Name:   "bailing",
+	Origin: "builtin/bailing.jinja",
+	SHA256: "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
 }
 
 // renderBailing renders bailing.jinja.
@@ -23,14 +43,17 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 		role := runtime.Undefined("role")
 		// bailing.jinja:11 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(11, 1, "set")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
 		}
 		// bailing.jinja:12 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.At(12, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"))
+		w.WriteString("<role>")
+		w.WriteStr(role)
+		w.WriteString("</role>")
+		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Bailing2 is the chat template builtin/bailing2.jinja.
 var Bailing2 = &runtime.Template{
 	Aliases: []string{"b95e4b55a68ae1a283400f4ff6835b873fba83bd7833e38f1f6ece11b38111ac", "9bdb9a04be093fd7c3cdb0c6f4e190cdef47138e7776218d6cb9348202293366"},
-	File:    "bailing2.jinja",
-	Func:    renderBailing2,
-	Name:    "bailing2",
-	Origin:  "builtin/bailing2.jinja",
-	SHA256:  "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "bailing2.jinja",
+	Func:   renderBailing2,
+	Name:   "bailing2",
+	Origin: "builtin/bailing2.jinja",
+	SHA256: "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
 }
 
 // renderBailing2 renders bailing2.jinja.
@@ -19,7 +39,7 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11 {%- if not messages or messages[0]['role'] != 'system' %}
 	w.At(11, 1, "if")
-	if !(messages.Truthy()) || runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if !messages.Truthy() || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14 {%- for message in messages %}
@@ -28,14 +48,18 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 		role := runtime.Undefined("role")
 		// bailing2.jinja:15 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(15, 1, "set")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
 		}
 		// bailing2.jinja:16 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.At(16, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"), runtime.Str("<|role_end|>"))
+		w.WriteString("<role>")
+		w.WriteStr(role)
+		w.WriteString("</role>")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // BailingThink is the chat template builtin/bailing-think.jinja.
 var BailingThink = &runtime.Template{
 	Aliases: []string{"3d2eb6c7cea708030c68dcb9101757bfbef60e771d61758cff3b78a0edc7bf28", "9d3c0e9774b23d169edbbf31ef266cfa764d14a5e4695cfa6925abc49ecacf78"},
-	File:    "bailing-think.jinja",
-	Func:    renderBailingThink,
-	Name:    "bailing-think",
-	Origin:  "builtin/bailing-think.jinja",
-	SHA256:  "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "bailing-think.jinja",
+	Func:   renderBailingThink,
+	Name:   "bailing-think",
+	Origin: "builtin/bailing-think.jinja",
+	SHA256: "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
 }
 
 // renderBailingThink renders bailing-think.jinja.
@@ -23,14 +43,17 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 		role := runtime.Undefined("role")
 		// bailing-think.jinja:12 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(12, 1, "set")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
 		}
 		// bailing-think.jinja:13 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.At(13, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<role>"), role, runtime.Str("</role>"), message.ItemStr("content"))
+		w.WriteString("<role>")
+		w.WriteStr(role)
+		w.WriteString("</role>")
+		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role><think>")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Bielik11BV30Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
 var Bielik11BV30Instruct = &runtime.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
-	File:    "Bielik-11B-v3.0-Instruct.jinja",
-	Func:    renderBielik11BV30Instruct,
-	Name:    "Bielik-11B-v3.0-Instruct",
-	Origin:  "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
-	SHA256:  "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>\n",
+		ReasoningEnd:       "\n</think>\n",
+	},
+	File:   "Bielik-11B-v3.0-Instruct.jinja",
+	Func:   renderBielik11BV30Instruct,
+	Name:   "Bielik-11B-v3.0-Instruct",
+	Origin: "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
+	SHA256: "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
 }
 
 // renderBielik11BV30Instruct renders Bielik-11B-v3.0-Instruct.jinja.
@@ -28,7 +48,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2 {%- if messages[0]['role'] == 'system' %}
 	w.At(2, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3 {%- set system_message = messages[0]['content'] %}
 		w.At(3, 5, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -68,7 +88,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteJSON(tool, nil, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:20 {%- if not loop.last %}
 				w.At(20, 13, "if")
-				if !(loop.Last().Truthy()) {
+				if !loop.Last().Truthy() {
 					w.WriteString(",\n")
 				}
 			}
@@ -91,11 +111,13 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		reasoningParts := in.Lookup("reasoning_parts")
 		// Bielik-11B-v3.0-Instruct.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.At(38, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>user\n"), message.ItemStr("content"), runtime.Str("<|im_end|>\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>user\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default(”) %}
 			w.At(41, 9, "set")
@@ -105,7 +127,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.FilterDefault(message.Attr("reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			w.At(43, 9, "if")
-			if (!(reasoningContent.Truthy()) && runtime.In(runtime.Str("<think>"), content)) && runtime.In(runtime.Str("</think>"), content) {
+			if (!reasoningContent.Truthy() && runtime.In(runtime.Str("<think>"), content)) && runtime.In(runtime.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44 {%- set reasoning_parts = content.split('</think>') %}
 				w.At(44, 13, "set")
 				reasoningParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
@@ -121,7 +143,9 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.At(49, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("\n</think>\n"))
+				w.WriteString("<think>\n")
+				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteString("\n</think>\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51 {{- content.lstrip() }}
 			w.At(51, 9, "{{ }}")
@@ -141,26 +165,31 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.At(57, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", \"arguments\": "), runtime.IfElse(runtime.IsString(toolCall.Attr("arguments"), nil, nil), func() runtime.Value {
+					w.WriteString("\n<tool_call>\n{\"name\": \"")
+					w.WriteStr(toolCall.Attr("name"))
+					w.WriteString("\", \"arguments\": ")
+					w.WriteStr(runtime.IfElse(runtime.IsString(toolCall.Attr("arguments"), nil, nil), func() runtime.Value {
 						return toolCall.Attr("arguments")
 					}, func() runtime.Value {
 						return runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil)
-					}), runtime.Str("}\n</tool_call>"))
+					}))
+					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:62 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
 			w.At(62, 9, "if")
-			if runtime.Eq(loop2.Index0(), runtime.Int(0)) || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).ItemStr("role"), runtime.Str("tool")) {
+			if runtime.Eq(loop2.Index0(), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65 {{- '<|function_output|>' + message['content'] }}
 			w.At(65, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|function_output|>"), message.ItemStr("content"))
+			w.WriteString("<|function_output|>")
+			w.WriteStr(message.ItemStr("content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			w.At(66, 9, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).ItemStr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

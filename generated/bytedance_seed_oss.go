@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // ByteDanceSeedOSS is the chat template llama.cpp/ByteDance-Seed-OSS.jinja.
 var ByteDanceSeedOSS = &runtime.Template{
 	Aliases: []string{"b0da4367e9708086e0c2636b94540fa3a9653a266e7c85b5937521c64d3c4fed"},
-	File:    "ByteDance-Seed-OSS.jinja",
-	Func:    renderByteDanceSeedOSS,
-	Name:    "ByteDance-Seed-OSS",
-	Origin:  "llama.cpp/ByteDance-Seed-OSS.jinja",
-	SHA256:  "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<seed:think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<seed:think>",
+		ReasoningEnd:       "</seed:think>\n",
+	},
+	File:   "ByteDance-Seed-OSS.jinja",
+	Func:   renderByteDanceSeedOSS,
+	Name:   "ByteDance-Seed-OSS",
+	Origin: "llama.cpp/ByteDance-Seed-OSS.jinja",
+	SHA256: "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
 }
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
@@ -63,7 +83,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12 {%- if not thinking_budget is defined %}
 	w.At(12, 1, "if")
-	if !(runtime.IsDefined(thinkingBudget, nil, nil)) {
+	if !runtime.IsDefined(thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:13 {%- set thinking_budget = -1 -%}
 		w.At(13, 1, "set")
 		thinkingBudget = runtime.Int(-1)
@@ -76,10 +96,10 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("interval", runtime.None())})
 	// ByteDance-Seed-OSS.jinja:26 {%- for k, v in budget_reflections_v05 | dictsort -%}
 	w.At(26, 1, "for")
-	for _, item2 := range runtime.Iterate(w, runtime.FilterDictsort(budgetReflectionsV05, nil, nil)) {
-		vals := runtime.Unpack(item2, 2)
-		k := vals[0]
-		v := vals[1]
+	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
+	for i := range w.Count(len(keys)) {
+		k := keys[i]
+		v := values[i]
 		// ByteDance-Seed-OSS.jinja:27 {%- if ns.interval is none and thinking_budget <= k -%}
 		w.At(27, 5, "if")
 		if runtime.IsNone(ns.Attr("interval"), nil, nil) && runtime.Le(thinkingBudget, k) {
@@ -97,7 +117,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ByteDance-Seed-OSS.jinja:36 {%- if messages[0]["role"] == "system" %}
 	w.At(36, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37 {%- set system_message = messages[0]["content"] %}
 		w.At(37, 1, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -111,7 +131,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ByteDance-Seed-OSS.jinja:43 {%- if not tools is defined or tools is none %}
 	w.At(43, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) || runtime.IsNone(tools, nil, nil) {
+	if !runtime.IsDefined(tools, nil, nil) || runtime.IsNone(tools, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:44 {%- set tools = [] %}
 		w.At(44, 1, "set")
 		tools = runtime.NewList()
@@ -124,13 +144,13 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		t := runtime.Param(args[0], "t")
 		// ByteDance-Seed-OSS.jinja:48 {%- if t == "string" -%}
 		w.At(48, 5, "if")
-		if runtime.Eq(t, runtime.Str("string")) {
+		if runtime.EqStr(t, "string") {
 			w.WriteString("str")
 		} else if runtime.In(t, runtime.NewTuple(runtime.Str("number"), runtime.Str("integer"))) {
 			w.WriteString("int")
-		} else if runtime.Eq(t, runtime.Str("boolean")) {
+		} else if runtime.EqStr(t, "boolean") {
 			w.WriteString("bool")
-		} else if runtime.Eq(t, runtime.Str("array")) {
+		} else if runtime.EqStr(t, "array") {
 			w.WriteString("list")
 		} else {
 			w.WriteString("Any")
@@ -158,23 +178,23 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
 		w.At(67, 1, "for")
 		var loop runtime.Loop
-		for loop.Start(w, tools, func(item3 runtime.Value) bool {
-			item4 := item3
-			return runtime.Eq(item4.Attr("type"), runtime.Str("function"))
+		for loop.Start(w, tools, func(item2 runtime.Value) bool {
+			item3 := item2
+			return runtime.EqStr(item3.Attr("type"), "function")
 		}); loop.Next(); {
-			item5 := loop.Item()
+			item4 := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71 {{ item.function.name }}
 			w.At(71, 5, "{{ }}")
-			w.Write(item5.Attr("function").Attr("name"))
+			w.Write(item4.Attr("function").Attr("name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72 {%- for name, spec in item.function.parameters.properties.items() %}
 			w.At(72, 1, "for")
+			keys2, values2 := runtime.DictItems(item4.Attr("function").Attr("parameters").Attr("properties"))
 			var loop2 runtime.Loop
-			for loop2.Start(w, runtime.CallMethod(item5.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
-				vals2 := runtime.Unpack(loop2.Item(), 2)
-				name := vals2[0]
-				spec := vals2[1]
+			for loop2.StartValues(w, keys2); loop2.Next(); {
+				name := keys2[loop2.Pos()]
+				spec := values2[loop2.Pos()]
 				// ByteDance-Seed-OSS.jinja:73 {{- name }}
 				w.At(73, 9, "{{ }}")
 				w.Write(name)
@@ -184,25 +204,25 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.Call(pyType, []runtime.Value{spec.Attr("type")}, nil))
 				// ByteDance-Seed-OSS.jinja:73 {% if not loop.last %}
 				w.At(73, 46, "if")
-				if !(loop2.Last().Truthy()) {
+				if !loop2.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76 {{ item.function.description | trim }}
 			w.At(76, 5, "{{ }}")
-			w.Write(runtime.FilterTrim(item5.Attr("function").Attr("description"), nil, nil))
+			w.Write(runtime.FilterTrim(item4.Attr("function").Attr("description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79 {%- if item.function.parameters.properties %}
 			w.At(79, 5, "if")
-			if item5.Attr("function").Attr("parameters").Attr("properties").Truthy() {
+			if item4.Attr("function").Attr("parameters").Attr("properties").Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81 {%- for name, spec in item.function.parameters.properties.items() %}
 				w.At(81, 5, "for")
-				for _, item6 := range runtime.Iterate(w, runtime.CallMethod(item5.Attr("function").Attr("parameters").Attr("properties"), "items", nil, nil)) {
-					vals3 := runtime.Unpack(item6, 2)
-					name2 := vals3[0]
-					spec2 := vals3[1]
+				keys3, values3 := runtime.DictItems(item4.Attr("function").Attr("parameters").Attr("properties"))
+				for i2 := range w.Count(len(keys3)) {
+					name2 := keys3[i2]
+					spec2 := values3[i2]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83 {{ name }}
 					w.At(83, 7, "{{ }}")
@@ -214,7 +234,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84 {%- if name in item.function.parameters.required %}
 					w.At(84, 7, "if")
-					if runtime.In(name2, item5.Attr("function").Attr("parameters").Attr("required")) {
+					if runtime.In(name2, item4.Attr("function").Attr("parameters").Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
 						w.WriteString(" [选填]")
@@ -230,14 +250,14 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90 {%- if item.function.returns is defined
 			w.At(90, 5, "if")
-			if (runtime.IsDefined(item5.Attr("function").Attr("returns"), nil, nil) && runtime.IsDefined(item5.Attr("function").Attr("returns").Attr("properties"), nil, nil)) && item5.Attr("function").Attr("returns").Attr("properties").Truthy() {
+			if (runtime.IsDefined(item4.Attr("function").Attr("returns"), nil, nil) && runtime.IsDefined(item4.Attr("function").Attr("returns").Attr("properties"), nil, nil)) && item4.Attr("function").Attr("returns").Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94 {%- for name, spec in item.function.returns.properties.items() %}
 				w.At(94, 5, "for")
-				for _, item7 := range runtime.Iterate(w, runtime.CallMethod(item5.Attr("function").Attr("returns").Attr("properties"), "items", nil, nil)) {
-					vals4 := runtime.Unpack(item7, 2)
-					name3 := vals4[0]
-					spec3 := vals4[1]
+				keys4, values4 := runtime.DictItems(item4.Attr("function").Attr("returns").Attr("properties"))
+				for i3 := range w.Count(len(keys4)) {
+					name3 := keys4[i3]
+					spec3 := values4[i3]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96 {{ name }}
 					w.At(96, 7, "{{ }}")
@@ -282,7 +302,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
 			w.At(117, 1, "{{ }}")
 			w.Write(eosToken)
-		} else if !(runtime.Eq(thinkingBudget, runtime.Int(-1))) {
+		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
 			w.At(119, 1, "{{ }}")
 			w.WriteAdd(bosToken, runtime.Str("system"))
@@ -309,7 +329,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126 {%- if message.role == "assistant"
 		w.At(126, 1, "if")
-		if ((runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+		if ((runtime.EqStr(message.Attr("role"), "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130 {{ bos_token + message.role }}
 			w.At(130, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"))
@@ -318,14 +338,19 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.At(132, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), thinkBeginToken, runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), thinkEndToken)
+				w.WriteString("\n")
+				w.WriteStr(thinkBeginToken)
+				w.WriteStr(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil))
+				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(134, 1, "if")
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135 {{ "\n" + message.content | trim + "\n" }}
 				w.At(135, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), runtime.Str("\n"))
+				w.WriteString("\n")
+				w.WriteStr(runtime.FilterTrim(message.Attr("content"), nil, nil))
+				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137 {%- for tool_call in message.tool_calls %}
 			w.At(137, 1, "for")
@@ -339,19 +364,25 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				}
 				// ByteDance-Seed-OSS.jinja:139 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
 				w.At(139, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+				w.WriteString("\n")
+				w.WriteStr(toolcallBeginToken)
+				w.WriteString("\n<function=")
+				w.WriteStr(toolCall.Attr("name"))
+				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140 {%- if tool_call.arguments is defined %}
 				w.At(140, 1, "if")
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					w.At(141, 1, "for")
-					for _, item8 := range runtime.Iterate(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil)) {
-						vals5 := runtime.Unpack(item8, 2)
-						argName := vals5[0]
-						argValue := vals5[1]
+					keys5, values5 := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
+					for i4 := range w.Count(len(keys5)) {
+						argName := keys5[i4]
+						argValue := values5[i4]
 						// ByteDance-Seed-OSS.jinja:142 {{ "<parameter=" + arg_name + ">" }}
 						w.At(142, 1, "{{ }}")
-						w.WriteAdd(runtime.Str("<parameter="), argName, runtime.Str(">"))
+						w.WriteString("<parameter=")
+						w.WriteStr(argName)
+						w.WriteString(">")
 						// ByteDance-Seed-OSS.jinja:143 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						w.At(143, 1, "set")
 						if !(runtime.IsString(argValue, nil, nil)) {
@@ -364,7 +395,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				}
 				// ByteDance-Seed-OSS.jinja:147 {{ "</function>\n" + toolcall_end_token }}
 				w.At(147, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("</function>\n"), toolcallEndToken)
+				w.WriteString("</function>\n")
+				w.WriteStr(toolcallEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
 			w.At(149, 1, "{{ }}")
@@ -373,7 +405,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(151, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
 			w.At(153, 1, "{{ }}")
 			w.WriteAdd(bosToken, message.Attr("role"))
@@ -382,14 +414,19 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.At(155, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), thinkBeginToken, runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), thinkEndToken)
+				w.WriteString("\n")
+				w.WriteStr(thinkBeginToken)
+				w.WriteStr(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil))
+				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(157, 1, "if")
 			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158 {{ "\n" + message.content | trim + eos_token }}
 				w.At(158, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), eosToken)
+				w.WriteString("\n")
+				w.WriteStr(runtime.FilterTrim(message.Attr("content"), nil, nil))
+				w.WriteStr(eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}

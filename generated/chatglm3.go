@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Chatglm3 is the chat template builtin/chatglm3.jinja.
 var Chatglm3 = &runtime.Template{
 	Aliases: []string{"ee82df2f5bf187fa919bb45662e271c9a41bcabec3b59c1aa73f4dc39b2300e2", "fbd0078e17cd17ee12878596503b76c9a8f041bd05ef1b712c931df45abec3b0"},
-	File:    "chatglm3.jinja",
-	Func:    renderChatglm3,
-	Name:    "chatglm3",
-	Origin:  "builtin/chatglm3.jinja",
-	SHA256:  "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "chatglm3.jinja",
+	Func:   renderChatglm3,
+	Name:   "chatglm3",
+	Origin: "builtin/chatglm3.jinja",
+	SHA256: "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
 }
 
 // renderChatglm3 renders chatglm3.jinja.
@@ -23,7 +43,10 @@ func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// chatglm3.jinja:10 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
 		w.At(10, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n "), message.ItemStr("content"))
+		w.WriteString("<|")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("|>\n ")
+		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>")
 }

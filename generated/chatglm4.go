@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Chatglm4 is the chat template builtin/chatglm4.jinja.
 var Chatglm4 = &runtime.Template{
 	Aliases: []string{"cb55c2f4ad8f4b865f4d801c3c3bd11c1e0e4db009e064d6d4b8855e3bff4d12", "4cbc9dda265a8bd6adad3bff0975d71b493d1d3ad78ad3cf8109645aa96c4b77"},
-	File:    "chatglm4.jinja",
-	Func:    renderChatglm4,
-	Name:    "chatglm4",
-	Origin:  "builtin/chatglm4.jinja",
-	SHA256:  "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "chatglm4.jinja",
+	Func:   renderChatglm4,
+	Name:   "chatglm4",
+	Origin: "builtin/chatglm4.jinja",
+	SHA256: "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
 }
 
 // renderChatglm4 renders chatglm4.jinja.
@@ -23,7 +43,10 @@ func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// chatglm4.jinja:10 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.At(10, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"))
+		w.WriteString("<|")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("|>\n")
+		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>\n")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Cohere2MoE is the chat template llama.cpp/Cohere2MoE.jinja.
 var Cohere2MoE = &runtime.Template{
 	Aliases: []string{"1e3e6422ec9189b947f409a84b3aab39472a272bc48b85a9d61b30c20e815df1"},
-	File:    "Cohere2MoE.jinja",
-	Func:    renderCohere2MoE,
-	Name:    "Cohere2MoE",
-	Origin:  "llama.cpp/Cohere2MoE.jinja",
-	SHA256:  "d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "cohere2moe",
+		Thinking:           true,
+		ThinkingStartTag:   "<|START_THINKING|>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Cohere2MoE.jinja",
+	Func:   renderCohere2MoE,
+	Name:   "Cohere2MoE",
+	Origin: "llama.cpp/Cohere2MoE.jinja",
+	SHA256: "d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
 }
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
@@ -53,7 +73,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1 {%- if not platform_instruction_override %}
 	w.At(1, 1, "if")
-	if !(platformInstructionOverride.Truthy()) {
+	if !platformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:2 {%- set platform_instruction_override -%}
 		w.At(2, 1, "set")
 		mark2 := w.Mark()
@@ -62,8 +82,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:11 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
 	w.At(11, 1, "set")
-	if !(!(runtime.IsUndefined(reasoning, nil, nil))) {
-		if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.Eq(runtime.FilterLower(reasoningEffort, nil, nil), runtime.Str("none")) {
+	if !(!runtime.IsUndefined(reasoning, nil, nil)) {
+		if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(runtime.FilterLower(reasoningEffort, nil, nil), "none") {
 			reasoning = runtime.Bool(false)
 		} else {
 			reasoning = runtime.Bool(true)
@@ -74,7 +94,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
 	// Cohere2MoE.jinja:13 {%- set grounding_enabled = grounding == "ENABLED" %}
 	w.At(13, 1, "set")
-	groundingEnabled = runtime.Bool(runtime.Eq(grounding, runtime.Str("ENABLED")))
+	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14 {%- set tools_or_docs_exist = tools or documents %}
 	w.At(14, 1, "set")
 	toolsOrDocsExist = runtime.Or(tools, func() runtime.Value {
@@ -98,7 +118,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	// Cohere2MoE.jinja:18 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
 	w.At(18, 1, "set")
 	hasDeveloperInstruction = runtime.Or(developerInstruction, func() runtime.Value {
-		return runtime.Bool(runtime.Eq(developerInstruction, runtime.Str("")))
+		return runtime.Bool(runtime.EqStr(developerInstruction, ""))
 	})
 	// Cohere2MoE.jinja:19 {%- set render_developer_instruction = true if developer_instruction else false %}
 	w.At(19, 1, "set")
@@ -125,7 +145,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25 {%- if not skip_thinking -%}
 		w.At(25, 41, "if")
-		if !(skipThinking.Truthy()) {
+		if !skipThinking.Truthy() {
 			w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
@@ -152,7 +172,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(docVal, nil, nil)
 			// Cohere2MoE.jinja:34 {% if not loop.last %}
 			w.At(34, 54, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				w.WriteString(",")
 			}
 		}
@@ -187,7 +207,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
 						// Cohere2MoE.jinja:49 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
 						w.At(49, 17, "if")
-						if runtime.Eq(toolCall.Attr("id"), toolCallId) && !(toolCallIdSeen.Attr("value").Truthy()) {
+						if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
 							// Cohere2MoE.jinja:50 {{ counter.value }}
 							w.At(50, 21, "{{ }}")
 							w.Write(counter.Attr("value"))
@@ -255,7 +275,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.Call(printToolContent, []runtime.Value{content}, nil))
 				// Cohere2MoE.jinja:76 {% if not loop.last %}
 				w.At(76, 67, "if")
-				if !(loop2.Last().Truthy()) {
+				if !loop2.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
@@ -271,14 +291,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		textWrapper2 := in.Lookup("text_wrapper")
 		// Cohere2MoE.jinja:85 {%- if item.type|lower == "text" -%}
 		w.At(85, 1, "if")
-		if runtime.Eq(runtime.FilterLower(item2.Attr("type"), nil, nil), runtime.Str("text")) {
+		if runtime.EqStr(runtime.FilterLower(item2.Attr("type"), nil, nil), "text") {
 			// Cohere2MoE.jinja:86 {%- set text_wrapper = {"content": item.text} -%}
 			w.At(86, 1, "set")
 			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
 			// Cohere2MoE.jinja:87 {{ text_wrapper|tojson }}
 			w.At(87, 1, "{{ }}")
 			w.WriteJSON(textWrapper2, nil, nil)
-		} else if (runtime.Eq(runtime.FilterLower(item2.Attr("type"), nil, nil), runtime.Str("document")) && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+		} else if (runtime.EqStr(runtime.FilterLower(item2.Attr("type"), nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
 			// Cohere2MoE.jinja:89 {{ item.document.data|tojson }}
 			w.At(89, 1, "{{ }}")
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
@@ -320,10 +340,10 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				content2 := loop3.Item()
 				// Cohere2MoE.jinja:102 {%- if content.type|lower == "text" -%}
 				w.At(102, 13, "if")
-				if runtime.Eq(runtime.FilterLower(content2.Attr("type"), nil, nil), runtime.Str("text")) {
+				if runtime.EqStr(runtime.FilterLower(content2.Attr("type"), nil, nil), "text") {
 					// Cohere2MoE.jinja:103 {%- if not last_was_text.value -%}
 					w.At(103, 17, "if")
-					if !(lastWasText.Attr("value").Truthy()) {
+					if !lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106 {{ content.text }}
@@ -349,7 +369,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Cohere2MoE.jinja:117 {%- if content.type|lower == "image" -%}
 				w.At(117, 13, "if")
-				if runtime.Eq(runtime.FilterLower(content2.Attr("type"), nil, nil), runtime.Str("image")) {
+				if runtime.EqStr(runtime.FilterLower(content2.Attr("type"), nil, nil), "image") {
 					// Cohere2MoE.jinja:118 {%- if content.data -%}
 					w.At(118, 17, "if")
 					if content2.Attr("data").Truthy() {
@@ -391,7 +411,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	})
 	// Cohere2MoE.jinja:138 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
 	w.At(138, 1, "if")
-	if ((messages.Truthy() && runtime.Eq(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), runtime.Str("system"))) && !(hasDeveloperInstruction.Truthy())) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138 {%- set developer_instruction = messages[0] %}
 		w.At(138, 124, "set")
 		developerInstruction = messages.ItemInt(0)
@@ -404,7 +424,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:139 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
 	w.At(139, 1, "set")
-	if responseFormat.Truthy() && runtime.Eq(responseFormat.Attr("type"), runtime.Str("json_object")) {
+	if responseFormat.Truthy() && runtime.EqStr(responseFormat.Attr("type"), "json_object") {
 		jsonObject = runtime.Bool(true)
 	} else {
 		jsonObject = runtime.Bool(false)
@@ -439,7 +459,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	w.At(147, 1, "if")
 	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TEXT|>")
-	} else if !(renderDeveloperInstruction.Truthy()) {
+	} else if !renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:153 {%- set rendered_platform_turn_chunk = false %}
@@ -513,7 +533,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186 {%- if not loop.last %}
 				w.At(186, 5, "if")
-				if !(loop4.Last().Truthy()) {
+				if !loop4.Last().Truthy() {
 					w.WriteString(",")
 				}
 				w.WriteString("\n")
@@ -551,7 +571,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	w.At(210, 1, "if")
 	if renderedPlatformTurnChunk.Truthy() {
 		w.WriteString("<|END_TEXT|><|END_OF_TURN_TOKEN|>")
-	} else if !(renderDeveloperInstruction.Truthy()) {
+	} else if !renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:215 {%- if render_developer_instruction -%}
@@ -574,13 +594,13 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		msgRoleDowncased = runtime.FilterLower(message.Attr("role"), nil, nil)
 		// Cohere2MoE.jinja:220 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		w.At(220, 5, "if")
-		if runtime.Eq(msgRoleDowncased, runtime.Str("system")) && !(loop5.First().Truthy() && initialInstructionMessage.Truthy()) {
+		if runtime.EqStr(msgRoleDowncased, "system") && !(loop5.First().Truthy() && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221 {{ print_msg(message) }}
 			w.At(221, 40, "{{ }}")
 			w.Write(runtime.Call(printMsg, []runtime.Value{message}, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.Eq(msgRoleDowncased, runtime.Str("user")) {
+		} else if runtime.EqStr(msgRoleDowncased, "user") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223 {{ print_msg(message) }}
 			w.At(223, 38, "{{ }}")
@@ -588,7 +608,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224 {%- if documents and not sent_documents.value %}
 			w.At(224, 9, "if")
-			if documents.Truthy() && !(sentDocuments.Attr("value").Truthy()) {
+			if documents.Truthy() && !sentDocuments.Attr("value").Truthy() {
 				// Cohere2MoE.jinja:224 {%- set sent_documents.value = true %}
 				w.At(224, 57, "set")
 				runtime.SetAttr(sentDocuments, "value", runtime.Bool(true))
@@ -599,14 +619,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.At(224, 140, "{{ }}")
 				w.Write(runtime.Call(documentTurn, []runtime.Value{documents}, nil))
 			}
-		} else if runtime.Eq(msgRoleDowncased, runtime.Str("assistant")) || runtime.Eq(msgRoleDowncased, runtime.Str("chatbot")) {
+		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227 {%- if message.tool_calls %}
 			w.At(227, 9, "if")
 			if message.Attr("tool_calls").Truthy() {
 				// Cohere2MoE.jinja:228 {% if not skip_thinking %}
 				w.At(228, 13, "if")
-				if !(skipThinking.Truthy()) {
+				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229 {% if message.tool_plan -%}
 					w.At(229, 17, "if")
 					if message.Attr("tool_plan").Truthy() {
@@ -615,7 +635,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.At(230, 39, "{{ }}")
 						w.Write(message.Attr("tool_plan"))
 						w.WriteString("<|END_THINKING|>")
-					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.Eq(message.Attr("content").ItemInt(0).Attr("type"), runtime.Str("thinking"))) {
+					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232 {{ print_thinking(message) }}
 						w.At(232, 39, "{{ }}")
@@ -652,7 +672,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237 {% if not loop.last %}
 					w.At(237, 212, "if")
-					if !(loop6.Last().Truthy()) {
+					if !loop6.Last().Truthy() {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238 {%- set tool_idx.value = tool_idx.value + 1 %}
@@ -663,7 +683,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Cohere2MoE.jinja:243 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
 				w.At(243, 13, "if")
-				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.Eq(message.Attr("content").ItemInt(0).Attr("type"), runtime.Str("thinking")))) && !(skipThinking.Truthy()) {
+				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244 {{ print_thinking(message) }}
 					w.At(244, 35, "{{ }}")
@@ -675,7 +695,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.Call(printMsg, []runtime.Value{message}, nil))
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.Eq(msgRoleDowncased, runtime.Str("tool")) && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
+		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250 {{ format_tool_message(messages, message) }}
 			w.At(250, 5, "{{ }}")
@@ -685,7 +705,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(loop5.Index0(), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// Cohere2MoE.jinja:253 {%- if msg.role | lower == 'tool' %}
 				w.At(253, 13, "if")
-				if runtime.Eq(runtime.FilterLower(msg4.Attr("role"), nil, nil), runtime.Str("tool")) {
+				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254 {{ format_tool_message(messages, msg) }}
 					w.At(254, 5, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // CohereForAIC4aiCommandR7b122024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
 var CohereForAIC4aiCommandR7b122024ToolUse = &runtime.Template{
 	Aliases: []string{"109affe24153856098187e945499d4343f035582274124d2879be2996e201c0a"},
-	File:    "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-	Func:    renderCohereForAIC4aiCommandR7b122024ToolUse,
-	Name:    "CohereForAI-c4ai-command-r7b-12-2024-tool_use",
-	Origin:  "llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-	SHA256:  "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<|START_THINKING|>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tools_only",
+		ReasoningStart:     "<|START_THINKING|>",
+		ReasoningEnd:       "<|END_THINKING|>",
+	},
+	File:   "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+	Func:   renderCohereForAIC4aiCommandR7b122024ToolUse,
+	Name:   "CohereForAI-c4ai-command-r7b-12-2024-tool_use",
+	Origin: "llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+	SHA256: "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
 }
 
 // renderCohereForAIC4aiCommandR7b122024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
@@ -54,7 +74,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteJSON(doc, nil, nil)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {% if not loop.last %}
 			w.At(10, 48, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				w.WriteString(",\n")
 			}
 		}
@@ -86,7 +106,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
 					w.At(24, 13, "if")
-					if runtime.Eq(toolCall.Attr("id"), toolCallId) && !(toolCallIdSeen.Attr("value").Truthy()) {
+					if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25 {{ counter.value }}
 						w.At(25, 17, "{{ }}")
 						w.Write(counter.Attr("value"))
@@ -120,7 +140,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	})
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43 {%- if messages and messages[0]['role']|lower == 'system' %}
 	w.At(43, 1, "if")
-	if messages.Truthy() && runtime.Eq(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43 {%- set developer_preamble = messages[0]['content'] %}
 		w.At(43, 61, "set")
 		developerPreamble = messages.ItemInt(0).ItemStr("content")
@@ -176,7 +196,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {%- if not loop.last %}
 			w.At(95, 179, "if")
-			if !(loop2.Last().Truthy()) {
+			if !loop2.Last().Truthy() {
 				w.WriteString(",")
 			}
 			w.WriteString("\n")
@@ -200,13 +220,13 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		message := loop3.Item()
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		w.At(130, 5, "if")
-		if runtime.Eq(runtime.FilterLower(message.Attr("role"), nil, nil), runtime.Str("system")) && !(loop3.First().Truthy() && developerPreamble.Truthy()) {
+		if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "system") && !(loop3.First().Truthy() && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131 {{ message.content }}
 			w.At(131, 40, "{{ }}")
 			w.Write(message.Attr("content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.Eq(runtime.FilterLower(message.Attr("role"), nil, nil), runtime.Str("user")) {
+		} else if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "user") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {{ message.content }}
 			w.At(133, 38, "{{ }}")
@@ -214,7 +234,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {%- if documents and not sent_documents.value %}
 			w.At(133, 80, "if")
-			if documents.Truthy() && !(sentDocuments.Attr("value").Truthy()) {
+			if documents.Truthy() && !sentDocuments.Attr("value").Truthy() {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {%- set sent_documents.value = true %}
 				w.At(133, 128, "set")
 				runtime.SetAttr(sentDocuments, "value", runtime.Bool(true))
@@ -225,7 +245,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.At(133, 211, "{{ }}")
 				w.Write(runtime.Call(documentTurn, []runtime.Value{documents}, nil))
 			}
-		} else if runtime.Eq(runtime.FilterLower(message.Attr("role"), nil, nil), runtime.Str("assistant")) || runtime.Eq(runtime.FilterLower(message.Attr("role"), nil, nil), runtime.Str("chatbot")) {
+		} else if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "chatbot") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135 {% if message.tool_calls %}
 			w.At(135, 41, "if")
@@ -255,7 +275,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {% if not loop.last %}
 					w.At(137, 146, "if")
-					if !(loop4.Last().Truthy()) {
+					if !loop4.Last().Truthy() {
 						w.WriteString(",")
 					}
 					w.WriteString("\n")
@@ -271,7 +291,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.Eq(runtime.FilterLower(message.Attr("role"), nil, nil), runtime.Str("tool")) && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
+		} else if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144 {{ format_tool_message(messages, message) }}
 			w.At(144, 1, "{{ }}")
@@ -281,7 +301,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			for _, msg2 := range runtime.Iterate(w, messages.Slice(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146 {%- if msg.role|lower == 'tool' %}
 				w.At(146, 9, "if")
-				if runtime.Eq(runtime.FilterLower(msg2.Attr("role"), nil, nil), runtime.Str("tool")) {
+				if runtime.EqStr(runtime.FilterLower(msg2.Attr("role"), nil, nil), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147 {{ format_tool_message(messages, msg) }}
 					w.At(147, 1, "{{ }}")
@@ -299,7 +319,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:156 {%- if not enable_thinking -%}
 	w.At(156, 54, "if")
-	if !(enableThinking.Truthy()) {
+	if !enableThinking.Truthy() {
 		w.WriteString("<|START_THINKING|><|END_THINKING|>")
 	}
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // CohereForAIC4aiCommandRPlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
 var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 	Aliases: []string{"31698458a8393030f1b4dc9cde361ed97129cf2dbdb1e2fd902e75d5737ebbcb", "658919e2d822e7b300e76b1304ffe60f409b0e3f300f4fec2a88aa474774eafc"},
-	File:    "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	Func:    renderCohereForAIC4aiCommandRPlusToolUse,
-	Name:    "CohereForAI-c4ai-command-r-plus-tool_use",
-	Origin:  "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	SHA256:  "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+	Func:   renderCohereForAIC4aiCommandRPlusToolUse,
+	Name:   "CohereForAI-c4ai-command-r-plus-tool_use",
+	Origin: "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+	SHA256: "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
 }
 
 // renderCohereForAIC4aiCommandRPlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
@@ -42,14 +62,18 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11 {{- basic_type_map[json_spec.type] }}
 			w.At(11, 5, "{{ }}")
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("array")) {
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.At(13, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("List["), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("items")}, nil), runtime.Str("]"))
-		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("object")) {
+			w.WriteString("List[")
+			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("items")}, nil))
+			w.WriteString("]")
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.At(15, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("Dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil), runtime.Str("]"))
+			w.WriteString("Dict[str, ")
+			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil))
+			w.WriteString("]")
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
@@ -62,7 +86,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20 {%- if not loop.last %}
 				w.At(20, 7, "if")
-				if !(loop.Last().Truthy()) {
+				if !loop.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
@@ -89,14 +113,16 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35 {{- '```python\ndef ' + tool.name + '(' }}
 			w.At(35, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("```python\ndef "), tool.Attr("name"), runtime.Str("("))
+			w.WriteString("```python\ndef ")
+			w.WriteStr(tool.Attr("name"))
+			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			w.At(36, 5, "for")
+			keys, values := runtime.ItemsFilterPairs(tool.Attr("parameter_definitions"))
 			var loop3 runtime.Loop
-			for loop3.Start(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop3.Next(); {
-				vals := runtime.Unpack(loop3.Item(), 2)
-				paramName := vals[0]
-				paramFields := vals[1]
+			for loop3.StartValues(w, keys); loop3.Next(); {
+				paramName := keys[loop3.Pos()]
+				paramFields := values[loop3.Pos()]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37 {%- if loop.index0 != 0 %}
 				w.At(37, 9, "if")
 				if runtime.Ne(loop3.Index0(), runtime.Int(0)) {
@@ -107,10 +133,12 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteAdd(paramName, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41 {%- if not param_fields.required %}
 				w.At(41, 9, "if")
-				if !(paramFields.Attr("required").Truthy()) {
+				if !paramFields.Attr("required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42 {{- 'Optional[' + param_fields.type + '] = None'}}
 					w.At(42, 13, "{{ }}")
-					w.WriteAdd(runtime.Str("Optional["), paramFields.Attr("type"), runtime.Str("] = None"))
+					w.WriteString("Optional[")
+					w.WriteStr(paramFields.Attr("type"))
+					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44 {{- param_fields.type }}
 					w.At(44, 13, "{{ }}")
@@ -127,11 +155,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				w.At(51, 9, "for")
+				keys2, values2 := runtime.ItemsFilterPairs(tool.Attr("parameter_definitions"))
 				var loop4 runtime.Loop
-				for loop4.Start(w, runtime.FilterItems(tool.Attr("parameter_definitions"), nil, nil), nil); loop4.Next(); {
-					vals2 := runtime.Unpack(loop4.Item(), 2)
-					paramName2 := vals2[0]
-					paramFields2 := vals2[1]
+				for loop4.StartValues(w, keys2); loop4.Next(); {
+					paramName2 := keys2[loop4.Pos()]
+					paramFields2 := values2[loop4.Pos()]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52 {%- if loop.index0 != 0 %}
 					w.At(52, 13, "if")
 					if runtime.Ne(loop4.Index0(), runtime.Int(0)) {
@@ -142,10 +170,12 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					w.WriteAdd(paramName2, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56 {%- if not param_fields.required %}
 					w.At(56, 13, "if")
-					if !(paramFields2.Attr("required").Truthy()) {
+					if !paramFields2.Attr("required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57 {{- 'Optional[' + param_fields.type + ']'}}
 						w.At(57, 17, "{{ }}")
-						w.WriteAdd(runtime.Str("Optional["), paramFields2.Attr("type"), runtime.Str("]"))
+						w.WriteString("Optional[")
+						w.WriteStr(paramFields2.Attr("type"))
+						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59 {{- param_fields.type }}
 						w.At(59, 17, "{{ }}")
@@ -153,7 +183,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61 {{- '): ' + param_fields.description }}
 					w.At(61, 13, "{{ }}")
-					w.WriteAdd(runtime.Str("): "), paramFields2.Attr("description"))
+					w.WriteString("): ")
+					w.WriteStr(paramFields2.Attr("description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -184,14 +215,16 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76 {{-'```python
 			w.At(76, 3, "{{ }}")
-			w.WriteAdd(runtime.Str("```python\ndef "), tool2.Attr("name"), runtime.Str("("))
+			w.WriteString("```python\ndef ")
+			w.WriteStr(tool2.Attr("name"))
+			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			w.At(78, 3, "for")
+			keys3, values3 := runtime.ItemsFilterPairs(tool2.Attr("parameters").Attr("properties"))
 			var loop6 runtime.Loop
-			for loop6.Start(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop6.Next(); {
-				vals3 := runtime.Unpack(loop6.Item(), 2)
-				paramName3 := vals3[0]
-				paramFields3 := vals3[1]
+			for loop6.StartValues(w, keys3); loop6.Next(); {
+				paramName3 := keys3[loop6.Pos()]
+				paramFields3 := values3[loop6.Pos()]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79 {%- if loop.index0 != 0 %}
 				w.At(79, 5, "if")
 				if runtime.Ne(loop6.Index0(), runtime.Int(0)) {
@@ -202,10 +235,12 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteAdd(paramName3, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83 {%- if not param_name in tool.parameters.required %}
 				w.At(83, 5, "if")
-				if !(runtime.In(paramName3, tool2.Attr("parameters").Attr("required"))) {
+				if !runtime.In(paramName3, tool2.Attr("parameters").Attr("required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.At(84, 7, "{{ }}")
-					w.WriteAdd(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil), runtime.Str("] = None"))
+					w.WriteString("Optional[")
+					w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil))
+					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
 					w.At(86, 7, "{{ }}")
@@ -222,11 +257,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(94, 5, "for")
+				keys4, values4 := runtime.ItemsFilterPairs(tool2.Attr("parameters").Attr("properties"))
 				var loop7 runtime.Loop
-				for loop7.Start(w, runtime.FilterItems(tool2.Attr("parameters").Attr("properties"), nil, nil), nil); loop7.Next(); {
-					vals4 := runtime.Unpack(loop7.Item(), 2)
-					paramName4 := vals4[0]
-					paramFields4 := vals4[1]
+				for loop7.StartValues(w, keys4); loop7.Next(); {
+					paramName4 := keys4[loop7.Pos()]
+					paramFields4 := values4[loop7.Pos()]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95 {%- if loop.index0 != 0 %}
 					w.At(95, 7, "if")
 					if runtime.Ne(loop7.Index0(), runtime.Int(0)) {
@@ -237,10 +272,12 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					w.WriteAdd(paramName4, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99 {%- if not param_name in tool.parameters.required %}
 					w.At(99, 7, "if")
-					if !(runtime.In(paramName4, tool2.Attr("parameters").Attr("required"))) {
+					if !runtime.In(paramName4, tool2.Attr("parameters").Attr("required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.At(100, 9, "{{ }}")
-						w.WriteAdd(runtime.Str("Optional["), runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil), runtime.Str("]"))
+						w.WriteString("Optional[")
+						w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil))
+						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
 						w.At(102, 9, "{{ }}")
@@ -248,7 +285,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104 {{- '): ' + param_fields.description }}
 					w.At(104, 7, "{{ }}")
-					w.WriteAdd(runtime.Str("): "), paramFields4.Attr("description"))
+					w.WriteString("): ")
+					w.WriteStr(paramFields4.Attr("description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -259,7 +297,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112 {%- if messages[0]['role'] == 'system' %}
 	w.At(112, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113 {%- set loop_messages = messages[1:] %}
 		w.At(113, 3, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -277,7 +315,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133 {{- '
 	w.At(133, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("\n"), systemMessage)
+	w.WriteString("\n")
+	w.WriteStr(systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141 {%- set ns = namespace(new_tools=true) %}
 	w.At(141, 1, "set")
@@ -314,15 +353,19 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		content = message.ItemStr("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155 {%- if message.role == 'user' %}
 		w.At(155, 3, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.Attr("role"), "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(156, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
+			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
+			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
+		} else if runtime.EqStr(message.Attr("role"), "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(158, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
+			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
 			w.At(161, 5, "if")
@@ -368,16 +411,18 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179 {%- if not loop.last %}
 				w.At(179, 9, "if")
-				if !(loop8.Last().Truthy()) {
+				if !loop8.Last().Truthy() {
 					w.WriteString(",\n")
 				}
 			}
 			w.WriteString("\n]```\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(185, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.FilterTrim(content, nil, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}
 			w.At(188, 5, "{{ }}")

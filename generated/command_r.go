@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // CommandR is the chat template builtin/command-r.jinja.
 var CommandR = &runtime.Template{
 	Aliases: []string{"dfd507dfa0887a57c7fc7bf98a79496553046e166f3a491e111a067e7d7daac0", "0a0e5dc7539c198dfaf58840b3d0c9e1149d8f9a52caac938be397f70cba93fc"},
-	File:    "command-r.jinja",
-	Func:    renderCommandR,
-	Name:    "command-r",
-	Origin:  "builtin/command-r.jinja",
-	SHA256:  "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "command-r.jinja",
+	Func:   renderCommandR,
+	Name:   "command-r",
+	Origin: "builtin/command-r.jinja",
+	SHA256: "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
 }
 
 // renderCommandR renders command-r.jinja.
@@ -33,7 +53,10 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(message.ItemStr("role"), roleTokens) {
 			// command-r.jinja:16 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.At(16, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<|START_OF_TURN_TOKEN|>"), roleTokens.Item(message.ItemStr("role")), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|END_OF_TURN_TOKEN|>"))
+			w.WriteString("<|START_OF_TURN_TOKEN|>")
+			w.WriteStr(roleTokens.Item(message.ItemStr("role")))
+			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")

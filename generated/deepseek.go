@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Deepseek is the chat template builtin/deepseek.jinja.
 var Deepseek = &runtime.Template{
 	Aliases: []string{"b27511be0de989a325b2cadee6789e010aa6a28d4534fd1f845ec6589cd2acbb", "73fdf4f8ebf256c972c4f6f45694e7147034b95228877fdd50a1c8436d289371"},
-	File:    "deepseek.jinja",
-	Func:    renderDeepseek,
-	Name:    "deepseek",
-	Origin:  "builtin/deepseek.jinja",
-	SHA256:  "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "deepseek.jinja",
+	Func:   renderDeepseek,
+	Name:   "deepseek",
+	Origin: "builtin/deepseek.jinja",
+	SHA256: "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
 }
 
 // renderDeepseek renders deepseek.jinja.
@@ -22,18 +42,22 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek.jinja:15 {%- if message['role'] == 'system' %}
 		w.At(15, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek.jinja:16 {{- message['content'] }}
 			w.At(16, 1, "{{ }}")
 			w.Write(message.ItemStr("content"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.At(18, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("### Instruction:\n"), message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("### Instruction:\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.At(20, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("### Response:\n"), message.ItemStr("content"), runtime.Str("\n<|EOT|>\n"))
+			w.WriteString("### Response:\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n<|EOT|>\n")
 		}
 	}
 	w.WriteString("### Response:\n")

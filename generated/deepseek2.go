@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Deepseek2 is the chat template builtin/deepseek2.jinja.
 var Deepseek2 = &runtime.Template{
 	Aliases: []string{"aba42e800f38ceaa9e18945054cce5f82c5e5160a8606bed54bcc7c91763dbbb", "3bbba9ea21587b50e019c25f3fe7b6acbbb0850f7b79f9c8704da8092fc0e5f6"},
-	File:    "deepseek2.jinja",
-	Func:    renderDeepseek2,
-	Name:    "deepseek2",
-	Origin:  "builtin/deepseek2.jinja",
-	SHA256:  "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "deepseek2.jinja",
+	Func:   renderDeepseek2,
+	Name:   "deepseek2",
+	Origin: "builtin/deepseek2.jinja",
+	SHA256: "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
 }
 
 // renderDeepseek2 renders deepseek2.jinja.
@@ -22,18 +42,22 @@ func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek2.jinja:11 {%- if message['role'] == 'system' %}
 		w.At(11, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek2.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// deepseek2.jinja:14 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.At(14, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("User: "), message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("User: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// deepseek2.jinja:16 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.At(16, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+			w.WriteString("Assistant: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
 	w.WriteString("Assistant:")

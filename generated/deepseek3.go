@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Deepseek3 is the chat template builtin/deepseek3.jinja.
 var Deepseek3 = &runtime.Template{
 	Aliases: []string{"4df273ad88bd622429a68fa8a37feaf0e68119f1f83abe3f2225b6090e832731", "8c9ceea4b02fe5a041d102fdaf103eca783670ab097fc3fd533df4d938eff30b"},
-	File:    "deepseek3.jinja",
-	Func:    renderDeepseek3,
-	Name:    "deepseek3",
-	Origin:  "builtin/deepseek3.jinja",
-	SHA256:  "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "deepseek3.jinja",
+	Func:   renderDeepseek3,
+	Name:   "deepseek3",
+	Origin: "builtin/deepseek3.jinja",
+	SHA256: "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
 }
 
 // renderDeepseek3 renders deepseek3.jinja.
@@ -22,18 +42,21 @@ func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek3.jinja:11 {%- if message['role'] == 'system' %}
 		w.At(11, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek3.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// deepseek3.jinja:14 {{- '<｜User｜>' + message['content'] }}
 			w.At(14, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜User｜>"), message.ItemStr("content"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("<｜User｜>")
+			w.WriteStr(message.ItemStr("content"))
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// deepseek3.jinja:16 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.At(16, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜Assistant｜>"), message.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+			w.WriteString("<｜Assistant｜>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
 	w.WriteString("<｜Assistant｜>")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepseekAiDeepSeekR1DistillLlama8B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
 var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
 	Aliases: []string{"354ba02c9363caf356f197e65e3714afe4f3069bcd6c39cf8d70724eecdf0d02"},
-	File:    "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
-	Func:    renderDeepseekAiDeepSeekR1DistillLlama8B,
-	Name:    "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
-	Origin:  "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
-	SHA256:  "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+	Func:   renderDeepseekAiDeepSeekR1DistillLlama8B,
+	Name:   "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
+	Origin: "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+	SHA256: "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
 }
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
@@ -22,7 +42,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1 {% if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
@@ -35,7 +55,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6 {%- if message['role'] == 'system' -%}
 		w.At(6, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 5, "set")
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
@@ -53,17 +73,18 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11 {%- if message['role'] == 'user' -%}
 		w.At(11, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {%- set ns.is_tool = false -%}
 			w.At(12, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {{'<｜User｜>' + message['content']}}
 			w.At(12, 35, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
+			w.WriteString("<｜User｜>")
+			w.WriteStr(message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14 {%- if message['role'] == 'assistant' and message['content'] is none -%}
 		w.At(14, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && runtime.IsNone(message2.ItemStr("content"), nil, nil) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15 {%- set ns.is_tool = false -%}
 			w.At(15, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -72,30 +93,53 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {%- if not ns.is_first -%}
 				w.At(17, 7, "if")
-				if !(ns.Attr("is_first").Truthy()) {
+				if !ns.Attr("is_first").Truthy() {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.At(17, 33, "{{ }}")
-					w.WriteAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), tool.ItemStr("function").ItemStr("arguments"), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
+					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					w.WriteStr(tool.ItemStr("type"))
+					w.WriteString("<｜tool▁sep｜>")
+					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					w.WriteStr(tool.ItemStr("function").ItemStr("arguments"))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18 {%- set ns.is_first = true -%}
 					w.At(18, 9, "set")
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(19, 21, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), tool.ItemStr("function").ItemStr("arguments"), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
+					w.WriteString("\n")
+					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteStr(tool.ItemStr("type"))
+					w.WriteString("<｜tool▁sep｜>")
+					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					w.WriteStr(tool.ItemStr("function").ItemStr("arguments"))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
 		w.At(23, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(runtime.IsNone(message2.ItemStr("content"), nil, nil)) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {%- if ns.is_tool -%}
 			w.At(24, 5, "if")
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(24, 26, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜tool▁outputs▁end｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteString("<｜tool▁outputs▁end｜>")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25 {%- set ns.is_tool = false -%}
 				w.At(25, 7, "set")
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -112,12 +156,14 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.At(30, 20, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteString("<｜Assistant｜>")
+				w.WriteStr(content)
+				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33 {%- if message['role'] == 'tool' -%}
 		w.At(33, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34 {%- set ns.is_tool = true -%}
 			w.At(34, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
@@ -126,14 +172,18 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			if ns.Attr("is_output_first").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(35, 34, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
+				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36 {%- set ns.is_output_first = false -%}
 				w.At(36, 7, "set")
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(37, 19, "{{ }}")
-				w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
+				w.WriteString("\n<｜tool▁output▁begin｜>")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
 	}
@@ -144,7 +194,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43 {%- if add_generation_prompt and not ns.is_tool -%}
 	w.At(43, 1, "if")
-	if addGenerationPrompt.Truthy() && !(ns.Attr("is_tool").Truthy()) {
+	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepseekAiDeepSeekR1DistillQwen32B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 	Aliases: []string{"1ea0cf715af629dc7d8eee4c32b0ebdbdda0ae2fa7c56b0857ba5636b1a2da6e"},
-	File:    "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
-	Func:    renderDeepseekAiDeepSeekR1DistillQwen32B,
-	Name:    "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
-	Origin:  "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
-	SHA256:  "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+	Func:   renderDeepseekAiDeepSeekR1DistillQwen32B,
+	Name:   "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
+	Origin: "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+	SHA256: "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
 }
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
@@ -23,7 +43,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	enableThinking := in.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1 {% if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
@@ -36,7 +56,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6 {%- if message['role'] == 'system' -%}
 		w.At(6, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 5, "set")
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
@@ -54,17 +74,18 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11 {%- if message['role'] == 'user' -%}
 		w.At(11, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {%- set ns.is_tool = false -%}
 			w.At(12, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {{'<｜User｜>' + message['content']}}
 			w.At(12, 35, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
+			w.WriteString("<｜User｜>")
+			w.WriteStr(message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		w.At(14, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15 {%- set ns.is_tool = false -%}
 			w.At(15, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -73,30 +94,53 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17 {%- if not ns.is_first -%}
 				w.At(17, 7, "if")
-				if !(ns.Attr("is_first").Truthy()) {
+				if !ns.Attr("is_first").Truthy() {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.At(18, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
+					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					w.WriteStr(tool.ItemStr("type"))
+					w.WriteString("<｜tool▁sep｜>")
+					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					w.WriteStr(runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19 {%- set ns.is_first = true -%}
 					w.At(19, 9, "set")
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(21, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
+					w.WriteString("\n")
+					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteStr(tool.ItemStr("type"))
+					w.WriteString("<｜tool▁sep｜>")
+					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					w.WriteStr(runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
 		w.At(26, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(runtime.IsNone(message2.ItemStr("content"), nil, nil)) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {%- if ns.is_tool -%}
 			w.At(27, 5, "if")
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(27, 26, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜tool▁outputs▁end｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteString("<｜tool▁outputs▁end｜>")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28 {%- set ns.is_tool = false -%}
 				w.At(28, 7, "set")
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -113,12 +157,14 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.At(33, 20, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteString("<｜Assistant｜>")
+				w.WriteStr(content)
+				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36 {%- if message['role'] == 'tool' -%}
 		w.At(36, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37 {%- set ns.is_tool = true -%}
 			w.At(37, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
@@ -127,14 +173,18 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			if ns.Attr("is_output_first").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(38, 34, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
+				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39 {%- set ns.is_output_first = false -%}
 				w.At(39, 7, "set")
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(40, 19, "{{ }}")
-				w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
+				w.WriteString("\n<｜tool▁output▁begin｜>")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
 	}
@@ -145,11 +195,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {%- if add_generation_prompt and not ns.is_tool -%}
 	w.At(46, 1, "if")
-	if addGenerationPrompt.Truthy() && !(ns.Attr("is_tool").Truthy()) {
+	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {% if not enable_thinking %}
 		w.At(46, 80, "if")
-		if !(enableThinking.Truthy()) {
+		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		}
 	}

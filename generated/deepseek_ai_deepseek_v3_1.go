@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepseekAiDeepSeekV31 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
 var DeepseekAiDeepSeekV31 = &runtime.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
-	File:    "deepseek-ai-DeepSeek-V3.1.jinja",
-	Func:    renderDeepseekAiDeepSeekV31,
-	Name:    "deepseek-ai-DeepSeek-V3.1",
-	Origin:  "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
-	SHA256:  "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "deepseek-ai-DeepSeek-V3.1.jinja",
+	Func:   renderDeepseekAiDeepSeekV31,
+	Name:   "deepseek-ai-DeepSeek-V3.1",
+	Origin: "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
+	SHA256: "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
 }
 
 // renderDeepseekAiDeepSeekV31 renders deepseek-ai-DeepSeek-V3.1.jinja.
@@ -24,14 +44,14 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1 {% if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4 {%- if not thinking is defined -%}
 	w.At(4, 1, "if")
-	if !(runtime.IsDefined(thinking, nil, nil)) {
+	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5 {%- if enable_thinking is defined -%}
 		w.At(5, 3, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
@@ -52,7 +72,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13 {%- if message['role'] == 'system' -%}
 		w.At(13, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14 {%- if ns.is_first_sp -%}
 			w.At(14, 5, "if")
 			if ns.Attr("is_first_sp").Truthy() {
@@ -81,7 +101,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-V3.1.jinja:25 {%- if message['role'] == 'user' -%}
 		w.At(25, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26 {%- set ns.is_tool = false -%}
 			w.At(26, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -93,11 +113,12 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {{'<｜User｜>' + message['content']}}
 			w.At(28, 39, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"))
+			w.WriteString("<｜User｜>")
+			w.WriteStr(message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		w.At(30, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31 {%- if ns.is_last_user -%}
 			w.At(31, 5, "if")
 			if ns.Attr("is_last_user").Truthy() {
@@ -117,13 +138,17 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37 {%- if not ns.is_first -%}
 				w.At(37, 7, "if")
-				if !(ns.Attr("is_first").Truthy()) {
+				if !ns.Attr("is_first").Truthy() {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38 {%- if not message['content'] -%}
 					w.At(38, 9, "if")
-					if !(message2.ItemStr("content").Truthy()) {
+					if !message2.ItemStr("content").Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						w.At(38, 42, "{{ }}")
-						w.WriteAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
+						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+						w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+						w.WriteString("<｜tool▁sep｜>")
+						w.WriteStr(runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil))
+						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
 						w.At(39, 23, "{{ }}")
@@ -135,14 +160,18 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					w.At(42, 21, "{{ }}")
-					w.WriteAdd(runtime.Str("<｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
+					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteString("<｜tool▁sep｜>")
+					w.WriteStr(runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
 		w.At(46, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(message2.ItemStr("tool_calls").Truthy()) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47 {%- if ns.is_last_user -%}
 			w.At(47, 5, "if")
 			if ns.Attr("is_last_user").Truthy() {
@@ -185,7 +214,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62 {%- if message['role'] == 'tool' -%}
 		w.At(62, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63 {%- set ns.is_last_user = false -%}
 			w.At(63, 5, "set")
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
@@ -194,16 +223,18 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.At(64, 34, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
+			w.WriteString("<｜tool▁output▁begin｜>")
+			w.WriteStr(message2.ItemStr("content"))
+			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
 	w.At(67, 1, "if")
-	if (addGenerationPrompt.Truthy() && ns.Attr("is_last_user").Truthy()) && !(ns.Attr("is_tool").Truthy()) {
+	if (addGenerationPrompt.Truthy() && ns.Attr("is_last_user").Truthy()) && !ns.Attr("is_tool").Truthy() {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V3.1.jinja:68 {%- if not thinking -%}
 		w.At(68, 3, "if")
-		if !(thinking.Truthy()) {
+		if !thinking.Truthy() {
 			w.WriteString("<think></think>")
 		} else {
 			w.WriteString("<think>")

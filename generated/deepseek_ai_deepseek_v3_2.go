@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepseekAiDeepSeekV32 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
 var DeepseekAiDeepSeekV32 = &runtime.Template{
 	Aliases: []string{"0d34f6137ed8a15133d3c875121651b099e38705ea87f8d47bd58478b1f66ebb", "53b9683b3653cec369829a4e6b27e1be65c81c903a47c4f1478ce19388a2baef"},
-	File:    "deepseek-ai-DeepSeek-V3.2.jinja",
-	Func:    renderDeepseekAiDeepSeekV32,
-	Name:    "deepseek-ai-DeepSeek-V3.2",
-	Origin:  "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
-	SHA256:  "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "deepseek_v3_2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "deepseek-ai-DeepSeek-V3.2.jinja",
+	Func:   renderDeepseekAiDeepSeekV32,
+	Name:   "deepseek-ai-DeepSeek-V3.2",
+	Origin: "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
+	SHA256: "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
 }
 
 // renderDeepseekAiDeepSeekV32 renders deepseek-ai-DeepSeek-V3.2.jinja.
@@ -33,14 +53,14 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4 {%- if not thinking is defined -%}
 	w.At(4, 1, "if")
-	if !(runtime.IsDefined(thinking, nil, nil)) {
+	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5 {%- if enable_thinking is defined -%}
 		w.At(5, 3, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
@@ -76,7 +96,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18 {%- if message['role'] == 'system' -%}
 		w.At(18, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19 {%- if ns.is_first_sp -%}
 			w.At(19, 5, "if")
 			if ns.Attr("is_first_sp").Truthy() {
@@ -108,7 +128,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30 {%- if tool['type'] == 'function' -%}
 			w.At(30, 5, "if")
-			if runtime.Eq(tool.ItemStr("type"), runtime.Str("function")) {
+			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				w.At(31, 7, "set")
 				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
@@ -142,7 +162,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V3.2.jinja:44 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(44, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("developer")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") || runtime.EqStr(message2.ItemStr("role"), "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(45, 5, "set")
 			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
@@ -164,10 +184,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		toolCallCount := in.Lookup("tool_call_count")
 		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
 		w.At(50, 3, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message3.ItemStr("role"), "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or ”) -}}
 			w.At(51, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜User｜>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
+			w.WriteString("<｜User｜>")
+			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52 {%- set state.pending_asst_marker = true -%}
@@ -176,7 +197,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
 			w.At(53, 5, "set")
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(55, 5, "set")
 			isAfterLastUser = runtime.Bool(runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")))
@@ -211,7 +232,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69 {{- '\n\n' + thinking_start_token -}}
 					w.At(69, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken)
+					w.WriteString("\n\n")
+					w.WriteStr(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					w.At(70, 9, "if")
 					if runtime.IsDefined(message3.ItemStr("reasoning_content"), nil, nil) && message3.ItemStr("reasoning_content").Truthy() {
@@ -225,7 +247,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:75 {{- '\n\n' + thinking_end_token -}}
 					w.At(75, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("\n\n"), thinkingEndToken)
+					w.WriteString("\n\n")
+					w.WriteStr(thinkingEndToken)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78 {%- set state.pending_asst_marker = false -%}
@@ -246,7 +269,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if message3.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.At(84, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("function_calls>\n"))
+				w.WriteString("\n\n<")
+				w.WriteStr(dsmlToken)
+				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
 				w.At(85, 7, "for")
 				for _, tool2 := range runtime.Iterate(w, message3.ItemStr("tool_calls")) {
@@ -257,7 +282,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.At(87, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
+					w.WriteString("<")
+					w.WriteStr(dsmlToken)
+					w.WriteString("invoke name=\"")
+					w.WriteStr(func2.ItemStr("name"))
+					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88 {%- set args = func['arguments'] -%}
 					w.At(88, 9, "set")
 					args2 = func2.ItemStr("arguments")
@@ -270,32 +299,52 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92 {%- for key, val in args.items() -%}
 					w.At(92, 9, "for")
-					for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-						vals := runtime.Unpack(item2, 2)
-						key := vals[0]
-						val := vals[1]
+					keys, values := runtime.DictItems(args2)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93 {%- if val is string -%}
 						w.At(93, 11, "if")
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.At(94, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
+							w.WriteString("<")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter name=\"")
+							w.WriteStr(key)
+							w.WriteString("\" string=\"true\">")
+							w.WriteStr(val)
+							w.WriteString("</")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:96 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(96, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
+							w.WriteString("<")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter name=\"")
+							w.WriteStr(key)
+							w.WriteString("\" string=\"false\">")
+							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteString("</")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.At(99, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
+					w.WriteString("</")
+					w.WriteStr(dsmlToken)
+					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101 {{- '</' + dsml_token + 'function_calls>' -}}
 				w.At(101, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("function_calls>"))
+				w.WriteString("</")
+				w.WriteStr(dsmlToken)
+				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:105 {%- set outer_index = loop.index0 -%}
 			w.At(105, 5, "set")
 			outerIndex = loop2.Index0()
@@ -309,7 +358,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				prevMsg := loop3.Item()
 				// deepseek-ai-DeepSeek-V3.2.jinja:108 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
 				w.At(108, 7, "if")
-				if (runtime.Eq(prevMsg.ItemStr("role"), runtime.Str("assistant")) && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(loop3.Index0(), outerIndex) {
+				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(loop3.Index0(), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109 {%- set assistant_idx.value = loop.index0 -%}
 					w.At(109, 9, "set")
 					runtime.SetAttr(assistantIdx, "value", loop3.Index0())
@@ -331,9 +380,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or ”) + '</result>' -}}
 			w.At(118, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("\n<result>"), runtime.Or(message3.ItemStr("content"), func() runtime.Value {
+			w.WriteString("\n<result>")
+			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			}), runtime.Str("</result>"))
+			}))
+			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119 {%- if call_order == tool_call_count -%}
 			w.At(119, 5, "if")
 			if runtime.Eq(callOrder, toolCallCount) {
@@ -371,11 +422,14 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136 {{- '\n\n' + thinking_start_token -}}
 				w.At(136, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken)
+				w.WriteString("\n\n")
+				w.WriteStr(thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:138 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
 				w.At(138, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("\n\n"), thinkingStartToken, thinkingEndToken)
+				w.WriteString("\n\n")
+				w.WriteStr(thinkingStartToken)
+				w.WriteStr(thinkingEndToken)
 			}
 		}
 	}

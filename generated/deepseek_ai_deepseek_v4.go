@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepseekAiDeepSeekV4 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4.jinja.
 var DeepseekAiDeepSeekV4 = &runtime.Template{
 	Aliases: []string{"313deb2d67ac7ace83315fb00933a5adf37e8149abf7cf157fbd2cac21881018", "f8b442fab67e75b3aa468334b5cdda671003b852ffd71f23cb23377d31d9c7be"},
-	File:    "deepseek-ai-DeepSeek-V4.jinja",
-	Func:    renderDeepseekAiDeepSeekV4,
-	Name:    "deepseek-ai-DeepSeek-V4",
-	Origin:  "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
-	SHA256:  "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "deepseek_v3_2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    true,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "deepseek-ai-DeepSeek-V4.jinja",
+	Func:   renderDeepseekAiDeepSeekV4,
+	Name:   "deepseek-ai-DeepSeek-V4",
+	Origin: "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
+	SHA256: "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
 }
 
 // renderDeepseekAiDeepSeekV4 renders deepseek-ai-DeepSeek-V4.jinja.
@@ -39,14 +59,14 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V4.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:4 {%- if not thinking is defined -%}
 	w.At(4, 1, "if")
-	if !(runtime.IsDefined(thinking, nil, nil)) {
+	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:5 {%- if enable_thinking is defined -%}
 		w.At(5, 3, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
@@ -61,7 +81,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:11 {%- if not drop_thinking is defined -%}
 	w.At(11, 1, "if")
-	if !(runtime.IsDefined(dropThinking, nil, nil)) {
+	if !runtime.IsDefined(dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:12 {%- set drop_thinking = true -%}
 		w.At(12, 3, "set")
 		dropThinking = runtime.Bool(true)
@@ -98,7 +118,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:24 {%- if message['role'] == 'system' -%}
 		w.At(24, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25 {%- if ns.is_first_sp -%}
 			w.At(25, 5, "if")
 			if ns.Attr("is_first_sp").Truthy() {
@@ -133,7 +153,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4.jinja:37 {%- if tool['type'] == 'function' -%}
 			w.At(37, 5, "if")
-			if runtime.Eq(tool.ItemStr("type"), runtime.Str("function")) {
+			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				w.At(38, 7, "set")
 				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
@@ -170,7 +190,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V4.jinja:54 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 	w.At(54, 1, "if")
-	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.Eq(reasoningEffort, runtime.Str("max")) {
+	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4.jinja:55 {{- reasoning_effort_max -}}
 		w.At(55, 3, "{{ }}")
 		w.Write(reasoningEffortMax)
@@ -188,7 +208,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V4.jinja:60 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		w.At(60, 3, "if")
-		if (runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("developer"))) || runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if (runtime.EqStr(message2.ItemStr("role"), "user") || runtime.EqStr(message2.ItemStr("role"), "developer")) || runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(61, 5, "set")
 			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
@@ -202,7 +222,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	for _, message3 := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66 {%- if message['role'] == 'tool' -%}
 		w.At(66, 3, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67 {%- set ns.has_tool_calls = true -%}
 			w.At(67, 5, "set")
 			runtime.SetAttr(ns, "has_tool_calls", runtime.Bool(true))
@@ -217,7 +237,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		keepReasoning := in.Lookup("keep_reasoning")
 		// deepseek-ai-DeepSeek-V4.jinja:71 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(71, 3, "if")
-		if runtime.Eq(message4.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message4.ItemStr("role"), runtime.Str("developer")) {
+		if runtime.EqStr(message4.ItemStr("role"), "user") || runtime.EqStr(message4.ItemStr("role"), "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72 {%- if state.in_user -%}
 			w.At(72, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -233,7 +253,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:80 {%- if state.in_user -%}
 			w.At(80, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -246,10 +266,12 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
 			w.At(86, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<tool_result>"), runtime.Or(message4.ItemStr("content"), func() runtime.Value {
+			w.WriteString("<tool_result>")
+			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			}), runtime.Str("</tool_result>"))
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
+			}))
+			w.WriteString("</tool_result>")
+		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
 			w.At(88, 5, "set")
 			runtime.SetAttr(state, "in_user", runtime.Bool(false))
@@ -260,7 +282,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V4.jinja:91 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			w.At(91, 5, "set")
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
-				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!(dropThinking.Truthy())), func() runtime.Value {
+				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
 					return hasTools
 				}), func() runtime.Value {
 					return isAfterLastUser
@@ -301,7 +323,9 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			if message4.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.At(105, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n"))
+				w.WriteString("\n\n<")
+				w.WriteStr(dsmlToken)
+				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106 {%- for tool in message['tool_calls'] -%}
 				w.At(106, 7, "for")
 				for _, tool2 := range runtime.Iterate(w, message4.ItemStr("tool_calls")) {
@@ -312,7 +336,11 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4.jinja:108 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.At(108, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
+					w.WriteString("<")
+					w.WriteStr(dsmlToken)
+					w.WriteString("invoke name=\"")
+					w.WriteStr(func2.ItemStr("name"))
+					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109 {%- set args = func['arguments'] -%}
 					w.At(109, 9, "set")
 					args2 = func2.ItemStr("arguments")
@@ -325,34 +353,54 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113 {%- for key, val in args.items() -%}
 					w.At(113, 9, "for")
-					for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-						vals := runtime.Unpack(item2, 2)
-						key := vals[0]
-						val := vals[1]
+					keys, values := runtime.DictItems(args2)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
 						// deepseek-ai-DeepSeek-V4.jinja:114 {%- if val is string -%}
 						w.At(114, 11, "if")
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4.jinja:115 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.At(115, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
+							w.WriteString("<")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter name=\"")
+							w.WriteStr(key)
+							w.WriteString("\" string=\"true\">")
+							w.WriteStr(val)
+							w.WriteString("</")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:117 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(117, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
+							w.WriteString("<")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter name=\"")
+							w.WriteStr(key)
+							w.WriteString("\" string=\"false\">")
+							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteString("</")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120 {%- if not args -%}
 					w.At(120, 9, "if")
-					if !(args2.Truthy()) {
+					if !args2.Truthy() {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.At(123, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
+					w.WriteString("</")
+					w.WriteStr(dsmlToken)
+					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.At(125, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>"))
+				w.WriteString("</")
+				w.WriteStr(dsmlToken)
+				w.WriteString("tool_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepseekAiDeepSeekV4Flash0731 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
 var DeepseekAiDeepSeekV4Flash0731 = &runtime.Template{
 	Aliases: []string{"b0af9573ce0335281bbd2276dba762357126443f7834876dbcb7f167e163ca4e", "8b6f730567ea3e0a994ce80ac79c18a4d49716e821fd13ad7a2c061b712e3520"},
-	File:    "deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
-	Func:    renderDeepseekAiDeepSeekV4Flash0731,
-	Name:    "deepseek-ai-DeepSeek-V4-Flash-0731",
-	Origin:  "llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
-	SHA256:  "aec3d906bce80d43a9e6e89922c04e8e752c05f71f10040ba3f61b746ebacd6d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "deepseek_v3_2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    true,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
+	Func:   renderDeepseekAiDeepSeekV4Flash0731,
+	Name:   "deepseek-ai-DeepSeek-V4-Flash-0731",
+	Origin: "llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
+	SHA256: "aec3d906bce80d43a9e6e89922c04e8e752c05f71f10040ba3f61b746ebacd6d",
 }
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
@@ -40,14 +60,14 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 3, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4 {%- if not thinking is defined -%}
 	w.At(4, 1, "if")
-	if !(runtime.IsDefined(thinking, nil, nil)) {
+	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5 {%- if enable_thinking is defined -%}
 		w.At(5, 3, "if")
 		if runtime.IsDefined(enableThinking, nil, nil) {
@@ -62,7 +82,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11 {%- if not drop_thinking is defined -%}
 	w.At(11, 1, "if")
-	if !(runtime.IsDefined(dropThinking, nil, nil)) {
+	if !runtime.IsDefined(dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12 {%- set drop_thinking = true -%}
 		w.At(12, 3, "set")
 		dropThinking = runtime.Bool(true)
@@ -102,7 +122,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25 {%- if message['role'] == 'system' -%}
 		w.At(25, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26 {%- if ns.is_first_sp -%}
 			w.At(26, 5, "if")
 			if ns.Attr("is_first_sp").Truthy() {
@@ -137,7 +157,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38 {%- if tool['type'] == 'function' -%}
 			w.At(38, 5, "if")
-			if runtime.Eq(tool.ItemStr("type"), runtime.Str("function")) {
+			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				w.At(39, 7, "set")
 				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
@@ -174,11 +194,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
 	w.At(55, 1, "if")
-	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.Eq(reasoningEffort, runtime.Str("high")) {
+	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56 {{- reasoning_effort_high -}}
 		w.At(56, 3, "{{ }}")
 		w.Write(reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.Eq(reasoningEffort, runtime.Str("max")) {
+	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58 {{- reasoning_effort_max -}}
 		w.At(58, 3, "{{ }}")
 		w.Write(reasoningEffortMax)
@@ -196,7 +216,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 		message2 := loop.Item()
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		w.At(63, 3, "if")
-		if (runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("developer"))) || runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if (runtime.EqStr(message2.ItemStr("role"), "user") || runtime.EqStr(message2.ItemStr("role"), "developer")) || runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(64, 5, "set")
 			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
@@ -210,7 +230,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	for _, message3 := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69 {%- if message['role'] == 'tool' -%}
 		w.At(69, 3, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70 {%- set ns.has_tool_calls = true -%}
 			w.At(70, 5, "set")
 			runtime.SetAttr(ns, "has_tool_calls", runtime.Bool(true))
@@ -225,7 +245,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 		keepReasoning := in.Lookup("keep_reasoning")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(74, 3, "if")
-		if runtime.Eq(message4.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message4.ItemStr("role"), runtime.Str("developer")) {
+		if runtime.EqStr(message4.ItemStr("role"), "user") || runtime.EqStr(message4.ItemStr("role"), "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75 {%- if state.in_user -%}
 			w.At(75, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -241,7 +261,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83 {%- if state.in_user -%}
 			w.At(83, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -254,10 +274,12 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
 			w.At(89, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<tool_result>"), runtime.Or(message4.ItemStr("content"), func() runtime.Value {
+			w.WriteString("<tool_result>")
+			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
-			}), runtime.Str("</tool_result>"))
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
+			}))
+			w.WriteString("</tool_result>")
+		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91 {%- set state.in_user = false -%}
 			w.At(91, 5, "set")
 			runtime.SetAttr(state, "in_user", runtime.Bool(false))
@@ -268,7 +290,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			w.At(94, 5, "set")
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
-				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!(dropThinking.Truthy())), func() runtime.Value {
+				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
 					return hasTools
 				}), func() runtime.Value {
 					return isAfterLastUser
@@ -309,7 +331,9 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			if message4.ItemStr("tool_calls").Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.At(108, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n"))
+				w.WriteString("\n\n<")
+				w.WriteStr(dsmlToken)
+				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109 {%- for tool in message['tool_calls'] -%}
 				w.At(109, 7, "for")
 				for _, tool2 := range runtime.Iterate(w, message4.ItemStr("tool_calls")) {
@@ -320,7 +344,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.At(111, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\""), func2.ItemStr("name"), runtime.Str("\">\n"))
+					w.WriteString("<")
+					w.WriteStr(dsmlToken)
+					w.WriteString("invoke name=\"")
+					w.WriteStr(func2.ItemStr("name"))
+					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112 {%- set args = func['arguments'] -%}
 					w.At(112, 9, "set")
 					args2 = func2.ItemStr("arguments")
@@ -333,34 +361,54 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116 {%- for key, val in args.items() -%}
 					w.At(116, 9, "for")
-					for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-						vals := runtime.Unpack(item2, 2)
-						key := vals[0]
-						val := vals[1]
+					keys, values := runtime.DictItems(args2)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117 {%- if val is string -%}
 						w.At(117, 11, "if")
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.At(118, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
+							w.WriteString("<")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter name=\"")
+							w.WriteStr(key)
+							w.WriteString("\" string=\"true\">")
+							w.WriteStr(val)
+							w.WriteString("</")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(120, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(val, nil, nil), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n"))
+							w.WriteString("<")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter name=\"")
+							w.WriteStr(key)
+							w.WriteString("\" string=\"false\">")
+							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteString("</")
+							w.WriteStr(dsmlToken)
+							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123 {%- if not args -%}
 					w.At(123, 9, "if")
-					if !(args2.Truthy()) {
+					if !args2.Truthy() {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.At(126, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n"))
+					w.WriteString("</")
+					w.WriteStr(dsmlToken)
+					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.At(128, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>"))
+				w.WriteString("</")
+				w.WriteStr(dsmlToken)
+				w.WriteString("tool_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}

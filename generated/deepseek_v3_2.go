@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // DeepSeekV32 is the chat template llama.cpp/DeepSeek-V3.2.jinja.
 var DeepSeekV32 = &runtime.Template{
 	Aliases: []string{"32e1b11ec922ebf3c5440764e14858930e697522f0763a44bfd2ea10a0d844a1", "b7916484dd3e224d6e263ec558cf342576750dc405307ce397f5843312be27a9"},
-	File:    "DeepSeek-V3.2.jinja",
-	Func:    renderDeepSeekV32,
-	Name:    "DeepSeek-V3.2",
-	Origin:  "llama.cpp/DeepSeek-V3.2.jinja",
-	SHA256:  "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
+	Caps: runtime.Capabilities{
+		SystemRole:         false,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "deepseek_v3_2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "DeepSeek-V3.2.jinja",
+	Func:   renderDeepSeekV32,
+	Name:   "DeepSeek-V3.2",
+	Origin: "llama.cpp/DeepSeek-V3.2.jinja",
+	SHA256: "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
 }
 
 // renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
@@ -56,7 +76,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	dsmlToken = runtime.Str("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30 {%- if not tools -%}
 	w.At(30, 1, "if")
-	if !(tools.Truthy()) {
+	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31 {%- set tools = namespace(value=[]) -%}
 		w.At(31, 3, "set")
 		tools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
@@ -181,14 +201,14 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(arguments, nil, nil) {
 			// DeepSeek-V3.2.jinja:90 {%- for key, value in arguments.items() -%}
 			w.At(90, 3, "for")
+			keys, values := runtime.DictItems(arguments)
 			var loop runtime.Loop
-			for loop.Start(w, runtime.CallMethod(arguments, "items", nil, nil), nil); loop.Next(); {
-				vals := runtime.Unpack(loop.Item(), 2)
-				key := vals[0]
-				value := vals[1]
+			for loop.StartValues(w, keys); loop.Next(); {
+				key := keys[loop.Pos()]
+				value := values[loop.Pos()]
 				// DeepSeek-V3.2.jinja:91 {%- if not loop.first -%}
 				w.At(91, 5, "if")
-				if !(loop.First().Truthy()) {
+				if !loop.First().Truthy() {
 					w.WriteString("\n")
 				}
 				w.WriteString("<")
@@ -256,12 +276,12 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:124 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	w.At(124, 1, "set")
 	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
-		return runtime.Bool(runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")))
+		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	w.At(125, 1, "set")
 	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
-		return runtime.Bool(runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("developer")))
+		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126 {%- if has_system -%}
 	w.At(126, 1, "if")
@@ -286,7 +306,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.At(132, 17, "{{ }}")
 			w.Write(runtime.Call(renderResponseFormat, []runtime.Value{responseFormat.Attr("value")}, nil))
 		}
-	} else if !(firstIsDeveloper.Truthy()) {
+	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:137 {%- if tools or response_format.value -%}
 		w.At(137, 3, "if")
 		if tools.Truthy() || responseFormat.Attr("value").Truthy() {
@@ -329,7 +349,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		msgIndex = runtime.Add(loop3.Index0(), startIdx)
 		// DeepSeek-V3.2.jinja:155 {%- if message.role == "developer" -%}
 		w.At(155, 3, "if")
-		if runtime.Eq(message3.Attr("role"), runtime.Str("developer")) {
+		if runtime.EqStr(message3.Attr("role"), "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157 {%- if tools -%}
 			w.At(157, 5, "if")
@@ -364,7 +384,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(167, 7, "{{ }}")
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message3.Attr("role"), "user") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174 {{ message.content }}
 			w.At(174, 13, "{{ }}")
@@ -381,7 +401,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(178, 7, "{{ }}")
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message3.Attr("role"), "tool") {
 			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			w.At(186, 5, "set")
 			prevAssistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
@@ -390,7 +410,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			for _, i := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				w.At(188, 7, "if")
-				if runtime.Ne(messages.Item(i).Attr("role"), runtime.Str("tool")) && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
+				if !runtime.EqStr(messages.Item(i).Attr("role"), "tool") && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189 {%- set prev_assistant_idx.value = i -%}
 					w.At(189, 9, "set")
 					runtime.SetAttr(prevAssistantIdx, "value", i)
@@ -430,7 +450,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingEndToken)
 				}
 			}
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message3.Attr("role"), "assistant") {
 			// DeepSeek-V3.2.jinja:218 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			w.At(218, 5, "if")
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndex.Attr("value")) {

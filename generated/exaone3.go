@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Exaone3 is the chat template builtin/exaone3.jinja.
 var Exaone3 = &runtime.Template{
 	Aliases: []string{"dd26650e2cf828230f07d11aac47382b5825bedc8ffc6989a17fddfaa8cf0e29", "e3919603eb3c1957350eaab3d848a4a7964d72d8979490b523a4068805a9906a"},
-	File:    "exaone3.jinja",
-	Func:    renderExaone3,
-	Name:    "exaone3",
-	Origin:  "builtin/exaone3.jinja",
-	SHA256:  "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "exaone3.jinja",
+	Func:   renderExaone3,
+	Name:   "exaone3",
+	Origin: "builtin/exaone3.jinja",
+	SHA256: "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
 }
 
 // renderExaone3 renders exaone3.jinja.
@@ -30,18 +50,24 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone3.jinja:16 {%- if message['role'] == 'system' %}
 		w.At(16, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// exaone3.jinja:17 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.At(17, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("[|system|]")
+			w.WriteStr(content)
+			w.WriteString("[|endofturn|]\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// exaone3.jinja:19 {{- '[|user|]' + content + '\n' }}
 			w.At(19, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|user|]"), content, runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("[|user|]")
+			w.WriteStr(content)
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// exaone3.jinja:21 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(21, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n"))
+			w.WriteString("[|assistant|]")
+			w.WriteStr(content)
+			w.WriteString("[|endofturn|]\n")
 		}
 	}
 	w.WriteString("[|assistant|]")

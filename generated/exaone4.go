@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Exaone4 is the chat template builtin/exaone4.jinja.
 var Exaone4 = &runtime.Template{
 	Aliases: []string{"e7da58f7dc648981b2278dfc3df836e421cc867d1989d398c87ca0ca92e0b506", "ad142ea3e9619a0dc7395a8f904f8d4aeb1388c230470724cf95c48d62bf6989"},
-	File:    "exaone4.jinja",
-	Func:    renderExaone4,
-	Name:    "exaone4",
-	Origin:  "builtin/exaone4.jinja",
-	SHA256:  "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "exaone4.jinja",
+	Func:   renderExaone4,
+	Name:   "exaone4",
+	Origin: "builtin/exaone4.jinja",
+	SHA256: "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
 }
 
 // renderExaone4 renders exaone4.jinja.
@@ -30,22 +50,30 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone4.jinja:17 {%- if message['role'] == 'system' %}
 		w.At(17, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// exaone4.jinja:18 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.At(18, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("[|system|]")
+			w.WriteStr(content)
+			w.WriteString("[|endofturn|]\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
 			w.At(20, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|user|]"), content, runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("[|user|]")
+			w.WriteStr(content)
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(22, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+			w.WriteString("[|assistant|]")
+			w.WriteStr(content)
+			w.WriteString("[|endofturn|]\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.At(24, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[|tool|]"), content, runtime.Str("[|endofturn|]\n"))
+			w.WriteString("[|tool|]")
+			w.WriteStr(content)
+			w.WriteString("[|endofturn|]\n")
 		}
 	}
 	w.WriteString("[|assistant|]")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // ExaoneMoe is the chat template builtin/exaone-moe.jinja.
 var ExaoneMoe = &runtime.Template{
 	Aliases: []string{"edb3bb930b6c6825ce1803df1beb46657b8ee6675236ff00973edd160369f031", "8551de5a4a51f8638f44cfdab9b1fd43d790acde37f62fd06dffc8132f26c487"},
-	File:    "exaone-moe.jinja",
-	Func:    renderExaoneMoe,
-	Name:    "exaone-moe",
-	Origin:  "builtin/exaone-moe.jinja",
-	SHA256:  "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "exaone-moe.jinja",
+	Func:   renderExaoneMoe,
+	Name:   "exaone-moe",
+	Origin: "builtin/exaone-moe.jinja",
+	SHA256: "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
 }
 
 // renderExaoneMoe renders exaone-moe.jinja.
@@ -29,7 +49,11 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(message.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))) {
 			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.At(13, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|endofturn|>\n"))
+			w.WriteString("<|")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("|>\n")
+			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteString("<|endofturn|>\n")
 		}
 	}
 	w.WriteString("<|assistant|>\n")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Falcon3 is the chat template builtin/falcon3.jinja.
 var Falcon3 = &runtime.Template{
 	Aliases: []string{"872ce261c15c2bc00d0ac187f727f70d95dc2b3c4532f682c5f878e2f249ba1e", "b6504020e2a5f17554d303b603b6d4d0880f4ff6ef2ee31e539495b77ce5fb1a"},
-	File:    "falcon3.jinja",
-	Func:    renderFalcon3,
-	Name:    "falcon3",
-	Origin:  "builtin/falcon3.jinja",
-	SHA256:  "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "falcon3.jinja",
+	Func:   renderFalcon3,
+	Name:   "falcon3",
+	Origin: "builtin/falcon3.jinja",
+	SHA256: "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
 }
 
 // renderFalcon3 renders falcon3.jinja.
@@ -22,7 +42,11 @@ func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// falcon3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
 		w.At(8, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"), runtime.Str("\n"))
+		w.WriteString("<|")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("|>\n")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("\n")
 	}
 	w.WriteString("<|assistant|>\n")
 }

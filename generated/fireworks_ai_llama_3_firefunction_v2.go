@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // FireworksAiLlama3FirefunctionV2 is the chat template llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja.
 var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
 	Aliases: []string{"a59c5dd621388c668256b87e0157abaa3e28a9506ae401d33d1bf9720ab72386", "5f259f602c593bdc4ee6f461bd3d6ebb30f7001cc2826d763e6d4a46656cd4d6"},
-	File:    "fireworks-ai-llama-3-firefunction-v2.jinja",
-	Func:    renderFireworksAiLlama3FirefunctionV2,
-	Name:    "fireworks-ai-llama-3-firefunction-v2",
-	Origin:  "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
-	SHA256:  "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "fireworks-ai-llama-3-firefunction-v2.jinja",
+	Func:   renderFireworksAiLlama3FirefunctionV2,
+	Name:   "fireworks-ai-llama-3-firefunction-v2",
+	Origin: "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
+	SHA256: "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
 }
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
@@ -49,7 +69,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.Str("")), runtime.KW("content", runtime.Str(""))})
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25 {%- if not loop_messages -%}
 	w.At(25, 1, "if")
-	if !(loopMessages.Truthy()) {
+	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26 {{ raise_exception('Expected non-empty messages') }}
 		w.At(26, 3, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Str("Expected non-empty messages")))
@@ -85,7 +105,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		if runtime.Eq(loop.Index0(), runtime.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36 {%- if ns.role == 'system' -%}
 			w.At(36, 5, "if")
-			if runtime.Eq(ns.Attr("role"), runtime.Str("system")) {
+			if runtime.EqStr(ns.Attr("role"), "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
 				w.At(37, 7, "set")
 				systemPrompt = runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), runtime.Str("system")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n")), systemPromptSuffix), runtime.Str("<|eot_id|>"))
@@ -103,7 +123,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		w.At(44, 3, "if")
-		if runtime.Gt(loop.Index0(), runtime.Int(0)) || runtime.Ne(ns.Attr("role"), runtime.Str("system")) {
+		if runtime.Gt(loop.Index0(), runtime.Int(0)) || !runtime.EqStr(ns.Attr("role"), "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			w.At(45, 5, "set")
 			runtime.SetAttr(ns, "content", runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), ns.Attr("role")), runtime.Str("<|end_header_id|>\n\n")), msgContent))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Gemma is the chat template builtin/gemma.jinja.
 var Gemma = &runtime.Template{
 	Aliases: []string{"1362931a72202b0bd86d0c7e3c73d97d502b580185d241be8847f1f8462419ed", "4bd5f5f440ba528fdc4b84cfcf2cb77023f32cd937fcb0c393d3ce7f7f7b7d7a"},
-	File:    "gemma.jinja",
-	Func:    renderGemma,
-	Name:    "gemma",
-	Origin:  "builtin/gemma.jinja",
-	SHA256:  "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "gemma.jinja",
+	Func:   renderGemma,
+	Name:   "gemma",
+	Origin: "builtin/gemma.jinja",
+	SHA256: "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
 }
 
 // renderGemma renders gemma.jinja.
@@ -31,24 +51,26 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 		role := in.Lookup("role")
 		// gemma.jinja:17 {%- if message['role'] == 'system' %}
 		w.At(17, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// gemma.jinja:18 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
 			w.At(18, 1, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)))
 		} else {
 			// gemma.jinja:20 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			w.At(20, 1, "set")
-			if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			if runtime.EqStr(message.ItemStr("role"), "assistant") {
 				role = runtime.Str("model")
 			} else {
 				role = message.ItemStr("role")
 			}
 			// gemma.jinja:21 {{- '<start_of_turn>' + role + '\n' }}
 			w.At(21, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<start_of_turn>"), role, runtime.Str("\n"))
+			w.WriteString("<start_of_turn>")
+			w.WriteStr(role)
+			w.WriteString("\n")
 			// gemma.jinja:22 {%- if ns.system_prompt and role != 'model' %}
 			w.At(22, 1, "if")
-			if ns.Attr("system_prompt").Truthy() && runtime.Ne(role, runtime.Str("model")) {
+			if ns.Attr("system_prompt").Truthy() && !runtime.EqStr(role, "model") {
 				// gemma.jinja:23 {{- ns.system_prompt + '\n\n' }}
 				w.At(23, 1, "{{ }}")
 				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))

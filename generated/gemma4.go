@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Gemma4 is the chat template llama.cpp/gemma4.jinja.
 var Gemma4 = &runtime.Template{
 	Aliases: []string{"1f123b91d5f91abe21fa7f449582ac1bc9cecda1aede408515afe1ae1aac0b4d", "58c66fdee4afa29786fa0925a4c3659c8ebc28a2db93da6ae479d7d5886ce48f"},
-	File:    "gemma4.jinja",
-	Func:    renderGemma4,
-	Name:    "gemma4",
-	Origin:  "llama.cpp/gemma4.jinja",
-	SHA256:  "2dfbfc7d538912f4ea11d29d85b4e25d7bc26386e53f57529f1d707c28b5828c",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "gemma4",
+		Thinking:           true,
+		ThinkingStartTag:   "<|channel>thought",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: true,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "gemma4.jinja",
+	Func:   renderGemma4,
+	Name:   "gemma4",
+	Origin: "llama.cpp/gemma4.jinja",
+	SHA256: "2dfbfc7d538912f4ea11d29d85b4e25d7bc26386e53f57529f1d707c28b5828c",
 }
 
 // renderGemma4 renders gemma4.jinja.
@@ -43,10 +63,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4 {%- for key, value in properties | dictsort -%}
 		w.At(4, 5, "for")
-		for _, item2 := range runtime.Iterate(w, runtime.FilterDictsort(properties, nil, nil)) {
-			vals := runtime.Unpack(item2, 2)
-			key := vals[0]
-			value := vals[1]
+		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
 			addComma := runtime.Undefined("add_comma")
 			nsItems := in.Lookup("ns_items")
 			// gemma4.jinja:5 {%- set add_comma = false -%}
@@ -95,7 +115,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				// gemma4.jinja:18 {%- if value['type'] | upper == 'STRING' -%}
 				w.At(18, 13, "if")
-				if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("STRING")) {
+				if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "STRING") {
 					// gemma4.jinja:19 {%- if value['enum'] -%}
 					w.At(19, 17, "if")
 					if value.ItemStr("enum").Truthy() {
@@ -113,7 +133,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.At(21, 26, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value.ItemStr("enum")}, nil))
 					}
-				} else if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
+				} else if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "OBJECT") {
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					w.At(25, 17, "if")
@@ -135,21 +155,21 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.At(33, 21, "for")
 						var loop runtime.Loop
 						for loop.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
-							item3 := loop.Item()
+							item2 := loop.Item()
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34 {{- item -}}
 							w.At(34, 30, "{{ }}")
-							w.Write(item3)
+							w.Write(item2)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35 {%- if not loop.last %}
 							w.At(35, 25, "if")
-							if !(loop.Last().Truthy()) {
+							if !loop.Last().Truthy() {
 								w.WriteString(",")
 							}
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("ARRAY")) {
+				} else if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "ARRAY") {
 					// gemma4.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
 					w.At(40, 17, "if")
 					if runtime.IsMapping(value.ItemStr("items"), nil, nil) && value.ItemStr("items").Truthy() {
@@ -159,13 +179,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43 {%- for item_key, item_value in value['items'] | dictsort -%}
 						w.At(43, 21, "for")
-						for _, item4 := range runtime.Iterate(w, runtime.FilterDictsort(value.ItemStr("items"), nil, nil)) {
-							vals2 := runtime.Unpack(item4, 2)
-							itemKey := vals2[0]
-							itemValue := vals2[1]
+						keys2, values2 := runtime.DictsortPairs(value.ItemStr("items"), nil, nil)
+						for i2 := range w.Count(len(keys2)) {
+							itemKey := keys2[i2]
+							itemValue := values2[i2]
 							// gemma4.jinja:44 {%- if item_value is not none -%}
 							w.At(44, 25, "if")
-							if !(runtime.IsNone(itemValue, nil, nil)) {
+							if !runtime.IsNone(itemValue, nil, nil) {
 								// gemma4.jinja:45 {%- if ns_items.found_first %}
 								w.At(45, 29, "if")
 								if nsItems.Attr("found_first").Truthy() {
@@ -176,7 +196,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// gemma4.jinja:47 {%- if item_key == 'properties' -%}
 								w.At(47, 29, "if")
-								if runtime.Eq(itemKey, runtime.Str("properties")) {
+								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49 {%- if item_value is mapping -%}
 									w.At(49, 33, "if")
@@ -186,7 +206,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(value.ItemStr("items").ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 									}
 									w.WriteString("}")
-								} else if runtime.Eq(itemKey, runtime.Str("required")) {
+								} else if runtime.EqStr(itemKey, "required") {
 									w.WriteString("required:[")
 									// gemma4.jinja:55 {%- for req_item in item_value -%}
 									w.At(55, 33, "for")
@@ -200,12 +220,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57 {%- if not loop.last %}
 										w.At(57, 37, "if")
-										if !(loop2.Last().Truthy()) {
+										if !loop2.Last().Truthy() {
 											w.WriteString(",")
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.Eq(itemKey, runtime.Str("type")) {
+								} else if runtime.EqStr(itemKey, "type") {
 									// gemma4.jinja:61 {%- if item_value is string -%}
 									w.At(61, 33, "if")
 									if runtime.IsString(itemValue, nil, nil) {
@@ -291,15 +311,15 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.At(89, 13, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
-					item5 := loop3.Item()
+					item3 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90 {{- item -}}
 					w.At(90, 22, "{{ }}")
-					w.Write(item5)
+					w.Write(item3)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91 {{- ',' if not loop.last -}}
 					w.At(91, 17, "{{ }}")
-					if !(loop3.Last().Truthy()) {
+					if !loop3.Last().Truthy() {
 						w.WriteString(",")
 					}
 				}
@@ -333,7 +353,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma4.jinja:105 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			w.At(105, 9, "if")
-			if runtime.Eq(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
+			if runtime.EqStr(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106 {{- response_declaration['type'] | upper -}}
 				w.At(106, 23, "{{ }}")
@@ -359,7 +379,9 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argument, nil, nil) {
 			// gemma4.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.At(113, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
+			w.WriteString("<|\"|>")
+			w.WriteStr(argument)
+			w.WriteString("<|\"|>")
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// gemma4.jinja:115 {{- 'true' if argument else 'false' -}}
 			w.At(115, 9, "{{ }}")
@@ -375,10 +397,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// gemma4.jinja:119 {%- for key, value in argument | dictsort -%}
 			w.At(119, 9, "for")
-			for _, item6 := range runtime.Iterate(w, runtime.FilterDictsort(argument, nil, nil)) {
-				vals3 := runtime.Unpack(item6, 2)
-				key2 := vals3[0]
-				value2 := vals3[1]
+			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
+			for i3 := range w.Count(len(keys3)) {
+				key2 := keys3[i3]
+				value2 := values3[i3]
 				// gemma4.jinja:120 {%- if ns.found_first %}
 				w.At(120, 13, "if")
 				if ns3.Attr("found_first").Truthy() {
@@ -392,7 +414,9 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
 					w.At(123, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
+					w.WriteString("<|\"|>")
+					w.WriteStr(key2)
+					w.WriteString("<|\"|>")
 				} else {
 					// gemma4.jinja:125 {{- key -}}
 					w.At(125, 17, "{{ }}")
@@ -410,13 +434,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.At(132, 9, "for")
 			var loop4 runtime.Loop
 			for loop4.Start(w, argument, nil); loop4.Next(); {
-				item7 := loop4.Item()
+				item4 := loop4.Item()
 				// gemma4.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(133, 13, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{item7}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
+				w.Write(runtime.Call(formatArgument, []runtime.Value{item4}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 				// gemma4.jinja:134 {%- if not loop.last %}
 				w.At(134, 13, "if")
-				if !(loop4.Last().Truthy()) {
+				if !loop4.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
@@ -514,14 +538,16 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// gemma4.jinja:186 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		w.At(186, 5, "set")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			role = runtime.Str("model")
 		} else {
 			role = message.ItemStr("role")
 		}
 		// gemma4.jinja:187 {{- '<|turn>' + role + '\n' }}
 		w.At(187, 9, "{{ }}")
-		w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
+		w.WriteString("<|turn>")
+		w.WriteStr(role)
+		w.WriteString("\n")
 		// gemma4.jinja:189 {%- if message['tool_calls'] -%}
 		w.At(189, 13, "if")
 		if message.ItemStr("tool_calls").Truthy() {
@@ -535,7 +561,9 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				function = toolCall.ItemStr("function")
 				// gemma4.jinja:192 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.At(192, 21, "{{ }}")
-				w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
+				w.WriteString("<|tool_call>call:")
+				w.WriteStr(function.ItemStr("name"))
+				w.WriteString("{")
 				// gemma4.jinja:193 {%- if function['arguments'] is mapping -%}
 				w.At(193, 21, "if")
 				if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
@@ -544,10 +572,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 					// gemma4.jinja:195 {%- for key, value in function['arguments'] | dictsort -%}
 					w.At(195, 25, "for")
-					for _, item8 := range runtime.Iterate(w, runtime.FilterDictsort(function.ItemStr("arguments"), nil, nil)) {
-						vals4 := runtime.Unpack(item8, 2)
-						key3 := vals4[0]
-						value3 := vals4[1]
+					keys4, values4 := runtime.DictsortPairs(function.ItemStr("arguments"), nil, nil)
+					for i4 := range w.Count(len(keys4)) {
+						key3 := keys4[i4]
+						value3 := values4[i4]
 						// gemma4.jinja:196 {%- if ns_args.found_first %}
 						w.At(196, 29, "if")
 						if nsArgs.Attr("found_first").Truthy() {
@@ -587,14 +615,16 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(toolResponse.ItemStr("response"), nil, nil) {
 					// gemma4.jinja:213 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.At(213, 25, "{{ }}")
-					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{"))
+					w.WriteString("response:")
+					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
+					w.WriteString("{")
 					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
 					w.At(214, 25, "for")
+					keys5, values5 := runtime.DictsortPairs(toolResponse.ItemStr("response"), nil, nil)
 					var loop5 runtime.Loop
-					for loop5.Start(w, runtime.FilterDictsort(toolResponse.ItemStr("response"), nil, nil), nil); loop5.Next(); {
-						vals5 := runtime.Unpack(loop5.Item(), 2)
-						key4 := vals5[0]
-						value4 := vals5[1]
+					for loop5.StartValues(w, keys5); loop5.Next(); {
+						key4 := keys5[loop5.Pos()]
+						value4 := values5[loop5.Pos()]
 						// gemma4.jinja:215 {{- key -}}
 						w.At(215, 29, "{{ }}")
 						w.Write(key4)
@@ -604,7 +634,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 						// gemma4.jinja:216 {%- if not loop.last %}
 						w.At(216, 29, "if")
-						if !(loop5.Last().Truthy()) {
+						if !loop5.Last().Truthy() {
 							w.WriteString(",")
 						}
 					}
@@ -612,7 +642,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// gemma4.jinja:220 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.At(220, 25, "{{ }}")
-					w.WriteAdd(runtime.Str("response:"), runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
+					w.WriteString("response:")
+					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
+					w.WriteString("{value:")
+					w.WriteStr(runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -625,7 +659,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(message.ItemStr("content"), nil, nil) {
 			// gemma4.jinja:228 {%- if role == 'model' -%}
 			w.At(228, 17, "if")
-			if runtime.Eq(role, runtime.Str("model")) {
+			if runtime.EqStr(role, "model") {
 				// gemma4.jinja:229 {{- strip_thinking(message['content']) -}}
 				w.At(229, 21, "{{ }}")
 				w.Write(runtime.Call(stripThinking, []runtime.Value{message.ItemStr("content")}, nil))
@@ -637,32 +671,32 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(message.ItemStr("content"), nil, nil) {
 			// gemma4.jinja:234 {%- for item in message['content'] -%}
 			w.At(234, 17, "for")
-			for _, item9 := range runtime.Iterate(w, message.ItemStr("content")) {
+			for _, item5 := range runtime.Iterate(w, message.ItemStr("content")) {
 				// gemma4.jinja:235 {%- if item['type'] == 'text' -%}
 				w.At(235, 21, "if")
-				if runtime.Eq(item9.ItemStr("type"), runtime.Str("text")) {
+				if runtime.EqStr(item5.ItemStr("type"), "text") {
 					// gemma4.jinja:236 {%- if role == 'model' -%}
 					w.At(236, 25, "if")
-					if runtime.Eq(role, runtime.Str("model")) {
+					if runtime.EqStr(role, "model") {
 						// gemma4.jinja:237 {{- strip_thinking(item['text']) -}}
 						w.At(237, 29, "{{ }}")
-						w.Write(runtime.Call(stripThinking, []runtime.Value{item9.ItemStr("text")}, nil))
+						w.Write(runtime.Call(stripThinking, []runtime.Value{item5.ItemStr("text")}, nil))
 					} else {
 						// gemma4.jinja:239 {{- item['text'] | trim -}}
 						w.At(239, 29, "{{ }}")
-						w.Write(runtime.FilterTrim(item9.ItemStr("text"), nil, nil))
+						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("image")) {
+				} else if runtime.EqStr(item5.ItemStr("type"), "image") {
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243 {%- set ns.prev_message_type = 'image' -%}
 					w.At(243, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("audio")) {
+				} else if runtime.EqStr(item5.ItemStr("type"), "audio") {
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246 {%- set ns.prev_message_type = 'audio' -%}
 					w.At(246, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("video")) {
+				} else if runtime.EqStr(item5.ItemStr("type"), "video") {
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249 {%- set ns.prev_message_type = 'video' -%}
 					w.At(249, 25, "set")
@@ -672,7 +706,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:254 {%- if not (message['tool_responses'] and not message['content']) -%}
 		w.At(254, 9, "if")
-		if !(message.ItemStr("tool_responses").Truthy() && !(message.ItemStr("content").Truthy())) {
+		if !(message.ItemStr("tool_responses").Truthy() && !message.ItemStr("content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
@@ -681,12 +715,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260 {%- if ns.prev_message_type != 'tool_response' -%}
 		w.At(260, 5, "if")
-		if runtime.Ne(ns.Attr("prev_message_type"), runtime.Str("tool_response")) {
+		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263 {%- if not enable_thinking | default(false) -%}
 		w.At(263, 5, "if")
-		if !(runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy()) {
+		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}

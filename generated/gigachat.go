@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Gigachat is the chat template builtin/gigachat.jinja.
 var Gigachat = &runtime.Template{
 	Aliases: []string{"589d95fda0ce709f87eb0e179e6c51984c916efdd1ad24ea94b10455ee46f24b", "73727695041c232db25b6614754037fb2a3bcd5fe22befc1d2e7413248586997"},
-	File:    "gigachat.jinja",
-	Func:    renderGigachat,
-	Name:    "gigachat",
-	Origin:  "builtin/gigachat.jinja",
-	SHA256:  "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "gigachat_v3",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "gigachat.jinja",
+	Func:   renderGigachat,
+	Name:   "gigachat",
+	Origin: "builtin/gigachat.jinja",
+	SHA256: "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
 }
 
 // renderGigachat renders gigachat.jinja.
@@ -25,19 +45,23 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// gigachat.jinja:15 {%- if loop.first and message['role'] == 'system' %}
 		w.At(15, 1, "if")
-		if loop.First().Truthy() && runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if loop.First().Truthy() && runtime.EqStr(message.ItemStr("role"), "system") {
 			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
 			w.At(16, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// gigachat.jinja:18 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.At(18, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("user<|role_sep|>"), message.ItemStr("content"), runtime.Str("<|message_sep|>"))
+			w.WriteString("user<|role_sep|>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// gigachat.jinja:21 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.At(21, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("assistant<|role_sep|>"), message.ItemStr("content"), runtime.Str("<|message_sep|>"))
+			w.WriteString("assistant<|role_sep|>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|message_sep|>")
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GigaChat310BA18B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
 var GigaChat310BA18B = &runtime.Template{
 	Aliases: []string{"b5068009252eaee0e0fbd15bfb16400a81e4face5d75250ce9a571d776aa0873"},
-	File:    "GigaChat3-10B-A1.8B.jinja",
-	Func:    renderGigaChat310BA18B,
-	Name:    "GigaChat3-10B-A1.8B",
-	Origin:  "llama.cpp/GigaChat3-10B-A1.8B.jinja",
-	SHA256:  "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  false,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "gigachat_v3",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "GigaChat3-10B-A1.8B.jinja",
+	Func:   renderGigaChat310BA18B,
+	Name:   "GigaChat3-10B-A1.8B",
+	Origin: "llama.cpp/GigaChat3-10B-A1.8B.jinja",
+	SHA256: "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
 }
 
 // renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
@@ -52,7 +72,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		ty = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 		// GigaChat3-10B-A1.8B.jinja:11 {%- if ty == "object" -%}
 		w.At(11, 2, "if")
-		if runtime.Eq(ty, runtime.Str("object")) {
+		if runtime.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15 {%- set props = schema.get("properties", {}) -%}
 			w.At(15, 3, "set")
@@ -83,10 +103,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3-10B-A1.8B.jinja:27 {%- for key, val in props.items() -%}
 			w.At(27, 3, "for")
-			for _, item2 := range runtime.Iterate(w, runtime.CallMethod(props, "items", nil, nil)) {
-				vals := runtime.Unpack(item2, 2)
-				key := vals[0]
-				val := vals[1]
+			keys, values := runtime.DictItems(props)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				val := values[i]
 				typeStr := runtime.Undefined("type_str")
 				default2 := in.Lookup("default")
 				// GigaChat3-10B-A1.8B.jinja:29 {%- if "description" in val -%}
@@ -106,10 +126,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3-10B-A1.8B.jinja:38 {%- for add_key, add_val in val.items() -%}
 				w.At(38, 4, "for")
-				for _, item3 := range runtime.Iterate(w, runtime.CallMethod(val, "items", nil, nil)) {
-					vals2 := runtime.Unpack(item3, 2)
-					addKey := vals2[0]
-					addVal := vals2[1]
+				keys2, values2 := runtime.DictItems(val)
+				for i2 := range w.Count(len(keys2)) {
+					addKey := keys2[i2]
+					addVal := values2[i2]
 					// GigaChat3-10B-A1.8B.jinja:39 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					w.At(39, 5, "if")
 					if runtime.In(addKey, ADDITIONALJSONKEYS) {
@@ -147,7 +167,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(default2, nil, nil) {
 						// GigaChat3-10B-A1.8B.jinja:59 {{- ' // default: "' + default + '"' -}}
 						w.At(59, 6, "{{ }}")
-						w.WriteAdd(runtime.Str(" // default: \""), default2, runtime.Str("\""))
+						w.WriteString(" // default: \"")
+						w.WriteStr(default2)
+						w.WriteString("\"")
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
 						w.At(61, 6, "{{ }}")
@@ -158,7 +180,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3-10B-A1.8B.jinja:69 {%- if has_additional_props and additional_props_type is not none -%}
 			w.At(69, 3, "if")
-			if hasAdditionalProps.Truthy() && !(runtime.IsNone(additionalPropsType, nil, nil)) {
+			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType, nil, nil) {
 				// GigaChat3-10B-A1.8B.jinja:70 {%- set additional_type_str = json_schema_to_typescript(
 				w.At(70, 4, "set")
 				additionalTypeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{additionalPropsType, runtime.Add(indent, runtime.Str("  "))}, nil)
@@ -169,7 +191,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3-10B-A1.8B.jinja:77 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
 			w.At(77, 3, "{{ }}")
 			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
-		} else if runtime.Eq(ty, runtime.Str("string")) {
+		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:81 {%- if schema.get("enum") -%}
 			w.At(81, 3, "if")
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
@@ -201,9 +223,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("number")
 			}
-		} else if runtime.Eq(ty, runtime.Str("boolean")) {
+		} else if runtime.EqStr(ty, "boolean") {
 			w.WriteString("boolean")
-		} else if runtime.Eq(ty, runtime.Str("array")) {
+		} else if runtime.EqStr(ty, "array") {
 			// GigaChat3-10B-A1.8B.jinja:107 {%- if "items" in schema -%}
 			w.At(107, 3, "if")
 			if runtime.In(runtime.Str("items"), schema) {
@@ -329,7 +351,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		messageContent := runtime.Undefined("message_content")
 		// GigaChat3-10B-A1.8B.jinja:178 {%- if not role -%}
 		w.At(178, 5, "if")
-		if !(role.Truthy()) {
+		if !role.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:179 {%- set role = message["role"] -%}
 			w.At(179, 9, "set")
 			role = message.ItemStr("role")
@@ -341,7 +363,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		})
 		// GigaChat3-10B-A1.8B.jinja:183 {%- if message_content is not string -%}
 		w.At(183, 5, "if")
-		if !(runtime.IsString(messageContent, nil, nil)) {
+		if !runtime.IsString(messageContent, nil, nil) {
 			// GigaChat3-10B-A1.8B.jinja:184 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			w.At(184, 9, "set")
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -373,7 +395,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		arguments = call.ItemStr("arguments")
 		// GigaChat3-10B-A1.8B.jinja:199 {%- if arguments is not string -%}
 		w.At(199, 2, "if")
-		if !(runtime.IsString(arguments, nil, nil)) {
+		if !runtime.IsString(arguments, nil, nil) {
 			// GigaChat3-10B-A1.8B.jinja:200 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 			w.At(200, 3, "set")
 			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -398,7 +420,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM)}, nil))
 	// GigaChat3-10B-A1.8B.jinja:304 {%- if messages and messages[0]['role'] == 'system' -%}
 	w.At(304, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305 {{- render_role_message(messages[0]) -}}
 		w.At(305, 5, "{{ }}")
 		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{messages.ItemInt(0)}, nil))
@@ -425,11 +447,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// GigaChat3-10B-A1.8B.jinja:322 {%- if message['role'] == 'tool' -%}
 		w.At(322, 5, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323 {{- render_role_message(message, 'function result') -}}
 			w.At(323, 9, "{{ }}")
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message3, runtime.Str("function result")}, nil))
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:330 {%- if message.tool_calls is defined and message.tool_calls -%}
 			w.At(330, 9, "if")
 			if runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) && message3.Attr("tool_calls").Truthy() {
@@ -458,10 +480,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3-10B-A1.8B.jinja:351 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(351, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.Ne(message3.ItemStr("role"), runtime.Str("assistant")) {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message3.ItemStr("role"), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352 {{- 'assistant' + add_tokens.role_sep -}}
 			w.At(352, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"))
+			w.WriteString("assistant")
+			w.WriteStr(addTokens.Attr("role_sep"))
 		}
 	}
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GigaChat3110BA18B is the chat template llama.cpp/GigaChat3.1-10B-A1.8B.jinja.
 var GigaChat3110BA18B = &runtime.Template{
 	Aliases: []string{"647cbcc7daceaa2b62f3bbc18f768d65e96a7529ffc44ff3f43a4845112c074a"},
-	File:    "GigaChat3.1-10B-A1.8B.jinja",
-	Func:    renderGigaChat3110BA18B,
-	Name:    "GigaChat3.1-10B-A1.8B",
-	Origin:  "llama.cpp/GigaChat3.1-10B-A1.8B.jinja",
-	SHA256:  "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  false,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "GigaChat3.1-10B-A1.8B.jinja",
+	Func:   renderGigaChat3110BA18B,
+	Name:   "GigaChat3.1-10B-A1.8B",
+	Origin: "llama.cpp/GigaChat3.1-10B-A1.8B.jinja",
+	SHA256: "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
 }
 
 // renderGigaChat3110BA18B renders GigaChat3.1-10B-A1.8B.jinja.
@@ -52,7 +72,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		ty = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 		// GigaChat3.1-10B-A1.8B.jinja:11 {%- if ty == "object" -%}
 		w.At(11, 2, "if")
-		if runtime.Eq(ty, runtime.Str("object")) {
+		if runtime.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3.1-10B-A1.8B.jinja:15 {%- set props = schema.get("properties", {}) -%}
 			w.At(15, 3, "set")
@@ -83,10 +103,10 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:27 {%- for key, val in props.items() -%}
 			w.At(27, 3, "for")
-			for _, item2 := range runtime.Iterate(w, runtime.CallMethod(props, "items", nil, nil)) {
-				vals := runtime.Unpack(item2, 2)
-				key := vals[0]
-				val := vals[1]
+			keys, values := runtime.DictItems(props)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				val := values[i]
 				typeStr := runtime.Undefined("type_str")
 				default2 := in.Lookup("default")
 				// GigaChat3.1-10B-A1.8B.jinja:29 {%- if "description" in val -%}
@@ -106,10 +126,10 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:38 {%- for add_key, add_val in val.items() -%}
 				w.At(38, 4, "for")
-				for _, item3 := range runtime.Iterate(w, runtime.CallMethod(val, "items", nil, nil)) {
-					vals2 := runtime.Unpack(item3, 2)
-					addKey := vals2[0]
-					addVal := vals2[1]
+				keys2, values2 := runtime.DictItems(val)
+				for i2 := range w.Count(len(keys2)) {
+					addKey := keys2[i2]
+					addVal := values2[i2]
 					// GigaChat3.1-10B-A1.8B.jinja:39 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					w.At(39, 5, "if")
 					if runtime.In(addKey, ADDITIONALJSONKEYS) {
@@ -147,7 +167,9 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(default2, nil, nil) {
 						// GigaChat3.1-10B-A1.8B.jinja:59 {{- ' // default: "' + default + '"' -}}
 						w.At(59, 6, "{{ }}")
-						w.WriteAdd(runtime.Str(" // default: \""), default2, runtime.Str("\""))
+						w.WriteString(" // default: \"")
+						w.WriteStr(default2)
+						w.WriteString("\"")
 					} else {
 						// GigaChat3.1-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
 						w.At(61, 6, "{{ }}")
@@ -158,7 +180,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:69 {%- if has_additional_props and additional_props_type is not none -%}
 			w.At(69, 3, "if")
-			if hasAdditionalProps.Truthy() && !(runtime.IsNone(additionalPropsType, nil, nil)) {
+			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType, nil, nil) {
 				// GigaChat3.1-10B-A1.8B.jinja:70 {%- set additional_type_str = json_schema_to_typescript(
 				w.At(70, 4, "set")
 				additionalTypeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{additionalPropsType, runtime.Add(indent, runtime.Str("  "))}, nil)
@@ -169,7 +191,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:77 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
 			w.At(77, 3, "{{ }}")
 			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
-		} else if runtime.Eq(ty, runtime.Str("string")) {
+		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3.1-10B-A1.8B.jinja:81 {%- if schema.get("enum") -%}
 			w.At(81, 3, "if")
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
@@ -201,9 +223,9 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("number")
 			}
-		} else if runtime.Eq(ty, runtime.Str("boolean")) {
+		} else if runtime.EqStr(ty, "boolean") {
 			w.WriteString("boolean")
-		} else if runtime.Eq(ty, runtime.Str("array")) {
+		} else if runtime.EqStr(ty, "array") {
 			// GigaChat3.1-10B-A1.8B.jinja:107 {%- if "items" in schema -%}
 			w.At(107, 3, "if")
 			if runtime.In(runtime.Str("items"), schema) {
@@ -335,7 +357,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		arguments = call.ItemStr("arguments")
 		// GigaChat3.1-10B-A1.8B.jinja:183 {%- if arguments is not string -%}
 		w.At(183, 2, "if")
-		if !(runtime.IsString(arguments, nil, nil)) {
+		if !runtime.IsString(arguments, nil, nil) {
 			// GigaChat3.1-10B-A1.8B.jinja:184 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 			w.At(184, 3, "set")
 			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -357,7 +379,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		messageContent := runtime.Undefined("message_content")
 		// GigaChat3.1-10B-A1.8B.jinja:192 {%- if not role -%}
 		w.At(192, 5, "if")
-		if !(role.Truthy()) {
+		if !role.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:193 {%- set role = message["role"] -%}
 			w.At(193, 9, "set")
 			role = message.ItemStr("role")
@@ -369,7 +391,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		})
 		// GigaChat3.1-10B-A1.8B.jinja:197 {%- if message_content is not string -%}
 		w.At(197, 5, "if")
-		if !(runtime.IsString(messageContent, nil, nil)) {
+		if !runtime.IsString(messageContent, nil, nil) {
 			// GigaChat3.1-10B-A1.8B.jinja:198 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			w.At(198, 9, "set")
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -404,7 +426,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM)}, nil))
 	// GigaChat3.1-10B-A1.8B.jinja:307 {%- if messages and messages[0]['role'] == 'system' -%}
 	w.At(307, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3.1-10B-A1.8B.jinja:308 {{- render_role_message(messages[0]) -}}
 		w.At(308, 5, "{{ }}")
 		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{messages.ItemInt(0)}, nil))
@@ -430,7 +452,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// GigaChat3.1-10B-A1.8B.jinja:325 {%- if message['role'] == 'tool' -%}
 		w.At(325, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326 {{- render_role_message(message, 'function result') -}}
 			w.At(326, 9, "{{ }}")
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message2, runtime.Str("function result")}, nil))
@@ -441,10 +463,11 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(335, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.Ne(message2.ItemStr("role"), runtime.Str("assistant")) {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336 {{- 'assistant' + add_tokens.role_sep -}}
 			w.At(336, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"))
+			w.WriteString("assistant")
+			w.WriteStr(addTokens.Attr("role_sep"))
 		}
 	}
 }

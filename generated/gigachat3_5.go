@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GigaChat35 is the chat template llama.cpp/GigaChat3.5.jinja.
 var GigaChat35 = &runtime.Template{
 	Aliases: []string{"c65f2bf344341a122bb54d0305d232483c0885af2f0d8eac16d9a41e098f4364"},
-	File:    "GigaChat3.5.jinja",
-	Func:    renderGigaChat35,
-	Name:    "GigaChat3.5",
-	Origin:  "llama.cpp/GigaChat3.5.jinja",
-	SHA256:  "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>\n\n",
+	},
+	File:   "GigaChat3.5.jinja",
+	Func:   renderGigaChat35,
+	Name:   "GigaChat3.5",
+	Origin: "llama.cpp/GigaChat3.5.jinja",
+	SHA256: "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
 }
 
 // renderGigaChat35 renders GigaChat3.5.jinja.
@@ -112,7 +132,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
 		// GigaChat3.5.jinja:18 {%- if schema is not mapping -%}
 		w.At(18, 2, "if")
-		if !(runtime.IsMapping(schema, nil, nil)) {
+		if !runtime.IsMapping(schema, nil, nil) {
 			w.WriteString("any")
 		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
 			// GigaChat3.5.jinja:23 {%- set refstr = schema['$ref'] -%}
@@ -122,7 +142,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(24, 3, "if")
 			if runtime.In(refstr, rns.Attr("chain")) {
 				w.WriteString("any")
-			} else if !(runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy()) {
+			} else if !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:29 {%- set segs = refstr[2:].split('/') -%}
@@ -144,7 +164,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:34 {%- set ns_p.n = ns_p.n[seg] -%}
 						w.At(34, 6, "set")
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
-					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !(runtime.IsString(nsP.Attr("n"), nil, nil))) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
+					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:36 {%- set ns_p.n = ns_p.n[seg | int] -%}
 						w.At(36, 6, "set")
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
@@ -167,7 +187,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !(runtime.IsString(schema.Attr("anyOf"), nil, nil)) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
 			// GigaChat3.5.jinja:51 {%- set nsb = namespace(parts=[]) -%}
 			w.At(51, 3, "set")
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -185,7 +205,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:56 {{- nsb.parts | join(' | ') -}}
 			w.At(56, 3, "{{ }}")
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !(runtime.IsString(schema.Attr("oneOf"), nil, nil)) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
 			// GigaChat3.5.jinja:59 {%- set nsb = namespace(parts=[]) -%}
 			w.At(59, 3, "set")
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -203,7 +223,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:64 {{- nsb.parts | join(' | ') -}}
 			w.At(64, 3, "{{ }}")
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !(runtime.IsString(schema.Attr("allOf"), nil, nil)) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
 			// GigaChat3.5.jinja:67 {%- set nsb = namespace(parts=[]) -%}
 			w.At(67, 3, "set")
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -221,7 +241,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:72 {{- nsb.parts | join(' & ') -}}
 			w.At(72, 3, "{{ }}")
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !(runtime.IsString(schema.Attr("type"), nil, nil)) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
 			// GigaChat3.5.jinja:76 {%- set nsu = namespace(bits=[]) -%}
 			w.At(76, 3, "set")
 			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -233,11 +253,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				subA := in.Lookup("sub_a")
 				// GigaChat3.5.jinja:78 {%- if tname == 'null' -%}
 				w.At(78, 4, "if")
-				if runtime.Eq(tname, runtime.Str("null")) {
+				if runtime.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79 {%- set frag = 'null' -%}
 					w.At(79, 5, "set")
 					frag = runtime.Str("null")
-				} else if runtime.Eq(tname, runtime.Str("string")) {
+				} else if runtime.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:81 {%- if 'const' in schema -%}
 					w.At(81, 5, "if")
 					if runtime.In(runtime.Str("const"), schema) {
@@ -269,7 +289,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(94, 6, "set")
 						frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns}, nil)
 					}
-				} else if runtime.Eq(tname, runtime.Str("boolean")) {
+				} else if runtime.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:97 {%- if 'const' in schema -%}
 					w.At(97, 5, "if")
 					if runtime.In(runtime.Str("const"), schema) {
@@ -304,10 +324,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:108 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
 					w.At(108, 5, "set")
 					frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{subO, indent, indentFactor, root, rns}, nil)
-				} else if runtime.Eq(tname, runtime.Str("array")) {
+				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:110 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 					w.At(110, 5, "if")
-					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !(runtime.IsString(schema.Attr("prefixItems"), nil, nil)) {
+					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
 						// GigaChat3.5.jinja:111 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						w.At(111, 6, "set")
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
@@ -341,14 +361,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			tyRaw = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 			// GigaChat3.5.jinja:127 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			w.At(127, 3, "set")
-			if runtime.Eq(tyRaw, runtime.Str("dict")) {
+			if runtime.EqStr(tyRaw, "dict") {
 				ty = runtime.Str("object")
 			} else {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
 			w.At(130, 3, "if")
-			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty, nil, nil)) && !(runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:131 {%- set c = schema.const -%}
 				w.At(131, 4, "set")
 				c = schema.Attr("const")
@@ -373,7 +393,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					w.WriteString("any")
 				}
-			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !(runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:143 {%- set ns = namespace(enum = []) -%}
 				w.At(143, 4, "set")
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -395,17 +415,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:151 {{- ns.enum | join(' | ') -}}
 				w.At(151, 4, "{{ }}")
 				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.Eq(ty, runtime.Str("object")) || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157 {%- set ns = namespace(pairs=[]) -%}
 				w.At(157, 4, "set")
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 				// GigaChat3.5.jinja:158 {%- for k, v in schema.get("properties", {}).items() -%}
 				w.At(158, 4, "for")
-				for _, item2 := range runtime.Iterate(w, runtime.CallMethod(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), "items", nil, nil)) {
-					vals := runtime.Unpack(item2, 2)
-					k := vals[0]
-					v := vals[1]
+				keys, values := runtime.DictItems(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil))
+				for i := range w.Count(len(keys)) {
+					k := keys[i]
+					v := values[i]
 					// GigaChat3.5.jinja:159 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
 					w.At(159, 5, "set")
 					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
@@ -430,10 +450,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				required = runtime.Add(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
 				// GigaChat3.5.jinja:172 {%- for key, val in ns.pairs -%}
 				w.At(172, 4, "for")
-				for _, item3 := range runtime.Iterate(w, ns2.Attr("pairs")) {
-					vals2 := runtime.Unpack(item3, 2)
-					key := vals2[0]
-					val := vals2[1]
+				for _, item2 := range runtime.Iterate(w, ns2.Attr("pairs")) {
+					vals := runtime.Unpack(item2, 2)
+					key := vals[0]
+					val := vals[1]
 					typeStr := runtime.Undefined("type_str")
 					default2 := in.Lookup("default")
 					// GigaChat3.5.jinja:173 {%- if "description" in val -%}
@@ -454,15 +474,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:181 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
 					w.At(181, 5, "for")
 					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item4 runtime.Value) bool {
-						vals3 := runtime.Unpack(item4, 2)
-						addKey := vals3[0]
-						_ = vals3[1]
+					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item3 runtime.Value) bool {
+						vals2 := runtime.Unpack(item3, 2)
+						addKey := vals2[0]
+						_ = vals2[1]
 						return runtime.In(addKey, ADDITIONALJSONKEYS)
 					}); loop.Next(); {
-						vals4 := runtime.Unpack(loop.Item(), 2)
-						addKey2 := vals4[0]
-						addVal := vals4[1]
+						vals3 := runtime.Unpack(loop.Item(), 2)
+						addKey2 := vals3[0]
+						addVal := vals3[1]
 						// GigaChat3.5.jinja:182 {%- if add_val is string -%}
 						w.At(182, 6, "if")
 						if runtime.IsString(addVal, nil, nil) {
@@ -496,7 +516,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(default2, nil, nil) {
 							// GigaChat3.5.jinja:196 {{- ' // default: "' + default + '"' -}}
 							w.At(196, 7, "{{ }}")
-							w.WriteAdd(runtime.Str(" // default: \""), default2, runtime.Str("\""))
+							w.WriteString(" // default: \"")
+							w.WriteStr(default2)
+							w.WriteString("\"")
 						} else {
 							// GigaChat3.5.jinja:198 {{- ' // default: ' ~ default | string -}}
 							w.At(198, 7, "{{ }}")
@@ -508,7 +530,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:205 {{- indent[:-2] + '}' -}}
 				w.At(205, 4, "{{ }}")
 				w.WriteAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}"))
-			} else if runtime.Eq(ty, runtime.Str("string")) {
+			} else if runtime.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:209 {%- if 'const' in schema -%}
 				w.At(209, 4, "if")
 				if runtime.In(runtime.Str("const"), schema) {
@@ -576,7 +598,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.Write(runtime.FilterString(schema.Attr("const"), nil, nil))
 					} else if runtime.In(ty, runtime.NewList(runtime.Str("integer"), runtime.Str("int"))) {
 						w.WriteString("integer")
-					} else if runtime.Eq(ty, runtime.Str("float")) {
+					} else if runtime.EqStr(ty, "float") {
 						w.WriteString("float")
 					} else {
 						w.WriteString("number")
@@ -587,12 +609,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 				} else if runtime.In(ty, runtime.NewList(runtime.Str("integer"), runtime.Str("int"))) {
 					w.WriteString("integer")
-				} else if runtime.Eq(ty, runtime.Str("float")) {
+				} else if runtime.EqStr(ty, "float") {
 					w.WriteString("float")
 				} else {
 					w.WriteString("number")
 				}
-			} else if runtime.Eq(ty, runtime.Str("boolean")) {
+			} else if runtime.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:261 {%- if 'const' in schema and schema.const is boolean -%}
 				w.At(261, 4, "if")
 				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const"), nil, nil) {
@@ -606,12 +628,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					w.WriteString("boolean")
 				}
-			} else if runtime.Eq(ty, runtime.Str("null")) {
+			} else if runtime.EqStr(ty, "null") {
 				w.WriteString("null")
-			} else if runtime.Eq(ty, runtime.Str("array")) {
+			} else if runtime.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:273 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 				w.At(273, 4, "if")
-				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !(runtime.IsString(schema.Attr("prefixItems"), nil, nil)) {
+				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
 					// GigaChat3.5.jinja:274 {%- set nst = namespace(bits=[]) -%}
 					w.At(274, 5, "set")
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -625,7 +647,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:278 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(278, 5, "{{ }}")
 					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
-				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !(runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil))) && !(runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) {
+				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:280 {%- set nst = namespace(bits=[]) -%}
 					w.At(280, 5, "set")
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -765,11 +787,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 		w.At(363, 5, "if")
-		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !(runtime.IsString(jsonSchema.Attr("anyOf"), nil, nil))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("anyOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			w.At(364, 9, "{{ }}")
 			w.Write(runtime.Call(alignJsonOrderToSchema, []runtime.Value{jsonObj, jsonSchema.Attr("anyOf").ItemInt(0)}, nil))
-		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !(runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:367 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.At(367, 9, "{{ }}")
 			w.Write(runtime.Call(alignJsonOrderToSchema, []runtime.Value{jsonObj, jsonSchema.Attr("oneOf").ItemInt(0)}, nil))
@@ -798,32 +820,32 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			properties = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
 			// GigaChat3.5.jinja:380 {%- for key, prop_schema in properties.items() -%}
 			w.At(380, 9, "for")
-			for _, item5 := range runtime.Iterate(w, runtime.CallMethod(properties, "items", nil, nil)) {
-				vals5 := runtime.Unpack(item5, 2)
-				key2 := vals5[0]
-				propSchema := vals5[1]
-				item6 := in.Lookup("item")
+			keys2, values2 := runtime.DictItems(properties)
+			for i2 := range w.Count(len(keys2)) {
+				key2 := keys2[i2]
+				propSchema := values2[i2]
+				item4 := in.Lookup("item")
 				alignedItem := in.Lookup("aligned_item")
 				// GigaChat3.5.jinja:381 {%- if key in key_set -%}
 				w.At(381, 13, "if")
 				if runtime.In(key2, keySet) {
 					// GigaChat3.5.jinja:382 {%- set item = json_obj[key] -%}
 					w.At(382, 17, "set")
-					item6 = jsonObj.Item(key2)
+					item4 = jsonObj.Item(key2)
 					// GigaChat3.5.jinja:383 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
 					w.At(383, 17, "if")
-					if runtime.IsMapping(item6, nil, nil) || runtime.Eq(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.Str("array")) {
+					if runtime.IsMapping(item4, nil, nil) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						w.At(384, 21, "set")
-						alignedItem = runtime.Call(alignJsonOrderToSchema, []runtime.Value{item6, propSchema}, nil)
-					} else if runtime.IsString(item6, nil, nil) || runtime.IsBoolean(item6, nil, nil) {
+						alignedItem = runtime.Call(alignJsonOrderToSchema, []runtime.Value{item4, propSchema}, nil)
+					} else if runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
 						// GigaChat3.5.jinja:386 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
 						w.At(386, 21, "set")
-						alignedItem = runtime.FilterTojson(item6, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:388 {%- set aligned_item = item -%}
 						w.At(388, 21, "set")
-						alignedItem = item6
+						alignedItem = item4
 					}
 					// GigaChat3.5.jinja:390 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
 					w.At(390, 17, "set")
@@ -836,10 +858,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsNewObj = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
 			// GigaChat3.5.jinja:396 {%- for key, val in ns.kv_list -%}
 			w.At(396, 9, "for")
-			for _, item7 := range runtime.Iterate(w, ns4.Attr("kv_list")) {
-				vals6 := runtime.Unpack(item7, 2)
-				key3 := vals6[0]
-				val2 := vals6[1]
+			for _, item5 := range runtime.Iterate(w, ns4.Attr("kv_list")) {
+				vals4 := runtime.Unpack(item5, 2)
+				key3 := vals4[0]
+				val2 := vals4[1]
 				// GigaChat3.5.jinja:397 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
 				w.At(397, 13, "set")
 				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key3, runtime.Str("\": "), val2))))
@@ -848,10 +870,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(399, 9, "{{ }}")
 			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if runtime.Eq(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.Str("array")) {
+		} else if runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:403 {%- if json_obj is iterable and not json_obj is string -%}
 			w.At(403, 9, "if")
-			if runtime.IsIterable(jsonObj, nil, nil) && !(runtime.IsString(jsonObj, nil, nil)) {
+			if runtime.IsIterable(jsonObj, nil, nil) && !runtime.IsString(jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:404 {%- set item_schema = json_schema.get('items', {}) -%}
 				w.At(404, 13, "set")
 				itemSchema = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
@@ -860,10 +882,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				runtime.SetAttr(ns4, "result", runtime.NewList())
 				// GigaChat3.5.jinja:406 {%- for item in json_obj -%}
 				w.At(406, 13, "for")
-				for _, item8 := range runtime.Iterate(w, jsonObj) {
+				for _, item6 := range runtime.Iterate(w, jsonObj) {
 					// GigaChat3.5.jinja:407 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
 					w.At(407, 17, "set")
-					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(runtime.Call(alignJsonOrderToSchema, []runtime.Value{item8, itemSchema}, nil))))
+					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(runtime.Call(alignJsonOrderToSchema, []runtime.Value{item6, itemSchema}, nil))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410 {{- ns.result | join(', ') -}}
@@ -982,21 +1004,21 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		messageFinalContent := in.Lookup("message_final_content")
 		// GigaChat3.5.jinja:473 {%- if not role -%}
 		w.At(473, 5, "if")
-		if !(role.Truthy()) {
+		if !role.Truthy() {
 			// GigaChat3.5.jinja:474 {%- set role = message["role"] -%}
 			w.At(474, 9, "set")
 			role = message.ItemStr("role")
 		}
 		// GigaChat3.5.jinja:477 {%- set message_content = message['content'] if message['content'] is not none else ” -%}
 		w.At(477, 5, "set")
-		if !(runtime.IsNone(message.ItemStr("content"), nil, nil)) {
+		if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
 			messageContent = message.ItemStr("content")
 		} else {
 			messageContent = runtime.Str("")
 		}
 		// GigaChat3.5.jinja:478 {%- if message_content is not string -%}
 		w.At(478, 5, "if")
-		if !(runtime.IsString(messageContent, nil, nil)) {
+		if !runtime.IsString(messageContent, nil, nil) {
 			// GigaChat3.5.jinja:479 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			w.At(479, 9, "set")
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -1016,7 +1038,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				placeholder := in.Lookup("placeholder")
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
 				w.At(485, 17, "set")
-				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(runtime.Ne(f.Attr("type"), runtime.Str("doc")), func() runtime.Value {
+				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
 					return addTokens.Item(f.Attr("type"))
 				}, func() runtime.Value {
 					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
@@ -1163,10 +1185,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsParams = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
 			// GigaChat3.5.jinja:555 {%- for k, v in args.items() -%}
 			w.At(555, 9, "for")
-			for _, item9 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-				vals7 := runtime.Unpack(item9, 2)
-				k2 := vals7[0]
-				v2 := vals7[1]
+			keys3, values3 := runtime.DictItems(args2)
+			for i3 := range w.Count(len(keys3)) {
+				k2 := keys3[i3]
+				v2 := values3[i3]
 				// GigaChat3.5.jinja:556 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
 				w.At(556, 13, "set")
 				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(runtime.Call(renderGcmlParameter, []runtime.Value{k2, v2}, nil))))
@@ -1207,25 +1229,25 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		Params: []string{"name", "item"},
 	}, func(args []runtime.Value) {
 		name2 := runtime.Param(args[0], "name")
-		item10 := runtime.Param(args[1], "item")
+		item7 := runtime.Param(args[1], "item")
 		nsStrip := in.Lookup("ns_strip")
 		nsBody := in.Lookup("ns_body")
 		body := in.Lookup("body")
 		// GigaChat3.5.jinja:579 {%- if item is mapping -%}
 		w.At(579, 5, "if")
-		if runtime.IsMapping(item10, nil, nil) {
+		if runtime.IsMapping(item7, nil, nil) {
 			// GigaChat3.5.jinja:580 {%- set ns_strip = namespace(pairs=[]) -%}
 			w.At(580, 9, "set")
 			nsStrip = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581 {%- for k, v in item.items() -%}
 			w.At(581, 9, "for")
-			for _, item11 := range runtime.Iterate(w, runtime.CallMethod(item10, "items", nil, nil)) {
-				vals8 := runtime.Unpack(item11, 2)
-				k3 := vals8[0]
-				v3 := vals8[1]
+			keys4, values4 := runtime.DictItems(item7)
+			for i4 := range w.Count(len(keys4)) {
+				k3 := keys4[i4]
+				v3 := values4[i4]
 				// GigaChat3.5.jinja:582 {%- if k != 'id' -%}
 				w.At(582, 13, "if")
-				if runtime.Ne(k3, runtime.Str("id")) {
+				if !runtime.EqStr(k3, "id") {
 					// GigaChat3.5.jinja:583 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
 					w.At(583, 17, "set")
 					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k3, v3))))
@@ -1236,10 +1258,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsBody = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:587 {%- for k, v in ns_strip.pairs -%}
 			w.At(587, 9, "for")
-			for _, item12 := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
-				vals9 := runtime.Unpack(item12, 2)
-				k4 := vals9[0]
-				v4 := vals9[1]
+			for _, item8 := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
+				vals5 := runtime.Unpack(item8, 2)
+				k4 := vals5[0]
+				v4 := vals5[1]
 				// GigaChat3.5.jinja:588 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
 				w.At(588, 13, "set")
 				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k4, runtime.Str("\": "), runtime.FilterTojson(v4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
@@ -1247,14 +1269,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:590 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			w.At(590, 9, "set")
 			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.IsString(item10, nil, nil) {
+		} else if runtime.IsString(item7, nil, nil) {
 			// GigaChat3.5.jinja:596 {%- set body = item -%}
 			w.At(596, 9, "set")
-			body = item10
+			body = item7
 		} else {
 			// GigaChat3.5.jinja:598 {%- set body = item | tojson(ensure_ascii=False) -%}
 			w.At(598, 9, "set")
-			body = runtime.FilterTojson(item10, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			body = runtime.FilterTojson(item7, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.At(600, 5, "{{ }}")
@@ -1271,7 +1293,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsResp := runtime.Undefined("ns_resp")
 		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
 		w.At(605, 5, "if")
-		if (runtime.IsIterable(content2, nil, nil) && !(runtime.IsString(content2, nil, nil))) && !(runtime.IsMapping(content2, nil, nil)) {
+		if (runtime.IsIterable(content2, nil, nil) && !runtime.IsString(content2, nil, nil)) && !runtime.IsMapping(content2, nil, nil) {
 			// GigaChat3.5.jinja:606 {%- set items = content -%}
 			w.At(606, 9, "set")
 			items = content2
@@ -1319,18 +1341,18 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
 		// GigaChat3.5.jinja:720 {%- for item in tools -%}
 		w.At(720, 5, "for")
-		for _, item13 := range runtime.Iterate(w, tools) {
+		for _, item9 := range runtime.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722 {%- set item = item["function"] if "function" in item else item -%}
 			w.At(722, 9, "set")
-			if runtime.In(runtime.Str("function"), item13) {
-				item13 = item13.ItemStr("function")
+			if runtime.In(runtime.Str("function"), item9) {
+				item9 = item9.ItemStr("function")
 			}
 			// GigaChat3.5.jinja:724 {%- set ns.functions = ns.functions + [item] -%}
 			w.At(724, 9, "set")
-			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item13)))
+			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item9)))
 			// GigaChat3.5.jinja:725 {%- set ns.function_names = ns.function_names + [item.name] -%}
 			w.At(725, 9, "set")
-			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item13.Attr("name"))))
+			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item9.Attr("name"))))
 		}
 		// GigaChat3.5.jinja:728 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		w.At(728, 5, "set")
@@ -1348,35 +1370,35 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.5.jinja:739 {%- if reasoning is not defined -%}
 	w.At(739, 1, "if")
-	if !(runtime.IsDefined(reasoning, nil, nil)) {
+	if !runtime.IsDefined(reasoning, nil, nil) {
 		// GigaChat3.5.jinja:740 {%- set reasoning = False -%}
 		w.At(740, 5, "set")
 		reasoning = runtime.Bool(false)
 	}
 	// GigaChat3.5.jinja:743 {%- if use_devsystem is not defined -%}
 	w.At(743, 1, "if")
-	if !(runtime.IsDefined(useDevsystem, nil, nil)) {
+	if !runtime.IsDefined(useDevsystem, nil, nil) {
 		// GigaChat3.5.jinja:744 {%- set use_devsystem = True -%}
 		w.At(744, 5, "set")
 		useDevsystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:747 {%- if use_suggester is not defined -%}
 	w.At(747, 1, "if")
-	if !(runtime.IsDefined(useSuggester, nil, nil)) {
+	if !runtime.IsDefined(useSuggester, nil, nil) {
 		// GigaChat3.5.jinja:748 {%- set use_suggester = True -%}
 		w.At(748, 5, "set")
 		useSuggester = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:751 {%- if use_system is not defined -%}
 	w.At(751, 1, "if")
-	if !(runtime.IsDefined(useSystem, nil, nil)) {
+	if !runtime.IsDefined(useSystem, nil, nil) {
 		// GigaChat3.5.jinja:752 {%- set use_system = True -%}
 		w.At(752, 5, "set")
 		useSystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:761 {%- if drop_history_thinking is not defined -%}
 	w.At(761, 1, "if")
-	if !(runtime.IsDefined(dropHistoryThinking, nil, nil)) {
+	if !runtime.IsDefined(dropHistoryThinking, nil, nil) {
 		// GigaChat3.5.jinja:762 {%- set drop_history_thinking = True -%}
 		w.At(762, 5, "set")
 		dropHistoryThinking = runtime.Bool(true)
@@ -1391,7 +1413,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		m := loop3.Item()
 		// GigaChat3.5.jinja:768 {%- if m['role'] == 'user' -%}
 		w.At(768, 5, "if")
-		if runtime.Eq(m.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
 			w.At(769, 9, "set")
 			runtime.SetAttr(nsHistory, "last_user_idx", loop3.Index0())
@@ -1408,14 +1430,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	for _, message3 := range runtime.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783 {%- if message["role"] == "available functions" -%}
 		w.At(783, 5, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("available functions")) {
+		if runtime.EqStr(message3.ItemStr("role"), "available functions") {
 			// GigaChat3.5.jinja:784 {%- set ns_role_presence.has_available_functions = True -%}
 			w.At(784, 9, "set")
 			runtime.SetAttr(nsRolePresence, "has_available_functions", runtime.Bool(true))
 		}
 		// GigaChat3.5.jinja:787 {%- if message["role"] == "function descriptions" -%}
 		w.At(787, 5, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("function descriptions")) {
+		if runtime.EqStr(message3.ItemStr("role"), "function descriptions") {
 			// GigaChat3.5.jinja:788 {%- set ns_role_presence.has_function_descriptions = True -%}
 			w.At(788, 9, "set")
 			runtime.SetAttr(nsRolePresence, "has_function_descriptions", runtime.Bool(true))
@@ -1433,7 +1455,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// GigaChat3.5.jinja:804 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	w.At(804, 1, "if")
-	if !(nsRolePresence.Attr("has_devsystem").Truthy()) && useDevsystem.Truthy() {
+	if !nsRolePresence.Attr("has_devsystem").Truthy() && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805 {%- set devsystem_content = (
 		w.At(805, 5, "set")
 		if runtime.IsDefined(defaultDevsystem, nil, nil) {
@@ -1444,7 +1466,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:811 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		w.At(811, 5, "{{ }}")
 		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent)}, nil))
-	} else if nsRolePresence.Attr("has_devsystem").Truthy() && !(useDevsystem.Truthy()) {
+	} else if nsRolePresence.Attr("has_devsystem").Truthy() && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:815 {%- set messages = messages[1:] -%}
 		w.At(815, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -1461,7 +1483,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.5.jinja:827 {%- if messages and messages[0]['role'] == 'system' -%}
 	w.At(827, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3.5.jinja:828 {{- render_role_message(messages[0]) -}}
 		w.At(828, 5, "{{ }}")
 		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{messages.ItemInt(0)}, nil))
@@ -1475,7 +1497,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.5.jinja:835 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	w.At(835, 1, "if")
-	if !(nsRolePresence.Attr("has_function_descriptions").Truthy()) && tools.Truthy() {
+	if !nsRolePresence.Attr("has_function_descriptions").Truthy() && tools.Truthy() {
 		// GigaChat3.5.jinja:836 {{- render_function_descriptions(
 		w.At(836, 5, "{{ }}")
 		w.Write(runtime.Call(renderFunctionDescriptions, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES)}, nil))
@@ -1516,7 +1538,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:862 {{- raise_exception(
 			w.At(862, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("available functions")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "available functions") {
 			// GigaChat3.5.jinja:870 {%- if use_suggester -%}
 			w.At(870, 9, "if")
 			if useSuggester.Truthy() {
@@ -1524,7 +1546,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(871, 13, "{{ }}")
 				w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message4}, nil))
 			}
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("function descriptions")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
 			// GigaChat3.5.jinja:877 {{- render_function_descriptions(message) -}}
 			w.At(877, 9, "{{ }}")
 			w.Write(runtime.Call(renderFunctionDescriptions, []runtime.Value{message4}, nil))
@@ -1535,7 +1557,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(message4.ItemStr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))) {
 			// GigaChat3.5.jinja:895 {%- if not ns_state.previous_tool_names -%}
 			w.At(895, 9, "if")
-			if !(nsState.Attr("previous_tool_names").Truthy()) {
+			if !nsState.Attr("previous_tool_names").Truthy() {
 				// GigaChat3.5.jinja:896 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
 				w.At(896, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
@@ -1548,15 +1570,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody)}, nil))
 			// GigaChat3.5.jinja:907 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			w.At(907, 9, "if")
-			if !(nsRolePresence.Attr("has_available_functions").Truthy()) && useSuggester.Truthy() {
+			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				w.At(908, 13, "set")
-				nextIsFr = runtime.And(runtime.Bool(!(loop4.Last().Truthy())), func() runtime.Value {
+				nextIsFr = runtime.And(runtime.Bool(!loop4.Last().Truthy()), func() runtime.Value {
 					return runtime.Bool(runtime.In(loop4.Value().Attr("nextitem").Attr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))))
 				})
 				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
 				w.At(909, 13, "if")
-				if !(nextIsFr.Truthy()) {
+				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910 {%- if message.functions is defined and message.functions -%}
 					w.At(910, 17, "if")
 					if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
@@ -1572,7 +1594,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:921 {{- render_role_message(message, role='user') -}}
 			w.At(921, 9, "{{ }}")
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message4}, []runtime.Kwarg{runtime.KW("role", runtime.Str("user"))}))
@@ -1581,7 +1603,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("reasoning"))
 			// GigaChat3.5.jinja:925 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			w.At(925, 9, "if")
-			if !(nsRolePresence.Attr("has_available_functions").Truthy()) && useSuggester.Truthy() {
+			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926 {%- if message.functions is defined and message.functions -%}
 				w.At(926, 13, "if")
 				if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
@@ -1623,7 +1645,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				nm := in.Lookup("_nm")
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, "if")
-				if !(nsLaTr.Attr("stopped").Truthy()) {
+				if !nsLaTr.Attr("stopped").Truthy() {
 					// GigaChat3.5.jinja:948 {%- if messages[k]['role'] in ['tool', 'function'] -%}
 					w.At(948, 17, "if")
 					if runtime.In(messages.Item(k5).ItemStr("role"), runtime.NewList(runtime.Str("tool"), runtime.Str("function"))) {
@@ -1681,13 +1703,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:973 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			w.At(973, 9, "{{ }}")
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody)}, nil))
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text=”, present=False) -%}
 			w.At(993, 9, "set")
 			nsThink = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("text", runtime.Str("")), runtime.KW("present", runtime.Bool(false))})
 			// GigaChat3.5.jinja:994 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			w.At(994, 9, "if")
-			if runtime.IsDefined(message4.Attr("reasoning_content"), nil, nil) && !(runtime.IsNone(message4.Attr("reasoning_content"), nil, nil)) {
+			if runtime.IsDefined(message4.Attr("reasoning_content"), nil, nil) && !runtime.IsNone(message4.Attr("reasoning_content"), nil, nil) {
 				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				w.At(998, 13, "if")
 				if dropHistoryThinking.Truthy() && runtime.Lt(loop4.Index0(), nsHistory.Attr("last_user_idx")) {
@@ -1702,7 +1724,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:1005 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
 			w.At(1005, 9, "if")
-			if (nsThink.Attr("present").Truthy() && nsThink.Attr("text").Truthy()) && !(runtime.IsString(nsThink.Attr("text"), nil, nil)) {
+			if (nsThink.Attr("present").Truthy() && nsThink.Attr("text").Truthy()) && !runtime.IsString(nsThink.Attr("text"), nil, nil) {
 				// GigaChat3.5.jinja:1006 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
 				w.At(1006, 13, "set")
 				runtime.SetAttr(nsThink, "text", runtime.FilterTojson(nsThink.Attr("text"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
@@ -1734,10 +1756,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				fcContent := in.Lookup("fc_content")
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, "if")
-				if !(nsLa.Attr("stopped").Truthy()) {
+				if !nsLa.Attr("stopped").Truthy() {
 					// GigaChat3.5.jinja:1023 {%- if messages[k]['role'] == 'function call' -%}
 					w.At(1023, 17, "if")
-					if runtime.Eq(messages.Item(k6).ItemStr("role"), runtime.Str("function call")) {
+					if runtime.EqStr(messages.Item(k6).ItemStr("role"), "function call") {
 						// GigaChat3.5.jinja:1024 {%- set fc_content = messages[k]['content'] -%}
 						w.At(1024, 21, "set")
 						fcContent = messages.Item(k6).ItemStr("content")
@@ -1747,7 +1769,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							// GigaChat3.5.jinja:1026 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							w.At(1026, 25, "set")
 							runtime.SetAttr(nsLa, "tool_calls", runtime.Add(nsLa.Attr("tool_calls"), runtime.NewList(fcContent)))
-						} else if runtime.IsIterable(fcContent, nil, nil) && !(runtime.IsString(fcContent, nil, nil)) {
+						} else if runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1028 {%- for c in fc_content -%}
 							w.At(1028, 25, "for")
 							for _, c2 := range runtime.Iterate(w, fcContent) {
@@ -1788,14 +1810,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsState, "skip_remaining", nsLa.Attr("skip_count"))
 			// GigaChat3.5.jinja:1050 {%- set ns_text = namespace(value=message.content if message.content is not none else ”) -%}
 			w.At(1050, 9, "set")
-			nsText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.IfElse(!(runtime.IsNone(message4.Attr("content"), nil, nil)), func() runtime.Value {
+			nsText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
 				return message4.Attr("content")
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}))})
 			// GigaChat3.5.jinja:1051 {%- if ns_text.value is not string -%}
 			w.At(1051, 9, "if")
-			if !(runtime.IsString(nsText.Attr("value"), nil, nil)) {
+			if !runtime.IsString(nsText.Attr("value"), nil, nil) {
 				// GigaChat3.5.jinja:1052 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
 				w.At(1052, 13, "set")
 				runtime.SetAttr(nsText, "value", runtime.FilterTojson(nsText.Attr("value"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
@@ -1850,7 +1872,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:1090 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			w.At(1090, 9, "if")
-			if (nsThink.Attr("present").Truthy() && !(nsText.Attr("value").Truthy())) && !(nsCombined.Attr("calls").Truthy()) {
+			if (nsThink.Attr("present").Truthy() && !nsText.Attr("value").Truthy()) && !nsCombined.Attr("calls").Truthy() {
 				// GigaChat3.5.jinja:1091 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
 				w.At(1091, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
@@ -1867,7 +1889,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			w.At(1104, 9, "set")
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(!(addGenerationPrompt.Truthy()))
+				return runtime.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			w.At(1108, 9, "{{ }}")
@@ -1896,11 +1918,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.At(1133, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"), runtime.Str("<think>"))
+				w.WriteString("assistant")
+				w.WriteStr(addTokens.Attr("role_sep"))
+				w.WriteString("<think>")
 			} else {
 				// GigaChat3.5.jinja:1135 {{- 'assistant' + add_tokens.role_sep -}}
 				w.At(1135, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("assistant"), addTokens.Attr("role_sep"))
+				w.WriteString("assistant")
+				w.WriteStr(addTokens.Attr("role_sep"))
 			}
 		}
 	}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Glm45 is the chat template llama.cpp/glm_4_5.jinja.
 var Glm45 = &runtime.Template{
 	Aliases: []string{"8c48fec0b06df2ead1ce033a3706cb8695fa3e6435484a2dbd9805b0beef66fc"},
-	File:    "glm_4_5.jinja",
-	Func:    renderGlm45,
-	Name:    "glm_4_5",
-	Origin:  "llama.cpp/glm_4_5.jinja",
-	SHA256:  "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>\n",
+	},
+	File:   "glm_4_5.jinja",
+	Func:   renderGlm45,
+	Name:   "glm_4_5",
+	Origin: "llama.cpp/glm_4_5.jinja",
+	SHA256: "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
 }
 
 // renderGlm45 renders glm_4_5.jinja.
@@ -49,13 +69,13 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:25 {{- content }}
 			w.At(25, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// glm_4_5.jinja:27 {%- for item in content -%}
 			w.At(27, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// glm_4_5.jinja:28 {%- if item is mapping and item.type == 'text' -%}
 				w.At(28, 13, "if")
-				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// glm_4_5.jinja:29 {{- item.text }}
 					w.At(29, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
@@ -81,7 +101,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		m := loop.Item()
 		// glm_4_5.jinja:40 {%- if m.role == 'user' %}
 		w.At(40, 5, "if")
-		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.Attr("role"), "user") {
 			// glm_4_5.jinja:41 {% set ns.last_user_index = loop.index0 -%}
 			w.At(41, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
@@ -102,7 +122,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		afterLastClose := in.Lookup("after_last_close")
 		// glm_4_5.jinja:45 {%- if m.role == 'user' -%}
 		w.At(45, 1, "if")
-		if runtime.Eq(m2.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m2.Attr("role"), "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46 {%- set user_content = visible_text(m.content) -%}
 			w.At(46, 1, "set")
@@ -112,12 +132,12 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			w.Write(userContent)
 			// glm_4_5.jinja:48 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
 			w.At(48, 1, "{{ }}")
-			if (runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy())) && !(runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy()) {
+			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(m2.Attr("role"), "assistant") {
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51 {%- set reasoning_content = ” %}
 			w.At(51, 1, "set")
@@ -159,7 +179,9 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(67, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
+				w.WriteString("\n<think>")
+				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteString("</think>")
 			} else {
 				w.WriteString("\n<think></think>")
 			}
@@ -168,7 +190,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// glm_4_5.jinja:72 {{ '\n' + content.strip() }}
 				w.At(72, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil))
+				w.WriteString("\n")
+				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// glm_4_5.jinja:74 {% if m.tool_calls %}
 			w.At(74, 1, "if")
@@ -190,16 +213,17 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					}
 					// glm_4_5.jinja:81 {{ '\n<tool_call>' + tc_obj.name }}
 					w.At(81, 1, "{{ }}")
-					w.WriteAdd(runtime.Str("\n<tool_call>"), tcObj.Attr("name"))
+					w.WriteString("\n<tool_call>")
+					w.WriteStr(tcObj.Attr("name"))
 					// glm_4_5.jinja:82 {%- if tc_obj.arguments is mapping -%}
 					w.At(82, 1, "if")
 					if runtime.IsMapping(tcObj.Attr("arguments"), nil, nil) {
 						// glm_4_5.jinja:83 {%- for k, v in tc_obj.arguments.items() -%}
 						w.At(83, 5, "for")
-						for _, item3 := range runtime.Iterate(w, runtime.CallMethod(tcObj.Attr("arguments"), "items", nil, nil)) {
-							vals := runtime.Unpack(item3, 2)
-							k := vals[0]
-							v := vals[1]
+						keys, values := runtime.DictItems(tcObj.Attr("arguments"))
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85 {{ k }}
 							w.At(85, 10, "{{ }}")
@@ -207,7 +231,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86 {{ v | tojson if v is not string else v }}
 							w.At(86, 12, "{{ }}")
-							if !(runtime.IsString(v, nil, nil)) {
+							if !runtime.IsString(v, nil, nil) {
 								w.WriteJSON(v, nil, nil)
 							} else {
 								w.Write(v)
@@ -224,13 +248,13 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(m2.Attr("role"), "tool") {
 			// glm_4_5.jinja:98 {%- if m.content is string -%}
 			w.At(98, 1, "if")
 			if runtime.IsString(m2.Attr("content"), nil, nil) {
 				// glm_4_5.jinja:99 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				w.At(99, 1, "if")
-				if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+				if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -254,7 +278,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(m2.Attr("role"), "system") {
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114 {{ visible_text(m.content) }}
 			w.At(114, 1, "{{ }}")
@@ -267,7 +291,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
 		w.At(118, 18, "{{ }}")
-		if runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy()) {
+		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

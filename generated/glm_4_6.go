@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GLM46 is the chat template llama.cpp/GLM-4.6.jinja.
 var GLM46 = &runtime.Template{
 	Aliases: []string{"e5435142af633e74102a951ce8e51e37c2541d1036f80752a37d359a7383c4eb", "e6e2ddfb13f8aef529a869e362f74743725c0919b8675139b93c0cb1623796c8"},
-	File:    "GLM-4.6.jinja",
-	Func:    renderGLM46,
-	Name:    "GLM-4.6",
-	Origin:  "llama.cpp/GLM-4.6.jinja",
-	SHA256:  "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>\n",
+	},
+	File:   "GLM-4.6.jinja",
+	Func:   renderGLM46,
+	Name:   "GLM-4.6",
+	Origin: "llama.cpp/GLM-4.6.jinja",
+	SHA256: "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
 }
 
 // renderGLM46 renders GLM-4.6.jinja.
@@ -49,13 +69,13 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.6.jinja:25 {{- content }}
 			w.At(25, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// GLM-4.6.jinja:27 {%- for item in content -%}
 			w.At(27, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.6.jinja:28 {%- if item is mapping and item.type == 'text' -%}
 				w.At(28, 13, "if")
-				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// GLM-4.6.jinja:29 {{- item.text }}
 					w.At(29, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
@@ -81,7 +101,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		m := loop.Item()
 		// GLM-4.6.jinja:40 {%- if m.role == 'user' %}
 		w.At(40, 5, "if")
-		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.6.jinja:41 {% set ns.last_user_index = loop.index0 -%}
 			w.At(41, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
@@ -96,19 +116,19 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		// GLM-4.6.jinja:45 {%- if m.role == 'user' -%}
 		w.At(45, 1, "if")
-		if runtime.Eq(m2.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m2.Attr("role"), "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46 {{ visible_text(m.content) }}
 			w.At(46, 1, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
 			// GLM-4.6.jinja:47 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			w.At(47, 1, "{{ }}")
-			if (runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy())) && !(runtime.CallMethod(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy()) {
+			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(m2.Attr("role"), "assistant") {
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50 {%- set reasoning_content = ” %}
 			w.At(50, 1, "set")
@@ -135,7 +155,9 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(61, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
+				w.WriteString("\n<think>")
+				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteString("</think>")
 			} else {
 				w.WriteString("\n<think></think>")
 			}
@@ -144,7 +166,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66 {{ '\n' + content.strip() }}
 				w.At(66, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), runtime.CallMethod(content2, "strip", nil, nil))
+				w.WriteString("\n")
+				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// GLM-4.6.jinja:68 {% if m.tool_calls %}
 			w.At(68, 1, "if")
@@ -162,7 +185,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GLM-4.6.jinja:73 {{ '\n<tool_call>' + tc.name }}
 					w.At(73, 1, "{{ }}")
-					w.WriteAdd(runtime.Str("\n<tool_call>"), tc.Attr("name"))
+					w.WriteString("\n<tool_call>")
+					w.WriteStr(tc.Attr("name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74 {% set _args = tc.arguments or {} %}
 					w.At(74, 1, "set")
@@ -171,7 +195,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					})
 					// GLM-4.6.jinja:75 {% if _args is not mapping %}
 					w.At(75, 1, "if")
-					if !(runtime.IsMapping(args2, nil, nil)) {
+					if !runtime.IsMapping(args2, nil, nil) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
 						w.At(76, 5, "{{ }}")
@@ -180,10 +204,10 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GLM-4.6.jinja:78 {% for k, v in _args.items() %}
 					w.At(78, 1, "for")
-					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-						vals := runtime.Unpack(item3, 2)
-						k := vals[0]
-						v := vals[1]
+					keys, values := runtime.DictItems(args2)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79 {{ k }}
 						w.At(79, 10, "{{ }}")
@@ -191,7 +215,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						w.At(80, 12, "{{ }}")
-						if !(runtime.IsString(v, nil, nil)) {
+						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
@@ -201,13 +225,13 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(m2.Attr("role"), "tool") {
 			// GLM-4.6.jinja:85 {%- if m.content is string -%}
 			w.At(85, 1, "if")
 			if runtime.IsString(m2.Attr("content"), nil, nil) {
 				// GLM-4.6.jinja:86 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				w.At(86, 1, "if")
-				if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+				if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -231,7 +255,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(m2.Attr("role"), "system") {
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101 {{ visible_text(m.content) }}
 			w.At(101, 1, "{{ }}")
@@ -244,7 +268,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
 		w.At(105, 18, "{{ }}")
-		if runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy()) {
+		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GLM47Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
 var GLM47Flash = &runtime.Template{
 	Aliases: []string{"f0309250278561554b1d29ddb1a5c8380edbe4657ccb57180b6550b3bc4e569e"},
-	File:    "GLM-4.7-Flash.jinja",
-	Func:    renderGLM47Flash,
-	Name:    "GLM-4.7-Flash",
-	Origin:  "llama.cpp/GLM-4.7-Flash.jinja",
-	SHA256:  "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "GLM-4.7-Flash.jinja",
+	Func:   renderGLM47Flash,
+	Name:   "GLM-4.7-Flash",
+	Origin: "llama.cpp/GLM-4.7-Flash.jinja",
+	SHA256: "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
 }
 
 // renderGLM47Flash renders GLM-4.7-Flash.jinja.
@@ -49,13 +69,13 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.7-Flash.jinja:19 {{- content }}
 			w.At(19, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// GLM-4.7-Flash.jinja:21 {%- for item in content -%}
 			w.At(21, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22 {%- if item is mapping and item.type == 'text' -%}
 				w.At(22, 13, "if")
-				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// GLM-4.7-Flash.jinja:23 {{- item.text }}
 					w.At(23, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
@@ -81,7 +101,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		m := loop.Item()
 		// GLM-4.7-Flash.jinja:34 {%- if m.role == 'user' %}
 		w.At(34, 5, "if")
-		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.7-Flash.jinja:35 {% set ns.last_user_index = loop.index0 -%}
 			w.At(35, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
@@ -97,12 +117,12 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		clearThinking := in.Lookup("clear_thinking")
 		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
 		w.At(39, 1, "if")
-		if runtime.Eq(m2.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m2.Attr("role"), "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
 			w.At(39, 36, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(m2.Attr("role"), "assistant") {
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = ” %}
 			w.At(42, 1, "set")
@@ -126,10 +146,12 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			w.At(52, 1, "if")
-			if ((runtime.IsDefined(clearThinking, nil, nil) && !(clearThinking.Truthy())) || runtime.Gt(loop2.Index0(), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
+			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(loop2.Index0(), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(53, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("<think>"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("</think>"))
+				w.WriteString("<think>")
+				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteString("</think>")
 			} else {
 				w.WriteString("</think>")
 			}
@@ -156,16 +178,17 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GLM-4.7-Flash.jinja:65 {{- '<tool_call>' + tc.name -}}
 					w.At(65, 1, "{{ }}")
-					w.WriteAdd(runtime.Str("<tool_call>"), tc.Attr("name"))
+					w.WriteString("<tool_call>")
+					w.WriteStr(tc.Attr("name"))
 					// GLM-4.7-Flash.jinja:66 {% set _args = tc.arguments %}
 					w.At(66, 1, "set")
 					args2 = tc.Attr("arguments")
 					// GLM-4.7-Flash.jinja:66 {% for k, v in _args.items() %}
 					w.At(66, 31, "for")
-					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-						vals := runtime.Unpack(item3, 2)
-						k := vals[0]
-						v := vals[1]
+					keys, values := runtime.DictItems(args2)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66 {{ k }}
 						w.At(66, 71, "{{ }}")
@@ -173,7 +196,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						w.At(66, 99, "{{ }}")
-						if !(runtime.IsString(v, nil, nil)) {
+						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
@@ -183,13 +206,13 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(m2.Attr("role"), "tool") {
 			// GLM-4.7-Flash.jinja:69 {%- if m.content is string -%}
 			w.At(69, 1, "if")
 			if runtime.IsString(m2.Attr("content"), nil, nil) {
 				// GLM-4.7-Flash.jinja:70 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				w.At(70, 1, "if")
-				if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+				if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
@@ -213,7 +236,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_response>")
 				}
 			}
-		} else if runtime.Eq(m2.Attr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(m2.Attr("role"), "system") {
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
 			w.At(81, 11, "{{ }}")
@@ -226,7 +249,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
 		w.At(85, 18, "{{ }}")
-		if runtime.IsDefined(enableThinking, nil, nil) && !(enableThinking.Truthy()) {
+		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")

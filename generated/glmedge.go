@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Glmedge is the chat template builtin/glmedge.jinja.
 var Glmedge = &runtime.Template{
 	Aliases: []string{"e726435b79668ef96728279eaf17bf2d81a2357e352cae4907aca83dc08a3448", "1e15a51aafe8897ed963c8cbbbb2f1e4ccbba896be05980921a1c5bc74f69420"},
-	File:    "glmedge.jinja",
-	Func:    renderGlmedge,
-	Name:    "glmedge",
-	Origin:  "builtin/glmedge.jinja",
-	SHA256:  "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "glmedge.jinja",
+	Func:   renderGlmedge,
+	Name:   "glmedge",
+	Origin: "builtin/glmedge.jinja",
+	SHA256: "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
 }
 
 // renderGlmedge renders glmedge.jinja.
@@ -22,7 +42,10 @@ func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// glmedge.jinja:9 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.At(9, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"))
+		w.WriteString("<|")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("|>\n")
+		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>")
 }

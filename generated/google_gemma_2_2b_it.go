@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GoogleGemma22bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
 var GoogleGemma22bIt = &runtime.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
-	File:    "google-gemma-2-2b-it.jinja",
-	Func:    renderGoogleGemma22bIt,
-	Name:    "google-gemma-2-2b-it",
-	Origin:  "llama.cpp/google-gemma-2-2b-it.jinja",
-	SHA256:  "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
+	Caps: runtime.Capabilities{
+		SystemRole:         false,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "google-gemma-2-2b-it.jinja",
+	Func:   renderGoogleGemma22bIt,
+	Name:   "google-gemma-2-2b-it",
+	Origin: "llama.cpp/google-gemma-2-2b-it.jinja",
+	SHA256: "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
 }
 
 // renderGoogleGemma22bIt renders google-gemma-2-2b-it.jinja.
@@ -24,7 +44,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// google-gemma-2-2b-it.jinja:1 {% if messages[0]['role'] == 'system' %}
 	w.At(1, 16, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// google-gemma-2-2b-it.jinja:1 {{ raise_exception('System role not supported') }}
 		w.At(1, 56, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Str("System role not supported")))
@@ -37,14 +57,14 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 		role := in.Lookup("role")
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		w.At(1, 146, "if")
-		if runtime.Ne(runtime.Bool(runtime.Eq(message.ItemStr("role"), runtime.Str("user"))), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			w.At(1, 208, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'assistant') %}
 		w.At(1, 311, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// google-gemma-2-2b-it.jinja:1 {% set role = 'model' %}
 			w.At(1, 352, "set")
 			role = runtime.Str("model")
@@ -55,7 +75,11 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		// google-gemma-2-2b-it.jinja:1 {{ '<start_of_turn>' + role + '
 		w.At(1, 429, "{{ }}")
-		w.WriteAdd(runtime.Str("<start_of_turn>"), role, runtime.Str("\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<end_of_turn>\n"))
+		w.WriteString("<start_of_turn>")
+		w.WriteStr(role)
+		w.WriteString("\n")
+		w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+		w.WriteString("<end_of_turn>\n")
 	}
 	// google-gemma-2-2b-it.jinja:3 {% if add_generation_prompt %}
 	w.At(3, 17, "if")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GoogleGemma431BIt is the chat template llama.cpp/google-gemma-4-31B-it.jinja.
 var GoogleGemma431BIt = &runtime.Template{
 	Aliases: []string{"a727194b8fd2c1099758afb584f88e44b938f8211a6a261759a83b6418a370c8", "1d35a24a2a63cc600c0cab43628a6df4cd3318e959b03307cf5f9f7e29ecf783"},
-	File:    "google-gemma-4-31B-it.jinja",
-	Func:    renderGoogleGemma431BIt,
-	Name:    "google-gemma-4-31B-it",
-	Origin:  "llama.cpp/google-gemma-4-31B-it.jinja",
-	SHA256:  "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "gemma4",
+		Thinking:           true,
+		ThinkingStartTag:   "<|channel>thought",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "google-gemma-4-31B-it.jinja",
+	Func:   renderGoogleGemma431BIt,
+	Name:   "google-gemma-4-31B-it",
+	Origin: "llama.cpp/google-gemma-4-31B-it.jinja",
+	SHA256: "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
 }
 
 // renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
@@ -45,10 +65,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4 {%- for key, value in properties | dictsort -%}
 		w.At(4, 5, "for")
-		for _, item2 := range runtime.Iterate(w, runtime.FilterDictsort(properties, nil, nil)) {
-			vals := runtime.Unpack(item2, 2)
-			key := vals[0]
-			value := vals[1]
+		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
 			addComma := runtime.Undefined("add_comma")
 			nsItems := in.Lookup("ns_items")
 			// google-gemma-4-31B-it.jinja:5 {%- set add_comma = false -%}
@@ -83,7 +103,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:14 {%- if value['type'] | upper == 'STRING' -%}
 				w.At(14, 13, "if")
-				if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("STRING")) {
+				if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15 {%- if value['enum'] -%}
 					w.At(15, 17, "if")
 					if value.ItemStr("enum").Truthy() {
@@ -101,7 +121,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.At(17, 26, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value.ItemStr("enum")}, nil))
 					}
-				} else if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("ARRAY")) {
+				} else if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
 					w.At(20, 17, "if")
 					if runtime.IsMapping(value.ItemStr("items"), nil, nil) && value.ItemStr("items").Truthy() {
@@ -120,13 +140,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24 {%- for item_key, item_value in value['items'] | dictsort -%}
 						w.At(24, 21, "for")
-						for _, item3 := range runtime.Iterate(w, runtime.FilterDictsort(value.ItemStr("items"), nil, nil)) {
-							vals2 := runtime.Unpack(item3, 2)
-							itemKey := vals2[0]
-							itemValue := vals2[1]
+						keys2, values2 := runtime.DictsortPairs(value.ItemStr("items"), nil, nil)
+						for i2 := range w.Count(len(keys2)) {
+							itemKey := keys2[i2]
+							itemValue := values2[i2]
 							// google-gemma-4-31B-it.jinja:25 {%- if item_value is not none -%}
 							w.At(25, 25, "if")
-							if !(runtime.IsNone(itemValue, nil, nil)) {
+							if !runtime.IsNone(itemValue, nil, nil) {
 								// google-gemma-4-31B-it.jinja:26 {%- if ns_items.found_first %}
 								w.At(26, 29, "if")
 								if nsItems.Attr("found_first").Truthy() {
@@ -137,7 +157,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it.jinja:28 {%- if item_key == 'properties' -%}
 								w.At(28, 29, "if")
-								if runtime.Eq(itemKey, runtime.Str("properties")) {
+								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30 {%- if item_value is mapping -%}
 									w.At(30, 33, "if")
@@ -147,7 +167,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(value.ItemStr("items").ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 									}
 									w.WriteString("}")
-								} else if runtime.Eq(itemKey, runtime.Str("required")) {
+								} else if runtime.EqStr(itemKey, "required") {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
 									w.At(36, 33, "for")
@@ -161,12 +181,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38 {%- if not loop.last %}
 										w.At(38, 37, "if")
-										if !(loop.Last().Truthy()) {
+										if !loop.Last().Truthy() {
 											w.WriteString(",")
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.Eq(itemKey, runtime.Str("type")) {
+								} else if runtime.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:42 {%- if item_value is string -%}
 									w.At(42, 33, "if")
 									if runtime.IsString(itemValue, nil, nil) {
@@ -210,7 +230,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:59 {%- if value['type'] | upper == 'OBJECT' -%}
 				w.At(59, 13, "if")
-				if runtime.Eq(runtime.FilterUpper(value.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
+				if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					w.At(60, 17, "if")
 					if runtime.IsDefined(value.ItemStr("properties"), nil, nil) && runtime.IsMapping(value.ItemStr("properties"), nil, nil) {
@@ -261,15 +281,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.At(74, 21, "for")
 						var loop2 runtime.Loop
 						for loop2.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop2.Next(); {
-							item4 := loop2.Item()
+							item2 := loop2.Item()
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75 {{- item -}}
 							w.At(75, 30, "{{ }}")
-							w.Write(item4)
+							w.Write(item2)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76 {%- if not loop.last %}
 							w.At(76, 25, "if")
-							if !(loop2.Last().Truthy()) {
+							if !loop2.Last().Truthy() {
 								w.WriteString(",")
 							}
 						}
@@ -334,15 +354,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.At(96, 13, "for")
 				var loop3 runtime.Loop
 				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
-					item5 := loop3.Item()
+					item3 := loop3.Item()
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97 {{- item -}}
 					w.At(97, 22, "{{ }}")
-					w.Write(item5)
+					w.Write(item3)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98 {{- ',' if not loop.last -}}
 					w.At(98, 17, "{{ }}")
-					if !(loop3.Last().Truthy()) {
+					if !loop3.Last().Truthy() {
 						w.WriteString(",")
 					}
 				}
@@ -376,7 +396,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:112 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			w.At(112, 9, "if")
-			if runtime.Eq(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), runtime.Str("OBJECT")) {
+			if runtime.EqStr(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113 {{- response_declaration['type'] | upper -}}
 				w.At(113, 23, "{{ }}")
@@ -402,7 +422,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.At(120, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>"))
+			w.WriteString("<|\"|>")
+			w.WriteStr(argument)
+			w.WriteString("<|\"|>")
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:122 {{- 'true' if argument else 'false' -}}
 			w.At(122, 9, "{{ }}")
@@ -418,10 +440,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126 {%- for key, value in argument | dictsort -%}
 			w.At(126, 9, "for")
-			for _, item6 := range runtime.Iterate(w, runtime.FilterDictsort(argument, nil, nil)) {
-				vals3 := runtime.Unpack(item6, 2)
-				key2 := vals3[0]
-				value2 := vals3[1]
+			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
+			for i3 := range w.Count(len(keys3)) {
+				key2 := keys3[i3]
+				value2 := values3[i3]
 				// google-gemma-4-31B-it.jinja:127 {%- if ns.found_first %}
 				w.At(127, 13, "if")
 				if ns3.Attr("found_first").Truthy() {
@@ -435,7 +457,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130 {{- '<|"|>' + key + '<|"|>' -}}
 					w.At(130, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|\"|>"), key2, runtime.Str("<|\"|>"))
+					w.WriteString("<|\"|>")
+					w.WriteStr(key2)
+					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it.jinja:132 {{- key -}}
 					w.At(132, 17, "{{ }}")
@@ -453,13 +477,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.At(139, 9, "for")
 			var loop4 runtime.Loop
 			for loop4.Start(w, argument, nil); loop4.Next(); {
-				item7 := loop4.Item()
+				item4 := loop4.Item()
 				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(140, 13, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{item7}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
+				w.Write(runtime.Call(formatArgument, []runtime.Value{item4}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 				// google-gemma-4-31B-it.jinja:141 {%- if not loop.last %}
 				w.At(141, 13, "if")
-				if !(loop4.Last().Truthy()) {
+				if !loop4.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
@@ -512,14 +536,16 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163 {{- 'response:' + tool_name + '{' -}}
 			w.At(163, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{"))
+			w.WriteString("response:")
+			w.WriteStr(toolName)
+			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
 			w.At(164, 9, "for")
+			keys4, values4 := runtime.DictsortPairs(response, nil, nil)
 			var loop5 runtime.Loop
-			for loop5.Start(w, runtime.FilterDictsort(response, nil, nil), nil); loop5.Next(); {
-				vals4 := runtime.Unpack(loop5.Item(), 2)
-				key3 := vals4[0]
-				value3 := vals4[1]
+			for loop5.StartValues(w, keys4); loop5.Next(); {
+				key3 := keys4[loop5.Pos()]
+				value3 := values4[loop5.Pos()]
 				// google-gemma-4-31B-it.jinja:165 {{- key -}}
 				w.At(165, 13, "{{ }}")
 				w.Write(key3)
@@ -529,7 +555,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 				// google-gemma-4-31B-it.jinja:166 {%- if not loop.last %}
 				w.At(166, 13, "if")
-				if !(loop5.Last().Truthy()) {
+				if !loop5.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
@@ -537,7 +563,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:170 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
 			w.At(170, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("response:"), toolName, runtime.Str("{value:"), runtime.Call(formatArgument, []runtime.Value{response}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}), runtime.Str("}"))
+			w.WriteString("response:")
+			w.WriteStr(toolName)
+			w.WriteString("{value:")
+			w.WriteStr(runtime.Call(formatArgument, []runtime.Value{response}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+			w.WriteString("}")
 		}
 		w.WriteString("<tool_response|>")
 	})
@@ -595,13 +625,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
 	w.At(207, 1, "for")
-	for _, i := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
+	for _, i4 := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
 		// google-gemma-4-31B-it.jinja:208 {%- if loop_messages[i]['role'] == 'user' -%}
 		w.At(208, 5, "if")
-		if runtime.Eq(loopMessages.Item(i).ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(loopMessages.Item(i4).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209 {%- set ns_turn.last_user_idx = i -%}
 			w.At(209, 9, "set")
-			runtime.SetAttr(nsTurn, "last_user_idx", i)
+			runtime.SetAttr(nsTurn, "last_user_idx", i4)
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
@@ -617,13 +647,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		nsToolScan := in.Lookup("ns_tool_scan")
 		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
 		w.At(215, 5, "if")
-		if runtime.Ne(message.ItemStr("role"), runtime.Str("tool")) {
+		if !runtime.EqStr(message.ItemStr("role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216 {%- set ns.prev_message_type = None -%}
 			w.At(216, 5, "set")
 			runtime.SetAttr(ns, "prev_message_type", runtime.None())
 			// google-gemma-4-31B-it.jinja:217 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 			w.At(217, 5, "set")
-			if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			if runtime.EqStr(message.ItemStr("role"), "assistant") {
 				role = runtime.Str("model")
 			} else {
 				role = message.ItemStr("role")
@@ -639,10 +669,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(loop6.Index0(), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
 					w.At(222, 13, "if")
-					if !(prevNt.Attr("found").Truthy()) {
+					if !prevNt.Attr("found").Truthy() {
 						// google-gemma-4-31B-it.jinja:223 {%- if loop_messages[j]['role'] != 'tool' -%}
 						w.At(223, 17, "if")
-						if runtime.Ne(loopMessages.Item(j).ItemStr("role"), runtime.Str("tool")) {
+						if !runtime.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224 {%- set prev_nt.role = loop_messages[j]['role'] -%}
 							w.At(224, 21, "set")
 							runtime.SetAttr(prevNt, "role", loopMessages.Item(j).ItemStr("role"))
@@ -655,15 +685,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:230 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
 			w.At(230, 5, "set")
-			continueSameModelTurn = runtime.And(runtime.Bool(runtime.Eq(role, runtime.Str("model"))), func() runtime.Value {
-				return runtime.Bool(runtime.Eq(prevNt.Attr("role"), runtime.Str("assistant")))
+			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(prevNt.Attr("role"), "assistant"))
 			})
 			// google-gemma-4-31B-it.jinja:231 {%- if not continue_same_model_turn -%}
 			w.At(231, 5, "if")
-			if !(continueSameModelTurn.Truthy()) {
+			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232 {{- '<|turn>' + role + '\n' }}
 				w.At(232, 9, "{{ }}")
-				w.WriteAdd(runtime.Str("<|turn>"), role, runtime.Str("\n"))
+				w.WriteString("<|turn>")
+				w.WriteStr(role)
+				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
 			w.At(236, 5, "set")
@@ -675,7 +707,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if (thinkingText.Truthy() && runtime.Gt(loop6.Index0(), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.At(238, 9, "{{ }}")
-				w.WriteAdd(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>"))
+				w.WriteString("<|channel>thought\n")
+				w.WriteStr(thinkingText)
+				w.WriteString("\n<channel|>")
 			}
 			// google-gemma-4-31B-it.jinja:241 {%- if message['tool_calls'] -%}
 			w.At(241, 13, "if")
@@ -690,7 +724,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					function = toolCall.ItemStr("function")
 					// google-gemma-4-31B-it.jinja:244 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					w.At(244, 21, "{{ }}")
-					w.WriteAdd(runtime.Str("<|tool_call>call:"), function.ItemStr("name"), runtime.Str("{"))
+					w.WriteString("<|tool_call>call:")
+					w.WriteStr(function.ItemStr("name"))
+					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245 {%- if function['arguments'] is mapping -%}
 					w.At(245, 21, "if")
 					if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
@@ -699,10 +735,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:247 {%- for key, value in function['arguments'] | dictsort -%}
 						w.At(247, 25, "for")
-						for _, item8 := range runtime.Iterate(w, runtime.FilterDictsort(function.ItemStr("arguments"), nil, nil)) {
-							vals5 := runtime.Unpack(item8, 2)
-							key4 := vals5[0]
-							value4 := vals5[1]
+						keys5, values5 := runtime.DictsortPairs(function.ItemStr("arguments"), nil, nil)
+						for i5 := range w.Count(len(keys5)) {
+							key4 := keys5[i5]
+							value4 := values5[i5]
 							// google-gemma-4-31B-it.jinja:248 {%- if ns_args.found_first %}
 							w.At(248, 29, "if")
 							if nsArgs.Attr("found_first").Truthy() {
@@ -763,7 +799,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
 					w.At(272, 21, "if")
 					if nsToolScan.Attr("stopped").Truthy() {
-					} else if runtime.Ne(loopMessages.Item(k).ItemStr("role"), runtime.Str("tool")) {
+					} else if !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
 						// google-gemma-4-31B-it.jinja:274 {%- set ns_tool_scan.stopped = true -%}
 						w.At(274, 25, "set")
 						runtime.SetAttr(nsToolScan, "stopped", runtime.Bool(true))
@@ -794,7 +830,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(287, 29, "{{ }}")
 							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), toolBody}, nil))
-						} else if runtime.IsSequence(toolBody, nil, nil) && !(runtime.IsString(toolBody, nil, nil)) {
+						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s=”) -%}
 							w.At(289, 29, "set")
 							nsTxt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("s", runtime.Str(""))})
@@ -803,7 +839,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							for _, part2 := range runtime.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291 {%- if part.get('type') == 'text' -%}
 								w.At(291, 33, "if")
-								if runtime.Eq(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.Str("text")) {
+								if runtime.EqStr(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
 									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default(”)) -%}
 									w.At(292, 37, "set")
 									runtime.SetAttr(nsTxt, "s", runtime.Add(nsTxt.Attr("s"), runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil)))
@@ -831,7 +867,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// google-gemma-4-31B-it.jinja:306 {%- if role == 'model' -%}
 				w.At(306, 17, "if")
-				if runtime.Eq(role, runtime.Str("model")) {
+				if runtime.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307 {{- strip_thinking(message['content']) -}}
 					w.At(307, 21, "{{ }}")
 					w.Write(runtime.Call(stripThinking, []runtime.Value{message.ItemStr("content")}, nil))
@@ -843,32 +879,32 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.IsSequence(message.ItemStr("content"), nil, nil) {
 				// google-gemma-4-31B-it.jinja:312 {%- for item in message['content'] -%}
 				w.At(312, 17, "for")
-				for _, item9 := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, item5 := range runtime.Iterate(w, message.ItemStr("content")) {
 					// google-gemma-4-31B-it.jinja:313 {%- if item['type'] == 'text' -%}
 					w.At(313, 21, "if")
-					if runtime.Eq(item9.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(item5.ItemStr("type"), "text") {
 						// google-gemma-4-31B-it.jinja:314 {%- if role == 'model' -%}
 						w.At(314, 25, "if")
-						if runtime.Eq(role, runtime.Str("model")) {
+						if runtime.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315 {{- strip_thinking(item['text']) -}}
 							w.At(315, 29, "{{ }}")
-							w.Write(runtime.Call(stripThinking, []runtime.Value{item9.ItemStr("text")}, nil))
+							w.Write(runtime.Call(stripThinking, []runtime.Value{item5.ItemStr("text")}, nil))
 						} else {
 							// google-gemma-4-31B-it.jinja:317 {{- item['text'] | trim -}}
 							w.At(317, 29, "{{ }}")
-							w.Write(runtime.FilterTrim(item9.ItemStr("text"), nil, nil))
+							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 						}
-					} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("image")) {
+					} else if runtime.EqStr(item5.ItemStr("type"), "image") {
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321 {%- set ns.prev_message_type = 'image' -%}
 						w.At(321, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("audio")) {
+					} else if runtime.EqStr(item5.ItemStr("type"), "audio") {
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324 {%- set ns.prev_message_type = 'audio' -%}
 						w.At(324, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if runtime.Eq(item9.ItemStr("type"), runtime.Str("video")) {
+					} else if runtime.EqStr(item5.ItemStr("type"), "video") {
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327 {%- set ns.prev_message_type = 'video' -%}
 						w.At(327, 25, "set")
@@ -878,9 +914,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:332 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			w.At(332, 9, "if")
-			if runtime.Eq(ns.Attr("prev_message_type"), runtime.Str("tool_call")) && !(nsTrOut.Attr("flag").Truthy()) {
+			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOut.Attr("flag").Truthy() {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOut.Attr("flag").Truthy() && !(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy())) {
+			} else if !(nsTrOut.Attr("flag").Truthy() && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
 				w.WriteString("<turn|>\n")
 			}
 		}
@@ -890,11 +926,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
 		w.At(341, 5, "if")
-		if runtime.Ne(ns.Attr("prev_message_type"), runtime.Str("tool_response")) && runtime.Ne(ns.Attr("prev_message_type"), runtime.Str("tool_call")) {
+		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && !runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343 {%- if not enable_thinking | default(false) -%}
 			w.At(343, 9, "if")
-			if !(runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy()) {
+			if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // GptOss is the chat template builtin/gpt-oss.jinja.
 var GptOss = &runtime.Template{
 	Aliases: []string{"2874feb3fb7c63e92ff5d60f5b94c2139c4a2362f4802a037b65804c4f69e1aa", "7972a5e6ab20ece663745e943dd821f89958dfde462e1035362dc92b6a21e953"},
-	File:    "gpt-oss.jinja",
-	Func:    renderGptOss,
-	Name:    "gpt-oss",
-	Origin:  "builtin/gpt-oss.jinja",
-	SHA256:  "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "gpt-oss.jinja",
+	Func:   renderGptOss,
+	Name:   "gpt-oss",
+	Origin: "builtin/gpt-oss.jinja",
+	SHA256: "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
 }
 
 // renderGptOss renders gpt-oss.jinja.
@@ -22,10 +42,13 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// gpt-oss.jinja:13 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		w.At(13, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start|>"), message.ItemStr("role"), runtime.Str("<|message|>"), message.ItemStr("content"))
+		w.WriteString("<|start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|message|>")
+		w.WriteStr(message.ItemStr("content"))
 		// gpt-oss.jinja:14 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		w.At(14, 1, "{{ }}")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Granite is the chat template builtin/granite.jinja.
 var Granite = &runtime.Template{
 	Aliases: []string{"3ce38be888aa69bbf4198249baf36977c6ecdfb3759e91d4ef4509f9817df598", "a333b0fee70f54186177ecb7e4499cef0124d12e3a9ceb7ea7cb4b2c5469fab3"},
-	File:    "granite.jinja",
-	Func:    renderGranite,
-	Name:    "granite",
-	Origin:  "builtin/granite.jinja",
-	SHA256:  "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "granite.jinja",
+	Func:   renderGranite,
+	Name:   "granite",
+	Origin: "builtin/granite.jinja",
+	SHA256: "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
 }
 
 // renderGranite renders granite.jinja.
@@ -22,10 +42,12 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite.jinja:9 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		w.At(9, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"))
+		w.WriteString("<|start_of_role|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
 		w.At(10, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant_tool_call")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13 {{- message['content'] + '<|end_of_text|>\n' }}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Granite40 is the chat template builtin/granite-4.0.jinja.
 var Granite40 = &runtime.Template{
 	Aliases: []string{"14e78937b861339523d57fe5d645fd9718b0377ec2a3d3b32d25855245130652", "6ab10ccd124b08eb04675226a608352ecc48a56c92e0b1267d135b2514d05e06"},
-	File:    "granite-4.0.jinja",
-	Func:    renderGranite40,
-	Name:    "granite-4.0",
-	Origin:  "builtin/granite-4.0.jinja",
-	SHA256:  "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "granite-4.0.jinja",
+	Func:   renderGranite40,
+	Name:   "granite-4.0",
+	Origin: "builtin/granite-4.0.jinja",
+	SHA256: "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
 }
 
 // renderGranite40 renders granite-4.0.jinja.
@@ -22,12 +42,14 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite-4.0.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
 		w.At(10, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant_tool_call")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:13 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 			w.At(13, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"))
+			w.WriteString("<|start_of_role|>")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15 {{- message['content'] + '<|end_of_text|>\n' }}
 		w.At(15, 1, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Grok2 is the chat template builtin/grok-2.jinja.
 var Grok2 = &runtime.Template{
 	Aliases: []string{"07a0d4b1a43c57969568b2c2c75bb39a9cace670d2b2e3e418d13abc887df5f3", "277c9b76b903f9e06f09aa1c9b4b4287cb3cab19ff981c9abd800db047b882a6"},
-	File:    "grok-2.jinja",
-	Func:    renderGrok2,
-	Name:    "grok-2",
-	Origin:  "builtin/grok-2.jinja",
-	SHA256:  "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "grok-2.jinja",
+	Func:   renderGrok2,
+	Name:   "grok-2",
+	Origin: "builtin/grok-2.jinja",
+	SHA256: "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
 }
 
 // renderGrok2 renders grok-2.jinja.
@@ -26,18 +46,24 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// grok-2.jinja:14 {%- if message['role'] == 'system' %}
 		w.At(14, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// grok-2.jinja:15 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("System: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|separator|>\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("System: ")
+			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteString("<|separator|>\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// grok-2.jinja:17 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.At(17, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("Human: "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|separator|>\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("Human: ")
+			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteString("<|separator|>\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// grok-2.jinja:19 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
 			w.At(19, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<|separator|>\n\n"))
+			w.WriteString("Assistant: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|separator|>\n\n")
 		}
 	}
 	w.WriteString("Assistant:")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // HuggingFaceTBSmolLM33B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
 var HuggingFaceTBSmolLM33B = &runtime.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
-	File:    "HuggingFaceTB-SmolLM3-3B.jinja",
-	Func:    renderHuggingFaceTBSmolLM33B,
-	Name:    "HuggingFaceTB-SmolLM3-3B",
-	Origin:  "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
-	SHA256:  "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "HuggingFaceTB-SmolLM3-3B.jinja",
+	Func:   renderHuggingFaceTBSmolLM33B,
+	Name:   "HuggingFaceTB-SmolLM3-3B",
+	Origin: "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
+	SHA256: "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
 }
 
 // renderHuggingFaceTBSmolLM33B renders HuggingFaceTB-SmolLM3-3B.jinja.
@@ -24,7 +44,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5 {%- if enable_thinking is not defined -%}
 	w.At(5, 1, "if")
-	if !(runtime.IsDefined(enableThinking, nil, nil)) {
+	if !runtime.IsDefined(enableThinking, nil, nil) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6 {%- set enable_thinking = true -%}
 		w.At(6, 5, "set")
 		enableThinking = runtime.Bool(true)
@@ -43,7 +63,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16 {%- if messages[0].role == "system" -%}
 	w.At(16, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17 {%- set system_message = messages[0].content -%}
 		w.At(17, 5, "set")
 		systemMessage = messages.ItemInt(0).Attr("content")
@@ -71,7 +91,9 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
 	w.At(29, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("Reasoning Mode: "), reasoningMode, runtime.Str("\n\n"))
+	w.WriteString("Reasoning Mode: ")
+	w.WriteStr(reasoningMode)
+	w.WriteString("\n\n")
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31 {%- if custom_instructions -%}
 	w.At(31, 1, "if")
@@ -79,7 +101,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32 {{- custom_instructions + "\n\n" -}}
 		w.At(32, 5, "{{ }}")
 		w.WriteAdd(customInstructions, runtime.Str("\n\n"))
-	} else if runtime.Eq(reasoningMode, runtime.Str("/think")) {
+	} else if runtime.EqStr(reasoningMode, "/think") {
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face.\n\n")
@@ -98,26 +120,38 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42 {%- if message.role == "user" -%}
 		w.At(42, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.Attr("role"), "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.At(43, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(content)
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:45 {%- if reasoning_mode == "/think" -%}
 			w.At(45, 9, "if")
-			if runtime.Eq(reasoningMode, runtime.Str("/think")) {
+			if runtime.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.At(46, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>assistant\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("<|im_end|>\n"))
+				w.WriteString("<|im_start|>assistant\n")
+				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:48 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.At(48, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("<|im_end|>\n"))
+				w.WriteString("<|im_start|>assistant\n")
+				w.WriteString("<think>\n\n</think>\n")
+				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+				w.WriteString("<|im_end|>\n")
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:51 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.At(51, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), runtime.Str("user\n"), content, runtime.Str("<|im_end|>\n"))
+			w.WriteString("<|im_start|>")
+			w.WriteString("user\n")
+			w.WriteStr(content)
+			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55 {%- if add_generation_prompt -%}
@@ -125,12 +159,13 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56 {%- if reasoning_mode == "/think" -%}
 		w.At(56, 5, "if")
-		if runtime.Eq(reasoningMode, runtime.Str("/think")) {
+		if runtime.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:59 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
 			w.At(59, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n"))
+			w.WriteString("<|im_start|>assistant\n")
+			w.WriteString("<think>\n\n</think>\n")
 		}
 	}
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // HunyuanDense is the chat template builtin/hunyuan-dense.jinja.
 var HunyuanDense = &runtime.Template{
 	Aliases: []string{"5906524ca24197c30b83ee129947a65644ef40900e19dfbe4e859e3576cb8b9a", "c372db7089bc912e15e104f19b2b481be933b054613651cf5dae69d66764081e"},
-	File:    "hunyuan-dense.jinja",
-	Func:    renderHunyuanDense,
-	Name:    "hunyuan-dense",
-	Origin:  "builtin/hunyuan-dense.jinja",
-	SHA256:  "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "hunyuan-dense.jinja",
+	Func:   renderHunyuanDense,
+	Name:   "hunyuan-dense",
+	Origin: "builtin/hunyuan-dense.jinja",
+	SHA256: "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
 }
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
@@ -24,18 +44,22 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// hunyuan-dense.jinja:17 {%- if loop.first and message['role'] == 'system' %}
 		w.At(17, 1, "if")
-		if loop.First().Truthy() && runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if loop.First().Truthy() && runtime.EqStr(message.ItemStr("role"), "system") {
 			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
 			w.At(18, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// hunyuan-dense.jinja:20 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.At(20, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜hy_User｜>"), message.ItemStr("content"), runtime.Str("<｜hy_Assistant｜>"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("<｜hy_User｜>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<｜hy_Assistant｜>")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// hunyuan-dense.jinja:22 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.At(22, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜hy_Assistant｜>"), message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁2｜>"))
+			w.WriteString("<｜hy_Assistant｜>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
 		}
 	}
 }

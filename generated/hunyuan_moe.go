@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // HunyuanMoe is the chat template builtin/hunyuan-moe.jinja.
 var HunyuanMoe = &runtime.Template{
 	Aliases: []string{"7b3001cec901be0367142574a03f2a19183f5b5da70443c83422f44b2044fb84", "c7e5ab595dcb5f5167502f41263a5649c8dc123dfeac47b08196936c8ce5e758"},
-	File:    "hunyuan-moe.jinja",
-	Func:    renderHunyuanMoe,
-	Name:    "hunyuan-moe",
-	Origin:  "builtin/hunyuan-moe.jinja",
-	SHA256:  "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "hunyuan-moe.jinja",
+	Func:   renderHunyuanMoe,
+	Name:   "hunyuan-moe",
+	Origin: "builtin/hunyuan-moe.jinja",
+	SHA256: "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
 }
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
@@ -22,18 +42,22 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14 {%- if message['role'] == 'system' %}
 		w.At(14, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// hunyuan-moe.jinja:15 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<|startoftext|>"), message.ItemStr("content"), runtime.Str("<|extra_4|>"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|startoftext|>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|extra_4|>")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// hunyuan-moe.jinja:17 {{- message['content'] + '<|eos|>' }}
 			w.At(17, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:19 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
 			w.At(19, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<|startoftext|>"), message.ItemStr("content"), runtime.Str("<|extra_0|>"))
+			w.WriteString("<|startoftext|>")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|extra_0|>")
 		}
 	}
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // IbmGraniteGranite332BInstruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
 var IbmGraniteGranite332BInstruct = &runtime.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
-	File:    "ibm-granite-granite-3.3-2B-Instruct.jinja",
-	Func:    renderIbmGraniteGranite332BInstruct,
-	Name:    "ibm-granite-granite-3.3-2B-Instruct",
-	Origin:  "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
-	SHA256:  "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "ibm-granite-granite-3.3-2B-Instruct.jinja",
+	Func:   renderIbmGraniteGranite332BInstruct,
+	Name:   "ibm-granite-granite-3.3-2B-Instruct",
+	Origin: "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
+	SHA256: "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
 }
 
 // renderIbmGraniteGranite332BInstruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
@@ -26,14 +46,14 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	controls := in.Lookup("controls")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:2 {%- if tools and not available_tools -%}
 	w.At(2, 1, "if")
-	if tools.Truthy() && !(availableTools.Truthy()) {
+	if tools.Truthy() && !availableTools.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:3 {%- set available_tools = tools -%}
 		w.At(3, 5, "set")
 		availableTools = tools
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5 {%- if messages[0]['role'] == 'system' %}
 	w.At(5, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6 {%- set system_message = messages[0]['content'] %}
 		w.At(6, 6, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -87,7 +107,9 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
 	w.At(32, 2, "{{ }}")
-	w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, runtime.Str("<|end_of_text|>\n"))
+	w.WriteString("<|start_of_role|>system<|end_of_role|>")
+	w.WriteStr(systemMessage)
+	w.WriteString("<|end_of_text|>\n")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34 {%- if available_tools %}
 	w.At(34, 2, "if")
 	if availableTools.Truthy() {
@@ -105,7 +127,9 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
 			w.At(42, 10, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.FilterString(document.ItemStr("doc_id"), nil, nil), runtime.Str("\"}<|end_of_role|>\n"))
+			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
+			w.WriteStr(runtime.FilterString(document.ItemStr("doc_id"), nil, nil))
+			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44 {{- document['text'] }}
 			w.At(44, 10, "{{ }}")
 			w.Write(document.ItemStr("text"))
@@ -120,7 +144,11 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.At(50, 6, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start_of_role|>"), message.ItemStr("role"), runtime.Str("<|end_of_role|>"), message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
+		w.WriteString("<|start_of_role|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|end_of_role|>")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52 {%- if loop.last and add_generation_prompt %}
 		w.At(52, 6, "if")
 		if loop.Last().Truthy() && addGenerationPrompt.Truthy() {
@@ -130,7 +158,8 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55 {{- ' ' + controls | tojson()}}
 				w.At(55, 18, "{{ }}")
-				w.WriteAdd(runtime.Str(" "), runtime.FilterTojson(controls, nil, nil))
+				w.WriteString(" ")
+				w.WriteStr(runtime.FilterTojson(controls, nil, nil))
 			}
 			w.WriteString("<|end_of_role|>")
 		}

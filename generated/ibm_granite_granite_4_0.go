@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // IbmGraniteGranite40 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
 var IbmGraniteGranite40 = &runtime.Template{
 	Aliases: []string{"bcf9aaff15e2ae4010621175b09587fd89bbbbfd8fad87f507c652924a232a36"},
-	File:    "ibm-granite-granite-4.0.jinja",
-	Func:    renderIbmGraniteGranite40,
-	Name:    "ibm-granite-granite-4.0",
-	Origin:  "llama.cpp/ibm-granite-granite-4.0.jinja",
-	SHA256:  "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "ibm-granite-granite-4.0.jinja",
+	Func:   renderIbmGraniteGranite40,
+	Name:   "ibm-granite-granite-4.0",
+	Origin: "llama.cpp/ibm-granite-granite-4.0.jinja",
+	SHA256: "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
 }
 
 // renderIbmGraniteGranite40 renders ibm-granite-granite-4.0.jinja.
@@ -90,7 +110,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.0.jinja:30 {%- if messages[0].role == 'system' %}
 	w.At(30, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31 {%- if messages[0].content is string %}
 		w.At(31, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
@@ -103,10 +123,10 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			for _, entry := range runtime.Iterate(w, messages.ItemInt(0).Attr("content")) {
 				// ibm-granite-granite-4.0.jinja:35 {%- if entry.type== 'text' %}
 				w.At(35, 13, "if")
-				if runtime.Eq(entry.Attr("type"), runtime.Str("text")) {
+				if runtime.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36 {%- if ns.system_message != ” %}
 					w.At(36, 17, "if")
-					if runtime.Ne(ns.Attr("system_message"), runtime.Str("")) {
+					if !runtime.EqStr(ns.Attr("system_message"), "") {
 						// ibm-granite-granite-4.0.jinja:37 {%- set ns.system_message = ns.system_message + '\n' %}
 						w.At(37, 21, "set")
 						runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), runtime.Str("\n")))
@@ -150,11 +170,15 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_message").Truthy() {
 		// ibm-granite-granite-4.0.jinja:60 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.At(60, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("system_message"), runtime.Str("<|end_of_text|>\n"))
+		w.WriteString("<|start_of_role|>system<|end_of_role|>")
+		w.WriteStr(ns.Attr("system_message"))
+		w.WriteString("<|end_of_text|>\n")
 	} else {
 		// ibm-granite-granite-4.0.jinja:62 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
 		w.At(62, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("default_system_message"), runtime.Str("<|end_of_text|>\n"))
+		w.WriteString("<|start_of_role|>system<|end_of_role|>")
+		w.WriteStr(ns.Attr("default_system_message"))
+		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
 	w.At(64, 1, "for")
@@ -177,10 +201,10 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			for _, entry2 := range runtime.Iterate(w, message.Attr("content")) {
 				// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
 				w.At(71, 17, "if")
-				if runtime.Eq(entry2.Attr("type"), runtime.Str("text")) {
+				if runtime.EqStr(entry2.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:72 {%- if content.val != ” %}
 					w.At(72, 21, "if")
-					if runtime.Ne(content.Attr("val"), runtime.Str("")) {
+					if !runtime.EqStr(content.Attr("val"), "") {
 						// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
 						w.At(73, 25, "set")
 						runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), runtime.Str("\n")))
@@ -193,14 +217,21 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		}
 		// ibm-granite-granite-4.0.jinja:80 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		w.At(80, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy())) {
+		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy()) {
 			// ibm-granite-granite-4.0.jinja:81 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.At(81, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"), runtime.Str("<|end_of_text|>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|start_of_role|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("<|end_of_role|>")
+			w.WriteStr(content.Attr("val"))
+			w.WriteString("<|end_of_text|>\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(83, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"))
+			w.WriteString("<|start_of_role|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("<|end_of_role|>")
+			w.WriteStr(content.Attr("val"))
 			// ibm-granite-granite-4.0.jinja:84 {%- if message.tool_calls %}
 			w.At(84, 9, "if")
 			if message.Attr("tool_calls").Truthy() {
@@ -211,7 +242,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop2.Item()
 					// ibm-granite-granite-4.0.jinja:86 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(86, 17, "if")
-					if (loop2.First().Truthy() && content.Attr("val").Truthy()) || !(loop2.First().Truthy()) {
+					if (loop2.First().Truthy() && content.Attr("val").Truthy()) || !loop2.First().Truthy() {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89 {%- if tool_call.function %}
@@ -241,10 +272,10 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// ibm-granite-granite-4.0.jinja:105 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			w.At(105, 9, "if")
-			if loop.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -254,7 +285,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			w.At(111, 9, "if")
-			if loop.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}

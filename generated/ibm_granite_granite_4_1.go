@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // IbmGraniteGranite41 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
 var IbmGraniteGranite41 = &runtime.Template{
 	Aliases: []string{"25299405f4110a2b2393660f15fd7b27fe8df1b9443b21e875ef763450ad650f"},
-	File:    "ibm-granite-granite-4.1.jinja",
-	Func:    renderIbmGraniteGranite41,
-	Name:    "ibm-granite-granite-4.1",
-	Origin:  "llama.cpp/ibm-granite-granite-4.1.jinja",
-	SHA256:  "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "ibm-granite-granite-4.1.jinja",
+	Func:   renderIbmGraniteGranite41,
+	Name:   "ibm-granite-granite-4.1",
+	Origin: "llama.cpp/ibm-granite-granite-4.1.jinja",
+	SHA256: "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
 }
 
 // renderIbmGraniteGranite41 renders ibm-granite-granite-4.1.jinja.
@@ -86,7 +106,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.1.jinja:28 {%- if messages[0].role == 'system' %}
 	w.At(28, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29 {%- if messages[0].content is string %}
 		w.At(29, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
@@ -99,10 +119,10 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			for _, entry := range runtime.Iterate(w, messages.ItemInt(0).Attr("content")) {
 				// ibm-granite-granite-4.1.jinja:33 {%- if entry.type== 'text' %}
 				w.At(33, 13, "if")
-				if runtime.Eq(entry.Attr("type"), runtime.Str("text")) {
+				if runtime.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.1.jinja:34 {%- if ns.system_message != ” %}
 					w.At(34, 17, "if")
-					if runtime.Ne(ns.Attr("system_message"), runtime.Str("")) {
+					if !runtime.EqStr(ns.Attr("system_message"), "") {
 						// ibm-granite-granite-4.1.jinja:35 {%- set ns.system_message = ns.system_message + '\n' %}
 						w.At(35, 21, "set")
 						runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), runtime.Str("\n")))
@@ -146,7 +166,9 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_message").Truthy() {
 		// ibm-granite-granite-4.1.jinja:58 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.At(58, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), ns.Attr("system_message"), runtime.Str("<|end_of_text|>\n"))
+		w.WriteString("<|start_of_role|>system<|end_of_role|>")
+		w.WriteStr(ns.Attr("system_message"))
+		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
 	w.At(60, 1, "for")
@@ -169,10 +191,10 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			for _, entry2 := range runtime.Iterate(w, message.Attr("content")) {
 				// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
 				w.At(67, 17, "if")
-				if runtime.Eq(entry2.Attr("type"), runtime.Str("text")) {
+				if runtime.EqStr(entry2.Attr("type"), "text") {
 					// ibm-granite-granite-4.1.jinja:68 {%- if content.val != ” %}
 					w.At(68, 21, "if")
-					if runtime.Ne(content.Attr("val"), runtime.Str("")) {
+					if !runtime.EqStr(content.Attr("val"), "") {
 						// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
 						w.At(69, 25, "set")
 						runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), runtime.Str("\n")))
@@ -185,14 +207,21 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		}
 		// ibm-granite-granite-4.1.jinja:76 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		w.At(76, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy())) {
+		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy()) {
 			// ibm-granite-granite-4.1.jinja:77 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.At(77, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"), runtime.Str("<|end_of_text|>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|start_of_role|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("<|end_of_role|>")
+			w.WriteStr(content.Attr("val"))
+			w.WriteString("<|end_of_text|>\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(79, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_of_role|>"), message.Attr("role"), runtime.Str("<|end_of_role|>"), content.Attr("val"))
+			w.WriteString("<|start_of_role|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("<|end_of_role|>")
+			w.WriteStr(content.Attr("val"))
 			// ibm-granite-granite-4.1.jinja:80 {%- if message.tool_calls %}
 			w.At(80, 9, "if")
 			if message.Attr("tool_calls").Truthy() {
@@ -203,7 +232,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop2.Item()
 					// ibm-granite-granite-4.1.jinja:82 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(82, 17, "if")
-					if (loop2.First().Truthy() && content.Attr("val").Truthy()) || !(loop2.First().Truthy()) {
+					if (loop2.First().Truthy() && content.Attr("val").Truthy()) || !loop2.First().Truthy() {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85 {%- if tool_call.function %}
@@ -233,10 +262,10 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// ibm-granite-granite-4.1.jinja:101 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			w.At(101, 9, "if")
-			if loop.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -246,7 +275,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			w.At(107, 9, "if")
-			if loop.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}

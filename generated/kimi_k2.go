@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // KimiK2 is the chat template builtin/kimi-k2.jinja.
 var KimiK2 = &runtime.Template{
 	Aliases: []string{"e3ea652054b18a07f8a67c5cceb7243a04b0cacebcc55956b5c6b7b1274b3cae", "f1c918b2ad38220689e34a4684dac1c34bd339c021a06f858e618f3e7d35550e"},
-	File:    "kimi-k2.jinja",
-	Func:    renderKimiK2,
-	Name:    "kimi-k2",
-	Origin:  "builtin/kimi-k2.jinja",
-	SHA256:  "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "kimi-k2.jinja",
+	Func:   renderKimiK2,
+	Name:   "kimi-k2",
+	Origin: "builtin/kimi-k2.jinja",
+	SHA256: "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
 }
 
 // renderKimiK2 renders kimi-k2.jinja.

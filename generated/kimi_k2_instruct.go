@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // KimiK2Instruct is the chat template llama.cpp/Kimi-K2-Instruct.jinja.
 var KimiK2Instruct = &runtime.Template{
 	Aliases: []string{"93333a621d56fc77be110ac50ec41dd6cab37956a0f0bcd3f12b91b49f073b79", "02e91795d2270374161c7063c9b1d084bb8cb3fb04b1ae977cf0e2953bdbbf92"},
-	File:    "Kimi-K2-Instruct.jinja",
-	Func:    renderKimiK2Instruct,
-	Name:    "Kimi-K2-Instruct",
-	Origin:  "llama.cpp/Kimi-K2-Instruct.jinja",
-	SHA256:  "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "kimi_k2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Kimi-K2-Instruct.jinja",
+	Func:   renderKimiK2Instruct,
+	Name:   "Kimi-K2-Instruct",
+	Origin: "llama.cpp/Kimi-K2-Instruct.jinja",
+	SHA256: "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
 }
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
@@ -38,13 +58,13 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Instruct.jinja:4 {{ c }}
 			w.At(4, 7, "{{ }}")
 			w.Write(c)
-		} else if !(runtime.IsNone(c, nil, nil)) {
+		} else if !runtime.IsNone(c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:6 {% for content in c -%}
 			w.At(6, 7, "for")
 			for _, content := range runtime.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				w.At(7, 9, "if")
-				if (runtime.Eq(content.ItemStr("type"), runtime.Str("image")) || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:10 {{ content['text'] }}
@@ -78,7 +98,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		toolCallId := in.Lookup("tool_call_id")
 		// Kimi-K2-Instruct.jinja:23 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(23, 3, "if")
-		if loop.First().Truthy() && runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+		if loop.First().Truthy() && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27 {%- set role_name =  message.get('name') or  message['role'] -%}
@@ -88,13 +108,13 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		})
 		// Kimi-K2-Instruct.jinja:28 {%- if message['role'] == 'user' -%}
 		w.At(28, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29 {{role_name}}
 			w.At(29, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31 {{role_name}}
 			w.At(31, 21, "{{ }}")
@@ -109,7 +129,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K2-Instruct.jinja:36 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		w.At(36, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37 {{render_content(message)}}
 			w.At(37, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))
@@ -146,7 +166,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// Kimi-K2-Instruct.jinja:46 {%- if tool_response_queue.ids -%}
 			w.At(46, 5, "if")
 			if toolResponseQueue.Attr("ids").Truthy() {
@@ -166,7 +186,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Instruct.jinja:52 {{render_content(message)}}
 			w.At(52, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))
-		} else if !(runtime.IsNone(message.ItemStr("content"), nil, nil)) {
+		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Instruct.jinja:54 {{render_content(message)}}
 			w.At(54, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // KimiK2Thinking is the chat template llama.cpp/Kimi-K2-Thinking.jinja.
 var KimiK2Thinking = &runtime.Template{
 	Aliases: []string{"c8d126dde34237eb032b9156433fadf1f38ede79ea176da1822f71db23b50a72", "4027d478e682204ecc53bb42cd60402338dcac3c9312c32335865fcaf59cb1e8"},
-	File:    "Kimi-K2-Thinking.jinja",
-	Func:    renderKimiK2Thinking,
-	Name:    "Kimi-K2-Thinking",
-	Origin:  "llama.cpp/Kimi-K2-Thinking.jinja",
-	SHA256:  "2f6c593d50682612ccc3229f043ecd1bdeb5a32fdfe86ca2158203a61d885817",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "kimi_k2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Kimi-K2-Thinking.jinja",
+	Func:   renderKimiK2Thinking,
+	Name:   "Kimi-K2-Thinking",
+	Origin: "llama.cpp/Kimi-K2-Thinking.jinja",
+	SHA256: "2f6c593d50682612ccc3229f043ecd1bdeb5a32fdfe86ca2158203a61d885817",
 }
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
@@ -43,13 +63,13 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:4 {{ c }}
 			w.At(4, 7, "{{ }}")
 			w.Write(c)
-		} else if !(runtime.IsNone(c, nil, nil)) {
+		} else if !runtime.IsNone(c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:6 {% for content in c -%}
 			w.At(6, 7, "for")
 			for _, content := range runtime.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				w.At(7, 9, "if")
-				if (runtime.Eq(content.ItemStr("type"), runtime.Str("image")) || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
@@ -73,13 +93,13 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		})
 		// Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
 		w.At(18, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19 {{role_name}}
 			w.At(19, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21 {{role_name}}
 			w.At(21, 21, "{{ }}")
@@ -147,7 +167,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		w.At(45, 5, "if")
-		if runtime.Eq(messages.Item(idx).ItemStr("role"), runtime.Str("assistant")) && !(runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
+		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Thinking.jinja:46 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			w.At(46, 9, "set")
 			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
@@ -170,7 +190,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K2-Thinking.jinja:58 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
 	w.At(58, 1, "if")
-	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62 {%- for message in hist_msgs -%}
@@ -182,7 +202,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
 		// Kimi-K2-Thinking.jinja:64 {%- if message['role'] == 'assistant' -%}
 		w.At(64, 3, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message3.ItemStr("role"), "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65 {{render_content(message)}}
 			w.At(65, 20, "{{ }}")
@@ -194,7 +214,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(67, 7, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
 			}
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
 			w.At(70, 5, "if")
 			if toolResponseQueue.Attr("ids").Truthy() {
@@ -214,7 +234,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:76 {{render_content(message)}}
 			w.At(76, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
-		} else if !(runtime.IsNone(message3.ItemStr("content"), nil, nil)) {
+		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:78 {{render_content(message)}}
 			w.At(78, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
@@ -231,7 +251,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
 		// Kimi-K2-Thinking.jinja:85 {%- if message['role'] == 'assistant' -%}
 		w.At(85, 3, "if")
-		if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', ”) -%}
 			w.At(86, 5, "set")
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
@@ -250,7 +270,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(89, 6, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
 			}
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
 			w.At(92, 5, "if")
 			if toolResponseQueue.Attr("ids").Truthy() {
@@ -270,7 +290,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:98 {{render_content(message)}}
 			w.At(98, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
-		} else if !(runtime.IsNone(message4.ItemStr("content"), nil, nil)) {
+		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:100 {{render_content(message)}}
 			w.At(100, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))

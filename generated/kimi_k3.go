@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // KimiK3 is the chat template llama.cpp/Kimi-K3.jinja.
 var KimiK3 = &runtime.Template{
 	Aliases: []string{"e5a9fd2dd2441210aef7ab8614f3f79658981b42f0e50615bc617188bb0e7e19", "b0455d8179210d377508beff47a1dcedf4a646b6b57935da7cc498ddcf87aeb9"},
-	File:    "Kimi-K3.jinja",
-	Func:    renderKimiK3,
-	Name:    "Kimi-K3",
-	Origin:  "llama.cpp/Kimi-K3.jinja",
-	SHA256:  "4578103bf225f58d5b7ceb613ccc2ac8fe82b6707b7289211b3d4825e87806b3",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<|sep|>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<|sep|>",
+		ReasoningEnd:       "<|close|>",
+	},
+	File:   "Kimi-K3.jinja",
+	Func:   renderKimiK3,
+	Name:   "Kimi-K3",
+	Origin: "llama.cpp/Kimi-K3.jinja",
+	SHA256: "4578103bf225f58d5b7ceb613ccc2ac8fe82b6707b7289211b3d4825e87806b3",
 }
 
 // renderKimiK3 renders Kimi-K3.jinja.
@@ -63,13 +83,16 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K3.jinja:6 {{- '<|open|>' + tag -}}
 		w.At(6, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|open|>"), tag)
+		w.WriteString("<|open|>")
+		w.WriteStr(tag)
 		// Kimi-K3.jinja:7 {%- for attr in attrs -%}
 		w.At(7, 1, "for")
 		for _, attr := range runtime.Iterate(w, attrs) {
 			// Kimi-K3.jinja:8 {{- ' ' + attr[0] + '="' -}}
 			w.At(8, 1, "{{ }}")
-			w.WriteAdd(runtime.Str(" "), attr.ItemInt(0), runtime.Str("=\""))
+			w.WriteString(" ")
+			w.WriteStr(attr.ItemInt(0))
+			w.WriteString("=\"")
 			// Kimi-K3.jinja:8 {{- escape_attr(attr[1]) -}}
 			w.At(8, 29, "{{ }}")
 			w.Write(runtime.Call(escapeAttr, []runtime.Value{attr.ItemInt(1)}, nil))
@@ -85,7 +108,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		tag2 := runtime.Param(args[0], "tag")
 		// Kimi-K3.jinja:14 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.At(14, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|close|>"), tag2, runtime.Str("<|sep|>"))
+		w.WriteString("<|close|>")
+		w.WriteStr(tag2)
+		w.WriteString("<|sep|>")
 	})
 	// Kimi-K3.jinja:17 {%- macro next_image(state) -%}
 	nextImage = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -95,7 +120,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		state2 := runtime.Param(args[0], "state")
 		// Kimi-K3.jinja:18 {%- if image_prompts is defined and image_prompts is not none -%}
 		w.At(18, 1, "if")
-		if runtime.IsDefined(imagePrompts, nil, nil) && !(runtime.IsNone(imagePrompts, nil, nil)) {
+		if runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil) {
 			// Kimi-K3.jinja:19 {%- if state.image_index >= image_prompts|length -%}
 			w.At(19, 5, "if")
 			if runtime.Ge(state2.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
@@ -126,7 +151,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		text = runtime.FilterString(text, nil, nil)
 		// Kimi-K3.jinja:31 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
 		w.At(31, 1, "if")
-		if (runtime.IsDefined(imagePrompts, nil, nil) && !(runtime.IsNone(imagePrompts, nil, nil))) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
+		if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
 			w.At(32, 5, "set")
 			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
@@ -140,7 +165,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(part)
 				// Kimi-K3.jinja:35 {%- if not loop.last -%}
 				w.At(35, 9, "if")
-				if !(loop.Last().Truthy()) {
+				if !loop.Last().Truthy() {
 					// Kimi-K3.jinja:35 {{- next_image(state) -}}
 					w.At(35, 33, "{{ }}")
 					w.Write(runtime.Call(nextImage, []runtime.Value{state3}, nil))
@@ -165,7 +190,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:44 {{- render_text(content, state) -}}
 			w.At(44, 5, "{{ }}")
 			w.Write(runtime.Call(renderText, []runtime.Value{content, state4}, nil))
-		} else if !(runtime.IsNone(content, nil, nil)) && runtime.IsDefined(content, nil, nil) {
+		} else if !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
 			// Kimi-K3.jinja:46 {%- for part in content -%}
 			w.At(46, 5, "for")
 			for _, part2 := range runtime.Iterate(w, content) {
@@ -213,14 +238,14 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68 {%- for key, item in value|dictsort -%}
 			w.At(68, 1, "for")
+			keys, values := runtime.DictsortPairs(value2, nil, nil)
 			var loop2 runtime.Loop
-			for loop2.Start(w, runtime.FilterDictsort(value2, nil, nil), nil); loop2.Next(); {
-				vals := runtime.Unpack(loop2.Item(), 2)
-				key := vals[0]
-				item2 := vals[1]
+			for loop2.StartValues(w, keys); loop2.Next(); {
+				key := keys[loop2.Pos()]
+				item2 := values[loop2.Pos()]
 				// Kimi-K3.jinja:69 {%- if not loop.first -%}
 				w.At(69, 1, "if")
-				if !(loop2.First().Truthy()) {
+				if !loop2.First().Truthy() {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70 {{- key|tojson(ensure_ascii=false) -}}
@@ -245,7 +270,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				item3 := loop3.Item()
 				// Kimi-K3.jinja:78 {%- if not loop.first -%}
 				w.At(78, 1, "if")
-				if !(loop3.First().Truthy()) {
+				if !loop3.First().Truthy() {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79 {{- json_sorted(item) -}}
@@ -346,7 +371,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("think")}, nil))
 			// Kimi-K3.jinja:120 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
 			w.At(120, 5, "if")
-			if !(runtime.IsNone(reasoningContent, nil, nil)) && runtime.FilterTrim(runtime.FilterString(reasoningContent, nil, nil), nil, nil).Truthy() {
+			if !runtime.IsNone(reasoningContent, nil, nil) && runtime.FilterTrim(runtime.FilterString(reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121 {{- render_text(reasoning_content, state) -}}
 				w.At(121, 9, "{{ }}")
 				w.Write(runtime.Call(renderText, []runtime.Value{reasoningContent, state5}, nil))
@@ -383,7 +408,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				jsonBlock := runtime.Undefined("json_block")
 				// Kimi-K3.jinja:132 {%- if tool_call is not mapping -%}
 				w.At(132, 9, "if")
-				if !(runtime.IsMapping(toolCall, nil, nil)) {
+				if !runtime.IsMapping(toolCall, nil, nil) {
 					// Kimi-K3.jinja:133 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
 					w.At(133, 13, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls must be mappings.")))
@@ -413,7 +438,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				jsonBlock = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142 {%- if json_block is not none -%}
 				w.At(142, 9, "if")
-				if !(runtime.IsNone(jsonBlock, nil, nil)) {
+				if !runtime.IsNone(jsonBlock, nil, nil) {
 					// Kimi-K3.jinja:143 {{- open_tag('json', [('type', 'object')]) -}}
 					w.At(143, 13, "{{ }}")
 					w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object")))}, nil))
@@ -426,10 +451,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.IsMapping(arguments, nil, nil) {
 					// Kimi-K3.jinja:147 {%- for key, value in arguments.items() -%}
 					w.At(147, 13, "for")
-					for _, item4 := range runtime.Iterate(w, runtime.CallMethod(arguments, "items", nil, nil)) {
-						vals2 := runtime.Unpack(item4, 2)
-						key2 := vals2[0]
-						value5 := vals2[1]
+					keys2, values2 := runtime.DictItems(arguments)
+					for i := range w.Count(len(keys2)) {
+						key2 := keys2[i]
+						value5 := values2[i]
 						// Kimi-K3.jinja:148 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
 						w.At(148, 17, "{{ }}")
 						w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), runtime.Call(xtmlType, []runtime.Value{value5}, nil)))}, nil))
@@ -450,7 +475,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:155 {{- close_tag('json') -}}
 					w.At(155, 13, "{{ }}")
 					w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("json")}, nil))
-				} else if !(runtime.IsNone(arguments, nil, nil)) && !(runtime.IsString(arguments, nil, nil)) {
+				} else if !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
 					// Kimi-K3.jinja:157 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					w.At(157, 13, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
@@ -483,7 +508,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
 		// Kimi-K3.jinja:167 {%- if resolved_name is not none -%}
 		w.At(167, 1, "if")
-		if !(runtime.IsNone(resolvedName, nil, nil)) {
+		if !runtime.IsNone(resolvedName, nil, nil) {
 			// Kimi-K3.jinja:168 {%- set tool_name = resolved_name -%}
 			w.At(168, 5, "set")
 			toolName = resolvedName
@@ -498,7 +523,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K3.jinja:174 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		w.At(174, 1, "if")
-		if (runtime.IsNone(toolName, nil, nil) && !(runtime.IsNone(state6.Attr("tool_calls"), nil, nil))) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"), nil, nil)) {
+		if (runtime.IsNone(toolName, nil, nil) && !runtime.IsNone(state6.Attr("tool_calls"), nil, nil)) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"), nil, nil)) {
 			// Kimi-K3.jinja:175 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
 			w.At(175, 5, "set")
 			fallbackCall = state6.Attr("tool_calls").Item(runtime.Sub(state6.Attr("tool_index"), runtime.Int(1)))
@@ -547,7 +572,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:194 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	w.At(194, 1, "if")
-	if (thinking.Truthy() && !(runtime.IsNone(thinkingEffort, nil, nil))) && runtime.NotIn(thinkingEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"), runtime.Str("max"))) {
+	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort, nil, nil)) && runtime.NotIn(thinkingEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"), runtime.Str("max"))) {
 		// Kimi-K3.jinja:195 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
 		w.At(195, 5, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
@@ -586,7 +611,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:214 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				w.At(214, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Kimi K3 messages require a role.")))
-			} else if runtime.Eq(message3.Attr("role"), runtime.Str("user")) {
+			} else if runtime.EqStr(message3.Attr("role"), "user") {
 				// Kimi-K3.jinja:216 {%- set attrs = [('role', 'user')] -%}
 				w.At(216, 13, "set")
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
@@ -607,11 +632,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(220, 13, "{{ }}")
 				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.Eq(message3.Attr("role"), runtime.Str("system")) && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
 				// Kimi-K3.jinja:223 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				w.At(223, 13, "{{ }}")
 				w.Write(runtime.Call(renderToolDeclare, []runtime.Value{message3.Attr("tools")}, []runtime.Kwarg{runtime.KW("dynamic", runtime.Bool(true))}))
-			} else if runtime.Eq(message3.Attr("role"), runtime.Str("system")) {
+			} else if runtime.EqStr(message3.Attr("role"), "system") {
 				// Kimi-K3.jinja:225 {%- set attrs = [('role', 'system')] -%}
 				w.At(225, 13, "set")
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
@@ -632,7 +657,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(229, 13, "{{ }}")
 				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.Eq(message3.Attr("role"), runtime.Str("assistant")) {
+			} else if runtime.EqStr(message3.Attr("role"), "assistant") {
 				// Kimi-K3.jinja:232 {%- set state.tool_calls = message.get('tool_calls') -%}
 				w.At(232, 13, "set")
 				runtime.SetAttr(state, "tool_calls", runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
@@ -659,7 +684,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(238, 13, "{{ }}")
 				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) && (loop5.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop5.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool"))) {
+			} else if runtime.EqStr(message3.Attr("role"), "tool") && (loop5.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop5.Index0(), runtime.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				w.At(241, 13, "set")
 				run = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_messages", runtime.NewList()), runtime.KW("resolved_count", runtime.Int(0))})
@@ -670,7 +695,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					match := runtime.Undefined("match")
 					// Kimi-K3.jinja:243 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					w.At(243, 17, "if")
-					if !(runtime.IsMapping(candidate, nil, nil)) || runtime.Ne(candidate.Attr("role"), runtime.Str("tool")) {
+					if !runtime.IsMapping(candidate, nil, nil) || !runtime.EqStr(candidate.Attr("role"), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
@@ -684,13 +709,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					match = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found", runtime.Bool(false))})
 					// Kimi-K3.jinja:247 {%- if call_id is not none and state.tool_calls is not none -%}
 					w.At(247, 17, "if")
-					if !(runtime.IsNone(callId, nil, nil)) && !(runtime.IsNone(state.Attr("tool_calls"), nil, nil)) {
+					if !runtime.IsNone(callId, nil, nil) && !runtime.IsNone(state.Attr("tool_calls"), nil, nil) {
 						// Kimi-K3.jinja:248 {%- for tool_call in state.tool_calls -%}
 						w.At(248, 21, "for")
 						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							w.At(249, 25, "if")
-							if ((!(match.Attr("found").Truthy()) && runtime.IsMapping(toolCall2, nil, nil)) && !(runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil))) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
+							if ((!match.Attr("found").Truthy() && runtime.IsMapping(toolCall2, nil, nil)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
 								// Kimi-K3.jinja:250 {%- set match.found = true -%}
 								w.At(250, 29, "set")
 								runtime.SetAttr(match, "found", runtime.Bool(true))
@@ -717,7 +742,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						fn2 := in.Lookup("fn")
 						// Kimi-K3.jinja:259 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						w.At(259, 21, "if")
-						if (runtime.IsMapping(toolCall3, nil, nil) && !(runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil))) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emitted.Attr("ids")) {
+						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emitted.Attr("ids")) {
 							// Kimi-K3.jinja:260 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							w.At(260, 25, "set")
 							runtime.SetAttr(emitted, "ids", runtime.Add(emitted.Attr("ids"), runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil))))
@@ -737,7 +762,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 								resultId = runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
 								w.At(264, 29, "if")
-								if !(runtime.IsNone(resultId, nil, nil)) && runtime.Eq(runtime.FilterString(resultId, nil, nil), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
+								if !runtime.IsNone(resultId, nil, nil) && runtime.Eq(runtime.FilterString(resultId, nil, nil), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									w.At(265, 33, "{{ }}")
 									w.Write(runtime.Call(renderToolMessage, []runtime.Value{toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil)}, nil))
@@ -759,11 +784,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:279 {%- if tool_choice is defined and tool_choice == 'required' -%}
 	w.At(279, 1, "if")
-	if runtime.IsDefined(toolChoice, nil, nil) && runtime.Eq(toolChoice, runtime.Str("required")) {
+	if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
 		w.At(280, 5, "{{ }}")
 		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message.")}, nil))
-	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.Eq(toolChoice, runtime.Str("none")) {
+	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:282 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
 		w.At(282, 5, "{{ }}")
 		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message.")}, nil))
@@ -774,7 +799,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:286 {%- set state.response_schema = response_schema -%}
 		w.At(286, 5, "set")
 		runtime.SetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !(runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil)) {
+	} else if (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
 		// Kimi-K3.jinja:288 {%- set schema_wrapper = response_format.get('json_schema') -%}
 		w.At(288, 5, "set")
 		schemaWrapper = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
@@ -810,11 +835,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:304 {%- if response_format_type == 'json_object' -%}
 	w.At(304, 1, "if")
-	if runtime.Eq(responseFormatType, runtime.Str("json_object")) {
+	if runtime.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305 {{- internal_system_message(
 		w.At(305, 5, "{{ }}")
 		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.")}, nil))
-	} else if runtime.Eq(responseFormatType, runtime.Str("json_schema")) {
+	} else if runtime.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:310 {{- internal_system_message(
 		w.At(310, 5, "{{ }}")
 		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), runtime.Call(jsonSorted, []runtime.Value{state.Attr("response_schema")}, nil)), runtime.Str("\n```"))}, nil))
@@ -835,7 +860,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:321 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	w.At(321, 1, "if")
-	if (runtime.IsDefined(imagePrompts, nil, nil) && !(runtime.IsNone(imagePrompts, nil, nil))) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
+	if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
 		// Kimi-K3.jinja:322 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
 		w.At(322, 5, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index"), nil, nil))))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LFM258BA1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
 var LFM258BA1B = &runtime.Template{
 	Aliases: []string{"4e990db0c1495ac6599d7199297323c761d93817b90b82159f7f738ce25160c8"},
-	File:    "LFM2.5-8B-A1B.jinja",
-	Func:    renderLFM258BA1B,
-	Name:    "LFM2.5-8B-A1B",
-	Origin:  "llama.cpp/LFM2.5-8B-A1B.jinja",
-	SHA256:  "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "lfm2_5",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "LFM2.5-8B-A1B.jinja",
+	Func:   renderLFM258BA1B,
+	Name:   "LFM2.5-8B-A1B",
+	Origin: "llama.cpp/LFM2.5-8B-A1B.jinja",
+	SHA256: "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
 }
 
 // renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
@@ -42,7 +62,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6 {{- "'" + arg_value + "'" -}}
 			w.At(6, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("'"), argValue, runtime.Str("'"))
+			w.WriteString("'")
+			w.WriteStr(argValue)
+			w.WriteString("'")
 		} else if runtime.IsMapping(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:8 {{- arg_value | tojson -}}
 			w.At(8, 9, "{{ }}")
@@ -75,11 +97,11 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			for _, item2 := range runtime.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20 {%- if item["type"] == "image" -%}
 				w.At(20, 13, "if")
-				if runtime.Eq(item2.ItemStr("type"), runtime.Str("image")) {
+				if runtime.EqStr(item2.ItemStr("type"), "image") {
 					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
 					w.At(21, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.Str("<image>")))
-				} else if runtime.Eq(item2.ItemStr("type"), runtime.Str("text")) {
+				} else if runtime.EqStr(item2.ItemStr("type"), "text") {
 					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
 					w.At(23, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), item2.ItemStr("text")))
@@ -121,10 +143,10 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			argsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
 			// LFM2.5-8B-A1B.jinja:38 {%- for arg_name, arg_value in func_args.items() -%}
 			w.At(38, 9, "for")
-			for _, item3 := range runtime.Iterate(w, runtime.CallMethod(funcArgs, "items", nil, nil)) {
-				vals := runtime.Unpack(item3, 2)
-				argName := vals[0]
-				argValue2 := vals[1]
+			keys, values := runtime.DictItems(funcArgs)
+			for i := range w.Count(len(keys)) {
+				argName := keys[i]
+				argValue2 := values[i]
 				// LFM2.5-8B-A1B.jinja:39 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
 				w.At(39, 13, "set")
 				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), runtime.Call(formatArgValue, []runtime.Value{argValue2}, nil)))))
@@ -135,14 +157,16 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// LFM2.5-8B-A1B.jinja:43 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.At(43, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]<|tool_call_end|>"))
+		w.WriteString("<|tool_call_start|>[")
+		w.WriteStr(runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil))
+		w.WriteString("]<|tool_call_end|>")
 	})
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	w.At(46, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
 	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
 	w.At(47, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48 {%- if messages[0].get("content") -%}
 		w.At(48, 5, "if")
 		if runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
@@ -171,7 +195,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			tool := loop.Item()
 			// LFM2.5-8B-A1B.jinja:56 {%- if tool is not string -%}
 			w.At(56, 9, "if")
-			if !(runtime.IsString(tool, nil, nil)) {
+			if !runtime.IsString(tool, nil, nil) {
 				// LFM2.5-8B-A1B.jinja:57 {%- set tool = tool | tojson -%}
 				w.At(57, 13, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
@@ -181,7 +205,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-8B-A1B.jinja:60 {%- if not loop.last -%}
 			w.At(60, 9, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				// LFM2.5-8B-A1B.jinja:61 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(61, 13, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -196,7 +220,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-8B-A1B.jinja:67 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(67, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
 	w.At(69, 1, "for")
@@ -205,7 +231,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		message := loop2.Item()
 		// LFM2.5-8B-A1B.jinja:70 {%- if message["role"] == "user" -%}
 		w.At(70, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71 {%- set ns.last_user_index = loop.index0 -%}
 			w.At(71, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop2.Index0())
@@ -218,10 +244,12 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		message2 := loop3.Item()
 		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
 		w.At(75, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"))
+		w.WriteString("<|im_start|>")
+		w.WriteStr(message2.Attr("role"))
+		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76 {%- if message.role == "assistant" -%}
 		w.At(76, 5, "if")
-		if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message2.Attr("role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77 {%- generation -%}
 			{
 				cfmTag := runtime.Undefined("_cfm_tag")
@@ -233,7 +261,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(message2.Attr("thinking"), nil, nil) && (preserveThinking.Truthy() || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index"))) {
 					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
 					w.At(79, 13, "{{ }}")
-					w.WriteAdd(runtime.Str("<think>"), message2.Attr("thinking"), runtime.Str("</think>"))
+					w.WriteString("<think>")
+					w.WriteStr(message2.Attr("thinking"))
+					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				w.At(81, 9, "set")

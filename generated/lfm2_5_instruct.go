@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LFM25Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
 var LFM25Instruct = &runtime.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
-	File:    "LFM2.5-Instruct.jinja",
-	Func:    renderLFM25Instruct,
-	Name:    "LFM2.5-Instruct",
-	Origin:  "llama.cpp/LFM2.5-Instruct.jinja",
-	SHA256:  "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "lfm2_5",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "LFM2.5-Instruct.jinja",
+	Func:   renderLFM25Instruct,
+	Name:   "LFM2.5-Instruct",
+	Origin: "llama.cpp/LFM2.5-Instruct.jinja",
+	SHA256: "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
 }
 
 // renderLFM25Instruct renders LFM2.5-Instruct.jinja.
@@ -33,7 +53,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2.5-Instruct.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// LFM2.5-Instruct.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 5, "set")
 		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
@@ -58,7 +78,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 			tool := loop.Item()
 			// LFM2.5-Instruct.jinja:11 {%- if tool is not string -%}
 			w.At(11, 9, "if")
-			if !(runtime.IsString(tool, nil, nil)) {
+			if !runtime.IsString(tool, nil, nil) {
 				// LFM2.5-Instruct.jinja:12 {%- set tool = tool | tojson -%}
 				w.At(12, 13, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
@@ -68,7 +88,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15 {%- if not loop.last -%}
 			w.At(15, 9, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				// LFM2.5-Instruct.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 13, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -83,7 +103,9 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24 {%- set ns.last_assistant_index = -1 -%}
 	w.At(24, 1, "set")
@@ -95,7 +117,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		message := loop2.Item()
 		// LFM2.5-Instruct.jinja:26 {%- if message["role"] == "assistant" -%}
 		w.At(26, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27 {%- set ns.last_assistant_index = loop.index0 -%}
 			w.At(27, 9, "set")
 			runtime.SetAttr(ns, "last_assistant_index", loop2.Index0())
@@ -109,20 +131,22 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(31, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>"), message2.ItemStr("role"), runtime.Str("\n"))
+		w.WriteString("<|im_start|>")
+		w.WriteStr(message2.ItemStr("role"))
+		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32 {%- set content = message["content"] -%}
 		w.At(32, 5, "set")
 		content = message2.ItemStr("content")
 		// LFM2.5-Instruct.jinja:33 {%- if content is not string -%}
 		w.At(33, 5, "if")
-		if !(runtime.IsString(content, nil, nil)) {
+		if !runtime.IsString(content, nil, nil) {
 			// LFM2.5-Instruct.jinja:34 {%- set content = content | tojson -%}
 			w.At(34, 9, "set")
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		w.At(36, 5, "if")
-		if (runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(keepPastThinking.Truthy())) && runtime.Ne(loop3.Index0(), ns.Attr("last_assistant_index")) {
+		if (runtime.EqStr(message2.ItemStr("role"), "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(loop3.Index0(), ns.Attr("last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37 {%- if "</think>" in content -%}
 			w.At(37, 9, "if")
 			if runtime.In(runtime.Str("</think>"), content) {

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LFM28BA1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
 var LFM28BA1B = &runtime.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
-	File:    "LFM2-8B-A1B.jinja",
-	Func:    renderLFM28BA1B,
-	Name:    "LFM2-8B-A1B",
-	Origin:  "llama.cpp/LFM2-8B-A1B.jinja",
-	SHA256:  "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "lfm2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "LFM2-8B-A1B.jinja",
+	Func:   renderLFM28BA1B,
+	Name:   "LFM2-8B-A1B",
+	Origin: "llama.cpp/LFM2-8B-A1B.jinja",
+	SHA256: "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
 }
 
 // renderLFM28BA1B renders LFM2-8B-A1B.jinja.
@@ -32,7 +52,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2-8B-A1B.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// LFM2-8B-A1B.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 2, "set")
 		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
@@ -57,7 +77,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 			tool := loop.Item()
 			// LFM2-8B-A1B.jinja:11 {%- if tool is not string -%}
 			w.At(11, 3, "if")
-			if !(runtime.IsString(tool, nil, nil)) {
+			if !runtime.IsString(tool, nil, nil) {
 				// LFM2-8B-A1B.jinja:12 {%- set tool = tool | tojson -%}
 				w.At(12, 4, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
@@ -67,7 +87,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2-8B-A1B.jinja:15 {%- if not loop.last -%}
 			w.At(15, 3, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				// LFM2-8B-A1B.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 4, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -82,7 +102,9 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2-8B-A1B.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 2, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2-8B-A1B.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, "for")
@@ -90,20 +112,22 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// LFM2-8B-A1B.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"))
+		w.WriteString("<|im_start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26 {%- set content = message["content"] -%}
 		w.At(26, 2, "set")
 		content = message.ItemStr("content")
 		// LFM2-8B-A1B.jinja:27 {%- if content is not string -%}
 		w.At(27, 2, "if")
-		if !(runtime.IsString(content, nil, nil)) {
+		if !runtime.IsString(content, nil, nil) {
 			// LFM2-8B-A1B.jinja:28 {%- set content = content | tojson -%}
 			w.At(28, 3, "set")
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30 {%- if message["role"] == "tool" -%}
 		w.At(30, 2, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// LFM2-8B-A1B.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, "set")
 			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Llama2 is the chat template builtin/llama2.jinja.
 var Llama2 = &runtime.Template{
 	Aliases: []string{"072f7ba6f4ae71647a650a3f8917c25cf4e690503d564168568ba8cce70fb998", "529a34c784c04653465aed5ba9b9f929078712dfce9ebf5fb1efe6f979360425"},
-	File:    "llama2.jinja",
-	Func:    renderLlama2,
-	Name:    "llama2",
-	Origin:  "builtin/llama2.jinja",
-	SHA256:  "35641ece27731b1dd28cbb73b05405c90c620b8f4c78e5cc1e306c3e2fc22986",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama2.jinja",
+	Func:   renderLlama2,
+	Name:   "llama2",
+	Origin: "builtin/llama2.jinja",
+	SHA256: "35641ece27731b1dd28cbb73b05405c90c620b8f4c78e5cc1e306c3e2fc22986",
 }
 
 // renderLlama2 renders llama2.jinja.
@@ -27,7 +47,7 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2.jinja:18 {%- if not ns.inside_turn %}
 		w.At(18, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// llama2.jinja:20 {%- set ns.inside_turn = true %}
 			w.At(20, 1, "set")
@@ -35,11 +55,11 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama2.jinja:23 {{- message['content'] + '\n' }}
 			w.At(23, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// llama2.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Llama2Sys is the chat template builtin/llama2-sys.jinja.
 var Llama2Sys = &runtime.Template{
 	Aliases: []string{"c29be976e35567aa1dfded962e0ecd4c31391793f89e7e4494fb6bcc76e55d4b", "f6aa37e08c99b1f806b118fddc898caf90c71348a954333add2452198f4d0f69"},
-	File:    "llama2-sys.jinja",
-	Func:    renderLlama2Sys,
-	Name:    "llama2-sys",
-	Origin:  "builtin/llama2-sys.jinja",
-	SHA256:  "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama2-sys.jinja",
+	Func:   renderLlama2Sys,
+	Name:   "llama2-sys",
+	Origin: "builtin/llama2-sys.jinja",
+	SHA256: "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
 }
 
 // renderLlama2Sys renders llama2-sys.jinja.
@@ -27,7 +47,7 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2-sys.jinja:18 {%- if not ns.inside_turn %}
 		w.At(18, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// llama2-sys.jinja:20 {%- set ns.inside_turn = true %}
 			w.At(20, 1, "set")
@@ -35,11 +55,13 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama2-sys.jinja:23 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.At(23, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<<SYS>>\n"), message.ItemStr("content"), runtime.Str("\n<</SYS>>\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("<<SYS>>\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n<</SYS>>\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// llama2-sys.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

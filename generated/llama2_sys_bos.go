@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Llama2SysBos is the chat template builtin/llama2-sys-bos.jinja.
 var Llama2SysBos = &runtime.Template{
 	Aliases: []string{"4b687672be44e411726ed5df721e9a4ed360ceae096ed92bad5747a0f45260fd", "203ce1bacf9edf1e76ecb32832bf9b98d36cb5490c1eb17996ec9acde85fc20c"},
-	File:    "llama2-sys-bos.jinja",
-	Func:    renderLlama2SysBos,
-	Name:    "llama2-sys-bos",
-	Origin:  "builtin/llama2-sys-bos.jinja",
-	SHA256:  "919c3be48f5f550f17d088f08969e552f6e43daef45b0440e5f56bed6fdc1911",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama2-sys-bos.jinja",
+	Func:   renderLlama2SysBos,
+	Name:   "llama2-sys-bos",
+	Origin: "builtin/llama2-sys-bos.jinja",
+	SHA256: "919c3be48f5f550f17d088f08969e552f6e43daef45b0440e5f56bed6fdc1911",
 }
 
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
@@ -27,7 +47,7 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2-sys-bos.jinja:20 {%- if not ns.inside_turn %}
 		w.At(20, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("<s>[INST] ")
 			// llama2-sys-bos.jinja:22 {%- set ns.inside_turn = true %}
 			w.At(22, 1, "set")
@@ -35,11 +55,13 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys-bos.jinja:24 {%- if message['role'] == 'system' %}
 		w.At(24, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama2-sys-bos.jinja:25 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.At(25, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<<SYS>>\n"), message.ItemStr("content"), runtime.Str("\n<</SYS>>\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("<<SYS>>\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n<</SYS>>\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
 			w.At(27, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Llama2SysStrip is the chat template builtin/llama2-sys-strip.jinja.
 var Llama2SysStrip = &runtime.Template{
 	Aliases: []string{"5a994eb69dc95d8e6628a200f689d76fa7655dcaa97c140dada8ebe5e8db9a55", "2674893fe876eac0eb6fe4b4540c6f27643d0c50756cd4219490e4db5d324a7f"},
-	File:    "llama2-sys-strip.jinja",
-	Func:    renderLlama2SysStrip,
-	Name:    "llama2-sys-strip",
-	Origin:  "builtin/llama2-sys-strip.jinja",
-	SHA256:  "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama2-sys-strip.jinja",
+	Func:   renderLlama2SysStrip,
+	Name:   "llama2-sys-strip",
+	Origin: "builtin/llama2-sys-strip.jinja",
+	SHA256: "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
 }
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
@@ -35,7 +55,7 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23 {%- if not ns.inside_turn %}
 		w.At(23, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// llama2-sys-strip.jinja:25 {%- set ns.inside_turn = true %}
 			w.At(25, 1, "set")
@@ -43,11 +63,13 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys-strip.jinja:27 {%- if message['role'] == 'system' %}
 		w.At(27, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama2-sys-strip.jinja:28 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.At(28, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<<SYS>>\n"), content, runtime.Str("\n<</SYS>>\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("<<SYS>>\n")
+			w.WriteStr(content)
+			w.WriteString("\n<</SYS>>\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
 			w.At(30, 1, "{{ }}")
 			w.WriteAdd(content, runtime.Str(" [/INST]"))

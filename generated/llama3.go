@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Llama3 is the chat template builtin/llama3.jinja.
 var Llama3 = &runtime.Template{
 	Aliases: []string{"3596d5832beb34a612c1304eb23713c334b5769e9c0e9acb89c6b29c9eea24da", "a3f921534a39c7a2fe84e8fece55506b667f3b28d5f5b840b020ae6c1cb40731"},
-	File:    "llama3.jinja",
-	Func:    renderLlama3,
-	Name:    "llama3",
-	Origin:  "builtin/llama3.jinja",
-	SHA256:  "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama3.jinja",
+	Func:   renderLlama3,
+	Name:   "llama3",
+	Origin: "builtin/llama3.jinja",
+	SHA256: "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
 }
 
 // renderLlama3 renders llama3.jinja.
@@ -26,7 +46,11 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama3.jinja:12 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
 		w.At(12, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|eot_id|>"))
+		w.WriteString("<|start_header_id|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|end_header_id|>\n\n")
+		w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }

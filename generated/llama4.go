@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Llama4 is the chat template builtin/llama4.jinja.
 var Llama4 = &runtime.Template{
 	Aliases: []string{"acbdc80da6b6f355b687654cfeb9c2a24760b05774b168d7e045d84568856b40", "ab9716b7c1e2f7aef4a48c5088a5524be62b87a43b458ae5a2e7b3d134aaae19"},
-	File:    "llama4.jinja",
-	Func:    renderLlama4,
-	Name:    "llama4",
-	Origin:  "builtin/llama4.jinja",
-	SHA256:  "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama4.jinja",
+	Func:   renderLlama4,
+	Name:   "llama4",
+	Origin: "builtin/llama4.jinja",
+	SHA256: "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
 }
 
 // renderLlama4 renders llama4.jinja.
@@ -26,7 +46,11 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama4.jinja:12 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
 		w.At(12, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|header_start|>"), message.ItemStr("role"), runtime.Str("<|header_end|>\n\n"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<|eot|>"))
+		w.WriteString("<|header_start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|header_end|>\n\n")
+		w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
 }

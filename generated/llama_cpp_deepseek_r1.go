@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LlamaCppDeepseekR1 is the chat template llama.cpp/llama-cpp-deepseek-r1.jinja.
 var LlamaCppDeepseekR1 = &runtime.Template{
 	Aliases: []string{"909de9c54ae221b290b0fbcc6abbc65f5bb5bb2cdad0c61f27646ef8566e4fe0", "e0d5e227f0aedba8bc36d9173d4f814b6b9bc8bafa3e50d53fa0071567f90102"},
-	File:    "llama-cpp-deepseek-r1.jinja",
-	Func:    renderLlamaCppDeepseekR1,
-	Name:    "llama-cpp-deepseek-r1",
-	Origin:  "llama.cpp/llama-cpp-deepseek-r1.jinja",
-	SHA256:  "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "llama-cpp-deepseek-r1.jinja",
+	Func:   renderLlamaCppDeepseekR1,
+	Name:   "llama-cpp-deepseek-r1",
+	Origin: "llama.cpp/llama-cpp-deepseek-r1.jinja",
+	SHA256: "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
 }
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
@@ -24,7 +44,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	flushToolOutputs := runtime.Undefined("flush_tool_outputs")
 	// llama-cpp-deepseek-r1.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// llama-cpp-deepseek-r1.jinja:2 {%- set add_generation_prompt = false -%}
 		w.At(2, 5, "set")
 		addGenerationPrompt = runtime.Bool(false)
@@ -37,7 +57,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6 {%- if message['role'] == 'system' -%}
 		w.At(6, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
@@ -78,21 +98,23 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
 		w.At(35, 5, "if")
-		if runtime.Ne(message2.ItemStr("role"), runtime.Str("tool")) {
+		if !runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36 {{- flush_tool_outputs() -}}
 			w.At(36, 9, "{{ }}")
 			w.Write(runtime.Call(flushToolOutputs, nil, nil))
 		}
 		// llama-cpp-deepseek-r1.jinja:38 {%- if message['role'] == 'user' -%}
 		w.At(38, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// llama-cpp-deepseek-r1.jinja:39 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.At(39, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜User｜>"), message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+			w.WriteString("<｜User｜>")
+			w.WriteStr(message2.ItemStr("content"))
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		w.At(41, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(message2.ItemStr("content").Truthy()) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !message2.ItemStr("content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43 {%- set ns.is_first = true -%}
 			w.At(43, 9, "set")
@@ -119,13 +141,23 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 				toolArgs = tc.ItemStr("function").ItemStr("arguments")
 				// llama-cpp-deepseek-r1.jinja:52 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.At(52, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<｜tool▁call▁begin｜>"), tc.ItemStr("type"), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n"), runtime.FilterTojson(toolArgs, nil, nil), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>"))
+				w.WriteString("<｜tool▁call▁begin｜>")
+				w.WriteStr(tc.ItemStr("type"))
+				w.WriteString("<｜tool▁sep｜>")
+				w.WriteStr(toolName)
+				w.WriteString("\n")
+				w.WriteString("```json")
+				w.WriteString("\n")
+				w.WriteStr(runtime.FilterTojson(toolArgs, nil, nil))
+				w.WriteString("\n")
+				w.WriteString("```")
+				w.WriteString("<｜tool▁call▁end｜>")
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56 {%- if message['role'] == 'assistant' and message['content'] -%}
 		w.At(56, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && message2.ItemStr("content").Truthy() {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && message2.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57 {{- flush_tool_outputs() -}}
 			w.At(57, 9, "{{ }}")
 			w.Write(runtime.Call(flushToolOutputs, nil, nil))
@@ -141,11 +173,13 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-deepseek-r1.jinja:62 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.At(62, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>"))
+			w.WriteString("<｜Assistant｜>")
+			w.WriteStr(content)
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64 {%- if message['role'] == 'tool' -%}
 		w.At(64, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:65 {%- set ns.is_tool_outputs = true -%}
 			w.At(65, 9, "set")
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(true))
@@ -159,7 +193,9 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-deepseek-r1.jinja:70 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.At(70, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), message2.ItemStr("content"), runtime.Str("<｜tool▁output▁end｜>"))
+			w.WriteString("\n<｜tool▁output▁begin｜>")
+			w.WriteStr(message2.ItemStr("content"))
+			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73 {{- flush_tool_outputs() -}}
@@ -167,7 +203,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.Call(flushToolOutputs, nil, nil))
 	// llama-cpp-deepseek-r1.jinja:74 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	w.At(74, 1, "if")
-	if addGenerationPrompt.Truthy() && !(ns.Attr("is_tool_outputs").Truthy()) {
+	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool_outputs").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
 }

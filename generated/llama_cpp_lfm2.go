@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LlamaCppLfm2 is the chat template llama.cpp/llama-cpp-lfm2.jinja.
 var LlamaCppLfm2 = &runtime.Template{
 	Aliases: []string{"24db98154181738d18225a9038f0e5750b528f0f9a122bf26791327cd9b01d91", "dc6b7b5a750e8e8feb1dd8f6d7c4704f1311eb8cfc995ae9d540b965295f78ec"},
-	File:    "llama-cpp-lfm2.jinja",
-	Func:    renderLlamaCppLfm2,
-	Name:    "llama-cpp-lfm2",
-	Origin:  "llama.cpp/llama-cpp-lfm2.jinja",
-	SHA256:  "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "lfm2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama-cpp-lfm2.jinja",
+	Func:   renderLlamaCppLfm2,
+	Name:   "llama-cpp-lfm2",
+	Origin: "llama.cpp/llama-cpp-lfm2.jinja",
+	SHA256: "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
 }
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
@@ -32,7 +52,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-lfm2.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// llama-cpp-lfm2.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 2, "set")
 		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
@@ -57,7 +77,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			tool := loop.Item()
 			// llama-cpp-lfm2.jinja:11 {%- if tool is not string -%}
 			w.At(11, 3, "if")
-			if !(runtime.IsString(tool, nil, nil)) {
+			if !runtime.IsString(tool, nil, nil) {
 				// llama-cpp-lfm2.jinja:12 {%- set tool = tool | tojson -%}
 				w.At(12, 4, "set")
 				tool = runtime.FilterTojson(tool, nil, nil)
@@ -67,7 +87,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// llama-cpp-lfm2.jinja:15 {%- if not loop.last -%}
 			w.At(15, 3, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				// llama-cpp-lfm2.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 4, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -82,7 +102,9 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	if ns.Attr("system_prompt").Truthy() {
 		// llama-cpp-lfm2.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 2, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), ns.Attr("system_prompt"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// llama-cpp-lfm2.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, "for")
@@ -91,7 +113,9 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		nsTc := in.Lookup("ns_tc")
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"))
+		w.WriteString("<|im_start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26 {%- set content = message["content"] if message["content"] else "" -%}
 		w.At(26, 2, "set")
 		if message.ItemStr("content").Truthy() {
@@ -101,18 +125,18 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-lfm2.jinja:27 {%- if content is not string -%}
 		w.At(27, 2, "if")
-		if !(runtime.IsString(content, nil, nil)) {
+		if !runtime.IsString(content, nil, nil) {
 			// llama-cpp-lfm2.jinja:28 {%- set content = content | tojson -%}
 			w.At(28, 3, "set")
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30 {%- if message["role"] == "tool" -%}
 		w.At(30, 2, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// llama-cpp-lfm2.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, "set")
 			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))
-		} else if (runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+		} else if (runtime.EqStr(message.ItemStr("role"), "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
 			w.At(33, 3, "set")
 			nsTc = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
@@ -124,7 +148,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 				args2 := runtime.Undefined("args")
 				// llama-cpp-lfm2.jinja:35 {%- if not loop.first -%}
 				w.At(35, 4, "if")
-				if !(loop2.First().Truthy()) {
+				if !loop2.First().Truthy() {
 					// llama-cpp-lfm2.jinja:35 {%- set ns_tc.result = ns_tc.result + ", " -%}
 					w.At(35, 29, "set")
 					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.Str(", ")))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LlamaCppMicrosoftPhi4MiniInstruct is the chat template llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
 	Aliases: []string{"385254a8b1c50005ea6612301297768f3cc2cd55ec0dbeed0633070a6a535d2a"},
-	File:    "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
-	Func:    renderLlamaCppMicrosoftPhi4MiniInstruct,
-	Name:    "llama-cpp-microsoft-Phi-4-mini-instruct",
-	Origin:  "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
-	SHA256:  "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
+	Func:   renderLlamaCppMicrosoftPhi4MiniInstruct,
+	Name:   "llama-cpp-microsoft-Phi-4-mini-instruct",
+	Origin: "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
+	SHA256: "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
 }
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
@@ -23,7 +43,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1 {%- if messages[0]["role"] == "system" %}
 	w.At(1, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2 {%- set system_message = messages[0]["content"] %}
 		w.At(2, 5, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -55,21 +75,27 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15 {{- '<|system|>' + system_message + '<|end|>' -}}
 		w.At(15, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|system|>"), systemMessage, runtime.Str("<|end|>"))
+		w.WriteString("<|system|>")
+		w.WriteStr(systemMessage)
+		w.WriteString("<|end|>")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17 {%- for message in messages -%}
 	w.At(17, 1, "for")
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18 {%- if message['role'] == 'tool' -%}
 		w.At(18, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.At(19, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|tool_response|>"), runtime.FilterTojson(message.ItemStr("content"), nil, nil), runtime.Str("<|/tool_response|>"))
-		} else if runtime.Ne(message.ItemStr("role"), runtime.Str("system")) {
+			w.WriteString("<|tool_response|>")
+			w.WriteStr(runtime.FilterTojson(message.ItemStr("content"), nil, nil))
+			w.WriteString("<|/tool_response|>")
+		} else if !runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
 			w.At(21, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>"))
+			w.WriteString("<|")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22 {%- if message.content -%}
 			w.At(22, 9, "if")
 			if message.Attr("content").Truthy() {
@@ -82,7 +108,9 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.At(26, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|tool_call|>"), runtime.FilterTojson(toolCall, nil, nil), runtime.Str("<|/tool_call|>"))
+				w.WriteString("<|tool_call|>")
+				w.WriteStr(runtime.FilterTojson(toolCall, nil, nil))
+				w.WriteString("<|/tool_call|>")
 			}
 			w.WriteString("<|end|>")
 		}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // LlamaCppRwkvWorld is the chat template llama.cpp/llama-cpp-rwkv-world.jinja.
 var LlamaCppRwkvWorld = &runtime.Template{
 	Aliases: []string{"c270e54ff5e5ac354a3715e2edfc30db45ed0268b7184246d561453e99e99840"},
-	File:    "llama-cpp-rwkv-world.jinja",
-	Func:    renderLlamaCppRwkvWorld,
-	Name:    "llama-cpp-rwkv-world",
-	Origin:  "llama.cpp/llama-cpp-rwkv-world.jinja",
-	SHA256:  "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "\n</think>",
+	},
+	File:   "llama-cpp-rwkv-world.jinja",
+	Func:   renderLlamaCppRwkvWorld,
+	Name:   "llama-cpp-rwkv-world",
+	Origin: "llama.cpp/llama-cpp-rwkv-world.jinja",
+	SHA256: "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
 }
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
@@ -23,7 +43,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// llama-cpp-rwkv-world.jinja:2 {%- set add_generation_prompt = true -%}
 		w.At(2, 5, "set")
 		addGenerationPrompt = runtime.Bool(true)
@@ -36,7 +56,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6 {%- if message['role'] == 'system' -%}
 		w.At(6, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 9, "set")
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
@@ -47,10 +67,12 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != ” -%}
 	w.At(11, 1, "if")
-	if runtime.Ne(ns.Attr("system_prompt"), runtime.Str("")) {
+	if !runtime.EqStr(ns.Attr("system_prompt"), "") {
 		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
 		w.At(12, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("System: "), ns.Attr("system_prompt"), runtime.Str("\n\n"))
+		w.WriteString("System: ")
+		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
 	w.At(14, 1, "for")
@@ -58,14 +80,16 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
 		w.At(15, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.At(16, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("User: "), runtime.FilterTrim(message2.ItemStr("content"), nil, nil), runtime.Str("\n\n"))
+			w.WriteString("User: ")
+			w.WriteStr(runtime.FilterTrim(message2.ItemStr("content"), nil, nil))
+			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		w.At(18, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) && !(runtime.IsNone(message2.ItemStr("content"), nil, nil)) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// llama-cpp-rwkv-world.jinja:19 {%- set content = message['content'] -%}
 			w.At(19, 9, "set")
 			content = message2.ItemStr("content")
@@ -78,7 +102,9 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-rwkv-world.jinja:23 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.At(23, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("Assistant: "), runtime.FilterTrim(content, nil, nil), runtime.Str("\n\n"))
+			w.WriteString("Assistant: ")
+			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteString("\n\n")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26 {%- if add_generation_prompt -%}

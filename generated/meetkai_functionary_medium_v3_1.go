@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MeetkaiFunctionaryMediumV31 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
 var MeetkaiFunctionaryMediumV31 = &runtime.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
-	File:    "meetkai-functionary-medium-v3.1.jinja",
-	Func:    renderMeetkaiFunctionaryMediumV31,
-	Name:    "meetkai-functionary-medium-v3.1",
-	Origin:  "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
-	SHA256:  "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "meetkai-functionary-medium-v3.1.jinja",
+	Func:   renderMeetkaiFunctionaryMediumV31,
+	Name:   "meetkai-functionary-medium-v3.1",
+	Origin: "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
+	SHA256: "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
 }
 
 // renderMeetkaiFunctionaryMediumV31 renders meetkai-functionary-medium-v3.1.jinja.
@@ -23,7 +43,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1 {%- if not tools is defined -%}
 	w.At(1, 26, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// meetkai-functionary-medium-v3.1.jinja:2 {%- set tools = none -%}
 		w.At(2, 5, "set")
 		tools = runtime.None()
@@ -77,11 +97,11 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		w.At(33, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") || runtime.EqStr(message.ItemStr("role"), "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(34, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:36 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
 			w.At(36, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
@@ -104,7 +124,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44 {%- if tool_call["function"]["name"] == "python" -%}
 					w.At(44, 17, "if")
-					if runtime.Eq(toolCall.ItemStr("function").ItemStr("name"), runtime.Str("python")) {
+					if runtime.EqStr(toolCall.ItemStr("function").ItemStr("name"), "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
 						w.At(45, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MeetkaiFunctionaryMediumV32 is the chat template llama.cpp/meetkai-functionary-medium-v3.2.jinja.
 var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 	Aliases: []string{"b20f1cb974043057255fde1eae61e961fe674fb5e3badd91867e2cb0fc3f58be"},
-	File:    "meetkai-functionary-medium-v3.2.jinja",
-	Func:    renderMeetkaiFunctionaryMediumV32,
-	Name:    "meetkai-functionary-medium-v3.2",
-	Origin:  "llama.cpp/meetkai-functionary-medium-v3.2.jinja",
-	SHA256:  "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "functionary_v3_2",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "meetkai-functionary-medium-v3.2.jinja",
+	Func:   renderMeetkaiFunctionaryMediumV32,
+	Name:   "meetkai-functionary-medium-v3.2",
+	Origin: "llama.cpp/meetkai-functionary-medium-v3.2.jinja",
+	SHA256: "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
 }
 
 // renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
@@ -51,10 +71,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6 {%- if comment_info != "<|NONE|>" -%}
 		w.At(6, 5, "if")
-		if runtime.Ne(commentInfo, runtime.Str("<|NONE|>")) {
+		if !runtime.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7 {{ "\n" + offset + comment_info }}
 			w.At(7, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\n"), offset, commentInfo)
+			w.WriteString("\n")
+			w.WriteStr(offset)
+			w.WriteStr(commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8 {%- if examples_info | length > 0 -%}
 			w.At(8, 9, "if")
 			if runtime.Gt(runtime.FilterLength(examplesInfo, nil, nil), runtime.Int(0)) {
@@ -63,13 +85,18 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				for _, example := range runtime.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 					w.At(11, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+					w.WriteString("\n")
+					w.WriteStr(offset)
+					w.WriteString("// ")
+					w.WriteStr(runtime.FilterReplace(runtime.FilterString(example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15 {{ "\n" + offset + param_declaration }}
 		w.At(15, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("\n"), offset, paramDeclaration)
+		w.WriteString("\n")
+		w.WriteStr(offset)
+		w.WriteStr(paramDeclaration)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:18 {%- macro convert_data_type(param_type) -%}
 	convertDataType = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -79,7 +106,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		paramType := runtime.Param(args[0], "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19 {%- if param_type == "integer" or param_type == "float" -%}
 		w.At(19, 5, "if")
-		if runtime.Eq(paramType, runtime.Str("integer")) || runtime.Eq(paramType, runtime.Str("float")) {
+		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
 			w.WriteString("number")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:22 {{ param_type }}
@@ -107,7 +134,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			rawParamType = param.ItemStr("type")
 			// meetkai-functionary-medium-v3.2.jinja:31 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			w.At(31, 9, "if")
-			if runtime.IsIterable(rawParamType, nil, nil) && !(runtime.IsString(rawParamType, nil, nil)) {
+			if runtime.IsIterable(rawParamType, nil, nil) && !runtime.IsString(rawParamType, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:32 {%- set param_type = raw_param_type | join(" | ") -%}
 				w.At(32, 13, "set")
 				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
@@ -188,7 +215,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		formatParam = runtime.Call(getFormatParam, []runtime.Value{param3}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:67 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
 		w.At(67, 5, "if")
-		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || runtime.Ne(formatParam, runtime.Str("<|NONE|>"))) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
+		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69 {%- if "description" in param -%}
 			w.At(69, 9, "if")
@@ -198,14 +225,15 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				desc = param3.ItemStr("description")
 				// meetkai-functionary-medium-v3.2.jinja:71 {%- if not desc.endswith(".") -%}
 				w.At(71, 13, "if")
-				if !(runtime.CallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy()) {
+				if !runtime.CallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72 {%- set desc = desc + "." -%}
 					w.At(72, 17, "set")
 					desc = runtime.Add(desc, runtime.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74 {{ " " + desc }}
 				w.At(74, 13, "{{ }}")
-				w.WriteAdd(runtime.Str(" "), desc)
+				w.WriteString(" ")
+				w.WriteStr(desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77 {%- if "default" in param -%}
 			w.At(77, 9, "if")
@@ -215,7 +243,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				defaultValue = param3.ItemStr("default")
 				// meetkai-functionary-medium-v3.2.jinja:79 {%- if param_type == "string" -%}
 				w.At(79, 13, "if")
-				if runtime.Eq(paramType3, runtime.Str("string")) {
+				if runtime.EqStr(paramType3, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80 {%- set default_value = '"' ~ default_value ~ '"' -%}
 					w.At(80, 17, "set")
 					defaultValue = runtime.Concat(runtime.Str("\""), defaultValue, runtime.Str("\""))
@@ -229,7 +257,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			formatParam = runtime.Call(getFormatParam, []runtime.Value{param3}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:86 {%- if format_param != "<|NONE|>" -%}
 			w.At(86, 9, "if")
-			if runtime.Ne(formatParam, runtime.Str("<|NONE|>")) {
+			if !runtime.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87 {{ " Format=" ~ format_param }}
 				w.At(87, 13, "{{ }}")
 				w.WriteConcat(runtime.Str(" Format="), formatParam)
@@ -245,7 +273,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(field, param3) {
 					// meetkai-functionary-medium-v3.2.jinja:92 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.At(92, 17, "{{ }}")
-					w.WriteAdd(runtime.Str(" "), runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
+					w.WriteString(" ")
+					w.WriteStr(runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
 				}
 			}
 		} else {
@@ -266,7 +295,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103 {{ '"' + v + '"' }}
 				w.At(103, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\""), v, runtime.Str("\""))
+				w.WriteString("\"")
+				w.WriteStr(v)
+				w.WriteString("\"")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:105 {{ v }}
 				w.At(105, 13, "{{ }}")
@@ -313,11 +344,16 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122 {{ "\n" + offset + param_name + ": []" }}
 				w.At(122, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": []"))
+				w.WriteString("\n")
+				w.WriteStr(offset2)
+				w.WriteStr(paramName)
+				w.WriteString(": []")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:124 {{ "\n" + offset + "[]" }}
 				w.At(124, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("[]"))
+				w.WriteString("\n")
+				w.WriteStr(offset2)
+				w.WriteString("[]")
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
@@ -325,38 +361,52 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			arrayType = runtime.Call(getParamType, []runtime.Value{itemsInfo}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:128 {%- if array_type == 'object' -%}
 			w.At(128, 9, "if")
-			if runtime.Eq(arrayType, runtime.Str("object")) {
+			if runtime.EqStr(arrayType, "object") {
 				// meetkai-functionary-medium-v3.2.jinja:129 {%- if param_name -%}
 				w.At(129, 13, "if")
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130 {{ "\n" + offset + param_name + ": {" }}
 					w.At(130, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": {"))
+					w.WriteString("\n")
+					w.WriteStr(offset2)
+					w.WriteStr(paramName)
+					w.WriteString(": {")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:132 {{ "\n" + offset + "{" }}
 					w.At(132, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("{"))
+					w.WriteString("\n")
+					w.WriteStr(offset2)
+					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
 				w.At(134, 13, "{{ }}")
 				w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135 {{- "\n" + offset + "}[]" }}
 				w.At(135, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), offset2, runtime.Str("}[]"))
-			} else if runtime.Eq(arrayType, runtime.Str("array")) {
+				w.WriteString("\n")
+				w.WriteStr(offset2)
+				w.WriteString("}[]")
+			} else if runtime.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				w.At(137, 13, "set")
 				itemInfo = runtime.Call(getArrayTypescript, []runtime.Value{runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1))}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:138 {%- if not param_name -%}
 				w.At(138, 13, "if")
-				if !(paramName.Truthy()) {
+				if !paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:139 {{ "\n" + item_info + "[]" }}
 					w.At(139, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), itemInfo, runtime.Str("[]"))
+					w.WriteString("\n")
+					w.WriteStr(itemInfo)
+					w.WriteString("[]")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:141 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
 					w.At(141, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": "), runtime.FilterTrim(itemInfo, nil, nil), runtime.Str("[]"))
+					w.WriteString("\n")
+					w.WriteStr(offset2)
+					w.WriteStr(paramName)
+					w.WriteString(": ")
+					w.WriteStr(runtime.FilterTrim(itemInfo, nil, nil))
+					w.WriteString("[]")
 				}
 			} else if runtime.In(runtime.Str("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
@@ -367,20 +417,34 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsNone(paramName, nil, nil) {
 					// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
 					w.At(147, 21, "{{ }}")
-					w.WriteAdd(runtime.Str("("), itemType, runtime.Str(")[]"))
+					w.WriteString("(")
+					w.WriteStr(itemType)
+					w.WriteString(")[]")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
 					w.At(149, 21, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": ("), itemType, runtime.Str(")[]"))
+					w.WriteString("\n")
+					w.WriteStr(offset2)
+					w.WriteStr(paramName)
+					w.WriteString(": (")
+					w.WriteStr(itemType)
+					w.WriteString(")[]")
 				}
 			} else if runtime.IsNone(paramName, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
 				w.At(153, 21, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), arrayType, runtime.Str("[]"))
+				w.WriteString("\n")
+				w.WriteStr(arrayType)
+				w.WriteString("[]")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
 				w.At(155, 21, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), offset2, paramName, runtime.Str(": "), arrayType, runtime.Str("[],"))
+				w.WriteString("\n")
+				w.WriteStr(offset2)
+				w.WriteStr(paramName)
+				w.WriteString(": ")
+				w.WriteStr(arrayType)
+				w.WriteString("[],")
 			}
 		}
 	})
@@ -400,10 +464,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		_ = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164 {%- for param_name, param in properties.items() -%}
 		w.At(164, 5, "for")
-		for _, item4 := range runtime.Iterate(w, runtime.CallMethod(properties, "items", nil, nil)) {
-			vals2 := runtime.Unpack(item4, 2)
-			paramName2 := vals2[0]
-			param4 := vals2[1]
+		keys, values := runtime.DictItems(properties)
+		for i := range w.Count(len(keys)) {
+			paramName2 := keys[i]
+			param4 := values[i]
 			commentInfo2 := in.Lookup("comment_info")
 			examplesInfo2 := in.Lookup("examples_info")
 			paramDeclaration2 := in.Lookup("param_declaration")
@@ -455,13 +519,15 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188 {%- if param_type == "object" -%}
 				w.At(188, 13, "if")
-				if runtime.Eq(paramType4, runtime.Str("object")) {
+				if runtime.EqStr(paramType4, "object") {
 					// meetkai-functionary-medium-v3.2.jinja:189 {%- if comment_info != "<|NONE|>" -%}
 					w.At(189, 17, "if")
-					if runtime.Ne(commentInfo2, runtime.Str("<|NONE|>")) {
+					if !runtime.EqStr(commentInfo2, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190 {{ "\n" + offset + comment_info }}
 						w.At(190, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("\n"), offset3, commentInfo2)
+						w.WriteString("\n")
+						w.WriteStr(offset3)
+						w.WriteStr(commentInfo2)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192 {%- if examples_info|length > 0 -%}
 					w.At(192, 17, "if")
@@ -471,7 +537,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
 							// meetkai-functionary-medium-v3.2.jinja:194 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.At(194, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+							w.WriteString("\n")
+							w.WriteStr(offset3)
+							w.WriteString("// ")
+							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197 {%- set param_declaration = param_declaration + ": {" -%}
@@ -479,14 +548,18 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198 {{ "\n" + offset + param_declaration -}}
 					w.At(198, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset3, paramDeclaration2)
+					w.WriteString("\n")
+					w.WriteStr(offset3)
+					w.WriteStr(paramDeclaration2)
 					// meetkai-functionary-medium-v3.2.jinja:199 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.At(199, 17, "{{ }}")
 					w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1))}, nil))
 					// meetkai-functionary-medium-v3.2.jinja:200 {{- "\n" + offset + "}," }}
 					w.At(200, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("},"))
-				} else if runtime.Eq(paramType4, runtime.Str("array")) {
+					w.WriteString("\n")
+					w.WriteStr(offset3)
+					w.WriteString("},")
+				} else if runtime.EqStr(paramType4, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:202 {%- set item_info = param.get("items", {}) -%}
 					w.At(202, 17, "set")
 					itemInfo2 = runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
@@ -502,10 +575,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:207 {%- if comment_info != "<|NONE|>" -%}
 						w.At(207, 21, "if")
-						if runtime.Ne(commentInfo2, runtime.Str("<|NONE|>")) {
+						if !runtime.EqStr(commentInfo2, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208 {{ "\n" + offset + comment_info }}
 							w.At(208, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("\n"), offset3, commentInfo2)
+							w.WriteString("\n")
+							w.WriteStr(offset3)
+							w.WriteStr(commentInfo2)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210 {%- if examples_info|length > 0 -%}
 						w.At(210, 21, "if")
@@ -515,7 +590,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
 								// meetkai-functionary-medium-v3.2.jinja:212 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.At(212, 29, "{{ }}")
-								w.WriteAdd(runtime.Str("\n"), offset3, runtime.Str("// "), runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+								w.WriteString("\n")
+								w.WriteStr(offset3)
+								w.WriteString("// ")
+								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -523,7 +601,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						arrayDeclaration = runtime.Call(getArrayTypescript, []runtime.Value{paramDeclaration2, param4, depth3}, nil)
 						// meetkai-functionary-medium-v3.2.jinja:216 {%- if not array_declaration.endswith(",") -%}
 						w.At(216, 21, "if")
-						if !(runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy()) {
+						if !runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217 {%- set array_declaration = array_declaration + "," -%}
 							w.At(217, 25, "set")
 							arrayDeclaration = runtime.Add(arrayDeclaration, runtime.Str(","))
@@ -570,7 +648,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237 {{- "namespace " + namespace + " {\n\n" -}}
 		w.At(237, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("namespace "), namespace, runtime.Str(" {\n\n"))
+		w.WriteString("namespace ")
+		w.WriteStr(namespace)
+		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239 {%- for function in functions -%}
 		w.At(239, 5, "for")
 		for _, function := range runtime.Iterate(w, functions) {
@@ -599,10 +679,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				parameters = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248 {{- "// " + description + "\n" -}}
 				w.At(248, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("// "), description, runtime.Str("\n"))
+				w.WriteString("// ")
+				w.WriteStr(description)
+				w.WriteString("\n")
 				// meetkai-functionary-medium-v3.2.jinja:249 {{- "type " + function_name -}}
 				w.At(249, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("type "), functionName)
+				w.WriteString("type ")
+				w.WriteStr(functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250 {%- if parameters and parameters.get("properties") -%}
 				w.At(250, 13, "if")
 				if parameters.Truthy() && runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
@@ -621,11 +704,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260 {{ "} // namespace " + namespace }}
 		w.At(260, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("} // namespace "), namespace)
+		w.WriteString("} // namespace ")
+		w.WriteStr(namespace)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:262 {%- if not tools -%}
 	w.At(262, 1, "if")
-	if !(tools.Truthy()) {
+	if !tools.Truthy() {
 		// meetkai-functionary-medium-v3.2.jinja:263 {%- set tools = [] -%}
 		w.At(263, 5, "set")
 		tools = runtime.NewList()
@@ -643,24 +727,35 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		w.At(270, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") || runtime.EqStr(message.ItemStr("role"), "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(271, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+			w.WriteString("<|start_header_id|>")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("<|end_header_id|>\n\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(273, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
+			w.WriteString("<|start_header_id|>")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("<|end_header_id|>\n\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|eot_id|>")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(275, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"))
+			w.WriteString("<|start_header_id|>")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276 {%- if message['content'] -%}
 			w.At(276, 9, "if")
 			if message.ItemStr("content").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277 {{ '>>>all\n' + message['content'] }}
 				w.At(277, 13, "{{ }}")
-				w.WriteAdd(runtime.Str(">>>all\n"), message.ItemStr("content"))
+				w.WriteString(">>>all\n")
+				w.WriteStr(message.ItemStr("content"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			w.At(279, 9, "if")
@@ -670,7 +765,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					w.At(281, 17, "{{ }}")
-					w.WriteAdd(runtime.Str(">>>"), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\n"), toolCall.ItemStr("function").ItemStr("arguments"))
+					w.WriteString(">>>")
+					w.WriteStr(toolCall.ItemStr("function").ItemStr("name"))
+					w.WriteString("\n")
+					w.WriteStr(toolCall.ItemStr("function").ItemStr("arguments"))
 				}
 			}
 			w.WriteString("<|eot_id|>")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Megrez is the chat template builtin/megrez.jinja.
 var Megrez = &runtime.Template{
 	Aliases: []string{"bfef72f486d696f260235e15f5c96ebfb7b50af6f539ce859715f85f1545cd17", "2a0e61e4b6207a105b2814f8c04f234256a8f94ff79214cd3653a624ed73d602"},
-	File:    "megrez.jinja",
-	Func:    renderMegrez,
-	Name:    "megrez",
-	Origin:  "builtin/megrez.jinja",
-	SHA256:  "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "megrez.jinja",
+	Func:   renderMegrez,
+	Name:   "megrez",
+	Origin: "builtin/megrez.jinja",
+	SHA256: "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
 }
 
 // renderMegrez renders megrez.jinja.
@@ -22,7 +42,11 @@ func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// megrez.jinja:8 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
 		w.At(8, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|role_start|>"), message.ItemStr("role"), runtime.Str("<|role_end|>"), message.ItemStr("content"), runtime.Str("<|turn_end|>"))
+		w.WriteString("<|role_start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|role_end|>")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|turn_end|>")
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MetaLlamaLlama323BInstruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
 var MetaLlamaLlama323BInstruct = &runtime.Template{
 	Aliases: []string{"2bd254aa959418b2ab3df833d513cc0773a6218b2bd95bcb7cd77c5d8d371658", "d82792f95932f1c9cef5c4bd992f171225e3bf8c7b609b4557c9e1ec96be819f"},
-	File:    "meta-llama-Llama-3.2-3B-Instruct.jinja",
-	Func:    renderMetaLlamaLlama323BInstruct,
-	Name:    "meta-llama-Llama-3.2-3B-Instruct",
-	Origin:  "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
-	SHA256:  "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  false,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "meta-llama-Llama-3.2-3B-Instruct.jinja",
+	Func:   renderMetaLlamaLlama323BInstruct,
+	Name:   "meta-llama-Llama-3.2-3B-Instruct",
+	Origin: "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
+	SHA256: "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
 }
 
 // renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
@@ -37,14 +57,14 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
 	w.At(5, 1, "if")
-	if !(runtime.IsDefined(toolsInUserMessage, nil, nil)) {
+	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
 		w.At(6, 5, "set")
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8 {%- if not date_string is defined %}
 	w.At(8, 1, "if")
-	if !(runtime.IsDefined(dateString, nil, nil)) {
+	if !runtime.IsDefined(dateString, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9 {%- if strftime_now is defined %}
 		w.At(9, 5, "if")
 		if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
@@ -59,14 +79,14 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15 {%- if not tools is defined %}
 	w.At(15, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16 {%- set tools = none %}
 		w.At(16, 5, "set")
 		tools = runtime.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20 {%- if messages[0]['role'] == 'system' %}
 	w.At(20, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21 {%- set system_message = messages[0]['content']|trim %}
 		w.At(21, 5, "set")
 		systemMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
@@ -81,16 +101,18 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29 {%- if tools is not none %}
 	w.At(29, 1, "if")
-	if !(runtime.IsNone(tools, nil, nil)) {
+	if !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33 {{- "Today Date: " + date_string + "\n\n" }}
 	w.At(33, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n"))
+	w.WriteString("Today Date: ")
+	w.WriteStr(dateString)
+	w.WriteString("\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34 {%- if tools is not none and not tools_in_user_message %}
 	w.At(34, 1, "if")
-	if !(runtime.IsNone(tools, nil, nil)) && !(toolsInUserMessage.Truthy()) {
+	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38 {%- for t in tools %}
 		w.At(38, 5, "for")
@@ -107,7 +129,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47 {%- if tools_in_user_message and not tools is none %}
 	w.At(47, 1, "if")
-	if toolsInUserMessage.Truthy() && !(runtime.IsNone(tools, nil, nil)) {
+	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49 {%- if messages | length != 0 %}
 		w.At(49, 5, "if")
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
@@ -141,14 +163,18 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(68, 5, "if")
-		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
+		if !((runtime.EqStr(message.Attr("role"), "ipython") || runtime.EqStr(message.Attr("role"), "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.At(69, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<|eot_id|>"))
+			w.WriteString("<|start_header_id|>")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("<|end_header_id|>\n\n")
+			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+			w.WriteString("<|eot_id|>")
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
 			w.At(71, 9, "if")
-			if !(runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1))) {
+			if !runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.At(72, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
@@ -159,13 +185,15 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.At(76, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", "))
+			w.WriteString("{\"name\": \"")
+			w.WriteStr(toolCall.Attr("name"))
+			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78 {{- tool_call.arguments | tojson }}
 			w.At(78, 9, "{{ }}")
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "ipython") {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83 {%- if message.content is mapping or message.content is iterable %}
 			w.At(83, 9, "if")

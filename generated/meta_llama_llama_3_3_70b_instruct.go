@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MetaLlamaLlama3370BInstruct is the chat template llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja.
 var MetaLlamaLlama3370BInstruct = &runtime.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
-	File:    "meta-llama-Llama-3.3-70B-Instruct.jinja",
-	Func:    renderMetaLlamaLlama3370BInstruct,
-	Name:    "meta-llama-Llama-3.3-70B-Instruct",
-	Origin:  "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
-	SHA256:  "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  false,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "meta-llama-Llama-3.3-70B-Instruct.jinja",
+	Func:   renderMetaLlamaLlama3370BInstruct,
+	Name:   "meta-llama-Llama-3.3-70B-Instruct",
+	Origin: "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
+	SHA256: "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
 }
 
 // renderMetaLlamaLlama3370BInstruct renders meta-llama-Llama-3.3-70B-Instruct.jinja.
@@ -38,28 +58,28 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
 	w.At(5, 1, "if")
-	if !(runtime.IsDefined(toolsInUserMessage, nil, nil)) {
+	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
 		w.At(6, 5, "set")
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:8 {%- if not date_string is defined %}
 	w.At(8, 1, "if")
-	if !(runtime.IsDefined(dateString, nil, nil)) {
+	if !runtime.IsDefined(dateString, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:9 {%- set date_string = "26 Jul 2024" %}
 		w.At(9, 5, "set")
 		dateString = runtime.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:11 {%- if not tools is defined %}
 	w.At(11, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:12 {%- set tools = none %}
 		w.At(12, 5, "set")
 		tools = runtime.None()
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:16 {%- if messages[0]['role'] == 'system' %}
 	w.At(16, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17 {%- set system_message = messages[0]['content']|trim %}
 		w.At(17, 5, "set")
 		systemMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
@@ -74,7 +94,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:25 {%- if builtin_tools is defined or tools is not none %}
 	w.At(25, 1, "if")
-	if runtime.IsDefined(builtinTools, nil, nil) || !(runtime.IsNone(tools, nil, nil)) {
+	if runtime.IsDefined(builtinTools, nil, nil) || !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:28 {%- if builtin_tools is defined %}
@@ -82,15 +102,19 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(builtinTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		w.At(29, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("\n\n"))
+		w.WriteString("Tools: ")
+		w.WriteStr(runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil))
+		w.WriteString("\n\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32 {{- "Today Date: " + date_string + "\n\n" }}
 	w.At(32, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n"))
+	w.WriteString("Today Date: ")
+	w.WriteStr(dateString)
+	w.WriteString("\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:33 {%- if tools is not none and not tools_in_user_message %}
 	w.At(33, 1, "if")
-	if !(runtime.IsNone(tools, nil, nil)) && !(toolsInUserMessage.Truthy()) {
+	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:37 {%- for t in tools %}
 		w.At(37, 5, "for")
@@ -107,7 +131,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46 {%- if tools_in_user_message and not tools is none %}
 	w.At(46, 1, "if")
-	if toolsInUserMessage.Truthy() && !(runtime.IsNone(tools, nil, nil)) {
+	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48 {%- if messages | length != 0 %}
 		w.At(48, 5, "if")
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
@@ -141,14 +165,18 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(67, 5, "if")
-		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
+		if !((runtime.EqStr(message.Attr("role"), "ipython") || runtime.EqStr(message.Attr("role"), "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.At(68, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), runtime.FilterTrim(message.ItemStr("content"), nil, nil), runtime.Str("<|eot_id|>"))
+			w.WriteString("<|start_header_id|>")
+			w.WriteStr(message.ItemStr("role"))
+			w.WriteString("<|end_header_id|>\n\n")
+			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+			w.WriteString("<|eot_id|>")
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
 			w.At(70, 9, "if")
-			if !(runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1))) {
+			if !runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.At(71, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
@@ -162,20 +190,22 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.At(76, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|python_tag|>"), toolCall.Attr("name"), runtime.Str(".call("))
+				w.WriteString("<|python_tag|>")
+				w.WriteStr(toolCall.Attr("name"))
+				w.WriteString(".call(")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				w.At(77, 13, "for")
+				keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
 				var loop runtime.Loop
-				for loop.Start(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil), nil); loop.Next(); {
-					vals := runtime.Unpack(loop.Item(), 2)
-					argName := vals[0]
-					argVal := vals[1]
+				for loop.StartValues(w, keys); loop.Next(); {
+					argName := keys[loop.Pos()]
+					argVal := values[loop.Pos()]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78 {{- arg_name + '="' + arg_val + '"' }}
 					w.At(78, 17, "{{ }}")
 					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79 {%- if not loop.last %}
 					w.At(79, 17, "if")
-					if !(loop.Last().Truthy()) {
+					if !loop.Last().Truthy() {
 						w.WriteString(", ")
 					}
 				}
@@ -184,7 +214,9 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.At(86, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("name"), runtime.Str("\", "))
+				w.WriteString("{\"name\": \"")
+				w.WriteStr(toolCall.Attr("name"))
+				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88 {{- tool_call.arguments | tojson }}
 				w.At(88, 13, "{{ }}")
@@ -198,7 +230,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("<|eot_id|>")
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "ipython") {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:99 {%- if message.content is mapping or message.content is iterable %}
 			w.At(99, 9, "if")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MicrosoftPhi35MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
 var MicrosoftPhi35MiniInstruct = &runtime.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
-	File:    "microsoft-Phi-3.5-mini-instruct.jinja",
-	Func:    renderMicrosoftPhi35MiniInstruct,
-	Name:    "microsoft-Phi-3.5-mini-instruct",
-	Origin:  "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
-	SHA256:  "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "microsoft-Phi-3.5-mini-instruct.jinja",
+	Func:   renderMicrosoftPhi35MiniInstruct,
+	Name:   "microsoft-Phi-3.5-mini-instruct",
+	Origin: "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
+	SHA256: "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
 }
 
 // renderMicrosoftPhi35MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
@@ -24,18 +44,24 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1 {% if message['role'] == 'system' and message['content'] %}
 		w.At(1, 30, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) && message.ItemStr("content").Truthy() {
+		if runtime.EqStr(message.ItemStr("role"), "system") && message.ItemStr("content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1 {{'<|system|>
 			w.At(1, 89, "{{ }}")
-			w.WriteAdd(runtime.Str("<|system|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("<|system|>\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|end|>\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
 			w.At(3, 40, "{{ }}")
-			w.WriteAdd(runtime.Str("<|user|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|user|>\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|end|>\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
 			w.At(5, 45, "{{ }}")
-			w.WriteAdd(runtime.Str("<|assistant|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
+			w.WriteString("<|assistant|>\n")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|end|>\n")
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7 {% if add_generation_prompt %}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Minicpm is the chat template builtin/minicpm.jinja.
 var Minicpm = &runtime.Template{
 	Aliases: []string{"9c69671aa6f14c4804273f7079eb428d9de949a59481168b328b8da6d4997f3e", "20bcc6e977e61c6cacad1ccd3fdad1cb6466277982072e851246703ecb9b9acf"},
-	File:    "minicpm.jinja",
-	Func:    renderMinicpm,
-	Name:    "minicpm",
-	Origin:  "builtin/minicpm.jinja",
-	SHA256:  "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "minicpm.jinja",
+	Func:   renderMinicpm,
+	Name:   "minicpm",
+	Origin: "builtin/minicpm.jinja",
+	SHA256: "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
 }
 
 // renderMinicpm renders minicpm.jinja.
@@ -26,10 +46,12 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// minicpm.jinja:17 {%- if message['role'] == 'user' %}
 		w.At(17, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// minicpm.jinja:18 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.At(18, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("<用户>"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<AI>"))
+			w.WriteString("<用户>")
+			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:20 {{- message['content'].strip(c_space) }}
 			w.At(20, 1, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MiniMaxM1 is the chat template llama.cpp/MiniMax-M1.jinja.
 var MiniMaxM1 = &runtime.Template{
 	Aliases: []string{"cac52df157a1d97f3fe30c90a80cac175ada18d5367337b6ff53b08c0304db54"},
-	File:    "MiniMax-M1.jinja",
-	Func:    renderMiniMaxM1,
-	Name:    "MiniMax-M1",
-	Origin:  "llama.cpp/MiniMax-M1.jinja",
-	SHA256:  "e1790d8fbe1c587e6fc385e2a712363f86faf52ae1fb1fcbfc5ded3eb1fae70a",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "MiniMax-M1.jinja",
+	Func:   renderMiniMaxM1,
+	Name:   "MiniMax-M1",
+	Origin: "llama.cpp/MiniMax-M1.jinja",
+	SHA256: "e1790d8fbe1c587e6fc385e2a712363f86faf52ae1fb1fcbfc5ded3eb1fae70a",
 }
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
@@ -31,7 +51,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M1.jinja:5 {%- if not tools is defined %}
 	w.At(5, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// MiniMax-M1.jinja:6 {%- set tools = none %}
 		w.At(6, 5, "set")
 		tools = runtime.None()
@@ -41,7 +61,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
 	w.At(11, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// MiniMax-M1.jinja:12 {%- if messages[0]['content'] is string %}
 		w.At(12, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
@@ -56,7 +76,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
 		w.At(17, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if !(runtime.IsNone(tools, nil, nil)) {
+	} else if !runtime.IsNone(tools, nil, nil) {
 		// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 		w.At(20, 9, "set")
 		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
@@ -67,14 +87,16 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != ” %}
 	w.At(27, 1, "if")
-	if runtime.Ne(ns.Attr("system_prompt"), runtime.Str("")) {
+	if !runtime.EqStr(ns.Attr("system_prompt"), "") {
 		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
 		w.At(28, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), ns.Attr("system_prompt"), runtime.Str("<end_of_sentence>\n"))
+		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
+		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32 {%- if tools is not none %}
 	w.At(32, 1, "if")
-	if !(runtime.IsNone(tools, nil, nil)) {
+	if !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34 {%- for tool in tools %}
 		w.At(34, 1, "for")
@@ -90,10 +112,10 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(42, 5, "if")
-		if !((runtime.Eq(message.Attr("role"), runtime.Str("ipython")) || runtime.Eq(message.Attr("role"), runtime.Str("tool"))) || runtime.In(runtime.Str("tool_calls"), message)) {
+		if !((runtime.EqStr(message.Attr("role"), "ipython") || runtime.EqStr(message.Attr("role"), "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43 {%- if message['role'] == 'user' %}
 			w.At(43, 9, "if")
-			if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			if runtime.EqStr(message.ItemStr("role"), "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45 {%- if message['content'] is string %}
 				w.At(45, 1, "if")
@@ -107,7 +129,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
 						// MiniMax-M1.jinja:49 {%- if content['type'] == 'text' %}
 						w.At(49, 1, "if")
-						if runtime.Eq(content.ItemStr("type"), runtime.Str("text")) {
+						if runtime.EqStr(content.ItemStr("type"), "text") {
 							// MiniMax-M1.jinja:50 {{ content['text']|trim -}}
 							w.At(50, 1, "{{ }}")
 							w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
@@ -115,7 +137,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57 {%- if message['content'] is string %}
 				w.At(57, 1, "if")
@@ -141,31 +163,43 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiniMax-M1.jinja:69 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				w.At(69, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.Attr("function").Attr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.Attr("function").Attr("arguments"), nil, nil), runtime.Str("}\n"))
+				w.WriteString("{\"name\": \"")
+				w.WriteStr(toolCall.Attr("function").Attr("name"))
+				w.WriteString("\", \"arguments\": ")
+				w.WriteStr(runtime.FilterTojson(toolCall.Attr("function").Attr("arguments"), nil, nil))
+				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("ipython")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "ipython") {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74 {%- if message.content is string %}
 			w.At(74, 1, "if")
 			if runtime.IsString(message.Attr("content"), nil, nil) {
 				// MiniMax-M1.jinja:75 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.At(75, 1, "{{ }}")
-				w.WriteAdd(runtime.Str("tool result: "), message.Attr("content"), runtime.Str("\n\n"))
+				w.WriteString("tool result: ")
+				w.WriteStr(message.Attr("content"))
+				w.WriteString("\n\n")
 			} else {
 				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}
 				w.At(77, 1, "for")
 				for _, content3 := range runtime.Iterate(w, message.ItemStr("content")) {
 					// MiniMax-M1.jinja:78 {%- if content['type'] == 'text' %}
 					w.At(78, 1, "if")
-					if runtime.Eq(content3.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(content3.ItemStr("type"), "text") {
 						// MiniMax-M1.jinja:79 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.At(79, 1, "{{ }}")
-						w.WriteAdd(runtime.Str("tool result: "), content3.ItemStr("text"), runtime.Str("\n\n"))
+						w.WriteString("tool result: ")
+						w.WriteStr(content3.ItemStr("text"))
+						w.WriteString("\n\n")
 					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:81 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.At(81, 1, "{{ }}")
-						w.WriteAdd(runtime.Str("tool name: "), content3.ItemStr("name"), runtime.Str("\ntool result: "), content3.ItemStr("text"), runtime.Str("\n\n"))
+						w.WriteString("tool name: ")
+						w.WriteStr(content3.ItemStr("name"))
+						w.WriteString("\ntool result: ")
+						w.WriteStr(content3.ItemStr("text"))
+						w.WriteString("\n\n")
 					}
 				}
 			}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MiniMaxM2 is the chat template llama.cpp/MiniMax-M2.jinja.
 var MiniMaxM2 = &runtime.Template{
 	Aliases: []string{"8c8a14d26e8ae3012f31fa1f497f08eb77ca2df944f0034e2e4e71e2388c9c1a", "a3e05b110e2d1ccf5373f2d2a09f8e2e6c7fc48247c8cb6cab5160a462dc2209"},
-	File:    "MiniMax-M2.jinja",
-	Func:    renderMiniMaxM2,
-	Name:    "MiniMax-M2",
-	Origin:  "llama.cpp/MiniMax-M2.jinja",
-	SHA256:  "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>\n",
+		ReasoningEnd:       "\n</think>\n\n",
+	},
+	File:   "MiniMax-M2.jinja",
+	Func:   renderMiniMaxM2,
+	Name:   "MiniMax-M2",
+	Origin: "llama.cpp/MiniMax-M2.jinja",
+	SHA256: "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
 }
 
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
@@ -62,13 +82,13 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M2.jinja:12 {{ content }}
 			w.At(12, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// MiniMax-M2.jinja:14 {%- for item in content -%}
 			w.At(14, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// MiniMax-M2.jinja:15 {%- if item is mapping and item.type == 'text' -%}
 				w.At(15, 13, "if")
-				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// MiniMax-M2.jinja:16 {{- item.text }}
 					w.At(16, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
@@ -100,7 +120,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M2.jinja:30 {%- if model_identity is not defined -%}
 			w.At(30, 9, "if")
-			if !(runtime.IsDefined(modelIdentity, nil, nil)) {
+			if !runtime.IsDefined(modelIdentity, nil, nil) {
 				// MiniMax-M2.jinja:31 {%- set model_identity = "You are a helpful assistant." -%}
 				w.At(31, 13, "set")
 				modelIdentity = runtime.Str("You are a helpful assistant.")
@@ -132,7 +152,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49 {%- if messages and messages[0].role == "system" -%}
 	w.At(49, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// MiniMax-M2.jinja:50 {%- set system_message = messages[0] -%}
 		w.At(50, 5, "set")
 		systemMessage = messages.ItemInt(0)
@@ -150,7 +170,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		m := loop.Item()
 		// MiniMax-M2.jinja:56 {%- if m.role == 'user' %}
 		w.At(56, 5, "if")
-		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.Attr("role"), "user") {
 			// MiniMax-M2.jinja:57 {% set ns.last_user_index = loop.index0 -%}
 			w.At(57, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
@@ -201,7 +221,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		// MiniMax-M2.jinja:83 {%- if message.role == 'assistant' -%}
 		w.At(83, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.Attr("role"), "assistant") {
 			// MiniMax-M2.jinja:85 {{- ']~b]ai' ~ '\n' }}
 			w.At(85, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
@@ -258,23 +278,27 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// MiniMax-M2.jinja:110 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.At(110, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
+					w.WriteString("<invoke name=\"")
+					w.WriteStr(toolCall.Attr("name"))
+					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111 {% set _args = tool_call.arguments %}
 					w.At(111, 17, "set")
 					args2 = toolCall.Attr("arguments")
 					// MiniMax-M2.jinja:112 {%- for k, v in _args.items() %}
 					w.At(112, 17, "for")
-					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-						vals := runtime.Unpack(item3, 2)
-						k := vals[0]
-						v := vals[1]
+					keys, values := runtime.DictItems(args2)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
 						// MiniMax-M2.jinja:113 {{- '<parameter name="' + k + '">' }}
 						w.At(113, 17, "{{ }}")
-						w.WriteAdd(runtime.Str("<parameter name=\""), k, runtime.Str("\">"))
+						w.WriteString("<parameter name=\"")
+						w.WriteStr(k)
+						w.WriteString("\">")
 						// MiniMax-M2.jinja:114 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						w.At(114, 17, "{{ }}")
-						if !(runtime.IsString(v, nil, nil)) {
+						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
@@ -299,7 +323,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
 			w.At(125, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
 			w.At(128, 5, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -309,7 +333,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:131 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(131, 5, "if")
-			if loop2.First().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134 {%- if message.content is string -%}
@@ -330,7 +354,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
 						w.Write(tr.Attr("output"))
 					} else {
-						if runtime.Eq(tr.Attr("type"), runtime.Str("text")) && runtime.IsDefined(tr.Attr("text"), nil, nil) {
+						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
 							w.Write(tr.Attr("text"))
 						} else {
 							w.Write(tr)
@@ -341,10 +365,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:145 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(145, 5, "if")
-			if loop2.Last().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.Attr("role"), "user") {
 			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
 			w.At(150, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MiniMaxM3 is the chat template llama.cpp/MiniMax-M3.jinja.
 var MiniMaxM3 = &runtime.Template{
 	Aliases: []string{"3f3dd681d92978232904ec3088565ff561065177c289b6c6057c61463faf5b02", "c56d1f3ab70881b0e2ed8f51fa6de435d37b84d6c804ebb19a0ec4986fa5ffa9"},
-	File:    "MiniMax-M3.jinja",
-	Func:    renderMiniMaxM3,
-	Name:    "MiniMax-M3",
-	Origin:  "llama.cpp/MiniMax-M3.jinja",
-	SHA256:  "11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "minimax_m3",
+		Thinking:           true,
+		ThinkingStartTag:   "<mm:think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "MiniMax-M3.jinja",
+	Func:   renderMiniMaxM3,
+	Name:   "MiniMax-M3",
+	Origin: "llama.cpp/MiniMax-M3.jinja",
+	SHA256: "11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
 }
 
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
@@ -86,7 +106,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				vals := runtime.Unpack(item2, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !(runtime.IsNone(v, nil, nil))
+				return !runtime.IsNone(v, nil, nil)
 			}); loop.Next(); {
 				vals2 := runtime.Unpack(loop.Item(), 2)
 				k := vals2[0]
@@ -111,7 +131,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(k)
 				w.WriteString(">")
 			}
-		} else if runtime.IsIterable(val, nil, nil) && !(runtime.IsString(val, nil, nil)) {
+		} else if runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
 			// MiniMax-M3.jinja:26 {%- for item in val -%}
 			w.At(26, 1, "for")
 			for _, item3 := range runtime.Iterate(w, val) {
@@ -166,21 +186,21 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:45 {{ content }}
 			w.At(45, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// MiniMax-M3.jinja:47 {%- for item in content -%}
 			w.At(47, 9, "for")
 			for _, item4 := range runtime.Iterate(w, content) {
 				// MiniMax-M3.jinja:48 {%- if item is mapping and item.type == 'text' -%}
 				w.At(48, 13, "if")
-				if runtime.IsMapping(item4, nil, nil) && runtime.Eq(item4.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "text") {
 					// MiniMax-M3.jinja:49 {{- item.text }}
 					w.At(49, 17, "{{ }}")
 					w.Write(item4.Attr("text"))
-				} else if runtime.IsMapping(item4, nil, nil) && runtime.Eq(item4.Attr("type"), runtime.Str("image")) {
+				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
 					// MiniMax-M3.jinja:51 {{- image_token }}
 					w.At(51, 17, "{{ }}")
 					w.Write(imageToken)
-				} else if runtime.IsMapping(item4, nil, nil) && runtime.Eq(item4.Attr("type"), runtime.Str("video")) {
+				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
 					// MiniMax-M3.jinja:53 {{- video_token}}
 					w.At(53, 17, "{{ }}")
 					w.Write(videoToken)
@@ -222,11 +242,11 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(thinkingMode, nil, nil) {
 			// MiniMax-M3.jinja:76 {%- if thinking_mode == "enabled" -%}
 			w.At(76, 9, "if")
-			if runtime.Eq(thinkingMode, runtime.Str("enabled")) {
+			if runtime.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if runtime.Eq(thinkingMode, runtime.Str("disabled")) {
+			} else if runtime.EqStr(thinkingMode, "disabled") {
 				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if runtime.Eq(thinkingMode, runtime.Str("adaptive")) {
+			} else if runtime.EqStr(thinkingMode, "adaptive") {
 				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 			}
 		} else {
@@ -250,7 +270,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M3.jinja:92 {%- if model_identity is not defined -%}
 			w.At(92, 9, "if")
-			if !(runtime.IsDefined(modelIdentity, nil, nil)) {
+			if !runtime.IsDefined(modelIdentity, nil, nil) {
 				// MiniMax-M3.jinja:93 {%- set model_identity = "You are a helpful assistant." -%}
 				w.At(93, 13, "set")
 				modelIdentity = runtime.Str("You are a helpful assistant.")
@@ -271,7 +291,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103 {%- if messages and messages[0].role == "root" -%}
 	w.At(103, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("root")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "root") {
 		// MiniMax-M3.jinja:104 {%- set system_message = messages[0] -%}
 		w.At(104, 5, "set")
 		systemMessage = messages.ItemInt(0)
@@ -387,7 +407,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		// MiniMax-M3.jinja:148 {%- if message.role == 'assistant' -%}
 		w.At(148, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.Attr("role"), "assistant") {
 			// MiniMax-M3.jinja:149 {{- bos_token ~ 'ai' ~ '\n' }}
 			w.At(149, 9, "{{ }}")
 			w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
@@ -459,7 +479,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						vals3 := runtime.Unpack(item5, 2)
 						_ = vals3[0]
 						v3 := vals3[1]
-						return !(runtime.IsNone(v3, nil, nil))
+						return !runtime.IsNone(v3, nil, nil)
 					}); loop3.Next(); {
 						vals4 := runtime.Unpack(loop3.Item(), 2)
 						k2 := vals4[0]
@@ -500,7 +520,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
 			w.At(199, 9, "{{ }}")
 			w.WriteConcat(eosToken, runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
 			w.At(202, 9, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -510,7 +530,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M3.jinja:205 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(205, 9, "if")
-			if loop2.First().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:206 {{- bos_token ~ 'tool' }}
 				w.At(206, 13, "{{ }}")
 				w.WriteConcat(bosToken, runtime.Str("tool"))
@@ -528,11 +548,11 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				for _, tr := range runtime.Iterate(w, message.Attr("content")) {
 					// MiniMax-M3.jinja:213 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
 					w.At(213, 17, "if")
-					if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.Eq(tr.Attr("type"), runtime.Str("image")) {
+					if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "image") {
 						// MiniMax-M3.jinja:214 {{- image_token }}
 						w.At(214, 21, "{{ }}")
 						w.Write(imageToken)
-					} else if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.Eq(tr.Attr("type"), runtime.Str("video")) {
+					} else if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
 						// MiniMax-M3.jinja:216 {{- video_token }}
 						w.At(216, 21, "{{ }}")
 						w.Write(videoToken)
@@ -542,7 +562,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsDefined(tr.Attr("output"), nil, nil) {
 							w.Write(tr.Attr("output"))
 						} else {
-							if runtime.Eq(tr.Attr("type"), runtime.Str("text")) && runtime.IsDefined(tr.Attr("text"), nil, nil) {
+							if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
 								w.Write(tr.Attr("text"))
 							} else {
 								w.Write(tr)
@@ -554,12 +574,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(223, 9, "if")
-			if loop2.Last().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:224 {{- eos_token ~ '\n' -}}
 				w.At(224, 13, "{{ }}")
 				w.WriteConcat(eosToken, runtime.Str("\n"))
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.Attr("role"), "user") {
 			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
 			w.At(228, 9, "{{ }}")
 			w.WriteConcat(bosToken, runtime.Str("user"), runtime.Str("\n"))
@@ -579,12 +599,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:237 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		w.At(237, 1, "if")
-		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.Eq(thinkingMode, runtime.Str("disabled")) {
+		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238 {{- think_end_token }}
 			w.At(238, 5, "{{ }}")
 			w.Write(thinkEndToken)
-		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.Eq(thinkingMode, runtime.Str("adaptive")) {
-		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.Eq(thinkingMode, runtime.Str("enabled")) {
+		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
+		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:243 {{- think_begin_token }}
 			w.At(243, 5, "{{ }}")
 			w.Write(thinkBeginToken)

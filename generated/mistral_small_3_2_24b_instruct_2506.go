@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralSmall3224BInstruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
 var MistralSmall3224BInstruct2506 = &runtime.Template{
 	Aliases: []string{"293c5a993c83d4b90f0c2e39762475862e186e40a441a21866ced13a0127ac35", "d990bccdaaa20611e261434bf60bce767b03d8ee1f1d9b5cd0742b1cc96066b9"},
-	File:    "Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	Func:    renderMistralSmall3224BInstruct2506,
-	Name:    "Mistral-Small-3.2-24B-Instruct-2506",
-	Origin:  "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	SHA256:  "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Mistral-Small-3.2-24B-Instruct-2506.jinja",
+	Func:   renderMistralSmall3224BInstruct2506,
+	Name:   "Mistral-Small-3.2-24B-Instruct-2506",
+	Origin: "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
+	SHA256: "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
 }
 
 // renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
@@ -42,14 +62,14 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33 {%- if not tools is defined %}
 	w.At(33, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34 {%- set tools = none %}
 		w.At(34, 5, "set")
 		tools = runtime.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
 	w.At(37, 1, "if")
-	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38 {%- if messages[0]['content'] is string %}
 		w.At(38, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
@@ -76,10 +96,10 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
 		w.At(50, 5, "if")
-		if !(runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
+		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			w.At(51, 9, "if")
-			if runtime.Ne(runtime.Bool(runtime.Eq(message.ItemStr("role"), runtime.Str("user"))), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
+			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				w.At(52, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
@@ -91,7 +111,9 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
 	w.At(58, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), systemPrompt, runtime.Str("[/SYSTEM_PROMPT]"))
+	w.WriteString("[SYSTEM_PROMPT]")
+	w.WriteStr(systemPrompt)
+	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60 {%- for message in loop_messages %}
 	w.At(60, 1, "for")
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
@@ -99,25 +121,31 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61 {%- if message['role'] == 'system' %}
 		w.At(61, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message2.ItemStr("role"), "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62 {%- if message['content'] is string %}
 			w.At(62, 9, "if")
 			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.At(63, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message2.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
+				w.WriteString("[SYSTEM_PROMPT]")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(65, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message2.ItemStr("content").ItemInt(0).ItemStr("text"), runtime.Str("[/SYSTEM_PROMPT]"))
+				w.WriteString("[SYSTEM_PROMPT]")
+				w.WriteStr(message2.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(68, 9, "if")
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.At(69, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil), runtime.Str("[/AVAILABLE_TOOLS]"))
+				w.WriteString("[AVAILABLE_TOOLS]")
+				w.WriteStr(runtime.FilterTojson(tools, nil, nil))
+				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72 {%- if message['content'] is string %}
@@ -132,7 +160,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				for _, block := range runtime.Iterate(w, message2.ItemStr("content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76 {%- if block['type'] == 'text' %}
 					w.At(76, 17, "if")
-					if runtime.Eq(block.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(block.ItemStr("type"), "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77 {{- block['text'] }}
 						w.At(77, 21, "{{ }}")
 						w.Write(block.ItemStr("text"))
@@ -146,7 +174,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87 {%- if message.get('tool_calls') %}
 			w.At(87, 9, "if")
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
@@ -155,20 +183,23 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.At(89, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("[TOOL_CALLS]"), toolCall.Attr("function").Attr("name"))
+					w.WriteString("[TOOL_CALLS]")
+					w.WriteStr(toolCall.Attr("function").Attr("name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					w.At(90, 17, "if")
-					if (!(runtime.IsDefined(toolCall.Attr("id"), nil, nil)) || !(runtime.IsString(toolCall.Attr("id"), nil, nil))) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
+					if (!runtime.IsDefined(toolCall.Attr("id"), nil, nil) || !runtime.IsString(toolCall.Attr("id"), nil, nil)) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						w.At(91, 21, "{{ }}")
 						w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93 {{- '[CALL_ID]' + tool_call.id }}
 					w.At(93, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("[CALL_ID]"), toolCall.Attr("id"))
+					w.WriteString("[CALL_ID]")
+					w.WriteStr(toolCall.Attr("id"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.At(94, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("[ARGS]"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteString("[ARGS]")
+					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96 {{- eos_token }}
 				w.At(96, 13, "{{ }}")
@@ -183,7 +214,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				for _, block2 := range runtime.Iterate(w, message2.ItemStr("content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101 {%- if block['type'] == 'text' %}
 					w.At(101, 17, "if")
-					if runtime.Eq(block2.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(block2.ItemStr("type"), "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102 {{- block['text'] }}
 						w.At(102, 21, "{{ }}")
 						w.Write(block2.ItemStr("text"))
@@ -199,7 +230,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.At(109, 13, "{{ }}")
 				w.Write(eosToken)
 			}
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool_results")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "tool_results") || runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112 {%- if message.content is defined and message.content.content is defined %}
 			w.At(112, 9, "if")
 			if runtime.IsDefined(message2.Attr("content"), nil, nil) && runtime.IsDefined(message2.Attr("content").Attr("content"), nil, nil) {
@@ -213,14 +244,18 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			w.At(117, 9, "if")
-			if (!(runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil)) || !(runtime.IsString(message2.Attr("tool_call_id"), nil, nil))) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			if (!runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil) || !runtime.IsString(message2.Attr("tool_call_id"), nil, nil)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.At(118, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.At(120, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), message2.Attr("tool_call_id"), runtime.Str("[TOOL_CONTENT]"), runtime.FilterString(content, nil, nil), runtime.Str("[/TOOL_RESULTS]"))
+			w.WriteString("[TOOL_RESULTS]")
+			w.WriteStr(message2.Attr("tool_call_id"))
+			w.WriteString("[TOOL_CONTENT]")
+			w.WriteStr(runtime.FilterString(content, nil, nil))
+			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
 			w.At(122, 9, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralV1 is the chat template builtin/mistral-v1.jinja.
 var MistralV1 = &runtime.Template{
 	Aliases: []string{"7816c6374b65f41b3c821a90a6b02d3a1b7a8528e38873537c53d9d415b87921", "f1a65895ebd8dc8552bb3a526c18ca939c8ee42c67cc70035ecdf895e796e4b3"},
-	File:    "mistral-v1.jinja",
-	Func:    renderMistralV1,
-	Name:    "mistral-v1",
-	Origin:  "builtin/mistral-v1.jinja",
-	SHA256:  "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistral-v1.jinja",
+	Func:   renderMistralV1,
+	Name:   "mistral-v1",
+	Origin: "builtin/mistral-v1.jinja",
+	SHA256: "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
 }
 
 // renderMistralV1 renders mistral-v1.jinja.
@@ -26,7 +46,7 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v1.jinja:18 {%- if not ns.inside_turn %}
 		w.At(18, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString(" [INST] ")
 			// mistral-v1.jinja:20 {%- set ns.inside_turn = true %}
 			w.At(20, 1, "set")
@@ -34,18 +54,20 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v1.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// mistral-v1.jinja:23 {{- message['content'] + '\n\n' }}
 			w.At(23, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// mistral-v1.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:27 {{- ' ' + message['content'] + '</s>' }}
 			w.At(27, 1, "{{ }}")
-			w.WriteAdd(runtime.Str(" "), message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteString(" ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("</s>")
 			// mistral-v1.jinja:28 {%- set ns.inside_turn = false %}
 			w.At(28, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralV3 is the chat template builtin/mistral-v3.jinja.
 var MistralV3 = &runtime.Template{
 	Aliases: []string{"15b8652071b07fea26f44e624b61564bf622127791ba3485c0e5cafcc069418f", "9d6e3b37cad08026a4b6707885b084d99672df4266be981c14052178389393c7"},
-	File:    "mistral-v3.jinja",
-	Func:    renderMistralV3,
-	Name:    "mistral-v3",
-	Origin:  "builtin/mistral-v3.jinja",
-	SHA256:  "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistral-v3.jinja",
+	Func:   renderMistralV3,
+	Name:   "mistral-v3",
+	Origin: "builtin/mistral-v3.jinja",
+	SHA256: "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
 }
 
 // renderMistralV3 renders mistral-v3.jinja.
@@ -30,7 +50,7 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v3.jinja:21 {%- if not ns.inside_turn %}
 		w.At(21, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// mistral-v3.jinja:23 {%- set ns.inside_turn = true %}
 			w.At(23, 1, "set")
@@ -38,18 +58,20 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v3.jinja:25 {%- if message['role'] == 'system' %}
 		w.At(25, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
 			w.At(26, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
 			w.At(28, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:30 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.At(30, 1, "{{ }}")
-			w.WriteAdd(runtime.Str(" "), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("</s>"))
+			w.WriteString(" ")
+			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteString("</s>")
 			// mistral-v3.jinja:31 {%- set ns.inside_turn = false %}
 			w.At(31, 1, "set")
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralV3Tekken is the chat template builtin/mistral-v3-tekken.jinja.
 var MistralV3Tekken = &runtime.Template{
 	Aliases: []string{"e6e264bbf4692bf4a980e0cce00b20c9678f525d67bf89f148e6ccff9c80c330", "9443d75f38a5169aeac27330ef0ba0af22d93993aa37e16b0f5501810ee7f81b"},
-	File:    "mistral-v3-tekken.jinja",
-	Func:    renderMistralV3Tekken,
-	Name:    "mistral-v3-tekken",
-	Origin:  "builtin/mistral-v3-tekken.jinja",
-	SHA256:  "1786d51ecbe06b2c5b2bcf31d9f50f6d756b901ab047acf3ec46e947e8df2994",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistral-v3-tekken.jinja",
+	Func:   renderMistralV3Tekken,
+	Name:   "mistral-v3-tekken",
+	Origin: "builtin/mistral-v3-tekken.jinja",
+	SHA256: "1786d51ecbe06b2c5b2bcf31d9f50f6d756b901ab047acf3ec46e947e8df2994",
 }
 
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
@@ -26,7 +46,7 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v3-tekken.jinja:18 {%- if not ns.inside_turn %}
 		w.At(18, 1, "if")
-		if !(ns.Attr("inside_turn").Truthy()) {
+		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST]")
 			// mistral-v3-tekken.jinja:20 {%- set ns.inside_turn = true %}
 			w.At(20, 1, "set")
@@ -34,11 +54,11 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v3-tekken.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// mistral-v3-tekken.jinja:23 {{- message['content'] + '\n\n' }}
 			w.At(23, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// mistral-v3-tekken.jinja:25 {{- message['content'] + '[/INST]' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralV7 is the chat template builtin/mistral-v7.jinja.
 var MistralV7 = &runtime.Template{
 	Aliases: []string{"ce4abf2d7c3954bc019ca04a4bcf9f7f42daacf84d05e5399454a8728dbd48ab", "9abbe43c4547e0f3a6b625da971d655d2fd15fc2e42f173faf263ec6da43aa78"},
-	File:    "mistral-v7.jinja",
-	Func:    renderMistralV7,
-	Name:    "mistral-v7",
-	Origin:  "builtin/mistral-v7.jinja",
-	SHA256:  "3a89d23327431927738412f4e100a899a2343bb2b129a4c515a620c76abadd14",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistral-v7.jinja",
+	Func:   renderMistralV7,
+	Name:   "mistral-v7",
+	Origin: "builtin/mistral-v7.jinja",
+	SHA256: "3a89d23327431927738412f4e100a899a2343bb2b129a4c515a620c76abadd14",
 }
 
 // renderMistralV7 renders mistral-v7.jinja.
@@ -22,18 +42,24 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v7.jinja:12 {%- if message['role'] == 'system' %}
 		w.At(12, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// mistral-v7.jinja:13 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.At(13, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT] "), message.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("[SYSTEM_PROMPT] ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("[/SYSTEM_PROMPT]")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// mistral-v7.jinja:15 {{- '[INST] ' + message['content'] + '[/INST]' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[INST] "), message.ItemStr("content"), runtime.Str("[/INST]"))
+			w.WriteString("[INST] ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7.jinja:17 {{- ' ' + message['content'] + '</s>' }}
 			w.At(17, 1, "{{ }}")
-			w.WriteAdd(runtime.Str(" "), message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteString(" ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("</s>")
 		}
 	}
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralV7Tekken is the chat template builtin/mistral-v7-tekken.jinja.
 var MistralV7Tekken = &runtime.Template{
 	Aliases: []string{"a399cce178392ed02bb585ccc58a695b5b84e37447d5edc8b1c1512955d6b42b", "581e503483a95df61f0890de9104fc2eb6ed4594f72e63884bdf16ca4fff216c"},
-	File:    "mistral-v7-tekken.jinja",
-	Func:    renderMistralV7Tekken,
-	Name:    "mistral-v7-tekken",
-	Origin:  "builtin/mistral-v7-tekken.jinja",
-	SHA256:  "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistral-v7-tekken.jinja",
+	Func:   renderMistralV7Tekken,
+	Name:   "mistral-v7-tekken",
+	Origin: "builtin/mistral-v7-tekken.jinja",
+	SHA256: "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
 }
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
@@ -22,14 +42,18 @@ func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12 {%- if message['role'] == 'system' %}
 		w.At(12, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// mistral-v7-tekken.jinja:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.At(13, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("[SYSTEM_PROMPT]")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("[/SYSTEM_PROMPT]")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// mistral-v7-tekken.jinja:15 {{- '[INST]' + message['content'] + '[/INST]' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[INST]"), message.ItemStr("content"), runtime.Str("[/INST]"))
+			w.WriteString("[INST]")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7-tekken.jinja:17 {{- message['content'] + '</s>' }}
 			w.At(17, 1, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralaiMinistral314BReasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
 var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 	Aliases: []string{"e768458a83b06afa6641e0027ae80e5d397da066cdde4c2a7e5fc868f6b4cd35", "31b50c917746ef1c2611c2fef122d3ebee690aca5748ab37832734f9ad375da1"},
-	File:    "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	Func:    renderMistralaiMinistral314BReasoning2512,
-	Name:    "mistralai-Ministral-3-14B-Reasoning-2512",
-	Origin:  "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	SHA256:  "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "ministral_3",
+		Thinking:           true,
+		ThinkingStartTag:   "[THINK]",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+	Func:   renderMistralaiMinistral314BReasoning2512,
+	Name:   "mistralai-Ministral-3-14B-Reasoning-2512",
+	Origin: "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+	SHA256: "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
 }
 
 // renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
@@ -31,7 +51,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	w.Write(bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9 {%- if messages[0]['role'] == 'system' %}
 	w.At(9, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11 {%- if messages[0]['content'] is string %}
 		w.At(11, 5, "if")
@@ -45,11 +65,11 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			for _, block := range runtime.Iterate(w, messages.ItemInt(0).ItemStr("content")) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15 {%- if block['type'] == 'text' %}
 				w.At(15, 13, "if")
-				if runtime.Eq(block.ItemStr("type"), runtime.Str("text")) {
+				if runtime.EqStr(block.ItemStr("type"), "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16 {{- block['text'] }}
 					w.At(16, 17, "{{ }}")
 					w.Write(block.ItemStr("text"))
-				} else if runtime.Eq(block.ItemStr("type"), runtime.Str("thinking")) {
+				} else if runtime.EqStr(block.ItemStr("type"), "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 					w.At(18, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
@@ -70,7 +90,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		loopMessages = messages
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28 {%- if default_system_message != ” %}
 		w.At(28, 5, "if")
-		if runtime.Ne(defaultSystemMessage, runtime.Str("")) {
+		if !runtime.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
 			w.At(29, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
@@ -84,7 +104,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	_ = runtime.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37 {%- if tools is defined and tools is not none and tools|length > 0 %}
 	w.At(37, 1, "if")
-	if (runtime.IsDefined(tools, nil, nil) && !(runtime.IsNone(tools, nil, nil))) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if (runtime.IsDefined(tools, nil, nil) && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38 {%- set has_tools = true %}
 		w.At(38, 5, "set")
 		_ = runtime.Bool(true)
@@ -103,10 +123,10 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		w.At(46, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && ((!(runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
+		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls"), nil, nil) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			w.At(47, 9, "if")
-			if runtime.Ne(runtime.Bool(runtime.Eq(message.ItemStr("role"), runtime.Str("user"))), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
+			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				w.At(48, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
@@ -123,7 +143,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		eosToken := in.Lookup("eos_token")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58 {%- if message['role'] == 'user' %}
 		w.At(58, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59 {%- if message['content'] is string %}
 			w.At(59, 9, "if")
 			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
@@ -148,7 +168,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				for _, block2 := range runtime.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69 {%- if block['type'] == 'text' %}
 					w.At(69, 17, "if")
-					if runtime.Eq(block2.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(block2.ItemStr("type"), "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70 {{- block['text'] }}
 						w.At(70, 21, "{{ }}")
 						w.Write(block2.ItemStr("text"))
@@ -166,17 +186,17 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				w.At(79, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84 {%- if (message['content'] is none or message['content'] == ” or message['content']|length == 0) an…
 			w.At(84, 9, "if")
-			if ((runtime.IsNone(message2.ItemStr("content"), nil, nil) || runtime.Eq(message2.ItemStr("content"), runtime.Str(""))) || runtime.Eq(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(0))) && ((!(runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil)) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
+			if ((runtime.IsNone(message2.ItemStr("content"), nil, nil) || runtime.EqStr(message2.ItemStr("content"), "")) || runtime.Eq(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				w.At(85, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88 {%- if message['content'] is string and message['content'] != ” %}
 			w.At(88, 9, "if")
-			if runtime.IsString(message2.ItemStr("content"), nil, nil) && runtime.Ne(message2.ItemStr("content"), runtime.Str("")) {
+			if runtime.IsString(message2.ItemStr("content"), nil, nil) && !runtime.EqStr(message2.ItemStr("content"), "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89 {{- message['content'] }}
 				w.At(89, 13, "{{ }}")
 				w.Write(message2.ItemStr("content"))
@@ -186,11 +206,11 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				for _, block3 := range runtime.Iterate(w, message2.ItemStr("content")) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92 {%- if block['type'] == 'text' %}
 					w.At(92, 17, "if")
-					if runtime.Eq(block3.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(block3.ItemStr("type"), "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93 {{- block['text'] }}
 						w.At(93, 21, "{{ }}")
 						w.Write(block3.ItemStr("text"))
-					} else if runtime.Eq(block3.ItemStr("type"), runtime.Str("thinking")) {
+					} else if runtime.EqStr(block3.ItemStr("type"), "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 						w.At(95, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
@@ -203,7 +223,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			w.At(102, 9, "if")
-			if (runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) && !(runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil))) && runtime.Gt(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) && !runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103 {%- for tool in message['tool_calls'] %}
 				w.At(103, 13, "for")
 				for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
@@ -218,11 +238,11 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					arguments = tool.ItemStr("function").ItemStr("arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107 {%- if arguments is not string %}
 					w.At(107, 17, "if")
-					if !(runtime.IsString(arguments, nil, nil)) {
+					if !runtime.IsString(arguments, nil, nil) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108 {%- set arguments = arguments|tojson|safe %}
 						w.At(108, 21, "set")
 						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil), nil, nil)
-					} else if runtime.Eq(arguments, runtime.Str("")) {
+					} else if runtime.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110 {%- set arguments = '{}' %}
 						w.At(110, 21, "set")
 						arguments = runtime.Str("{}")
@@ -235,7 +255,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116 {{- eos_token }}
 			w.At(116, 9, "{{ }}")
 			w.Write(eosToken)
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
 			w.At(120, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))

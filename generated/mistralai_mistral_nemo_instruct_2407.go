@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralaiMistralNemoInstruct2407 is the chat template llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja.
 var MistralaiMistralNemoInstruct2407 = &runtime.Template{
 	Aliases: []string{"ed4375d15ca51f056d7be189281347d6b5dee57ac974e9c70c5ec24e9a987e54", "e7deee034838db2bfc7487788a3013d8a307ab69f72f3c54a85f06fd76007d4e"},
-	File:    "mistralai-Mistral-Nemo-Instruct-2407.jinja",
-	Func:    renderMistralaiMistralNemoInstruct2407,
-	Name:    "mistralai-Mistral-Nemo-Instruct-2407",
-	Origin:  "llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja",
-	SHA256:  "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistralai-Mistral-Nemo-Instruct-2407.jinja",
+	Func:   renderMistralaiMistralNemoInstruct2407,
+	Name:   "mistralai-Mistral-Nemo-Instruct-2407",
+	Origin: "llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja",
+	SHA256: "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
 }
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
@@ -25,7 +45,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1 {%- if messages[0]["role"] == "system" %}
 	w.At(1, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2 {%- set system_message = messages[0]["content"] %}
 		w.At(2, 5, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -39,7 +59,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7 {%- if not tools is defined %}
 	w.At(7, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8 {%- set tools = none %}
 		w.At(8, 5, "set")
 		tools = runtime.None()
@@ -58,10 +78,10 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		w.At(16, 5, "if")
-		if !((runtime.Eq(message.Attr("role"), runtime.Str("tool")) || runtime.Eq(message.Attr("role"), runtime.Str("tool_results"))) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !(runtime.IsNone(message.Attr("tool_calls"), nil, nil)))) {
+		if !((runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message.Attr("tool_calls"), nil, nil))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			w.At(17, 9, "if")
-			if runtime.Ne(runtime.Bool(runtime.Eq(message.ItemStr("role"), runtime.Str("user"))), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
+			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				w.At(18, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
@@ -83,10 +103,10 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		content := in.Lookup("content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26 {%- if message["role"] == "user" %}
 		w.At(26, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(27, 9, "if")
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29 {%- for tool in tools %}
 				w.At(29, 13, "for")
@@ -104,7 +124,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						_ = vals[1]
-						return runtime.Ne(key, runtime.Str("return"))
+						return !runtime.EqStr(key, "return")
 					}); loop3.Next(); {
 						vals2 := runtime.Unpack(loop3.Item(), 2)
 						key2 := vals2[0]
@@ -114,22 +134,29 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						if runtime.IsString(val, nil, nil) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34 {{- '"' + key + '": "' + val + '"' }}
 							w.At(34, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": \""), val, runtime.Str("\""))
+							w.WriteString("\"")
+							w.WriteStr(key2)
+							w.WriteString("\": \"")
+							w.WriteStr(val)
+							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36 {{- '"' + key + '": ' + val|tojson }}
 							w.At(36, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": "), runtime.FilterTojson(val, nil, nil))
+							w.WriteString("\"")
+							w.WriteStr(key2)
+							w.WriteString("\": ")
+							w.WriteStr(runtime.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38 {%- if not loop.last %}
 						w.At(38, 21, "if")
-						if !(loop3.Last().Truthy()) {
+						if !loop3.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43 {%- if not loop.last %}
 					w.At(43, 17, "if")
-					if !(loop2.Last().Truthy()) {
+					if !loop2.Last().Truthy() {
 						w.WriteString(", ")
 					} else {
 						w.WriteString("]")
@@ -142,13 +169,19 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			if loop.Last().Truthy() && runtime.IsDefined(systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.At(52, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[INST]"), systemMessage, runtime.Str("\n\n"), message2.ItemStr("content"), runtime.Str("[/INST]"))
+				w.WriteString("[INST]")
+				w.WriteStr(systemMessage)
+				w.WriteString("\n\n")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.At(54, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[INST]"), message2.ItemStr("content"), runtime.Str("[/INST]"))
+				w.WriteString("[INST]")
+				w.WriteStr(message2.ItemStr("content"))
+				w.WriteString("[/INST]")
 			}
-		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !(runtime.IsNone(message2.Attr("tool_calls"), nil, nil)) {
+		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58 {%- for tool_call in message.tool_calls %}
 			w.At(58, 9, "for")
@@ -164,29 +197,32 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				w.At(61, 13, "if")
-				if !(runtime.IsDefined(toolCall.Attr("id"), nil, nil)) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
+				if !runtime.IsDefined(toolCall.Attr("id"), nil, nil) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					w.At(62, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.At(64, 13, "{{ }}")
-				w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.Attr("id"), runtime.Str("\"}"))
+				w.WriteString(", \"id\": \"")
+				w.WriteStr(toolCall.Attr("id"))
+				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65 {%- if not loop.last %}
 				w.At(65, 13, "if")
-				if !(loop4.Last().Truthy()) {
+				if !loop4.Last().Truthy() {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68 {{- "]" + eos_token }}
 					w.At(68, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("]"), eosToken)
+					w.WriteString("]")
+					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72 {{- message["content"] + eos_token}}
 			w.At(72, 9, "{{ }}")
 			w.WriteAdd(message2.ItemStr("content"), eosToken)
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool_results")) || runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "tool_results") || runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74 {%- if message.content is defined and message.content.content is defined %}
 			w.At(74, 9, "if")
 			if runtime.IsDefined(message2.Attr("content"), nil, nil) && runtime.IsDefined(message2.Attr("content").Attr("content"), nil, nil) {
@@ -200,17 +236,21 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.At(79, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.FilterString(content, nil, nil), runtime.Str(", "))
+			w.WriteString("[TOOL_RESULTS]{\"content\": ")
+			w.WriteStr(runtime.FilterString(content, nil, nil))
+			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			w.At(80, 9, "if")
-			if !(runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil)) || runtime.Ne(runtime.FilterLength(message2.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			if !runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil) || runtime.Ne(runtime.FilterLength(message2.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.At(81, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.At(83, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\"call_id\": \""), message2.Attr("tool_call_id"), runtime.Str("\"}[/TOOL_RESULTS]"))
+			w.WriteString("\"call_id\": \"")
+			w.WriteStr(message2.Attr("tool_call_id"))
+			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(85, 9, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MistralaiMistralSmall3124BInstruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
 var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
 	Aliases: []string{"d910f59b1e9f332daca728235df126a4b118f8bac42119a3a49f33241177964b", "c7f09ec50cad59defe5e99a449ec012015ff27bf131f57eb9fe0131e5b182054"},
-	File:    "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	Func:    renderMistralaiMistralSmall3124BInstruct2503,
-	Name:    "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
-	Origin:  "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	SHA256:  "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+	Func:   renderMistralaiMistralSmall3124BInstruct2503,
+	Name:   "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
+	Origin: "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+	SHA256: "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
 }
 
 // renderMistralaiMistralSmall3124BInstruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
@@ -37,7 +57,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	w.Write(bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6 {%- if messages[0]['role'] == 'system' %}
 	w.At(6, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7 {%- if messages[0]['content'] is string %}
 		w.At(7, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
@@ -65,11 +85,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18 {%- if not tools is defined %}
 	w.At(18, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19 {%- set tools = none %}
 		w.At(19, 5, "set")
 		tools = runtime.None()
-	} else if !(runtime.IsNone(tools, nil, nil)) {
+	} else if !runtime.IsNone(tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
 		w.At(21, 5, "set")
 		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
@@ -87,7 +107,9 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.At(28, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
+	w.WriteString("[SYSTEM_PROMPT]")
+	w.WriteStr(systemMessage)
+	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	w.At(30, 1, "set")
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
@@ -100,7 +122,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
 		w.At(34, 5, "if")
-		if runtime.NotIn(message.ItemStr("role"), runtime.NewList(runtime.Str("tool"), runtime.Str("tool_results"))) && !(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
+		if runtime.NotIn(message.ItemStr("role"), runtime.NewList(runtime.Str("tool"), runtime.Str("tool_results"))) && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35 {%- set filtered_messages = filtered_messages + [message] %}
 			w.At(35, 9, "set")
 			filteredMessages2 = runtime.Add(filteredMessages2, runtime.NewList(message))
@@ -113,7 +135,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		message2 := loop.Item()
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		w.At(40, 5, "if")
-		if runtime.Ne(runtime.Bool(runtime.Eq(message2.ItemStr("role"), runtime.Str("user"))), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(message2.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			w.At(41, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
@@ -127,10 +149,10 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		content := in.Lookup("content")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46 {%- if message["role"] == "user" %}
 		w.At(46, 5, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message3.ItemStr("role"), "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(47, 9, "if")
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49 {%- for tool in tools %}
 				w.At(49, 13, "for")
@@ -148,7 +170,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						_ = vals[1]
-						return runtime.Ne(key, runtime.Str("return"))
+						return !runtime.EqStr(key, "return")
 					}); loop3.Next(); {
 						vals2 := runtime.Unpack(loop3.Item(), 2)
 						key2 := vals2[0]
@@ -158,22 +180,29 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						if runtime.IsString(val, nil, nil) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54 {{- '"' + key + '": "' + val + '"' }}
 							w.At(54, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": \""), val, runtime.Str("\""))
+							w.WriteString("\"")
+							w.WriteStr(key2)
+							w.WriteString("\": \"")
+							w.WriteStr(val)
+							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56 {{- '"' + key + '": ' + val|tojson }}
 							w.At(56, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("\""), key2, runtime.Str("\": "), runtime.FilterTojson(val, nil, nil))
+							w.WriteString("\"")
+							w.WriteStr(key2)
+							w.WriteString("\": ")
+							w.WriteStr(runtime.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58 {%- if not loop.last %}
 						w.At(58, 21, "if")
-						if !(loop3.Last().Truthy()) {
+						if !loop3.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63 {%- if not loop.last %}
 					w.At(63, 17, "if")
-					if !(loop2.Last().Truthy()) {
+					if !loop2.Last().Truthy() {
 						w.WriteString(", ")
 					} else {
 						w.WriteString("]")
@@ -186,7 +215,9 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			if runtime.IsString(message3.ItemStr("content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(72, 9, "{{ }}")
-				w.WriteAdd(runtime.Str("[INST]"), message3.ItemStr("content"), runtime.Str("[/INST]"))
+				w.WriteString("[INST]")
+				w.WriteStr(message3.ItemStr("content"))
+				w.WriteString("[/INST]")
 			} else {
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75 {%- for block in message['content'] %}
@@ -194,11 +225,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				for _, block := range runtime.Iterate(w, message3.ItemStr("content")) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76 {%- if block['type'] == 'text' %}
 					w.At(76, 25, "if")
-					if runtime.Eq(block.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(block.ItemStr("type"), "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77 {{- block['text'] }}
 						w.At(77, 33, "{{ }}")
 						w.Write(block.ItemStr("text"))
-					} else if runtime.Eq(block.ItemStr("type"), runtime.Str("image")) || runtime.Eq(block.ItemStr("type"), runtime.Str("image_url")) {
+					} else if runtime.EqStr(block.ItemStr("type"), "image") || runtime.EqStr(block.ItemStr("type"), "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -208,7 +239,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool_calls")) || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87 {%- if message.tool_calls is defined %}
 			w.At(87, 9, "if")
 			if runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
@@ -235,25 +266,28 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				w.At(96, 13, "if")
-				if !(runtime.IsDefined(toolCall.Attr("id"), nil, nil)) || runtime.Lt(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
+				if !runtime.IsDefined(toolCall.Attr("id"), nil, nil) || runtime.Lt(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					w.At(97, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCall.Attr("id"))))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.At(99, 13, "{{ }}")
-				w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.Attr("id").Slice(runtime.Int(-9), runtime.None(), runtime.None()), runtime.Str("\"}"))
+				w.WriteString(", \"id\": \"")
+				w.WriteStr(toolCall.Attr("id").Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100 {%- if not loop.last %}
 				w.At(100, 13, "if")
-				if !(loop4.Last().Truthy()) {
+				if !loop4.Last().Truthy() {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103 {{- "]" + eos_token }}
 					w.At(103, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("]"), eosToken)
+					w.WriteString("]")
+					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107 {%- if message['content'] is string %}
 			w.At(107, 9, "if")
 			if runtime.IsString(message3.ItemStr("content"), nil, nil) {
@@ -265,7 +299,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.At(110, 13, "{{ }}")
 				w.WriteAdd(message3.ItemStr("content").ItemInt(0).ItemStr("text"), eosToken)
 			}
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool_results")) || runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "tool_results") || runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113 {%- if message.content is defined and message.content.content is defined %}
 			w.At(113, 9, "if")
 			if runtime.IsDefined(message3.Attr("content"), nil, nil) && runtime.IsDefined(message3.Attr("content").Attr("content"), nil, nil) {
@@ -279,17 +313,21 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.At(118, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.FilterString(content, nil, nil), runtime.Str(", "))
+			w.WriteString("[TOOL_RESULTS] {\"content\": ")
+			w.WriteStr(runtime.FilterString(content, nil, nil))
+			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			w.At(119, 9, "if")
-			if !(runtime.IsDefined(message3.Attr("tool_call_id"), nil, nil)) || runtime.Lt(runtime.FilterLength(message3.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			if !runtime.IsDefined(message3.Attr("tool_call_id"), nil, nil) || runtime.Lt(runtime.FilterLength(message3.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				w.At(120, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), message3.Attr("tool_call_id"))))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.At(122, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\"call_id\": \""), message3.Attr("tool_call_id").Slice(runtime.Int(-9), runtime.None(), runtime.None()), runtime.Str("\"}[/TOOL_RESULTS]"))
+			w.WriteString("\"call_id\": \"")
+			w.WriteStr(message3.Attr("tool_call_id").Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(124, 9, "{{ }}")

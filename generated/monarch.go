@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Monarch is the chat template builtin/monarch.jinja.
 var Monarch = &runtime.Template{
 	Aliases: []string{"c80661a074257a9f92426885388d6c647dde959265cafe0089215729b61d117d", "474a3a52daabdb886637568013c668932273f949b1589da53a6792c6af1e9f7a"},
-	File:    "monarch.jinja",
-	Func:    renderMonarch,
-	Name:    "monarch",
-	Origin:  "builtin/monarch.jinja",
-	SHA256:  "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "monarch.jinja",
+	Func:   renderMonarch,
+	Name:   "monarch",
+	Origin: "builtin/monarch.jinja",
+	SHA256: "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
 }
 
 // renderMonarch renders monarch.jinja.
@@ -24,7 +44,7 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// monarch.jinja:10 {%- if not loop.first %}
 		w.At(10, 1, "if")
-		if !(loop.First().Truthy()) {
+		if !loop.First().Truthy() {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}

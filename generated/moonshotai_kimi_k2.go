@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MoonshotaiKimiK2 is the chat template llama.cpp/moonshotai-Kimi-K2.jinja.
 var MoonshotaiKimiK2 = &runtime.Template{
 	Aliases: []string{"531d7143b66435139980bbcb873a19178edc11e700c13cf67a938c86d32c2682", "aab20feb9bc6881f941ea649356130ffbc4943b3c2577c0991e1fba90de5a0fc"},
-	File:    "moonshotai-Kimi-K2.jinja",
-	Func:    renderMoonshotaiKimiK2,
-	Name:    "moonshotai-Kimi-K2",
-	Origin:  "llama.cpp/moonshotai-Kimi-K2.jinja",
-	SHA256:  "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "kimi_k2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "moonshotai-Kimi-K2.jinja",
+	Func:   renderMoonshotaiKimiK2,
+	Name:   "moonshotai-Kimi-K2",
+	Origin: "llama.cpp/moonshotai-Kimi-K2.jinja",
+	SHA256: "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
 }
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
@@ -35,23 +55,23 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// moonshotai-Kimi-K2.jinja:5 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(5, 3, "if")
-		if loop.First().Truthy() && runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+		if loop.First().Truthy() && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8 {%- if message['role'] == 'system' -%}
 		w.At(8, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("<|im_user|>user<|im_middle|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		w.At(17, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18 {%- if message['content'] -%}
 			w.At(18, 5, "if")
 			if message.ItemStr("content").Truthy() {
@@ -84,7 +104,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27 {{ message.tool_call_id }}
 			w.At(27, 18, "{{ }}")
@@ -97,13 +117,13 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2.jinja:29 {{ message['content'] }}
 			w.At(29, 5, "{{ }}")
 			w.Write(message.ItemStr("content"))
-		} else if !(runtime.IsNone(message.ItemStr("content"), nil, nil)) {
+		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:31 {% for content in message['content'] -%}
 			w.At(31, 5, "for")
 			for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
 				// moonshotai-Kimi-K2.jinja:32 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				w.At(32, 7, "if")
-				if (runtime.Eq(content.ItemStr("type"), runtime.Str("image")) || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:35 {{ content['text'] }}

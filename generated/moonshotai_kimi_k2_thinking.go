@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MoonshotaiKimiK2Thinking is the chat template llama.cpp/moonshotai-Kimi-K2-Thinking.jinja.
 var MoonshotaiKimiK2Thinking = &runtime.Template{
 	Aliases: []string{"481d257748e365b654b006a0ab7b929e9be9eb64114412b5419c7e946c0c394c", "f1838522f489f10c9196540a7e995578511168f9d6d7ce8a373909446c35d643"},
-	File:    "moonshotai-Kimi-K2-Thinking.jinja",
-	Func:    renderMoonshotaiKimiK2Thinking,
-	Name:    "moonshotai-Kimi-K2-Thinking",
-	Origin:  "llama.cpp/moonshotai-Kimi-K2-Thinking.jinja",
-	SHA256:  "833d0c375531149a922a0f2addf9a66cce8e4503c500fe4ca6a95e9d1ed3c75a",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "kimi_k2",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "moonshotai-Kimi-K2-Thinking.jinja",
+	Func:   renderMoonshotaiKimiK2Thinking,
+	Name:   "moonshotai-Kimi-K2-Thinking",
+	Origin: "llama.cpp/moonshotai-Kimi-K2-Thinking.jinja",
+	SHA256: "833d0c375531149a922a0f2addf9a66cce8e4503c500fe4ca6a95e9d1ed3c75a",
 }
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
@@ -41,13 +61,13 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4 {{ c }}
 			w.At(4, 7, "{{ }}")
 			w.Write(c)
-		} else if !(runtime.IsNone(c, nil, nil)) {
+		} else if !runtime.IsNone(c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:6 {% for content in c -%}
 			w.At(6, 7, "for")
 			for _, content := range runtime.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				w.At(7, 9, "if")
-				if (runtime.Eq(content.ItemStr("type"), runtime.Str("image")) || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
@@ -71,13 +91,13 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
 		w.At(18, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19 {{role_name}}
 			w.At(19, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21 {{role_name}}
 			w.At(21, 21, "{{ }}")
@@ -133,7 +153,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		w.At(41, 5, "if")
-		if runtime.Eq(messages.Item(idx).ItemStr("role"), runtime.Str("assistant")) && !(runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
+		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			w.At(42, 9, "set")
 			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
@@ -157,7 +177,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
 	w.At(55, 1, "if")
-	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59 {%- for message in hist_msgs -%}
@@ -169,7 +189,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
 		// moonshotai-Kimi-K2-Thinking.jinja:61 {%- if message['role'] == 'assistant' -%}
 		w.At(61, 3, "if")
-		if runtime.Eq(message3.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message3.ItemStr("role"), "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62 {{render_content(message)}}
 			w.At(62, 20, "{{ }}")
@@ -181,7 +201,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(64, 7, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
 			}
-		} else if runtime.Eq(message3.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:67 {%- set tool_call_id = message.tool_call_id -%}
 			w.At(67, 5, "set")
 			toolCallId = message3.Attr("tool_call_id")
@@ -193,7 +213,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:69 {{render_content(message)}}
 			w.At(69, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
-		} else if !(runtime.IsNone(message3.ItemStr("content"), nil, nil)) {
+		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:71 {{render_content(message)}}
 			w.At(71, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
@@ -210,7 +230,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
 		// moonshotai-Kimi-K2-Thinking.jinja:78 {%- if message['role'] == 'assistant' -%}
 		w.At(78, 3, "if")
-		if runtime.Eq(message4.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79 {%- set rc = message.get('reasoning_content', ”) -%}
 			w.At(79, 5, "set")
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
@@ -229,7 +249,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(82, 6, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
 			}
-		} else if runtime.Eq(message4.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:85 {%- set tool_call_id = message.tool_call_id -%}
 			w.At(85, 5, "set")
 			toolCallId2 = message4.Attr("tool_call_id")
@@ -241,7 +261,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
 			w.At(87, 1, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
-		} else if !(runtime.IsNone(message4.ItemStr("content"), nil, nil)) {
+		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:89 {{render_content(message)}}
 			w.At(89, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))

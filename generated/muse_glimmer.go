@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // MuseGlimmer is the chat template llama.cpp/muse-glimmer.jinja.
 var MuseGlimmer = &runtime.Template{
 	Aliases: []string{"bc265da018fe3519afaf21e57667385436cd0aa87b79c3dd425945ee32c21cc4", "6cd0e94d9b489fdb9a000743791f20e7e52b62c1e5cbb66fcc91c6716595223a"},
-	File:    "muse-glimmer.jinja",
-	Func:    renderMuseGlimmer,
-	Name:    "muse-glimmer",
-	Origin:  "llama.cpp/muse-glimmer.jinja",
-	SHA256:  "cfc67e5f349f37690dfd31ed1f18bc4442a9dd32fe39a648f993cb4eb3cae678",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<|message|>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<|message|>",
+		ReasoningEnd:       "<|eom|>",
+	},
+	File:   "muse-glimmer.jinja",
+	Func:   renderMuseGlimmer,
+	Name:   "muse-glimmer",
+	Origin: "llama.cpp/muse-glimmer.jinja",
+	SHA256: "cfc67e5f349f37690dfd31ed1f18bc4442a9dd32fe39a648f993cb4eb3cae678",
 }
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
@@ -41,17 +61,17 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:13 {{- content -}}
 			w.At(13, 9, "{{ }}")
 			w.Write(content)
-		} else if !(runtime.IsNone(content, nil, nil)) {
+		} else if !runtime.IsNone(content, nil, nil) {
 			// muse-glimmer.jinja:15 {%- for part in content -%}
 			w.At(15, 9, "for")
 			for _, part := range runtime.Iterate(w, content) {
 				// muse-glimmer.jinja:16 {%- if part['type'] == 'image' -%}
 				w.At(16, 13, "if")
-				if runtime.Eq(part.ItemStr("type"), runtime.Str("image")) {
+				if runtime.EqStr(part.ItemStr("type"), "image") {
 					w.WriteString("<|patch|>")
-				} else if runtime.Eq(part.ItemStr("type"), runtime.Str("video")) {
+				} else if runtime.EqStr(part.ItemStr("type"), "video") {
 					w.WriteString("<|video|>")
-				} else if runtime.Eq(part.ItemStr("type"), runtime.Str("text")) {
+				} else if runtime.EqStr(part.ItemStr("type"), "text") {
 					// muse-glimmer.jinja:21 {{- part['text'] -}}
 					w.At(21, 17, "{{ }}")
 					w.Write(part.ItemStr("text"))
@@ -71,23 +91,27 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		args2 = tc.Attr("function").Attr("arguments")
 		// muse-glimmer.jinja:28 {%- if args is not mapping -%}
 		w.At(28, 5, "if")
-		if !(runtime.IsMapping(args2, nil, nil)) {
+		if !runtime.IsMapping(args2, nil, nil) {
 			// muse-glimmer.jinja:29 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
 			w.At(29, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.At(31, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<atem:function_calls>\n<atem:invoke name=\""), tc.Attr("function").Attr("name"), runtime.Str("\">\n"))
+		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
+		w.WriteStr(tc.Attr("function").Attr("name"))
+		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32 {%- for k, v in args.items() -%}
 		w.At(32, 5, "for")
-		for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-			vals := runtime.Unpack(item2, 2)
-			k := vals[0]
-			v := vals[1]
+		keys, values := runtime.DictItems(args2)
+		for i := range w.Count(len(keys)) {
+			k := keys[i]
+			v := values[i]
 			// muse-glimmer.jinja:33 {{- '<atem:parameter name="' + k + '">' -}}
 			w.At(33, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<atem:parameter name=\""), k, runtime.Str("\">"))
+			w.WriteString("<atem:parameter name=\"")
+			w.WriteStr(k)
+			w.WriteString("\">")
 			// muse-glimmer.jinja:34 {%- if v is boolean -%}
 			w.At(34, 9, "if")
 			if runtime.IsBoolean(v, nil, nil) {
@@ -100,7 +124,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else if runtime.IsNone(v, nil, nil) {
 				w.WriteString("null")
-			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !(runtime.IsString(v, nil, nil))) {
+			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
 				// muse-glimmer.jinja:43 {{- v | tojson -}}
 				w.At(43, 13, "{{ }}")
 				w.WriteJSON(v, nil, nil)
@@ -161,11 +185,15 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		for _, tns2 := range runtime.Iterate(w, nsns.Attr("seen")) {
 			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else ”) | tojson) +…
 			w.At(68, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("{\"name\": "), runtime.FilterTojson(tns2, nil, nil), runtime.Str(", \"description\": "), runtime.FilterTojson(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
+			w.WriteString("{\"name\": ")
+			w.WriteStr(runtime.FilterTojson(tns2, nil, nil))
+			w.WriteString(", \"description\": ")
+			w.WriteStr(runtime.FilterTojson(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
 				return nd.Item(tns2)
 			}, func() runtime.Value {
 				return runtime.Str("")
-			}), nil, nil), runtime.Str("}\n"))
+			}), nil, nil))
+			w.WriteString("}\n")
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71 {%- for tool in tools -%}
@@ -181,7 +209,13 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			}
 			// muse-glimmer.jinja:73 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.At(73, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\n{\"name\": "), runtime.FilterTojson(fn2.Attr("name"), nil, nil), runtime.Str(", \"description\": "), runtime.FilterTojson(fn2.Attr("description"), nil, nil), runtime.Str(", \"parameters\": "), runtime.FilterTojson(fn2.Attr("parameters"), nil, nil), runtime.Str("}"))
+			w.WriteString("\n{\"name\": ")
+			w.WriteStr(runtime.FilterTojson(fn2.Attr("name"), nil, nil))
+			w.WriteString(", \"description\": ")
+			w.WriteStr(runtime.FilterTojson(fn2.Attr("description"), nil, nil))
+			w.WriteString(", \"parameters\": ")
+			w.WriteStr(runtime.FilterTojson(fn2.Attr("parameters"), nil, nil))
+			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	})
@@ -198,7 +232,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		// muse-glimmer.jinja:85 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.At(85, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("Reasoning strength: "), rs, runtime.Str("."))
+		w.WriteString("Reasoning strength: ")
+		w.WriteStr(rs)
+		w.WriteString(".")
 	})
 	// muse-glimmer.jinja:87 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -249,7 +285,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Str("\"user\""))))
 		// muse-glimmer.jinja:102 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.At(102, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("# Valid recipients: "), runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("."))
+		w.WriteString("# Valid recipients: ")
+		w.WriteStr(runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil))
+		w.WriteString(".")
 	})
 	// muse-glimmer.jinja:104 {{- bos_token -}}
 	w.At(104, 1, "{{ }}")
@@ -262,7 +300,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	for _, m := range runtime.Iterate(w, messages) {
 		// muse-glimmer.jinja:107 {%- if m['role'] == 'system' -%}
 		w.At(107, 5, "if")
-		if runtime.Eq(m.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(m.ItemStr("role"), "system") {
 			// muse-glimmer.jinja:108 {%- set ns.has_system = true -%}
 			w.At(108, 9, "set")
 			runtime.SetAttr(ns, "has_system", runtime.Bool(true))
@@ -270,7 +308,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	}
 	// muse-glimmer.jinja:111 {%- if not ns.has_system -%}
 	w.At(111, 1, "if")
-	if !(ns.Attr("has_system").Truthy()) {
+	if !ns.Attr("has_system").Truthy() {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
 		w.At(113, 5, "set")
@@ -281,17 +319,23 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		// muse-glimmer.jinja:114 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.At(114, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("\nKnowledge cutoff: "), kc, runtime.Str("."))
+		w.WriteString("\nKnowledge cutoff: ")
+		w.WriteStr(kc)
+		w.WriteString(".")
 		// muse-glimmer.jinja:115 {%- if current_date is defined and current_date -%}
 		w.At(115, 5, "if")
 		if runtime.IsDefined(currentDate, nil, nil) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.At(116, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\nCurrent date: "), currentDate, runtime.Str("."))
+			w.WriteString("\nCurrent date: ")
+			w.WriteStr(currentDate)
+			w.WriteString(".")
 		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
 			// muse-glimmer.jinja:118 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.At(118, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), runtime.Str("."))
+			w.WriteString("\nCurrent date: ")
+			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
+			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121 {{- render_reasoning() -}}
@@ -329,14 +373,14 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		role = message.ItemStr("role")
 		// muse-glimmer.jinja:132 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
 		w.At(132, 5, "set")
-		if !(loop.Last().Truthy()) && runtime.Eq(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).ItemStr("role"), role) {
+		if !loop.Last().Truthy() && runtime.Eq(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).ItemStr("role"), role) {
 			endToken = runtime.Str("<|eom|>")
 		} else {
 			endToken = runtime.Str("<|eot|>")
 		}
 		// muse-glimmer.jinja:133 {%- if role == 'system' -%}
 		w.At(133, 5, "if")
-		if runtime.Eq(role, runtime.Str("system")) {
+		if runtime.EqStr(role, "system") {
 			// muse-glimmer.jinja:138 {%- set sys_text = render_content(message['content'])
 			w.At(138, 9, "set")
 			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
@@ -365,19 +409,19 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.At(154, 9, "{{ }}")
 			w.Write(runtime.Call(renderSystemMeta, []runtime.Value{tools}, nil))
 			w.WriteString("<|eot|>")
-		} else if runtime.Eq(role, runtime.Str("user")) {
+		} else if runtime.EqStr(role, "user") {
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158 {{- render_content(message['content']) -}}
 			w.At(158, 9, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil))
 			w.WriteString("<|eot|>")
-		} else if runtime.Eq(role, runtime.Str("tool")) {
+		} else if runtime.EqStr(role, "tool") {
 			// muse-glimmer.jinja:161 {%- set tname = message.get('name') -%}
 			w.At(161, 9, "set")
 			tname = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
 			// muse-glimmer.jinja:162 {%- if not tname -%}
 			w.At(162, 9, "if")
-			if !(tname.Truthy()) {
+			if !tname.Truthy() {
 				// muse-glimmer.jinja:163 {%- set tcid = message.get('tool_call_id') -%}
 				w.At(163, 13, "set")
 				tcid = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
@@ -399,7 +443,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 						for _, tc2 := range runtime.Iterate(w, m2.ItemStr("tool_calls")) {
 							// muse-glimmer.jinja:168 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
 							w.At(168, 25, "if")
-							if (!(runtime.IsNone(tcid, nil, nil)) && runtime.IsDefined(tc2.Attr("id"), nil, nil)) && runtime.Eq(tc2.Attr("id"), tcid) {
+							if (!runtime.IsNone(tcid, nil, nil) && runtime.IsDefined(tc2.Attr("id"), nil, nil)) && runtime.Eq(tc2.Attr("id"), tcid) {
 								// muse-glimmer.jinja:169 {%- set rns.name = tc.function.name -%}
 								w.At(169, 29, "set")
 								runtime.SetAttr(rns2, "name", tc2.Attr("function").Attr("name"))
@@ -413,18 +457,24 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			}
 			// muse-glimmer.jinja:176 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
 			w.At(176, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start|>tool "), tname, runtime.Str("<|message|><tool_output name=\""), tname, runtime.Str("\">\n"))
+			w.WriteString("<|start|>tool ")
+			w.WriteStr(tname)
+			w.WriteString("<|message|><tool_output name=\"")
+			w.WriteStr(tname)
+			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177 {{- render_content(message['content']) -}}
 			w.At(177, 9, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil))
 			w.WriteString("\n</tool_output><|eot|>")
-		} else if runtime.Eq(role, runtime.Str("assistant")) {
+		} else if runtime.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:180 {%- if message.get('reasoning_content') -%}
 			w.At(180, 9, "if")
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
 				// muse-glimmer.jinja:181 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.At(181, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|start|>assistant to=self<|message|>"), message.ItemStr("reasoning_content"), runtime.Str("<|eom|>"))
+				w.WriteString("<|start|>assistant to=self<|message|>")
+				w.WriteStr(message.ItemStr("reasoning_content"))
+				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183 {%- if message.get('tool_calls') -%}
 			w.At(183, 9, "if")
@@ -436,7 +486,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					tc3 := loop2.Item()
 					// muse-glimmer.jinja:185 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.At(185, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|start|>assistant to="), tc3.Attr("function").Attr("name"), runtime.Str("<|message|>"))
+					w.WriteString("<|start|>assistant to=")
+					w.WriteStr(tc3.Attr("function").Attr("name"))
+					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186 {{- render_atem(tc) -}}
 					w.At(186, 17, "{{ }}")
 					w.Write(runtime.Call(renderAtem, []runtime.Value{tc3}, nil))
@@ -464,7 +516,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsNone(endTurn, nil, nil) {
 					// muse-glimmer.jinja:197 {%- set end_turn = not (recipient and recipient != 'user') -%}
 					w.At(197, 17, "set")
-					endTurn = runtime.Bool(!(recipient.Truthy() && runtime.Ne(recipient, runtime.Str("user"))))
+					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
 				}
 				w.WriteString("<|start|>assistant")
 				// muse-glimmer.jinja:200 {%- if recipient -%}
@@ -472,7 +524,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201 {{- ' to=' + recipient -}}
 					w.At(201, 17, "{{ }}")
-					w.WriteAdd(runtime.Str(" to="), recipient)
+					w.WriteString(" to=")
+					w.WriteStr(recipient)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204 {{- render_content(message['content']) -}}

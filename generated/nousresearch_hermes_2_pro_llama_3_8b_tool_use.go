@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // NousResearchHermes2ProLlama38BToolUse is the chat template llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
 var NousResearchHermes2ProLlama38BToolUse = &runtime.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
-	File:    "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	Func:    renderNousResearchHermes2ProLlama38BToolUse,
-	Name:    "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
-	Origin:  "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	SHA256:  "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+	Func:   renderNousResearchHermes2ProLlama38BToolUse,
+	Name:   "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
+	Origin: "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+	SHA256: "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
 }
 
 // renderNousResearchHermes2ProLlama38BToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
@@ -37,17 +57,21 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10 {{- basic_type_map[json_spec.type] }}
 			w.At(10, 5, "{{ }}")
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("array")) {
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.At(12, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("list["), runtime.Call(jsonToPythonType, []runtime.Value{runtime.FilterItems(jsonSpec, nil, nil)}, nil), runtime.Str("]"))
-		} else if runtime.Eq(jsonSpec.Attr("type"), runtime.Str("object")) {
+			w.WriteString("list[")
+			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{runtime.FilterItems(jsonSpec, nil, nil)}, nil))
+			w.WriteString("]")
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
 			w.At(14, 5, "if")
 			if runtime.IsDefined(jsonSpec.Attr("additionalProperties"), nil, nil) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.At(15, 9, "{{ }}")
-				w.WriteAdd(runtime.Str("dict[str, "), runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil), runtime.Str("]"))
+				w.WriteString("dict[str, ")
+				w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil))
+				w.WriteString("]")
 			} else {
 				w.WriteString("dict")
 			}
@@ -63,7 +87,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23 {%- if not loop.last %}
 				w.At(23, 7, "if")
-				if !(loop.Last().Truthy()) {
+				if !loop.Last().Truthy() {
 					w.WriteString(",")
 				}
 			}
@@ -91,23 +115,27 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43 {{- '{"name": "' + tool.name + '", ' }}
 		w.At(43, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("{\"name\": \""), tool.Attr("name"), runtime.Str("\", "))
+		w.WriteString("{\"name\": \"")
+		w.WriteStr(tool.Attr("name"))
+		w.WriteString("\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44 {{- '"description": "' + tool.name + '(' }}
 		w.At(44, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("\"description\": \""), tool.Attr("name"), runtime.Str("("))
+		w.WriteString("\"description\": \"")
+		w.WriteStr(tool.Attr("name"))
+		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(45, 5, "for")
+		keys, values := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
 		var loop3 runtime.Loop
-		for loop3.Start(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop3.Next(); {
-			vals := runtime.Unpack(loop3.Item(), 2)
-			paramName := vals[0]
-			paramFields := vals[1]
+		for loop3.StartValues(w, keys); loop3.Next(); {
+			paramName := keys[loop3.Pos()]
+			paramFields := values[loop3.Pos()]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			w.At(46, 9, "{{ }}")
 			w.WriteAdd(paramName, runtime.Str(": "), runtime.Call(jsonToPythonType, []runtime.Value{paramFields}, nil))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47 {%- if not loop.last %}
 			w.At(47, 9, "if")
-			if !(loop3.Last().Truthy()) {
+			if !loop3.Last().Truthy() {
 				w.WriteString(", ")
 			}
 		}
@@ -117,18 +145,21 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		if runtime.IsDefined(tool.Attr("return"), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
 			w.At(53, 9, "{{ }}")
-			w.WriteAdd(runtime.Str(" -> "), runtime.Call(jsonToPythonType, []runtime.Value{tool.Attr("return")}, nil))
+			w.WriteString(" -> ")
+			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{tool.Attr("return")}, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55 {{- " - " + tool.description + "
 		w.At(55, 5, "{{ }}")
-		w.WriteAdd(runtime.Str(" - "), tool.Attr("description"), runtime.Str("\n\n"))
+		w.WriteString(" - ")
+		w.WriteStr(tool.Attr("description"))
+		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(58, 5, "for")
+		keys2, values2 := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
 		var loop4 runtime.Loop
-		for loop4.Start(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil), nil); loop4.Next(); {
-			vals2 := runtime.Unpack(loop4.Item(), 2)
-			paramName2 := vals2[0]
-			paramFields2 := vals2[1]
+		for loop4.StartValues(w, keys2); loop4.Next(); {
+			paramName2 := keys2[loop4.Pos()]
+			paramFields2 := values2[loop4.Pos()]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:59 {%- if loop.first %}
 			w.At(59, 9, "if")
 			if loop4.First().Truthy() {
@@ -136,14 +167,20 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			w.At(63, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("        "), paramName2, runtime.Str("("), runtime.Call(jsonToPythonType, []runtime.Value{paramFields2}, nil), runtime.Str("): "), runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
+			w.WriteString("        ")
+			w.WriteStr(paramName2)
+			w.WriteString("(")
+			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{paramFields2}, nil))
+			w.WriteString("): ")
+			w.WriteStr(runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65 {%- if tool.return is defined and tool.return.description is defined %}
 		w.At(65, 5, "if")
 		if runtime.IsDefined(tool.Attr("return"), nil, nil) && runtime.IsDefined(tool.Attr("return").Attr("description"), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66 {{- "
 			w.At(66, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\n    Returns:\n        "), tool.Attr("return").Attr("description"))
+			w.WriteString("\n    Returns:\n        ")
+			w.WriteStr(tool.Attr("return").Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72 {%- if tool.parameters.properties | length == 0 %}
@@ -158,7 +195,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78 {%- if not loop.last %}
 		w.At(78, 5, "if")
-		if !(loop2.Last().Truthy()) {
+		if !loop2.Last().Truthy() {
 			w.WriteString("\n")
 		}
 	}
@@ -170,14 +207,20 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		message := loop5.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		w.At(95, 5, "if")
-		if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system"))) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(runtime.IsDefined(message.Attr("tool_calls"), nil, nil))) {
+		if (runtime.EqStr(message.Attr("role"), "user") || runtime.EqStr(message.Attr("role"), "system")) || (runtime.EqStr(message.Attr("role"), "assistant") && !runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96 {{- '<|im_start|>' + message.role + '
 			w.At(96, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(message.Attr("content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
 			w.At(100, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101 {%- for tool_call in message.tool_calls %}
 			w.At(101, 5, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
@@ -213,10 +256,10 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(127, 9, "if")
-			if loop5.Value().Attr("previtem").Truthy() && runtime.Ne(loop5.Value().Attr("previtem").Attr("role"), runtime.Str("tool")) {
+			if loop5.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop5.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -225,14 +268,14 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			w.Write(message.Attr("content"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134 {%- if not loop.last %}
 			w.At(134, 9, "if")
-			if !(loop5.Last().Truthy()) {
+			if !loop5.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
 			} else {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(142, 9, "if")
-			if !(loop5.Last().Truthy()) && runtime.Ne(loop5.Value().Attr("nextitem").Attr("role"), runtime.Str("tool")) {
+			if !loop5.Last().Truthy() && !runtime.EqStr(loop5.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop5.Last().Truthy() {
 				w.WriteString("<|im_end|>")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // NvidiaLlama33NemotronSuper49BV15 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
-	File:    "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
-	Func:    renderNvidiaLlama33NemotronSuper49BV15,
-	Name:    "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
-	Origin:  "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
-	SHA256:  "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
+	Func:   renderNvidiaLlama33NemotronSuper49BV15,
+	Name:   "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
+	Origin: "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
+	SHA256: "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
 }
 
 // renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
@@ -69,7 +89,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	w.WriteConcat(bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
 	w.At(5, 231, "if")
-	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) && runtime.Ne(messages.ItemInt(0).Attr("content"), runtime.Str("")) {
+	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") && !runtime.EqStr(messages.ItemInt(0).Attr("content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = messages[0].content -%}
 		w.At(5, 300, "set")
 		systemContent = messages.ItemInt(0).Attr("content")
@@ -112,7 +132,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else ” -}}
 			w.At(8, 119, "{{ }}")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
@@ -178,7 +198,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.At(16, 786, "{{ }}")
-					w.WriteAdd(runtime.Str("{\"name\": \""), fn.Attr("name"), runtime.Str("\", \"arguments\": "))
+					w.WriteString("{\"name\": \"")
+					w.WriteStr(fn.Attr("name"))
+					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if fn.arguments is string -%}
 					w.At(16, 837, "if")
 					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
@@ -192,7 +214,8 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else ”) -}}
 					w.At(16, 944, "{{ }}")
-					w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
+					w.WriteString("}")
+					w.WriteStr(runtime.IfElse(!loop3.Last().Truthy(), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
@@ -217,7 +240,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else ” -}}
 			w.At(16, 1266, "{{ }}")
-			if !(loop2.Last().Truthy()) && runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
+			if !loop2.Last().Truthy() && runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
@@ -240,7 +263,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		w.WriteConcat(startHeader, assistantToken, endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if not enable_thinking -%}
 		w.At(16, 1584, "if")
-		if !(enableThinking.Truthy()) {
+		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // NVIDIANemotron3Nano30BA3BBF16 is the chat template llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 	Aliases: []string{"ed29ac80ec4c3707f69ffb274bba5832c8cc52e18c6443539243f77aebff42a1", "43a92aacc2e169bb37055e4d8b0df31edfdc8657d8c387fcf98254cb246e626a"},
-	File:    "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
-	Func:    renderNVIDIANemotron3Nano30BA3BBF16,
-	Name:    "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
-	Origin:  "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
-	SHA256:  "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "qwen3_coder",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+	Func:   renderNVIDIANemotron3Nano30BA3BBF16,
+	Name:   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+	Origin: "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+	SHA256: "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
 }
 
 // renderNVIDIANemotron3Nano30BA3BBF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
@@ -45,7 +65,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				jsonKey2 := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				w.At(4, 13, "if")
-				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !(runtime.IsString(jsonDict.Item(jsonKey2), nil, nil))) {
+				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.At(5, 17, "{{ }}")
 					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
@@ -80,7 +100,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		m := loop2.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18 {%- if m["role"] == "user" %}
 		w.At(18, 3, "if")
-		if runtime.Eq(m.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19 {%- set ns.last_user_idx = loop.index0 %}
 			w.At(19, 5, "set")
 			runtime.SetAttr(ns, "last_user_idx", loop2.Index0())
@@ -88,7 +108,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23 {%- if messages[0]["role"] == "system" %}
 	w.At(23, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24 {%- set system_message = messages[0]["content"] %}
 		w.At(24, 5, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -105,7 +125,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30 {%- if not tools is defined %}
 	w.At(30, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31 {%- set tools = [] %}
 		w.At(31, 5, "set")
 		tools = runtime.NewList()
@@ -120,7 +140,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		m2 := loop3.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36 {%- if m["role"] == "user" %}
 		w.At(36, 3, "if")
-		if runtime.Eq(m2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m2.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37 {%- set ns.last_user_idx = loop.index0 %}
 			w.At(37, 5, "set")
 			runtime.SetAttr(ns, "last_user_idx", loop3.Index0())
@@ -171,10 +191,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			if ((runtime.IsDefined(tool.Attr("parameters"), nil, nil) && runtime.IsMapping(tool.Attr("parameters"), nil, nil)) && runtime.IsDefined(tool.Attr("parameters").Attr("properties"), nil, nil)) && runtime.IsMapping(tool.Attr("parameters").Attr("properties"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(63, 13, "for")
-				for _, item3 := range runtime.Iterate(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil)) {
-					vals := runtime.Unpack(item3, 2)
-					paramName := vals[0]
-					paramFields := vals[1]
+				keys, values := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
 					handledKeys3 := handledKeys2
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
@@ -251,7 +271,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		c := in.Lookup("c")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105 {%- if message.role == "assistant" %}
 		w.At(105, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.Attr("role"), "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			w.At(107, 9, "if")
 			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
@@ -339,16 +359,16 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150 {%- for args_name, args_value in tool_call.arguments|items %}
 						w.At(150, 29, "for")
-						for _, item4 := range runtime.Iterate(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil)) {
-							vals2 := runtime.Unpack(item4, 2)
-							argsName := vals2[0]
-							argsValue := vals2[1]
+						keys2, values2 := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
+						for i2 := range w.Count(len(keys2)) {
+							argsName := keys2[i2]
+							argsValue := values2[i2]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.At(151, 33, "{{ }}")
 							w.WriteConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							w.At(152, 37, "set")
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
+							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
@@ -389,7 +409,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 				}
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(message.Attr("role"), "user") || runtime.EqStr(message.Attr("role"), "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177 {{- '<|im_start|>' + message.role + '\n' }}
 			w.At(177, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"))
@@ -400,10 +420,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.At(179, 9, "{{ }}")
 			w.Write(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(182, 9, "if")
-			if loop4.Value().Attr("previtem").Truthy() && runtime.Ne(loop4.Value().Attr("previtem").Attr("role"), runtime.Str("tool")) {
+			if loop4.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop4.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -413,7 +433,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(188, 9, "if")
-			if !(loop4.Last().Truthy()) && runtime.Ne(loop4.Value().Attr("nextitem").Attr("role"), runtime.Str("tool")) {
+			if !loop4.Last().Truthy() && !runtime.EqStr(loop4.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop4.Last().Truthy() {
 				w.WriteString("<|im_end|>\n")

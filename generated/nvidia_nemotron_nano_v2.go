@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // NVIDIANemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
 var NVIDIANemotronNanoV2 = &runtime.Template{
 	Aliases: []string{"0f17df2801f96de27145fac8a4eebc92cba91890094bcb292faa2ea6723cac29"},
-	File:    "NVIDIA-Nemotron-Nano-v2.jinja",
-	Func:    renderNVIDIANemotronNanoV2,
-	Name:    "NVIDIA-Nemotron-Nano-v2",
-	Origin:  "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
-	SHA256:  "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>\n",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "NVIDIA-Nemotron-Nano-v2.jinja",
+	Func:   renderNVIDIANemotronNanoV2,
+	Name:   "NVIDIA-Nemotron-Nano-v2",
+	Origin: "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
+	SHA256: "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
 }
 
 // renderNVIDIANemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
@@ -33,7 +53,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		content = message.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		w.At(4, 3, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) || runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") || runtime.EqStr(message.ItemStr("role"), "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5 {%- if '/think' in content -%}
 			w.At(5, 5, "if")
 			if runtime.In(runtime.Str("/think"), content) {
@@ -49,7 +69,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13 {%- if messages[0]['role'] != 'system' -%}
 	w.At(13, 1, "if")
-	if runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = ” -%}
 		w.At(14, 3, "set")
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
@@ -60,14 +80,15 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(0).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
 		w.At(19, 3, "{{ }}")
-		w.WriteAdd(runtime.Str("<SPECIAL_10>System\n"), ns.Attr("non_tool_system_content"))
+		w.WriteString("<SPECIAL_10>System\n")
+		w.WriteStr(ns.Attr("non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23 {%- if tools -%}
 	w.At(23, 1, "if")
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != ” -%}
 		w.At(24, 3, "if")
-		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && runtime.Ne(ns.Attr("non_tool_system_content"), runtime.Str("")) {
+		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
@@ -85,7 +106,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else ” -}}
 			w.At(34, 5, "{{ }}")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
@@ -96,12 +117,12 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	w.At(55, 1, "set")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56 {%- if messages[-1]['role'] == 'assistant' -%}
 	w.At(56, 1, "if")
-	if runtime.Eq(messages.ItemInt(-1).ItemStr("role"), runtime.Str("assistant")) {
+	if runtime.EqStr(messages.ItemInt(-1).ItemStr("role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default(”, true)).strip() -%}
 		w.At(57, 3, "set")
 		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(-1).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
@@ -127,34 +148,37 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		content2 = message2.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:64 {%- if message['role'] == 'user' -%}
 		w.At(64, 3, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65 {{- '<SPECIAL_11>User
 			w.At(65, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil), runtime.Str("\n"))
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+			w.WriteString("<SPECIAL_11>User\n")
+			w.WriteStr(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
+			w.WriteString("\n")
+		} else if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(69, 5, "if")
-			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70 {{- '<SPECIAL_11>User
 				w.At(70, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>["))
+				w.WriteString("<SPECIAL_11>User\n")
+				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
 			w.At(73, 5, "{{ }}")
 			w.Write(message2.ItemStr("content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else ” -}}
 			w.At(74, 5, "{{ }}")
-			if !(loop2.Last().Truthy()) && runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if !loop2.Last().Truthy() && runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(75, 5, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79 {%- if content and '</think>' in content -%}
 			w.At(79, 5, "if")
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
@@ -164,7 +188,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82 {{- '<SPECIAL_11>Assistant
 			w.At(82, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!(runtime.IsNone(content2, nil, nil)), func() runtime.Value {
+			w.WriteString("<SPECIAL_11>Assistant\n")
+			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2, nil, nil), func() runtime.Value {
 				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
@@ -174,7 +199,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			if message2.Attr("tool_calls").Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default(”, true)).strip() != ” -%}
 				w.At(85, 7, "if")
-				if runtime.Ne(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), runtime.Str("")) {
+				if !runtime.EqStr(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
@@ -193,7 +218,9 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.At(92, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("{\"name\": \""), fn.Attr("name"), runtime.Str("\", \"arguments\": "))
+					w.WriteString("{\"name\": \"")
+					w.WriteStr(fn.Attr("name"))
+					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93 {%- if fn.arguments is string -%}
 					w.At(93, 9, "if")
 					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
@@ -207,7 +234,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else ”) -}}
 					w.At(98, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop3.Last().Truthy()), func() runtime.Value {
+					w.WriteString("}")
+					w.WriteStr(runtime.IfElse(!loop3.Last().Truthy(), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
@@ -231,7 +259,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
 		w.At(117, 3, "if")
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && runtime.Ne(ns.Attr("last_turn_assistant_content"), runtime.Str("")) {
+		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118 {{- ns.last_turn_assistant_content -}}
 			w.At(118, 5, "{{ }}")
 			w.Write(ns.Attr("last_turn_assistant_content"))
@@ -239,7 +267,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
 		w.At(121, 3, "if")
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && runtime.Ne(ns.Attr("last_turn_assistant_content"), runtime.Str("")) {
+		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
 			w.At(124, 5, "if")
@@ -282,7 +310,9 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.At(149, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("{\"name\": \""), fn2.Attr("name"), runtime.Str("\", \"arguments\": "))
+				w.WriteString("{\"name\": \"")
+				w.WriteStr(fn2.Attr("name"))
+				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150 {%- if fn.arguments is string -%}
 				w.At(150, 7, "if")
 				if runtime.IsString(fn2.Attr("arguments"), nil, nil) {
@@ -296,7 +326,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else ”) -}}
 				w.At(155, 7, "{{ }}")
-				w.WriteAdd(runtime.Str("}"), runtime.IfElse(!(loop4.Last().Truthy()), func() runtime.Value {
+				w.WriteString("}")
+				w.WriteStr(runtime.IfElse(!loop4.Last().Truthy(), func() runtime.Value {
 					return runtime.Str(", ")
 				}, func() runtime.Value {
 					return runtime.Str("")

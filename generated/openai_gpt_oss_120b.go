@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // OpenaiGptOss120b is the chat template llama.cpp/openai-gpt-oss-120b.jinja.
 var OpenaiGptOss120b = &runtime.Template{
 	Aliases: []string{"df2349807f46a21e3e0914ab3b1d959f6256a0f9c63d42cb67cace0ea587fada"},
-	File:    "openai-gpt-oss-120b.jinja",
-	Func:    renderOpenaiGptOss120b,
-	Name:    "openai-gpt-oss-120b",
-	Origin:  "llama.cpp/openai-gpt-oss-120b.jinja",
-	SHA256:  "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  false,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "gpt_oss",
+		Thinking:           true,
+		ThinkingStartTag:   "<|channel|>analysis<|message|>",
+		KeepDeveloperRole:  true,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "openai-gpt-oss-120b.jinja",
+	Func:   renderOpenaiGptOss120b,
+	Name:   "openai-gpt-oss-120b",
+	Origin: "llama.cpp/openai-gpt-oss-120b.jinja",
+	SHA256: "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
 }
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
@@ -37,19 +57,19 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
 		w.At(11, 5, "if")
-		if runtime.Eq(paramSpec.Attr("type"), runtime.Str("array")) {
+		if runtime.EqStr(paramSpec.Attr("type"), "array") {
 			// openai-gpt-oss-120b.jinja:12 {%- if param_spec['items'] -%}
 			w.At(12, 9, "if")
 			if paramSpec.ItemStr("items").Truthy() {
 				// openai-gpt-oss-120b.jinja:13 {%- if param_spec['items']['type'] == "string" -%}
 				w.At(13, 13, "if")
-				if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("string")) {
+				if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "string") {
 					w.WriteString("string[]")
-				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("number")) {
+				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "number") {
 					w.WriteString("number[]")
-				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("integer")) {
+				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "integer") {
 					w.WriteString("number[]")
-				} else if runtime.Eq(paramSpec.ItemStr("items").ItemStr("type"), runtime.Str("boolean")) {
+				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "boolean") {
 					w.WriteString("boolean[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
@@ -57,7 +77,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpec.ItemStr("items"), requiredParams}, nil)
 					// openai-gpt-oss-120b.jinja:23 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					w.At(23, 17, "if")
-					if runtime.Eq(innerType, runtime.Str("object | object")) || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:26 {{- inner_type + "[]" }}
@@ -78,7 +98,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !(runtime.IsString(paramSpec.Attr("type"), nil, nil))) && !(runtime.IsMapping(paramSpec.Attr("type"), nil, nil))) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
+		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !runtime.IsString(paramSpec.Attr("type"), nil, nil)) && !runtime.IsMapping(paramSpec.Attr("type"), nil, nil)) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
 			// openai-gpt-oss-120b.jinja:40 {%- if param_spec.type | length > 1 -%}
 			w.At(40, 9, "if")
 			if runtime.Gt(runtime.FilterLength(paramSpec.Attr("type"), nil, nil), runtime.Int(1)) {
@@ -99,7 +119,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			for _, variant := range runtime.Iterate(w, paramSpec.Attr("oneOf")) {
 				// openai-gpt-oss-120b.jinja:49 {%- if variant.type == "object" -%}
 				w.At(49, 13, "if")
-				if runtime.Eq(variant.Attr("type"), runtime.Str("object")) {
+				if runtime.EqStr(variant.Attr("type"), "object") {
 					// openai-gpt-oss-120b.jinja:50 {%- set has_object_variants = true -%}
 					w.At(50, 17, "set")
 					_ = runtime.Bool(true)
@@ -123,7 +143,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					if variant2.Attr("description").Truthy() {
 						// openai-gpt-oss-120b.jinja:59 {{- "// " + variant.description }}
 						w.At(59, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("// "), variant2.Attr("description"))
+						w.WriteString("// ")
+						w.WriteStr(variant2.Attr("description"))
 					}
 					// openai-gpt-oss-120b.jinja:61 {%- if variant.default is defined %}
 					w.At(61, 17, "if")
@@ -131,22 +152,25 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62 {{ "// default: " + variant.default|tojson }}
 						w.At(62, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("// default: "), runtime.FilterTojson(variant2.Attr("default"), nil, nil))
+						w.WriteString("// default: ")
+						w.WriteStr(runtime.FilterTojson(variant2.Attr("default"), nil, nil))
 					}
 					// openai-gpt-oss-120b.jinja:64 {%- if not loop.last %}
 					w.At(64, 17, "if")
-					if !(loop.Last().Truthy()) {
+					if !loop.Last().Truthy() {
 						w.WriteString(" | \n")
 					}
 				}
 			}
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("string")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "string") {
 			// openai-gpt-oss-120b.jinja:70 {%- if param_spec.enum -%}
 			w.At(70, 9, "if")
 			if paramSpec.Attr("enum").Truthy() {
 				// openai-gpt-oss-120b.jinja:71 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.At(71, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\""), runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil), runtime.Str("\""))
+				w.WriteString("\"")
+				w.WriteStr(runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil))
+				w.WriteString("\"")
 			} else {
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74 {%- if param_spec.nullable %}
@@ -155,24 +179,24 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("number")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "number") {
 			w.WriteString("number")
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("integer")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "integer") {
 			w.WriteString("number")
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("boolean")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "boolean") {
 			w.WriteString("boolean")
-		} else if runtime.Eq(paramSpec.Attr("type"), runtime.Str("object")) {
+		} else if runtime.EqStr(paramSpec.Attr("type"), "object") {
 			// openai-gpt-oss-120b.jinja:86 {%- if param_spec.properties -%}
 			w.At(86, 9, "if")
 			if paramSpec.Attr("properties").Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				w.At(88, 13, "for")
+				keys, values := runtime.DictItems(paramSpec.Attr("properties"))
 				var loop2 runtime.Loop
-				for loop2.Start(w, runtime.CallMethod(paramSpec.Attr("properties"), "items", nil, nil), nil); loop2.Next(); {
-					vals := runtime.Unpack(loop2.Item(), 2)
-					propName := vals[0]
-					propSpec := vals[1]
+				for loop2.StartValues(w, keys); loop2.Next(); {
+					propName := keys[loop2.Pos()]
+					propSpec := values[loop2.Pos()]
 					// openai-gpt-oss-120b.jinja:89 {{- prop_name -}}
 					w.At(89, 17, "{{ }}")
 					w.Write(propName)
@@ -191,7 +215,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					})}, nil))
 					// openai-gpt-oss-120b.jinja:95 {%- if not loop.last -%}
 					w.At(95, 17, "if")
-					if !(loop2.Last().Truthy()) {
+					if !loop2.Last().Truthy() {
 						w.WriteString(", ")
 					}
 				}
@@ -212,10 +236,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		tools2 := runtime.Param(args[1], "tools")
 		// openai-gpt-oss-120b.jinja:109 {{- "## " + namespace_name + "\n\n" }}
 		w.At(109, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("## "), namespaceName, runtime.Str("\n\n"))
+		w.WriteString("## ")
+		w.WriteStr(namespaceName)
+		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:110 {{- "namespace " + namespace_name + " {\n\n" }}
 		w.At(110, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("namespace "), namespaceName, runtime.Str(" {\n\n"))
+		w.WriteString("namespace ")
+		w.WriteStr(namespaceName)
+		w.WriteString(" {\n\n")
 		// openai-gpt-oss-120b.jinja:111 {%- for tool in tools %}
 		w.At(111, 5, "for")
 		for _, tool := range runtime.Iterate(w, tools2) {
@@ -224,27 +252,33 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			tool = tool.Attr("function")
 			// openai-gpt-oss-120b.jinja:113 {{- "// " + tool.description + "\n" }}
 			w.At(113, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("// "), tool.Attr("description"), runtime.Str("\n"))
+			w.WriteString("// ")
+			w.WriteStr(tool.Attr("description"))
+			w.WriteString("\n")
 			// openai-gpt-oss-120b.jinja:114 {{- "type "+ tool.name + " = " }}
 			w.At(114, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = "))
+			w.WriteString("type ")
+			w.WriteStr(tool.Attr("name"))
+			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115 {%- if tool.parameters and tool.parameters.properties %}
 			w.At(115, 9, "if")
 			if tool.Attr("parameters").Truthy() && tool.Attr("parameters").Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 				w.At(117, 13, "for")
+				keys2, values2 := runtime.DictItems(tool.Attr("parameters").Attr("properties"))
 				var loop3 runtime.Loop
-				for loop3.Start(w, runtime.CallMethod(tool.Attr("parameters").Attr("properties"), "items", nil, nil), nil); loop3.Next(); {
-					vals2 := runtime.Unpack(loop3.Item(), 2)
-					paramName := vals2[0]
-					paramSpec2 := vals2[1]
+				for loop3.StartValues(w, keys2); loop3.Next(); {
+					paramName := keys2[loop3.Pos()]
+					paramSpec2 := values2[loop3.Pos()]
 					// openai-gpt-oss-120b.jinja:118 {%- if param_spec.description %}
 					w.At(118, 17, "if")
 					if paramSpec2.Attr("description").Truthy() {
 						// openai-gpt-oss-120b.jinja:119 {{- "// " + param_spec.description + "\n" }}
 						w.At(119, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("// "), paramSpec2.Attr("description"), runtime.Str("\n"))
+						w.WriteString("// ")
+						w.WriteStr(paramSpec2.Attr("description"))
+						w.WriteString("\n")
 					}
 					// openai-gpt-oss-120b.jinja:121 {{- param_name }}
 					w.At(121, 17, "{{ }}")
@@ -270,20 +304,23 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						if paramSpec2.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129 {{- ", // default: " + param_spec.default }}
 							w.At(129, 25, "{{ }}")
-							w.WriteAdd(runtime.Str(", // default: "), paramSpec2.Attr("default"))
+							w.WriteString(", // default: ")
+							w.WriteStr(paramSpec2.Attr("default"))
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:131 {{- "// default: " + param_spec.default }}
 							w.At(131, 25, "{{ }}")
-							w.WriteAdd(runtime.Str("// default: "), paramSpec2.Attr("default"))
+							w.WriteString("// default: ")
+							w.WriteStr(paramSpec2.Attr("default"))
 						} else {
 							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(133, 25, "{{ }}")
-							w.WriteAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
+							w.WriteString(", // default: ")
+							w.WriteStr(runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136 {%- if not loop.last %}
 					w.At(136, 17, "if")
-					if !(loop3.Last().Truthy()) {
+					if !loop3.Last().Truthy() {
 						w.WriteString(",\n")
 					} else {
 						w.WriteString(",\n")
@@ -296,7 +333,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		}
 		// openai-gpt-oss-120b.jinja:147 {{- "} // namespace " + namespace_name }}
 		w.At(147, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("} // namespace "), namespaceName)
+		w.WriteString("} // namespace ")
+		w.WriteStr(namespaceName)
 	})
 	// openai-gpt-oss-120b.jinja:150 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools = runtime.NewMacro(w, &runtime.MacroSpec{
@@ -324,7 +362,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		availableBuiltinTools := in.Lookup("available_builtin_tools")
 		// openai-gpt-oss-120b.jinja:197 {%- if model_identity is not defined %}
 		w.At(197, 5, "if")
-		if !(runtime.IsDefined(modelIdentity, nil, nil)) {
+		if !runtime.IsDefined(modelIdentity, nil, nil) {
 			// openai-gpt-oss-120b.jinja:198 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
 			w.At(198, 9, "set")
 			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
@@ -335,17 +373,21 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.At(202, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("Current date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), runtime.Str("\n\n"))
+		w.WriteString("Current date: ")
+		w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
+		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203 {%- if reasoning_effort is not defined %}
 		w.At(203, 5, "if")
-		if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
+		if !runtime.IsDefined(reasoningEffort, nil, nil) {
 			// openai-gpt-oss-120b.jinja:204 {%- set reasoning_effort = "medium" %}
 			w.At(204, 9, "set")
 			reasoningEffort = runtime.Str("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.At(206, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
+		w.WriteString("Reasoning: ")
+		w.WriteStr(reasoningEffort)
+		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:207 {%- if builtin_tools %}
 		w.At(207, 5, "if")
 		if builtinTools.Truthy() {
@@ -358,11 +400,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			for _, tool2 := range runtime.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211 {%- if tool == "browser" %}
 				w.At(211, 13, "if")
-				if runtime.Eq(tool2, runtime.Str("browser")) {
+				if runtime.EqStr(tool2, "browser") {
 					// openai-gpt-oss-120b.jinja:212 {%- set available_builtin_tools.browser = true %}
 					w.At(212, 17, "set")
 					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
-				} else if runtime.Eq(tool2, runtime.Str("python")) {
+				} else if runtime.EqStr(tool2, "python") {
 					// openai-gpt-oss-120b.jinja:214 {%- set available_builtin_tools.python = true %}
 					w.At(214, 17, "set")
 					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
@@ -386,7 +428,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	w.At(234, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("developer")) || runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer") || runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// openai-gpt-oss-120b.jinja:235 {%- set developer_message = messages[0].content %}
 		w.At(235, 5, "set")
 		developerMessage = messages.ItemInt(0).Attr("content")
@@ -436,7 +478,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		toolCall := in.Lookup("tool_call")
 		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
 		w.At(261, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.Attr("role"), "assistant") {
 			// openai-gpt-oss-120b.jinja:263 {%- if "content" in message %}
 			w.At(263, 9, "if")
 			if runtime.In(runtime.Str("content"), message) {
@@ -470,7 +512,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(loop4.Index(), runtime.None(), runtime.None())) {
 					// openai-gpt-oss-120b.jinja:279 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					w.At(279, 17, "if")
-					if runtime.Eq(futureMessage.Attr("role"), runtime.Str("assistant")) && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
+					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280 {%- set future_final_message.found = true %}
 						w.At(280, 21, "set")
 						runtime.SetAttr(futureFinalMessage, "found", runtime.Bool(true))
@@ -492,19 +534,25 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:290 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					w.At(290, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if message.Attr("content").Truthy() && !(futureFinalMessage.Attr("found").Truthy()) {
+				} else if message.Attr("content").Truthy() && !futureFinalMessage.Attr("found").Truthy() {
 					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.At(292, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("content"), runtime.Str("<|end|>"))
-				} else if message.Attr("thinking").Truthy() && !(futureFinalMessage.Attr("found").Truthy()) {
+					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
+					w.WriteStr(message.Attr("content"))
+					w.WriteString("<|end|>")
+				} else if message.Attr("thinking").Truthy() && !futureFinalMessage.Attr("found").Truthy() {
 					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.At(294, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("thinking"), runtime.Str("<|end|>"))
+					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
+					w.WriteStr(message.Attr("thinking"))
+					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.At(297, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("functions."), toolCall.Attr("name"), runtime.Str("<|channel|>commentary "))
+				w.WriteString("functions.")
+				w.WriteStr(toolCall.Attr("name"))
+				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				w.At(298, 13, "{{ }}")
 				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCall.Attr("content_type"), nil, nil), func() runtime.Value {
@@ -519,26 +567,32 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
 				w.At(301, 13, "set")
 				runtime.SetAttr(lastToolCall, "name", toolCall.Attr("name"))
-			} else if loop4.Last().Truthy() && !(addGenerationPrompt.Truthy()) {
+			} else if loop4.Last().Truthy() && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:305 {%- if "thinking" in message %}
 				w.At(305, 13, "if")
 				if runtime.In(runtime.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.At(306, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), message.Attr("thinking"), runtime.Str("<|end|>"))
+					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
+					w.WriteStr(message.Attr("thinking"))
+					w.WriteString("<|end|>")
 				}
 				// openai-gpt-oss-120b.jinja:311 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.At(311, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), message.Attr("content"), runtime.Str("<|return|>"))
+				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
+				w.WriteStr(message.Attr("content"))
+				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:314 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.At(314, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), message.Attr("content"), runtime.Str("<|end|>"))
+				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
+				w.WriteStr(message.Attr("content"))
+				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315 {%- set last_tool_call.name = none %}
 				w.At(315, 13, "set")
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// openai-gpt-oss-120b.jinja:318 {%- if last_tool_call.name is none %}
 			w.At(318, 9, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -548,14 +602,19 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openai-gpt-oss-120b.jinja:321 {{- "<|start|>functions." + last_tool_call.name }}
 			w.At(321, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start|>functions."), lastToolCall.Attr("name"))
+			w.WriteString("<|start|>functions.")
+			w.WriteStr(lastToolCall.Attr("name"))
 			// openai-gpt-oss-120b.jinja:322 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.At(322, 9, "{{ }}")
-			w.WriteAdd(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.FilterTojson(message.Attr("content"), nil, nil), runtime.Str("<|end|>"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
+			w.WriteStr(runtime.FilterTojson(message.Attr("content"), nil, nil))
+			w.WriteString("<|end|>")
+		} else if runtime.EqStr(message.Attr("role"), "user") {
 			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.At(324, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start|>user<|message|>"), message.Attr("content"), runtime.Str("<|end|>"))
+			w.WriteString("<|start|>user<|message|>")
+			w.WriteStr(message.Attr("content"))
+			w.WriteString("<|end|>")
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329 {%- if add_generation_prompt -%}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // OpenbmbMiniCPM51B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
 var OpenbmbMiniCPM51B = &runtime.Template{
 	Aliases: []string{"be5337791d2f2a0d38b61ccde29e0813ffe0ece7783a3dce02fc6fe0b214708c", "86c78150a71c4c5b597cb8571c0d48b9a5c10f89cd54c02e02343ceb0bac5c0a"},
-	File:    "openbmb-MiniCPM5-1B.jinja",
-	Func:    renderOpenbmbMiniCPM51B,
-	Name:    "openbmb-MiniCPM5-1B",
-	Origin:  "llama.cpp/openbmb-MiniCPM5-1B.jinja",
-	SHA256:  "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "minicpm5",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "openbmb-MiniCPM5-1B.jinja",
+	Func:   renderOpenbmbMiniCPM51B,
+	Name:   "openbmb-MiniCPM5-1B",
+	Origin: "llama.cpp/openbmb-MiniCPM5-1B.jinja",
+	SHA256: "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
 }
 
 // renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
@@ -46,7 +66,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12 {%- if messages[0].role == 'system' %}
 		w.At(12, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13 {%- if '<tool_def_sep>' in messages[0].content %}
 			w.At(13, 9, "if")
 			if runtime.In(runtime.Str("<tool_def_sep>"), messages.ItemInt(0).Attr("content")) {
@@ -64,10 +84,12 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 		w.At(24, 9, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(messages.ItemInt(0).Attr("content"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(27, 1, "set")
@@ -83,7 +105,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// openbmb-MiniCPM5-1B.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
 		w.At(30, 5, "if")
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message.Attr("role"), runtime.Str("user"))) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31 {%- set ns.multi_step_tool = false %}
 			w.At(31, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
@@ -117,11 +139,16 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// openbmb-MiniCPM5-1B.jinja:41 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(41, 5, "if")
-		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
+		if runtime.EqStr(message2.Attr("role"), "user") || (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(42, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message2.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(content)
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
+		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = ” %}
 			w.At(44, 9, "set")
 			reasoningContent = runtime.Str("")
@@ -195,10 +222,10 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							argsDict = toolCall.Attr("arguments")
 							// openbmb-MiniCPM5-1B.jinja:72 {%- for param_name, param_value in args_dict.items() %}
 							w.At(72, 29, "for")
-							for _, item2 := range runtime.Iterate(w, runtime.CallMethod(argsDict, "items", nil, nil)) {
-								vals := runtime.Unpack(item2, 2)
-								paramName := vals[0]
-								paramValue := vals[1]
+							keys, values := runtime.DictItems(argsDict)
+							for i2 := range w.Count(len(keys)) {
+								paramName := keys[i2]
+								paramValue := values[i2]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(73, 33, "{{ }}")
 								w.WriteConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">"))
@@ -207,7 +234,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								if runtime.IsString(paramValue, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.At(75, 37, "{{ }}")
-									w.WriteAdd(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>"))
+									w.WriteString("<![CDATA[")
+									w.WriteStr(paramValue)
+									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:77 {{- param_value }}
 									w.At(77, 37, "{{ }}")
@@ -261,10 +290,10 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							argsDict2 = toolCall2.Attr("arguments")
 							// openbmb-MiniCPM5-1B.jinja:100 {%- for param_name, param_value in args_dict.items() %}
 							w.At(100, 29, "for")
-							for _, item3 := range runtime.Iterate(w, runtime.CallMethod(argsDict2, "items", nil, nil)) {
-								vals2 := runtime.Unpack(item3, 2)
-								paramName2 := vals2[0]
-								paramValue2 := vals2[1]
+							keys2, values2 := runtime.DictItems(argsDict2)
+							for i3 := range w.Count(len(keys2)) {
+								paramName2 := keys2[i3]
+								paramValue2 := values2[i3]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(101, 33, "{{ }}")
 								w.WriteConcat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">"))
@@ -273,7 +302,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								if runtime.IsString(paramValue2, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
 									// openbmb-MiniCPM5-1B.jinja:103 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.At(103, 37, "{{ }}")
-									w.WriteAdd(runtime.Str("<![CDATA["), paramValue2, runtime.Str("]]>"))
+									w.WriteString("<![CDATA[")
+									w.WriteStr(paramValue2)
+									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:105 {{- param_value }}
 									w.At(105, 37, "{{ }}")
@@ -301,20 +332,31 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(121, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("\n</think>\n\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteString("<|im_start|>")
+					w.WriteStr(message2.Attr("role"))
+					w.WriteString("\n<think>\n")
+					w.WriteStr(runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteString("\n</think>\n\n")
+					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(123, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
+					w.WriteString("<|im_start|>")
+					w.WriteStr(message2.Attr("role"))
+					w.WriteString("\n")
+					w.WriteStr(content)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(126, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
+				w.WriteString("<|im_start|>")
+				w.WriteStr(message2.Attr("role"))
+				w.WriteString("\n")
+				w.WriteStr(content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129 {%- if message.tool_calls and not has_tool_sep %}
 			w.At(129, 9, "if")
-			if message2.Attr("tool_calls").Truthy() && !(hasToolSep.Truthy()) {
+			if message2.Attr("tool_calls").Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
 				w.At(130, 13, "for")
 				var loop3 runtime.Loop
@@ -323,7 +365,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					argsDict3 := in.Lookup("args_dict")
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(131, 17, "if")
-					if (loop3.First().Truthy() && content.Truthy()) || !(loop3.First().Truthy()) {
+					if (loop3.First().Truthy() && content.Truthy()) || !loop3.First().Truthy() {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134 {%- if tool_call.function %}
@@ -344,10 +386,10 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						argsDict3 = toolCall3.Attr("arguments")
 						// openbmb-MiniCPM5-1B.jinja:140 {%- for param_name, param_value in args_dict.items() %}
 						w.At(140, 21, "for")
-						for _, item4 := range runtime.Iterate(w, runtime.CallMethod(argsDict3, "items", nil, nil)) {
-							vals3 := runtime.Unpack(item4, 2)
-							paramName3 := vals3[0]
-							paramValue3 := vals3[1]
+						keys3, values3 := runtime.DictItems(argsDict3)
+						for i4 := range w.Count(len(keys3)) {
+							paramName3 := keys3[i4]
+							paramValue3 := values3[i4]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
 							w.At(141, 25, "{{ }}")
 							w.WriteConcat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">"))
@@ -356,7 +398,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							if runtime.IsString(paramValue3, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {
 								// openbmb-MiniCPM5-1B.jinja:143 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.At(143, 29, "{{ }}")
-								w.WriteAdd(runtime.Str("<![CDATA["), paramValue3, runtime.Str("]]>"))
+								w.WriteString("<![CDATA[")
+								w.WriteStr(paramValue3)
+								w.WriteString("]]>")
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:145 {{- param_value }}
 								w.At(145, 29, "{{ }}")
@@ -369,10 +413,10 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.Attr("role"), "tool") {
 			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(155, 9, "if")
-			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -390,7 +434,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(165, 9, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

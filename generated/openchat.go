@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Openchat is the chat template builtin/openchat.jinja.
 var Openchat = &runtime.Template{
 	Aliases: []string{"75aedde17b026661c2bd92dc06ce6cc4c08c9d5772abd7c223a44ef230e7c7ff", "fd1928999758c67bd9a5a057256eb9ec8f1cab10aeccd656fdd73ed1181f10d0"},
-	File:    "openchat.jinja",
-	Func:    renderOpenchat,
-	Name:    "openchat",
-	Origin:  "builtin/openchat.jinja",
-	SHA256:  "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "openchat.jinja",
+	Func:   renderOpenchat,
+	Name:   "openchat",
+	Origin: "builtin/openchat.jinja",
+	SHA256: "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
 }
 
 // renderOpenchat renders openchat.jinja.
@@ -22,14 +42,19 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// openchat.jinja:13 {%- if message['role'] == 'system' %}
 		w.At(13, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// openchat.jinja:14 {{- message['content'] + '<|end_of_turn|>' }}
 			w.At(14, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.At(16, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("GPT4 Correct "), runtime.FilterUpper(message.ItemStr("role").Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil), message.ItemStr("role").Slice(runtime.Int(1), runtime.None(), runtime.None()), runtime.Str(": "), message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
+			w.WriteString("GPT4 Correct ")
+			w.WriteStr(runtime.FilterUpper(message.ItemStr("role").Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil))
+			w.WriteStr(message.ItemStr("role").Slice(runtime.Int(1), runtime.None(), runtime.None()))
+			w.WriteString(": ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<|end_of_turn|>")
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")

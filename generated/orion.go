@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Orion is the chat template builtin/orion.jinja.
 var Orion = &runtime.Template{
 	Aliases: []string{"14cdf0445a1f4ca1cfcf8dccd7103a1b472933d18efdca1d3d485876cbeb5921", "8ac0249a852730919f4c24da0edbb5c63b9a404f0a74832e12c21b79e498602a"},
-	File:    "orion.jinja",
-	Func:    renderOrion,
-	Name:    "orion",
-	Origin:  "builtin/orion.jinja",
-	SHA256:  "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "orion.jinja",
+	Func:   renderOrion,
+	Name:   "orion",
+	Origin: "builtin/orion.jinja",
+	SHA256: "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
 }
 
 // renderOrion renders orion.jinja.
@@ -26,11 +46,11 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// orion.jinja:16 {%- if message['role'] == 'system' %}
 		w.At(16, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// orion.jinja:17 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
 			w.At(17, 1, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("Human: ")
 			// orion.jinja:20 {%- if ns.system_prompt %}
 			w.At(20, 1, "if")

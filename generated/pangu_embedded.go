@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // PanguEmbedded is the chat template builtin/pangu-embedded.jinja.
 var PanguEmbedded = &runtime.Template{
 	Aliases: []string{"17865e076d2396186b87cc7519525b9458961211c81248ba4b9ab307dd2ec55c", "a0b4f5387ed18697d3f09d42a5b889c7146d163e7171c1218881460609464c9c"},
-	File:    "pangu-embedded.jinja",
-	Func:    renderPanguEmbedded,
-	Name:    "pangu-embedded",
-	Origin:  "builtin/pangu-embedded.jinja",
-	SHA256:  "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "pangu-embedded.jinja",
+	Func:   renderPanguEmbedded,
+	Name:   "pangu-embedded",
+	Origin: "builtin/pangu-embedded.jinja",
+	SHA256: "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
 }
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
@@ -28,7 +48,7 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// pangu-embedded.jinja:15 {%- if loop.first and message['role'] != 'system' %}
 		w.At(15, 1, "if")
-		if loop.First().Truthy() && runtime.Ne(message.ItemStr("role"), runtime.Str("system")) {
+		if loop.First().Truthy() && !runtime.EqStr(message.ItemStr("role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18 {%- if message['role'] in names %}
@@ -36,7 +56,11 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(message.ItemStr("role"), names) {
 			// pangu-embedded.jinja:19 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.At(19, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("[unused9]"), names.Item(message.ItemStr("role")), runtime.Str("："), message.ItemStr("content"), runtime.Str("[unused10]"))
+			w.WriteString("[unused9]")
+			w.WriteStr(names.Item(message.ItemStr("role")))
+			w.WriteString("：")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("[unused10]")
 		}
 	}
 	w.WriteString("[unused9]助手：")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Phi3 is the chat template builtin/phi3.jinja.
 var Phi3 = &runtime.Template{
 	Aliases: []string{"30fb6bf4b4685097d99742166d572536d6346122ede57ff28866f718c6294892", "0fa234ea2cb42d34486367bc6dcf624256be39353275b07570ad89db9f0c0803"},
-	File:    "phi3.jinja",
-	Func:    renderPhi3,
-	Name:    "phi3",
-	Origin:  "builtin/phi3.jinja",
-	SHA256:  "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "phi3.jinja",
+	Func:   renderPhi3,
+	Name:   "phi3",
+	Origin: "builtin/phi3.jinja",
+	SHA256: "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
 }
 
 // renderPhi3 renders phi3.jinja.
@@ -22,7 +42,11 @@ func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
 		w.At(8, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"), runtime.Str("<|end|>\n"))
+		w.WriteString("<|")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("|>\n")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|end|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Phi4 is the chat template builtin/phi4.jinja.
 var Phi4 = &runtime.Template{
 	Aliases: []string{"508a8869335722de499e3c29c09ffe2e31097c5e607ebbb285aceaf207389ffe", "081735a92738f3653c3aa82767ca1c4388fb9dac21370455aefd9eb5f3618efb"},
-	File:    "phi4.jinja",
-	Func:    renderPhi4,
-	Name:    "phi4",
-	Origin:  "builtin/phi4.jinja",
-	SHA256:  "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "phi4.jinja",
+	Func:   renderPhi4,
+	Name:   "phi4",
+	Origin: "builtin/phi4.jinja",
+	SHA256: "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
 }
 
 // renderPhi4 renders phi4.jinja.
@@ -22,7 +42,11 @@ func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi4.jinja:9 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
 		w.At(9, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("<|im_sep|>"), message.ItemStr("content"), runtime.Str("<|im_end|>"))
+		w.WriteString("<|im_start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|im_sep|>")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|im_end|>")
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 }

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // PoolsideLagunaS21 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
 var PoolsideLagunaS21 = &runtime.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
-	File:    "poolside-Laguna-S-2.1.jinja",
-	Func:    renderPoolsideLagunaS21,
-	Name:    "poolside-Laguna-S-2.1",
-	Origin:  "llama.cpp/poolside-Laguna-S-2.1.jinja",
-	SHA256:  "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "poolside-Laguna-S-2.1.jinja",
+	Func:   renderPoolsideLagunaS21,
+	Name:   "poolside-Laguna-S-2.1",
+	Origin: "llama.cpp/poolside-Laguna-S-2.1.jinja",
+	SHA256: "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
 }
 
 // renderPoolsideLagunaS21 renders poolside-Laguna-S-2.1.jinja.
@@ -38,7 +58,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11 {%- if messages and messages[0].role == "system" -%}
 	w.At(11, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12 {%- set system_message = messages[0].content -%}
 		w.At(12, 3, "set")
 		systemMessage = messages.ItemInt(0).Attr("content")
@@ -95,11 +115,13 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		}
 		// poolside-Laguna-S-2.1.jinja:42 {%- if message.role == "user" -%}
 		w.At(42, 3, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.Attr("role"), "user") {
 			// poolside-Laguna-S-2.1.jinja:43 {{- "<user>" + content + "</user>\n" -}}
 			w.At(43, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<user>"), content, runtime.Str("</user>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<user>")
+			w.WriteStr(content)
+			w.WriteString("</user>\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
 			{
 				reasoningContent := runtime.Undefined("reasoning_content")
@@ -123,7 +145,9 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56 {{- '<think>' + reasoning_content + '</think>' -}}
 					w.At(56, 9, "{{ }}")
-					w.WriteAdd(runtime.Str("<think>"), reasoningContent, runtime.Str("</think>"))
+					w.WriteString("<think>")
+					w.WriteStr(reasoningContent)
+					w.WriteString("</think>")
 				} else {
 					w.WriteString("</think>")
 				}
@@ -147,23 +171,24 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 						functionData = toolCall.Attr("function")
 						// poolside-Laguna-S-2.1.jinja:67 {{- '<tool_call>' + function_data.name -}}
 						w.At(67, 11, "{{ }}")
-						w.WriteAdd(runtime.Str("<tool_call>"), functionData.Attr("name"))
+						w.WriteString("<tool_call>")
+						w.WriteStr(functionData.Attr("name"))
 						// poolside-Laguna-S-2.1.jinja:68 {%- set _args = function_data.arguments -%}
 						w.At(68, 11, "set")
 						args2 = functionData.Attr("arguments")
 						// poolside-Laguna-S-2.1.jinja:69 {%- for k, v in _args.items() -%}
 						w.At(69, 11, "for")
-						for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-							vals := runtime.Unpack(item2, 2)
-							k := vals[0]
-							v := vals[1]
+						keys, values := runtime.DictItems(args2)
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
 							// poolside-Laguna-S-2.1.jinja:70 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
 							w.At(70, 13, "{{ }}")
 							w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>"))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							w.At(71, 34, "{{ }}")
-							if !(runtime.IsString(v, nil, nil)) {
+							if !runtime.IsString(v, nil, nil) {
 								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 							} else {
 								w.Write(v)
@@ -175,14 +200,18 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</assistant>\n")
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.At(79, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<tool_response>"), content, runtime.Str("</tool_response>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
+			w.WriteString("<tool_response>")
+			w.WriteStr(content)
+			w.WriteString("</tool_response>\n")
+		} else if runtime.EqStr(message.Attr("role"), "system") {
 			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
 			w.At(82, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<system>"), content, runtime.Str("</system>\n"))
+			w.WriteString("<system>")
+			w.WriteStr(content)
+			w.WriteString("</system>\n")
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86 {%- if add_generation_prompt -%}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // PoolsideLagunaXS21 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
 var PoolsideLagunaXS21 = &runtime.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
-	File:    "poolside-Laguna-XS-2.1.jinja",
-	Func:    renderPoolsideLagunaXS21,
-	Name:    "poolside-Laguna-XS-2.1",
-	Origin:  "llama.cpp/poolside-Laguna-XS-2.1.jinja",
-	SHA256:  "5f1bf14725b6a0e662678e7ca66d7b347bbaa436b09db038472045aba37da2f2",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "poolside-Laguna-XS-2.1.jinja",
+	Func:   renderPoolsideLagunaXS21,
+	Name:   "poolside-Laguna-XS-2.1",
+	Origin: "llama.cpp/poolside-Laguna-XS-2.1.jinja",
+	SHA256: "5f1bf14725b6a0e662678e7ca66d7b347bbaa436b09db038472045aba37da2f2",
 }
 
 // renderPoolsideLagunaXS21 renders poolside-Laguna-XS-2.1.jinja.
@@ -39,7 +59,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 	systemMessage = runtime.Str("")
 	// poolside-Laguna-XS-2.1.jinja:10 {%- if messages and messages[0].role == "system" -%}
 	w.At(10, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11 {%- set system_message = messages[0].content -%}
 		w.At(11, 3, "set")
 		systemMessage = messages.ItemInt(0).Attr("content")
@@ -102,11 +122,13 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		}
 		// poolside-Laguna-XS-2.1.jinja:52 {%- if message.role == "user" -%}
 		w.At(52, 3, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.Attr("role"), "user") {
 			// poolside-Laguna-XS-2.1.jinja:53 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.At(53, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<user>\n"), content, runtime.Str("\n</user>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<user>\n")
+			w.WriteStr(content)
+			w.WriteString("\n</user>\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
 			{
 				reasoningContent := in.Lookup("reasoning_content")
@@ -120,10 +142,10 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:62 {%- if not content.startswith('<think>') -%}
 						w.At(62, 11, "if")
-						if !(runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy()) {
+						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
-					} else if !(runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy()) {
+					} else if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
 						w.WriteString("</think>")
 					}
 					// poolside-Laguna-XS-2.1.jinja:70 {{- content -}}
@@ -131,7 +153,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					w.Write(content2)
 					// poolside-Laguna-XS-2.1.jinja:72 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
 					w.At(72, 9, "if")
-					if !(runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy()) && !(runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy()) {
+					if !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy() && !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
@@ -155,7 +177,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					if runtime.In(runtime.Str("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86 {%- if not reasoning_content %}
 						w.At(86, 11, "if")
-						if !(reasoningContent.Truthy()) {
+						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS-2.1.jinja:87 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 							w.At(87, 13, "set")
 							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -169,7 +191,9 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:93 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.At(93, 11, "{{ }}")
-						w.WriteAdd(runtime.Str("<think>\n"), runtime.CallMethod(reasoningContent, "strip", nil, nil), runtime.Str("\n</think>\n"))
+						w.WriteString("<think>\n")
+						w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+						w.WriteString("\n</think>\n")
 					} else {
 						w.WriteString("</think>\n")
 					}
@@ -193,24 +217,25 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 							functionData = toolCall.Attr("function")
 							// poolside-Laguna-XS-2.1.jinja:104 {{- '<tool_call>' + function_data.name }}
 							w.At(104, 13, "{{ }}")
-							w.WriteAdd(runtime.Str("<tool_call>"), functionData.Attr("name"))
+							w.WriteString("<tool_call>")
+							w.WriteStr(functionData.Attr("name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS-2.1.jinja:105 {% set _args = function_data.arguments %}
 							w.At(105, 13, "set")
 							args2 = functionData.Attr("arguments")
 							// poolside-Laguna-XS-2.1.jinja:106 {%- for k, v in _args.items() -%}
 							w.At(106, 13, "for")
-							for _, item2 := range runtime.Iterate(w, runtime.CallMethod(args2, "items", nil, nil)) {
-								vals := runtime.Unpack(item2, 2)
-								k := vals[0]
-								v := vals[1]
+							keys, values := runtime.DictItems(args2)
+							for i := range w.Count(len(keys)) {
+								k := keys[i]
+								v := values[i]
 								// poolside-Laguna-XS-2.1.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.At(107, 15, "{{ }}")
 								w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n"))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS-2.1.jinja:108 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								w.At(108, 34, "{{ }}")
-								if !(runtime.IsString(v, nil, nil)) {
+								if !runtime.IsString(v, nil, nil) {
 									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 								} else {
 									w.Write(v)
@@ -223,14 +248,18 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</assistant>\n")
 				}
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// poolside-Laguna-XS-2.1.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.At(117, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<tool_response>\n"), content, runtime.Str("\n</tool_response>\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("system")) && runtime.Ne(loop.Index0(), runtime.Int(0)) {
+			w.WriteString("<tool_response>\n")
+			w.WriteStr(content)
+			w.WriteString("\n</tool_response>\n")
+		} else if runtime.EqStr(message.Attr("role"), "system") && runtime.Ne(loop.Index0(), runtime.Int(0)) {
 			// poolside-Laguna-XS-2.1.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.At(120, 5, "{{ }}")
-			w.WriteAdd(runtime.Str("<system>\n"), content, runtime.Str("\n</system>\n"))
+			w.WriteString("<system>\n")
+			w.WriteStr(content)
+			w.WriteString("\n</system>\n")
 		}
 	}
 	// poolside-Laguna-XS-2.1.jinja:124 {%- if add_generation_prompt -%}
@@ -239,7 +268,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<assistant>\n")
 		// poolside-Laguna-XS-2.1.jinja:127 {%- if not enable_thinking %}
 		w.At(127, 3, "if")
-		if !(enableThinking.Truthy()) {
+		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")

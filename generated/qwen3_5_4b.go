@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Qwen354B is the chat template llama.cpp/Qwen3.5-4B.jinja.
 var Qwen354B = &runtime.Template{
 	Aliases: []string{"d2cb9a5730cdd5f44bce3ada2dc1b0e00c6c59788b6d1c4d8d49c40a274dffb0"},
-	File:    "Qwen3.5-4B.jinja",
-	Func:    renderQwen354B,
-	Name:    "Qwen3.5-4B",
-	Origin:  "llama.cpp/Qwen3.5-4B.jinja",
-	SHA256:  "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "qwen3_coder",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Qwen3.5-4B.jinja",
+	Func:   renderQwen354B,
+	Name:   "Qwen3.5-4B",
+	Origin: "llama.cpp/Qwen3.5-4B.jinja",
+	SHA256: "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
 }
 
 // renderQwen354B renders Qwen3.5-4B.jinja.
@@ -48,14 +68,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:5 {{- content }}
 			w.At(5, 9, "{{ }}")
 			w.Write(content2)
-		} else if runtime.IsIterable(content2, nil, nil) && !(runtime.IsMapping(content2, nil, nil)) {
+		} else if runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
 			// Qwen3.5-4B.jinja:7 {%- for item in content %}
 			w.At(7, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content2) {
 				addVisionId := in.Lookup("add_vision_id")
 				// Qwen3.5-4B.jinja:8 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
 				w.At(8, 13, "if")
-				if (runtime.In(runtime.Str("image"), item2) || runtime.In(runtime.Str("image_url"), item2)) || runtime.Eq(item2.Attr("type"), runtime.Str("image")) {
+				if (runtime.In(runtime.Str("image"), item2) || runtime.In(runtime.Str("image_url"), item2)) || runtime.EqStr(item2.Attr("type"), "image") {
 					// Qwen3.5-4B.jinja:9 {%- if is_system_content %}
 					w.At(9, 17, "if")
 					if isSystemContent.Truthy() {
@@ -78,7 +98,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteConcat(runtime.Str("Picture "), imageCount.Attr("value"), runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("video"), item2) || runtime.Eq(item2.Attr("type"), runtime.Str("video")) {
+				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
 					// Qwen3.5-4B.jinja:20 {%- if is_system_content %}
 					w.At(20, 17, "if")
 					if isSystemContent.Truthy() {
@@ -121,14 +141,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	})
 	// Qwen3.5-4B.jinja:42 {%- if not messages %}
 	w.At(42, 1, "if")
-	if !(messages.Truthy()) {
+	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43 {{- raise_exception('No messages provided.') }}
 		w.At(43, 5, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45 {%- if tools and tools is iterable and tools is not mapping %}
 	w.At(45, 1, "if")
-	if (tools.Truthy() && runtime.IsIterable(tools, nil, nil)) && !(runtime.IsMapping(tools, nil, nil)) {
+	if (tools.Truthy() && runtime.IsIterable(tools, nil, nil)) && !runtime.IsMapping(tools, nil, nil) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48 {%- for tool in tools %}
 		w.At(48, 5, "for")
@@ -141,7 +161,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54 {%- if messages[0].role == 'system' %}
 		w.At(54, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:55 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			w.At(55, 9, "set")
 			content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
@@ -154,7 +174,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("<|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
 		w.At(63, 9, "set")
 		content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
@@ -177,7 +197,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen3.5-4B.jinja:70 {%- if ns.multi_step_tool and message.role == "user" %}
 		w.At(70, 5, "if")
-		if ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71 {%- set content = render_content(message.content, false)|trim %}
 			w.At(71, 9, "set")
 			content3 = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{message.Attr("content"), runtime.Bool(false)}, nil), nil, nil)
@@ -212,19 +232,19 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		content4 = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{message2.Attr("content"), runtime.Bool(true)}, nil), nil, nil)
 		// Qwen3.5-4B.jinja:83 {%- if message.role == "system" %}
 		w.At(83, 5, "if")
-		if runtime.Eq(message2.Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message2.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:84 {%- if not loop.first %}
 			w.At(84, 9, "if")
-			if !(loop2.First().Truthy()) {
+			if !loop2.First().Truthy() {
 				// Qwen3.5-4B.jinja:85 {{- raise_exception('System message must be at the beginning.') }}
 				w.At(85, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
 			}
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message2.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:88 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(88, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
 			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = ” %}
 			w.At(90, 9, "set")
 			reasoningContent = runtime.Str("")
@@ -258,7 +278,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen3.5-4B.jinja:105 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			w.At(105, 9, "if")
-			if (message2.Attr("tool_calls").Truthy() && runtime.IsIterable(message2.Attr("tool_calls"), nil, nil)) && !(runtime.IsMapping(message2.Attr("tool_calls"), nil, nil)) {
+			if (message2.Attr("tool_calls").Truthy() && runtime.IsIterable(message2.Attr("tool_calls"), nil, nil)) && !runtime.IsMapping(message2.Attr("tool_calls"), nil, nil) {
 				// Qwen3.5-4B.jinja:106 {%- for tool_call in message.tool_calls %}
 				w.At(106, 13, "for")
 				var loop3 runtime.Loop
@@ -295,16 +315,16 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 						// Qwen3.5-4B.jinja:120 {%- for args_name, args_value in tool_call.arguments|items %}
 						w.At(120, 21, "for")
-						for _, item3 := range runtime.Iterate(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil)) {
-							vals := runtime.Unpack(item3, 2)
-							argsName := vals[0]
-							argsValue := vals[1]
+						keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// Qwen3.5-4B.jinja:121 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(121, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// Qwen3.5-4B.jinja:122 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							w.At(122, 25, "set")
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
+							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
@@ -319,10 +339,10 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.Attr("role"), "tool") {
 			// Qwen3.5-4B.jinja:132 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(132, 9, "if")
-			if loop2.Value().Attr("previtem").Truthy() && runtime.Ne(loop2.Value().Attr("previtem").Attr("role"), runtime.Str("tool")) {
+			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -332,7 +352,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(138, 9, "if")
-			if !(loop2.Last().Truthy()) && runtime.Ne(loop2.Value().Attr("nextitem").Attr("role"), runtime.Str("tool")) {
+			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop2.Last().Truthy() {
 				w.WriteString("<|im_end|>\n")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Qwen3Coder is the chat template llama.cpp/Qwen3-Coder.jinja.
 var Qwen3Coder = &runtime.Template{
 	Aliases: []string{"2131f0899b55b8d49d55e6b520a2462afae3b72d3d308e17ad658b3794584ffd", "eae48a3307931acb10a6fce475a36b711709672ea79ee1a9bc52f083d8b0a2af"},
-	File:    "Qwen3-Coder.jinja",
-	Func:    renderQwen3Coder,
-	Name:    "Qwen3-Coder",
-	Origin:  "llama.cpp/Qwen3-Coder.jinja",
-	SHA256:  "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "qwen3_coder",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Qwen3-Coder.jinja",
+	Func:   renderQwen3Coder,
+	Name:   "Qwen3-Coder",
+	Origin: "llama.cpp/Qwen3-Coder.jinja",
+	SHA256: "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
 }
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
@@ -42,7 +62,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				jsonKey2 := loop.Item()
 				// Qwen3-Coder.jinja:4 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				w.At(4, 13, "if")
-				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !(runtime.IsString(jsonDict.Item(jsonKey2), nil, nil))) {
+				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
 					// Qwen3-Coder.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.At(5, 17, "{{ }}")
 					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
@@ -56,7 +76,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	})
 	// Qwen3-Coder.jinja:13 {%- if messages[0]["role"] == "system" %}
 	w.At(13, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Qwen3-Coder.jinja:14 {%- set system_message = messages[0]["content"] %}
 		w.At(14, 5, "set")
 		systemMessage = messages.ItemInt(0).ItemStr("content")
@@ -70,7 +90,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3-Coder.jinja:20 {%- if not tools is defined %}
 	w.At(20, 1, "if")
-	if !(runtime.IsDefined(tools, nil, nil)) {
+	if !runtime.IsDefined(tools, nil, nil) {
 		// Qwen3-Coder.jinja:21 {%- set tools = [] %}
 		w.At(21, 5, "set")
 		tools = runtime.NewList()
@@ -115,10 +135,10 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			if ((runtime.IsDefined(tool.Attr("parameters"), nil, nil) && runtime.IsMapping(tool.Attr("parameters"), nil, nil)) && runtime.IsDefined(tool.Attr("parameters").Attr("properties"), nil, nil)) && runtime.IsMapping(tool.Attr("parameters").Attr("properties"), nil, nil) {
 				// Qwen3-Coder.jinja:44 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(44, 13, "for")
-				for _, item3 := range runtime.Iterate(w, runtime.FilterItems(tool.Attr("parameters").Attr("properties"), nil, nil)) {
-					vals := runtime.Unpack(item3, 2)
-					paramName := vals[0]
-					paramFields := vals[1]
+				keys, values := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
 					handledKeys3 := handledKeys2
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46 {{- '\n<name>' ~ param_name ~ '</name>' }}
@@ -178,7 +198,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		message := loop2.Item()
 		// Qwen3-Coder.jinja:76 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		w.At(76, 5, "if")
-		if ((runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+		if ((runtime.EqStr(message.Attr("role"), "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77 {{- '<|im_start|>' + message.role }}
 			w.At(77, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
@@ -207,16 +227,16 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
 					// Qwen3-Coder.jinja:87 {%- for args_name, args_value in tool_call.arguments|items %}
 					w.At(87, 17, "for")
-					for _, item4 := range runtime.Iterate(w, runtime.FilterItems(toolCall.Attr("arguments"), nil, nil)) {
-						vals2 := runtime.Unpack(item4, 2)
-						argsName := vals2[0]
-						argsValue := vals2[1]
+					keys2, values2 := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
+					for i2 := range w.Count(len(keys2)) {
+						argsName := keys2[i2]
+						argsValue := values2[i2]
 						// Qwen3-Coder.jinja:88 {{- '<parameter=' + args_name + '>\n' }}
 						w.At(88, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 						// Qwen3-Coder.jinja:89 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						w.At(89, 21, "set")
-						if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
+						if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 						} else {
 							argsValue = runtime.FilterString(argsValue, nil, nil)
@@ -230,14 +250,14 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</function>\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || runtime.Eq(message.Attr("role"), runtime.Str("system"))) || runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		} else if (runtime.EqStr(message.Attr("role"), "user") || runtime.EqStr(message.Attr("role"), "system")) || runtime.EqStr(message.Attr("role"), "assistant") {
 			// Qwen3-Coder.jinja:98 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(98, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// Qwen3-Coder.jinja:100 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(100, 9, "if")
-			if loop2.Value().Attr("previtem").Truthy() && runtime.Ne(loop2.Value().Attr("previtem").Attr("role"), runtime.Str("tool")) {
+			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -247,7 +267,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(106, 9, "if")
-			if !(loop2.Last().Truthy()) && runtime.Ne(loop2.Value().Attr("nextitem").Attr("role"), runtime.Str("tool")) {
+			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop2.Last().Truthy() {
 				w.WriteString("<|im_end|>\n")

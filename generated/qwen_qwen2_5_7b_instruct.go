@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // QwenQwen257BInstruct is the chat template llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja.
 var QwenQwen257BInstruct = &runtime.Template{
 	Aliases: []string{"2b9959716c4694f8ecf6a387a88019d4797ad5a73cc371d36404d1bc44dfcbe1", "55b2f4a26ac9ee719330a61a0c39d9e538b0e9322212f048326318cff4f8674a"},
-	File:    "Qwen-Qwen2.5-7B-Instruct.jinja",
-	Func:    renderQwenQwen257BInstruct,
-	Name:    "Qwen-Qwen2.5-7B-Instruct",
-	Origin:  "llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja",
-	SHA256:  "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "Qwen-Qwen2.5-7B-Instruct.jinja",
+	Func:   renderQwenQwen257BInstruct,
+	Name:   "Qwen-Qwen2.5-7B-Instruct",
+	Origin: "llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja",
+	SHA256: "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
 }
 
 // renderQwenQwen257BInstruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
@@ -25,7 +45,7 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3 {%- if messages[0]['role'] == 'system' %}
 		w.At(3, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:4 {{- messages[0]['content'] }}
 			w.At(4, 9, "{{ }}")
 			w.Write(messages.ItemInt(0).ItemStr("content"))
@@ -42,10 +62,12 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 		w.At(16, 9, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
+		w.WriteString("<|im_end|>\n")
 	} else {
 		w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
 	}
@@ -56,20 +78,27 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		w.At(22, 5, "if")
-		if (runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy()))) || (runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(message.Attr("tool_calls").Truthy())) {
+		if (runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy())) || (runtime.EqStr(message.Attr("role"), "assistant") && !message.Attr("tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(23, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(message.Attr("content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25 {{- '<|im_start|>' + message.role }}
 			w.At(25, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26 {%- if message.content %}
 			w.At(26, 9, "if")
 			if message.Attr("content").Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27 {{- '\n' + message.content }}
 				w.At(27, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), message.Attr("content"))
+				w.WriteString("\n")
+				w.WriteStr(message.Attr("content"))
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29 {%- for tool_call in message.tool_calls %}
 			w.At(29, 9, "for")
@@ -92,10 +121,10 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(41, 9, "if")
-			if runtime.Eq(loop.Index0(), runtime.Int(0)) || runtime.Ne(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if runtime.Eq(loop.Index0(), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -105,7 +134,7 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(47, 9, "if")
-			if loop.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

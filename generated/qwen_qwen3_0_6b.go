@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // QwenQwen306B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
 var QwenQwen306B = &runtime.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
-	File:    "Qwen-Qwen3-0.6B.jinja",
-	Func:    renderQwenQwen306B,
-	Name:    "Qwen-Qwen3-0.6B",
-	Origin:  "llama.cpp/Qwen-Qwen3-0.6B.jinja",
-	SHA256:  "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>\n",
+		ReasoningEnd:       "\n</think>\n\n",
+	},
+	File:   "Qwen-Qwen3-0.6B.jinja",
+	Func:   renderQwenQwen306B,
+	Name:   "Qwen-Qwen3-0.6B",
+	Origin: "llama.cpp/Qwen-Qwen3-0.6B.jinja",
+	SHA256: "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
 }
 
 // renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
@@ -27,7 +47,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3 {%- if messages[0].role == 'system' %}
 		w.At(3, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4 {{- messages[0].content + '\n\n' }}
 			w.At(4, 9, "{{ }}")
 			w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"))
@@ -42,10 +62,12 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 		w.At(14, 9, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).Attr("content"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(messages.ItemInt(0).Attr("content"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(17, 1, "set")
@@ -61,7 +83,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen-Qwen3-0.6B.jinja:20 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
 		w.At(20, 5, "if")
-		if (ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message.Attr("role"), runtime.Str("user"))) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if (ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21 {%- set ns.multi_step_tool = false %}
 			w.At(21, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
@@ -79,11 +101,16 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(26, 5, "if")
-		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
+		if runtime.EqStr(message2.Attr("role"), "user") || (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(27, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), message2.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message2.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(message2.Attr("content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
+		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9, "set")
 			content = message2.Attr("content")
@@ -92,7 +119,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			w.At(31, 9, "if")
-			if runtime.IsDefined(message2.Attr("reasoning_content"), nil, nil) && !(runtime.IsNone(message2.Attr("reasoning_content"), nil, nil)) {
+			if runtime.IsDefined(message2.Attr("reasoning_content"), nil, nil) && !runtime.IsNone(message2.Attr("reasoning_content"), nil, nil) {
 				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
 				w.At(32, 13, "set")
 				reasoningContent = message2.Attr("reasoning_content")
@@ -109,19 +136,30 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
 				w.At(40, 13, "if")
-				if loop2.Last().Truthy() || (!(loop2.Last().Truthy()) && reasoningContent.Truthy()) {
+				if loop2.Last().Truthy() || (!loop2.Last().Truthy() && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(41, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil), runtime.Str("\n</think>\n\n"), runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteString("<|im_start|>")
+					w.WriteStr(message2.Attr("role"))
+					w.WriteString("\n<think>\n")
+					w.WriteStr(runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteString("\n</think>\n\n")
+					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(43, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
+					w.WriteString("<|im_start|>")
+					w.WriteStr(message2.Attr("role"))
+					w.WriteString("\n")
+					w.WriteStr(content)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(46, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content)
+				w.WriteString("<|im_start|>")
+				w.WriteStr(message2.Attr("role"))
+				w.WriteString("\n")
+				w.WriteStr(content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48 {%- if message.tool_calls %}
 			w.At(48, 9, "if")
@@ -133,7 +171,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop3.Item()
 					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(50, 17, "if")
-					if (loop3.First().Truthy() && content.Truthy()) || !(loop3.First().Truthy()) {
+					if (loop3.First().Truthy() && content.Truthy()) || !loop3.First().Truthy() {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53 {%- if tool_call.function %}
@@ -163,10 +201,10 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.Attr("role"), "tool") {
 			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(69, 9, "if")
-			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -176,7 +214,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(75, 9, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // QwenQwQ32B is the chat template llama.cpp/Qwen-QwQ-32B.jinja.
 var QwenQwQ32B = &runtime.Template{
 	Aliases: []string{"5a38c8ca7931ca774245cce0c56c3108c6a4f7d6257be82f6c240accd986072e", "94c6035b4f0eb905c95e2b7d8dace8547abca03f7fe3e441ba8a6388b1941272"},
-	File:    "Qwen-QwQ-32B.jinja",
-	Func:    renderQwenQwQ32B,
-	Name:    "Qwen-QwQ-32B",
-	Origin:  "llama.cpp/Qwen-QwQ-32B.jinja",
-	SHA256:  "5ed15374ce53e19a7798710736a2c9fe41c79f7385e8421a2080d6575a80ef1b",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>",
+		ReasoningEnd:       "</think>",
+	},
+	File:   "Qwen-QwQ-32B.jinja",
+	Func:   renderQwenQwQ32B,
+	Name:   "Qwen-QwQ-32B",
+	Origin: "llama.cpp/Qwen-QwQ-32B.jinja",
+	SHA256: "5ed15374ce53e19a7798710736a2c9fe41c79f7385e8421a2080d6575a80ef1b",
 }
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
@@ -26,7 +46,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3 {%- if messages[0]['role'] == 'system' %}
 		w.At(3, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			// Qwen-QwQ-32B.jinja:4 {{- messages[0]['content'] }}
 			w.At(4, 9, "{{ }}")
 			w.Write(messages.ItemInt(0).ItemStr("content"))
@@ -43,10 +63,12 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 		w.At(16, 9, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), messages.ItemInt(0).ItemStr("content"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>system\n")
+		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
 	w.At(19, 1, "for")
@@ -56,44 +78,56 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// Qwen-QwQ-32B.jinja:20 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(20, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) || (runtime.Eq(message.Attr("role"), runtime.Str("system")) && !(loop.First().Truthy())) {
+		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy()) {
 			// Qwen-QwQ-32B.jinja:21 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(21, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) && !(message.Attr("tool_calls").Truthy()) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(message.Attr("content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") && !message.Attr("tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:23 {%- set content = message.content %}
 			w.At(23, 9, "set")
 			content = message.Attr("content")
 			// Qwen-QwQ-32B.jinja:24 {%- if not loop.last %}
 			w.At(24, 9, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				// Qwen-QwQ-32B.jinja:25 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(25, 13, "set")
 				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(27, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
+			w.WriteString("\n")
+			w.WriteStr(content)
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// Qwen-QwQ-32B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9, "set")
 			content = message.Attr("content")
 			// Qwen-QwQ-32B.jinja:30 {%- if not loop.last %}
 			w.At(30, 9, "if")
-			if !(loop.Last().Truthy()) {
+			if !loop.Last().Truthy() {
 				// Qwen-QwQ-32B.jinja:31 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(31, 13, "set")
 				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33 {{- '<|im_start|>' + message.role }}
 			w.At(33, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
+			w.WriteString("<|im_start|>")
+			w.WriteStr(message.Attr("role"))
 			// Qwen-QwQ-32B.jinja:34 {%- if message.content %}
 			w.At(34, 9, "if")
 			if message.Attr("content").Truthy() {
 				// Qwen-QwQ-32B.jinja:35 {{- '\n' + content }}
 				w.At(35, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), content)
+				w.WriteString("\n")
+				w.WriteStr(content)
 			}
 			// Qwen-QwQ-32B.jinja:37 {%- for tool_call in message.tool_calls %}
 			w.At(37, 9, "for")
@@ -116,10 +150,10 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// Qwen-QwQ-32B.jinja:49 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(49, 9, "if")
-			if runtime.Eq(loop.Index0(), runtime.Int(0)) || runtime.Ne(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if runtime.Eq(loop.Index0(), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -129,7 +163,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(55, 9, "if")
-			if loop.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -140,7 +174,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 		// Qwen-QwQ-32B.jinja:62 {%- if not enable_thinking -%}
 		w.At(62, 5, "if")
-		if !(enableThinking.Truthy()) {
+		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		}
 	}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // RekaEdge is the chat template llama.cpp/Reka-Edge.jinja.
 var RekaEdge = &runtime.Template{
 	Aliases: []string{"d1584ed36c599edb57f3de661cdaef4ccb44ffbb8b729e46100fbcd1d51f97cf"},
-	File:    "Reka-Edge.jinja",
-	Func:    renderRekaEdge,
-	Name:    "Reka-Edge",
-	Origin:  "llama.cpp/Reka-Edge.jinja",
-	SHA256:  "546b04dba74993efae8f9da3ba08e29f437f5ac3f4e40b5cb9a4de5901a841df",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>\n",
+		ReasoningEnd:       "\n</think>\n\n",
+	},
+	File:   "Reka-Edge.jinja",
+	Func:   renderRekaEdge,
+	Name:   "Reka-Edge",
+	Origin: "llama.cpp/Reka-Edge.jinja",
+	SHA256: "546b04dba74993efae8f9da3ba08e29f437f5ac3f4e40b5cb9a4de5901a841df",
 }
 
 // renderRekaEdge renders Reka-Edge.jinja.
@@ -58,7 +78,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
 				// Reka-Edge.jinja:8 {%- if item_type == "text" or item.get("text") is not none -%}
 				w.At(8, 13, "if")
-				if runtime.Eq(itemType, runtime.Str("text")) || !(runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil)) {
+				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
 					// Reka-Edge.jinja:9 {%- set text = item.get("text", "") -%}
 					w.At(9, 17, "set")
 					text = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
@@ -78,15 +98,15 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Reka-Edge.jinja:16 {%- set ns.prev_was_text = text != "" -%}
 					w.At(16, 17, "set")
-					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(runtime.Ne(text, runtime.Str(""))))
-				} else if (runtime.In(itemType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) || !(runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil))) || !(runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil)) {
+					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
+				} else if (runtime.In(itemType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:18 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
 					w.At(18, 17, "set")
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19 {%- set ns.prev_was_text = false -%}
 					w.At(19, 17, "set")
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.In(itemType, runtime.NewList(runtime.Str("video"), runtime.Str("video_url"))) || !(runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil))) || !(runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil)) {
+				} else if (runtime.In(itemType, runtime.NewList(runtime.Str("video"), runtime.Str("video_url"))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:21 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					w.At(21, 17, "set")
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
@@ -118,7 +138,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Reka-Edge.jinja:32 {%- if msg.get("role") == "user" -%}
 		w.At(32, 5, "if")
-		if runtime.Eq(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), runtime.Str("user")) {
+		if runtime.EqStr(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
 			// Reka-Edge.jinja:33 {%- set content = msg.get("content", "") -%}
 			w.At(33, 9, "set")
 			content2 = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
@@ -226,20 +246,20 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		content3 = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Reka-Edge.jinja:80 {%- if role == "user" -%}
 		w.At(80, 5, "if")
-		if runtime.Eq(role, runtime.Str("user")) {
+		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81 {%- set prefix_ns = namespace(value="human: ") -%}
 			w.At(81, 9, "set")
 			prefixNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Str("human: "))})
 			// Reka-Edge.jinja:82 {%- if content is sequence and content is not string -%}
 			w.At(82, 9, "if")
-			if runtime.IsSequence(content3, nil, nil) && !(runtime.IsString(content3, nil, nil)) {
+			if runtime.IsSequence(content3, nil, nil) && !runtime.IsString(content3, nil, nil) {
 				// Reka-Edge.jinja:83 {%- for item in content -%}
 				w.At(83, 13, "for")
 				for _, item3 := range runtime.Iterate(w, content3) {
 					text2 := in.Lookup("text")
 					// Reka-Edge.jinja:84 {%- if item.get("type") == "text" or item.get("text") is not none -%}
 					w.At(84, 17, "if")
-					if runtime.Eq(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.Str("text")) || !(runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil)) {
+					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
 						// Reka-Edge.jinja:85 {%- set text = item.get("text", "") -%}
 						w.At(85, 21, "set")
 						text2 = runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
@@ -259,7 +279,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:95 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			w.At(95, 9, "set")
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNs.Attr("value"), runtime.Call(renderContent, []runtime.Value{content3, numImgTokens, numVideoFrames}, nil), runtime.Str("<sep>")))
-		} else if runtime.Eq(role, runtime.Str("assistant")) {
+		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:97 {%- set tool_calls = message.get("tool_calls") -%}
 			w.At(97, 9, "set")
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
@@ -310,7 +330,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116 {%- if content_text and not ns.out.endswith("\n") -%}
 				w.At(116, 13, "if")
-				if contentText.Truthy() && !(runtime.CallMethod(ns.Attr("out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy()) {
+				if contentText.Truthy() && !runtime.CallMethod(ns.Attr("out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
 					// Reka-Edge.jinja:117 {%- set ns.out = ns.out ~ "\n" -%}
 					w.At(117, 17, "set")
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n")))
@@ -322,7 +342,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					argumentsJson := in.Lookup("arguments_json")
 					// Reka-Edge.jinja:120 {%- if tool_call.get("function") is not none -%}
 					w.At(120, 17, "if")
-					if !(runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil)) {
+					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {
 						// Reka-Edge.jinja:121 {%- set tool_call = tool_call.get("function") -%}
 						w.At(121, 21, "set")
 						toolCall = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
@@ -357,10 +377,10 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				w.At(139, 13, "set")
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n\n<sep>")))
 			}
-		} else if runtime.Eq(role, runtime.Str("tool")) {
+		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:142 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
 			w.At(142, 9, "if")
-			if runtime.Eq(idx2, startIdx) || runtime.Ne(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), runtime.Str("tool")) {
+			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:143 {%- set ns.out = ns.out ~ "human: " -%}
 				w.At(143, 13, "set")
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("human: ")))
@@ -373,7 +393,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
 			w.At(147, 9, "if")
-			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))) || runtime.Ne(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), runtime.Str("tool")) {
+			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:148 {%- set ns.out = ns.out ~ "<sep>" -%}
 				w.At(148, 13, "set")
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<sep>")))
@@ -382,7 +402,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Reka-Edge.jinja:152 {%- if add_generation_prompt
 	w.At(152, 1, "if")
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || runtime.Ne(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), runtime.Str("assistant"))) {
+	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155 {%- if enable_thinking is true -%}
 		w.At(155, 5, "if")
 		if runtime.IsTrue(enableThinking, nil, nil) {

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // RwkvWorld is the chat template builtin/rwkv-world.jinja.
 var RwkvWorld = &runtime.Template{
 	Aliases: []string{"7f4542fe3fe27f0b358548b20c749b6c27cfb5a86a802a766bf61c7ac67c4fd2", "217c27966383ad452e5e6d7e63aa29c6b64354afee03f43003cf73d06b10e3b6"},
-	File:    "rwkv-world.jinja",
-	Func:    renderRwkvWorld,
-	Name:    "rwkv-world",
-	Origin:  "builtin/rwkv-world.jinja",
-	SHA256:  "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "rwkv-world.jinja",
+	Func:   renderRwkvWorld,
+	Name:   "rwkv-world",
+	Origin: "builtin/rwkv-world.jinja",
+	SHA256: "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
 }
 
 // renderRwkvWorld renders rwkv-world.jinja.
@@ -32,23 +52,29 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// rwkv-world.jinja:16 {%- if message['role'] == 'system' %}
 		w.At(16, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// rwkv-world.jinja:17 {{- 'System: ' + content + '\n\n' }}
 			w.At(17, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("System: "), content, runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("System: ")
+			w.WriteStr(content)
+			w.WriteString("\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
 			w.At(19, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("User: "), content, runtime.Str("\n\n"))
+			w.WriteString("User: ")
+			w.WriteStr(content)
+			w.WriteString("\n\n")
 			// rwkv-world.jinja:20 {%- if loop.last %}
 			w.At(20, 1, "if")
 			if loop.Last().Truthy() {
 				w.WriteString("Assistant:")
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
 			w.At(24, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("Assistant: "), content, runtime.Str("\n\n"))
+			w.WriteString("Assistant: ")
+			w.WriteStr(content)
+			w.WriteString("\n\n")
 		}
 	}
 }

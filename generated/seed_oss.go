@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // SeedOss is the chat template builtin/seed_oss.jinja.
 var SeedOss = &runtime.Template{
 	Aliases: []string{"1a716eced6c040368c68a373b3def293b55e6bde92b6d2a923bbebf65ac9c977", "4ef1e510f8313f153511097f7e7ff4ef417e705355025752cc8bc4d6e100947f"},
-	File:    "seed_oss.jinja",
-	Func:    renderSeedOss,
-	Name:    "seed_oss",
-	Origin:  "builtin/seed_oss.jinja",
-	SHA256:  "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "seed_oss.jinja",
+	Func:   renderSeedOss,
+	Name:   "seed_oss",
+	Origin: "builtin/seed_oss.jinja",
+	SHA256: "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
 }
 
 // renderSeedOss renders seed_oss.jinja.
@@ -27,7 +47,7 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// seed_oss.jinja:13 {%- if message['role'] == 'assistant' %}
 		w.At(13, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// seed_oss.jinja:14 {%- set content = message['content'].strip(c_space) %}
 			w.At(14, 1, "set")
 			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
@@ -38,7 +58,11 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		}
 		// seed_oss.jinja:18 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.At(18, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<seed:bos>"), message.ItemStr("role"), runtime.Str("\n"), content, runtime.Str("<seed:eos>"))
+		w.WriteString("<seed:bos>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("\n")
+		w.WriteStr(content)
+		w.WriteString("<seed:eos>")
 	}
 	w.WriteString("<seed:bos>assistant\n")
 }

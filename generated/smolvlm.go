@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Smolvlm is the chat template builtin/smolvlm.jinja.
 var Smolvlm = &runtime.Template{
 	Aliases: []string{"21215602946a8797e0054c12663630aa9f2bacb12272f7a54cb588c8ceeb9476", "6b79f3863486680d0cc5c47fa5684418e42f9e46d0a06a27c7b5a0041edf396f"},
-	File:    "smolvlm.jinja",
-	Func:    renderSmolvlm,
-	Name:    "smolvlm",
-	Origin:  "builtin/smolvlm.jinja",
-	SHA256:  "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "smolvlm.jinja",
+	Func:   renderSmolvlm,
+	Name:   "smolvlm",
+	Origin: "builtin/smolvlm.jinja",
+	SHA256: "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
 }
 
 // renderSmolvlm renders smolvlm.jinja.
@@ -23,18 +43,22 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// smolvlm.jinja:12 {%- if message['role'] == 'system' %}
 		w.At(12, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// smolvlm.jinja:13 {{- message['content'] + '\n\n' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// smolvlm.jinja:15 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("User: "), message.ItemStr("content"), runtime.Str("<end_of_utterance>\n"))
+			w.WriteString("User: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<end_of_utterance>\n")
 		} else {
 			// smolvlm.jinja:17 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.At(17, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("Assistant: "), message.ItemStr("content"), runtime.Str("<end_of_utterance>\n"))
+			w.WriteString("Assistant: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("<end_of_utterance>\n")
 		}
 	}
 	w.WriteString("Assistant:")

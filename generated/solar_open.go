@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // SolarOpen is the chat template builtin/solar-open.jinja.
 var SolarOpen = &runtime.Template{
 	Aliases: []string{"8737961d852fef5ee72f0440e8c1ae8ae849c7d93dd314420a985119d11634f2", "dd4dc52e76907a0c21192686bab8c41918007110eb198eb5fb38c3f768a59c9a"},
-	File:    "solar-open.jinja",
-	Func:    renderSolarOpen,
-	Name:    "solar-open",
-	Origin:  "builtin/solar-open.jinja",
-	SHA256:  "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "solar-open.jinja",
+	Func:   renderSolarOpen,
+	Name:   "solar-open",
+	Origin: "builtin/solar-open.jinja",
+	SHA256: "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
 }
 
 // renderSolarOpen renders solar-open.jinja.
@@ -22,7 +42,11 @@ func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// solar-open.jinja:9 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
 		w.At(9, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|begin|>"), message.ItemStr("role"), runtime.Str("<|content|>"), message.ItemStr("content"), runtime.Str("<|end|>"))
+		w.WriteString("<|begin|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("<|content|>")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|end|>")
 	}
 	w.WriteString("<|begin|>assistant")
 }

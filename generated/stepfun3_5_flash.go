@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // StepFun35Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
 var StepFun35Flash = &runtime.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
-	File:    "StepFun3.5-Flash.jinja",
-	Func:    renderStepFun35Flash,
-	Name:    "StepFun3.5-Flash",
-	Origin:  "llama.cpp/StepFun3.5-Flash.jinja",
-	SHA256:  "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "qwen3_coder",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        true,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "StepFun3.5-Flash.jinja",
+	Func:   renderStepFun35Flash,
+	Name:   "StepFun3.5-Flash",
+	Origin: "llama.cpp/StepFun3.5-Flash.jinja",
+	SHA256: "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
 }
 
 // renderStepFun35Flash renders StepFun3.5-Flash.jinja.
@@ -50,7 +70,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			for _, item2 := range runtime.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1 {% if item.type == 'text' %}
 				w.At(1, 261, "if")
-				if runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.EqStr(item2.Attr("type"), "text") {
 					// StepFun3.5-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
 					w.At(1, 289, "{{ }}")
 					if runtime.In(runtime.Str("value"), item2) {
@@ -58,7 +78,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
-				} else if runtime.Eq(item2.Attr("type"), runtime.Str("image")) {
+				} else if runtime.EqStr(item2.Attr("type"), "image") {
 					w.WriteString("<im_patch>")
 				}
 			}
@@ -73,7 +93,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4 {%- if messages[0].role == 'system' %}
 		w.At(4, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:5 {{- render_content(messages[0].content) + '\n\n' }}
 			w.At(5, 9, "{{ }}")
 			w.WriteAdd(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("\n\n"))
@@ -88,7 +108,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 		w.At(15, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("<|im_end|>\n"))
@@ -107,7 +127,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.5-Flash.jinja:21 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		w.At(21, 5, "if")
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message.Attr("role"), runtime.Str("user"))) && runtime.IsString(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.5-Flash.jinja:22 {%- set ns.multi_step_tool = false %}
 			w.At(22, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
@@ -129,10 +149,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		content2 = runtime.Call(renderContent, []runtime.Value{message2.Attr("content")}, nil)
 		// StepFun3.5-Flash.jinja:28 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(28, 5, "if")
-		if runtime.Eq(message2.Attr("role"), runtime.Str("user")) || (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
+		if runtime.EqStr(message2.Attr("role"), "user") || (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) {
 			// StepFun3.5-Flash.jinja:29 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			w.At(29, 9, "set")
-			if (runtime.Eq(message2.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) && runtime.Eq(message2.Attr("name"), runtime.Str("observation")) {
+			if (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) && runtime.EqStr(message2.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message2.Attr("role")
@@ -140,7 +160,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.5-Flash.jinja:30 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(30, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
 			// StepFun3.5-Flash.jinja:32 {%- if message.reasoning_content is string %}
 			w.At(32, 9, "if")
 			if runtime.IsString(message2.Attr("reasoning_content"), nil, nil) {
@@ -195,16 +215,16 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 						arguments = toolCall.Attr("arguments")
 						// StepFun3.5-Flash.jinja:55 {%- for args_name, args_value in arguments|items %}
 						w.At(55, 21, "for")
-						for _, item3 := range runtime.Iterate(w, runtime.FilterItems(arguments, nil, nil)) {
-							vals := runtime.Unpack(item3, 2)
-							argsName := vals[0]
-							argsValue := vals[1]
+						keys, values := runtime.ItemsFilterPairs(arguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// StepFun3.5-Flash.jinja:56 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(56, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							w.At(57, 25, "set")
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
+							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
@@ -219,10 +239,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message2.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message2.Attr("role"), "tool") {
 			// StepFun3.5-Flash.jinja:67 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(67, 9, "if")
-			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -232,7 +252,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(73, 9, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

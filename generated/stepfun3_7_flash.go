@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // StepFun37Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
 var StepFun37Flash = &runtime.Template{
 	Aliases: []string{"b89dec72c71876002a4360f02d83df10962010b03f3819cf7463a92ca7f12180"},
-	File:    "StepFun3.7-Flash.jinja",
-	Func:    renderStepFun37Flash,
-	Name:    "StepFun3.7-Flash",
-	Origin:  "llama.cpp/StepFun3.7-Flash.jinja",
-	SHA256:  "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  true,
+		Handler:            "qwen3_coder",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        true,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "StepFun3.7-Flash.jinja",
+	Func:   renderStepFun37Flash,
+	Name:   "StepFun3.7-Flash",
+	Origin: "llama.cpp/StepFun3.7-Flash.jinja",
+	SHA256: "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
 }
 
 // renderStepFun37Flash renders StepFun3.7-Flash.jinja.
@@ -55,7 +75,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			for _, item2 := range runtime.Iterate(w, message.Attr("content")) {
 				// StepFun3.7-Flash.jinja:1 {% if item.type == 'text' %}
 				w.At(1, 393, "if")
-				if runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.EqStr(item2.Attr("type"), "text") {
 					// StepFun3.7-Flash.jinja:1 {% if ns.needs_text_separator %}
 					w.At(1, 421, "if")
 					if ns2.Attr("needs_text_separator").Truthy() {
@@ -71,7 +91,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = true %}
 					w.At(1, 531, "set")
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
-				} else if runtime.Eq(item2.Attr("type"), runtime.Str("image")) {
+				} else if runtime.EqStr(item2.Attr("type"), "image") {
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = false %}
 					w.At(1, 612, "set")
@@ -96,7 +116,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		}
 		// StepFun3.7-Flash.jinja:7 {%- if messages[0].role == 'system' %}
 		w.At(7, 5, "if")
-		if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
 			w.At(8, 9, "{{ }}")
 			w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("\n\n"))
@@ -111,7 +131,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
-	} else if runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
 		w.At(19, 9, "if")
@@ -142,7 +162,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.7-Flash.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		w.At(30, 5, "if")
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.Eq(message2.Attr("role"), runtime.Str("user"))) && runtime.IsString(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.7-Flash.jinja:31 {%- set ns.multi_step_tool = false %}
 			w.At(31, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
@@ -165,10 +185,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Call(renderMessageContent, []runtime.Value{message3}, nil)
 		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(37, 5, "if")
-		if runtime.Eq(message3.Attr("role"), runtime.Str("user")) || (runtime.Eq(message3.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) {
+		if runtime.EqStr(message3.Attr("role"), "user") || (runtime.EqStr(message3.Attr("role"), "system") && !loop2.First().Truthy()) {
 			// StepFun3.7-Flash.jinja:38 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			w.At(38, 9, "set")
-			if (runtime.Eq(message3.Attr("role"), runtime.Str("system")) && !(loop2.First().Truthy())) && runtime.Eq(message3.Attr("name"), runtime.Str("observation")) {
+			if (runtime.EqStr(message3.Attr("role"), "system") && !loop2.First().Truthy()) && runtime.EqStr(message3.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message3.Attr("role")
@@ -176,7 +196,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(39, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message3.Attr("role"), "assistant") {
 			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
 			w.At(41, 9, "if")
 			if runtime.IsString(message3.Attr("reasoning_content"), nil, nil) {
@@ -235,16 +255,16 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 						}
 						// StepFun3.7-Flash.jinja:67 {%- for args_name, args_value in arguments|items %}
 						w.At(67, 21, "for")
-						for _, item3 := range runtime.Iterate(w, runtime.FilterItems(arguments, nil, nil)) {
-							vals := runtime.Unpack(item3, 2)
-							argsName := vals[0]
-							argsValue := vals[1]
+						keys, values := runtime.ItemsFilterPairs(arguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(68, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							w.At(69, 25, "set")
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !(runtime.IsString(argsValue, nil, nil))) {
+							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
@@ -259,10 +279,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message3.Attr("role"), "tool") {
 			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(79, 9, "if")
-			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -272,7 +292,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(85, 9, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // TencentHy3 is the chat template llama.cpp/tencent-Hy3.jinja.
 var TencentHy3 = &runtime.Template{
 	Aliases: []string{"c5ef5f96a833d9ad2eacb0c7f9df1c8050aa45168a4f872fec523a3c9260252f"},
-	File:    "tencent-Hy3.jinja",
-	Func:    renderTencentHy3,
-	Name:    "tencent-Hy3",
-	Origin:  "llama.cpp/tencent-Hy3.jinja",
-	SHA256:  "84437b9746423f042920c15289ac84d4eba7a50a11ebc05e8b414c460f814873",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think:opensource>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think:opensource>",
+		ReasoningEnd:       "</think:opensource>",
+	},
+	File:   "tencent-Hy3.jinja",
+	Func:   renderTencentHy3,
+	Name:   "tencent-Hy3",
+	Origin: "llama.cpp/tencent-Hy3.jinja",
+	SHA256: "84437b9746423f042920c15289ac84d4eba7a50a11ebc05e8b414c460f814873",
 }
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
@@ -118,17 +138,17 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26 {%- if not add_generation_prompt is defined %}
 	w.At(26, 1, "if")
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// tencent-Hy3.jinja:27 {%- set add_generation_prompt = false %}
 		w.At(27, 5, "set")
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:29 {%- if not preserved_thinking is defined %}
 	w.At(29, 1, "if")
-	if !(runtime.IsDefined(preservedThinking, nil, nil)) {
+	if !runtime.IsDefined(preservedThinking, nil, nil) {
 		// tencent-Hy3.jinja:30 {%- if not tools %}
 		w.At(30, 5, "if")
-		if !(tools.Truthy()) {
+		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31 {%- set preserved_thinking = false %}
 			w.At(31, 9, "set")
 			preservedThinking = runtime.Bool(false)
@@ -140,14 +160,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// tencent-Hy3.jinja:36 {%- if not is_training is defined %}
 	w.At(36, 1, "if")
-	if !(runtime.IsDefined(isTraining, nil, nil)) {
+	if !runtime.IsDefined(isTraining, nil, nil) {
 		// tencent-Hy3.jinja:37 {%- set is_training = false %}
 		w.At(37, 5, "set")
 		isTraining = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:40 {%- if not reasoning_effort is defined %}
 	w.At(40, 1, "if")
-	if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
+	if !runtime.IsDefined(reasoningEffort, nil, nil) {
 		// tencent-Hy3.jinja:41 {%- set reasoning_effort = 'no_think' %}
 		w.At(41, 5, "set")
 		reasoningEffort = runtime.Str("no_think")
@@ -166,7 +186,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// tencent-Hy3.jinja:50 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
 	w.At(50, 1, "if")
-	if runtime.IsDefined(fallbackStrategy, nil, nil) && runtime.Eq(fallbackStrategy, runtime.Str("reasoning_toolcall_retry")) {
+	if runtime.IsDefined(fallbackStrategy, nil, nil) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51 {%- set reasoning_effort = 'high' %}
 		w.At(51, 5, "set")
 		reasoningEffort = runtime.Str("high")
@@ -176,7 +196,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// tencent-Hy3.jinja:54 {%- if not raw_last_assistant is defined %}
 	w.At(54, 1, "if")
-	if !(runtime.IsDefined(rawLastAssistant, nil, nil)) {
+	if !runtime.IsDefined(rawLastAssistant, nil, nil) {
 		// tencent-Hy3.jinja:55 {%- set raw_last_assistant = false %}
 		w.At(55, 5, "set")
 		rawLastAssistant = runtime.Bool(false)
@@ -193,13 +213,13 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			// tencent-Hy3.jinja:60 {{- content }}
 			w.At(60, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// tencent-Hy3.jinja:62 {%- for item in content -%}
 			w.At(62, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// tencent-Hy3.jinja:63 {%- if item is mapping and item.type == 'text' -%}
 				w.At(63, 13, "if")
-				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// tencent-Hy3.jinja:64 {{- item.text }}
 					w.At(64, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
@@ -230,14 +250,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// tencent-Hy3.jinja:79 {%- if message['role'] == 'system' %}
 		w.At(79, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// tencent-Hy3.jinja:80 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			w.At(80, 9, "set")
 			runtime.SetAttr(spNs, "system_prompt", runtime.Add(spNs.Attr("system_prompt"), runtime.Call(visibleText, []runtime.Value{message.ItemStr("content")}, nil)))
 		}
 		// tencent-Hy3.jinja:82 {%- if message['role'] == 'user' %}
 		w.At(82, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// tencent-Hy3.jinja:83 {%- set ns.last_user_index = loop.index0 %}
 			w.At(83, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
@@ -245,7 +265,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” and not…
 	w.At(86, 1, "if")
-	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && runtime.Ne(reasoningEffort, runtime.Str(""))) && !(tools.Truthy()) {
+	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		w.At(87, 5, "set")
 		runtime.SetAttr(spNs, "system_prompt", runtime.Add(runtime.Add(runtime.Add(spNs.Attr("system_prompt"), reasoningModeToken), runtime.Str("reasoning_effort:")), reasoningEffort))
@@ -261,7 +281,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92 {%- if sp_ns.system_prompt != ” %}
 		w.At(92, 5, "if")
-		if runtime.Ne(spNs.Attr("system_prompt"), runtime.Str("")) {
+		if !runtime.EqStr(spNs.Attr("system_prompt"), "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
 			w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.")
@@ -284,7 +304,9 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
 		w.At(106, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("For function call returns, you should first print "), toolcallsBeginToken, runtime.Str("\n"))
+		w.WriteString("For function call returns, you should first print ")
+		w.WriteStr(toolcallsBeginToken)
+		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
 		w.At(108, 5, "{{ }}")
@@ -307,14 +329,19 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:115 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” %}
 		w.At(115, 5, "if")
-		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && runtime.Ne(reasoningEffort, runtime.Str("")) {
+		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			w.At(116, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
+			w.WriteString("At the end of function call returns, you should print ")
+			w.WriteStr(toolcallsEndToken)
+			w.WriteStr(reasoningModeToken)
+			w.WriteString("reasoning_effort:")
+			w.WriteStr(reasoningEffort)
 		} else {
 			// tencent-Hy3.jinja:118 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
 			w.At(118, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken)
+			w.WriteString("At the end of function call returns, you should print ")
+			w.WriteStr(toolcallsEndToken)
 		}
 	}
 	// tencent-Hy3.jinja:122 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -332,7 +359,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		// tencent-Hy3.jinja:125 {%- if message['role'] == 'user' %}
 		w.At(125, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message2.ItemStr("role"), "user") {
 			// tencent-Hy3.jinja:126 {%- if prev_ns.is_tool %}
 			w.At(126, 9, "if")
 			if prevNs.Attr("is_tool").Truthy() {
@@ -349,7 +376,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// tencent-Hy3.jinja:132 {%- if message['role'] == 'assistant' %}
 		w.At(132, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// tencent-Hy3.jinja:133 {%- if is_training %}
 			w.At(133, 9, "if")
 			if isTraining.Truthy() {
@@ -370,7 +397,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// tencent-Hy3.jinja:141 {%- if rc is not none %}
 				w.At(141, 13, "if")
-				if !(runtime.IsNone(rc, nil, nil)) {
+				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:142 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					w.At(142, 17, "set")
 					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
@@ -397,7 +424,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// tencent-Hy3.jinja:155 {%- if rc is not none %}
 				w.At(155, 17, "if")
-				if !(runtime.IsNone(rc, nil, nil)) {
+				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					w.At(156, 21, "set")
 					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
@@ -445,16 +472,16 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					w.WriteAdd(toolcallBeginToken, tool2.ItemStr("function").ItemStr("name"), toolsepToken, runtime.Str("\n"))
 					// tencent-Hy3.jinja:175 {%- for key, value in arguments.items() %}
 					w.At(175, 17, "for")
-					for _, item3 := range runtime.Iterate(w, runtime.CallMethod(arguments, "items", nil, nil)) {
-						vals := runtime.Unpack(item3, 2)
-						key := vals[0]
-						value := vals[1]
+					keys, values := runtime.DictItems(arguments)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// tencent-Hy3.jinja:176 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						w.At(176, 21, "{{ }}")
 						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
 						// tencent-Hy3.jinja:177 {%- if value is not string %}
 						w.At(177, 21, "if")
-						if !(runtime.IsString(value, nil, nil)) {
+						if !runtime.IsString(value, nil, nil) {
 							// tencent-Hy3.jinja:178 {%- set value = value | tojson(ensure_ascii=False) %}
 							w.At(178, 25, "set")
 							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -474,7 +501,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
 				w.At(187, 17, "{{ }}")
 				w.Write(runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
-			} else if !(loop3.Last().Truthy()) || isTraining.Truthy() {
+			} else if !loop3.Last().Truthy() || isTraining.Truthy() {
 				// tencent-Hy3.jinja:189 {{- content + eos_token }}
 				w.At(189, 17, "{{ }}")
 				w.WriteAdd(content2, eosToken)
@@ -489,7 +516,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// tencent-Hy3.jinja:196 {%- if message['role'] == 'tool' %}
 		w.At(196, 5, "if")
-		if runtime.Eq(message2.ItemStr("role"), runtime.Str("tool")) {
+		if runtime.EqStr(message2.ItemStr("role"), "tool") {
 			// tencent-Hy3.jinja:197 {%- set prev_ns.is_tool = true %}
 			w.At(197, 9, "set")
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(true))
@@ -509,7 +536,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// tencent-Hy3.jinja:204 {%- if loop.last and message['role'] == 'assistant' %}
 		w.At(204, 5, "if")
-		if loop3.Last().Truthy() && runtime.Eq(message2.ItemStr("role"), runtime.Str("assistant")) {
+		if loop3.Last().Truthy() && runtime.EqStr(message2.ItemStr("role"), "assistant") {
 			// tencent-Hy3.jinja:205 {%- set last_ns.last_is_assistant = true %}
 			w.At(205, 9, "set")
 			runtime.SetAttr(lastNs, "last_is_assistant", runtime.Bool(true))
@@ -527,14 +554,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// tencent-Hy3.jinja:213 {%- if not last_ns.last_is_assistant %}
 		w.At(213, 5, "if")
-		if !(lastNs.Attr("last_is_assistant").Truthy()) {
+		if !lastNs.Attr("last_is_assistant").Truthy() {
 			// tencent-Hy3.jinja:214 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
 			w.At(214, 9, "if")
 			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.In(reasoningEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"))) {
 				// tencent-Hy3.jinja:215 {{- assistant_token + think_begin_token }}
 				w.At(215, 13, "{{ }}")
 				w.WriteAdd(assistantToken, thinkBeginToken)
-			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.Eq(reasoningEffort, runtime.Str("no_think")) {
+			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:217 {{- assistant_token + think_begin_token + think_end_token }}
 				w.At(217, 13, "{{ }}")
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // UnslothApriel15 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
 var UnslothApriel15 = &runtime.Template{
 	Aliases: []string{"dc0e92b737385e622139bfcb7603968f548b0f5a09b19204001943aed9d4466f", "156dd2c74e961f059aca24cc7b5a34f81715ed06762181c6f02155bfe78ca0c7"},
-	File:    "unsloth-Apriel-1.5.jinja",
-	Func:    renderUnslothApriel15,
-	Name:    "unsloth-Apriel-1.5",
-	Origin:  "llama.cpp/unsloth-Apriel-1.5.jinja",
-	SHA256:  "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "unsloth-Apriel-1.5.jinja",
+	Func:   renderUnslothApriel15,
+	Name:   "unsloth-Apriel-1.5",
+	Origin: "llama.cpp/unsloth-Apriel-1.5.jinja",
+	SHA256: "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
 }
 
 // renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
@@ -39,7 +59,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	toolOutputFormat = runtime.Str("default")
 	// unsloth-Apriel-1.5.jinja:6 {%- if tools is not none and tools|length > 0 -%}
 	w.At(6, 1, "if")
-	if !(runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7 {%- set available_tools_string -%}
 		w.At(7, 5, "set")
 		mark2 := w.Mark()
@@ -57,13 +77,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-Apriel-1.5.jinja:16 {%- if tool_output_format is none or tool_output_format == "default" -%}
 	w.At(16, 1, "if")
-	if runtime.IsNone(toolOutputFormat, nil, nil) || runtime.Eq(toolOutputFormat, runtime.Str("default")) {
+	if runtime.IsNone(toolOutputFormat, nil, nil) || runtime.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17 {%- set tool_output_instructions -%}
 		w.At(17, 1, "set")
 		mark3 := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
 		toolOutputInstructions = w.Cut(mark3)
-	} else if runtime.Eq(toolOutputFormat, runtime.Str("yaml")) {
+	} else if runtime.EqStr(toolOutputFormat, "yaml") {
 		// unsloth-Apriel-1.5.jinja:22 {%- set tool_output_instructions -%}
 		w.At(22, 1, "set")
 		mark4 := w.Mark()
@@ -87,17 +107,24 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
 	w.At(40, 1, "if")
-	if (runtime.Ne(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) && !(runtime.IsNone(tools, nil, nil))) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if (!runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.At(41, 5, "{{ }}")
-		w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n"))
+		w.WriteString("<|system|>\n")
+		w.WriteStr(reasoningPrompt)
+		w.WriteStr(availableToolsString)
+		w.WriteString("\n")
+		w.WriteStr(toolOutputInstructions)
+		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
 	w.At(43, 1, "if")
 	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.At(44, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n"))
+		w.WriteString("<|system|>\n")
+		w.WriteStr(reasoningPrompt)
+		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:46 {%- for message in messages -%}
 	w.At(46, 1, "for")
@@ -111,21 +138,21 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// unsloth-Apriel-1.5.jinja:47 {%- if message['role'] == 'user' -%}
 		w.At(47, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49 {%- if message['content'] is not string %}
 			w.At(49, 9, "if")
-			if !(runtime.IsString(message.ItemStr("content"), nil, nil)) {
+			if !runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:50 {%- for chunk in message['content'] %}
 				w.At(50, 13, "for")
 				for _, chunk := range runtime.Iterate(w, message.ItemStr("content")) {
 					// unsloth-Apriel-1.5.jinja:51 {%- if chunk['type'] == 'text' %}
 					w.At(51, 17, "if")
-					if runtime.Eq(chunk.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(chunk.ItemStr("type"), "text") {
 						// unsloth-Apriel-1.5.jinja:52 {{- chunk['text'] }}
 						w.At(52, 21, "{{ }}")
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.Eq(chunk.ItemStr("type"), runtime.Str("image")) || runtime.Eq(chunk.ItemStr("type"), runtime.Str("image_url")) {
+					} else if runtime.EqStr(chunk.ItemStr("type"), "image") || runtime.EqStr(chunk.ItemStr("type"), "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:56 {{- raise_exception('Unrecognized content type!') }}
@@ -139,22 +166,26 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.Write(message.ItemStr("content"))
 			}
 			w.WriteString("\n<|end|>\n")
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("content")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "content") {
 			// unsloth-Apriel-1.5.jinja:64 {%- if message['content'] is not string %}
 			w.At(64, 9, "if")
-			if !(runtime.IsString(message.ItemStr("content"), nil, nil)) {
+			if !runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:65 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.At(65, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|content|>\n"), message.ItemStr("content").ItemInt(0).ItemStr("text"), runtime.Str("\n<|end|>\n"))
+				w.WriteString("<|content|>\n")
+				w.WriteStr(message.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:67 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.At(67, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|content|>\n"), message.ItemStr("content"), runtime.Str("\n<|end|>\n"))
+				w.WriteString("<|content|>\n")
+				w.WriteStr(message.ItemStr("content"))
+				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "system") {
 			// unsloth-Apriel-1.5.jinja:70 {%- if message['content'] is not none and message['content']|length > 0 %}
 			w.At(70, 9, "if")
-			if !(runtime.IsNone(message.ItemStr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("content"), nil, nil), runtime.Int(0)) {
+			if !runtime.IsNone(message.ItemStr("content"), nil, nil) && runtime.Gt(runtime.FilterLength(message.ItemStr("content"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71 {%- if message['content'] is string %}
 				w.At(71, 13, "if")
 				if runtime.IsString(message.ItemStr("content"), nil, nil) {
@@ -173,16 +204,24 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:79 {%- if tools is not none and tools|length > 0 -%}
 			w.At(79, 9, "if")
-			if !(runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.At(80, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n"))
+				w.WriteString("<|system|>\n")
+				w.WriteStr(reasoningPrompt)
+				w.WriteStr(systemMessage)
+				w.WriteString("\n")
+				w.WriteStr(availableToolsString)
+				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:82 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
 				w.At(82, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n<|end|>\n"))
+				w.WriteString("<|system|>\n")
+				w.WriteStr(reasoningPrompt)
+				w.WriteStr(systemMessage)
+				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// unsloth-Apriel-1.5.jinja:85 {%- if loop.last -%}
 			w.At(85, 9, "if")
 			if loop.Last().Truthy() {
@@ -193,10 +232,10 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			w.At(89, 9, "if")
-			if (runtime.IsDefined(message.ItemStr("content"), nil, nil) && !(runtime.IsNone(message.ItemStr("content"), nil, nil))) && runtime.Gt(runtime.FilterLength(message.ItemStr("content"), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(message.ItemStr("content"), nil, nil) && !runtime.IsNone(message.ItemStr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("content"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				w.At(90, 13, "if")
-				if !(runtime.IsString(message.ItemStr("content"), nil, nil)) && !(runtime.IsNone(message.ItemStr("content").ItemInt(0).ItemStr("text"), nil, nil)) {
+				if !runtime.IsString(message.ItemStr("content"), nil, nil) && !runtime.IsNone(message.ItemStr("content").ItemInt(0).ItemStr("text"), nil, nil) {
 					// unsloth-Apriel-1.5.jinja:91 {{- message['content'][0]['text'] }}
 					w.At(91, 17, "{{ }}")
 					w.Write(message.ItemStr("content").ItemInt(0).ItemStr("text"))
@@ -205,21 +244,23 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.At(93, 17, "{{ }}")
 					w.Write(message.ItemStr("content"))
 				}
-			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !(runtime.IsNone(message.ItemStr("chosen"), nil, nil))) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:96 {{- message['chosen'][0] -}}
 				w.At(96, 13, "{{ }}")
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// unsloth-Apriel-1.5.jinja:98 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
 			w.At(98, 9, "if")
-			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !(runtime.IsNone(message.ItemStr("thought"), nil, nil)) {
+			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !runtime.IsNone(message.ItemStr("thought"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:99 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.At(99, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<thinking>"), message.ItemStr("thought"), runtime.Str("</thinking>"))
+				w.WriteString("<thinking>")
+				w.WriteStr(message.ItemStr("thought"))
+				w.WriteString("</thinking>")
 			}
 			// unsloth-Apriel-1.5.jinja:101 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			w.At(101, 9, "if")
-			if (runtime.IsDefined(message.ItemStr("tool_calls"), nil, nil) && !(runtime.IsNone(message.ItemStr("tool_calls"), nil, nil))) && runtime.Gt(runtime.FilterLength(message.ItemStr("tool_calls"), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(message.ItemStr("tool_calls"), nil, nil) && !runtime.IsNone(message.ItemStr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("tool_calls"), nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103 {%- for tool_call in message["tool_calls"] -%}
 				w.At(103, 13, "for")
@@ -228,18 +269,23 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					toolCall := loop2.Item()
 					// unsloth-Apriel-1.5.jinja:104 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					w.At(104, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("{\"name\": \""), toolCall.ItemStr("function").ItemStr("name"), runtime.Str("\", \"arguments\": "), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteString("{\"name\": \"")
+					w.WriteStr(toolCall.ItemStr("function").ItemStr("name"))
+					w.WriteString("\", \"arguments\": ")
+					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 					// unsloth-Apriel-1.5.jinja:105 {%- if add_tool_id == true -%}
 					w.At(105, 17, "if")
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.At(106, 21, "{{ }}")
-						w.WriteAdd(runtime.Str(", \"id\": \""), toolCall.ItemStr("id"), runtime.Str("\""))
+						w.WriteString(", \"id\": \"")
+						w.WriteStr(toolCall.ItemStr("id"))
+						w.WriteString("\"")
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109 {%- if not loop.last -%}
 					w.At(109, 17, "if")
-					if !(loop2.Last().Truthy()) {
+					if !loop2.Last().Truthy() {
 						w.WriteString(", ")
 					}
 				}
@@ -247,8 +293,9 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:113 {{- '\n<|end|>\n' + eos_token -}}
 			w.At(113, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("\n<|end|>\n"), eosToken)
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+			w.WriteString("\n<|end|>\n")
+			w.WriteStr(eosToken)
+		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// unsloth-Apriel-1.5.jinja:115 {%- if message['content'] is string %}
 			w.At(115, 9, "if")
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
@@ -262,11 +309,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:120 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.At(120, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|tool_result|>\n"), runtime.FilterString(toolMessage, nil, nil), runtime.Str("\n<|end|>\n"))
+			w.WriteString("<|tool_result|>\n")
+			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
+			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(122, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.Ne(message.ItemStr("role"), runtime.Str("assistant")) {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message.ItemStr("role"), "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // UnslothMiniMaxM2 is the chat template llama.cpp/unsloth-MiniMax-M2.jinja.
 var UnslothMiniMaxM2 = &runtime.Template{
 	Aliases: []string{"ec8cd02f7bbab11d9546748cbd3c9c89689b1083a01a8afe1fa6363ed2ea92a3", "1622da4b7bf21b02bd7d772626f5b3ad97e1473740324ff59fd4d99e3e508f30"},
-	File:    "unsloth-MiniMax-M2.jinja",
-	Func:    renderUnslothMiniMaxM2,
-	Name:    "unsloth-MiniMax-M2",
-	Origin:  "llama.cpp/unsloth-MiniMax-M2.jinja",
-	SHA256:  "44ec5484bf60ce519b422889550eb7c52c6a27e00ca3a688b8cb8b489d621410",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           true,
+		ThinkingStartTag:   "<think>",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "tag_based",
+		ReasoningStart:     "<think>\n",
+		ReasoningEnd:       "\n</think>\n\n",
+	},
+	File:   "unsloth-MiniMax-M2.jinja",
+	Func:   renderUnslothMiniMaxM2,
+	Name:   "unsloth-MiniMax-M2",
+	Origin: "llama.cpp/unsloth-MiniMax-M2.jinja",
+	SHA256: "44ec5484bf60ce519b422889550eb7c52c6a27e00ca3a688b8cb8b489d621410",
 }
 
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
@@ -62,13 +82,13 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-MiniMax-M2.jinja:13 {{ content }}
 			w.At(13, 9, "{{ }}")
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !(runtime.IsMapping(content, nil, nil)) {
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:15 {%- for item in content -%}
 			w.At(15, 9, "for")
 			for _, item2 := range runtime.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16 {%- if item is mapping and item.type == 'text' -%}
 				w.At(16, 13, "if")
-				if runtime.IsMapping(item2, nil, nil) && runtime.Eq(item2.Attr("type"), runtime.Str("text")) {
+				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17 {{- item.text }}
 					w.At(17, 17, "{{ }}")
 					w.Write(item2.Attr("text"))
@@ -100,7 +120,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// unsloth-MiniMax-M2.jinja:31 {%- if model_identity is not defined -%}
 			w.At(31, 9, "if")
-			if !(runtime.IsDefined(modelIdentity, nil, nil)) {
+			if !runtime.IsDefined(modelIdentity, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:32 {%- set model_identity = "You are a helpful assistant." -%}
 				w.At(32, 13, "set")
 				modelIdentity = runtime.Str("You are a helpful assistant.")
@@ -132,7 +152,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50 {%- if messages and messages[0].role == "system" -%}
 	w.At(50, 1, "if")
-	if messages.Truthy() && runtime.Eq(messages.ItemInt(0).Attr("role"), runtime.Str("system")) {
+	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51 {%- set system_message = messages[0] -%}
 		w.At(51, 5, "set")
 		systemMessage = messages.ItemInt(0)
@@ -150,7 +170,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		m := loop.Item()
 		// unsloth-MiniMax-M2.jinja:57 {%- if m.role == 'user' %}
 		w.At(57, 5, "if")
-		if runtime.Eq(m.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(m.Attr("role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58 {% set ns.last_user_index = loop.index0 -%}
 			w.At(58, 9, "set")
 			runtime.SetAttr(ns, "last_user_index", loop.Index0())
@@ -202,7 +222,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		parts := in.Lookup("parts")
 		// unsloth-MiniMax-M2.jinja:84 {%- if message.role == 'assistant' -%}
 		w.At(84, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		if runtime.EqStr(message.Attr("role"), "assistant") {
 			// unsloth-MiniMax-M2.jinja:86 {{- ']~b]ai' ~ '\n' }}
 			w.At(86, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
@@ -280,7 +300,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// unsloth-MiniMax-M2.jinja:120 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.At(120, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">\n"))
+					w.WriteString("<invoke name=\"")
+					w.WriteStr(toolCall.Attr("name"))
+					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					w.At(121, 17, "if")
 					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) && runtime.IsMapping(toolCall.Attr("arguments"), nil, nil) {
@@ -289,16 +311,18 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						args2 = toolCall.Attr("arguments")
 						// unsloth-MiniMax-M2.jinja:123 {%- for k, v in _args|items %}
 						w.At(123, 17, "for")
-						for _, item3 := range runtime.Iterate(w, runtime.FilterItems(args2, nil, nil)) {
-							vals := runtime.Unpack(item3, 2)
-							k := vals[0]
-							v := vals[1]
+						keys, values := runtime.ItemsFilterPairs(args2)
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
 							// unsloth-MiniMax-M2.jinja:124 {{- '<parameter name="' + k + '">' }}
 							w.At(124, 17, "{{ }}")
-							w.WriteAdd(runtime.Str("<parameter name=\""), k, runtime.Str("\">"))
+							w.WriteString("<parameter name=\"")
+							w.WriteStr(k)
+							w.WriteString("\">")
 							// unsloth-MiniMax-M2.jinja:125 {{- v | tojson | string if v is not string else v }}
 							w.At(125, 17, "{{ }}")
-							if !(runtime.IsString(v, nil, nil)) {
+							if !runtime.IsString(v, nil, nil) {
 								w.Write(runtime.FilterString(runtime.FilterTojson(v, nil, nil), nil, nil))
 							} else {
 								w.Write(v)
@@ -325,7 +349,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
 			w.At(137, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
 			w.At(140, 5, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -335,7 +359,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:143 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(143, 5, "if")
-			if loop2.First().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.First().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146 {%- if message.content is string -%}
@@ -356,7 +380,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
 						w.Write(tr.Attr("output"))
 					} else {
-						if runtime.Eq(tr.Attr("type"), runtime.Str("text")) && runtime.IsDefined(tr.Attr("text"), nil, nil) {
+						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
 							w.Write(tr.Attr("text"))
 						} else {
 							w.Write(tr)
@@ -367,10 +391,10 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:157 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(157, 5, "if")
-			if loop2.Last().Truthy() || runtime.Ne(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")) {
+			if loop2.Last().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.Attr("role"), "user") {
 			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
 			w.At(162, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // UnslothMistralDevstralSmall2507 is the chat template llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja.
 var UnslothMistralDevstralSmall2507 = &runtime.Template{
 	Aliases: []string{"acb6174ba00a1fd9f50cfc1cebaaa68bcf3328ad8c4b65c3d583a7c9d162d3e4"},
-	File:    "unsloth-mistral-Devstral-Small-2507.jinja",
-	Func:    renderUnslothMistralDevstralSmall2507,
-	Name:    "unsloth-mistral-Devstral-Small-2507",
-	Origin:  "llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja",
-	SHA256:  "039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "ministral_3",
+		Thinking:           true,
+		ThinkingStartTag:   "[THINK]",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "unsloth-mistral-Devstral-Small-2507.jinja",
+	Func:   renderUnslothMistralDevstralSmall2507,
+	Name:   "unsloth-mistral-Devstral-Small-2507",
+	Origin: "llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja",
+	SHA256: "039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
 }
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
@@ -31,7 +51,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	w.Write(bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8 {%- if messages[0]['role'] == 'system' %}
 	w.At(8, 1, "if")
-	if runtime.Eq(messages.ItemInt(0).ItemStr("role"), runtime.Str("system")) {
+	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9 {%- if messages[0]['content'] is string %}
 		w.At(9, 5, "if")
 		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
@@ -56,7 +76,9 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.At(19, 1, "{{ }}")
-	w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
+	w.WriteString("[SYSTEM_PROMPT]")
+	w.WriteStr(systemMessage)
+	w.WriteString("[/SYSTEM_PROMPT]")
 	// unsloth-mistral-Devstral-Small-2507.jinja:24 {%- set tools_description = "" %}
 	w.At(24, 1, "set")
 	toolsDescription = runtime.Str("")
@@ -65,7 +87,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	_ = runtime.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27 {%- if tools is defined and tools is not none and tools|length > 0 %}
 	w.At(27, 1, "if")
-	if (runtime.IsDefined(tools, nil, nil) && !(runtime.IsNone(tools, nil, nil))) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if (runtime.IsDefined(tools, nil, nil) && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29 {%- set has_tools = true %}
 		w.At(29, 5, "set")
 		_ = runtime.Bool(true)
@@ -83,13 +105,15 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 		content := in.Lookup("content")
 		// unsloth-mistral-Devstral-Small-2507.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39 {%- if message['content'] is string %}
 			w.At(39, 9, "if")
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(40, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[INST]"), message.ItemStr("content"), runtime.Str("[/INST]"))
+				w.WriteString("[INST]")
+				w.WriteStr(message.ItemStr("content"))
+				w.WriteString("[/INST]")
 			} else {
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43 {%- for block in message['content'] %}
@@ -97,7 +121,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				for _, block := range runtime.Iterate(w, message.ItemStr("content")) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44 {%- if block['type'] == 'text' %}
 					w.At(44, 17, "if")
-					if runtime.Eq(block.ItemStr("type"), runtime.Str("text")) {
+					if runtime.EqStr(block.ItemStr("type"), "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47 {%- if block['text'] is defined %}
 						w.At(47, 21, "if")
 						if runtime.IsDefined(block.ItemStr("text"), nil, nil) {
@@ -119,19 +143,23 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:63 {%- if message['content'] is string %}
 			w.At(63, 9, "if")
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.At(64, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content"), runtime.Str("[/SYSTEM_PROMPT]"))
+				w.WriteString("[SYSTEM_PROMPT]")
+				w.WriteStr(message.ItemStr("content"))
+				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:66 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(66, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), message.ItemStr("content").ItemInt(0).ItemStr("text"), runtime.Str("[/SYSTEM_PROMPT]"))
+				w.WriteString("[SYSTEM_PROMPT]")
+				w.WriteStr(message.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:71 {%- if message['content'] is string %}
 			w.At(71, 9, "if")
 			if runtime.IsString(message.ItemStr("content"), nil, nil) {
@@ -145,7 +173,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			w.At(79, 9, "if")
-			if runtime.IsDefined(message.ItemStr("tool_calls"), nil, nil) && !(runtime.IsNone(message.ItemStr("tool_calls"), nil, nil)) {
+			if runtime.IsDefined(message.ItemStr("tool_calls"), nil, nil) && !runtime.IsNone(message.ItemStr("tool_calls"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80 {%- for tool in message['tool_calls'] %}
 				w.At(80, 13, "for")
 				for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
@@ -155,20 +183,23 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 					arguments = tool.ItemStr("function").ItemStr("arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82 {%- if arguments is not string %}
 					w.At(82, 17, "if")
-					if !(runtime.IsString(arguments, nil, nil)) {
+					if !runtime.IsString(arguments, nil, nil) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83 {%- set arguments = arguments|tojson %}
 						w.At(83, 21, "set")
 						arguments = runtime.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.At(86, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("[TOOL_CALLS]"), tool.ItemStr("function").ItemStr("name"), runtime.Str("[ARGS]"), arguments)
+					w.WriteString("[TOOL_CALLS]")
+					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteString("[ARGS]")
+					w.WriteStr(arguments)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90 {{- eos_token }}
 			w.At(90, 9, "{{ }}")
 			w.Write(eosToken)
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("tool_results")) || runtime.Eq(message.ItemStr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "tool_results") || runtime.EqStr(message.ItemStr("role"), "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:93 {%- if message.content is defined and message.content.content is defined %}
 			w.At(93, 9, "if")
 			if runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsDefined(message.Attr("content").Attr("content"), nil, nil) {
@@ -182,7 +213,9 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.At(98, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(content, nil, nil), runtime.Str("[/TOOL_RESULTS]"))
+			w.WriteString("[TOOL_RESULTS]")
+			w.WriteStr(runtime.FilterString(content, nil, nil))
+			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:101 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
 			w.At(101, 9, "{{ }}")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // UpstageSolarOpen100B is the chat template llama.cpp/upstage-Solar-Open-100B.jinja.
 var UpstageSolarOpen100B = &runtime.Template{
 	Aliases: []string{"1f6f56670c0e2e04a983e8a95cca977adcd25eaacf8aa5afb4fc2241dd543d4f", "c2e6220e74d32601bc99eeba3ce6caf69576080d18e2c33f93e560f6035ce1e3"},
-	File:    "upstage-Solar-Open-100B.jinja",
-	Func:    renderUpstageSolarOpen100B,
-	Name:    "upstage-Solar-Open-100B",
-	Origin:  "llama.cpp/upstage-Solar-Open-100B.jinja",
-	SHA256:  "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              true,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "upstage-Solar-Open-100B.jinja",
+	Func:   renderUpstageSolarOpen100B,
+	Name:   "upstage-Solar-Open-100B",
+	Origin: "llama.cpp/upstage-Solar-Open-100B.jinja",
+	SHA256: "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
 }
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
@@ -64,7 +84,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// upstage-Solar-Open-100B.jinja:13 {%- if message.role == 'user' -%}
 		w.At(13, 5, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.Attr("role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(14, 9, "set")
 			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
@@ -81,7 +101,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if defaultSystemPrompt.Truthy() {
 			// upstage-Solar-Open-100B.jinja:21 {%- if not sys_ns.is_first_block %}
 			w.At(21, 9, "if")
-			if !(sysNs.Attr("is_first_block").Truthy()) {
+			if !sysNs.Attr("is_first_block").Truthy() {
 				w.WriteString("\n\n")
 			}
 			// upstage-Solar-Open-100B.jinja:22 {%- set sys_ns.is_first_block = false %}
@@ -89,14 +109,16 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
 			// upstage-Solar-Open-100B.jinja:23 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.At(23, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), runtime.Str("."))
+			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
+			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
+			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25 {%- if user_system_messages %}
 		w.At(25, 5, "if")
 		if userSystemMessages.Truthy() {
 			// upstage-Solar-Open-100B.jinja:26 {%- if not sys_ns.is_first_block %}
 			w.At(26, 9, "if")
-			if !(sysNs.Attr("is_first_block").Truthy()) {
+			if !sysNs.Attr("is_first_block").Truthy() {
 				w.WriteString("\n\n")
 			}
 			// upstage-Solar-Open-100B.jinja:27 {%- set sys_ns.is_first_block = false %}
@@ -121,7 +143,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		tools2 := runtime.Param(args[0], "tools")
 		// upstage-Solar-Open-100B.jinja:37 {%- if not sys_ns.is_first_block %}
 		w.At(37, 5, "if")
-		if !(sysNs.Attr("is_first_block").Truthy()) {
+		if !sysNs.Attr("is_first_block").Truthy() {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:38 {%- set sys_ns.is_first_block = false %}
@@ -147,7 +169,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		responseFormat2 := runtime.Param(args[0], "response_format")
 		// upstage-Solar-Open-100B.jinja:58 {%- if not sys_ns.is_first_block %}
 		w.At(58, 5, "if")
-		if !(sysNs.Attr("is_first_block").Truthy()) {
+		if !sysNs.Attr("is_first_block").Truthy() {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:59 {%- set sys_ns.is_first_block = false %}
@@ -171,7 +193,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		for _, msg := range runtime.Iterate(w, messages2) {
 			// upstage-Solar-Open-100B.jinja:68 {%- if msg.role == 'assistant' and msg.tool_calls -%}
 			w.At(68, 9, "if")
-			if runtime.Eq(msg.Attr("role"), runtime.Str("assistant")) && msg.Attr("tool_calls").Truthy() {
+			if runtime.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69 {%- for tool_call in msg.tool_calls -%}
 				w.At(69, 13, "for")
 				for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
@@ -212,7 +234,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	for _, message2 := range runtime.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89 {%- if message.role == 'system' -%}
 		w.At(89, 5, "if")
-		if runtime.Eq(message2.Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message2.Attr("role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
 			w.At(90, 9, "set")
 			runtime.SetAttr(ns, "system_messages", runtime.Add(ns.Attr("system_messages"), runtime.NewList(message2.Attr("content"))))
@@ -250,29 +272,33 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		nextIsTool := in.Lookup("next_is_tool")
 		// upstage-Solar-Open-100B.jinja:108 {%- if message.role == 'user' -%}
 		w.At(108, 5, "if")
-		if runtime.Eq(message3.Attr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message3.Attr("role"), "user") {
 			// upstage-Solar-Open-100B.jinja:109 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.At(109, 10, "{{ }}")
-			w.WriteAdd(runtime.Str("<|begin|>user<|content|>"), message3.Attr("content"), runtime.Str("<|end|>"))
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("tool")) {
+			w.WriteString("<|begin|>user<|content|>")
+			w.WriteStr(message3.Attr("content"))
+			w.WriteString("<|end|>")
+		} else if runtime.EqStr(message3.Attr("role"), "tool") {
 			// upstage-Solar-Open-100B.jinja:111 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			w.At(111, 9, "set")
 			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(loop2.Index0(), runtime.Int(0))), func() runtime.Value {
-				return runtime.Bool(runtime.Eq(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")))
+				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			w.At(112, 9, "set")
 			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(loop2.Index0(), runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), runtime.Str("tool")))
+				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113 {%- if not prev_is_tool -%}
 			w.At(113, 9, "if")
-			if !(prevIsTool.Truthy()) {
+			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			w.At(116, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|tool_response:begin|>"), message3.Attr("tool_call_id"), runtime.Str("<|tool_response:name|>"))
+			w.WriteString("<|tool_response:begin|>")
+			w.WriteStr(message3.Attr("tool_call_id"))
+			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117 {{- get_tool_name(messages, message.tool_call_id) }}
 			w.At(117, 9, "{{ }}")
 			w.Write(runtime.Call(getToolName, []runtime.Value{messages, message3.Attr("tool_call_id")}, nil))
@@ -283,27 +309,31 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121 {%- if not next_is_tool -%}
 			w.At(121, 9, "if")
-			if !(nextIsTool.Truthy()) {
+			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if runtime.Eq(message3.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message3.Attr("role"), "assistant") {
 			// upstage-Solar-Open-100B.jinja:126 {%- if think_render_option == "all" -%}
 			w.At(126, 9, "if")
-			if runtime.Eq(thinkRenderOption, runtime.Str("all")) {
+			if runtime.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127 {%- if message.reasoning -%}
 				w.At(127, 13, "if")
 				if message3.Attr("reasoning").Truthy() {
 					// upstage-Solar-Open-100B.jinja:128 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(128, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|begin|>assistant<|think|>"), message3.Attr("reasoning"), runtime.Str("<|end|>"))
+					w.WriteString("<|begin|>assistant<|think|>")
+					w.WriteStr(message3.Attr("reasoning"))
+					w.WriteString("<|end|>")
 				}
-			} else if runtime.Eq(thinkRenderOption, runtime.Str("lastthink")) {
+			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				w.At(131, 13, "if")
 				if message3.Attr("reasoning").Truthy() && runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")) {
 					// upstage-Solar-Open-100B.jinja:132 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(132, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|begin|>assistant<|think|>"), message3.Attr("reasoning"), runtime.Str("<|end|>"))
+					w.WriteString("<|begin|>assistant<|think|>")
+					w.WriteStr(message3.Attr("reasoning"))
+					w.WriteString("<|end|>")
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137 {%- if message.tool_calls -%}
@@ -315,7 +345,11 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall2 := range runtime.Iterate(w, message3.Attr("tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:140 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.At(140, 17, "{{ }}")
-					w.WriteAdd(runtime.Str("<|tool_call:begin|>"), toolCall2.Attr("id"), runtime.Str("<|tool_call:name|>"), toolCall2.Attr("function").Attr("name"), runtime.Str("<|tool_call:args|>"))
+					w.WriteString("<|tool_call:begin|>")
+					w.WriteStr(toolCall2.Attr("id"))
+					w.WriteString("<|tool_call:name|>")
+					w.WriteStr(toolCall2.Attr("function").Attr("name"))
+					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141 {{- render_tool_arguments(tool_call.function.arguments) }}
 					w.At(141, 17, "{{ }}")
 					w.Write(runtime.Call(renderToolArguments, []runtime.Value{toolCall2.Attr("function").Attr("arguments")}, nil))
@@ -325,7 +359,9 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// upstage-Solar-Open-100B.jinja:146 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.At(146, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|begin|>assistant<|content|>"), message3.Attr("content"), runtime.Str("<|end|>"))
+				w.WriteString("<|begin|>assistant<|content|>")
+				w.WriteStr(message3.Attr("content"))
+				w.WriteString("<|end|>")
 			}
 		}
 	}

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Vicuna is the chat template builtin/vicuna.jinja.
 var Vicuna = &runtime.Template{
 	Aliases: []string{"e4b8f6389e076492f5e130e9a285b536bbdc44661b28201e3fdbd0393c5307a9", "9640326655d9d74099cfe2163747e74740b62d61651ce5d05a4680b45972dfc5"},
-	File:    "vicuna.jinja",
-	Func:    renderVicuna,
-	Name:    "vicuna",
-	Origin:  "builtin/vicuna.jinja",
-	SHA256:  "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "vicuna.jinja",
+	Func:   renderVicuna,
+	Name:   "vicuna",
+	Origin: "builtin/vicuna.jinja",
+	SHA256: "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
 }
 
 // renderVicuna renders vicuna.jinja.
@@ -22,18 +42,22 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna.jinja:11 {%- if message['role'] == 'system' %}
 		w.At(11, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(14, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("USER: "), message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("USER: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(16, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("ASSISTANT: "), message.ItemStr("content"), runtime.Str("</s>\n"))
+			w.WriteString("ASSISTANT: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("</s>\n")
 		}
 	}
 	w.WriteString("ASSISTANT:")

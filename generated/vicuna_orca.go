@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // VicunaOrca is the chat template builtin/vicuna-orca.jinja.
 var VicunaOrca = &runtime.Template{
 	Aliases: []string{"f9f9fc6bfcc1fba81ab8385b8e7a3cd075fa1b0cbaf56f4fa198f8a5aae94fa4", "a3ad0a7b956bbd0f6e65c443485339137d7fca49edca65d101f4bcde59a39426"},
-	File:    "vicuna-orca.jinja",
-	Func:    renderVicunaOrca,
-	Name:    "vicuna-orca",
-	Origin:  "builtin/vicuna-orca.jinja",
-	SHA256:  "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "vicuna-orca.jinja",
+	Func:   renderVicunaOrca,
+	Name:   "vicuna-orca",
+	Origin: "builtin/vicuna-orca.jinja",
+	SHA256: "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
 }
 
 // renderVicunaOrca renders vicuna-orca.jinja.
@@ -22,18 +42,24 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna-orca.jinja:12 {%- if message['role'] == 'system' %}
 		w.At(12, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// vicuna-orca.jinja:13 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.At(13, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("SYSTEM: "), message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+			w.WriteString("SYSTEM: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("USER: "), message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString("USER: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(17, 1, "{{ }}")
-			w.WriteAdd(runtime.Str("ASSISTANT: "), message.ItemStr("content"), runtime.Str("</s>\n"))
+			w.WriteString("ASSISTANT: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("</s>\n")
 		}
 	}
 	w.WriteString("ASSISTANT:")

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Yandex is the chat template builtin/yandex.jinja.
 var Yandex = &runtime.Template{
 	Aliases: []string{"ef7a407fcb1eaeb6684154054f272311df0ef98ea0791c8d5a06357c5469419b", "95f104530a6a2f76e5458ca6a637b7ee8bab20f15dd2a31e89f49b514b0fafe0"},
-	File:    "yandex.jinja",
-	Func:    renderYandex,
-	Name:    "yandex",
-	Origin:  "builtin/yandex.jinja",
-	SHA256:  "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
+	Caps: runtime.Capabilities{
+		SystemRole:         false,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "yandex.jinja",
+	Func:   renderYandex,
+	Name:   "yandex",
+	Origin: "builtin/yandex.jinja",
+	SHA256: "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
 }
 
 // renderYandex renders yandex.jinja.
@@ -22,14 +42,18 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// yandex.jinja:12 {%- if message['role'] == 'user' %}
 		w.At(12, 1, "if")
-		if runtime.Eq(message.ItemStr("role"), runtime.Str("user")) {
+		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// yandex.jinja:13 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.At(13, 1, "{{ }}")
-			w.WriteAdd(runtime.Str(" Пользователь: "), message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.Eq(message.ItemStr("role"), runtime.Str("assistant")) {
+			w.WriteString(" Пользователь: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n\n")
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.At(15, 1, "{{ }}")
-			w.WriteAdd(runtime.Str(" Ассистент: "), message.ItemStr("content"), runtime.Str("\n\n"))
+			w.WriteString(" Ассистент: ")
+			w.WriteStr(message.ItemStr("content"))
+			w.WriteString("\n\n")
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")

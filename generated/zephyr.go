@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Zephyr is the chat template builtin/zephyr.jinja.
 var Zephyr = &runtime.Template{
 	Aliases: []string{"9e113037e16b8274390c533ab3163692f2c1d7190e65040761c75b5fd30633b7", "42cba669f052b2f8de0194dd19c64769c3725225b20f44ffe70d8e6979cd041e"},
-	File:    "zephyr.jinja",
-	Func:    renderZephyr,
-	Name:    "zephyr",
-	Origin:  "builtin/zephyr.jinja",
-	SHA256:  "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "zephyr.jinja",
+	Func:   renderZephyr,
+	Name:   "zephyr",
+	Origin: "builtin/zephyr.jinja",
+	SHA256: "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
 }
 
 // renderZephyr renders zephyr.jinja.
@@ -22,7 +42,11 @@ func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// zephyr.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
 		w.At(8, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|"), message.ItemStr("role"), runtime.Str("|>\n"), message.ItemStr("content"), runtime.Str("<|endoftext|>\n"))
+		w.WriteString("<|")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("|>\n")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|endoftext|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
 }

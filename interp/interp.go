@@ -32,6 +32,8 @@ func Template(t *ir.Template) *runtime.Template {
 type machine struct {
 	w  *runtime.Writer
 	in *runtime.Input
+	// probe, when not nil, renders in probe mode (see probe.go).
+	probe *probe
 }
 
 // env holds the variables of one entered scope; lookups walk to enclosing scopes.
@@ -39,6 +41,9 @@ type env struct {
 	vars   map[*ir.Var]*runtime.Value
 	loops  map[*ir.Var]*runtime.Loop
 	parent *env
+	// caller, in probe mode, is the environment a macro was called from: llama.cpp
+	// resolves the names a macro does not define in its caller's context.
+	caller *env
 }
 
 func (e *env) slot(v *ir.Var) *runtime.Value {
@@ -57,6 +62,11 @@ func (e *env) load(v *ir.Var) runtime.Value {
 		}
 		if p, ok := s.vars[v]; ok {
 			return *p
+		}
+		if s.caller != nil {
+			if val, ok := s.caller.byName(v.Name); ok {
+				return val
+			}
 		}
 	}
 	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
@@ -77,11 +87,27 @@ func (e *env) loop(v *ir.Var) (*runtime.Loop, bool) {
 // enter creates a scope's variables with their initial values (parameters start
 // undefined until their construct assigns them).
 func (m *machine) enter(parent *env, s *ir.Scope) *env {
-	e := &env{vars: map[*ir.Var]*runtime.Value{}, parent: parent}
+	return m.enterFrom(parent, nil, s)
+}
+
+// enterFrom enters a scope; caller, when not nil, is where a macro was called from in
+// probe mode (see env.caller).
+func (m *machine) enterFrom(parent, caller *env, s *ir.Scope) *env {
+	e := &env{vars: map[*ir.Var]*runtime.Value{}, parent: parent, caller: caller}
 	for _, v := range s.Vars {
 		val := runtime.Undefined(v.Name)
-		if v.Init != nil {
-			val = m.expr(parent, v.Init)
+		if caller != nil && v.Init != nil {
+			if cv, ok := caller.byName(v.Name); ok {
+				e.vars[v] = &cv
+				continue
+			}
+		}
+		switch init := v.Init.(type) {
+		case nil:
+		case *ir.Load:
+			val = parent.load(init.Var) // entering a scope reads no variable
+		default:
+			val = m.expr(parent, init)
 		}
 		e.vars[v] = &val
 	}
@@ -194,6 +220,9 @@ func (m *machine) forStmt(e *env, s *ir.For) {
 
 // loop runs a for loop over iter; recurse is set for a recursive loop.
 func (m *machine) loop(e *env, s *ir.For, iter runtime.Value, depth int, recurse func(runtime.Value, int)) {
+	if m.probe != nil {
+		iter = m.probeFor(iter)
+	}
 	var filter func(runtime.Value) bool
 	if s.Filter != nil {
 		filter = func(item runtime.Value) bool {
@@ -233,6 +262,10 @@ func (m *machine) store(e *env, t ir.Target, v runtime.Value) {
 	case *ir.VarTarget:
 		*e.slot(t.Var) = v
 	case *ir.AttrTarget:
+		if m.probe != nil {
+			probeSetAttr(e.load(t.NS), t.Attr, v)
+			return
+		}
 		runtime.SetAttr(e.load(t.NS), t.Attr, v)
 	case *ir.TupleTarget:
 		vals := runtime.Unpack(v, len(t.Items))
@@ -250,12 +283,25 @@ func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) runtime.Value {
 		spec.Params = append(spec.Params, p.Name)
 	}
 	return runtime.NewMacro(m.w, spec, func(args []runtime.Value) {
-		inner := m.enter(e, mac.Body.Scope)
+		given := -1     // in probe mode, the number of arguments of the call
+		var caller *env // and where it was called from
+		if m.probe != nil {
+			given, m.probe.nargs = m.probe.nargs, -1
+			if !anonymous {
+				caller = m.probe.caller
+			}
+			m.probe.caller = nil
+		}
+		inner := m.enterFrom(e, caller, mac.Body.Scope)
 		slot := 0
 		for i, p := range mac.Params {
 			v := args[slot]
 			slot++
 			switch {
+			case v.IsMissing() && i < given:
+				// llama.cpp binds the i-th parameter to the i-th argument unless it is
+				// a keyword argument, and then to undefined rather than its default
+				v = runtime.Undefined(p.Name)
 			case v.IsMissing() && mac.Defaults[i] != nil:
 				v = m.expr(inner, mac.Defaults[i])
 			case mac.Defaults[i] == nil:
@@ -290,7 +336,7 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		left := m.expr(e, x.X)
 		for i, op := range x.Ops {
 			right := m.expr(e, x.Ys[i])
-			if !compare(op, left, right) {
+			if m.probe != nil && !probeCompare(op, left, right) || m.probe == nil && !compare(op, left, right) {
 				return false
 			}
 			left = right
@@ -298,7 +344,11 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		return true
 	case *ir.Test:
 		args, kwargs := m.args(e, x.Args)
-		return runtime.CallTest(x.Name, m.expr(e, x.X), args, kwargs)
+		v := m.expr(e, x.X)
+		if m.probe != nil {
+			return probeTest(x.Name, v, args, kwargs)
+		}
+		return runtime.CallTest(x.Name, v, args, kwargs)
 	}
 	return m.expr(e, x).Truthy()
 }
@@ -331,6 +381,11 @@ var binaryOps = map[string]func(a, b runtime.Value) runtime.Value{
 }
 
 func (m *machine) expr(e *env, x ir.Expr) runtime.Value {
+	if m.probe != nil {
+		if v, ok := m.probeExpr(e, x); ok {
+			return v
+		}
+	}
 	switch x := x.(type) {
 	case *ir.Const:
 		return constValue(x.Value)
@@ -438,13 +493,29 @@ func (m *machine) call(e *env, fn ir.Expr, args []runtime.Value, kwargs []runtim
 				recv = loop.Value()
 			}
 		}
+		if m.probe != nil {
+			return m.probeMethod(recv, a.Name, args, kwargs)
+		}
 		return runtime.CallMethod(recv, a.Name, args, kwargs)
 	}
-	return runtime.Call(m.expr(e, fn), args, kwargs)
+	callee := m.expr(e, fn)
+	if m.probe != nil {
+		m.probe.caller = e
+		m.probe.nargs = len(args)
+		for _, kw := range kwargs {
+			if kw.Name != "caller" {
+				m.probe.nargs++
+			}
+		}
+	}
+	return runtime.Call(callee, args, kwargs)
 }
 
 func (m *machine) filter(e *env, f *ir.Filter, v runtime.Value) runtime.Value {
 	args, kwargs := m.args(e, f.Args)
+	if m.probe != nil {
+		return m.probeFilter(f.Name, v, args, kwargs)
+	}
 	return runtime.CallFilter(f.Name, v, args, kwargs)
 }
 

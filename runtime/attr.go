@@ -109,7 +109,14 @@ func (v Value) Item(key Value) Value {
 }
 
 // ItemStr is v.Item(Str(key)).
-func (v Value) ItemStr(key string) Value { return v.Item(Str(key)) }
+func (v Value) ItemStr(key string) Value {
+	if v.kind == KindDict {
+		if r, ok := v.p.(*Dict).GetStr(key); ok {
+			return r
+		}
+	}
+	return v.Item(Str(key))
+}
 
 // ItemInt is v.Item(Int(i)).
 func (v Value) ItemInt(i int64) Value { return v.Item(Int(i)) }
@@ -289,21 +296,26 @@ func sliceInt(v Value) int {
 // arguments. Calling an undefined value raises its error; calling anything else is a
 // TypeError.
 func Call(fn Value, args []Value, kwargs []Kwarg) Value {
+	if fn.kind == KindCallable {
+		if c := fn.p.(*Callable); c.spec != nil {
+			return c.callMacro(args, kwargs) // it copies what it keeps
+		}
+	}
 	// args is copied before it reaches code the compiler cannot see through, so that a
 	// call's argument list can live on the caller's stack
-	args = slices.Clone(args)
+	owned := slices.Clone(args)
 	switch fn.kind {
 	case KindUndefined:
 		fn.undefinedError()
 	case KindCallable:
-		return fn.p.(*Callable).call(args, kwargs)
+		return fn.p.(*Callable).call(owned, kwargs)
 	case KindLoop:
-		return fn.p.(*Loop).call(args, kwargs)
+		return fn.p.(*Loop).call(owned, kwargs)
 	case KindObject:
 		if c, ok := fn.p.(interface {
 			call([]Value, []Kwarg) Value
 		}); ok {
-			return c.call(args, kwargs)
+			return c.call(owned, kwargs)
 		}
 	}
 	throw(TypeError, "'%s' object is not callable", fn.TypeName())
@@ -317,11 +329,6 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 			return r
 		}
 	}
-	if recv.kind == KindObject {
-		if r, ok := recv.p.(object).callMethod(name, args, kwargs); ok {
-			return r
-		}
-	}
 	if recv.kind == KindString && recv.flags&flagMarkup == 0 {
 		if r, ok := callStrMethod(recv, name, args, kwargs); ok {
 			return r
@@ -329,14 +336,19 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	}
 	// args is copied before it reaches code the compiler cannot see through, so that a
 	// call's argument list can live on the caller's stack
-	args = slices.Clone(args)
+	owned := slices.Clone(args)
+	if recv.kind == KindObject {
+		if r, ok := recv.p.(object).callMethod(name, owned, kwargs); ok {
+			return r
+		}
+	}
 	if m, ok := methodFor(recv, name); ok && recv.kind != KindUndefined {
 		if isUnsafeMethod(recv, name) {
 			throw(SecurityError, "access to attribute '%s' of '%s' object is unsafe.", name, recv.TypeName())
 		}
-		return m(recv, args, kwargs)
+		return m(recv, owned, kwargs)
 	}
-	return Call(recv.Attr(name), args, kwargs)
+	return Call(recv.Attr(name), owned, kwargs)
 }
 
 // callStrMethod calls the str methods templates call most, directly (see CallMethod).

@@ -53,18 +53,7 @@ func (d *Dict) Values() []Value { return d.vals }
 // find returns the position of key, or -1.
 func (d *Dict) find(key Value) int {
 	if key.kind == KindString {
-		if d.index != nil {
-			if i, ok := d.index[key.s]; ok {
-				return i
-			}
-			return -1
-		}
-		for i, k := range d.keys {
-			if k.kind == KindString && k.s == key.s {
-				return i
-			}
-		}
-		return -1
+		return d.findStr(key.s)
 	}
 	for i, k := range d.keys {
 		if k.kind != KindString && Eq(k, key) {
@@ -75,7 +64,28 @@ func (d *Dict) find(key Value) int {
 }
 
 // GetStr returns the value of a str key.
-func (d *Dict) GetStr(key string) (Value, bool) { return d.Get(Str(key)) }
+func (d *Dict) GetStr(key string) (Value, bool) {
+	if i := d.findStr(key); i >= 0 {
+		return d.vals[i], true
+	}
+	return Value{}, false
+}
+
+// findStr returns the position of a str key, or -1.
+func (d *Dict) findStr(key string) int {
+	if d.index != nil {
+		if i, ok := d.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range d.keys {
+		if k := &d.keys[i]; k.kind == KindString && k.s == key {
+			return i
+		}
+	}
+	return -1
+}
 
 // Get returns the value of key.
 func (d *Dict) Get(key Value) (Value, bool) {

@@ -59,7 +59,7 @@ func softStr(v Value) Value {
 
 // FilterAbs is abs(x).
 func FilterAbs(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("abs", args, kwargs)
+	noArgs("abs", args, kwargs)
 	switch v.kind {
 	case KindInt, KindBool:
 		if v.p == nil && v.n >= 0 {
@@ -122,7 +122,7 @@ func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterCapitalize is soft_str(s).capitalize().
 func FilterCapitalize(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("capitalize", args, kwargs)
+	noArgs("capitalize", args, kwargs)
 	s := softStr(v)
 	return sameKind(s, capitalize(s.s))
 }
@@ -148,27 +148,39 @@ func FilterDefault(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterDictsort is dictsort(value, case_sensitive=False, by='key', reverse=False).
 func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
+	d, order := dictsortOrder(v, args, kwargs)
+	items := make([]Value, len(order))
+	for i, j := range order {
+		items[i] = NewTuple(d.keys[j], d.vals[j])
+	}
+	return ListOf(items)
+}
+
+// dictsortOrder binds dictsort's arguments and returns the dict and the positions of
+// its entries in sorted order.
+func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 	a := bindArgs("dictsort", args, kwargs, "case_sensitive", "by", "reverse")
 	if v.kind != KindDict {
-		return CallMethod(v, "items", nil, nil) // raises as Python does
+		CallMethod(v, "items", nil, nil) // raises as Python does
+		throw(TypeError, "dictsort needs a mapping, not %s", v.TypeName())
 	}
-	pos := 0
+	d := v.p.(*Dict)
+	by := d.keys
 	if given(a[1]) {
 		switch a[1].String() {
 		case "key":
 		case "value":
-			pos = 1
+			by = d.vals
 		default:
 			throw(RuntimeError, "You can only sort by either \"key\" or \"value\"")
 		}
 	}
 	caseSensitive := given(a[0]) && a[0].Truthy()
-	items := dictItems(v.p.(*Dict)).Items()
-	keys := make([]Value, len(items))
-	for i, it := range items {
-		keys[i] = sortKey(it.Items()[pos], caseSensitive)
+	keys := make([]Value, len(by))
+	for i, k := range by {
+		keys[i] = sortKey(k, caseSensitive)
 	}
-	return ListOf(sortByKeys(items, keys, given(a[2]) && a[2].Truthy()))
+	return d, sortOrder(keys, given(a[2]) && a[2].Truthy())
 }
 
 // sortKey is Jinja2's ignore_case postprocessing: str keys compare lowercased.
@@ -182,7 +194,18 @@ func sortKey(v Value, caseSensitive bool) Value {
 // sortByKeys sorts items by their keys as Python's sorted does: stable, and stable in
 // reverse too.
 func sortByKeys(items, keys []Value, reverse bool) []Value {
-	idx := make([]int, len(items))
+	order := sortOrder(keys, reverse)
+	out := make([]Value, len(items))
+	for i, j := range order {
+		out[i] = items[j]
+	}
+	return out
+}
+
+// sortOrder returns the positions of keys in Python's sorted order (stable, and stable in
+// reverse too).
+func sortOrder(keys []Value, reverse bool) []int {
+	idx := make([]int, len(keys))
 	for i := range idx {
 		idx[i] = i
 	}
@@ -192,22 +215,18 @@ func sortByKeys(items, keys []Value, reverse bool) []Value {
 		}
 		return Lt(keys[idx[i]], keys[idx[j]])
 	})
-	out := make([]Value, len(items))
-	for i, j := range idx {
-		out[i] = items[j]
-	}
-	return out
+	return idx
 }
 
 // FilterEscape is markupsafe.escape(value).
 func FilterEscape(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("escape", args, kwargs)
+	noArgs("escape", args, kwargs)
 	return Markup(escapeUnlessMarkup(v))
 }
 
 // FilterForceescape escapes even Markup.
 func FilterForceescape(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("forceescape", args, kwargs)
+	noArgs("forceescape", args, kwargs)
 	return Markup(escapeHTML(v.String()))
 }
 
@@ -240,7 +259,7 @@ func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterFirst is first(seq).
 func FilterFirst(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("first", args, kwargs)
+	noArgs("first", args, kwargs)
 	if v.kind == KindIterator {
 		it := v.p.(*Iterator)
 		if it.pos < len(it.items) {
@@ -255,7 +274,7 @@ func FilterFirst(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterLast is last(seq).
 func FilterLast(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("last", args, kwargs)
+	noArgs("last", args, kwargs)
 	if v.kind == KindIterator {
 		throw(TypeError, "'%s' object is not reversible", v.TypeName())
 	}
@@ -562,7 +581,7 @@ func parsePyInt(s string, base int) (Value, bool) {
 
 // FilterItems is items(value): the (key, value) pairs of a mapping.
 func FilterItems(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("items", args, kwargs)
+	noArgs("items", args, kwargs)
 	switch v.kind {
 	case KindUndefined:
 		return newIterator(nil, "generator")
@@ -602,7 +621,7 @@ func FilterJoin(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterLength is len(value).
 func FilterLength(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("length", args, kwargs)
+	noArgs("length", args, kwargs)
 	return Int(int64(Len(v)))
 }
 
@@ -626,20 +645,20 @@ func Len(v Value) int {
 
 // FilterList is list(value).
 func FilterList(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("list", args, kwargs)
+	noArgs("list", args, kwargs)
 	return ListOf(append([]Value{}, iterate(v)...))
 }
 
 // FilterLower is soft_str(s).lower().
 func FilterLower(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("lower", args, kwargs)
+	noArgs("lower", args, kwargs)
 	s := softStr(v)
 	return sameKind(s, lower(s.s))
 }
 
 // FilterUpper is soft_str(s).upper().
 func FilterUpper(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("upper", args, kwargs)
+	noArgs("upper", args, kwargs)
 	s := softStr(v)
 	return sameKind(s, upper(s.s))
 }
@@ -710,7 +729,7 @@ func FilterMax(v Value, args []Value, kwargs []Kwarg) Value { return minMax("max
 
 // FilterPprint is pprint(value): the repr.
 func FilterPprint(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("pprint", args, kwargs)
+	noArgs("pprint", args, kwargs)
 	return Str(pformat(v))
 }
 
@@ -778,7 +797,7 @@ func FilterReplace(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterRandom is random(seq): an item of a sequence chosen at random (random.choice),
 // or undefined when it is empty.
 func FilterRandom(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("random", args, kwargs)
+	noArgs("random", args, kwargs)
 	if !v.Truthy() {
 		return undefinedMessage("No random item, sequence was empty.")
 	}
@@ -788,7 +807,7 @@ func FilterRandom(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterReverse is reverse(value): a str reversed, otherwise a reverse iterator.
 func FilterReverse(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("reverse", args, kwargs)
+	noArgs("reverse", args, kwargs)
 	switch v.kind {
 	case KindString:
 		return v.Slice(None(), None(), Int(-1))
@@ -895,7 +914,7 @@ func roundHalfEven(f float64, ndigits int) float64 {
 
 // FilterSafe is Markup(value).
 func FilterSafe(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("safe", args, kwargs)
+	noArgs("safe", args, kwargs)
 	return Markup(v.String())
 }
 
@@ -961,13 +980,13 @@ func FilterSort(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterString is soft_str(value).
 func FilterString(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("string", args, kwargs)
+	noArgs("string", args, kwargs)
 	return softStr(v)
 }
 
 // FilterStriptags is Markup(value).striptags().
 func FilterStriptags(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("striptags", args, kwargs)
+	noArgs("striptags", args, kwargs)
 	return Str(striptags(v.String()))
 }
 
@@ -994,7 +1013,7 @@ func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterTitle is Jinja2's title: each word (split at whitespace, -, (, {, [ and <)
 // with its first character upper-cased and the rest lowered.
 func FilterTitle(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("title", args, kwargs)
+	noArgs("title", args, kwargs)
 	s := softStr(v).s
 	var b strings.Builder
 	start := true
@@ -1083,7 +1102,7 @@ func FilterUnique(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterUrlencode is urlencode(value) for str values and dicts.
 func FilterUrlencode(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("urlencode", args, kwargs)
+	noArgs("urlencode", args, kwargs)
 	switch v.kind {
 	case KindDict, KindList, KindTuple, KindIterator, KindLoop:
 		// a mapping or an iterable of pairs: a query string, spaces as "+"
@@ -1127,7 +1146,7 @@ func urlQuote(s string, forQS bool) string {
 
 // FilterWordcount counts the words (runs of \w) in a string.
 func FilterWordcount(v Value, args []Value, kwargs []Kwarg) Value {
-	bindArgs("wordcount", args, kwargs)
+	noArgs("wordcount", args, kwargs)
 	n, in := 0, false
 	for _, r := range softStr(v).s {
 		w := isWordRune(r)

@@ -27,10 +27,30 @@ type Input struct {
 	Now time.Time
 	// Limits bound the work of a render.
 	Limits Limits
+	// Profile is the request handling around the template: Transformers (the zero
+	// value) renders the input as transformers' apply_chat_template does; LlamaServer
+	// rewrites it as llama-server's /apply-template does and post-processes the prompt.
+	Profile Profile
+	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token
+	// itself; under the LlamaServer profile a leading bos_token or trailing eos_token of
+	// the rendered prompt is then removed.
+	AddBOS, AddEOS bool
+	// Vars, when not nil, are the template's variables exactly: the template sees the
+	// entries of Vars and nothing else (Messages, Tools, Documents, AddGenerationPrompt,
+	// SpecialTokens and Kwargs are not read, and a name Vars lacks is undefined; Now and
+	// Limits still apply). The LlamaServer profile renders this way, with the variables it
+	// builds (see Template.LlamaServerVars); it ignores the caller's Vars.
+	Vars *Dict
 }
 
 // Lookup returns the value of a template variable, as the template sees it.
 func (in *Input) Lookup(name string) Value {
+	if in.Vars != nil {
+		if v, ok := in.Vars.GetStr(name); ok {
+			return v
+		}
+		return Undefined(name)
+	}
 	switch name {
 	case "messages":
 		return in.Messages
@@ -70,9 +90,6 @@ func (in *Input) now() time.Time {
 // special tokens (bos_token/eos_token or bos/eos, special_tokens) and add_bos/add_eos.
 type Request struct {
 	Input
-	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token
-	// itself (llama-server then strips a rendered one).
-	AddBOS, AddEOS bool
 }
 
 // ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it

@@ -283,3 +283,59 @@ func (l *Loop) callMethod(name string, args []Value, kwargs []Kwarg) (Value, boo
 	}
 	return Value{}, false
 }
+
+// DictItems returns the keys and values {% for k, v in x.items() %} visits: a dict's own
+// storage, without building (key, value) tuples; for anything else, what x.items()
+// gives, unpacked.
+func DictItems(x Value) (keys, values []Value) {
+	if x.kind == KindDict {
+		d := x.p.(*Dict)
+		return d.keys, d.vals
+	}
+	return unpackPairs(iterate(CallMethod(x, "items", nil, nil)))
+}
+
+// ItemsFilterPairs is DictItems for {% for k, v in x | items %}.
+func ItemsFilterPairs(x Value) (keys, values []Value) {
+	if x.kind == KindDict {
+		d := x.p.(*Dict)
+		return d.keys, d.vals
+	}
+	return unpackPairs(iterate(FilterItems(x, nil, nil)))
+}
+
+// DictsortPairs is DictItems for {% for k, v in x | dictsort(args) %}: the pairs in
+// sorted order.
+func DictsortPairs(x Value, args []Value, kwargs []Kwarg) (keys, values []Value) {
+	d, order := dictsortOrder(x, args, kwargs)
+	keys, values = make([]Value, len(order)), make([]Value, len(order))
+	for i, j := range order {
+		keys[i], values[i] = d.keys[j], d.vals[j]
+	}
+	return keys, values
+}
+
+// unpackPairs splits (key, value) pairs, unpacking each as Python's k, v = pair does.
+func unpackPairs(items []Value) (keys, values []Value) {
+	keys, values = make([]Value, len(items)), make([]Value, len(items))
+	for i, it := range items {
+		pair := Unpack(it, 2)
+		keys[i], values[i] = pair[0], pair[1]
+	}
+	return keys, values
+}
+
+// Count charges n loop iterations to the budget and returns n, for a loop over n items.
+func (w *Writer) Count(n int) int {
+	w.charge(n)
+	return n
+}
+
+// StartValues starts the loop l over a slice of items, as Start does over a list.
+func (l *Loop) StartValues(w *Writer, items []Value) {
+	*l = Loop{w: w, src: items, index: -1, total: len(items), depth: 1}
+}
+
+// Pos returns the position of the current item in the loop's items (loop.index0 as an
+// int; for a loop without an inline if, its index in the source).
+func (l *Loop) Pos() int { return l.index }

@@ -258,6 +258,9 @@ func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) boun
 	if len(params) > len(boundArgs{}) {
 		panic("runtime: bindArgs: too many parameters for " + fname)
 	}
+	if len(args) == 0 && len(kwargs) == 0 {
+		return noneGiven
+	}
 	var out boundArgs
 	for i := range params {
 		out[i] = Missing()
@@ -283,7 +286,10 @@ func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) boun
 
 // boundArgs are the arguments bindArgs binds, one per parameter; an array, so that
 // binding the arguments of a filter or method allocates nothing.
-type boundArgs [6]Value
+type boundArgs [4]Value
+
+// noneGiven is what bindArgs binds when no argument is given.
+var noneGiven = boundArgs{Missing(), Missing(), Missing(), Missing()}
 
 // given reports whether an argument bound by bindArgs was passed.
 func given(v Value) bool { return !v.IsMissing() }

@@ -471,6 +471,9 @@ func eqSpecialList(a, b Value) bool {
 	return a.p == b.p
 }
 
+// EqStr is a == s for a str literal s.
+func EqStr(a Value, s string) bool { return a.kind == KindString && a.s == s }
+
 // Ne is Python's a != b.
 func Ne(a, b Value) bool { return !Eq(a, b) }
 

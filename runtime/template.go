@@ -23,6 +23,9 @@ type Template struct {
 	File string
 	// Func is the generated render function.
 	Func func(w *Writer, in *Input)
+	// Caps are the template's capabilities as llama.cpp detects them, computed when the
+	// template was compiled; the LlamaServer profile reads them.
+	Caps Capabilities
 }
 
 // Render renders the template for in and returns the prompt.
@@ -31,8 +34,17 @@ func (t *Template) Render(in *Input) (string, error) {
 	return string(b), err
 }
 
-// AppendRender renders the template for in, appending the prompt to dst.
+// AppendRender renders the template for in, appending the prompt to dst. The input's
+// Profile says what request handling surrounds the template; in is never modified.
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
+	if in.Profile == LlamaServer {
+		return t.appendLlamaServer(dst, in)
+	}
+	return t.appendRender(dst, in)
+}
+
+// appendRender runs the compiled function on in as it is.
+func (t *Template) appendRender(dst []byte, in *Input) (out []byte, err error) {
 	w := writerPool.Get().(*Writer)
 	*w = Writer{buf: dst, limits: in.Limits.withDefaults()}
 	defer func() {

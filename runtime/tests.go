@@ -40,13 +40,13 @@ func oneArg(name string, args []Value, kwargs []Kwarg) Value {
 
 // IsBoolean is value is True or value is False.
 func IsBoolean(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("boolean", args, kwargs)
+	noArgs("boolean", args, kwargs)
 	return v.kind == KindBool
 }
 
 // IsCallable is callable(value).
 func IsCallable(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("callable", args, kwargs)
+	noArgs("callable", args, kwargs)
 	switch v.kind {
 	case KindCallable, KindUndefined, KindLoop:
 		return true
@@ -59,13 +59,13 @@ func IsCallable(v Value, args []Value, kwargs []Kwarg) bool {
 
 // IsDefined is "not undefined".
 func IsDefined(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("defined", args, kwargs)
+	noArgs("defined", args, kwargs)
 	return v.kind != KindUndefined
 }
 
 // IsUndefined is isinstance(value, Undefined).
 func IsUndefined(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("undefined", args, kwargs)
+	noArgs("undefined", args, kwargs)
 	return v.kind == KindUndefined
 }
 
@@ -97,69 +97,69 @@ func IsIn(v Value, args []Value, kwargs []Kwarg) bool { return In(v, oneArg("in"
 
 // IsEscaped reports whether value is Markup.
 func IsEscaped(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("escaped", args, kwargs)
+	noArgs("escaped", args, kwargs)
 	return v.IsMarkup()
 }
 
 // IsEven is value % 2 == 0.
 func IsEven(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("even", args, kwargs)
+	noArgs("even", args, kwargs)
 	return Eq(Mod(v, Int(2)), Int(0))
 }
 
 // IsOdd is value % 2 == 1.
 func IsOdd(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("odd", args, kwargs)
+	noArgs("odd", args, kwargs)
 	return Eq(Mod(v, Int(2)), Int(1))
 }
 
 // IsFalse is value is False.
 func IsFalse(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("false", args, kwargs)
+	noArgs("false", args, kwargs)
 	return v.kind == KindBool && v.n == 0
 }
 
 // IsTrue is value is True.
 func IsTrue(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("true", args, kwargs)
+	noArgs("true", args, kwargs)
 	return v.kind == KindBool && v.n != 0
 }
 
 // IsFilter reports whether value names a filter.
 func IsFilter(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("filter", args, kwargs)
+	noArgs("filter", args, kwargs)
 	_, ok := Filters[v.s]
 	return v.kind == KindString && ok
 }
 
 // IsTest reports whether value names a test.
 func IsTest(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("test", args, kwargs)
+	noArgs("test", args, kwargs)
 	_, ok := Tests[v.s]
 	return v.kind == KindString && ok
 }
 
 // IsFloat is isinstance(value, float).
 func IsFloat(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("float", args, kwargs)
+	noArgs("float", args, kwargs)
 	return v.kind == KindFloat
 }
 
 // IsInteger is isinstance(value, int) and not a bool.
 func IsInteger(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("integer", args, kwargs)
+	noArgs("integer", args, kwargs)
 	return v.kind == KindInt
 }
 
 // IsNumber is isinstance(value, numbers.Number).
 func IsNumber(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("number", args, kwargs)
+	noArgs("number", args, kwargs)
 	return v.isNumber()
 }
 
 // IsIterable reports whether iter(value) works.
 func IsIterable(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("iterable", args, kwargs)
+	noArgs("iterable", args, kwargs)
 	switch v.kind {
 	case KindList, KindTuple, KindDict, KindString, KindUndefined, KindIterator, KindLoop:
 		return true
@@ -170,7 +170,7 @@ func IsIterable(v Value, args []Value, kwargs []Kwarg) bool {
 // IsSequence reports whether value has a length and items (str, list, tuple, dict, and
 // Jinja2's Undefined).
 func IsSequence(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("sequence", args, kwargs)
+	noArgs("sequence", args, kwargs)
 	switch v.kind {
 	case KindList:
 		return !isDictView(v)
@@ -182,31 +182,31 @@ func IsSequence(v Value, args []Value, kwargs []Kwarg) bool {
 
 // IsMapping is isinstance(value, Mapping).
 func IsMapping(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("mapping", args, kwargs)
+	noArgs("mapping", args, kwargs)
 	return v.kind == KindDict
 }
 
 // IsNone is value is None.
 func IsNone(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("none", args, kwargs)
+	noArgs("none", args, kwargs)
 	return v.kind == KindNone
 }
 
 // IsString is isinstance(value, str).
 func IsString(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("string", args, kwargs)
+	noArgs("string", args, kwargs)
 	return v.kind == KindString
 }
 
 // IsLower is str(value).islower().
 func IsLower(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("lower", args, kwargs)
+	noArgs("lower", args, kwargs)
 	return isLowerStr(v.String())
 }
 
 // IsUpper is str(value).isupper().
 func IsUpper(v Value, args []Value, kwargs []Kwarg) bool {
-	bindArgs("upper", args, kwargs)
+	noArgs("upper", args, kwargs)
 	return isUpperStr(v.String())
 }
 

@@ -146,6 +146,19 @@ func (w *Writer) WriteAdd(operands ...Value) {
 	}
 }
 
+// WriteStr writes an operand of a sum of strs ('...' + v + ...) as {{ }} does, where the
+// sum cannot involve Markup: v must be a str, as Python's + requires.
+func (w *Writer) WriteStr(v Value) {
+	switch v.kind {
+	case KindString:
+		w.WriteString(v.s)
+	case KindUndefined:
+		v.undefinedError()
+	default:
+		throw(TypeError, "can only concatenate str (not \"%s\") to str", v.TypeName())
+	}
+}
+
 // WriteConcat writes a ~ b ~ ... as {{ a ~ b ~ ... }} does: the str() of each operand.
 func (w *Writer) WriteConcat(operands ...Value) {
 	for _, v := range operands {

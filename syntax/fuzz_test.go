@@ -39,7 +39,9 @@ func FuzzParse(f *testing.F) {
 		if !ok {
 			t.Fatalf("error %T is not a *syntax.Error: %v", err, err)
 		}
-		lines := strings.Count(src, "\n") + 1
+		// Jinja2 counts \r\n, \r and \n each as one line break.
+		unixSrc := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(src)
+		lines := strings.Count(unixSrc, "\n") + 1
 		if e.Pos.Line < 1 || e.Pos.Line > lines || e.Pos.Col < 1 || e.Pos.Col > utf8.RuneCountInString(src)+1 {
 			t.Fatalf("error position %v outside the template (%d lines): %v", e.Pos, lines, e)
 		}

@@ -57,7 +57,7 @@ func TestAdversarialTemplates(t *testing.T) {
 		checkOnlyOwnDeclarations(t, name, src)
 	}
 	var stderr bytes.Buffer
-	got, err := renderPairs(units, pairs, nil, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), false, &stderr)
+	got, err := renderPairs(units, pairs, nil, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), "", false, false, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}

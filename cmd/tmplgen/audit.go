@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tmplgen/tmplgen/interp"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
 )
@@ -20,6 +21,7 @@ type audit struct {
 	raises    []string // "line N: message"
 	tokens    []string // special tokens written literally
 	refusals  []string // what the sandbox refuses when it runs
+	caps      []string // what llama.cpp detects (see capsLines)
 }
 
 // standardInputs are the variables every request provides; anything else a template
@@ -50,6 +52,7 @@ func auditOf(s source) (*audit, error) {
 	for _, r := range ir.SandboxRefusals(t) {
 		a.refusals = append(a.refusals, fmt.Sprintf("line %d: %s", r.Pos.Line, r.What))
 	}
+	a.caps = capsLines(interp.Capabilities(t))
 	return a, nil
 }
 
@@ -99,6 +102,7 @@ func (a *audit) sections() [][2]string {
 		{"refuses input with (raise_exception)", join(a.raises, "\n")},
 		{"writes these special tokens literally", join(a.tokens, " ")},
 		{"does what the sandbox refuses (SecurityError when it runs)", join(a.refusals, "\n")},
+		{capsSection, join(a.caps, "\n")},
 	}
 }
 

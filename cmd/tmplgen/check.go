@@ -47,7 +47,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	nowFlag := fset.String("now", "2026-11-30T12:00:00Z", "the clock strftime_now reads")
 	match := fset.String("run", "", "only check templates whose path matches this regular expression")
 	keep := fset.Bool("keep", false, "keep the temporary build directory")
+	exportFile := fset.String("export", "", "with -engine llama_server, write each pair that fails (listed or not) as a JSON line: the template variables the profile defines and the template's output on them, for comparing with other Jinja engines")
 	showErrors := fset.Bool("errors", false, "also list the pairs where both sides failed, with both messages")
+	divergencesFile := fset.String("divergences", "", "the pairs known to differ from llama.cpp, skipped (default "+defaultDivergences+" with -engine llama_server, when it exists)")
 	if err := fset.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
@@ -55,7 +57,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		return usageError{"-templates and -expected are required"}
 	}
 	switch *engine {
-	case "transformers", "llama_legacy":
+	case "transformers", "llama_legacy", "llama_server":
 	default:
 		return usageError{fmt.Sprintf("unknown engine %q (transformers, llama_server, llama_legacy)", *engine)}
 	}
@@ -72,6 +74,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	cases, err := readCases(*casesFile)
 	if err != nil {
 		return err
+	}
+	var divergences *divergenceList
+	if *engine == "llama_server" {
+		path, explicit := *divergencesFile, *divergencesFile != ""
+		if !explicit {
+			path = defaultDivergences
+		}
+		if _, err := os.Stat(path); err == nil || explicit {
+			if divergences, err = readDivergences(path); err != nil {
+				return err
+			}
+		}
 	}
 	srcs, err := readTemplateDir(*templates, filter)
 	if err != nil {
@@ -104,12 +118,24 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	for _, f := range failed {
 		compileErrs[f.Source.Name] = f.Err
 	}
-	got, err := renderPairs(units, pairs, compileErrs, cases, now, *keep, stderr)
+	profile := ""
+	if *engine == "llama_server" {
+		profile = "llama_server"
+	}
+	got, err := renderPairs(units, pairs, compileErrs, cases, now, profile, *exportFile != "" && profile != "", *keep, stderr)
 	if err != nil {
 		return err
 	}
+	if *exportFile != "" {
+		if err := exportFailures(*exportFile, pairs, got); err != nil {
+			return err
+		}
+	}
 	passed, failedN := 0, 0
 	for i, p := range pairs {
+		if divergences.skip(stdout, p, same(p.want, got[i])) {
+			continue
+		}
 		if same(p.want, got[i]) {
 			passed++
 			if *showErrors && p.want.Error != nil {
@@ -120,6 +146,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		failedN++
 		fmt.Fprintf(stdout, "FAIL %s %s: %s\n", p.template, p.caseID, describeMismatch(p.want, got[i]))
 	}
+	failedN += divergences.report(stdout, srcs)
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failedN)
 	if failedN > 0 {
 		return fmt.Errorf("%d of %d pairs differ from %s", failedN, passed+failedN, *engine)
@@ -249,8 +276,10 @@ func isTemplateFile(name string) bool {
 
 // renderPairs compiles the units into a temporary module with the runtime, builds the
 // harness and renders every pair: its own request if it has one, else the case it
-// names. A template that did not compile gives its compile error for each of its pairs.
-func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[string]error, cases map[string]json.RawMessage, now time.Time, keep bool, stderr io.Writer) ([]result, error) {
+// names, under a profile ("" or "transformers", "llama_server"), with the llama_server
+// profile's variables exported when export is set (see harness.Request). A template
+// that did not compile gives its compile error for each of its pairs.
+func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[string]error, cases map[string]json.RawMessage, now time.Time, profile string, export, keep bool, stderr io.Writer) ([]result, error) {
 	dir, err := os.MkdirTemp("", "tmplgen-check-")
 	if err != nil {
 		return nil, err
@@ -277,7 +306,7 @@ func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[strin
 		if p.request != nil {
 			req = p.request
 		}
-		reqs = append(reqs, harness.Request{Template: p.template, Request: req})
+		reqs = append(reqs, harness.Request{Template: p.template, Request: req, Profile: profile, Export: export})
 		sent = append(sent, i)
 	}
 	got, err := harness.Run(bin, reqs, now, stderr)

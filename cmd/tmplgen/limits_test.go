@@ -33,7 +33,7 @@ func TestLimits(t *testing.T) {
 		t.Fatal(failed[0])
 	}
 	var stderr bytes.Buffer
-	got, err := renderPairs(units, pairs, nil, nil, time.Now(), false, &stderr)
+	got, err := renderPairs(units, pairs, nil, nil, time.Now(), "", false, false, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}

@@ -71,6 +71,24 @@ func TestRenderModel(t *testing.T) {
 	}
 }
 
+// TestRenderModelLlamaServer renders the model's template under the llama-server
+// profile, with the tokenizer flags of the model file (its tokenizer adds BOS, so the
+// rendered one is removed), and compares with llama.cpp's rendering (recorded by
+// testdata/requests/record_llama.py).
+func TestRenderModelLlamaServer(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/requests/weather.roka-tiny.llama-server.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "render", "-model", "../../testdata/models/roka-tiny.gguf", "-profile", "llama-server", "-request", "../../testdata/requests/weather.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stdout != string(want) {
+		t.Errorf("render -profile llama-server differs from llama.cpp:\n got  %q\n want %q", stdout, want)
+	}
+}
+
 // TestHash prints the sha256 of each template of a template file or a model.
 func TestHash(t *testing.T) {
 	roka, err := os.ReadFile("../../templates/roka.jinja")
@@ -108,6 +126,7 @@ func TestRenderErrors(t *testing.T) {
 		want  string
 	}{
 		{"no template", "", []string{"render"}, 2, "give one of -model and -template"},
+		{"unknown profile", "", []string{"render", "-template", "Qwen-Qwen3-0.6B", "-profile", "vllm"}, 2, `unknown profile "vllm"`},
 		{"model without a template", "", []string{"render", "-model", "../../testdata/models/no-template.gguf"}, 1, "no chat template"},
 		{"model without that variant", "", []string{"render", "-model", "../../testdata/models/roka-tiny.gguf", "-variant", "nope"}, 1, `no chat template named "nope"`},
 		{"truncated model", "", []string{"render", "-model", truncated}, 1, "gguf: "},

@@ -22,7 +22,12 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	variant := fs.String("variant", "", "with -model, the named chat template to use (such as tool_use)")
 	tmpl := fs.String("template", "", "a compiled template's name, or a template file")
 	reqFile := fs.String("request", "", "the request JSON file (default: standard input)")
+	profileName := fs.String("profile", "transformers", "the request handling around the template: transformers (apply_chat_template) or llama-server (/apply-template)")
 	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	profile, err := runtime.ParseProfile(*profileName)
+	if err != nil {
 		return usageError{err.Error()}
 	}
 	if (*model == "") == (*tmpl == "") {
@@ -33,7 +38,6 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var t *runtime.Template
 	var text string
 	var info *runtime.ModelInfo
-	var err error
 	switch {
 	case *model != "":
 		if info, err = runtime.ReadModel(*model); err != nil {
@@ -86,11 +90,13 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 
+	req.Profile = profile
+
 	var prompt string
 	if t != nil {
 		prompt, err = t.Render(&req.Input)
 	} else {
-		prompt, err = renderUncompiled(text, data, stderr)
+		prompt, err = renderUncompiled(text, req, data, stderr)
 	}
 	if err != nil {
 		return err
@@ -99,8 +105,9 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return err
 }
 
-// withModelTokens adds the model's bos_token and eos_token to a request that does not
-// give them.
+// withModelTokens adds the model's bos_token and eos_token, and whether its tokenizer
+// adds them itself (add_bos, add_eos: the llama-server profile then removes a rendered
+// one), to a request that does not give them.
 func withModelTokens(data []byte, req *runtime.Request, info *runtime.ModelInfo) ([]byte, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
@@ -114,13 +121,18 @@ func withModelTokens(data []byte, req *runtime.Request, info *runtime.ModelInfo)
 			fields[name], _ = json.Marshal(tok.text)
 		}
 	}
+	for name, adds := range map[string]*bool{"add_bos": info.AddBOS, "add_eos": info.AddEOS} {
+		if _, given := fields[name]; !given && adds != nil {
+			fields[name], _ = json.Marshal(*adds)
+		}
+	}
 	return json.Marshal(fields)
 }
 
 // renderUncompiled renders a template that is not in the compiled registry: it is
 // compiled (never interpreted) into a cache directory named by its sha256, built once,
-// and run there.
-func renderUncompiled(text string, request []byte, stderr io.Writer) (string, error) {
+// and run there on the request data under req's profile.
+func renderUncompiled(text string, req *runtime.Request, request []byte, stderr io.Writer) (string, error) {
 	sum := runtime.SHA256(text)
 	cache := os.Getenv("TMPLGEN_CACHE")
 	if cache == "" {
@@ -145,7 +157,7 @@ func renderUncompiled(text string, request []byte, stderr io.Writer) (string, er
 			return "", err
 		}
 	}
-	res, err := harness.Run(bin, []harness.Request{{Template: "template", Request: request}}, time.Now(), stderr)
+	res, err := harness.Run(bin, []harness.Request{{Template: "template", Request: request, Profile: req.Profile.String()}}, time.Now(), stderr)
 	if err != nil {
 		return "", err
 	}

@@ -95,7 +95,7 @@ func TestSemantics(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	var stderr bytes.Buffer
-	got, err := renderPairs(units, pairs, compileErrs, nil, now, false, &stderr)
+	got, err := renderPairs(units, pairs, compileErrs, nil, now, "", false, false, &stderr)
 	if err != nil {
 		t.Fatalf("rendering the snippets: %v\n%s", err, stderr.String())
 	}

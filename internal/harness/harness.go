@@ -24,16 +24,25 @@ import (
 )
 
 // Request is a request to render: a template's name in the built package and an
-// OpenAI-style request (see runtime.ParseRequest).
+// OpenAI-style request (see runtime.ParseRequest), rendered with a profile
+// ("transformers", the default, or "llama_server"). Export asks, under the llama_server
+// profile, for the template variables the profile defines and the template's output on
+// them before post-processing (Result.Vars and Result.Raw).
 type Request struct {
 	Template string          `json:"template"`
 	Request  json.RawMessage `json:"request"`
+	Profile  string          `json:"profile,omitempty"`
+	Export   bool            `json:"export,omitempty"`
 }
 
-// Result is one rendering: a prompt or an error.
+// Result is one rendering: a prompt or an error; with Request.Export, also the template
+// variables as JSON (Vars) and the template's output on them (Raw, or RawError).
 type Result struct {
-	Prompt *string `json:"prompt,omitempty"`
-	Error  *string `json:"error,omitempty"`
+	Prompt   *string `json:"prompt,omitempty"`
+	Error    *string `json:"error,omitempty"`
+	Vars     *string `json:"vars,omitempty"`
+	Raw      *string `json:"raw,omitempty"`
+	RawError *string `json:"raw_error,omitempty"`
 }
 
 func (r Result) String() string {
@@ -132,6 +141,8 @@ func main() {
 		var req struct {
 			Template string          ` + "`json:\"template\"`" + `
 			Request  json.RawMessage ` + "`json:\"request\"`" + `
+			Profile  string          ` + "`json:\"profile\"`" + `
+			Export   bool            ` + "`json:\"export\"`" + `
 		}
 		res := map[string]string{}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
@@ -140,6 +151,8 @@ func main() {
 			res["error"] = "no template " + req.Template
 		} else if r, err := runtime.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
+		} else if r.Profile, err = runtime.ParseProfile(req.Profile); err != nil {
+			res["error"] = err.Error()
 		} else {
 			r.Now = now
 			if prompt, err := t.Render(&r.Input); err != nil {
@@ -147,8 +160,26 @@ func main() {
 			} else {
 				res["prompt"] = prompt
 			}
+			if req.Export {
+				export(t, &r.Input, res)
+			}
 		}
 		enc.Encode(res)
+	}
+}
+
+// export adds the variables the llama_server profile gives the template, and the
+// template's output on them before post-processing.
+func export(t *runtime.Template, in *runtime.Input, res map[string]string) {
+	vars, err := t.LlamaServerVars(in)
+	if err != nil {
+		return
+	}
+	res["vars"] = string(runtime.AppendJSON(nil, runtime.DictValue(vars)))
+	if raw, err := t.Render(&runtime.Input{Vars: vars, Now: in.Now}); err != nil {
+		res["raw_error"] = err.Error()
+	} else {
+		res["raw"] = raw
 	}
 }
 `

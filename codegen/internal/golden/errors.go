@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Errors is the chat template errors.jinja.
 var Errors = &runtime.Template{
 	Aliases: []string{"24fb724663a761ac6820a3ff3982bcf1ba9cbef6e146dcd0eaa05e55249ba662", "c3537800501028d6d840c5c80b86dff754202857dd3b0785875c6c6a457985ec"},
-	File:    "errors.jinja",
-	Func:    renderErrors,
-	Name:    "errors",
-	Origin:  "errors.jinja",
-	SHA256:  "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "errors.jinja",
+	Func:   renderErrors,
+	Name:   "errors",
+	Origin: "errors.jinja",
+	SHA256: "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
 }
 
 // renderErrors renders errors.jinja.

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Expressions is the chat template expressions.jinja.
 var Expressions = &runtime.Template{
 	Aliases: []string{"6d5270cdfe7e15404fdf00fee5d834aec6c458ce086de0f26026202477b5a4ca", "f84c8f7b38da2cd827d00dea6622a4f1373d77d69a23e203eca7ab77a68d0878"},
-	File:    "expressions.jinja",
-	Func:    renderExpressions,
-	Name:    "expressions",
-	Origin:  "expressions.jinja",
-	SHA256:  "d60c4ec6e2b64739d71bc79f465bcb5115c03250a3cd9d6d4264f52043a4b05d",
+	Caps: runtime.Capabilities{
+		SystemRole:         false,
+		StringContent:      false,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "expressions.jinja",
+	Func:   renderExpressions,
+	Name:   "expressions",
+	Origin: "expressions.jinja",
+	SHA256: "d60c4ec6e2b64739d71bc79f465bcb5115c03250a3cd9d6d4264f52043a4b05d",
 }
 
 // renderExpressions renders expressions.jinja.

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Loops is the chat template loops.jinja.
 var Loops = &runtime.Template{
 	Aliases: []string{"7366873642593cabc022aff9d985fc799e791efd05057819592719f4ca60bdfb", "e6199caea8b3d97b52f4191ee11cd5048298385563caf0d81a6355f439e6984a"},
-	File:    "loops.jinja",
-	Func:    renderLoops,
-	Name:    "loops",
-	Origin:  "loops.jinja",
-	SHA256:  "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
+	Caps: runtime.Capabilities{
+		SystemRole:         false,
+		StringContent:      false,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "loops.jinja",
+	Func:   renderLoops,
+	Name:   "loops",
+	Origin: "loops.jinja",
+	SHA256: "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
 }
 
 // renderLoops renders loops.jinja.
@@ -23,7 +43,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.Start(w, messages, func(item2 runtime.Value) bool {
 		m := item2
-		return runtime.Ne(m.Attr("role"), runtime.Str("system"))
+		return !runtime.EqStr(m.Attr("role"), "system")
 	}); loop.Next(); {
 		m2 := loop.Item()
 		// loops.jinja:3 {{ loop.index }}
@@ -58,11 +78,11 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:7 {% for k, v in {'a': 1, 'b': 2}.items() %}
 	w.At(7, 1, "for")
+	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
 	var loop2 runtime.Loop
-	for loop2.Start(w, runtime.CallMethod(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)), "items", nil, nil), nil); loop2.Next(); {
-		vals := runtime.Unpack(loop2.Item(), 2)
-		k := vals[0]
-		v := vals[1]
+	for loop2.StartValues(w, keys); loop2.Next(); {
+		k := keys[loop2.Pos()]
+		v := values[loop2.Pos()]
 		// loops.jinja:7 {{ k }}
 		w.At(7, 43, "{{ }}")
 		w.Write(k)
@@ -72,7 +92,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		w.Write(v)
 		// loops.jinja:7 {{ ', ' if not loop.last }}
 		w.At(7, 58, "{{ }}")
-		if !(loop2.Last().Truthy()) {
+		if !loop2.Last().Truthy() {
 			w.WriteString(", ")
 		}
 	}

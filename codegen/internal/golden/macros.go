@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Macros is the chat template macros.jinja.
 var Macros = &runtime.Template{
 	Aliases: []string{"30b67a0dd63e8140c21f4a66053bc30f496b0311359d1d7224d128df9b541e98", "97eb208f1f3d9ecede3f2f506f92c61b9ea24581dc347d7e1fee6923fd14b70a"},
-	File:    "macros.jinja",
-	Func:    renderMacros,
-	Name:    "macros",
-	Origin:  "macros.jinja",
-	SHA256:  "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      false,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "macros.jinja",
+	Func:   renderMacros,
+	Name:   "macros",
+	Origin: "macros.jinja",
+	SHA256: "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
 }
 
 // renderMacros renders macros.jinja.

@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Scopes is the chat template scopes.jinja.
 var Scopes = &runtime.Template{
 	Aliases: []string{"0f24cc85a6610d115f2b7d6a024f4bd13f45c0cecd51469038eb7b09b30f4f1b", "2a0cea21c395d57e87e8a3e9b9239bbf71f72e2e284dbf6c060f055bc0e36211"},
-	File:    "scopes.jinja",
-	Func:    renderScopes,
-	Name:    "scopes",
-	Origin:  "scopes.jinja",
-	SHA256:  "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
+	Caps: runtime.Capabilities{
+		SystemRole:         false,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "scopes.jinja",
+	Func:   renderScopes,
+	Name:   "scopes",
+	Origin: "scopes.jinja",
+	SHA256: "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
 }
 
 // renderScopes renders scopes.jinja.

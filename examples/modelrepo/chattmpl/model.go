@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // Model is the chat template ./model.
 var Model = &runtime.Template{
 	Aliases: []string{"497939b112221df960609fa27644e9917cf37f7b30bae4043e37fc4f70be6faf", "18e91c6c87c77a1ad20d1a2a46d456d181ae98114fe3f32e37be434993f238dc"},
-	File:    "model",
-	Func:    renderModel,
-	Name:    "model",
-	Origin:  "./model",
-	SHA256:  "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          true,
+		ParallelToolCalls:  true,
+		ObjectArguments:    true,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "model",
+	Func:   renderModel,
+	Name:   "model",
+	Origin: "./model",
+	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
 }
 
 // renderModel renders model.
@@ -40,7 +60,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// model:32 {%- if message.role == 'system' -%}
 		w.At(32, 1, "if")
-		if runtime.Eq(message.Attr("role"), runtime.Str("system")) {
+		if runtime.EqStr(message.Attr("role"), "system") {
 			// model:33 {{- llama3_header('system') -}}
 			w.At(33, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("system")}, nil))
@@ -48,7 +68,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 			w.At(34, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("user")) {
+		} else if runtime.EqStr(message.Attr("role"), "user") {
 			// model:37 {{- llama3_header('user') -}}
 			w.At(37, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))
@@ -56,7 +76,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 			w.At(38, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("assistant")) {
+		} else if runtime.EqStr(message.Attr("role"), "assistant") {
 			// model:41 {{- llama3_header('assistant') -}}
 			w.At(41, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("assistant")}, nil))
@@ -107,7 +127,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if runtime.Eq(message.Attr("role"), runtime.Str("tool")) {
+		} else if runtime.EqStr(message.Attr("role"), "tool") {
 			// model:63 {{- llama3_header('user') -}}
 			w.At(63, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))

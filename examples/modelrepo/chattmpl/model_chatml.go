@@ -7,11 +7,31 @@ import "github.com/tmplgen/tmplgen/runtime"
 // ModelChatml is the chat template ./model#chatml.
 var ModelChatml = &runtime.Template{
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
-	File:    "model",
-	Func:    renderModelChatml,
-	Name:    "model:chatml",
-	Origin:  "./model#chatml",
-	SHA256:  "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
+	Caps: runtime.Capabilities{
+		SystemRole:         true,
+		StringContent:      true,
+		TypedContent:       false,
+		Tools:              false,
+		ToolCalls:          false,
+		ParallelToolCalls:  false,
+		ObjectArguments:    false,
+		PreserveReasoning:  false,
+		Handler:            "generic",
+		Thinking:           false,
+		ThinkingStartTag:   "",
+		KeepDeveloperRole:  false,
+		TrimContent:        false,
+		MergeToolResponses: false,
+		SortToolResults:    false,
+		ReasoningMode:      "none",
+		ReasoningStart:     "",
+		ReasoningEnd:       "",
+	},
+	File:   "model",
+	Func:   renderModelChatml,
+	Name:   "model:chatml",
+	Origin: "./model#chatml",
+	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
 }
 
 // renderModelChatml renders model.
@@ -22,7 +42,11 @@ func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// model:9 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.At(9, 1, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>"), message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("<|im_end|>\n"))
+		w.WriteString("<|im_start|>")
+		w.WriteStr(message.ItemStr("role"))
+		w.WriteString("\n")
+		w.WriteStr(message.ItemStr("content"))
+		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }

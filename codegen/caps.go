@@ -1,0 +1,41 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// capsLiteral is the runtime.Capabilities literal of a template's file: every field, one
+// per line, in the order of the struct, so that a reader sees each capability.
+func capsLiteral(c *runtime.Capabilities) jen.Code {
+	fields := []struct {
+		name  string
+		value any
+	}{
+		{"SystemRole", c.SystemRole},
+		{"StringContent", c.StringContent},
+		{"TypedContent", c.TypedContent},
+		{"Tools", c.Tools},
+		{"ToolCalls", c.ToolCalls},
+		{"ParallelToolCalls", c.ParallelToolCalls},
+		{"ObjectArguments", c.ObjectArguments},
+		{"PreserveReasoning", c.PreserveReasoning},
+		{"Handler", c.Handler},
+		{"Thinking", c.Thinking},
+		{"ThinkingStartTag", c.ThinkingStartTag},
+		{"KeepDeveloperRole", c.KeepDeveloperRole},
+		{"TrimContent", c.TrimContent},
+		{"MergeToolResponses", c.MergeToolResponses},
+		{"SortToolResults", c.SortToolResults},
+		{"ReasoningMode", c.ReasoningMode},
+		{"ReasoningStart", c.ReasoningStart},
+		{"ReasoningEnd", c.ReasoningEnd},
+	}
+	items := make([]jen.Code, 0, len(fields)+1)
+	for _, f := range fields {
+		items = append(items, jen.Line().Id(f.name).Op(":").Lit(f.value))
+	}
+	items = append(items, jen.Line())
+	return jen.Qual(RuntimePath, "Capabilities").Values(items...)
+}

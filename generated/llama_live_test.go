@@ -1,0 +1,219 @@
+package generated_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// TestLlamaServerLive renders the project's own requests (testdata/llama_server/live/
+// requests.jsonl: written by hand and by a seeded random generator) through the compiled
+// templates of testdata/llama_server/live/templates.txt twice: live through llama.cpp
+// b10256 as llama-server's /apply-template runs it (the @fugood/llama.node binding and
+// ../shared/oracle/tools/llama_render.mjs in "server" mode), and through the LlamaServer
+// profile; every prompt must be the same bytes, every error an error.
+//
+// TMPLGEN_LLAMA_ORACLE names the directory ../shared/oracle/tools/setup.sh installed the
+// binding into (.ci/run installs it). Without it the test says it skipped, unless
+// TMPLGEN_REQUIRE_ORACLES is set (as in CI): then it fails.
+func TestLlamaServerLive(t *testing.T) {
+	dir := os.Getenv("TMPLGEN_LLAMA_ORACLE")
+	require := os.Getenv("TMPLGEN_REQUIRE_ORACLES") != ""
+	missing := func(format string, args ...any) {
+		t.Helper()
+		if require {
+			t.Fatalf("TMPLGEN_REQUIRE_ORACLES is set, but "+format, args...)
+		}
+		t.Skipf("SKIPPED: "+format+" (install it with ../shared/oracle/tools/setup.sh DIR and set TMPLGEN_LLAMA_ORACLE=DIR)", args...)
+	}
+	if dir == "" {
+		missing("TMPLGEN_LLAMA_ORACLE does not name the llama.cpp binding's directory")
+	}
+	script := filepath.Join(dir, "llama_render.mjs")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@fugood", "llama.node")); err != nil {
+		missing("the llama.cpp binding is not installed in %s (%v)", dir, err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missing("node is not installed")
+	}
+	requireShared(t)
+
+	names := liveTemplates(t)
+	requests, ids := liveRequests(t)
+	now := time.Now().UTC()
+
+	// llama.cpp, live: one JSON line per template and request
+	var input bytes.Buffer
+	type pair struct{ tmpl, req int }
+	var pairs []pair
+	for ti, name := range names {
+		text := catalogText(t, name)
+		for ri, raw := range requests {
+			// the request as written (key order matters), with the template and an id
+			// that name the pair added at its end (the last of two keys wins)
+			var extra bytes.Buffer
+			enc := json.NewEncoder(&extra)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(map[string]string{"id": fmt.Sprintf("%s\t%s", name, ids[ri]), "template": text}); err != nil {
+				t.Fatal(err)
+			}
+			raw := bytes.TrimSpace(raw)
+			input.Write(raw[:len(raw)-1])
+			input.WriteString(",")
+			input.Write(bytes.TrimSpace(extra.Bytes())[1:])
+			input.WriteString("\n")
+			pairs = append(pairs, pair{ti, ri})
+		}
+	}
+	cmd := exec.Command("node", script, "--workers", "2", "--timeout-ms", "60000")
+	cmd.Stdin = &input
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("llama_render.mjs: %v\n%s", err, stderr.String())
+	}
+	var answers []map[string]*string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		var a map[string]*string
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, a)
+	}
+	if len(answers) != len(pairs) {
+		t.Fatalf("llama.cpp answered %d requests of %d\n%s", len(answers), len(pairs), stderr.String())
+	}
+
+	// the LlamaServer profile, on the same requests
+	prompts, errs := 0, 0
+	for i, p := range pairs {
+		name := names[p.tmpl]
+		tmpl, _ := generated.ByName(name)
+		req, err := runtime.ParseRequest(requests[p.req])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range map[string]string{"bos_token": "<s>", "eos_token": "</s>"} { // llama_render.mjs's defaults
+			if _, ok := req.SpecialTokens[k]; !ok {
+				req.SpecialTokens[k] = v
+			}
+		}
+		req.Profile = runtime.LlamaServer
+		req.Now = now
+		got, err := tmpl.Render(&req.Input)
+		want := answers[i]
+		switch {
+		case want["error"] != nil && err == nil:
+			t.Errorf("%s %s: llama.cpp fails (%s), we render %q", name, ids[p.req], clip(*want["error"]), clip(got))
+		case want["error"] == nil && err != nil:
+			t.Errorf("%s %s: we fail (%v), llama.cpp renders %q", name, ids[p.req], err, clip(deref(want["prompt"])))
+		case want["error"] == nil && got != deref(want["prompt"]):
+			w := deref(want["prompt"])
+			n := 0
+			for n < len(w) && n < len(got) && w[n] == got[n] {
+				n++
+			}
+			t.Errorf("%s %s: prompts differ at byte %d:\nllama.cpp %q\nours      %q", name, ids[p.req], n, clip(w[max(0, n-40):]), clip(got[max(0, n-40):]))
+		case err != nil:
+			errs++
+		default:
+			prompts++
+		}
+	}
+	t.Logf("%d requests x %d templates through llama.cpp live and the LlamaServer profile: %d same prompts, %d errors on both sides", len(requests), len(names), prompts, errs)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func clip(s string) string {
+	if len(s) > 160 {
+		return s[:160] + "…"
+	}
+	return s
+}
+
+// liveTemplates reads the names of testdata/llama_server/live/templates.txt.
+func liveTemplates(t *testing.T) []string {
+	b, err := os.ReadFile("../testdata/llama_server/live/templates.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, _, _ := strings.Cut(line, "\t")
+		if _, ok := generated.ByName(name); !ok {
+			t.Fatalf("%s is not in the compiled catalog", name)
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// liveRequests reads testdata/llama_server/live/requests.jsonl.
+func liveRequests(t *testing.T) (reqs []json.RawMessage, ids []string) {
+	b, err := os.ReadFile("../testdata/llama_server/live/requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var id struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(line, &id); err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, json.RawMessage(line))
+		ids = append(ids, id.ID)
+	}
+	if len(reqs) < 50 {
+		t.Fatalf("%d requests: the live comparison needs at least 50", len(reqs))
+	}
+	return reqs, ids
+}
+
+// catalogText returns the text of a catalog template.
+func catalogText(t *testing.T, name string) string {
+	b, err := os.ReadFile("../templates/catalog.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 || cols[0] != name {
+			continue
+		}
+		path := filepath.Join("../templates", cols[1])
+		if rel, ok := strings.CutPrefix(cols[1], "shared:"); ok {
+			path = filepath.Join(sharedTemplates, rel)
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(text)
+	}
+	t.Fatalf("%s is not in the catalog", name)
+	return ""
+}

@@ -1,0 +1,176 @@
+package generated_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// oracleCases reads the shared cases as parsed requests, with the oracle's clock.
+func oracleCases(t *testing.T) (ids []string, reqs []*runtime.Request) {
+	t.Helper()
+	b, err := os.ReadFile("../../shared/oracle/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []json.RawMessage
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		var id struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(c, &id); err != nil {
+			t.Fatal(err)
+		}
+		req, err := runtime.ParseRequest(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the oracle's defaults for what a case leaves out
+		for k, v := range map[string]string{"bos_token": "<s>", "eos_token": "</s>"} {
+			if _, ok := req.SpecialTokens[k]; !ok {
+				req.SpecialTokens[k] = v
+			}
+		}
+		req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		req.Profile = runtime.LlamaServer
+		ids = append(ids, id.ID)
+		reqs = append(reqs, req)
+	}
+	return ids, reqs
+}
+
+// TestLlamaServerOracle renders every case through every compiled catalog template of
+// the shared corpus with the LlamaServer profile, as a Go service would, and compares
+// with what llama-server b10256 answered (../shared/oracle/expected), except the pairs
+// testdata/llama-server-divergences.tsv lists (llama.cpp refused the template, or its
+// Jinja engine deviates from Jinja2 there).
+func TestLlamaServerOracle(t *testing.T) {
+	requireShared(t)
+	listed := map[string]bool{}
+	f, err := os.Open("../testdata/llama-server-divergences.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		listed[cols[0]+"\t"+cols[1]] = true
+	}
+	f.Close()
+	ids, reqs := oracleCases(t)
+	catalog, err := os.ReadFile("../templates/catalog.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var passed, skipped int
+	for _, line := range strings.Split(string(catalog), "\n") {
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		path, ok := strings.CutPrefix(cols[1], "shared:")
+		if !ok {
+			continue
+		}
+		tmpl, ok := generated.ByName(cols[0])
+		if !ok {
+			t.Fatalf("%s is not in the registry", cols[0])
+		}
+		b, err := os.ReadFile(filepath.Join("../../shared/oracle/expected", path+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exp struct {
+			Cases map[string]map[string]struct {
+				Prompt *string `json:"prompt"`
+				Error  *string `json:"error"`
+			} `json:"cases"`
+		}
+		if err := json.Unmarshal(b, &exp); err != nil {
+			t.Fatal(err)
+		}
+		for i, id := range ids {
+			want, ok := exp.Cases[id]["llama_server"]
+			if !ok || listed[path+"\t"+id] {
+				skipped++
+				continue
+			}
+			got, err := tmpl.Render(&reqs[i].Input)
+			switch {
+			case want.Error != nil && err == nil:
+				t.Errorf("%s %s: got a prompt, llama-server answered %s", path, id, *want.Error)
+			case want.Prompt != nil && err != nil:
+				t.Errorf("%s %s: %v", path, id, err)
+			case want.Prompt != nil && got != *want.Prompt:
+				t.Errorf("%s %s:\ngot  %q\nwant %q", path, id, got, *want.Prompt)
+			default:
+				passed++
+			}
+		}
+	}
+	t.Logf("%d pairs as llama-server answered, %d listed or not recorded", passed, skipped)
+	if passed < 2000 {
+		t.Errorf("only %d pairs compared", passed)
+	}
+}
+
+// TestConcurrentRenderLlamaServer renders every compiled template under the LlamaServer
+// profile from many goroutines sharing the same inputs (run with -race), and checks the
+// renders get the same answers as renders on their own and leave the inputs as they were.
+func TestConcurrentRenderLlamaServer(t *testing.T) {
+	requireShared(t)
+	_, reqs := oracleCases(t)
+	var before []string
+	for _, r := range reqs {
+		before = append(before, string(runtime.AppendJSON(nil, r.Messages))+string(runtime.AppendJSON(nil, r.Tools)))
+	}
+	type job struct {
+		tmpl *runtime.Template
+		in   *runtime.Input
+		want string
+	}
+	var jobs []job
+	for _, tmpl := range generated.Registry.All() {
+		for _, r := range reqs {
+			prompt, err := tmpl.Render(&r.Input)
+			if err != nil {
+				prompt = "error: " + err.Error()
+			}
+			jobs = append(jobs, job{tmpl, &r.Input, prompt})
+		}
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := g; i < len(jobs); i += 8 {
+				j := jobs[i]
+				got, err := j.tmpl.Render(j.in)
+				if err != nil {
+					got = "error: " + err.Error()
+				}
+				if got != j.want {
+					t.Errorf("%s: concurrent render differs", j.tmpl.Name)
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	for i, r := range reqs {
+		if after := string(runtime.AppendJSON(nil, r.Messages)) + string(runtime.AppendJSON(nil, r.Tools)); after != before[i] {
+			t.Errorf("case %d: rendering changed the input", i)
+		}
+	}
+}

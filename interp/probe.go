@@ -1,0 +1,684 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tmplgen/tmplgen/ir"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// Probe mode: the interpreter renders a template the way llama.cpp's Jinja engine
+// (common/jinja, b10256) does when it probes a template for capabilities
+// (jinja::caps_get), with "stats" switched on. Every value of the probe input remembers
+// whether it was used and which operations were applied to it, and the engine's
+// differences from Jinja2 that decide whether a probe render fails are reproduced:
+//
+//   - a value is used when a variable holding it is read, when it is the object, key or
+//     result of an attribute or subscript, when a for loop iterates it, and when it is
+//     given to a filter or a method; |tojson and |string (of a list or dict) use it and
+//     everything in it. The result of a call (such as dict.get) is not used until it is
+//     read again from a variable or given to a filter, attribute or subscript;
+//   - its operations are "array_access" (a for loop, an int subscript), "object_access"
+//     (a str subscript or attribute that is not a builtin) and the name of every
+//     filter, method or attribute tried on it;
+//   - a filter or method the value's type lacks in llama.cpp is an error (and so are the
+//     builtins llama.cpp declares but does not implement), a for loop over a str is an
+//     error, dict, lipsum, cycler and joiner do not exist, tests llama.cpp lacks are
+//     errors, `in` with an undefined or none operand is an error, //, ** and str % are
+//     errors, and comparisons other than == and != need numbers;
+//   - undefined is lenient: its attributes and items are undefined, it iterates as
+//     empty, its builtins return empty values, and undefined or none + str is the str;
+//     str + anything concatenates the string forms;
+//   - lists can be mutated (append, pop), an attribute of a dict can be set like a
+//     namespace's, map/select/reject return lists, and select/reject/selectattr/
+//     rejectattr read their arguments as llama.cpp does.
+
+// valueStats is what llama.cpp's engine records about a probe input value.
+type valueStats struct {
+	used bool
+	ops  map[string]bool
+}
+
+// probe is the state of a probe render.
+type probe struct {
+	containers map[any]*valueStats // the stats of tracked lists and dicts, by storage
+	nargs      int                 // the number of arguments of the macro call being made, or -1
+	caller     *env                // where the macro call being made is
+}
+
+func newProbe() *probe { return &probe{containers: map[any]*valueStats{}, nargs: -1} }
+
+// track returns a copy of a JSON-like value whose strs, lists and dicts record their
+// stats.
+func (p *probe) track(v runtime.Value) runtime.Value {
+	switch v.Kind() {
+	case runtime.KindString:
+		s, _ := v.AsString()
+		return runtime.TaggedStr(s, &valueStats{ops: map[string]bool{}})
+	case runtime.KindList:
+		items := make([]runtime.Value, len(v.Items()))
+		for i, it := range v.Items() {
+			items[i] = p.track(it)
+		}
+		out := runtime.ListOf(items)
+		p.containers[out.Tag()] = &valueStats{ops: map[string]bool{}}
+		return out
+	case runtime.KindDict:
+		d := v.AsDict()
+		out := runtime.NewDict(d.Len())
+		for i, k := range d.Keys() {
+			out.Set(k, p.track(d.Values()[i]))
+		}
+		p.containers[out] = &valueStats{ops: map[string]bool{}}
+		return runtime.DictValue(out)
+	}
+	return v
+}
+
+// stats returns the stats of a value: those of a tracked str, or of any list, dict or
+// namespace (llama.cpp keeps stats for every value; those of a container the template
+// made itself start when it is first used). Nil for other values.
+func (p *probe) stats(v runtime.Value) *valueStats {
+	tag := v.Tag()
+	if tag == nil {
+		return nil
+	}
+	if st, ok := tag.(*valueStats); ok {
+		return st
+	}
+	st := p.containers[tag]
+	if st == nil && v.Kind() != runtime.KindString {
+		st = &valueStats{ops: map[string]bool{}}
+		p.containers[tag] = st
+	}
+	return st
+}
+
+// used reports whether a tracked value was used.
+func (p *probe) used(v runtime.Value) bool {
+	st := p.stats(v)
+	return st != nil && st.used
+}
+
+// hasOp reports whether an operation was applied to a tracked value.
+func (p *probe) hasOp(v runtime.Value, op string) bool {
+	st := p.stats(v)
+	return st != nil && st.ops[op]
+}
+
+func (p *probe) mark(v runtime.Value) {
+	if st := p.stats(v); st != nil {
+		st.used = true
+	}
+}
+
+func (p *probe) op(v runtime.Value, name string) {
+	if st := p.stats(v); st != nil {
+		st.used = true
+		st.ops[name] = true
+	}
+}
+
+// markDeep marks v and everything in it used.
+func (p *probe) markDeep(v runtime.Value) {
+	p.mark(v)
+	switch v.Kind() {
+	case runtime.KindList, runtime.KindTuple:
+		for _, it := range v.Items() {
+			p.markDeep(it)
+		}
+	case runtime.KindDict:
+		for _, it := range v.AsDict().Values() {
+			p.markDeep(it)
+		}
+	}
+}
+
+// llamaFail raises the error llama.cpp's engine raises where Jinja2 would go on.
+func llamaFail(format string, args ...any) {
+	runtime.Fail("LlamaEngineError", fmt.Sprintf(format, args...))
+}
+
+// llamaType is a value's type in llama.cpp's engine, which decides its builtins.
+func llamaType(v runtime.Value) string {
+	switch v.Kind() {
+	case runtime.KindUndefined:
+		return "undefined"
+	case runtime.KindNone:
+		return "none"
+	case runtime.KindBool:
+		return "bool"
+	case runtime.KindInt:
+		return "int"
+	case runtime.KindFloat:
+		return "float"
+	case runtime.KindString:
+		return "str"
+	case runtime.KindList, runtime.KindTuple, runtime.KindIterator:
+		return "list"
+	case runtime.KindDict:
+		return "dict"
+	case runtime.KindNamespace:
+		return "dict" // an object, as a dict
+	}
+	return ""
+}
+
+// llamaBuiltins are the filters and methods of each type in llama.cpp's engine
+// (value.cpp get_builtins); anything else is an error.
+var llamaBuiltins = map[string]map[string]bool{
+	"int":       set("default abs int float safe string tojson"),
+	"float":     set("default abs int float safe string tojson"),
+	"bool":      set("default int float safe string tojson"),
+	"str":       set("default upper lower strip rstrip lstrip title capitalize length startswith endswith split rsplit replace format int float string slice safe tojson indent join"),
+	"list":      set("default list first last length slice selectattr select rejectattr reject join string tojson map append pop sort reverse min max unique"),
+	"dict":      set("get keys values items tojson string length dictsort join"),
+	"none":      set("default tojson string safe items map reject rejectattr select selectattr unique"),
+	"undefined": set("default capitalize first items join last length list lower map max min reject rejectattr replace reverse safe select selectattr sort string strip sum title truncate unique upper wordcount"),
+}
+
+// llamaNotImplemented are builtins llama.cpp declares but raises "not implemented" for.
+var llamaNotImplemented = map[string]bool{"str join": true, "dict join": true, "list unique": true}
+
+// llamaTests are the tests of llama.cpp's engine; sameas, escaped and filter raise "not
+// implemented".
+var llamaTests = set("boolean callable odd even false true divisibleby string integer float number iterable sequence mapping lower upper none defined undefined eq equalto ge gt greaterthan lt lessthan ne in test")
+
+// llamaFilterAliases are the filter names llama.cpp maps to another.
+var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
+
+// llamaCoerced are the filters llama.cpp applies to the string form of a value that is
+// neither a str nor undefined (a new value, so the original is not marked by them).
+var llamaCoerced = set("capitalize lower replace strip title upper wordcount")
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// hasBuiltin reports whether llama.cpp's engine has a filter or method name for v.
+func hasBuiltin(v runtime.Value, name string) bool {
+	t := llamaType(v)
+	if t == "" {
+		return true // loops, macros, cyclers: not llama.cpp values; let Jinja2 decide
+	}
+	return llamaBuiltins[t][name]
+}
+
+// emptyOf is what a builtin of undefined (or an empty-valued builtin of none) returns.
+func emptyOf(name string) runtime.Value {
+	switch name {
+	case "capitalize", "join", "lower", "replace", "safe", "string", "strip", "title", "truncate", "upper":
+		return runtime.Str("")
+	case "items", "list", "map", "reject", "rejectattr", "reverse", "select", "selectattr", "sort", "unique":
+		return runtime.NewList()
+	case "length", "sum", "wordcount":
+		return runtime.Int(0)
+	}
+	return runtime.Undefined(name)
+}
+
+// probeExpr evaluates the expressions whose meaning or statistics differ in probe mode;
+// ok is false for the others.
+func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
+	p := m.probe
+	switch x := x.(type) {
+	case *ir.Load:
+		v := e.load(x.Var)
+		p.mark(v)
+		return v, true
+	case *ir.Global:
+		switch x.Name {
+		case "dict", "lipsum", "cycler", "joiner":
+			return runtime.Undefined(x.Name), true
+		}
+	case *ir.Attr:
+		if l, ok := x.X.(*ir.Load); ok {
+			if _, ok := e.loop(l.Var); ok {
+				return runtime.Value{}, false
+			}
+		}
+		return m.probeAttr(m.expr(e, x.X), x.Name), true
+	case *ir.Item:
+		obj := m.expr(e, x.X)
+		return m.probeItem(obj, m.expr(e, x.Key)), true
+	case *ir.Slice:
+		obj := m.expr(e, x.X)
+		part := func(q ir.Expr) runtime.Value {
+			if q == nil {
+				return runtime.None()
+			}
+			return m.expr(e, q)
+		}
+		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
+		p.op(obj, "slice")
+		if !hasBuiltin(obj, "slice") {
+			llamaFail("Unknown (built-in) filter 'slice' for type %s", obj.TypeName())
+		}
+		return obj.Slice(start, stop, step), true
+	case *ir.Binary:
+		switch x.Op {
+		case "+":
+			return llamaAdd(m.expr(e, x.L), m.expr(e, x.R)), true
+		case "%":
+			l, r := m.expr(e, x.L), m.expr(e, x.R)
+			if l.Kind() == runtime.KindString || r.Kind() == runtime.KindString {
+				llamaFail("Unknown operator \"%%\" between %s and %s", l.TypeName(), r.TypeName())
+			}
+			return runtime.Mod(l, r), true
+		case "//", "**":
+			m.expr(e, x.L)
+			m.expr(e, x.R)
+			llamaFail("Unknown operator %q", x.Op)
+		}
+	case *ir.Concat:
+		items := m.exprs(e, x.Items)
+		acc := items[0]
+		for _, it := range items[1:] {
+			acc = llamaConcat(acc, it)
+		}
+		return acc, true
+	}
+	return runtime.Value{}, false
+}
+
+// isNull reports whether v is undefined or none.
+func isNull(v runtime.Value) bool {
+	return v.Kind() == runtime.KindUndefined || v.Kind() == runtime.KindNone
+}
+
+// llamaStr is the string form llama.cpp concatenates.
+func llamaStr(v runtime.Value) string {
+	if isNull(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// llamaAdd is + in llama.cpp's engine.
+func llamaAdd(a, b runtime.Value) runtime.Value {
+	as, bs := a.Kind() == runtime.KindString, b.Kind() == runtime.KindString
+	switch {
+	case isNull(a) || isNull(b):
+		if (isNull(a) && bs) || (isNull(b) && as) {
+			return runtime.Str(llamaStr(a) + llamaStr(b))
+		}
+		llamaFail("Cannot perform operation + on undefined or null values")
+	case as != bs:
+		return runtime.Str(llamaStr(a) + llamaStr(b))
+	}
+	return runtime.Add(a, b)
+}
+
+// llamaConcat is ~ in llama.cpp's engine.
+func llamaConcat(a, b runtime.Value) runtime.Value {
+	as, bs := a.Kind() == runtime.KindString, b.Kind() == runtime.KindString
+	if isNull(a) || isNull(b) {
+		if (isNull(a) && bs) || (isNull(b) && as) {
+			return runtime.Str(llamaStr(a) + llamaStr(b))
+		}
+		llamaFail("Cannot perform operation ~ on undefined or null values")
+	}
+	if !as && !bs {
+		llamaFail("Unknown operator \"~\" between %s and %s", a.TypeName(), b.TypeName())
+	}
+	return runtime.Str(llamaStr(a) + llamaStr(b))
+}
+
+// probeAttr is obj.name in llama.cpp's engine: a builtin of obj's type if it has one
+// (the object is marked and the name recorded either way), otherwise the item.
+func (m *machine) probeAttr(obj runtime.Value, name string) runtime.Value {
+	p := m.probe
+	p.op(obj, name)
+	if obj.Kind() == runtime.KindUndefined {
+		return runtime.Undefined(name)
+	}
+	if hasBuiltin(obj, name) {
+		if llamaType(obj) == "dict" && (obj.Kind() == runtime.KindNamespace || !dictMethods[name]) {
+			// the builtin function, even where the object has an item of that name
+			return runtime.NewMacro(m.w, &runtime.MacroSpec{Name: name}, func([]runtime.Value) {})
+		}
+		return obj.Attr(name)
+	}
+	v := obj.Attr(name)
+	p.mark(v)
+	p.op(obj, "object_access")
+	return v
+}
+
+// dictMethods are the builtins of a dict in llama.cpp that are Python dict methods too.
+var dictMethods = set("get keys values items")
+
+// probeItem is obj[key] in llama.cpp's engine.
+func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
+	p := m.probe
+	if key.Kind() == runtime.KindUndefined || obj.Kind() == runtime.KindUndefined {
+		return runtime.Undefined("")
+	}
+	var v runtime.Value
+	switch llamaType(obj) {
+	case "dict":
+		v = obj.Item(key)
+		if v.Kind() == runtime.KindUndefined {
+			if s, ok := key.AsString(); ok {
+				p.op(obj, s)
+			}
+		}
+	case "list", "str":
+		switch key.Kind() {
+		case runtime.KindInt:
+			v = obj.Item(key)
+			if n, _ := key.AsInt(); obj.Kind() == runtime.KindString && n < 0 {
+				v = runtime.Undefined("")
+			}
+		case runtime.KindString:
+			s, _ := key.AsString()
+			p.op(obj, s)
+			v = runtime.Undefined(s)
+		default:
+			llamaFail("Cannot access property with non-string/non-number: got %s", key.TypeName())
+		}
+	default:
+		s, ok := key.AsString()
+		if !ok {
+			llamaFail("Cannot access property with non-string: got %s", key.TypeName())
+		}
+		p.op(obj, s)
+		v = runtime.Undefined(s)
+	}
+	p.mark(v)
+	p.mark(obj)
+	p.mark(key)
+	switch key.Kind() {
+	case runtime.KindInt:
+		p.op(obj, "array_access")
+	case runtime.KindString:
+		p.op(obj, "object_access")
+	}
+	return v
+}
+
+// probeFor is what llama.cpp's for loop does with its iterable before iterating.
+func (m *machine) probeFor(iter runtime.Value) runtime.Value {
+	p := m.probe
+	p.op(iter, "array_access")
+	switch llamaType(iter) {
+	case "undefined":
+		return runtime.NewList()
+	case "list":
+	case "dict":
+		p.op(iter, "object_access")
+	default:
+		if iter.Kind() != runtime.KindLoop {
+			llamaFail("Expected iterable or object type in for loop: got %s", iter.TypeName())
+		}
+	}
+	return iter
+}
+
+// probeFilter is value | name(args) in llama.cpp's engine.
+func (m *machine) probeFilter(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+	p := m.probe
+	id := name
+	if a, ok := llamaFilterAliases[name]; ok {
+		id = a
+	}
+	input := v
+	if t := llamaType(v); t != "" && t != "undefined" && t != "str" && llamaCoerced[id] {
+		input = runtime.Str(v.String()) // a new value: v itself is not marked
+	}
+	p.op(input, id)
+	if !hasBuiltin(input, id) {
+		llamaFail("Unknown (built-in) filter '%s' for type %s", id, input.TypeName())
+	}
+	return m.llamaBuiltin(id, name, input, args, kwargs, false)
+}
+
+// probeMethod is recv.name(args) in llama.cpp's engine: the builtin of that name.
+func (m *machine) probeMethod(recv runtime.Value, name string, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+	p := m.probe
+	p.op(recv, name)
+	if !hasBuiltin(recv, name) {
+		if d := recv.AsDict(); d != nil {
+			if fn, ok := d.GetStr(name); ok && fn.Kind() == runtime.KindCallable {
+				return runtime.Call(fn, args, kwargs)
+			}
+		}
+		llamaFail("Callee is not a function: %s has no builtin %q", recv.TypeName(), name)
+	}
+	return m.llamaBuiltin(name, name, recv, args, kwargs, true)
+}
+
+// llamaBuiltin runs builtin id of llama.cpp's engine on v (jinjaName is the name the
+// template used); method says it was called as a method.
+func (m *machine) llamaBuiltin(id, jinjaName string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg, method bool) runtime.Value {
+	p := m.probe
+	t := llamaType(v)
+	if llamaNotImplemented[t+" "+id] {
+		llamaFail("%s %s not implemented", t, id)
+	}
+	switch id {
+	case "tojson":
+		p.markDeep(v)
+		for _, kw := range kwargs {
+			if kw.Name == "sort_keys" && kw.Value.Truthy() {
+				llamaFail("tojson sort_keys=true not implemented")
+			}
+		}
+		if len(args) >= 4 && args[3].Truthy() {
+			llamaFail("tojson sort_keys=true not implemented")
+		}
+	case "string":
+		if t == "list" || t == "dict" {
+			p.markDeep(v)
+		}
+	}
+	switch t {
+	case "undefined":
+		if id != "default" {
+			return emptyOf(id)
+		}
+	case "none":
+		if id != "default" && id != "tojson" && id != "string" && id != "safe" {
+			return runtime.NewList()
+		}
+	case "list":
+		switch id {
+		case "select", "selectattr", "reject", "rejectattr":
+			return llamaSelect(v, id, args, kwargs)
+		case "map":
+			if len(args) > 0 {
+				llamaFail("map: filter-mapping not implemented")
+			}
+			return asList(runtime.CallFilter("map", v, args, kwargs))
+		case "join":
+			for _, it := range v.Items() {
+				switch it.Kind() {
+				case runtime.KindString, runtime.KindInt, runtime.KindFloat:
+				default:
+					llamaFail("join() can only join arrays of strings or numerics")
+				}
+			}
+		case "append":
+			if len(args) != 1 {
+				llamaFail("append: want one argument")
+			}
+			l := v.Tag().(*runtime.List)
+			l.Items = append(l.Items, args[0])
+			return v
+		case "pop":
+			l := v.Tag().(*runtime.List)
+			i := int64(-1)
+			if len(args) > 0 {
+				n, ok := args[0].AsInt()
+				if !ok {
+					llamaFail("pop: index must be an int")
+				}
+				i = n
+			}
+			if i < 0 {
+				i += int64(len(l.Items))
+			}
+			if i < 0 || i >= int64(len(l.Items)) {
+				llamaFail("pop: index out of range")
+			}
+			it := l.Items[i]
+			l.Items = append(l.Items[:i:i], l.Items[i+1:]...)
+			return it
+		}
+		if method {
+			return asList(runtime.CallFilter(jinjaName, v, args, kwargs))
+		}
+	case "str":
+		if method {
+			switch id {
+			case "length", "int", "float", "string", "slice", "safe", "tojson", "indent", "default":
+				return runtime.CallFilter(id, v, args, kwargs)
+			}
+			return runtime.CallMethod(v, id, args, kwargs)
+		}
+	case "dict":
+		if method {
+			switch id {
+			case "get", "keys", "values", "items":
+				return runtime.CallMethod(v, id, args, kwargs)
+			}
+			return runtime.CallFilter(id, v, args, kwargs)
+		}
+	}
+	if method {
+		return runtime.CallFilter(id, v, args, kwargs)
+	}
+	return asList(runtime.CallFilter(jinjaName, v, args, kwargs))
+}
+
+// asList turns the one-shot iterators Jinja2's map, select and reject return into the
+// lists llama.cpp's return.
+func asList(v runtime.Value) runtime.Value {
+	if v.Kind() == runtime.KindIterator {
+		return runtime.FilterList(v, nil, nil)
+	}
+	return v
+}
+
+// llamaSelect is llama.cpp's select/selectattr/reject/rejectattr (one implementation):
+// with one argument it keeps the dicts whose item of that name is true, with two the
+// items passing test args[0] against args[1], with three the dicts whose item args[0]
+// passes test args[1] against args[2].
+func llamaSelect(list runtime.Value, name string, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+	reject := strings.HasPrefix(name, "reject")
+	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
+		llamaFail("%s: expected 1 to 3 arguments", name)
+	}
+	if args[0].Kind() != runtime.KindString {
+		llamaFail("%s: the first argument must be a string", name)
+	}
+	var test string
+	if len(args) >= 2 {
+		test, _ = args[len(args)-2].AsString()
+		if args[len(args)-2].Kind() != runtime.KindString || !llamaTests[test] {
+			llamaFail("selectattr: unknown test '%s'", test)
+		}
+	}
+	var out []runtime.Value
+	for _, it := range list.Items() {
+		var keep bool
+		switch len(args) {
+		case 1, 3:
+			d := it.AsDict()
+			if d == nil {
+				llamaFail("selectattr: item is not an object")
+			}
+			attr, _ := d.Get(args[0])
+			if len(args) == 1 {
+				keep = attr.Truthy()
+			} else {
+				keep = runtime.CallTest(test, attr, args[2:], nil)
+			}
+		case 2:
+			keep = runtime.CallTest(test, it, args[1:], nil)
+		}
+		if keep != reject {
+			out = append(out, it)
+		}
+	}
+	return runtime.ListOf(out)
+}
+
+// probeTest is value is name(args) in llama.cpp's engine.
+func probeTest(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) bool {
+	if !llamaTests[name] {
+		llamaFail("Unknown test '%s'", name)
+	}
+	if name == "in" && len(args) == 1 && args[0].Kind() == runtime.KindUndefined {
+		return false
+	}
+	return runtime.CallTest(name, v, args, kwargs)
+}
+
+// probeCompare is a comparison in llama.cpp's engine.
+func probeCompare(op string, a, b runtime.Value) bool {
+	switch op {
+	case "in", "notin":
+		if b.Kind() == runtime.KindUndefined {
+			return op == "notin"
+		}
+		if isNull(a) || isNull(b) {
+			llamaFail("Cannot perform operation in on undefined or null values")
+		}
+		switch llamaType(b) {
+		case "list", "dict":
+		case "str":
+			if a.Kind() != runtime.KindString {
+				llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
+			}
+		default:
+			llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
+		}
+	case "<", "<=", ">", ">=":
+		num := func(v runtime.Value) bool { return v.Kind() == runtime.KindInt || v.Kind() == runtime.KindFloat }
+		if !num(a) || !num(b) {
+			llamaFail("Unknown operator %q between %s and %s", op, a.TypeName(), b.TypeName())
+		}
+	}
+	return compare(op, a, b)
+}
+
+// probeSetAttr is {% set obj.name = v %}: llama.cpp sets a dict's item as it sets a
+// namespace's attribute.
+func probeSetAttr(obj runtime.Value, name string, v runtime.Value) {
+	if d := obj.AsDict(); d != nil {
+		d.SetStr(name, v)
+		return
+	}
+	runtime.SetAttr(obj, name, v)
+}
+
+// byName is how llama.cpp looks a name up in a macro: in the context it was called from,
+// where the innermost assigned variable of that name is.
+func (e *env) byName(name string) (runtime.Value, bool) {
+	for s := e; s != nil; s = s.parent {
+		for v, l := range s.loops {
+			if v.Name == name {
+				return l.Value(), true
+			}
+		}
+		var found *ir.Var // the latest of that name, should a scope hold several
+		for v, p := range s.vars {
+			if v.Name == name && !p.IsUndefined() && (found == nil || v.ID > found.ID) {
+				found = v
+			}
+		}
+		if found != nil {
+			return *s.vars[found], true
+		}
+		if s.caller != nil {
+			return s.caller.byName(name)
+		}
+	}
+	return runtime.Value{}, false
+}

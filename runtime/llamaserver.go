@@ -1,0 +1,824 @@
+package runtime
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Profile is the request handling a render applies around the compiled template
+// function, which is the same for every profile.
+type Profile uint8
+
+// The profiles.
+const (
+	// Transformers renders the input as it is, as transformers' apply_chat_template
+	// does with Python Jinja2.
+	Transformers Profile = iota
+	// LlamaServer handles the request as llama.cpp's llama-server (b10256) does in
+	// POST /apply-template and /v1/chat/completions: it rewrites the messages and tools
+	// according to the template's Capabilities (developer role to system, a system
+	// message merged into the next one where the template has no system role, typed
+	// content joined or kept, null content as "", tool-call arguments as objects or
+	// strings, llama.cpp's key order and fields, empty reasoning_content dropped),
+	// defines enable_thinking, date_string and datetime, treats a final assistant
+	// message as a prefill, and post-processes the prompt (a leading bos_token and a
+	// trailing eos_token removed when AddBOS and AddEOS say the tokenizer adds them).
+	LlamaServer
+)
+
+// String returns the profile's name as ParseProfile accepts it.
+func (p Profile) String() string {
+	switch p {
+	case Transformers:
+		return "transformers"
+	case LlamaServer:
+		return "llama_server"
+	}
+	return fmt.Sprintf("Profile(%d)", uint8(p))
+}
+
+// ParseProfile returns the profile named "transformers" or "llama_server" (also spelled
+// "llama-server", as the server's binary is named).
+func ParseProfile(name string) (Profile, error) {
+	switch name {
+	case "transformers", "":
+		return Transformers, nil
+	case "llama_server", "llama-server":
+		return LlamaServer, nil
+	}
+	return 0, fmt.Errorf("unknown profile %q (transformers, llama-server)", name)
+}
+
+// LlamaServerVars returns the template variables llama-server's request handling
+// defines for in, in the order llama.cpp defines them; the LlamaServer profile renders
+// the template with exactly these (Input.Vars), then post-processes the prompt. It is
+// what other Jinja engines need to be given to compare with a LlamaServer render. An
+// error is a *Error (what llama-server answers instead of a prompt).
+func (t *Template) LlamaServerVars(in *Input) (*Dict, error) {
+	rw, err := t.llamaServerRewrite(in)
+	if err != nil {
+		return nil, err
+	}
+	return rw.vars, nil
+}
+
+// appendLlamaServer renders in under the LlamaServer profile.
+func (t *Template) appendLlamaServer(dst []byte, in *Input) ([]byte, error) {
+	rw, err := t.llamaServerRewrite(in)
+	if err != nil {
+		return dst, err
+	}
+	inner := Input{Vars: rw.vars, Now: in.Now, Limits: in.Limits}
+	start := len(dst)
+	out, err := t.appendRender(dst, &inner)
+	if err != nil {
+		return dst, err
+	}
+	if in.AddBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
+		out = append(out[:start], out[start+len(rw.bos):]...)
+	}
+	if in.AddEOS && bytes.HasSuffix(out[start:], []byte(rw.eos)) {
+		out = out[:len(out)-len(rw.eos)]
+	}
+	switch t.Caps.Handler {
+	case "gpt_oss":
+		// the last <|return|> of a prompt without generation prompt becomes <|end|>
+		if i := bytes.LastIndex(out[start:], []byte("<|return|>")); !rw.agp && i >= 0 {
+			i += start
+			tail := append([]byte("<|end|>"), out[i+len("<|return|>"):]...)
+			out = append(out[:i], tail...)
+		}
+	case "gemma4":
+		if rw.agp && bytes.HasSuffix(out[start:], []byte("<turn|>\n")) {
+			out = append(out, "<|turn>model\n"...)
+		}
+	}
+	return append(out, rw.prefill...), nil
+}
+
+// llamaRewrite is a request as llama-server hands it to the template.
+type llamaRewrite struct {
+	vars     *Dict  // the template's variables
+	agp      bool   // add_generation_prompt
+	prefill  string // appended to the prompt
+	bos, eos string
+}
+
+// llamaMsg is llama.cpp's common_chat_msg.
+type llamaMsg struct {
+	role, content         string
+	parts                 []llamaPart
+	toolCalls             []llamaCall
+	reasoning, name, tcID string
+}
+
+// llamaPart is a typed content part; extra are its other keys, in order.
+type llamaPart struct {
+	typ, text string
+	extra     *Dict
+}
+
+// llamaCall is a tool call; arguments are kept as a JSON string.
+type llamaCall struct {
+	name, args, id string
+}
+
+// llamaError is an error llama-server answers with.
+func (t *Template) llamaError(format string, args ...any) *Error {
+	return &Error{Kind: InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+}
+
+// llamaServerRewrite applies llama-server's request handling to in (docs/llama-server.md
+// sections 4.1 to 4.7); in is only read.
+func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
+	caps := &t.Caps
+	if !caps.Known() {
+		return nil, t.llamaError("the LlamaServer profile needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
+	}
+	rw := &llamaRewrite{agp: in.AddGenerationPrompt, bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
+
+	// llama-server: enable_thinking, then the prefill
+	enableThinking := caps.ThinkingStartTag != ""
+	if v, ok := in.Kwargs["enable_thinking"]; ok {
+		switch v.kind {
+		case KindBool:
+			enableThinking = v.n != 0
+		case KindString:
+			return nil, t.llamaError(`invalid type for "enable_thinking" (expected boolean, got string)`)
+		}
+	}
+	if in.Messages.kind != KindList {
+		return nil, t.llamaError("Failed to parse messages: Expected 'messages' to be an array, got %s", dumpJSON(in.Messages))
+	}
+	messages := in.Messages.Items()
+	if n := len(messages); n > 0 && isRole(messages[n-1], "assistant") {
+		last := messages[n-1]
+		messages = messages[:n-1]
+		if len(messages) > 0 && isRole(messages[len(messages)-1], "assistant") {
+			return nil, t.llamaError("Cannot have 2 or more assistant messages at the end of the list.")
+		}
+		if enableThinking {
+			return nil, t.llamaError("Assistant response prefill is incompatible with enable_thinking.")
+		}
+		rw.agp = true
+		rw.prefill = prefillText(last.AsDict())
+	}
+
+	// common_chat_templates_apply_jinja
+	msgs, err := parseLlamaMessages(messages)
+	if err != nil {
+		return nil, t.llamaError("Failed to parse messages: %v", err)
+	}
+	tools, err := parseLlamaTools(in.Tools)
+	if err != nil {
+		return nil, t.llamaError("Failed to parse tools: %v", err)
+	}
+	if caps.TrimContent {
+		for i := range msgs {
+			m := &msgs[i]
+			m.content, m.reasoning = trimASCIISpace(m.content), trimASCIISpace(m.reasoning)
+			for j := range m.parts {
+				if m.parts[j].typ == "text" {
+					m.parts[j].text = trimASCIISpace(m.parts[j].text)
+				}
+			}
+		}
+	}
+	onlyString := caps.StringContent && !caps.TypedContent
+	onlyTyped := !caps.StringContent && caps.TypedContent
+	jm := make([]*Dict, len(msgs))
+	for i := range msgs {
+		jm[i] = msgs[i].toJSON(onlyString)
+		if c, _ := jm[i].GetStr("content"); onlyTyped && c.kind == KindString {
+			jm[i].SetStr("content", NewList(DictOf(Str("type"), Str("text"), Str("text"), c)))
+		}
+	}
+	if !caps.KeepDeveloperRole {
+		for _, m := range jm {
+			if r, _ := m.GetStr("role"); r.kind == KindString && r.s == "developer" {
+				m.SetStr("role", Str("system"))
+			}
+		}
+	}
+	if !caps.SystemRole && len(jm) > 0 {
+		if r, _ := jm[0].GetStr("role"); r.kind == KindString && r.s == "system" {
+			if len(jm) > 1 {
+				a, _ := jm[0].GetStr("content")
+				b, _ := jm[1].GetStr("content")
+				for _, x := range []Value{a, b} {
+					if x.kind != KindString {
+						return nil, t.llamaError("[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
+					}
+				}
+				jm[1].SetStr("content", Str(a.s+"\n"+b.s))
+			}
+			jm = jm[1:]
+		}
+	}
+	if caps.ObjectArguments {
+		for _, m := range jm {
+			calls, ok := m.GetStr("tool_calls")
+			if !ok {
+				continue
+			}
+			for _, c := range calls.Items() {
+				fn, _ := c.AsDict().GetStr("function")
+				args, _ := fn.AsDict().GetStr("arguments")
+				if args.kind != KindString {
+					continue
+				}
+				v, err := ParseJSON([]byte(args.s))
+				if err != nil {
+					return nil, t.llamaError("Failed to parse tool call arguments as JSON: %v", err)
+				}
+				fn.AsDict().SetStr("arguments", v)
+			}
+		}
+	}
+	switch caps.Handler {
+	case "gemma4":
+		if caps.MergeToolResponses {
+			jm = gemma4ToolResponses(jm)
+		}
+	case "ministral_3":
+		for i, m := range jm {
+			jm[i] = ministralMessage(m)
+		}
+	case "gpt_oss", "lfm2", "lfm2_5":
+		for _, m := range jm {
+			r, ok := m.GetStr("reasoning_content")
+			if !ok || r.kind != KindString {
+				continue
+			}
+			m.SetStr("thinking", r)
+			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.kind == KindList && len(calls.Items()) > 0 {
+				deleteKey(m, "content")
+			}
+		}
+	case "deepseek_v3_2":
+		if caps.SortToolResults {
+			sortDeepSeekToolResults(jm)
+		}
+	}
+
+	// common_chat_template_direct_apply_impl: the variables, in this order
+	vars := NewDict(12)
+	list := make([]Value, len(jm))
+	for i, m := range jm {
+		list[i] = DictValue(m)
+	}
+	vars.SetStr("messages", ListOf(list))
+	vars.SetStr("bos_token", Str(rw.bos))
+	vars.SetStr("eos_token", Str(rw.eos))
+	vars.SetStr("enable_thinking", Bool(enableThinking))
+	if tools.kind == KindList {
+		vars.SetStr("tools", tools)
+	}
+	now := in.now()
+	vars.SetStr("datetime", Str(Strftime(now, "%b %d %Y")))
+	vars.SetStr("date_string", Str(Strftime(now, "%d %b %Y")))
+	keys := make([]string, 0, len(in.Kwargs))
+	for k := range in.Kwargs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		vars.SetStr(k, deepCopyJSON(in.Kwargs[k]))
+	}
+	if rw.agp {
+		vars.SetStr("add_generation_prompt", Bool(true))
+	}
+	if pr, ok := vars.GetStr("preserve_reasoning"); ok && pr.kind == KindBool {
+		on := pr.n != 0
+		for _, kv := range []struct {
+			k string
+			v bool
+		}{{"preserve_thinking", on}, {"clear_thinking", !on}, {"truncate_history_thinking", !on}, {"drop_thinking", !on}} {
+			if !vars.Has(Str(kv.k)) {
+				vars.SetStr(kv.k, Bool(kv.v))
+			}
+		}
+	}
+	rw.vars = vars
+	return rw, nil
+}
+
+// isRole reports whether a message is a dict whose role is role.
+func isRole(m Value, role string) bool {
+	d := m.AsDict()
+	if d == nil {
+		return false
+	}
+	r, _ := d.GetStr("role")
+	return r.kind == KindString && r.s == role
+}
+
+// prefillText is the text llama-server appends for a final assistant message: its
+// content when a string, the texts of its parts when a list, else "".
+func prefillText(m *Dict) string {
+	c, _ := m.GetStr("content")
+	switch c.kind {
+	case KindString:
+		return c.s
+	case KindList:
+		var b strings.Builder
+		for _, p := range c.Items() {
+			if d := p.AsDict(); d != nil {
+				if t, _ := d.GetStr("text"); t.kind == KindString {
+					b.WriteString(t.s)
+				}
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// parseLlamaMessages is common_chat_msgs_parse_oaicompat.
+func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
+	out := make([]llamaMsg, 0, len(messages))
+	for _, mv := range messages {
+		m := mv.AsDict()
+		if m == nil {
+			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", dumpJSON(mv))
+		}
+		var msg llamaMsg
+		role, ok := m.GetStr("role")
+		if !ok {
+			return nil, fmt.Errorf("Missing 'role' in message: %s", dumpJSON(mv))
+		}
+		if msg.role, ok = jsonString(role); !ok {
+			return nil, typeError302(role)
+		}
+		content, hasContent := m.GetStr("content")
+		calls, hasCalls := m.GetStr("tool_calls")
+		if hasContent {
+			switch content.kind {
+			case KindString:
+				msg.content = content.s
+			case KindList:
+				for _, pv := range content.Items() {
+					p := pv.AsDict()
+					if p == nil || !p.Has(Str("type")) {
+						return nil, fmt.Errorf("Missing content part type: %s", dumpJSON(pv))
+					}
+					typ, _ := p.GetStr("type")
+					if typ.kind != KindString || (typ.s != "text" && typ.s != "media_marker") {
+						return nil, fmt.Errorf("Unsupported content part type: %s", dumpJSON(typ))
+					}
+					text, ok := p.GetStr("text")
+					if !ok {
+						return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'text' not found")
+					}
+					if text.kind != KindString {
+						return nil, typeError302(text)
+					}
+					part := llamaPart{typ: typ.s, text: text.s, extra: NewDict(0)}
+					for i, k := range p.keys {
+						if k.kind == KindString && k.s != "type" && k.s != "text" {
+							part.extra.Set(k, p.vals[i])
+						}
+					}
+					msg.parts = append(msg.parts, part)
+				}
+			case KindNone:
+			default:
+				return nil, fmt.Errorf("Invalid 'content' type: expected string or array, got %s (ref: https://github.com/ggml-org/llama.cpp/issues/8367)", dumpJSON(content))
+			}
+		}
+		if hasCalls {
+			var items []Value
+			switch calls.kind {
+			case KindList:
+				items = calls.Items()
+			case KindNone:
+			default:
+				items = []Value{calls}
+			}
+			for _, cv := range items {
+				c := cv.AsDict()
+				if c == nil || !c.Has(Str("type")) {
+					return nil, fmt.Errorf("Missing tool call type: %s", dumpJSON(cv))
+				}
+				if typ, _ := c.GetStr("type"); typ.kind != KindString || typ.s != "function" {
+					return nil, fmt.Errorf("Unsupported tool call type: %s", dumpJSON(cv))
+				}
+				fv, ok := c.GetStr("function")
+				if !ok {
+					return nil, fmt.Errorf("Missing tool call function: %s", dumpJSON(cv))
+				}
+				fn := fv.AsDict()
+				if fn == nil || !fn.Has(Str("name")) {
+					return nil, fmt.Errorf("Missing tool call name: %s", dumpJSON(cv))
+				}
+				var call llamaCall
+				name, _ := fn.GetStr("name")
+				if call.name, ok = jsonString(name); !ok {
+					return nil, typeError302(name)
+				}
+				args, ok := fn.GetStr("arguments")
+				if !ok {
+					return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'arguments' not found")
+				}
+				if args.kind == KindString {
+					call.args = args.s
+				} else {
+					call.args = dumpJSON(args)
+				}
+				if id, ok := c.GetStr("id"); ok {
+					if call.id, ok = jsonString(id); !ok {
+						return nil, typeError302(id)
+					}
+				}
+				msg.toolCalls = append(msg.toolCalls, call)
+			}
+		}
+		if !hasContent && !hasCalls {
+			return nil, fmt.Errorf("Expected 'content' or 'tool_calls' (ref: https://github.com/ggml-org/llama.cpp/issues/8367 & https://github.com/ggml-org/llama.cpp/issues/12279)")
+		}
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"reasoning_content", &msg.reasoning}, {"name", &msg.name}, {"tool_call_id", &msg.tcID}} {
+			if v, ok := m.GetStr(f.key); ok {
+				if *f.dst, ok = jsonString(v); !ok {
+					return nil, typeError302(v)
+				}
+			}
+		}
+		out = append(out, msg)
+	}
+	return out, nil
+}
+
+// toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
+// with llama.cpp's keys in llama.cpp's order.
+func (m *llamaMsg) toJSON(concatText bool) *Dict {
+	j := NewDict(6)
+	j.SetStr("role", Str(m.role))
+	media := false
+	for _, p := range m.parts {
+		media = media || p.typ == "media_marker"
+	}
+	switch {
+	case m.content != "":
+		j.SetStr("content", Str(m.content))
+	case len(m.parts) > 0 && (concatText || media):
+		var text strings.Builder
+		lastMedia := false
+		for _, p := range m.parts {
+			newline := false
+			switch p.typ {
+			case "text":
+				newline = !lastMedia && text.Len() > 0
+				lastMedia = false
+			case "media_marker":
+				lastMedia = true
+			}
+			if newline {
+				text.WriteByte('\n')
+			}
+			text.WriteString(p.text)
+		}
+		j.SetStr("content", Str(text.String()))
+	case len(m.parts) > 0:
+		parts := make([]Value, len(m.parts))
+		for i, p := range m.parts {
+			d := NewDict(2 + p.extra.Len())
+			d.SetStr("type", Str(p.typ))
+			d.SetStr("text", Str(p.text))
+			for k, key := range p.extra.keys {
+				d.Set(key, deepCopyJSON(p.extra.vals[k]))
+			}
+			parts[i] = DictValue(d)
+		}
+		j.SetStr("content", ListOf(parts))
+	default:
+		j.SetStr("content", Str(""))
+	}
+	if m.reasoning != "" {
+		j.SetStr("reasoning_content", Str(m.reasoning))
+	}
+	if m.name != "" {
+		j.SetStr("name", Str(m.name))
+	}
+	if m.tcID != "" {
+		j.SetStr("tool_call_id", Str(m.tcID))
+	}
+	if len(m.toolCalls) > 0 {
+		calls := make([]Value, len(m.toolCalls))
+		for i, c := range m.toolCalls {
+			d := NewDict(3)
+			d.SetStr("type", Str("function"))
+			d.SetStr("function", DictOf(Str("name"), Str(c.name), Str("arguments"), Str(c.args)))
+			if c.id != "" {
+				d.SetStr("id", Str(c.id))
+			}
+			calls[i] = DictValue(d)
+		}
+		j.SetStr("tool_calls", ListOf(calls))
+	}
+	return j
+}
+
+// parseLlamaTools is what llama-server makes of the request's tools: none unless a
+// non-empty list; each tool rebuilt as {type, function: {name, description,
+// parameters}}. It returns a list, or None when there are no tools.
+func parseLlamaTools(tools Value) (Value, error) {
+	if tools.kind != KindList || len(tools.Items()) == 0 {
+		return None(), nil
+	}
+	out := make([]Value, 0, len(tools.Items()))
+	for _, tv := range tools.Items() {
+		t := tv.AsDict()
+		if t == nil || !t.Has(Str("type")) {
+			return Value{}, fmt.Errorf("Missing tool type: %s", dumpJSON(tv))
+		}
+		if typ, _ := t.GetStr("type"); typ.kind != KindString || typ.s != "function" {
+			return Value{}, fmt.Errorf("Unsupported tool type: %s", dumpJSON(tv))
+		}
+		fv, ok := t.GetStr("function")
+		if !ok {
+			return Value{}, fmt.Errorf("Missing tool function: %s", dumpJSON(tv))
+		}
+		fn := fv.AsDict()
+		if fn == nil {
+			return Value{}, fmt.Errorf("[json.exception.type_error.304] cannot use at() with %s", nlohmannType(fv))
+		}
+		name, ok := fn.GetStr("name")
+		if !ok {
+			return Value{}, fmt.Errorf("[json.exception.out_of_range.403] key 'name' not found")
+		}
+		if name.kind != KindString {
+			return Value{}, typeError302(name)
+		}
+		desc := Str("")
+		if d, ok := fn.GetStr("description"); ok {
+			if d.kind != KindString {
+				return Value{}, typeError302(d)
+			}
+			desc = d
+		}
+		params := DictValue(NewDict(0))
+		if p, ok := fn.GetStr("parameters"); ok {
+			params = deepCopyJSON(p)
+		}
+		f := NewDict(3)
+		f.SetStr("name", name)
+		f.SetStr("description", desc)
+		f.SetStr("parameters", params)
+		out = append(out, DictOf(Str("type"), Str("function"), Str("function"), DictValue(f)))
+	}
+	return ListOf(out), nil
+}
+
+// ministralMessage gives a system or assistant message the content blocks the
+// ministral_3 handler builds: its reasoning as a thinking block, then its content.
+func ministralMessage(m *Dict) *Dict {
+	role, _ := m.GetStr("role")
+	if role.kind != KindString || (role.s != "system" && role.s != "assistant") {
+		return m
+	}
+	var blocks []Value
+	if r, ok := m.GetStr("reasoning_content"); ok && r.kind == KindString {
+		blocks = append(blocks, DictOf(Str("type"), Str("thinking"), Str("thinking"), r))
+	}
+	if c, ok := m.GetStr("content"); ok {
+		switch c.kind {
+		case KindString:
+			blocks = append(blocks, DictOf(Str("type"), Str("text"), Str("text"), c))
+		case KindList:
+			blocks = append(blocks, c.Items()...)
+		}
+	}
+	out := deleteKey(m.Copy(), "reasoning_content")
+	out.SetStr("content", ListOf(blocks))
+	return out
+}
+
+// gemma4ToolResponses is workaround::convert_tool_responses_gemma4: an assistant message
+// with tool calls absorbs the tool messages after it (as tool_responses) and a plain
+// assistant message after those.
+func gemma4ToolResponses(msgs []*Dict) []*Dict {
+	var out []*Dict
+	for i := 0; i < len(msgs); {
+		m := msgs[i]
+		calls, _ := m.GetStr("tool_calls")
+		if !dictRole(m, "assistant") || calls.kind != KindList || len(calls.Items()) == 0 {
+			out = append(out, m)
+			i++
+			continue
+		}
+		var reasoning *Value
+		if r, ok := m.GetStr("reasoning_content"); ok && r.kind == KindString {
+			reasoning = &r
+		}
+		callList := calls.Items()
+		var responses []Value
+		i++
+		for ; i < len(msgs) && dictRole(msgs[i], "tool"); i++ {
+			cur := msgs[i]
+			resp := None()
+			if c, ok := cur.GetStr("content"); ok {
+				resp = c
+				if c.kind == KindString {
+					if v, err := ParseJSON([]byte(c.s)); err == nil {
+						resp = v
+					}
+				}
+			}
+			name := ""
+			if idx := len(responses); idx < len(callList) {
+				if tc := callList[idx].AsDict(); tc != nil {
+					if fn, ok := tc.GetStr("function"); ok && fn.AsDict() != nil {
+						if n, ok := fn.AsDict().GetStr("name"); ok && n.kind == KindString {
+							name = n.s
+						}
+					}
+				}
+			}
+			if name == "" {
+				if id, ok := cur.GetStr("tool_call_id"); ok && id.kind == KindString {
+					name = id.s
+				}
+			}
+			responses = append(responses, DictOf(Str("name"), Str(name), Str("response"), resp))
+		}
+		var content *Value
+		if i < len(msgs) && dictRole(msgs[i], "assistant") {
+			next := msgs[i]
+			nc, _ := next.GetStr("tool_calls")
+			hasCalls := nc.kind == KindList && len(nc.Items()) > 0
+			c, _ := next.GetStr("content")
+			hasContent := (c.kind == KindString && c.s != "") || (c.kind == KindList && len(c.Items()) > 0)
+			if !hasCalls && hasContent {
+				content = &c
+				i++
+			}
+		}
+		nm := NewDict(5)
+		nm.SetStr("role", Str("assistant"))
+		nm.SetStr("tool_calls", ListOf(append([]Value(nil), callList...)))
+		if len(responses) > 0 {
+			nm.SetStr("tool_responses", ListOf(responses))
+		}
+		if content != nil {
+			nm.SetStr("content", *content)
+		}
+		if reasoning != nil {
+			nm.SetStr("reasoning_content", *reasoning)
+		}
+		out = append(out, nm)
+	}
+	return out
+}
+
+// sortDeepSeekToolResults is deepseek_v4_sort_tool_results: in each run of user and
+// tool messages after an assistant message with tool calls, the tool results are sorted
+// (stably) into the order of the calls.
+func sortDeepSeekToolResults(msgs []*Dict) {
+	order := map[string]int{}
+	for i := 0; i < len(msgs); {
+		calls, _ := msgs[i].GetStr("tool_calls")
+		if dictRole(msgs[i], "assistant") && calls.kind == KindList && len(calls.Items()) > 0 {
+			order = map[string]int{}
+			for k, c := range calls.Items() {
+				if d := c.AsDict(); d != nil {
+					if id, ok := d.GetStr("id"); ok && id.kind == KindString && id.s != "" {
+						order[id.s] = k
+					}
+				}
+			}
+			i++
+			continue
+		}
+		if !dictRole(msgs[i], "user") && !dictRole(msgs[i], "tool") {
+			i++
+			continue
+		}
+		var pos []int
+		j := i
+		for ; j < len(msgs); j++ {
+			if dictRole(msgs[j], "tool") {
+				pos = append(pos, j)
+			} else if !dictRole(msgs[j], "user") {
+				break
+			}
+		}
+		if len(pos) > 1 && len(order) > 0 {
+			results := make([]*Dict, len(pos))
+			for k, p := range pos {
+				results[k] = msgs[p]
+			}
+			rank := func(m *Dict) int {
+				if id, ok := m.GetStr("tool_call_id"); ok && id.kind == KindString {
+					return order[id.s]
+				}
+				return 0
+			}
+			sort.SliceStable(results, func(a, b int) bool { return rank(results[a]) < rank(results[b]) })
+			for k, p := range pos {
+				msgs[p] = results[k]
+			}
+		}
+		i = j
+	}
+}
+
+// dictRole reports whether a message's role is role.
+func dictRole(m *Dict, role string) bool {
+	r, _ := m.GetStr("role")
+	return r.kind == KindString && r.s == role
+}
+
+// deleteKey removes key from d (in place) and returns d.
+func deleteKey(d *Dict, key string) *Dict {
+	i := d.find(Str(key))
+	if i < 0 {
+		return d
+	}
+	keys := append(d.keys[:i:i], d.keys[i+1:]...)
+	vals := append(d.vals[:i:i], d.vals[i+1:]...)
+	d.keys, d.vals, d.index = keys, vals, nil
+	if len(keys) >= indexThreshold {
+		d.index = make(map[string]int, len(keys))
+		for k, key := range keys {
+			if key.kind == KindString {
+				d.index[key.s] = k
+			}
+		}
+	}
+	return d
+}
+
+// deepCopyJSON copies the lists and dicts of a JSON value, so that the caller's input
+// is never shared with (and never changed by) a render.
+func deepCopyJSON(v Value) Value {
+	switch v.kind {
+	case KindList, KindTuple:
+		items := v.Items()
+		out := make([]Value, len(items))
+		for i, it := range items {
+			out[i] = deepCopyJSON(it)
+		}
+		return Value{kind: v.kind, s: v.s, p: &List{Items: out}}
+	case KindDict:
+		d := v.AsDict()
+		out := NewDict(d.Len())
+		for i, k := range d.keys {
+			out.Set(k, deepCopyJSON(d.vals[i]))
+		}
+		return DictValue(out)
+	}
+	return v
+}
+
+// jsonString returns the str in v, as nlohmann's get<std::string> does.
+func jsonString(v Value) (string, bool) {
+	if v.kind == KindString {
+		return v.s, true
+	}
+	return "", false
+}
+
+// typeError302 is nlohmann's error for a value that should have been a string.
+func typeError302(v Value) error {
+	return fmt.Errorf("[json.exception.type_error.302] type must be string, but is %s", nlohmannType(v))
+}
+
+// nlohmannType names a JSON value's type as nlohmann::json does.
+func nlohmannType(v Value) string {
+	switch v.kind {
+	case KindNone, KindUndefined:
+		return "null"
+	case KindString:
+		return "string"
+	case KindBool:
+		return "boolean"
+	case KindInt, KindFloat:
+		return "number"
+	case KindList, KindTuple:
+		return "array"
+	case KindDict:
+		return "object"
+	}
+	return v.TypeName()
+}
+
+// dumpJSON is nlohmann's dump(): compact JSON, non-ASCII kept; a value JSON cannot
+// hold is shown by its repr.
+func dumpJSON(v Value) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = v.Repr()
+		}
+	}()
+	return string(appendJSON(nil, v, &jsonOptions{itemSep: ",", keySep: ":"}, 0))
+}
+
+// trimASCIISpace removes the ASCII whitespace (C isspace) around s.
+func trimASCIISpace(s string) string {
+	return strings.Trim(s, " \t\n\v\f\r")
+}

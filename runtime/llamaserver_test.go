@@ -1,0 +1,237 @@
+package runtime_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// dumpVars is a template function that writes the JSON of each variable it sees, so that
+// a test reads exactly what the LlamaServer profile gives a template.
+func dumpVars(w *runtime.Writer, in *runtime.Input) {
+	for _, n := range []string{"messages", "tools", "bos_token", "eos_token", "enable_thinking", "add_generation_prompt", "datetime", "date_string", "documents", "foo", "preserve_thinking", "clear_thinking"} {
+		if v := in.Lookup(n); !v.IsUndefined() {
+			w.WriteString(n + "=" + string(runtime.AppendJSON(nil, v)) + "\n")
+		}
+	}
+}
+
+// generic are the capabilities of a common template: system role, string content,
+// tools and tool calls with string arguments, no thinking.
+var generic = runtime.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true, Handler: "generic", ReasoningMode: "none"}
+
+func llamaRender(t *testing.T, caps runtime.Capabilities, request string, prepare ...func(*runtime.Input)) (string, error) {
+	t.Helper()
+	req, err := runtime.ParseRequest([]byte(request))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Profile = runtime.LlamaServer
+	req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for _, p := range prepare {
+		p(&req.Input)
+	}
+	tmpl := &runtime.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
+	return tmpl.Render(&req.Input)
+}
+
+func TestLlamaServerRewrite(t *testing.T) {
+	noSystem := generic
+	noSystem.SystemRole = false
+	objectArgs := generic
+	objectArgs.ObjectArguments = true
+	onlyTyped := generic
+	onlyTyped.StringContent, onlyTyped.TypedContent = false, true
+	both := generic
+	both.TypedContent = true
+	thinking := generic
+	thinking.Thinking, thinking.ThinkingStartTag = true, "<think>"
+	gptOSS := generic
+	gptOSS.Handler, gptOSS.KeepDeveloperRole = "gpt_oss", true
+
+	tests := []struct {
+		name    string
+		caps    runtime.Capabilities
+		request string
+		want    string // the dumped variables, or the error's message
+	}{
+		{"messages rebuilt with llama.cpp's keys and order", generic,
+			`{"messages": [{"content": "hi", "role": "user", "extra": 1, "name": "alice"},
+				{"role": "assistant", "content": null, "reasoning_content": "", "tool_calls": [{"function": {"arguments": {"city": "Paris", "n": 3.0}, "name": "get"}, "type": "function", "id": "c1"}]},
+				{"role": "tool", "tool_call_id": "c1", "content": "21C"}], "bos": "<s>", "eos": "</s>"}`,
+			`messages=[{"role": "user", "content": "hi", "name": "alice"}, {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {"name": "get", "arguments": "{\"city\":\"Paris\",\"n\":3.0}"}, "id": "c1"}]}, {"role": "tool", "content": "21C", "tool_call_id": "c1"}]` + "\n" +
+				`bos_token="<s>"` + "\n" + `eos_token="</s>"` + "\n" + `enable_thinking=false` + "\n" + `add_generation_prompt=true` + "\n" +
+				`datetime="Nov 30 2026"` + "\n" + `date_string="30 Nov 2026"` + "\n"},
+		{"developer becomes system; typed content joined", generic,
+			`{"messages": [{"role": "developer", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}], "add_generation_prompt": false}`,
+			`messages=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "a\nb"}]`},
+		{"gpt-oss keeps the developer role", gptOSS,
+			`{"messages": [{"role": "developer", "content": "Be brief."}]}`,
+			`messages=[{"role": "developer", "content": "Be brief."}]`},
+		{"typed content kept where the template reads both", both,
+			`{"messages": [{"role": "user", "content": [{"type": "text", "text": "a", "cache": true}]}]}`,
+			`messages=[{"role": "user", "content": [{"type": "text", "text": "a", "cache": true}]}]`},
+		{"string content as a part where the template reads only parts", onlyTyped,
+			`{"messages": [{"role": "user", "content": "a"}]}`,
+			`messages=[{"role": "user", "content": [{"type": "text", "text": "a"}]}]`},
+		{"system merged into the next message without a system role", noSystem,
+			`{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}, {"role": "system", "content": "later"}]}`,
+			`messages=[{"role": "user", "content": "S\nU"}, {"role": "system", "content": "later"}]`},
+		{"a lone system message dropped without a system role", noSystem,
+			`{"messages": [{"role": "system", "content": "S"}]}`,
+			`messages=[]`},
+		{"typed content cannot be merged", both2(noSystem),
+			`{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": [{"type": "text", "text": "a"}]}]}`,
+			`[json.exception.type_error.302] type must be string, but is array`},
+		{"string arguments parsed where the template reads objects", objectArgs,
+			`{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"b\": 1, \"a\": [true]}"}}]}, {"role": "user", "content": "x"}]}`,
+			`"arguments": {"b": 1, "a": [true]}`},
+		{"bad JSON arguments", objectArgs,
+			`{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{oops"}}]}, {"role": "user", "content": "x"}]}`,
+			`Failed to parse tool call arguments as JSON`},
+		{"tools rebuilt; an empty list is no tools", generic,
+			`{"messages": [], "tools": [{"type": "function", "function": {"name": "f", "x": 1}, "y": 2}]}`,
+			`tools=[{"type": "function", "function": {"name": "f", "description": "", "parameters": {}}}]`},
+		{"no tools variable for an empty list", generic,
+			`{"messages": [], "tools": []}`, "enable_thinking=false"},
+		{"enable_thinking defaults to the thinking start tag", thinking,
+			`{"messages": []}`, "enable_thinking=true"},
+		{"enable_thinking from chat_template_kwargs; kwargs are variables", thinking,
+			`{"messages": [], "chat_template_kwargs": {"enable_thinking": false, "foo": [1]}}`, "enable_thinking=false\nadd_generation_prompt=true\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\nfoo=[1]\n"},
+		{"enable_thinking as a string", thinking,
+			`{"messages": [], "chat_template_kwargs": {"enable_thinking": "no"}}`,
+			`invalid type for "enable_thinking" (expected boolean, got string)`},
+		{"preserve_reasoning defines the thinking switches", generic,
+			`{"messages": [], "chat_template_kwargs": {"preserve_reasoning": true}}`, "preserve_thinking=true\nclear_thinking=false\n"},
+		{"no add_generation_prompt variable when false", generic,
+			`{"messages": [{"role": "user", "content": "x"}], "add_generation_prompt": false}`, "enable_thinking=false\ndatetime="},
+		{"a final assistant message is a prefill", generic,
+			`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": [{"type": "text", "text": "Once"}, {"type": "text", "text": " upon"}]}], "add_generation_prompt": false}`,
+			"add_generation_prompt=true\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\nOnce upon"},
+		{"prefill with thinking", thinking,
+			`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]}`,
+			`Assistant response prefill is incompatible with enable_thinking.`},
+		{"two final assistant messages", generic,
+			`{"messages": [{"role": "assistant", "content": "x"}, {"role": "assistant", "content": "y"}]}`,
+			`Cannot have 2 or more assistant messages at the end of the list.`},
+		{"a message without content or tool calls", generic,
+			`{"messages": [{"role": "user"}]}`, `Failed to parse messages: Expected 'content' or 'tool_calls'`},
+		{"an unknown content part", generic,
+			`{"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]}`, `Failed to parse messages: Unsupported content part type: "image_url"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := llamaRender(t, tt.caps, tt.request)
+			if err != nil {
+				var rerr *runtime.Error
+				if !errors.As(err, &rerr) {
+					t.Fatalf("error %v is not a *runtime.Error", err)
+				}
+				got = err.Error()
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got\n%s\nwant it to contain\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// both2 returns c reading both string and typed content.
+func both2(c runtime.Capabilities) runtime.Capabilities {
+	c.TypedContent = true
+	return c
+}
+
+func TestLlamaServerPostProcessing(t *testing.T) {
+	literal := func(s string) func(*runtime.Writer, *runtime.Input) {
+		return func(w *runtime.Writer, in *runtime.Input) { w.WriteString(s) }
+	}
+	gptOSS := generic
+	gptOSS.Handler = "gpt_oss"
+	gemma := generic
+	gemma.Handler = "gemma4"
+	tests := []struct {
+		name    string
+		caps    runtime.Capabilities
+		out     string
+		request string
+		prepare func(*runtime.Input)
+		dst     string
+		want    string
+	}{
+		{"a leading bos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>", "add_bos": true}`, nil, "", "A</s>"},
+		{"a trailing eos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>"}`, func(in *runtime.Input) { in.AddEOS = true }, "", "<s>A"},
+		{"both, appended to a buffer", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>", "add_bos": true, "add_eos": true}`, nil, "prefix:", "prefix:A"},
+		{"gpt-oss: the last <|return|> without generation prompt", gptOSS, "a<|return|>b<|return|>c", `{"messages": [], "add_generation_prompt": false}`, nil, "", "a<|return|>b<|end|>c"},
+		{"gpt-oss: kept with a generation prompt", gptOSS, "a<|return|>", `{"messages": []}`, nil, "", "a<|return|>"},
+		{"gemma4: the model turn after a closed turn", gemma, "x<turn|>\n", `{"messages": []}`, nil, "", "x<turn|>\n<|turn>model\n"},
+		{"prefill appended after stripping", generic, "<s>P", `{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "ans"}], "bos": "<s>", "add_bos": true}`, nil, "", "Pans"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := runtime.ParseRequest([]byte(tt.request))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Profile = runtime.LlamaServer
+			if tt.prepare != nil {
+				tt.prepare(&req.Input)
+			}
+			tmpl := &runtime.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
+			got, err := tmpl.AppendRender([]byte(tt.dst), &req.Input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLlamaServerLeavesInputAlone: the profile builds its own input; the caller's is
+// never changed (renders share inputs across goroutines).
+func TestLlamaServerLeavesInputAlone(t *testing.T) {
+	noSystem := generic
+	noSystem.SystemRole, noSystem.ObjectArguments, noSystem.Handler = false, true, "ministral_3"
+	request := `{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "U"},
+		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
+		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "pre"}],
+		"tools": [{"type": "function", "function": {"name": "f"}}], "chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
+	req, err := runtime.ParseRequest([]byte(request))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := string(runtime.AppendJSON(nil, req.Messages)) + string(runtime.AppendJSON(nil, req.Tools)) + string(runtime.AppendJSON(nil, req.Kwargs["k"]))
+	req.Profile = runtime.LlamaServer
+	tmpl := &runtime.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
+	if _, err := tmpl.Render(&req.Input); err != nil {
+		t.Fatal(err)
+	}
+	after := string(runtime.AppendJSON(nil, req.Messages)) + string(runtime.AppendJSON(nil, req.Tools)) + string(runtime.AppendJSON(nil, req.Kwargs["k"]))
+	if before != after {
+		t.Errorf("the render changed its input:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+func TestLlamaServerNeedsCapabilities(t *testing.T) {
+	tmpl := &runtime.Template{Name: "old", File: "old.jinja", Func: dumpVars}
+	_, err := tmpl.Render(&runtime.Input{Messages: runtime.NewList(), Profile: runtime.LlamaServer})
+	if err == nil || !strings.Contains(err.Error(), "capabilities") {
+		t.Errorf("got %v, want an error about the missing capabilities", err)
+	}
+}
+
+func TestParseProfile(t *testing.T) {
+	for _, p := range []runtime.Profile{runtime.Transformers, runtime.LlamaServer} {
+		if got, err := runtime.ParseProfile(p.String()); err != nil || got != p {
+			t.Errorf("ParseProfile(%q) = %v, %v", p.String(), got, err)
+		}
+	}
+	if _, err := runtime.ParseProfile("vllm"); err == nil {
+		t.Error("ParseProfile(vllm) succeeded")
+	}
+}
