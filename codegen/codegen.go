@@ -133,7 +133,14 @@ type gen struct {
 	goName map[*ir.Var]string
 	needed map[*ir.Var]bool
 	loops  map[*ir.Var]bool // loop variables held as *runtime.Loop
+	// loop variables only asked for their position, compiled to an index into a slice
+	positions map[*ir.Var]position
 	markup bool             // the template can make Markup values (|safe, |escape...)
+
+	// read chains held in Go variables (see reads.go)
+	settable map[string]bool // attribute names the template assigns
+	reads    readCache       // the chains held at the point being generated
+	counts   map[string]int  // how often the rest of the current block reads each chain
 }
 
 func newGen(t *ir.Template) *gen {
@@ -144,7 +151,12 @@ func newGen(t *ir.Template) *gen {
 		goName: map[*ir.Var]string{},
 		needed: neededVars(t),
 		loops:  map[*ir.Var]bool{},
+
+		positions: map[*ir.Var]position{},
 		markup: makesMarkup(t),
+
+		settable: settableNames(t),
+		reads:    readCache{},
 	}
 	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
 		g.names[n] = true
@@ -258,12 +270,50 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 	return code
 }
 
+// stmts compiles statements that make a Go block of their own: the read chains held in
+// variables declared here end with it, and those of variables it assigns are forgotten.
 func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
+	held, outerCounts := g.reads.copy(), g.counts
+	g.counts = map[string]int{}
+	g.countChains(ss, g.counts, 1)
 	var code []jen.Code
 	for _, s := range ss {
 		code = append(code, g.stmt(s)...)
+		g.countChains([]ir.Stmt{s}, g.counts, -1)
+		g.reads.forget(assignedVars(s))
+	}
+	g.reads, g.counts = held, outerCounts
+	for _, s := range ss {
+		g.reads.forget(assignedVars(s))
 	}
 	return code
+}
+
+// assignedVars returns the variables a statement assigns, in the statements it contains
+// too (not in macro bodies, which assign their own).
+func assignedVars(s ir.Stmt) map[*ir.Var]bool {
+	vars := map[*ir.Var]bool{}
+	ir.Inspect([]ir.Stmt{s}, func(n any) bool {
+		switch n := n.(type) {
+		case *ir.Macro:
+			return false
+		case *ir.VarTarget:
+			vars[n.Var] = true
+		case *ir.MacroDef:
+			vars[n.Var] = true
+		}
+		return true
+	})
+	return vars
+}
+
+// freshReads starts generating with no read chains held, and returns the function that
+// brings them back: for code in a Go function of its own (a macro, a loop's filter, a
+// recursive loop), which may run when the variables hold other values.
+func (g *gen) freshReads() (restore func()) {
+	held := g.reads
+	g.reads = readCache{}
+	return func() { g.reads = held }
 }
 
 // at records the statement's position and kind for error messages, after a comment
@@ -322,17 +372,22 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.Text:
 		return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s.Text))}
 	case *ir.Print:
-		return append(g.at(s.P, ir.Construct(s)), g.print(s.X)...)
+		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.X)...)
+		return append(code, g.print(s.X)...)
 	case *ir.If:
-		return append(g.at(s.P, ir.Construct(s)), g.ifStmt(s))
+		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.Cond)...)
+		return append(code, g.ifStmt(s))
 	case *ir.For:
-		return append(g.at(s.P, ir.Construct(s)), g.forStmt(s)...)
+		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.Iter)...)
+		return append(code, g.forStmt(s)...)
 	case *ir.Assign:
-		code := g.assign(s.Target, s.Value)
-		if len(code) == 0 {
-			return []jen.Code{jen.Comment(g.cite(s.P) + " (assigns a variable to itself)")}
+		if l, ok := s.Value.(*ir.Load); ok {
+			if vt, isVar := s.Target.(*ir.VarTarget); isVar && l.Var == vt.Var {
+				return []jen.Code{jen.Comment(g.cite(s.P) + " (assigns a variable to itself)")}
+			}
 		}
-		return append(g.at(s.P, ir.Construct(s)), code...)
+		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.Value)...)
+		return append(code, g.assign(s.Target, s.Value)...)
 	case *ir.Capture:
 		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, g.store(s.Target, v)...)
@@ -484,7 +539,9 @@ func (g *gen) forStmt(s *ir.For) []jen.Code {
 func (g *gen) recursiveFor(s *ir.For) []jen.Code {
 	fn, iter, depth := g.alloc("recurse"), g.alloc("iter"), g.alloc("depth")
 	rec := &recursion{fn: fn, depth: depth}
+	restore := g.freshReads()
 	body := g.forLoop(s, jen.Id(iter), rec)
+	restore()
 	return []jen.Code{
 		jen.Var().Id(fn).Func().Params(valueType(), jen.Int()),
 		jen.Id(fn).Op("=").Func().Params(jen.Id(iter).Add(valueType()), jen.Id(depth).Int()).Block(body...),
@@ -516,24 +573,16 @@ func (g *gen) itemsFor(s *ir.For) []jen.Code {
 	}
 	keys, vals := g.alloc("keys"), g.alloc("values")
 	code := []jen.Code{jen.List(jen.Id(keys), jen.Id(vals)).Op(":=").Add(pairs)}
-	var pos jen.Code
-	var head jen.Code
+	i := g.alloc("i")
 	if withLoop {
-		name := g.varName(s.Loop)
-		g.loops[s.Loop] = true
-		code = append(code, jen.Var().Id(name).Qual(RuntimePath, "Loop"))
-		head = jen.For(jen.Id(name).Dot("StartValues").Call(jen.Id("w"), jen.Id(keys)), jen.Id(name).Dot("Next").Call(), jen.Empty())
-		pos = jen.Id(name).Dot("Pos").Call()
-	} else {
-		i := g.alloc("i")
-		head = jen.For(jen.Id(i).Op(":=").Range().Id("w").Dot("Count").Call(jen.Len(jen.Id(keys))))
-		pos = jen.Id(i)
+		g.positions[s.Loop] = position{index: i, items: keys}
 	}
 	var body []jen.Code
-	body = append(body, g.storeNew(key, jen.Id(keys).Index(pos))...)
-	body = append(body, g.storeNew(val, jen.Id(vals).Index(pos))...)
+	body = append(body, g.storeNew(key, jen.Id(keys).Index(jen.Id(i)))...)
+	body = append(body, g.storeNew(val, jen.Id(vals).Index(jen.Id(i)))...)
 	body = append(body, g.block(s.Body)...)
-	return append(code, jen.Add(head).Block(body...))
+	head := jen.For(jen.Id(i).Op(":=").Range().Id("w").Dot("Count").Call(jen.Len(jen.Id(keys))))
+	return append(code, head.Block(body...))
 }
 
 // pairs returns the runtime call giving the keys and values of x.items(), x|items or
@@ -557,6 +606,51 @@ func (g *gen) pairs(x ir.Expr) *jen.Statement {
 		}
 	}
 	return nil
+}
+
+// position is a loop variable that is only asked for its position (loop.index,
+// loop.last...): the loop runs over a Go slice, and each attribute is computed from the
+// index into it.
+type position struct {
+	index string // the Go variable of loop.index0
+	items string // the Go slice of the loop's items
+}
+
+// attr compiles loop.<name> for one of loopPositions, as a value.
+func (p position) attr(name string) *jen.Statement {
+	i, n := jen.Id(p.index), jen.Len(jen.Id(p.items))
+	switch name {
+	case "first", "last":
+		return rt("Bool").Call(p.test(name))
+	case "index0":
+		return rt("Int").Call(jen.Int64().Call(i))
+	case "index":
+		return rt("Int").Call(jen.Int64().Call(i.Op("+").Lit(1)))
+	case "length":
+		return rt("Int").Call(jen.Int64().Call(n))
+	case "revindex":
+		return rt("Int").Call(jen.Int64().Call(n.Op("-").Add(i)))
+	case "revindex0":
+		return rt("Int").Call(jen.Int64().Call(n.Op("-").Add(i).Op("-").Lit(1)))
+	case "depth":
+		return rt("Int").Call(jen.Lit(1))
+	case "depth0":
+		return rt("Int").Call(jen.Lit(0))
+	}
+	panic("codegen: loop." + name + " is not a position")
+}
+
+// cond compiles loop.first or loop.last as a Go bool (parenthesized, for negating).
+func (p position) cond(name string) *jen.Statement {
+	return jen.Parens(p.test(name))
+}
+
+// test compiles loop.first or loop.last as a Go comparison.
+func (p position) test(name string) *jen.Statement {
+	if name == "first" {
+		return jen.Id(p.index).Op("==").Lit(0)
+	}
+	return jen.Id(p.index).Op("==").Len(jen.Id(p.items)).Op("-").Lit(1)
 }
 
 // loopPositions are the attributes of the loop variable that depend only on the
@@ -608,8 +702,16 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 		// for x in y[::-1] visits y backwards, without building the reversed list
 		iter = g.value(s.Iter.(*ir.Slice).X)
 	}
-	useLoop := s.Loop != nil && g.needed[s.Loop] || s.Filter != nil || rec != nil || reversed
-	if useLoop {
+	withLoop := s.Loop != nil && g.needed[s.Loop]
+	useLoop := withLoop || s.Filter != nil || rec != nil || reversed
+	if withLoop && !(s.Filter != nil || rec != nil || reversed) && onlyPositionsOf(s.Loop, s.Body) {
+		// loop.index and the like: the position in a slice of the items
+		items, i := g.alloc("items"), g.alloc("i")
+		g.positions[s.Loop] = position{index: i, items: items}
+		code = append(code, jen.Id(items).Op(":=").Add(rt("Iterate").Call(jen.Id("w"), iter)))
+		loopHead = jen.For(jen.Id(i).Op(":=").Range().Id(items))
+		body = append(body, g.storeNew(s.Target, jen.Id(items).Index(jen.Id(i)))...)
+	} else if useLoop {
 		name := "loop"
 		if s.Loop != nil && g.needed[s.Loop] {
 			name = g.varName(s.Loop)
@@ -619,10 +721,12 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 		}
 		filter := jen.Nil()
 		if s.Filter != nil {
+			restore := g.freshReads()
 			item := g.alloc("item")
 			fbody := g.scopeDecls(s.FilterScope)
 			fbody = append(g.storeNew(s.FilterTarget, jen.Id(item)), fbody...)
 			fbody = append(fbody, jen.Return(g.cond(s.Filter)))
+			restore()
 			filter = jen.Func().Params(jen.Id(item).Add(valueType())).Bool().Block(fbody...)
 		}
 		if rec != nil {
@@ -724,6 +828,7 @@ func (m *macroExpr) Position() ir.Pos { return m.m.P }
 // macro returns a runtime.NewMacro expression for a macro; caller is set for the
 // caller of a call block, which Jinja2 leaves without a name.
 func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
+	defer g.freshReads()()
 	spec := jen.Dict{jen.Id("Name"): jen.Lit(m.Name)}
 	if caller {
 		spec[jen.Id("Anonymous")] = jen.True()
@@ -803,6 +908,11 @@ func (g *gen) load(v *ir.Var) jen.Code {
 
 // value compiles an expression to Go code of type runtime.Value.
 func (g *gen) value(x ir.Expr) *jen.Statement {
+	if key, _, ok := g.chainKey(x); ok {
+		if r, held := g.reads[key]; held {
+			return jen.Id(r.name)
+		}
+	}
 	switch x := x.(type) {
 	case *ir.Const:
 		return constValue(x.Value)
@@ -815,6 +925,11 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 	case *ir.Undef:
 		return rt("Undefined").Call(jen.Lit(x.Name))
 	case *ir.Attr:
+		if l, ok := x.X.(*ir.Load); ok {
+			if p, ok := g.positions[l.Var]; ok {
+				return p.attr(x.Name)
+			}
+		}
 		if l, ok := x.X.(*ir.Load); ok && g.loops[l.Var] {
 			if m, ok := loopMethods[x.Name]; ok {
 				return jen.Id(g.varName(l.Var)).Dot(m).Call()
@@ -970,6 +1085,12 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 	case *ir.Const:
 		if b, ok := x.Value.(bool); ok {
 			return jen.Lit(b)
+		}
+	case *ir.Attr:
+		if l, ok := x.X.(*ir.Load); ok && (x.Name == "first" || x.Name == "last") {
+			if p, ok := g.positions[l.Var]; ok {
+				return p.cond(x.Name)
+			}
 		}
 	}
 	return g.value(x).Dot("Truthy").Call()

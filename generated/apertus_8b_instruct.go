@@ -68,24 +68,27 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
 		w.At(2, 5, "if")
-		if runtime.EqStr(paramSpec.Attr("type"), "array") {
+		paramSpecType := paramSpec.Attr("type")
+		if runtime.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3 {%- if param_spec['items'] -%}
 			w.At(3, 9, "if")
-			if paramSpec.ItemStr("items").Truthy() {
+			paramSpecItems := paramSpec.ItemStr("items")
+			if paramSpecItems.Truthy() {
 				// Apertus-8B-Instruct.jinja:4 {%- if param_spec['items']['type'] == "string" -%}
 				w.At(4, 13, "if")
-				if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "string") {
+				paramSpecItemsType := paramSpecItems.ItemStr("type")
+				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "number") {
+				} else if runtime.EqStr(paramSpecItemsType, "number") {
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "integer") {
+				} else if runtime.EqStr(paramSpecItemsType, "integer") {
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "boolean") {
+				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					w.At(13, 17, "set")
-					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpec.ItemStr("items"), requiredParams}, nil)
+					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpecItems, requiredParams}, nil)
 					// Apertus-8B-Instruct.jinja:14 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					w.At(14, 17, "if")
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
@@ -109,17 +112,17 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !runtime.IsString(paramSpec.Attr("type"), nil, nil)) && !runtime.IsMapping(paramSpec.Attr("type"), nil, nil)) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
+		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:31 {%- if param_spec.type | length > 1 -%}
 			w.At(31, 9, "if")
-			if runtime.Gt(runtime.FilterLength(paramSpec.Attr("type"), nil, nil), runtime.Int(1)) {
+			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32 {{- param_spec.type | join(" | ") }}
 				w.At(32, 13, "{{ }}")
-				w.Write(runtime.FilterJoin(paramSpec.Attr("type"), []runtime.Value{runtime.Str(" | ")}, nil))
+				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:34 {{- param_spec.type[0] }}
 				w.At(34, 13, "{{ }}")
-				w.Write(paramSpec.Attr("type").ItemInt(0))
+				w.Write(paramSpecType.ItemInt(0))
 			}
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:38 {%- set has_object_variants = false -%}
@@ -127,7 +130,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			hasObjectVariants = runtime.Bool(false)
 			// Apertus-8B-Instruct.jinja:39 {%- for variant in param_spec.oneOf -%}
 			w.At(39, 9, "for")
-			for _, variant := range runtime.Iterate(w, paramSpec.Attr("oneOf")) {
+			paramSpecOneOf := paramSpec.Attr("oneOf")
+			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40 {%- if variant.type == "object" -%}
 				w.At(40, 13, "if")
 				if runtime.EqStr(variant.Attr("type"), "object") {
@@ -138,49 +142,52 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apertus-8B-Instruct.jinja:44 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
 			w.At(44, 9, "if")
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpec.Attr("oneOf"), nil, nil), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:47 {%- for variant in param_spec.oneOf -%}
 				w.At(47, 13, "for")
-				var loop runtime.Loop
-				for loop.Start(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
-					variant2 := loop.Item()
+				items := runtime.Iterate(w, paramSpecOneOf)
+				for i := range items {
+					variant2 := items[i]
 					// Apertus-8B-Instruct.jinja:48 {{- render_typescript_type(variant, required_params) -}}
 					w.At(48, 17, "{{ }}")
 					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{variant2, requiredParams}, nil))
 					// Apertus-8B-Instruct.jinja:49 {%- if variant.description %}
 					w.At(49, 17, "if")
-					if variant2.Attr("description").Truthy() {
+					variant2Description := variant2.Attr("description")
+					if variant2Description.Truthy() {
 						// Apertus-8B-Instruct.jinja:50 {{- "// " + variant.description }}
 						w.At(50, 21, "{{ }}")
 						w.WriteString("// ")
-						w.WriteStr(variant2.Attr("description"))
+						w.WriteStr(variant2Description)
 					}
 					// Apertus-8B-Instruct.jinja:52 {%- if variant.default is defined %}
 					w.At(52, 17, "if")
-					if runtime.IsDefined(variant2.Attr("default"), nil, nil) {
+					variant2Default := variant2.Attr("default")
+					if runtime.IsDefined(variant2Default, nil, nil) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
 						w.At(53, 21, "{{ }}")
 						w.WriteString("// default: ")
-						w.WriteStr(runtime.FilterTojson(variant2.Attr("default"), nil, nil))
+						w.WriteStr(runtime.FilterTojson(variant2Default, nil, nil))
 					}
 					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
 					w.At(55, 17, "if")
-					if !loop.Last().Truthy() {
+					if !(i == len(items)-1) {
 						w.WriteString(" | \n")
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpec.Attr("type"), "string") {
+		} else if runtime.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:61 {%- if param_spec.enum -%}
 			w.At(61, 9, "if")
-			if paramSpec.Attr("enum").Truthy() {
+			paramSpecEnum := paramSpec.Attr("enum")
+			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.At(62, 13, "{{ }}")
 				w.WriteString("\"")
-				w.WriteStr(runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil))
+				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				w.WriteString("string")
@@ -190,30 +197,31 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpec.Attr("type"), "number") {
+		} else if runtime.EqStr(paramSpecType, "number") {
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpec.Attr("type"), "integer") {
+		} else if runtime.EqStr(paramSpecType, "integer") {
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpec.Attr("type"), "boolean") {
+		} else if runtime.EqStr(paramSpecType, "boolean") {
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpec.Attr("type"), "object") {
+		} else if runtime.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:76 {%- if param_spec.properties -%}
 			w.At(76, 9, "if")
-			if paramSpec.Attr("properties").Truthy() {
+			paramSpecProperties := paramSpec.Attr("properties")
+			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				w.At(78, 13, "for")
-				keys, values := runtime.DictItems(paramSpec.Attr("properties"))
-				var loop2 runtime.Loop
-				for loop2.StartValues(w, keys); loop2.Next(); {
-					propName := keys[loop2.Pos()]
-					propSpec := values[loop2.Pos()]
+				keys, values := runtime.DictItems(paramSpecProperties)
+				for i2 := range w.Count(len(keys)) {
+					propName := keys[i2]
+					propSpec := values[i2]
 					// Apertus-8B-Instruct.jinja:79 {{- prop_name -}}
 					w.At(79, 17, "{{ }}")
 					w.Write(propName)
 					// Apertus-8B-Instruct.jinja:80 {%- if prop_name not in (param_spec.required or []) -%}
 					w.At(80, 17, "if")
-					if runtime.NotIn(propName, runtime.Or(paramSpec.Attr("required"), func() runtime.Value {
+					paramSpecRequired := paramSpec.Attr("required")
+					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
 					})) {
 						w.WriteString("?")
@@ -221,12 +229,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.At(84, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpec.Attr("required"), func() runtime.Value {
+					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
 					})}, nil))
 					// Apertus-8B-Instruct.jinja:85 {%- if not loop.last -%}
 					w.At(85, 17, "if")
-					if !loop2.Last().Truthy() {
+					if !(i2 == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -246,37 +254,39 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		tools2 := runtime.Param(args[0], "tools")
 		// Apertus-8B-Instruct.jinja:99 {%- for tool in tools %}
 		w.At(99, 5, "for")
-		var loop3 runtime.Loop
-		for loop3.Start(w, tools2, nil); loop3.Next(); {
-			tool := loop3.Item()
+		items2 := runtime.Iterate(w, tools2)
+		for i3 := range items2 {
+			tool := items2[i3]
 			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
 			w.At(100, 9, "{{ }}")
+			toolFunction := tool.Attr("function")
 			w.WriteString("// ")
-			w.WriteStr(tool.Attr("function").Attr("description"))
+			w.WriteStr(toolFunction.Attr("description"))
 			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101 {{- "type "+ tool.function.name + " = " }}
 			w.At(101, 9, "{{ }}")
 			w.WriteString("type ")
-			w.WriteStr(tool.Attr("function").Attr("name"))
+			w.WriteStr(toolFunction.Attr("name"))
 			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102 {%- if tool.function.parameters and tool.function.parameters.properties %}
 			w.At(102, 9, "if")
-			if tool.Attr("function").Attr("parameters").Truthy() && tool.Attr("function").Attr("parameters").Attr("properties").Truthy() {
+			toolFunctionParameters := toolFunction.Attr("parameters")
+			if toolFunctionParameters.Truthy() && toolFunctionParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 				w.At(104, 13, "for")
-				keys2, values2 := runtime.DictItems(tool.Attr("function").Attr("parameters").Attr("properties"))
-				var loop4 runtime.Loop
-				for loop4.StartValues(w, keys2); loop4.Next(); {
-					paramName := keys2[loop4.Pos()]
-					paramSpec2 := values2[loop4.Pos()]
+				keys2, values2 := runtime.DictItems(toolFunctionParameters.Attr("properties"))
+				for i4 := range w.Count(len(keys2)) {
+					paramName := keys2[i4]
+					paramSpec2 := values2[i4]
 					// Apertus-8B-Instruct.jinja:105 {%- if param_spec.description %}
 					w.At(105, 17, "if")
-					if paramSpec2.Attr("description").Truthy() {
+					paramSpec2Description := paramSpec2.Attr("description")
+					if paramSpec2Description.Truthy() {
 						// Apertus-8B-Instruct.jinja:106 {{- "// " + param_spec.description + "\n" }}
 						w.At(106, 21, "{{ }}")
 						w.WriteString("// ")
-						w.WriteStr(paramSpec2.Attr("description"))
+						w.WriteStr(paramSpec2Description)
 						w.WriteString("\n")
 					}
 					// Apertus-8B-Instruct.jinja:108 {{- param_name }}
@@ -284,7 +294,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.Write(paramName)
 					// Apertus-8B-Instruct.jinja:109 {%- if param_name not in (tool.function.parameters.required or []) -%}
 					w.At(109, 17, "if")
-					if runtime.NotIn(paramName, runtime.Or(tool.Attr("function").Attr("parameters").Attr("required"), func() runtime.Value {
+					toolFunctionParametersRequired := toolFunctionParameters.Attr("required")
+					if runtime.NotIn(paramName, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 						return runtime.NewList()
 					})) {
 						w.WriteString("?")
@@ -292,34 +303,35 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 					w.At(113, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(tool.Attr("function").Attr("parameters").Attr("required"), func() runtime.Value {
+					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 						return runtime.NewList()
 					})}, nil))
 					// Apertus-8B-Instruct.jinja:114 {%- if param_spec.default is defined -%}
 					w.At(114, 17, "if")
-					if runtime.IsDefined(paramSpec2.Attr("default"), nil, nil) {
+					paramSpec2Default := paramSpec2.Attr("default")
+					if runtime.IsDefined(paramSpec2Default, nil, nil) {
 						// Apertus-8B-Instruct.jinja:115 {%- if param_spec.enum %}
 						w.At(115, 21, "if")
 						if paramSpec2.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116 {{- ", // default: " + param_spec.default }}
 							w.At(116, 25, "{{ }}")
 							w.WriteString(", // default: ")
-							w.WriteStr(paramSpec2.Attr("default"))
+							w.WriteStr(paramSpec2Default)
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
 							w.At(118, 25, "{{ }}")
 							w.WriteString("// default: ")
-							w.WriteStr(paramSpec2.Attr("default"))
+							w.WriteStr(paramSpec2Default)
 						} else {
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(120, 25, "{{ }}")
 							w.WriteString(", // default: ")
-							w.WriteStr(runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
+							w.WriteStr(runtime.FilterTojson(paramSpec2Default, nil, nil))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
 					w.At(123, 17, "if")
-					if !loop4.Last().Truthy() {
+					if !(i4 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
 						w.WriteString("\n")
@@ -331,7 +343,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apertus-8B-Instruct.jinja:133 {%- if not loop.last -%}
 			w.At(133, 9, "if")
-			if !loop3.Last().Truthy() {
+			if !(i3 == len(items2)-1) {
 				w.WriteString("\n")
 			}
 		}
@@ -383,17 +395,19 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Apertus-8B-Instruct.jinja:157 {%- if "content" in messages[0] -%}
 		w.At(157, 5, "if")
-		if runtime.In(runtime.Str("content"), messages.ItemInt(0)) {
+		messages0 := messages.ItemInt(0)
+		if runtime.In(runtime.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158 {%- if messages[0].content is string -%}
 			w.At(158, 9, "if")
-			if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
+			messages0Content := messages0.Attr("content")
+			if runtime.IsString(messages0Content, nil, nil) {
 				// Apertus-8B-Instruct.jinja:159 {{ system_token + messages[0].content + end_system_token }}
 				w.At(159, 13, "{{ }}")
-				w.WriteAdd(systemToken, messages.ItemInt(0).Attr("content"), endSystemToken)
-			} else if runtime.IsMapping(messages.ItemInt(0).Attr("content"), nil, nil) && runtime.In(runtime.Str("text"), messages.ItemInt(0).Attr("content")) {
+				w.WriteAdd(systemToken, messages0Content, endSystemToken)
+			} else if runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:161 {{ system_token + messages[0].content.text + end_system_token }}
 				w.At(161, 13, "{{ }}")
-				w.WriteAdd(systemToken, messages.ItemInt(0).Attr("content").Attr("text"), endSystemToken)
+				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:163 {{- raise_exception("Invalid system message") -}}
 				w.At(163, 13, "{{ }}")
@@ -445,7 +459,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		blocks := in.Lookup("blocks")
 		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
 		w.At(188, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "user") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189 {%- set ns.in_inner = false -%}
 			w.At(189, 9, "set")
 			runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
@@ -475,39 +490,41 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.Write(userToken)
 				// Apertus-8B-Instruct.jinja:200 {%- if message.content is string -%}
 				w.At(200, 13, "if")
-				if runtime.IsString(message.Attr("content"), nil, nil) {
+				messageContent := message.Attr("content")
+				if runtime.IsString(messageContent, nil, nil) {
 					// Apertus-8B-Instruct.jinja:201 {{ message.content }}
 					w.At(201, 17, "{{ }}")
-					w.Write(message.Attr("content"))
-				} else if runtime.IsMapping(message.Attr("content"), nil, nil) && runtime.In(runtime.Str("parts"), message.Attr("content")) {
+					w.Write(messageContent)
+				} else if runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:203 {%- set parts = message.content.parts -%}
 					w.At(203, 17, "set")
-					parts = message.Attr("content").Attr("parts")
+					parts = messageContent.Attr("parts")
 					// Apertus-8B-Instruct.jinja:204 {%- for part in parts -%}
 					w.At(204, 17, "for")
 					for _, part := range runtime.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205 {%- if part.type == "text" -%}
 						w.At(205, 21, "if")
-						if runtime.EqStr(part.Attr("type"), "text") {
+						partType := part.Attr("type")
+						if runtime.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206 {{ part.text }}
 							w.At(206, 25, "{{ }}")
 							w.Write(part.Attr("text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:208 {{- raise_exception("Invalid user part: " + part.type) -}}
 							w.At(208, 25, "{{ }}")
-							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), part.Attr("type"))))
+							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:212 {{- raise_exception("Invalid user message: " + message.role) -}}
 					w.At(212, 17, "{{ }}")
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), message.Attr("role"))))
+					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214 {{ end_user_token }}
 				w.At(214, 13, "{{ }}")
 				w.Write(endUserToken)
 			}
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
 			w.At(217, 9, "if")
 			if !ns.Attr("in_assistant").Truthy() {
@@ -523,7 +540,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:222 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				w.At(222, 13, "if")
-				if runtime.IsString(message.Attr("content"), nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "string")) {
+				messageContent2 := message.Attr("content")
+				if runtime.IsString(messageContent2, nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "string")) {
 					// Apertus-8B-Instruct.jinja:223 {%- if ns.in_tool -%}
 					w.At(223, 17, "if")
 					if ns.Attr("in_tool").Truthy() {
@@ -537,22 +555,23 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("string"))
 					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
 					w.At(228, 17, "{{ }}")
-					w.Write(message.Attr("content"))
-				} else if (runtime.IsMapping(message.Attr("content"), nil, nil) && runtime.In(runtime.Str("blocks"), message.Attr("content"))) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "mapping")) {
+					w.Write(messageContent2)
+				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "mapping")) {
 					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
 					w.At(230, 17, "set")
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("mapping"))
 					// Apertus-8B-Instruct.jinja:231 {%- set blocks = message.content.blocks -%}
 					w.At(231, 17, "set")
-					blocks = message.Attr("content").Attr("blocks")
+					blocks = messageContent2.Attr("blocks")
 					// Apertus-8B-Instruct.jinja:232 {%- for block in blocks -%}
 					w.At(232, 17, "for")
-					var loop5 runtime.Loop
-					for loop5.Start(w, blocks, nil); loop5.Next(); {
-						block := loop5.Item()
+					items3 := runtime.Iterate(w, blocks)
+					for i5 := range items3 {
+						block := items3[i5]
 						// Apertus-8B-Instruct.jinja:233 {%- if block.type == 'thoughts' -%}
 						w.At(233, 21, "if")
-						if runtime.EqStr(block.Attr("type"), "thoughts") {
+						blockType := block.Attr("type")
+						if runtime.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234 {%- if ns.in_tool -%}
 							w.At(234, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -574,7 +593,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:242 {{ block.text }}
 							w.At(242, 25, "{{ }}")
 							w.Write(block.Attr("text"))
-						} else if runtime.EqStr(block.Attr("type"), "tool_calls") {
+						} else if runtime.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
 							w.At(244, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -585,7 +604,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:248 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
 							w.At(248, 25, "if")
-							if ((ns.Attr("in_inner").Truthy() && !loop5.First().Truthy()) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
+							if ((ns.Attr("in_inner").Truthy() && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249 {%- set ns.in_inner = false -%}
 								w.At(249, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
@@ -598,9 +617,9 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteAdd(toolCallsToken, runtime.Str("["))
 							// Apertus-8B-Instruct.jinja:253 {%- for tool_call in block.calls -%}
 							w.At(253, 25, "for")
-							var loop6 runtime.Loop
-							for loop6.Start(w, block.Attr("calls"), nil); loop6.Next(); {
-								toolCall := loop6.Item()
+							items4 := runtime.Iterate(w, block.Attr("calls"))
+							for i6 := range items4 {
+								toolCall := items4[i6]
 								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.At(254, 29, "{{ }}")
 								w.WriteString("{\"")
@@ -610,7 +629,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255 {%- if not loop.last -%}
 								w.At(255, 29, "if")
-								if !loop6.Last().Truthy() {
+								if !(i6 == len(items4)-1) {
 									w.WriteString(", ")
 								}
 							}
@@ -618,7 +637,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.At(259, 25, "{{ }}")
 							w.WriteString("]")
 							w.WriteStr(endToolCallsToken)
-						} else if runtime.EqStr(block.Attr("type"), "tool_outputs") {
+						} else if runtime.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
 							w.At(261, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -629,20 +648,20 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265 {%- for tool_output in block.outputs -%}
 							w.At(265, 25, "for")
-							var loop7 runtime.Loop
-							for loop7.Start(w, block.Attr("outputs"), nil); loop7.Next(); {
-								toolOutput := loop7.Item()
+							items5 := runtime.Iterate(w, block.Attr("outputs"))
+							for i7 := range items5 {
+								toolOutput := items5[i7]
 								// Apertus-8B-Instruct.jinja:266 {{- tool_output.output }}
 								w.At(266, 29, "{{ }}")
 								w.Write(toolOutput.Attr("output"))
 								// Apertus-8B-Instruct.jinja:267 {%- if not loop.last -%}
 								w.At(267, 29, "if")
-								if !loop7.Last().Truthy() {
+								if !(i7 == len(items5)-1) {
 									w.WriteString(", ")
 								}
 							}
 							w.WriteString("]")
-						} else if runtime.EqStr(block.Attr("type"), "response") {
+						} else if runtime.EqStr(blockType, "response") {
 							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
 							w.At(273, 25, "if")
 							if ns.Attr("in_tool").Truthy() {
@@ -653,7 +672,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:277 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
 							w.At(277, 25, "if")
-							if (!loop5.First().Truthy() && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
+							if (!(i5 == 0) && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
 								// Apertus-8B-Instruct.jinja:278 {%- set ns.in_inner = false -%}
 								w.At(278, 29, "set")
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
@@ -667,13 +686,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:283 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
 							w.At(283, 25, "{{ }}")
-							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), block.Attr("type"))))
+							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:287 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
 					w.At(287, 17, "{{ }}")
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), message.Attr("content")), runtime.Str("', expected ")), ns.Attr("assistant_format"))))
+					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), ns.Attr("assistant_format"))))
 				}
 			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:290 {{- raise_exception("Invalid assistant message " + message) -}}
@@ -688,13 +707,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteAdd(toolCallsToken, runtime.Str("["))
 				// Apertus-8B-Instruct.jinja:294 {%- for tool_call in message.tool_calls -%}
 				w.At(294, 13, "for")
-				var loop8 runtime.Loop
-				for loop8.Start(w, message.Attr("tool_calls"), nil); loop8.Next(); {
-					toolCall2 := loop8.Item()
+				items6 := runtime.Iterate(w, message.Attr("tool_calls"))
+				for i8 := range items6 {
+					toolCall2 := items6[i8]
 					function := in.Lookup("function")
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
 					w.At(295, 17, "if")
-					if runtime.EqStr(toolCall2.Attr("type"), "function") {
+					toolCall2Type := toolCall2.Attr("type")
+					if runtime.EqStr(toolCall2Type, "function") {
 						// Apertus-8B-Instruct.jinja:296 {%- set function = tool_call.function -%}
 						w.At(296, 21, "set")
 						function = toolCall2.Attr("function")
@@ -707,13 +727,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
 						w.At(298, 21, "if")
-						if !loop8.Last().Truthy() {
+						if !(i8 == len(items6)-1) {
 							w.WriteString(", ")
 						}
 					} else {
 						// Apertus-8B-Instruct.jinja:302 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
 						w.At(302, 21, "{{ }}")
-						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2.Attr("type"))))
+						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2Type)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305 {{ ']' + end_tool_calls_token }}
@@ -721,7 +741,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]")
 				w.WriteStr(endToolCallsToken)
 			}
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
 			w.At(308, 9, "if")
 			if !ns.Attr("in_assistant").Truthy() {

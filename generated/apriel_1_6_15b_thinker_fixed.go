@@ -122,9 +122,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59 {%- for message in messages -%}
 	w.At(59, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		sysContent := in.Lookup("sys_content")
 		systemMessage := in.Lookup("system_message")
 		addToolId2 := addToolId
@@ -137,21 +137,24 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		msgContent := in.Lookup("msg_content")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62 {%- if message['role'] == 'user' -%}
 		w.At(62, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64 {%- if message['content'] is not string -%}
 			w.At(64, 9, "if")
-			if !runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent := message.ItemStr("content")
+			if !runtime.IsString(messageContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65 {%- for chunk in message['content'] -%}
 				w.At(65, 13, "for")
-				for _, chunk := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, chunk := range runtime.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66 {%- if chunk['type'] == 'text' -%}
 					w.At(66, 17, "if")
-					if runtime.EqStr(chunk.ItemStr("type"), "text") {
+					chunkType := chunk.ItemStr("type")
+					if runtime.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67 {{ chunk['text'] }}
 						w.At(67, 21, "{{ }}")
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.In(chunk.ItemStr("type"), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.In(chunkType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71 {{ raise_exception('Unrecognized content type!') }}
@@ -162,9 +165,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75 {{ message['content'] }}
 				w.At(75, 13, "{{ }}")
-				w.Write(message.ItemStr("content"))
+				w.Write(messageContent)
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "system") {
+		} else if runtime.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80 {%- set sys_content = message.get('content', ”) -%}
 			w.At(80, 9, "set")
 			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
@@ -198,10 +201,10 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(94, 13, "{{ }}")
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99 {%- if loop.last -%}
 			w.At(99, 9, "if")
-			if loop.Last().Truthy() {
+			if i == len(items)-1 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:100 {%- set add_tool_id = false -%}
 				w.At(100, 13, "set")
 				addToolId2 = runtime.Bool(false)
@@ -209,7 +212,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
 			w.At(105, 9, "if")
-			if (addThoughts.Truthy() && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && loop.Last().Truthy() {
+			if (addThoughts.Truthy() && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
 				w.At(106, 13, "{{ }}")
 				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
@@ -233,7 +236,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				w.At(117, 13, "if")
-				if !loop.Last().Truthy() && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !(i == len(items)-1) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
 					w.At(118, 17, "{{ }}")
 					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
@@ -256,15 +259,16 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130 {%- for tool_call in tool_calls -%}
 				w.At(130, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, toolCalls, nil); loop2.Next(); {
-					toolCall := loop2.Item()
+				items2 := runtime.Iterate(w, toolCalls)
+				for i2 := range items2 {
+					toolCall := items2[i2]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					w.At(131, 17, "{{ }}")
+					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
-					w.WriteStr(toolCall.ItemStr("function").ItemStr("name"))
+					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteStr(runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132 {%- if add_tool_id == true and 'id' in tool_call -%}
 					w.At(132, 17, "if")
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {
@@ -277,7 +281,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136 {%- if not loop.last -%}
 					w.At(136, 17, "if")
-					if !loop2.Last().Truthy() {
+					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -290,10 +294,10 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142 {%- if not loop.last or training_prompt -%}
 			w.At(142, 9, "if")
-			if !loop.Last().Truthy() || trainingPrompt.Truthy() {
+			if !(i == len(items)-1) || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148 {%- set tool_content = message.get('content', ”) -%}
 			w.At(148, 9, "set")
 			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
@@ -318,7 +322,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "content") {
+		} else if runtime.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', ”) -%}
 			w.At(158, 9, "set")
 			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
@@ -340,7 +344,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(167, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message.ItemStr("role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.At(168, 9, "{{ }}")
 			w.WriteString("\n<|begin_assistant|>\n")

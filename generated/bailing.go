@@ -43,10 +43,11 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 		role := runtime.Undefined("role")
 		// bailing.jinja:11 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(11, 1, "set")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
+			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
 		// bailing.jinja:12 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.At(12, 1, "{{ }}")

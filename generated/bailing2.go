@@ -48,10 +48,11 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 		role := runtime.Undefined("role")
 		// bailing2.jinja:15 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(15, 1, "set")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(message.ItemStr("role"), nil, nil)
+			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
 		// bailing2.jinja:16 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.At(16, 1, "{{ }}")

@@ -48,10 +48,11 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2 {%- if messages[0]['role'] == 'system' %}
 	w.At(2, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3 {%- set system_message = messages[0]['content'] %}
 		w.At(3, 5, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 		// Bielik-11B-v3.0-Instruct.jinja:4 {%- set loop_start_index = 1 %}
 		w.At(4, 5, "set")
 		loopStartIndex = runtime.Int(1)
@@ -80,15 +81,15 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18 {%- for tool in tools %}
 			w.At(18, 9, "for")
-			var loop runtime.Loop
-			for loop.Start(w, tools, nil); loop.Next(); {
-				tool := loop.Item()
+			items := runtime.Iterate(w, tools)
+			for i := range items {
+				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19 {{- tool | tojson }}
 				w.At(19, 13, "{{ }}")
 				w.WriteJSON(tool, nil, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:20 {%- if not loop.last %}
 				w.At(20, 13, "if")
-				if !loop.Last().Truthy() {
+				if !(i == len(items)-1) {
 					w.WriteString(",\n")
 				}
 			}
@@ -103,21 +104,22 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36 {%- for message in messages[loop_start_index:] %}
 	w.At(36, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()), nil); loop2.Next(); {
-		message := loop2.Item()
+	items2 := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
+	for i2 := range items2 {
+		message := items2[i2]
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
 		reasoningParts := in.Lookup("reasoning_parts")
 		// Bielik-11B-v3.0-Instruct.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.At(38, 9, "{{ }}")
 			w.WriteString("<|im_start|>user\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default(”) %}
 			w.At(41, 9, "set")
@@ -152,16 +154,18 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.CallMethod(content, "lstrip", nil, nil))
 			// Bielik-11B-v3.0-Instruct.jinja:52 {%- if message.tool_calls %}
 			w.At(52, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53 {%- for tool_call in message.tool_calls %}
 				w.At(53, 13, "for")
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54 {%- if tool_call.function %}
 					w.At(54, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55 {%- set tool_call = tool_call.function %}
 						w.At(55, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.At(57, 17, "{{ }}")
@@ -177,10 +181,10 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:62 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
 			w.At(62, 9, "if")
-			if runtime.Eq(loop2.Index0(), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).ItemStr("role"), "tool") {
+			if runtime.Eq(runtime.Int(int64(i2)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65 {{- '<|function_output|>' + message['content'] }}
@@ -189,7 +193,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.ItemStr("content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			w.At(66, 9, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).ItemStr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -117,10 +117,11 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ByteDance-Seed-OSS.jinja:36 {%- if messages[0]["role"] == "system" %}
 	w.At(36, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37 {%- set system_message = messages[0]["content"] %}
 		w.At(37, 1, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 		// ByteDance-Seed-OSS.jinja:38 {%- set loop_messages = messages[1:] %}
 		w.At(38, 1, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -186,15 +187,17 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71 {{ item.function.name }}
 			w.At(71, 5, "{{ }}")
-			w.Write(item4.Attr("function").Attr("name"))
+			item4Function := item4.Attr("function")
+			w.Write(item4Function.Attr("name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72 {%- for name, spec in item.function.parameters.properties.items() %}
 			w.At(72, 1, "for")
-			keys2, values2 := runtime.DictItems(item4.Attr("function").Attr("parameters").Attr("properties"))
-			var loop2 runtime.Loop
-			for loop2.StartValues(w, keys2); loop2.Next(); {
-				name := keys2[loop2.Pos()]
-				spec := values2[loop2.Pos()]
+			item4FunctionParameters := item4Function.Attr("parameters")
+			item4FunctionParametersProperties := item4FunctionParameters.Attr("properties")
+			keys2, values2 := runtime.DictItems(item4FunctionParametersProperties)
+			for i2 := range w.Count(len(keys2)) {
+				name := keys2[i2]
+				spec := values2[i2]
 				// ByteDance-Seed-OSS.jinja:73 {{- name }}
 				w.At(73, 9, "{{ }}")
 				w.Write(name)
@@ -204,25 +207,25 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.Call(pyType, []runtime.Value{spec.Attr("type")}, nil))
 				// ByteDance-Seed-OSS.jinja:73 {% if not loop.last %}
 				w.At(73, 46, "if")
-				if !loop2.Last().Truthy() {
+				if !(i2 == len(keys2)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76 {{ item.function.description | trim }}
 			w.At(76, 5, "{{ }}")
-			w.Write(runtime.FilterTrim(item4.Attr("function").Attr("description"), nil, nil))
+			w.Write(runtime.FilterTrim(item4Function.Attr("description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79 {%- if item.function.parameters.properties %}
 			w.At(79, 5, "if")
-			if item4.Attr("function").Attr("parameters").Attr("properties").Truthy() {
+			if item4FunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81 {%- for name, spec in item.function.parameters.properties.items() %}
 				w.At(81, 5, "for")
-				keys3, values3 := runtime.DictItems(item4.Attr("function").Attr("parameters").Attr("properties"))
-				for i2 := range w.Count(len(keys3)) {
-					name2 := keys3[i2]
-					spec2 := values3[i2]
+				keys3, values3 := runtime.DictItems(item4FunctionParametersProperties)
+				for i3 := range w.Count(len(keys3)) {
+					name2 := keys3[i3]
+					spec2 := values3[i3]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83 {{ name }}
 					w.At(83, 7, "{{ }}")
@@ -234,7 +237,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84 {%- if name in item.function.parameters.required %}
 					w.At(84, 7, "if")
-					if runtime.In(name2, item4.Attr("function").Attr("parameters").Attr("required")) {
+					if runtime.In(name2, item4FunctionParameters.Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
 						w.WriteString(" [选填]")
@@ -250,14 +253,15 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90 {%- if item.function.returns is defined
 			w.At(90, 5, "if")
-			if (runtime.IsDefined(item4.Attr("function").Attr("returns"), nil, nil) && runtime.IsDefined(item4.Attr("function").Attr("returns").Attr("properties"), nil, nil)) && item4.Attr("function").Attr("returns").Attr("properties").Truthy() {
+			item4FunctionReturns := item4Function.Attr("returns")
+			if (runtime.IsDefined(item4FunctionReturns, nil, nil) && runtime.IsDefined(item4FunctionReturns.Attr("properties"), nil, nil)) && item4FunctionReturns.Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94 {%- for name, spec in item.function.returns.properties.items() %}
 				w.At(94, 5, "for")
-				keys4, values4 := runtime.DictItems(item4.Attr("function").Attr("returns").Attr("properties"))
-				for i3 := range w.Count(len(keys4)) {
-					name3 := keys4[i3]
-					spec3 := values4[i3]
+				keys4, values4 := runtime.DictItems(item4FunctionReturns.Attr("properties"))
+				for i4 := range w.Count(len(keys4)) {
+					name3 := keys4[i4]
+					spec3 := values4[i4]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96 {{ name }}
 					w.At(96, 7, "{{ }}")
@@ -329,27 +333,30 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126 {%- if message.role == "assistant"
 		w.At(126, 1, "if")
-		if ((runtime.EqStr(message.Attr("role"), "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+		messageRole := message.Attr("role")
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130 {{ bos_token + message.role }}
 			w.At(130, 1, "{{ }}")
-			w.WriteAdd(bosToken, message.Attr("role"))
+			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			w.At(131, 1, "if")
-			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.At(132, 1, "{{ }}")
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
-				w.WriteStr(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil))
+				w.WriteStr(runtime.FilterTrim(messageReasoningContent, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(134, 1, "if")
-			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
+			messageContent := message.Attr("content")
+			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135 {{ "\n" + message.content | trim + "\n" }}
 				w.At(135, 1, "{{ }}")
 				w.WriteString("\n")
-				w.WriteStr(runtime.FilterTrim(message.Attr("content"), nil, nil))
+				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137 {%- for tool_call in message.tool_calls %}
@@ -357,10 +364,11 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138 {%- if tool_call.function is defined %}
 				w.At(138, 1, "if")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:138 {% set tool_call = tool_call.function %}
 					w.At(138, 40, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
 				w.At(139, 1, "{{ }}")
@@ -371,13 +379,14 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140 {%- if tool_call.arguments is defined %}
 				w.At(140, 1, "if")
-				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+				toolCallArguments := toolCall.Attr("arguments")
+				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					w.At(141, 1, "for")
-					keys5, values5 := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
-					for i4 := range w.Count(len(keys5)) {
-						argName := keys5[i4]
-						argValue := values5[i4]
+					keys5, values5 := runtime.ItemsFilterPairs(toolCallArguments)
+					for i5 := range w.Count(len(keys5)) {
+						argName := keys5[i5]
+						argValue := values5[i5]
 						// ByteDance-Seed-OSS.jinja:142 {{ "<parameter=" + arg_name + ">" }}
 						w.At(142, 1, "{{ }}")
 						w.WriteString("<parameter=")
@@ -401,37 +410,39 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
 			w.At(149, 1, "{{ }}")
 			w.Write(eosToken)
-		} else if runtime.In(message.Attr("role"), runtime.NewList(runtime.Str("user"), runtime.Str("system"))) {
+		} else if runtime.In(messageRole, runtime.NewList(runtime.Str("user"), runtime.Str("system"))) {
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(151, 1, "{{ }}")
-			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
 			w.At(153, 1, "{{ }}")
-			w.WriteAdd(bosToken, message.Attr("role"))
+			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			w.At(154, 1, "if")
-			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
+			messageReasoningContent2 := message.Attr("reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent2, nil, nil) && runtime.IsString(messageReasoningContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent2, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.At(155, 1, "{{ }}")
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
-				w.WriteStr(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil))
+				w.WriteStr(runtime.FilterTrim(messageReasoningContent2, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(157, 1, "if")
-			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
+			messageContent2 := message.Attr("content")
+			if (runtime.IsDefined(messageContent2, nil, nil) && runtime.IsString(messageContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent2, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158 {{ "\n" + message.content | trim + eos_token }}
 				w.At(158, 1, "{{ }}")
 				w.WriteString("\n")
-				w.WriteStr(runtime.FilterTrim(message.Attr("content"), nil, nil))
+				w.WriteStr(runtime.FilterTrim(messageContent2, nil, nil))
 				w.WriteStr(eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(162, 1, "{{ }}")
-			w.WriteAdd(bosToken, message.Attr("role"), runtime.Str("\n"), message.Attr("content"), eosToken)
+			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166 {%- if add_generation_prompt %}

@@ -151,28 +151,29 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31 {%- for doc in documents %}
 		w.At(31, 1, "for")
-		var loop runtime.Loop
-		for loop.Start(w, documents2, nil); loop.Next(); {
-			doc := loop.Item()
+		items := runtime.Iterate(w, documents2)
+		for i := range items {
+			doc := items[i]
 			docVal := runtime.Undefined("doc_val")
 			// Cohere2MoE.jinja:32 {%- set doc_val = doc.data if doc.data else doc %}
 			w.At(32, 1, "set")
-			if doc.Attr("data").Truthy() {
-				docVal = doc.Attr("data")
+			docData := doc.Attr("data")
+			if docData.Truthy() {
+				docVal = docData
 			} else {
 				docVal = doc
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34 {{ loop.index0 }}
 			w.At(34, 14, "{{ }}")
-			w.Write(loop.Index0())
+			w.Write(runtime.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34 {{ doc_val|tojson }}
 			w.At(34, 34, "{{ }}")
 			w.WriteJSON(docVal, nil, nil)
 			// Cohere2MoE.jinja:34 {% if not loop.last %}
 			w.At(34, 54, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				w.WriteString(",")
 			}
 		}
@@ -201,10 +202,11 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			for _, msg := range runtime.Iterate(w, messages2) {
 				// Cohere2MoE.jinja:47 {%- if msg.tool_calls %}
 				w.At(47, 9, "if")
-				if msg.Attr("tool_calls").Truthy() {
+				msgToolCalls := msg.Attr("tool_calls")
+				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48 {%- for tool_call in msg.tool_calls %}
 					w.At(48, 13, "for")
-					for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
+					for _, toolCall := range runtime.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
 						w.At(49, 17, "if")
 						if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
@@ -242,18 +244,19 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		w.At(65, 9, "if")
-		if runtime.IsMapping(toolMsg.Attr("content"), nil, nil) || runtime.IsString(toolMsg.Attr("content"), nil, nil) {
+		toolMsgContent := toolMsg.Attr("content")
+		if runtime.IsMapping(toolMsgContent, nil, nil) || runtime.IsString(toolMsgContent, nil, nil) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67 {% if tool_msg.content is string -%}
 			w.At(67, 13, "if")
-			if runtime.IsString(toolMsg.Attr("content"), nil, nil) {
+			if runtime.IsString(toolMsgContent, nil, nil) {
 				// Cohere2MoE.jinja:68 {%- set text_wrapper = {"content": tool_msg.content} -%}
 				w.At(68, 17, "set")
-				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsg.Attr("content"))
+				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
 			} else {
 				// Cohere2MoE.jinja:70 {%- set text_wrapper = tool_msg.content -%}
 				w.At(70, 17, "set")
-				textWrapper = toolMsg.Attr("content")
+				textWrapper = toolMsgContent
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72 {{ text_wrapper|tojson }}
@@ -262,20 +265,20 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Cohere2MoE.jinja:74 {%- for content in tool_msg.content %}
 			w.At(74, 13, "for")
-			var loop2 runtime.Loop
-			for loop2.Start(w, toolMsg.Attr("content"), nil); loop2.Next(); {
-				content := loop2.Item()
+			items2 := runtime.Iterate(w, toolMsgContent)
+			for i2 := range items2 {
+				content := items2[i2]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76 {{ loop.index0 }}
 				w.At(76, 14, "{{ }}")
-				w.Write(loop2.Index0())
+				w.Write(runtime.Int(int64(i2)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76 {{ print_tool_content(content) }}
 				w.At(76, 34, "{{ }}")
 				w.Write(runtime.Call(printToolContent, []runtime.Value{content}, nil))
 				// Cohere2MoE.jinja:76 {% if not loop.last %}
 				w.At(76, 67, "if")
-				if !loop2.Last().Truthy() {
+				if !(i2 == len(items2)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -291,14 +294,15 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		textWrapper2 := in.Lookup("text_wrapper")
 		// Cohere2MoE.jinja:85 {%- if item.type|lower == "text" -%}
 		w.At(85, 1, "if")
-		if runtime.EqStr(runtime.FilterLower(item2.Attr("type"), nil, nil), "text") {
+		item2Type := item2.Attr("type")
+		if runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "text") {
 			// Cohere2MoE.jinja:86 {%- set text_wrapper = {"content": item.text} -%}
 			w.At(86, 1, "set")
 			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
 			// Cohere2MoE.jinja:87 {{ text_wrapper|tojson }}
 			w.At(87, 1, "{{ }}")
 			w.WriteJSON(textWrapper2, nil, nil)
-		} else if (runtime.EqStr(runtime.FilterLower(item2.Attr("type"), nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+		} else if (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
 			// Cohere2MoE.jinja:89 {{ item.document.data|tojson }}
 			w.At(89, 1, "{{ }}")
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
@@ -335,12 +339,13 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:101 {%- for content in msg.content %}
 			w.At(101, 9, "for")
-			var loop3 runtime.Loop
-			for loop3.Start(w, msg2.Attr("content"), nil); loop3.Next(); {
-				content2 := loop3.Item()
+			items3 := runtime.Iterate(w, msg2.Attr("content"))
+			for i3 := range items3 {
+				content2 := items3[i3]
 				// Cohere2MoE.jinja:102 {%- if content.type|lower == "text" -%}
 				w.At(102, 13, "if")
-				if runtime.EqStr(runtime.FilterLower(content2.Attr("type"), nil, nil), "text") {
+				content2Type := content2.Attr("type")
+				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "text") {
 					// Cohere2MoE.jinja:103 {%- if not last_was_text.value -%}
 					w.At(103, 17, "if")
 					if !lastWasText.Attr("value").Truthy() {
@@ -351,7 +356,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.Write(content2.Attr("text"))
 					// Cohere2MoE.jinja:107 {%- if loop.last -%}
 					w.At(107, 17, "if")
-					if loop3.Last().Truthy() {
+					if i3 == len(items3)-1 {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110 {%- set last_was_text.value = true -%}
@@ -369,13 +374,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Cohere2MoE.jinja:117 {%- if content.type|lower == "image" -%}
 				w.At(117, 13, "if")
-				if runtime.EqStr(runtime.FilterLower(content2.Attr("type"), nil, nil), "image") {
+				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "image") {
 					// Cohere2MoE.jinja:118 {%- if content.data -%}
 					w.At(118, 17, "if")
-					if content2.Attr("data").Truthy() {
+					content2Data := content2.Attr("data")
+					if content2Data.Truthy() {
 						// Cohere2MoE.jinja:119 {{ content.data }}
 						w.At(119, 1, "{{ }}")
-						w.Write(content2.Attr("data"))
+						w.Write(content2Data)
 					} else {
 						w.WriteString("<|IMG_PATCH|>")
 					}
@@ -391,10 +397,11 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		msg3 := runtime.Param(args[0], "msg")
 		// Cohere2MoE.jinja:128 {%- if msg.reasoning -%}
 		w.At(128, 5, "if")
-		if msg3.Attr("reasoning").Truthy() {
+		msg3Reasoning := msg3.Attr("reasoning")
+		if msg3Reasoning.Truthy() {
 			// Cohere2MoE.jinja:129 {{ msg.reasoning }}
 			w.At(129, 1, "{{ }}")
-			w.Write(msg3.Attr("reasoning"))
+			w.Write(msg3Reasoning)
 		} else if msg3.Attr("reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:131 {{ msg.reasoning_content }}
 			w.At(131, 1, "{{ }}")
@@ -515,25 +522,26 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Cohere2MoE.jinja:184 {%- for tool in tools %}
 			w.At(184, 1, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, tools, nil); loop4.Next(); {
-				tool := loop4.Item()
+			items4 := runtime.Iterate(w, tools)
+			for i4 := range items4 {
+				tool := items4[i4]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185 {{ tool['function']['name'] }}
 				w.At(185, 15, "{{ }}")
-				w.Write(tool.ItemStr("function").ItemStr("name"))
+				toolFunction := tool.ItemStr("function")
+				w.Write(toolFunction.ItemStr("name"))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185 {{ tool['function']['description'] }}
 				w.At(185, 64, "{{ }}")
-				w.Write(tool.ItemStr("function").ItemStr("description"))
+				w.Write(toolFunction.ItemStr("description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185 {{ tool['function']['parameters']|tojson }}
 				w.At(185, 118, "{{ }}")
-				w.WriteJSON(tool.ItemStr("function").ItemStr("parameters"), nil, nil)
+				w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186 {%- if not loop.last %}
 				w.At(186, 5, "if")
-				if !loop4.Last().Truthy() {
+				if !(i4 == len(items4)-1) {
 					w.WriteString(",")
 				}
 				w.WriteString("\n")
@@ -585,16 +593,16 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:218 {%- for message in messages %}
 	w.At(218, 1, "for")
-	var loop5 runtime.Loop
-	for loop5.Start(w, messages, nil); loop5.Next(); {
-		message := loop5.Item()
+	items5 := runtime.Iterate(w, messages)
+	for i5 := range items5 {
+		message := items5[i5]
 		msgRoleDowncased := runtime.Undefined("msg_role_downcased")
 		// Cohere2MoE.jinja:219 {%- set msg_role_downcased = message.role | lower %}
 		w.At(219, 5, "set")
 		msgRoleDowncased = runtime.FilterLower(message.Attr("role"), nil, nil)
 		// Cohere2MoE.jinja:220 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		w.At(220, 5, "if")
-		if runtime.EqStr(msgRoleDowncased, "system") && !(loop5.First().Truthy() && initialInstructionMessage.Truthy()) {
+		if runtime.EqStr(msgRoleDowncased, "system") && !((i5 == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221 {{ print_msg(message) }}
 			w.At(221, 40, "{{ }}")
@@ -623,17 +631,19 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227 {%- if message.tool_calls %}
 			w.At(227, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228 {% if not skip_thinking %}
 				w.At(228, 13, "if")
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229 {% if message.tool_plan -%}
 					w.At(229, 17, "if")
-					if message.Attr("tool_plan").Truthy() {
+					messageToolPlan := message.Attr("tool_plan")
+					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230 {{ message.tool_plan }}
 						w.At(230, 39, "{{ }}")
-						w.Write(message.Attr("tool_plan"))
+						w.Write(messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
 					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
 						w.WriteString("<|START_THINKING|>")
@@ -646,9 +656,9 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235 {%- for tc in message.tool_calls %}
 				w.At(235, 13, "for")
-				var loop6 runtime.Loop
-				for loop6.Start(w, message.Attr("tool_calls"), nil); loop6.Next(); {
-					tc := loop6.Item()
+				items6 := runtime.Iterate(w, messageToolCalls)
+				for i6 := range items6 {
+					tc := items6[i6]
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237 {%- if regen_tool_call_ids -%}
 					w.At(237, 23, "if")
@@ -664,15 +674,16 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237 {{ tc['function']['name'] }}
 					w.At(237, 126, "{{ }}")
-					w.Write(tc.ItemStr("function").ItemStr("name"))
+					tcFunction := tc.ItemStr("function")
+					w.Write(tcFunction.ItemStr("name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237 {{ tc['function']['arguments']|tojson }}
 					w.At(237, 171, "{{ }}")
-					w.WriteJSON(tc.ItemStr("function").ItemStr("arguments"), nil, nil)
+					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237 {% if not loop.last %}
 					w.At(237, 212, "if")
-					if !loop6.Last().Truthy() {
+					if !(i6 == len(items6)-1) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238 {%- set tool_idx.value = tool_idx.value + 1 %}
@@ -702,7 +713,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Call(formatToolMessage, []runtime.Value{messages, message}, nil))
 			// Cohere2MoE.jinja:251 {%- for msg in messages[loop.index0 + 1:] %}
 			w.At(251, 9, "for")
-			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(loop5.Index0(), runtime.Int(1)), runtime.None(), runtime.None())) {
+			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i5)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// Cohere2MoE.jinja:253 {%- if msg.role | lower == 'tool' %}
 				w.At(253, 13, "if")
 				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role"), nil, nil), "tool") {

@@ -61,20 +61,20 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9 {% for doc in documents %}
 		w.At(9, 1, "for")
-		var loop runtime.Loop
-		for loop.Start(w, documents2, nil); loop.Next(); {
-			doc := loop.Item()
+		items := runtime.Iterate(w, documents2)
+		for i := range items {
+			doc := items[i]
 			w.WriteString("            \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {{ loop.index0 }}
 			w.At(10, 14, "{{ }}")
-			w.Write(loop.Index0())
+			w.Write(runtime.Int(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {{doc|tojson}}
 			w.At(10, 34, "{{ }}")
 			w.WriteJSON(doc, nil, nil)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10 {% if not loop.last %}
 			w.At(10, 48, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				w.WriteString(",\n")
 			}
 		}
@@ -100,10 +100,11 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		for _, msg := range runtime.Iterate(w, messages2) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22 {%- if msg.tool_calls %}
 			w.At(22, 5, "if")
-			if msg.Attr("tool_calls").Truthy() {
+			msgToolCalls := msg.Attr("tool_calls")
+			if msgToolCalls.Truthy() {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23 {%- for tool_call in msg.tool_calls %}
 				w.At(23, 9, "for")
-				for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, msgToolCalls) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
 					w.At(24, 13, "if")
 					if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
@@ -178,25 +179,26 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		}
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:94 {% for tool in tools %}
 		w.At(94, 1, "for")
-		var loop2 runtime.Loop
-		for loop2.Start(w, tools, nil); loop2.Next(); {
-			tool := loop2.Item()
+		items2 := runtime.Iterate(w, tools)
+		for i2 := range items2 {
+			tool := items2[i2]
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {{ tool['function']['name'] }}
 			w.At(95, 15, "{{ }}")
-			w.Write(tool.ItemStr("function").ItemStr("name"))
+			toolFunction := tool.ItemStr("function")
+			w.Write(toolFunction.ItemStr("name"))
 			w.WriteString("\", \"description\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {{tool['function']['description']}}
 			w.At(95, 64, "{{ }}")
-			w.Write(tool.ItemStr("function").ItemStr("description"))
+			w.Write(toolFunction.ItemStr("description"))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {{ tool['function']['parameters']|tojson }}
 			w.At(95, 116, "{{ }}")
-			w.WriteJSON(tool.ItemStr("function").ItemStr("parameters"), nil, nil)
+			w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95 {%- if not loop.last %}
 			w.At(95, 179, "if")
-			if !loop2.Last().Truthy() {
+			if !(i2 == len(items2)-1) {
 				w.WriteString(",")
 			}
 			w.WriteString("\n")
@@ -215,18 +217,19 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:129 {%- for message in messages %}
 	w.At(129, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages, nil); loop3.Next(); {
-		message := loop3.Item()
+	items3 := runtime.Iterate(w, messages)
+	for i3 := range items3 {
+		message := items3[i3]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		w.At(130, 5, "if")
-		if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "system") && !(loop3.First().Truthy() && developerPreamble.Truthy()) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "system") && !((i3 == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131 {{ message.content }}
 			w.At(131, 40, "{{ }}")
 			w.Write(message.Attr("content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "user") {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "user") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {{ message.content }}
 			w.At(133, 38, "{{ }}")
@@ -245,11 +248,12 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.At(133, 211, "{{ }}")
 				w.Write(runtime.Call(documentTurn, []runtime.Value{documents}, nil))
 			}
-		} else if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "chatbot") {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "chatbot") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135 {% if message.tool_calls %}
 			w.At(135, 41, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135 {{message.reasoning_content}}
 				w.At(135, 86, "{{ }}")
@@ -257,9 +261,9 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136 {% for tc in message.tool_calls %}
 				w.At(136, 5, "for")
-				var loop4 runtime.Loop
-				for loop4.Start(w, message.Attr("tool_calls"), nil); loop4.Next(); {
-					tc := loop4.Item()
+				items4 := runtime.Iterate(w, messageToolCalls)
+				for i4 := range items4 {
+					tc := items4[i4]
 					w.WriteString("    {\"tool_call_id\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tool_idx.value }}
 					w.At(137, 23, "{{ }}")
@@ -267,15 +271,16 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteString("\", \"tool_name\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tc['function']['name'] }}
 					w.At(137, 60, "{{ }}")
-					w.Write(tc.ItemStr("function").ItemStr("name"))
+					tcFunction := tc.ItemStr("function")
+					w.Write(tcFunction.ItemStr("name"))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tc['function']['arguments']|tojson }}
 					w.At(137, 105, "{{ }}")
-					w.WriteJSON(tc.ItemStr("function").ItemStr("arguments"), nil, nil)
+					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {% if not loop.last %}
 					w.At(137, 146, "if")
-					if !loop4.Last().Truthy() {
+					if !(i4 == len(items4)-1) {
 						w.WriteString(",")
 					}
 					w.WriteString("\n")
@@ -291,14 +296,14 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.FilterLower(message.Attr("role"), nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144 {{ format_tool_message(messages, message) }}
 			w.At(144, 1, "{{ }}")
 			w.Write(runtime.Call(formatToolMessage, []runtime.Value{messages, message}, nil))
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145 {%- for msg in messages[loop.index0 + 1:] %}
 			w.At(145, 5, "for")
-			for _, msg2 := range runtime.Iterate(w, messages.Slice(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.None(), runtime.None())) {
+			for _, msg2 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i3)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146 {%- if msg.role|lower == 'tool' %}
 				w.At(146, 9, "if")
 				if runtime.EqStr(runtime.FilterLower(msg2.Attr("role"), nil, nil), "tool") {

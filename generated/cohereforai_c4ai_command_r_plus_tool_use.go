@@ -78,15 +78,15 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
 			w.At(18, 5, "for")
-			var loop runtime.Loop
-			for loop.Start(w, jsonSpec.Attr("type"), nil); loop.Next(); {
-				t := loop.Item()
+			items := runtime.Iterate(w, jsonSpec.Attr("type"))
+			for i := range items {
+				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19 {{- json_to_python_type({"type": t}) }}
 				w.At(19, 7, "{{ }}")
 				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20 {%- if not loop.last %}
 				w.At(20, 7, "if")
-				if !loop.Last().Truthy() {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -103,12 +103,12 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		tools2 := runtime.Param(args[0], "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31 {%- for tool in tools %}
 		w.At(31, 1, "for")
-		var loop2 runtime.Loop
-		for loop2.Start(w, tools2, nil); loop2.Next(); {
-			tool := loop2.Item()
+		items2 := runtime.Iterate(w, tools2)
+		for i2 := range items2 {
+			tool := items2[i2]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32 {%- if loop.index0 != 0 %}
 			w.At(32, 5, "if")
-			if runtime.Ne(loop2.Index0(), runtime.Int(0)) {
+			if runtime.Ne(runtime.Int(int64(i2)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35 {{- '```python\ndef ' + tool.name + '(' }}
@@ -118,14 +118,14 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			w.At(36, 5, "for")
-			keys, values := runtime.ItemsFilterPairs(tool.Attr("parameter_definitions"))
-			var loop3 runtime.Loop
-			for loop3.StartValues(w, keys); loop3.Next(); {
-				paramName := keys[loop3.Pos()]
-				paramFields := values[loop3.Pos()]
+			toolParameterDefinitions := tool.Attr("parameter_definitions")
+			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+			for i3 := range w.Count(len(keys)) {
+				paramName := keys[i3]
+				paramFields := values[i3]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37 {%- if loop.index0 != 0 %}
 				w.At(37, 9, "if")
-				if runtime.Ne(loop3.Index0(), runtime.Int(0)) {
+				if runtime.Ne(runtime.Int(int64(i3)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40 {{- param_name + ': ' }}
@@ -151,18 +151,17 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.Write(tool.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49 {%- if tool.parameter_definitions|length != 0 %}
 			w.At(49, 5, "if")
-			if runtime.Ne(runtime.FilterLength(tool.Attr("parameter_definitions"), nil, nil), runtime.Int(0)) {
+			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				w.At(51, 9, "for")
-				keys2, values2 := runtime.ItemsFilterPairs(tool.Attr("parameter_definitions"))
-				var loop4 runtime.Loop
-				for loop4.StartValues(w, keys2); loop4.Next(); {
-					paramName2 := keys2[loop4.Pos()]
-					paramFields2 := values2[loop4.Pos()]
+				keys2, values2 := runtime.ItemsFilterPairs(toolParameterDefinitions)
+				for i4 := range w.Count(len(keys2)) {
+					paramName2 := keys2[i4]
+					paramFields2 := values2[i4]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52 {%- if loop.index0 != 0 %}
 					w.At(52, 13, "if")
-					if runtime.Ne(loop4.Index0(), runtime.Int(0)) {
+					if runtime.Ne(runtime.Int(int64(i4)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55 {{- param_name + ' ('}}
@@ -198,20 +197,21 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		tools3 := runtime.Param(args[0], "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69 {%- for tool in tools %}
 		w.At(69, 1, "for")
-		var loop5 runtime.Loop
-		for loop5.Start(w, tools3, nil); loop5.Next(); {
-			tool2 := loop5.Item()
+		items3 := runtime.Iterate(w, tools3)
+		for i5 := range items3 {
+			tool2 := items3[i5]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70 {%- if loop.index0 != 0 %}
 			w.At(70, 3, "if")
-			if runtime.Ne(loop5.Index0(), runtime.Int(0)) {
+			if runtime.Ne(runtime.Int(int64(i5)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73 {%- if tool.function is defined %}
 			w.At(73, 3, "if")
-			if runtime.IsDefined(tool2.Attr("function"), nil, nil) {
+			tool2Function := tool2.Attr("function")
+			if runtime.IsDefined(tool2Function, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74 {%- set tool = tool.function %}
 				w.At(74, 5, "set")
-				tool2 = tool2.Attr("function")
+				tool2 = tool2Function
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76 {{-'```python
 			w.At(76, 3, "{{ }}")
@@ -220,14 +220,15 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			w.At(78, 3, "for")
-			keys3, values3 := runtime.ItemsFilterPairs(tool2.Attr("parameters").Attr("properties"))
-			var loop6 runtime.Loop
-			for loop6.StartValues(w, keys3); loop6.Next(); {
-				paramName3 := keys3[loop6.Pos()]
-				paramFields3 := values3[loop6.Pos()]
+			tool2Parameters := tool2.Attr("parameters")
+			tool2ParametersProperties := tool2Parameters.Attr("properties")
+			keys3, values3 := runtime.ItemsFilterPairs(tool2ParametersProperties)
+			for i6 := range w.Count(len(keys3)) {
+				paramName3 := keys3[i6]
+				paramFields3 := values3[i6]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79 {%- if loop.index0 != 0 %}
 				w.At(79, 5, "if")
-				if runtime.Ne(loop6.Index0(), runtime.Int(0)) {
+				if runtime.Ne(runtime.Int(int64(i6)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82 {{-param_name + ": "}}
@@ -235,7 +236,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.WriteAdd(paramName3, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83 {%- if not param_name in tool.parameters.required %}
 				w.At(83, 5, "if")
-				if !runtime.In(paramName3, tool2.Attr("parameters").Attr("required")) {
+				if !runtime.In(paramName3, tool2Parameters.Attr("required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.At(84, 7, "{{ }}")
 					w.WriteString("Optional[")
@@ -253,18 +254,17 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.Write(tool2.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92 {%- if tool.parameters.properties|length != 0 %}
 			w.At(92, 3, "if")
-			if runtime.Ne(runtime.FilterLength(tool2.Attr("parameters").Attr("properties"), nil, nil), runtime.Int(0)) {
+			if runtime.Ne(runtime.FilterLength(tool2ParametersProperties, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(94, 5, "for")
-				keys4, values4 := runtime.ItemsFilterPairs(tool2.Attr("parameters").Attr("properties"))
-				var loop7 runtime.Loop
-				for loop7.StartValues(w, keys4); loop7.Next(); {
-					paramName4 := keys4[loop7.Pos()]
-					paramFields4 := values4[loop7.Pos()]
+				keys4, values4 := runtime.ItemsFilterPairs(tool2ParametersProperties)
+				for i7 := range w.Count(len(keys4)) {
+					paramName4 := keys4[i7]
+					paramFields4 := values4[i7]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95 {%- if loop.index0 != 0 %}
 					w.At(95, 7, "if")
-					if runtime.Ne(loop7.Index0(), runtime.Int(0)) {
+					if runtime.Ne(runtime.Int(int64(i7)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98 {{- param_name + ' ('}}
@@ -272,7 +272,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					w.WriteAdd(paramName4, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99 {%- if not param_name in tool.parameters.required %}
 					w.At(99, 7, "if")
-					if !runtime.In(paramName4, tool2.Attr("parameters").Attr("required")) {
+					if !runtime.In(paramName4, tool2Parameters.Attr("required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.At(100, 9, "{{ }}")
 						w.WriteString("Optional[")
@@ -297,13 +297,14 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112 {%- if messages[0]['role'] == 'system' %}
 	w.At(112, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113 {%- set loop_messages = messages[1:] %}
 		w.At(113, 3, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114 {%- set system_message = messages[0]['content'] %}
 		w.At(114, 3, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116 {%- set loop_messages = messages %}
 		w.At(116, 3, "set")
@@ -353,39 +354,42 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		content = message.ItemStr("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155 {%- if message.role == 'user' %}
 		w.At(155, 3, "if")
-		if runtime.EqStr(message.Attr("role"), "user") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(156, 5, "{{ }}")
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(message.Attr("role"), "system") {
+		} else if runtime.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(158, 5, "{{ }}")
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
+		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
 			w.At(161, 5, "if")
-			if runtime.IsDefined(message.Attr("content"), nil, nil) {
+			messageContent := message.Attr("content")
+			if runtime.IsDefined(messageContent, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162 {{- message.content|trim }}
 				w.At(162, 9, "{{ }}")
-				w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
+				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165 {%- for tool_call in message.tool_calls %}
 			w.At(165, 5, "for")
-			var loop8 runtime.Loop
-			for loop8.Start(w, message.Attr("tool_calls"), nil); loop8.Next(); {
-				toolCall := loop8.Item()
+			items4 := runtime.Iterate(w, message.Attr("tool_calls"))
+			for i8 := range items4 {
+				toolCall := items4[i8]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166 {%- if tool_call.function is defined %}
 				w.At(166, 9, "if")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167 {%- set tool_call = tool_call.function %}
 					w.At(167, 13, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169 {{- '{\n'|indent(4, first=true) }}
 				w.At(169, 9, "{{ }}")
@@ -398,10 +402,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.Write(runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				w.At(172, 9, "if")
-				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) && runtime.Gt(runtime.FilterLength(toolCall.Attr("arguments"), nil, nil), runtime.Int(0)) {
+				toolCallArguments := toolCall.Attr("arguments")
+				if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.Gt(runtime.FilterLength(toolCallArguments, nil, nil), runtime.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					w.At(173, 13, "{{ }}")
-					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCall.Attr("arguments"), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
+					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					w.WriteString("{}\n")
@@ -411,18 +416,18 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179 {%- if not loop.last %}
 				w.At(179, 9, "if")
-				if !loop8.Last().Truthy() {
+				if !(i8 == len(items4)-1) {
 					w.WriteString(",\n")
 				}
 			}
 			w.WriteString("\n]```\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(185, 5, "{{ }}")
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}
 			w.At(188, 5, "{{ }}")

@@ -50,11 +50,12 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// command-r.jinja:15 {%- if message['role'] in role_tokens %}
 		w.At(15, 1, "if")
-		if runtime.In(message.ItemStr("role"), roleTokens) {
+		messageRole := message.ItemStr("role")
+		if runtime.In(messageRole, roleTokens) {
 			// command-r.jinja:16 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.At(16, 1, "{{ }}")
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
-			w.WriteStr(roleTokens.Item(message.ItemStr("role")))
+			w.WriteStr(roleTokens.Item(messageRole))
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}

@@ -42,17 +42,18 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek.jinja:15 {%- if message['role'] == 'system' %}
 		w.At(15, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// deepseek.jinja:16 {{- message['content'] }}
 			w.At(16, 1, "{{ }}")
 			w.Write(message.ItemStr("content"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.At(18, 1, "{{ }}")
 			w.WriteString("### Instruction:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.At(20, 1, "{{ }}")
 			w.WriteString("### Response:\n")

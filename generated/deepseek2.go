@@ -42,17 +42,18 @@ func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek2.jinja:11 {%- if message['role'] == 'system' %}
 		w.At(11, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// deepseek2.jinja:14 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.At(14, 1, "{{ }}")
 			w.WriteString("User: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:16 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.At(16, 1, "{{ }}")
 			w.WriteString("Assistant: ")

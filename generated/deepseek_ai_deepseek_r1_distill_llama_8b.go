@@ -73,7 +73,8 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11 {%- if message['role'] == 'user' -%}
 		w.At(11, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {%- set ns.is_tool = false -%}
 			w.At(12, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -84,7 +85,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14 {%- if message['role'] == 'assistant' and message['content'] is none -%}
 		w.At(14, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && runtime.IsNone(message2.ItemStr("content"), nil, nil) {
+		if runtime.EqStr(message2Role, "assistant") && runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15 {%- set ns.is_tool = false -%}
 			w.At(15, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -131,7 +132,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
 		w.At(23, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
+		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {%- if ns.is_tool -%}
 			w.At(24, 5, "if")
 			if ns.Attr("is_tool").Truthy() {
@@ -163,7 +164,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33 {%- if message['role'] == 'tool' -%}
 		w.At(33, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34 {%- set ns.is_tool = true -%}
 			w.At(34, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))

@@ -74,7 +74,8 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11 {%- if message['role'] == 'user' -%}
 		w.At(11, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {%- set ns.is_tool = false -%}
 			w.At(12, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -85,7 +86,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		w.At(14, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15 {%- set ns.is_tool = false -%}
 			w.At(15, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -132,7 +133,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
 		w.At(26, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
+		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {%- if ns.is_tool -%}
 			w.At(27, 5, "if")
 			if ns.Attr("is_tool").Truthy() {
@@ -164,7 +165,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36 {%- if message['role'] == 'tool' -%}
 		w.At(36, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37 {%- set ns.is_tool = true -%}
 			w.At(37, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))

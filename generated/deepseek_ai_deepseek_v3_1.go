@@ -101,7 +101,8 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-V3.1.jinja:25 {%- if message['role'] == 'user' -%}
 		w.At(25, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26 {%- set ns.is_tool = false -%}
 			w.At(26, 5, "set")
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
@@ -118,7 +119,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		w.At(30, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31 {%- if ns.is_last_user -%}
 			w.At(31, 5, "if")
 			if ns.Attr("is_last_user").Truthy() {
@@ -141,18 +142,20 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				if !ns.Attr("is_first").Truthy() {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38 {%- if not message['content'] -%}
 					w.At(38, 9, "if")
-					if !message2.ItemStr("content").Truthy() {
+					message2Content := message2.ItemStr("content")
+					if !message2Content.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						w.At(38, 42, "{{ }}")
+						toolFunction := tool.ItemStr("function")
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-						w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+						w.WriteStr(toolFunction.ItemStr("name"))
 						w.WriteString("<｜tool▁sep｜>")
-						w.WriteStr(runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil))
+						w.WriteStr(runtime.FilterTojson(toolFunction.ItemStr("arguments"), nil, nil))
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
 						w.At(39, 23, "{{ }}")
-						w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
+						w.WriteAdd(message2Content, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41 {%- set ns.is_first = true -%}
 					w.At(41, 9, "set")
@@ -160,10 +163,11 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					w.At(42, 21, "{{ }}")
+					toolFunction2 := tool.ItemStr("function")
 					w.WriteString("<｜tool▁call▁begin｜>")
-					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteStr(toolFunction2.ItemStr("name"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteStr(runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteStr(runtime.FilterTojson(toolFunction2.ItemStr("arguments"), nil, nil))
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
@@ -171,14 +175,15 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
 		w.At(46, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47 {%- if ns.is_last_user -%}
 			w.At(47, 5, "if")
 			if ns.Attr("is_last_user").Truthy() {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				w.At(48, 7, "if")
-				if (runtime.IsDefined(message2.ItemStr("prefix"), nil, nil) && message2.ItemStr("prefix").Truthy()) && thinking.Truthy() {
+				message2Prefix := message2.ItemStr("prefix")
+				if (runtime.IsDefined(message2Prefix, nil, nil) && message2Prefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					w.WriteString("<think></think>")
@@ -214,7 +219,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62 {%- if message['role'] == 'tool' -%}
 		w.At(62, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63 {%- set ns.is_last_user = false -%}
 			w.At(63, 5, "set")
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))

@@ -157,15 +157,16 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
 	w.At(43, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message2 := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(44, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") || runtime.EqStr(message2.ItemStr("role"), "developer") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(45, 5, "set")
-			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
+			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
@@ -173,9 +174,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pending_asst_marker", runtime.Bool(false)), runtime.KW("pending_tool_marker", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:49 {%- for message in messages -%}
 	w.At(49, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message3 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message3 := items2[i2]
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		outerIndex := in.Lookup("outer_index")
 		assistantIdx := in.Lookup("assistant_idx")
@@ -184,7 +185,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		toolCallCount := in.Lookup("tool_call_count")
 		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
 		w.At(50, 3, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "user") {
+		message3Role := message3.ItemStr("role")
+		if runtime.EqStr(message3Role, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or ”) -}}
 			w.At(51, 5, "{{ }}")
 			w.WriteString("<｜User｜>")
@@ -197,10 +199,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
 			w.At(53, 5, "set")
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
-		} else if runtime.EqStr(message3.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message3Role, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(55, 5, "set")
-			isAfterLastUser = runtime.Bool(runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56 {%- if state.pending_asst_marker -%}
 			w.At(56, 5, "if")
 			if state.Attr("pending_asst_marker").Truthy() {
@@ -213,10 +215,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					w.At(60, 9, "if")
-					if runtime.IsDefined(message3.ItemStr("reasoning_content"), nil, nil) && message3.ItemStr("reasoning_content").Truthy() {
+					message3ReasoningContent := message3.ItemStr("reasoning_content")
+					if runtime.IsDefined(message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61 {{- message['reasoning_content'] -}}
 						w.At(61, 11, "{{ }}")
-						w.Write(message3.ItemStr("reasoning_content"))
+						w.Write(message3ReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63 {{- thinking_end_token -}}
 					w.At(63, 9, "{{ }}")
@@ -236,10 +239,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					w.At(70, 9, "if")
-					if runtime.IsDefined(message3.ItemStr("reasoning_content"), nil, nil) && message3.ItemStr("reasoning_content").Truthy() {
+					message3ReasoningContent2 := message3.ItemStr("reasoning_content")
+					if runtime.IsDefined(message3ReasoningContent2, nil, nil) && message3ReasoningContent2.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71 {{- message['reasoning_content'] -}}
 						w.At(71, 11, "{{ }}")
-						w.Write(message3.ItemStr("reasoning_content"))
+						w.Write(message3ReasoningContent2)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73 {{- thinking_end_token -}}
 					w.At(73, 9, "{{ }}")
@@ -259,14 +263,16 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.2.jinja:80 {%- if message['content'] is defined and message['content'] -%}
 			w.At(80, 5, "if")
-			if runtime.IsDefined(message3.ItemStr("content"), nil, nil) && message3.ItemStr("content").Truthy() {
+			message3Content := message3.ItemStr("content")
+			if runtime.IsDefined(message3Content, nil, nil) && message3Content.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81 {{- message['content'] -}}
 				w.At(81, 7, "{{ }}")
-				w.Write(message3.ItemStr("content"))
+				w.Write(message3Content)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83 {%- if message['tool_calls'] -%}
 			w.At(83, 5, "if")
-			if message3.ItemStr("tool_calls").Truthy() {
+			message3ToolCalls := message3.ItemStr("tool_calls")
+			if message3ToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.At(84, 7, "{{ }}")
 				w.WriteString("\n\n<")
@@ -274,7 +280,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
 				w.At(85, 7, "for")
-				for _, tool2 := range runtime.Iterate(w, message3.ItemStr("tool_calls")) {
+				for _, tool2 := range runtime.Iterate(w, message3ToolCalls) {
 					func2 := runtime.Undefined("func")
 					args2 := runtime.Undefined("args")
 					// deepseek-ai-DeepSeek-V3.2.jinja:86 {%- set func = tool['function'] -%}
@@ -300,9 +306,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:92 {%- for key, val in args.items() -%}
 					w.At(92, 9, "for")
 					keys, values := runtime.DictItems(args2)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						val := values[i]
+					for i3 := range w.Count(len(keys)) {
+						key := keys[i3]
+						val := values[i3]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93 {%- if val is string -%}
 						w.At(93, 11, "if")
 						if runtime.IsString(val, nil, nil) {
@@ -344,24 +350,24 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if runtime.EqStr(message3.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:105 {%- set outer_index = loop.index0 -%}
 			w.At(105, 5, "set")
-			outerIndex = loop2.Index0()
+			outerIndex = runtime.Int(int64(i2))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106 {%- set assistant_idx = namespace(value=-1) -%}
 			w.At(106, 5, "set")
 			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
 			w.At(107, 5, "for")
-			var loop3 runtime.Loop
-			for loop3.Start(w, messages, nil); loop3.Next(); {
-				prevMsg := loop3.Item()
+			items3 := runtime.Iterate(w, messages)
+			for i4 := range items3 {
+				prevMsg := items3[i4]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
 				w.At(108, 7, "if")
-				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(loop3.Index0(), outerIndex) {
+				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i4)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109 {%- set assistant_idx.value = loop.index0 -%}
 					w.At(109, 9, "set")
-					runtime.SetAttr(assistantIdx, "value", loop3.Index0())
+					runtime.SetAttr(assistantIdx, "value", runtime.Int(int64(i4)))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112 {%- set call_order = outer_index - assistant_idx.value -%}

@@ -203,15 +203,16 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4.jinja:59 {%- for message in messages -%}
 	w.At(59, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message2 := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		w.At(60, 3, "if")
-		if (runtime.EqStr(message2.ItemStr("role"), "user") || runtime.EqStr(message2.ItemStr("role"), "developer")) || runtime.EqStr(message2.ItemStr("role"), "tool") {
+		message2Role := message2.ItemStr("role")
+		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(61, 5, "set")
-			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
+			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:64 {%- set state = namespace(in_user=false) -%}
@@ -230,14 +231,15 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70 {%- for message in messages -%}
 	w.At(70, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message4 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message4 := items2[i2]
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		keepReasoning := in.Lookup("keep_reasoning")
 		// deepseek-ai-DeepSeek-V4.jinja:71 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(71, 3, "if")
-		if runtime.EqStr(message4.ItemStr("role"), "user") || runtime.EqStr(message4.ItemStr("role"), "developer") {
+		message4Role := message4.ItemStr("role")
+		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72 {%- if state.in_user -%}
 			w.At(72, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -253,7 +255,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message4Role, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:80 {%- if state.in_user -%}
 			w.At(80, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -271,14 +273,14 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message4Role, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
 			w.At(88, 5, "set")
 			runtime.SetAttr(state, "in_user", runtime.Bool(false))
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(90, 5, "set")
-			isAfterLastUser = runtime.Bool(runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
 			// deepseek-ai-DeepSeek-V4.jinja:91 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			w.At(91, 5, "set")
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
@@ -298,10 +300,11 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.Write(thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				w.At(94, 7, "if")
-				if runtime.IsDefined(message4.ItemStr("reasoning_content"), nil, nil) && message4.ItemStr("reasoning_content").Truthy() {
+				message4ReasoningContent := message4.ItemStr("reasoning_content")
+				if runtime.IsDefined(message4ReasoningContent, nil, nil) && message4ReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95 {{- message['reasoning_content'] -}}
 					w.At(95, 9, "{{ }}")
-					w.Write(message4.ItemStr("reasoning_content"))
+					w.Write(message4ReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:97 {{- thinking_end_token -}}
 				w.At(97, 7, "{{ }}")
@@ -313,14 +316,16 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101 {%- if message['content'] is defined and message['content'] -%}
 			w.At(101, 5, "if")
-			if runtime.IsDefined(message4.ItemStr("content"), nil, nil) && message4.ItemStr("content").Truthy() {
+			message4Content := message4.ItemStr("content")
+			if runtime.IsDefined(message4Content, nil, nil) && message4Content.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102 {{- message['content'] -}}
 				w.At(102, 7, "{{ }}")
-				w.Write(message4.ItemStr("content"))
+				w.Write(message4Content)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104 {%- if message['tool_calls'] -%}
 			w.At(104, 5, "if")
-			if message4.ItemStr("tool_calls").Truthy() {
+			message4ToolCalls := message4.ItemStr("tool_calls")
+			if message4ToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.At(105, 7, "{{ }}")
 				w.WriteString("\n\n<")
@@ -328,7 +333,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106 {%- for tool in message['tool_calls'] -%}
 				w.At(106, 7, "for")
-				for _, tool2 := range runtime.Iterate(w, message4.ItemStr("tool_calls")) {
+				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
 					func2 := runtime.Undefined("func")
 					args2 := runtime.Undefined("args")
 					// deepseek-ai-DeepSeek-V4.jinja:107 {%- set func = tool['function'] -%}
@@ -354,9 +359,9 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V4.jinja:113 {%- for key, val in args.items() -%}
 					w.At(113, 9, "for")
 					keys, values := runtime.DictItems(args2)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						val := values[i]
+					for i3 := range w.Count(len(keys)) {
+						key := keys[i3]
+						val := values[i3]
 						// deepseek-ai-DeepSeek-V4.jinja:114 {%- if val is string -%}
 						w.At(114, 11, "if")
 						if runtime.IsString(val, nil, nil) {

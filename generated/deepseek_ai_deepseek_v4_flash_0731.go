@@ -211,15 +211,16 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62 {%- for message in messages -%}
 	w.At(62, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message2 := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		w.At(63, 3, "if")
-		if (runtime.EqStr(message2.ItemStr("role"), "user") || runtime.EqStr(message2.ItemStr("role"), "developer")) || runtime.EqStr(message2.ItemStr("role"), "tool") {
+		message2Role := message2.ItemStr("role")
+		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(64, 5, "set")
-			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
+			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67 {%- set state = namespace(in_user=false) -%}
@@ -238,14 +239,15 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73 {%- for message in messages -%}
 	w.At(73, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message4 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message4 := items2[i2]
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		keepReasoning := in.Lookup("keep_reasoning")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(74, 3, "if")
-		if runtime.EqStr(message4.ItemStr("role"), "user") || runtime.EqStr(message4.ItemStr("role"), "developer") {
+		message4Role := message4.ItemStr("role")
+		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75 {%- if state.in_user -%}
 			w.At(75, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -261,7 +263,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message4Role, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83 {%- if state.in_user -%}
 			w.At(83, 5, "if")
 			if state.Attr("in_user").Truthy() {
@@ -279,14 +281,14 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message4Role, "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91 {%- set state.in_user = false -%}
 			w.At(91, 5, "set")
 			runtime.SetAttr(state, "in_user", runtime.Bool(false))
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(93, 5, "set")
-			isAfterLastUser = runtime.Bool(runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			w.At(94, 5, "set")
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
@@ -306,10 +308,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.Write(thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				w.At(97, 7, "if")
-				if runtime.IsDefined(message4.ItemStr("reasoning_content"), nil, nil) && message4.ItemStr("reasoning_content").Truthy() {
+				message4ReasoningContent := message4.ItemStr("reasoning_content")
+				if runtime.IsDefined(message4ReasoningContent, nil, nil) && message4ReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98 {{- message['reasoning_content'] -}}
 					w.At(98, 9, "{{ }}")
-					w.Write(message4.ItemStr("reasoning_content"))
+					w.Write(message4ReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100 {{- thinking_end_token -}}
 				w.At(100, 7, "{{ }}")
@@ -321,14 +324,16 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104 {%- if message['content'] is defined and message['content'] -%}
 			w.At(104, 5, "if")
-			if runtime.IsDefined(message4.ItemStr("content"), nil, nil) && message4.ItemStr("content").Truthy() {
+			message4Content := message4.ItemStr("content")
+			if runtime.IsDefined(message4Content, nil, nil) && message4Content.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105 {{- message['content'] -}}
 				w.At(105, 7, "{{ }}")
-				w.Write(message4.ItemStr("content"))
+				w.Write(message4Content)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107 {%- if message['tool_calls'] -%}
 			w.At(107, 5, "if")
-			if message4.ItemStr("tool_calls").Truthy() {
+			message4ToolCalls := message4.ItemStr("tool_calls")
+			if message4ToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.At(108, 7, "{{ }}")
 				w.WriteString("\n\n<")
@@ -336,7 +341,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109 {%- for tool in message['tool_calls'] -%}
 				w.At(109, 7, "for")
-				for _, tool2 := range runtime.Iterate(w, message4.ItemStr("tool_calls")) {
+				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
 					func2 := runtime.Undefined("func")
 					args2 := runtime.Undefined("args")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110 {%- set func = tool['function'] -%}
@@ -362,9 +367,9 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116 {%- for key, val in args.items() -%}
 					w.At(116, 9, "for")
 					keys, values := runtime.DictItems(args2)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						val := values[i]
+					for i3 := range w.Count(len(keys)) {
+						key := keys[i3]
+						val := values[i3]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117 {%- if val is string -%}
 						w.At(117, 11, "if")
 						if runtime.IsString(val, nil, nil) {

@@ -202,13 +202,12 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// DeepSeek-V3.2.jinja:90 {%- for key, value in arguments.items() -%}
 			w.At(90, 3, "for")
 			keys, values := runtime.DictItems(arguments)
-			var loop runtime.Loop
-			for loop.StartValues(w, keys); loop.Next(); {
-				key := keys[loop.Pos()]
-				value := values[loop.Pos()]
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
 				// DeepSeek-V3.2.jinja:91 {%- if not loop.first -%}
 				w.At(91, 5, "if")
-				if !loop.First().Truthy() {
+				if !(i == 0) {
 					w.WriteString("\n")
 				}
 				w.WriteString("<")
@@ -259,15 +258,15 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// DeepSeek-V3.2.jinja:110 {%- for msg in messages -%}
 	w.At(110, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		msg := loop2.Item()
+	items := runtime.Iterate(w, messages)
+	for i2 := range items {
+		msg := items[i2]
 		// DeepSeek-V3.2.jinja:111 {%- if msg.role in ["user", "developer"] -%}
 		w.At(111, 3, "if")
 		if runtime.In(msg.Attr("role"), runtime.NewList(runtime.Str("user"), runtime.Str("developer"))) {
 			// DeepSeek-V3.2.jinja:112 {%- set last_user_index.value = loop.index0 -%}
 			w.At(112, 5, "set")
-			runtime.SetAttr(lastUserIndex, "value", loop2.Index0())
+			runtime.SetAttr(lastUserIndex, "value", runtime.Int(int64(i2)))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121 {{ bos_token }}
@@ -337,19 +336,20 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// DeepSeek-V3.2.jinja:149 {%- for message in messages[start_idx:] -%}
 	w.At(149, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages.Slice(startIdx, runtime.None(), runtime.None()), nil); loop3.Next(); {
-		message3 := loop3.Item()
+	items2 := runtime.Iterate(w, messages.Slice(startIdx, runtime.None(), runtime.None()))
+	for i3 := range items2 {
+		message3 := items2[i3]
 		msgIndex := runtime.Undefined("msg_index")
 		prevAssistantIdx := in.Lookup("prev_assistant_idx")
 		toolCallOrder := in.Lookup("tool_call_order")
 		assistantMsg := in.Lookup("assistant_msg")
 		// DeepSeek-V3.2.jinja:150 {%- set msg_index = loop.index0 + start_idx -%}
 		w.At(150, 3, "set")
-		msgIndex = runtime.Add(loop3.Index0(), startIdx)
+		msgIndex = runtime.Add(runtime.Int(int64(i3)), startIdx)
 		// DeepSeek-V3.2.jinja:155 {%- if message.role == "developer" -%}
 		w.At(155, 3, "if")
-		if runtime.EqStr(message3.Attr("role"), "developer") {
+		message3Role := message3.Attr("role")
+		if runtime.EqStr(message3Role, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157 {%- if tools -%}
 			w.At(157, 5, "if")
@@ -384,7 +384,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(167, 7, "{{ }}")
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(message3.Attr("role"), "user") {
+		} else if runtime.EqStr(message3Role, "user") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174 {{ message.content }}
 			w.At(174, 13, "{{ }}")
@@ -401,19 +401,19 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(178, 7, "{{ }}")
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(message3.Attr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool") {
 			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			w.At(186, 5, "set")
 			prevAssistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// DeepSeek-V3.2.jinja:187 {%- for i in range(msg_index - 1, -1, -1) -%}
 			w.At(187, 5, "for")
-			for _, i := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+			for _, i4 := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				w.At(188, 7, "if")
-				if !runtime.EqStr(messages.Item(i).Attr("role"), "tool") && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
+				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189 {%- set prev_assistant_idx.value = i -%}
 					w.At(189, 9, "set")
-					runtime.SetAttr(prevAssistantIdx, "value", i)
+					runtime.SetAttr(prevAssistantIdx, "value", i4)
 				}
 			}
 			// DeepSeek-V3.2.jinja:192 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
@@ -450,7 +450,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingEndToken)
 				}
 			}
-		} else if runtime.EqStr(message3.Attr("role"), "assistant") {
+		} else if runtime.EqStr(message3Role, "assistant") {
 			// DeepSeek-V3.2.jinja:218 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			w.At(218, 5, "if")
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndex.Attr("value")) {

@@ -50,19 +50,20 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone3.jinja:16 {%- if message['role'] == 'system' %}
 		w.At(16, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// exaone3.jinja:17 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.At(17, 1, "{{ }}")
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// exaone3.jinja:19 {{- '[|user|]' + content + '\n' }}
 			w.At(19, 1, "{{ }}")
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:21 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(21, 1, "{{ }}")
 			w.WriteString("[|assistant|]")

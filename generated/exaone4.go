@@ -50,25 +50,26 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone4.jinja:17 {%- if message['role'] == 'system' %}
 		w.At(17, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// exaone4.jinja:18 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.At(18, 1, "{{ }}")
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
 			w.At(20, 1, "{{ }}")
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(22, 1, "{{ }}")
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.At(24, 1, "{{ }}")
 			w.WriteString("[|tool|]")

@@ -46,11 +46,12 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// exaone-moe.jinja:12 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
 		w.At(12, 1, "if")
-		if runtime.In(message.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))) {
+		messageRole := message.ItemStr("role")
+		if runtime.In(messageRole, runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))) {
 			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteString("<|")
-			w.WriteStr(message.ItemStr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("|>\n")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|endofturn|>\n")

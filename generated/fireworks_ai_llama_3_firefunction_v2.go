@@ -76,9 +76,9 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28 {%- for message in loop_messages -%}
 	w.At(28, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, loopMessages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		message := items[i]
 		messageRolesString := in.Lookup("message_roles_string")
 		msgContent := runtime.Undefined("msg_content")
 		systemPrompt := in.Lookup("system_prompt")
@@ -102,7 +102,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		msgContent = runtime.FilterTrim(runtime.FilterDefault(message.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35 {%- if loop.index0 == 0 -%}
 		w.At(35, 3, "if")
-		if runtime.Eq(loop.Index0(), runtime.Int(0)) {
+		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36 {%- if ns.role == 'system' -%}
 			w.At(36, 5, "if")
 			if runtime.EqStr(ns.Attr("role"), "system") {
@@ -123,7 +123,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		w.At(44, 3, "if")
-		if runtime.Gt(loop.Index0(), runtime.Int(0)) || !runtime.EqStr(ns.Attr("role"), "system") {
+		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(ns.Attr("role"), "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			w.At(45, 5, "set")
 			runtime.SetAttr(ns, "content", runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), ns.Attr("role")), runtime.Str("<|end_header_id|>\n\n")), msgContent))

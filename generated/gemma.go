@@ -51,17 +51,18 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 		role := in.Lookup("role")
 		// gemma.jinja:17 {%- if message['role'] == 'system' %}
 		w.At(17, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// gemma.jinja:18 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
 			w.At(18, 1, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)))
 		} else {
 			// gemma.jinja:20 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			w.At(20, 1, "set")
-			if runtime.EqStr(message.ItemStr("role"), "assistant") {
+			if runtime.EqStr(messageRole, "assistant") {
 				role = runtime.Str("model")
 			} else {
-				role = message.ItemStr("role")
+				role = messageRole
 			}
 			// gemma.jinja:21 {{- '<start_of_turn>' + role + '\n' }}
 			w.At(21, 1, "{{ }}")

@@ -89,11 +89,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":{")
 				// gemma4.jinja:10 {%- if value['description'] -%}
 				w.At(10, 13, "if")
-				if value.ItemStr("description").Truthy() {
+				valueDescription := value.ItemStr("description")
+				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// gemma4.jinja:11 {{ value['description'] }}
 					w.At(11, 34, "{{ }}")
-					w.Write(value.ItemStr("description"))
+					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12 {%- set add_comma = true -%}
 					w.At(12, 17, "set")
@@ -115,10 +116,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				// gemma4.jinja:18 {%- if value['type'] | upper == 'STRING' -%}
 				w.At(18, 13, "if")
-				if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "STRING") {
+				valueType := value.ItemStr("type")
+				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
 					// gemma4.jinja:19 {%- if value['enum'] -%}
 					w.At(19, 17, "if")
-					if value.ItemStr("enum").Truthy() {
+					valueEnum := value.ItemStr("enum")
+					if valueEnum.Truthy() {
 						// gemma4.jinja:20 {%- if add_comma %}
 						w.At(20, 21, "if")
 						if addComma.Truthy() {
@@ -131,16 +134,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("enum:")
 						// gemma4.jinja:21 {{ format_argument(value['enum']) }}
 						w.At(21, 26, "{{ }}")
-						w.Write(runtime.Call(formatArgument, []runtime.Value{value.ItemStr("enum")}, nil))
+						w.Write(runtime.Call(formatArgument, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "OBJECT") {
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					w.At(25, 17, "if")
-					if runtime.IsDefined(value.ItemStr("properties"), nil, nil) && runtime.IsMapping(value.ItemStr("properties"), nil, nil) {
+					valueProperties := value.ItemStr("properties")
+					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
 						// gemma4.jinja:26 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.At(26, 21, "{{ }}")
-						w.Write(runtime.Call(formatParameters, []runtime.Value{value.ItemStr("properties"), runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+						w.Write(runtime.Call(formatParameters, []runtime.Value{valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 					} else if runtime.IsMapping(value, nil, nil) {
 						// gemma4.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.At(28, 21, "{{ }}")
@@ -149,13 +153,14 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}")
 					// gemma4.jinja:31 {%- if value['required'] -%}
 					w.At(31, 17, "if")
-					if value.ItemStr("required").Truthy() {
+					valueRequired := value.ItemStr("required")
+					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33 {%- for item in value['required'] | default([]) -%}
 						w.At(33, 21, "for")
-						var loop runtime.Loop
-						for loop.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop.Next(); {
-							item2 := loop.Item()
+						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
+						for i2 := range items {
+							item2 := items[i2]
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34 {{- item -}}
 							w.At(34, 30, "{{ }}")
@@ -163,26 +168,27 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35 {%- if not loop.last %}
 							w.At(35, 25, "if")
-							if !loop.Last().Truthy() {
+							if !(i2 == len(items)-1) {
 								w.WriteString(",")
 							}
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
 					// gemma4.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
 					w.At(40, 17, "if")
-					if runtime.IsMapping(value.ItemStr("items"), nil, nil) && value.ItemStr("items").Truthy() {
+					valueItems := value.ItemStr("items")
+					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42 {%- set ns_items = namespace(found_first=false) -%}
 						w.At(42, 21, "set")
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43 {%- for item_key, item_value in value['items'] | dictsort -%}
 						w.At(43, 21, "for")
-						keys2, values2 := runtime.DictsortPairs(value.ItemStr("items"), nil, nil)
-						for i2 := range w.Count(len(keys2)) {
-							itemKey := keys2[i2]
-							itemValue := values2[i2]
+						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
+						for i3 := range w.Count(len(keys2)) {
+							itemKey := keys2[i3]
+							itemValue := values2[i3]
 							// gemma4.jinja:44 {%- if item_value is not none -%}
 							w.At(44, 25, "if")
 							if !runtime.IsNone(itemValue, nil, nil) {
@@ -203,16 +209,16 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// gemma4.jinja:50 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.At(50, 37, "{{ }}")
-										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(value.ItemStr("items").ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 									}
 									w.WriteString("}")
 								} else if runtime.EqStr(itemKey, "required") {
 									w.WriteString("required:[")
 									// gemma4.jinja:55 {%- for req_item in item_value -%}
 									w.At(55, 33, "for")
-									var loop2 runtime.Loop
-									for loop2.Start(w, itemValue, nil); loop2.Next(); {
-										reqItem := loop2.Item()
+									items2 := runtime.Iterate(w, itemValue)
+									for i4 := range items2 {
+										reqItem := items2[i4]
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56 {{- req_item -}}
 										w.At(56, 42, "{{ }}")
@@ -220,7 +226,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57 {%- if not loop.last %}
 										w.At(57, 37, "if")
-										if !loop2.Last().Truthy() {
+										if !(i4 == len(items2)-1) {
 											w.WriteString(",")
 										}
 									}
@@ -265,7 +271,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75 {{ value['type'] | upper }}
 				w.At(75, 23, "{{ }}")
-				w.Write(runtime.FilterUpper(value.ItemStr("type"), nil, nil))
+				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -281,37 +287,40 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("declaration:")
 		// gemma4.jinja:80 {{- tool_data['function']['name'] -}}
 		w.At(80, 17, "{{ }}")
-		w.Write(toolData.ItemStr("function").ItemStr("name"))
+		toolDataFunction := toolData.ItemStr("function")
+		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
 		// gemma4.jinja:80 {{- tool_data['function']['description'] -}}
 		w.At(80, 72, "{{ }}")
-		w.Write(toolData.ItemStr("function").ItemStr("description"))
+		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
 		// gemma4.jinja:81 {%- set params = tool_data['function']['parameters'] -%}
 		w.At(81, 5, "set")
-		params = toolData.ItemStr("function").ItemStr("parameters")
+		params = toolDataFunction.ItemStr("parameters")
 		// gemma4.jinja:82 {%- if params -%}
 		w.At(82, 5, "if")
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// gemma4.jinja:84 {%- if params['properties'] -%}
 			w.At(84, 9, "if")
-			if params.ItemStr("properties").Truthy() {
+			paramsProperties := params.ItemStr("properties")
+			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// gemma4.jinja:85 {{- format_parameters(params['properties'], params['required']) -}}
 				w.At(85, 26, "{{ }}")
-				w.Write(runtime.Call(formatParameters, []runtime.Value{params.ItemStr("properties"), params.ItemStr("required")}, nil))
+				w.Write(runtime.Call(formatParameters, []runtime.Value{paramsProperties, params.ItemStr("required")}, nil))
 				w.WriteString("},")
 			}
 			// gemma4.jinja:87 {%- if params['required'] -%}
 			w.At(87, 9, "if")
-			if params.ItemStr("required").Truthy() {
+			paramsRequired := params.ItemStr("required")
+			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89 {%- for item in params['required'] -%}
 				w.At(89, 13, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
-					item3 := loop3.Item()
+				items3 := runtime.Iterate(w, paramsRequired)
+				for i5 := range items3 {
+					item3 := items3[i5]
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90 {{- item -}}
 					w.At(90, 22, "{{ }}")
@@ -319,7 +328,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91 {{- ',' if not loop.last -}}
 					w.At(91, 17, "{{ }}")
-					if !loop3.Last().Truthy() {
+					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
 				}
@@ -327,37 +336,40 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma4.jinja:95 {%- if params['type'] -%}
 			w.At(95, 9, "if")
-			if params.ItemStr("type").Truthy() {
+			paramsType := params.ItemStr("type")
+			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96 {{- params['type'] | upper -}}
 				w.At(96, 23, "{{ }}")
-				w.Write(runtime.FilterUpper(params.ItemStr("type"), nil, nil))
+				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99 {%- if 'response' in tool_data['function'] -%}
 		w.At(99, 5, "if")
-		if runtime.In(runtime.Str("response"), toolData.ItemStr("function")) {
+		if runtime.In(runtime.Str("response"), toolDataFunction) {
 			// gemma4.jinja:100 {%- set response_declaration = tool_data['function']['response'] -%}
 			w.At(100, 9, "set")
-			responseDeclaration = toolData.ItemStr("function").ItemStr("response")
+			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
 			// gemma4.jinja:102 {%- if response_declaration['description'] -%}
 			w.At(102, 9, "if")
-			if responseDeclaration.ItemStr("description").Truthy() {
+			responseDeclarationDescription := responseDeclaration.ItemStr("description")
+			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:103 {{- response_declaration['description'] -}}
 				w.At(103, 30, "{{ }}")
-				w.Write(responseDeclaration.ItemStr("description"))
+				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// gemma4.jinja:105 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			w.At(105, 9, "if")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), "OBJECT") {
+			responseDeclarationType := responseDeclaration.ItemStr("type")
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106 {{- response_declaration['type'] | upper -}}
 				w.At(106, 23, "{{ }}")
-				w.Write(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil))
+				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -398,9 +410,9 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:119 {%- for key, value in argument | dictsort -%}
 			w.At(119, 9, "for")
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
-			for i3 := range w.Count(len(keys3)) {
-				key2 := keys3[i3]
-				value2 := values3[i3]
+			for i6 := range w.Count(len(keys3)) {
+				key2 := keys3[i6]
+				value2 := values3[i6]
 				// gemma4.jinja:120 {%- if ns.found_first %}
 				w.At(120, 13, "if")
 				if ns3.Attr("found_first").Truthy() {
@@ -432,15 +444,15 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// gemma4.jinja:132 {%- for item in argument -%}
 			w.At(132, 9, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, argument, nil); loop4.Next(); {
-				item4 := loop4.Item()
+			items4 := runtime.Iterate(w, argument)
+			for i7 := range items4 {
+				item4 := items4[i7]
 				// gemma4.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(133, 13, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{item4}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 				// gemma4.jinja:134 {%- if not loop.last %}
 				w.At(134, 13, "if")
-				if !loop4.Last().Truthy() {
+				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -503,10 +515,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:166 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		w.At(166, 5, "if")
-		if runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+		messages0 := messages.ItemInt(0)
+		if runtime.In(messages0.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
 			// gemma4.jinja:167 {{- messages[0]['content'] | trim -}}
 			w.At(167, 9, "{{ }}")
-			w.Write(runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil))
+			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// gemma4.jinja:168 {%- set loop_messages = messages[1:] -%}
 			w.At(168, 9, "set")
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -538,10 +551,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// gemma4.jinja:186 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		w.At(186, 5, "set")
-		if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			role = runtime.Str("model")
 		} else {
-			role = message.ItemStr("role")
+			role = messageRole
 		}
 		// gemma4.jinja:187 {{- '<|turn>' + role + '\n' }}
 		w.At(187, 9, "{{ }}")
@@ -550,10 +564,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n")
 		// gemma4.jinja:189 {%- if message['tool_calls'] -%}
 		w.At(189, 13, "if")
-		if message.ItemStr("tool_calls").Truthy() {
+		messageToolCalls := message.ItemStr("tool_calls")
+		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190 {%- for tool_call in message['tool_calls'] -%}
 			w.At(190, 17, "for")
-			for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 				function := runtime.Undefined("function")
 				nsArgs := in.Lookup("ns_args")
 				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
@@ -566,16 +581,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{")
 				// gemma4.jinja:193 {%- if function['arguments'] is mapping -%}
 				w.At(193, 21, "if")
-				if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
+				functionArguments := function.ItemStr("arguments")
+				if runtime.IsMapping(functionArguments, nil, nil) {
 					// gemma4.jinja:194 {%- set ns_args = namespace(found_first=false) -%}
 					w.At(194, 25, "set")
 					nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 					// gemma4.jinja:195 {%- for key, value in function['arguments'] | dictsort -%}
 					w.At(195, 25, "for")
-					keys4, values4 := runtime.DictsortPairs(function.ItemStr("arguments"), nil, nil)
-					for i4 := range w.Count(len(keys4)) {
-						key3 := keys4[i4]
-						value3 := values4[i4]
+					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
+					for i8 := range w.Count(len(keys4)) {
+						key3 := keys4[i8]
+						value3 := values4[i8]
 						// gemma4.jinja:196 {%- if ns_args.found_first %}
 						w.At(196, 29, "if")
 						if nsArgs.Attr("found_first").Truthy() {
@@ -592,10 +608,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.At(198, 41, "{{ }}")
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 					}
-				} else if runtime.IsString(function.ItemStr("arguments"), nil, nil) {
+				} else if runtime.IsString(functionArguments, nil, nil) {
 					// gemma4.jinja:201 {{- function['arguments'] -}}
 					w.At(201, 25, "{{ }}")
-					w.Write(function.ItemStr("arguments"))
+					w.Write(functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
@@ -605,14 +621,16 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:208 {%- if message['tool_responses'] -%}
 		w.At(208, 13, "if")
-		if message.ItemStr("tool_responses").Truthy() {
+		messageToolResponses := message.ItemStr("tool_responses")
+		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210 {%- for tool_response in message['tool_responses'] -%}
 			w.At(210, 17, "for")
-			for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
+			for _, toolResponse := range runtime.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212 {%- if tool_response['response'] is mapping -%}
 				w.At(212, 21, "if")
-				if runtime.IsMapping(toolResponse.ItemStr("response"), nil, nil) {
+				toolResponseResponse := toolResponse.ItemStr("response")
+				if runtime.IsMapping(toolResponseResponse, nil, nil) {
 					// gemma4.jinja:213 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.At(213, 25, "{{ }}")
 					w.WriteString("response:")
@@ -620,11 +638,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{")
 					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
 					w.At(214, 25, "for")
-					keys5, values5 := runtime.DictsortPairs(toolResponse.ItemStr("response"), nil, nil)
-					var loop5 runtime.Loop
-					for loop5.StartValues(w, keys5); loop5.Next(); {
-						key4 := keys5[loop5.Pos()]
-						value4 := values5[loop5.Pos()]
+					keys5, values5 := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					for i9 := range w.Count(len(keys5)) {
+						key4 := keys5[i9]
+						value4 := values5[i9]
 						// gemma4.jinja:215 {{- key -}}
 						w.At(215, 29, "{{ }}")
 						w.Write(key4)
@@ -634,7 +651,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 						// gemma4.jinja:216 {%- if not loop.last %}
 						w.At(216, 29, "if")
-						if !loop5.Last().Truthy() {
+						if !(i9 == len(keys5)-1) {
 							w.WriteString(",")
 						}
 					}
@@ -645,7 +662,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{value:")
-					w.WriteStr(runtime.Call(formatArgument, []runtime.Value{toolResponse.ItemStr("response")}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+					w.WriteStr(runtime.Call(formatArgument, []runtime.Value{toolResponseResponse}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
@@ -656,25 +673,27 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:227 {%- if message['content'] is string -%}
 		w.At(227, 13, "if")
-		if runtime.IsString(message.ItemStr("content"), nil, nil) {
+		messageContent := message.ItemStr("content")
+		if runtime.IsString(messageContent, nil, nil) {
 			// gemma4.jinja:228 {%- if role == 'model' -%}
 			w.At(228, 17, "if")
 			if runtime.EqStr(role, "model") {
 				// gemma4.jinja:229 {{- strip_thinking(message['content']) -}}
 				w.At(229, 21, "{{ }}")
-				w.Write(runtime.Call(stripThinking, []runtime.Value{message.ItemStr("content")}, nil))
+				w.Write(runtime.Call(stripThinking, []runtime.Value{messageContent}, nil))
 			} else {
 				// gemma4.jinja:231 {{- message['content'] | trim -}}
 				w.At(231, 21, "{{ }}")
-				w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(message.ItemStr("content"), nil, nil) {
+		} else if runtime.IsSequence(messageContent, nil, nil) {
 			// gemma4.jinja:234 {%- for item in message['content'] -%}
 			w.At(234, 17, "for")
-			for _, item5 := range runtime.Iterate(w, message.ItemStr("content")) {
+			for _, item5 := range runtime.Iterate(w, messageContent) {
 				// gemma4.jinja:235 {%- if item['type'] == 'text' -%}
 				w.At(235, 21, "if")
-				if runtime.EqStr(item5.ItemStr("type"), "text") {
+				item5Type := item5.ItemStr("type")
+				if runtime.EqStr(item5Type, "text") {
 					// gemma4.jinja:236 {%- if role == 'model' -%}
 					w.At(236, 25, "if")
 					if runtime.EqStr(role, "model") {
@@ -686,17 +705,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.At(239, 29, "{{ }}")
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.EqStr(item5.ItemStr("type"), "image") {
+				} else if runtime.EqStr(item5Type, "image") {
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243 {%- set ns.prev_message_type = 'image' -%}
 					w.At(243, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(item5.ItemStr("type"), "audio") {
+				} else if runtime.EqStr(item5Type, "audio") {
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246 {%- set ns.prev_message_type = 'audio' -%}
 					w.At(246, 25, "set")
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(item5.ItemStr("type"), "video") {
+				} else if runtime.EqStr(item5Type, "video") {
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249 {%- set ns.prev_message_type = 'video' -%}
 					w.At(249, 25, "set")
@@ -706,7 +725,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:254 {%- if not (message['tool_responses'] and not message['content']) -%}
 		w.At(254, 9, "if")
-		if !(message.ItemStr("tool_responses").Truthy() && !message.ItemStr("content").Truthy()) {
+		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}

@@ -40,12 +40,12 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<s>")
 	// gigachat.jinja:14 {%- for message in messages %}
 	w.At(14, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// gigachat.jinja:15 {%- if loop.first and message['role'] == 'system' %}
 		w.At(15, 1, "if")
-		if loop.First().Truthy() && runtime.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
 			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
 			w.At(16, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))

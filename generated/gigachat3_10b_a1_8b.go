@@ -91,14 +91,15 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20 {%- if schema.additionalProperties == true -%}
 				w.At(20, 4, "if")
-				if runtime.Eq(schema.Attr("additionalProperties"), runtime.Bool(true)) {
+				schemaAdditionalProperties := schema.Attr("additionalProperties")
+				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21 {%- set additional_props_type = {'type': 'any'} -%}
 					w.At(21, 5, "set")
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.IsMapping(schema.Attr("additionalProperties"), nil, nil) {
+				} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
 					// GigaChat3-10B-A1.8B.jinja:23 {%- set additional_props_type = schema.additionalProperties -%}
 					w.At(23, 5, "set")
-					additionalPropsType = schema.Attr("additionalProperties")
+					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:27 {%- for key, val in props.items() -%}
@@ -261,10 +262,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			returnType := in.Lookup("return_type")
 			// GigaChat3-10B-A1.8B.jinja:127 {%- if tool.function -%}
 			w.At(127, 3, "if")
-			if tool.Attr("function").Truthy() {
+			toolFunction := tool.Attr("function")
+			if toolFunction.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:128 {%- set tool = tool.function -%}
 				w.At(128, 4, "set")
-				tool = tool.Attr("function")
+				tool = toolFunction
 			}
 			// GigaChat3-10B-A1.8B.jinja:131 {%- set ns_tool = namespace(content_lines=[]) -%}
 			w.At(131, 3, "set")
@@ -385,10 +387,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		call = message2.ItemStr("content")
 		// GigaChat3-10B-A1.8B.jinja:194 {%- if call.function -%}
 		w.At(194, 5, "if")
-		if call.Attr("function").Truthy() {
+		callFunction := call.Attr("function")
+		if callFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:195 {%- set call = call.function -%}
 			w.At(195, 9, "set")
-			call = call.Attr("function")
+			call = callFunction
 		}
 		// GigaChat3-10B-A1.8B.jinja:198 {%- set arguments = call['arguments'] -%}
 		w.At(198, 5, "set")
@@ -440,24 +443,26 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3-10B-A1.8B.jinja:319 {%- for message in messages -%}
 	w.At(319, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message3 := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i3 := range items {
+		message3 := items[i3]
 		functionCall := in.Lookup("function_call")
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// GigaChat3-10B-A1.8B.jinja:322 {%- if message['role'] == 'tool' -%}
 		w.At(322, 5, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "tool") {
+		message3Role := message3.ItemStr("role")
+		if runtime.EqStr(message3Role, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323 {{- render_role_message(message, 'function result') -}}
 			w.At(323, 9, "{{ }}")
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message3, runtime.Str("function result")}, nil))
-		} else if runtime.EqStr(message3.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message3Role, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:330 {%- if message.tool_calls is defined and message.tool_calls -%}
 			w.At(330, 9, "if")
-			if runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) && message3.Attr("tool_calls").Truthy() {
+			message3ToolCalls := message3.Attr("tool_calls")
+			if runtime.IsDefined(message3ToolCalls, nil, nil) && message3ToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331 {%- set function_call = message.tool_calls[0] -%}
 				w.At(331, 13, "set")
-				functionCall = message3.Attr("tool_calls").ItemInt(0)
+				functionCall = message3ToolCalls.ItemInt(0)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:333 {%- set function_call = None -%}
 				w.At(333, 13, "set")
@@ -480,7 +485,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3-10B-A1.8B.jinja:351 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(351, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message3.ItemStr("role"), "assistant") {
+		if ((i3 == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(message3Role, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352 {{- 'assistant' + add_tokens.role_sep -}}
 			w.At(352, 9, "{{ }}")
 			w.WriteString("assistant")

@@ -91,14 +91,15 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:20 {%- if schema.additionalProperties == true -%}
 				w.At(20, 4, "if")
-				if runtime.Eq(schema.Attr("additionalProperties"), runtime.Bool(true)) {
+				schemaAdditionalProperties := schema.Attr("additionalProperties")
+				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 					// GigaChat3.1-10B-A1.8B.jinja:21 {%- set additional_props_type = {'type': 'any'} -%}
 					w.At(21, 5, "set")
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.IsMapping(schema.Attr("additionalProperties"), nil, nil) {
+				} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
 					// GigaChat3.1-10B-A1.8B.jinja:23 {%- set additional_props_type = schema.additionalProperties -%}
 					w.At(23, 5, "set")
-					additionalPropsType = schema.Attr("additionalProperties")
+					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:27 {%- for key, val in props.items() -%}
@@ -261,10 +262,11 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			returnType := in.Lookup("return_type")
 			// GigaChat3.1-10B-A1.8B.jinja:127 {%- if tool.function -%}
 			w.At(127, 3, "if")
-			if tool.Attr("function").Truthy() {
+			toolFunction := tool.Attr("function")
+			if toolFunction.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:128 {%- set tool = tool.function -%}
 				w.At(128, 4, "set")
-				tool = tool.Attr("function")
+				tool = toolFunction
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:131 {%- set ns_tool = namespace(content_lines=[]) -%}
 			w.At(131, 3, "set")
@@ -347,10 +349,11 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		arguments := runtime.Undefined("arguments")
 		// GigaChat3.1-10B-A1.8B.jinja:178 {%- if call.function -%}
 		w.At(178, 5, "if")
-		if call.Attr("function").Truthy() {
+		callFunction := call.Attr("function")
+		if callFunction.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:179 {%- set call = call.function -%}
 			w.At(179, 9, "set")
-			call = call.Attr("function")
+			call = callFunction
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:182 {%- set arguments = call['arguments'] -%}
 		w.At(182, 5, "set")
@@ -401,10 +404,11 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent)
 		// GigaChat3.1-10B-A1.8B.jinja:203 {%- if message.tool_calls is defined and message.tool_calls -%}
 		w.At(203, 5, "if")
-		if runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && message.Attr("tool_calls").Truthy() {
+		messageToolCalls := message.Attr("tool_calls")
+		if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:204 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 			w.At(204, 9, "{{ }}")
-			w.WriteAdd(addTokens.Attr("function_call"), runtime.Call(renderFunctionCall, []runtime.Value{message.Attr("tool_calls").ItemInt(0)}, nil))
+			w.WriteAdd(addTokens.Attr("function_call"), runtime.Call(renderFunctionCall, []runtime.Value{messageToolCalls.ItemInt(0)}, nil))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:207 {{- add_tokens.message_sep -}}
 		w.At(207, 5, "{{ }}")
@@ -446,13 +450,14 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:322 {%- for message in messages -%}
 	w.At(322, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i3 := range items {
+		message2 := items[i3]
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// GigaChat3.1-10B-A1.8B.jinja:325 {%- if message['role'] == 'tool' -%}
 		w.At(325, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326 {{- render_role_message(message, 'function result') -}}
 			w.At(326, 9, "{{ }}")
 			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message2, runtime.Str("function result")}, nil))
@@ -463,7 +468,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(335, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		if ((i3 == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(message2Role, "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336 {{- 'assistant' + add_tokens.role_sep -}}
 			w.At(336, 9, "{{ }}")
 			w.WriteString("assistant")

@@ -140,7 +140,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			refstr = schema.ItemStr("$ref")
 			// GigaChat3.5.jinja:24 {%- if refstr in _rns.chain -%}
 			w.At(24, 3, "if")
-			if runtime.In(refstr, rns.Attr("chain")) {
+			rnsChain := rns.Attr("chain")
+			if runtime.In(refstr, rnsChain) {
 				w.WriteString("any")
 			} else if !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
 				w.WriteString("any")
@@ -179,7 +180,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(nsP.Attr("n"), nil, nil) {
 					// GigaChat3.5.jinja:42 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					w.At(42, 5, "set")
-					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rns.Attr("chain"), runtime.NewList(refstr)))})
+					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
 					// GigaChat3.5.jinja:43 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					w.At(43, 5, "{{ }}")
 					w.Write(runtime.Call(jsonSchemaToTypescript, []runtime.Value{nsP.Attr("n"), indent, indentFactor, root, rns2}, nil))
@@ -435,14 +436,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:163 {%- if schema.additionalProperties == true -%}
 					w.At(163, 5, "if")
-					if runtime.Eq(schema.Attr("additionalProperties"), runtime.Bool(true)) {
+					schemaAdditionalProperties := schema.Attr("additionalProperties")
+					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 						// GigaChat3.5.jinja:164 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						w.At(164, 6, "set")
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if runtime.IsMapping(schema.Attr("additionalProperties"), nil, nil) {
+					} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
 						// GigaChat3.5.jinja:166 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
 						w.At(166, 6, "set")
-						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schema.Attr("additionalProperties")))))
+						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
@@ -536,22 +538,23 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:210 {%- if schema.const is string -%}
 					w.At(210, 5, "if")
-					if runtime.IsString(schema.Attr("const"), nil, nil) {
+					schemaConst := schema.Attr("const")
+					if runtime.IsString(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:211 {{- '"' ~ schema.const ~ '"' -}}
 						w.At(211, 6, "{{ }}")
-						w.WriteConcat(runtime.Str("\""), schema.Attr("const"), runtime.Str("\""))
-					} else if runtime.IsBoolean(schema.Attr("const"), nil, nil) {
+						w.WriteConcat(runtime.Str("\""), schemaConst, runtime.Str("\""))
+					} else if runtime.IsBoolean(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:213 {{- 'true' if schema.const else 'false' -}}
 						w.At(213, 6, "{{ }}")
-						if schema.Attr("const").Truthy() {
+						if schemaConst.Truthy() {
 							w.WriteString("true")
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schema.Attr("const"), nil, nil) || runtime.IsFloat(schema.Attr("const"), nil, nil) {
+					} else if runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:215 {{- schema.const | string -}}
 						w.At(215, 6, "{{ }}")
-						w.Write(runtime.FilterString(schema.Attr("const"), nil, nil))
+						w.Write(runtime.FilterString(schemaConst, nil, nil))
 					} else {
 						w.WriteString("string")
 					}
@@ -580,22 +583,23 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:234 {%- if schema.const is string -%}
 					w.At(234, 5, "if")
-					if runtime.IsString(schema.Attr("const"), nil, nil) {
+					schemaConst2 := schema.Attr("const")
+					if runtime.IsString(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:235 {{- '"' ~ schema.const ~ '"' -}}
 						w.At(235, 6, "{{ }}")
-						w.WriteConcat(runtime.Str("\""), schema.Attr("const"), runtime.Str("\""))
-					} else if runtime.IsBoolean(schema.Attr("const"), nil, nil) {
+						w.WriteConcat(runtime.Str("\""), schemaConst2, runtime.Str("\""))
+					} else if runtime.IsBoolean(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:237 {{- 'true' if schema.const else 'false' -}}
 						w.At(237, 6, "{{ }}")
-						if schema.Attr("const").Truthy() {
+						if schemaConst2.Truthy() {
 							w.WriteString("true")
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schema.Attr("const"), nil, nil) || runtime.IsFloat(schema.Attr("const"), nil, nil) {
+					} else if runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:239 {{- schema.const | string -}}
 						w.At(239, 6, "{{ }}")
-						w.Write(runtime.FilterString(schema.Attr("const"), nil, nil))
+						w.Write(runtime.FilterString(schemaConst2, nil, nil))
 					} else if runtime.In(ty, runtime.NewList(runtime.Str("integer"), runtime.Str("int"))) {
 						w.WriteString("integer")
 					} else if runtime.EqStr(ty, "float") {
@@ -936,15 +940,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			for _, function := range runtime.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437 {%- if function.few_shot_examples is defined -%}
 				w.At(437, 13, "if")
-				if runtime.IsDefined(function.Attr("few_shot_examples"), nil, nil) {
+				functionFewShotExamples := function.Attr("few_shot_examples")
+				if runtime.IsDefined(functionFewShotExamples, nil, nil) {
 					// GigaChat3.5.jinja:438 {%- for example in function.few_shot_examples -%}
 					w.At(438, 17, "for")
-					for _, example := range runtime.Iterate(w, function.Attr("few_shot_examples")) {
+					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
 						params2 := in.Lookup("params")
 						call := runtime.Undefined("call")
 						// GigaChat3.5.jinja:439 {%- if (
 						w.At(439, 21, "if")
-						if runtime.IsDefined(function.Attr("parameters"), nil, nil) && runtime.IsDefined(function.Attr("parameters").Attr("properties"), nil, nil) {
+						functionParameters := function.Attr("parameters")
+						if runtime.IsDefined(functionParameters, nil, nil) && runtime.IsDefined(functionParameters.Attr("properties"), nil, nil) {
 							// GigaChat3.5.jinja:442 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							w.At(442, 25, "set")
 							params2 = runtime.Call(alignJsonOrderToSchema, []runtime.Value{example.ItemStr("params"), function.ItemStr("parameters")}, nil)
@@ -1011,8 +1017,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:477 {%- set message_content = message['content'] if message['content'] is not none else ” -%}
 		w.At(477, 5, "set")
-		if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
-			messageContent = message.ItemStr("content")
+		messageContent2 := message.ItemStr("content")
+		if !runtime.IsNone(messageContent2, nil, nil) {
+			messageContent = messageContent2
 		} else {
 			messageContent = runtime.Str("")
 		}
@@ -1106,8 +1113,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			toolId := runtime.Undefined("tool_id")
 			// GigaChat3.5.jinja:518 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			w.At(518, 9, "set")
-			if runtime.IsDefined(tool2.Attr("id"), nil, nil) {
-				toolId = tool2.Attr("id")
+			tool2Id := tool2.Attr("id")
+			if runtime.IsDefined(tool2Id, nil, nil) {
+				toolId = tool2Id
 			} else {
 				toolId = tool2.Attr("name")
 			}
@@ -1159,10 +1167,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		inner = call2
 		// GigaChat3.5.jinja:544 {%- if inner.function -%}
 		w.At(544, 5, "if")
-		if inner.Attr("function").Truthy() {
+		innerFunction := inner.Attr("function")
+		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545 {%- set inner = inner.function -%}
 			w.At(545, 9, "set")
-			inner = inner.Attr("function")
+			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547 {%- set args = inner.get('arguments', {}) -%}
 		w.At(547, 5, "set")
@@ -1408,15 +1417,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsHistory = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// GigaChat3.5.jinja:767 {%- for m in messages -%}
 	w.At(767, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages, nil); loop3.Next(); {
-		m := loop3.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i5 := range items2 {
+		m := items2[i5]
 		// GigaChat3.5.jinja:768 {%- if m['role'] == 'user' -%}
 		w.At(768, 5, "if")
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
 			w.At(769, 9, "set")
-			runtime.SetAttr(nsHistory, "last_user_idx", loop3.Index0())
+			runtime.SetAttr(nsHistory, "last_user_idx", runtime.Int(int64(i5)))
 		}
 	}
 	// GigaChat3.5.jinja:776 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -1430,21 +1439,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	for _, message3 := range runtime.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783 {%- if message["role"] == "available functions" -%}
 		w.At(783, 5, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "available functions") {
+		message3Role := message3.ItemStr("role")
+		if runtime.EqStr(message3Role, "available functions") {
 			// GigaChat3.5.jinja:784 {%- set ns_role_presence.has_available_functions = True -%}
 			w.At(784, 9, "set")
 			runtime.SetAttr(nsRolePresence, "has_available_functions", runtime.Bool(true))
 		}
 		// GigaChat3.5.jinja:787 {%- if message["role"] == "function descriptions" -%}
 		w.At(787, 5, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "function descriptions") {
+		if runtime.EqStr(message3Role, "function descriptions") {
 			// GigaChat3.5.jinja:788 {%- set ns_role_presence.has_function_descriptions = True -%}
 			w.At(788, 9, "set")
 			runtime.SetAttr(nsRolePresence, "has_function_descriptions", runtime.Bool(true))
 		}
 		// GigaChat3.5.jinja:791 {%- if message["role"] in  ["developer system", "developer_system"] -%}
 		w.At(791, 5, "if")
-		if runtime.In(message3.ItemStr("role"), runtime.NewList(runtime.Str("developer system"), runtime.Str("developer_system"))) {
+		if runtime.In(message3Role, runtime.NewList(runtime.Str("developer system"), runtime.Str("developer_system"))) {
 			// GigaChat3.5.jinja:792 {%- set ns_role_presence.has_devsystem = True -%}
 			w.At(792, 9, "set")
 			runtime.SetAttr(nsRolePresence, "has_devsystem", runtime.Bool(true))
@@ -1507,9 +1517,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsState = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("skip_remaining", runtime.Int(0)), runtime.KW("previous_tool_names", runtime.NewList())})
 	// GigaChat3.5.jinja:854 {%- for message in messages -%}
 	w.At(854, 1, "for")
-	var loop4 runtime.Loop
-	for loop4.Start(w, messages, nil); loop4.Next(); {
-		message4 := loop4.Item()
+	var loop3 runtime.Loop
+	for loop3.Start(w, messages, nil); loop3.Next(); {
+		message4 := loop3.Item()
 		frBody := in.Lookup("fr_body")
 		nextIsFr := in.Lookup("_next_is_fr")
 		nsLaTr := in.Lookup("ns_la_tr")
@@ -1573,8 +1583,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				w.At(908, 13, "set")
-				nextIsFr = runtime.And(runtime.Bool(!loop4.Last().Truthy()), func() runtime.Value {
-					return runtime.Bool(runtime.In(loop4.Value().Attr("nextitem").Attr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))))
+				nextIsFr = runtime.And(runtime.Bool(!loop3.Last().Truthy()), func() runtime.Value {
+					return runtime.Bool(runtime.In(loop3.Value().Attr("nextitem").Attr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))))
 				})
 				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
 				w.At(909, 13, "if")
@@ -1627,8 +1637,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsLaTr, "items", runtime.Add(nsLaTr.Attr("items"), runtime.NewList(message4.ItemStr("content"))))
 			// GigaChat3.5.jinja:944 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			w.At(944, 9, "set")
-			if runtime.IsDefined(message4.Attr("name"), nil, nil) {
-				name3 = message4.Attr("name")
+			message4Name := message4.Attr("name")
+			if runtime.IsDefined(message4Name, nil, nil) {
+				name3 = message4Name
 			} else {
 				if nsState.Attr("previous_tool_names").Truthy() {
 					name3 = nsState.Attr("previous_tool_names").ItemInt(0)
@@ -1641,7 +1652,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsLaTr, "names", runtime.Add(nsLaTr.Attr("names"), runtime.NewList(name3)))
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9, "for")
-			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop4.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				nm := in.Lookup("_nm")
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, "if")
@@ -1709,14 +1720,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsThink = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("text", runtime.Str("")), runtime.KW("present", runtime.Bool(false))})
 			// GigaChat3.5.jinja:994 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			w.At(994, 9, "if")
-			if runtime.IsDefined(message4.Attr("reasoning_content"), nil, nil) && !runtime.IsNone(message4.Attr("reasoning_content"), nil, nil) {
+			message4ReasoningContent := message4.Attr("reasoning_content")
+			if runtime.IsDefined(message4ReasoningContent, nil, nil) && !runtime.IsNone(message4ReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				w.At(998, 13, "if")
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop4.Index0(), nsHistory.Attr("last_user_idx")) {
+				if dropHistoryThinking.Truthy() && runtime.Lt(loop3.Index0(), nsHistory.Attr("last_user_idx")) {
 				} else {
 					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
 					w.At(1001, 17, "set")
-					runtime.SetAttr(nsThink, "text", message4.Attr("reasoning_content"))
+					runtime.SetAttr(nsThink, "text", message4ReasoningContent)
 					// GigaChat3.5.jinja:1002 {%- set ns_think.present = True -%}
 					w.At(1002, 17, "set")
 					runtime.SetAttr(nsThink, "present", runtime.Bool(true))
@@ -1752,7 +1764,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLa = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList()), runtime.KW("skip_count", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9, "for")
-			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop4.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				fcContent := in.Lookup("fc_content")
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, "if")
@@ -1857,8 +1869,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					inner2 := runtime.Undefined("inner")
 					// GigaChat3.5.jinja:1070 {%- set inner = c.function if c.function is defined else c -%}
 					w.At(1070, 17, "set")
-					if runtime.IsDefined(c3.Attr("function"), nil, nil) {
-						inner2 = c3.Attr("function")
+					c3Function := c3.Attr("function")
+					if runtime.IsDefined(c3Function, nil, nil) {
+						inner2 = c3Function
 					} else {
 						inner2 = c3
 					}
@@ -1885,7 +1898,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("assistant"))
 			// GigaChat3.5.jinja:1103 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			w.At(1103, 9, "set")
-			lastEffectiveIdx = runtime.Add(loop4.Index0(), nsLa.Attr("skip_count"))
+			lastEffectiveIdx = runtime.Add(loop3.Index0(), nsLa.Attr("skip_count"))
 			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			w.At(1104, 9, "set")
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
@@ -1912,7 +1925,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:1129 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		w.At(1129, 5, "if")
-		if (loop4.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.NotIn(message4.ItemStr("role"), runtime.NewList(runtime.Str("assistant"), runtime.Str("function call"), runtime.Str("reasoning"), runtime.Str("assistant reasoning"), runtime.Str("assistant thinking"), runtime.Str("reasoning function call"))) {
+		if (loop3.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.NotIn(message4.ItemStr("role"), runtime.NewList(runtime.Str("assistant"), runtime.Str("function call"), runtime.Str("reasoning"), runtime.Str("assistant reasoning"), runtime.Str("assistant thinking"), runtime.Str("reasoning function call"))) {
 			// GigaChat3.5.jinja:1132 {%- if reasoning -%}
 			w.At(1132, 9, "if")
 			if reasoning.Truthy() {

@@ -96,22 +96,22 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// glm_4_5.jinja:39 {%- for m in messages %}
 	w.At(39, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		m := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		m := items[i]
 		// glm_4_5.jinja:40 {%- if m.role == 'user' %}
 		w.At(40, 5, "if")
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// glm_4_5.jinja:41 {% set ns.last_user_index = loop.index0 -%}
 			w.At(41, 9, "set")
-			runtime.SetAttr(ns, "last_user_index", loop.Index0())
+			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// glm_4_5.jinja:44 {% for m in messages %}
 	w.At(44, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		m2 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		m2 := items2[i2]
 		userContent := in.Lookup("user_content")
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
@@ -122,7 +122,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		afterLastClose := in.Lookup("after_last_close")
 		// glm_4_5.jinja:45 {%- if m.role == 'user' -%}
 		w.At(45, 1, "if")
-		if runtime.EqStr(m2.Attr("role"), "user") {
+		m2Role := m2.Attr("role")
+		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46 {%- set user_content = visible_text(m.content) -%}
 			w.At(46, 1, "set")
@@ -137,7 +138,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(m2.Attr("role"), "assistant") {
+		} else if runtime.EqStr(m2Role, "assistant") {
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51 {%- set reasoning_content = ” %}
 			w.At(51, 1, "set")
@@ -147,10 +148,11 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
 			// glm_4_5.jinja:53 {%- if m.reasoning_content is string %}
 			w.At(53, 1, "if")
-			if runtime.IsString(m2.Attr("reasoning_content"), nil, nil) {
+			m2ReasoningContent := m2.Attr("reasoning_content")
+			if runtime.IsString(m2ReasoningContent, nil, nil) {
 				// glm_4_5.jinja:54 {%- set reasoning_content = m.reasoning_content %}
 				w.At(54, 5, "set")
-				reasoningContent = m2.Attr("reasoning_content")
+				reasoningContent = m2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// glm_4_5.jinja:57 {%- set parts = content.split('</think>') -%}
 				w.At(57, 9, "set")
@@ -176,7 +178,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			}
 			// glm_4_5.jinja:66 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			w.At(66, 1, "if")
-			if runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
+			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(67, 1, "{{ }}")
 				w.WriteString("\n<think>")
@@ -195,17 +197,19 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			}
 			// glm_4_5.jinja:74 {% if m.tool_calls %}
 			w.At(74, 1, "if")
-			if m2.Attr("tool_calls").Truthy() {
+			m2ToolCalls := m2.Attr("tool_calls")
+			if m2ToolCalls.Truthy() {
 				// glm_4_5.jinja:75 {% for tc in m.tool_calls %}
 				w.At(75, 1, "for")
-				for _, tc := range runtime.Iterate(w, m2.Attr("tool_calls")) {
+				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					tcObj := in.Lookup("tc_obj")
 					// glm_4_5.jinja:76 {%- if tc.function %}
 					w.At(76, 1, "if")
-					if tc.Attr("function").Truthy() {
+					tcFunction := tc.Attr("function")
+					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77 {%- set tc_obj = tc.function %}
 						w.At(77, 5, "set")
-						tcObj = tc.Attr("function")
+						tcObj = tcFunction
 					} else {
 						// glm_4_5.jinja:79 {%- set tc_obj = tc %}
 						w.At(79, 5, "set")
@@ -217,13 +221,14 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(tcObj.Attr("name"))
 					// glm_4_5.jinja:82 {%- if tc_obj.arguments is mapping -%}
 					w.At(82, 1, "if")
-					if runtime.IsMapping(tcObj.Attr("arguments"), nil, nil) {
+					tcObjArguments := tcObj.Attr("arguments")
+					if runtime.IsMapping(tcObjArguments, nil, nil) {
 						// glm_4_5.jinja:83 {%- for k, v in tc_obj.arguments.items() -%}
 						w.At(83, 5, "for")
-						keys, values := runtime.DictItems(tcObj.Attr("arguments"))
-						for i := range w.Count(len(keys)) {
-							k := keys[i]
-							v := values[i]
+						keys, values := runtime.DictItems(tcObjArguments)
+						for i3 := range w.Count(len(keys)) {
+							k := keys[i3]
+							v := values[i3]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85 {{ k }}
 							w.At(85, 10, "{{ }}")
@@ -242,43 +247,45 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93 {{ tc_obj.arguments }}
 						w.At(93, 12, "{{ }}")
-						w.Write(tcObj.Attr("arguments"))
+						w.Write(tcObjArguments)
 						w.WriteString("</arg_value>")
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2.Attr("role"), "tool") {
+		} else if runtime.EqStr(m2Role, "tool") {
 			// glm_4_5.jinja:98 {%- if m.content is string -%}
 			w.At(98, 1, "if")
-			if runtime.IsString(m2.Attr("content"), nil, nil) {
+			m2Content := m2.Attr("content")
+			if runtime.IsString(m2Content, nil, nil) {
 				// glm_4_5.jinja:99 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				w.At(99, 1, "if")
-				if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// glm_4_5.jinja:103 {{- m.content }}
 				w.At(103, 1, "{{ }}")
-				w.Write(m2.Attr("content"))
+				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106 {% for tr in m.content %}
 				w.At(106, 16, "for")
-				for _, tr := range runtime.Iterate(w, m2.Attr("content")) {
+				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109 {{ tr.output if tr.output is defined else tr }}
 					w.At(109, 1, "{{ }}")
-					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
-						w.Write(tr.Attr("output"))
+					trOutput := tr.Attr("output")
+					if runtime.IsDefined(trOutput, nil, nil) {
+						w.Write(trOutput)
 					} else {
 						w.Write(tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2.Attr("role"), "system") {
+		} else if runtime.EqStr(m2Role, "system") {
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114 {{ visible_text(m.content) }}
 			w.At(114, 1, "{{ }}")

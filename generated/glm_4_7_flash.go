@@ -96,33 +96,34 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
 	w.At(33, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		m := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		m := items[i]
 		// GLM-4.7-Flash.jinja:34 {%- if m.role == 'user' %}
 		w.At(34, 5, "if")
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.7-Flash.jinja:35 {% set ns.last_user_index = loop.index0 -%}
 			w.At(35, 9, "set")
-			runtime.SetAttr(ns, "last_user_index", loop.Index0())
+			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// GLM-4.7-Flash.jinja:38 {% for m in messages %}
 	w.At(38, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		m2 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		m2 := items2[i2]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		clearThinking := in.Lookup("clear_thinking")
 		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
 		w.At(39, 1, "if")
-		if runtime.EqStr(m2.Attr("role"), "user") {
+		m2Role := m2.Attr("role")
+		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
 			w.At(39, 36, "{{ }}")
 			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
-		} else if runtime.EqStr(m2.Attr("role"), "assistant") {
+		} else if runtime.EqStr(m2Role, "assistant") {
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = ” %}
 			w.At(42, 1, "set")
@@ -132,10 +133,11 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
 			// GLM-4.7-Flash.jinja:44 {%- if m.reasoning_content is string %}
 			w.At(44, 1, "if")
-			if runtime.IsString(m2.Attr("reasoning_content"), nil, nil) {
+			m2ReasoningContent := m2.Attr("reasoning_content")
+			if runtime.IsString(m2ReasoningContent, nil, nil) {
 				// GLM-4.7-Flash.jinja:45 {%- set reasoning_content = m.reasoning_content %}
 				w.At(45, 5, "set")
-				reasoningContent = m2.Attr("reasoning_content")
+				reasoningContent = m2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(48, 9, "set")
@@ -146,7 +148,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			w.At(52, 1, "if")
-			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(loop2.Index0(), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
+			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(53, 1, "{{ }}")
 				w.WriteString("<think>")
@@ -164,17 +166,19 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GLM-4.7-Flash.jinja:60 {% if m.tool_calls %}
 			w.At(60, 1, "if")
-			if m2.Attr("tool_calls").Truthy() {
+			m2ToolCalls := m2.Attr("tool_calls")
+			if m2ToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61 {% for tc in m.tool_calls %}
 				w.At(61, 1, "for")
-				for _, tc := range runtime.Iterate(w, m2.Attr("tool_calls")) {
+				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// GLM-4.7-Flash.jinja:62 {%- if tc.function %}
 					w.At(62, 1, "if")
-					if tc.Attr("function").Truthy() {
+					tcFunction := tc.Attr("function")
+					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63 {%- set tc = tc.function %}
 						w.At(63, 5, "set")
-						tc = tc.Attr("function")
+						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65 {{- '<tool_call>' + tc.name -}}
 					w.At(65, 1, "{{ }}")
@@ -186,9 +190,9 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					// GLM-4.7-Flash.jinja:66 {% for k, v in _args.items() %}
 					w.At(66, 31, "for")
 					keys, values := runtime.DictItems(args2)
-					for i := range w.Count(len(keys)) {
-						k := keys[i]
-						v := values[i]
+					for i3 := range w.Count(len(keys)) {
+						k := keys[i3]
+						v := values[i3]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66 {{ k }}
 						w.At(66, 71, "{{ }}")
@@ -206,37 +210,39 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2.Attr("role"), "tool") {
+		} else if runtime.EqStr(m2Role, "tool") {
 			// GLM-4.7-Flash.jinja:69 {%- if m.content is string -%}
 			w.At(69, 1, "if")
-			if runtime.IsString(m2.Attr("content"), nil, nil) {
+			m2Content := m2.Attr("content")
+			if runtime.IsString(m2Content, nil, nil) {
 				// GLM-4.7-Flash.jinja:70 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				w.At(70, 1, "if")
-				if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
 				// GLM-4.7-Flash.jinja:74 {{- m.content }}
 				w.At(74, 1, "{{ }}")
-				w.Write(m2.Attr("content"))
+				w.Write(m2Content)
 				w.WriteString("</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77 {% for tr in m.content %}
 				w.At(77, 16, "for")
-				for _, tr := range runtime.Iterate(w, m2.Attr("content")) {
+				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78 {{ tr.output if tr.output is defined else tr }}
 					w.At(78, 16, "{{ }}")
-					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
-						w.Write(tr.Attr("output"))
+					trOutput := tr.Attr("output")
+					if runtime.IsDefined(trOutput, nil, nil) {
+						w.Write(trOutput)
 					} else {
 						w.Write(tr)
 					}
 					w.WriteString("</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2.Attr("role"), "system") {
+		} else if runtime.EqStr(m2Role, "system") {
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
 			w.At(81, 11, "{{ }}")

@@ -51,27 +51,28 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-2-2b-it.jinja:1 {% for message in messages %}
 	w.At(1, 117, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		role := in.Lookup("role")
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		w.At(1, 146, "if")
-		if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
+		messageRole := message.ItemStr("role")
+		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			w.At(1, 208, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'assistant') %}
 		w.At(1, 311, "if")
-		if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		if runtime.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1 {% set role = 'model' %}
 			w.At(1, 352, "set")
 			role = runtime.Str("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1 {% set role = message['role'] %}
 			w.At(1, 386, "set")
-			role = message.ItemStr("role")
+			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1 {{ '<start_of_turn>' + role + '
 		w.At(1, 429, "{{ }}")

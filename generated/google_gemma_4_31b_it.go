@@ -91,11 +91,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":{")
 				// google-gemma-4-31B-it.jinja:10 {%- if value['description'] -%}
 				w.At(10, 13, "if")
-				if value.ItemStr("description").Truthy() {
+				valueDescription := value.ItemStr("description")
+				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it.jinja:11 {{ value['description'] }}
 					w.At(11, 34, "{{ }}")
-					w.Write(value.ItemStr("description"))
+					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12 {%- set add_comma = true -%}
 					w.At(12, 17, "set")
@@ -103,10 +104,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:14 {%- if value['type'] | upper == 'STRING' -%}
 				w.At(14, 13, "if")
-				if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "STRING") {
+				valueType := value.ItemStr("type")
+				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15 {%- if value['enum'] -%}
 					w.At(15, 17, "if")
-					if value.ItemStr("enum").Truthy() {
+					valueEnum := value.ItemStr("enum")
+					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it.jinja:16 {%- if add_comma %}
 						w.At(16, 21, "if")
 						if addComma.Truthy() {
@@ -119,12 +122,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17 {{ format_argument(value['enum']) }}
 						w.At(17, 26, "{{ }}")
-						w.Write(runtime.Call(formatArgument, []runtime.Value{value.ItemStr("enum")}, nil))
+						w.Write(runtime.Call(formatArgument, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
 					w.At(20, 17, "if")
-					if runtime.IsMapping(value.ItemStr("items"), nil, nil) && value.ItemStr("items").Truthy() {
+					valueItems := value.ItemStr("items")
+					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21 {%- if add_comma %}
 						w.At(21, 21, "if")
 						if addComma.Truthy() {
@@ -140,7 +144,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24 {%- for item_key, item_value in value['items'] | dictsort -%}
 						w.At(24, 21, "for")
-						keys2, values2 := runtime.DictsortPairs(value.ItemStr("items"), nil, nil)
+						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
 						for i2 := range w.Count(len(keys2)) {
 							itemKey := keys2[i2]
 							itemValue := values2[i2]
@@ -164,16 +168,16 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.At(31, 37, "{{ }}")
-										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(value.ItemStr("items").ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 									}
 									w.WriteString("}")
 								} else if runtime.EqStr(itemKey, "required") {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
 									w.At(36, 33, "for")
-									var loop runtime.Loop
-									for loop.Start(w, itemValue, nil); loop.Next(); {
-										reqItem := loop.Item()
+									items := runtime.Iterate(w, itemValue)
+									for i3 := range items {
+										reqItem := items[i3]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37 {{- req_item -}}
 										w.At(37, 42, "{{ }}")
@@ -181,7 +185,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38 {%- if not loop.last %}
 										w.At(38, 37, "if")
-										if !loop.Last().Truthy() {
+										if !(i3 == len(items)-1) {
 											w.WriteString(",")
 										}
 									}
@@ -230,10 +234,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:59 {%- if value['type'] | upper == 'OBJECT' -%}
 				w.At(59, 13, "if")
-				if runtime.EqStr(runtime.FilterUpper(value.ItemStr("type"), nil, nil), "OBJECT") {
+				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					w.At(60, 17, "if")
-					if runtime.IsDefined(value.ItemStr("properties"), nil, nil) && runtime.IsMapping(value.ItemStr("properties"), nil, nil) {
+					valueProperties := value.ItemStr("properties")
+					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
 						// google-gemma-4-31B-it.jinja:61 {%- if add_comma %}
 						w.At(61, 21, "if")
 						if addComma.Truthy() {
@@ -246,7 +251,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.At(63, 21, "{{ }}")
-						w.Write(runtime.Call(formatParameters, []runtime.Value{value.ItemStr("properties"), runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+						w.Write(runtime.Call(formatParameters, []runtime.Value{valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
 						w.WriteString("}")
 					} else if runtime.IsMapping(value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:66 {%- if add_comma %}
@@ -266,7 +271,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					}
 					// google-gemma-4-31B-it.jinja:71 {%- if value['required'] -%}
 					w.At(71, 17, "if")
-					if value.ItemStr("required").Truthy() {
+					valueRequired := value.ItemStr("required")
+					if valueRequired.Truthy() {
 						// google-gemma-4-31B-it.jinja:72 {%- if add_comma %}
 						w.At(72, 21, "if")
 						if addComma.Truthy() {
@@ -279,9 +285,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74 {%- for item in value['required'] | default([]) -%}
 						w.At(74, 21, "for")
-						var loop2 runtime.Loop
-						for loop2.Start(w, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil), nil); loop2.Next(); {
-							item2 := loop2.Item()
+						items2 := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
+						for i4 := range items2 {
+							item2 := items2[i4]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75 {{- item -}}
 							w.At(75, 30, "{{ }}")
@@ -289,7 +295,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76 {%- if not loop.last %}
 							w.At(76, 25, "if")
-							if !loop2.Last().Truthy() {
+							if !(i4 == len(items2)-1) {
 								w.WriteString(",")
 							}
 						}
@@ -308,7 +314,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82 {{ value['type'] | upper }}
 				w.At(82, 23, "{{ }}")
-				w.Write(runtime.FilterUpper(value.ItemStr("type"), nil, nil))
+				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -324,37 +330,40 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['name'] -}}
 		w.At(87, 17, "{{ }}")
-		w.Write(toolData.ItemStr("function").ItemStr("name"))
+		toolDataFunction := toolData.ItemStr("function")
+		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['description'] -}}
 		w.At(87, 72, "{{ }}")
-		w.Write(toolData.ItemStr("function").ItemStr("description"))
+		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it.jinja:88 {%- set params = tool_data['function']['parameters'] -%}
 		w.At(88, 5, "set")
-		params = toolData.ItemStr("function").ItemStr("parameters")
+		params = toolDataFunction.ItemStr("parameters")
 		// google-gemma-4-31B-it.jinja:89 {%- if params -%}
 		w.At(89, 5, "if")
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it.jinja:91 {%- if params['properties'] -%}
 			w.At(91, 9, "if")
-			if params.ItemStr("properties").Truthy() {
+			paramsProperties := params.ItemStr("properties")
+			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92 {{- format_parameters(params['properties'], params['required']) -}}
 				w.At(92, 26, "{{ }}")
-				w.Write(runtime.Call(formatParameters, []runtime.Value{params.ItemStr("properties"), params.ItemStr("required")}, nil))
+				w.Write(runtime.Call(formatParameters, []runtime.Value{paramsProperties, params.ItemStr("required")}, nil))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94 {%- if params['required'] -%}
 			w.At(94, 9, "if")
-			if params.ItemStr("required").Truthy() {
+			paramsRequired := params.ItemStr("required")
+			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96 {%- for item in params['required'] -%}
 				w.At(96, 13, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, params.ItemStr("required"), nil); loop3.Next(); {
-					item3 := loop3.Item()
+				items3 := runtime.Iterate(w, paramsRequired)
+				for i5 := range items3 {
+					item3 := items3[i5]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97 {{- item -}}
 					w.At(97, 22, "{{ }}")
@@ -362,7 +371,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98 {{- ',' if not loop.last -}}
 					w.At(98, 17, "{{ }}")
-					if !loop3.Last().Truthy() {
+					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
 				}
@@ -370,37 +379,40 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:102 {%- if params['type'] -%}
 			w.At(102, 9, "if")
-			if params.ItemStr("type").Truthy() {
+			paramsType := params.ItemStr("type")
+			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103 {{- params['type'] | upper -}}
 				w.At(103, 23, "{{ }}")
-				w.Write(runtime.FilterUpper(params.ItemStr("type"), nil, nil))
+				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106 {%- if 'response' in tool_data['function'] -%}
 		w.At(106, 5, "if")
-		if runtime.In(runtime.Str("response"), toolData.ItemStr("function")) {
+		if runtime.In(runtime.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107 {%- set response_declaration = tool_data['function']['response'] -%}
 			w.At(107, 9, "set")
-			responseDeclaration = toolData.ItemStr("function").ItemStr("response")
+			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it.jinja:109 {%- if response_declaration['description'] -%}
 			w.At(109, 9, "if")
-			if responseDeclaration.ItemStr("description").Truthy() {
+			responseDeclarationDescription := responseDeclaration.ItemStr("description")
+			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:110 {{- response_declaration['description'] -}}
 				w.At(110, 30, "{{ }}")
-				w.Write(responseDeclaration.ItemStr("description"))
+				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it.jinja:112 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			w.At(112, 9, "if")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil), "OBJECT") {
+			responseDeclarationType := responseDeclaration.ItemStr("type")
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113 {{- response_declaration['type'] | upper -}}
 				w.At(113, 23, "{{ }}")
-				w.Write(runtime.FilterUpper(responseDeclaration.ItemStr("type"), nil, nil))
+				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -441,9 +453,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:126 {%- for key, value in argument | dictsort -%}
 			w.At(126, 9, "for")
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
-			for i3 := range w.Count(len(keys3)) {
-				key2 := keys3[i3]
-				value2 := values3[i3]
+			for i6 := range w.Count(len(keys3)) {
+				key2 := keys3[i6]
+				value2 := values3[i6]
 				// google-gemma-4-31B-it.jinja:127 {%- if ns.found_first %}
 				w.At(127, 13, "if")
 				if ns3.Attr("found_first").Truthy() {
@@ -475,15 +487,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139 {%- for item in argument -%}
 			w.At(139, 9, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, argument, nil); loop4.Next(); {
-				item4 := loop4.Item()
+			items4 := runtime.Iterate(w, argument)
+			for i7 := range items4 {
+				item4 := items4[i7]
 				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(140, 13, "{{ }}")
 				w.Write(runtime.Call(formatArgument, []runtime.Value{item4}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
 				// google-gemma-4-31B-it.jinja:141 {%- if not loop.last %}
 				w.At(141, 13, "if")
-				if !loop4.Last().Truthy() {
+				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -542,10 +554,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
 			w.At(164, 9, "for")
 			keys4, values4 := runtime.DictsortPairs(response, nil, nil)
-			var loop5 runtime.Loop
-			for loop5.StartValues(w, keys4); loop5.Next(); {
-				key3 := keys4[loop5.Pos()]
-				value3 := values4[loop5.Pos()]
+			for i8 := range w.Count(len(keys4)) {
+				key3 := keys4[i8]
+				value3 := values4[i8]
 				// google-gemma-4-31B-it.jinja:165 {{- key -}}
 				w.At(165, 13, "{{ }}")
 				w.Write(key3)
@@ -555,7 +566,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 				// google-gemma-4-31B-it.jinja:166 {%- if not loop.last %}
 				w.At(166, 13, "if")
-				if !loop5.Last().Truthy() {
+				if !(i8 == len(keys4)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -594,10 +605,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		// google-gemma-4-31B-it.jinja:188 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		w.At(188, 5, "if")
-		if runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+		messages0 := messages.ItemInt(0)
+		if runtime.In(messages0.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
 			// google-gemma-4-31B-it.jinja:189 {{- messages[0]['content'] | trim -}}
 			w.At(189, 9, "{{ }}")
-			w.Write(runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil))
+			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190 {%- set loop_messages = messages[1:] -%}
 			w.At(190, 9, "set")
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -625,20 +637,20 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
 	w.At(207, 1, "for")
-	for _, i4 := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
+	for _, i9 := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
 		// google-gemma-4-31B-it.jinja:208 {%- if loop_messages[i]['role'] == 'user' -%}
 		w.At(208, 5, "if")
-		if runtime.EqStr(loopMessages.Item(i4).ItemStr("role"), "user") {
+		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209 {%- set ns_turn.last_user_idx = i -%}
 			w.At(209, 9, "set")
-			runtime.SetAttr(nsTurn, "last_user_idx", i4)
+			runtime.SetAttr(nsTurn, "last_user_idx", i9)
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
 	w.At(214, 1, "for")
-	var loop6 runtime.Loop
-	for loop6.Start(w, loopMessages, nil); loop6.Next(); {
-		message := loop6.Item()
+	items5 := runtime.Iterate(w, loopMessages)
+	for i10 := range items5 {
+		message := items5[i10]
 		role := in.Lookup("role")
 		prevNt := in.Lookup("prev_nt")
 		continueSameModelTurn := in.Lookup("continue_same_model_turn")
@@ -663,10 +675,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			prevNt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.None()), runtime.KW("found", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:220 {%- if loop.index0 > 0 -%}
 			w.At(220, 5, "if")
-			if runtime.Gt(loop6.Index0(), runtime.Int(0)) {
+			if runtime.Gt(runtime.Int(int64(i10)), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221 {%- for j in range(loop.index0 - 1, -1, -1) -%}
 				w.At(221, 9, "for")
-				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(loop6.Index0(), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
 					w.At(222, 13, "if")
 					if !prevNt.Attr("found").Truthy() {
@@ -704,7 +716,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			})
 			// google-gemma-4-31B-it.jinja:237 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
 			w.At(237, 5, "if")
-			if (thinkingText.Truthy() && runtime.Gt(loop6.Index0(), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.At(238, 9, "{{ }}")
 				w.WriteString("<|channel>thought\n")
@@ -713,10 +725,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:241 {%- if message['tool_calls'] -%}
 			w.At(241, 13, "if")
-			if message.ItemStr("tool_calls").Truthy() {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242 {%- for tool_call in message['tool_calls'] -%}
 				w.At(242, 17, "for")
-				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					function := runtime.Undefined("function")
 					nsArgs := in.Lookup("ns_args")
 					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
@@ -729,16 +742,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245 {%- if function['arguments'] is mapping -%}
 					w.At(245, 21, "if")
-					if runtime.IsMapping(function.ItemStr("arguments"), nil, nil) {
+					functionArguments := function.ItemStr("arguments")
+					if runtime.IsMapping(functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:246 {%- set ns_args = namespace(found_first=false) -%}
 						w.At(246, 25, "set")
 						nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:247 {%- for key, value in function['arguments'] | dictsort -%}
 						w.At(247, 25, "for")
-						keys5, values5 := runtime.DictsortPairs(function.ItemStr("arguments"), nil, nil)
-						for i5 := range w.Count(len(keys5)) {
-							key4 := keys5[i5]
-							value4 := values5[i5]
+						keys5, values5 := runtime.DictsortPairs(functionArguments, nil, nil)
+						for i11 := range w.Count(len(keys5)) {
+							key4 := keys5[i11]
+							value4 := values5[i11]
 							// google-gemma-4-31B-it.jinja:248 {%- if ns_args.found_first %}
 							w.At(248, 29, "if")
 							if nsArgs.Attr("found_first").Truthy() {
@@ -755,10 +769,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.At(250, 41, "{{ }}")
 							w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
 						}
-					} else if runtime.IsString(function.ItemStr("arguments"), nil, nil) {
+					} else if runtime.IsString(functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:253 {{- function['arguments'] -}}
 						w.At(253, 25, "{{ }}")
-						w.Write(function.ItemStr("arguments"))
+						w.Write(functionArguments)
 					}
 					w.WriteString("}<tool_call|>")
 				}
@@ -791,7 +805,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				nsToolScan = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("stopped", runtime.Bool(false))})
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				w.At(271, 17, "for")
-				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(loop6.Index0(), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
+				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
 					follow := in.Lookup("follow")
 					nsTname := in.Lookup("ns_tname")
 					toolBody := in.Lookup("tool_body")
@@ -812,7 +826,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						nsTname = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil))})
 						// google-gemma-4-31B-it.jinja:279 {%- for tc in message['tool_calls'] -%}
 						w.At(279, 25, "for")
-						for _, tc := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+						for _, tc := range runtime.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280 {%- if tc.get('id') == follow.get('tool_call_id') -%}
 							w.At(280, 29, "if")
 							if runtime.Eq(runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
@@ -864,25 +878,27 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:305 {%- if message['content'] is string -%}
 			w.At(305, 13, "if")
-			if runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:306 {%- if role == 'model' -%}
 				w.At(306, 17, "if")
 				if runtime.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307 {{- strip_thinking(message['content']) -}}
 					w.At(307, 21, "{{ }}")
-					w.Write(runtime.Call(stripThinking, []runtime.Value{message.ItemStr("content")}, nil))
+					w.Write(runtime.Call(stripThinking, []runtime.Value{messageContent}, nil))
 				} else {
 					// google-gemma-4-31B-it.jinja:309 {{- message['content'] | trim -}}
 					w.At(309, 21, "{{ }}")
-					w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				}
-			} else if runtime.IsSequence(message.ItemStr("content"), nil, nil) {
+			} else if runtime.IsSequence(messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:312 {%- for item in message['content'] -%}
 				w.At(312, 17, "for")
-				for _, item5 := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, item5 := range runtime.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313 {%- if item['type'] == 'text' -%}
 					w.At(313, 21, "if")
-					if runtime.EqStr(item5.ItemStr("type"), "text") {
+					item5Type := item5.ItemStr("type")
+					if runtime.EqStr(item5Type, "text") {
 						// google-gemma-4-31B-it.jinja:314 {%- if role == 'model' -%}
 						w.At(314, 25, "if")
 						if runtime.EqStr(role, "model") {
@@ -894,17 +910,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.At(317, 29, "{{ }}")
 							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 						}
-					} else if runtime.EqStr(item5.ItemStr("type"), "image") {
+					} else if runtime.EqStr(item5Type, "image") {
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321 {%- set ns.prev_message_type = 'image' -%}
 						w.At(321, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if runtime.EqStr(item5.ItemStr("type"), "audio") {
+					} else if runtime.EqStr(item5Type, "audio") {
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324 {%- set ns.prev_message_type = 'audio' -%}
 						w.At(324, 25, "set")
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if runtime.EqStr(item5.ItemStr("type"), "video") {
+					} else if runtime.EqStr(item5Type, "video") {
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327 {%- set ns.prev_message_type = 'video' -%}
 						w.At(327, 25, "set")

@@ -42,13 +42,14 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// gpt-oss.jinja:13 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		w.At(13, 1, "{{ }}")
+		messageRole := message.ItemStr("role")
 		w.WriteString("<|start|>")
-		w.WriteStr(message.ItemStr("role"))
+		w.WriteStr(messageRole)
 		w.WriteString("<|message|>")
 		w.WriteStr(message.ItemStr("content"))
 		// gpt-oss.jinja:14 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		w.At(14, 1, "{{ }}")
-		if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")

@@ -42,12 +42,13 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite.jinja:9 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		w.At(9, 1, "{{ }}")
+		messageRole := message.ItemStr("role")
 		w.WriteString("<|start_of_role|>")
-		w.WriteStr(message.ItemStr("role"))
+		w.WriteStr(messageRole)
 		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
 		w.At(10, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "assistant_tool_call") {
+		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13 {{- message['content'] + '<|end_of_text|>\n' }}

@@ -42,13 +42,14 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite-4.0.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
 		w.At(10, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "assistant_tool_call") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:13 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(message.ItemStr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15 {{- message['content'] + '<|end_of_text|>\n' }}

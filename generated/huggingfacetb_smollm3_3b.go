@@ -63,10 +63,11 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16 {%- if messages[0].role == "system" -%}
 	w.At(16, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17 {%- set system_message = messages[0].content -%}
 		w.At(17, 5, "set")
-		systemMessage = messages.ItemInt(0).Attr("content")
+		systemMessage = messages0.Attr("content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18 {%- if "/no_think" in system_message -%}
 		w.At(18, 5, "if")
 		if runtime.In(runtime.Str("/no_think"), systemMessage) {
@@ -113,22 +114,24 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:41 {%- set content = message.content if message.content is string else "" -%}
 		w.At(41, 5, "set")
-		if runtime.IsString(message.Attr("content"), nil, nil) {
-			content = message.Attr("content")
+		messageContent := message.Attr("content")
+		if runtime.IsString(messageContent, nil, nil) {
+			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42 {%- if message.role == "user" -%}
 		w.At(42, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "user") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.At(43, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:45 {%- if reasoning_mode == "/think" -%}
 			w.At(45, 9, "if")
 			if runtime.EqStr(reasoningMode, "/think") {
@@ -145,7 +148,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				w.WriteString("<|im_end|>\n")
 			}
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:51 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.At(51, 9, "{{ }}")
 			w.WriteString("<|im_start|>")

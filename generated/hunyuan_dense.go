@@ -39,12 +39,12 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16 {%- for message in messages %}
 	w.At(16, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// hunyuan-dense.jinja:17 {%- if loop.first and message['role'] == 'system' %}
 		w.At(17, 1, "if")
-		if loop.First().Truthy() && runtime.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
 			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
 			w.At(18, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))

@@ -42,13 +42,14 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14 {%- if message['role'] == 'system' %}
 		w.At(14, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
 			w.At(15, 1, "{{ }}")
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_4|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:17 {{- message['content'] + '<|eos|>' }}
 			w.At(17, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))

@@ -53,10 +53,11 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5 {%- if messages[0]['role'] == 'system' %}
 	w.At(5, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6 {%- set system_message = messages[0]['content'] %}
 		w.At(6, 6, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7 {%- set loop_messages = messages[1:] %}
 		w.At(7, 6, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -138,9 +139,9 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49 {%- for message in loop_messages %}
 	w.At(49, 2, "for")
-	var loop runtime.Loop
-	for loop.Start(w, loopMessages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		message := items[i]
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.At(50, 6, "{{ }}")
@@ -151,7 +152,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52 {%- if loop.last and add_generation_prompt %}
 		w.At(52, 6, "if")
-		if loop.Last().Truthy() && addGenerationPrompt.Truthy() {
+		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54 {%- if controls %}
 			w.At(54, 14, "if")

@@ -110,17 +110,19 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.0.jinja:30 {%- if messages[0].role == 'system' %}
 	w.At(30, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31 {%- if messages[0].content is string %}
 		w.At(31, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
+		messages0Content := messages0.Attr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:32 {%- set ns.system_message = messages[0].content %}
 			w.At(32, 9, "set")
-			runtime.SetAttr(ns, "system_message", messages.ItemInt(0).Attr("content"))
-		} else if runtime.IsIterable(messages.ItemInt(0).Attr("content"), nil, nil) {
+			runtime.SetAttr(ns, "system_message", messages0Content)
+		} else if runtime.IsIterable(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:34 {%- for entry in messages[0].content %}
 			w.At(34, 9, "for")
-			for _, entry := range runtime.Iterate(w, messages.ItemInt(0).Attr("content")) {
+			for _, entry := range runtime.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.0.jinja:35 {%- if entry.type== 'text' %}
 				w.At(35, 13, "if")
 				if runtime.EqStr(entry.Attr("type"), "text") {
@@ -182,23 +184,24 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
 	w.At(64, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val=”) %}
 		w.At(65, 5, "set")
 		content = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("val", runtime.Str(""))})
 		// ibm-granite-granite-4.0.jinja:66 {%- if message.content is string %}
 		w.At(66, 5, "if")
-		if runtime.IsString(message.Attr("content"), nil, nil) {
+		messageContent := message.Attr("content")
+		if runtime.IsString(messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:67 {%- set content.val = message.content %}
 			w.At(67, 9, "set")
-			runtime.SetAttr(content, "val", message.Attr("content"))
-		} else if runtime.IsIterable(message.Attr("content"), nil, nil) {
+			runtime.SetAttr(content, "val", messageContent)
+		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
 			w.At(70, 13, "for")
-			for _, entry2 := range runtime.Iterate(w, message.Attr("content")) {
+			for _, entry2 := range runtime.Iterate(w, messageContent) {
 				// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
 				w.At(71, 17, "if")
 				if runtime.EqStr(entry2.Attr("type"), "text") {
@@ -217,40 +220,43 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		}
 		// ibm-granite-granite-4.0.jinja:80 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		w.At(80, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy()) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.At(81, 9, "{{ }}")
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(content.Attr("val"))
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(83, 9, "{{ }}")
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(content.Attr("val"))
 			// ibm-granite-granite-4.0.jinja:84 {%- if message.tool_calls %}
 			w.At(84, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85 {%- for tool_call in message.tool_calls %}
 				w.At(85, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, message.Attr("tool_calls"), nil); loop2.Next(); {
-					toolCall := loop2.Item()
+				items2 := runtime.Iterate(w, messageToolCalls)
+				for i2 := range items2 {
+					toolCall := items2[i2]
 					// ibm-granite-granite-4.0.jinja:86 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(86, 17, "if")
-					if (loop2.First().Truthy() && content.Attr("val").Truthy()) || !loop2.First().Truthy() {
+					if ((i2 == 0) && content.Attr("val").Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89 {%- if tool_call.function %}
 					w.At(89, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.0.jinja:90 {%- set tool_call = tool_call.function %}
 						w.At(90, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93 {{- tool_call.name }}
@@ -259,23 +265,24 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95 {%- if tool_call.arguments is string %}
 					w.At(95, 17, "if")
-					if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsString(toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.0.jinja:96 {{- tool_call.arguments }}
 						w.At(96, 21, "{{ }}")
-						w.Write(toolCall.Attr("arguments"))
+						w.Write(toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.0.jinja:98 {{- tool_call.arguments | tojson }}
 						w.At(98, 21, "{{ }}")
-						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.0.jinja:105 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			w.At(105, 9, "if")
-			if loop.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -285,7 +292,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			w.At(111, 9, "if")
-			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}

@@ -106,17 +106,19 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.1.jinja:28 {%- if messages[0].role == 'system' %}
 	w.At(28, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29 {%- if messages[0].content is string %}
 		w.At(29, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).Attr("content"), nil, nil) {
+		messages0Content := messages0.Attr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:30 {%- set ns.system_message = messages[0].content %}
 			w.At(30, 9, "set")
-			runtime.SetAttr(ns, "system_message", messages.ItemInt(0).Attr("content"))
-		} else if runtime.IsIterable(messages.ItemInt(0).Attr("content"), nil, nil) {
+			runtime.SetAttr(ns, "system_message", messages0Content)
+		} else if runtime.IsIterable(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:32 {%- for entry in messages[0].content %}
 			w.At(32, 9, "for")
-			for _, entry := range runtime.Iterate(w, messages.ItemInt(0).Attr("content")) {
+			for _, entry := range runtime.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33 {%- if entry.type== 'text' %}
 				w.At(33, 13, "if")
 				if runtime.EqStr(entry.Attr("type"), "text") {
@@ -172,23 +174,24 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
 	w.At(60, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val=”) %}
 		w.At(61, 5, "set")
 		content = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("val", runtime.Str(""))})
 		// ibm-granite-granite-4.1.jinja:62 {%- if message.content is string %}
 		w.At(62, 5, "if")
-		if runtime.IsString(message.Attr("content"), nil, nil) {
+		messageContent := message.Attr("content")
+		if runtime.IsString(messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:63 {%- set content.val = message.content %}
 			w.At(63, 9, "set")
-			runtime.SetAttr(content, "val", message.Attr("content"))
-		} else if runtime.IsIterable(message.Attr("content"), nil, nil) {
+			runtime.SetAttr(content, "val", messageContent)
+		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
 			w.At(66, 13, "for")
-			for _, entry2 := range runtime.Iterate(w, message.Attr("content")) {
+			for _, entry2 := range runtime.Iterate(w, messageContent) {
 				// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
 				w.At(67, 17, "if")
 				if runtime.EqStr(entry2.Attr("type"), "text") {
@@ -207,40 +210,43 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		}
 		// ibm-granite-granite-4.1.jinja:76 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		w.At(76, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy()) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.At(77, 9, "{{ }}")
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(content.Attr("val"))
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(79, 9, "{{ }}")
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(content.Attr("val"))
 			// ibm-granite-granite-4.1.jinja:80 {%- if message.tool_calls %}
 			w.At(80, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81 {%- for tool_call in message.tool_calls %}
 				w.At(81, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, message.Attr("tool_calls"), nil); loop2.Next(); {
-					toolCall := loop2.Item()
+				items2 := runtime.Iterate(w, messageToolCalls)
+				for i2 := range items2 {
+					toolCall := items2[i2]
 					// ibm-granite-granite-4.1.jinja:82 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(82, 17, "if")
-					if (loop2.First().Truthy() && content.Attr("val").Truthy()) || !loop2.First().Truthy() {
+					if ((i2 == 0) && content.Attr("val").Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85 {%- if tool_call.function %}
 					w.At(85, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.1.jinja:86 {%- set tool_call = tool_call.function %}
 						w.At(86, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.1.jinja:89 {{- tool_call.name }}
@@ -249,23 +255,24 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91 {%- if tool_call.arguments is string %}
 					w.At(91, 17, "if")
-					if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsString(toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.1.jinja:92 {{- tool_call.arguments }}
 						w.At(92, 21, "{{ }}")
-						w.Write(toolCall.Attr("arguments"))
+						w.Write(toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.1.jinja:94 {{- tool_call.arguments | tojson }}
 						w.At(94, 21, "{{ }}")
-						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.1.jinja:101 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			w.At(101, 9, "if")
-			if loop.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -275,7 +282,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			w.At(107, 9, "if")
-			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}

@@ -91,14 +91,14 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K2-Instruct.jinja:22 {% for message in messages %}
 	w.At(22, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		roleName := runtime.Undefined("role_name")
 		toolCallId := in.Lookup("tool_call_id")
 		// Kimi-K2-Instruct.jinja:23 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(23, 3, "if")
-		if loop.First().Truthy() && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27 {%- set role_name =  message.get('name') or  message['role'] -%}
@@ -108,13 +108,14 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		})
 		// Kimi-K2-Instruct.jinja:28 {%- if message['role'] == 'user' -%}
 		w.At(28, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29 {{role_name}}
 			w.At(29, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31 {{role_name}}
 			w.At(31, 21, "{{ }}")
@@ -129,7 +130,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K2-Instruct.jinja:36 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		w.At(36, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37 {{render_content(message)}}
 			w.At(37, 5, "{{ }}")
 			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))
@@ -140,7 +141,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				formattedId := runtime.Undefined("formatted_id")
 				// Kimi-K2-Instruct.jinja:39 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				w.At(39, 7, "set")
-				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCall.ItemStr("function").ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+				toolCallFunction := toolCall.ItemStr("function")
+				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 				// Kimi-K2-Instruct.jinja:40 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				w.At(40, 7, "set")
 				runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
@@ -154,25 +156,27 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42 {% if tool_call['function']['arguments'] is string %}
 				w.At(42, 72, "if")
-				if runtime.IsString(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil) {
+				toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
+				if runtime.IsString(toolCallFunctionArguments, nil, nil) {
 					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] }}
 					w.At(42, 125, "{{ }}")
-					w.Write(toolCall.ItemStr("function").ItemStr("arguments"))
+					w.Write(toolCallFunctionArguments)
 				} else {
 					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] | tojson }}
 					w.At(42, 175, "{{ }}")
-					w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
+					w.WriteJSON(toolCallFunctionArguments, nil, nil)
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Kimi-K2-Instruct.jinja:46 {%- if tool_response_queue.ids -%}
 			w.At(46, 5, "if")
-			if toolResponseQueue.Attr("ids").Truthy() {
+			toolResponseQueueIds := toolResponseQueue.Attr("ids")
+			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				w.At(47, 7, "set")
-				toolCallId = runtime.CallMethod(toolResponseQueue.Attr("ids"), "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:49 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(49, 7, "set")

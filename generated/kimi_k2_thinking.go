@@ -93,13 +93,14 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		})
 		// Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
 		w.At(18, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19 {{role_name}}
 			w.At(19, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21 {{role_name}}
 			w.At(21, 21, "{{ }}")
@@ -132,7 +133,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			formattedId := runtime.Undefined("formatted_id")
 			// Kimi-K2-Thinking.jinja:33 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			w.At(33, 5, "set")
-			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCall.ItemStr("function").ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+			toolCallFunction := toolCall.ItemStr("function")
+			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			// Kimi-K2-Thinking.jinja:34 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			w.At(34, 5, "set")
 			runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
@@ -146,14 +148,15 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36 {% if tool_call['function']['arguments'] is string %}
 			w.At(36, 70, "if")
-			if runtime.IsString(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil) {
+			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
+			if runtime.IsString(toolCallFunctionArguments, nil, nil) {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] }}
 				w.At(36, 123, "{{ }}")
-				w.Write(toolCall.ItemStr("function").ItemStr("arguments"))
+				w.Write(toolCallFunctionArguments)
 			} else {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] | tojson }}
 				w.At(36, 173, "{{ }}")
-				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
+				w.WriteJSON(toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -202,7 +205,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
 		// Kimi-K2-Thinking.jinja:64 {%- if message['role'] == 'assistant' -%}
 		w.At(64, 3, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "assistant") {
+		message3Role := message3.ItemStr("role")
+		if runtime.EqStr(message3Role, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65 {{render_content(message)}}
 			w.At(65, 20, "{{ }}")
@@ -214,13 +218,14 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(67, 7, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
 			}
-		} else if runtime.EqStr(message3.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool") {
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
 			w.At(70, 5, "if")
-			if toolResponseQueue.Attr("ids").Truthy() {
+			toolResponseQueueIds := toolResponseQueue.Attr("ids")
+			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				w.At(71, 7, "set")
-				toolCallId = runtime.CallMethod(toolResponseQueue.Attr("ids"), "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:73 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(73, 7, "set")
@@ -251,7 +256,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
 		// Kimi-K2-Thinking.jinja:85 {%- if message['role'] == 'assistant' -%}
 		w.At(85, 3, "if")
-		if runtime.EqStr(message4.ItemStr("role"), "assistant") {
+		message4Role := message4.ItemStr("role")
+		if runtime.EqStr(message4Role, "assistant") {
 			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', ”) -%}
 			w.At(86, 5, "set")
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
@@ -270,13 +276,14 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(89, 6, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
 			}
-		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message4Role, "tool") {
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
 			w.At(92, 5, "if")
-			if toolResponseQueue.Attr("ids").Truthy() {
+			toolResponseQueueIds2 := toolResponseQueue.Attr("ids")
+			if toolResponseQueueIds2.Truthy() {
 				// Kimi-K2-Thinking.jinja:93 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				w.At(93, 7, "set")
-				toolCallId2 = runtime.CallMethod(toolResponseQueue.Attr("ids"), "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId2 = runtime.CallMethod(toolResponseQueueIds2, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:95 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(95, 7, "set")

@@ -157,15 +157,15 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33 {%- for part in parts -%}
 			w.At(33, 5, "for")
-			var loop runtime.Loop
-			for loop.Start(w, parts, nil); loop.Next(); {
-				part := loop.Item()
+			items := runtime.Iterate(w, parts)
+			for i := range items {
+				part := items[i]
 				// Kimi-K3.jinja:34 {{- part -}}
 				w.At(34, 9, "{{ }}")
 				w.Write(part)
 				// Kimi-K3.jinja:35 {%- if not loop.last -%}
 				w.At(35, 9, "if")
-				if !loop.Last().Truthy() {
+				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35 {{- next_image(state) -}}
 					w.At(35, 33, "{{ }}")
 					w.Write(runtime.Call(nextImage, []runtime.Value{state3}, nil))
@@ -239,13 +239,12 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:68 {%- for key, item in value|dictsort -%}
 			w.At(68, 1, "for")
 			keys, values := runtime.DictsortPairs(value2, nil, nil)
-			var loop2 runtime.Loop
-			for loop2.StartValues(w, keys); loop2.Next(); {
-				key := keys[loop2.Pos()]
-				item2 := values[loop2.Pos()]
+			for i2 := range w.Count(len(keys)) {
+				key := keys[i2]
+				item2 := values[i2]
 				// Kimi-K3.jinja:69 {%- if not loop.first -%}
 				w.At(69, 1, "if")
-				if !loop2.First().Truthy() {
+				if !(i2 == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70 {{- key|tojson(ensure_ascii=false) -}}
@@ -265,12 +264,12 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[")
 			// Kimi-K3.jinja:77 {%- for item in value -%}
 			w.At(77, 1, "for")
-			var loop3 runtime.Loop
-			for loop3.Start(w, value2, nil); loop3.Next(); {
-				item3 := loop3.Item()
+			items2 := runtime.Iterate(w, value2)
+			for i3 := range items2 {
+				item3 := items2[i3]
 				// Kimi-K3.jinja:78 {%- if not loop.first -%}
 				w.At(78, 1, "if")
-				if !loop3.First().Truthy() {
+				if !(i3 == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79 {{- json_sorted(item) -}}
@@ -400,9 +399,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("tools")}, nil))
 			// Kimi-K3.jinja:131 {%- for tool_call in tool_calls -%}
 			w.At(131, 5, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, toolCalls, nil); loop4.Next(); {
-				toolCall := loop4.Item()
+			items3 := runtime.Iterate(w, toolCalls)
+			for i4 := range items3 {
+				toolCall := items3[i4]
 				fn := runtime.Undefined("fn")
 				arguments := runtime.Undefined("arguments")
 				jsonBlock := runtime.Undefined("json_block")
@@ -415,8 +414,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:135 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				w.At(135, 9, "set")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) && runtime.IsMapping(toolCall.Attr("function"), nil, nil) {
-					fn = toolCall.Attr("function")
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) && runtime.IsMapping(toolCallFunction, nil, nil) {
+					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
@@ -429,7 +429,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:139 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				w.At(139, 9, "{{ }}")
-				w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), loop4.Index()))}, nil))
+				w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1))))}, nil))
 				// Kimi-K3.jinja:140 {%- set arguments = fn.get('arguments', {}) -%}
 				w.At(140, 9, "set")
 				arguments = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
@@ -452,9 +452,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:147 {%- for key, value in arguments.items() -%}
 					w.At(147, 13, "for")
 					keys2, values2 := runtime.DictItems(arguments)
-					for i := range w.Count(len(keys2)) {
-						key2 := keys2[i]
-						value5 := values2[i]
+					for i5 := range w.Count(len(keys2)) {
+						key2 := keys2[i5]
+						value5 := values2[i5]
 						// Kimi-K3.jinja:148 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
 						w.At(148, 17, "{{ }}")
 						w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), runtime.Call(xtmlType, []runtime.Value{value5}, nil)))}, nil))
@@ -529,8 +529,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			fallbackCall = state6.Attr("tool_calls").Item(runtime.Sub(state6.Attr("tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			w.At(176, 5, "set")
-			if runtime.IsDefined(fallbackCall.Attr("function"), nil, nil) && runtime.IsMapping(fallbackCall.Attr("function"), nil, nil) {
-				fallbackFn = fallbackCall.Attr("function")
+			fallbackCallFunction := fallbackCall.Attr("function")
+			if runtime.IsDefined(fallbackCallFunction, nil, nil) && runtime.IsMapping(fallbackCallFunction, nil, nil) {
+				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
@@ -596,9 +597,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:211 {%- for message in messages -%}
 	w.At(211, 1, "for")
-	var loop5 runtime.Loop
-	for loop5.Start(w, messages, nil); loop5.Next(); {
-		message3 := loop5.Item()
+	items4 := runtime.Iterate(w, messages)
+	for i6 := range items4 {
+		message3 := items4[i6]
 		attrs2 := in.Lookup("attrs")
 		run := in.Lookup("run")
 		emitted := in.Lookup("emitted")
@@ -684,13 +685,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(238, 13, "{{ }}")
 				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "tool") && (loop5.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop5.Index0(), runtime.Int(1))).Attr("role"), "tool")) {
+			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				w.At(241, 13, "set")
 				run = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_messages", runtime.NewList()), runtime.KW("resolved_count", runtime.Int(0))})
 				// Kimi-K3.jinja:242 {%- for candidate in messages[loop.index0:] -%}
 				w.At(242, 13, "for")
-				for _, candidate := range runtime.Iterate(w, messages.Slice(loop5.Index0(), runtime.None(), runtime.None())) {
+				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
 					callId := runtime.Undefined("call_id")
 					match := runtime.Undefined("match")
 					// Kimi-K3.jinja:243 {%- if candidate is not mapping or candidate.role != 'tool' -%}
@@ -748,8 +749,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 							runtime.SetAttr(emitted, "ids", runtime.Add(emitted.Attr("ids"), runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil))))
 							// Kimi-K3.jinja:261 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							w.At(261, 25, "set")
-							if runtime.IsDefined(toolCall3.Attr("function"), nil, nil) && runtime.IsMapping(toolCall3.Attr("function"), nil, nil) {
-								fn2 = toolCall3.Attr("function")
+							toolCall3Function := toolCall3.Attr("function")
+							if runtime.IsDefined(toolCall3Function, nil, nil) && runtime.IsMapping(toolCall3Function, nil, nil) {
+								fn2 = toolCall3Function
 							} else {
 								fn2 = toolCall3
 							}

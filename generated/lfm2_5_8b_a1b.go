@@ -97,11 +97,12 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			for _, item2 := range runtime.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20 {%- if item["type"] == "image" -%}
 				w.At(20, 13, "if")
-				if runtime.EqStr(item2.ItemStr("type"), "image") {
+				item2Type := item2.ItemStr("type")
+				if runtime.EqStr(item2Type, "image") {
 					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
 					w.At(21, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.Str("<image>")))
-				} else if runtime.EqStr(item2.ItemStr("type"), "text") {
+				} else if runtime.EqStr(item2Type, "text") {
 					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
 					w.At(23, 17, "set")
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), item2.ItemStr("text")))
@@ -134,10 +135,11 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			argsNs := runtime.Undefined("args_ns")
 			// LFM2.5-8B-A1B.jinja:35 {%- set func_name = tool_call["function"]["name"] -%}
 			w.At(35, 9, "set")
-			funcName = toolCall.ItemStr("function").ItemStr("name")
+			toolCallFunction := toolCall.ItemStr("function")
+			funcName = toolCallFunction.ItemStr("name")
 			// LFM2.5-8B-A1B.jinja:36 {%- set func_args = tool_call["function"]["arguments"] -%}
 			w.At(36, 9, "set")
-			funcArgs = toolCall.ItemStr("function").ItemStr("arguments")
+			funcArgs = toolCallFunction.ItemStr("arguments")
 			// LFM2.5-8B-A1B.jinja:37 {%- set args_ns = namespace(arg_strings=[]) -%}
 			w.At(37, 9, "set")
 			argsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
@@ -166,13 +168,14 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
 	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
 	w.At(47, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48 {%- if messages[0].get("content") -%}
 		w.At(48, 5, "if")
-		if runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
+		if runtime.CallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			w.At(49, 9, "set")
-			runtime.SetAttr(ns, "system_prompt", runtime.Call(parseContent, []runtime.Value{messages.ItemInt(0).ItemStr("content")}, nil))
+			runtime.SetAttr(ns, "system_prompt", runtime.Call(parseContent, []runtime.Value{messages0.ItemStr("content")}, nil))
 		}
 		// LFM2.5-8B-A1B.jinja:51 {%- set messages = messages[1:] -%}
 		w.At(51, 5, "set")
@@ -190,9 +193,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-8B-A1B.jinja:55 {%- for tool in tools -%}
 		w.At(55, 5, "for")
-		var loop runtime.Loop
-		for loop.Start(w, tools, nil); loop.Next(); {
-			tool := loop.Item()
+		items := runtime.Iterate(w, tools)
+		for i2 := range items {
+			tool := items[i2]
 			// LFM2.5-8B-A1B.jinja:56 {%- if tool is not string -%}
 			w.At(56, 9, "if")
 			if !runtime.IsString(tool, nil, nil) {
@@ -205,7 +208,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-8B-A1B.jinja:60 {%- if not loop.last -%}
 			w.At(60, 9, "if")
-			if !loop.Last().Truthy() {
+			if !(i2 == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(61, 13, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -226,30 +229,31 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
 	w.At(69, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i3 := range items2 {
+		message := items2[i3]
 		// LFM2.5-8B-A1B.jinja:70 {%- if message["role"] == "user" -%}
 		w.At(70, 5, "if")
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71 {%- set ns.last_user_index = loop.index0 -%}
 			w.At(71, 9, "set")
-			runtime.SetAttr(ns, "last_user_index", loop2.Index0())
+			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i3)))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74 {%- for message in messages -%}
 	w.At(74, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages, nil); loop3.Next(); {
-		message2 := loop3.Item()
+	items3 := runtime.Iterate(w, messages)
+	for i4 := range items3 {
+		message2 := items3[i4]
 		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
 		w.At(75, 5, "{{ }}")
+		message2Role := message2.Attr("role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message2.Attr("role"))
+		w.WriteStr(message2Role)
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76 {%- if message.role == "assistant" -%}
 		w.At(76, 5, "if")
-		if runtime.EqStr(message2.Attr("role"), "assistant") {
+		if runtime.EqStr(message2Role, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77 {%- generation -%}
 			{
 				cfmTag := runtime.Undefined("_cfm_tag")
@@ -258,11 +262,12 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				truncLen := in.Lookup("_trunc_len")
 				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				w.At(78, 9, "if")
-				if runtime.IsDefined(message2.Attr("thinking"), nil, nil) && (preserveThinking.Truthy() || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index"))) {
+				message2Thinking := message2.Attr("thinking")
+				if runtime.IsDefined(message2Thinking, nil, nil) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
 					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
 					w.At(79, 13, "{{ }}")
 					w.WriteString("<think>")
-					w.WriteStr(message2.Attr("thinking"))
+					w.WriteStr(message2Thinking)
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
@@ -273,13 +278,14 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				hasCfm = runtime.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83 {%- if message.content is defined -%}
 				w.At(83, 9, "if")
-				if runtime.IsDefined(message2.Attr("content"), nil, nil) {
+				message2Content := message2.Attr("content")
+				if runtime.IsDefined(message2Content, nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84 {%- set content = parse_content(message.content) -%}
 					w.At(84, 13, "set")
-					content2 = runtime.Call(parseContent, []runtime.Value{message2.Attr("content")}, nil)
+					content2 = runtime.Call(parseContent, []runtime.Value{message2Content}, nil)
 					// LFM2.5-8B-A1B.jinja:85 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					w.At(85, 13, "if")
-					if !(preserveThinking.Truthy() || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index"))) {
+					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
 						// LFM2.5-8B-A1B.jinja:86 {%- if "</think>" in content -%}
 						w.At(86, 17, "if")
 						if runtime.In(runtime.Str("</think>"), content2) {

@@ -53,10 +53,11 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2.5-Instruct.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-Instruct.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 5, "set")
-		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
+		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// LFM2.5-Instruct.jinja:6 {%- set messages = messages[1:] -%}
 		w.At(6, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -73,9 +74,9 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10 {%- for tool in tools -%}
 		w.At(10, 5, "for")
-		var loop runtime.Loop
-		for loop.Start(w, tools, nil); loop.Next(); {
-			tool := loop.Item()
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// LFM2.5-Instruct.jinja:11 {%- if tool is not string -%}
 			w.At(11, 9, "if")
 			if !runtime.IsString(tool, nil, nil) {
@@ -88,7 +89,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15 {%- if not loop.last -%}
 			w.At(15, 9, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 13, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -112,27 +113,28 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25 {%- for message in messages -%}
 	w.At(25, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message := items2[i2]
 		// LFM2.5-Instruct.jinja:26 {%- if message["role"] == "assistant" -%}
 		w.At(26, 5, "if")
 		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27 {%- set ns.last_assistant_index = loop.index0 -%}
 			w.At(27, 9, "set")
-			runtime.SetAttr(ns, "last_assistant_index", loop2.Index0())
+			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i2)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30 {%- for message in messages -%}
 	w.At(30, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages, nil); loop3.Next(); {
-		message2 := loop3.Item()
+	items3 := runtime.Iterate(w, messages)
+	for i3 := range items3 {
+		message2 := items3[i3]
 		content := runtime.Undefined("content")
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(31, 5, "{{ }}")
+		message2Role := message2.ItemStr("role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message2.ItemStr("role"))
+		w.WriteStr(message2Role)
 		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32 {%- set content = message["content"] -%}
 		w.At(32, 5, "set")
@@ -146,7 +148,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		}
 		// LFM2.5-Instruct.jinja:36 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		w.At(36, 5, "if")
-		if (runtime.EqStr(message2.ItemStr("role"), "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(loop3.Index0(), ns.Attr("last_assistant_index")) {
+		if (runtime.EqStr(message2Role, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i3)), ns.Attr("last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37 {%- if "</think>" in content -%}
 			w.At(37, 9, "if")
 			if runtime.In(runtime.Str("</think>"), content) {

@@ -52,10 +52,11 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2-8B-A1B.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2-8B-A1B.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 2, "set")
-		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
+		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// LFM2-8B-A1B.jinja:6 {%- set messages = messages[1:] -%}
 		w.At(6, 2, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -72,9 +73,9 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: <|tool_list_start|>[")))
 		// LFM2-8B-A1B.jinja:10 {%- for tool in tools -%}
 		w.At(10, 2, "for")
-		var loop runtime.Loop
-		for loop.Start(w, tools, nil); loop.Next(); {
-			tool := loop.Item()
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// LFM2-8B-A1B.jinja:11 {%- if tool is not string -%}
 			w.At(11, 3, "if")
 			if !runtime.IsString(tool, nil, nil) {
@@ -87,7 +88,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2-8B-A1B.jinja:15 {%- if not loop.last -%}
 			w.At(15, 3, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 4, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -112,8 +113,9 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// LFM2-8B-A1B.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, "{{ }}")
+		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message.ItemStr("role"))
+		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26 {%- set content = message["content"] -%}
 		w.At(26, 2, "set")
@@ -127,7 +129,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// LFM2-8B-A1B.jinja:30 {%- if message["role"] == "tool" -%}
 		w.At(30, 2, "if")
-		if runtime.EqStr(message.ItemStr("role"), "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// LFM2-8B-A1B.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, "set")
 			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))

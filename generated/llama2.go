@@ -55,11 +55,12 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// llama2.jinja:23 {{- message['content'] + '\n' }}
 			w.At(23, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// llama2.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

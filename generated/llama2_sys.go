@@ -55,13 +55,14 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// llama2-sys.jinja:23 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.At(23, 1, "{{ }}")
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// llama2-sys.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

@@ -55,13 +55,14 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys-bos.jinja:24 {%- if message['role'] == 'system' %}
 		w.At(24, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.At(25, 1, "{{ }}")
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
 			w.At(27, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

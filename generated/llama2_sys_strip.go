@@ -63,13 +63,14 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys-strip.jinja:27 {%- if message['role'] == 'system' %}
 		w.At(27, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.At(28, 1, "{{ }}")
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(content)
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
 			w.At(30, 1, "{{ }}")
 			w.WriteAdd(content, runtime.Str(" [/INST]"))

@@ -98,14 +98,15 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
 		w.At(35, 5, "if")
-		if !runtime.EqStr(message2.ItemStr("role"), "tool") {
+		message2Role := message2.ItemStr("role")
+		if !runtime.EqStr(message2Role, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36 {{- flush_tool_outputs() -}}
 			w.At(36, 9, "{{ }}")
 			w.Write(runtime.Call(flushToolOutputs, nil, nil))
 		}
 		// llama-cpp-deepseek-r1.jinja:38 {%- if message['role'] == 'user' -%}
 		w.At(38, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		if runtime.EqStr(message2Role, "user") {
 			// llama-cpp-deepseek-r1.jinja:39 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.At(39, 9, "{{ }}")
 			w.WriteString("<｜User｜>")
@@ -114,7 +115,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-deepseek-r1.jinja:41 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		w.At(41, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !message2.ItemStr("content").Truthy() {
+		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43 {%- set ns.is_first = true -%}
 			w.At(43, 9, "set")
@@ -135,10 +136,11 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 				}
 				// llama-cpp-deepseek-r1.jinja:50 {%- set tool_name = tc['function']['name'] -%}
 				w.At(50, 13, "set")
-				toolName = tc.ItemStr("function").ItemStr("name")
+				tcFunction := tc.ItemStr("function")
+				toolName = tcFunction.ItemStr("name")
 				// llama-cpp-deepseek-r1.jinja:51 {%- set tool_args = tc['function']['arguments'] -%}
 				w.At(51, 13, "set")
-				toolArgs = tc.ItemStr("function").ItemStr("arguments")
+				toolArgs = tcFunction.ItemStr("arguments")
 				// llama-cpp-deepseek-r1.jinja:52 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.At(52, 13, "{{ }}")
 				w.WriteString("<｜tool▁call▁begin｜>")
@@ -157,7 +159,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-deepseek-r1.jinja:56 {%- if message['role'] == 'assistant' and message['content'] -%}
 		w.At(56, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && message2.ItemStr("content").Truthy() {
+		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57 {{- flush_tool_outputs() -}}
 			w.At(57, 9, "{{ }}")
 			w.Write(runtime.Call(flushToolOutputs, nil, nil))
@@ -179,7 +181,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-deepseek-r1.jinja:64 {%- if message['role'] == 'tool' -%}
 		w.At(64, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		if runtime.EqStr(message2Role, "tool") {
 			// llama-cpp-deepseek-r1.jinja:65 {%- set ns.is_tool_outputs = true -%}
 			w.At(65, 9, "set")
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(true))

@@ -52,10 +52,11 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-lfm2.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-lfm2.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 2, "set")
-		runtime.SetAttr(ns, "system_prompt", messages.ItemInt(0).ItemStr("content"))
+		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// llama-cpp-lfm2.jinja:6 {%- set messages = messages[1:] -%}
 		w.At(6, 2, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -72,9 +73,9 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: <|tool_list_start|>[")))
 		// llama-cpp-lfm2.jinja:10 {%- for tool in tools -%}
 		w.At(10, 2, "for")
-		var loop runtime.Loop
-		for loop.Start(w, tools, nil); loop.Next(); {
-			tool := loop.Item()
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// llama-cpp-lfm2.jinja:11 {%- if tool is not string -%}
 			w.At(11, 3, "if")
 			if !runtime.IsString(tool, nil, nil) {
@@ -87,7 +88,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// llama-cpp-lfm2.jinja:15 {%- if not loop.last -%}
 			w.At(15, 3, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 4, "set")
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
@@ -113,13 +114,15 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		nsTc := in.Lookup("ns_tc")
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, "{{ }}")
+		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message.ItemStr("role"))
+		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26 {%- set content = message["content"] if message["content"] else "" -%}
 		w.At(26, 2, "set")
-		if message.ItemStr("content").Truthy() {
-			content = message.ItemStr("content")
+		messageContent := message.ItemStr("content")
+		if messageContent.Truthy() {
+			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
@@ -132,33 +135,34 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-lfm2.jinja:30 {%- if message["role"] == "tool" -%}
 		w.At(30, 2, "if")
-		if runtime.EqStr(message.ItemStr("role"), "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, "set")
 			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))
-		} else if (runtime.EqStr(message.ItemStr("role"), "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+		} else if (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
 			w.At(33, 3, "set")
 			nsTc = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// llama-cpp-lfm2.jinja:34 {%- for tc in message["tool_calls"] -%}
 			w.At(34, 3, "for")
-			var loop2 runtime.Loop
-			for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
-				tc := loop2.Item()
+			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
+			for i2 := range items2 {
+				tc := items2[i2]
 				args2 := runtime.Undefined("args")
 				// llama-cpp-lfm2.jinja:35 {%- if not loop.first -%}
 				w.At(35, 4, "if")
-				if !loop2.First().Truthy() {
+				if !(i2 == 0) {
 					// llama-cpp-lfm2.jinja:35 {%- set ns_tc.result = ns_tc.result + ", " -%}
 					w.At(35, 29, "set")
 					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.Str(", ")))
 				}
 				// llama-cpp-lfm2.jinja:36 {%- set args = tc["function"]["arguments"] -%}
 				w.At(36, 4, "set")
-				args2 = tc.ItemStr("function").ItemStr("arguments")
+				tcFunction := tc.ItemStr("function")
+				args2 = tcFunction.ItemStr("arguments")
 				// llama-cpp-lfm2.jinja:37 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				w.At(37, 4, "set")
-				runtime.SetAttr(nsTc, "result", runtime.Add(runtime.Add(runtime.Add(nsTc.Attr("result"), runtime.Str("{\"name\": \"")), tc.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")))
+				runtime.SetAttr(nsTc, "result", runtime.Add(runtime.Add(runtime.Add(nsTc.Attr("result"), runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": ")))
 				// llama-cpp-lfm2.jinja:38 {%- if args is string -%}
 				w.At(38, 4, "if")
 				if runtime.IsString(args2, nil, nil) {

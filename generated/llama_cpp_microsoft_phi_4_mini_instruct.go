@@ -43,10 +43,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1 {%- if messages[0]["role"] == "system" %}
 	w.At(1, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2 {%- set system_message = messages[0]["content"] %}
 		w.At(2, 5, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 	} else if runtime.IsDefined(tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		w.At(4, 5, "set")
@@ -84,17 +85,18 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18 {%- if message['role'] == 'tool' -%}
 		w.At(18, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "tool") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.At(19, 9, "{{ }}")
 			w.WriteString("<|tool_response|>")
 			w.WriteStr(runtime.FilterTojson(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|/tool_response|>")
-		} else if !runtime.EqStr(message.ItemStr("role"), "system") {
+		} else if !runtime.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
 			w.At(21, 9, "{{ }}")
 			w.WriteString("<|")
-			w.WriteStr(message.ItemStr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22 {%- if message.content -%}
 			w.At(22, 9, "if")

@@ -80,7 +80,8 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
 		w.At(15, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// llama-cpp-rwkv-world.jinja:16 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.At(16, 9, "{{ }}")
 			w.WriteString("User: ")
@@ -89,7 +90,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama-cpp-rwkv-world.jinja:18 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		w.At(18, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
+		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// llama-cpp-rwkv-world.jinja:19 {%- set content = message['content'] -%}
 			w.At(19, 9, "set")
 			content = message2.ItemStr("content")

@@ -97,24 +97,26 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		w.At(33, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") || runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(34, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
+		} else if runtime.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:36 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
 			w.At(36, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:38 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(38, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), message.ItemStr("role"), runtime.Str("<|end_header_id|>\n\n"))
+			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39 {%- if message['content'] -%}
 			w.At(39, 9, "if")
-			if message.ItemStr("content").Truthy() {
+			messageContent := message.ItemStr("content")
+			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:40 {{ message['content'] }}
 				w.At(40, 13, "{{ }}")
-				w.Write(message.ItemStr("content"))
+				w.Write(messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			w.At(42, 9, "if")
@@ -124,14 +126,16 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44 {%- if tool_call["function"]["name"] == "python" -%}
 					w.At(44, 17, "if")
-					if runtime.EqStr(toolCall.ItemStr("function").ItemStr("name"), "python") {
+					toolCallFunction := toolCall.ItemStr("function")
+					toolCallFunctionName := toolCallFunction.ItemStr("name")
+					if runtime.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
 						w.At(45, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:47 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
 						w.At(47, 21, "{{ }}")
-						w.WriteAdd(runtime.Str("<function="), toolCall.ItemStr("function").ItemStr("name"), runtime.Str(">"), runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
+						w.WriteAdd(runtime.Str("<function="), toolCallFunctionName, runtime.Str(">"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")

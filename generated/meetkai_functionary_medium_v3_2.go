@@ -176,20 +176,22 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			_ = runtime.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49 {%- for item in param["oneOf"] -%}
 			w.At(49, 9, "for")
-			for _, item2 := range runtime.Iterate(w, param2.ItemStr("oneOf")) {
+			param2OneOf := param2.ItemStr("oneOf")
+			for _, item2 := range runtime.Iterate(w, param2OneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50 {%- if "format" in item -%}
 				w.At(50, 13, "if")
 				if runtime.In(runtime.Str("format"), item2) {
 					// meetkai-functionary-medium-v3.2.jinja:51 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					w.At(51, 17, "if")
-					if runtime.Eq(item2.ItemStr("format"), param2.ItemStr("oneOf").ItemInt(-1).ItemStr("format")) {
+					item2Format := item2.ItemStr("format")
+					if runtime.Eq(item2Format, param2OneOf.ItemInt(-1).ItemStr("format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52 {{ item["format"] }}
 						w.At(52, 21, "{{ }}")
-						w.Write(item2.ItemStr("format"))
+						w.Write(item2Format)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:54 {{ item["format"] + " or "}}
 						w.At(54, 21, "{{ }}")
-						w.WriteAdd(item2.ItemStr("format"), runtime.Str(" or "))
+						w.WriteAdd(item2Format, runtime.Str(" or "))
 					}
 				}
 			}
@@ -727,19 +729,20 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		w.At(270, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") || runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(271, 9, "{{ }}")
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(message.ItemStr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(273, 9, "{{ }}")
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(message.ItemStr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
@@ -747,15 +750,16 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(275, 9, "{{ }}")
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(message.ItemStr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276 {%- if message['content'] -%}
 			w.At(276, 9, "if")
-			if message.ItemStr("content").Truthy() {
+			messageContent := message.ItemStr("content")
+			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277 {{ '>>>all\n' + message['content'] }}
 				w.At(277, 13, "{{ }}")
 				w.WriteString(">>>all\n")
-				w.WriteStr(message.ItemStr("content"))
+				w.WriteStr(messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			w.At(279, 9, "if")
@@ -765,10 +769,11 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					w.At(281, 17, "{{ }}")
+					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString(">>>")
-					w.WriteStr(toolCall.ItemStr("function").ItemStr("name"))
+					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\n")
-					w.WriteStr(toolCall.ItemStr("function").ItemStr("arguments"))
+					w.WriteStr(toolCallFunction.ItemStr("arguments"))
 				}
 			}
 			w.WriteString("<|eot_id|>")

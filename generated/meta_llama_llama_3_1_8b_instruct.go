@@ -79,10 +79,11 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:16 {%- if messages[0]['role'] == 'system' %}
 	w.At(16, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17 {%- set system_message = messages[0]['content']|trim %}
 		w.At(17, 5, "set")
-		systemMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
+		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18 {%- set messages = messages[1:] %}
 		w.At(18, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -165,7 +166,8 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:67 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(67, 5, "if")
-		if !((runtime.EqStr(message.Attr("role"), "ipython") || runtime.EqStr(message.Attr("role"), "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
+		messageRole := message.Attr("role")
+		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.At(68, 9, "{{ }}")
 			w.WriteString("<|start_header_id|>")
@@ -176,14 +178,15 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
 			w.At(70, 9, "if")
-			if !runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1)) {
+			messageToolCalls := message.Attr("tool_calls")
+			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.At(71, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73 {%- set tool_call = message.tool_calls[0].function %}
 			w.At(73, 9, "set")
-			toolCall = message.Attr("tool_calls").ItemInt(0).Attr("function")
+			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
 			w.At(74, 9, "if")
 			if runtime.IsDefined(builtinTools, nil, nil) && runtime.In(toolCall.Attr("name"), builtinTools) {
@@ -196,16 +199,15 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				w.At(77, 13, "for")
 				keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
-				var loop runtime.Loop
-				for loop.StartValues(w, keys); loop.Next(); {
-					argName := keys[loop.Pos()]
-					argVal := values[loop.Pos()]
+				for i := range w.Count(len(keys)) {
+					argName := keys[i]
+					argVal := values[i]
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:78 {{- arg_name + '="' + arg_val + '"' }}
 					w.At(78, 17, "{{ }}")
 					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:79 {%- if not loop.last %}
 					w.At(79, 17, "if")
-					if !loop.Last().Truthy() {
+					if !(i == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -230,18 +232,19 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("<|eot_id|>")
 			}
-		} else if runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "ipython") {
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99 {%- if message.content is mapping or message.content is iterable %}
 			w.At(99, 9, "if")
-			if runtime.IsMapping(message.Attr("content"), nil, nil) || runtime.IsIterable(message.Attr("content"), nil, nil) {
+			messageContent := message.Attr("content")
+			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100 {{- message.content | tojson }}
 				w.At(100, 13, "{{ }}")
-				w.WriteJSON(message.Attr("content"), nil, nil)
+				w.WriteJSON(messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:102 {{- message.content }}
 				w.At(102, 13, "{{ }}")
-				w.Write(message.Attr("content"))
+				w.Write(messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}

@@ -86,10 +86,11 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20 {%- if messages[0]['role'] == 'system' %}
 	w.At(20, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21 {%- set system_message = messages[0]['content']|trim %}
 		w.At(21, 5, "set")
-		systemMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
+		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22 {%- set messages = messages[1:] %}
 		w.At(22, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -163,7 +164,8 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(68, 5, "if")
-		if !((runtime.EqStr(message.Attr("role"), "ipython") || runtime.EqStr(message.Attr("role"), "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
+		messageRole := message.Attr("role")
+		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.At(69, 9, "{{ }}")
 			w.WriteString("<|start_header_id|>")
@@ -174,14 +176,15 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
 			w.At(71, 9, "if")
-			if !runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(1)) {
+			messageToolCalls := message.Attr("tool_calls")
+			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.At(72, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74 {%- set tool_call = message.tool_calls[0].function %}
 			w.At(74, 9, "set")
-			toolCall = message.Attr("tool_calls").ItemInt(0).Attr("function")
+			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.At(76, 9, "{{ }}")
@@ -193,18 +196,19 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(78, 9, "{{ }}")
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
-		} else if runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "ipython") {
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83 {%- if message.content is mapping or message.content is iterable %}
 			w.At(83, 9, "if")
-			if runtime.IsMapping(message.Attr("content"), nil, nil) || runtime.IsIterable(message.Attr("content"), nil, nil) {
+			messageContent := message.Attr("content")
+			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84 {{- message.content | tojson }}
 				w.At(84, 13, "{{ }}")
-				w.WriteJSON(message.Attr("content"), nil, nil)
+				w.WriteJSON(messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86 {{- message.content }}
 				w.At(86, 13, "{{ }}")
-				w.Write(message.Attr("content"))
+				w.Write(messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}

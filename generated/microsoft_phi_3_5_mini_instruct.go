@@ -44,19 +44,20 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1 {% if message['role'] == 'system' and message['content'] %}
 		w.At(1, 30, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") && message.ItemStr("content").Truthy() {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") && message.ItemStr("content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1 {{'<|system|>
 			w.At(1, 89, "{{ }}")
 			w.WriteString("<|system|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
 			w.At(3, 40, "{{ }}")
 			w.WriteString("<|user|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
 			w.At(5, 45, "{{ }}")
 			w.WriteString("<|assistant|>\n")

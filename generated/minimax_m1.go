@@ -61,17 +61,19 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
 	w.At(11, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// MiniMax-M1.jinja:12 {%- if messages[0]['content'] is string %}
 		w.At(12, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
+		messages0Content := messages0.ItemStr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// MiniMax-M1.jinja:13 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			w.At(13, 9, "set")
-			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil))
+			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages0Content, nil, nil))
 		} else {
 			// MiniMax-M1.jinja:15 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
 			w.At(15, 9, "set")
-			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages.ItemInt(0).ItemStr("content").ItemInt(0).ItemStr("text"), nil, nil))
+			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil))
 		}
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
 		w.At(17, 5, "set")
@@ -112,21 +114,24 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(42, 5, "if")
-		if !((runtime.EqStr(message.Attr("role"), "ipython") || runtime.EqStr(message.Attr("role"), "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
+		messageRole := message.Attr("role")
+		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43 {%- if message['role'] == 'user' %}
 			w.At(43, 9, "if")
-			if runtime.EqStr(message.ItemStr("role"), "user") {
+			messageRole2 := message.ItemStr("role")
+			if runtime.EqStr(messageRole2, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45 {%- if message['content'] is string %}
 				w.At(45, 1, "if")
-				if runtime.IsString(message.ItemStr("content"), nil, nil) {
+				messageContent := message.ItemStr("content")
+				if runtime.IsString(messageContent, nil, nil) {
 					// MiniMax-M1.jinja:46 {{ message['content']|trim -}}
 					w.At(46, 1, "{{ }}")
-					w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:48 {%- for content in message['content'] %}
 					w.At(48, 1, "for")
-					for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
+					for _, content := range runtime.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49 {%- if content['type'] == 'text' %}
 						w.At(49, 1, "if")
 						if runtime.EqStr(content.ItemStr("type"), "text") {
@@ -137,18 +142,19 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+			} else if runtime.EqStr(messageRole2, "assistant") {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57 {%- if message['content'] is string %}
 				w.At(57, 1, "if")
-				if runtime.IsString(message.ItemStr("content"), nil, nil) {
+				messageContent2 := message.ItemStr("content")
+				if runtime.IsString(messageContent2, nil, nil) {
 					// MiniMax-M1.jinja:58 {{ message['content']|trim -}}
 					w.At(58, 1, "{{ }}")
-					w.Write(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+					w.Write(runtime.FilterTrim(messageContent2, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:60 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					w.At(60, 1, "for")
-					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(message.ItemStr("content"), []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
+					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent2, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61 {{ content['text']|trim -}}
 						w.At(61, 1, "{{ }}")
 						w.Write(runtime.FilterTrim(content2.ItemStr("text"), nil, nil))
@@ -163,22 +169,24 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiniMax-M1.jinja:69 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				w.At(69, 1, "{{ }}")
+				toolCallFunction := toolCall.Attr("function")
 				w.WriteString("{\"name\": \"")
-				w.WriteStr(toolCall.Attr("function").Attr("name"))
+				w.WriteStr(toolCallFunction.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
-				w.WriteStr(runtime.FilterTojson(toolCall.Attr("function").Attr("arguments"), nil, nil))
+				w.WriteStr(runtime.FilterTojson(toolCallFunction.Attr("arguments"), nil, nil))
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "ipython") {
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74 {%- if message.content is string %}
 			w.At(74, 1, "if")
-			if runtime.IsString(message.Attr("content"), nil, nil) {
+			messageContent3 := message.Attr("content")
+			if runtime.IsString(messageContent3, nil, nil) {
 				// MiniMax-M1.jinja:75 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.At(75, 1, "{{ }}")
 				w.WriteString("tool result: ")
-				w.WriteStr(message.Attr("content"))
+				w.WriteStr(messageContent3)
 				w.WriteString("\n\n")
 			} else {
 				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}

@@ -165,15 +165,15 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// MiniMax-M2.jinja:55 {% for m in conversation_messages %}
 	w.At(55, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, conversationMessages, nil); loop.Next(); {
-		m := loop.Item()
+	items := runtime.Iterate(w, conversationMessages)
+	for i := range items {
+		m := items[i]
 		// MiniMax-M2.jinja:56 {%- if m.role == 'user' %}
 		w.At(56, 5, "if")
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// MiniMax-M2.jinja:57 {% set ns.last_user_index = loop.index0 -%}
 			w.At(57, 9, "set")
-			runtime.SetAttr(ns, "last_user_index", loop.Index0())
+			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// MiniMax-M2.jinja:61 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -214,14 +214,15 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// MiniMax-M2.jinja:82 {%- for message in conversation_messages -%}
 	w.At(82, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, conversationMessages, nil); loop2.Next(); {
-		message := loop2.Item()
+	items2 := runtime.Iterate(w, conversationMessages)
+	for i2 := range items2 {
+		message := items2[i2]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		// MiniMax-M2.jinja:83 {%- if message.role == 'assistant' -%}
 		w.At(83, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "assistant") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85 {{- ']~b]ai' ~ '\n' }}
 			w.At(85, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
@@ -233,10 +234,11 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			content2 = runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil)
 			// MiniMax-M2.jinja:89 {%- if message.reasoning_content is string %}
 			w.At(89, 9, "if")
-			if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent, nil, nil) {
 				// MiniMax-M2.jinja:90 {%- set reasoning_content = message.reasoning_content %}
 				w.At(90, 13, "set")
-				reasoningContent = message.Attr("reasoning_content")
+				reasoningContent = messageReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
 				w.At(93, 17, "set")
@@ -247,7 +249,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:97 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			w.At(97, 9, "if")
-			if reasoningContent.Truthy() && runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) {
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) {
 				// MiniMax-M2.jinja:98 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(98, 13, "{{ }}")
 				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
@@ -261,20 +263,22 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:103 {%- if message.tool_calls -%}
 			w.At(103, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.At(104, 13, "{{ }}")
 				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 				// MiniMax-M2.jinja:106 {%- for tool_call in message.tool_calls -%}
 				w.At(106, 13, "for")
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// MiniMax-M2.jinja:107 {%- if tool_call.function %}
 					w.At(107, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108 {%- set tool_call = tool_call.function %}
 						w.At(108, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.At(110, 17, "{{ }}")
@@ -288,9 +292,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					// MiniMax-M2.jinja:112 {%- for k, v in _args.items() %}
 					w.At(112, 17, "for")
 					keys, values := runtime.DictItems(args2)
-					for i := range w.Count(len(keys)) {
-						k := keys[i]
-						v := values[i]
+					for i3 := range w.Count(len(keys)) {
+						k := keys[i3]
+						v := values[i3]
 						// MiniMax-M2.jinja:113 {{- '<parameter name="' + k + '">' }}
 						w.At(113, 17, "{{ }}")
 						w.WriteString("<parameter name=\"")
@@ -314,7 +318,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallEndToken)
 				// MiniMax-M2.jinja:121 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				w.At(121, 13, "set")
-				runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("function").Attr("name"))
+				runtime.SetAttr(lastToolCall, "name", messageToolCalls.ItemInt(-1).Attr("function").Attr("name"))
 			} else {
 				// MiniMax-M2.jinja:123 {%- set last_tool_call.name = none -%}
 				w.At(123, 13, "set")
@@ -323,7 +327,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
 			w.At(125, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
 			w.At(128, 5, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -333,26 +337,28 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:131 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(131, 5, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134 {%- if message.content is string -%}
 			w.At(134, 5, "if")
-			if runtime.IsString(message.Attr("content"), nil, nil) {
+			messageContent := message.Attr("content")
+			if runtime.IsString(messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136 {{- message.content }}
 				w.At(136, 9, "{{ }}")
-				w.Write(message.Attr("content"))
+				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
 				// MiniMax-M2.jinja:139 {%- for tr in message.content -%}
 				w.At(139, 9, "for")
-				for _, tr := range runtime.Iterate(w, message.Attr("content")) {
+				for _, tr := range runtime.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					w.At(141, 13, "{{ }}")
-					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
-						w.Write(tr.Attr("output"))
+					trOutput := tr.Attr("output")
+					if runtime.IsDefined(trOutput, nil, nil) {
+						w.Write(trOutput)
 					} else {
 						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
 							w.Write(tr.Attr("text"))
@@ -365,10 +371,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:145 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(145, 5, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(message.Attr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
 			w.At(150, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))

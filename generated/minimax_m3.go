@@ -400,14 +400,15 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// MiniMax-M3.jinja:147 {%- for message in conversation_messages -%}
 	w.At(147, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, conversationMessages, nil); loop2.Next(); {
-		message := loop2.Item()
+	items := runtime.Iterate(w, conversationMessages)
+	for i := range items {
+		message := items[i]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		// MiniMax-M3.jinja:148 {%- if message.role == 'assistant' -%}
 		w.At(148, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "assistant") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149 {{- bos_token ~ 'ai' ~ '\n' }}
 			w.At(149, 9, "{{ }}")
 			w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
@@ -419,10 +420,11 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			content2 = runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil)
 			// MiniMax-M3.jinja:153 {%- if message.reasoning_content is string %}
 			w.At(153, 9, "if")
-			if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent, nil, nil) {
 				// MiniMax-M3.jinja:154 {%- set reasoning_content = message.reasoning_content %}
 				w.At(154, 13, "set")
-				reasoningContent = message.Attr("reasoning_content")
+				reasoningContent = messageReasoningContent
 			} else if runtime.In(thinkEndToken, content2) {
 				// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
 				w.At(157, 17, "set")
@@ -451,20 +453,22 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M3.jinja:173 {%- if message.tool_calls -%}
 			w.At(173, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174 {{- toolcall_begin_token ~ '\n' }}
 				w.At(174, 13, "{{ }}")
 				w.WriteConcat(toolcallBeginToken, runtime.Str("\n"))
 				// MiniMax-M3.jinja:176 {%- for tool_call in message.tool_calls -%}
 				w.At(176, 13, "for")
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// MiniMax-M3.jinja:177 {%- if tool_call.function -%}
 					w.At(177, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178 {%- set tool_call = tool_call.function -%}
 						w.At(178, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
 					w.At(180, 1, "{{ }}")
@@ -474,14 +478,14 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					args2 = toolCall.Attr("arguments")
 					// MiniMax-M3.jinja:182 {%- for k, v in _args.items() if v is not none %}
 					w.At(182, 1, "for")
-					var loop3 runtime.Loop
-					for loop3.Start(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
+					var loop2 runtime.Loop
+					for loop2.Start(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
 						vals3 := runtime.Unpack(item5, 2)
 						_ = vals3[0]
 						v3 := vals3[1]
 						return !runtime.IsNone(v3, nil, nil)
-					}); loop3.Next(); {
-						vals4 := runtime.Unpack(loop3.Item(), 2)
+					}); loop2.Next(); {
+						vals4 := runtime.Unpack(loop2.Item(), 2)
 						k2 := vals4[0]
 						v4 := vals4[1]
 						// MiniMax-M3.jinja:183 {{- ns_token + '<' + k + '>' -}}
@@ -503,14 +507,16 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallEndToken)
 				// MiniMax-M3.jinja:191 {%- if message.tool_calls[-1].function -%}
 				w.At(191, 13, "if")
-				if message.Attr("tool_calls").ItemInt(-1).Attr("function").Truthy() {
+				messageToolCallsMinus1 := messageToolCalls.ItemInt(-1)
+				messageToolCallsMinus1Function := messageToolCallsMinus1.Attr("function")
+				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 					w.At(192, 17, "set")
-					runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("function").Attr("name"))
+					runtime.SetAttr(lastToolCall, "name", messageToolCallsMinus1Function.Attr("name"))
 				} else {
 					// MiniMax-M3.jinja:194 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
 					w.At(194, 17, "set")
-					runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("name"))
+					runtime.SetAttr(lastToolCall, "name", messageToolCallsMinus1.Attr("name"))
 				}
 			} else {
 				// MiniMax-M3.jinja:197 {%- set last_tool_call.name = none -%}
@@ -520,7 +526,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
 			w.At(199, 9, "{{ }}")
 			w.WriteConcat(eosToken, runtime.Str("\n"))
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
 			w.At(202, 9, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -530,7 +536,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M3.jinja:205 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(205, 9, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:206 {{- bos_token ~ 'tool' }}
 				w.At(206, 13, "{{ }}")
 				w.WriteConcat(bosToken, runtime.Str("tool"))
@@ -538,14 +544,15 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209 {%- if message.content is string -%}
 			w.At(209, 9, "if")
-			if runtime.IsString(message.Attr("content"), nil, nil) {
+			messageContent := message.Attr("content")
+			if runtime.IsString(messageContent, nil, nil) {
 				// MiniMax-M3.jinja:210 {{- message.content }}
 				w.At(210, 13, "{{ }}")
-				w.Write(message.Attr("content"))
+				w.Write(messageContent)
 			} else {
 				// MiniMax-M3.jinja:212 {%- for tr in message.content -%}
 				w.At(212, 13, "for")
-				for _, tr := range runtime.Iterate(w, message.Attr("content")) {
+				for _, tr := range runtime.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
 					w.At(213, 17, "if")
 					if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "image") {
@@ -559,8 +566,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// MiniMax-M3.jinja:218 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						w.At(218, 21, "{{ }}")
-						if runtime.IsDefined(tr.Attr("output"), nil, nil) {
-							w.Write(tr.Attr("output"))
+						trOutput := tr.Attr("output")
+						if runtime.IsDefined(trOutput, nil, nil) {
+							w.Write(trOutput)
 						} else {
 							if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
 								w.Write(tr.Attr("text"))
@@ -574,12 +582,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(223, 9, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:224 {{- eos_token ~ '\n' -}}
 				w.At(224, 13, "{{ }}")
 				w.WriteConcat(eosToken, runtime.Str("\n"))
 			}
-		} else if runtime.EqStr(message.Attr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
 			w.At(228, 9, "{{ }}")
 			w.WriteConcat(bosToken, runtime.Str("user"), runtime.Str("\n"))

@@ -72,14 +72,16 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38 {%- if messages[0]['content'] is string %}
 		w.At(38, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
+		messages0 := messages.ItemInt(0)
+		messages0Content := messages0.ItemStr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39 {%- set system_prompt = messages[0]['content'] %}
 			w.At(39, 9, "set")
-			systemPrompt = messages.ItemInt(0).ItemStr("content")
+			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41 {%- set system_prompt = messages[0]['content'][0]['text'] %}
 			w.At(41, 9, "set")
-			systemPrompt = messages.ItemInt(0).ItemStr("content").ItemInt(0).ItemStr("text")
+			systemPrompt = messages0Content.ItemInt(0).ItemStr("text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43 {%- set loop_messages = messages[1:] %}
 		w.At(43, 5, "set")
@@ -121,23 +123,25 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61 {%- if message['role'] == 'system' %}
 		w.At(61, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "system") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62 {%- if message['content'] is string %}
 			w.At(62, 9, "if")
-			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
+			message2Content := message2.ItemStr("content")
+			if runtime.IsString(message2Content, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.At(63, 13, "{{ }}")
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message2Content)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(65, 13, "{{ }}")
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(message2.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.WriteStr(message2Content.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(message2.ItemStr("role"), "user") {
+		} else if runtime.EqStr(message2Role, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(68, 9, "if")
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
@@ -150,21 +154,23 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72 {%- if message['content'] is string %}
 			w.At(72, 9, "if")
-			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
+			message2Content2 := message2.ItemStr("content")
+			if runtime.IsString(message2Content2, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73 {{- message['content'] }}
 				w.At(73, 13, "{{ }}")
-				w.Write(message2.ItemStr("content"))
+				w.Write(message2Content2)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75 {%- for block in message['content'] %}
 				w.At(75, 13, "for")
-				for _, block := range runtime.Iterate(w, message2.ItemStr("content")) {
+				for _, block := range runtime.Iterate(w, message2Content2) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76 {%- if block['type'] == 'text' %}
 					w.At(76, 17, "if")
-					if runtime.EqStr(block.ItemStr("type"), "text") {
+					blockType := block.ItemStr("type")
+					if runtime.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77 {{- block['text'] }}
 						w.At(77, 21, "{{ }}")
 						w.Write(block.ItemStr("text"))
-					} else if runtime.In(block.ItemStr("type"), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.In(blockType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -174,7 +180,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87 {%- if message.get('tool_calls') %}
 			w.At(87, 9, "if")
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
@@ -187,7 +193,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(toolCall.Attr("function").Attr("name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					w.At(90, 17, "if")
-					if (!runtime.IsDefined(toolCall.Attr("id"), nil, nil) || !runtime.IsString(toolCall.Attr("id"), nil, nil)) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
+					toolCallId := toolCall.Attr("id")
+					if (!runtime.IsDefined(toolCallId, nil, nil) || !runtime.IsString(toolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						w.At(91, 21, "{{ }}")
 						w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -195,7 +202,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93 {{- '[CALL_ID]' + tool_call.id }}
 					w.At(93, 17, "{{ }}")
 					w.WriteString("[CALL_ID]")
-					w.WriteStr(toolCall.Attr("id"))
+					w.WriteStr(toolCallId)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.At(94, 17, "{{ }}")
 					w.WriteString("[ARGS]")
@@ -214,11 +221,12 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				for _, block2 := range runtime.Iterate(w, message2.ItemStr("content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101 {%- if block['type'] == 'text' %}
 					w.At(101, 17, "if")
-					if runtime.EqStr(block2.ItemStr("type"), "text") {
+					block2Type := block2.ItemStr("type")
+					if runtime.EqStr(block2Type, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102 {{- block['text'] }}
 						w.At(102, 21, "{{ }}")
 						w.Write(block2.ItemStr("text"))
-					} else if runtime.In(block2.ItemStr("type"), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.In(block2Type, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
@@ -230,21 +238,23 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.At(109, 13, "{{ }}")
 				w.Write(eosToken)
 			}
-		} else if runtime.EqStr(message2.ItemStr("role"), "tool_results") || runtime.EqStr(message2.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112 {%- if message.content is defined and message.content.content is defined %}
 			w.At(112, 9, "if")
-			if runtime.IsDefined(message2.Attr("content"), nil, nil) && runtime.IsDefined(message2.Attr("content").Attr("content"), nil, nil) {
+			message2Content3 := message2.Attr("content")
+			if runtime.IsDefined(message2Content3, nil, nil) && runtime.IsDefined(message2Content3.Attr("content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113 {%- set content = message.content.content %}
 				w.At(113, 13, "set")
-				content = message2.Attr("content").Attr("content")
+				content = message2Content3.Attr("content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115 {%- set content = message.content %}
 				w.At(115, 13, "set")
-				content = message2.Attr("content")
+				content = message2Content3
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			w.At(117, 9, "if")
-			if (!runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil) || !runtime.IsString(message2.Attr("tool_call_id"), nil, nil)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			message2ToolCallId := message2.Attr("tool_call_id")
+			if (!runtime.IsDefined(message2ToolCallId, nil, nil) || !runtime.IsString(message2ToolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.At(118, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -252,7 +262,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.At(120, 9, "{{ }}")
 			w.WriteString("[TOOL_RESULTS]")
-			w.WriteStr(message2.Attr("tool_call_id"))
+			w.WriteStr(message2ToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString("[/TOOL_RESULTS]")

@@ -58,11 +58,12 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v3.jinja:25 {%- if message['role'] == 'system' %}
 		w.At(25, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
 			w.At(26, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
 			w.At(28, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))

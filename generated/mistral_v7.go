@@ -42,13 +42,14 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v7.jinja:12 {%- if message['role'] == 'system' %}
 		w.At(12, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteString("[SYSTEM_PROMPT] ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:15 {{- '[INST] ' + message['content'] + '[/INST]' }}
 			w.At(15, 1, "{{ }}")
 			w.WriteString("[INST] ")

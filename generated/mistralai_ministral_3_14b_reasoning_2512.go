@@ -51,25 +51,28 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	w.Write(bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9 {%- if messages[0]['role'] == 'system' %}
 	w.At(9, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11 {%- if messages[0]['content'] is string %}
 		w.At(11, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
+		messages0Content := messages0.ItemStr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12 {{- messages[0]['content'] -}}
 			w.At(12, 9, "{{ }}")
-			w.Write(messages.ItemInt(0).ItemStr("content"))
+			w.Write(messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14 {%- for block in messages[0]['content'] %}
 			w.At(14, 9, "for")
-			for _, block := range runtime.Iterate(w, messages.ItemInt(0).ItemStr("content")) {
+			for _, block := range runtime.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15 {%- if block['type'] == 'text' %}
 				w.At(15, 13, "if")
-				if runtime.EqStr(block.ItemStr("type"), "text") {
+				blockType := block.ItemStr("type")
+				if runtime.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16 {{- block['text'] }}
 					w.At(16, 17, "{{ }}")
 					w.Write(block.ItemStr("text"))
-				} else if runtime.EqStr(block.ItemStr("type"), "thinking") {
+				} else if runtime.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 					w.At(18, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
@@ -123,7 +126,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		w.At(46, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls"), nil, nil) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls"), nil, nil) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			w.At(47, 9, "if")
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
@@ -143,36 +147,39 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		eosToken := in.Lookup("eos_token")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58 {%- if message['role'] == 'user' %}
 		w.At(58, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59 {%- if message['content'] is string %}
 			w.At(59, 9, "if")
-			if runtime.IsString(message2.ItemStr("content"), nil, nil) {
+			message2Content := message2.ItemStr("content")
+			if runtime.IsString(message2Content, nil, nil) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(60, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("[INST]"), message2.ItemStr("content"), runtime.Str("[/INST]"))
-			} else if runtime.Gt(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(0)) {
+				w.WriteAdd(runtime.Str("[INST]"), message2Content, runtime.Str("[/INST]"))
+			} else if runtime.Gt(runtime.FilterLength(message2Content, nil, nil), runtime.Int(0)) {
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63 {%- if message['content'] | length == 2 %}
 				w.At(63, 13, "if")
-				if runtime.Eq(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(2)) {
+				if runtime.Eq(runtime.FilterLength(message2Content, nil, nil), runtime.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64 {%- set blocks = message['content'] | sort(attribute='type') %}
 					w.At(64, 17, "set")
-					blocks = runtime.FilterSort(message2.ItemStr("content"), nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
+					blocks = runtime.FilterSort(message2Content, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66 {%- set blocks = message['content'] %}
 					w.At(66, 17, "set")
-					blocks = message2.ItemStr("content")
+					blocks = message2Content
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68 {%- for block in blocks %}
 				w.At(68, 13, "for")
 				for _, block2 := range runtime.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69 {%- if block['type'] == 'text' %}
 					w.At(69, 17, "if")
-					if runtime.EqStr(block2.ItemStr("type"), "text") {
+					block2Type := block2.ItemStr("type")
+					if runtime.EqStr(block2Type, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70 {{- block['text'] }}
 						w.At(70, 21, "{{ }}")
 						w.Write(block2.ItemStr("text"))
-					} else if runtime.In(block2.ItemStr("type"), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.In(block2Type, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
@@ -186,31 +193,33 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				w.At(79, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84 {%- if (message['content'] is none or message['content'] == ” or message['content']|length == 0) an…
 			w.At(84, 9, "if")
-			if ((runtime.IsNone(message2.ItemStr("content"), nil, nil) || runtime.EqStr(message2.ItemStr("content"), "")) || runtime.Eq(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
+			message2Content2 := message2.ItemStr("content")
+			if ((runtime.IsNone(message2Content2, nil, nil) || runtime.EqStr(message2Content2, "")) || runtime.Eq(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				w.At(85, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88 {%- if message['content'] is string and message['content'] != ” %}
 			w.At(88, 9, "if")
-			if runtime.IsString(message2.ItemStr("content"), nil, nil) && !runtime.EqStr(message2.ItemStr("content"), "") {
+			if runtime.IsString(message2Content2, nil, nil) && !runtime.EqStr(message2Content2, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89 {{- message['content'] }}
 				w.At(89, 13, "{{ }}")
-				w.Write(message2.ItemStr("content"))
-			} else if runtime.Gt(runtime.FilterLength(message2.ItemStr("content"), nil, nil), runtime.Int(0)) {
+				w.Write(message2Content2)
+			} else if runtime.Gt(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91 {%- for block in message['content'] %}
 				w.At(91, 13, "for")
-				for _, block3 := range runtime.Iterate(w, message2.ItemStr("content")) {
+				for _, block3 := range runtime.Iterate(w, message2Content2) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92 {%- if block['type'] == 'text' %}
 					w.At(92, 17, "if")
-					if runtime.EqStr(block3.ItemStr("type"), "text") {
+					block3Type := block3.ItemStr("type")
+					if runtime.EqStr(block3Type, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93 {{- block['text'] }}
 						w.At(93, 21, "{{ }}")
 						w.Write(block3.ItemStr("text"))
-					} else if runtime.EqStr(block3.ItemStr("type"), "thinking") {
+					} else if runtime.EqStr(block3Type, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 						w.At(95, 21, "{{ }}")
 						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
@@ -223,19 +232,21 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			w.At(102, 9, "if")
-			if (runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) && !runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0)) {
+			message2ToolCalls := message2.ItemStr("tool_calls")
+			if (runtime.IsDefined(message2ToolCalls, nil, nil) && !runtime.IsNone(message2ToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(message2ToolCalls, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103 {%- for tool in message['tool_calls'] %}
 				w.At(103, 13, "for")
-				for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+				for _, tool := range runtime.Iterate(w, message2ToolCalls) {
 					name := runtime.Undefined("name")
 					arguments := runtime.Undefined("arguments")
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105 {%- set name = tool['function']['name'] %}
 					w.At(105, 17, "set")
-					name = tool.ItemStr("function").ItemStr("name")
+					toolFunction := tool.ItemStr("function")
+					name = toolFunction.ItemStr("name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106 {%- set arguments = tool['function']['arguments'] %}
 					w.At(106, 17, "set")
-					arguments = tool.ItemStr("function").ItemStr("arguments")
+					arguments = toolFunction.ItemStr("arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107 {%- if arguments is not string %}
 					w.At(107, 17, "if")
 					if !runtime.IsString(arguments, nil, nil) {
@@ -255,14 +266,14 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116 {{- eos_token }}
 			w.At(116, 9, "{{ }}")
 			w.Write(eosToken)
-		} else if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
 			w.At(120, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
 			w.At(124, 9, "{{ }}")
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), message2.ItemStr("role")), runtime.Str("."))))
+			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), message2Role), runtime.Str("."))))
 		}
 	}
 }

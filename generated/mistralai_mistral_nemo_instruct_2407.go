@@ -45,10 +45,11 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1 {%- if messages[0]["role"] == "system" %}
 	w.At(1, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2 {%- set system_message = messages[0]["content"] %}
 		w.At(2, 5, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3 {%- set loop_messages = messages[1:] %}
 		w.At(3, 5, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -78,7 +79,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		w.At(16, 5, "if")
-		if !((runtime.EqStr(message.Attr("role"), "tool") || runtime.EqStr(message.Attr("role"), "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message.Attr("tool_calls"), nil, nil))) {
+		messageRole := message.Attr("role")
+		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message.Attr("tool_calls"), nil, nil))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			w.At(17, 9, "if")
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
@@ -96,37 +98,38 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	w.Write(bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25 {%- for message in loop_messages %}
 	w.At(25, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, loopMessages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		message2 := items[i]
 		eosToken := in.Lookup("eos_token")
 		content := in.Lookup("content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26 {%- if message["role"] == "user" %}
 		w.At(26, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(27, 9, "if")
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29 {%- for tool in tools %}
 				w.At(29, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, tools, nil); loop2.Next(); {
-					tool := loop2.Item()
+				items2 := runtime.Iterate(w, tools)
+				for i2 := range items2 {
+					tool := items2[i2]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30 {%- set tool = tool.function %}
 					w.At(30, 17, "set")
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32 {%- for key, val in tool.items() if key != "return" %}
 					w.At(32, 17, "for")
-					var loop3 runtime.Loop
-					for loop3.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
+					var loop runtime.Loop
+					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						_ = vals[1]
 						return !runtime.EqStr(key, "return")
-					}); loop3.Next(); {
-						vals2 := runtime.Unpack(loop3.Item(), 2)
+					}); loop.Next(); {
+						vals2 := runtime.Unpack(loop.Item(), 2)
 						key2 := vals2[0]
 						val := vals2[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33 {%- if val is string %}
@@ -149,14 +152,14 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38 {%- if not loop.last %}
 						w.At(38, 21, "if")
-						if !loop3.Last().Truthy() {
+						if !loop.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43 {%- if not loop.last %}
 					w.At(43, 17, "if")
-					if !loop2.Last().Truthy() {
+					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
 						w.WriteString("]")
@@ -166,7 +169,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51 {%- if loop.last and system_message is defined %}
 			w.At(51, 9, "if")
-			if loop.Last().Truthy() && runtime.IsDefined(systemMessage, nil, nil) {
+			if (i == len(items)-1) && runtime.IsDefined(systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.At(52, 13, "{{ }}")
 				w.WriteString("[INST]")
@@ -185,9 +188,9 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58 {%- for tool_call in message.tool_calls %}
 			w.At(58, 9, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, message2.Attr("tool_calls"), nil); loop4.Next(); {
-				toolCall := loop4.Item()
+			items3 := runtime.Iterate(w, message2.Attr("tool_calls"))
+			for i3 := range items3 {
+				toolCall := items3[i3]
 				out := runtime.Undefined("out")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59 {%- set out = tool_call.function|tojson %}
 				w.At(59, 13, "set")
@@ -197,7 +200,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				w.At(61, 13, "if")
-				if !runtime.IsDefined(toolCall.Attr("id"), nil, nil) || runtime.Ne(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
+				toolCallId := toolCall.Attr("id")
+				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					w.At(62, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -205,11 +209,11 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.At(64, 13, "{{ }}")
 				w.WriteString(", \"id\": \"")
-				w.WriteStr(toolCall.Attr("id"))
+				w.WriteStr(toolCallId)
 				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65 {%- if not loop.last %}
 				w.At(65, 13, "if")
-				if !loop4.Last().Truthy() {
+				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68 {{- "]" + eos_token }}
@@ -218,21 +222,22 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72 {{- message["content"] + eos_token}}
 			w.At(72, 9, "{{ }}")
 			w.WriteAdd(message2.ItemStr("content"), eosToken)
-		} else if runtime.EqStr(message2.ItemStr("role"), "tool_results") || runtime.EqStr(message2.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74 {%- if message.content is defined and message.content.content is defined %}
 			w.At(74, 9, "if")
-			if runtime.IsDefined(message2.Attr("content"), nil, nil) && runtime.IsDefined(message2.Attr("content").Attr("content"), nil, nil) {
+			message2Content := message2.Attr("content")
+			if runtime.IsDefined(message2Content, nil, nil) && runtime.IsDefined(message2Content.Attr("content"), nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75 {%- set content = message.content.content %}
 				w.At(75, 13, "set")
-				content = message2.Attr("content").Attr("content")
+				content = message2Content.Attr("content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77 {%- set content = message.content %}
 				w.At(77, 13, "set")
-				content = message2.Attr("content")
+				content = message2Content
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.At(79, 9, "{{ }}")
@@ -241,7 +246,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			w.At(80, 9, "if")
-			if !runtime.IsDefined(message2.Attr("tool_call_id"), nil, nil) || runtime.Ne(runtime.FilterLength(message2.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			message2ToolCallId := message2.Attr("tool_call_id")
+			if !runtime.IsDefined(message2ToolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(message2ToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.At(81, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -249,7 +255,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.At(83, 9, "{{ }}")
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(message2.Attr("tool_call_id"))
+			w.WriteStr(message2ToolCallId)
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…

@@ -57,20 +57,22 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	w.Write(bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6 {%- if messages[0]['role'] == 'system' %}
 	w.At(6, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7 {%- if messages[0]['content'] is string %}
 		w.At(7, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
+		messages0Content := messages0.ItemStr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8 {%- set system_message = messages[0]['content'] %}
 			w.At(8, 9, "set")
-			systemMessage = messages.ItemInt(0).ItemStr("content")
+			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9 {%- set loop_messages = messages[1:] %}
 			w.At(9, 9, "set")
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11 {%- set system_message = messages[0]['content'][0]['text'] %}
 			w.At(11, 9, "set")
-			systemMessage = messages.ItemInt(0).ItemStr("content").ItemInt(0).ItemStr("text")
+			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12 {%- set loop_messages = messages[1:] %}
 			w.At(12, 9, "set")
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -130,12 +132,12 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39 {%- for message in filtered_messages %}
 	w.At(39, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, filteredMessages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.Iterate(w, filteredMessages)
+	for i := range items {
+		message2 := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		w.At(40, 5, "if")
-		if runtime.Ne(runtime.Bool(runtime.EqStr(message2.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(loop.Index0(), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(message2.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			w.At(41, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
@@ -149,30 +151,31 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		content := in.Lookup("content")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46 {%- if message["role"] == "user" %}
 		w.At(46, 5, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "user") {
+		message3Role := message3.ItemStr("role")
+		if runtime.EqStr(message3Role, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(47, 9, "if")
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49 {%- for tool in tools %}
 				w.At(49, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, tools, nil); loop2.Next(); {
-					tool := loop2.Item()
+				items2 := runtime.Iterate(w, tools)
+				for i2 := range items2 {
+					tool := items2[i2]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50 {%- set tool = tool.function %}
 					w.At(50, 17, "set")
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52 {%- for key, val in tool.items() if key != "return" %}
 					w.At(52, 17, "for")
-					var loop3 runtime.Loop
-					for loop3.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
+					var loop runtime.Loop
+					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
 						key := vals[0]
 						_ = vals[1]
 						return !runtime.EqStr(key, "return")
-					}); loop3.Next(); {
-						vals2 := runtime.Unpack(loop3.Item(), 2)
+					}); loop.Next(); {
+						vals2 := runtime.Unpack(loop.Item(), 2)
 						key2 := vals2[0]
 						val := vals2[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53 {%- if val is string %}
@@ -195,14 +198,14 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58 {%- if not loop.last %}
 						w.At(58, 21, "if")
-						if !loop3.Last().Truthy() {
+						if !loop.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63 {%- if not loop.last %}
 					w.At(63, 17, "if")
-					if !loop2.Last().Truthy() {
+					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
 						w.WriteString("]")
@@ -212,24 +215,26 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71 {%- if message['content'] is string %}
 			w.At(71, 9, "if")
-			if runtime.IsString(message3.ItemStr("content"), nil, nil) {
+			message3Content := message3.ItemStr("content")
+			if runtime.IsString(message3Content, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(72, 9, "{{ }}")
 				w.WriteString("[INST]")
-				w.WriteStr(message3.ItemStr("content"))
+				w.WriteStr(message3Content)
 				w.WriteString("[/INST]")
 			} else {
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75 {%- for block in message['content'] %}
 				w.At(75, 17, "for")
-				for _, block := range runtime.Iterate(w, message3.ItemStr("content")) {
+				for _, block := range runtime.Iterate(w, message3Content) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76 {%- if block['type'] == 'text' %}
 					w.At(76, 25, "if")
-					if runtime.EqStr(block.ItemStr("type"), "text") {
+					blockType := block.ItemStr("type")
+					if runtime.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77 {{- block['text'] }}
 						w.At(77, 33, "{{ }}")
 						w.Write(block.ItemStr("text"))
-					} else if runtime.EqStr(block.ItemStr("type"), "image") || runtime.EqStr(block.ItemStr("type"), "image_url") {
+					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -239,13 +244,14 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(message3.ItemStr("role"), "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
+		} else if runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87 {%- if message.tool_calls is defined %}
 			w.At(87, 9, "if")
-			if runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
+			message3ToolCalls := message3.Attr("tool_calls")
+			if runtime.IsDefined(message3ToolCalls, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88 {%- set tool_calls = message.tool_calls %}
 				w.At(88, 13, "set")
-				toolCalls = message3.Attr("tool_calls")
+				toolCalls = message3ToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90 {%- set tool_calls = message.content %}
 				w.At(90, 13, "set")
@@ -254,9 +260,9 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93 {%- for tool_call in tool_calls %}
 			w.At(93, 9, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, toolCalls, nil); loop4.Next(); {
-				toolCall := loop4.Item()
+			items3 := runtime.Iterate(w, toolCalls)
+			for i3 := range items3 {
+				toolCall := items3[i3]
 				out := runtime.Undefined("out")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94 {%- set out = tool_call.function|tojson %}
 				w.At(94, 13, "set")
@@ -266,19 +272,20 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				w.At(96, 13, "if")
-				if !runtime.IsDefined(toolCall.Attr("id"), nil, nil) || runtime.Lt(runtime.FilterLength(toolCall.Attr("id"), nil, nil), runtime.Int(9)) {
+				toolCallId := toolCall.Attr("id")
+				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Lt(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					w.At(97, 17, "{{ }}")
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCall.Attr("id"))))
+					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.At(99, 13, "{{ }}")
 				w.WriteString(", \"id\": \"")
-				w.WriteStr(toolCall.Attr("id").Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+				w.WriteStr(toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100 {%- if not loop.last %}
 				w.At(100, 13, "if")
-				if !loop4.Last().Truthy() {
+				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103 {{- "]" + eos_token }}
@@ -287,29 +294,31 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(message3.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message3Role, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107 {%- if message['content'] is string %}
 			w.At(107, 9, "if")
-			if runtime.IsString(message3.ItemStr("content"), nil, nil) {
+			message3Content2 := message3.ItemStr("content")
+			if runtime.IsString(message3Content2, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108 {{- message['content'] + eos_token }}
 				w.At(108, 13, "{{ }}")
-				w.WriteAdd(message3.ItemStr("content"), eosToken)
+				w.WriteAdd(message3Content2, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110 {{- message['content'][0]['text'] + eos_token }}
 				w.At(110, 13, "{{ }}")
-				w.WriteAdd(message3.ItemStr("content").ItemInt(0).ItemStr("text"), eosToken)
+				w.WriteAdd(message3Content2.ItemInt(0).ItemStr("text"), eosToken)
 			}
-		} else if runtime.EqStr(message3.ItemStr("role"), "tool_results") || runtime.EqStr(message3.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113 {%- if message.content is defined and message.content.content is defined %}
 			w.At(113, 9, "if")
-			if runtime.IsDefined(message3.Attr("content"), nil, nil) && runtime.IsDefined(message3.Attr("content").Attr("content"), nil, nil) {
+			message3Content3 := message3.Attr("content")
+			if runtime.IsDefined(message3Content3, nil, nil) && runtime.IsDefined(message3Content3.Attr("content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114 {%- set content = message.content.content %}
 				w.At(114, 13, "set")
-				content = message3.Attr("content").Attr("content")
+				content = message3Content3.Attr("content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116 {%- set content = message.content %}
 				w.At(116, 13, "set")
-				content = message3.Attr("content")
+				content = message3Content3
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.At(118, 9, "{{ }}")
@@ -318,15 +327,16 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			w.At(119, 9, "if")
-			if !runtime.IsDefined(message3.Attr("tool_call_id"), nil, nil) || runtime.Lt(runtime.FilterLength(message3.Attr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			message3ToolCallId := message3.Attr("tool_call_id")
+			if !runtime.IsDefined(message3ToolCallId, nil, nil) || runtime.Lt(runtime.FilterLength(message3ToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				w.At(120, 13, "{{ }}")
-				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), message3.Attr("tool_call_id"))))
+				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), message3ToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.At(122, 9, "{{ }}")
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(message3.Attr("tool_call_id").Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+			w.WriteStr(message3ToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…

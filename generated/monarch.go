@@ -39,12 +39,12 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9 {%- for message in messages %}
 	w.At(9, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// monarch.jinja:10 {%- if not loop.first %}
 		w.At(10, 1, "if")
-		if !loop.First().Truthy() {
+		if !(i == 0) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}

@@ -50,49 +50,52 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// moonshotai-Kimi-K2.jinja:4 {%- for message in messages -%}
 	w.At(4, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(5, 3, "if")
-		if loop.First().Truthy() && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8 {%- if message['role'] == 'system' -%}
 		w.At(8, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>user<|im_middle|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		w.At(17, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18 {%- if message['content'] -%}
 			w.At(18, 5, "if")
-			if message.ItemStr("content").Truthy() {
+			messageContent := message.ItemStr("content")
+			if messageContent.Truthy() {
 				// moonshotai-Kimi-K2.jinja:18 {{ message['content'] }}
 				w.At(18, 34, "{{ }}")
-				w.Write(message.ItemStr("content"))
+				w.Write(messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20 {%- for tool_call in message['tool_calls'] -%}
 			w.At(20, 5, "for")
-			var loop2 runtime.Loop
-			for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
-				toolCall := loop2.Item()
+			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
+			for i2 := range items2 {
+				toolCall := items2[i2]
 				funcName := runtime.Undefined("func_name")
 				formattedId := runtime.Undefined("formatted_id")
 				// moonshotai-Kimi-K2.jinja:21 {%- set func_name = tool_call['function']['name'] -%}
 				w.At(21, 7, "set")
-				funcName = toolCall.ItemStr("function").ItemStr("name")
+				toolCallFunction := toolCall.ItemStr("function")
+				funcName = toolCallFunction.ItemStr("name")
 				// moonshotai-Kimi-K2.jinja:22 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				w.At(22, 7, "set")
-				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), funcName), runtime.Str(":")), runtime.FilterString(loop2.Index0(), nil, nil))
+				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), funcName), runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23 {{ formatted_id }}
 				w.At(23, 26, "{{ }}")
@@ -100,11 +103,11 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23 {{ tool_call['function']['arguments'] | tojson}}
 				w.At(23, 72, "{{ }}")
-				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
+				w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27 {{ message.tool_call_id }}
 			w.At(27, 18, "{{ }}")

@@ -91,13 +91,14 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
 		w.At(18, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19 {{role_name}}
 			w.At(19, 16, "{{ }}")
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21 {{role_name}}
 			w.At(21, 21, "{{ }}")
@@ -132,14 +133,16 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_call_argument_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32 {% if tool_call['function']['arguments'] is string %}
 			w.At(32, 70, "if")
-			if runtime.IsString(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil) {
+			toolCallFunction := toolCall.ItemStr("function")
+			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
+			if runtime.IsString(toolCallFunctionArguments, nil, nil) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] }}
 				w.At(32, 123, "{{ }}")
-				w.Write(toolCall.ItemStr("function").ItemStr("arguments"))
+				w.Write(toolCallFunctionArguments)
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] | tojson }}
 				w.At(32, 173, "{{ }}")
-				w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
+				w.WriteJSON(toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -189,7 +192,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
 		// moonshotai-Kimi-K2-Thinking.jinja:61 {%- if message['role'] == 'assistant' -%}
 		w.At(61, 3, "if")
-		if runtime.EqStr(message3.ItemStr("role"), "assistant") {
+		message3Role := message3.ItemStr("role")
+		if runtime.EqStr(message3Role, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62 {{render_content(message)}}
 			w.At(62, 20, "{{ }}")
@@ -201,7 +205,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(64, 7, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
 			}
-		} else if runtime.EqStr(message3.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:67 {%- set tool_call_id = message.tool_call_id -%}
 			w.At(67, 5, "set")
 			toolCallId = message3.Attr("tool_call_id")
@@ -230,7 +234,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
 		// moonshotai-Kimi-K2-Thinking.jinja:78 {%- if message['role'] == 'assistant' -%}
 		w.At(78, 3, "if")
-		if runtime.EqStr(message4.ItemStr("role"), "assistant") {
+		message4Role := message4.ItemStr("role")
+		if runtime.EqStr(message4Role, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79 {%- set rc = message.get('reasoning_content', ”) -%}
 			w.At(79, 5, "set")
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
@@ -249,7 +254,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(82, 6, "{{ }}")
 				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
 			}
-		} else if runtime.EqStr(message4.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message4Role, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:85 {%- set tool_call_id = message.tool_call_id -%}
 			w.At(85, 5, "set")
 			toolCallId2 = message4.Attr("tool_call_id")

@@ -67,11 +67,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			for _, part := range runtime.Iterate(w, content) {
 				// muse-glimmer.jinja:16 {%- if part['type'] == 'image' -%}
 				w.At(16, 13, "if")
-				if runtime.EqStr(part.ItemStr("type"), "image") {
+				partType := part.ItemStr("type")
+				if runtime.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
-				} else if runtime.EqStr(part.ItemStr("type"), "video") {
+				} else if runtime.EqStr(partType, "video") {
 					w.WriteString("<|video|>")
-				} else if runtime.EqStr(part.ItemStr("type"), "text") {
+				} else if runtime.EqStr(partType, "text") {
 					// muse-glimmer.jinja:21 {{- part['text'] -}}
 					w.At(21, 17, "{{ }}")
 					w.Write(part.ItemStr("text"))
@@ -88,7 +89,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		args2 := runtime.Undefined("args")
 		// muse-glimmer.jinja:27 {%- set args = tc.function.arguments -%}
 		w.At(27, 5, "set")
-		args2 = tc.Attr("function").Attr("arguments")
+		tcFunction := tc.Attr("function")
+		args2 = tcFunction.Attr("arguments")
 		// muse-glimmer.jinja:28 {%- if args is not mapping -%}
 		w.At(28, 5, "if")
 		if !runtime.IsMapping(args2, nil, nil) {
@@ -99,7 +101,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:31 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.At(31, 5, "{{ }}")
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-		w.WriteStr(tc.Attr("function").Attr("name"))
+		w.WriteStr(tcFunction.Attr("name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32 {%- for k, v in args.items() -%}
 		w.At(32, 5, "for")
@@ -157,8 +159,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			tns := runtime.Undefined("tns")
 			// muse-glimmer.jinja:60 {%- set fn = tool.function if tool.function is defined else tool -%}
 			w.At(60, 9, "set")
-			if runtime.IsDefined(tool.Attr("function"), nil, nil) {
-				fn = tool.Attr("function")
+			toolFunction := tool.Attr("function")
+			if runtime.IsDefined(toolFunction, nil, nil) {
+				fn = toolFunction
 			} else {
 				fn = tool
 			}
@@ -202,8 +205,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			fn2 := runtime.Undefined("fn")
 			// muse-glimmer.jinja:72 {%- set fn = tool.function if tool.function is defined else tool -%}
 			w.At(72, 9, "set")
-			if runtime.IsDefined(tool2.Attr("function"), nil, nil) {
-				fn2 = tool2.Attr("function")
+			tool2Function := tool2.Attr("function")
+			if runtime.IsDefined(tool2Function, nil, nil) {
+				fn2 = tool2Function
 			} else {
 				fn2 = tool2
 			}
@@ -256,8 +260,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				tns3 := runtime.Undefined("tns")
 				// muse-glimmer.jinja:91 {%- set fn = tool.function if tool.function is defined else tool -%}
 				w.At(91, 13, "set")
-				if runtime.IsDefined(tool3.Attr("function"), nil, nil) {
-					fn3 = tool3.Attr("function")
+				tool3Function := tool3.Attr("function")
+				if runtime.IsDefined(tool3Function, nil, nil) {
+					fn3 = tool3Function
 				} else {
 					fn3 = tool3
 				}
@@ -357,9 +362,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	}
 	// muse-glimmer.jinja:130 {%- for message in messages -%}
 	w.At(130, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i2 := range items {
+		message := items[i2]
 		role := runtime.Undefined("role")
 		endToken := runtime.Undefined("end_token")
 		sysText := in.Lookup("sys_text")
@@ -373,7 +378,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		role = message.ItemStr("role")
 		// muse-glimmer.jinja:132 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
 		w.At(132, 5, "set")
-		if !loop.Last().Truthy() && runtime.Eq(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).ItemStr("role"), role) {
+		if !(i2 == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), role) {
 			endToken = runtime.Str("<|eom|>")
 		} else {
 			endToken = runtime.Str("<|eot|>")
@@ -481,9 +486,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// muse-glimmer.jinja:184 {%- for tc in message['tool_calls'] -%}
 				w.At(184, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
-					tc3 := loop2.Item()
+				items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
+				for i3 := range items2 {
+					tc3 := items2[i3]
 					// muse-glimmer.jinja:185 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.At(185, 17, "{{ }}")
 					w.WriteString("<|start|>assistant to=")
@@ -494,7 +499,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					w.Write(runtime.Call(renderAtem, []runtime.Value{tc3}, nil))
 					// muse-glimmer.jinja:187 {%- if loop.last -%}
 					w.At(187, 17, "if")
-					if loop2.Last().Truthy() {
+					if i3 == len(items2)-1 {
 						// muse-glimmer.jinja:188 {{- end_token -}}
 						w.At(188, 21, "{{ }}")
 						w.Write(endToken)

@@ -66,11 +66,12 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
 			w.At(14, 5, "if")
-			if runtime.IsDefined(jsonSpec.Attr("additionalProperties"), nil, nil) {
+			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
+			if runtime.IsDefined(jsonSpecAdditionalProperties, nil, nil) {
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.At(15, 9, "{{ }}")
 				w.WriteString("dict[str, ")
-				w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil))
+				w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpecAdditionalProperties}, nil))
 				w.WriteString("]")
 			} else {
 				w.WriteString("dict")
@@ -79,15 +80,15 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("Union[")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21 {%- for t in json_spec.type %}
 			w.At(21, 5, "for")
-			var loop runtime.Loop
-			for loop.Start(w, jsonSpec.Attr("type"), nil); loop.Next(); {
-				t := loop.Item()
+			items := runtime.Iterate(w, jsonSpec.Attr("type"))
+			for i := range items {
+				t := items[i]
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:22 {{- json_to_python_type({"type": t}) }}
 				w.At(22, 7, "{{ }}")
 				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:23 {%- if not loop.last %}
 				w.At(23, 7, "if")
-				if !loop.Last().Truthy() {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -102,51 +103,55 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:38 {%- for tool in tools %}
 	w.At(38, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, tools, nil); loop2.Next(); {
-		tool := loop2.Item()
+	items2 := runtime.Iterate(w, tools)
+	for i2 := range items2 {
+		tool := items2[i2]
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39 {%- if tool.function is defined %}
 		w.At(39, 5, "if")
-		if runtime.IsDefined(tool.Attr("function"), nil, nil) {
+		toolFunction := tool.Attr("function")
+		if runtime.IsDefined(toolFunction, nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40 {%- set tool = tool.function %}
 			w.At(40, 9, "set")
-			tool = tool.Attr("function")
+			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:43 {{- '{"name": "' + tool.name + '", ' }}
 		w.At(43, 5, "{{ }}")
+		toolName := tool.Attr("name")
 		w.WriteString("{\"name\": \"")
-		w.WriteStr(tool.Attr("name"))
+		w.WriteStr(toolName)
 		w.WriteString("\", ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:44 {{- '"description": "' + tool.name + '(' }}
 		w.At(44, 5, "{{ }}")
 		w.WriteString("\"description\": \"")
-		w.WriteStr(tool.Attr("name"))
+		w.WriteStr(toolName)
 		w.WriteString("(")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(45, 5, "for")
-		keys, values := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
-		var loop3 runtime.Loop
-		for loop3.StartValues(w, keys); loop3.Next(); {
-			paramName := keys[loop3.Pos()]
-			paramFields := values[loop3.Pos()]
+		toolParameters := tool.Attr("parameters")
+		toolParametersProperties := toolParameters.Attr("properties")
+		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+		for i3 := range w.Count(len(keys)) {
+			paramName := keys[i3]
+			paramFields := values[i3]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			w.At(46, 9, "{{ }}")
 			w.WriteAdd(paramName, runtime.Str(": "), runtime.Call(jsonToPythonType, []runtime.Value{paramFields}, nil))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47 {%- if not loop.last %}
 			w.At(47, 9, "if")
-			if !loop3.Last().Truthy() {
+			if !(i3 == len(keys)-1) {
 				w.WriteString(", ")
 			}
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52 {%- if tool.return is defined %}
 		w.At(52, 5, "if")
-		if runtime.IsDefined(tool.Attr("return"), nil, nil) {
+		toolReturn := tool.Attr("return")
+		if runtime.IsDefined(toolReturn, nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
 			w.At(53, 9, "{{ }}")
 			w.WriteString(" -> ")
-			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{tool.Attr("return")}, nil))
+			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{toolReturn}, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55 {{- " - " + tool.description + "
 		w.At(55, 5, "{{ }}")
@@ -155,14 +160,13 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		w.At(58, 5, "for")
-		keys2, values2 := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
-		var loop4 runtime.Loop
-		for loop4.StartValues(w, keys2); loop4.Next(); {
-			paramName2 := keys2[loop4.Pos()]
-			paramFields2 := values2[loop4.Pos()]
+		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
+		for i4 := range w.Count(len(keys2)) {
+			paramName2 := keys2[i4]
+			paramFields2 := values2[i4]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:59 {%- if loop.first %}
 			w.At(59, 9, "if")
-			if loop4.First().Truthy() {
+			if i4 == 0 {
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
@@ -176,61 +180,63 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65 {%- if tool.return is defined and tool.return.description is defined %}
 		w.At(65, 5, "if")
-		if runtime.IsDefined(tool.Attr("return"), nil, nil) && runtime.IsDefined(tool.Attr("return").Attr("description"), nil, nil) {
+		if runtime.IsDefined(toolReturn, nil, nil) && runtime.IsDefined(toolReturn.Attr("description"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66 {{- "
 			w.At(66, 9, "{{ }}")
 			w.WriteString("\n    Returns:\n        ")
-			w.WriteStr(tool.Attr("return").Attr("description"))
+			w.WriteStr(toolReturn.Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72 {%- if tool.parameters.properties | length == 0 %}
 		w.At(72, 5, "if")
-		if runtime.Eq(runtime.FilterLength(tool.Attr("parameters").Attr("properties"), nil, nil), runtime.Int(0)) {
+		if runtime.Eq(runtime.FilterLength(toolParametersProperties, nil, nil), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75 {{- tool.parameters|tojson }}
 			w.At(75, 9, "{{ }}")
-			w.WriteJSON(tool.Attr("parameters"), nil, nil)
+			w.WriteJSON(toolParameters, nil, nil)
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78 {%- if not loop.last %}
 		w.At(78, 5, "if")
-		if !loop2.Last().Truthy() {
+		if !(i2 == len(items2)-1) {
 			w.WriteString("\n")
 		}
 	}
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:94 {%- for message in messages %}
 	w.At(94, 1, "for")
-	var loop5 runtime.Loop
-	for loop5.Start(w, messages, nil); loop5.Next(); {
-		message := loop5.Item()
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
+		message := loop.Item()
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		w.At(95, 5, "if")
-		if (runtime.EqStr(message.Attr("role"), "user") || runtime.EqStr(message.Attr("role"), "system")) || (runtime.EqStr(message.Attr("role"), "assistant") && !runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) {
+		messageRole := message.Attr("role")
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96 {{- '<|im_start|>' + message.role + '
 			w.At(96, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
 			w.At(100, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:101 {%- for tool_call in message.tool_calls %}
 			w.At(101, 5, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104 {%- if tool_call.function is defined %}
 				w.At(104, 16, "if")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105 {%- set tool_call = tool_call.function %}
 					w.At(105, 17, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:109 {{- tool_call.name }}
@@ -239,27 +245,28 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				w.WriteString("\", ")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112 {%- if tool_call.arguments is defined %}
 				w.At(112, 13, "if")
-				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+				toolCallArguments := toolCall.Attr("arguments")
+				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114 {%- if tool_call.arguments is string %}
 					w.At(114, 17, "if")
-					if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
+					if runtime.IsString(toolCallArguments, nil, nil) {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115 {{- tool_call.arguments }}
 						w.At(115, 21, "{{ }}")
-						w.Write(toolCall.Attr("arguments"))
+						w.Write(toolCallArguments)
 					} else {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117 {{- tool_call.arguments|tojson }}
 						w.At(117, 21, "{{ }}")
-						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 				}
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:127 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(127, 9, "if")
-			if loop5.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop5.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -268,16 +275,16 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.Write(message.Attr("content"))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:134 {%- if not loop.last %}
 			w.At(134, 9, "if")
-			if !loop5.Last().Truthy() {
+			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
 			} else {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:142 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(142, 9, "if")
-			if !loop5.Last().Truthy() && !runtime.EqStr(loop5.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>")
-			} else if loop5.Last().Truthy() {
+			} else if loop.Last().Truthy() {
 				w.WriteString("<|im_end|>")
 			}
 		}

@@ -89,10 +89,11 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	w.WriteConcat(bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
 	w.At(5, 231, "if")
-	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") && !runtime.EqStr(messages.ItemInt(0).Attr("content"), "") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.Attr("role"), "system") && !runtime.EqStr(messages0.Attr("content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = messages[0].content -%}
 		w.At(5, 300, "set")
-		systemContent = messages.ItemInt(0).Attr("content")
+		systemContent = messages0.Attr("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if '/no_think' in system_content -%}
 		w.At(5, 348, "if")
 		if runtime.In(runtime.Str("/no_think"), systemContent) {
@@ -120,19 +121,20 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {%- for tool in tools -%}
 		w.At(8, 24, "for")
-		var loop runtime.Loop
-		for loop.Start(w, tools, nil); loop.Next(); {
-			tool := loop.Item()
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			w.At(8, 49, "{{ }}")
-			w.WriteJSON(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
-				return tool.Attr("function")
+			toolFunction := tool.Attr("function")
+			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
+				return toolFunction
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else ” -}}
 			w.At(8, 119, "{{ }}")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
@@ -145,13 +147,14 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	w.Write(eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for message in messages -%}
 	w.At(16, 205, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message := items2[i2]
 		content := in.Lookup("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
 		w.At(16, 236, "if")
-		if runtime.Eq(message.Attr("role"), userToken) {
+		messageRole := message.Attr("role")
+		if runtime.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ user_token ~ end_header -}}
 			w.At(16, 273, "{{ }}")
 			w.WriteConcat(startHeader, userToken, endHeader)
@@ -161,17 +164,18 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
 			w.At(16, 341, "{{ }}")
 			w.Write(eot)
-		} else if runtime.Eq(message.Attr("role"), assistantToken) {
+		} else if runtime.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if '</think>' in message.content -%}
 			w.At(16, 395, "if")
-			if runtime.In(runtime.Str("</think>"), message.Attr("content")) {
+			messageContent := message.Attr("content")
+			if runtime.In(runtime.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				w.At(16, 435, "set")
-				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
+				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content -%}
 				w.At(16, 515, "set")
-				content = message.Attr("content")
+				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
 			w.At(16, 565, "{{ }}")
@@ -181,18 +185,20 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			w.Write(content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.tool_calls -%}
 			w.At(16, 630, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for call in message.tool_calls -%}
 				w.At(16, 680, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, message.Attr("tool_calls"), nil); loop3.Next(); {
-					call := loop3.Item()
+				items3 := runtime.Iterate(w, messageToolCalls)
+				for i3 := range items3 {
+					call := items3[i3]
 					fn := runtime.Undefined("fn")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set fn = call.function if call.function is defined else call -%}
 					w.At(16, 718, "set")
-					if runtime.IsDefined(call.Attr("function"), nil, nil) {
-						fn = call.Attr("function")
+					callFunction := call.Attr("function")
+					if runtime.IsDefined(callFunction, nil, nil) {
+						fn = callFunction
 					} else {
 						fn = call
 					}
@@ -203,19 +209,20 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if fn.arguments is string -%}
 					w.At(16, 837, "if")
-					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
+					fnArguments := fn.Attr("arguments")
+					if runtime.IsString(fnArguments, nil, nil) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments -}}
 						w.At(16, 870, "{{ }}")
-						w.Write(fn.Attr("arguments"))
+						w.Write(fnArguments)
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments | tojson -}}
 						w.At(16, 902, "{{ }}")
-						w.WriteJSON(fn.Attr("arguments"), nil, nil)
+						w.WriteJSON(fnArguments, nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else ”) -}}
 					w.At(16, 944, "{{ }}")
 					w.WriteString("}")
-					w.WriteStr(runtime.IfElse(!loop3.Last().Truthy(), func() runtime.Value {
+					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
@@ -226,10 +233,10 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
 			w.At(16, 1038, "{{ }}")
 			w.Write(eot)
-		} else if runtime.Eq(message.Attr("role"), toolToken) {
+		} else if runtime.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
 			w.At(16, 1088, "if")
-			if loop2.First().Truthy() || runtime.Ne(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
+			if (i2 == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ tool_token ~ end_header -}}
 				w.At(16, 1159, "{{ }}")
 				w.WriteConcat(startHeader, toolToken, endHeader)
@@ -240,14 +247,14 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else ” -}}
 			w.At(16, 1266, "{{ }}")
-			if !loop2.Last().Truthy() && runtime.Eq(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
+			if !(i2 == len(items2)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
 			w.At(16, 1354, "if")
-			if loop2.Last().Truthy() || runtime.Ne(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), toolToken) {
+			if (i2 == len(items2)-1) || runtime.Ne(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
 				w.At(16, 1451, "{{ }}")

@@ -95,23 +95,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17 {%- for m in loop_messages %}
 	w.At(17, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
-		m := loop2.Item()
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18 {%- if m["role"] == "user" %}
 		w.At(18, 3, "if")
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19 {%- set ns.last_user_idx = loop.index0 %}
 			w.At(19, 5, "set")
-			runtime.SetAttr(ns, "last_user_idx", loop2.Index0())
+			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23 {%- if messages[0]["role"] == "system" %}
 	w.At(23, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24 {%- set system_message = messages[0]["content"] %}
 		w.At(24, 5, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25 {%- set loop_messages = messages[1:] %}
 		w.At(25, 5, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -135,15 +136,15 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35 {%- for m in loop_messages %}
 	w.At(35, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, loopMessages, nil); loop3.Next(); {
-		m2 := loop3.Item()
+	items2 := runtime.Iterate(w, loopMessages)
+	for i2 := range items2 {
+		m2 := items2[i2]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36 {%- if m["role"] == "user" %}
 		w.At(36, 3, "if")
 		if runtime.EqStr(m2.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37 {%- set ns.last_user_idx = loop.index0 %}
 			w.At(37, 5, "set")
-			runtime.SetAttr(ns, "last_user_idx", loop3.Index0())
+			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i2)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40 {%- if system_message is defined %}
@@ -170,31 +171,34 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 := runtime.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54 {%- if tool.function is defined %}
 			w.At(54, 9, "if")
-			if runtime.IsDefined(tool.Attr("function"), nil, nil) {
+			toolFunction := tool.Attr("function")
+			if runtime.IsDefined(toolFunction, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55 {%- set tool = tool.function %}
 				w.At(55, 13, "set")
-				tool = tool.Attr("function")
+				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.At(57, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58 {%- if tool.description is defined %}
 			w.At(58, 9, "if")
-			if runtime.IsDefined(tool.Attr("description"), nil, nil) {
+			toolDescription := tool.Attr("description")
+			if runtime.IsDefined(toolDescription, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.At(59, 13, "{{ }}")
-				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(tool.Attr("description"), nil, nil), runtime.Str("</description>"))
+				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>"))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			w.At(62, 9, "if")
-			if ((runtime.IsDefined(tool.Attr("parameters"), nil, nil) && runtime.IsMapping(tool.Attr("parameters"), nil, nil)) && runtime.IsDefined(tool.Attr("parameters").Attr("properties"), nil, nil)) && runtime.IsMapping(tool.Attr("parameters").Attr("properties"), nil, nil) {
+			toolParameters := tool.Attr("parameters")
+			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(63, 13, "for")
-				keys, values := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
+				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
+				for i3 := range w.Count(len(keys)) {
+					paramName := keys[i3]
+					paramFields := values[i3]
 					handledKeys3 := handledKeys2
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
@@ -202,24 +206,27 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66 {%- if param_fields.type is defined %}
 					w.At(66, 17, "if")
-					if runtime.IsDefined(paramFields.Attr("type"), nil, nil) {
+					paramFieldsType := paramFields.Attr("type")
+					if runtime.IsDefined(paramFieldsType, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.At(67, 21, "{{ }}")
-						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFields.Attr("type"), nil, nil), runtime.Str("</type>"))
+						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType, nil, nil), runtime.Str("</type>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69 {%- if param_fields.description is defined %}
 					w.At(69, 17, "if")
-					if runtime.IsDefined(paramFields.Attr("description"), nil, nil) {
+					paramFieldsDescription := paramFields.Attr("description")
+					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.At(70, 21, "{{ }}")
-						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFields.Attr("description"), nil, nil), runtime.Str("</description>"))
+						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72 {%- if param_fields.enum is defined %}
 					w.At(72, 17, "if")
-					if runtime.IsDefined(paramFields.Attr("enum"), nil, nil) {
+					paramFieldsEnum := paramFields.Attr("enum")
+					if runtime.IsDefined(paramFieldsEnum, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.At(73, 21, "{{ }}")
-						w.WriteConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFields.Attr("enum"), nil, nil), nil, nil), runtime.Str("</enum>"))
+						w.WriteConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					w.At(75, 17, "set")
@@ -235,13 +242,13 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			w.At(81, 9, "{{ }}")
-			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{tool.Attr("parameters"), handledKeys2}, nil))
+			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{toolParameters, handledKeys2}, nil))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			w.At(82, 9, "if")
-			if runtime.IsDefined(tool.Attr("parameters"), nil, nil) && runtime.IsDefined(tool.Attr("parameters").Attr("required"), nil, nil) {
+			if runtime.IsDefined(toolParameters, nil, nil) && runtime.IsDefined(toolParameters.Attr("required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.At(83, 13, "{{ }}")
-				w.WriteConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(tool.Attr("parameters").Attr("required"), nil, nil), nil, nil), runtime.Str("</required>"))
+				w.WriteConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(toolParameters.Attr("required"), nil, nil), nil, nil), runtime.Str("</required>"))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -263,21 +270,23 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104 {%- for message in loop_messages %}
 	w.At(104, 1, "for")
-	var loop4 runtime.Loop
-	for loop4.Start(w, loopMessages, nil); loop4.Next(); {
-		message := loop4.Item()
+	var loop2 runtime.Loop
+	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
+		message := loop2.Item()
 		content := in.Lookup("content")
 		includeContent := in.Lookup("include_content")
 		c := in.Lookup("c")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105 {%- if message.role == "assistant" %}
 		w.At(105, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "assistant") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			w.At(107, 9, "if")
-			if (runtime.IsDefined(message.Attr("reasoning_content"), nil, nil) && runtime.IsString(message.Attr("reasoning_content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("reasoning_content"), nil, nil), nil, nil), runtime.Int(0)) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				w.At(108, 13, "set")
-				content = runtime.Concat(runtime.Str("<think>\n"), message.Attr("reasoning_content"), runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = runtime.Concat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110 {%- set content = message.content | default(”, true) %}
 				w.At(110, 13, "set")
@@ -298,11 +307,12 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			w.At(120, 9, "if")
-			if (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+			messageToolCalls := message.Attr("tool_calls")
+			if (runtime.IsDefined(messageToolCalls, nil, nil) && runtime.IsIterable(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				w.At(123, 17, "set")
-				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop4.Index0(), ns.Attr("last_user_idx"))))
+				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124 {%- if content is string and content | trim | length > 0 %}
 				w.At(124, 17, "if")
 				if runtime.IsString(content, nil, nil) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil), nil, nil), runtime.Int(0)) {
@@ -343,26 +353,28 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144 {%- for tool_call in message.tool_calls %}
 				w.At(144, 17, "for")
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145 {%- if tool_call.function is defined %}
 					w.At(145, 21, "if")
-					if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+					toolCallFunction := toolCall.Attr("function")
+					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146 {%- set tool_call = tool_call.function %}
 						w.At(146, 25, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.At(148, 21, "{{ }}")
 					w.WriteConcat(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149 {%- if tool_call.arguments is defined %}
 					w.At(149, 25, "if")
-					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150 {%- for args_name, args_value in tool_call.arguments|items %}
 						w.At(150, 29, "for")
-						keys2, values2 := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
-						for i2 := range w.Count(len(keys2)) {
-							argsName := keys2[i2]
-							argsValue := values2[i2]
+						keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
+						for i4 := range w.Count(len(keys2)) {
+							argsName := keys2[i4]
+							argsValue := values2[i4]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.At(151, 33, "{{ }}")
 							w.WriteConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -381,7 +393,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</function>\n</tool_call>\n")
 				}
 				w.WriteString("<|im_end|>\n")
-			} else if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop4.Index0(), ns.Attr("last_user_idx"))) {
+			} else if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default(”, true) | string | trim) ~ '<|im_end|>\n' }}
 				w.At(162, 17, "{{ }}")
 				w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n"))
@@ -409,10 +421,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 				}
 			}
-		} else if runtime.EqStr(message.Attr("role"), "user") || runtime.EqStr(message.Attr("role"), "system") {
+		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177 {{- '<|im_start|>' + message.role + '\n' }}
 			w.At(177, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"))
+			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178 {%- set content = message.content | string %}
 			w.At(178, 9, "set")
 			content = runtime.FilterString(message.Attr("content"), nil, nil)
@@ -420,10 +432,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.At(179, 9, "{{ }}")
 			w.Write(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(182, 9, "if")
-			if loop4.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop4.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -433,15 +445,15 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(188, 9, "if")
-			if !loop4.Last().Truthy() && !runtime.EqStr(loop4.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop4.Last().Truthy() {
+			} else if loop2.Last().Truthy() {
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.At(194, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
+			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198 {%- if add_generation_prompt %}

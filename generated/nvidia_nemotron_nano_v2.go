@@ -53,7 +53,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		content = message.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		w.At(4, 3, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") || runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5 {%- if '/think' in content -%}
 			w.At(5, 5, "if")
 			if runtime.In(runtime.Str("/think"), content) {
@@ -69,7 +70,9 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13 {%- if messages[0]['role'] != 'system' -%}
 	w.At(13, 1, "if")
-	if !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	messages0Role := messages0.ItemStr("role")
+	if !runtime.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = ” -%}
 		w.At(14, 3, "set")
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
@@ -77,7 +80,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default(”, true)).replace('/think', …
 		w.At(18, 3, "set")
-		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(0).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
+		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
 		w.At(19, 3, "{{ }}")
 		w.WriteString("<SPECIAL_10>System\n")
@@ -94,19 +97,20 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32 {%- for tool in tools -%}
 		w.At(32, 3, "for")
-		var loop runtime.Loop
-		for loop.Start(w, tools, nil); loop.Next(); {
-			tool := loop.Item()
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			w.At(33, 5, "{{ }}")
-			w.WriteJSON(runtime.IfElse(runtime.IsDefined(tool.Attr("function"), nil, nil), func() runtime.Value {
-				return tool.Attr("function")
+			toolFunction := tool.Attr("function")
+			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
+				return toolFunction
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else ” -}}
 			w.At(34, 5, "{{ }}")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
@@ -117,19 +121,20 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	w.At(55, 1, "set")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if runtime.EqStr(messages0Role, "system") {
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56 {%- if messages[-1]['role'] == 'assistant' -%}
 	w.At(56, 1, "if")
-	if runtime.EqStr(messages.ItemInt(-1).ItemStr("role"), "assistant") {
+	messagesMinus1 := messages.ItemInt(-1)
+	if runtime.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default(”, true)).strip() -%}
 		w.At(57, 3, "set")
-		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messages.ItemInt(-1).ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
+		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		w.At(58, 3, "set")
-		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messages.ItemInt(-1)), func() runtime.Value {
-			return messages.ItemInt(-1).ItemStr("tool_calls")
+		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
+			return messagesMinus1.ItemStr("tool_calls")
 		}, func() runtime.Value {
 			return runtime.NewList()
 		}))
@@ -139,25 +144,27 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62 {%- for message in messages %}
 	w.At(62, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message2 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message2 := items2[i2]
 		content2 := runtime.Undefined("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:63 {%- set content = message['content'] %}
 		w.At(63, 3, "set")
-		content2 = message2.ItemStr("content")
+		message2Content := message2.ItemStr("content")
+		content2 = message2Content
 		// NVIDIA-Nemotron-Nano-v2.jinja:64 {%- if message['role'] == 'user' -%}
 		w.At(64, 3, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65 {{- '<SPECIAL_11>User
 			w.At(65, 5, "{{ }}")
 			w.WriteString("<SPECIAL_11>User\n")
 			w.WriteStr(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(69, 5, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70 {{- '<SPECIAL_11>User
 				w.At(70, 7, "{{ }}")
 				w.WriteString("<SPECIAL_11>User\n")
@@ -165,20 +172,20 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
 			w.At(73, 5, "{{ }}")
-			w.Write(message2.ItemStr("content"))
+			w.Write(message2Content)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else ” -}}
 			w.At(74, 5, "{{ }}")
-			if !loop2.Last().Truthy() && runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if !(i2 == len(items2)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(75, 5, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79 {%- if content and '</think>' in content -%}
 			w.At(79, 5, "if")
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
@@ -196,7 +203,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84 {%- if message.tool_calls -%}
 			w.At(84, 5, "if")
-			if message2.Attr("tool_calls").Truthy() {
+			message2ToolCalls := message2.Attr("tool_calls")
+			if message2ToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default(”, true)).strip() != ” -%}
 				w.At(85, 7, "if")
 				if !runtime.EqStr(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
@@ -205,14 +213,15 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90 {%- for call in message.tool_calls -%}
 				w.At(90, 7, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
-					call := loop3.Item()
+				items3 := runtime.Iterate(w, message2ToolCalls)
+				for i3 := range items3 {
+					call := items3[i3]
 					fn := runtime.Undefined("fn")
 					// NVIDIA-Nemotron-Nano-v2.jinja:91 {%- set fn = call.function if call.function is defined else call -%}
 					w.At(91, 9, "set")
-					if runtime.IsDefined(call.Attr("function"), nil, nil) {
-						fn = call.Attr("function")
+					callFunction := call.Attr("function")
+					if runtime.IsDefined(callFunction, nil, nil) {
+						fn = callFunction
 					} else {
 						fn = call
 					}
@@ -223,19 +232,20 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93 {%- if fn.arguments is string -%}
 					w.At(93, 9, "if")
-					if runtime.IsString(fn.Attr("arguments"), nil, nil) {
+					fnArguments := fn.Attr("arguments")
+					if runtime.IsString(fnArguments, nil, nil) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94 {{- fn.arguments -}}
 						w.At(94, 11, "{{ }}")
-						w.Write(fn.Attr("arguments"))
+						w.Write(fnArguments)
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:96 {{- fn.arguments | tojson -}}
 						w.At(96, 11, "{{ }}")
-						w.WriteJSON(fn.Attr("arguments"), nil, nil)
+						w.WriteJSON(fnArguments, nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else ”) -}}
 					w.At(98, 9, "{{ }}")
 					w.WriteString("}")
-					w.WriteStr(runtime.IfElse(!loop3.Last().Truthy(), func() runtime.Value {
+					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
@@ -297,14 +307,15 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			w.At(147, 5, "for")
-			var loop4 runtime.Loop
-			for loop4.Start(w, ns.Attr("last_turn_assistant_tool_calls"), nil); loop4.Next(); {
-				call2 := loop4.Item()
+			items4 := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
+			for i4 := range items4 {
+				call2 := items4[i4]
 				fn2 := runtime.Undefined("fn")
 				// NVIDIA-Nemotron-Nano-v2.jinja:148 {%- set fn = call.function if call.function is defined else call -%}
 				w.At(148, 7, "set")
-				if runtime.IsDefined(call2.Attr("function"), nil, nil) {
-					fn2 = call2.Attr("function")
+				call2Function := call2.Attr("function")
+				if runtime.IsDefined(call2Function, nil, nil) {
+					fn2 = call2Function
 				} else {
 					fn2 = call2
 				}
@@ -315,19 +326,20 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150 {%- if fn.arguments is string -%}
 				w.At(150, 7, "if")
-				if runtime.IsString(fn2.Attr("arguments"), nil, nil) {
+				fn2Arguments := fn2.Attr("arguments")
+				if runtime.IsString(fn2Arguments, nil, nil) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151 {{- fn.arguments -}}
 					w.At(151, 9, "{{ }}")
-					w.Write(fn2.Attr("arguments"))
+					w.Write(fn2Arguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:153 {{- fn.arguments | tojson -}}
 					w.At(153, 9, "{{ }}")
-					w.WriteJSON(fn2.Attr("arguments"), nil, nil)
+					w.WriteJSON(fn2Arguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else ”) -}}
 				w.At(155, 7, "{{ }}")
 				w.WriteString("}")
-				w.WriteStr(runtime.IfElse(!loop4.Last().Truthy(), func() runtime.Value {
+				w.WriteStr(runtime.IfElse(!(i4 == len(items4)-1), func() runtime.Value {
 					return runtime.Str(", ")
 				}, func() runtime.Value {
 					return runtime.Str("")

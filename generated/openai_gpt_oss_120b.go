@@ -57,24 +57,27 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
 		w.At(11, 5, "if")
-		if runtime.EqStr(paramSpec.Attr("type"), "array") {
+		paramSpecType := paramSpec.Attr("type")
+		if runtime.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12 {%- if param_spec['items'] -%}
 			w.At(12, 9, "if")
-			if paramSpec.ItemStr("items").Truthy() {
+			paramSpecItems := paramSpec.ItemStr("items")
+			if paramSpecItems.Truthy() {
 				// openai-gpt-oss-120b.jinja:13 {%- if param_spec['items']['type'] == "string" -%}
 				w.At(13, 13, "if")
-				if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "string") {
+				paramSpecItemsType := paramSpecItems.ItemStr("type")
+				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "number") {
+				} else if runtime.EqStr(paramSpecItemsType, "number") {
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "integer") {
+				} else if runtime.EqStr(paramSpecItemsType, "integer") {
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpec.ItemStr("items").ItemStr("type"), "boolean") {
+				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
 					w.WriteString("boolean[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					w.At(22, 17, "set")
-					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpec.ItemStr("items"), requiredParams}, nil)
+					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpecItems, requiredParams}, nil)
 					// openai-gpt-oss-120b.jinja:23 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					w.At(23, 17, "if")
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
@@ -98,17 +101,17 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpec.Attr("type"), nil, nil) && runtime.IsIterable(paramSpec.Attr("type"), nil, nil)) && !runtime.IsString(paramSpec.Attr("type"), nil, nil)) && !runtime.IsMapping(paramSpec.Attr("type"), nil, nil)) && runtime.IsDefined(paramSpec.Attr("type").ItemInt(0), nil, nil) {
+		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
 			// openai-gpt-oss-120b.jinja:40 {%- if param_spec.type | length > 1 -%}
 			w.At(40, 9, "if")
-			if runtime.Gt(runtime.FilterLength(paramSpec.Attr("type"), nil, nil), runtime.Int(1)) {
+			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41 {{- param_spec.type | join(" | ") }}
 				w.At(41, 13, "{{ }}")
-				w.Write(runtime.FilterJoin(paramSpec.Attr("type"), []runtime.Value{runtime.Str(" | ")}, nil))
+				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:43 {{- param_spec.type[0] }}
 				w.At(43, 13, "{{ }}")
-				w.Write(paramSpec.Attr("type").ItemInt(0))
+				w.Write(paramSpecType.ItemInt(0))
 			}
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:47 {%- set has_object_variants = false -%}
@@ -116,7 +119,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			hasObjectVariants = runtime.Bool(false)
 			// openai-gpt-oss-120b.jinja:48 {%- for variant in param_spec.oneOf -%}
 			w.At(48, 9, "for")
-			for _, variant := range runtime.Iterate(w, paramSpec.Attr("oneOf")) {
+			paramSpecOneOf := paramSpec.Attr("oneOf")
+			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49 {%- if variant.type == "object" -%}
 				w.At(49, 13, "if")
 				if runtime.EqStr(variant.Attr("type"), "object") {
@@ -127,49 +131,52 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openai-gpt-oss-120b.jinja:53 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
 			w.At(53, 9, "if")
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpec.Attr("oneOf"), nil, nil), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:56 {%- for variant in param_spec.oneOf -%}
 				w.At(56, 13, "for")
-				var loop runtime.Loop
-				for loop.Start(w, paramSpec.Attr("oneOf"), nil); loop.Next(); {
-					variant2 := loop.Item()
+				items := runtime.Iterate(w, paramSpecOneOf)
+				for i := range items {
+					variant2 := items[i]
 					// openai-gpt-oss-120b.jinja:57 {{- render_typescript_type(variant, required_params) -}}
 					w.At(57, 17, "{{ }}")
 					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{variant2, requiredParams}, nil))
 					// openai-gpt-oss-120b.jinja:58 {%- if variant.description %}
 					w.At(58, 17, "if")
-					if variant2.Attr("description").Truthy() {
+					variant2Description := variant2.Attr("description")
+					if variant2Description.Truthy() {
 						// openai-gpt-oss-120b.jinja:59 {{- "// " + variant.description }}
 						w.At(59, 21, "{{ }}")
 						w.WriteString("// ")
-						w.WriteStr(variant2.Attr("description"))
+						w.WriteStr(variant2Description)
 					}
 					// openai-gpt-oss-120b.jinja:61 {%- if variant.default is defined %}
 					w.At(61, 17, "if")
-					if runtime.IsDefined(variant2.Attr("default"), nil, nil) {
+					variant2Default := variant2.Attr("default")
+					if runtime.IsDefined(variant2Default, nil, nil) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62 {{ "// default: " + variant.default|tojson }}
 						w.At(62, 21, "{{ }}")
 						w.WriteString("// default: ")
-						w.WriteStr(runtime.FilterTojson(variant2.Attr("default"), nil, nil))
+						w.WriteStr(runtime.FilterTojson(variant2Default, nil, nil))
 					}
 					// openai-gpt-oss-120b.jinja:64 {%- if not loop.last %}
 					w.At(64, 17, "if")
-					if !loop.Last().Truthy() {
+					if !(i == len(items)-1) {
 						w.WriteString(" | \n")
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpec.Attr("type"), "string") {
+		} else if runtime.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:70 {%- if param_spec.enum -%}
 			w.At(70, 9, "if")
-			if paramSpec.Attr("enum").Truthy() {
+			paramSpecEnum := paramSpec.Attr("enum")
+			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.At(71, 13, "{{ }}")
 				w.WriteString("\"")
-				w.WriteStr(runtime.FilterJoin(paramSpec.Attr("enum"), []runtime.Value{runtime.Str("\" | \"")}, nil))
+				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				w.WriteString("string")
@@ -179,30 +186,31 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpec.Attr("type"), "number") {
+		} else if runtime.EqStr(paramSpecType, "number") {
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpec.Attr("type"), "integer") {
+		} else if runtime.EqStr(paramSpecType, "integer") {
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpec.Attr("type"), "boolean") {
+		} else if runtime.EqStr(paramSpecType, "boolean") {
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpec.Attr("type"), "object") {
+		} else if runtime.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:86 {%- if param_spec.properties -%}
 			w.At(86, 9, "if")
-			if paramSpec.Attr("properties").Truthy() {
+			paramSpecProperties := paramSpec.Attr("properties")
+			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				w.At(88, 13, "for")
-				keys, values := runtime.DictItems(paramSpec.Attr("properties"))
-				var loop2 runtime.Loop
-				for loop2.StartValues(w, keys); loop2.Next(); {
-					propName := keys[loop2.Pos()]
-					propSpec := values[loop2.Pos()]
+				keys, values := runtime.DictItems(paramSpecProperties)
+				for i2 := range w.Count(len(keys)) {
+					propName := keys[i2]
+					propSpec := values[i2]
 					// openai-gpt-oss-120b.jinja:89 {{- prop_name -}}
 					w.At(89, 17, "{{ }}")
 					w.Write(propName)
 					// openai-gpt-oss-120b.jinja:90 {%- if prop_name not in (param_spec.required or []) -%}
 					w.At(90, 17, "if")
-					if runtime.NotIn(propName, runtime.Or(paramSpec.Attr("required"), func() runtime.Value {
+					paramSpecRequired := paramSpec.Attr("required")
+					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
 					})) {
 						w.WriteString("?")
@@ -210,12 +218,12 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.At(94, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpec.Attr("required"), func() runtime.Value {
+					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
 					})}, nil))
 					// openai-gpt-oss-120b.jinja:95 {%- if not loop.last -%}
 					w.At(95, 17, "if")
-					if !loop2.Last().Truthy() {
+					if !(i2 == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -262,22 +270,23 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115 {%- if tool.parameters and tool.parameters.properties %}
 			w.At(115, 9, "if")
-			if tool.Attr("parameters").Truthy() && tool.Attr("parameters").Attr("properties").Truthy() {
+			toolParameters := tool.Attr("parameters")
+			if toolParameters.Truthy() && toolParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 				w.At(117, 13, "for")
-				keys2, values2 := runtime.DictItems(tool.Attr("parameters").Attr("properties"))
-				var loop3 runtime.Loop
-				for loop3.StartValues(w, keys2); loop3.Next(); {
-					paramName := keys2[loop3.Pos()]
-					paramSpec2 := values2[loop3.Pos()]
+				keys2, values2 := runtime.DictItems(toolParameters.Attr("properties"))
+				for i3 := range w.Count(len(keys2)) {
+					paramName := keys2[i3]
+					paramSpec2 := values2[i3]
 					// openai-gpt-oss-120b.jinja:118 {%- if param_spec.description %}
 					w.At(118, 17, "if")
-					if paramSpec2.Attr("description").Truthy() {
+					paramSpec2Description := paramSpec2.Attr("description")
+					if paramSpec2Description.Truthy() {
 						// openai-gpt-oss-120b.jinja:119 {{- "// " + param_spec.description + "\n" }}
 						w.At(119, 21, "{{ }}")
 						w.WriteString("// ")
-						w.WriteStr(paramSpec2.Attr("description"))
+						w.WriteStr(paramSpec2Description)
 						w.WriteString("\n")
 					}
 					// openai-gpt-oss-120b.jinja:121 {{- param_name }}
@@ -285,7 +294,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.Write(paramName)
 					// openai-gpt-oss-120b.jinja:122 {%- if param_name not in (tool.parameters.required or []) -%}
 					w.At(122, 17, "if")
-					if runtime.NotIn(paramName, runtime.Or(tool.Attr("parameters").Attr("required"), func() runtime.Value {
+					toolParametersRequired := toolParameters.Attr("required")
+					if runtime.NotIn(paramName, runtime.Or(toolParametersRequired, func() runtime.Value {
 						return runtime.NewList()
 					})) {
 						w.WriteString("?")
@@ -293,34 +303,35 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					w.At(126, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(tool.Attr("parameters").Attr("required"), func() runtime.Value {
+					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(toolParametersRequired, func() runtime.Value {
 						return runtime.NewList()
 					})}, nil))
 					// openai-gpt-oss-120b.jinja:127 {%- if param_spec.default is defined -%}
 					w.At(127, 17, "if")
-					if runtime.IsDefined(paramSpec2.Attr("default"), nil, nil) {
+					paramSpec2Default := paramSpec2.Attr("default")
+					if runtime.IsDefined(paramSpec2Default, nil, nil) {
 						// openai-gpt-oss-120b.jinja:128 {%- if param_spec.enum %}
 						w.At(128, 21, "if")
 						if paramSpec2.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129 {{- ", // default: " + param_spec.default }}
 							w.At(129, 25, "{{ }}")
 							w.WriteString(", // default: ")
-							w.WriteStr(paramSpec2.Attr("default"))
+							w.WriteStr(paramSpec2Default)
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:131 {{- "// default: " + param_spec.default }}
 							w.At(131, 25, "{{ }}")
 							w.WriteString("// default: ")
-							w.WriteStr(paramSpec2.Attr("default"))
+							w.WriteStr(paramSpec2Default)
 						} else {
 							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(133, 25, "{{ }}")
 							w.WriteString(", // default: ")
-							w.WriteStr(runtime.FilterTojson(paramSpec2.Attr("default"), nil, nil))
+							w.WriteStr(runtime.FilterTojson(paramSpec2Default, nil, nil))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136 {%- if not loop.last %}
 					w.At(136, 17, "if")
-					if !loop3.Last().Truthy() {
+					if !(i3 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
 						w.WriteString(",\n")
@@ -428,10 +439,12 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	w.At(234, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer") || runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	messages0Role := messages0.Attr("role")
+	if runtime.EqStr(messages0Role, "developer") || runtime.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235 {%- set developer_message = messages[0].content %}
 		w.At(235, 5, "set")
-		developerMessage = messages.ItemInt(0).Attr("content")
+		developerMessage = messages0.Attr("content")
 		// openai-gpt-oss-120b.jinja:236 {%- set loop_messages = messages[1:] %}
 		w.At(236, 5, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -471,20 +484,22 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// openai-gpt-oss-120b.jinja:259 {%- for message in loop_messages -%}
 	w.At(259, 1, "for")
-	var loop4 runtime.Loop
-	for loop4.Start(w, loopMessages, nil); loop4.Next(); {
-		message := loop4.Item()
+	items2 := runtime.Iterate(w, loopMessages)
+	for i4 := range items2 {
+		message := items2[i4]
 		futureFinalMessage := in.Lookup("future_final_message")
 		toolCall := in.Lookup("tool_call")
 		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
 		w.At(261, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "assistant") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263 {%- if "content" in message %}
 			w.At(263, 9, "if")
 			if runtime.In(runtime.Str("content"), message) {
 				// openai-gpt-oss-120b.jinja:264 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				w.At(264, 13, "if")
-				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), message.Attr("content")) || runtime.In(runtime.Str("<|channel|>final<|message|>"), message.Attr("content")) {
+				messageContent := message.Attr("content")
+				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
 					w.At(265, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -495,7 +510,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
 				w.At(269, 13, "if")
-				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), message.Attr("thinking")) || runtime.In(runtime.Str("<|channel|>final<|message|>"), message.Attr("thinking")) {
+				messageThinking := message.Attr("thinking")
+				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
 					w.At(270, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -509,7 +525,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				futureFinalMessage = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found", runtime.Bool(false))})
 				// openai-gpt-oss-120b.jinja:278 {%- for future_message in loop_messages[loop.index:] %}
 				w.At(278, 13, "for")
-				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(loop4.Index(), runtime.None(), runtime.None())) {
+				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i4+1)), runtime.None(), runtime.None())) {
 					// openai-gpt-oss-120b.jinja:279 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					w.At(279, 17, "if")
 					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
@@ -523,22 +539,24 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				toolCall = message.Attr("tool_calls").ItemInt(0)
 				// openai-gpt-oss-120b.jinja:286 {%- if tool_call.function %}
 				w.At(286, 13, "if")
-				if toolCall.Attr("function").Truthy() {
+				toolCallFunction := toolCall.Attr("function")
+				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287 {%- set tool_call = tool_call.function %}
 					w.At(287, 17, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289 {%- if message.content and message.thinking %}
 				w.At(289, 13, "if")
-				if message.Attr("content").Truthy() && message.Attr("thinking").Truthy() {
+				messageContent2 := message.Attr("content")
+				if messageContent2.Truthy() && message.Attr("thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					w.At(290, 17, "{{ }}")
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if message.Attr("content").Truthy() && !futureFinalMessage.Attr("found").Truthy() {
+				} else if messageContent2.Truthy() && !futureFinalMessage.Attr("found").Truthy() {
 					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.At(292, 17, "{{ }}")
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					w.WriteStr(message.Attr("content"))
+					w.WriteStr(messageContent2)
 					w.WriteString("<|end|>")
 				} else if message.Attr("thinking").Truthy() && !futureFinalMessage.Attr("found").Truthy() {
 					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
@@ -555,8 +573,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				w.At(298, 13, "{{ }}")
-				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCall.Attr("content_type"), nil, nil), func() runtime.Value {
-					return toolCall.Attr("content_type")
+				toolCallContentType := toolCall.Attr("content_type")
+				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType, nil, nil), func() runtime.Value {
+					return toolCallContentType
 				}, func() runtime.Value {
 					return runtime.Str("json")
 				}), runtime.Str("<|message|>"))
@@ -567,7 +586,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
 				w.At(301, 13, "set")
 				runtime.SetAttr(lastToolCall, "name", toolCall.Attr("name"))
-			} else if loop4.Last().Truthy() && !addGenerationPrompt.Truthy() {
+			} else if (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:305 {%- if "thinking" in message %}
 				w.At(305, 13, "if")
 				if runtime.In(runtime.Str("thinking"), message) {
@@ -592,7 +611,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.At(315, 13, "set")
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
 			}
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:318 {%- if last_tool_call.name is none %}
 			w.At(318, 9, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -609,7 +628,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
 			w.WriteStr(runtime.FilterTojson(message.Attr("content"), nil, nil))
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(message.Attr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.At(324, 9, "{{ }}")
 			w.WriteString("<|start|>user<|message|>")

@@ -66,17 +66,19 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12 {%- if messages[0].role == 'system' %}
 		w.At(12, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13 {%- if '<tool_def_sep>' in messages[0].content %}
 			w.At(13, 9, "if")
-			if runtime.In(runtime.Str("<tool_def_sep>"), messages.ItemInt(0).Attr("content")) {
+			messages0Content := messages0.Attr("content")
+			if runtime.In(runtime.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
 				w.At(14, 13, "{{ }}")
-				w.Write(runtime.CallMethod(messages.ItemInt(0).Attr("content"), "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
+				w.Write(runtime.CallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:16 {{- messages[0].content + '\n\n' + tool_definitions }}
 				w.At(16, 13, "{{ }}")
-				w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"), toolDefinitions)
+				w.WriteAdd(messages0Content, runtime.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:19 {{- tool_definitions.lstrip() }}
@@ -116,9 +118,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
 	w.At(35, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message2 := loop2.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message2 := items[i]
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
 		contentParts := in.Lookup("content_parts")
@@ -128,10 +130,11 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		hasToolSep := in.Lookup("has_tool_sep")
 		// openbmb-MiniCPM5-1B.jinja:36 {%- if message.content is string %}
 		w.At(36, 5, "if")
-		if runtime.IsString(message2.Attr("content"), nil, nil) {
+		message2Content := message2.Attr("content")
+		if runtime.IsString(message2Content, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:37 {%- set content = message.content %}
 			w.At(37, 9, "set")
-			content = message2.Attr("content")
+			content = message2Content
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = ” %}
 			w.At(39, 9, "set")
@@ -139,25 +142,27 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// openbmb-MiniCPM5-1B.jinja:41 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(41, 5, "if")
-		if runtime.EqStr(message2.Attr("role"), "user") || (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) {
+		message2Role := message2.Attr("role")
+		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(42, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message2.Attr("role"))
+			w.WriteStr(message2Role)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = ” %}
 			w.At(44, 9, "set")
 			reasoningContent = runtime.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45 {%- if message.reasoning_content is string %}
 			w.At(45, 9, "if")
-			if runtime.IsString(message2.Attr("reasoning_content"), nil, nil) {
+			message2ReasoningContent := message2.Attr("reasoning_content")
+			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:46 {%- set reasoning_content = message.reasoning_content %}
 				w.At(46, 13, "set")
-				reasoningContent = message2.Attr("reasoning_content")
+				reasoningContent = message2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(49, 17, "set")
@@ -168,7 +173,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openbmb-MiniCPM5-1B.jinja:54 {%- if message.tool_calls %}
 			w.At(54, 9, "if")
-			if message2.Attr("tool_calls").Truthy() {
+			message2ToolCalls := message2.Attr("tool_calls")
+			if message2ToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55 {%- set content_parts = content.split('<tool_sep>') %}
 				w.At(55, 13, "set")
 				contentParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
@@ -177,7 +183,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				processedContent = contentParts.ItemInt(0)
 				// openbmb-MiniCPM5-1B.jinja:57 {%- set tool_calls_count = message.tool_calls|length %}
 				w.At(57, 13, "set")
-				toolCallsCount = runtime.FilterLength(message2.Attr("tool_calls"), nil, nil)
+				toolCallsCount = runtime.FilterLength(message2ToolCalls, nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:58 {%- set tool_sep_count = content_parts|length - 1 %}
 				w.At(58, 13, "set")
 				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts, nil, nil), runtime.Int(1))
@@ -186,26 +192,27 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
 				w.At(61, 13, "for")
-				for _, i := range runtime.Iterate(w, runtime.Range(runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
+				for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					toolIndex := runtime.Undefined("tool_index")
 					toolCall := in.Lookup("tool_call")
 					singleToolXml := in.Lookup("single_tool_xml")
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
 					w.At(62, 17, "set")
-					toolIndex = runtime.Sub(i, runtime.Int(1))
+					toolIndex = runtime.Sub(i2, runtime.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63 {%- if tool_index < tool_calls_count %}
 					w.At(63, 17, "if")
 					if runtime.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64 {%- set tool_call = message.tool_calls[tool_index] %}
 						w.At(64, 21, "set")
-						toolCall = message2.Attr("tool_calls").Item(toolIndex)
+						toolCall = message2ToolCalls.Item(toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65 {%- if tool_call.function %}
 						w.At(65, 21, "if")
-						if toolCall.Attr("function").Truthy() {
+						toolCallFunction := toolCall.Attr("function")
+						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66 {%- set tool_call = tool_call.function %}
 							w.At(66, 25, "set")
-							toolCall = toolCall.Attr("function")
+							toolCall = toolCallFunction
 						}
 						// openbmb-MiniCPM5-1B.jinja:68 {%- set single_tool_xml %}
 						w.At(68, 21, "set")
@@ -216,16 +223,17 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:70 {%- if tool_call.arguments %}
 						w.At(70, 25, "if")
-						if toolCall.Attr("arguments").Truthy() {
+						toolCallArguments := toolCall.Attr("arguments")
+						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71 {%- set args_dict = tool_call.arguments %}
 							w.At(71, 29, "set")
-							argsDict = toolCall.Attr("arguments")
+							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72 {%- for param_name, param_value in args_dict.items() %}
 							w.At(72, 29, "for")
 							keys, values := runtime.DictItems(argsDict)
-							for i2 := range w.Count(len(keys)) {
-								paramName := keys[i2]
-								paramValue := values[i2]
+							for i3 := range w.Count(len(keys)) {
+								paramName := keys[i3]
+								paramValue := values[i3]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(73, 33, "{{ }}")
 								w.WriteConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">"))
@@ -249,11 +257,11 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						singleToolXml = w.Cut(mark3)
 						// openbmb-MiniCPM5-1B.jinja:84 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
 						w.At(84, 21, "set")
-						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i))
+						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i2))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:86 {%- set processed_content = processed_content + content_parts[i] %}
 						w.At(86, 21, "set")
-						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i))
+						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i2))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90 {%- if tool_calls_count > tool_sep_count %}
@@ -267,13 +275,14 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						processedContent3 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92 {%- set tool_call = message.tool_calls[remaining_index] %}
 						w.At(92, 21, "set")
-						toolCall2 = message2.Attr("tool_calls").Item(remainingIndex)
+						toolCall2 = message2ToolCalls.Item(remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93 {%- if tool_call.function %}
 						w.At(93, 21, "if")
-						if toolCall2.Attr("function").Truthy() {
+						toolCall2Function := toolCall2.Attr("function")
+						if toolCall2Function.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94 {%- set tool_call = tool_call.function %}
 							w.At(94, 25, "set")
-							toolCall2 = toolCall2.Attr("function")
+							toolCall2 = toolCall2Function
 						}
 						// openbmb-MiniCPM5-1B.jinja:96 {%- set remaining_tool_xml %}
 						w.At(96, 21, "set")
@@ -284,16 +293,17 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:98 {%- if tool_call.arguments %}
 						w.At(98, 25, "if")
-						if toolCall2.Attr("arguments").Truthy() {
+						toolCall2Arguments := toolCall2.Attr("arguments")
+						if toolCall2Arguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99 {%- set args_dict = tool_call.arguments %}
 							w.At(99, 29, "set")
-							argsDict2 = toolCall2.Attr("arguments")
+							argsDict2 = toolCall2Arguments
 							// openbmb-MiniCPM5-1B.jinja:100 {%- for param_name, param_value in args_dict.items() %}
 							w.At(100, 29, "for")
 							keys2, values2 := runtime.DictItems(argsDict2)
-							for i3 := range w.Count(len(keys2)) {
-								paramName2 := keys2[i3]
-								paramValue2 := values2[i3]
+							for i4 := range w.Count(len(keys2)) {
+								paramName2 := keys2[i4]
+								paramValue2 := values2[i4]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(101, 33, "{{ }}")
 								w.WriteConcat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">"))
@@ -326,14 +336,14 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openbmb-MiniCPM5-1B.jinja:119 {%- if loop.index0 > ns.last_query_index %}
 			w.At(119, 9, "if")
-			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
+			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
 				// openbmb-MiniCPM5-1B.jinja:120 {%- if reasoning_content %}
 				w.At(120, 13, "if")
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(121, 17, "{{ }}")
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2.Attr("role"))
+					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
 					w.WriteStr(runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil))
 					w.WriteString("\n</think>\n\n")
@@ -342,7 +352,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(123, 17, "{{ }}")
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2.Attr("role"))
+					w.WriteStr(message2Role)
 					w.WriteString("\n")
 					w.WriteStr(content)
 				}
@@ -350,46 +360,48 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(126, 13, "{{ }}")
 				w.WriteString("<|im_start|>")
-				w.WriteStr(message2.Attr("role"))
+				w.WriteStr(message2Role)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129 {%- if message.tool_calls and not has_tool_sep %}
 			w.At(129, 9, "if")
-			if message2.Attr("tool_calls").Truthy() && !hasToolSep.Truthy() {
+			if message2ToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
 				w.At(130, 13, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
-					toolCall3 := loop3.Item()
+				items2 := runtime.Iterate(w, message2ToolCalls)
+				for i5 := range items2 {
+					toolCall3 := items2[i5]
 					argsDict3 := in.Lookup("args_dict")
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(131, 17, "if")
-					if (loop3.First().Truthy() && content.Truthy()) || !loop3.First().Truthy() {
+					if ((i5 == 0) && content.Truthy()) || !(i5 == 0) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134 {%- if tool_call.function %}
 					w.At(134, 17, "if")
-					if toolCall3.Attr("function").Truthy() {
+					toolCall3Function := toolCall3.Attr("function")
+					if toolCall3Function.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135 {%- set tool_call = tool_call.function %}
 						w.At(135, 21, "set")
-						toolCall3 = toolCall3.Attr("function")
+						toolCall3 = toolCall3Function
 					}
 					// openbmb-MiniCPM5-1B.jinja:137 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.At(137, 17, "{{ }}")
 					w.WriteConcat(runtime.Str("<function name=\""), toolCall3.Attr("name"), runtime.Str("\">"))
 					// openbmb-MiniCPM5-1B.jinja:138 {%- if tool_call.arguments %}
 					w.At(138, 17, "if")
-					if toolCall3.Attr("arguments").Truthy() {
+					toolCall3Arguments := toolCall3.Attr("arguments")
+					if toolCall3Arguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139 {%- set args_dict = tool_call.arguments %}
 						w.At(139, 21, "set")
-						argsDict3 = toolCall3.Attr("arguments")
+						argsDict3 = toolCall3Arguments
 						// openbmb-MiniCPM5-1B.jinja:140 {%- for param_name, param_value in args_dict.items() %}
 						w.At(140, 21, "for")
 						keys3, values3 := runtime.DictItems(argsDict3)
-						for i4 := range w.Count(len(keys3)) {
-							paramName3 := keys3[i4]
-							paramValue3 := values3[i4]
+						for i6 := range w.Count(len(keys3)) {
+							paramName3 := keys3[i6]
+							paramValue3 := values3[i6]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
 							w.At(141, 25, "{{ }}")
 							w.WriteConcat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">"))
@@ -413,28 +425,28 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2.Attr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(155, 9, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159 {%- if message.content is string %}
 			w.At(159, 9, "if")
-			if runtime.IsString(message2.Attr("content"), nil, nil) {
+			if runtime.IsString(message2Content, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:160 {{- content }}
 				w.At(160, 13, "{{ }}")
 				w.Write(content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:162 {{- message.content | tojson(ensure_ascii=False) }}
 				w.At(162, 13, "{{ }}")
-				w.WriteJSON(message2.Attr("content"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				w.WriteJSON(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(165, 9, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -42,7 +42,8 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// openchat.jinja:13 {%- if message['role'] == 'system' %}
 		w.At(13, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// openchat.jinja:14 {{- message['content'] + '<|end_of_turn|>' }}
 			w.At(14, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
@@ -50,8 +51,8 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.At(16, 1, "{{ }}")
 			w.WriteString("GPT4 Correct ")
-			w.WriteStr(runtime.FilterUpper(message.ItemStr("role").Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil))
-			w.WriteStr(message.ItemStr("role").Slice(runtime.Int(1), runtime.None(), runtime.None()))
+			w.WriteStr(runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil))
+			w.WriteStr(messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None()))
 			w.WriteString(": ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end_of_turn|>")

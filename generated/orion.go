@@ -46,11 +46,12 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// orion.jinja:16 {%- if message['role'] == 'system' %}
 		w.At(16, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// orion.jinja:17 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
 			w.At(17, 1, "set")
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			w.WriteString("Human: ")
 			// orion.jinja:20 {%- if ns.system_prompt %}
 			w.At(20, 1, "if")

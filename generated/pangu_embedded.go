@@ -43,21 +43,22 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
 	// pangu-embedded.jinja:14 {%- for message in messages %}
 	w.At(14, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// pangu-embedded.jinja:15 {%- if loop.first and message['role'] != 'system' %}
 		w.At(15, 1, "if")
-		if loop.First().Truthy() && !runtime.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && !runtime.EqStr(message.ItemStr("role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18 {%- if message['role'] in names %}
 		w.At(18, 1, "if")
-		if runtime.In(message.ItemStr("role"), names) {
+		messageRole := message.ItemStr("role")
+		if runtime.In(messageRole, names) {
 			// pangu-embedded.jinja:19 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.At(19, 1, "{{ }}")
 			w.WriteString("[unused9]")
-			w.WriteStr(names.Item(message.ItemStr("role")))
+			w.WriteStr(names.Item(messageRole))
 			w.WriteString("：")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[unused10]")

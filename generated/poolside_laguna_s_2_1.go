@@ -108,20 +108,22 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		content := runtime.Undefined("content")
 		// poolside-Laguna-S-2.1.jinja:41 {%- set content = message.content if message.content is string else "" -%}
 		w.At(41, 3, "set")
-		if runtime.IsString(message.Attr("content"), nil, nil) {
-			content = message.Attr("content")
+		messageContent := message.Attr("content")
+		if runtime.IsString(messageContent, nil, nil) {
+			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42 {%- if message.role == "user" -%}
 		w.At(42, 3, "if")
-		if runtime.EqStr(message.Attr("role"), "user") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43 {{- "<user>" + content + "</user>\n" -}}
 			w.At(43, 5, "{{ }}")
 			w.WriteString("<user>")
 			w.WriteStr(content)
 			w.WriteString("</user>\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
 			{
 				reasoningContent := runtime.Undefined("reasoning_content")
@@ -131,10 +133,11 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent = runtime.Str("")
 				// poolside-Laguna-S-2.1.jinja:49 {%- if message.reasoning is string -%}
 				w.At(49, 7, "if")
-				if runtime.IsString(message.Attr("reasoning"), nil, nil) {
+				messageReasoning := message.Attr("reasoning")
+				if runtime.IsString(messageReasoning, nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:50 {%- set reasoning_content = message.reasoning -%}
 					w.At(50, 9, "set")
-					reasoningContent = message.Attr("reasoning")
+					reasoningContent = messageReasoning
 				} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:52 {%- set reasoning_content = message.reasoning_content -%}
 					w.At(52, 9, "set")
@@ -160,10 +163,11 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				}
 				// poolside-Laguna-S-2.1.jinja:64 {%- if message.tool_calls -%}
 				w.At(64, 7, "if")
-				if message.Attr("tool_calls").Truthy() {
+				messageToolCalls := message.Attr("tool_calls")
+				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65 {%- for tool_call in message.tool_calls -%}
 					w.At(65, 9, "for")
-					for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+					for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 						functionData := runtime.Undefined("function_data")
 						args2 := runtime.Undefined("_args")
 						// poolside-Laguna-S-2.1.jinja:66 {%- set function_data = tool_call.function -%}
@@ -200,13 +204,13 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</assistant>\n")
 			}
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.At(79, 5, "{{ }}")
 			w.WriteString("<tool_response>")
 			w.WriteStr(content)
 			w.WriteString("</tool_response>\n")
-		} else if runtime.EqStr(message.Attr("role"), "system") {
+		} else if runtime.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
 			w.At(82, 5, "{{ }}")
 			w.WriteString("<system>")

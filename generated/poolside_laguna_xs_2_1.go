@@ -109,26 +109,28 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 	}
 	// poolside-Laguna-XS-2.1.jinja:50 {%- for message in messages -%}
 	w.At(50, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		content := runtime.Undefined("content")
 		// poolside-Laguna-XS-2.1.jinja:51 {%- set content = message.content if message.content is string else "" -%}
 		w.At(51, 3, "set")
-		if runtime.IsString(message.Attr("content"), nil, nil) {
-			content = message.Attr("content")
+		messageContent := message.Attr("content")
+		if runtime.IsString(messageContent, nil, nil) {
+			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52 {%- if message.role == "user" -%}
 		w.At(52, 3, "if")
-		if runtime.EqStr(message.Attr("role"), "user") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS-2.1.jinja:53 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.At(53, 5, "{{ }}")
 			w.WriteString("<user>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</user>\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
 			{
 				reasoningContent := in.Lookup("reasoning_content")
@@ -163,10 +165,11 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					reasoningContent = runtime.Str("")
 					// poolside-Laguna-XS-2.1.jinja:79 {%- if message.reasoning is string %}
 					w.At(79, 9, "if")
-					if runtime.IsString(message.Attr("reasoning"), nil, nil) {
+					messageReasoning := message.Attr("reasoning")
+					if runtime.IsString(messageReasoning, nil, nil) {
 						// poolside-Laguna-XS-2.1.jinja:80 {%- set reasoning_content = message.reasoning %}
 						w.At(80, 11, "set")
-						reasoningContent = message.Attr("reasoning")
+						reasoningContent = messageReasoning
 					} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
 						// poolside-Laguna-XS-2.1.jinja:82 {%- set reasoning_content = message.reasoning_content %}
 						w.At(82, 11, "set")
@@ -206,10 +209,11 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					}
 					// poolside-Laguna-XS-2.1.jinja:101 {%- if message.tool_calls -%}
 					w.At(101, 9, "if")
-					if message.Attr("tool_calls").Truthy() {
+					messageToolCalls := message.Attr("tool_calls")
+					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102 {%- for tool_call in message.tool_calls -%}
 						w.At(102, 11, "for")
-						for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+						for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 							functionData := runtime.Undefined("function_data")
 							args2 := runtime.Undefined("_args")
 							// poolside-Laguna-XS-2.1.jinja:103 {%- set function_data = tool_call.function -%}
@@ -226,9 +230,9 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 							// poolside-Laguna-XS-2.1.jinja:106 {%- for k, v in _args.items() -%}
 							w.At(106, 13, "for")
 							keys, values := runtime.DictItems(args2)
-							for i := range w.Count(len(keys)) {
-								k := keys[i]
-								v := values[i]
+							for i2 := range w.Count(len(keys)) {
+								k := keys[i2]
+								v := values[i2]
 								// poolside-Laguna-XS-2.1.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.At(107, 15, "{{ }}")
 								w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n"))
@@ -248,13 +252,13 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</assistant>\n")
 				}
 			}
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS-2.1.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.At(117, 5, "{{ }}")
 			w.WriteString("<tool_response>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</tool_response>\n")
-		} else if runtime.EqStr(message.Attr("role"), "system") && runtime.Ne(loop.Index0(), runtime.Int(0)) {
+		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 			// poolside-Laguna-XS-2.1.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.At(120, 5, "{{ }}")
 			w.WriteString("<system>\n")

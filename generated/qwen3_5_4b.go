@@ -161,10 +161,11 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54 {%- if messages[0].role == 'system' %}
 		w.At(54, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:55 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			w.At(55, 9, "set")
-			content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
+			content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
 			// Qwen3.5-4B.jinja:56 {%- if content %}
 			w.At(56, 9, "if")
 			if content.Truthy() {
@@ -232,7 +233,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		content4 = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{message2.Attr("content"), runtime.Bool(true)}, nil), nil, nil)
 		// Qwen3.5-4B.jinja:83 {%- if message.role == "system" %}
 		w.At(83, 5, "if")
-		if runtime.EqStr(message2.Attr("role"), "system") {
+		message2Role := message2.Attr("role")
+		if runtime.EqStr(message2Role, "system") {
 			// Qwen3.5-4B.jinja:84 {%- if not loop.first %}
 			w.At(84, 9, "if")
 			if !loop2.First().Truthy() {
@@ -240,20 +242,21 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				w.At(85, 13, "{{ }}")
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
 			}
-		} else if runtime.EqStr(message2.Attr("role"), "user") {
+		} else if runtime.EqStr(message2Role, "user") {
 			// Qwen3.5-4B.jinja:88 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(88, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
+			w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = ” %}
 			w.At(90, 9, "set")
 			reasoningContent = runtime.Str("")
 			// Qwen3.5-4B.jinja:91 {%- if message.reasoning_content is string %}
 			w.At(91, 9, "if")
-			if runtime.IsString(message2.Attr("reasoning_content"), nil, nil) {
+			message2ReasoningContent := message2.Attr("reasoning_content")
+			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// Qwen3.5-4B.jinja:92 {%- set reasoning_content = message.reasoning_content %}
 				w.At(92, 13, "set")
-				reasoningContent = message2.Attr("reasoning_content")
+				reasoningContent = message2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content4) {
 				// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(95, 17, "set")
@@ -270,30 +273,32 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// Qwen3.5-4B.jinja:101 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
 				w.At(101, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
 			} else {
 				// Qwen3.5-4B.jinja:103 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(103, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content4)
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4)
 			}
 			// Qwen3.5-4B.jinja:105 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			w.At(105, 9, "if")
-			if (message2.Attr("tool_calls").Truthy() && runtime.IsIterable(message2.Attr("tool_calls"), nil, nil)) && !runtime.IsMapping(message2.Attr("tool_calls"), nil, nil) {
+			message2ToolCalls := message2.Attr("tool_calls")
+			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls, nil, nil)) && !runtime.IsMapping(message2ToolCalls, nil, nil) {
 				// Qwen3.5-4B.jinja:106 {%- for tool_call in message.tool_calls %}
 				w.At(106, 13, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
-					toolCall := loop3.Item()
+				items := runtime.Iterate(w, message2ToolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107 {%- if tool_call.function is defined %}
 					w.At(107, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+					toolCallFunction := toolCall.Attr("function")
+					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// Qwen3.5-4B.jinja:108 {%- set tool_call = tool_call.function %}
 						w.At(108, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110 {%- if loop.first %}
 					w.At(110, 17, "if")
-					if loop3.First().Truthy() {
+					if i == 0 {
 						// Qwen3.5-4B.jinja:111 {%- if content|trim %}
 						w.At(111, 21, "if")
 						if runtime.FilterTrim(content4, nil, nil).Truthy() {
@@ -312,13 +317,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Qwen3.5-4B.jinja:119 {%- if tool_call.arguments is defined %}
 					w.At(119, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// Qwen3.5-4B.jinja:120 {%- for args_name, args_value in tool_call.arguments|items %}
 						w.At(120, 21, "for")
-						keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
-						for i := range w.Count(len(keys)) {
-							argsName := keys[i]
-							argsValue := values[i]
+						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+						for i2 := range w.Count(len(keys)) {
+							argsName := keys[i2]
+							argsValue := values[i2]
 							// Qwen3.5-4B.jinja:121 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(121, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -339,7 +345,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2.Attr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool") {
 			// Qwen3.5-4B.jinja:132 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(132, 9, "if")
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {

@@ -76,10 +76,11 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	})
 	// Qwen3-Coder.jinja:13 {%- if messages[0]["role"] == "system" %}
 	w.At(13, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// Qwen3-Coder.jinja:14 {%- set system_message = messages[0]["content"] %}
 		w.At(14, 5, "set")
-		systemMessage = messages.ItemInt(0).ItemStr("content")
+		systemMessage = messages0.ItemStr("content")
 		// Qwen3-Coder.jinja:15 {%- set loop_messages = messages[1:] %}
 		w.At(15, 5, "set")
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -114,28 +115,31 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 := runtime.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35 {%- if tool.function is defined %}
 			w.At(35, 9, "if")
-			if runtime.IsDefined(tool.Attr("function"), nil, nil) {
+			toolFunction := tool.Attr("function")
+			if runtime.IsDefined(toolFunction, nil, nil) {
 				// Qwen3-Coder.jinja:36 {%- set tool = tool.function %}
 				w.At(36, 13, "set")
-				tool = tool.Attr("function")
+				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.At(38, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
 			// Qwen3-Coder.jinja:39 {%- if tool.description is defined %}
 			w.At(39, 9, "if")
-			if runtime.IsDefined(tool.Attr("description"), nil, nil) {
+			toolDescription := tool.Attr("description")
+			if runtime.IsDefined(toolDescription, nil, nil) {
 				// Qwen3-Coder.jinja:40 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.At(40, 13, "{{ }}")
-				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(tool.Attr("description"), nil, nil), runtime.Str("</description>"))
+				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>"))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			w.At(43, 9, "if")
-			if ((runtime.IsDefined(tool.Attr("parameters"), nil, nil) && runtime.IsMapping(tool.Attr("parameters"), nil, nil)) && runtime.IsDefined(tool.Attr("parameters").Attr("properties"), nil, nil)) && runtime.IsMapping(tool.Attr("parameters").Attr("properties"), nil, nil) {
+			toolParameters := tool.Attr("parameters")
+			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
 				// Qwen3-Coder.jinja:44 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				w.At(44, 13, "for")
-				keys, values := runtime.ItemsFilterPairs(tool.Attr("parameters").Attr("properties"))
+				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -146,17 +150,19 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
 					// Qwen3-Coder.jinja:47 {%- if param_fields.type is defined %}
 					w.At(47, 17, "if")
-					if runtime.IsDefined(paramFields.Attr("type"), nil, nil) {
+					paramFieldsType := paramFields.Attr("type")
+					if runtime.IsDefined(paramFieldsType, nil, nil) {
 						// Qwen3-Coder.jinja:48 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.At(48, 21, "{{ }}")
-						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFields.Attr("type"), nil, nil), runtime.Str("</type>"))
+						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType, nil, nil), runtime.Str("</type>"))
 					}
 					// Qwen3-Coder.jinja:50 {%- if param_fields.description is defined %}
 					w.At(50, 17, "if")
-					if runtime.IsDefined(paramFields.Attr("description"), nil, nil) {
+					paramFieldsDescription := paramFields.Attr("description")
+					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
 						// Qwen3-Coder.jinja:51 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.At(51, 21, "{{ }}")
-						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFields.Attr("description"), nil, nil), runtime.Str("</description>"))
+						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>"))
 					}
 					// Qwen3-Coder.jinja:53 {%- set handled_keys = ['name', 'type', 'description'] %}
 					w.At(53, 17, "set")
@@ -172,7 +178,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
 			// Qwen3-Coder.jinja:59 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			w.At(59, 9, "{{ }}")
-			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{tool.Attr("parameters"), handledKeys2}, nil))
+			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{toolParameters, handledKeys2}, nil))
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			w.At(61, 9, "set")
@@ -198,36 +204,40 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		message := loop2.Item()
 		// Qwen3-Coder.jinja:76 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		w.At(76, 5, "if")
-		if ((runtime.EqStr(message.Attr("role"), "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+		messageRole := message.Attr("role")
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77 {{- '<|im_start|>' + message.role }}
 			w.At(77, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"))
+			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			w.At(78, 9, "if")
-			if (runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsString(message.Attr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(message.Attr("content"), nil, nil), nil, nil), runtime.Int(0)) {
+			messageContent := message.Attr("content")
+			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// Qwen3-Coder.jinja:79 {{- '\n' + message.content | trim + '\n' }}
 				w.At(79, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(message.Attr("content"), nil, nil), runtime.Str("\n"))
+				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil), runtime.Str("\n"))
 			}
 			// Qwen3-Coder.jinja:81 {%- for tool_call in message.tool_calls %}
 			w.At(81, 9, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen3-Coder.jinja:82 {%- if tool_call.function is defined %}
 				w.At(82, 13, "if")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// Qwen3-Coder.jinja:83 {%- set tool_call = tool_call.function %}
 					w.At(83, 17, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 				w.At(85, 13, "{{ }}")
 				w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 				// Qwen3-Coder.jinja:86 {%- if tool_call.arguments is defined %}
 				w.At(86, 13, "if")
-				if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+				toolCallArguments := toolCall.Attr("arguments")
+				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					// Qwen3-Coder.jinja:87 {%- for args_name, args_value in tool_call.arguments|items %}
 					w.At(87, 17, "for")
-					keys2, values2 := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
+					keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i2 := range w.Count(len(keys2)) {
 						argsName := keys2[i2]
 						argsValue := values2[i2]
@@ -250,11 +260,11 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</function>\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if (runtime.EqStr(message.Attr("role"), "user") || runtime.EqStr(message.Attr("role"), "system")) || runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:98 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(98, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:100 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(100, 9, "if")
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
@@ -275,7 +285,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3-Coder.jinja:112 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.At(112, 9, "{{ }}")
-			w.WriteAdd(runtime.Str("<|im_start|>"), message.Attr("role"), runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
+			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115 {%- if add_generation_prompt %}

@@ -45,10 +45,11 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3 {%- if messages[0]['role'] == 'system' %}
 		w.At(3, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:4 {{- messages[0]['content'] }}
 			w.At(4, 9, "{{ }}")
-			w.Write(messages.ItemInt(0).ItemStr("content"))
+			w.Write(messages0.ItemStr("content"))
 		} else {
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
 		}
@@ -73,42 +74,45 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:21 {%- for message in messages %}
 	w.At(21, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		w.At(22, 5, "if")
-		if (runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy())) || (runtime.EqStr(message.Attr("role"), "assistant") && !message.Attr("tool_calls").Truthy()) {
+		messageRole := message.Attr("role")
+		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(23, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25 {{- '<|im_start|>' + message.role }}
 			w.At(25, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26 {%- if message.content %}
 			w.At(26, 9, "if")
-			if message.Attr("content").Truthy() {
+			messageContent := message.Attr("content")
+			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27 {{- '\n' + message.content }}
 				w.At(27, 13, "{{ }}")
 				w.WriteString("\n")
-				w.WriteStr(message.Attr("content"))
+				w.WriteStr(messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29 {%- for tool_call in message.tool_calls %}
 			w.At(29, 9, "for")
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30 {%- if tool_call.function is defined %}
 				w.At(30, 13, "if")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31 {%- set tool_call = tool_call.function %}
 					w.At(31, 17, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34 {{- tool_call.name }}
@@ -121,10 +125,10 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(41, 9, "if")
-			if runtime.Eq(loop.Index0(), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -134,7 +138,7 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(47, 9, "if")
-			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

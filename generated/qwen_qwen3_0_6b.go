@@ -47,10 +47,11 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3 {%- if messages[0].role == 'system' %}
 		w.At(3, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4 {{- messages[0].content + '\n\n' }}
 			w.At(4, 9, "{{ }}")
-			w.WriteAdd(messages.ItemInt(0).Attr("content"), runtime.Str("\n\n"))
+			w.WriteAdd(messages0.Attr("content"), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7 {%- for tool in tools %}
@@ -94,53 +95,56 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
 	w.At(25, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message2 := loop2.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message2 := items[i]
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(26, 5, "if")
-		if runtime.EqStr(message2.Attr("role"), "user") || (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) {
+		message2Role := message2.Attr("role")
+		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(27, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message2.Attr("role"))
+			w.WriteStr(message2Role)
 			w.WriteString("\n")
 			w.WriteStr(message2.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9, "set")
-			content = message2.Attr("content")
+			message2Content := message2.Attr("content")
+			content = message2Content
 			// Qwen-Qwen3-0.6B.jinja:30 {%- set reasoning_content = ” %}
 			w.At(30, 9, "set")
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			w.At(31, 9, "if")
-			if runtime.IsDefined(message2.Attr("reasoning_content"), nil, nil) && !runtime.IsNone(message2.Attr("reasoning_content"), nil, nil) {
+			message2ReasoningContent := message2.Attr("reasoning_content")
+			if runtime.IsDefined(message2ReasoningContent, nil, nil) && !runtime.IsNone(message2ReasoningContent, nil, nil) {
 				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
 				w.At(32, 13, "set")
-				reasoningContent = message2.Attr("reasoning_content")
-			} else if runtime.In(runtime.Str("</think>"), message2.Attr("content")) {
+				reasoningContent = message2ReasoningContent
+			} else if runtime.In(runtime.Str("</think>"), message2Content) {
 				// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(35, 17, "set")
-				content = runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
 				w.At(36, 17, "set")
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
 			w.At(39, 9, "if")
-			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
+			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
 				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
 				w.At(40, 13, "if")
-				if loop2.Last().Truthy() || (!loop2.Last().Truthy() && reasoningContent.Truthy()) {
+				if (i == len(items)-1) || (!(i == len(items)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(41, 17, "{{ }}")
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2.Attr("role"))
+					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
 					w.WriteStr(runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil))
 					w.WriteString("\n</think>\n\n")
@@ -149,7 +153,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(43, 17, "{{ }}")
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2.Attr("role"))
+					w.WriteStr(message2Role)
 					w.WriteString("\n")
 					w.WriteStr(content)
 				}
@@ -157,29 +161,31 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(46, 13, "{{ }}")
 				w.WriteString("<|im_start|>")
-				w.WriteStr(message2.Attr("role"))
+				w.WriteStr(message2Role)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48 {%- if message.tool_calls %}
 			w.At(48, 9, "if")
-			if message2.Attr("tool_calls").Truthy() {
+			message2ToolCalls := message2.Attr("tool_calls")
+			if message2ToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49 {%- for tool_call in message.tool_calls %}
 				w.At(49, 13, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, message2.Attr("tool_calls"), nil); loop3.Next(); {
-					toolCall := loop3.Item()
+				items2 := runtime.Iterate(w, message2ToolCalls)
+				for i2 := range items2 {
+					toolCall := items2[i2]
 					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(50, 17, "if")
-					if (loop3.First().Truthy() && content.Truthy()) || !loop3.First().Truthy() {
+					if ((i2 == 0) && content.Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53 {%- if tool_call.function %}
 					w.At(53, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54 {%- set tool_call = tool_call.function %}
 						w.At(54, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57 {{- tool_call.name }}
@@ -188,23 +194,24 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59 {%- if tool_call.arguments is string %}
 					w.At(59, 17, "if")
-					if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsString(toolCallArguments, nil, nil) {
 						// Qwen-Qwen3-0.6B.jinja:60 {{- tool_call.arguments }}
 						w.At(60, 21, "{{ }}")
-						w.Write(toolCall.Attr("arguments"))
+						w.Write(toolCallArguments)
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:62 {{- tool_call.arguments | tojson }}
 						w.At(62, 21, "{{ }}")
-						w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2.Attr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(69, 9, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -214,7 +221,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(75, 9, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -46,10 +46,11 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3 {%- if messages[0]['role'] == 'system' %}
 		w.At(3, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-QwQ-32B.jinja:4 {{- messages[0]['content'] }}
 			w.At(4, 9, "{{ }}")
-			w.Write(messages.ItemInt(0).ItemStr("content"))
+			w.Write(messages0.ItemStr("content"))
 		} else {
 			w.WriteString("")
 		}
@@ -72,58 +73,61 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
 	w.At(19, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		content := in.Lookup("content")
 		// Qwen-QwQ-32B.jinja:20 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(20, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "user") || (runtime.EqStr(message.Attr("role"), "system") && !loop.First().Truthy()) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(21, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") && !message.Attr("tool_calls").Truthy() {
+		} else if runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:23 {%- set content = message.content %}
 			w.At(23, 9, "set")
-			content = message.Attr("content")
+			messageContent := message.Attr("content")
+			content = messageContent
 			// Qwen-QwQ-32B.jinja:24 {%- if not loop.last %}
 			w.At(24, 9, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(25, 13, "set")
-				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(27, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9, "set")
-			content = message.Attr("content")
+			messageContent2 := message.Attr("content")
+			content = messageContent2
 			// Qwen-QwQ-32B.jinja:30 {%- if not loop.last %}
 			w.At(30, 9, "if")
-			if !loop.Last().Truthy() {
+			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(31, 13, "set")
-				content = runtime.CallMethod(runtime.CallMethod(message.Attr("content"), "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.CallMethod(runtime.CallMethod(messageContent2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33 {{- '<|im_start|>' + message.role }}
 			w.At(33, 9, "{{ }}")
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message.Attr("role"))
+			w.WriteStr(messageRole)
 			// Qwen-QwQ-32B.jinja:34 {%- if message.content %}
 			w.At(34, 9, "if")
-			if message.Attr("content").Truthy() {
+			if messageContent2.Truthy() {
 				// Qwen-QwQ-32B.jinja:35 {{- '\n' + content }}
 				w.At(35, 13, "{{ }}")
 				w.WriteString("\n")
@@ -134,10 +138,11 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38 {%- if tool_call.function is defined %}
 				w.At(38, 13, "if")
-				if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+				toolCallFunction := toolCall.Attr("function")
+				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// Qwen-QwQ-32B.jinja:39 {%- set tool_call = tool_call.function %}
 					w.At(39, 17, "set")
-					toolCall = toolCall.Attr("function")
+					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42 {{- tool_call.name }}
@@ -150,10 +155,10 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:49 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(49, 9, "if")
-			if runtime.Eq(loop.Index0(), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -163,7 +168,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(55, 9, "if")
-			if loop.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

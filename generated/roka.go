@@ -60,7 +60,8 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// roka.jinja:32 {%- if message.role == 'system' -%}
 		w.At(32, 1, "if")
-		if runtime.EqStr(message.Attr("role"), "system") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// roka.jinja:33 {{- llama3_header('system') -}}
 			w.At(33, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("system")}, nil))
@@ -68,7 +69,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 			w.At(34, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(message.Attr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// roka.jinja:37 {{- llama3_header('user') -}}
 			w.At(37, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))
@@ -76,30 +77,33 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 			w.At(38, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(message.Attr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// roka.jinja:41 {{- llama3_header('assistant') -}}
 			w.At(41, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("assistant")}, nil))
 			// roka.jinja:42 {%- if message.content -%}
 			w.At(42, 1, "if")
-			if message.Attr("content").Truthy() {
+			messageContent := message.Attr("content")
+			if messageContent.Truthy() {
 				// roka.jinja:43 {{- message.content | trim -}}
 				w.At(43, 1, "{{ }}")
-				w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
+				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45 {%- if message.tool_calls is defined and message.tool_calls -%}
 			w.At(45, 1, "if")
-			if runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// roka.jinja:46 {%- for tc in message.tool_calls -%}
 				w.At(46, 1, "for")
-				for _, tc := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, tc := range runtime.Iterate(w, messageToolCalls) {
 					call := in.Lookup("call")
 					// roka.jinja:47 {%- if tc.function is defined -%}
 					w.At(47, 1, "if")
-					if runtime.IsDefined(tc.Attr("function"), nil, nil) {
+					tcFunction := tc.Attr("function")
+					if runtime.IsDefined(tcFunction, nil, nil) {
 						// roka.jinja:48 {%- set call = tc.function -%}
 						w.At(48, 1, "set")
-						call = tc.Attr("function")
+						call = tcFunction
 					} else {
 						// roka.jinja:50 {%- set call = tc -%}
 						w.At(50, 1, "set")
@@ -108,7 +112,8 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					// roka.jinja:53 {%- if call.arguments is string %}
 					w.At(53, 1, "if")
-					if runtime.IsString(call.Attr("arguments"), nil, nil) {
+					callArguments := call.Attr("arguments")
+					if runtime.IsString(callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54 {{ call.name }}
 						w.At(54, 11, "{{ }}")
@@ -116,18 +121,18 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54 {{ call.arguments }}
 						w.At(54, 42, "{{ }}")
-						w.Write(call.Attr("arguments"))
+						w.Write(callArguments)
 						w.WriteString("}")
 					} else {
 						// roka.jinja:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
 						w.At(56, 1, "{{ }}")
-						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), call.Attr("arguments")), nil, nil)
+						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// roka.jinja:63 {{- llama3_header('user') -}}
 			w.At(63, 1, "{{ }}")
 			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))

@@ -43,22 +43,23 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14 {%- for message in messages %}
 	w.At(14, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		content := runtime.Undefined("content")
 		// rwkv-world.jinja:15 {%- set content = message['content'].strip(c_space) %}
 		w.At(15, 1, "set")
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// rwkv-world.jinja:16 {%- if message['role'] == 'system' %}
 		w.At(16, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17 {{- 'System: ' + content + '\n\n' }}
 			w.At(17, 1, "{{ }}")
 			w.WriteString("System: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
 			w.At(19, 1, "{{ }}")
 			w.WriteString("User: ")
@@ -66,10 +67,10 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\n")
 			// rwkv-world.jinja:20 {%- if loop.last %}
 			w.At(20, 1, "if")
-			if loop.Last().Truthy() {
+			if i == len(items)-1 {
 				w.WriteString("Assistant:")
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
 			w.At(24, 1, "{{ }}")
 			w.WriteString("Assistant: ")

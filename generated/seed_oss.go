@@ -47,7 +47,8 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		content := in.Lookup("content")
 		// seed_oss.jinja:13 {%- if message['role'] == 'assistant' %}
 		w.At(13, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// seed_oss.jinja:14 {%- set content = message['content'].strip(c_space) %}
 			w.At(14, 1, "set")
 			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
@@ -59,7 +60,7 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		// seed_oss.jinja:18 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.At(18, 1, "{{ }}")
 		w.WriteString("<seed:bos>")
-		w.WriteStr(message.ItemStr("role"))
+		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		w.WriteStr(content)
 		w.WriteString("<seed:eos>")

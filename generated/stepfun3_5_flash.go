@@ -70,7 +70,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			for _, item2 := range runtime.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1 {% if item.type == 'text' %}
 				w.At(1, 261, "if")
-				if runtime.EqStr(item2.Attr("type"), "text") {
+				item2Type := item2.Attr("type")
+				if runtime.EqStr(item2Type, "text") {
 					// StepFun3.5-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
 					w.At(1, 289, "{{ }}")
 					if runtime.In(runtime.Str("value"), item2) {
@@ -78,7 +79,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
-				} else if runtime.EqStr(item2.Attr("type"), "image") {
+				} else if runtime.EqStr(item2Type, "image") {
 					w.WriteString("<im_patch>")
 				}
 			}
@@ -93,10 +94,11 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4 {%- if messages[0].role == 'system' %}
 		w.At(4, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:5 {{- render_content(messages[0].content) + '\n\n' }}
 			w.At(5, 9, "{{ }}")
-			w.WriteAdd(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("\n\n"))
+			w.WriteAdd(runtime.Call(renderContent, []runtime.Value{messages0.Attr("content")}, nil), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8 {%- for tool in tools %}
@@ -138,9 +140,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.5-Flash.jinja:26 {%- for message in messages %}
 	w.At(26, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message2 := loop2.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message2 := items[i]
 		content2 := runtime.Undefined("content")
 		roleName := in.Lookup("role_name")
 		reasoningContent := in.Lookup("reasoning_content")
@@ -149,24 +151,26 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		content2 = runtime.Call(renderContent, []runtime.Value{message2.Attr("content")}, nil)
 		// StepFun3.5-Flash.jinja:28 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(28, 5, "if")
-		if runtime.EqStr(message2.Attr("role"), "user") || (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) {
+		message2Role := message2.Attr("role")
+		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			w.At(29, 9, "set")
-			if (runtime.EqStr(message2.Attr("role"), "system") && !loop2.First().Truthy()) && runtime.EqStr(message2.Attr("name"), "observation") {
+			if (runtime.EqStr(message2Role, "system") && !(i == 0)) && runtime.EqStr(message2.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
-				roleName = message2.Attr("role")
+				roleName = message2Role
 			}
 			// StepFun3.5-Flash.jinja:30 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(30, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message2.Attr("role"), "assistant") {
+		} else if runtime.EqStr(message2Role, "assistant") {
 			// StepFun3.5-Flash.jinja:32 {%- if message.reasoning_content is string %}
 			w.At(32, 9, "if")
-			if runtime.IsString(message2.Attr("reasoning_content"), nil, nil) {
+			message2ReasoningContent := message2.Attr("reasoning_content")
+			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// StepFun3.5-Flash.jinja:33 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				w.At(33, 13, "set")
-				reasoningContent = runtime.Call(renderContent, []runtime.Value{message2.Attr("reasoning_content")}, nil)
+				reasoningContent = runtime.Call(renderContent, []runtime.Value{message2ReasoningContent}, nil)
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(36, 17, "set")
@@ -181,44 +185,47 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.5-Flash.jinja:42 {%- if loop.index0 > ns.last_query_index %}
 			w.At(42, 9, "if")
-			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
+			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
 				// StepFun3.5-Flash.jinja:43 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(43, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
 			} else {
 				// StepFun3.5-Flash.jinja:45 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(45, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2.Attr("role"), runtime.Str("\n"), content2)
+				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content2)
 			}
 			// StepFun3.5-Flash.jinja:47 {%- if message.tool_calls %}
 			w.At(47, 9, "if")
-			if message2.Attr("tool_calls").Truthy() {
+			message2ToolCalls := message2.Attr("tool_calls")
+			if message2ToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48 {%- for tool_call in message.tool_calls %}
 				w.At(48, 13, "for")
-				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
 					arguments := in.Lookup("arguments")
 					// StepFun3.5-Flash.jinja:49 {%- if tool_call.function is defined %}
 					w.At(49, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+					toolCallFunction := toolCall.Attr("function")
+					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// StepFun3.5-Flash.jinja:50 {%- set tool_call = tool_call.function %}
 						w.At(50, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 					w.At(52, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53 {%- if tool_call.arguments is defined %}
 					w.At(53, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// StepFun3.5-Flash.jinja:54 {%- set arguments = tool_call.arguments %}
 						w.At(54, 21, "set")
-						arguments = toolCall.Attr("arguments")
+						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55 {%- for args_name, args_value in arguments|items %}
 						w.At(55, 21, "for")
 						keys, values := runtime.ItemsFilterPairs(arguments)
-						for i := range w.Count(len(keys)) {
-							argsName := keys[i]
-							argsValue := values[i]
+						for i2 := range w.Count(len(keys)) {
+							argsName := keys[i2]
+							argsValue := values[i2]
 							// StepFun3.5-Flash.jinja:56 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(56, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -239,10 +246,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2.Attr("role"), "tool") {
+		} else if runtime.EqStr(message2Role, "tool") {
 			// StepFun3.5-Flash.jinja:67 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(67, 9, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -252,7 +259,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(73, 9, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

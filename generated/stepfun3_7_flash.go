@@ -52,30 +52,32 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		ns2 := ns
 		// StepFun3.7-Flash.jinja:1 {% if message.content is none %}
 		w.At(1, 44, "if")
-		if runtime.IsNone(message.Attr("content"), nil, nil) {
+		messageContent := message.Attr("content")
+		if runtime.IsNone(messageContent, nil, nil) {
 			w.WriteString("")
-		} else if runtime.IsString(message.Attr("content"), nil, nil) {
+		} else if runtime.IsString(messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {{- message.content }}
 			w.At(1, 121, "{{ }}")
-			w.Write(message.Attr("content"))
-		} else if runtime.IsMapping(message.Attr("content"), nil, nil) {
+			w.Write(messageContent)
+		} else if runtime.IsMapping(messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			w.At(1, 180, "{{ }}")
-			if runtime.In(runtime.Str("value"), message.Attr("content")) {
-				w.Write(message.Attr("content").ItemStr("value"))
+			if runtime.In(runtime.Str("value"), messageContent) {
+				w.Write(messageContent.ItemStr("value"))
 			} else {
-				w.Write(message.Attr("content").ItemStr("text"))
+				w.Write(messageContent.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(message.Attr("content"), nil, nil) {
+		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {% set ns = namespace(needs_text_separator=false) %}
 			w.At(1, 308, "set")
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
 			// StepFun3.7-Flash.jinja:1 {% for item in message.content %}
 			w.At(1, 360, "for")
-			for _, item2 := range runtime.Iterate(w, message.Attr("content")) {
+			for _, item2 := range runtime.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1 {% if item.type == 'text' %}
 				w.At(1, 393, "if")
-				if runtime.EqStr(item2.Attr("type"), "text") {
+				item2Type := item2.Attr("type")
+				if runtime.EqStr(item2Type, "text") {
 					// StepFun3.7-Flash.jinja:1 {% if ns.needs_text_separator %}
 					w.At(1, 421, "if")
 					if ns2.Attr("needs_text_separator").Truthy() {
@@ -91,7 +93,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = true %}
 					w.At(1, 531, "set")
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
-				} else if runtime.EqStr(item2.Attr("type"), "image") {
+				} else if runtime.EqStr(item2Type, "image") {
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = false %}
 					w.At(1, 612, "set")
@@ -116,10 +118,11 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		}
 		// StepFun3.7-Flash.jinja:7 {%- if messages[0].role == 'system' %}
 		w.At(7, 5, "if")
-		if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
 			w.At(8, 9, "{{ }}")
-			w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("\n\n"))
+			w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages0}, nil), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11 {%- for tool in tools %}
@@ -173,9 +176,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.7-Flash.jinja:35 {%- for message in messages %}
 	w.At(35, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message3 := loop2.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message3 := items[i]
 		content := runtime.Undefined("content")
 		roleName := in.Lookup("role_name")
 		reasoningContent := in.Lookup("reasoning_content")
@@ -185,24 +188,26 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Call(renderMessageContent, []runtime.Value{message3}, nil)
 		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(37, 5, "if")
-		if runtime.EqStr(message3.Attr("role"), "user") || (runtime.EqStr(message3.Attr("role"), "system") && !loop2.First().Truthy()) {
+		message3Role := message3.Attr("role")
+		if runtime.EqStr(message3Role, "user") || (runtime.EqStr(message3Role, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			w.At(38, 9, "set")
-			if (runtime.EqStr(message3.Attr("role"), "system") && !loop2.First().Truthy()) && runtime.EqStr(message3.Attr("name"), "observation") {
+			if (runtime.EqStr(message3Role, "system") && !(i == 0)) && runtime.EqStr(message3.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
-				roleName = message3.Attr("role")
+				roleName = message3Role
 			}
 			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(39, 9, "{{ }}")
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message3.Attr("role"), "assistant") {
+		} else if runtime.EqStr(message3Role, "assistant") {
 			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
 			w.At(41, 9, "if")
-			if runtime.IsString(message3.Attr("reasoning_content"), nil, nil) {
+			message3ReasoningContent := message3.Attr("reasoning_content")
+			if runtime.IsString(message3ReasoningContent, nil, nil) {
 				// StepFun3.7-Flash.jinja:42 {%- set reasoning_content = message.reasoning_content %}
 				w.At(42, 13, "set")
-				reasoningContent = message3.Attr("reasoning_content")
+				reasoningContent = message3ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(45, 17, "set")
@@ -217,48 +222,51 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.7-Flash.jinja:54 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
 			w.At(54, 9, "if")
-			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
+			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(55, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message3.Attr("role"), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
+				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:57 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(57, 13, "{{ }}")
-				w.WriteAdd(runtime.Str("<|im_start|>"), message3.Attr("role"), runtime.Str("\n"), content)
+				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59 {%- if message.tool_calls %}
 			w.At(59, 9, "if")
-			if message3.Attr("tool_calls").Truthy() {
+			message3ToolCalls := message3.Attr("tool_calls")
+			if message3ToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60 {%- for tool_call in message.tool_calls %}
 				w.At(60, 13, "for")
-				for _, toolCall := range runtime.Iterate(w, message3.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, message3ToolCalls) {
 					arguments := in.Lookup("arguments")
 					// StepFun3.7-Flash.jinja:61 {%- if tool_call.function is defined %}
 					w.At(61, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("function"), nil, nil) {
+					toolCallFunction := toolCall.Attr("function")
+					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// StepFun3.7-Flash.jinja:62 {%- set tool_call = tool_call.function %}
 						w.At(62, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 					w.At(64, 17, "{{ }}")
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65 {%- if tool_call.arguments is defined %}
 					w.At(65, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// StepFun3.7-Flash.jinja:66 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						w.At(66, 21, "set")
-						if runtime.IsString(toolCall.Attr("arguments"), nil, nil) {
-							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCall.Attr("arguments"), nil, nil)
+						if runtime.IsString(toolCallArguments, nil, nil) {
+							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
 						} else {
-							arguments = toolCall.Attr("arguments")
+							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67 {%- for args_name, args_value in arguments|items %}
 						w.At(67, 21, "for")
 						keys, values := runtime.ItemsFilterPairs(arguments)
-						for i := range w.Count(len(keys)) {
-							argsName := keys[i]
-							argsValue := values[i]
+						for i2 := range w.Count(len(keys)) {
+							argsName := keys[i2]
+							argsValue := values[i2]
 							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(68, 25, "{{ }}")
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -279,10 +287,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message3.Attr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool") {
 			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(79, 9, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -292,7 +300,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(85, 9, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

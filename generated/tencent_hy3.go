@@ -245,22 +245,23 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	spNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
 	// tencent-Hy3.jinja:78 {%- for message in messages %}
 	w.At(78, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// tencent-Hy3.jinja:79 {%- if message['role'] == 'system' %}
 		w.At(79, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			w.At(80, 9, "set")
 			runtime.SetAttr(spNs, "system_prompt", runtime.Add(spNs.Attr("system_prompt"), runtime.Call(visibleText, []runtime.Value{message.ItemStr("content")}, nil)))
 		}
 		// tencent-Hy3.jinja:82 {%- if message['role'] == 'user' %}
 		w.At(82, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		if runtime.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:83 {%- set ns.last_user_index = loop.index0 %}
 			w.At(83, 9, "set")
-			runtime.SetAttr(ns, "last_user_index", loop.Index0())
+			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” and not…
@@ -289,12 +290,12 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99 {%- for tool in tools %}
 		w.At(99, 5, "for")
-		var loop2 runtime.Loop
-		for loop2.Start(w, tools, nil); loop2.Next(); {
-			tool := loop2.Item()
+		items2 := runtime.Iterate(w, tools)
+		for i2 := range items2 {
+			tool := items2[i2]
 			// tencent-Hy3.jinja:100 {%- if loop.index0 > 0 %}
 			w.At(100, 9, "if")
-			if runtime.Gt(loop2.Index0(), runtime.Int(0)) {
+			if runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103 {{- tool | tojson }}
@@ -352,14 +353,15 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	lastNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_is_assistant", runtime.Bool(false))})
 	// tencent-Hy3.jinja:124 {%- for message in messages %}
 	w.At(124, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages, nil); loop3.Next(); {
-		message2 := loop3.Item()
+	items3 := runtime.Iterate(w, messages)
+	for i3 := range items3 {
+		message2 := items3[i3]
 		rc := in.Lookup("rc")
 		content2 := in.Lookup("content")
 		// tencent-Hy3.jinja:125 {%- if message['role'] == 'user' %}
 		w.At(125, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "user") {
+		message2Role := message2.ItemStr("role")
+		if runtime.EqStr(message2Role, "user") {
 			// tencent-Hy3.jinja:126 {%- if prev_ns.is_tool %}
 			w.At(126, 9, "if")
 			if prevNs.Attr("is_tool").Truthy() {
@@ -376,7 +378,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// tencent-Hy3.jinja:132 {%- if message['role'] == 'assistant' %}
 		w.At(132, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		if runtime.EqStr(message2Role, "assistant") {
 			// tencent-Hy3.jinja:133 {%- if is_training %}
 			w.At(133, 9, "if")
 			if isTraining.Truthy() {
@@ -406,7 +408,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					w.At(144, 17, "set")
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
 				}
-			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(loop3.Index0(), ns.Attr("last_user_index")) {
+			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), ns.Attr("last_user_index")) {
 				// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 				w.At(148, 17, "if")
 				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
@@ -450,7 +452,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(assistantToken)
 			// tencent-Hy3.jinja:168 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			w.At(168, 9, "if")
-			if runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) && message2.ItemStr("tool_calls").Truthy() {
+			message2ToolCalls := message2.ItemStr("tool_calls")
+			if runtime.IsDefined(message2ToolCalls, nil, nil) && message2ToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169 {%- set prev_ns.is_tool_first = true %}
 				w.At(169, 13, "set")
 				runtime.SetAttr(prevNs, "is_tool_first", runtime.Bool(true))
@@ -462,20 +465,21 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteAdd(toolcallsBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:172 {%- for tool in message['tool_calls'] %}
 				w.At(172, 13, "for")
-				for _, tool2 := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+				for _, tool2 := range runtime.Iterate(w, message2ToolCalls) {
 					arguments := runtime.Undefined("arguments")
 					// tencent-Hy3.jinja:173 {%- set arguments = tool['function']['arguments'] %}
 					w.At(173, 17, "set")
-					arguments = tool2.ItemStr("function").ItemStr("arguments")
+					tool2Function := tool2.ItemStr("function")
+					arguments = tool2Function.ItemStr("arguments")
 					// tencent-Hy3.jinja:174 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
 					w.At(174, 17, "{{ }}")
-					w.WriteAdd(toolcallBeginToken, tool2.ItemStr("function").ItemStr("name"), toolsepToken, runtime.Str("\n"))
+					w.WriteAdd(toolcallBeginToken, tool2Function.ItemStr("name"), toolsepToken, runtime.Str("\n"))
 					// tencent-Hy3.jinja:175 {%- for key, value in arguments.items() %}
 					w.At(175, 17, "for")
 					keys, values := runtime.DictItems(arguments)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					for i4 := range w.Count(len(keys)) {
+						key := keys[i4]
+						value := values[i4]
 						// tencent-Hy3.jinja:176 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						w.At(176, 21, "{{ }}")
 						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
@@ -497,11 +501,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:184 {{- toolcalls_end_token + eos_token }}
 				w.At(184, 13, "{{ }}")
 				w.WriteAdd(toolcallsEndToken, eosToken)
-			} else if loop3.Last().Truthy() && rawLastAssistant.Truthy() {
+			} else if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
 				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
 				w.At(187, 17, "{{ }}")
 				w.Write(runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
-			} else if !loop3.Last().Truthy() || isTraining.Truthy() {
+			} else if !(i3 == len(items3)-1) || isTraining.Truthy() {
 				// tencent-Hy3.jinja:189 {{- content + eos_token }}
 				w.At(189, 17, "{{ }}")
 				w.WriteAdd(content2, eosToken)
@@ -516,7 +520,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// tencent-Hy3.jinja:196 {%- if message['role'] == 'tool' %}
 		w.At(196, 5, "if")
-		if runtime.EqStr(message2.ItemStr("role"), "tool") {
+		if runtime.EqStr(message2Role, "tool") {
 			// tencent-Hy3.jinja:197 {%- set prev_ns.is_tool = true %}
 			w.At(197, 9, "set")
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(true))
@@ -536,7 +540,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// tencent-Hy3.jinja:204 {%- if loop.last and message['role'] == 'assistant' %}
 		w.At(204, 5, "if")
-		if loop3.Last().Truthy() && runtime.EqStr(message2.ItemStr("role"), "assistant") {
+		if (i3 == len(items3)-1) && runtime.EqStr(message2Role, "assistant") {
 			// tencent-Hy3.jinja:205 {%- set last_ns.last_is_assistant = true %}
 			w.At(205, 9, "set")
 			runtime.SetAttr(lastNs, "last_is_assistant", runtime.Bool(true))

@@ -128,9 +128,9 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-Apriel-1.5.jinja:46 {%- for message in messages -%}
 	w.At(46, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		systemMessage := in.Lookup("system_message")
 		addToolId2 := addToolId
 		eosToken := in.Lookup("eos_token")
@@ -138,21 +138,24 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// unsloth-Apriel-1.5.jinja:47 {%- if message['role'] == 'user' -%}
 		w.At(47, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49 {%- if message['content'] is not string %}
 			w.At(49, 9, "if")
-			if !runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent := message.ItemStr("content")
+			if !runtime.IsString(messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:50 {%- for chunk in message['content'] %}
 				w.At(50, 13, "for")
-				for _, chunk := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, chunk := range runtime.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51 {%- if chunk['type'] == 'text' %}
 					w.At(51, 17, "if")
-					if runtime.EqStr(chunk.ItemStr("type"), "text") {
+					chunkType := chunk.ItemStr("type")
+					if runtime.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52 {{- chunk['text'] }}
 						w.At(52, 21, "{{ }}")
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.EqStr(chunk.ItemStr("type"), "image") || runtime.EqStr(chunk.ItemStr("type"), "image_url") {
+					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:56 {{- raise_exception('Unrecognized content type!') }}
@@ -163,39 +166,41 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// unsloth-Apriel-1.5.jinja:60 {{- message['content'] }}
 				w.At(60, 13, "{{ }}")
-				w.Write(message.ItemStr("content"))
+				w.Write(messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "content") {
+		} else if runtime.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:64 {%- if message['content'] is not string %}
 			w.At(64, 9, "if")
-			if !runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent2 := message.ItemStr("content")
+			if !runtime.IsString(messageContent2, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:65 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.At(65, 13, "{{ }}")
 				w.WriteString("<|content|>\n")
-				w.WriteStr(message.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:67 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.At(67, 13, "{{ }}")
 				w.WriteString("<|content|>\n")
-				w.WriteStr(message.ItemStr("content"))
+				w.WriteStr(messageContent2)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "system") {
+		} else if runtime.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:70 {%- if message['content'] is not none and message['content']|length > 0 %}
 			w.At(70, 9, "if")
-			if !runtime.IsNone(message.ItemStr("content"), nil, nil) && runtime.Gt(runtime.FilterLength(message.ItemStr("content"), nil, nil), runtime.Int(0)) {
+			messageContent3 := message.ItemStr("content")
+			if !runtime.IsNone(messageContent3, nil, nil) && runtime.Gt(runtime.FilterLength(messageContent3, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71 {%- if message['content'] is string %}
 				w.At(71, 13, "if")
-				if runtime.IsString(message.ItemStr("content"), nil, nil) {
+				if runtime.IsString(messageContent3, nil, nil) {
 					// unsloth-Apriel-1.5.jinja:72 {%- set system_message = message['content'] %}
 					w.At(72, 17, "set")
-					systemMessage = message.ItemStr("content")
+					systemMessage = messageContent3
 				} else {
 					// unsloth-Apriel-1.5.jinja:74 {%- set system_message = message['content'][0]['text'] %}
 					w.At(74, 17, "set")
-					systemMessage = message.ItemStr("content").ItemInt(0).ItemStr("text")
+					systemMessage = messageContent3.ItemInt(0).ItemStr("text")
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:77 {%- set system_message = ” %}
@@ -221,10 +226,10 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(systemMessage)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:85 {%- if loop.last -%}
 			w.At(85, 9, "if")
-			if loop.Last().Truthy() {
+			if i == len(items)-1 {
 				// unsloth-Apriel-1.5.jinja:86 {%- set add_tool_id = false -%}
 				w.At(86, 13, "set")
 				addToolId2 = runtime.Bool(false)
@@ -232,17 +237,18 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			w.At(89, 9, "if")
-			if (runtime.IsDefined(message.ItemStr("content"), nil, nil) && !runtime.IsNone(message.ItemStr("content"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("content"), nil, nil), runtime.Int(0)) {
+			messageContent4 := message.ItemStr("content")
+			if (runtime.IsDefined(messageContent4, nil, nil) && !runtime.IsNone(messageContent4, nil, nil)) && runtime.Gt(runtime.FilterLength(messageContent4, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				w.At(90, 13, "if")
-				if !runtime.IsString(message.ItemStr("content"), nil, nil) && !runtime.IsNone(message.ItemStr("content").ItemInt(0).ItemStr("text"), nil, nil) {
+				if !runtime.IsString(messageContent4, nil, nil) && !runtime.IsNone(messageContent4.ItemInt(0).ItemStr("text"), nil, nil) {
 					// unsloth-Apriel-1.5.jinja:91 {{- message['content'][0]['text'] }}
 					w.At(91, 17, "{{ }}")
-					w.Write(message.ItemStr("content").ItemInt(0).ItemStr("text"))
+					w.Write(messageContent4.ItemInt(0).ItemStr("text"))
 				} else {
 					// unsloth-Apriel-1.5.jinja:93 {{- message['content'] -}}
 					w.At(93, 17, "{{ }}")
-					w.Write(message.ItemStr("content"))
+					w.Write(messageContent4)
 				}
 			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:96 {{- message['chosen'][0] -}}
@@ -260,19 +266,21 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:101 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			w.At(101, 9, "if")
-			if (runtime.IsDefined(message.ItemStr("tool_calls"), nil, nil) && !runtime.IsNone(message.ItemStr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("tool_calls"), nil, nil), runtime.Int(0)) {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if (runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103 {%- for tool_call in message["tool_calls"] -%}
 				w.At(103, 13, "for")
-				var loop2 runtime.Loop
-				for loop2.Start(w, message.ItemStr("tool_calls"), nil); loop2.Next(); {
-					toolCall := loop2.Item()
+				items2 := runtime.Iterate(w, messageToolCalls)
+				for i2 := range items2 {
+					toolCall := items2[i2]
 					// unsloth-Apriel-1.5.jinja:104 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					w.At(104, 17, "{{ }}")
+					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
-					w.WriteStr(toolCall.ItemStr("function").ItemStr("name"))
+					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteStr(runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					// unsloth-Apriel-1.5.jinja:105 {%- if add_tool_id == true -%}
 					w.At(105, 17, "if")
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {
@@ -285,7 +293,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109 {%- if not loop.last -%}
 					w.At(109, 17, "if")
-					if !loop2.Last().Truthy() {
+					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -295,17 +303,18 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			w.At(113, 9, "{{ }}")
 			w.WriteString("\n<|end|>\n")
 			w.WriteStr(eosToken)
-		} else if runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:115 {%- if message['content'] is string %}
 			w.At(115, 9, "if")
-			if runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent5 := message.ItemStr("content")
+			if runtime.IsString(messageContent5, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:116 {%- set tool_message = message['content'] %}
 				w.At(116, 13, "set")
-				toolMessage = message.ItemStr("content")
+				toolMessage = messageContent5
 			} else {
 				// unsloth-Apriel-1.5.jinja:118 {%- set tool_message = message['content'][0]['text'] %}
 				w.At(118, 13, "set")
-				toolMessage = message.ItemStr("content").ItemInt(0).ItemStr("text")
+				toolMessage = messageContent5.ItemInt(0).ItemStr("text")
 			}
 			// unsloth-Apriel-1.5.jinja:120 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.At(120, 9, "{{ }}")
@@ -315,7 +324,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		}
 		// unsloth-Apriel-1.5.jinja:122 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(122, 5, "if")
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.EqStr(message.ItemStr("role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}

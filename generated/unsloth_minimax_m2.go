@@ -165,15 +165,15 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// unsloth-MiniMax-M2.jinja:56 {% for m in conversation_messages %}
 	w.At(56, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, conversationMessages, nil); loop.Next(); {
-		m := loop.Item()
+	items := runtime.Iterate(w, conversationMessages)
+	for i := range items {
+		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57 {%- if m.role == 'user' %}
 		w.At(57, 5, "if")
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58 {% set ns.last_user_index = loop.index0 -%}
 			w.At(58, 9, "set")
-			runtime.SetAttr(ns, "last_user_index", loop.Index0())
+			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -214,15 +214,16 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// unsloth-MiniMax-M2.jinja:83 {%- for message in conversation_messages -%}
 	w.At(83, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, conversationMessages, nil); loop2.Next(); {
-		message := loop2.Item()
+	items2 := runtime.Iterate(w, conversationMessages)
+	for i2 := range items2 {
+		message := items2[i2]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		parts := in.Lookup("parts")
 		// unsloth-MiniMax-M2.jinja:84 {%- if message.role == 'assistant' -%}
 		w.At(84, 5, "if")
-		if runtime.EqStr(message.Attr("role"), "assistant") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86 {{- ']~b]ai' ~ '\n' }}
 			w.At(86, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
@@ -234,23 +235,24 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			content2 = runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil)
 			// unsloth-MiniMax-M2.jinja:90 {%- if message.reasoning_content is string %}
 			w.At(90, 9, "if")
-			if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:91 {%- set reasoning_content = message.reasoning_content %}
 				w.At(91, 13, "set")
-				reasoningContent = message.Attr("reasoning_content")
+				reasoningContent = messageReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// unsloth-MiniMax-M2.jinja:95 {%- set parts = content.split('</think>') %}
 				w.At(95, 17, "set")
 				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// unsloth-MiniMax-M2.jinja:96 {%- for part in parts %}
 				w.At(96, 17, "for")
-				var loop3 runtime.Loop
-				for loop3.Start(w, parts, nil); loop3.Next(); {
-					part := loop3.Item()
+				items3 := runtime.Iterate(w, parts)
+				for i3 := range items3 {
+					part := items3[i3]
 					reasoningContent2 := reasoningContent
 					// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}
 					w.At(97, 21, "if")
-					if runtime.Eq(loop3.Index0(), runtime.Int(0)) {
+					if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
 						// unsloth-MiniMax-M2.jinja:98 {%- set reasoning_content = part.strip('\n') %}
 						w.At(98, 25, "set")
 						reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -269,7 +271,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:107 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			w.At(107, 9, "if")
-			if reasoningContent.Truthy() && runtime.Gt(loop2.Index0(), ns.Attr("last_user_index")) {
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) {
 				// unsloth-MiniMax-M2.jinja:108 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(108, 13, "{{ }}")
 				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
@@ -283,20 +285,22 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:113 {%- if message.tool_calls -%}
 			w.At(113, 9, "if")
-			if message.Attr("tool_calls").Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.At(114, 13, "{{ }}")
 				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
 				w.At(116, 13, "for")
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					args2 := in.Lookup("_args")
 					// unsloth-MiniMax-M2.jinja:117 {%- if tool_call.function %}
 					w.At(117, 17, "if")
-					if toolCall.Attr("function").Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118 {%- set tool_call = tool_call.function %}
 						w.At(118, 21, "set")
-						toolCall = toolCall.Attr("function")
+						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.At(120, 17, "{{ }}")
@@ -305,16 +309,17 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					w.At(121, 17, "if")
-					if runtime.IsDefined(toolCall.Attr("arguments"), nil, nil) && runtime.IsMapping(toolCall.Attr("arguments"), nil, nil) {
+					toolCallArguments := toolCall.Attr("arguments")
+					if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.IsMapping(toolCallArguments, nil, nil) {
 						// unsloth-MiniMax-M2.jinja:122 {% set _args = tool_call.arguments %}
 						w.At(122, 17, "set")
-						args2 = toolCall.Attr("arguments")
+						args2 = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123 {%- for k, v in _args|items %}
 						w.At(123, 17, "for")
 						keys, values := runtime.ItemsFilterPairs(args2)
-						for i := range w.Count(len(keys)) {
-							k := keys[i]
-							v := values[i]
+						for i4 := range w.Count(len(keys)) {
+							k := keys[i4]
+							v := values[i4]
 							// unsloth-MiniMax-M2.jinja:124 {{- '<parameter name="' + k + '">' }}
 							w.At(124, 17, "{{ }}")
 							w.WriteString("<parameter name=\"")
@@ -340,7 +345,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				w.At(133, 13, "set")
-				runtime.SetAttr(lastToolCall, "name", message.Attr("tool_calls").ItemInt(-1).Attr("function").Attr("name"))
+				runtime.SetAttr(lastToolCall, "name", messageToolCalls.ItemInt(-1).Attr("function").Attr("name"))
 			} else {
 				// unsloth-MiniMax-M2.jinja:135 {%- set last_tool_call.name = none -%}
 				w.At(135, 13, "set")
@@ -349,7 +354,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
 			w.At(137, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
-		} else if runtime.EqStr(message.Attr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
 			w.At(140, 5, "if")
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
@@ -359,26 +364,28 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:143 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(143, 5, "if")
-			if loop2.First().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146 {%- if message.content is string -%}
 			w.At(146, 5, "if")
-			if runtime.IsString(message.Attr("content"), nil, nil) {
+			messageContent := message.Attr("content")
+			if runtime.IsString(messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148 {{- message.content }}
 				w.At(148, 9, "{{ }}")
-				w.Write(message.Attr("content"))
+				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
 				// unsloth-MiniMax-M2.jinja:151 {%- for tr in message.content -%}
 				w.At(151, 9, "for")
-				for _, tr := range runtime.Iterate(w, message.Attr("content")) {
+				for _, tr := range runtime.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					w.At(153, 13, "{{ }}")
-					if runtime.IsDefined(tr.Attr("output"), nil, nil) {
-						w.Write(tr.Attr("output"))
+					trOutput := tr.Attr("output")
+					if runtime.IsDefined(trOutput, nil, nil) {
+						w.Write(trOutput)
 					} else {
 						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
 							w.Write(tr.Attr("text"))
@@ -391,10 +398,10 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:157 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			w.At(157, 5, "if")
-			if loop2.Last().Truthy() || !runtime.EqStr(conversationMessages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(message.Attr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
 			w.At(162, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))

@@ -51,17 +51,19 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	w.Write(bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8 {%- if messages[0]['role'] == 'system' %}
 	w.At(8, 1, "if")
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	messages0 := messages.ItemInt(0)
+	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9 {%- if messages[0]['content'] is string %}
 		w.At(9, 5, "if")
-		if runtime.IsString(messages.ItemInt(0).ItemStr("content"), nil, nil) {
+		messages0Content := messages0.ItemStr("content")
+		if runtime.IsString(messages0Content, nil, nil) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10 {%- set system_message = messages[0]['content'] %}
 			w.At(10, 9, "set")
-			systemMessage = messages.ItemInt(0).ItemStr("content")
+			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:12 {%- set system_message = messages[0]['content'][0]['text'] %}
 			w.At(12, 9, "set")
-			systemMessage = messages.ItemInt(0).ItemStr("content").ItemInt(0).ItemStr("text")
+			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14 {%- set loop_messages = messages[1:] %}
 		w.At(14, 5, "set")
@@ -105,35 +107,39 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 		content := in.Lookup("content")
 		// unsloth-mistral-Devstral-Small-2507.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39 {%- if message['content'] is string %}
 			w.At(39, 9, "if")
-			if runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(40, 13, "{{ }}")
 				w.WriteString("[INST]")
-				w.WriteStr(message.ItemStr("content"))
+				w.WriteStr(messageContent)
 				w.WriteString("[/INST]")
 			} else {
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43 {%- for block in message['content'] %}
 				w.At(43, 13, "for")
-				for _, block := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, block := range runtime.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44 {%- if block['type'] == 'text' %}
 					w.At(44, 17, "if")
-					if runtime.EqStr(block.ItemStr("type"), "text") {
+					blockType := block.ItemStr("type")
+					if runtime.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47 {%- if block['text'] is defined %}
 						w.At(47, 21, "if")
-						if runtime.IsDefined(block.ItemStr("text"), nil, nil) {
+						blockText := block.ItemStr("text")
+						if runtime.IsDefined(blockText, nil, nil) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48 {{- block['text'] }}
 							w.At(48, 25, "{{ }}")
-							w.Write(block.ItemStr("text"))
+							w.Write(blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:50 {{- block['content'] }}
 							w.At(50, 25, "{{ }}")
 							w.Write(block.ItemStr("content"))
 						}
-					} else if runtime.In(block.ItemStr("type"), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.In(blockType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:56 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -143,44 +149,48 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "system") {
+		} else if runtime.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:63 {%- if message['content'] is string %}
 			w.At(63, 9, "if")
-			if runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent2 := message.ItemStr("content")
+			if runtime.IsString(messageContent2, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.At(64, 13, "{{ }}")
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(message.ItemStr("content"))
+				w.WriteStr(messageContent2)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:66 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(66, 13, "{{ }}")
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(message.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:71 {%- if message['content'] is string %}
 			w.At(71, 9, "if")
-			if runtime.IsString(message.ItemStr("content"), nil, nil) {
+			messageContent3 := message.ItemStr("content")
+			if runtime.IsString(messageContent3, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72 {{- message['content'] }}
 				w.At(72, 13, "{{ }}")
-				w.Write(message.ItemStr("content"))
+				w.Write(messageContent3)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:74 {{- message['content'][0]['text'] }}
 				w.At(74, 13, "{{ }}")
-				w.Write(message.ItemStr("content").ItemInt(0).ItemStr("text"))
+				w.Write(messageContent3.ItemInt(0).ItemStr("text"))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			w.At(79, 9, "if")
-			if runtime.IsDefined(message.ItemStr("tool_calls"), nil, nil) && !runtime.IsNone(message.ItemStr("tool_calls"), nil, nil) {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80 {%- for tool in message['tool_calls'] %}
 				w.At(80, 13, "for")
-				for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					arguments := runtime.Undefined("arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:81 {%- set arguments = tool['function']['arguments'] %}
 					w.At(81, 17, "set")
-					arguments = tool.ItemStr("function").ItemStr("arguments")
+					toolFunction := tool.ItemStr("function")
+					arguments = toolFunction.ItemStr("arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82 {%- if arguments is not string %}
 					w.At(82, 17, "if")
 					if !runtime.IsString(arguments, nil, nil) {
@@ -191,7 +201,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 					// unsloth-mistral-Devstral-Small-2507.jinja:86 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.At(86, 17, "{{ }}")
 					w.WriteString("[TOOL_CALLS]")
-					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					w.WriteStr(toolFunction.ItemStr("name"))
 					w.WriteString("[ARGS]")
 					w.WriteStr(arguments)
 				}
@@ -199,17 +209,18 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			// unsloth-mistral-Devstral-Small-2507.jinja:90 {{- eos_token }}
 			w.At(90, 9, "{{ }}")
 			w.Write(eosToken)
-		} else if runtime.EqStr(message.ItemStr("role"), "tool_results") || runtime.EqStr(message.ItemStr("role"), "tool") {
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:93 {%- if message.content is defined and message.content.content is defined %}
 			w.At(93, 9, "if")
-			if runtime.IsDefined(message.Attr("content"), nil, nil) && runtime.IsDefined(message.Attr("content").Attr("content"), nil, nil) {
+			messageContent4 := message.Attr("content")
+			if runtime.IsDefined(messageContent4, nil, nil) && runtime.IsDefined(messageContent4.Attr("content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94 {%- set content = message.content.content %}
 				w.At(94, 13, "set")
-				content = message.Attr("content").Attr("content")
+				content = messageContent4.Attr("content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:96 {%- set content = message.content %}
 				w.At(96, 13, "set")
-				content = message.Attr("content")
+				content = messageContent4
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.At(98, 9, "{{ }}")

@@ -79,15 +79,15 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// upstage-Solar-Open-100B.jinja:12 {%- for message in messages -%}
 	w.At(12, 1, "for")
-	var loop runtime.Loop
-	for loop.Start(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13 {%- if message.role == 'user' -%}
 		w.At(13, 5, "if")
 		if runtime.EqStr(message.Attr("role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(14, 9, "set")
-			runtime.SetAttr(lastUserIdx, "value", loop.Index0())
+			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19 {%- macro render_system_message(user_system_messages) %}
@@ -265,29 +265,30 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// upstage-Solar-Open-100B.jinja:107 {%- for message in messages -%}
 	w.At(107, 1, "for")
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message3 := loop2.Item()
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message3 := items2[i2]
 		prevIsTool := in.Lookup("prev_is_tool")
 		nextIsTool := in.Lookup("next_is_tool")
 		// upstage-Solar-Open-100B.jinja:108 {%- if message.role == 'user' -%}
 		w.At(108, 5, "if")
-		if runtime.EqStr(message3.Attr("role"), "user") {
+		message3Role := message3.Attr("role")
+		if runtime.EqStr(message3Role, "user") {
 			// upstage-Solar-Open-100B.jinja:109 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.At(109, 10, "{{ }}")
 			w.WriteString("<|begin|>user<|content|>")
 			w.WriteStr(message3.Attr("content"))
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(message3.Attr("role"), "tool") {
+		} else if runtime.EqStr(message3Role, "tool") {
 			// upstage-Solar-Open-100B.jinja:111 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			w.At(111, 9, "set")
-			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(loop2.Index0(), runtime.Int(0))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool"))
+			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			w.At(112, 9, "set")
-			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(loop2.Index0(), runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(loop2.Index0(), runtime.Int(1))).Attr("role"), "tool"))
+			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i2)), runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113 {%- if not prev_is_tool -%}
 			w.At(113, 9, "if")
@@ -296,12 +297,13 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// upstage-Solar-Open-100B.jinja:116 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			w.At(116, 9, "{{ }}")
+			message3ToolCallId := message3.Attr("tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
-			w.WriteStr(message3.Attr("tool_call_id"))
+			w.WriteStr(message3ToolCallId)
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117 {{- get_tool_name(messages, message.tool_call_id) }}
 			w.At(117, 9, "{{ }}")
-			w.Write(runtime.Call(getToolName, []runtime.Value{messages, message3.Attr("tool_call_id")}, nil))
+			w.Write(runtime.Call(getToolName, []runtime.Value{messages, message3ToolCallId}, nil))
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119 {{- message.content }}
 			w.At(119, 9, "{{ }}")
@@ -312,37 +314,40 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if runtime.EqStr(message3.Attr("role"), "assistant") {
+		} else if runtime.EqStr(message3Role, "assistant") {
 			// upstage-Solar-Open-100B.jinja:126 {%- if think_render_option == "all" -%}
 			w.At(126, 9, "if")
 			if runtime.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127 {%- if message.reasoning -%}
 				w.At(127, 13, "if")
-				if message3.Attr("reasoning").Truthy() {
+				message3Reasoning := message3.Attr("reasoning")
+				if message3Reasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(128, 17, "{{ }}")
 					w.WriteString("<|begin|>assistant<|think|>")
-					w.WriteStr(message3.Attr("reasoning"))
+					w.WriteStr(message3Reasoning)
 					w.WriteString("<|end|>")
 				}
 			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				w.At(131, 13, "if")
-				if message3.Attr("reasoning").Truthy() && runtime.Gt(loop2.Index0(), lastUserIdx.Attr("value")) {
+				message3Reasoning2 := message3.Attr("reasoning")
+				if message3Reasoning2.Truthy() && runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")) {
 					// upstage-Solar-Open-100B.jinja:132 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(132, 17, "{{ }}")
 					w.WriteString("<|begin|>assistant<|think|>")
-					w.WriteStr(message3.Attr("reasoning"))
+					w.WriteStr(message3Reasoning2)
 					w.WriteString("<|end|>")
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137 {%- if message.tool_calls -%}
 			w.At(137, 9, "if")
-			if message3.Attr("tool_calls").Truthy() {
+			message3ToolCalls := message3.Attr("tool_calls")
+			if message3ToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139 {%- for tool_call in message.tool_calls -%}
 				w.At(139, 13, "for")
-				for _, toolCall2 := range runtime.Iterate(w, message3.Attr("tool_calls")) {
+				for _, toolCall2 := range runtime.Iterate(w, message3ToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.At(140, 17, "{{ }}")
 					w.WriteString("<|tool_call:begin|>")

@@ -42,17 +42,18 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna.jinja:11 {%- if message['role'] == 'system' %}
 		w.At(11, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, "{{ }}")
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(14, 1, "{{ }}")
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(16, 1, "{{ }}")
 			w.WriteString("ASSISTANT: ")

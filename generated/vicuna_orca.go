@@ -42,19 +42,20 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna-orca.jinja:12 {%- if message['role'] == 'system' %}
 		w.At(12, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteString("SYSTEM: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(15, 1, "{{ }}")
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(17, 1, "{{ }}")
 			w.WriteString("ASSISTANT: ")

@@ -42,13 +42,14 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		// yandex.jinja:12 {%- if message['role'] == 'user' %}
 		w.At(12, 1, "if")
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// yandex.jinja:13 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteString(" Пользователь: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.At(15, 1, "{{ }}")
 			w.WriteString(" Ассистент: ")

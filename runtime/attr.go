@@ -33,10 +33,6 @@ func (v Value) Attr(name string) Value {
 	return missingAttr(v, name)
 }
 
-// pyAttr is Python's getattr(v, name) for the attributes a template can reach: the
-// methods of v's type (refused ones and special attributes as values that raise
-// SecurityError when used), the attributes of a namespace, the loop variable, a macro,
-// a cycler or a groupby tuple, and the numeric attributes of int and float.
 // mayBeDictAttribute reports whether name could be a Python attribute of a dict: one of
 // its methods or a special __name__.
 func mayBeDictAttribute(name string) bool {
@@ -47,6 +43,10 @@ func mayBeDictAttribute(name string) bool {
 	return len(name) > 4 && name[0] == '_' && name[1] == '_'
 }
 
+// pyAttr is Python's getattr(v, name) for the attributes a template can reach: the
+// methods of v's type (refused ones and special attributes as values that raise
+// SecurityError when used), the attributes of a namespace, the loop variable, a macro,
+// a cycler or a groupby tuple, and the numeric attributes of int and float.
 func (v Value) pyAttr(name string) (Value, bool) {
 	switch v.kind {
 	case KindNamespace:
@@ -119,7 +119,18 @@ func (v Value) ItemStr(key string) Value {
 }
 
 // ItemInt is v.Item(Int(i)).
-func (v Value) ItemInt(i int64) Value { return v.Item(Int(i)) }
+func (v Value) ItemInt(i int64) Value {
+	if (v.kind == KindList || v.kind == KindTuple) && !isDictView(v) {
+		items := v.p.(*List).Items
+		if i < 0 {
+			i += int64(len(items))
+		}
+		if i >= 0 && i < int64(len(items)) {
+			return items[i]
+		}
+	}
+	return v.Item(Int(i))
+}
 
 // lookupItem is Python's x[key] without the attribute fallback.
 func (v Value) lookupItem(key Value) (Value, bool) {

@@ -330,12 +330,3 @@ func (w *Writer) Count(n int) int {
 	w.charge(n)
 	return n
 }
-
-// StartValues starts the loop l over a slice of items, as Start does over a list.
-func (l *Loop) StartValues(w *Writer, items []Value) {
-	*l = Loop{w: w, src: items, index: -1, total: len(items), depth: 1}
-}
-
-// Pos returns the position of the current item in the loop's items (loop.index0 as an
-// int; for a loop without an inline if, its index in the source).
-func (l *Loop) Pos() int { return l.index }

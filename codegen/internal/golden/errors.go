@@ -49,14 +49,15 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	for _, m := range runtime.Iterate(w, messages) {
 		// errors.jinja:4 {%- if m.role not in ['user', 'assistant', 'system'] %}
 		w.At(4, 1, "if")
-		if runtime.NotIn(m.Attr("role"), runtime.NewList(runtime.Str("user"), runtime.Str("assistant"), runtime.Str("system"))) {
+		mRole := m.Attr("role")
+		if runtime.NotIn(mRole, runtime.NewList(runtime.Str("user"), runtime.Str("assistant"), runtime.Str("system"))) {
 			// errors.jinja:4 {{ raise_exception('Unknown role: ' + m.role) }}
 			w.At(4, 56, "{{ }}")
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Unknown role: "), m.Attr("role"))))
+			w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5 {{ m.role + ': ' + m.content }}
 		w.At(5, 1, "{{ }}")
-		w.WriteAdd(m.Attr("role"), runtime.Str(": "), m.Attr("content"))
+		w.WriteAdd(mRole, runtime.Str(": "), m.Attr("content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7 {{ messages[0].missing.deeper }}

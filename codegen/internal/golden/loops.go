@@ -79,10 +79,9 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	// loops.jinja:7 {% for k, v in {'a': 1, 'b': 2}.items() %}
 	w.At(7, 1, "for")
 	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
-	var loop2 runtime.Loop
-	for loop2.StartValues(w, keys); loop2.Next(); {
-		k := keys[loop2.Pos()]
-		v := values[loop2.Pos()]
+	for i := range w.Count(len(keys)) {
+		k := keys[i]
+		v := values[i]
 		// loops.jinja:7 {{ k }}
 		w.At(7, 43, "{{ }}")
 		w.Write(k)
@@ -92,26 +91,26 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		w.Write(v)
 		// loops.jinja:7 {{ ', ' if not loop.last }}
 		w.At(7, 58, "{{ }}")
-		if !loop2.Last().Truthy() {
+		if !(i == len(keys)-1) {
 			w.WriteString(", ")
 		}
 	}
 	// loops.jinja:8 {% for i in range(10) %}
 	w.At(8, 1, "for")
-	for _, i := range runtime.Iterate(w, runtime.Range(runtime.Int(10))) {
+	for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(10))) {
 		// loops.jinja:8 {% if i is even %}
 		w.At(8, 25, "if")
-		if runtime.IsEven(i, nil, nil) {
+		if runtime.IsEven(i2, nil, nil) {
 			continue
 		}
 		// loops.jinja:8 {% if i > 6 %}
 		w.At(8, 68, "if")
-		if runtime.Gt(i, runtime.Int(6)) {
+		if runtime.Gt(i2, runtime.Int(6)) {
 			break
 		}
 		// loops.jinja:8 {{ i }}
 		w.At(8, 104, "{{ }}")
-		w.Write(i)
+		w.Write(i2)
 	}
 	// loops.jinja:9 {% for x in [] %}
 	w.At(9, 1, "for")
@@ -125,12 +124,12 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:10 {% for c in 'héllo' %}
 	w.At(10, 1, "for")
-	var loop3 runtime.Loop
-	for loop3.Start(w, runtime.Str("héllo"), nil); loop3.Next(); {
-		c := loop3.Item()
+	var loop2 runtime.Loop
+	for loop2.Start(w, runtime.Str("héllo"), nil); loop2.Next(); {
+		c := loop2.Item()
 		// loops.jinja:10 {{ loop.cycle('<', '>') }}
 		w.At(10, 23, "{{ }}")
-		w.Write(loop3.Cycle(runtime.Str("<"), runtime.Str(">")))
+		w.Write(loop2.Cycle(runtime.Str("<"), runtime.Str(">")))
 		// loops.jinja:10 {{ c }}
 		w.At(10, 49, "{{ }}")
 		w.Write(c)
