@@ -133,9 +133,10 @@ type gen struct {
 	goName map[*ir.Var]string
 	needed map[*ir.Var]bool
 	loops  map[*ir.Var]bool // loop variables held as *runtime.Loop
+	markup bool             // the template can make Markup values (|safe, |escape...)
+
 	// loop variables only asked for their position, compiled to an index into a slice
 	positions map[*ir.Var]position
-	markup bool             // the template can make Markup values (|safe, |escape...)
 
 	// read chains held in Go variables (see reads.go)
 	settable map[string]bool // attribute names the template assigns
@@ -151,9 +152,9 @@ func newGen(t *ir.Template) *gen {
 		goName: map[*ir.Var]string{},
 		needed: neededVars(t),
 		loops:  map[*ir.Var]bool{},
+		markup: makesMarkup(t),
 
 		positions: map[*ir.Var]position{},
-		markup: makesMarkup(t),
 
 		settable: settableNames(t),
 		reads:    readCache{},
