@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"math/big"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -17,7 +16,7 @@ func (v Value) Attr(name string) Value {
 	}
 	if v.kind == KindDict && !mayBeDictAttribute(name) {
 		// the common case, message.role: not a dict method, so the item
-		if r, ok := v.p.(*Dict).GetStr(name); ok {
+		if r, ok := v.dict().GetStr(name); ok {
 			return r
 		}
 		return missingAttr(v, name)
@@ -26,7 +25,7 @@ func (v Value) Attr(name string) Value {
 		return r
 	}
 	if v.kind == KindDict {
-		if r, ok := v.p.(*Dict).GetStr(name); ok {
+		if r, ok := v.dict().GetStr(name); ok {
 			return r
 		}
 	}
@@ -50,22 +49,22 @@ func mayBeDictAttribute(name string) bool {
 func (v Value) pyAttr(name string) (Value, bool) {
 	switch v.kind {
 	case KindNamespace:
-		return v.p.(*Namespace).attrs.GetStr(name)
+		return v.namespace().attrs.GetStr(name)
 	case KindLoop:
-		if r, ok := v.p.(*Loop).attr(name); ok {
+		if r, ok := v.loop().attr(name); ok {
 			return r, true
 		}
 	case KindObject:
-		if r, ok := v.p.(object).attr(name); ok {
+		if r, ok := v.object().attr(name); ok {
 			return r, true
 		}
 	case KindCallable:
-		if r, ok := v.p.(*Callable).attr(name); ok {
+		if r, ok := v.callable().attr(name); ok {
 			return r, true
 		}
 	case KindTuple:
-		if v.s == groupTuple && (name == "grouper" || name == "list") {
-			return v.p.(*List).Items[map[string]int{"grouper": 0, "list": 1}[name]], true
+		if v.list().name == groupTuple && (name == "grouper" || name == "list") {
+			return v.list().Items[map[string]int{"grouper": 0, "list": 1}[name]], true
 		}
 	case KindInt, KindBool:
 		switch name {
@@ -101,7 +100,7 @@ func (v Value) Item(key Value) Value {
 		return r
 	}
 	if key.kind == KindString {
-		if r, ok := v.pyAttr(key.s); ok {
+		if r, ok := v.pyAttr(key.str()); ok {
 			return r
 		}
 	}
@@ -111,7 +110,7 @@ func (v Value) Item(key Value) Value {
 // ItemStr is v.Item(Str(key)).
 func (v Value) ItemStr(key string) Value {
 	if v.kind == KindDict {
-		if r, ok := v.p.(*Dict).GetStr(key); ok {
+		if r, ok := v.dict().GetStr(key); ok {
 			return r
 		}
 	}
@@ -121,7 +120,7 @@ func (v Value) ItemStr(key string) Value {
 // ItemInt is v.Item(Int(i)).
 func (v Value) ItemInt(i int64) Value {
 	if (v.kind == KindList || v.kind == KindTuple) && !isDictView(v) {
-		items := v.p.(*List).Items
+		items := v.list().Items
 		if i < 0 {
 			i += int64(len(items))
 		}
@@ -139,20 +138,20 @@ func (v Value) lookupItem(key Value) (Value, bool) {
 		if key.kind == KindList || key.kind == KindDict {
 			throw(TypeError, "unhashable type: '%s'", key.TypeName())
 		}
-		return v.p.(*Dict).Get(key)
+		return v.dict().Get(key)
 	case KindList, KindTuple:
 		if isDictView(v) {
 			return Value{}, false // dict views are not subscriptable
 		}
-		items := v.p.(*List).Items
+		items := v.list().Items
 		if i, ok := index(key, len(items)); ok {
 			return items[i], true
 		}
 	case KindString:
 		if key.isIntegral() {
-			n := utf8.RuneCountInString(v.s)
+			n := utf8.RuneCountInString(v.str())
 			if i, ok := index(key, n); ok {
-				return sameKind(v, runeAt(v.s, i)), true
+				return sameKind(v, runeAt(v.str(), i)), true
 			}
 		}
 	}
@@ -194,18 +193,19 @@ func (v Value) Slice(start, stop, step Value) Value {
 	case KindUndefined:
 		v.undefinedError()
 	case KindString:
-		if isASCII(v.s) {
-			lo, hi, st, n := sliceIndices(start, stop, step, len(v.s))
+		s := v.str()
+		if isASCII(s) {
+			lo, hi, st, n := sliceIndices(start, stop, step, len(s))
 			if st == 1 {
-				return sameKind(v, v.s[lo:max(lo, hi)])
+				return sameKind(v, s[lo:max(lo, hi)])
 			}
 			b := make([]byte, 0, n)
 			for i, k := lo, 0; k < n; i, k = i+st, k+1 {
-				b = append(b, v.s[i])
+				b = append(b, s[i])
 			}
 			return sameKind(v, string(b))
 		}
-		runes := []rune(v.s)
+		runes := []rune(s)
 		lo, _, st, n := sliceIndices(start, stop, step, len(runes))
 		out := make([]rune, 0, n)
 		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
@@ -216,19 +216,19 @@ func (v Value) Slice(start, stop, step Value) Value {
 		if isDictView(v) {
 			break
 		}
-		items := v.p.(*List).Items
+		items := v.list().Items
 		lo, hi, st, n := sliceIndices(start, stop, step, len(items))
 		out := make([]Value, 0, n)
 		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
 			out = append(out, items[i])
 		}
-		r := Value{kind: v.kind, p: &List{Items: out}}
+		l := &List{Items: out}
 		if isRange(v) {
 			// a slice of a range is a range
 			rs, _, rstep := rangeParams(v)
-			r.s = rangeRepr(rs+int64(lo)*rstep, rs+int64(hi)*rstep, rstep*int64(st))
+			l.name = rangeRepr(rs+int64(lo)*rstep, rs+int64(hi)*rstep, rstep*int64(st))
 		}
-		return r
+		return listValue(v.kind, l)
 	}
 	throw(TypeError, "'%s' object is not subscriptable", v.TypeName())
 	return Value{}
@@ -293,7 +293,7 @@ func sliceInt(v Value) int {
 	if !v.isIntegral() {
 		throw(TypeError, "slice indices must be integers or None or have an __index__ method")
 	}
-	if b, ok := v.p.(*big.Int); ok {
+	if b := v.big(); v.kind == KindInt && b != nil {
 		if b.Sign() < 0 {
 			return -MaxValueSize * 4
 		}
@@ -308,7 +308,7 @@ func sliceInt(v Value) int {
 // TypeError.
 func Call(fn Value, args []Value, kwargs []Kwarg) Value {
 	if fn.kind == KindCallable {
-		if c := fn.p.(*Callable); c.spec != nil {
+		if c := fn.callable(); c.spec != nil {
 			return c.callMacro(args, kwargs) // it copies what it keeps
 		}
 	}
@@ -319,11 +319,11 @@ func Call(fn Value, args []Value, kwargs []Kwarg) Value {
 	case KindUndefined:
 		fn.undefinedError()
 	case KindCallable:
-		return fn.p.(*Callable).call(owned, kwargs)
+		return fn.callable().call(owned, kwargs)
 	case KindLoop:
-		return fn.p.(*Loop).call(owned, kwargs)
+		return fn.loop().call(owned, kwargs)
 	case KindObject:
-		if c, ok := fn.p.(interface {
+		if c, ok := fn.object().(interface {
 			call([]Value, []Kwarg) Value
 		}); ok {
 			return c.call(owned, kwargs)
@@ -336,7 +336,7 @@ func Call(fn Value, args []Value, kwargs []Kwarg) Value {
 // CallMethod is x.name(args): the method of that name, or calling the attribute.
 func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	if recv.kind == KindLoop {
-		if r, ok := recv.p.(*Loop).callMethod(name, args, kwargs); ok {
+		if r, ok := recv.loop().callMethod(name, args, kwargs); ok {
 			return r
 		}
 	}
@@ -349,7 +349,7 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	// call's argument list can live on the caller's stack
 	owned := slices.Clone(args)
 	if recv.kind == KindObject {
-		if r, ok := recv.p.(object).callMethod(name, owned, kwargs); ok {
+		if r, ok := recv.object().callMethod(name, owned, kwargs); ok {
 			return r
 		}
 	}

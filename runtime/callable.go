@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // MacroSpec describes a macro's signature: its parameters and which of the implicit
@@ -35,12 +36,20 @@ type Callable struct {
 // parameter has a default; undefined where it has none), then caller, kwargs and
 // varargs when the spec says the body reads them.
 func NewMacro(w *Writer, spec *MacroSpec, body func(args []Value)) Value {
-	return Value{kind: KindCallable, p: &Callable{name: spec.Name, spec: spec, body: body, w: w}}
+	return callableValue(&Callable{name: spec.Name, spec: spec, body: body, w: w})
 }
 
 // builtinFunc wraps a Go function as a callable value.
 func builtinFunc(name string, fn func(args []Value, kwargs []Kwarg) Value) Value {
-	return Value{kind: KindCallable, p: &Callable{name: name, builtin: fn}}
+	return callableValue(&Callable{name: name, builtin: fn})
+}
+
+// callableValue returns the value of a callable.
+func callableValue(c *Callable) Value { return Value{kind: KindCallable, ptr: unsafe.Pointer(c)} }
+
+// objectValue returns the value of an object.
+func objectValue(o object) Value {
+	return Value{kind: KindObject, ptr: unsafe.Pointer(&objectBox{obj: o})}
 }
 
 func (c *Callable) typeName() string {
@@ -272,7 +281,7 @@ func Globals(in *Input, name string) Value {
 	case "strftime_now":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return StrftimeNow(in, a, k) })
 	case "self":
-		return Value{kind: KindObject, p: templateRef{}}
+		return objectValue(templateRef{})
 	case "lipsum":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value {
 			throw(NotImplemented_, "lipsum() is not supported")
@@ -293,7 +302,7 @@ func Cycler(items ...Value) Value {
 	if len(items) == 0 {
 		throw(RuntimeError, "at least one item has to be provided")
 	}
-	return Value{kind: KindObject, p: &cycler{items: items}}
+	return objectValue(&cycler{items: items})
 }
 
 // Joiner is Jinja2's joiner(sep=", ").
@@ -303,7 +312,7 @@ func Joiner(args []Value, kwargs []Kwarg) Value {
 	if given(a[0]) {
 		sep = a[0].String()
 	}
-	return Value{kind: KindObject, p: &joiner{sep: sep}}
+	return objectValue(&joiner{sep: sep})
 }
 
 // RaiseException is transformers' raise_exception(message): it fails the render with a
@@ -319,7 +328,7 @@ func RaiseException(args ...Value) Value {
 func NewNamespace(args []Value, kwargs []Kwarg) Value {
 	ns := &Namespace{}
 	dictFromArgs("namespace", args, kwargs, &ns.attrs)
-	return Value{kind: KindNamespace, p: ns}
+	return NamespaceValue(ns)
 }
 
 // NewDictCall is Python's dict(mapping_or_pairs?, **kwargs) as the dict global.
@@ -337,7 +346,7 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) == 1 {
 		switch a := args[0]; a.kind {
 		case KindDict:
-			src := a.p.(*Dict)
+			src := a.dict()
 			for i, k := range src.keys {
 				d.Set(k, src.vals[i])
 			}
@@ -364,7 +373,7 @@ func SetAttr(ns Value, name string, v Value) {
 	if ns.kind != KindNamespace {
 		throw(RuntimeError, "cannot assign attribute on non-namespace object")
 	}
-	ns.p.(*Namespace).attrs.SetStr(name, v)
+	ns.namespace().attrs.SetStr(name, v)
 }
 
 // Range is Python's range(stop) or range(start, stop[, step]), as a list.
@@ -406,7 +415,7 @@ func Range(args ...Value) Value {
 	for i := range items {
 		items[i] = Int(start + int64(i)*step)
 	}
-	return Value{kind: KindList, p: &List{Items: items}, s: rangeRepr(start, stop, step)}
+	return listValue(KindList, &List{Items: items, name: rangeRepr(start, stop, step)})
 }
 
 // MaxRange is the largest range() Jinja2's sandbox allows.
@@ -420,12 +429,12 @@ func rangeRepr(start, stop, step int64) string {
 }
 
 // isRange reports whether a list value is the result of range() (it prints as one).
-func isRange(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.s, "range(") }
+func isRange(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.list().name, "range(") }
 
 // rangeParams returns the start, stop and step of a range value.
 func rangeParams(v Value) (start, stop, step int64) {
 	var nums []int64
-	for _, f := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(v.s, "range("), ")"), ", ") {
+	for _, f := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(v.list().name, "range("), ")"), ", ") {
 		n, _ := strconv.ParseInt(f, 10, 64)
 		nums = append(nums, n)
 	}
@@ -438,4 +447,4 @@ func rangeParams(v Value) (start, stop, step int64) {
 
 // isDictView reports whether a list value is a dict view (d.keys(), d.values(),
 // d.items()): iterable and sized, but neither subscriptable nor a sequence.
-func isDictView(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.s, "dict_") }
+func isDictView(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.list().name, "dict_") }

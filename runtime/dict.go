@@ -1,5 +1,7 @@
 package runtime
 
+import "unsafe"
+
 // Dict is a Python dict: keys in insertion order. Lookups of str keys go through an index
 // once the dict is large; other keys (int, float, bool, None, tuple) are compared with
 // Python equality, so 1, 1.0 and True are the same key as in Python.
@@ -28,7 +30,7 @@ func (d *Dict) init(n int) {
 }
 
 // DictValue wraps d as a Value.
-func DictValue(d *Dict) Value { return Value{kind: KindDict, p: d} }
+func DictValue(d *Dict) Value { return Value{kind: KindDict, ptr: unsafe.Pointer(d)} }
 
 // DictOf returns a dict Value of key, value pairs given in order; a later key replaces
 // the value of an earlier equal key, as in a Python dict display.
@@ -53,7 +55,7 @@ func (d *Dict) Values() []Value { return d.vals }
 // find returns the position of key, or -1.
 func (d *Dict) find(key Value) int {
 	if key.kind == KindString {
-		return d.findStr(key.s)
+		return d.findStr(key.str())
 	}
 	for i, k := range d.keys {
 		if k.kind != KindString && Eq(k, key) {
@@ -80,7 +82,7 @@ func (d *Dict) findStr(key string) int {
 		return -1
 	}
 	for i := range d.keys {
-		if k := &d.keys[i]; k.kind == KindString && k.s == key {
+		if k := &d.keys[i]; k.kind == KindString && k.str() == key {
 			return i
 		}
 	}
@@ -112,13 +114,13 @@ func (d *Dict) Set(key, v Value) {
 	switch {
 	case d.index != nil:
 		if key.kind == KindString {
-			d.index[key.s] = len(d.keys) - 1
+			d.index[key.str()] = len(d.keys) - 1
 		}
 	case len(d.keys) >= indexThreshold:
 		d.index = make(map[string]int, len(d.keys)*2)
 		for i, k := range d.keys {
 			if k.kind == KindString {
-				d.index[k.s] = i
+				d.index[k.str()] = i
 			}
 		}
 	}
@@ -140,4 +142,4 @@ type Namespace struct {
 }
 
 // NamespaceValue wraps ns as a Value.
-func NamespaceValue(ns *Namespace) Value { return Value{kind: KindNamespace, p: ns} }
+func NamespaceValue(ns *Namespace) Value { return Value{kind: KindNamespace, ptr: unsafe.Pointer(ns)} }

@@ -87,34 +87,30 @@ func Fail(kind ErrorKind, msg string, operands ...any) Value {
 // undefinedError raises the UndefinedError that using v fails with.
 func (v Value) undefinedError() {
 	if v.flags&flagUnsafe != 0 {
-		panic(&Error{Kind: SecurityError, Msg: v.s})
+		panic(&Error{Kind: SecurityError, Msg: v.str()})
 	}
 	panic(&Error{Kind: UndefinedError, Msg: v.undefinedMessage()})
 }
 
 // undefinedMessage returns the message of the error that using undefined v raises.
 func (v Value) undefinedMessage() string {
-	switch v.n {
+	switch v.hint() {
 	case hintAttribute:
-		return fmt.Sprintf("'%s' has no attribute %s", objectTypeRepr(v.p), Str(v.s).Repr())
+		return fmt.Sprintf("'%s' has no attribute %s", objectTypeRepr(v.ownerTypeName()), Str(v.str()).Repr())
 	case hintElement:
-		return fmt.Sprintf("%s has no element %s", objectTypeRepr(v.p), v.s)
+		return fmt.Sprintf("%s has no element %s", objectTypeRepr(v.ownerTypeName()), v.str())
 	case hintMessage:
-		return v.s
+		return v.str()
 	}
-	if v.s == "" {
+	if v.str() == "" {
 		return "value is undefined"
 	}
-	return fmt.Sprintf("%s is undefined", Str(v.s).Repr())
+	return fmt.Sprintf("%s is undefined", Str(v.str()).Repr())
 }
 
 // objectTypeRepr describes the owner of a failed lookup as Jinja2 does: "None", or
 // "dict object" for the type name.
-func objectTypeRepr(p any) string {
-	var s string
-	if ref, ok := p.(*string); ok {
-		s = *ref
-	}
+func objectTypeRepr(s string) string {
 	switch s {
 	case "NoneType":
 		return "None"

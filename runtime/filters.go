@@ -62,7 +62,7 @@ func FilterAbs(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("abs", args, kwargs)
 	switch v.kind {
 	case KindInt, KindBool:
-		if v.p == nil && v.n >= 0 {
+		if v.ptr == nil && v.n >= 0 {
 			return Int(v.n)
 		}
 		return BigInt(new(big.Int).Abs(v.bigInt()))
@@ -81,11 +81,11 @@ func FilterAttr(v Value, args []Value, kwargs []Kwarg) Value {
 	case KindUndefined:
 		v.undefinedError()
 	case KindNamespace:
-		if r, ok := v.p.(*Namespace).attrs.GetStr(name); ok {
+		if r, ok := v.namespace().attrs.GetStr(name); ok {
 			return r
 		}
 	case KindLoop:
-		if r, ok := v.p.(*Loop).attr(name); ok {
+		if r, ok := v.loop().attr(name); ok {
 			return r
 		}
 	default:
@@ -124,14 +124,14 @@ func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterCapitalize(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("capitalize", args, kwargs)
 	s := softStr(v)
-	return sameKind(s, capitalize(s.s))
+	return sameKind(s, capitalize(s.str()))
 }
 
 // FilterCenter is value.center(width=80).
 func FilterCenter(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("center", args, kwargs, "width")
 	s := softStr(v)
-	return sameKind(s, pad(s.s, optInt(a[0], 80), " ", "center"))
+	return sameKind(s, pad(s.str(), optInt(a[0], 80), " ", "center"))
 }
 
 // FilterDefault is default(value, default_value=”, boolean=False).
@@ -164,7 +164,7 @@ func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 		CallMethod(v, "items", nil, nil) // raises as Python does
 		throw(TypeError, "dictsort needs a mapping, not %s", v.TypeName())
 	}
-	d := v.p.(*Dict)
+	d := v.dict()
 	by := d.keys
 	if given(a[1]) {
 		switch a[1].String() {
@@ -186,7 +186,7 @@ func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 // sortKey is Jinja2's ignore_case postprocessing: str keys compare lowercased.
 func sortKey(v Value, caseSensitive bool) Value {
 	if !caseSensitive && v.kind == KindString {
-		return Str(lower(v.s))
+		return Str(lower(v.str()))
 	}
 	return v
 }
@@ -261,7 +261,7 @@ func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterFirst(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("first", args, kwargs)
 	if v.kind == KindIterator {
-		it := v.p.(*Iterator)
+		it := v.iterator()
 		if it.pos < len(it.items) {
 			it.pos++
 			return it.items[it.pos-1]
@@ -297,7 +297,7 @@ func FilterFloat(v Value, args []Value, kwargs []Kwarg) Value {
 	case KindInt, KindBool:
 		return Float(toFloat(v))
 	case KindString:
-		if f, ok := parsePyFloat(v.s); ok {
+		if f, ok := parsePyFloat(v.str()); ok {
 			return Float(f)
 		}
 		return def
@@ -382,7 +382,7 @@ func FilterGroupby(v Value, args []Value, kwargs []Kwarg) Value {
 		if !caseSensitive {
 			grouper = get(group[0])
 		}
-		out = append(out, Value{kind: KindTuple, s: groupTuple, p: &List{Items: []Value{grouper, ListOf(group)}}})
+		out = append(out, listValue(KindTuple, &List{Items: []Value{grouper, ListOf(group)}, name: groupTuple}))
 		start = end
 	}
 	return ListOf(out)
@@ -397,7 +397,7 @@ func attrGetter(attr Value, def Value) func(Value) Value {
 	var parts []Value
 	switch attr.kind {
 	case KindString:
-		for _, p := range strings.Split(attr.s, ".") {
+		for _, p := range strings.Split(attr.str(), ".") {
 			if p != "" && isAllDigits(p) {
 				n, _ := strconv.ParseInt(p, 10, 64)
 				parts = append(parts, Int(n))
@@ -439,9 +439,9 @@ func FilterIndent(v Value, args []Value, kwargs []Kwarg) Value {
 	indention := "    "
 	if given(a[0]) {
 		if a[0].kind == KindString {
-			indention = a[0].s
+			indention = a[0].str()
 		} else {
-			indention = Mul(Str(" "), a[0]).s
+			indention = Mul(Str(" "), a[0]).str()
 		}
 	}
 	if v.kind == KindUndefined {
@@ -450,23 +450,23 @@ func FilterIndent(v Value, args []Value, kwargs []Kwarg) Value {
 	if v.kind != KindString {
 		throw(TypeError, "unsupported operand type(s) for +=: '%s' and 'str'", v.TypeName())
 	}
-	lines := strSplitlines(Str(v.s+"\n"), nil, nil).Items()
+	lines := strSplitlines(Str(v.str()+"\n"), nil, nil).Items()
 	var b strings.Builder
 	if given(a[2]) && a[2].Truthy() {
 		for i, l := range lines {
 			if i > 0 {
 				b.WriteString("\n" + indention)
 			}
-			b.WriteString(l.s)
+			b.WriteString(l.str())
 		}
 	} else {
-		b.WriteString(lines[0].s)
+		b.WriteString(lines[0].str())
 		for _, l := range lines[1:] {
 			b.WriteByte('\n')
-			if l.s != "" {
+			if l.str() != "" {
 				b.WriteString(indention)
 			}
-			b.WriteString(l.s)
+			b.WriteString(l.str())
 		}
 	}
 	s := b.String()
@@ -493,10 +493,10 @@ func FilterInt(v Value, args []Value, kwargs []Kwarg) Value {
 	case KindFloat:
 		return floatToInt(v.float())
 	case KindString:
-		if i, ok := parsePyInt(v.s, base); ok {
+		if i, ok := parsePyInt(v.str(), base); ok {
 			return i
 		}
-		if f, ok := parsePyFloat(v.s); ok {
+		if f, ok := parsePyFloat(v.str()); ok {
 			return floatToInt(f)
 		}
 		return def
@@ -586,7 +586,7 @@ func FilterItems(v Value, args []Value, kwargs []Kwarg) Value {
 	case KindUndefined:
 		return newIterator(nil, "generator")
 	case KindDict:
-		return newIterator(dictItems(v.p.(*Dict)).Items(), "generator")
+		return newIterator(dictItems(v.dict()).Items(), "generator")
 	}
 	throw(TypeError, "Can only get item pairs from a mapping.")
 	return Value{}
@@ -629,15 +629,15 @@ func FilterLength(v Value, args []Value, kwargs []Kwarg) Value {
 func Len(v Value) int {
 	switch v.kind {
 	case KindString:
-		return utf8.RuneCountInString(v.s)
+		return utf8.RuneCountInString(v.str())
 	case KindList, KindTuple:
-		return len(v.p.(*List).Items)
+		return len(v.list().Items)
 	case KindDict:
-		return v.p.(*Dict).Len()
+		return v.dict().Len()
 	case KindUndefined:
 		return 0
 	case KindLoop:
-		return v.p.(*Loop).length()
+		return v.loop().length()
 	}
 	throw(TypeError, "object of type '%s' has no len()", v.TypeName())
 	return 0
@@ -653,14 +653,14 @@ func FilterList(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterLower(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("lower", args, kwargs)
 	s := softStr(v)
-	return sameKind(s, lower(s.s))
+	return sameKind(s, lower(s.str()))
 }
 
 // FilterUpper is soft_str(s).upper().
 func FilterUpper(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("upper", args, kwargs)
 	s := softStr(v)
-	return sameKind(s, upper(s.s))
+	return sameKind(s, upper(s.str()))
 }
 
 // FilterMap is map(value, filter_name, *args) or map(value, attribute=..., default=...).
@@ -959,7 +959,7 @@ func FilterSort(v Value, args []Value, kwargs []Kwarg) Value {
 		parts := []Value{a[2]}
 		if a[2].kind == KindString {
 			parts = parts[:0]
-			for _, part := range strings.Split(a[2].s, ",") {
+			for _, part := range strings.Split(a[2].str(), ",") {
 				parts = append(parts, Str(part))
 			}
 		}
@@ -1014,7 +1014,7 @@ func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
 // with its first character upper-cased and the rest lowered.
 func FilterTitle(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("title", args, kwargs)
-	s := softStr(v).s
+	s := softStr(v).str()
 	var b strings.Builder
 	start := true
 	for i, r := range s {
@@ -1040,13 +1040,13 @@ func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value { return ToJSON(v
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("trim", args, kwargs, "chars")
 	s := softStr(v)
-	return sameKind(s, pyStrip(s.s, a[0], "strip", true, true))
+	return sameKind(s, pyStrip(s.str(), a[0], "strip", true, true))
 }
 
 // FilterTruncate is truncate(s, length=255, killwords=False, end='...', leeway=None).
 func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("truncate", args, kwargs, "length", "killwords", "end", "leeway")
-	s := softStr(v).s
+	s := softStr(v).str()
 	length := optInt(a[0], 255)
 	end := "..."
 	if given(a[2]) {
@@ -1063,7 +1063,7 @@ func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
 	if utf8.RuneCountInString(s) <= length+leeway {
 		return Str(s)
 	}
-	head := Str(s).Slice(None(), Int(int64(length-endLen)), None()).s
+	head := Str(s).Slice(None(), Int(int64(length-endLen)), None()).str()
 	if given(a[1]) && a[1].Truthy() {
 		return Str(head + end)
 	}
@@ -1108,7 +1108,7 @@ func FilterUrlencode(v Value, args []Value, kwargs []Kwarg) Value {
 		// a mapping or an iterable of pairs: a query string, spaces as "+"
 		var items []Value
 		if v.kind == KindDict {
-			items = dictItems(v.p.(*Dict)).Items()
+			items = dictItems(v.dict()).Items()
 		} else {
 			items = iterate(v)
 		}
@@ -1148,7 +1148,7 @@ func urlQuote(s string, forQS bool) string {
 func FilterWordcount(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("wordcount", args, kwargs)
 	n, in := 0, false
-	for _, r := range softStr(v).s {
+	for _, r := range softStr(v).str() {
 		w := isWordRune(r)
 		if w && !in {
 			n++
@@ -1179,7 +1179,7 @@ func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 		hyphenChunks:   !given(a[3]) || (a[3].kind == KindBool && a[3].n == 1),
 		breakOnHyphens: !given(a[3]) || a[3].Truthy(),
 	}
-	return Str(wordwrap(v.s, tw, wrap))
+	return Str(wordwrap(v.str(), tw, wrap))
 }
 
 // FilterXmlattr is xmlattr(d, autospace=True).

@@ -16,14 +16,14 @@ func formatPercent(format Value, values Value) Value {
 	var mapping *Dict
 	switch values.kind {
 	case KindTuple:
-		args = values.p.(*List).Items
+		args = values.list().Items
 	case KindDict:
-		mapping = values.p.(*Dict)
+		mapping = values.dict()
 		args = []Value{values}
 	default:
 		args = []Value{values}
 	}
-	f := format.s
+	f := format.str()
 	var b []byte
 	next := 0
 	usedMapping := false
@@ -211,8 +211,8 @@ func pctOne(verb byte, spec pctSpec, arg Value, at int, f string) string {
 		body = signed(body, spec.flags)
 	case 'c':
 		switch {
-		case arg.kind == KindString && utf8.RuneCountInString(arg.s) == 1:
-			body = arg.s
+		case arg.kind == KindString && utf8.RuneCountInString(arg.str()) == 1:
+			body = arg.str()
 		case arg.isIntegral() && !arg.isBig() && arg.n >= 0 && arg.n <= utf8.MaxRune:
 			body = string(rune(arg.n))
 		default:
@@ -353,7 +353,7 @@ func formatG(f float64, prec int, alt bool) string {
 // field that is not Markup is escaped.
 func strFormat(r Value, args []Value, kwargs []Kwarg) Value {
 	f := &formatter{args: args, kwargs: kwargs, markup: r.IsMarkup()}
-	return sameKind(r, f.vformat(r.s, 2))
+	return sameKind(r, f.vformat(r.str(), 2))
 }
 
 // strFormatMap is str.format_map(mapping): str.format with the fields named by the keys
@@ -363,7 +363,7 @@ func strFormatMap(r Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "format_map() takes exactly one argument %d given", len(args)+len(kwargs))
 	}
 	f := &formatter{mapping: args[0], markup: r.IsMarkup()}
-	return sameKind(r, f.vformat(r.s, 2))
+	return sameKind(r, f.vformat(r.str(), 2))
 }
 
 // formatter is Python's string.Formatter running one format call.
@@ -490,7 +490,7 @@ func (f *formatter) formatField(v Value, spec string) string {
 		if spec != "" {
 			throw(ValueError, "Unsupported format specification for Markup.")
 		}
-		return v.s
+		return v.str()
 	}
 	return escapeHTML(formatSpec(v, spec))
 }
@@ -663,7 +663,7 @@ func formatSpec(v Value, spec string) string {
 		if align == '=' {
 			throw(ValueError, "'=' alignment not allowed in string format specifier")
 		}
-		body := v.s
+		body := v.str()
 		if prec >= 0 {
 			body = truncateRunes(body, prec)
 		}

@@ -122,12 +122,12 @@ func ParseRequest(data []byte) (*Request, error) {
 	r.Messages = msgs
 	for i, k := range d.keys {
 		val := d.vals[i]
-		switch k.s {
+		switch k.str() {
 		case "tools", "documents":
 			if val.kind != KindList && val.kind != KindNone {
-				return nil, fmt.Errorf("request: %q must be a list or null", k.s)
+				return nil, fmt.Errorf("request: %q must be a list or null", k.str())
 			}
-			if k.s == "tools" {
+			if k.str() == "tools" {
 				r.Tools = val
 			} else {
 				r.Documents = val
@@ -135,9 +135,9 @@ func ParseRequest(data []byte) (*Request, error) {
 		case "add_generation_prompt", "add_bos", "add_eos":
 			b, ok := val.AsBool()
 			if !ok {
-				return nil, fmt.Errorf("request: %q must be true or false", k.s)
+				return nil, fmt.Errorf("request: %q must be true or false", k.str())
 			}
-			switch k.s {
+			switch k.str() {
 			case "add_generation_prompt":
 				r.AddGenerationPrompt = b
 			case "add_bos":
@@ -146,17 +146,17 @@ func ParseRequest(data []byte) (*Request, error) {
 				r.AddEOS = b
 			}
 		case "bos", "eos", "bos_token", "eos_token":
-			name := k.s
+			name := k.str()
 			if len(name) == 3 {
 				name += "_token"
 			}
 			switch val.kind {
 			case KindString:
-				r.SpecialTokens[name] = val.s
+				r.SpecialTokens[name] = val.str()
 			case KindNone:
 				delete(r.SpecialTokens, name)
 			default:
-				return nil, fmt.Errorf("request: %q must be a string or null", k.s)
+				return nil, fmt.Errorf("request: %q must be a string or null", k.str())
 			}
 		case "special_tokens":
 			sd := val.AsDict()
@@ -166,9 +166,9 @@ func ParseRequest(data []byte) (*Request, error) {
 			for j, sk := range sd.keys {
 				s, ok := sd.vals[j].AsString()
 				if !ok {
-					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.s)
+					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.str())
 				}
-				r.SpecialTokens[sk.s] = s
+				r.SpecialTokens[sk.str()] = s
 			}
 		case "enable_thinking":
 			if val.kind != KindNone {
@@ -185,11 +185,11 @@ func ParseRequest(data []byte) (*Request, error) {
 				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")
 			}
 			for j, kk := range kd.keys {
-				switch kk.s {
+				switch kk.str() {
 				case "messages", "tools", "documents", "add_generation_prompt":
 					continue
 				}
-				r.Kwargs[kk.s] = kd.vals[j]
+				r.Kwargs[kk.str()] = kd.vals[j]
 			}
 		}
 	}

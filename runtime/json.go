@@ -163,7 +163,7 @@ func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 		o.itemSep = ","
 		switch ind := a[1]; {
 		case ind.kind == KindString:
-			o.indent = ind.s
+			o.indent = ind.str()
 		case ind.isIntegral() && !ind.isBig():
 			o.indent = strings.Repeat(" ", int(max(min(ind.n, 1000), 0)))
 		default:
@@ -175,7 +175,7 @@ func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 		if len(seps) != 2 || seps[0].kind != KindString || seps[1].kind != KindString {
 			throw(ValueError, "separators must be a pair of strings")
 		}
-		o.itemSep, o.keySep = seps[0].s, seps[1].s
+		o.itemSep, o.keySep = seps[0].str(), seps[1].str()
 	}
 	o.sortKeys = given(a[3]) && a[3].Truthy()
 	return o
@@ -200,19 +200,19 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 		}
 		return append(b, "false"...)
 	case KindInt:
-		if v.p != nil {
+		if v.ptr != nil {
 			return v.bigInt().Append(b, 10)
 		}
 		return strconv.AppendInt(b, v.n, 10)
 	case KindFloat:
 		return appendJSONFloat(b, v.float())
 	case KindString:
-		return appendJSONString(b, v.s, o.ensureASCII)
+		return appendJSONString(b, v.str(), o.ensureASCII)
 	case KindList, KindTuple:
-		if v.kind == KindList && v.s != "" {
+		if v.kind == KindList && v.list().name != "" {
 			break // range and dict views are not serializable
 		}
-		items := v.p.(*List).Items
+		items := v.list().Items
 		if len(items) == 0 {
 			return append(b, "[]"...)
 		}
@@ -227,11 +227,11 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 		b = o.newline(b, depth)
 		return append(b, ']')
 	case KindDict:
-		return appendJSONDict(b, v.p.(*Dict), o, depth)
+		return appendJSONDict(b, v.dict(), o, depth)
 	}
 	name := v.TypeName()
-	if v.kind == KindList && v.s != "" {
-		name = strings.SplitN(v.s, "(", 2)[0]
+	if v.kind == KindList && v.list().name != "" {
+		name = strings.SplitN(v.list().name, "(", 2)[0]
 	}
 	throw(TypeError, "Object of type %s is not JSON serializable", name)
 	return b
@@ -273,7 +273,7 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 		k := d.keys[i]
 		switch k.kind {
 		case KindString:
-			b = appendJSONString(b, k.s, o.ensureASCII)
+			b = appendJSONString(b, k.str(), o.ensureASCII)
 		case KindInt, KindBool, KindNone:
 			b = append(b, '"')
 			b = appendJSON(b, k, o, depth+1)

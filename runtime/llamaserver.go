@@ -197,13 +197,13 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	}
 	if !caps.KeepDeveloperRole {
 		for _, m := range jm {
-			if r, _ := m.GetStr("role"); r.kind == KindString && r.s == "developer" {
+			if r, _ := m.GetStr("role"); r.kind == KindString && r.str() == "developer" {
 				m.SetStr("role", Str("system"))
 			}
 		}
 	}
 	if !caps.SystemRole && len(jm) > 0 {
-		if r, _ := jm[0].GetStr("role"); r.kind == KindString && r.s == "system" {
+		if r, _ := jm[0].GetStr("role"); r.kind == KindString && r.str() == "system" {
 			if len(jm) > 1 {
 				a, _ := jm[0].GetStr("content")
 				b, _ := jm[1].GetStr("content")
@@ -212,7 +212,7 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 						return nil, t.llamaError("[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
 					}
 				}
-				jm[1].SetStr("content", Str(a.s+"\n"+b.s))
+				jm[1].SetStr("content", Str(a.str()+"\n"+b.str()))
 			}
 			jm = jm[1:]
 		}
@@ -229,7 +229,7 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 				if args.kind != KindString {
 					continue
 				}
-				v, err := ParseJSON([]byte(args.s))
+				v, err := ParseJSON([]byte(args.str()))
 				if err != nil {
 					return nil, t.llamaError("Failed to parse tool call arguments as JSON: %v", err)
 				}
@@ -312,7 +312,7 @@ func isRole(m Value, role string) bool {
 		return false
 	}
 	r, _ := d.GetStr("role")
-	return r.kind == KindString && r.s == role
+	return r.kind == KindString && r.str() == role
 }
 
 // prefillText is the text llama-server appends for a final assistant message: its
@@ -321,13 +321,13 @@ func prefillText(m *Dict) string {
 	c, _ := m.GetStr("content")
 	switch c.kind {
 	case KindString:
-		return c.s
+		return c.str()
 	case KindList:
 		var b strings.Builder
 		for _, p := range c.Items() {
 			if d := p.AsDict(); d != nil {
 				if t, _ := d.GetStr("text"); t.kind == KindString {
-					b.WriteString(t.s)
+					b.WriteString(t.str())
 				}
 			}
 		}
@@ -357,7 +357,7 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 		if hasContent {
 			switch content.kind {
 			case KindString:
-				msg.content = content.s
+				msg.content = content.str()
 			case KindList:
 				for _, pv := range content.Items() {
 					p := pv.AsDict()
@@ -365,7 +365,7 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 						return nil, fmt.Errorf("Missing content part type: %s", dumpJSON(pv))
 					}
 					typ, _ := p.GetStr("type")
-					if typ.kind != KindString || (typ.s != "text" && typ.s != "media_marker") {
+					if typ.kind != KindString || (typ.str() != "text" && typ.str() != "media_marker") {
 						return nil, fmt.Errorf("Unsupported content part type: %s", dumpJSON(typ))
 					}
 					text, ok := p.GetStr("text")
@@ -375,9 +375,9 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 					if text.kind != KindString {
 						return nil, typeError302(text)
 					}
-					part := llamaPart{typ: typ.s, text: text.s, extra: NewDict(0)}
+					part := llamaPart{typ: typ.str(), text: text.str(), extra: NewDict(0)}
 					for i, k := range p.keys {
-						if k.kind == KindString && k.s != "type" && k.s != "text" {
+						if k.kind == KindString && k.str() != "type" && k.str() != "text" {
 							part.extra.Set(k, p.vals[i])
 						}
 					}
@@ -402,7 +402,7 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 				if c == nil || !c.Has(Str("type")) {
 					return nil, fmt.Errorf("Missing tool call type: %s", dumpJSON(cv))
 				}
-				if typ, _ := c.GetStr("type"); typ.kind != KindString || typ.s != "function" {
+				if typ, _ := c.GetStr("type"); typ.kind != KindString || typ.str() != "function" {
 					return nil, fmt.Errorf("Unsupported tool call type: %s", dumpJSON(cv))
 				}
 				fv, ok := c.GetStr("function")
@@ -423,7 +423,7 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 					return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'arguments' not found")
 				}
 				if args.kind == KindString {
-					call.args = args.s
+					call.args = args.str()
 				} else {
 					call.args = dumpJSON(args)
 				}
@@ -536,7 +536,7 @@ func parseLlamaTools(tools Value) (Value, error) {
 		if t == nil || !t.Has(Str("type")) {
 			return Value{}, fmt.Errorf("Missing tool type: %s", dumpJSON(tv))
 		}
-		if typ, _ := t.GetStr("type"); typ.kind != KindString || typ.s != "function" {
+		if typ, _ := t.GetStr("type"); typ.kind != KindString || typ.str() != "function" {
 			return Value{}, fmt.Errorf("Unsupported tool type: %s", dumpJSON(tv))
 		}
 		fv, ok := t.GetStr("function")
@@ -578,7 +578,7 @@ func parseLlamaTools(tools Value) (Value, error) {
 // ministral_3 handler builds: its reasoning as a thinking block, then its content.
 func ministralMessage(m *Dict) *Dict {
 	role, _ := m.GetStr("role")
-	if role.kind != KindString || (role.s != "system" && role.s != "assistant") {
+	if role.kind != KindString || (role.str() != "system" && role.str() != "assistant") {
 		return m
 	}
 	var blocks []Value
@@ -624,7 +624,7 @@ func gemma4ToolResponses(msgs []*Dict) []*Dict {
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
 				if c.kind == KindString {
-					if v, err := ParseJSON([]byte(c.s)); err == nil {
+					if v, err := ParseJSON([]byte(c.str())); err == nil {
 						resp = v
 					}
 				}
@@ -634,14 +634,14 @@ func gemma4ToolResponses(msgs []*Dict) []*Dict {
 				if tc := callList[idx].AsDict(); tc != nil {
 					if fn, ok := tc.GetStr("function"); ok && fn.AsDict() != nil {
 						if n, ok := fn.AsDict().GetStr("name"); ok && n.kind == KindString {
-							name = n.s
+							name = n.str()
 						}
 					}
 				}
 			}
 			if name == "" {
 				if id, ok := cur.GetStr("tool_call_id"); ok && id.kind == KindString {
-					name = id.s
+					name = id.str()
 				}
 			}
 			responses = append(responses, DictOf(Str("name"), Str(name), Str("response"), resp))
@@ -652,7 +652,7 @@ func gemma4ToolResponses(msgs []*Dict) []*Dict {
 			nc, _ := next.GetStr("tool_calls")
 			hasCalls := nc.kind == KindList && len(nc.Items()) > 0
 			c, _ := next.GetStr("content")
-			hasContent := (c.kind == KindString && c.s != "") || (c.kind == KindList && len(c.Items()) > 0)
+			hasContent := (c.kind == KindString && c.str() != "") || (c.kind == KindList && len(c.Items()) > 0)
 			if !hasCalls && hasContent {
 				content = &c
 				i++
@@ -686,8 +686,8 @@ func sortDeepSeekToolResults(msgs []*Dict) {
 			order = map[string]int{}
 			for k, c := range calls.Items() {
 				if d := c.AsDict(); d != nil {
-					if id, ok := d.GetStr("id"); ok && id.kind == KindString && id.s != "" {
-						order[id.s] = k
+					if id, ok := d.GetStr("id"); ok && id.kind == KindString && id.str() != "" {
+						order[id.str()] = k
 					}
 				}
 			}
@@ -714,7 +714,7 @@ func sortDeepSeekToolResults(msgs []*Dict) {
 			}
 			rank := func(m *Dict) int {
 				if id, ok := m.GetStr("tool_call_id"); ok && id.kind == KindString {
-					return order[id.s]
+					return order[id.str()]
 				}
 				return 0
 			}
@@ -730,7 +730,7 @@ func sortDeepSeekToolResults(msgs []*Dict) {
 // dictRole reports whether a message's role is role.
 func dictRole(m *Dict, role string) bool {
 	r, _ := m.GetStr("role")
-	return r.kind == KindString && r.s == role
+	return r.kind == KindString && r.str() == role
 }
 
 // deleteKey removes key from d (in place) and returns d.
@@ -746,7 +746,7 @@ func deleteKey(d *Dict, key string) *Dict {
 		d.index = make(map[string]int, len(keys))
 		for k, key := range keys {
 			if key.kind == KindString {
-				d.index[key.s] = k
+				d.index[key.str()] = k
 			}
 		}
 	}
@@ -763,7 +763,7 @@ func deepCopyJSON(v Value) Value {
 		for i, it := range items {
 			out[i] = deepCopyJSON(it)
 		}
-		return Value{kind: v.kind, s: v.s, p: &List{Items: out}}
+		return listValue(v.kind, &List{Items: out, name: v.list().name})
 	case KindDict:
 		d := v.AsDict()
 		out := NewDict(d.Len())
@@ -778,7 +778,7 @@ func deepCopyJSON(v Value) Value {
 // jsonString returns the str in v, as nlohmann's get<std::string> does.
 func jsonString(v Value) (string, bool) {
 	if v.kind == KindString {
-		return v.s, true
+		return v.str(), true
 	}
 	return "", false
 }

@@ -1,6 +1,9 @@
 package runtime
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 // iterate returns the items a for loop visits in v: a list's or tuple's items, a dict's
 // keys, a str's characters, nothing for undefined, the rest of an iterator (consuming
@@ -8,20 +11,20 @@ import "unicode/utf8"
 func iterate(v Value) []Value {
 	switch v.kind {
 	case KindList, KindTuple:
-		return v.p.(*List).Items
+		return v.list().Items
 	case KindDict:
-		return v.p.(*Dict).keys
+		return v.dict().keys
 	case KindString:
-		return chars(v.s)
+		return chars(v.str())
 	case KindUndefined:
 		return nil
 	case KindIterator:
-		it := v.p.(*Iterator)
+		it := v.iterator()
 		rest := it.items[it.pos:]
 		it.pos = len(it.items)
 		return rest
 	case KindLoop:
-		l := v.p.(*Loop)
+		l := v.loop()
 		var rest []Value
 		for l.Next() {
 			rest = append(rest, l.Item())
@@ -62,7 +65,7 @@ type Iterator struct {
 // newIterator returns an iterator value over items; typeName is how Python names its
 // type ("generator", "list_reverseiterator").
 func newIterator(items []Value, typeName string) Value {
-	return Value{kind: KindIterator, p: &Iterator{items: items, typeName: typeName}}
+	return Value{kind: KindIterator, ptr: unsafe.Pointer(&Iterator{items: items, typeName: typeName})}
 }
 
 // Loop is the state of a for loop that reads the special loop variable (loop.index,
@@ -104,7 +107,7 @@ func (l *Loop) Start(w *Writer, v Value, filter func(Value) bool) {
 
 // StartReversed starts the loop l over v[::-1] without building the reversed sequence.
 func (l *Loop) StartReversed(w *Writer, v Value, filter func(Value) bool) {
-	if v.kind != KindList && v.kind != KindTuple || v.s != "" {
+	if v.kind != KindList && v.kind != KindTuple || v.list().name != "" {
 		l.Start(w, v.Slice(None(), None(), Int(-1)), filter)
 		return
 	}
@@ -173,7 +176,7 @@ func (l *Loop) Next() bool {
 func (l *Loop) Item() Value { return l.cur }
 
 // Value returns the loop variable as a template value.
-func (l *Loop) Value() Value { return Value{kind: KindLoop, p: l} }
+func (l *Loop) Value() Value { return Value{kind: KindLoop, ptr: unsafe.Pointer(l)} }
 
 // peek returns the item after the current one.
 func (l *Loop) peek() (Value, bool) {
@@ -289,7 +292,7 @@ func (l *Loop) callMethod(name string, args []Value, kwargs []Kwarg) (Value, boo
 // gives, unpacked.
 func DictItems(x Value) (keys, values []Value) {
 	if x.kind == KindDict {
-		d := x.p.(*Dict)
+		d := x.dict()
 		return d.keys, d.vals
 	}
 	return unpackPairs(iterate(CallMethod(x, "items", nil, nil)))
@@ -298,7 +301,7 @@ func DictItems(x Value) (keys, values []Value) {
 // ItemsFilterPairs is DictItems for {% for k, v in x | items %}.
 func ItemsFilterPairs(x Value) (keys, values []Value) {
 	if x.kind == KindDict {
-		d := x.p.(*Dict)
+		d := x.dict()
 		return d.keys, d.vals
 	}
 	return unpackPairs(iterate(FilterItems(x, nil, nil)))

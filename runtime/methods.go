@@ -28,15 +28,15 @@ func init() {
 		"index":      func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "index", false, true) },
 		"rindex":     func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rindex", true, true) },
 		"count":      strCount,
-		"upper":      func(r Value, a []Value, k []Kwarg) Value { noArgs("upper", a, k); return sameKind(r, upper(r.s)) },
-		"lower":      func(r Value, a []Value, k []Kwarg) Value { noArgs("lower", a, k); return sameKind(r, lower(r.s)) },
-		"title":      func(r Value, a []Value, k []Kwarg) Value { noArgs("title", a, k); return sameKind(r, pyTitle(r.s)) },
+		"upper":      func(r Value, a []Value, k []Kwarg) Value { noArgs("upper", a, k); return sameKind(r, upper(r.str())) },
+		"lower":      func(r Value, a []Value, k []Kwarg) Value { noArgs("lower", a, k); return sameKind(r, lower(r.str())) },
+		"title":      func(r Value, a []Value, k []Kwarg) Value { noArgs("title", a, k); return sameKind(r, pyTitle(r.str())) },
 		"capitalize": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("capitalize", a, k)
-			return sameKind(r, capitalize(r.s))
+			return sameKind(r, capitalize(r.str()))
 		},
-		"swapcase":     func(r Value, a []Value, k []Kwarg) Value { noArgs("swapcase", a, k); return sameKind(r, swapcase(r.s)) },
-		"casefold":     func(r Value, a []Value, k []Kwarg) Value { noArgs("casefold", a, k); return sameKind(r, casefold(r.s)) },
+		"swapcase":     func(r Value, a []Value, k []Kwarg) Value { noArgs("swapcase", a, k); return sameKind(r, swapcase(r.str())) },
+		"casefold":     func(r Value, a []Value, k []Kwarg) Value { noArgs("casefold", a, k); return sameKind(r, casefold(r.str())) },
 		"join":         strJoin,
 		"format":       strFormat,
 		"splitlines":   strSplitlines,
@@ -56,21 +56,21 @@ func init() {
 		"isspace":      strPredicate("isspace", isSpace),
 		"isascii": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("isascii", a, k)
-			return Bool(isASCII(r.s))
+			return Bool(isASCII(r.str()))
 		},
-		"islower":    func(r Value, a []Value, k []Kwarg) Value { noArgs("islower", a, k); return Bool(isLowerStr(r.s)) },
-		"isupper":    func(r Value, a []Value, k []Kwarg) Value { noArgs("isupper", a, k); return Bool(isUpperStr(r.s)) },
-		"istitle":    func(r Value, a []Value, k []Kwarg) Value { noArgs("istitle", a, k); return Bool(isTitleStr(r.s)) },
+		"islower":    func(r Value, a []Value, k []Kwarg) Value { noArgs("islower", a, k); return Bool(isLowerStr(r.str())) },
+		"isupper":    func(r Value, a []Value, k []Kwarg) Value { noArgs("isupper", a, k); return Bool(isUpperStr(r.str())) },
+		"istitle":    func(r Value, a []Value, k []Kwarg) Value { noArgs("istitle", a, k); return Bool(isTitleStr(r.str())) },
 		"encode":     nil,
 		"expandtabs": strExpandtabs,
 		"format_map": strFormatMap,
 		"isidentifier": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("isidentifier", a, k)
-			return Bool(isIdentifier(r.s))
+			return Bool(isIdentifier(r.str()))
 		},
 		"isprintable": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("isprintable", a, k)
-			return Bool(strings.IndexFunc(r.s, func(c rune) bool { return !isPrintable(c) }) < 0)
+			return Bool(strings.IndexFunc(r.str(), func(c rune) bool { return !isPrintable(c) }) < 0)
 		},
 		"maketrans": nil,
 		"translate": strTranslate,
@@ -83,23 +83,23 @@ var markupMethods = map[string]method{
 		noArgs("escape", a, k)
 		return Markup(escapeUnlessMarkup(r))
 	},
-	"striptags": func(r Value, a []Value, k []Kwarg) Value { noArgs("striptags", a, k); return Str(striptags(r.s)) },
-	"unescape":  func(r Value, a []Value, k []Kwarg) Value { noArgs("unescape", a, k); return Str(unescapeHTML(r.s)) },
+	"striptags": func(r Value, a []Value, k []Kwarg) Value { noArgs("striptags", a, k); return Str(striptags(r.str())) },
+	"unescape":  func(r Value, a []Value, k []Kwarg) Value { noArgs("unescape", a, k); return Str(unescapeHTML(r.str())) },
 }
 
 // dictMethods are the methods of dict; the mutating ones are refused by the sandbox.
 var dictMethods = map[string]method{
 	"get":   dictGet,
-	"items": func(r Value, a []Value, k []Kwarg) Value { noArgs("items", a, k); return dictItems(r.p.(*Dict)) },
+	"items": func(r Value, a []Value, k []Kwarg) Value { noArgs("items", a, k); return dictItems(r.dict()) },
 	"keys": func(r Value, a []Value, k []Kwarg) Value {
 		noArgs("keys", a, k)
-		return dictView("dict_keys", r.p.(*Dict).keys)
+		return dictView("dict_keys", r.dict().keys)
 	},
 	"values": func(r Value, a []Value, k []Kwarg) Value {
 		noArgs("values", a, k)
-		return dictView("dict_values", r.p.(*Dict).vals)
+		return dictView("dict_values", r.dict().vals)
 	},
-	"copy":       func(r Value, a []Value, k []Kwarg) Value { noArgs("copy", a, k); return DictValue(r.p.(*Dict).Copy()) },
+	"copy":       func(r Value, a []Value, k []Kwarg) Value { noArgs("copy", a, k); return DictValue(r.dict().Copy()) },
 	"pop":        nil,
 	"popitem":    nil,
 	"setdefault": nil,
@@ -218,13 +218,13 @@ func lookupMethod(v Value, name string) (Value, bool) {
 	if isUnsafeMethod(v, name) {
 		return unsafeAttr(v, name), true
 	}
-	return Value{kind: KindCallable, p: &Callable{name: name, recv: v, method: m}}, true
+	return callableValue(&Callable{name: name, recv: v, method: m}), true
 }
 
 // unsafeAttr is the undefined value the sandbox gives for an attribute it refuses.
 func unsafeAttr(v Value, name string) Value {
-	return Value{kind: KindUndefined, n: hintMessage, flags: flagUnsafe,
-		s: "access to attribute '" + name + "' of '" + v.TypeName() + "' object is unsafe."}
+	return makeStr(KindUndefined, hintMessage<<hintShift|flagUnsafe,
+		"access to attribute '"+name+"' of '"+v.TypeName()+"' object is unsafe.")
 }
 
 // dictDunders are the special attributes a Python dict has (dir(dict)).
@@ -308,7 +308,7 @@ func optStr(fname string, v Value, def string) (string, bool) {
 	if v.kind != KindString {
 		throw(TypeError, "%s arg must be None or str", fname)
 	}
-	return v.s, true
+	return v.str(), true
 }
 
 // intArg returns the int in an optional argument of a Python builtin, or def when it is
@@ -348,17 +348,17 @@ func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	var parts []string
 	switch {
 	case hasSep && right:
-		parts = rsplitSep(r.s, sep, maxsplit)
+		parts = rsplitSep(r.str(), sep, maxsplit)
 	case hasSep:
 		if maxsplit < 0 {
-			parts = strings.Split(r.s, sep)
+			parts = strings.Split(r.str(), sep)
 		} else {
-			parts = strings.SplitN(r.s, sep, maxsplit+1)
+			parts = strings.SplitN(r.str(), sep, maxsplit+1)
 		}
 	case right:
-		parts = rsplitSpace(r.s, maxsplit)
+		parts = rsplitSpace(r.str(), maxsplit)
 	default:
-		parts = splitSpace(r.s, maxsplit)
+		parts = splitSpace(r.str(), maxsplit)
 	}
 	items := make([]Value, len(parts))
 	for i, p := range parts {
@@ -466,7 +466,7 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 	if len(args) == 1 {
 		chars = args[0]
 	}
-	return sameKind(r, pyStrip(r.s, chars, name, left, right))
+	return sameKind(r, pyStrip(r.str(), chars, name, left, right))
 }
 
 // pyStrip is Python's str.strip/lstrip/rstrip: whitespace, or the characters of chars.
@@ -540,24 +540,24 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	if len(args) > 2 {
 		end = args[2]
 	}
-	lo, hi := runeRange(r.s, start, end)
+	lo, hi := runeRange(r.str(), start, end)
 	if lo < 0 {
 		return Bool(false)
 	}
-	sub := r.s[lo:hi]
+	sub := r.str()[lo:hi]
 	test := strings.HasPrefix
 	if name == "endswith" {
 		test = strings.HasSuffix
 	}
 	switch p := args[0]; p.kind {
 	case KindString:
-		return Bool(test(sub, p.s))
+		return Bool(test(sub, p.str()))
 	case KindTuple:
-		for _, it := range p.p.(*List).Items {
+		for _, it := range p.list().Items {
 			if it.kind != KindString {
 				throw(TypeError, "tuple for %s must only contain str, not %s", name, it.TypeName())
 			}
-			if test(sub, it.s) {
+			if test(sub, it.str()) {
 				return Bool(true)
 			}
 		}
@@ -578,11 +578,11 @@ func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
 			throw(TypeError, "replace() argument must be str, not %s", x.TypeName())
 		}
 	}
-	newStr := a[1].s
+	newStr := a[1].str()
 	if r.IsMarkup() {
 		newStr = escapeUnlessMarkup(a[1]) // Markup.replace escapes the replacement
 	}
-	return sameKind(r, pyReplace(r.s, a[0].s, newStr, intArg(a[2], -1)))
+	return sameKind(r, pyReplace(r.str(), a[0].str(), newStr, intArg(a[2], -1)))
 }
 
 // pyReplace is Python's str.replace: an empty old inserts new between characters.
@@ -618,16 +618,16 @@ func strFind(r Value, args []Value, kwargs []Kwarg, name string, last, raise boo
 	if len(args) > 2 {
 		end = args[2]
 	}
-	lo, hi := runeRange(r.s, start, end)
+	lo, hi := runeRange(r.str(), start, end)
 	i := -1
 	if lo >= 0 {
 		if last {
-			i = strings.LastIndex(r.s[lo:hi], args[0].s)
+			i = strings.LastIndex(r.str()[lo:hi], args[0].str())
 		} else {
-			i = strings.Index(r.s[lo:hi], args[0].s)
+			i = strings.Index(r.str()[lo:hi], args[0].str())
 		}
 		if i >= 0 {
-			i = utf8.RuneCountInString(r.s[:lo+i])
+			i = utf8.RuneCountInString(r.str()[:lo+i])
 		}
 	}
 	if i < 0 && raise {
@@ -650,15 +650,15 @@ func strCount(r Value, args []Value, kwargs []Kwarg) Value {
 	if len(args) > 2 {
 		end = args[2]
 	}
-	lo, hi := runeRange(r.s, start, end)
+	lo, hi := runeRange(r.str(), start, end)
 	if lo < 0 {
 		return Int(0)
 	}
-	sub := r.s[lo:hi]
-	if args[0].s == "" {
+	sub := r.str()[lo:hi]
+	if args[0].str() == "" {
 		return Int(int64(utf8.RuneCountInString(sub) + 1))
 	}
-	return Int(int64(strings.Count(sub, args[0].s)))
+	return Int(int64(strings.Count(sub, args[0].str())))
 }
 
 func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
@@ -673,12 +673,12 @@ func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 			throw(TypeError, "sequence item %d: expected str instance, %s found", i, it.TypeName())
 		}
 		if i > 0 {
-			b.WriteString(r.s)
+			b.WriteString(r.str())
 		}
 		if markup {
 			b.WriteString(escapeUnlessMarkup(it))
 		} else {
-			b.WriteString(it.s)
+			b.WriteString(it.str())
 		}
 	}
 	checkSize(b.Len())
@@ -689,7 +689,7 @@ func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("splitlines", args, kwargs, "keepends")
 	keep := given(a[0]) && a[0].Truthy()
 	var items []Value
-	s := r.s
+	s := r.str()
 	for len(s) > 0 {
 		end, next := -1, -1
 		for i, c := range s {
@@ -736,23 +736,23 @@ func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	if sep.kind != KindString {
 		throw(TypeError, "must be str, not %s", sep.TypeName())
 	}
-	if sep.s == "" {
+	if sep.str() == "" {
 		throw(ValueError, "empty separator")
 	}
 	part := func(s string) Value { return sameKind(r, s) }
 	var i int
 	if right {
-		i = strings.LastIndex(r.s, sep.s)
+		i = strings.LastIndex(r.str(), sep.str())
 		if i < 0 {
-			return NewTuple(part(""), part(""), part(r.s))
+			return NewTuple(part(""), part(""), part(r.str()))
 		}
 	} else {
-		i = strings.Index(r.s, sep.s)
+		i = strings.Index(r.str(), sep.str())
 		if i < 0 {
-			return NewTuple(part(r.s), part(""), part(""))
+			return NewTuple(part(r.str()), part(""), part(""))
 		}
 	}
-	return NewTuple(part(r.s[:i]), part(sep.s), part(r.s[i+len(sep.s):]))
+	return NewTuple(part(r.str()[:i]), part(sep.str()), part(r.str()[i+len(sep.str()):]))
 }
 
 func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
@@ -760,9 +760,9 @@ func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
 		throw(TypeError, "removeprefix() argument must be str")
 	}
 	if prefix {
-		return sameKind(r, strings.TrimPrefix(r.s, args[0].s))
+		return sameKind(r, strings.TrimPrefix(r.str(), args[0].str()))
 	}
-	return sameKind(r, strings.TrimSuffix(r.s, args[0].s))
+	return sameKind(r, strings.TrimSuffix(r.str(), args[0].str()))
 }
 
 func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
@@ -772,7 +772,7 @@ func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	width := intArg(args[0], 0)
 	fill := " "
 	if len(args) == 2 {
-		fill = args[1].s
+		fill = args[1].str()
 		if r.IsMarkup() && args[1].kind == KindString {
 			fill = escapeUnlessMarkup(args[1]) // Markup escapes its fill character
 		}
@@ -780,7 +780,7 @@ func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
 			throw(TypeError, "The fill character must be exactly one character long")
 		}
 	}
-	return sameKind(r, pad(r.s, width, fill, name))
+	return sameKind(r, pad(r.str(), width, fill, name))
 }
 
 // pad is Python's str.center, ljust or rjust.
@@ -812,7 +812,7 @@ func strExpandtabs(r Value, args []Value, kwargs []Kwarg) Value {
 	size := intArg(a[0], 8)
 	var b strings.Builder
 	col := 0
-	for _, c := range r.s {
+	for _, c := range r.str() {
 		switch c {
 		case '\t':
 			if size > 0 {
@@ -856,12 +856,12 @@ func strTranslate(r Value, args []Value, kwargs []Kwarg) Value {
 	}
 	table := args[0]
 	var b strings.Builder
-	for _, c := range r.s {
+	for _, c := range r.str() {
 		var m Value
 		var ok bool
 		switch table.kind {
 		case KindDict:
-			m, ok = table.p.(*Dict).Get(Int(int64(c)))
+			m, ok = table.dict().Get(Int(int64(c)))
 		case KindList, KindTuple, KindString:
 			m, ok = table.lookupItem(Int(int64(c)))
 		default:
@@ -872,7 +872,7 @@ func strTranslate(r Value, args []Value, kwargs []Kwarg) Value {
 			b.WriteRune(c)
 		case m.kind == KindNone:
 		case m.kind == KindString:
-			b.WriteString(m.s)
+			b.WriteString(m.str())
 		case m.isIntegral() && !m.isBig() && m.n >= 0 && m.n <= unicode.MaxRune:
 			b.WriteRune(rune(m.n))
 		default:
@@ -888,7 +888,7 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "zfill() takes exactly one argument (%d given)", len(args))
 	}
 	width := intArg(args[0], 0)
-	s := r.s
+	s := r.str()
 	n := utf8.RuneCountInString(s)
 	if width <= n {
 		return sameKind(r, s)
@@ -904,10 +904,10 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 func strPredicate(name string, test func(rune) bool) method {
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
 		noArgs(name, args, kwargs)
-		if r.s == "" {
+		if r.str() == "" {
 			return Bool(false)
 		}
-		for _, c := range r.s {
+		for _, c := range r.str() {
 			if !test(c) {
 				return Bool(false)
 			}
@@ -924,7 +924,7 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "get expected at most 2 arguments, got %d", len(args))
 	}
 	checkHashable(args[0])
-	if v, ok := r.p.(*Dict).Get(args[0]); ok {
+	if v, ok := r.dict().Get(args[0]); ok {
 		return v
 	}
 	if len(args) == 2 {
@@ -944,7 +944,7 @@ func dictItems(d *Dict) Value {
 
 // dictView is a list that prints as a dict view: dict_items([...]).
 func dictView(name string, items []Value) Value {
-	return Value{kind: KindList, s: name, p: &List{Items: append([]Value(nil), items...)}}
+	return listValue(KindList, &List{Items: append([]Value(nil), items...), name: name})
 }
 
 func seqCount(r Value, args []Value, kwargs []Kwarg) Value {

@@ -42,17 +42,17 @@ func Add(a, b Value) Value {
 		if a.IsMarkup() || b.IsMarkup() {
 			return Markup(escapeUnlessMarkup(a) + escapeUnlessMarkup(b))
 		}
-		checkSize(len(a.s) + len(b.s))
-		return Str(a.s + b.s)
+		checkSize(len(a.str()) + len(b.str()))
+		return Str(a.str() + b.str())
 	case isSequence(a):
 		if b.kind != a.kind || !isSequence(b) {
 			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
 		}
-		x, y := a.p.(*List).Items, b.p.(*List).Items
+		x, y := a.list().Items, b.list().Items
 		checkSize(len(x) + len(y))
 		items := make([]Value, 0, len(x)+len(y))
 		items = append(append(items, x...), y...)
-		return Value{kind: a.kind, p: &List{Items: items}}
+		return listValue(a.kind, &List{Items: items})
 	}
 	unsupported("+", a, b)
 	return Value{}
@@ -65,7 +65,7 @@ func checkSize(n int) {
 }
 
 func addInt(a, b Value) Value {
-	if a.p == nil && b.p == nil {
+	if a.ptr == nil && b.ptr == nil {
 		if s, overflow := addOverflows(a.n, b.n); !overflow {
 			return Int(s)
 		}
@@ -85,7 +85,7 @@ func Sub(a, b Value) Value {
 		unsupported("-", a, b)
 	}
 	if a.kind != KindFloat && b.kind != KindFloat {
-		if a.p == nil && b.p == nil {
+		if a.ptr == nil && b.ptr == nil {
 			if d, overflow := addOverflows(a.n, -b.n); !overflow && b.n != math.MinInt64 {
 				return Int(d)
 			}
@@ -101,7 +101,7 @@ func Mul(a, b Value) Value {
 	switch {
 	case a.isNumber() && b.isNumber():
 		if a.kind != KindFloat && b.kind != KindFloat {
-			if a.p == nil && b.p == nil {
+			if a.ptr == nil && b.ptr == nil {
 				hi, lo := bits.Mul64(uint64(abs64(a.n)), uint64(abs64(b.n)))
 				if hi == 0 && lo <= math.MaxInt64 && a.n != math.MinInt64 && b.n != math.MinInt64 {
 					p := int64(lo)
@@ -132,7 +132,7 @@ func Mul(a, b Value) Value {
 // isSequence reports whether v is a str, list or tuple: what + concatenates and *
 // repeats (a range or a dict view is neither).
 func isSequence(v Value) bool {
-	return v.kind == KindString || (v.kind == KindList && v.s == "") || v.kind == KindTuple
+	return v.kind == KindString || (v.kind == KindList && v.list().name == "") || v.kind == KindTuple
 }
 
 func abs64(x int64) int64 {
@@ -156,16 +156,16 @@ func repeat(seq, n Value) Value {
 	}
 	count := max(n.n, 0)
 	if seq.kind == KindString {
-		if count > 0 && int64(len(seq.s)) > MaxValueSize/count {
+		if count > 0 && int64(len(seq.str())) > MaxValueSize/count {
 			checkSize(MaxValueSize + 1)
 		}
-		s := strings.Repeat(seq.s, int(count))
+		s := strings.Repeat(seq.str(), int(count))
 		if seq.IsMarkup() {
 			return Markup(s)
 		}
 		return Str(s)
 	}
-	items := seq.p.(*List).Items
+	items := seq.list().Items
 	if count > 0 && int64(len(items)) > MaxValueSize/count {
 		checkSize(MaxValueSize + 1)
 	}
@@ -173,7 +173,7 @@ func repeat(seq, n Value) Value {
 	for i := int64(0); i < count; i++ {
 		out = append(out, items...)
 	}
-	return Value{kind: seq.kind, p: &List{Items: out}}
+	return listValue(seq.kind, &List{Items: out})
 }
 
 // toFloat converts a number to float, raising OverflowError for huge ints.
@@ -182,7 +182,7 @@ func toFloat(v Value) float64 {
 	case KindFloat:
 		return v.float()
 	case KindInt:
-		if b, ok := v.p.(*big.Int); ok {
+		if b := v.big(); b != nil {
 			f, _ := new(big.Float).SetInt(b).Float64()
 			if math.IsInf(f, 0) {
 				throw(OverflowError, "int too large to convert to float")
@@ -254,7 +254,7 @@ func Mod(a, b Value) Value {
 		if b.bigInt().Sign() == 0 {
 			throw(ZeroDivision, "integer modulo by zero")
 		}
-		if a.p == nil && b.p == nil && b.n != -1 {
+		if a.ptr == nil && b.ptr == nil && b.n != -1 {
 			m := a.n % b.n
 			if m != 0 && (m < 0) != (b.n < 0) {
 				m += b.n
@@ -346,7 +346,7 @@ func Neg(a Value) Value {
 	case KindUndefined:
 		a.undefinedError()
 	case KindInt, KindBool:
-		if a.p == nil && a.n != math.MinInt64 {
+		if a.ptr == nil && a.n != math.MinInt64 {
 			return Int(-a.n)
 		}
 		return BigInt(new(big.Int).Neg(a.bigInt()))
@@ -379,7 +379,7 @@ func Concat(items ...Value) Value {
 	n := 0
 	for _, it := range items {
 		if it.kind == KindString {
-			n += len(it.s)
+			n += len(it.str())
 		}
 	}
 	b := make([]byte, 0, n)
@@ -395,9 +395,9 @@ func Eq(a, b Value) bool {
 	if a.kind == b.kind {
 		switch a.kind {
 		case KindString:
-			return a.s == b.s
+			return a.str() == b.str()
 		case KindInt:
-			if a.p == nil && b.p == nil {
+			if a.ptr == nil && b.ptr == nil {
 				return a.n == b.n
 			}
 			return a.bigInt().Cmp(b.bigInt()) == 0
@@ -408,8 +408,8 @@ func Eq(a, b Value) bool {
 		case KindFloat:
 			return a.float() == b.float()
 		case KindList, KindTuple:
-			x, y := a.p.(*List).Items, b.p.(*List).Items
-			if a.kind == KindList && (a.s != "" || b.s != "") {
+			x, y := a.list().Items, b.list().Items
+			if a.kind == KindList && (a.list().name != "" || b.list().name != "") {
 				return eqSpecialList(a, b)
 			}
 			if len(x) != len(y) {
@@ -422,7 +422,7 @@ func Eq(a, b Value) bool {
 			}
 			return true
 		case KindDict:
-			x, y := a.p.(*Dict), b.p.(*Dict)
+			x, y := a.dict(), b.dict()
 			if x.Len() != y.Len() {
 				return false
 			}
@@ -434,7 +434,7 @@ func Eq(a, b Value) bool {
 			}
 			return true
 		}
-		return a.p == b.p
+		return a.ptr == b.ptr
 	}
 	if a.isNumber() && b.isNumber() {
 		return compareNumbers(a, b) == 0
@@ -448,9 +448,9 @@ func Eq(a, b Value) bool {
 func eqSpecialList(a, b Value) bool {
 	switch {
 	case isRange(a) && isRange(b):
-		return Eq(Value{kind: KindList, p: a.p}, Value{kind: KindList, p: b.p})
-	case isDictView(a) && isDictView(b) && a.s == b.s && a.s != "dict_values":
-		x, y := a.p.(*List).Items, b.p.(*List).Items
+		return Eq(ListOf(a.list().Items), ListOf(b.list().Items))
+	case isDictView(a) && isDictView(b) && a.list().name == b.list().name && a.list().name != "dict_values":
+		x, y := a.list().Items, b.list().Items
 		if len(x) != len(y) {
 			return false
 		}
@@ -468,11 +468,11 @@ func eqSpecialList(a, b Value) bool {
 		}
 		return true
 	}
-	return a.p == b.p
+	return a.ptr == b.ptr
 }
 
 // EqStr is a == s for a str literal s.
-func EqStr(a Value, s string) bool { return a.kind == KindString && a.s == s }
+func EqStr(a Value, s string) bool { return a.kind == KindString && a.str() == s }
 
 // Ne is Python's a != b.
 func Ne(a, b Value) bool { return !Eq(a, b) }
@@ -481,7 +481,7 @@ func Ne(a, b Value) bool { return !Eq(a, b) }
 // by converting the int). NaN compares as unordered: it returns 2.
 func compareNumbers(a, b Value) int {
 	if a.kind != KindFloat && b.kind != KindFloat {
-		if a.p == nil && b.p == nil {
+		if a.ptr == nil && b.ptr == nil {
 			return cmp64(a.n, b.n)
 		}
 		return a.bigInt().Cmp(b.bigInt())
@@ -529,9 +529,9 @@ func order(op string, a, b Value) int {
 	case a.isNumber() && b.isNumber():
 		return compareNumbers(a, b)
 	case a.kind == KindString && b.kind == KindString:
-		return strings.Compare(a.s, b.s)
+		return strings.Compare(a.str(), b.str())
 	case (a.kind == KindList || a.kind == KindTuple) && a.kind == b.kind:
-		x, y := a.p.(*List).Items, b.p.(*List).Items
+		x, y := a.list().Items, b.list().Items
 		for i := 0; i < len(x) && i < len(y); i++ {
 			if !Eq(x[i], y[i]) {
 				return order(op, x[i], y[i])
@@ -565,9 +565,9 @@ func In(item, container Value) bool {
 			}
 			throw(TypeError, "'in <string>' requires string as left operand, not %s", item.TypeName())
 		}
-		return strings.Contains(container.s, item.s)
+		return strings.Contains(container.str(), item.str())
 	case KindList, KindTuple:
-		for _, it := range container.p.(*List).Items {
+		for _, it := range container.list().Items {
 			if Eq(it, item) {
 				return true
 			}
@@ -575,7 +575,7 @@ func In(item, container Value) bool {
 		return false
 	case KindDict:
 		checkHashable(item)
-		return container.p.(*Dict).Has(item)
+		return container.dict().Has(item)
 	case KindUndefined:
 		return false
 	case KindIterator, KindLoop:
@@ -600,7 +600,7 @@ func checkHashable(k Value) {
 	case k.kind == KindList || k.kind == KindDict:
 		throw(TypeError, "unhashable type: '%s'", k.TypeName())
 	case k.kind == KindTuple:
-		for _, it := range k.p.(*List).Items {
+		for _, it := range k.list().Items {
 			checkHashable(it)
 		}
 	}
@@ -665,7 +665,7 @@ func SpreadKwargs(kwargs []Kwarg, v Value) []Kwarg {
 		if k.kind != KindString {
 			throw(TypeError, "keywords must be strings")
 		}
-		out = append(out, Kwarg{Name: k.s, Value: d.vals[i]})
+		out = append(out, Kwarg{Name: k.str(), Value: d.vals[i]})
 	}
 	return out
 }

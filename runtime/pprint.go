@@ -29,7 +29,7 @@ func safeRepr(v Value, depth int) string {
 	}
 	switch {
 	case v.kind == KindDict:
-		d := v.p.(*Dict)
+		d := v.dict()
 		if d.Len() == 0 {
 			return "{}"
 		}
@@ -39,7 +39,7 @@ func safeRepr(v Value, depth int) string {
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case isPlainSeq(v):
-		items := v.p.(*List).Items
+		items := v.list().Items
 		parts := make([]string, len(items))
 		for i, it := range items {
 			parts[i] = safeRepr(it, depth+1)
@@ -58,7 +58,7 @@ func safeRepr(v Value, depth int) string {
 // isPlainSeq reports whether v is a list or tuple whose type pprint knows (not a range,
 // a dict view or a groupby tuple, which have a repr of their own).
 func isPlainSeq(v Value) bool {
-	return (v.kind == KindList || v.kind == KindTuple) && v.s == ""
+	return (v.kind == KindList || v.kind == KindTuple) && v.list().name == ""
 }
 
 // sortedDictItems returns the positions of d's items ordered as pprint's
@@ -94,15 +94,15 @@ func (pp *prettyPrinter) format(v Value, indent, allowance, level int) {
 	if utf8.RuneCountInString(rep) > maxWidth {
 		switch {
 		case v.kind == KindDict:
-			pp.dict(v.p.(*Dict), indent, allowance, level+1)
+			pp.dict(v.dict(), indent, allowance, level+1)
 			return
 		case isPlainSeq(v) && v.kind == KindList:
 			pp.b.WriteByte('[')
-			pp.items(v.p.(*List).Items, indent, allowance+1, level+1)
+			pp.items(v.list().Items, indent, allowance+1, level+1)
 			pp.b.WriteByte(']')
 			return
 		case isPlainSeq(v):
-			items := v.p.(*List).Items
+			items := v.list().Items
 			end := ")"
 			if len(items) == 1 {
 				end = ",)"
@@ -112,7 +112,7 @@ func (pp *prettyPrinter) format(v Value, indent, allowance, level int) {
 			pp.b.WriteString(end)
 			return
 		case v.kind == KindString && !v.IsMarkup():
-			pp.str(v.s, indent, allowance, level+1)
+			pp.str(v.str(), indent, allowance, level+1)
 			return
 		}
 	}

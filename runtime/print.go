@@ -16,11 +16,11 @@ const maxReprDepth = 200
 func (v Value) String() string {
 	switch v.kind {
 	case KindString:
-		return v.s
+		return v.str()
 	case KindUndefined:
 		return ""
 	case KindInt:
-		if v.p == nil {
+		if v.ptr == nil {
 			return strconv.FormatInt(v.n, 10)
 		}
 	}
@@ -36,7 +36,7 @@ func appendStr(b []byte, v Value) []byte {
 	case KindUndefined:
 		return b
 	case KindString:
-		return append(b, v.s...)
+		return append(b, v.str()...)
 	}
 	return appendRepr(b, v, 0)
 }
@@ -57,7 +57,7 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		}
 		return append(b, "False"...)
 	case KindInt:
-		if v.p != nil {
+		if v.ptr != nil {
 			return v.bigInt().Append(b, 10)
 		}
 		return strconv.AppendInt(b, v.n, 10)
@@ -66,20 +66,20 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 	case KindString:
 		if v.IsMarkup() {
 			b = append(b, "Markup("...)
-			return append(appendQuoted(b, v.s), ')')
+			return append(appendQuoted(b, v.str()), ')')
 		}
-		return appendQuoted(b, v.s)
+		return appendQuoted(b, v.str())
 	case KindList, KindTuple:
 		if isRange(v) {
-			return append(b, v.s...)
+			return append(b, v.list().name...)
 		}
-		if v.kind == KindList && v.s != "" {
+		if v.kind == KindList && v.list().name != "" {
 			// a dict view: dict_items([...])
-			b = append(b, v.s...)
+			b = append(b, v.list().name...)
 			b = append(b, '(')
-			return append(appendRepr(b, Value{kind: KindList, p: v.p}, depth), ')')
+			return append(appendRepr(b, ListOf(v.list().Items), depth), ')')
 		}
-		items := v.p.(*List).Items
+		items := v.list().Items
 		open, close := byte('['), byte(']')
 		if v.kind == KindTuple {
 			open, close = '(', ')'
@@ -96,23 +96,23 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		}
 		return append(b, close)
 	case KindDict:
-		return appendDictRepr(b, v.p.(*Dict), depth)
+		return appendDictRepr(b, v.dict(), depth)
 	case KindNamespace:
 		b = append(b, "<Namespace "...)
-		return append(appendDictRepr(b, &v.p.(*Namespace).attrs, depth), '>')
+		return append(appendDictRepr(b, &v.namespace().attrs, depth), '>')
 	case KindCallable:
-		return append(b, v.p.(*Callable).repr()...)
+		return append(b, v.callable().repr()...)
 	case KindLoop:
-		l := v.p.(*Loop)
+		l := v.loop()
 		b = append(b, "<LoopContext "...)
 		b = strconv.AppendInt(b, int64(l.index+1), 10)
 		b = append(b, '/')
 		b = strconv.AppendInt(b, int64(l.length()), 10)
 		return append(b, '>')
 	case KindIterator:
-		return append(b, "<"+v.p.(*Iterator).typeName+" object>"...)
+		return append(b, "<"+v.iterator().typeName+" object>"...)
 	case KindObject:
-		if r, ok := v.p.(interface{ repr() string }); ok {
+		if r, ok := v.object().(interface{ repr() string }); ok {
 			return append(b, r.repr()...)
 		}
 		return append(b, "<"+v.TypeName()+" object>"...)

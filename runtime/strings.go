@@ -278,7 +278,7 @@ func escapeHTML(s string) string {
 // value is converted with str() and escaped.
 func escapeUnlessMarkup(v Value) string {
 	if v.IsMarkup() {
-		return v.s
+		return v.str()
 	}
 	return escapeHTML(v.String())
 }

@@ -1,17 +1,29 @@
 package runtime
 
+import "unsafe"
+
 // TaggedStr returns the str s carrying tag, an opaque value (a pointer) that every copy
 // of the str keeps: compile-time tools use it to follow input strings through a render,
 // as strings have no identity of their own. A tagged str behaves exactly as Str(s).
-func TaggedStr(s string, tag any) Value { return Value{kind: KindString, s: s, p: tag} }
+func TaggedStr(s string, tag any) Value {
+	return Value{ptr: unsafe.Pointer(&boxedStr{s: s, tag: tag}), n: int64(len(s)), kind: KindString, flags: flagBoxed}
+}
 
 // Tag returns what identifies v through a render: the tag of a str made by TaggedStr
 // (nil for any other str), the storage of a list or tuple (*List), the *Dict of a dict,
 // the *Namespace of a namespace; nil for other values.
 func (v Value) Tag() any {
 	switch v.kind {
-	case KindString, KindList, KindTuple, KindDict, KindNamespace:
-		return v.p
+	case KindString:
+		if v.flags&flagBoxed != 0 {
+			return (*boxedStr)(v.ptr).tag
+		}
+	case KindList, KindTuple:
+		return v.list()
+	case KindDict:
+		return v.dict()
+	case KindNamespace:
+		return v.namespace()
 	}
 	return nil
 }

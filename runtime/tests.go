@@ -51,7 +51,7 @@ func IsCallable(v Value, args []Value, kwargs []Kwarg) bool {
 	case KindCallable, KindUndefined, KindLoop:
 		return true
 	case KindObject:
-		_, ok := v.p.(*joiner)
+		_, ok := v.object().(*joiner)
 		return ok
 	}
 	return false
@@ -128,14 +128,14 @@ func IsTrue(v Value, args []Value, kwargs []Kwarg) bool {
 // IsFilter reports whether value names a filter.
 func IsFilter(v Value, args []Value, kwargs []Kwarg) bool {
 	noArgs("filter", args, kwargs)
-	_, ok := Filters[v.s]
+	_, ok := Filters[v.str()]
 	return v.kind == KindString && ok
 }
 
 // IsTest reports whether value names a test.
 func IsTest(v Value, args []Value, kwargs []Kwarg) bool {
 	noArgs("test", args, kwargs)
-	_, ok := Tests[v.s]
+	_, ok := Tests[v.str()]
 	return v.kind == KindString && ok
 }
 
@@ -223,11 +223,11 @@ func IsSameas(v Value, args []Value, kwargs []Kwarg) bool {
 	case KindBool:
 		return v.n == o.n
 	case KindInt:
-		return v.p == nil && o.p == nil && v.n == o.n && v.n >= -5 && v.n <= 256
+		return v.ptr == nil && o.ptr == nil && v.n == o.n && v.n >= -5 && v.n <= 256
 	case KindString:
-		return v.s == o.s && len(v.s) <= 1
+		return v.str() == o.str() && len(v.str()) <= 1
 	case KindFloat:
 		return false
 	}
-	return v.p == o.p
+	return v.ptr == o.ptr
 }

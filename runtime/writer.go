@@ -70,12 +70,12 @@ func (w *Writer) WriteString(s string) {
 func (w *Writer) Write(v Value) {
 	switch v.kind {
 	case KindString:
-		w.WriteString(v.s)
+		w.WriteString(v.str())
 		return
 	case KindUndefined:
 		return
 	case KindInt:
-		if v.p == nil {
+		if v.ptr == nil {
 			w.buf = strconv.AppendInt(w.buf, v.n, 10)
 			return
 		}
@@ -142,7 +142,7 @@ func (w *Writer) WriteAdd(operands ...Value) {
 		}
 	}
 	for _, v := range operands {
-		w.WriteString(v.s)
+		w.WriteString(v.str())
 	}
 }
 
@@ -151,7 +151,7 @@ func (w *Writer) WriteAdd(operands ...Value) {
 func (w *Writer) WriteStr(v Value) {
 	switch v.kind {
 	case KindString:
-		w.WriteString(v.s)
+		w.WriteString(v.str())
 	case KindUndefined:
 		v.undefinedError()
 	default:
