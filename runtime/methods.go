@@ -35,8 +35,14 @@ func init() {
 			noArgs("capitalize", a, k)
 			return sameKind(r, capitalize(r.str()))
 		},
-		"swapcase":     func(r Value, a []Value, k []Kwarg) Value { noArgs("swapcase", a, k); return sameKind(r, swapcase(r.str())) },
-		"casefold":     func(r Value, a []Value, k []Kwarg) Value { noArgs("casefold", a, k); return sameKind(r, casefold(r.str())) },
+		"swapcase": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("swapcase", a, k)
+			return sameKind(r, swapcase(r.str()))
+		},
+		"casefold": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("casefold", a, k)
+			return sameKind(r, casefold(r.str()))
+		},
 		"join":         strJoin,
 		"format":       strFormat,
 		"splitlines":   strSplitlines,
