@@ -138,6 +138,10 @@ type gen struct {
 	// loop variables only asked for their position, compiled to an index into a slice
 	positions map[*ir.Var]position
 
+	// macro calls resolved to Go functions (see macros.go), and those functions' names
+	macros     *macroCalls
+	macroFuncs map[*ir.Var]string
+
 	// read chains held in Go variables (see reads.go)
 	settable map[string]bool // attribute names the template assigns
 	reads    readCache       // the chains held at the point being generated
@@ -145,16 +149,20 @@ type gen struct {
 }
 
 func newGen(t *ir.Template) *gen {
+	macros := findMacroCalls(t)
 	g := &gen{
 		t:      t,
 		lines:  strings.Split(t.Source, "\n"),
 		names:  map[string]bool{},
 		goName: map[*ir.Var]string{},
-		needed: neededVars(t),
+		needed: neededVars(t, macros),
 		loops:  map[*ir.Var]bool{},
 		markup: makesMarkup(t),
 
 		positions: map[*ir.Var]position{},
+
+		macros:     macros,
+		macroFuncs: map[*ir.Var]string{},
 
 		settable: settableNames(t),
 		reads:    readCache{},
@@ -162,6 +170,13 @@ func newGen(t *ir.Template) *gen {
 	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
 		g.names[n] = true
 	}
+	// the functions of macros take the macros' names
+	ir.Inspect(t.Body.Stmts, func(n any) bool {
+		if d, ok := n.(*ir.MacroDef); ok && macros.called[d.Var] {
+			g.macroFuncs[d.Var] = g.alloc(Identifier(d.Var.Name, false))
+		}
+		return true
+	})
 	return g
 }
 
@@ -184,7 +199,7 @@ func makesMarkup(t *ir.Template) bool {
 // neededVars returns the variables the generated code must declare: those read by code
 // that is generated (a macro that is never called is not), and those whose value
 // initializes a needed variable.
-func neededVars(t *ir.Template) map[*ir.Var]bool {
+func neededVars(t *ir.Template, macros *macroCalls) map[*ir.Var]bool {
 	needed := map[*ir.Var]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -194,10 +209,21 @@ func neededVars(t *ir.Template) map[*ir.Var]bool {
 				changed = true
 			}
 		}
-		ir.Inspect(t.Body.Stmts, func(n any) bool {
+		var visit func(n any) bool
+		visit = func(n any) bool {
 			switch n := n.(type) {
 			case *ir.MacroDef:
-				return needed[n.Var]
+				return needed[n.Var] || macros.called[n.Var]
+			case *ir.Call:
+				if c, ok := macros.direct[n]; ok {
+					// a resolved call reads its arguments, not the macro's variable
+					for _, a := range c.args {
+						if a != nil {
+							ir.InspectExpr(a, visit)
+						}
+					}
+					return false
+				}
 			case *ir.For:
 				if n.FilterScope != nil {
 					for _, v := range n.FilterScope.Vars {
@@ -219,7 +245,8 @@ func neededVars(t *ir.Template) map[*ir.Var]bool {
 				mark(n.NS)
 			}
 			return true
-		})
+		}
+		ir.Inspect(t.Body.Stmts, visit)
 		for _, v := range t.Body.Scope.Vars {
 			if l, ok := v.Init.(*ir.Load); ok && needed[v] {
 				mark(l.Var)
@@ -393,6 +420,9 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, g.store(s.Target, v)...)
 	case *ir.MacroDef:
+		if g.macros.called[s.Var] {
+			return append([]jen.Code{jen.Comment(g.cite(s.P))}, g.macroFunc(s)...)
+		}
 		if !g.needed[s.Var] {
 			return []jen.Code{jen.Comment(g.cite(s.P) + " (never called)")}
 		}
@@ -480,6 +510,11 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		return code
 	case *ir.Concat:
 		return []jen.Code{jen.Id("w").Dot("WriteConcat").Call(g.values(x.Items)...)}
+	case *ir.Call:
+		if c, ok := g.macros.direct[x]; ok && !g.macros.recursive[c.macro.Var] {
+			// the macro writes into the output itself
+			return []jen.Code{g.callMacroFunc(c)}
+		}
 	case *ir.Filter:
 		if x.Name == "tojson" {
 			args, kwargs := g.args(x.Args)
@@ -830,6 +865,36 @@ func (m *macroExpr) Position() ir.Pos { return m.m.P }
 // caller of a call block, which Jinja2 leaves without a name.
 func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
 	defer g.freshReads()()
+	var body []jen.Code
+	slot := 0
+	bind := func(v *ir.Var, def ir.Expr, required bool) {
+		arg := jen.Id("args").Index(jen.Lit(slot))
+		slot++
+		if v != nil {
+			body = append(body, g.bindParam(v, def, required, arg, false)...)
+		}
+	}
+	for i, p := range m.Params {
+		bind(p, m.Defaults[i], m.Defaults[i] == nil)
+	}
+	for _, v := range []*ir.Var{m.Caller, m.Kwargs, m.Varargs} {
+		if v != nil {
+			bind(v, nil, false)
+		}
+	}
+	if slot > 0 && len(body) == 0 {
+		body = append(body, jen.Id("_").Op("=").Id("args"))
+	}
+	body = append(body, g.block(m.Body)...)
+	args := jen.Id("args").Index().Add(valueType())
+	if slot == 0 {
+		args = jen.Id("_").Index().Add(valueType())
+	}
+	return rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, caller), jen.Func().Params(args).Block(body...))
+}
+
+// macroSpec returns the runtime.MacroSpec of a macro.
+func (g *gen) macroSpec(m *ir.Macro, caller bool) jen.Code {
 	spec := jen.Dict{jen.Id("Name"): jen.Lit(m.Name)}
 	if caller {
 		spec[jen.Id("Anonymous")] = jen.True()
@@ -850,53 +915,79 @@ func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
 	if m.Varargs != nil {
 		spec[jen.Id("Varargs")] = jen.True()
 	}
-	var body []jen.Code
-	slot := 0
-	bind := func(v *ir.Var, def ir.Expr, required bool) {
-		arg := jen.Id("args").Index(jen.Lit(slot))
-		slot++
-		if v == nil {
-			return
+	return jen.Op("&").Qual(RuntimePath, "MacroSpec").Values(spec)
+}
+
+// bindParam binds a macro parameter to its argument arg: Missing when the call gave
+// none, which becomes the default, or for a required parameter a value saying it was
+// not provided; the implicit parameters (caller, kwargs, varargs) are neither and are
+// bound as they are. In place, the parameter is a Go parameter of the same name, already
+// holding the argument.
+func (g *gen) bindParam(v *ir.Var, def ir.Expr, required bool, arg jen.Code, inPlace bool) []jen.Code {
+	if !g.needed[v] {
+		if _, isConst := def.(*ir.Const); def != nil && !isConst {
+			// evaluate the default for its errors, as Jinja2 does
+			return []jen.Code{jen.If(jen.Add(arg).Dot("IsMissing").Call()).Block(jen.Id("_").Op("=").Add(g.value(def)))}
 		}
-		if !g.needed[v] {
-			if _, isConst := def.(*ir.Const); def != nil && !isConst {
-				// evaluate the default for its errors, as Jinja2 does
-				body = append(body, jen.If(jen.Add(arg).Dot("IsMissing").Call()).Block(jen.Id("_").Op("=").Add(g.value(def))))
-			}
-			return
-		}
-		name := g.varName(v)
-		switch {
-		case def != nil:
-			body = append(body, jen.Id(name).Op(":=").Add(arg))
-			body = append(body, jen.If(jen.Id(name).Dot("IsMissing").Call()).Block(jen.Id(name).Op("=").Add(g.value(def))))
-		case required:
-			body = append(body, jen.Id(name).Op(":=").Add(rt("Param")).Call(arg, jen.Lit(v.Name)))
-		default:
-			body = append(body, jen.Id(name).Op(":=").Add(arg))
-		}
+		return nil
 	}
+	name := g.varName(v)
+	var code []jen.Code
+	switch {
+	case required && inPlace:
+		code = append(code, jen.Id(name).Op("=").Add(rt("Param")).Call(jen.Id(name), jen.Lit(v.Name)))
+	case required:
+		code = append(code, jen.Id(name).Op(":=").Add(rt("Param")).Call(arg, jen.Lit(v.Name)))
+	case !inPlace:
+		code = append(code, jen.Id(name).Op(":=").Add(arg))
+	}
+	if def != nil {
+		code = append(code, jen.If(jen.Id(name).Dot("IsMissing").Call()).Block(jen.Id(name).Op("=").Add(g.value(def))))
+	}
+	return code
+}
+
+// macroFunc compiles a macro with resolved calls to a Go function (see macros.go), and
+// to a runtime macro value wrapping it where the template needs one.
+func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
+	restore := g.freshReads()
+	m := d.Macro
+	fn := g.macroFuncs[d.Var]
+	var params, body, slots []jen.Code
 	for i, p := range m.Params {
-		bind(p, m.Defaults[i], m.Defaults[i] == nil)
-	}
-	if m.Caller != nil {
-		bind(m.Caller, nil, false)
-	}
-	if m.Kwargs != nil {
-		bind(m.Kwargs, nil, false)
-	}
-	if m.Varargs != nil {
-		bind(m.Varargs, nil, false)
-	}
-	if slot > 0 && len(body) == 0 {
-		body = append(body, jen.Id("_").Op("=").Id("args"))
+		name := g.varName(p)
+		params = append(params, jen.Id(name))
+		slots = append(slots, jen.Id("args").Index(jen.Lit(i)))
+		body = append(body, g.bindParam(p, m.Defaults[i], m.Defaults[i] == nil, jen.Id(name), true)...)
 	}
 	body = append(body, g.block(m.Body)...)
-	args := jen.Id("args").Index().Add(valueType())
-	if slot == 0 {
-		args = jen.Id("_").Index().Add(valueType())
+	restore()
+	sig := jen.Func()
+	if len(params) > 0 {
+		sig = sig.Params(jen.List(params...).Add(valueType()))
+	} else {
+		sig = sig.Params()
 	}
-	return rt("NewMacro").Call(jen.Id("w"), jen.Op("&").Qual(RuntimePath, "MacroSpec").Values(spec), jen.Func().Params(args).Block(body...))
+	var code []jen.Code
+	if g.macros.selfCalled[d.Var] {
+		// its body calls it
+		types := make([]jen.Code, len(params))
+		for i := range types {
+			types[i] = valueType()
+		}
+		code = append(code, jen.Var().Id(fn).Func().Params(types...), jen.Id(fn).Op("=").Add(sig).Block(body...))
+	} else {
+		code = append(code, jen.Id(fn).Op(":=").Add(sig).Block(body...))
+	}
+	if g.needed[d.Var] {
+		args := jen.Id("args").Index().Add(valueType())
+		if len(slots) == 0 {
+			args = jen.Id("_").Index().Add(valueType())
+		}
+		wrapper := jen.Func().Params(args).Block(jen.Id(fn).Call(slots...))
+		code = append(code, jen.Id(g.varName(d.Var)).Op("=").Add(rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, false), wrapper)))
+	}
+	return code
 }
 
 // load reads a variable as a value.
@@ -996,6 +1087,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return rt("IfElse").Call(g.cond(x.Test), lazy(g.value(x.Then)), lazy(els))
 	case *ir.Call:
+		if c, ok := g.macros.direct[x]; ok {
+			return g.macroCall(c)
+		}
 		return g.call(x)
 	case *ir.Filter:
 		return g.filterCall(&ir.Filter{At: x.At, Name: x.Name, Args: x.Args}, g.value(x.X))
@@ -1056,6 +1150,12 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 					return not(op == "!=", rt("EqStr").Call(g.value(x.Ys[0]), jen.Lit(s)))
 				}
 			}
+			if op := x.Ops[0]; op == "in" || op == "notin" {
+				// in a list of str literals
+				if strs, ok := strConsts(x.Ys[0]); ok {
+					return not(op == "notin", rt("InStrs").Call(append([]jen.Code{g.value(x.X)}, strs...)...))
+				}
+			}
 			return rt(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
 		}
 		// a chain: each operand evaluated once, stopping at the first false comparison
@@ -1104,6 +1204,29 @@ func not(negate bool, c *jen.Statement) *jen.Statement {
 		return c
 	}
 	return jen.Op("!").Add(c)
+}
+
+// strConsts returns the items of a list or tuple literal whose items are all str
+// literals, as Go literals.
+func strConsts(x ir.Expr) ([]jen.Code, bool) {
+	var items []ir.Expr
+	switch x := x.(type) {
+	case *ir.List:
+		items = x.Items
+	case *ir.Tuple:
+		items = x.Items
+	default:
+		return nil, false
+	}
+	var strs []jen.Code
+	for _, it := range items {
+		s, ok := strConst(it)
+		if !ok {
+			return nil, false
+		}
+		strs = append(strs, jen.Lit(s))
+	}
+	return strs, true
 }
 
 // strConst returns the value of a str literal.

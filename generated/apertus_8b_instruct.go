@@ -36,8 +36,6 @@ var Apertus8BInstruct = &runtime.Template{
 
 // renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
 func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
-	renderTypescriptType := runtime.Undefined("render_typescript_type")
-	renderTools := runtime.Undefined("render_tools")
 	bosToken := in.Lookup("bos_token")
 	systemToken := runtime.Undefined("system_token")
 	endSystemToken := runtime.Undefined("end_system_token")
@@ -58,12 +56,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	renderTypescriptType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_typescript_type",
-		Params: []string{"param_spec", "required_params", "is_nullable"},
-	}, func(args []runtime.Value) {
-		paramSpec := runtime.Param(args[0], "param_spec")
-		requiredParams := runtime.Param(args[1], "required_params")
+	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
+		paramSpec = runtime.Param(paramSpec, "param_spec")
+		requiredParams = runtime.Param(requiredParams, "required_params")
 		innerType := in.Lookup("inner_type")
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
@@ -88,7 +84,9 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					w.At(13, 17, "set")
-					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpecItems, requiredParams}, nil)
+					innerType = w.Capture(func() {
+						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+					})
 					// Apertus-8B-Instruct.jinja:14 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					w.At(14, 17, "if")
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
@@ -152,7 +150,9 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					variant2 := items[i]
 					// Apertus-8B-Instruct.jinja:48 {{- render_typescript_type(variant, required_params) -}}
 					w.At(48, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{variant2, requiredParams}, nil))
+					w.Write(w.Capture(func() {
+						renderTypescriptType(variant2, requiredParams, runtime.Missing())
+					}))
 					// Apertus-8B-Instruct.jinja:49 {%- if variant.description %}
 					w.At(49, 17, "if")
 					variant2Description := variant2.Attr("description")
@@ -229,9 +229,11 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.At(84, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
-						return runtime.NewList()
-					})}, nil))
+					w.Write(w.Capture(func() {
+						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
 					// Apertus-8B-Instruct.jinja:85 {%- if not loop.last -%}
 					w.At(85, 17, "if")
 					if !(i2 == len(keys)-1) {
@@ -245,13 +247,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("any")
 		}
-	})
+	}
 	// Apertus-8B-Instruct.jinja:98 {%- macro render_tools(tools) -%}
-	renderTools = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tools",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools2 := runtime.Param(args[0], "tools")
+	renderTools := func(tools2 runtime.Value) {
+		tools2 = runtime.Param(tools2, "tools")
 		// Apertus-8B-Instruct.jinja:99 {%- for tool in tools %}
 		w.At(99, 5, "for")
 		items2 := runtime.Iterate(w, tools2)
@@ -303,9 +302,11 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 					w.At(113, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
-						return runtime.NewList()
-					})}, nil))
+					w.Write(w.Capture(func() {
+						renderTypescriptType(paramSpec2, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
 					// Apertus-8B-Instruct.jinja:114 {%- if param_spec.default is defined -%}
 					w.At(114, 17, "if")
 					paramSpec2Default := paramSpec2.Attr("default")
@@ -347,7 +348,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 		}
-	})
+	}
 	// Apertus-8B-Instruct.jinja:139 {{ bos_token }}
 	w.At(139, 1, "{{ }}")
 	w.Write(bosToken)
@@ -445,7 +446,9 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		// Apertus-8B-Instruct.jinja:181 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.At(181, 5, "{{ }}")
 		w.WriteString("Tool Capabilities:\n")
-		w.WriteStr(runtime.Call(renderTools, []runtime.Value{tools}, nil))
+		w.WriteStr(w.Capture(func() {
+			renderTools(tools)
+		}))
 	} else {
 		w.WriteString("Tool Capabilities: disabled")
 	}

@@ -154,7 +154,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67 {{ chunk['text'] }}
 						w.At(67, 21, "{{ }}")
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.In(chunkType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.InStrs(chunkType, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71 {{ raise_exception('Unrecognized content type!') }}

@@ -51,7 +51,6 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	systemMessage := in.Lookup("system_message")
 	loopMessages := in.Lookup("loop_messages")
 	tools := in.Lookup("tools")
-	pyType := runtime.Undefined("py_type")
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2 {%- set bos_token              = '<seed:bos>'               -%}
@@ -138,16 +137,13 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		tools = runtime.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47 {%- macro py_type(t) -%}
-	pyType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "py_type",
-		Params: []string{"t"},
-	}, func(args []runtime.Value) {
-		t := runtime.Param(args[0], "t")
+	pyType := func(t runtime.Value) {
+		t = runtime.Param(t, "t")
 		// ByteDance-Seed-OSS.jinja:48 {%- if t == "string" -%}
 		w.At(48, 5, "if")
 		if runtime.EqStr(t, "string") {
 			w.WriteString("str")
-		} else if runtime.In(t, runtime.NewTuple(runtime.Str("number"), runtime.Str("integer"))) {
+		} else if runtime.InStrs(t, "number", "integer") {
 			w.WriteString("int")
 		} else if runtime.EqStr(t, "boolean") {
 			w.WriteString("bool")
@@ -156,7 +152,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("Any")
 		}
-	})
+	}
 	// ByteDance-Seed-OSS.jinja:55 {%- if system_message is defined %}
 	w.At(55, 1, "if")
 	if runtime.IsDefined(systemMessage, nil, nil) {
@@ -204,7 +200,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73 {{ py_type(spec.type) }}
 				w.At(73, 22, "{{ }}")
-				w.Write(runtime.Call(pyType, []runtime.Value{spec.Attr("type")}, nil))
+				pyType(spec.Attr("type"))
 				// ByteDance-Seed-OSS.jinja:73 {% if not loop.last %}
 				w.At(73, 46, "if")
 				if !(i2 == len(keys2)-1) {
@@ -233,7 +229,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83 {{ py_type(spec.type) }}
 					w.At(83, 19, "{{ }}")
-					w.Write(runtime.Call(pyType, []runtime.Value{spec2.Attr("type")}, nil))
+					pyType(spec2.Attr("type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84 {%- if name in item.function.parameters.required %}
 					w.At(84, 7, "if")
@@ -269,7 +265,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96 {{ py_type(spec.type) }}
 					w.At(96, 19, "{{ }}")
-					w.Write(runtime.Call(pyType, []runtime.Value{spec3.Attr("type")}, nil))
+					pyType(spec3.Attr("type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97 {{- " " ~ (spec.description or "") }}
 					w.At(97, 7, "{{ }}")
@@ -410,7 +406,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
 			w.At(149, 1, "{{ }}")
 			w.Write(eosToken)
-		} else if runtime.In(messageRole, runtime.NewList(runtime.Str("user"), runtime.Str("system"))) {
+		} else if runtime.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(151, 1, "{{ }}")
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)

@@ -53,12 +53,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
 	skipThinking := in.Lookup("skip_thinking")
 	bosToken := in.Lookup("bos_token")
-	documentTurn := runtime.Undefined("document_turn")
-	toolCallIdToInt := runtime.Undefined("tool_call_id_to_int")
-	formatToolMessage := runtime.Undefined("format_tool_message")
 	printToolContent := runtime.Undefined("print_tool_content")
-	printMsg := runtime.Undefined("print_msg")
-	printThinking := runtime.Undefined("print_thinking")
 	messages := in.Lookup("messages")
 	initialInstructionMessage := in.Lookup("initial_instruction_message")
 	responseFormat := in.Lookup("response_format")
@@ -137,11 +132,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	w.At(22, 1, "{{ }}")
 	w.Write(bosToken)
 	// Cohere2MoE.jinja:23 {%- macro document_turn(documents) -%}
-	documentTurn = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "document_turn",
-		Params: []string{"documents"},
-	}, func(args []runtime.Value) {
-		documents2 := runtime.Param(args[0], "documents")
+	documentTurn := func(documents2 runtime.Value) {
+		documents2 = runtime.Param(documents2, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25 {%- if not skip_thinking -%}
 		w.At(25, 41, "if")
@@ -178,14 +170,11 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
-	})
+	}
 	// Cohere2MoE.jinja:42 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "tool_call_id_to_int",
-		Params: []string{"messages", "tool_call_id"},
-	}, func(args []runtime.Value) {
-		messages2 := runtime.Param(args[0], "messages")
-		toolCallId := runtime.Param(args[1], "tool_call_id")
+	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
+		messages2 = runtime.Param(messages2, "messages")
+		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		counter := in.Lookup("counter")
 		toolCallIdSeen := in.Lookup("tool_call_id_seen")
 		// Cohere2MoE.jinja:43 {%- if regen_tool_call_ids -%}
@@ -228,19 +217,16 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.At(58, 5, "{{ }}")
 			w.Write(toolCallId)
 		}
-	})
+	}
 	// Cohere2MoE.jinja:61 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_tool_message",
-		Params: []string{"messages", "tool_msg"},
-	}, func(args []runtime.Value) {
-		messages3 := runtime.Param(args[0], "messages")
-		toolMsg := runtime.Param(args[1], "tool_msg")
+	formatToolMessage := func(messages3, toolMsg runtime.Value) {
+		messages3 = runtime.Param(messages3, "messages")
+		toolMsg = runtime.Param(toolMsg, "tool_msg")
 		textWrapper := in.Lookup("text_wrapper")
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		w.At(63, 26, "{{ }}")
-		w.Write(runtime.Call(toolCallIdToInt, []runtime.Value{messages3, toolMsg.Attr("tool_call_id")}, nil))
+		toolCallIdToInt(messages3, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		w.At(65, 9, "if")
@@ -284,7 +270,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
-	})
+	}
 	// Cohere2MoE.jinja:84 {%- macro print_tool_content(item) %}
 	printToolContent = runtime.NewMacro(w, &runtime.MacroSpec{
 		Name:   "print_tool_content",
@@ -313,11 +299,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	})
 	// Cohere2MoE.jinja:94 {%- macro print_msg(msg) %}
-	printMsg = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "print_msg",
-		Params: []string{"msg"},
-	}, func(args []runtime.Value) {
-		msg2 := runtime.Param(args[0], "msg")
+	printMsg := func(msg2 runtime.Value) {
+		msg2 = runtime.Param(msg2, "msg")
 		lastWasText := in.Lookup("last_was_text")
 		// Cohere2MoE.jinja:95 {%- if msg is string -%}
 		w.At(95, 5, "if")
@@ -388,13 +371,10 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// Cohere2MoE.jinja:127 {%- macro print_thinking(msg) %}
-	printThinking = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "print_thinking",
-		Params: []string{"msg"},
-	}, func(args []runtime.Value) {
-		msg3 := runtime.Param(args[0], "msg")
+	printThinking := func(msg3 runtime.Value) {
+		msg3 = runtime.Param(msg3, "msg")
 		// Cohere2MoE.jinja:128 {%- if msg.reasoning -%}
 		w.At(128, 5, "if")
 		msg3Reasoning := msg3.Attr("reasoning")
@@ -415,7 +395,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.At(135, 1, "{{ }}")
 			w.Write(msg3.Attr("content").ItemInt(0).Attr("thinking"))
 		}
-	})
+	}
 	// Cohere2MoE.jinja:138 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
 	w.At(138, 1, "if")
 	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
@@ -588,7 +568,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216 {{ print_msg(developer_instruction) }}
 		w.At(216, 40, "{{ }}")
-		w.Write(runtime.Call(printMsg, []runtime.Value{developerInstruction}, nil))
+		printMsg(developerInstruction)
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218 {%- for message in messages %}
@@ -606,13 +586,13 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221 {{ print_msg(message) }}
 			w.At(221, 40, "{{ }}")
-			w.Write(runtime.Call(printMsg, []runtime.Value{message}, nil))
+			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if runtime.EqStr(msgRoleDowncased, "user") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223 {{ print_msg(message) }}
 			w.At(223, 38, "{{ }}")
-			w.Write(runtime.Call(printMsg, []runtime.Value{message}, nil))
+			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224 {%- if documents and not sent_documents.value %}
 			w.At(224, 9, "if")
@@ -625,7 +605,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
 				// Cohere2MoE.jinja:224 {{ document_turn(documents) }}
 				w.At(224, 140, "{{ }}")
-				w.Write(runtime.Call(documentTurn, []runtime.Value{documents}, nil))
+				documentTurn(documents)
 			}
 		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -649,7 +629,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232 {{ print_thinking(message) }}
 						w.At(232, 39, "{{ }}")
-						w.Write(runtime.Call(printThinking, []runtime.Value{message}, nil))
+						printThinking(message)
 						w.WriteString("<|END_THINKING|>")
 					}
 				}
@@ -698,19 +678,19 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244 {{ print_thinking(message) }}
 					w.At(244, 35, "{{ }}")
-					w.Write(runtime.Call(printThinking, []runtime.Value{message}, nil))
+					printThinking(message)
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246 {{ print_msg(message) }}
 				w.At(246, 13, "{{ }}")
-				w.Write(runtime.Call(printMsg, []runtime.Value{message}, nil))
+				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
 		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250 {{ format_tool_message(messages, message) }}
 			w.At(250, 5, "{{ }}")
-			w.Write(runtime.Call(formatToolMessage, []runtime.Value{messages, message}, nil))
+			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251 {%- for msg in messages[loop.index0 + 1:] %}
 			w.At(251, 9, "for")
 			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i5)), runtime.Int(1)), runtime.None(), runtime.None())) {
@@ -720,7 +700,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254 {{ format_tool_message(messages, msg) }}
 					w.At(254, 5, "{{ }}")
-					w.Write(runtime.Call(formatToolMessage, []runtime.Value{messages, msg4}, nil))
+					formatToolMessage(messages, msg4)
 					// Cohere2MoE.jinja:255 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					w.At(255, 17, "set")
 					runtime.SetAttr(toolIdsSeen, "value", runtime.Add(toolIdsSeen.Attr("value"), runtime.NewList(msg4.Attr("tool_call_id"))))

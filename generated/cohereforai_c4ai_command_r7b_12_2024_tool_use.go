@@ -37,9 +37,6 @@ var CohereForAIC4aiCommandR7b122024ToolUse = &runtime.Template{
 // renderCohereForAIC4aiCommandR7b122024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
 func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
-	documentTurn := runtime.Undefined("document_turn")
-	toolCallIdToInt := runtime.Undefined("tool_call_id_to_int")
-	formatToolMessage := runtime.Undefined("format_tool_message")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
 	toolIdx := runtime.Undefined("tool_idx")
@@ -53,11 +50,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	w.At(1, 1, "{{ }}")
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1 {%- macro document_turn(documents) -%}
-	documentTurn = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "document_turn",
-		Params: []string{"documents"},
-	}, func(args []runtime.Value) {
-		documents2 := runtime.Param(args[0], "documents")
+	documentTurn := func(documents2 runtime.Value) {
+		documents2 = runtime.Param(documents2, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9 {% for doc in documents %}
 		w.At(9, 1, "for")
@@ -79,14 +73,11 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			}
 		}
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
-	})
+	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "tool_call_id_to_int",
-		Params: []string{"messages", "tool_call_id"},
-	}, func(args []runtime.Value) {
-		messages2 := runtime.Param(args[0], "messages")
-		toolCallId := runtime.Param(args[1], "tool_call_id")
+	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
+		messages2 = runtime.Param(messages2, "messages")
+		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		counter := runtime.Undefined("counter")
 		toolCallIdSeen := runtime.Undefined("tool_call_id_seen")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19 {%- set counter = namespace(value=0) %}
@@ -121,24 +112,21 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				}
 			}
 		}
-	})
+	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_tool_message",
-		Params: []string{"messages", "tool_msg"},
-	}, func(args []runtime.Value) {
-		messages3 := runtime.Param(args[0], "messages")
-		toolMsg := runtime.Param(args[1], "tool_msg")
+	formatToolMessage := func(messages3, toolMsg runtime.Value) {
+		messages3 = runtime.Param(messages3, "messages")
+		toolMsg = runtime.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		w.At(36, 26, "{{ }}")
-		w.Write(runtime.Call(toolCallIdToInt, []runtime.Value{messages3, toolMsg.Attr("tool_call_id")}, nil))
+		toolCallIdToInt(messages3, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38 {{ tool_msg.content|tojson }}
 		w.At(38, 18, "{{ }}")
 		w.WriteJSON(toolMsg.Attr("content"), nil, nil)
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
-	})
+	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43 {%- if messages and messages[0]['role']|lower == 'system' %}
 	w.At(43, 1, "if")
 	if messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system") {
@@ -246,7 +234,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {{ document_turn(documents) }}
 				w.At(133, 211, "{{ }}")
-				w.Write(runtime.Call(documentTurn, []runtime.Value{documents}, nil))
+				documentTurn(documents)
 			}
 		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "chatbot") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -300,7 +288,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144 {{ format_tool_message(messages, message) }}
 			w.At(144, 1, "{{ }}")
-			w.Write(runtime.Call(formatToolMessage, []runtime.Value{messages, message}, nil))
+			formatToolMessage(messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145 {%- for msg in messages[loop.index0 + 1:] %}
 			w.At(145, 5, "for")
 			for _, msg2 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i3)), runtime.Int(1)), runtime.None(), runtime.None())) {
@@ -310,7 +298,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147 {{ format_tool_message(messages, msg) }}
 					w.At(147, 1, "{{ }}")
-					w.Write(runtime.Call(formatToolMessage, []runtime.Value{messages, msg2}, nil))
+					formatToolMessage(messages, msg2)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					w.At(148, 13, "set")
 					runtime.SetAttr(toolIdsSeen, "value", runtime.Add(toolIdsSeen.Attr("value"), runtime.NewList(msg2.Attr("tool_call_id"))))

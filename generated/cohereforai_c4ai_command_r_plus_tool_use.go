@@ -36,9 +36,6 @@ var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 
 // renderCohereForAIC4aiCommandRPlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
 func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Input) {
-	jsonToPythonType := runtime.Undefined("json_to_python_type")
-	oldToolParser := runtime.Undefined("old_tool_parser")
-	newToolParser := runtime.Undefined("new_tool_parser")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	loopMessages := in.Lookup("loop_messages")
@@ -47,11 +44,9 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2 {%- macro json_to_python_type(json_spec) %}
-	jsonToPythonType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "json_to_python_type",
-		Params: []string{"json_spec"},
-	}, func(args []runtime.Value) {
-		jsonSpec := runtime.Param(args[0], "json_spec")
+	var jsonToPythonType func(runtime.Value)
+	jsonToPythonType = func(jsonSpec runtime.Value) {
+		jsonSpec = runtime.Param(jsonSpec, "json_spec")
 		basicTypeMap := runtime.Undefined("basic_type_map")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3 {%- set basic_type_map = {
 		w.At(3, 1, "set")
@@ -66,13 +61,17 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.At(13, 5, "{{ }}")
 			w.WriteString("List[")
-			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("items")}, nil))
+			w.WriteStr(w.Capture(func() {
+				jsonToPythonType(jsonSpec.Attr("items"))
+			}))
 			w.WriteString("]")
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.At(15, 5, "{{ }}")
 			w.WriteString("Dict[str, ")
-			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpec.Attr("additionalProperties")}, nil))
+			w.WriteStr(w.Capture(func() {
+				jsonToPythonType(jsonSpec.Attr("additionalProperties"))
+			}))
 			w.WriteString("]")
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
@@ -83,7 +82,9 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19 {{- json_to_python_type({"type": t}) }}
 				w.At(19, 7, "{{ }}")
-				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
+				w.Write(w.Capture(func() {
+					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20 {%- if not loop.last %}
 				w.At(20, 7, "if")
 				if !(i == len(items)-1) {
@@ -94,13 +95,10 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		} else {
 			w.WriteString("Any")
 		}
-	})
+	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30 {%- macro old_tool_parser(tools) %}
-	oldToolParser = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "old_tool_parser",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools2 := runtime.Param(args[0], "tools")
+	oldToolParser := func(tools2 runtime.Value) {
+		tools2 = runtime.Param(tools2, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31 {%- for tool in tools %}
 		w.At(31, 1, "for")
 		items2 := runtime.Iterate(w, tools2)
@@ -188,13 +186,10 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
-	})
+	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68 {%- macro new_tool_parser(tools) %}
-	newToolParser = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "new_tool_parser",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools3 := runtime.Param(args[0], "tools")
+	newToolParser := func(tools3 runtime.Value) {
+		tools3 = runtime.Param(tools3, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69 {%- for tool in tools %}
 		w.At(69, 1, "for")
 		items3 := runtime.Iterate(w, tools3)
@@ -240,12 +235,16 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.At(84, 7, "{{ }}")
 					w.WriteString("Optional[")
-					w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil))
+					w.WriteStr(w.Capture(func() {
+						jsonToPythonType(paramFields3)
+					}))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
 					w.At(86, 7, "{{ }}")
-					w.Write(runtime.Call(jsonToPythonType, []runtime.Value{paramFields3}, nil))
+					w.Write(w.Capture(func() {
+						jsonToPythonType(paramFields3)
+					}))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
@@ -276,12 +275,16 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.At(100, 9, "{{ }}")
 						w.WriteString("Optional[")
-						w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil))
+						w.WriteStr(w.Capture(func() {
+							jsonToPythonType(paramFields4)
+						}))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
 						w.At(102, 9, "{{ }}")
-						w.Write(runtime.Call(jsonToPythonType, []runtime.Value{paramFields4}, nil))
+						w.Write(w.Capture(func() {
+							jsonToPythonType(paramFields4)
+						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104 {{- '): ' + param_fields.description }}
 					w.At(104, 7, "{{ }}")
@@ -291,7 +294,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
-	})
+	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111 {{- bos_token }}
 	w.At(111, 1, "{{ }}")
 	w.Write(bosToken)
@@ -338,11 +341,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	if ns.Attr("new_tools").Truthy() {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148 {{- new_tool_parser(tools) }}
 		w.At(148, 5, "{{ }}")
-		w.Write(runtime.Call(newToolParser, []runtime.Value{tools}, nil))
+		newToolParser(tools)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150 {{- old_tool_parser(tools) }}
 		w.At(150, 5, "{{ }}")
-		w.Write(runtime.Call(oldToolParser, []runtime.Value{tools}, nil))
+		oldToolParser(tools)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153 {%- for message in loop_messages %}

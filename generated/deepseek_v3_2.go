@@ -46,9 +46,6 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	responseFormat := runtime.Undefined("response_format")
-	renderTools := runtime.Undefined("render_tools")
-	encodeArgumentsToDsml := runtime.Undefined("encode_arguments_to_dsml")
-	renderResponseFormat := runtime.Undefined("render_response_format")
 	lastUserIndex := runtime.Undefined("last_user_index")
 	hasSystem := runtime.Undefined("has_system")
 	firstIsDeveloper := runtime.Undefined("first_is_developer")
@@ -118,11 +115,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:53 {%- macro render_tools(tools) -%}
-	renderTools = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tools",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools2 := runtime.Param(args[0], "tools")
+	renderTools := func(tools2 runtime.Value) {
+		tools2 = runtime.Param(tools2, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55 {{ dsml_token }}
 		w.At(55, 41, "{{ }}")
@@ -185,13 +179,10 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
-	})
+	}
 	// DeepSeek-V3.2.jinja:86 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	encodeArgumentsToDsml = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "encode_arguments_to_dsml",
-		Params: []string{"tool_call"},
-	}, func(args []runtime.Value) {
-		toolCall := runtime.Param(args[0], "tool_call")
+	encodeArgumentsToDsml := func(toolCall runtime.Value) {
+		toolCall = runtime.Param(toolCall, "tool_call")
 		arguments := runtime.Undefined("arguments")
 		// DeepSeek-V3.2.jinja:87 {%- set arguments = tool_call.function.arguments -%}
 		w.At(87, 1, "set")
@@ -241,18 +232,15 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("parameter>")
 			}
 		}
-	})
+	}
 	// DeepSeek-V3.2.jinja:98 {%- macro render_response_format(response_format) -%}
-	renderResponseFormat = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_response_format",
-		Params: []string{"response_format"},
-	}, func(args []runtime.Value) {
-		responseFormat2 := runtime.Param(args[0], "response_format")
+	renderResponseFormat := func(responseFormat2 runtime.Value) {
+		responseFormat2 = runtime.Param(responseFormat2, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102 {{ response_format | tojson(ensure_ascii=False) }}
 		w.At(102, 1, "{{ }}")
 		w.WriteJSON(responseFormat2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
-	})
+	}
 	// DeepSeek-V3.2.jinja:109 {%- set last_user_index = namespace(value=-1) -%}
 	w.At(109, 1, "set")
 	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
@@ -263,7 +251,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		msg := items[i2]
 		// DeepSeek-V3.2.jinja:111 {%- if msg.role in ["user", "developer"] -%}
 		w.At(111, 3, "if")
-		if runtime.In(msg.Attr("role"), runtime.NewList(runtime.Str("user"), runtime.Str("developer"))) {
+		if runtime.InStrs(msg.Attr("role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112 {%- set last_user_index.value = loop.index0 -%}
 			w.At(112, 5, "set")
 			runtime.SetAttr(lastUserIndex, "value", runtime.Int(int64(i2)))
@@ -294,7 +282,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129 {{ render_tools(tools) }}
 			w.At(129, 17, "{{ }}")
-			w.Write(runtime.Call(renderTools, []runtime.Value{tools}, nil))
+			renderTools(tools)
 			w.WriteString("\n")
 		}
 		// DeepSeek-V3.2.jinja:131 {%- if response_format.value -%}
@@ -303,7 +291,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132 {{ render_response_format(response_format.value) }}
 			w.At(132, 17, "{{ }}")
-			w.Write(runtime.Call(renderResponseFormat, []runtime.Value{responseFormat.Attr("value")}, nil))
+			renderResponseFormat(responseFormat.Attr("value"))
 		}
 	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:137 {%- if tools or response_format.value -%}
@@ -314,7 +302,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139 {{ render_tools(tools) }}
 				w.At(139, 7, "{{ }}")
-				w.Write(runtime.Call(renderTools, []runtime.Value{tools}, nil))
+				renderTools(tools)
 				w.WriteString("\n")
 			}
 			// DeepSeek-V3.2.jinja:141 {%- if response_format.value -%}
@@ -323,7 +311,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142 {{ render_response_format(response_format.value) }}
 				w.At(142, 19, "{{ }}")
-				w.Write(runtime.Call(renderResponseFormat, []runtime.Value{responseFormat.Attr("value")}, nil))
+				renderResponseFormat(responseFormat.Attr("value"))
 			}
 		}
 	}
@@ -357,7 +345,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158 {{ render_tools(tools) }}
 				w.At(158, 19, "{{ }}")
-				w.Write(runtime.Call(renderTools, []runtime.Value{tools}, nil))
+				renderTools(tools)
 				w.WriteString("\n\n")
 			}
 			// DeepSeek-V3.2.jinja:160 {%- if response_format.value -%}
@@ -366,7 +354,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161 {{ render_response_format(response_format.value) }}
 				w.At(161, 19, "{{ }}")
-				w.Write(runtime.Call(renderResponseFormat, []runtime.Value{responseFormat.Attr("value")}, nil))
+				renderResponseFormat(responseFormat.Attr("value"))
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163 {{ message.content }}
@@ -486,7 +474,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229 {{- encode_arguments_to_dsml(tool_call) -}}
 					w.At(229, 82, "{{ }}")
-					w.Write(runtime.Call(encodeArgumentsToDsml, []runtime.Value{toolCall2}, nil))
+					encodeArgumentsToDsml(toolCall2)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229 {{ dsml_token }}
 					w.At(229, 137, "{{ }}")

@@ -47,7 +47,7 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 		// exaone-moe.jinja:12 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
 		w.At(12, 1, "if")
 		messageRole := message.ItemStr("role")
-		if runtime.In(messageRole, runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))) {
+		if runtime.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.At(13, 1, "{{ }}")
 			w.WriteString("<|")

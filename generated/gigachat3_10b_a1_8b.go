@@ -36,10 +36,6 @@ var GigaChat310BA18B = &runtime.Template{
 
 // renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
 func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
-	jsonSchemaToTypescript := runtime.Undefined("json_schema_to_typescript")
-	renderToolNamespace := runtime.Undefined("render_tool_namespace")
-	renderRoleMessage := runtime.Undefined("render_role_message")
-	renderFunctionCall := runtime.Undefined("render_function_call")
 	addTokens := runtime.Undefined("add_tokens")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
 	bosToken := in.Lookup("bos_token")
@@ -47,12 +43,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	toolsContent := in.Lookup("tools_content")
 	// GigaChat3-10B-A1.8B.jinja:6 {%- macro json_schema_to_typescript(schema, indent="") -%}
-	jsonSchemaToTypescript = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "json_schema_to_typescript",
-		Params: []string{"schema", "indent"},
-	}, func(args []runtime.Value) {
-		schema := runtime.Param(args[0], "schema")
-		indent := args[1]
+	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
+	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
+		schema = runtime.Param(schema, "schema")
 		if indent.IsMissing() {
 			indent = runtime.Str("")
 		}
@@ -149,7 +142,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3-10B-A1.8B.jinja:49 {%- set type_str = json_schema_to_typescript(
 				w.At(49, 13, "set")
-				typeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{val, runtime.Add(indent, runtime.Str("  "))}, nil)
+				typeStr = w.Capture(func() {
+					jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Str("  ")))
+				})
 				// GigaChat3-10B-A1.8B.jinja:54 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
 				w.At(54, 4, "{{ }}")
 				w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
@@ -184,7 +179,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType, nil, nil) {
 				// GigaChat3-10B-A1.8B.jinja:70 {%- set additional_type_str = json_schema_to_typescript(
 				w.At(70, 4, "set")
-				additionalTypeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{additionalPropsType, runtime.Add(indent, runtime.Str("  "))}, nil)
+				additionalTypeStr = w.Capture(func() {
+					jsonSchemaToTypescript(additionalPropsType, runtime.Add(indent, runtime.Str("  ")))
+				})
 				// GigaChat3-10B-A1.8B.jinja:74 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
 				w.At(74, 4, "{{ }}")
 				w.WriteAdd(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n"))
@@ -209,12 +206,12 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3-10B-A1.8B.jinja:86 {{- ns.enum | join(' | ') -}}
 				w.At(86, 4, "{{ }}")
 				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.In(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), runtime.NewList(runtime.Str("date-time"), runtime.Str("date"))) {
+			} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
 				w.WriteString("Date")
 			} else {
 				w.WriteString("string")
 			}
-		} else if runtime.In(ty, runtime.NewList(runtime.Str("number"), runtime.Str("integer"))) {
+		} else if runtime.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:95 {%- if schema.get("enum") -%}
 			w.At(95, 3, "if")
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
@@ -232,21 +229,20 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
 				w.At(108, 4, "{{ }}")
-				w.WriteAdd(runtime.Call(jsonSchemaToTypescript, []runtime.Value{schema.ItemStr("items"), indent}, nil), runtime.Str("[]"))
+				w.WriteAdd(w.Capture(func() {
+					jsonSchemaToTypescript(schema.ItemStr("items"), indent)
+				}), runtime.Str("[]"))
 			} else {
 				w.WriteString("Array<any>")
 			}
 		} else {
 			w.WriteString("any")
 		}
-	})
+	}
 	// GigaChat3-10B-A1.8B.jinja:123 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_namespace",
-		Params: []string{"namespace_name", "tools"},
-	}, func(args []runtime.Value) {
-		namespaceName := runtime.Param(args[0], "namespace_name")
-		tools2 := runtime.Param(args[1], "tools")
+	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools2 = runtime.Param(tools2, "tools")
 		ns2 := runtime.Undefined("ns")
 		// GigaChat3-10B-A1.8B.jinja:124 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		w.At(124, 2, "set")
@@ -297,7 +293,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				w.At(146, 4, "set")
-				paramType = runtime.Call(jsonSchemaToTypescript, []runtime.Value{params, runtime.Str("  ")}, nil)
+				paramType = w.Capture(func() {
+					jsonSchemaToTypescript(params, runtime.Str("  "))
+				})
 				// GigaChat3-10B-A1.8B.jinja:147 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
 				w.At(147, 4, "set")
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
@@ -314,7 +312,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				w.At(155, 4, "set")
-				returnType = runtime.Call(jsonSchemaToTypescript, []runtime.Value{returnParams, runtime.Str("  ")}, nil)
+				returnType = w.Capture(func() {
+					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
+				})
 				// GigaChat3-10B-A1.8B.jinja:156 {%- set main_body = main_body ~ return_type -%}
 				w.At(156, 4, "set")
 				mainBody = runtime.Concat(mainBody, returnType)
@@ -339,14 +339,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3-10B-A1.8B.jinja:171 {{- ns.sections | join('\n') -}}
 		w.At(171, 2, "{{ }}")
 		w.Write(runtime.FilterJoin(ns2.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
-	})
+	}
 	// GigaChat3-10B-A1.8B.jinja:177 {%- macro render_role_message(message, role=None) -%}
-	renderRoleMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_role_message",
-		Params: []string{"message", "role"},
-	}, func(args []runtime.Value) {
-		message := runtime.Param(args[0], "message")
-		role := args[1]
+	renderRoleMessage := func(message, role runtime.Value) {
+		message = runtime.Param(message, "message")
 		if role.IsMissing() {
 			role = runtime.None()
 		}
@@ -373,13 +369,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3-10B-A1.8B.jinja:187 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
 		w.At(187, 5, "{{ }}")
 		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent, addTokens.Attr("message_sep"))
-	})
+	}
 	// GigaChat3-10B-A1.8B.jinja:192 {%- macro render_function_call(message) -%}
-	renderFunctionCall = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_function_call",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message2 := runtime.Param(args[0], "message")
+	renderFunctionCall := func(message2 runtime.Value) {
+		message2 = runtime.Param(message2, "message")
 		call := runtime.Undefined("call")
 		arguments := runtime.Undefined("arguments")
 		// GigaChat3-10B-A1.8B.jinja:193 {%- set call = message['content'] -%}
@@ -405,8 +398,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3-10B-A1.8B.jinja:203 {{- render_role_message(
 		w.At(203, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), runtime.Concat(runtime.Str("{\"name\": \""), call.ItemStr("name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}")))}, nil))
-	})
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), runtime.Concat(runtime.Str("{\"name\": \""), call.ItemStr("name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}"))), runtime.Missing())
+	}
 	// GigaChat3-10B-A1.8B.jinja:213 {%- set add_tokens = namespace(
 	w.At(213, 1, "set")
 	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n"))})
@@ -420,13 +413,13 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	w.At(301, 1, "{{ }}")
-	w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM)}, nil))
+	renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304 {%- if messages and messages[0]['role'] == 'system' -%}
 	w.At(304, 1, "if")
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305 {{- render_role_message(messages[0]) -}}
 		w.At(305, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{messages.ItemInt(0)}, nil))
+		renderRoleMessage(messages.ItemInt(0), runtime.Missing())
 		// GigaChat3-10B-A1.8B.jinja:306 {%- set messages = messages[1:] -%}
 		w.At(306, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -436,10 +429,12 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311 {%- set tools_content = (
 		w.At(311, 5, "set")
-		toolsContent = runtime.Add(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil), runtime.Str("\n\n"))
+		toolsContent = runtime.Add(w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), tools)
+		}), runtime.Str("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
 		w.At(315, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent)}, nil))
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:319 {%- for message in messages -%}
 	w.At(319, 1, "for")
@@ -454,7 +449,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message3Role, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323 {{- render_role_message(message, 'function result') -}}
 			w.At(323, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message3, runtime.Str("function result")}, nil))
+			renderRoleMessage(message3, runtime.Str("function result"))
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:330 {%- if message.tool_calls is defined and message.tool_calls -%}
 			w.At(330, 9, "if")
@@ -470,18 +465,18 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3-10B-A1.8B.jinja:338 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
 			w.At(338, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), message3.Attr("content"))}, nil))
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), message3.Attr("content")), runtime.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339 {%- if function_call -%}
 			w.At(339, 9, "if")
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
 				w.At(340, 13, "{{ }}")
-				w.Write(runtime.Call(renderFunctionCall, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall)}, nil))
+				renderFunctionCall(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:346 {{- render_role_message(message) -}}
 			w.At(346, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message3}, nil))
+			renderRoleMessage(message3, runtime.Missing())
 		}
 		// GigaChat3-10B-A1.8B.jinja:351 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		w.At(351, 5, "if")

@@ -36,18 +36,6 @@ var GigaChat35 = &runtime.Template{
 
 // renderGigaChat35 renders GigaChat3.5.jinja.
 func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
-	jsonSchemaToTypescript := runtime.Undefined("json_schema_to_typescript")
-	renderToolNamespace := runtime.Undefined("render_tool_namespace")
-	alignJsonOrderToSchema := runtime.Undefined("align_json_order_to_schema")
-	renderExamples := runtime.Undefined("render_examples")
-	prepareDevsystem := runtime.Undefined("prepare_devsystem")
-	renderRoleMessage := runtime.Undefined("render_role_message")
-	renderFunctionDescriptions := runtime.Undefined("render_function_descriptions")
-	renderGcmlParameter := runtime.Undefined("render_gcml_parameter")
-	renderGcmlInvoke := runtime.Undefined("render_gcml_invoke")
-	renderGcmlToolCalls := runtime.Undefined("render_gcml_tool_calls")
-	renderFunctionResponse := runtime.Undefined("render_function_response")
-	renderFunctionResponses := runtime.Undefined("render_function_responses")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
 	addTokens := runtime.Undefined("add_tokens")
 	tools := in.Lookup("tools")
@@ -68,24 +56,18 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	devsystemContent := in.Lookup("devsystem_content")
 	nsState := runtime.Undefined("ns_state")
 	// GigaChat3.5.jinja:3 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
-	jsonSchemaToTypescript = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "json_schema_to_typescript",
-		Params: []string{"schema", "indent", "indent_factor", "schema_root", "ref_ns"},
-	}, func(args []runtime.Value) {
-		schema := runtime.Param(args[0], "schema")
-		indent := args[1]
+	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
+	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
+		schema = runtime.Param(schema, "schema")
 		if indent.IsMissing() {
 			indent = runtime.Str("")
 		}
-		indentFactor := args[2]
 		if indentFactor.IsMissing() {
 			indentFactor = runtime.Int(2)
 		}
-		schemaRoot := args[3]
 		if schemaRoot.IsMissing() {
 			schemaRoot = runtime.None()
 		}
-		refNs := args[4]
 		if refNs.IsMissing() {
 			refNs = runtime.None()
 		}
@@ -183,7 +165,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
 					// GigaChat3.5.jinja:43 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					w.At(43, 5, "{{ }}")
-					w.Write(runtime.Call(jsonSchemaToTypescript, []runtime.Value{nsP.Attr("n"), indent, indentFactor, root, rns2}, nil))
+					w.Write(w.Capture(func() {
+						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
+					}))
 				} else {
 					w.WriteString("any")
 				}
@@ -198,7 +182,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				t := runtime.Undefined("t")
 				// GigaChat3.5.jinja:53 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				w.At(53, 4, "set")
-				t = runtime.Call(jsonSchemaToTypescript, []runtime.Value{br, indent, indentFactor, root, rns}, nil)
+				t = w.Capture(func() {
+					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
+				})
 				// GigaChat3.5.jinja:54 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				w.At(54, 4, "set")
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
@@ -216,7 +202,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				t2 := runtime.Undefined("t")
 				// GigaChat3.5.jinja:61 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				w.At(61, 4, "set")
-				t2 = runtime.Call(jsonSchemaToTypescript, []runtime.Value{br2, indent, indentFactor, root, rns}, nil)
+				t2 = w.Capture(func() {
+					jsonSchemaToTypescript(br2, indent, indentFactor, root, rns)
+				})
 				// GigaChat3.5.jinja:62 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				w.At(62, 4, "set")
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t2, runtime.Str(")")))))
@@ -234,7 +222,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				t3 := runtime.Undefined("t")
 				// GigaChat3.5.jinja:69 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				w.At(69, 4, "set")
-				t3 = runtime.Call(jsonSchemaToTypescript, []runtime.Value{br3, indent, indentFactor, root, rns}, nil)
+				t3 = w.Capture(func() {
+					jsonSchemaToTypescript(br3, indent, indentFactor, root, rns)
+				})
 				// GigaChat3.5.jinja:70 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				w.At(70, 4, "set")
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t3, runtime.Str(")")))))
@@ -264,12 +254,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.In(runtime.Str("const"), schema) {
 						// GigaChat3.5.jinja:82 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						w.At(82, 6, "set")
-						frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns}, nil)
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+						})
 					} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 						// GigaChat3.5.jinja:84 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						w.At(84, 6, "set")
-						frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns}, nil)
-					} else if runtime.In(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), runtime.NewList(runtime.Str("date-time"), runtime.Str("date"))) {
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
+						})
+					} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
 						// GigaChat3.5.jinja:86 {%- set frag = 'Date' -%}
 						w.At(86, 6, "set")
 						frag = runtime.Str("Date")
@@ -278,17 +272,21 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(88, 6, "set")
 						frag = runtime.Str("string")
 					}
-				} else if runtime.In(tname, runtime.NewList(runtime.Str("number"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("float"))) {
+				} else if runtime.InStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:91 {%- if 'const' in schema -%}
 					w.At(91, 5, "if")
 					if runtime.In(runtime.Str("const"), schema) {
 						// GigaChat3.5.jinja:92 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						w.At(92, 6, "set")
-						frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns}, nil)
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+						})
 					} else {
 						// GigaChat3.5.jinja:94 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						w.At(94, 6, "set")
-						frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns}, nil)
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
+						})
 					}
 				} else if runtime.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:97 {%- if 'const' in schema -%}
@@ -296,13 +294,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.In(runtime.Str("const"), schema) {
 						// GigaChat3.5.jinja:98 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						w.At(98, 6, "set")
-						frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns}, nil)
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+						})
 					} else {
 						// GigaChat3.5.jinja:100 {%- set frag = 'boolean' -%}
 						w.At(100, 6, "set")
 						frag = runtime.Str("boolean")
 					}
-				} else if runtime.In(tname, runtime.NewList(runtime.Str("object"), runtime.Str("dict"))) {
+				} else if runtime.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:103 {%- if schema.get('additionalProperties') is defined -%}
 					w.At(103, 5, "if")
 					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
@@ -324,7 +324,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:108 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
 					w.At(108, 5, "set")
-					frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{subO, indent, indentFactor, root, rns}, nil)
+					frag = w.Capture(func() {
+						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
+					})
 				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:110 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 					w.At(110, 5, "if")
@@ -343,7 +345,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:117 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
 					w.At(117, 5, "set")
-					frag = runtime.Call(jsonSchemaToTypescript, []runtime.Value{subA, indent, indentFactor, root, rns}, nil)
+					frag = w.Capture(func() {
+						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
+					})
 				} else {
 					// GigaChat3.5.jinja:119 {%- set frag = 'any' -%}
 					w.At(119, 5, "set")
@@ -499,7 +503,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:189 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					w.At(189, 5, "set")
-					typeStr = runtime.Call(jsonSchemaToTypescript, []runtime.Value{val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns}, nil)
+					typeStr = w.Capture(func() {
+						jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
+					})
 					// GigaChat3.5.jinja:191 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
 					w.At(191, 5, "{{ }}")
 					w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
@@ -572,12 +578,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:224 {{- ns.enum | join(' | ') -}}
 					w.At(224, 5, "{{ }}")
 					w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.In(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), runtime.NewList(runtime.Str("date-time"), runtime.Str("date"))) {
+				} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
 					w.WriteString("Date")
 				} else {
 					w.WriteString("string")
 				}
-			} else if runtime.In(ty, runtime.NewList(runtime.Str("number"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("float"))) {
+			} else if runtime.InStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:233 {%- if 'const' in schema -%}
 				w.At(233, 4, "if")
 				if runtime.In(runtime.Str("const"), schema) {
@@ -600,7 +606,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:239 {{- schema.const | string -}}
 						w.At(239, 6, "{{ }}")
 						w.Write(runtime.FilterString(schemaConst2, nil, nil))
-					} else if runtime.In(ty, runtime.NewList(runtime.Str("integer"), runtime.Str("int"))) {
+					} else if runtime.InStrs(ty, "integer", "int") {
 						w.WriteString("integer")
 					} else if runtime.EqStr(ty, "float") {
 						w.WriteString("float")
@@ -611,7 +617,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:250 {{- schema.enum | join(' | ') -}}
 					w.At(250, 5, "{{ }}")
 					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.In(ty, runtime.NewList(runtime.Str("integer"), runtime.Str("int"))) {
+				} else if runtime.InStrs(ty, "integer", "int") {
 					w.WriteString("integer")
 				} else if runtime.EqStr(ty, "float") {
 					w.WriteString("float")
@@ -646,7 +652,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					for _, ps := range runtime.Iterate(w, schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:276 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						w.At(276, 6, "set")
-						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(runtime.Call(jsonSchemaToTypescript, []runtime.Value{ps, indent, indentFactor, root, rns}, nil))))
+						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
+							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
+						}))))
 					}
 					// GigaChat3.5.jinja:278 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(278, 5, "{{ }}")
@@ -660,7 +668,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					for _, ps2 := range runtime.Iterate(w, schema.ItemStr("items")) {
 						// GigaChat3.5.jinja:282 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						w.At(282, 6, "set")
-						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(runtime.Call(jsonSchemaToTypescript, []runtime.Value{ps2, indent, indentFactor, root, rns}, nil))))
+						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
+							jsonSchemaToTypescript(ps2, indent, indentFactor, root, rns)
+						}))))
 					}
 					// GigaChat3.5.jinja:284 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(284, 5, "{{ }}")
@@ -668,7 +678,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:287 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					w.At(287, 5, "set")
-					el = runtime.Call(jsonSchemaToTypescript, []runtime.Value{schema.ItemStr("items"), indent, indentFactor, root, rns}, nil)
+					el = w.Capture(func() {
+						jsonSchemaToTypescript(schema.ItemStr("items"), indent, indentFactor, root, rns)
+					})
 					// GigaChat3.5.jinja:288 {{- '(' ~ el ~ ')[]' -}}
 					w.At(288, 5, "{{ }}")
 					w.WriteConcat(runtime.Str("("), el, runtime.Str(")[]"))
@@ -681,14 +693,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("any")
 			}
 		}
-	})
+	}
 	// GigaChat3.5.jinja:310 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_namespace",
-		Params: []string{"namespace_name", "tools"},
-	}, func(args []runtime.Value) {
-		namespaceName := runtime.Param(args[0], "namespace_name")
-		tools2 := runtime.Param(args[1], "tools")
+	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools2 = runtime.Param(tools2, "tools")
 		ns3 := ns
 		// GigaChat3.5.jinja:311 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		w.At(311, 2, "set")
@@ -731,7 +740,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:329 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				w.At(329, 4, "set")
-				paramType = runtime.Call(jsonSchemaToTypescript, []runtime.Value{params, runtime.Str("  ")}, nil)
+				paramType = w.Capture(func() {
+					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+				})
 				// GigaChat3.5.jinja:330 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
 				w.At(330, 4, "set")
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
@@ -748,7 +759,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:338 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				w.At(338, 4, "set")
-				returnType = runtime.Call(jsonSchemaToTypescript, []runtime.Value{returnParams, runtime.Str("  ")}, nil)
+				returnType = w.Capture(func() {
+					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+				})
 				// GigaChat3.5.jinja:339 {%- set main_body = main_body ~ return_type -%}
 				w.At(339, 4, "set")
 				mainBody = runtime.Concat(mainBody, returnType)
@@ -773,14 +786,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:354 {{- ns.sections | join('\n') -}}
 		w.At(354, 2, "{{ }}")
 		w.Write(runtime.FilterJoin(ns3.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
-	})
+	}
 	// GigaChat3.5.jinja:360 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
-	alignJsonOrderToSchema = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "align_json_order_to_schema",
-		Params: []string{"json_obj", "json_schema"},
-	}, func(args []runtime.Value) {
-		jsonObj := runtime.Param(args[0], "json_obj")
-		jsonSchema := runtime.Param(args[1], "json_schema")
+	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
+	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
+		jsonObj = runtime.Param(jsonObj, "json_obj")
+		jsonSchema = runtime.Param(jsonSchema, "json_schema")
 		ns4 := ns
 		keySet := in.Lookup("key_set")
 		properties := in.Lookup("properties")
@@ -794,11 +805,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("anyOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			w.At(364, 9, "{{ }}")
-			w.Write(runtime.Call(alignJsonOrderToSchema, []runtime.Value{jsonObj, jsonSchema.Attr("anyOf").ItemInt(0)}, nil))
+			w.Write(w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
+			}))
 		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:367 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.At(367, 9, "{{ }}")
-			w.Write(runtime.Call(alignJsonOrderToSchema, []runtime.Value{jsonObj, jsonSchema.Attr("oneOf").ItemInt(0)}, nil))
+			w.Write(w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("oneOf").ItemInt(0))
+			}))
 		} else if runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:370 {%- if json_obj is string or json_obj is boolean -%}
 			w.At(370, 9, "if")
@@ -811,7 +826,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(373, 13, "set")
 				runtime.SetAttr(ns4, "result", jsonObj)
 			}
-		} else if runtime.In(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.NewList(runtime.Str("object"), runtime.Str("dict"))) {
+		} else if runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:377 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			w.At(377, 9, "set")
 			if runtime.IsMapping(jsonObj, nil, nil) {
@@ -841,7 +856,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsMapping(item4, nil, nil) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						w.At(384, 21, "set")
-						alignedItem = runtime.Call(alignJsonOrderToSchema, []runtime.Value{item4, propSchema}, nil)
+						alignedItem = w.Capture(func() {
+							alignJsonOrderToSchema(item4, propSchema)
+						})
 					} else if runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
 						// GigaChat3.5.jinja:386 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
 						w.At(386, 21, "set")
@@ -889,7 +906,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				for _, item6 := range runtime.Iterate(w, jsonObj) {
 					// GigaChat3.5.jinja:407 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
 					w.At(407, 17, "set")
-					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(runtime.Call(alignJsonOrderToSchema, []runtime.Value{item6, itemSchema}, nil))))
+					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(w.Capture(func() {
+						alignJsonOrderToSchema(item6, itemSchema)
+					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410 {{- ns.result | join(', ') -}}
@@ -914,13 +933,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(424, 13, "{{ }}")
 			w.Write(jsonObj)
 		}
-	})
+	}
 	// GigaChat3.5.jinja:430 {%- macro render_examples(functions) -%}
-	renderExamples = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_examples",
-		Params: []string{"functions"},
-	}, func(args []runtime.Value) {
-		functions := runtime.Param(args[0], "functions")
+	renderExamples := func(functions runtime.Value) {
+		functions = runtime.Param(functions, "functions")
 		nsPrompt := runtime.Undefined("ns_prompt")
 		indent2 := runtime.Undefined("indent")
 		// GigaChat3.5.jinja:431 {%- set ns_prompt = namespace(prompt="\n\n") -%}
@@ -953,7 +969,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsDefined(functionParameters, nil, nil) && runtime.IsDefined(functionParameters.Attr("properties"), nil, nil) {
 							// GigaChat3.5.jinja:442 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							w.At(442, 25, "set")
-							params2 = runtime.Call(alignJsonOrderToSchema, []runtime.Value{example.ItemStr("params"), function.ItemStr("parameters")}, nil)
+							params2 = w.Capture(func() {
+								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
+							})
 						} else {
 							// GigaChat3.5.jinja:444 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
 							w.At(444, 25, "set")
@@ -972,14 +990,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:453 {{- ns_prompt.prompt -}}
 		w.At(453, 5, "{{ }}")
 		w.Write(nsPrompt.Attr("prompt"))
-	})
+	}
 	// GigaChat3.5.jinja:460 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
-	prepareDevsystem = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "prepare_devsystem",
-		Params: []string{"devsystem", "add_tokens"},
-	}, func(args []runtime.Value) {
-		devsystem := runtime.Param(args[0], "devsystem")
-		addTokens2 := runtime.Param(args[1], "add_tokens")
+	prepareDevsystem := func(devsystem, addTokens2 runtime.Value) {
+		devsystem = runtime.Param(devsystem, "devsystem")
+		addTokens2 = runtime.Param(addTokens2, "add_tokens")
 		// GigaChat3.5.jinja:461 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		w.At(461, 5, "if")
 		if runtime.NotIn(addTokens2.Attr("role_sep"), devsystem) || runtime.NotIn(addTokens2.Attr("message_sep"), devsystem) {
@@ -990,18 +1005,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:469 {{- devsystem -}}
 		w.At(469, 5, "{{ }}")
 		w.Write(devsystem)
-	})
+	}
 	// GigaChat3.5.jinja:472 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
-	renderRoleMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_role_message",
-		Params: []string{"message", "role", "add_message_sep_token"},
-	}, func(args []runtime.Value) {
-		message := runtime.Param(args[0], "message")
-		role := args[1]
+	renderRoleMessage := func(message, role, addMessageSepToken runtime.Value) {
+		message = runtime.Param(message, "message")
 		if role.IsMissing() {
 			role = runtime.None()
 		}
-		addMessageSepToken := args[2]
 		if addMessageSepToken.IsMissing() {
 			addMessageSepToken = runtime.Bool(true)
 		}
@@ -1084,13 +1094,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}, func() runtime.Value {
 			return runtime.Str("")
 		}))
-	})
+	}
 	// GigaChat3.5.jinja:509 {%- macro render_function_descriptions(message) -%}
-	renderFunctionDescriptions = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_function_descriptions",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message2 := runtime.Param(args[0], "message")
+	renderFunctionDescriptions := func(message2 runtime.Value) {
+		message2 = runtime.Param(message2, "message")
 		functionIds := runtime.Undefined("function_ids")
 		nsCurrentTools := runtime.Undefined("ns_current_tools")
 		content := runtime.Undefined("content")
@@ -1129,18 +1136,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:524 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		w.At(524, 5, "set")
-		content = runtime.Add(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), nsCurrentTools.Attr("tools")}, nil), runtime.Call(renderExamples, []runtime.Value{nsCurrentTools.Attr("tools")}, nil))
+		content = runtime.Add(w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), nsCurrentTools.Attr("tools"))
+		}), w.Capture(func() {
+			renderExamples(nsCurrentTools.Attr("tools"))
+		}))
 		// GigaChat3.5.jinja:526 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
 		w.At(526, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content)}, nil))
-	})
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content), runtime.Missing(), runtime.Missing())
+	}
 	// GigaChat3.5.jinja:532 {%- macro render_gcml_parameter(name, value) -%}
-	renderGcmlParameter = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_gcml_parameter",
-		Params: []string{"name", "value"},
-	}, func(args []runtime.Value) {
-		name := runtime.Param(args[0], "name")
-		value := runtime.Param(args[1], "value")
+	renderGcmlParameter := func(name, value runtime.Value) {
+		name = runtime.Param(name, "name")
+		value = runtime.Param(value, "value")
 		// GigaChat3.5.jinja:533 {%- if value is string -%}
 		w.At(533, 5, "if")
 		if runtime.IsString(value, nil, nil) {
@@ -1152,13 +1160,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(536, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>"))
 		}
-	})
+	}
 	// GigaChat3.5.jinja:542 {%- macro render_gcml_invoke(call) -%}
-	renderGcmlInvoke = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_gcml_invoke",
-		Params: []string{"call"},
-	}, func(args []runtime.Value) {
-		call2 := runtime.Param(args[0], "call")
+	renderGcmlInvoke := func(call2 runtime.Value) {
+		call2 = runtime.Param(call2, "call")
 		inner := runtime.Undefined("inner")
 		args2 := runtime.Undefined("args")
 		nsParams := in.Lookup("ns_params")
@@ -1200,7 +1205,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				v2 := values3[i3]
 				// GigaChat3.5.jinja:556 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
 				w.At(556, 13, "set")
-				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(runtime.Call(renderGcmlParameter, []runtime.Value{k2, v2}, nil))))
+				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
+					renderGcmlParameter(k2, v2)
+				}))))
 			}
 			// GigaChat3.5.jinja:558 {{- ns_params.lines | join('\n') -}}
 			w.At(558, 9, "{{ }}")
@@ -1208,13 +1215,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
-	})
+	}
 	// GigaChat3.5.jinja:566 {%- macro render_gcml_tool_calls(calls) -%}
-	renderGcmlToolCalls = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_gcml_tool_calls",
-		Params: []string{"calls"},
-	}, func(args []runtime.Value) {
-		calls := runtime.Param(args[0], "calls")
+	renderGcmlToolCalls := func(calls runtime.Value) {
+		calls = runtime.Param(calls, "calls")
 		nsInv := runtime.Undefined("ns_inv")
 		// GigaChat3.5.jinja:567 {%- set ns_inv = namespace(blocks=[]) -%}
 		w.At(567, 5, "set")
@@ -1224,21 +1228,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		for _, call3 := range runtime.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
 			w.At(569, 9, "set")
-			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(runtime.Call(renderGcmlInvoke, []runtime.Value{call3}, nil))))
+			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(w.Capture(func() {
+				renderGcmlInvoke(call3)
+			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572 {{- ns_inv.blocks | join('\n') -}}
 		w.At(572, 5, "{{ }}")
 		w.Write(runtime.FilterJoin(nsInv.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
-	})
+	}
 	// GigaChat3.5.jinja:578 {%- macro render_function_response(name, item) -%}
-	renderFunctionResponse = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_function_response",
-		Params: []string{"name", "item"},
-	}, func(args []runtime.Value) {
-		name2 := runtime.Param(args[0], "name")
-		item7 := runtime.Param(args[1], "item")
+	renderFunctionResponse := func(name2, item7 runtime.Value) {
+		name2 = runtime.Param(name2, "name")
+		item7 = runtime.Param(item7, "item")
 		nsStrip := in.Lookup("ns_strip")
 		nsBody := in.Lookup("ns_body")
 		body := in.Lookup("body")
@@ -1290,14 +1293,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:600 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.At(600, 5, "{{ }}")
 		w.WriteConcat(runtime.Str("<function_response name=\""), name2, runtime.Str("\">"), body, runtime.Str("</function_response>"))
-	})
+	}
 	// GigaChat3.5.jinja:604 {%- macro render_function_responses(content, names) -%}
-	renderFunctionResponses = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_function_responses",
-		Params: []string{"content", "names"},
-	}, func(args []runtime.Value) {
-		content2 := runtime.Param(args[0], "content")
-		names := runtime.Param(args[1], "names")
+	renderFunctionResponses := func(content2, names runtime.Value) {
+		content2 = runtime.Param(content2, "content")
+		names = runtime.Param(names, "names")
 		items := in.Lookup("items")
 		nsResp := runtime.Undefined("ns_resp")
 		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
@@ -1330,12 +1330,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		for _, idx := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(items, nil, nil))) {
 			// GigaChat3.5.jinja:619 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
 			w.At(619, 9, "set")
-			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(runtime.Call(renderFunctionResponse, []runtime.Value{names.Item(idx), items.Item(idx)}, nil))))
+			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
+				renderFunctionResponse(names.Item(idx), items.Item(idx))
+			}))))
 		}
 		// GigaChat3.5.jinja:621 {{- ns_resp.blocks | join('\n') -}}
 		w.At(621, 5, "{{ }}")
 		w.Write(runtime.FilterJoin(nsResp.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
-	})
+	}
 	// GigaChat3.5.jinja:627 {%- set DEVSYSTEM =
 	w.At(627, 1, "set")
 	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -1454,7 +1456,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:791 {%- if message["role"] in  ["developer system", "developer_system"] -%}
 		w.At(791, 5, "if")
-		if runtime.In(message3Role, runtime.NewList(runtime.Str("developer system"), runtime.Str("developer_system"))) {
+		if runtime.InStrs(message3Role, "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792 {%- set ns_role_presence.has_devsystem = True -%}
 			w.At(792, 9, "set")
 			runtime.SetAttr(nsRolePresence, "has_devsystem", runtime.Bool(true))
@@ -1469,13 +1471,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:805 {%- set devsystem_content = (
 		w.At(805, 5, "set")
 		if runtime.IsDefined(defaultDevsystem, nil, nil) {
-			devsystemContent = runtime.Call(prepareDevsystem, []runtime.Value{defaultDevsystem, addTokens}, nil)
+			devsystemContent = w.Capture(func() {
+				prepareDevsystem(defaultDevsystem, addTokens)
+			})
 		} else {
-			devsystemContent = runtime.Call(prepareDevsystem, []runtime.Value{DEVSYSTEM, addTokens}, nil)
+			devsystemContent = w.Capture(func() {
+				prepareDevsystem(DEVSYSTEM, addTokens)
+			})
 		}
 		// GigaChat3.5.jinja:811 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		w.At(811, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent)}, nil))
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
 	} else if nsRolePresence.Attr("has_devsystem").Truthy() && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:815 {%- set messages = messages[1:] -%}
 		w.At(815, 5, "set")
@@ -1483,10 +1489,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	} else if nsRolePresence.Attr("has_devsystem").Truthy() && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:820 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		w.At(820, 5, "set")
-		devsystemContent = runtime.Call(prepareDevsystem, []runtime.Value{messages.ItemInt(0).ItemStr("content"), addTokens}, nil)
+		devsystemContent = w.Capture(func() {
+			prepareDevsystem(messages.ItemInt(0).ItemStr("content"), addTokens)
+		})
 		// GigaChat3.5.jinja:821 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		w.At(821, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent)}, nil))
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
 		// GigaChat3.5.jinja:822 {%- set messages = messages[1:] -%}
 		w.At(822, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -1496,21 +1504,21 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3.5.jinja:828 {{- render_role_message(messages[0]) -}}
 		w.At(828, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{messages.ItemInt(0)}, nil))
+		renderRoleMessage(messages.ItemInt(0), runtime.Missing(), runtime.Missing())
 		// GigaChat3.5.jinja:829 {%- set messages = messages[1:] -%}
 		w.At(829, 5, "set")
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:831 {{- render_role_message({"role": "system", "content": ""}) -}}
 		w.At(831, 5, "{{ }}")
-		w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str(""))}, nil))
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
 	}
 	// GigaChat3.5.jinja:835 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	w.At(835, 1, "if")
 	if !nsRolePresence.Attr("has_function_descriptions").Truthy() && tools.Truthy() {
 		// GigaChat3.5.jinja:836 {{- render_function_descriptions(
 		w.At(836, 5, "{{ }}")
-		w.Write(runtime.Call(renderFunctionDescriptions, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES)}, nil))
+		renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
 	}
 	// GigaChat3.5.jinja:850 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	w.At(850, 1, "set")
@@ -1544,7 +1552,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:858 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			w.At(858, 9, "set")
 			runtime.SetAttr(nsState, "skip_remaining", runtime.Sub(nsState.Attr("skip_remaining"), runtime.Int(1)))
-		} else if runtime.In(message4.ItemStr("role"), runtime.NewList(runtime.Str("reasoning"), runtime.Str("assistant reasoning"), runtime.Str("assistant thinking"))) {
+		} else if runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:862 {{- raise_exception(
 			w.At(862, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
@@ -1554,17 +1562,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871 {{- render_role_message(message) -}}
 				w.At(871, 13, "{{ }}")
-				w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message4}, nil))
+				renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 			}
 		} else if runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
 			// GigaChat3.5.jinja:877 {{- render_function_descriptions(message) -}}
 			w.At(877, 9, "{{ }}")
-			w.Write(runtime.Call(renderFunctionDescriptions, []runtime.Value{message4}, nil))
-		} else if runtime.In(message4.ItemStr("role"), runtime.NewList(runtime.Str("function call"), runtime.Str("reasoning function call"))) {
+			renderFunctionDescriptions(message4)
+		} else if runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:882 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
 			w.At(882, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message4.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if runtime.In(message4.ItemStr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))) {
+		} else if runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:895 {%- if not ns_state.previous_tool_names -%}
 			w.At(895, 9, "if")
 			if !nsState.Attr("previous_tool_names").Truthy() {
@@ -1574,17 +1582,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:898 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			w.At(898, 9, "set")
-			frBody = runtime.Call(renderFunctionResponses, []runtime.Value{message4.ItemStr("content"), nsState.Attr("previous_tool_names")}, nil)
+			frBody = w.Capture(func() {
+				renderFunctionResponses(message4.ItemStr("content"), nsState.Attr("previous_tool_names"))
+			})
 			// GigaChat3.5.jinja:899 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			w.At(899, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody)}, nil))
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
 			// GigaChat3.5.jinja:907 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			w.At(907, 9, "if")
 			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				w.At(908, 13, "set")
 				nextIsFr = runtime.And(runtime.Bool(!loop3.Last().Truthy()), func() runtime.Value {
-					return runtime.Bool(runtime.In(loop3.Value().Attr("nextitem").Attr("role"), runtime.NewList(runtime.Str("function result"), runtime.Str("function results"), runtime.Str("tool"), runtime.Str("function"))))
+					return runtime.Bool(runtime.InStrs(loop3.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
 				w.At(909, 13, "if")
@@ -1594,20 +1604,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
 						// GigaChat3.5.jinja:911 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 						w.At(911, 21, "{{ }}")
-						w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions"))}, nil))
+						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 					} else {
 						// GigaChat3.5.jinja:913 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 						w.At(913, 21, "{{ }}")
-						w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
+						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
 							return runtime.NewList()
-						}))}, nil))
+						})), runtime.Missing(), runtime.Missing())
 					}
 				}
 			}
 		} else if runtime.EqStr(message4.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:921 {{- render_role_message(message, role='user') -}}
 			w.At(921, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message4}, []runtime.Kwarg{runtime.KW("role", runtime.Str("user"))}))
+			renderRoleMessage(message4, runtime.Str("user"), runtime.Missing())
 			// GigaChat3.5.jinja:923 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			w.At(923, 9, "set")
 			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("reasoning"))
@@ -1619,16 +1629,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
 					// GigaChat3.5.jinja:927 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 					w.At(927, 17, "{{ }}")
-					w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions"))}, nil))
+					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 				} else {
 					// GigaChat3.5.jinja:929 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 					w.At(929, 17, "{{ }}")
-					w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
+					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
 						return runtime.NewList()
-					}))}, nil))
+					})), runtime.Missing(), runtime.Missing())
 				}
 			}
-		} else if runtime.In(message4.ItemStr("role"), runtime.NewList(runtime.Str("tool"), runtime.Str("function"))) {
+		} else if runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
 			// GigaChat3.5.jinja:941 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			w.At(941, 9, "set")
 			nsLaTr = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList()), runtime.KW("names", runtime.NewList()), runtime.KW("skip", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
@@ -1659,7 +1669,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if !nsLaTr.Attr("stopped").Truthy() {
 					// GigaChat3.5.jinja:948 {%- if messages[k]['role'] in ['tool', 'function'] -%}
 					w.At(948, 17, "if")
-					if runtime.In(messages.Item(k5).ItemStr("role"), runtime.NewList(runtime.Str("tool"), runtime.Str("function"))) {
+					if runtime.InStrs(messages.Item(k5).ItemStr("role"), "tool", "function") {
 						// GigaChat3.5.jinja:949 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						w.At(949, 21, "set")
 						runtime.SetAttr(nsLaTr, "items", runtime.Add(nsLaTr.Attr("items"), runtime.NewList(messages.Item(k5).ItemStr("content"))))
@@ -1710,10 +1720,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:972 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
 			w.At(972, 9, "set")
-			frBody = runtime.Call(renderFunctionResponses, []runtime.Value{nsParsed.Attr("items"), nsLaTr.Attr("names")}, nil)
+			frBody = w.Capture(func() {
+				renderFunctionResponses(nsParsed.Attr("items"), nsLaTr.Attr("names"))
+			})
 			// GigaChat3.5.jinja:973 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			w.At(973, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody)}, nil))
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
 		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text=”, present=False) -%}
 			w.At(993, 9, "set")
@@ -1856,7 +1868,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if nsCombined.Attr("calls").Truthy() {
 				// GigaChat3.5.jinja:1064 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
 				w.At(1064, 13, "set")
-				gcmlBlock = runtime.Call(renderGcmlToolCalls, []runtime.Value{nsCombined.Attr("calls")}, nil)
+				gcmlBlock = w.Capture(func() {
+					renderGcmlToolCalls(nsCombined.Attr("calls"))
+				})
 				// GigaChat3.5.jinja:1065 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
 				w.At(1065, 13, "set")
 				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(gcmlBlock)))
@@ -1906,7 +1920,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GigaChat3.5.jinja:1108 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			w.At(1108, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent)}, []runtime.Kwarg{runtime.KW("add_message_sep_token", runtime.Bool(false))}))
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Missing(), runtime.Bool(false))
 			// GigaChat3.5.jinja:1109 {%- if is_final_assistant -%}
 			w.At(1109, 9, "if")
 			if isFinalAssistant.Truthy() {
@@ -1921,11 +1935,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:1118 {{- render_role_message(message) -}}
 			w.At(1118, 9, "{{ }}")
-			w.Write(runtime.Call(renderRoleMessage, []runtime.Value{message4}, nil))
+			renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 		}
 		// GigaChat3.5.jinja:1129 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		w.At(1129, 5, "if")
-		if (loop3.Last().Truthy() && addGenerationPrompt.Truthy()) && runtime.NotIn(message4.ItemStr("role"), runtime.NewList(runtime.Str("assistant"), runtime.Str("function call"), runtime.Str("reasoning"), runtime.Str("assistant reasoning"), runtime.Str("assistant thinking"), runtime.Str("reasoning function call"))) {
+		if (loop3.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message4.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132 {%- if reasoning -%}
 			w.At(1132, 9, "if")
 			if reasoning.Truthy() {

@@ -37,7 +37,6 @@ var Glm45 = &runtime.Template{
 // renderGlm45 renders glm_4_5.jinja.
 func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
-	visibleText := runtime.Undefined("visible_text")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -58,11 +57,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// glm_4_5.jinja:23 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// glm_4_5.jinja:24 {%- if content is string -%}
 		w.At(24, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -90,7 +86,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			w.At(35, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// glm_4_5.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(38, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
@@ -127,7 +123,9 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46 {%- set user_content = visible_text(m.content) -%}
 			w.At(46, 1, "set")
-			userContent = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
+			userContent = w.Capture(func() {
+				visibleText(m2.Attr("content"))
+			})
 			// glm_4_5.jinja:47 {{ user_content }}
 			w.At(47, 1, "{{ }}")
 			w.Write(userContent)
@@ -145,7 +143,9 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// glm_4_5.jinja:52 {%- set content = visible_text(m.content) %}
 			w.At(52, 1, "set")
-			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
+			content2 = w.Capture(func() {
+				visibleText(m2.Attr("content"))
+			})
 			// glm_4_5.jinja:53 {%- if m.reasoning_content is string %}
 			w.At(53, 1, "if")
 			m2ReasoningContent := m2.Attr("reasoning_content")
@@ -289,7 +289,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114 {{ visible_text(m.content) }}
 			w.At(114, 1, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
+			visibleText(m2.Attr("content"))
 		}
 	}
 	// glm_4_5.jinja:117 {%- if add_generation_prompt -%}

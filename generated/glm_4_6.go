@@ -37,7 +37,6 @@ var GLM46 = &runtime.Template{
 // renderGLM46 renders GLM-4.6.jinja.
 func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
-	visibleText := runtime.Undefined("visible_text")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -58,11 +57,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// GLM-4.6.jinja:23 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// GLM-4.6.jinja:24 {%- if content is string -%}
 		w.At(24, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -90,7 +86,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			w.At(35, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// GLM-4.6.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(38, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
@@ -121,10 +117,12 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46 {{ visible_text(m.content) }}
 			w.At(46, 1, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
+			visibleText(m2.Attr("content"))
 			// GLM-4.6.jinja:47 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			w.At(47, 1, "{{ }}")
-			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(w.Capture(func() {
+				visibleText(m2.Attr("content"))
+			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -136,7 +134,9 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// GLM-4.6.jinja:51 {%- set content = visible_text(m.content) %}
 			w.At(51, 1, "set")
-			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
+			content2 = w.Capture(func() {
+				visibleText(m2.Attr("content"))
+			})
 			// GLM-4.6.jinja:52 {%- if m.reasoning_content is string %}
 			w.At(52, 1, "if")
 			m2ReasoningContent := m2.Attr("reasoning_content")
@@ -265,7 +265,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101 {{ visible_text(m.content) }}
 			w.At(101, 1, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
+			visibleText(m2.Attr("content"))
 		}
 	}
 	// GLM-4.6.jinja:104 {%- if add_generation_prompt -%}

@@ -37,7 +37,6 @@ var GLM47Flash = &runtime.Template{
 // renderGLM47Flash renders GLM-4.7-Flash.jinja.
 func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
-	visibleText := runtime.Undefined("visible_text")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -58,11 +57,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
 	}
 	// GLM-4.7-Flash.jinja:17 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18 {%- if content is string -%}
 		w.At(18, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -90,7 +86,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			w.At(29, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// GLM-4.7-Flash.jinja:32 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(32, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
@@ -122,7 +118,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
 			w.At(39, 36, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
+			visibleText(m2.Attr("content"))
 		} else if runtime.EqStr(m2Role, "assistant") {
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = ” %}
@@ -130,7 +126,9 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// GLM-4.7-Flash.jinja:43 {%- set content = visible_text(m.content) %}
 			w.At(43, 1, "set")
-			content2 = runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil)
+			content2 = w.Capture(func() {
+				visibleText(m2.Attr("content"))
+			})
 			// GLM-4.7-Flash.jinja:44 {%- if m.reasoning_content is string %}
 			w.At(44, 1, "if")
 			m2ReasoningContent := m2.Attr("reasoning_content")
@@ -246,7 +244,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
 			w.At(81, 11, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{m2.Attr("content")}, nil))
+			visibleText(m2.Attr("content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84 {%- if add_generation_prompt -%}

@@ -36,11 +36,7 @@ var GoogleGemma431BIt = &runtime.Template{
 
 // renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
 func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
-	formatParameters := runtime.Undefined("format_parameters")
-	formatFunctionDeclaration := runtime.Undefined("format_function_declaration")
-	formatArgument := runtime.Undefined("format_argument")
-	stripThinking := runtime.Undefined("strip_thinking")
-	formatToolResponseBlock := runtime.Undefined("format_tool_response_block")
+	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	loopMessages := runtime.Undefined("loop_messages")
@@ -50,11 +46,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	nsTurn := runtime.Undefined("ns_turn")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it.jinja:1 {%- macro format_parameters(properties, required) -%}
-	formatParameters = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_parameters",
-		Params: []string{"properties", "required"},
-	}, func(args []runtime.Value) {
-		properties := runtime.Param(args[0], "properties")
+	var formatParameters func(runtime.Value, runtime.Value)
+	formatParameters = func(properties, required runtime.Value) {
+		properties = runtime.Param(properties, "properties")
 		standardKeys := runtime.Undefined("standard_keys")
 		ns2 := ns
 		// google-gemma-4-31B-it.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
@@ -122,7 +116,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17 {{ format_argument(value['enum']) }}
 						w.At(17, 26, "{{ }}")
-						w.Write(runtime.Call(formatArgument, []runtime.Value{valueEnum}, nil))
+						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
 				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
@@ -168,7 +162,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.At(31, 37, "{{ }}")
-										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+										w.Write(w.Capture(func() {
+											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+										}))
 									}
 									w.WriteString("}")
 								} else if runtime.EqStr(itemKey, "required") {
@@ -197,12 +193,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43 {{ format_argument(item_value | upper) }}
 										w.At(43, 42, "{{ }}")
-										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45 {{ format_argument(item_value | map('upper') | list) }}
 										w.At(45, 42, "{{ }}")
-										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:48 {{ item_key }}
@@ -211,7 +207,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48 {{ format_argument(item_value) }}
 									w.At(48, 48, "{{ }}")
-									w.Write(runtime.Call(formatArgument, []runtime.Value{itemValue}, nil))
+									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -251,7 +247,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.At(63, 21, "{{ }}")
-						w.Write(runtime.Call(formatParameters, []runtime.Value{valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+						w.Write(w.Capture(func() {
+							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
 						w.WriteString("}")
 					} else if runtime.IsMapping(value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:66 {%- if add_comma %}
@@ -266,7 +264,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.At(68, 21, "{{ }}")
-						w.Write(runtime.Call(formatParameters, []runtime.Value{value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+						w.Write(w.Capture(func() {
+							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
 						w.WriteString("}")
 					}
 					// google-gemma-4-31B-it.jinja:71 {%- if value['required'] -%}
@@ -318,13 +318,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|\"|>}")
 			}
 		}
-	})
+	}
 	// google-gemma-4-31B-it.jinja:86 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_function_declaration",
-		Params: []string{"tool_data"},
-	}, func(args []runtime.Value) {
-		toolData := runtime.Param(args[0], "tool_data")
+	formatFunctionDeclaration := func(toolData runtime.Value) {
+		toolData = runtime.Param(toolData, "tool_data")
 		params := runtime.Undefined("params")
 		responseDeclaration := in.Lookup("response_declaration")
 		w.WriteString("declaration:")
@@ -351,7 +348,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92 {{- format_parameters(params['properties'], params['required']) -}}
 				w.At(92, 26, "{{ }}")
-				w.Write(runtime.Call(formatParameters, []runtime.Value{paramsProperties, params.ItemStr("required")}, nil))
+				w.Write(w.Capture(func() {
+					formatParameters(paramsProperties, params.ItemStr("required"))
+				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94 {%- if params['required'] -%}
@@ -417,14 +416,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("}")
-	})
+	}
 	// google-gemma-4-31B-it.jinja:118 {%- macro format_argument(argument, escape_keys=True) -%}
-	formatArgument = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_argument",
-		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
-		argument := runtime.Param(args[0], "argument")
-		escapeKeys := args[1]
+	var formatArgument func(runtime.Value, runtime.Value)
+	formatArgument = func(argument, escapeKeys runtime.Value) {
+		argument = runtime.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
@@ -480,7 +476,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.At(134, 14, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{value2}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
+				w.Write(w.Capture(func() {
+					formatArgument(value2, escapeKeys)
+				}))
 			}
 			w.WriteString("}")
 		} else if runtime.IsSequence(argument, nil, nil) {
@@ -492,7 +490,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				item4 := items4[i7]
 				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(140, 13, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{item4}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
+				w.Write(w.Capture(func() {
+					formatArgument(item4, escapeKeys)
+				}))
 				// google-gemma-4-31B-it.jinja:141 {%- if not loop.last %}
 				w.At(141, 13, "if")
 				if !(i7 == len(items4)-1) {
@@ -505,13 +505,16 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.At(145, 9, "{{ }}")
 			w.Write(argument)
 		}
+	}
+	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "format_argument",
+		Params: []string{"argument", "escape_keys"},
+	}, func(args []runtime.Value) {
+		formatArgument(args[0], args[1])
 	})
 	// google-gemma-4-31B-it.jinja:148 {%- macro strip_thinking(text) -%}
-	stripThinking = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "strip_thinking",
-		Params: []string{"text"},
-	}, func(args []runtime.Value) {
-		text := runtime.Param(args[0], "text")
+	stripThinking := func(text runtime.Value) {
+		text = runtime.Param(text, "text")
 		ns4 := ns
 		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result=”) -%}
 		w.At(149, 5, "set")
@@ -534,14 +537,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:157 {{- ns.result | trim -}}
 		w.At(157, 5, "{{ }}")
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
-	})
+	}
 	// google-gemma-4-31B-it.jinja:160 {%- macro format_tool_response_block(tool_name, response) -%}
-	formatToolResponseBlock = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_tool_response_block",
-		Params: []string{"tool_name", "response"},
-	}, func(args []runtime.Value) {
-		toolName := runtime.Param(args[0], "tool_name")
-		response := runtime.Param(args[1], "response")
+	formatToolResponseBlock := func(toolName, response runtime.Value) {
+		toolName = runtime.Param(toolName, "tool_name")
+		response = runtime.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162 {%- if response is mapping -%}
 		w.At(162, 5, "if")
@@ -563,7 +563,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165 {{- format_argument(value, escape_keys=False) -}}
 				w.At(165, 25, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+				w.Write(w.Capture(func() {
+					formatArgument(value3, runtime.Bool(false))
+				}))
 				// google-gemma-4-31B-it.jinja:166 {%- if not loop.last %}
 				w.At(166, 13, "if")
 				if !(i8 == len(keys4)-1) {
@@ -577,11 +579,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("response:")
 			w.WriteStr(toolName)
 			w.WriteString("{value:")
-			w.WriteStr(runtime.Call(formatArgument, []runtime.Value{response}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+			w.WriteStr(w.Capture(func() {
+				formatArgument(response, runtime.Bool(false))
+			}))
 			w.WriteString("}")
 		}
 		w.WriteString("<tool_response|>")
-	})
+	}
 	// google-gemma-4-31B-it.jinja:175 {%- set ns = namespace(prev_message_type=None) -%}
 	w.At(175, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
@@ -593,7 +597,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// google-gemma-4-31B-it.jinja:179 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
 	w.At(179, 1, "if")
-	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183 {%- if enable_thinking is defined and enable_thinking -%}
 		w.At(183, 5, "if")
@@ -606,7 +610,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:188 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		w.At(188, 5, "if")
 		messages0 := messages.ItemInt(0)
-		if runtime.In(messages0.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189 {{- messages[0]['content'] | trim -}}
 			w.At(189, 9, "{{ }}")
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
@@ -623,7 +627,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196 {{- format_function_declaration(tool) | trim -}}
 				w.At(196, 13, "{{ }}")
-				w.Write(runtime.FilterTrim(runtime.Call(formatFunctionDeclaration, []runtime.Value{tool}, nil), nil, nil))
+				w.Write(runtime.FilterTrim(w.Capture(func() {
+					formatFunctionDeclaration(tool)
+				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199 {%- set ns.prev_message_type = 'tool' -%}
@@ -767,7 +773,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250 {{- format_argument(value, escape_keys=False) -}}
 							w.At(250, 41, "{{ }}")
-							w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+							w.Write(w.Capture(func() {
+								formatArgument(value4, runtime.Bool(false))
+							}))
 						}
 					} else if runtime.IsString(functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:253 {{- function['arguments'] -}}
@@ -791,7 +799,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
 					w.At(264, 21, "{{ }}")
-					w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response")}, nil))
+					formatToolResponseBlock(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response"))
 					// google-gemma-4-31B-it.jinja:265 {%- set ns_tr_out.flag = true -%}
 					w.At(265, 21, "set")
 					runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
@@ -843,7 +851,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(287, 29, "{{ }}")
-							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), toolBody}, nil))
+							formatToolResponseBlock(nsTname.Attr("name"), toolBody)
 						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s=”) -%}
 							w.At(289, 29, "set")
@@ -861,11 +869,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							}
 							// google-gemma-4-31B-it.jinja:295 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
 							w.At(295, 29, "{{ }}")
-							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), nsTxt.Attr("s")}, nil))
+							formatToolResponseBlock(nsTname.Attr("name"), nsTxt.Attr("s"))
 						} else {
 							// google-gemma-4-31B-it.jinja:297 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(297, 29, "{{ }}")
-							w.Write(runtime.Call(formatToolResponseBlock, []runtime.Value{nsTname.Attr("name"), toolBody}, nil))
+							formatToolResponseBlock(nsTname.Attr("name"), toolBody)
 						}
 						// google-gemma-4-31B-it.jinja:299 {%- set ns_tr_out.flag = true -%}
 						w.At(299, 25, "set")
@@ -885,7 +893,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307 {{- strip_thinking(message['content']) -}}
 					w.At(307, 21, "{{ }}")
-					w.Write(runtime.Call(stripThinking, []runtime.Value{messageContent}, nil))
+					stripThinking(messageContent)
 				} else {
 					// google-gemma-4-31B-it.jinja:309 {{- message['content'] | trim -}}
 					w.At(309, 21, "{{ }}")
@@ -904,7 +912,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if runtime.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315 {{- strip_thinking(item['text']) -}}
 							w.At(315, 29, "{{ }}")
-							w.Write(runtime.Call(stripThinking, []runtime.Value{item5.ItemStr("text")}, nil))
+							stripThinking(item5.ItemStr("text"))
 						} else {
 							// google-gemma-4-31B-it.jinja:317 {{- item['text'] | trim -}}
 							w.At(317, 29, "{{ }}")

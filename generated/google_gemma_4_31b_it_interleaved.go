@@ -36,10 +36,7 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 
 // renderGoogleGemma431BItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
 func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
-	formatParameters := runtime.Undefined("format_parameters")
-	formatFunctionDeclaration := runtime.Undefined("format_function_declaration")
-	formatArgument := runtime.Undefined("format_argument")
-	stripThinking := runtime.Undefined("strip_thinking")
+	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	loopMessages := runtime.Undefined("loop_messages")
@@ -48,11 +45,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it-interleaved.jinja:1 {%- macro format_parameters(properties, required) -%}
-	formatParameters = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_parameters",
-		Params: []string{"properties", "required"},
-	}, func(args []runtime.Value) {
-		properties := runtime.Param(args[0], "properties")
+	var formatParameters func(runtime.Value, runtime.Value)
+	formatParameters = func(properties, required runtime.Value) {
+		properties = runtime.Param(properties, "properties")
 		standardKeys := runtime.Undefined("standard_keys")
 		ns2 := ns
 		// google-gemma-4-31B-it-interleaved.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
@@ -134,7 +129,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it-interleaved.jinja:21 {{ format_argument(value['enum']) }}
 						w.At(21, 26, "{{ }}")
-						w.Write(runtime.Call(formatArgument, []runtime.Value{valueEnum}, nil))
+						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
 				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
 					w.WriteString(",properties:{")
@@ -144,11 +139,15 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:26 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.At(26, 21, "{{ }}")
-						w.Write(runtime.Call(formatParameters, []runtime.Value{valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+						w.Write(w.Capture(func() {
+							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
 					} else if runtime.IsMapping(value, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.At(28, 21, "{{ }}")
-						w.Write(runtime.Call(formatParameters, []runtime.Value{value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+						w.Write(w.Capture(func() {
+							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
 					}
 					w.WriteString("}")
 					// google-gemma-4-31B-it-interleaved.jinja:31 {%- if value['required'] -%}
@@ -209,7 +208,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// google-gemma-4-31B-it-interleaved.jinja:50 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.At(50, 37, "{{ }}")
-										w.Write(runtime.Call(formatParameters, []runtime.Value{itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil)}, nil))
+										w.Write(w.Capture(func() {
+											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+										}))
 									}
 									w.WriteString("}")
 								} else if runtime.EqStr(itemKey, "required") {
@@ -238,12 +239,12 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62 {{ format_argument(item_value | upper) }}
 										w.At(62, 42, "{{ }}")
-										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
 										w.At(64, 42, "{{ }}")
-										w.Write(runtime.Call(formatArgument, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:67 {{ item_key }}
@@ -252,7 +253,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString(":")
 									// google-gemma-4-31B-it-interleaved.jinja:67 {{ format_argument(item_value) }}
 									w.At(67, 48, "{{ }}")
-									w.Write(runtime.Call(formatArgument, []runtime.Value{itemValue}, nil))
+									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -275,13 +276,10 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|\"|>}")
 			}
 		}
-	})
+	}
 	// google-gemma-4-31B-it-interleaved.jinja:79 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_function_declaration",
-		Params: []string{"tool_data"},
-	}, func(args []runtime.Value) {
-		toolData := runtime.Param(args[0], "tool_data")
+	formatFunctionDeclaration := func(toolData runtime.Value) {
+		toolData = runtime.Param(toolData, "tool_data")
 		params := runtime.Undefined("params")
 		responseDeclaration := in.Lookup("response_declaration")
 		w.WriteString("declaration:")
@@ -308,7 +306,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it-interleaved.jinja:85 {{- format_parameters(params['properties'], params['required']) -}}
 				w.At(85, 26, "{{ }}")
-				w.Write(runtime.Call(formatParameters, []runtime.Value{paramsProperties, params.ItemStr("required")}, nil))
+				w.Write(w.Capture(func() {
+					formatParameters(paramsProperties, params.ItemStr("required"))
+				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:87 {%- if params['required'] -%}
@@ -374,14 +374,11 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("}")
-	})
+	}
 	// google-gemma-4-31B-it-interleaved.jinja:111 {%- macro format_argument(argument, escape_keys=True) -%}
-	formatArgument = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_argument",
-		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
-		argument := runtime.Param(args[0], "argument")
-		escapeKeys := args[1]
+	var formatArgument func(runtime.Value, runtime.Value)
+	formatArgument = func(argument, escapeKeys runtime.Value) {
+		argument = runtime.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
@@ -437,7 +434,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":")
 				// google-gemma-4-31B-it-interleaved.jinja:127 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.At(127, 14, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{value2}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
+				w.Write(w.Capture(func() {
+					formatArgument(value2, escapeKeys)
+				}))
 			}
 			w.WriteString("}")
 		} else if runtime.IsSequence(argument, nil, nil) {
@@ -449,7 +448,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				item4 := items4[i7]
 				// google-gemma-4-31B-it-interleaved.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.At(133, 13, "{{ }}")
-				w.Write(runtime.Call(formatArgument, []runtime.Value{item4}, []runtime.Kwarg{runtime.KW("escape_keys", escapeKeys)}))
+				w.Write(w.Capture(func() {
+					formatArgument(item4, escapeKeys)
+				}))
 				// google-gemma-4-31B-it-interleaved.jinja:134 {%- if not loop.last %}
 				w.At(134, 13, "if")
 				if !(i7 == len(items4)-1) {
@@ -462,13 +463,16 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			w.At(138, 9, "{{ }}")
 			w.Write(argument)
 		}
+	}
+	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "format_argument",
+		Params: []string{"argument", "escape_keys"},
+	}, func(args []runtime.Value) {
+		formatArgument(args[0], args[1])
 	})
 	// google-gemma-4-31B-it-interleaved.jinja:141 {%- macro strip_thinking(text) -%}
-	stripThinking = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "strip_thinking",
-		Params: []string{"text"},
-	}, func(args []runtime.Value) {
-		text := runtime.Param(args[0], "text")
+	stripThinking := func(text runtime.Value) {
+		text = runtime.Param(text, "text")
 		ns4 := ns
 		// google-gemma-4-31B-it-interleaved.jinja:142 {%- set ns = namespace(result=”) -%}
 		w.At(142, 5, "set")
@@ -491,7 +495,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:150 {{- ns.result | trim -}}
 		w.At(150, 5, "{{ }}")
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
-	})
+	}
 	// google-gemma-4-31B-it-interleaved.jinja:153 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	w.At(153, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
@@ -503,7 +507,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
 	w.At(157, 1, "if")
-	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.In(messages.ItemInt(0).ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161 {%- if enable_thinking is defined and enable_thinking -%}
 		w.At(161, 5, "if")
@@ -516,7 +520,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:166 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		w.At(166, 5, "if")
 		messages0 := messages.ItemInt(0)
-		if runtime.In(messages0.ItemStr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167 {{- messages[0]['content'] | trim -}}
 			w.At(167, 9, "{{ }}")
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
@@ -533,7 +537,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174 {{- format_function_declaration(tool) | trim -}}
 				w.At(174, 13, "{{ }}")
-				w.Write(runtime.FilterTrim(runtime.Call(formatFunctionDeclaration, []runtime.Value{tool}, nil), nil, nil))
+				w.Write(runtime.FilterTrim(w.Capture(func() {
+					formatFunctionDeclaration(tool)
+				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177 {%- set ns.prev_message_type = 'tool' -%}
@@ -635,7 +641,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:214 {{- format_argument(value, escape_keys=False) -}}
 						w.At(214, 41, "{{ }}")
-						w.Write(runtime.Call(formatArgument, []runtime.Value{value3}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+						w.Write(w.Capture(func() {
+							formatArgument(value3, runtime.Bool(false))
+						}))
 					}
 				} else if runtime.IsString(functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:217 {{- function['arguments'] -}}
@@ -677,7 +685,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:231 {{- format_argument(value, escape_keys=False) -}}
 						w.At(231, 41, "{{ }}")
-						w.Write(runtime.Call(formatArgument, []runtime.Value{value4}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+						w.Write(w.Capture(func() {
+							formatArgument(value4, runtime.Bool(false))
+						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232 {%- if not loop.last %}
 						w.At(232, 29, "if")
 						if !(i11 == len(keys5)-1) {
@@ -691,7 +701,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{value:")
-					w.WriteStr(runtime.Call(formatArgument, []runtime.Value{toolResponseResponse}, []runtime.Kwarg{runtime.KW("escape_keys", runtime.Bool(false))}))
+					w.WriteStr(w.Capture(func() {
+						formatArgument(toolResponseResponse, runtime.Bool(false))
+					}))
 					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
@@ -709,7 +721,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			if runtime.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245 {{- strip_thinking(message['content']) -}}
 				w.At(245, 21, "{{ }}")
-				w.Write(runtime.Call(stripThinking, []runtime.Value{message2Content}, nil))
+				stripThinking(message2Content)
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:247 {{- message['content'] | trim -}}
 				w.At(247, 21, "{{ }}")
@@ -728,7 +740,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					if runtime.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253 {{- strip_thinking(item['text']) -}}
 						w.At(253, 29, "{{ }}")
-						w.Write(runtime.Call(stripThinking, []runtime.Value{item5.ItemStr("text")}, nil))
+						stripThinking(item5.ItemStr("text"))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:255 {{- item['text'] | trim -}}
 						w.At(255, 29, "{{ }}")

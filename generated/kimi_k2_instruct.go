@@ -36,18 +36,14 @@ var KimiK2Instruct = &runtime.Template{
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
 func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
-	renderContent := runtime.Undefined("render_content")
 	toolResponseQueue := runtime.Undefined("tool_response_queue")
 	toolCallCounter := runtime.Undefined("tool_call_counter")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1 {% macro render_content(msg) -%}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"msg"},
-	}, func(args []runtime.Value) {
-		msg := runtime.Param(args[0], "msg")
+	renderContent := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
 		c := runtime.Undefined("c")
 		// Kimi-K2-Instruct.jinja:2 {%- set c = msg.get('content') -%}
 		w.At(2, 5, "set")
@@ -73,7 +69,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// Kimi-K2-Instruct.jinja:16 {%- set tool_response_queue = namespace(ids=[]) -%}
 	w.At(16, 1, "set")
 	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
@@ -133,7 +129,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37 {{render_content(message)}}
 			w.At(37, 5, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))
+			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38 {%- for tool_call in message['tool_calls'] -%}
 			w.At(38, 5, "for")
@@ -189,11 +185,11 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52 {{render_content(message)}}
 			w.At(52, 1, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))
+			renderContent(message)
 		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Instruct.jinja:54 {{render_content(message)}}
 			w.At(54, 5, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message}, nil))
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}

@@ -36,11 +36,8 @@ var KimiK2Thinking = &runtime.Template{
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
 func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
-	renderContent := runtime.Undefined("render_content")
-	setRoles := runtime.Undefined("set_roles")
 	toolResponseQueue := runtime.Undefined("tool_response_queue")
 	toolCallCounter := runtime.Undefined("tool_call_counter")
-	renderToolcalls := runtime.Undefined("render_toolcalls")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	histMsgs := runtime.Undefined("hist_msgs")
@@ -48,11 +45,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1 {%- macro render_content(msg) -%}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"msg"},
-	}, func(args []runtime.Value) {
-		msg := runtime.Param(args[0], "msg")
+	renderContent := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
 		c := runtime.Undefined("c")
 		// Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
 		w.At(2, 5, "set")
@@ -78,13 +72,10 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// Kimi-K2-Thinking.jinja:16 {% macro set_roles(message) -%}
-	setRoles = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "set_roles",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message := runtime.Param(args[0], "message")
+	setRoles := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
 		roleName := runtime.Undefined("role_name")
 		// Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
 		w.At(17, 3, "set")
@@ -113,7 +104,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
-	})
+	}
 	// Kimi-K2-Thinking.jinja:27 {%- set tool_response_queue = namespace(ids=[]) -%}
 	w.At(27, 1, "set")
 	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
@@ -121,11 +112,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	w.At(28, 1, "set")
 	toolCallCounter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Kimi-K2-Thinking.jinja:30 {%- macro render_toolcalls(message) -%}
-	renderToolcalls = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_toolcalls",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message2 := runtime.Param(args[0], "message")
+	renderToolcalls := func(message2 runtime.Value) {
+		message2 = runtime.Param(message2, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32 {%- for tool_call in message['tool_calls'] -%}
 		w.At(32, 3, "for")
@@ -161,7 +149,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_call_end|>")
 		}
 		w.WriteString("<|tool_calls_section_end|>")
-	})
+	}
 	// Kimi-K2-Thinking.jinja:43 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	w.At(43, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
@@ -202,7 +190,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		toolCallId := in.Lookup("tool_call_id")
 		// Kimi-K2-Thinking.jinja:63 {{set_roles(message)}}
 		w.At(63, 3, "{{ }}")
-		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
+		setRoles(message3)
 		// Kimi-K2-Thinking.jinja:64 {%- if message['role'] == 'assistant' -%}
 		w.At(64, 3, "if")
 		message3Role := message3.ItemStr("role")
@@ -210,13 +198,13 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65 {{render_content(message)}}
 			w.At(65, 20, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
+			renderContent(message3)
 			// Kimi-K2-Thinking.jinja:66 {%- if message.get('tool_calls') -%}
 			w.At(66, 5, "if")
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:67 {{render_toolcalls(message)}}
 				w.At(67, 7, "{{ }}")
-				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
+				renderToolcalls(message3)
 			}
 		} else if runtime.EqStr(message3Role, "tool") {
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
@@ -238,11 +226,11 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76 {{render_content(message)}}
 			w.At(76, 1, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
+			renderContent(message3)
 		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:78 {{render_content(message)}}
 			w.At(78, 5, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
+			renderContent(message3)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -253,7 +241,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		toolCallId2 := in.Lookup("tool_call_id")
 		// Kimi-K2-Thinking.jinja:84 {{set_roles(message)}}
 		w.At(84, 3, "{{ }}")
-		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
+		setRoles(message4)
 		// Kimi-K2-Thinking.jinja:85 {%- if message['role'] == 'assistant' -%}
 		w.At(85, 3, "if")
 		message4Role := message4.ItemStr("role")
@@ -268,13 +256,13 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
 			w.At(87, 26, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
+			renderContent(message4)
 			// Kimi-K2-Thinking.jinja:88 {%- if message.get('tool_calls') -%}
 			w.At(88, 5, "if")
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:89 {{render_toolcalls(message)}}
 				w.At(89, 6, "{{ }}")
-				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
+				renderToolcalls(message4)
 			}
 		} else if runtime.EqStr(message4Role, "tool") {
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
@@ -296,11 +284,11 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98 {{render_content(message)}}
 			w.At(98, 1, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
+			renderContent(message4)
 		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:100 {{render_content(message)}}
 			w.At(100, 5, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
+			renderContent(message4)
 		}
 		w.WriteString("<|im_end|>")
 	}

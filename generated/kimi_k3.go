@@ -36,19 +36,6 @@ var KimiK3 = &runtime.Template{
 
 // renderKimiK3 renders Kimi-K3.jinja.
 func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
-	escapeAttr := runtime.Undefined("escape_attr")
-	openTag := runtime.Undefined("open_tag")
-	closeTag := runtime.Undefined("close_tag")
-	nextImage := runtime.Undefined("next_image")
-	renderText := runtime.Undefined("render_text")
-	renderContent := runtime.Undefined("render_content")
-	internalSystemMessage := runtime.Undefined("internal_system_message")
-	jsonSorted := runtime.Undefined("json_sorted")
-	renderToolDeclare := runtime.Undefined("render_tool_declare")
-	xtmlType := runtime.Undefined("xtml_type")
-	xtmlValue := runtime.Undefined("xtml_value")
-	renderAssistant := runtime.Undefined("render_assistant")
-	renderToolMessage := runtime.Undefined("render_tool_message")
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
 	state := runtime.Undefined("state")
@@ -62,22 +49,15 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	imagePrompts := in.Lookup("image_prompts")
 	// Kimi-K3.jinja:1 {%- macro escape_attr(value) -%}
-	escapeAttr = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "escape_attr",
-		Params: []string{"value"},
-	}, func(args []runtime.Value) {
-		value := runtime.Param(args[0], "value")
+	escapeAttr := func(value runtime.Value) {
+		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:2 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
 		w.At(2, 1, "{{ }}")
 		w.Write(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value, nil, nil), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
-	})
+	}
 	// Kimi-K3.jinja:5 {%- macro open_tag(tag, attrs=[]) -%}
-	openTag = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "open_tag",
-		Params: []string{"tag", "attrs"},
-	}, func(args []runtime.Value) {
-		tag := runtime.Param(args[0], "tag")
-		attrs := args[1]
+	openTag := func(tag, attrs runtime.Value) {
+		tag = runtime.Param(tag, "tag")
 		if attrs.IsMissing() {
 			attrs = runtime.NewList()
 		}
@@ -95,29 +75,23 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("=\"")
 			// Kimi-K3.jinja:8 {{- escape_attr(attr[1]) -}}
 			w.At(8, 29, "{{ }}")
-			w.Write(runtime.Call(escapeAttr, []runtime.Value{attr.ItemInt(1)}, nil))
+			escapeAttr(attr.ItemInt(1))
 			w.WriteString("\"")
 		}
 		w.WriteString("<|sep|>")
-	})
+	}
 	// Kimi-K3.jinja:13 {%- macro close_tag(tag) -%}
-	closeTag = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "close_tag",
-		Params: []string{"tag"},
-	}, func(args []runtime.Value) {
-		tag2 := runtime.Param(args[0], "tag")
+	closeTag := func(tag2 runtime.Value) {
+		tag2 = runtime.Param(tag2, "tag")
 		// Kimi-K3.jinja:14 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.At(14, 1, "{{ }}")
 		w.WriteString("<|close|>")
 		w.WriteStr(tag2)
 		w.WriteString("<|sep|>")
-	})
+	}
 	// Kimi-K3.jinja:17 {%- macro next_image(state) -%}
-	nextImage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "next_image",
-		Params: []string{"state"},
-	}, func(args []runtime.Value) {
-		state2 := runtime.Param(args[0], "state")
+	nextImage := func(state2 runtime.Value) {
+		state2 = runtime.Param(state2, "state")
 		// Kimi-K3.jinja:18 {%- if image_prompts is defined and image_prompts is not none -%}
 		w.At(18, 1, "if")
 		if runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil) {
@@ -137,14 +111,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("<|kimi_image_placeholder|>")
 		}
-	})
+	}
 	// Kimi-K3.jinja:29 {%- macro render_text(text, state) -%}
-	renderText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_text",
-		Params: []string{"text", "state"},
-	}, func(args []runtime.Value) {
-		text := runtime.Param(args[0], "text")
-		state3 := runtime.Param(args[1], "state")
+	renderText := func(text, state3 runtime.Value) {
+		text = runtime.Param(text, "text")
+		state3 = runtime.Param(state3, "state")
 		parts := in.Lookup("parts")
 		// Kimi-K3.jinja:30 {%- set text = text|string -%}
 		w.At(30, 1, "set")
@@ -168,7 +139,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35 {{- next_image(state) -}}
 					w.At(35, 33, "{{ }}")
-					w.Write(runtime.Call(nextImage, []runtime.Value{state3}, nil))
+					nextImage(state3)
 				}
 			}
 		} else {
@@ -176,62 +147,54 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(38, 5, "{{ }}")
 			w.Write(text)
 		}
-	})
+	}
 	// Kimi-K3.jinja:42 {%- macro render_content(content, state) -%}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"content", "state"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
-		state4 := runtime.Param(args[1], "state")
+	renderContent := func(content, state4 runtime.Value) {
+		content = runtime.Param(content, "content")
+		state4 = runtime.Param(state4, "state")
 		// Kimi-K3.jinja:43 {%- if content is string -%}
 		w.At(43, 1, "if")
 		if runtime.IsString(content, nil, nil) {
 			// Kimi-K3.jinja:44 {{- render_text(content, state) -}}
 			w.At(44, 5, "{{ }}")
-			w.Write(runtime.Call(renderText, []runtime.Value{content, state4}, nil))
+			renderText(content, state4)
 		} else if !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
 			// Kimi-K3.jinja:46 {%- for part in content -%}
 			w.At(46, 5, "for")
 			for _, part2 := range runtime.Iterate(w, content) {
 				// Kimi-K3.jinja:47 {%- if part.type in ['image', 'image_url'] -%}
 				w.At(47, 9, "if")
-				if runtime.In(part2.Attr("type"), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+				if runtime.InStrs(part2.Attr("type"), "image", "image_url") {
 					// Kimi-K3.jinja:48 {{- next_image(state) -}}
 					w.At(48, 13, "{{ }}")
-					w.Write(runtime.Call(nextImage, []runtime.Value{state4}, nil))
+					nextImage(state4)
 				} else {
 					// Kimi-K3.jinja:50 {{- render_text(part.text, state) -}}
 					w.At(50, 13, "{{ }}")
-					w.Write(runtime.Call(renderText, []runtime.Value{part2.Attr("text"), state4}, nil))
+					renderText(part2.Attr("text"), state4)
 				}
 			}
 		}
-	})
+	}
 	// Kimi-K3.jinja:56 {%- macro internal_system_message(message_type, body) -%}
-	internalSystemMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "internal_system_message",
-		Params: []string{"message_type", "body"},
-	}, func(args []runtime.Value) {
-		messageType := runtime.Param(args[0], "message_type")
-		body := runtime.Param(args[1], "body")
+	internalSystemMessage := func(messageType, body runtime.Value) {
+		messageType = runtime.Param(messageType, "message_type")
+		body = runtime.Param(body, "body")
 		// Kimi-K3.jinja:57 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
 		w.At(57, 1, "{{ }}")
-		w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType))}, nil))
+		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
 		// Kimi-K3.jinja:58 {{- body|trim -}}
 		w.At(58, 1, "{{ }}")
 		w.Write(runtime.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59 {{- close_tag('message') -}}
 		w.At(59, 1, "{{ }}")
-		w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
+		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
-	})
+	}
 	// Kimi-K3.jinja:63 {%- macro json_sorted(value) -%}
-	jsonSorted = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "json_sorted",
-		Params: []string{"value"},
-	}, func(args []runtime.Value) {
-		value2 := runtime.Param(args[0], "value")
+	var jsonSorted func(runtime.Value)
+	jsonSorted = func(value2 runtime.Value) {
+		value2 = runtime.Param(value2, "value")
 		// Kimi-K3.jinja:66 {%- if value is mapping -%}
 		w.At(66, 1, "if")
 		if runtime.IsMapping(value2, nil, nil) {
@@ -253,7 +216,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":")
 				// Kimi-K3.jinja:70 {{- json_sorted(item) -}}
 				w.At(70, 50, "{{ }}")
-				w.Write(runtime.Call(jsonSorted, []runtime.Value{item2}, nil))
+				w.Write(w.Capture(func() {
+					jsonSorted(item2)
+				}))
 			}
 			w.WriteString("}")
 		} else if ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
@@ -274,24 +239,22 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:79 {{- json_sorted(item) -}}
 				w.At(79, 1, "{{ }}")
-				w.Write(runtime.Call(jsonSorted, []runtime.Value{item3}, nil))
+				w.Write(w.Capture(func() {
+					jsonSorted(item3)
+				}))
 			}
 			w.WriteString("]")
 		}
-	})
+	}
 	// Kimi-K3.jinja:85 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
-	renderToolDeclare = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_declare",
-		Params: []string{"tool_list", "dynamic"},
-	}, func(args []runtime.Value) {
-		toolList := runtime.Param(args[0], "tool_list")
-		dynamic := args[1]
+	renderToolDeclare := func(toolList, dynamic runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
 		if dynamic.IsMissing() {
 			dynamic = runtime.Bool(false)
 		}
 		// Kimi-K3.jinja:86 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
 		w.At(86, 1, "{{ }}")
-		w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare")))}, nil))
+		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare"))))
 		// Kimi-K3.jinja:87 {%- if dynamic -%}
 		w.At(87, 1, "if")
 		if dynamic.Truthy() {
@@ -301,19 +264,18 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K3.jinja:92 {{- json_sorted(tool_list) -}}
 		w.At(92, 1, "{{ }}")
-		w.Write(runtime.Call(jsonSorted, []runtime.Value{toolList}, nil))
+		w.Write(w.Capture(func() {
+			jsonSorted(toolList)
+		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94 {{- close_tag('message') -}}
 		w.At(94, 1, "{{ }}")
-		w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
+		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
-	})
+	}
 	// Kimi-K3.jinja:98 {%- macro xtml_type(value) -%}
-	xtmlType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "xtml_type",
-		Params: []string{"value"},
-	}, func(args []runtime.Value) {
-		value3 := runtime.Param(args[0], "value")
+	xtmlType := func(value3 runtime.Value) {
+		value3 = runtime.Param(value3, "value")
 		// Kimi-K3.jinja:99 {%- if value is boolean -%}
 		w.At(99, 1, "if")
 		if runtime.IsBoolean(value3, nil, nil) {
@@ -329,13 +291,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("array")
 		}
-	})
+	}
 	// Kimi-K3.jinja:108 {%- macro xtml_value(value) -%}
-	xtmlValue = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "xtml_value",
-		Params: []string{"value"},
-	}, func(args []runtime.Value) {
-		value4 := runtime.Param(args[0], "value")
+	xtmlValue := func(value4 runtime.Value) {
+		value4 = runtime.Param(value4, "value")
 		// Kimi-K3.jinja:109 {%- if value is string -%}
 		w.At(109, 1, "if")
 		if runtime.IsString(value4, nil, nil) {
@@ -347,14 +306,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(112, 1, "{{ }}")
 			w.WriteJSON(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
-	})
+	}
 	// Kimi-K3.jinja:116 {%- macro render_assistant(message, state) -%}
-	renderAssistant = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_assistant",
-		Params: []string{"message", "state"},
-	}, func(args []runtime.Value) {
-		message := runtime.Param(args[0], "message")
-		state5 := runtime.Param(args[1], "state")
+	renderAssistant := func(message, state5 runtime.Value) {
+		message = runtime.Param(message, "message")
+		state5 = runtime.Param(state5, "state")
 		reasoningContent := in.Lookup("reasoning_content")
 		toolCalls := runtime.Undefined("tool_calls")
 		// Kimi-K3.jinja:117 {%- if thinking -%}
@@ -367,27 +323,27 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			})
 			// Kimi-K3.jinja:119 {{- open_tag('think') -}}
 			w.At(119, 5, "{{ }}")
-			w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("think")}, nil))
+			openTag(runtime.Str("think"), runtime.Missing())
 			// Kimi-K3.jinja:120 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
 			w.At(120, 5, "if")
 			if !runtime.IsNone(reasoningContent, nil, nil) && runtime.FilterTrim(runtime.FilterString(reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121 {{- render_text(reasoning_content, state) -}}
 				w.At(121, 9, "{{ }}")
-				w.Write(runtime.Call(renderText, []runtime.Value{reasoningContent, state5}, nil))
+				renderText(reasoningContent, state5)
 			}
 			// Kimi-K3.jinja:123 {{- close_tag('think') -}}
 			w.At(123, 5, "{{ }}")
-			w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("think")}, nil))
+			closeTag(runtime.Str("think"))
 		}
 		// Kimi-K3.jinja:125 {{- open_tag('response') -}}
 		w.At(125, 1, "{{ }}")
-		w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("response")}, nil))
+		openTag(runtime.Str("response"), runtime.Missing())
 		// Kimi-K3.jinja:126 {{- render_content(message.get('content'), state) -}}
 		w.At(126, 1, "{{ }}")
-		w.Write(runtime.Call(renderContent, []runtime.Value{runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state5}, nil))
+		renderContent(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state5)
 		// Kimi-K3.jinja:127 {{- close_tag('response') -}}
 		w.At(127, 1, "{{ }}")
-		w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("response")}, nil))
+		closeTag(runtime.Str("response"))
 		// Kimi-K3.jinja:128 {%- set tool_calls = message.get('tool_calls') -%}
 		w.At(128, 1, "set")
 		toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
@@ -396,7 +352,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130 {{- open_tag('tools') -}}
 			w.At(130, 5, "{{ }}")
-			w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("tools")}, nil))
+			openTag(runtime.Str("tools"), runtime.Missing())
 			// Kimi-K3.jinja:131 {%- for tool_call in tool_calls -%}
 			w.At(131, 5, "for")
 			items3 := runtime.Iterate(w, toolCalls)
@@ -429,7 +385,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:139 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				w.At(139, 9, "{{ }}")
-				w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1))))}, nil))
+				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1)))))
 				// Kimi-K3.jinja:140 {%- set arguments = fn.get('arguments', {}) -%}
 				w.At(140, 9, "set")
 				arguments = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
@@ -441,13 +397,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				if !runtime.IsNone(jsonBlock, nil, nil) {
 					// Kimi-K3.jinja:143 {{- open_tag('json', [('type', 'object')]) -}}
 					w.At(143, 13, "{{ }}")
-					w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object")))}, nil))
+					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:144 {{- render_text(json_block, state) -}}
 					w.At(144, 13, "{{ }}")
-					w.Write(runtime.Call(renderText, []runtime.Value{jsonBlock, state5}, nil))
+					renderText(jsonBlock, state5)
 					// Kimi-K3.jinja:145 {{- close_tag('json') -}}
 					w.At(145, 13, "{{ }}")
-					w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("json")}, nil))
+					closeTag(runtime.Str("json"))
 				} else if runtime.IsMapping(arguments, nil, nil) {
 					// Kimi-K3.jinja:147 {%- for key, value in arguments.items() -%}
 					w.At(147, 13, "for")
@@ -457,24 +413,28 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						value5 := values2[i5]
 						// Kimi-K3.jinja:148 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
 						w.At(148, 17, "{{ }}")
-						w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), runtime.Call(xtmlType, []runtime.Value{value5}, nil)))}, nil))
+						openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
+							xtmlType(value5)
+						}))))
 						// Kimi-K3.jinja:149 {{- render_text(xtml_value(value), state) -}}
 						w.At(149, 17, "{{ }}")
-						w.Write(runtime.Call(renderText, []runtime.Value{runtime.Call(xtmlValue, []runtime.Value{value5}, nil), state5}, nil))
+						renderText(w.Capture(func() {
+							xtmlValue(value5)
+						}), state5)
 						// Kimi-K3.jinja:150 {{- close_tag('argument') -}}
 						w.At(150, 17, "{{ }}")
-						w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("argument")}, nil))
+						closeTag(runtime.Str("argument"))
 					}
 				} else if runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:153 {{- open_tag('json', [('type', 'object')]) -}}
 					w.At(153, 13, "{{ }}")
-					w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object")))}, nil))
+					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:154 {{- render_text(arguments, state) -}}
 					w.At(154, 13, "{{ }}")
-					w.Write(runtime.Call(renderText, []runtime.Value{arguments, state5}, nil))
+					renderText(arguments, state5)
 					// Kimi-K3.jinja:155 {{- close_tag('json') -}}
 					w.At(155, 13, "{{ }}")
-					w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("json")}, nil))
+					closeTag(runtime.Str("json"))
 				} else if !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
 					// Kimi-K3.jinja:157 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					w.At(157, 13, "{{ }}")
@@ -482,21 +442,17 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:159 {{- close_tag('call') -}}
 				w.At(159, 9, "{{ }}")
-				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("call")}, nil))
+				closeTag(runtime.Str("call"))
 			}
 			// Kimi-K3.jinja:161 {{- close_tag('tools') -}}
 			w.At(161, 5, "{{ }}")
-			w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("tools")}, nil))
+			closeTag(runtime.Str("tools"))
 		}
-	})
+	}
 	// Kimi-K3.jinja:165 {%- macro render_tool_message(message, state, resolved_name=none) -%}
-	renderToolMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_message",
-		Params: []string{"message", "state", "resolved_name"},
-	}, func(args []runtime.Value) {
-		message2 := runtime.Param(args[0], "message")
-		state6 := runtime.Param(args[1], "state")
-		resolvedName := args[2]
+	renderToolMessage := func(message2, state6, resolvedName runtime.Value) {
+		message2 = runtime.Param(message2, "message")
+		state6 = runtime.Param(state6, "state")
 		if resolvedName.IsMissing() {
 			resolvedName = runtime.None()
 		}
@@ -548,15 +504,15 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K3.jinja:182 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
 		w.At(182, 1, "{{ }}")
-		w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state6.Attr("tool_index")))}, nil))
+		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state6.Attr("tool_index"))))
 		// Kimi-K3.jinja:183 {{- render_content(message.get('content'), state) -}}
 		w.At(183, 1, "{{ }}")
-		w.Write(runtime.Call(renderContent, []runtime.Value{runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil), state6}, nil))
+		renderContent(runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil), state6)
 		// Kimi-K3.jinja:184 {{- close_tag('message') -}}
 		w.At(184, 1, "{{ }}")
-		w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
+		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
-	})
+	}
 	// Kimi-K3.jinja:188 {%- if thinking is undefined -%}
 	w.At(188, 1, "if")
 	if runtime.IsUndefined(thinking, nil, nil) {
@@ -573,7 +529,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:194 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	w.At(194, 1, "if")
-	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort, nil, nil)) && runtime.NotIn(thinkingEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"), runtime.Str("max"))) {
+	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort, nil, nil)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
 		w.At(195, 5, "{{ }}")
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
@@ -586,14 +542,14 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// Kimi-K3.jinja:201 {{- render_tool_declare(tools) -}}
 		w.At(201, 5, "{{ }}")
-		w.Write(runtime.Call(renderToolDeclare, []runtime.Value{tools}, nil))
+		renderToolDeclare(tools, runtime.Missing())
 	}
 	// Kimi-K3.jinja:204 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	w.At(204, 1, "if")
-	if thinking.Truthy() && runtime.In(thinkingEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"), runtime.Str("max"))) {
+	if thinking.Truthy() && runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205 {{- internal_system_message(
 		w.At(205, 5, "{{ }}")
-		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("`."))}, nil))
+		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("`.")))
 	}
 	// Kimi-K3.jinja:211 {%- for message in messages -%}
 	w.At(211, 1, "for")
@@ -625,18 +581,18 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:218 {{- open_tag('message', attrs) -}}
 				w.At(218, 13, "{{ }}")
-				w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), attrs2}, nil))
+				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:219 {{- render_content(message.get('content'), state) -}}
 				w.At(219, 13, "{{ }}")
-				w.Write(runtime.Call(renderContent, []runtime.Value{runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state}, nil))
+				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 				// Kimi-K3.jinja:220 {{- close_tag('message') -}}
 				w.At(220, 13, "{{ }}")
-				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
+				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
 				// Kimi-K3.jinja:223 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				w.At(223, 13, "{{ }}")
-				w.Write(runtime.Call(renderToolDeclare, []runtime.Value{message3.Attr("tools")}, []runtime.Kwarg{runtime.KW("dynamic", runtime.Bool(true))}))
+				renderToolDeclare(message3.Attr("tools"), runtime.Bool(true))
 			} else if runtime.EqStr(message3.Attr("role"), "system") {
 				// Kimi-K3.jinja:225 {%- set attrs = [('role', 'system')] -%}
 				w.At(225, 13, "set")
@@ -650,13 +606,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:227 {{- open_tag('message', attrs) -}}
 				w.At(227, 13, "{{ }}")
-				w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), attrs2}, nil))
+				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:228 {{- render_content(message.get('content'), state) -}}
 				w.At(228, 13, "{{ }}")
-				w.Write(runtime.Call(renderContent, []runtime.Value{runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state}, nil))
+				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 				// Kimi-K3.jinja:229 {{- close_tag('message') -}}
 				w.At(229, 13, "{{ }}")
-				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
+				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if runtime.EqStr(message3.Attr("role"), "assistant") {
 				// Kimi-K3.jinja:232 {%- set state.tool_calls = message.get('tool_calls') -%}
@@ -677,13 +633,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Kimi-K3.jinja:236 {{- open_tag('message', attrs) -}}
 				w.At(236, 13, "{{ }}")
-				w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), attrs2}, nil))
+				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:237 {{- render_assistant(message, state) -}}
 				w.At(237, 13, "{{ }}")
-				w.Write(runtime.Call(renderAssistant, []runtime.Value{message3, state}, nil))
+				renderAssistant(message3, state)
 				// Kimi-K3.jinja:238 {{- close_tag('message') -}}
 				w.At(238, 13, "{{ }}")
-				w.Write(runtime.Call(closeTag, []runtime.Value{runtime.Str("message")}, nil))
+				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
@@ -767,7 +723,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 								if !runtime.IsNone(resultId, nil, nil) && runtime.Eq(runtime.FilterString(resultId, nil, nil), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									w.At(265, 33, "{{ }}")
-									w.Write(runtime.Call(renderToolMessage, []runtime.Value{toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil)}, nil))
+									renderToolMessage(toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil))
 								}
 							}
 						}
@@ -778,7 +734,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					for _, toolMessage2 := range runtime.Iterate(w, run.Attr("tool_messages")) {
 						// Kimi-K3.jinja:272 {{- render_tool_message(tool_message, state) -}}
 						w.At(272, 21, "{{ }}")
-						w.Write(runtime.Call(renderToolMessage, []runtime.Value{toolMessage2, state}, nil))
+						renderToolMessage(toolMessage2, state, runtime.Missing())
 					}
 				}
 			}
@@ -789,11 +745,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
 		w.At(280, 5, "{{ }}")
-		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message.")}, nil))
+		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:282 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
 		w.At(282, 5, "{{ }}")
-		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message.")}, nil))
+		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285 {%- if response_schema is defined -%}
 	w.At(285, 1, "if")
@@ -840,25 +796,27 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	if runtime.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305 {{- internal_system_message(
 		w.At(305, 5, "{{ }}")
-		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.")}, nil))
+		internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if runtime.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:310 {{- internal_system_message(
 		w.At(310, 5, "{{ }}")
-		w.Write(runtime.Call(internalSystemMessage, []runtime.Value{runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), runtime.Call(jsonSorted, []runtime.Value{state.Attr("response_schema")}, nil)), runtime.Str("\n```"))}, nil))
+		internalSystemMessage(runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+			jsonSorted(state.Attr("response_schema"))
+		})), runtime.Str("\n```")))
 	}
 	// Kimi-K3.jinja:316 {%- if add_generation_prompt -%}
 	w.At(316, 1, "if")
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317 {{- open_tag('message', [('role', 'assistant')]) -}}
 		w.At(317, 5, "{{ }}")
-		w.Write(runtime.Call(openTag, []runtime.Value{runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))}, nil))
+		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant"))))
 		// Kimi-K3.jinja:318 {{- open_tag('think' if thinking else 'response') -}}
 		w.At(318, 5, "{{ }}")
-		w.Write(runtime.Call(openTag, []runtime.Value{runtime.IfElse(thinking.Truthy(), func() runtime.Value {
+		openTag(runtime.IfElse(thinking.Truthy(), func() runtime.Value {
 			return runtime.Str("think")
 		}, func() runtime.Value {
 			return runtime.Str("response")
-		})}, nil))
+		}), runtime.Missing())
 	}
 	// Kimi-K3.jinja:321 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	w.At(321, 1, "if")

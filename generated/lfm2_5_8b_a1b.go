@@ -38,9 +38,6 @@ var LFM258BA1B = &runtime.Template{
 func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
-	formatArgValue := runtime.Undefined("format_arg_value")
-	parseContent := runtime.Undefined("parse_content")
-	renderToolCalls := runtime.Undefined("render_tool_calls")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -52,11 +49,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	w.At(2, 1, "set")
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4 {%- macro format_arg_value(arg_value) -%}
-	formatArgValue = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "format_arg_value",
-		Params: []string{"arg_value"},
-	}, func(args []runtime.Value) {
-		argValue := runtime.Param(args[0], "arg_value")
+	formatArgValue := func(argValue runtime.Value) {
+		argValue = runtime.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5 {%- if arg_value is string -%}
 		w.At(5, 5, "if")
 		if runtime.IsString(argValue, nil, nil) {
@@ -74,13 +68,10 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			w.At(10, 9, "{{ }}")
 			w.Write(runtime.FilterString(argValue, nil, nil))
 		}
-	})
+	}
 	// LFM2.5-8B-A1B.jinja:14 {%- macro parse_content(content) -%}
-	parseContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "parse_content",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	parseContent := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		ns2 := in.Lookup("_ns")
 		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
 		w.At(15, 5, "if")
@@ -116,13 +107,10 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			w.At(28, 9, "{{ }}")
 			w.Write(ns2.Attr("result"))
 		}
-	})
+	}
 	// LFM2.5-8B-A1B.jinja:32 {%- macro render_tool_calls(tool_calls) -%}
-	renderToolCalls = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_calls",
-		Params: []string{"tool_calls"},
-	}, func(args []runtime.Value) {
-		toolCalls := runtime.Param(args[0], "tool_calls")
+	renderToolCalls := func(toolCalls runtime.Value) {
+		toolCalls = runtime.Param(toolCalls, "tool_calls")
 		toolCallsNs := runtime.Undefined("tool_calls_ns")
 		// LFM2.5-8B-A1B.jinja:33 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 		w.At(33, 5, "set")
@@ -151,7 +139,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				argValue2 := values[i]
 				// LFM2.5-8B-A1B.jinja:39 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
 				w.At(39, 13, "set")
-				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), runtime.Call(formatArgValue, []runtime.Value{argValue2}, nil)))))
+				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), w.Capture(func() {
+					formatArgValue(argValue2)
+				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
 			w.At(41, 9, "set")
@@ -162,7 +152,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tool_call_start|>[")
 		w.WriteStr(runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
-	})
+	}
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	w.At(46, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
@@ -175,7 +165,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.CallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			w.At(49, 9, "set")
-			runtime.SetAttr(ns, "system_prompt", runtime.Call(parseContent, []runtime.Value{messages0.ItemStr("content")}, nil))
+			runtime.SetAttr(ns, "system_prompt", w.Capture(func() {
+				parseContent(messages0.ItemStr("content"))
+			}))
 		}
 		// LFM2.5-8B-A1B.jinja:51 {%- set messages = messages[1:] -%}
 		w.At(51, 5, "set")
@@ -282,7 +274,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(message2Content, nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84 {%- set content = parse_content(message.content) -%}
 					w.At(84, 13, "set")
-					content2 = runtime.Call(parseContent, []runtime.Value{message2Content}, nil)
+					content2 = w.Capture(func() {
+						parseContent(message2Content)
+					})
 					// LFM2.5-8B-A1B.jinja:85 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					w.At(85, 13, "if")
 					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
@@ -317,7 +311,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:99 {{- render_tool_calls(message.tool_calls) -}}
 					w.At(99, 13, "{{ }}")
-					w.Write(runtime.Call(renderToolCalls, []runtime.Value{message2.Attr("tool_calls")}, nil))
+					renderToolCalls(message2.Attr("tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101 {%- if _has_cfm -%}
 				w.At(101, 9, "if")
@@ -334,7 +328,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108 {{- parse_content(message["content"]) -}}
 				w.At(108, 13, "{{ }}")
-				w.Write(runtime.Call(parseContent, []runtime.Value{message2.ItemStr("content")}, nil))
+				parseContent(message2.ItemStr("content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}

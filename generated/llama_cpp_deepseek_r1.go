@@ -41,7 +41,6 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
-	flushToolOutputs := runtime.Undefined("flush_tool_outputs")
 	// llama-cpp-deepseek-r1.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, "if")
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
@@ -79,7 +78,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	w.At(26, 1, "{{ }}")
 	w.Write(ns.Attr("system_prompt"))
 	// llama-cpp-deepseek-r1.jinja:27 {%- macro flush_tool_outputs() -%}
-	flushToolOutputs = runtime.NewMacro(w, &runtime.MacroSpec{Name: "flush_tool_outputs"}, func(_ []runtime.Value) {
+	flushToolOutputs := func() {
 		// llama-cpp-deepseek-r1.jinja:28 {%- if ns.is_tool_outputs -%}
 		w.At(28, 5, "if")
 		if ns.Attr("is_tool_outputs").Truthy() {
@@ -88,10 +87,10 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.At(30, 9, "set")
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(false))
 		}
-	})
+	}
 	// llama-cpp-deepseek-r1.jinja:33 {{- flush_tool_outputs() -}}
 	w.At(33, 1, "{{ }}")
-	w.Write(runtime.Call(flushToolOutputs, nil, nil))
+	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:34 {%- for message in messages -%}
 	w.At(34, 1, "for")
 	for _, message2 := range runtime.Iterate(w, messages) {
@@ -102,7 +101,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		if !runtime.EqStr(message2Role, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36 {{- flush_tool_outputs() -}}
 			w.At(36, 9, "{{ }}")
-			w.Write(runtime.Call(flushToolOutputs, nil, nil))
+			flushToolOutputs()
 		}
 		// llama-cpp-deepseek-r1.jinja:38 {%- if message['role'] == 'user' -%}
 		w.At(38, 5, "if")
@@ -162,7 +161,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57 {{- flush_tool_outputs() -}}
 			w.At(57, 9, "{{ }}")
-			w.Write(runtime.Call(flushToolOutputs, nil, nil))
+			flushToolOutputs()
 			// llama-cpp-deepseek-r1.jinja:58 {%- set content = message['content'] -%}
 			w.At(58, 9, "set")
 			content = message2.ItemStr("content")
@@ -202,7 +201,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	}
 	// llama-cpp-deepseek-r1.jinja:73 {{- flush_tool_outputs() -}}
 	w.At(73, 1, "{{ }}")
-	w.Write(runtime.Call(flushToolOutputs, nil, nil))
+	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:74 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	w.At(74, 1, "if")
 	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool_outputs").Truthy() {

@@ -36,28 +36,17 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 
 // renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
 func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
-	appendNewParamInfo := runtime.Undefined("append_new_param_info")
-	convertDataType := runtime.Undefined("convert_data_type")
-	getParamType := runtime.Undefined("get_param_type")
-	getFormatParam := runtime.Undefined("get_format_param")
-	getParamInfo := runtime.Undefined("get_param_info")
-	getEnumOptionStr := runtime.Undefined("get_enum_option_str")
-	getArrayTypescript := runtime.Undefined("get_array_typescript")
-	getParameterTypescript := runtime.Undefined("get_parameter_typescript")
-	generateSchemaFromFunctions := runtime.Undefined("generate_schema_from_functions")
+	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
-	appendNewParamInfo = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "append_new_param_info",
-		Params: []string{"param_declaration", "comment_info", "examples_info", "depth"},
-	}, func(args []runtime.Value) {
-		paramDeclaration := runtime.Param(args[0], "param_declaration")
-		commentInfo := runtime.Param(args[1], "comment_info")
-		examplesInfo := runtime.Param(args[2], "examples_info")
-		depth := runtime.Param(args[3], "depth")
+	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth runtime.Value) {
+		paramDeclaration = runtime.Param(paramDeclaration, "param_declaration")
+		commentInfo = runtime.Param(commentInfo, "comment_info")
+		examplesInfo = runtime.Param(examplesInfo, "examples_info")
+		depth = runtime.Param(depth, "depth")
 		offset := runtime.Undefined("offset")
 		// meetkai-functionary-medium-v3.2.jinja:2 {%- set offset = "" -%}
 		w.At(2, 5, "set")
@@ -97,13 +86,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n")
 		w.WriteStr(offset)
 		w.WriteStr(paramDeclaration)
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:18 {%- macro convert_data_type(param_type) -%}
-	convertDataType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "convert_data_type",
-		Params: []string{"param_type"},
-	}, func(args []runtime.Value) {
-		paramType := runtime.Param(args[0], "param_type")
+	convertDataType := func(paramType runtime.Value) {
+		paramType = runtime.Param(paramType, "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19 {%- if param_type == "integer" or param_type == "float" -%}
 		w.At(19, 5, "if")
 		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
@@ -113,13 +99,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.At(22, 9, "{{ }}")
 			w.Write(paramType)
 		}
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:26 {%- macro get_param_type(param) -%}
-	getParamType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_param_type",
-		Params: []string{"param"},
-	}, func(args []runtime.Value) {
-		param := runtime.Param(args[0], "param")
+	getParamType := func(param runtime.Value) {
+		param = runtime.Param(param, "param")
 		paramType2 := runtime.Undefined("param_type")
 		rawParamType := in.Lookup("raw_param_type")
 		oneOfTypes := in.Lookup("one_of_types")
@@ -145,7 +128,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36 {{ convert_data_type(param_type) }}
 			w.At(36, 9, "{{ }}")
-			w.Write(runtime.Call(convertDataType, []runtime.Value{paramType2}, nil))
+			convertDataType(paramType2)
 		} else if runtime.In(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:38 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
 			w.At(38, 9, "set")
@@ -155,15 +138,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:40 {{ convert_data_type(one_of_types | join(" | ")) }}
 			w.At(40, 9, "{{ }}")
-			w.Write(runtime.Call(convertDataType, []runtime.Value{runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil)}, nil))
+			convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
 		}
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:44 {%- macro get_format_param(param) -%}
-	getFormatParam = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_format_param",
-		Params: []string{"param"},
-	}, func(args []runtime.Value) {
-		param2 := runtime.Param(args[0], "param")
+	getFormatParam := func(param2 runtime.Value) {
+		param2 = runtime.Param(param2, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45 {%- if "format" in param -%}
 		w.At(45, 5, "if")
 		if runtime.In(runtime.Str("format"), param2) {
@@ -198,13 +178,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("<|NONE|>")
 		}
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:63 {%- macro get_param_info(param) -%}
-	getParamInfo = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_param_info",
-		Params: []string{"param"},
-	}, func(args []runtime.Value) {
-		param3 := runtime.Param(args[0], "param")
+	getParamInfo := func(param3 runtime.Value) {
+		param3 = runtime.Param(param3, "param")
 		paramType3 := runtime.Undefined("param_type")
 		formatParam := runtime.Undefined("format_param")
 		desc := in.Lookup("desc")
@@ -214,7 +191,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:65 {%- set format_param = get_format_param(param) -%}
 		w.At(65, 5, "set")
-		formatParam = runtime.Call(getFormatParam, []runtime.Value{param3}, nil)
+		formatParam = w.Capture(func() {
+			getFormatParam(param3)
+		})
 		// meetkai-functionary-medium-v3.2.jinja:67 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
 		w.At(67, 5, "if")
 		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
@@ -256,7 +235,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85 {%- set format_param = get_format_param(param) -%}
 			w.At(85, 9, "set")
-			formatParam = runtime.Call(getFormatParam, []runtime.Value{param3}, nil)
+			formatParam = w.Capture(func() {
+				getFormatParam(param3)
+			})
 			// meetkai-functionary-medium-v3.2.jinja:86 {%- if format_param != "<|NONE|>" -%}
 			w.At(86, 9, "if")
 			if !runtime.EqStr(formatParam, "<|NONE|>") {
@@ -282,13 +263,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("<|NONE|>")
 		}
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:100 {%- macro get_enum_option_str(enum_options) -%}
-	getEnumOptionStr = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_enum_option_str",
-		Params: []string{"enum_options"},
-	}, func(args []runtime.Value) {
-		enumOptions := runtime.Param(args[0], "enum_options")
+	getEnumOptionStr := func(enumOptions runtime.Value) {
+		enumOptions = runtime.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101 {%- for v in enum_options -%}
 		w.At(101, 5, "for")
 		for _, v := range runtime.Iterate(w, enumOptions) {
@@ -311,15 +289,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(" | ")
 			}
 		}
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:113 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
-	getArrayTypescript = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_array_typescript",
-		Params: []string{"param_name", "param_dic", "depth"},
-	}, func(args []runtime.Value) {
-		paramName := runtime.Param(args[0], "param_name")
-		paramDic := runtime.Param(args[1], "param_dic")
-		depth2 := runtime.Param(args[2], "depth")
+	var getArrayTypescript func(runtime.Value, runtime.Value, runtime.Value)
+	getArrayTypescript = func(paramName, paramDic, depth2 runtime.Value) {
+		paramName = runtime.Param(paramName, "param_name")
+		paramDic = runtime.Param(paramDic, "param_dic")
+		depth2 = runtime.Param(depth2, "depth")
 		offset2 := runtime.Undefined("offset")
 		itemsInfo := runtime.Undefined("items_info")
 		arrayType := in.Lookup("array_type")
@@ -360,7 +336,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
 			w.At(127, 9, "set")
-			arrayType = runtime.Call(getParamType, []runtime.Value{itemsInfo}, nil)
+			arrayType = w.Capture(func() {
+				getParamType(itemsInfo)
+			})
 			// meetkai-functionary-medium-v3.2.jinja:128 {%- if array_type == 'object' -%}
 			w.At(128, 9, "if")
 			if runtime.EqStr(arrayType, "object") {
@@ -382,7 +360,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
 				w.At(134, 13, "{{ }}")
-				w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
+				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135 {{- "\n" + offset + "}[]" }}
 				w.At(135, 13, "{{ }}")
 				w.WriteString("\n")
@@ -391,7 +369,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				w.At(137, 13, "set")
-				itemInfo = runtime.Call(getArrayTypescript, []runtime.Value{runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1))}, nil)
+				itemInfo = w.Capture(func() {
+					getArrayTypescript(runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1)))
+				})
 				// meetkai-functionary-medium-v3.2.jinja:138 {%- if not param_name -%}
 				w.At(138, 13, "if")
 				if !paramName.Truthy() {
@@ -413,7 +393,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.In(runtime.Str("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 				w.At(145, 17, "set")
-				itemType = runtime.Call(getEnumOptionStr, []runtime.Value{itemsInfo.ItemStr("enum")}, nil)
+				itemType = w.Capture(func() {
+					getEnumOptionStr(itemsInfo.ItemStr("enum"))
+				})
 				// meetkai-functionary-medium-v3.2.jinja:146 {%- if param_name is none -%}
 				w.At(146, 17, "if")
 				if runtime.IsNone(paramName, nil, nil) {
@@ -449,15 +431,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("[],")
 			}
 		}
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:162 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
-	getParameterTypescript = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_parameter_typescript",
-		Params: []string{"properties", "required_params", "depth"},
-	}, func(args []runtime.Value) {
-		properties := runtime.Param(args[0], "properties")
-		requiredParams := runtime.Param(args[1], "required_params")
-		depth3 := args[2]
+	var getParameterTypescript func(runtime.Value, runtime.Value, runtime.Value)
+	getParameterTypescript = func(properties, requiredParams, depth3 runtime.Value) {
+		properties = runtime.Param(properties, "properties")
+		requiredParams = runtime.Param(requiredParams, "required_params")
 		if depth3.IsMissing() {
 			depth3 = runtime.Int(0)
 		}
@@ -482,7 +461,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsMapping(param4, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:166 {%- set comment_info = get_param_info(param) -%}
 				w.At(166, 13, "set")
-				commentInfo2 = runtime.Call(getParamInfo, []runtime.Value{param4}, nil)
+				commentInfo2 = w.Capture(func() {
+					getParamInfo(param4)
+				})
 				// meetkai-functionary-medium-v3.2.jinja:168 {%- set examples_info = [] -%}
 				w.At(168, 13, "set")
 				examplesInfo2 = runtime.NewList()
@@ -508,7 +489,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180 {%- set param_type = get_param_type(param) -%}
 				w.At(180, 13, "set")
-				paramType4 = runtime.Call(getParamType, []runtime.Value{param4}, nil)
+				paramType4 = w.Capture(func() {
+					getParamType(param4)
+				})
 				// meetkai-functionary-medium-v3.2.jinja:183 {%- set offset = "" -%}
 				w.At(183, 13, "set")
 				offset3 = runtime.Str("")
@@ -555,7 +538,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(paramDeclaration2)
 					// meetkai-functionary-medium-v3.2.jinja:199 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.At(199, 17, "{{ }}")
-					w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1))}, nil))
+					w.Write(w.Capture(func() {
+						getParameterTypescript(runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1)))
+					}))
 					// meetkai-functionary-medium-v3.2.jinja:200 {{- "\n" + offset + "}," }}
 					w.At(200, 17, "{{ }}")
 					w.WriteString("\n")
@@ -573,7 +558,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 						w.At(205, 21, "{{ }}")
-						w.Write(runtime.Call(appendNewParamInfo, []runtime.Value{paramDeclaration2, commentInfo2, examplesInfo2, depth3}, nil))
+						appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:207 {%- if comment_info != "<|NONE|>" -%}
 						w.At(207, 21, "if")
@@ -600,7 +585,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
 						w.At(215, 21, "set")
-						arrayDeclaration = runtime.Call(getArrayTypescript, []runtime.Value{paramDeclaration2, param4, depth3}, nil)
+						arrayDeclaration = w.Capture(func() {
+							getArrayTypescript(paramDeclaration2, param4, depth3)
+						})
 						// meetkai-functionary-medium-v3.2.jinja:216 {%- if not array_declaration.endswith(",") -%}
 						w.At(216, 21, "if")
 						if !runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
@@ -618,7 +605,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					if runtime.In(runtime.Str("enum"), param4) {
 						// meetkai-functionary-medium-v3.2.jinja:223 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						w.At(223, 21, "set")
-						paramType4 = runtime.Call(getEnumOptionStr, []runtime.Value{param4.ItemStr("enum")}, nil)
+						paramType4 = w.Capture(func() {
+							getEnumOptionStr(param4.ItemStr("enum"))
+						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225 {%- if "nullable" in param and param["nullable"] -%}
 					w.At(225, 17, "if")
@@ -632,18 +621,20 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					paramDeclaration2 = runtime.Add(runtime.Add(runtime.Add(paramDeclaration2, runtime.Str(": ")), paramType4), runtime.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 					w.At(229, 17, "{{ }}")
-					w.Write(runtime.Call(appendNewParamInfo, []runtime.Value{paramDeclaration2, commentInfo2, examplesInfo2, depth3}, nil))
+					appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 				}
 			}
 		}
+	}
+	getParameterTypescript2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "get_parameter_typescript",
+		Params: []string{"properties", "required_params", "depth"},
+	}, func(args []runtime.Value) {
+		getParameterTypescript(args[0], args[1], args[2])
 	})
 	// meetkai-functionary-medium-v3.2.jinja:235 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
-	generateSchemaFromFunctions = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "generate_schema_from_functions",
-		Params: []string{"functions", "namespace"},
-	}, func(args []runtime.Value) {
-		functions := runtime.Param(args[0], "functions")
-		namespace := args[1]
+	generateSchemaFromFunctions := func(functions, namespace runtime.Value) {
+		functions = runtime.Param(functions, "functions")
 		if namespace.IsMissing() {
 			namespace = runtime.Str("functions")
 		}
@@ -697,7 +688,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					requiredParams2 = runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:253 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					w.At(253, 17, "{{ }}")
-					w.Write(runtime.Call(getParameterTypescript, []runtime.Value{runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams2, runtime.Int(0)}, nil))
+					w.Write(w.Capture(func() {
+						getParameterTypescript(runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams2, runtime.Int(0))
+					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
 					w.WriteString(" = () => any;\n\n")
@@ -708,7 +701,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.At(260, 5, "{{ }}")
 		w.WriteString("} // namespace ")
 		w.WriteStr(namespace)
-	})
+	}
 	// meetkai-functionary-medium-v3.2.jinja:262 {%- if not tools -%}
 	w.At(262, 1, "if")
 	if !tools.Truthy() {
@@ -718,7 +711,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
 	w.At(265, 1, "{{ }}")
-	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), runtime.Call(generateSchemaFromFunctions, []runtime.Value{tools}, nil), runtime.Str("<|eot_id|>"))
+	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
+		generateSchemaFromFunctions(tools, runtime.Missing())
+	}), runtime.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
 	w.At(266, 1, "if")
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {

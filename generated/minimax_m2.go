@@ -38,9 +38,6 @@ var MiniMaxM2 = &runtime.Template{
 func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
 	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	renderToolNamespace := runtime.Undefined("render_tool_namespace")
-	visibleText := runtime.Undefined("visible_text")
-	buildSystemMessage := runtime.Undefined("build_system_message")
 	systemMessage := runtime.Undefined("system_message")
 	messages := in.Lookup("messages")
 	conversationMessages := runtime.Undefined("conversation_messages")
@@ -55,11 +52,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	w.At(3, 1, "set")
 	toolcallEndToken = runtime.Str("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_namespace",
-		Params: []string{"namespace_name", "tool_list"},
-	}, func(args []runtime.Value) {
-		toolList := runtime.Param(args[1], "tool_list")
+	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
 		// MiniMax-M2.jinja:6 {%- for tool in tool_list -%}
 		w.At(6, 1, "for")
 		for _, tool := range runtime.Iterate(w, toolList) {
@@ -69,13 +63,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
-	})
+	}
 	// MiniMax-M2.jinja:10 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// MiniMax-M2.jinja:11 {%- if content is string -%}
 		w.At(11, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -103,20 +94,17 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(22, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// MiniMax-M2.jinja:26 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "build_system_message",
-		Params: []string{"system_message"},
-	}, func(args []runtime.Value) {
-		systemMessage2 := runtime.Param(args[0], "system_message")
+	buildSystemMessage := func(systemMessage2 runtime.Value) {
+		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		modelIdentity := in.Lookup("model_identity")
 		// MiniMax-M2.jinja:27 {%- if system_message and system_message.content -%}
 		w.At(27, 5, "if")
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
 			// MiniMax-M2.jinja:28 {{- visible_text(system_message.content) }}
 			w.At(28, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{systemMessage2.Attr("content")}, nil))
+			visibleText(systemMessage2.Attr("content"))
 		} else {
 			// MiniMax-M2.jinja:30 {%- if model_identity is not defined -%}
 			w.At(30, 9, "if")
@@ -143,7 +131,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(42, 9, "{{ }}")
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
-	})
+	}
 	// MiniMax-M2.jinja:47 {%- set system_message = none -%}
 	w.At(47, 1, "set")
 	systemMessage = runtime.None()
@@ -181,7 +169,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
 	// MiniMax-M2.jinja:62 {{- build_system_message(system_message) }}
 	w.At(62, 1, "{{ }}")
-	w.Write(runtime.Call(buildSystemMessage, []runtime.Value{systemMessage}, nil))
+	buildSystemMessage(systemMessage)
 	// MiniMax-M2.jinja:64 {%- if tools -%}
 	w.At(64, 1, "if")
 	if tools.Truthy() {
@@ -193,7 +181,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:67 {{- render_tool_namespace("functions", tools) }}
 		w.At(67, 5, "{{ }}")
-		w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
+		renderToolNamespace(runtime.Str("functions"), tools)
 		// MiniMax-M2.jinja:68 {{- '</tools>' ~ '\n\n' }}
 		w.At(68, 5, "{{ }}")
 		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
@@ -231,7 +219,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// MiniMax-M2.jinja:88 {%- set content = visible_text(message.content) %}
 			w.At(88, 9, "set")
-			content2 = runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil)
+			content2 = w.Capture(func() {
+				visibleText(message.Attr("content"))
+			})
 			// MiniMax-M2.jinja:89 {%- if message.reasoning_content is string %}
 			w.At(89, 9, "if")
 			messageReasoningContent := message.Attr("reasoning_content")
@@ -380,7 +370,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
 			// MiniMax-M2.jinja:151 {{- visible_text(message.content) }}
 			w.At(151, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil))
+			visibleText(message.Attr("content"))
 			// MiniMax-M2.jinja:152 {{- '[e~[' ~ '\n' }}
 			w.At(152, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))

@@ -46,11 +46,6 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	thinkEndToken := runtime.Undefined("think_end_token")
 	imageToken := runtime.Undefined("image_token")
 	videoToken := runtime.Undefined("video_token")
-	toXml := runtime.Undefined("to_xml")
-	renderToolNamespace := runtime.Undefined("render_tool_namespace")
-	visibleText := runtime.Undefined("visible_text")
-	buildSystemMessage := runtime.Undefined("build_system_message")
-	buildDeveloperMessage := runtime.Undefined("build_developer_message")
 	systemMessage := runtime.Undefined("system_message")
 	developerMessage := runtime.Undefined("developer_message")
 	messages := in.Lookup("messages")
@@ -90,12 +85,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	w.At(11, 1, "set")
 	videoToken = runtime.Str("]<]video[>[")
 	// MiniMax-M3.jinja:20 {%- macro to_xml(val, ns) -%}
-	toXml = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "to_xml",
-		Params: []string{"val", "ns"},
-	}, func(args []runtime.Value) {
-		val := runtime.Param(args[0], "val")
-		ns := runtime.Param(args[1], "ns")
+	var toXml func(runtime.Value, runtime.Value)
+	toXml = func(val, ns runtime.Value) {
+		val = runtime.Param(val, "val")
+		ns = runtime.Param(ns, "ns")
 		// MiniMax-M3.jinja:21 {%- if val is mapping -%}
 		w.At(21, 1, "if")
 		if runtime.IsMapping(val, nil, nil) {
@@ -121,7 +114,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(">")
 				// MiniMax-M3.jinja:23 {{ to_xml(v, ns) }}
 				w.At(23, 18, "{{ }}")
-				w.Write(runtime.Call(toXml, []runtime.Value{v2, ns}, nil))
+				w.Write(w.Capture(func() {
+					toXml(v2, ns)
+				}))
 				// MiniMax-M3.jinja:23 {{ ns }}
 				w.At(23, 37, "{{ }}")
 				w.Write(ns)
@@ -141,7 +136,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<item>")
 				// MiniMax-M3.jinja:27 {{ to_xml(item, ns) }}
 				w.At(27, 15, "{{ }}")
-				w.Write(runtime.Call(toXml, []runtime.Value{item3, ns}, nil))
+				w.Write(w.Capture(func() {
+					toXml(item3, ns)
+				}))
 				// MiniMax-M3.jinja:27 {{ ns }}
 				w.At(27, 37, "{{ }}")
 				w.Write(ns)
@@ -157,13 +154,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(34, 1, "{{ }}")
 			w.Write(val)
 		}
-	})
+	}
 	// MiniMax-M3.jinja:38 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_namespace",
-		Params: []string{"namespace_name", "tool_list"},
-	}, func(args []runtime.Value) {
-		toolList := runtime.Param(args[1], "tool_list")
+	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
 		// MiniMax-M3.jinja:39 {%- for tool in tool_list -%}
 		w.At(39, 1, "for")
 		for _, tool := range runtime.Iterate(w, toolList) {
@@ -173,13 +167,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
-	})
+	}
 	// MiniMax-M3.jinja:43 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// MiniMax-M3.jinja:44 {%- if content is string -%}
 		w.At(44, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -217,19 +208,16 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(61, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// MiniMax-M3.jinja:65 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "build_system_message",
-		Params: []string{"system_message"},
-	}, func(args []runtime.Value) {
-		systemMessage2 := runtime.Param(args[0], "system_message")
+	buildSystemMessage := func(systemMessage2 runtime.Value) {
+		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		// MiniMax-M3.jinja:66 {%- if system_message and system_message.content -%}
 		w.At(66, 5, "if")
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:67 {{- visible_text(system_message.content) }}
 			w.At(67, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{systemMessage2.Attr("content")}, nil))
+			visibleText(systemMessage2.Attr("content"))
 		} else {
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 		}
@@ -253,20 +241,17 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 		}
 		w.WriteString("</thinking_instructions>")
-	})
+	}
 	// MiniMax-M3.jinja:88 {%- macro build_developer_message(developer_message) -%}
-	buildDeveloperMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "build_developer_message",
-		Params: []string{"developer_message"},
-	}, func(args []runtime.Value) {
-		developerMessage2 := runtime.Param(args[0], "developer_message")
+	buildDeveloperMessage := func(developerMessage2 runtime.Value) {
+		developerMessage2 = runtime.Param(developerMessage2, "developer_message")
 		modelIdentity := in.Lookup("model_identity")
 		// MiniMax-M3.jinja:89 {%- if developer_message and developer_message.content -%}
 		w.At(89, 5, "if")
 		if developerMessage2.Truthy() && developerMessage2.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:90 {{- visible_text(developer_message.content) }}
 			w.At(90, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{developerMessage2.Attr("content")}, nil))
+			visibleText(developerMessage2.Attr("content"))
 		} else {
 			// MiniMax-M3.jinja:92 {%- if model_identity is not defined -%}
 			w.At(92, 9, "if")
@@ -279,7 +264,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(95, 9, "{{ }}")
 			w.Write(modelIdentity)
 		}
-	})
+	}
 	// MiniMax-M3.jinja:100 {%- set system_message = none -%}
 	w.At(100, 1, "set")
 	systemMessage = runtime.None()
@@ -300,7 +285,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		// MiniMax-M3.jinja:106 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
 		w.At(106, 5, "if")
-		if conversationMessages.Truthy() && runtime.In(conversationMessages.ItemInt(0).Attr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+		if conversationMessages.Truthy() && runtime.InStrs(conversationMessages.ItemInt(0).Attr("role"), "system", "developer") {
 			// MiniMax-M3.jinja:107 {%- set developer_message = conversation_messages[0] -%}
 			w.At(107, 9, "set")
 			developerMessage = conversationMessages.ItemInt(0)
@@ -308,7 +293,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(108, 9, "set")
 			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
-	} else if messages.Truthy() && runtime.In(messages.ItemInt(0).Attr("role"), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+	} else if messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
 		// MiniMax-M3.jinja:111 {%- set developer_message = messages[0] -%}
 		w.At(111, 5, "set")
 		developerMessage = messages.ItemInt(0)
@@ -321,7 +306,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n"))
 	// MiniMax-M3.jinja:116 {{- build_system_message(system_message) }}
 	w.At(116, 1, "{{ }}")
-	w.Write(runtime.Call(buildSystemMessage, []runtime.Value{systemMessage}, nil))
+	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117 {{- eos_token ~ '\n' }}
 	w.At(117, 1, "{{ }}")
 	w.WriteConcat(eosToken, runtime.Str("\n"))
@@ -330,7 +315,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteConcat(bosToken, runtime.Str("developer"), runtime.Str("\n"))
 	// MiniMax-M3.jinja:121 {{- build_developer_message(developer_message) }}
 	w.At(121, 1, "{{ }}")
-	w.Write(runtime.Call(buildDeveloperMessage, []runtime.Value{developerMessage}, nil))
+	buildDeveloperMessage(developerMessage)
 	// MiniMax-M3.jinja:122 {%- if tools -%}
 	w.At(122, 1, "if")
 	if tools.Truthy() {
@@ -342,7 +327,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:125 {{- render_tool_namespace("functions", tools) }}
 		w.At(125, 5, "{{ }}")
-		w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
+		renderToolNamespace(runtime.Str("functions"), tools)
 		// MiniMax-M3.jinja:126 {{- '</tools>' ~ '\n\n' }}
 		w.At(126, 5, "{{ }}")
 		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
@@ -417,7 +402,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// MiniMax-M3.jinja:152 {%- set content = visible_text(message.content) %}
 			w.At(152, 9, "set")
-			content2 = runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil)
+			content2 = w.Capture(func() {
+				visibleText(message.Attr("content"))
+			})
 			// MiniMax-M3.jinja:153 {%- if message.reasoning_content is string %}
 			w.At(153, 9, "if")
 			messageReasoningContent := message.Attr("reasoning_content")
@@ -493,7 +480,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						w.WriteAdd(nsToken, runtime.Str("<"), k2, runtime.Str(">"))
 						// MiniMax-M3.jinja:184 {{- to_xml(v, ns_token) -}}
 						w.At(184, 1, "{{ }}")
-						w.Write(runtime.Call(toXml, []runtime.Value{v4, nsToken}, nil))
+						w.Write(w.Capture(func() {
+							toXml(v4, nsToken)
+						}))
 						// MiniMax-M3.jinja:185 {{- ns_token + '</' + k + '>' }}
 						w.At(185, 1, "{{ }}")
 						w.WriteAdd(nsToken, runtime.Str("</"), k2, runtime.Str(">"))
@@ -593,7 +582,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteConcat(bosToken, runtime.Str("user"), runtime.Str("\n"))
 			// MiniMax-M3.jinja:229 {{- visible_text(message.content) }}
 			w.At(229, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil))
+			visibleText(message.Attr("content"))
 			// MiniMax-M3.jinja:230 {{- eos_token ~ '\n' }}
 			w.At(230, 9, "{{ }}")
 			w.WriteConcat(eosToken, runtime.Str("\n"))

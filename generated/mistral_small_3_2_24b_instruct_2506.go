@@ -170,7 +170,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77 {{- block['text'] }}
 						w.At(77, 21, "{{ }}")
 						w.Write(block.ItemStr("text"))
-					} else if runtime.In(blockType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.InStrs(blockType, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -226,7 +226,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102 {{- block['text'] }}
 						w.At(102, 21, "{{ }}")
 						w.Write(block2.ItemStr("text"))
-					} else if runtime.In(block2Type, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.InStrs(block2Type, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}

@@ -179,7 +179,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70 {{- block['text'] }}
 						w.At(70, 21, "{{ }}")
 						w.Write(block2.ItemStr("text"))
-					} else if runtime.In(block2Type, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.InStrs(block2Type, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …

@@ -124,7 +124,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
 		w.At(34, 5, "if")
-		if runtime.NotIn(message.ItemStr("role"), runtime.NewList(runtime.Str("tool"), runtime.Str("tool_results"))) && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if !runtime.InStrs(message.ItemStr("role"), "tool", "tool_results") && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35 {%- set filtered_messages = filtered_messages + [message] %}
 			w.At(35, 9, "set")
 			filteredMessages2 = runtime.Add(filteredMessages2, runtime.NewList(message))

@@ -36,9 +36,6 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
 func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
-	renderContent := runtime.Undefined("render_content")
-	setRoles := runtime.Undefined("set_roles")
-	renderToolcalls := runtime.Undefined("render_toolcalls")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	histMsgs := runtime.Undefined("hist_msgs")
@@ -46,11 +43,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1 {%- macro render_content(msg) -%}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"msg"},
-	}, func(args []runtime.Value) {
-		msg := runtime.Param(args[0], "msg")
+	renderContent := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
 		c := runtime.Undefined("c")
 		// moonshotai-Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
 		w.At(2, 5, "set")
@@ -76,13 +70,10 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// moonshotai-Kimi-K2-Thinking.jinja:16 {% macro set_roles(message) -%}
-	setRoles = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "set_roles",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message := runtime.Param(args[0], "message")
+	setRoles := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
 		roleName := runtime.Undefined("role_name")
 		// moonshotai-Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
 		w.At(17, 3, "set")
@@ -111,13 +102,10 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
-	})
+	}
 	// moonshotai-Kimi-K2-Thinking.jinja:28 {%- macro render_toolcalls(message) -%}
-	renderToolcalls = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_toolcalls",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message2 := runtime.Param(args[0], "message")
+	renderToolcalls := func(message2 runtime.Value) {
+		message2 = runtime.Param(message2, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30 {%- for tool_call in message['tool_calls'] -%}
 		w.At(30, 3, "for")
@@ -147,7 +135,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_call_end|>")
 		}
 		w.WriteString("<|tool_calls_section_end|>")
-	})
+	}
 	// moonshotai-Kimi-K2-Thinking.jinja:39 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	w.At(39, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
@@ -189,7 +177,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		toolCallId := in.Lookup("tool_call_id")
 		// moonshotai-Kimi-K2-Thinking.jinja:60 {{set_roles(message)}}
 		w.At(60, 3, "{{ }}")
-		w.Write(runtime.Call(setRoles, []runtime.Value{message3}, nil))
+		setRoles(message3)
 		// moonshotai-Kimi-K2-Thinking.jinja:61 {%- if message['role'] == 'assistant' -%}
 		w.At(61, 3, "if")
 		message3Role := message3.ItemStr("role")
@@ -197,13 +185,13 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62 {{render_content(message)}}
 			w.At(62, 20, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
+			renderContent(message3)
 			// moonshotai-Kimi-K2-Thinking.jinja:63 {%- if message.get('tool_calls') -%}
 			w.At(63, 5, "if")
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64 {{render_toolcalls(message)}}
 				w.At(64, 7, "{{ }}")
-				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message3}, nil))
+				renderToolcalls(message3)
 			}
 		} else if runtime.EqStr(message3Role, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:67 {%- set tool_call_id = message.tool_call_id -%}
@@ -216,11 +204,11 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69 {{render_content(message)}}
 			w.At(69, 1, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
+			renderContent(message3)
 		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:71 {{render_content(message)}}
 			w.At(71, 5, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message3}, nil))
+			renderContent(message3)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -231,7 +219,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		toolCallId2 := in.Lookup("tool_call_id")
 		// moonshotai-Kimi-K2-Thinking.jinja:77 {{set_roles(message)}}
 		w.At(77, 3, "{{ }}")
-		w.Write(runtime.Call(setRoles, []runtime.Value{message4}, nil))
+		setRoles(message4)
 		// moonshotai-Kimi-K2-Thinking.jinja:78 {%- if message['role'] == 'assistant' -%}
 		w.At(78, 3, "if")
 		message4Role := message4.ItemStr("role")
@@ -246,13 +234,13 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80 {{render_content(message)}}
 			w.At(80, 26, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
+			renderContent(message4)
 			// moonshotai-Kimi-K2-Thinking.jinja:81 {%- if message.get('tool_calls') -%}
 			w.At(81, 5, "if")
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82 {{render_toolcalls(message)}}
 				w.At(82, 6, "{{ }}")
-				w.Write(runtime.Call(renderToolcalls, []runtime.Value{message4}, nil))
+				renderToolcalls(message4)
 			}
 		} else if runtime.EqStr(message4Role, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:85 {%- set tool_call_id = message.tool_call_id -%}
@@ -265,11 +253,11 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
 			w.At(87, 1, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
+			renderContent(message4)
 		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:89 {{render_content(message)}}
 			w.At(89, 5, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message4}, nil))
+			renderContent(message4)
 		}
 		w.WriteString("<|im_end|>")
 	}

@@ -36,11 +36,6 @@ var MuseGlimmer = &runtime.Template{
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
 func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
-	renderContent := runtime.Undefined("render_content")
-	renderAtem := runtime.Undefined("render_atem")
-	renderToolDefs := runtime.Undefined("render_tool_defs")
-	renderReasoning := runtime.Undefined("render_reasoning")
-	renderSystemMeta := runtime.Undefined("render_system_meta")
 	bosToken := in.Lookup("bos_token")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -50,11 +45,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11 {%- macro render_content(content) -%}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	renderContent := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// muse-glimmer.jinja:12 {%- if content is string -%}
 		w.At(12, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -79,13 +71,10 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// muse-glimmer.jinja:26 {%- macro render_atem(tc) -%}
-	renderAtem = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_atem",
-		Params: []string{"tc"},
-	}, func(args []runtime.Value) {
-		tc := runtime.Param(args[0], "tc")
+	renderAtem := func(tc runtime.Value) {
+		tc = runtime.Param(tc, "tc")
 		args2 := runtime.Undefined("args")
 		// muse-glimmer.jinja:27 {%- set args = tc.function.arguments -%}
 		w.At(27, 5, "set")
@@ -138,13 +127,10 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</atem:parameter>\n")
 		}
 		w.WriteString("</atem:invoke>\n</atem:function_calls>")
-	})
+	}
 	// muse-glimmer.jinja:51 {%- macro render_tool_defs(tools) -%}
-	renderToolDefs = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_defs",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools2 := runtime.Param(args[0], "tools")
+	renderToolDefs := func(tools2 runtime.Value) {
+		tools2 = runtime.Param(tools2, "tools")
 		nsns := runtime.Undefined("nsns")
 		toolNamespaceDescriptions := in.Lookup("tool_namespace_descriptions")
 		nd := runtime.Undefined("nd")
@@ -222,9 +208,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
-	})
+	}
 	// muse-glimmer.jinja:83 {%- macro render_reasoning() -%}
-	renderReasoning = runtime.NewMacro(w, &runtime.MacroSpec{Name: "render_reasoning"}, func(_ []runtime.Value) {
+	renderReasoning := func() {
 		reasoningStrength := in.Lookup("reasoning_strength")
 		rs := runtime.Undefined("rs")
 		// muse-glimmer.jinja:84 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
@@ -239,13 +225,10 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("Reasoning strength: ")
 		w.WriteStr(rs)
 		w.WriteString(".")
-	})
+	}
 	// muse-glimmer.jinja:87 {%- macro render_system_meta(tools) -%}
-	renderSystemMeta = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_system_meta",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools3 := runtime.Param(args[0], "tools")
+	renderSystemMeta := func(tools3 runtime.Value) {
+		tools3 = runtime.Param(tools3, "tools")
 		rns := runtime.Undefined("rns")
 		// muse-glimmer.jinja:88 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 		w.At(88, 5, "set")
@@ -293,7 +276,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("# Valid recipients: ")
 		w.WriteStr(runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString(".")
-	})
+	}
 	// muse-glimmer.jinja:104 {{- bos_token -}}
 	w.At(104, 1, "{{ }}")
 	w.Write(bosToken)
@@ -345,19 +328,19 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121 {{- render_reasoning() -}}
 		w.At(121, 5, "{{ }}")
-		w.Write(runtime.Call(renderReasoning, nil, nil))
+		renderReasoning()
 		// muse-glimmer.jinja:122 {%- if tools -%}
 		w.At(122, 5, "if")
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124 {{- render_tool_defs(tools) -}}
 			w.At(124, 9, "{{ }}")
-			w.Write(runtime.Call(renderToolDefs, []runtime.Value{tools}, nil))
+			renderToolDefs(tools)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127 {{- render_system_meta(tools) -}}
 		w.At(127, 5, "{{ }}")
-		w.Write(runtime.Call(renderSystemMeta, []runtime.Value{tools}, nil))
+		renderSystemMeta(tools)
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130 {%- for message in messages -%}
@@ -388,7 +371,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(role, "system") {
 			// muse-glimmer.jinja:138 {%- set sys_text = render_content(message['content'])
 			w.At(138, 9, "set")
-			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
+			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(w.Capture(func() {
+				renderContent(message.ItemStr("content"))
+			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144 {{- sys_text -}}
 			w.At(144, 9, "{{ }}")
@@ -399,7 +384,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147 {{- render_reasoning() -}}
 				w.At(147, 13, "{{ }}")
-				w.Write(runtime.Call(renderReasoning, nil, nil))
+				renderReasoning()
 			}
 			// muse-glimmer.jinja:149 {%- if tools -%}
 			w.At(149, 9, "if")
@@ -407,18 +392,18 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151 {{- render_tool_defs(tools) -}}
 				w.At(151, 13, "{{ }}")
-				w.Write(runtime.Call(renderToolDefs, []runtime.Value{tools}, nil))
+				renderToolDefs(tools)
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154 {{- render_system_meta(tools) -}}
 			w.At(154, 9, "{{ }}")
-			w.Write(runtime.Call(renderSystemMeta, []runtime.Value{tools}, nil))
+			renderSystemMeta(tools)
 			w.WriteString("<|eot|>")
 		} else if runtime.EqStr(role, "user") {
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158 {{- render_content(message['content']) -}}
 			w.At(158, 9, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil))
+			renderContent(message.ItemStr("content"))
 			w.WriteString("<|eot|>")
 		} else if runtime.EqStr(role, "tool") {
 			// muse-glimmer.jinja:161 {%- set tname = message.get('name') -%}
@@ -469,7 +454,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177 {{- render_content(message['content']) -}}
 			w.At(177, 9, "{{ }}")
-			w.Write(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil))
+			renderContent(message.ItemStr("content"))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if runtime.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:180 {%- if message.get('reasoning_content') -%}
@@ -496,7 +481,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186 {{- render_atem(tc) -}}
 					w.At(186, 17, "{{ }}")
-					w.Write(runtime.Call(renderAtem, []runtime.Value{tc3}, nil))
+					renderAtem(tc3)
 					// muse-glimmer.jinja:187 {%- if loop.last -%}
 					w.At(187, 17, "if")
 					if i3 == len(items2)-1 {
@@ -535,7 +520,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204 {{- render_content(message['content']) -}}
 				w.At(204, 13, "{{ }}")
-				w.Write(runtime.Call(renderContent, []runtime.Value{message.ItemStr("content")}, nil))
+				renderContent(message.ItemStr("content"))
 				// muse-glimmer.jinja:205 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				w.At(205, 13, "{{ }}")
 				if endTurn.Truthy() {

@@ -36,17 +36,14 @@ var NousResearchHermes3Llama318BToolUse = &runtime.Template{
 
 // renderNousResearchHermes3Llama318BToolUse renders NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja.
 func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.Input) {
-	jsonToPythonType := runtime.Undefined("json_to_python_type")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:1 {%- macro json_to_python_type(json_spec) %}
-	jsonToPythonType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "json_to_python_type",
-		Params: []string{"json_spec"},
-	}, func(args []runtime.Value) {
-		jsonSpec := runtime.Param(args[0], "json_spec")
+	var jsonToPythonType func(runtime.Value)
+	jsonToPythonType = func(jsonSpec runtime.Value) {
+		jsonSpec = runtime.Param(jsonSpec, "json_spec")
 		basicTypeMap := runtime.Undefined("basic_type_map")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2 {%- set basic_type_map = {
 		w.At(2, 1, "set")
@@ -61,7 +58,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.At(12, 5, "{{ }}")
 			w.WriteString("list[")
-			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{runtime.FilterItems(jsonSpec, nil, nil)}, nil))
+			w.WriteStr(w.Capture(func() {
+				jsonToPythonType(runtime.FilterItems(jsonSpec, nil, nil))
+			}))
 			w.WriteString("]")
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
@@ -71,7 +70,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.At(15, 9, "{{ }}")
 				w.WriteString("dict[str, ")
-				w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{jsonSpecAdditionalProperties}, nil))
+				w.WriteStr(w.Capture(func() {
+					jsonToPythonType(jsonSpecAdditionalProperties)
+				}))
 				w.WriteString("]")
 			} else {
 				w.WriteString("dict")
@@ -85,7 +86,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				t := items[i]
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:22 {{- json_to_python_type({"type": t}) }}
 				w.At(22, 7, "{{ }}")
-				w.Write(runtime.Call(jsonToPythonType, []runtime.Value{runtime.DictOf(runtime.Str("type"), t)}, nil))
+				w.Write(w.Capture(func() {
+					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+				}))
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:23 {%- if not loop.last %}
 				w.At(23, 7, "if")
 				if !(i == len(items)-1) {
@@ -96,7 +99,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		} else {
 			w.WriteString("Any")
 		}
-	})
+	}
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:34 {{- bos_token }}
 	w.At(34, 1, "{{ }}")
 	w.Write(bosToken)
@@ -136,7 +139,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			paramFields := values[i3]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			w.At(46, 9, "{{ }}")
-			w.WriteAdd(paramName, runtime.Str(": "), runtime.Call(jsonToPythonType, []runtime.Value{paramFields}, nil))
+			w.WriteAdd(paramName, runtime.Str(": "), w.Capture(func() {
+				jsonToPythonType(paramFields)
+			}))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47 {%- if not loop.last %}
 			w.At(47, 9, "if")
 			if !(i3 == len(keys)-1) {
@@ -151,7 +156,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
 			w.At(53, 9, "{{ }}")
 			w.WriteString(" -> ")
-			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{toolReturn}, nil))
+			w.WriteStr(w.Capture(func() {
+				jsonToPythonType(toolReturn)
+			}))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55 {{- " - " + tool.description + "
 		w.At(55, 5, "{{ }}")
@@ -174,7 +181,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("        ")
 			w.WriteStr(paramName2)
 			w.WriteString("(")
-			w.WriteStr(runtime.Call(jsonToPythonType, []runtime.Value{paramFields2}, nil))
+			w.WriteStr(w.Capture(func() {
+				jsonToPythonType(paramFields2)
+			}))
 			w.WriteString("): ")
 			w.WriteStr(runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}

@@ -36,7 +36,6 @@ var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 
 // renderNVIDIANemotron3Nano30BA3BBF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
-	renderExtraKeys := runtime.Undefined("render_extra_keys")
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
 	ns := runtime.Undefined("ns")
@@ -46,12 +45,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_extra_keys",
-		Params: []string{"json_dict", "handled_keys"},
-	}, func(args []runtime.Value) {
-		jsonDict := runtime.Param(args[0], "json_dict")
-		handledKeys := runtime.Param(args[1], "handled_keys")
+	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
+		jsonDict = runtime.Param(jsonDict, "json_dict")
+		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2 {%- if json_dict is mapping %}
 		w.At(2, 5, "if")
 		if runtime.IsMapping(jsonDict, nil, nil) {
@@ -76,7 +72,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
 	w.At(12, 1, "set")
 	if !(runtime.IsDefined(enableThinking, nil, nil)) {
@@ -233,7 +229,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76 {{- render_extra_keys(param_fields, handled_keys) }}
 					w.At(76, 17, "{{ }}")
-					w.Write(runtime.Call(renderExtraKeys, []runtime.Value{paramFields, handledKeys3}, nil))
+					renderExtraKeys(paramFields, handledKeys3)
 					w.WriteString("\n</parameter>")
 				}
 			}
@@ -242,7 +238,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			w.At(81, 9, "{{ }}")
-			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{toolParameters, handledKeys2}, nil))
+			renderExtraKeys(toolParameters, handledKeys2)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			w.At(82, 9, "if")
 			if runtime.IsDefined(toolParameters, nil, nil) && runtime.IsDefined(toolParameters.Attr("required"), nil, nil) {
@@ -256,7 +252,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87 {{- render_extra_keys(tool, handled_keys) }}
 			w.At(87, 9, "{{ }}")
-			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{tool, handledKeys2}, nil))
+			renderExtraKeys(tool, handledKeys2)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")

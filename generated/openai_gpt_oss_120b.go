@@ -36,10 +36,6 @@ var OpenaiGptOss120b = &runtime.Template{
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
 func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
-	renderTypescriptType := runtime.Undefined("render_typescript_type")
-	renderToolNamespace := runtime.Undefined("render_tool_namespace")
-	renderBuiltinTools := runtime.Undefined("render_builtin_tools")
-	buildSystemMessage := runtime.Undefined("build_system_message")
 	messages := in.Lookup("messages")
 	developerMessage := in.Lookup("developer_message")
 	loopMessages := in.Lookup("loop_messages")
@@ -47,12 +43,10 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	renderTypescriptType = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_typescript_type",
-		Params: []string{"param_spec", "required_params", "is_nullable"},
-	}, func(args []runtime.Value) {
-		paramSpec := runtime.Param(args[0], "param_spec")
-		requiredParams := runtime.Param(args[1], "required_params")
+	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
+		paramSpec = runtime.Param(paramSpec, "param_spec")
+		requiredParams = runtime.Param(requiredParams, "required_params")
 		innerType := in.Lookup("inner_type")
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
@@ -77,7 +71,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					w.At(22, 17, "set")
-					innerType = runtime.Call(renderTypescriptType, []runtime.Value{paramSpecItems, requiredParams}, nil)
+					innerType = w.Capture(func() {
+						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+					})
 					// openai-gpt-oss-120b.jinja:23 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					w.At(23, 17, "if")
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
@@ -141,7 +137,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					variant2 := items[i]
 					// openai-gpt-oss-120b.jinja:57 {{- render_typescript_type(variant, required_params) -}}
 					w.At(57, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{variant2, requiredParams}, nil))
+					w.Write(w.Capture(func() {
+						renderTypescriptType(variant2, requiredParams, runtime.Missing())
+					}))
 					// openai-gpt-oss-120b.jinja:58 {%- if variant.description %}
 					w.At(58, 17, "if")
 					variant2Description := variant2.Attr("description")
@@ -218,9 +216,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.At(94, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
-						return runtime.NewList()
-					})}, nil))
+					w.Write(w.Capture(func() {
+						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
 					// openai-gpt-oss-120b.jinja:95 {%- if not loop.last -%}
 					w.At(95, 17, "if")
 					if !(i2 == len(keys)-1) {
@@ -234,14 +234,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("any")
 		}
-	})
+	}
 	// openai-gpt-oss-120b.jinja:108 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_namespace",
-		Params: []string{"namespace_name", "tools"},
-	}, func(args []runtime.Value) {
-		namespaceName := runtime.Param(args[0], "namespace_name")
-		tools2 := runtime.Param(args[1], "tools")
+	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools2 = runtime.Param(tools2, "tools")
 		// openai-gpt-oss-120b.jinja:109 {{- "## " + namespace_name + "\n\n" }}
 		w.At(109, 5, "{{ }}")
 		w.WriteString("## ")
@@ -303,9 +300,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					w.At(126, 17, "{{ }}")
-					w.Write(runtime.Call(renderTypescriptType, []runtime.Value{paramSpec2, runtime.Or(toolParametersRequired, func() runtime.Value {
-						return runtime.NewList()
-					})}, nil))
+					w.Write(w.Capture(func() {
+						renderTypescriptType(paramSpec2, runtime.Or(toolParametersRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
 					// openai-gpt-oss-120b.jinja:127 {%- if param_spec.default is defined -%}
 					w.At(127, 17, "if")
 					paramSpec2Default := paramSpec2.Attr("default")
@@ -346,14 +345,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.At(147, 5, "{{ }}")
 		w.WriteString("} // namespace ")
 		w.WriteStr(namespaceName)
-	})
+	}
 	// openai-gpt-oss-120b.jinja:150 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
-	renderBuiltinTools = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_builtin_tools",
-		Params: []string{"browser_tool", "python_tool"},
-	}, func(args []runtime.Value) {
-		browserTool := runtime.Param(args[0], "browser_tool")
-		pythonTool := runtime.Param(args[1], "python_tool")
+	renderBuiltinTools := func(browserTool, pythonTool runtime.Value) {
+		browserTool = runtime.Param(browserTool, "browser_tool")
+		pythonTool = runtime.Param(pythonTool, "python_tool")
 		// openai-gpt-oss-120b.jinja:151 {%- if browser_tool %}
 		w.At(151, 5, "if")
 		if browserTool.Truthy() {
@@ -364,9 +360,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		if pythonTool.Truthy() {
 			w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
 		}
-	})
+	}
 	// openai-gpt-oss-120b.jinja:196 {%- macro build_system_message() -%}
-	buildSystemMessage = runtime.NewMacro(w, &runtime.MacroSpec{Name: "build_system_message"}, func(_ []runtime.Value) {
+	buildSystemMessage := func() {
 		modelIdentity := in.Lookup("model_identity")
 		reasoningEffort := in.Lookup("reasoning_effort")
 		builtinTools := in.Lookup("builtin_tools")
@@ -423,7 +419,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openai-gpt-oss-120b.jinja:217 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
 			w.At(217, 9, "{{ }}")
-			w.Write(runtime.Call(renderBuiltinTools, []runtime.Value{availableBuiltinTools.Attr("browser"), availableBuiltinTools.Attr("python")}, nil))
+			renderBuiltinTools(availableBuiltinTools.Attr("browser"), availableBuiltinTools.Attr("python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 		// openai-gpt-oss-120b.jinja:220 {%- if tools -%}
@@ -431,11 +427,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() {
 			w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
 		}
-	})
+	}
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230 {{- build_system_message() }}
 	w.At(230, 1, "{{ }}")
-	w.Write(runtime.Call(buildSystemMessage, nil, nil))
+	buildSystemMessage()
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	w.At(234, 1, "if")
@@ -475,7 +471,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252 {{- render_tool_namespace("functions", tools) }}
 			w.At(252, 9, "{{ }}")
-			w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
+			renderToolNamespace(runtime.Str("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}

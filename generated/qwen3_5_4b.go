@@ -38,7 +38,6 @@ var Qwen354B = &runtime.Template{
 func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	imageCount := runtime.Undefined("image_count")
 	videoCount := runtime.Undefined("video_count")
-	renderContent := runtime.Undefined("render_content")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	content := in.Lookup("content")
@@ -52,13 +51,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	w.At(2, 1, "set")
 	videoCount = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Qwen3.5-4B.jinja:3 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"content", "do_vision_count", "is_system_content"},
-	}, func(args []runtime.Value) {
-		content2 := runtime.Param(args[0], "content")
-		doVisionCount := runtime.Param(args[1], "do_vision_count")
-		isSystemContent := args[2]
+	renderContent := func(content2, doVisionCount, isSystemContent runtime.Value) {
+		content2 = runtime.Param(content2, "content")
+		doVisionCount = runtime.Param(doVisionCount, "do_vision_count")
 		if isSystemContent.IsMissing() {
 			isSystemContent = runtime.Bool(false)
 		}
@@ -138,7 +133,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.At(39, 9, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected content type.")))
 		}
-	})
+	}
 	// Qwen3.5-4B.jinja:42 {%- if not messages %}
 	w.At(42, 1, "if")
 	if !messages.Truthy() {
@@ -165,7 +160,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:55 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			w.At(55, 9, "set")
-			content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
+			content = runtime.FilterTrim(w.Capture(func() {
+				renderContent(messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true))
+			}), nil, nil)
 			// Qwen3.5-4B.jinja:56 {%- if content %}
 			w.At(56, 9, "if")
 			if content.Truthy() {
@@ -178,7 +175,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
 		w.At(63, 9, "set")
-		content = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true)}, nil), nil, nil)
+		content = runtime.FilterTrim(w.Capture(func() {
+			renderContent(messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true))
+		}), nil, nil)
 		// Qwen3.5-4B.jinja:64 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 		w.At(64, 9, "{{ }}")
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
@@ -201,7 +200,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		if ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71 {%- set content = render_content(message.content, false)|trim %}
 			w.At(71, 9, "set")
-			content3 = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{message.Attr("content"), runtime.Bool(false)}, nil), nil, nil)
+			content3 = runtime.FilterTrim(w.Capture(func() {
+				renderContent(message.Attr("content"), runtime.Bool(false), runtime.Missing())
+			}), nil, nil)
 			// Qwen3.5-4B.jinja:72 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			w.At(72, 9, "if")
 			if !(runtime.CallMethod(content3, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(content3, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
@@ -230,7 +231,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		// Qwen3.5-4B.jinja:82 {%- set content = render_content(message.content, true)|trim %}
 		w.At(82, 5, "set")
-		content4 = runtime.FilterTrim(runtime.Call(renderContent, []runtime.Value{message2.Attr("content"), runtime.Bool(true)}, nil), nil, nil)
+		content4 = runtime.FilterTrim(w.Capture(func() {
+			renderContent(message2.Attr("content"), runtime.Bool(true), runtime.Missing())
+		}), nil, nil)
 		// Qwen3.5-4B.jinja:83 {%- if message.role == "system" %}
 		w.At(83, 5, "if")
 		message2Role := message2.Attr("role")

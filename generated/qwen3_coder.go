@@ -36,19 +36,15 @@ var Qwen3Coder = &runtime.Template{
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
 func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
-	renderExtraKeys := runtime.Undefined("render_extra_keys")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
 	loopMessages := in.Lookup("loop_messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_extra_keys",
-		Params: []string{"json_dict", "handled_keys"},
-	}, func(args []runtime.Value) {
-		jsonDict := runtime.Param(args[0], "json_dict")
-		handledKeys := runtime.Param(args[1], "handled_keys")
+	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
+		jsonDict = runtime.Param(jsonDict, "json_dict")
+		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2 {%- if json_dict is mapping %}
 		w.At(2, 5, "if")
 		if runtime.IsMapping(jsonDict, nil, nil) {
@@ -73,7 +69,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// Qwen3-Coder.jinja:13 {%- if messages[0]["role"] == "system" %}
 	w.At(13, 1, "if")
 	messages0 := messages.ItemInt(0)
@@ -169,7 +165,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
 					// Qwen3-Coder.jinja:54 {{- render_extra_keys(param_fields, handled_keys) }}
 					w.At(54, 17, "{{ }}")
-					w.Write(runtime.Call(renderExtraKeys, []runtime.Value{paramFields, handledKeys3}, nil))
+					renderExtraKeys(paramFields, handledKeys3)
 					w.WriteString("\n</parameter>")
 				}
 			}
@@ -178,14 +174,14 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
 			// Qwen3-Coder.jinja:59 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			w.At(59, 9, "{{ }}")
-			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{toolParameters, handledKeys2}, nil))
+			renderExtraKeys(toolParameters, handledKeys2)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			w.At(61, 9, "set")
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
 			// Qwen3-Coder.jinja:62 {{- render_extra_keys(tool, handled_keys) }}
 			w.At(62, 9, "{{ }}")
-			w.Write(runtime.Call(renderExtraKeys, []runtime.Value{tool, handledKeys2}, nil))
+			renderExtraKeys(tool, handledKeys2)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")

@@ -36,7 +36,6 @@ var RekaEdge = &runtime.Template{
 
 // renderRekaEdge renders Reka-Edge.jinja.
 func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
-	renderContent := runtime.Undefined("render_content")
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
 	lastQueryIndex := runtime.Undefined("last_query_index")
@@ -49,13 +48,10 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"content", "num_img_tokens", "num_video_frames"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
-		numImgTokens2 := runtime.Param(args[1], "num_img_tokens")
-		numVideoFrames2 := runtime.Param(args[2], "num_video_frames")
+	renderContent := func(content, numImgTokens2, numVideoFrames2 runtime.Value) {
+		content = runtime.Param(content, "content")
+		numImgTokens2 = runtime.Param(numImgTokens2, "num_img_tokens")
+		numVideoFrames2 = runtime.Param(numVideoFrames2, "num_video_frames")
 		ns2 := ns
 		// Reka-Edge.jinja:2 {%- if content is string -%}
 		w.At(2, 5, "if")
@@ -99,14 +95,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					// Reka-Edge.jinja:16 {%- set ns.prev_was_text = text != "" -%}
 					w.At(16, 17, "set")
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.In(itemType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
+				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:18 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
 					w.At(18, 17, "set")
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19 {%- set ns.prev_was_text = false -%}
 					w.At(19, 17, "set")
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.In(itemType, runtime.NewList(runtime.Str("video"), runtime.Str("video_url"))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
+				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:21 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					w.At(21, 17, "set")
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
@@ -122,7 +118,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			w.At(26, 9, "{{ }}")
 			w.Write(ns2.Attr("out"))
 		}
-	})
+	}
 	// Reka-Edge.jinja:29 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
 	w.At(29, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
@@ -169,10 +165,12 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	systemText = runtime.Str("")
 	// Reka-Edge.jinja:45 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
 	w.At(45, 1, "if")
-	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.In(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), runtime.NewList(runtime.Str("system"), runtime.Str("developer"))) {
+	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.InStrs(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
 		// Reka-Edge.jinja:46 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		w.At(46, 5, "set")
-		systemText = runtime.Call(renderContent, []runtime.Value{runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames}, nil)
+		systemText = w.Capture(func() {
+			renderContent(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
+		})
 		// Reka-Edge.jinja:47 {%- set start_idx = 1 -%}
 		w.At(47, 5, "set")
 		startIdx = runtime.Int(1)
@@ -268,7 +266,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 						if text2.Truthy() {
 							break
 						}
-					} else if runtime.In(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), runtime.NewList(runtime.Str("image"), runtime.Str("image_url"), runtime.Str("video"), runtime.Str("video_url"))) {
+					} else if runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:90 {%- set prefix_ns.value = "human:" -%}
 						w.At(90, 21, "set")
 						runtime.SetAttr(prefixNs, "value", runtime.Str("human:"))
@@ -278,14 +276,18 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Reka-Edge.jinja:95 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			w.At(95, 9, "set")
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNs.Attr("value"), runtime.Call(renderContent, []runtime.Value{content3, numImgTokens, numVideoFrames}, nil), runtime.Str("<sep>")))
+			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNs.Attr("value"), w.Capture(func() {
+				renderContent(content3, numImgTokens, numVideoFrames)
+			}), runtime.Str("<sep>")))
 		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:97 {%- set tool_calls = message.get("tool_calls") -%}
 			w.At(97, 9, "set")
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
 			// Reka-Edge.jinja:98 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			w.At(98, 9, "set")
-			contentText = runtime.Call(renderContent, []runtime.Value{content3, numImgTokens, numVideoFrames}, nil)
+			contentText = w.Capture(func() {
+				renderContent(content3, numImgTokens, numVideoFrames)
+			})
 			// Reka-Edge.jinja:99 {%- set reasoning_text = "" -%}
 			w.At(99, 9, "set")
 			reasoningText = runtime.Str("")
@@ -387,7 +389,9 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Reka-Edge.jinja:145 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			w.At(145, 9, "set")
-			responseText = runtime.Call(renderContent, []runtime.Value{content3, numImgTokens, numVideoFrames}, nil)
+			responseText = w.Capture(func() {
+				renderContent(content3, numImgTokens, numVideoFrames)
+			})
 			// Reka-Edge.jinja:146 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			w.At(146, 9, "set")
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))

@@ -36,22 +36,18 @@ var Roka = &runtime.Template{
 
 // renderRoka renders roka.jinja.
 func renderRoka(w *runtime.Writer, in *runtime.Input) {
-	llama3Header := runtime.Undefined("llama3_header")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// roka.jinja:24 {%- macro llama3_header(role) -%}
-	llama3Header = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "llama3_header",
-		Params: []string{"role"},
-	}, func(args []runtime.Value) {
-		role := runtime.Param(args[0], "role")
+	llama3Header := func(role runtime.Value) {
+		role = runtime.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// roka.jinja:25 {{ role }}
 		w.At(25, 20, "{{ }}")
 		w.Write(role)
 		w.WriteString("<|end_header_id|>\n\n")
-	})
+	}
 	// roka.jinja:29 {{- bos_token -}}
 	w.At(29, 1, "{{ }}")
 	w.Write(bosToken)
@@ -64,7 +60,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// roka.jinja:33 {{- llama3_header('system') -}}
 			w.At(33, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("system")}, nil))
+			llama3Header(runtime.Str("system"))
 			// roka.jinja:34 {{- message.content | trim -}}
 			w.At(34, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
@@ -72,7 +68,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "user") {
 			// roka.jinja:37 {{- llama3_header('user') -}}
 			w.At(37, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))
+			llama3Header(runtime.Str("user"))
 			// roka.jinja:38 {{- message.content | trim -}}
 			w.At(38, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
@@ -80,7 +76,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// roka.jinja:41 {{- llama3_header('assistant') -}}
 			w.At(41, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("assistant")}, nil))
+			llama3Header(runtime.Str("assistant"))
 			// roka.jinja:42 {%- if message.content -%}
 			w.At(42, 1, "if")
 			messageContent := message.Attr("content")
@@ -135,7 +131,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// roka.jinja:63 {{- llama3_header('user') -}}
 			w.At(63, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))
+			llama3Header(runtime.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65 {{ message.content }}
 			w.At(65, 1, "{{ }}")
@@ -148,6 +144,6 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72 {{- llama3_header('assistant') -}}
 		w.At(72, 1, "{{ }}")
-		w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("assistant")}, nil))
+		llama3Header(runtime.Str("assistant"))
 	}
 }

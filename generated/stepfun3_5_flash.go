@@ -36,18 +36,14 @@ var StepFun35Flash = &runtime.Template{
 
 // renderStepFun35Flash renders StepFun3.5-Flash.jinja.
 func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
-	renderContent := runtime.Undefined("render_content")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1 {% macro render_content(content) %}
-	renderContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_content",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	renderContent := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1 {% if content is none %}
 		w.At(1, 36, "if")
 		if runtime.IsNone(content, nil, nil) {
@@ -84,7 +80,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// StepFun3.5-Flash.jinja:2 {{bos_token}}
 	w.At(2, 1, "{{ }}")
 	w.Write(bosToken)
@@ -98,7 +94,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:5 {{- render_content(messages[0].content) + '\n\n' }}
 			w.At(5, 9, "{{ }}")
-			w.WriteAdd(runtime.Call(renderContent, []runtime.Value{messages0.Attr("content")}, nil), runtime.Str("\n\n"))
+			w.WriteAdd(w.Capture(func() {
+				renderContent(messages0.Attr("content"))
+			}), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8 {%- for tool in tools %}
@@ -113,7 +111,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 		w.At(15, 9, "{{ }}")
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Call(renderContent, []runtime.Value{messages.ItemInt(0).Attr("content")}, nil), runtime.Str("<|im_end|>\n"))
+		w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
+			renderContent(messages.ItemInt(0).Attr("content"))
+		}), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.5-Flash.jinja:18 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(18, 1, "set")
@@ -129,7 +129,13 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.5-Flash.jinja:21 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		w.At(21, 5, "if")
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderContent, []runtime.Value{message.Attr("content")}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
+			renderContent(message.Attr("content"))
+		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
+			renderContent(message.Attr("content"))
+		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
+			renderContent(message.Attr("content"))
+		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.5-Flash.jinja:22 {%- set ns.multi_step_tool = false %}
 			w.At(22, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
@@ -148,7 +154,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		// StepFun3.5-Flash.jinja:27 {%- set content = render_content(message.content) %}
 		w.At(27, 5, "set")
-		content2 = runtime.Call(renderContent, []runtime.Value{message2.Attr("content")}, nil)
+		content2 = w.Capture(func() {
+			renderContent(message2.Attr("content"))
+		})
 		// StepFun3.5-Flash.jinja:28 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(28, 5, "if")
 		message2Role := message2.Attr("role")
@@ -170,7 +178,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// StepFun3.5-Flash.jinja:33 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				w.At(33, 13, "set")
-				reasoningContent = runtime.Call(renderContent, []runtime.Value{message2ReasoningContent}, nil)
+				reasoningContent = w.Capture(func() {
+					renderContent(message2ReasoningContent)
+				})
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(36, 17, "set")

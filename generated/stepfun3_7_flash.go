@@ -36,7 +36,6 @@ var StepFun37Flash = &runtime.Template{
 
 // renderStepFun37Flash renders StepFun3.7-Flash.jinja.
 func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
-	renderMessageContent := runtime.Undefined("render_message_content")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -44,11 +43,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1 {% macro render_message_content(message) %}
-	renderMessageContent = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_message_content",
-		Params: []string{"message"},
-	}, func(args []runtime.Value) {
-		message := runtime.Param(args[0], "message")
+	renderMessageContent := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
 		ns2 := ns
 		// StepFun3.7-Flash.jinja:1 {% if message.content is none %}
 		w.At(1, 44, "if")
@@ -101,7 +97,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// StepFun3.7-Flash.jinja:2 {{bos_token}}
 	w.At(2, 1, "{{ }}")
 	w.Write(bosToken)
@@ -122,7 +118,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
 			w.At(8, 9, "{{ }}")
-			w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages0}, nil), runtime.Str("\n\n"))
+			w.WriteAdd(w.Capture(func() {
+				renderMessageContent(messages0)
+			}), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11 {%- for tool in tools %}
@@ -145,7 +143,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		}
 		// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 		w.At(22, 9, "{{ }}")
-		w.WriteAdd(runtime.Call(renderMessageContent, []runtime.Value{messages.ItemInt(0)}, nil), runtime.Str("<|im_end|>\n"))
+		w.WriteAdd(w.Capture(func() {
+			renderMessageContent(messages.ItemInt(0))
+		}), runtime.Str("<|im_end|>\n"))
 	} else if runtime.IsDefined(reasoningEffort, nil, nil) {
 		// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
 		w.At(24, 9, "{{ }}")
@@ -165,7 +165,13 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.7-Flash.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		w.At(30, 5, "if")
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), nil, nil)) && !(runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(runtime.Call(renderMessageContent, []runtime.Value{message2}, nil), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
+			renderMessageContent(message2)
+		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
+			renderMessageContent(message2)
+		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
+			renderMessageContent(message2)
+		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.7-Flash.jinja:31 {%- set ns.multi_step_tool = false %}
 			w.At(31, 9, "set")
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
@@ -185,7 +191,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		preserveThinking := in.Lookup("preserve_thinking")
 		// StepFun3.7-Flash.jinja:36 {%- set content = render_message_content(message) %}
 		w.At(36, 5, "set")
-		content = runtime.Call(renderMessageContent, []runtime.Value{message3}, nil)
+		content = w.Capture(func() {
+			renderMessageContent(message3)
+		})
 		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(37, 5, "if")
 		message3Role := message3.Attr("role")

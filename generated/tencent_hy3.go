@@ -64,7 +64,6 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	reasoningEffort := in.Lookup("reasoning_effort")
 	fallbackStrategy := in.Lookup("fallback_strategy")
 	rawLastAssistant := in.Lookup("raw_last_assistant")
-	visibleText := runtime.Undefined("visible_text")
 	ns := runtime.Undefined("ns")
 	spNs := runtime.Undefined("sp_ns")
 	messages := in.Lookup("messages")
@@ -171,7 +170,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:41 {%- set reasoning_effort = 'no_think' %}
 		w.At(41, 5, "set")
 		reasoningEffort = runtime.Str("no_think")
-	} else if runtime.NotIn(reasoningEffort, runtime.NewList(runtime.Str("high"), runtime.Str("low"), runtime.Str("no_think"))) {
+	} else if !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:43 {%- if reasoning_effort is none %}
 		w.At(43, 5, "if")
 		if runtime.IsNone(reasoningEffort, nil, nil) {
@@ -202,11 +201,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		rawLastAssistant = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:58 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// tencent-Hy3.jinja:59 {%- if content is string -%}
 		w.At(59, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -236,7 +232,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.At(72, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// tencent-Hy3.jinja:76 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(76, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
@@ -254,7 +250,9 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			w.At(80, 9, "set")
-			runtime.SetAttr(spNs, "system_prompt", runtime.Add(spNs.Attr("system_prompt"), runtime.Call(visibleText, []runtime.Value{message.ItemStr("content")}, nil)))
+			runtime.SetAttr(spNs, "system_prompt", runtime.Add(spNs.Attr("system_prompt"), w.Capture(func() {
+				visibleText(message.ItemStr("content"))
+			})))
 		}
 		// tencent-Hy3.jinja:82 {%- if message['role'] == 'user' %}
 		w.At(82, 5, "if")
@@ -371,7 +369,9 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:129 {{- user_token + visible_text(message['content']) }}
 			w.At(129, 9, "{{ }}")
-			w.WriteAdd(userToken, runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+			w.WriteAdd(userToken, w.Capture(func() {
+				visibleText(message2.ItemStr("content"))
+			}))
 			// tencent-Hy3.jinja:130 {%- set prev_ns.is_tool = false %}
 			w.At(130, 9, "set")
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(false))
@@ -402,11 +402,15 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:142 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					w.At(142, 17, "set")
-					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), w.Capture(func() {
+						visibleText(message2.ItemStr("content"))
+					}))
 				} else {
 					// tencent-Hy3.jinja:144 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					w.At(144, 17, "set")
-					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(message2.ItemStr("content"))
+					}))
 				}
 			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), ns.Attr("last_user_index")) {
 				// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
@@ -429,16 +433,22 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					w.At(156, 21, "set")
-					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), w.Capture(func() {
+						visibleText(message2.ItemStr("content"))
+					}))
 				} else {
 					// tencent-Hy3.jinja:158 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					w.At(158, 21, "set")
-					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(message2.ItemStr("content"))
+					}))
 				}
 			} else {
 				// tencent-Hy3.jinja:161 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 				w.At(161, 17, "set")
-				content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+				content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+					visibleText(message2.ItemStr("content"))
+				}))
 			}
 			// tencent-Hy3.jinja:164 {%- if prev_ns.is_tool %}
 			w.At(164, 9, "if")
@@ -504,7 +514,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			} else if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
 				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
 				w.At(187, 17, "{{ }}")
-				w.Write(runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil))
+				visibleText(message2.ItemStr("content"))
 			} else if !(i3 == len(items3)-1) || isTraining.Truthy() {
 				// tencent-Hy3.jinja:189 {{- content + eos_token }}
 				w.At(189, 17, "{{ }}")
@@ -536,7 +546,9 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:202 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			w.At(202, 9, "{{ }}")
-			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), runtime.Call(visibleText, []runtime.Value{message2.ItemStr("content")}, nil), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
+			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), w.Capture(func() {
+				visibleText(message2.ItemStr("content"))
+			}), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204 {%- if loop.last and message['role'] == 'assistant' %}
 		w.At(204, 5, "if")
@@ -561,7 +573,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		if !lastNs.Attr("last_is_assistant").Truthy() {
 			// tencent-Hy3.jinja:214 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
 			w.At(214, 9, "if")
-			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.In(reasoningEffort, runtime.NewList(runtime.Str("low"), runtime.Str("high"))) {
+			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215 {{- assistant_token + think_begin_token }}
 				w.At(215, 13, "{{ }}")
 				w.WriteAdd(assistantToken, thinkBeginToken)

@@ -38,9 +38,6 @@ var UnslothMiniMaxM2 = &runtime.Template{
 func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
 	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	renderToolNamespace := runtime.Undefined("render_tool_namespace")
-	visibleText := runtime.Undefined("visible_text")
-	buildSystemMessage := runtime.Undefined("build_system_message")
 	systemMessage := runtime.Undefined("system_message")
 	messages := in.Lookup("messages")
 	conversationMessages := runtime.Undefined("conversation_messages")
@@ -55,11 +52,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	w.At(4, 1, "set")
 	toolcallEndToken = runtime.Str("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_namespace",
-		Params: []string{"namespace_name", "tool_list"},
-	}, func(args []runtime.Value) {
-		toolList := runtime.Param(args[1], "tool_list")
+	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
 		// unsloth-MiniMax-M2.jinja:7 {%- for tool in tool_list -%}
 		w.At(7, 1, "for")
 		for _, tool := range runtime.Iterate(w, toolList) {
@@ -69,13 +63,10 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.FilterString(runtime.FilterTojson(tool.Attr("function"), nil, nil), nil, nil))
 			w.WriteString("</tool>\n")
 		}
-	})
+	}
 	// unsloth-MiniMax-M2.jinja:11 {%- macro visible_text(content) -%}
-	visibleText = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "visible_text",
-		Params: []string{"content"},
-	}, func(args []runtime.Value) {
-		content := runtime.Param(args[0], "content")
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12 {%- if content is string -%}
 		w.At(12, 5, "if")
 		if runtime.IsString(content, nil, nil) {
@@ -103,20 +94,17 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(23, 9, "{{ }}")
 			w.Write(content)
 		}
-	})
+	}
 	// unsloth-MiniMax-M2.jinja:27 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "build_system_message",
-		Params: []string{"system_message"},
-	}, func(args []runtime.Value) {
-		systemMessage2 := runtime.Param(args[0], "system_message")
+	buildSystemMessage := func(systemMessage2 runtime.Value) {
+		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		modelIdentity := in.Lookup("model_identity")
 		// unsloth-MiniMax-M2.jinja:28 {%- if system_message and system_message.content -%}
 		w.At(28, 5, "if")
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29 {{- visible_text(system_message.content) }}
 			w.At(29, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{systemMessage2.Attr("content")}, nil))
+			visibleText(systemMessage2.Attr("content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:31 {%- if model_identity is not defined -%}
 			w.At(31, 9, "if")
@@ -143,7 +131,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(43, 9, "{{ }}")
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
-	})
+	}
 	// unsloth-MiniMax-M2.jinja:48 {%- set system_message = none -%}
 	w.At(48, 1, "set")
 	systemMessage = runtime.None()
@@ -181,7 +169,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
 	// unsloth-MiniMax-M2.jinja:63 {{- build_system_message(system_message) }}
 	w.At(63, 1, "{{ }}")
-	w.Write(runtime.Call(buildSystemMessage, []runtime.Value{systemMessage}, nil))
+	buildSystemMessage(systemMessage)
 	// unsloth-MiniMax-M2.jinja:65 {%- if tools -%}
 	w.At(65, 1, "if")
 	if tools.Truthy() {
@@ -193,7 +181,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:68 {{- render_tool_namespace("functions", tools) }}
 		w.At(68, 5, "{{ }}")
-		w.Write(runtime.Call(renderToolNamespace, []runtime.Value{runtime.Str("functions"), tools}, nil))
+		renderToolNamespace(runtime.Str("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69 {{- '</tools>' ~ '\n\n' }}
 		w.At(69, 5, "{{ }}")
 		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
@@ -232,7 +220,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// unsloth-MiniMax-M2.jinja:89 {%- set content = visible_text(message.content) %}
 			w.At(89, 9, "set")
-			content2 = runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil)
+			content2 = w.Capture(func() {
+				visibleText(message.Attr("content"))
+			})
 			// unsloth-MiniMax-M2.jinja:90 {%- if message.reasoning_content is string %}
 			w.At(90, 9, "if")
 			messageReasoningContent := message.Attr("reasoning_content")
@@ -407,7 +397,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
 			// unsloth-MiniMax-M2.jinja:163 {{- visible_text(message.content) }}
 			w.At(163, 9, "{{ }}")
-			w.Write(runtime.Call(visibleText, []runtime.Value{message.Attr("content")}, nil))
+			visibleText(message.Attr("content"))
 			// unsloth-MiniMax-M2.jinja:164 {{- '[e~[' ~ '\n' }}
 			w.At(164, 9, "{{ }}")
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))

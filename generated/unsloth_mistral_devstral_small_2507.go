@@ -139,7 +139,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 							w.At(50, 25, "{{ }}")
 							w.Write(block.ItemStr("content"))
 						}
-					} else if runtime.In(blockType, runtime.NewList(runtime.Str("image"), runtime.Str("image_url"))) {
+					} else if runtime.InStrs(blockType, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:56 {{- raise_exception('Only text and image blocks are supported in message content!') }}

@@ -43,11 +43,6 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	sysNs := runtime.Undefined("sys_ns")
 	lastUserIdx := runtime.Undefined("last_user_idx")
 	messages := in.Lookup("messages")
-	renderSystemMessage := runtime.Undefined("render_system_message")
-	renderToolInstruction := runtime.Undefined("render_tool_instruction")
-	renderJsonResponseFormatInstruction := runtime.Undefined("render_json_response_format_instruction")
-	getToolName := runtime.Undefined("get_tool_name")
-	renderToolArguments := runtime.Undefined("render_tool_arguments")
 	ns := runtime.Undefined("ns")
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
@@ -91,11 +86,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19 {%- macro render_system_message(user_system_messages) %}
-	renderSystemMessage = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_system_message",
-		Params: []string{"user_system_messages"},
-	}, func(args []runtime.Value) {
-		userSystemMessages := runtime.Param(args[0], "user_system_messages")
+	renderSystemMessage := func(userSystemMessages runtime.Value) {
+		userSystemMessages = runtime.Param(userSystemMessages, "user_system_messages")
 		// upstage-Solar-Open-100B.jinja:20 {%- if default_system_prompt %}
 		w.At(20, 5, "if")
 		if defaultSystemPrompt.Truthy() {
@@ -134,13 +126,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				w.Write(systemMessage)
 			}
 		}
-	})
+	}
 	// upstage-Solar-Open-100B.jinja:36 {%- macro render_tool_instruction(tools) %}
-	renderToolInstruction = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_instruction",
-		Params: []string{"tools"},
-	}, func(args []runtime.Value) {
-		tools2 := runtime.Param(args[0], "tools")
+	renderToolInstruction := func(tools2 runtime.Value) {
+		tools2 = runtime.Param(tools2, "tools")
 		// upstage-Solar-Open-100B.jinja:37 {%- if not sys_ns.is_first_block %}
 		w.At(37, 5, "if")
 		if !sysNs.Attr("is_first_block").Truthy() {
@@ -160,13 +149,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
-	})
+	}
 	// upstage-Solar-Open-100B.jinja:57 {%- macro render_json_response_format_instruction(response_format) %}
-	renderJsonResponseFormatInstruction = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_json_response_format_instruction",
-		Params: []string{"response_format"},
-	}, func(args []runtime.Value) {
-		responseFormat2 := runtime.Param(args[0], "response_format")
+	renderJsonResponseFormatInstruction := func(responseFormat2 runtime.Value) {
+		responseFormat2 = runtime.Param(responseFormat2, "response_format")
 		// upstage-Solar-Open-100B.jinja:58 {%- if not sys_ns.is_first_block %}
 		w.At(58, 5, "if")
 		if !sysNs.Attr("is_first_block").Truthy() {
@@ -180,14 +166,11 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		w.At(62, 5, "{{ }}")
 		w.Write(responseFormat2)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
-	})
+	}
 	// upstage-Solar-Open-100B.jinja:66 {%- macro get_tool_name(messages, tool_call_id) %}
-	getToolName = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "get_tool_name",
-		Params: []string{"messages", "tool_call_id"},
-	}, func(args []runtime.Value) {
-		messages2 := runtime.Param(args[0], "messages")
-		toolCallId := runtime.Param(args[1], "tool_call_id")
+	getToolName := func(messages2, toolCallId runtime.Value) {
+		messages2 = runtime.Param(messages2, "messages")
+		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67 {%- for msg in messages -%}
 		w.At(67, 5, "for")
 		for _, msg := range runtime.Iterate(w, messages2) {
@@ -207,13 +190,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-	})
+	}
 	// upstage-Solar-Open-100B.jinja:78 {%- macro render_tool_arguments(tool_arguments) %}
-	renderToolArguments = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "render_tool_arguments",
-		Params: []string{"tool_arguments"},
-	}, func(args []runtime.Value) {
-		toolArguments := runtime.Param(args[0], "tool_arguments")
+	renderToolArguments := func(toolArguments runtime.Value) {
+		toolArguments = runtime.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79 {%- if tool_arguments is mapping -%}
 		w.At(79, 5, "if")
 		if runtime.IsMapping(toolArguments, nil, nil) {
@@ -225,7 +205,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.At(82, 9, "{{ }}")
 			w.Write(toolArguments)
 		}
-	})
+	}
 	// upstage-Solar-Open-100B.jinja:87 {%- set ns = namespace(system_messages=[]) -%}
 	w.At(87, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_messages", runtime.NewList())})
@@ -246,20 +226,20 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96 {{- render_system_message(ns.system_messages) }}
 		w.At(96, 9, "{{ }}")
-		w.Write(runtime.Call(renderSystemMessage, []runtime.Value{ns.Attr("system_messages")}, nil))
+		renderSystemMessage(ns.Attr("system_messages"))
 		// upstage-Solar-Open-100B.jinja:97 {%- if tools -%}
 		w.At(97, 9, "if")
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98 {{- render_tool_instruction(tools) }}
 			w.At(98, 13, "{{ }}")
-			w.Write(runtime.Call(renderToolInstruction, []runtime.Value{tools}, nil))
+			renderToolInstruction(tools)
 		}
 		// upstage-Solar-Open-100B.jinja:100 {%- if response_format -%}
 		w.At(100, 9, "if")
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101 {{- render_json_response_format_instruction(response_format) }}
 			w.At(101, 13, "{{ }}")
-			w.Write(runtime.Call(renderJsonResponseFormatInstruction, []runtime.Value{responseFormat}, nil))
+			renderJsonResponseFormatInstruction(responseFormat)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -303,7 +283,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117 {{- get_tool_name(messages, message.tool_call_id) }}
 			w.At(117, 9, "{{ }}")
-			w.Write(runtime.Call(getToolName, []runtime.Value{messages, message3ToolCallId}, nil))
+			getToolName(messages, message3ToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119 {{- message.content }}
 			w.At(119, 9, "{{ }}")
@@ -357,7 +337,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141 {{- render_tool_arguments(tool_call.function.arguments) }}
 					w.At(141, 17, "{{ }}")
-					w.Write(runtime.Call(renderToolArguments, []runtime.Value{toolCall2.Attr("function").Attr("arguments")}, nil))
+					renderToolArguments(toolCall2.Attr("function").Attr("arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -375,7 +355,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// upstage-Solar-Open-100B.jinja:152 {%- if reasoning_effort in ["low", "minimal"] -%}
 		w.At(152, 5, "if")
-		if runtime.In(reasoningEffort, runtime.NewList(runtime.Str("low"), runtime.Str("minimal"))) {
+		if runtime.InStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
 		}
 		w.WriteString("<|begin|>assistant")

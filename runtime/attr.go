@@ -345,6 +345,12 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 			return r
 		}
 	}
+	if recv.kind == KindDict && name == "get" {
+		return dictGet(recv, args, kwargs)
+	}
+	if recv.kind == KindDict && name == "get" {
+		return dictGet(recv, args, kwargs)
+	}
 	// args is copied before it reaches code the compiler cannot see through, so that a
 	// call's argument list can live on the caller's stack
 	owned := slices.Clone(args)
@@ -362,7 +368,8 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	return Call(recv.Attr(name), owned, kwargs)
 }
 
-// callStrMethod calls the str methods templates call most, directly (see CallMethod).
+// callStrMethod calls the str methods templates call most, directly (see CallMethod),
+// as CallMethod calls dict.get.
 func callStrMethod(r Value, name string, args []Value, kwargs []Kwarg) (Value, bool) {
 	switch name {
 	case "startswith", "endswith":

@@ -327,6 +327,8 @@ func RaiseException(args ...Value) Value {
 // NewNamespace is Jinja2's namespace(dict?, **attrs).
 func NewNamespace(args []Value, kwargs []Kwarg) Value {
 	ns := &Namespace{}
+	ns.attrs.keys = ns.inline[:0:namespaceInline]
+	ns.attrs.vals = ns.inline[namespaceInline : namespaceInline : 2*namespaceInline]
 	dictFromArgs("namespace", args, kwargs, &ns.attrs)
 	return NamespaceValue(ns)
 }
@@ -342,7 +344,9 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
 	}
-	d.init(len(kwargs))
+	if cap(d.keys) < len(kwargs) {
+		d.init(len(kwargs))
+	}
 	if len(args) == 1 {
 		switch a := args[0]; a.kind {
 		case KindDict:

@@ -139,7 +139,13 @@ func (d *Dict) Copy() *Dict {
 // {% set ns.attr = value %}, kept in insertion order.
 type Namespace struct {
 	attrs Dict
+	// inline is the storage of the first few attributes, so that a namespace is one
+	// allocation
+	inline [2 * namespaceInline]Value
 }
+
+// namespaceInline is how many attributes a namespace holds without allocating more.
+const namespaceInline = 4
 
 // NamespaceValue wraps ns as a Value.
 func NamespaceValue(ns *Namespace) Value { return Value{kind: KindNamespace, ptr: unsafe.Pointer(ns)} }

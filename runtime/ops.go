@@ -474,6 +474,19 @@ func eqSpecialList(a, b Value) bool {
 // EqStr is a == s for a str literal s.
 func EqStr(a Value, s string) bool { return a.kind == KindString && a.str() == s }
 
+// InStrs is item in [s1, s2, ...] for a list (or tuple) of str constants.
+func InStrs(item Value, strs ...string) bool {
+	if item.kind != KindString {
+		return false
+	}
+	for _, s := range strs {
+		if item.str() == s {
+			return true
+		}
+	}
+	return false
+}
+
 // Ne is Python's a != b.
 func Ne(a, b Value) bool { return !Eq(a, b) }
 

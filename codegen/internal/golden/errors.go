@@ -50,7 +50,7 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 		// errors.jinja:4 {%- if m.role not in ['user', 'assistant', 'system'] %}
 		w.At(4, 1, "if")
 		mRole := m.Attr("role")
-		if runtime.NotIn(mRole, runtime.NewList(runtime.Str("user"), runtime.Str("assistant"), runtime.Str("system"))) {
+		if !runtime.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4 {{ raise_exception('Unknown role: ' + m.role) }}
 			w.At(4, 56, "{{ }}")
 			w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Unknown role: "), mRole)))

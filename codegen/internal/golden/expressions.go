@@ -139,7 +139,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString(" ")
 	// expressions.jinja:6 {{ 'x' not in ['a'] }}
 	w.At(6, 52, "{{ }}")
-	w.Write(runtime.Bool(runtime.NotIn(runtime.Str("x"), runtime.NewList(runtime.Str("a")))))
+	w.Write(runtime.Bool(!runtime.InStrs(runtime.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6 {{ messages | length > 0 }}
 	w.At(6, 75, "{{ }}")

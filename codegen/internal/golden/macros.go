@@ -36,18 +36,12 @@ var Macros = &runtime.Template{
 
 // renderMacros renders macros.jinja.
 func renderMacros(w *runtime.Writer, in *runtime.Input) {
-	header := runtime.Undefined("header")
 	wrap := runtime.Undefined("wrap")
 	listing := runtime.Undefined("listing")
-	countdown := runtime.Undefined("countdown")
 	messages := in.Lookup("messages")
 	// macros.jinja:2 {%- macro header(role, sep='\n') -%}
-	header = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "header",
-		Params: []string{"role", "sep"},
-	}, func(args []runtime.Value) {
-		role := runtime.Param(args[0], "role")
-		sep := args[1]
+	header := func(role, sep runtime.Value) {
+		role = runtime.Param(role, "role")
 		if sep.IsMissing() {
 			sep = runtime.Str("\n")
 		}
@@ -59,7 +53,7 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		// macros.jinja:3 {{ sep }}
 		w.At(3, 15, "{{ }}")
 		w.Write(sep)
-	})
+	}
 	// macros.jinja:5 {%- macro wrap(tag) -%}
 	wrap = runtime.NewMacro(w, &runtime.MacroSpec{
 		Caller: true,
@@ -99,11 +93,9 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
 	})
 	// macros.jinja:11 {%- macro countdown(n) -%}
-	countdown = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "countdown",
-		Params: []string{"n"},
-	}, func(args []runtime.Value) {
-		n := runtime.Param(args[0], "n")
+	var countdown func(runtime.Value)
+	countdown = func(n runtime.Value) {
+		n = runtime.Param(n, "n")
 		// macros.jinja:12 {{ n }}
 		w.At(12, 1, "{{ }}")
 		w.Write(n)
@@ -113,15 +105,17 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" ")
 			// macros.jinja:12 {{ countdown(n - 1) }}
 			w.At(12, 23, "{{ }}")
-			w.Write(runtime.Call(countdown, []runtime.Value{runtime.Sub(n, runtime.Int(1))}, nil))
+			w.Write(w.Capture(func() {
+				countdown(runtime.Sub(n, runtime.Int(1)))
+			}))
 		}
-	})
+	}
 	// macros.jinja:14 {%- for m in messages -%}
 	w.At(14, 1, "for")
 	for _, m := range runtime.Iterate(w, messages) {
 		// macros.jinja:15 {{ header(m.role) }}
 		w.At(15, 1, "{{ }}")
-		w.Write(runtime.Call(header, []runtime.Value{m.Attr("role")}, nil))
+		header(m.Attr("role"), runtime.Missing())
 		// macros.jinja:15 {{ m.content }}
 		w.At(15, 21, "{{ }}")
 		w.Write(m.Attr("content"))
@@ -143,9 +137,11 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n")
 	// macros.jinja:19 {{ countdown(3) }}
 	w.At(19, 1, "{{ }}")
-	w.Write(runtime.Call(countdown, []runtime.Value{runtime.Int(3)}, nil))
+	w.Write(w.Capture(func() {
+		countdown(runtime.Int(3))
+	}))
 	w.WriteString("\n")
 	// macros.jinja:20 {{ header('end', sep=”) }}
 	w.At(20, 1, "{{ }}")
-	w.Write(runtime.Call(header, []runtime.Value{runtime.Str("end")}, []runtime.Kwarg{runtime.KW("sep", runtime.Str(""))}))
+	header(runtime.Str("end"), runtime.Str(""))
 }

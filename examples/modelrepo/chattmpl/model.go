@@ -36,22 +36,18 @@ var Model = &runtime.Template{
 
 // renderModel renders model.
 func renderModel(w *runtime.Writer, in *runtime.Input) {
-	llama3Header := runtime.Undefined("llama3_header")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// model:24 {%- macro llama3_header(role) -%}
-	llama3Header = runtime.NewMacro(w, &runtime.MacroSpec{
-		Name:   "llama3_header",
-		Params: []string{"role"},
-	}, func(args []runtime.Value) {
-		role := runtime.Param(args[0], "role")
+	llama3Header := func(role runtime.Value) {
+		role = runtime.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// model:25 {{ role }}
 		w.At(25, 20, "{{ }}")
 		w.Write(role)
 		w.WriteString("<|end_header_id|>\n\n")
-	})
+	}
 	// model:29 {{- bos_token -}}
 	w.At(29, 1, "{{ }}")
 	w.Write(bosToken)
@@ -64,7 +60,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// model:33 {{- llama3_header('system') -}}
 			w.At(33, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("system")}, nil))
+			llama3Header(runtime.Str("system"))
 			// model:34 {{- message.content | trim -}}
 			w.At(34, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
@@ -72,7 +68,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "user") {
 			// model:37 {{- llama3_header('user') -}}
 			w.At(37, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))
+			llama3Header(runtime.Str("user"))
 			// model:38 {{- message.content | trim -}}
 			w.At(38, 1, "{{ }}")
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
@@ -80,7 +76,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// model:41 {{- llama3_header('assistant') -}}
 			w.At(41, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("assistant")}, nil))
+			llama3Header(runtime.Str("assistant"))
 			// model:42 {%- if message.content -%}
 			w.At(42, 1, "if")
 			messageContent := message.Attr("content")
@@ -135,7 +131,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// model:63 {{- llama3_header('user') -}}
 			w.At(63, 1, "{{ }}")
-			w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("user")}, nil))
+			llama3Header(runtime.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65 {{ message.content }}
 			w.At(65, 1, "{{ }}")
@@ -148,6 +144,6 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// model:72 {{- llama3_header('assistant') -}}
 		w.At(72, 1, "{{ }}")
-		w.Write(runtime.Call(llama3Header, []runtime.Value{runtime.Str("assistant")}, nil))
+		llama3Header(runtime.Str("assistant"))
 	}
 }
