@@ -1075,6 +1075,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			}
 			return rt(fn).Call(g.value(x.L), lazy(g.value(x.R)))
 		}
+		if x.Op == "+" {
+			return g.sum(addOperands(x))
+		}
 		return rt(binaryFuncs[x.Op]).Call(g.value(x.L), g.value(x.R))
 	case *ir.Concat:
 		return rt("Concat").Call(g.values(x.Items)...)
@@ -1097,6 +1100,35 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		return jen.Add(g.macro(x.m, true))
 	}
 	panic(fmt.Sprintf("codegen: unknown expression %T", x))
+}
+
+// sum compiles a + b + c...: runtime.Sum adds a run of operands at once (joining strs
+// in one allocation) where evaluating them early changes nothing (constants and
+// variables), runtime.Add the others, left to right.
+func (g *gen) sum(operands []ir.Expr) *jen.Statement {
+	acc := g.value(operands[0])
+	var run []jen.Code
+	flush := func() {
+		switch len(run) {
+		case 0:
+		case 1:
+			acc = rt("Add").Call(acc, run[0])
+		default:
+			acc = rt("Sum").Call(append([]jen.Code{acc}, run...)...)
+		}
+		run = nil
+	}
+	for _, op := range operands[1:] {
+		switch op.(type) {
+		case *ir.Const, *ir.Load:
+			run = append(run, g.value(op))
+			continue
+		}
+		flush()
+		acc = rt("Add").Call(acc, g.value(op))
+	}
+	flush()
+	return acc
 }
 
 // lazy wraps a value in a function literal, for operands evaluated only when needed.

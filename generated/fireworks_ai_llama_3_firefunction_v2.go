@@ -60,10 +60,10 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	systemPromptSuffix = w.Cut(mark2)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
 	w.At(21, 1, "set")
-	systemPromptSuffix = runtime.Add(runtime.Add(systemPromptSuffix, runtime.Str("\n")), functions)
+	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
 	w.At(22, 1, "set")
-	systemPromptSuffix = runtime.Add(runtime.Add(runtime.Add(systemPromptSuffix, runtime.Str("\nToday is ")), datetime), runtime.Str("."))
+	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23 {%- set ns = namespace(role=”, content=”) -%}
 	w.At(23, 1, "set")
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.Str("")), runtime.KW("content", runtime.Str(""))})
@@ -95,7 +95,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
 			w.At(32, 5, "{{ }}")
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only ")), messageRolesString), runtime.Str(" are supported."))))
+			w.Write(runtime.RaiseException(runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34 {%- set msg_content = message['content'] | default(”, true) | trim -%}
 		w.At(34, 3, "set")
@@ -108,11 +108,11 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 			if runtime.EqStr(ns.Attr("role"), "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
 				w.At(37, 7, "set")
-				systemPrompt = runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), runtime.Str("system")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n")), systemPromptSuffix), runtime.Str("<|eot_id|>"))
+				systemPrompt = runtime.Sum(runtime.Add(runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
 				w.At(39, 7, "set")
-				systemPrompt = runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), runtime.Str("system")), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n")), systemPromptSuffix), runtime.Str("<|eot_id|>"))
+				systemPrompt = runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41 {%- set ns.content = bos_token + system_prompt -%}
 			w.At(41, 5, "set")
@@ -126,7 +126,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(ns.Attr("role"), "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			w.At(45, 5, "set")
-			runtime.SetAttr(ns, "content", runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|start_header_id|>"), ns.Attr("role")), runtime.Str("<|end_header_id|>\n\n")), msgContent))
+			runtime.SetAttr(ns, "content", runtime.Sum(runtime.Add(runtime.Str("<|start_header_id|>"), ns.Attr("role")), runtime.Str("<|end_header_id|>\n\n"), msgContent))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			w.At(46, 5, "if")
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {

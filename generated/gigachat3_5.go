@@ -982,7 +982,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params2, runtime.Str("}"))
 						// GigaChat3.5.jinja:447 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
 						w.At(447, 21, "set")
-						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsPrompt.Attr("prompt"), runtime.Str("\n//")), indent2), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
+						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent2), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
 					}
 				}
 			}

@@ -132,7 +132,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "tool") {
 			// LFM2-8B-A1B.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, "set")
-			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))
+			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33 {{- content + "<|im_end|>\n" -}}
 		w.At(33, 2, "{{ }}")

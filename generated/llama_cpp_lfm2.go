@@ -138,7 +138,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, "set")
-			content = runtime.Add(runtime.Add(runtime.Str("<|tool_response_start|>"), content), runtime.Str("<|tool_response_end|>"))
+			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
 		} else if (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
 			w.At(33, 3, "set")
@@ -187,7 +187,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-lfm2.jinja:48 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
 			w.At(48, 3, "set")
-			content = runtime.Add(runtime.Add(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTc.Attr("result")), runtime.Str("]<|tool_call_end|>")), content)
+			content = runtime.Sum(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTc.Attr("result")), runtime.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50 {{- content + "<|im_end|>\n" -}}
 		w.At(50, 2, "{{ }}")

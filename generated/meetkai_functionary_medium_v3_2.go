@@ -472,7 +472,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("examples"), param4) {
 					// meetkai-functionary-medium-v3.2.jinja:170 {%- set examples_info = ["Example " + param_name + ":"] -%}
 					w.At(170, 17, "set")
-					examplesInfo2 = runtime.NewList(runtime.Add(runtime.Add(runtime.Str("Example "), paramName2), runtime.Str(":")))
+					examplesInfo2 = runtime.NewList(runtime.Sum(runtime.Str("Example "), paramName2, runtime.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171 {%- set examples_info = examples_info + param["examples"] -%}
 					w.At(171, 17, "set")
 					examplesInfo2 = runtime.Add(examplesInfo2, param4.ItemStr("examples"))
@@ -618,7 +618,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
 					w.At(228, 17, "set")
-					paramDeclaration2 = runtime.Add(runtime.Add(runtime.Add(paramDeclaration2, runtime.Str(": ")), paramType4), runtime.Str(","))
+					paramDeclaration2 = runtime.Sum(paramDeclaration2, runtime.Str(": "), paramType4, runtime.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 					w.At(229, 17, "{{ }}")
 					appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)

@@ -51,7 +51,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	w.At(2, 1, "set")
-	defaultSystemMessage = runtime.Add(runtime.Add(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today), runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4 {{- bos_token }}
 	w.At(4, 1, "{{ }}")
 	w.Write(bosToken)
@@ -100,7 +100,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		if runtime.IsDefined(systemMessage, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
 			w.At(23, 9, "set")
-			systemMessage = runtime.Add(runtime.Add(parallelToolPrompt, runtime.Str("\n\n")), systemMessage)
+			systemMessage = runtime.Sum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25 {%- set system_message = parallel_tool_prompt %}
 			w.At(25, 9, "set")

@@ -95,7 +95,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				funcName = toolCallFunction.ItemStr("name")
 				// moonshotai-Kimi-K2.jinja:22 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				w.At(22, 7, "set")
-				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), funcName), runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2)), nil, nil))
+				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23 {{ formatted_id }}
 				w.At(23, 26, "{{ }}")

@@ -265,7 +265,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			for _, tns4 := range runtime.Iterate(w, rns.Attr("nslist")) {
 				// muse-glimmer.jinja:98 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
 				w.At(98, 13, "set")
-				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Add(runtime.Add(runtime.Str("\""), tns4), runtime.Str(".*\"")))))
+				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Sum(runtime.Str("\""), tns4, runtime.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101 {%- set rns.recipients = rns.recipients + ['"user"'] -%}

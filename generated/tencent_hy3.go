@@ -180,7 +180,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// tencent-Hy3.jinja:46 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
 			w.At(46, 9, "{{ }}")
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("reasoning_effort error : "), reasoningEffort), runtime.Str(", should be no_think/low/high"))))
+			w.Write(runtime.RaiseException(runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
@@ -267,7 +267,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		w.At(87, 5, "set")
-		runtime.SetAttr(spNs, "system_prompt", runtime.Add(runtime.Add(runtime.Add(spNs.Attr("system_prompt"), reasoningModeToken), runtime.Str("reasoning_effort:")), reasoningEffort))
+		runtime.SetAttr(spNs, "system_prompt", runtime.Sum(spNs.Attr("system_prompt"), reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort))
 	}
 	// tencent-Hy3.jinja:89 {{- bos_token }}
 	w.At(89, 1, "{{ }}")
@@ -402,7 +402,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:142 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					w.At(142, 17, "set")
-					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), w.Capture(func() {
+					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				} else {
@@ -433,7 +433,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					w.At(156, 21, "set")
-					content2 = runtime.Add(runtime.Add(runtime.Add(thinkBeginToken, rc), thinkEndToken), w.Capture(func() {
+					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				} else {

@@ -58,6 +58,35 @@ func Add(a, b Value) Value {
 	return Value{}
 }
 
+// Sum is xs[0] + xs[1] + ... as Python evaluates it, left to right; a run of plain strs
+// is joined at once rather than copied again at each +.
+func Sum(xs ...Value) Value {
+	acc := xs[0]
+	for i := 1; i < len(xs); {
+		if !plainStr(acc) || !plainStr(xs[i]) {
+			acc = Add(acc, xs[i])
+			i++
+			continue
+		}
+		j, n := i, len(acc.str())
+		for ; j < len(xs) && plainStr(xs[j]); j++ {
+			n += len(xs[j].str())
+		}
+		checkSize(n)
+		var b strings.Builder
+		b.Grow(n)
+		b.WriteString(acc.str())
+		for _, x := range xs[i:j] {
+			b.WriteString(x.str())
+		}
+		acc, i = Str(b.String()), j
+	}
+	return acc
+}
+
+// plainStr reports whether v is a str that is not Markup.
+func plainStr(v Value) bool { return v.kind == KindString && v.flags&flagMarkup == 0 }
+
 func checkSize(n int) {
 	if n > MaxValueSize {
 		throw(LimitError, "value of %d items or bytes exceeds the limit of %d", n, MaxValueSize)
