@@ -218,9 +218,15 @@ func (v Value) Slice(start, stop, step Value) Value {
 		}
 		items := v.list().Items
 		lo, hi, st, n := sliceIndices(start, stop, step, len(items))
-		out := make([]Value, 0, n)
-		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
-			out = append(out, items[i])
+		var out []Value
+		if st == 1 {
+			// lists cannot change: a slice shares its items
+			out = items[lo : lo+n : lo+n]
+		} else {
+			out = make([]Value, 0, n)
+			for i, k := lo, 0; k < n; i, k = i+st, k+1 {
+				out = append(out, items[i])
+			}
 		}
 		l := &List{Items: out}
 		if isRange(v) {

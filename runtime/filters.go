@@ -395,8 +395,17 @@ const groupTuple = "_GroupTuple"
 // default, an undefined step gives the default.
 func attrGetter(attr Value, def Value) func(Value) Value {
 	var parts []Value
-	switch attr.kind {
-	case KindString:
+	switch {
+	case attr.kind == KindString && !strings.Contains(attr.str(), ".") && !isAllDigits(attr.str()):
+		// one str key, the common case
+		return func(item Value) Value {
+			item = item.Item(attr)
+			if def.kind != KindNone && item.kind == KindUndefined {
+				item = def
+			}
+			return item
+		}
+	case attr.kind == KindString:
 		for _, p := range strings.Split(attr.str(), ".") {
 			if p != "" && isAllDigits(p) {
 				n, _ := strconv.ParseInt(p, 10, 64)
@@ -405,7 +414,7 @@ func attrGetter(attr Value, def Value) func(Value) Value {
 				parts = append(parts, Str(p))
 			}
 		}
-	case KindNone, KindUndefined:
+	case attr.kind == KindNone || attr.kind == KindUndefined:
 	default:
 		parts = []Value{attr}
 	}
@@ -646,6 +655,10 @@ func Len(v Value) int {
 // FilterList is list(value).
 func FilterList(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("list", args, kwargs)
+	if v.kind == KindIterator {
+		// what a one-shot iterator yields is no one else's: the list takes it over
+		return ListOf(iterate(v))
+	}
 	return ListOf(append([]Value{}, iterate(v)...))
 }
 
@@ -753,8 +766,9 @@ func selectOrReject(v Value, args []Value, kwargs []Kwarg, keep bool, byAttr boo
 		rest := args[off+1:]
 		test = func(x Value) bool { return CallTest(name, x, rest, kwargs) }
 	}
-	var out []Value
-	for _, it := range iterate(v) {
+	items := iterate(v)
+	out := make([]Value, 0, len(items))
+	for _, it := range items {
 		if test(trans(it)) == keep {
 			out = append(out, it)
 		}

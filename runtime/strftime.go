@@ -26,6 +26,7 @@ func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
 // the result, and a directive glibc does not know copied as it is.
 func Strftime(t time.Time, format string) string {
 	var b strings.Builder
+	b.Grow(2 * len(format))
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {
 			b.WriteByte(format[i])
@@ -99,6 +100,10 @@ func (d *strftimeDirective) padText(s string) string {
 // num formats a number of at least digits digits (or the width), padded with zeros, or
 // spaces when spacePad (for %e, %k, %l) or the _ flag says so; - turns padding off.
 func (d *strftimeDirective) num(v, digits int, spacePad bool) string {
+	if v >= 0 && v < 100 && digits == 2 && d.width <= 2 && d.pad == 0 && !spacePad {
+		// %d, %m, %H, %M, %S...: two digits, from a table
+		return twoDigits[2*v : 2*v+2]
+	}
 	s := strconv.Itoa(v)
 	pad := d.pad
 	if spacePad && pad != '0' && pad != '-' {
@@ -117,6 +122,9 @@ func (d *strftimeDirective) num(v, digits int, spacePad bool) string {
 	}
 	return s
 }
+
+// twoDigits holds 00 to 99.
+const twoDigits = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
 // text applies the case flags to a name: ^ upper-cases, # upper-cases too (glibc's
 // "swap case" of a name that starts with a capital).
