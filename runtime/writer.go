@@ -86,6 +86,10 @@ func (w *Writer) Write(v Value) {
 	}
 }
 
+// overflow fails the render; it is kept out of line so that the writing methods that
+// call it stay small enough for the compiler to inline.
+//
+//go:noinline
 func (w *Writer) overflow() {
 	throw(LimitError, "output exceeds the limit of %d bytes", w.limits.MaxOutput)
 }
