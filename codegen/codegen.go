@@ -347,10 +347,17 @@ func (g *gen) freshReads() (restore func()) {
 // at records the statement's position and kind for error messages, after a comment
 // citing it.
 func (g *gen) at(p ir.Pos, construct string) []jen.Code {
-	return []jen.Code{
-		jen.Comment(g.cite(p)),
-		jen.Id("w").Dot("At").Call(jen.Lit(p.Line), jen.Lit(p.Col), jen.Lit(construct)),
+	at := jen.Id("w").Dot("AtTag").Call(jen.Lit(p.Line), jen.Lit(p.Col), jen.Lit(construct))
+	if name, ok := stmtConsts[construct]; ok {
+		at = jen.Id("w").Dot("At").Call(jen.Lit(p.Line), jen.Lit(p.Col), rt(name))
 	}
+	return []jen.Code{jen.Comment(g.cite(p)), at}
+}
+
+// stmtConsts are the runtime.Stmt constants of the statements, by ir.Construct's name.
+var stmtConsts = map[string]string{
+	"{{ }}": "StmtPrint", "if": "StmtIf", "for": "StmtFor", "set": "StmtSet", "macro": "StmtMacro",
+	"call": "StmtCall", "filter": "StmtFilter", "with": "StmtWith",
 }
 
 // cite returns a comment that quotes the template at p: the tag that starts there, or

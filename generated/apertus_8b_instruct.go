@@ -63,15 +63,15 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		innerType := in.Lookup("inner_type")
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
-		w.At(2, 5, "if")
+		w.At(2, 5, runtime.StmtIf)
 		paramSpecType := paramSpec.Attr("type")
 		if runtime.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3 {%- if param_spec['items'] -%}
-			w.At(3, 9, "if")
+			w.At(3, 9, runtime.StmtIf)
 			paramSpecItems := paramSpec.ItemStr("items")
 			if paramSpecItems.Truthy() {
 				// Apertus-8B-Instruct.jinja:4 {%- if param_spec['items']['type'] == "string" -%}
-				w.At(4, 13, "if")
+				w.At(4, 13, runtime.StmtIf)
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
 				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
@@ -83,97 +83,97 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					w.At(13, 17, "set")
+					w.At(13, 17, runtime.StmtSet)
 					innerType = w.Capture(func() {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					w.At(14, 17, "if")
+					w.At(14, 17, runtime.StmtIf)
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:17 {{- inner_type + "[]" }}
-						w.At(17, 21, "{{ }}")
+						w.At(17, 21, runtime.StmtPrint)
 						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20 {%- if param_spec.nullable -%}
-				w.At(20, 13, "if")
+				w.At(20, 13, runtime.StmtIf)
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25 {%- if param_spec.nullable -%}
-				w.At(25, 13, "if")
+				w.At(25, 13, runtime.StmtIf)
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
 		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:31 {%- if param_spec.type | length > 1 -%}
-			w.At(31, 9, "if")
+			w.At(31, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32 {{- param_spec.type | join(" | ") }}
-				w.At(32, 13, "{{ }}")
+				w.At(32, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:34 {{- param_spec.type[0] }}
-				w.At(34, 13, "{{ }}")
+				w.At(34, 13, runtime.StmtPrint)
 				w.Write(paramSpecType.ItemInt(0))
 			}
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:38 {%- set has_object_variants = false -%}
-			w.At(38, 9, "set")
+			w.At(38, 9, runtime.StmtSet)
 			hasObjectVariants = runtime.Bool(false)
 			// Apertus-8B-Instruct.jinja:39 {%- for variant in param_spec.oneOf -%}
-			w.At(39, 9, "for")
+			w.At(39, 9, runtime.StmtFor)
 			paramSpecOneOf := paramSpec.Attr("oneOf")
 			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40 {%- if variant.type == "object" -%}
-				w.At(40, 13, "if")
+				w.At(40, 13, runtime.StmtIf)
 				if runtime.EqStr(variant.Attr("type"), "object") {
 					// Apertus-8B-Instruct.jinja:41 {%- set has_object_variants = true -%}
-					w.At(41, 17, "set")
+					w.At(41, 17, runtime.StmtSet)
 					_ = runtime.Bool(true)
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			w.At(44, 9, "if")
+			w.At(44, 9, runtime.StmtIf)
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:47 {%- for variant in param_spec.oneOf -%}
-				w.At(47, 13, "for")
+				w.At(47, 13, runtime.StmtFor)
 				items := runtime.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant2 := items[i]
 					// Apertus-8B-Instruct.jinja:48 {{- render_typescript_type(variant, required_params) -}}
-					w.At(48, 17, "{{ }}")
+					w.At(48, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						renderTypescriptType(variant2, requiredParams, runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49 {%- if variant.description %}
-					w.At(49, 17, "if")
+					w.At(49, 17, runtime.StmtIf)
 					variant2Description := variant2.Attr("description")
 					if variant2Description.Truthy() {
 						// Apertus-8B-Instruct.jinja:50 {{- "// " + variant.description }}
-						w.At(50, 21, "{{ }}")
+						w.At(50, 21, runtime.StmtPrint)
 						w.WriteString("// ")
 						w.WriteStr(variant2Description)
 					}
 					// Apertus-8B-Instruct.jinja:52 {%- if variant.default is defined %}
-					w.At(52, 17, "if")
+					w.At(52, 17, runtime.StmtIf)
 					variant2Default := variant2.Attr("default")
 					if runtime.IsDefined(variant2Default, nil, nil) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
-						w.At(53, 21, "{{ }}")
+						w.At(53, 21, runtime.StmtPrint)
 						w.WriteString("// default: ")
 						w.WriteStr(runtime.FilterTojson(variant2Default, nil, nil))
 					}
 					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
-					w.At(55, 17, "if")
+					w.At(55, 17, runtime.StmtIf)
 					if !(i == len(items)-1) {
 						w.WriteString(" | \n")
 					}
@@ -181,18 +181,18 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:61 {%- if param_spec.enum -%}
-			w.At(61, 9, "if")
+			w.At(61, 9, runtime.StmtIf)
 			paramSpecEnum := paramSpec.Attr("enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.At(62, 13, "{{ }}")
+				w.At(62, 13, runtime.StmtPrint)
 				w.WriteString("\"")
 				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65 {%- if param_spec.nullable %}
-				w.At(65, 13, "if")
+				w.At(65, 13, runtime.StmtIf)
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
@@ -205,21 +205,21 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("boolean")
 		} else if runtime.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:76 {%- if param_spec.properties -%}
-			w.At(76, 9, "if")
+			w.At(76, 9, runtime.StmtIf)
 			paramSpecProperties := paramSpec.Attr("properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				w.At(78, 13, "for")
+				w.At(78, 13, runtime.StmtFor)
 				keys, values := runtime.DictItems(paramSpecProperties)
 				for i2 := range w.Count(len(keys)) {
 					propName := keys[i2]
 					propSpec := values[i2]
 					// Apertus-8B-Instruct.jinja:79 {{- prop_name -}}
-					w.At(79, 17, "{{ }}")
+					w.At(79, 17, runtime.StmtPrint)
 					w.Write(propName)
 					// Apertus-8B-Instruct.jinja:80 {%- if prop_name not in (param_spec.required or []) -%}
-					w.At(80, 17, "if")
+					w.At(80, 17, runtime.StmtIf)
 					paramSpecRequired := paramSpec.Attr("required")
 					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -228,14 +228,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.At(84, 17, "{{ }}")
+					w.At(84, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:85 {%- if not loop.last -%}
-					w.At(85, 17, "if")
+					w.At(85, 17, runtime.StmtIf)
 					if !(i2 == len(keys)-1) {
 						w.WriteString(", ")
 					}
@@ -252,47 +252,47 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	renderTools := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
 		// Apertus-8B-Instruct.jinja:99 {%- for tool in tools %}
-		w.At(99, 5, "for")
+		w.At(99, 5, runtime.StmtFor)
 		items2 := runtime.Iterate(w, tools2)
 		for i3 := range items2 {
 			tool := items2[i3]
 			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
-			w.At(100, 9, "{{ }}")
+			w.At(100, 9, runtime.StmtPrint)
 			toolFunction := tool.Attr("function")
 			w.WriteString("// ")
 			w.WriteStr(toolFunction.Attr("description"))
 			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101 {{- "type "+ tool.function.name + " = " }}
-			w.At(101, 9, "{{ }}")
+			w.At(101, 9, runtime.StmtPrint)
 			w.WriteString("type ")
 			w.WriteStr(toolFunction.Attr("name"))
 			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			w.At(102, 9, "if")
+			w.At(102, 9, runtime.StmtIf)
 			toolFunctionParameters := toolFunction.Attr("parameters")
 			if toolFunctionParameters.Truthy() && toolFunctionParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				w.At(104, 13, "for")
+				w.At(104, 13, runtime.StmtFor)
 				keys2, values2 := runtime.DictItems(toolFunctionParameters.Attr("properties"))
 				for i4 := range w.Count(len(keys2)) {
 					paramName := keys2[i4]
 					paramSpec2 := values2[i4]
 					// Apertus-8B-Instruct.jinja:105 {%- if param_spec.description %}
-					w.At(105, 17, "if")
+					w.At(105, 17, runtime.StmtIf)
 					paramSpec2Description := paramSpec2.Attr("description")
 					if paramSpec2Description.Truthy() {
 						// Apertus-8B-Instruct.jinja:106 {{- "// " + param_spec.description + "\n" }}
-						w.At(106, 21, "{{ }}")
+						w.At(106, 21, runtime.StmtPrint)
 						w.WriteString("// ")
 						w.WriteStr(paramSpec2Description)
 						w.WriteString("\n")
 					}
 					// Apertus-8B-Instruct.jinja:108 {{- param_name }}
-					w.At(108, 17, "{{ }}")
+					w.At(108, 17, runtime.StmtPrint)
 					w.Write(paramName)
 					// Apertus-8B-Instruct.jinja:109 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					w.At(109, 17, "if")
+					w.At(109, 17, runtime.StmtIf)
 					toolFunctionParametersRequired := toolFunctionParameters.Attr("required")
 					if runtime.NotIn(paramName, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -301,37 +301,37 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					w.At(113, 17, "{{ }}")
+					w.At(113, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						renderTypescriptType(paramSpec2, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114 {%- if param_spec.default is defined -%}
-					w.At(114, 17, "if")
+					w.At(114, 17, runtime.StmtIf)
 					paramSpec2Default := paramSpec2.Attr("default")
 					if runtime.IsDefined(paramSpec2Default, nil, nil) {
 						// Apertus-8B-Instruct.jinja:115 {%- if param_spec.enum %}
-						w.At(115, 21, "if")
+						w.At(115, 21, runtime.StmtIf)
 						if paramSpec2.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116 {{- ", // default: " + param_spec.default }}
-							w.At(116, 25, "{{ }}")
+							w.At(116, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
 							w.WriteStr(paramSpec2Default)
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
-							w.At(118, 25, "{{ }}")
+							w.At(118, 25, runtime.StmtPrint)
 							w.WriteString("// default: ")
 							w.WriteStr(paramSpec2Default)
 						} else {
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
-							w.At(120, 25, "{{ }}")
+							w.At(120, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
 							w.WriteStr(runtime.FilterTojson(paramSpec2Default, nil, nil))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
-					w.At(123, 17, "if")
+					w.At(123, 17, runtime.StmtIf)
 					if !(i4 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
@@ -343,108 +343,108 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("() => any;")
 			}
 			// Apertus-8B-Instruct.jinja:133 {%- if not loop.last -%}
-			w.At(133, 9, "if")
+			w.At(133, 9, runtime.StmtIf)
 			if !(i3 == len(items2)-1) {
 				w.WriteString("\n")
 			}
 		}
 	}
 	// Apertus-8B-Instruct.jinja:139 {{ bos_token }}
-	w.At(139, 1, "{{ }}")
+	w.At(139, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// Apertus-8B-Instruct.jinja:141 {%- set system_token = '<|system_start|>' -%}
-	w.At(141, 1, "set")
+	w.At(141, 1, runtime.StmtSet)
 	systemToken = runtime.Str("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142 {%- set end_system_token = '<|system_end|>' -%}
-	w.At(142, 1, "set")
+	w.At(142, 1, runtime.StmtSet)
 	endSystemToken = runtime.Str("<|system_end|>")
 	// Apertus-8B-Instruct.jinja:143 {%- set developer_token = '<|developer_start|>' -%}
-	w.At(143, 1, "set")
+	w.At(143, 1, runtime.StmtSet)
 	developerToken = runtime.Str("<|developer_start|>")
 	// Apertus-8B-Instruct.jinja:144 {%- set end_developer_token = '<|developer_end|>' -%}
-	w.At(144, 1, "set")
+	w.At(144, 1, runtime.StmtSet)
 	endDeveloperToken = runtime.Str("<|developer_end|>")
 	// Apertus-8B-Instruct.jinja:145 {%- set user_token = '<|user_start|>' -%}
-	w.At(145, 1, "set")
+	w.At(145, 1, runtime.StmtSet)
 	userToken = runtime.Str("<|user_start|>")
 	// Apertus-8B-Instruct.jinja:146 {%- set end_user_token = '<|user_end|>' -%}
-	w.At(146, 1, "set")
+	w.At(146, 1, runtime.StmtSet)
 	endUserToken = runtime.Str("<|user_end|>")
 	// Apertus-8B-Instruct.jinja:147 {%- set assistant_token = '<|assistant_start|>' -%}
-	w.At(147, 1, "set")
+	w.At(147, 1, runtime.StmtSet)
 	assistantToken = runtime.Str("<|assistant_start|>")
 	// Apertus-8B-Instruct.jinja:148 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	w.At(148, 1, "set")
+	w.At(148, 1, runtime.StmtSet)
 	endAssistantToken = runtime.Str("<|assistant_end|>")
 	// Apertus-8B-Instruct.jinja:149 {%- set inner_token = '<|inner_prefix|>' -%}
-	w.At(149, 1, "set")
+	w.At(149, 1, runtime.StmtSet)
 	innerToken = runtime.Str("<|inner_prefix|>")
 	// Apertus-8B-Instruct.jinja:150 {%- set outer_token = '<|inner_suffix|>' -%}
-	w.At(150, 1, "set")
+	w.At(150, 1, runtime.StmtSet)
 	outerToken = runtime.Str("<|inner_suffix|>")
 	// Apertus-8B-Instruct.jinja:151 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	w.At(151, 1, "set")
+	w.At(151, 1, runtime.StmtSet)
 	toolCallsToken = runtime.Str("<|tools_prefix|>")
 	// Apertus-8B-Instruct.jinja:152 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	w.At(152, 1, "set")
+	w.At(152, 1, runtime.StmtSet)
 	endToolCallsToken = runtime.Str("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
-	w.At(154, 1, "set")
+	w.At(154, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("in_assistant", runtime.Bool(false)), runtime.KW("in_tool", runtime.Bool(false)), runtime.KW("in_inner", runtime.Bool(false)), runtime.KW("assistant_format", runtime.None())})
 	// Apertus-8B-Instruct.jinja:156 {%- if messages and messages[0].role == 'system' -%}
-	w.At(156, 1, "if")
+	w.At(156, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Apertus-8B-Instruct.jinja:157 {%- if "content" in messages[0] -%}
-		w.At(157, 5, "if")
+		w.At(157, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.In(runtime.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158 {%- if messages[0].content is string -%}
-			w.At(158, 9, "if")
+			w.At(158, 9, runtime.StmtIf)
 			messages0Content := messages0.Attr("content")
 			if runtime.IsString(messages0Content, nil, nil) {
 				// Apertus-8B-Instruct.jinja:159 {{ system_token + messages[0].content + end_system_token }}
-				w.At(159, 13, "{{ }}")
+				w.At(159, 13, runtime.StmtPrint)
 				w.WriteAdd(systemToken, messages0Content, endSystemToken)
 			} else if runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:161 {{ system_token + messages[0].content.text + end_system_token }}
-				w.At(161, 13, "{{ }}")
+				w.At(161, 13, runtime.StmtPrint)
 				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:163 {{- raise_exception("Invalid system message") -}}
-				w.At(163, 13, "{{ }}")
+				w.At(163, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:166 {{- raise_exception("Invalid system message") -}}
-			w.At(166, 9, "{{ }}")
+			w.At(166, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168 {%- set loop_messages = messages[1:] -%}
-		w.At(168, 5, "set")
+		w.At(168, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// Apertus-8B-Instruct.jinja:170 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		w.At(170, 5, "{{ }}")
+		w.At(170, 5, runtime.StmtPrint)
 		w.WriteAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171 {%- set loop_messages = messages -%}
-		w.At(171, 5, "set")
+		w.At(171, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174 {{ developer_token + 'Deliberation: ' }}
-	w.At(174, 1, "{{ }}")
+	w.At(174, 1, runtime.StmtPrint)
 	w.WriteAdd(developerToken, runtime.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175 {%- if enable_thinking is defined and enable_thinking -%}
-	w.At(175, 1, "if")
+	w.At(175, 1, runtime.StmtIf)
 	if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180 {%- if tools is defined and tools -%}
-	w.At(180, 1, "if")
+	w.At(180, 1, runtime.StmtIf)
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		w.At(181, 5, "{{ }}")
+		w.At(181, 5, runtime.StmtPrint)
 		w.WriteString("Tool Capabilities:\n")
 		w.WriteStr(w.Capture(func() {
 			renderTools(tools)
@@ -453,212 +453,212 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("Tool Capabilities: disabled")
 	}
 	// Apertus-8B-Instruct.jinja:185 {{ end_developer_token }}
-	w.At(185, 1, "{{ }}")
+	w.At(185, 1, runtime.StmtPrint)
 	w.Write(endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187 {%- for message in loop_messages -%}
-	w.At(187, 1, "for")
+	w.At(187, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		parts := in.Lookup("parts")
 		blocks := in.Lookup("blocks")
 		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
-		w.At(188, 5, "if")
+		w.At(188, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189 {%- set ns.in_inner = false -%}
-			w.At(189, 9, "set")
+			w.At(189, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
 			// Apertus-8B-Instruct.jinja:190 {%- if ns.in_tool -%}
-			w.At(190, 9, "if")
+			w.At(190, 9, runtime.StmtIf)
 			if ns.Attr("in_tool").Truthy() {
 				w.WriteString("]")
 				// Apertus-8B-Instruct.jinja:192 {%- set ns.in_tool = false -%}
-				w.At(192, 13, "set")
+				w.At(192, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 			}
 			// Apertus-8B-Instruct.jinja:194 {%- if ns.in_assistant -%}
-			w.At(194, 9, "if")
+			w.At(194, 9, runtime.StmtIf)
 			if ns.Attr("in_assistant").Truthy() {
 				// Apertus-8B-Instruct.jinja:195 {{ end_assistant_token }}
-				w.At(195, 13, "{{ }}")
+				w.At(195, 13, runtime.StmtPrint)
 				w.Write(endAssistantToken)
 				// Apertus-8B-Instruct.jinja:196 {%- set ns.in_assistant = false -%}
-				w.At(196, 13, "set")
+				w.At(196, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "in_assistant", runtime.Bool(false))
 			}
 			// Apertus-8B-Instruct.jinja:198 {%- if "content" in message -%}
-			w.At(198, 9, "if")
+			w.At(198, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("content"), message) {
 				// Apertus-8B-Instruct.jinja:199 {{ user_token }}
-				w.At(199, 13, "{{ }}")
+				w.At(199, 13, runtime.StmtPrint)
 				w.Write(userToken)
 				// Apertus-8B-Instruct.jinja:200 {%- if message.content is string -%}
-				w.At(200, 13, "if")
+				w.At(200, 13, runtime.StmtIf)
 				messageContent := message.Attr("content")
 				if runtime.IsString(messageContent, nil, nil) {
 					// Apertus-8B-Instruct.jinja:201 {{ message.content }}
-					w.At(201, 17, "{{ }}")
+					w.At(201, 17, runtime.StmtPrint)
 					w.Write(messageContent)
 				} else if runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:203 {%- set parts = message.content.parts -%}
-					w.At(203, 17, "set")
+					w.At(203, 17, runtime.StmtSet)
 					parts = messageContent.Attr("parts")
 					// Apertus-8B-Instruct.jinja:204 {%- for part in parts -%}
-					w.At(204, 17, "for")
+					w.At(204, 17, runtime.StmtFor)
 					for _, part := range runtime.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205 {%- if part.type == "text" -%}
-						w.At(205, 21, "if")
+						w.At(205, 21, runtime.StmtIf)
 						partType := part.Attr("type")
 						if runtime.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206 {{ part.text }}
-							w.At(206, 25, "{{ }}")
+							w.At(206, 25, runtime.StmtPrint)
 							w.Write(part.Attr("text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:208 {{- raise_exception("Invalid user part: " + part.type) -}}
-							w.At(208, 25, "{{ }}")
+							w.At(208, 25, runtime.StmtPrint)
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:212 {{- raise_exception("Invalid user message: " + message.role) -}}
-					w.At(212, 17, "{{ }}")
+					w.At(212, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214 {{ end_user_token }}
-				w.At(214, 13, "{{ }}")
+				w.At(214, 13, runtime.StmtPrint)
 				w.Write(endUserToken)
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
-			w.At(217, 9, "if")
+			w.At(217, 9, runtime.StmtIf)
 			if !ns.Attr("in_assistant").Truthy() {
 				// Apertus-8B-Instruct.jinja:218 {{ assistant_token }}
-				w.At(218, 13, "{{ }}")
+				w.At(218, 13, runtime.StmtPrint)
 				w.Write(assistantToken)
 				// Apertus-8B-Instruct.jinja:219 {%- set ns.in_assistant = true -%}
-				w.At(219, 13, "set")
+				w.At(219, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "in_assistant", runtime.Bool(true))
 			}
 			// Apertus-8B-Instruct.jinja:221 {%- if "content" in message and message.content is not none -%}
-			w.At(221, 9, "if")
+			w.At(221, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:222 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				w.At(222, 13, "if")
+				w.At(222, 13, runtime.StmtIf)
 				messageContent2 := message.Attr("content")
 				if runtime.IsString(messageContent2, nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "string")) {
 					// Apertus-8B-Instruct.jinja:223 {%- if ns.in_tool -%}
-					w.At(223, 17, "if")
+					w.At(223, 17, runtime.StmtIf)
 					if ns.Attr("in_tool").Truthy() {
 						w.WriteString("]")
 						// Apertus-8B-Instruct.jinja:225 {%- set ns.in_tool = false -%}
-						w.At(225, 21, "set")
+						w.At(225, 21, runtime.StmtSet)
 						runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 					}
 					// Apertus-8B-Instruct.jinja:227 {%- set ns.assistant_format = "string" -%}
-					w.At(227, 17, "set")
+					w.At(227, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("string"))
 					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
-					w.At(228, 17, "{{ }}")
+					w.At(228, 17, runtime.StmtPrint)
 					w.Write(messageContent2)
 				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "mapping")) {
 					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
-					w.At(230, 17, "set")
+					w.At(230, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "assistant_format", runtime.Str("mapping"))
 					// Apertus-8B-Instruct.jinja:231 {%- set blocks = message.content.blocks -%}
-					w.At(231, 17, "set")
+					w.At(231, 17, runtime.StmtSet)
 					blocks = messageContent2.Attr("blocks")
 					// Apertus-8B-Instruct.jinja:232 {%- for block in blocks -%}
-					w.At(232, 17, "for")
+					w.At(232, 17, runtime.StmtFor)
 					items3 := runtime.Iterate(w, blocks)
 					for i5 := range items3 {
 						block := items3[i5]
 						// Apertus-8B-Instruct.jinja:233 {%- if block.type == 'thoughts' -%}
-						w.At(233, 21, "if")
+						w.At(233, 21, runtime.StmtIf)
 						blockType := block.Attr("type")
 						if runtime.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234 {%- if ns.in_tool -%}
-							w.At(234, 25, "if")
+							w.At(234, 25, runtime.StmtIf)
 							if ns.Attr("in_tool").Truthy() {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:236 {%- set ns.in_tool = false -%}
-								w.At(236, 29, "set")
+								w.At(236, 29, runtime.StmtSet)
 								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 							}
 							// Apertus-8B-Instruct.jinja:238 {%- if not ns.in_inner -%}
-							w.At(238, 25, "if")
+							w.At(238, 25, runtime.StmtIf)
 							if !ns.Attr("in_inner").Truthy() {
 								// Apertus-8B-Instruct.jinja:239 {%- set ns.in_inner = true -%}
-								w.At(239, 29, "set")
+								w.At(239, 29, runtime.StmtSet)
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(true))
 								// Apertus-8B-Instruct.jinja:240 {{ inner_token }}
-								w.At(240, 29, "{{ }}")
+								w.At(240, 29, runtime.StmtPrint)
 								w.Write(innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242 {{ block.text }}
-							w.At(242, 25, "{{ }}")
+							w.At(242, 25, runtime.StmtPrint)
 							w.Write(block.Attr("text"))
 						} else if runtime.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
-							w.At(244, 25, "if")
+							w.At(244, 25, runtime.StmtIf)
 							if ns.Attr("in_tool").Truthy() {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:246 {%- set ns.in_tool = false -%}
-								w.At(246, 29, "set")
+								w.At(246, 29, runtime.StmtSet)
 								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 							}
 							// Apertus-8B-Instruct.jinja:248 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							w.At(248, 25, "if")
+							w.At(248, 25, runtime.StmtIf)
 							if ((ns.Attr("in_inner").Truthy() && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249 {%- set ns.in_inner = false -%}
-								w.At(249, 29, "set")
+								w.At(249, 29, runtime.StmtSet)
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
 								// Apertus-8B-Instruct.jinja:250 {{ outer_token }}
-								w.At(250, 29, "{{ }}")
+								w.At(250, 29, runtime.StmtPrint)
 								w.Write(outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252 {{ tool_calls_token + '[' }}
-							w.At(252, 25, "{{ }}")
+							w.At(252, 25, runtime.StmtPrint)
 							w.WriteAdd(toolCallsToken, runtime.Str("["))
 							// Apertus-8B-Instruct.jinja:253 {%- for tool_call in block.calls -%}
-							w.At(253, 25, "for")
+							w.At(253, 25, runtime.StmtFor)
 							items4 := runtime.Iterate(w, block.Attr("calls"))
 							for i6 := range items4 {
 								toolCall := items4[i6]
 								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								w.At(254, 29, "{{ }}")
+								w.At(254, 29, runtime.StmtPrint)
 								w.WriteString("{\"")
 								w.WriteStr(toolCall.Attr("name"))
 								w.WriteString("\": ")
 								w.WriteStr(toolCall.Attr("arguments"))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255 {%- if not loop.last -%}
-								w.At(255, 29, "if")
+								w.At(255, 29, runtime.StmtIf)
 								if !(i6 == len(items4)-1) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259 {{ ']' + end_tool_calls_token }}
-							w.At(259, 25, "{{ }}")
+							w.At(259, 25, runtime.StmtPrint)
 							w.WriteString("]")
 							w.WriteStr(endToolCallsToken)
 						} else if runtime.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
-							w.At(261, 25, "if")
+							w.At(261, 25, runtime.StmtIf)
 							if ns.Attr("in_tool").Truthy() {
 								// Apertus-8B-Instruct.jinja:262 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								w.At(262, 29, "{{ }}")
+								w.At(262, 29, runtime.StmtPrint)
 								w.Write(runtime.RaiseException(runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265 {%- for tool_output in block.outputs -%}
-							w.At(265, 25, "for")
+							w.At(265, 25, runtime.StmtFor)
 							items5 := runtime.Iterate(w, block.Attr("outputs"))
 							for i7 := range items5 {
 								toolOutput := items5[i7]
 								// Apertus-8B-Instruct.jinja:266 {{- tool_output.output }}
-								w.At(266, 29, "{{ }}")
+								w.At(266, 29, runtime.StmtPrint)
 								w.Write(toolOutput.Attr("output"))
 								// Apertus-8B-Instruct.jinja:267 {%- if not loop.last -%}
-								w.At(267, 29, "if")
+								w.At(267, 29, runtime.StmtIf)
 								if !(i7 == len(items5)-1) {
 									w.WriteString(", ")
 								}
@@ -666,121 +666,121 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("]")
 						} else if runtime.EqStr(blockType, "response") {
 							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
-							w.At(273, 25, "if")
+							w.At(273, 25, runtime.StmtIf)
 							if ns.Attr("in_tool").Truthy() {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:275 {%- set ns.in_tool = false -%}
-								w.At(275, 29, "set")
+								w.At(275, 29, runtime.StmtSet)
 								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
 							}
 							// Apertus-8B-Instruct.jinja:277 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
-							w.At(277, 25, "if")
+							w.At(277, 25, runtime.StmtIf)
 							if (!(i5 == 0) && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
 								// Apertus-8B-Instruct.jinja:278 {%- set ns.in_inner = false -%}
-								w.At(278, 29, "set")
+								w.At(278, 29, runtime.StmtSet)
 								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
 								// Apertus-8B-Instruct.jinja:279 {{ outer_token }}
-								w.At(279, 29, "{{ }}")
+								w.At(279, 29, runtime.StmtPrint)
 								w.Write(outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281 {{ block.text }}
-							w.At(281, 25, "{{ }}")
+							w.At(281, 25, runtime.StmtPrint)
 							w.Write(block.Attr("text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:283 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							w.At(283, 25, "{{ }}")
+							w.At(283, 25, runtime.StmtPrint)
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:287 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.At(287, 17, "{{ }}")
+					w.At(287, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), ns.Attr("assistant_format"))))
 				}
 			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:290 {{- raise_exception("Invalid assistant message " + message) -}}
-				w.At(290, 13, "{{ }}")
+				w.At(290, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292 {%- if "tool_calls" in message and message.tool_calls -%}
-			w.At(292, 9, "if")
+			w.At(292, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293 {{ tool_calls_token + '[' }}
-				w.At(293, 13, "{{ }}")
+				w.At(293, 13, runtime.StmtPrint)
 				w.WriteAdd(toolCallsToken, runtime.Str("["))
 				// Apertus-8B-Instruct.jinja:294 {%- for tool_call in message.tool_calls -%}
-				w.At(294, 13, "for")
+				w.At(294, 13, runtime.StmtFor)
 				items6 := runtime.Iterate(w, message.Attr("tool_calls"))
 				for i8 := range items6 {
 					toolCall2 := items6[i8]
 					function := in.Lookup("function")
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
-					w.At(295, 17, "if")
+					w.At(295, 17, runtime.StmtIf)
 					toolCall2Type := toolCall2.Attr("type")
 					if runtime.EqStr(toolCall2Type, "function") {
 						// Apertus-8B-Instruct.jinja:296 {%- set function = tool_call.function -%}
-						w.At(296, 21, "set")
+						w.At(296, 21, runtime.StmtSet)
 						function = toolCall2.Attr("function")
 						// Apertus-8B-Instruct.jinja:297 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						w.At(297, 21, "{{ }}")
+						w.At(297, 21, runtime.StmtPrint)
 						w.WriteString("{\"")
 						w.WriteStr(function.Attr("name"))
 						w.WriteString("\": ")
 						w.WriteStr(runtime.FilterTojson(function.Attr("arguments"), nil, nil))
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
-						w.At(298, 21, "if")
+						w.At(298, 21, runtime.StmtIf)
 						if !(i8 == len(items6)-1) {
 							w.WriteString(", ")
 						}
 					} else {
 						// Apertus-8B-Instruct.jinja:302 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.At(302, 21, "{{ }}")
+						w.At(302, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2Type)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305 {{ ']' + end_tool_calls_token }}
-				w.At(305, 13, "{{ }}")
+				w.At(305, 13, runtime.StmtPrint)
 				w.WriteString("]")
 				w.WriteStr(endToolCallsToken)
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
-			w.At(308, 9, "if")
+			w.At(308, 9, runtime.StmtIf)
 			if !ns.Attr("in_assistant").Truthy() {
 				// Apertus-8B-Instruct.jinja:309 {{- raise_exception("Tool message outside of assistant") -}}
-				w.At(309, 13, "{{ }}")
+				w.At(309, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311 {%- if not ns.in_tool -%}
-			w.At(311, 9, "if")
+			w.At(311, 9, runtime.StmtIf)
 			if !ns.Attr("in_tool").Truthy() {
 				w.WriteString("[")
 				// Apertus-8B-Instruct.jinja:313 {%- set ns.in_tool = true -%}
-				w.At(313, 13, "set")
+				w.At(313, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "in_tool", runtime.Bool(true))
 			} else {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317 {{ message.content }}
-			w.At(317, 9, "{{ }}")
+			w.At(317, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:319 {{- raise_exception("Invalid message role") -}}
-			w.At(319, 9, "{{ }}")
+			w.At(319, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322 {%- if ns.in_tool -%}
-	w.At(322, 1, "if")
+	w.At(322, 1, runtime.StmtIf)
 	if ns.Attr("in_tool").Truthy() {
 		w.WriteString("]")
 	}
 	// Apertus-8B-Instruct.jinja:325 {%- if add_generation_prompt -%}
-	w.At(325, 1, "if")
+	w.At(325, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// Apertus-8B-Instruct.jinja:326 {{ assistant_token }}
-		w.At(326, 5, "{{ }}")
+		w.At(326, 5, runtime.StmtPrint)
 		w.Write(assistantToken)
 	}
 }

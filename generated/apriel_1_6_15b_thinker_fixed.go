@@ -47,81 +47,81 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	reasoningPrompt := runtime.Undefined("reasoning_prompt")
 	reasoningAsstTurnStart := runtime.Undefined("reasoning_asst_turn_start")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4 {%- set messages = messages or [] -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	messages = runtime.Or(messages, func() runtime.Value {
 		return runtime.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:5 {%- set tools = tools or [] -%}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	tools = runtime.Or(tools, func() runtime.Value {
 		return runtime.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:6 {%- set add_generation_prompt = add_generation_prompt or false -%}
-	w.At(6, 1, "set")
+	w.At(6, 1, runtime.StmtSet)
 	addGenerationPrompt = runtime.Or(addGenerationPrompt, func() runtime.Value {
 		return runtime.Bool(false)
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:7 {%- set available_tool_string = ” -%}
-	w.At(7, 1, "set")
+	w.At(7, 1, runtime.StmtSet)
 	availableToolString = runtime.Str("")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:8 {%- set add_tool_id = true -%}
-	w.At(8, 1, "set")
+	w.At(8, 1, runtime.StmtSet)
 	addToolId = runtime.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9 {%- set add_thoughts = true -%}
-	w.At(9, 1, "set")
+	w.At(9, 1, runtime.StmtSet)
 	addThoughts = runtime.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:11 {%- set bos_token = bos_token or ” -%}
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	bosToken = runtime.Or(bosToken, func() runtime.Value {
 		return runtime.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:12 {%- set eos_token = eos_token or ” -%}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	eosToken = runtime.Or(eosToken, func() runtime.Value {
 		return runtime.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16 {%- set reasoning_prompt -%}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	mark2 := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
 	reasoningPrompt = w.Cut(mark2)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
-	w.At(21, 1, "set")
+	w.At(21, 1, runtime.StmtSet)
 	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25 {%- if tools|length > 0 -%}
-	w.At(25, 1, "if")
+	w.At(25, 1, runtime.StmtIf)
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26 {%- set available_tool_string -%}
-		w.At(26, 5, "set")
+		w.At(26, 5, runtime.StmtSet)
 		mark3 := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33 {% for tool in tools %}
-		w.At(33, 9, "for")
+		w.At(33, 9, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33 {{ tool|string }}
-			w.At(33, 32, "{{ }}")
+			w.At(33, 32, runtime.StmtPrint)
 			w.Write(runtime.FilterString(tool, nil, nil))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		availableToolString = w.Cut(mark3)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	w.At(49, 1, "if")
+	w.At(49, 1, runtime.StmtIf)
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50 {%- if tools|length > 0 -%}
-		w.At(50, 5, "if")
+		w.At(50, 5, runtime.StmtIf)
 		if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			w.At(51, 9, "{{ }}")
+			w.At(51, 9, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			w.At(53, 9, "{{ }}")
+			w.At(53, 9, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59 {%- for message in messages -%}
-	w.At(59, 1, "for")
+	w.At(59, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -136,151 +136,151 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		toolMessage := in.Lookup("tool_message")
 		msgContent := in.Lookup("msg_content")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62 {%- if message['role'] == 'user' -%}
-		w.At(62, 5, "if")
+		w.At(62, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64 {%- if message['content'] is not string -%}
-			w.At(64, 9, "if")
+			w.At(64, 9, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if !runtime.IsString(messageContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65 {%- for chunk in message['content'] -%}
-				w.At(65, 13, "for")
+				w.At(65, 13, runtime.StmtFor)
 				for _, chunk := range runtime.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66 {%- if chunk['type'] == 'text' -%}
-					w.At(66, 17, "if")
+					w.At(66, 17, runtime.StmtIf)
 					chunkType := chunk.ItemStr("type")
 					if runtime.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67 {{ chunk['text'] }}
-						w.At(67, 21, "{{ }}")
+						w.At(67, 21, runtime.StmtPrint)
 						w.Write(chunk.ItemStr("text"))
 					} else if runtime.InStrs(chunkType, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71 {{ raise_exception('Unrecognized content type!') }}
-						w.At(71, 21, "{{ }}")
+						w.At(71, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75 {{ message['content'] }}
-				w.At(75, 13, "{{ }}")
+				w.At(75, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
 		} else if runtime.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80 {%- set sys_content = message.get('content', ”) -%}
-			w.At(80, 9, "set")
+			w.At(80, 9, runtime.StmtSet)
 			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81 {%- if sys_content and sys_content|length > 0 -%}
-			w.At(81, 9, "if")
+			w.At(81, 9, runtime.StmtIf)
 			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82 {%- if sys_content is string -%}
-				w.At(82, 13, "if")
+				w.At(82, 13, runtime.StmtIf)
 				if runtime.IsString(sysContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83 {%- set system_message = sys_content -%}
-					w.At(83, 17, "set")
+					w.At(83, 17, runtime.StmtSet)
 					systemMessage = sysContent
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85 {%- set system_message = sys_content[0]['text'] -%}
-					w.At(85, 17, "set")
+					w.At(85, 17, runtime.StmtSet)
 					systemMessage = sysContent.ItemInt(0).ItemStr("text")
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:88 {%- set system_message = ” -%}
-				w.At(88, 13, "set")
+				w.At(88, 13, runtime.StmtSet)
 				systemMessage = runtime.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91 {%- if tools|length > 0 -%}
-			w.At(91, 9, "if")
+			w.At(91, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				w.At(92, 13, "{{ }}")
+				w.At(92, 13, runtime.StmtPrint)
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				w.At(94, 13, "{{ }}")
+				w.At(94, 13, runtime.StmtPrint)
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99 {%- if loop.last -%}
-			w.At(99, 9, "if")
+			w.At(99, 9, runtime.StmtIf)
 			if i == len(items)-1 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:100 {%- set add_tool_id = false -%}
-				w.At(100, 13, "set")
+				w.At(100, 13, runtime.StmtSet)
 				addToolId2 = runtime.Bool(false)
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			w.At(105, 9, "if")
+			w.At(105, 9, runtime.StmtIf)
 			if (addThoughts.Truthy() && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				w.At(106, 13, "{{ }}")
+				w.At(106, 13, runtime.StmtPrint)
 				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109 {%- set asst_content = message.get('content', ”) -%}
-			w.At(109, 9, "set")
+			w.At(109, 9, runtime.StmtSet)
 			asstContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110 {%- if asst_content and asst_content|length > 0 -%}
-			w.At(110, 9, "if")
+			w.At(110, 9, runtime.StmtIf)
 			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111 {%- if asst_content is not string -%}
-				w.At(111, 13, "if")
+				w.At(111, 13, runtime.StmtIf)
 				if !runtime.IsString(asstContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112 {%- set asst_text = asst_content[0]['text'] -%}
-					w.At(112, 17, "set")
+					w.At(112, 17, runtime.StmtSet)
 					asstText = asstContent.ItemInt(0).ItemStr("text")
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114 {%- set asst_text = asst_content -%}
-					w.At(114, 17, "set")
+					w.At(114, 17, runtime.StmtSet)
 					asstText = asstContent
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				w.At(117, 13, "if")
+				w.At(117, 13, runtime.StmtIf)
 				if !(i == len(items)-1) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					w.At(118, 17, "{{ }}")
+					w.At(118, 17, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120 {{- asst_text -}}
-					w.At(120, 17, "{{ }}")
+					w.At(120, 17, runtime.StmtPrint)
 					w.Write(asstText)
 				}
 			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123 {{ message['chosen'][0] }}
-				w.At(123, 13, "{{ }}")
+				w.At(123, 13, runtime.StmtPrint)
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127 {%- set tool_calls = message.get('tool_calls', []) -%}
-			w.At(127, 9, "set")
+			w.At(127, 9, runtime.StmtSet)
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128 {%- if tool_calls and tool_calls|length > 0 -%}
-			w.At(128, 9, "if")
+			w.At(128, 9, runtime.StmtIf)
 			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130 {%- for tool_call in tool_calls -%}
-				w.At(130, 13, "for")
+				w.At(130, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, toolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					w.At(131, 17, "{{ }}")
+					w.At(131, 17, runtime.StmtPrint)
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
 					w.WriteStr(runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132 {%- if add_tool_id == true and 'id' in tool_call -%}
-					w.At(132, 17, "if")
+					w.At(132, 17, runtime.StmtIf)
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133 {{ ', "id": "' + tool_call['id'] + '"' }}
-						w.At(133, 21, "{{ }}")
+						w.At(133, 21, runtime.StmtPrint)
 						w.WriteString(", \"id\": \"")
 						w.WriteStr(toolCall.ItemStr("id"))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136 {%- if not loop.last -%}
-					w.At(136, 17, "if")
+					w.At(136, 17, runtime.StmtIf)
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					}
@@ -288,28 +288,28 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			w.At(141, 9, "set")
+			w.At(141, 9, runtime.StmtSet)
 			if !(runtime.IsDefined(trainingPrompt, nil, nil)) {
 				trainingPrompt = runtime.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142 {%- if not loop.last or training_prompt -%}
-			w.At(142, 9, "if")
+			w.At(142, 9, runtime.StmtIf)
 			if !(i == len(items)-1) || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148 {%- set tool_content = message.get('content', ”) -%}
-			w.At(148, 9, "set")
+			w.At(148, 9, runtime.StmtSet)
 			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149 {%- if tool_content is string -%}
-			w.At(149, 9, "if")
+			w.At(149, 9, runtime.StmtIf)
 			if runtime.IsString(toolContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150 {%- set tool_message = tool_content -%}
-				w.At(150, 13, "set")
+				w.At(150, 13, runtime.StmtSet)
 				toolMessage = toolContent
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152 {%- set tool_message = tool_content[0]['text'] if tool_content else ” -%}
-				w.At(152, 13, "set")
+				w.At(152, 13, runtime.StmtSet)
 				if toolContent.Truthy() {
 					toolMessage = toolContent.ItemInt(0).ItemStr("text")
 				} else {
@@ -317,36 +317,36 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			w.At(154, 9, "{{ }}")
+			w.At(154, 9, runtime.StmtPrint)
 			w.WriteString("<|begin_tool_result|>\n")
 			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
 		} else if runtime.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', ”) -%}
-			w.At(158, 9, "set")
+			w.At(158, 9, runtime.StmtSet)
 			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159 {%- if msg_content is not string -%}
-			w.At(159, 9, "if")
+			w.At(159, 9, runtime.StmtIf)
 			if !runtime.IsString(msgContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				w.At(160, 13, "{{ }}")
+				w.At(160, 13, runtime.StmtPrint)
 				w.WriteString("<|begin_content|>\n")
 				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n")
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				w.At(162, 13, "{{ }}")
+				w.At(162, 13, runtime.StmtPrint)
 				w.WriteString("<|begin_content|>\n")
 				w.WriteStr(msgContent)
 				w.WriteString("\n")
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		w.At(167, 5, "if")
+		w.At(167, 5, runtime.StmtIf)
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			w.At(168, 9, "{{ }}")
+			w.At(168, 9, runtime.StmtPrint)
 			w.WriteString("\n<|begin_assistant|>\n")
 			w.WriteStr(reasoningAsstTurnStart)
 		}

@@ -38,11 +38,11 @@ var Bailing = &runtime.Template{
 func renderBailing(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10 {%- for message in messages %}
-	w.At(10, 1, "for")
+	w.At(10, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		role := runtime.Undefined("role")
 		// bailing.jinja:11 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(11, 1, "set")
+		w.At(11, 1, runtime.StmtSet)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
@@ -50,7 +50,7 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
 		// bailing.jinja:12 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.At(12, 1, "{{ }}")
+		w.At(12, 1, runtime.StmtPrint)
 		w.WriteString("<role>")
 		w.WriteStr(role)
 		w.WriteString("</role>")

@@ -38,16 +38,16 @@ var Bailing2 = &runtime.Template{
 func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11 {%- if not messages or messages[0]['role'] != 'system' %}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	if !messages.Truthy() || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		role := runtime.Undefined("role")
 		// bailing2.jinja:15 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(15, 1, "set")
+		w.At(15, 1, runtime.StmtSet)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
@@ -55,7 +55,7 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
 		// bailing2.jinja:16 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		w.At(16, 1, "{{ }}")
+		w.At(16, 1, runtime.StmtPrint)
 		w.WriteString("<role>")
 		w.WriteStr(role)
 		w.WriteString("</role>")

@@ -38,11 +38,11 @@ var BailingThink = &runtime.Template{
 func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing-think.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		role := runtime.Undefined("role")
 		// bailing-think.jinja:12 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(12, 1, "set")
+		w.At(12, 1, runtime.StmtSet)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
@@ -50,7 +50,7 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
 		// bailing-think.jinja:13 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.At(13, 1, "{{ }}")
+		w.At(13, 1, runtime.StmtPrint)
 		w.WriteString("<role>")
 		w.WriteStr(role)
 		w.WriteString("</role>")

@@ -44,51 +44,51 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Bielik-11B-v3.0-Instruct.jinja:1 {{ bos_token }}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2 {%- if messages[0]['role'] == 'system' %}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3 {%- set system_message = messages[0]['content'] %}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 		// Bielik-11B-v3.0-Instruct.jinja:4 {%- set loop_start_index = 1 %}
-		w.At(4, 5, "set")
+		w.At(4, 5, runtime.StmtSet)
 		loopStartIndex = runtime.Int(1)
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:6 {%- set system_message = "" %}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
 		// Bielik-11B-v3.0-Instruct.jinja:7 {%- set loop_start_index = 0 %}
-		w.At(7, 5, "set")
+		w.At(7, 5, runtime.StmtSet)
 		loopStartIndex = runtime.Int(0)
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:10 {%- if system_message or tools %}
-	w.At(10, 1, "if")
+	w.At(10, 1, runtime.StmtIf)
 	if systemMessage.Truthy() || tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Bielik-11B-v3.0-Instruct.jinja:12 {%- if system_message %}
-		w.At(12, 5, "if")
+		w.At(12, 5, runtime.StmtIf)
 		if systemMessage.Truthy() {
 			// Bielik-11B-v3.0-Instruct.jinja:13 {{- system_message }}
-			w.At(13, 9, "{{ }}")
+			w.At(13, 9, runtime.StmtPrint)
 			w.Write(systemMessage)
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:15 {%- if tools %}
-		w.At(15, 5, "if")
+		w.At(15, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18 {%- for tool in tools %}
-			w.At(18, 9, "for")
+			w.At(18, 9, runtime.StmtFor)
 			items := runtime.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19 {{- tool | tojson }}
-				w.At(19, 13, "{{ }}")
+				w.At(19, 13, runtime.StmtPrint)
 				w.WriteJSON(tool, nil, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:20 {%- if not loop.last %}
-				w.At(20, 13, "if")
+				w.At(20, 13, runtime.StmtIf)
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
 				}
@@ -96,14 +96,14 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]\n<|function_list|>\n\nAby wywołać narzędzie, użyj formatu <tool_call>{\"name\": \"nazwa_narzędzia\", \"arguments\": {\"argument\": \"wartość\"}}</tool_call>. Wyniki działania narzędzi zostaną przekazane z markerem <|function_output|>.\n")
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:26 {%- if enable_thinking %}
-		w.At(26, 5, "if")
+		w.At(26, 5, runtime.StmtIf)
 		if enableThinking.Truthy() {
 			w.WriteString("\n\nZanim odpowiesz na pytanie, najpierw przemyśl swoje kroki i umieść swoje myśli wewnątrz tagów <think>...</think>. Musisz najpierw pomyśleć, zanim udzielisz odpowiedzi. WAŻNE: Powinieneś myśleć w tym samym języku, co pytanie użytkownika. Jeśli pytanie jest zadane po polsku, powinieneś również myśleć po polsku. Jeśli pytanie jest po angielsku, myślisz również po angielsku itd. ** PAMIĘTAJ! ** Pytanie po polsku -> myślenie po polsku -> odpowiedź po polsku!*** BARDZO WAŻNE!!! *** Jesteś Bielikiem, polskim modelem językowym. Twoją główną cechą jest umiejętność pisania po polsku. Jeśli użytkownik zadaje Ci pytania po polsku, ZAWSZE odpowiadaj po polsku. Nawet, jeśli korzystasz z narzędzia, którego większość instrukcji jest po angielsku, powinieneś przede wszystkim odpowiadać po polsku, jeśli użytkownik zadaje pytanie w tym języku. ")
 		}
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36 {%- for message in messages[loop_start_index:] %}
-	w.At(36, 1, "for")
+	w.At(36, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
 	for i2 := range items2 {
 		message := items2[i2]
@@ -111,64 +111,64 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		reasoningParts := in.Lookup("reasoning_parts")
 		// Bielik-11B-v3.0-Instruct.jinja:37 {%- if message['role'] == 'user' %}
-		w.At(37, 5, "if")
+		w.At(37, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			w.At(38, 9, "{{ }}")
+			w.At(38, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>user\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default(”) %}
-			w.At(41, 9, "set")
+			w.At(41, 9, runtime.StmtSet)
 			content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42 {%- set reasoning_content = message.reasoning_content | default(”) %}
-			w.At(42, 9, "set")
+			w.At(42, 9, runtime.StmtSet)
 			reasoningContent = runtime.FilterDefault(message.Attr("reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			w.At(43, 9, "if")
+			w.At(43, 9, runtime.StmtIf)
 			if (!reasoningContent.Truthy() && runtime.In(runtime.Str("<think>"), content)) && runtime.In(runtime.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44 {%- set reasoning_parts = content.split('</think>') %}
-				w.At(44, 13, "set")
+				w.At(44, 13, runtime.StmtSet)
 				reasoningParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:45 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				w.At(45, 13, "set")
+				w.At(45, 13, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(reasoningParts.ItemInt(0), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1)
 				// Bielik-11B-v3.0-Instruct.jinja:46 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				w.At(46, 13, "set")
+				w.At(46, 13, runtime.StmtSet)
 				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48 {%- if reasoning_content %}
-			w.At(48, 9, "if")
+			w.At(48, 9, runtime.StmtIf)
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				w.At(49, 13, "{{ }}")
+				w.At(49, 13, runtime.StmtPrint)
 				w.WriteString("<think>\n")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("\n</think>\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51 {{- content.lstrip() }}
-			w.At(51, 9, "{{ }}")
+			w.At(51, 9, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(content, "lstrip", nil, nil))
 			// Bielik-11B-v3.0-Instruct.jinja:52 {%- if message.tool_calls %}
-			w.At(52, 9, "if")
+			w.At(52, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53 {%- for tool_call in message.tool_calls %}
-				w.At(53, 13, "for")
+				w.At(53, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54 {%- if tool_call.function %}
-					w.At(54, 17, "if")
+					w.At(54, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55 {%- set tool_call = tool_call.function %}
-						w.At(55, 21, "set")
+						w.At(55, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					w.At(57, 17, "{{ }}")
+					w.At(57, 17, runtime.StmtPrint)
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
@@ -183,27 +183,27 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:62 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			w.At(62, 9, "if")
+			w.At(62, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i2)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65 {{- '<|function_output|>' + message['content'] }}
-			w.At(65, 9, "{{ }}")
+			w.At(65, 9, runtime.StmtPrint)
 			w.WriteString("<|function_output|>")
 			w.WriteStr(message.ItemStr("content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			w.At(66, 9, "if")
+			w.At(66, 9, runtime.StmtIf)
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:72 {%- if add_generation_prompt %}
-	w.At(72, 1, "if")
+	w.At(72, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Bielik-11B-v3.0-Instruct.jinja:74 {%- if enable_thinking %}
-		w.At(74, 5, "if")
+		w.At(74, 5, runtime.StmtIf)
 		if enableThinking.Truthy() {
 			w.WriteString("<think>\n")
 		}

@@ -54,93 +54,93 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2 {%- set bos_token              = '<seed:bos>'               -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	bosToken = runtime.Str("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3 {%- set eos_token              = '<seed:eos>'               -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	eosToken = runtime.Str("<seed:eos>")
 	// ByteDance-Seed-OSS.jinja:4 {%- set pad_token              = '<seed:pad>'               -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	_ = runtime.Str("<seed:pad>")
 	// ByteDance-Seed-OSS.jinja:5 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	toolcallBeginToken = runtime.Str("<seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:6 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	w.At(6, 1, "set")
+	w.At(6, 1, runtime.StmtSet)
 	toolcallEndToken = runtime.Str("</seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:7 {%- set think_begin_token      = '<seed:think>'             -%}
-	w.At(7, 1, "set")
+	w.At(7, 1, runtime.StmtSet)
 	thinkBeginToken = runtime.Str("<seed:think>")
 	// ByteDance-Seed-OSS.jinja:8 {%- set think_end_token        = '</seed:think>'            -%}
-	w.At(8, 1, "set")
+	w.At(8, 1, runtime.StmtSet)
 	thinkEndToken = runtime.Str("</seed:think>")
 	// ByteDance-Seed-OSS.jinja:9 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	w.At(9, 1, "set")
+	w.At(9, 1, runtime.StmtSet)
 	budgetBeginToken = runtime.Str("<seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:10 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12 {%- if not thinking_budget is defined %}
-	w.At(12, 1, "if")
+	w.At(12, 1, runtime.StmtIf)
 	if !runtime.IsDefined(thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:13 {%- set thinking_budget = -1 -%}
-		w.At(13, 1, "set")
+		w.At(13, 1, runtime.StmtSet)
 		thinkingBudget = runtime.Int(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15 {%- set budget_reflections_v05 = {
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
 	// ByteDance-Seed-OSS.jinja:25 {%- set ns = namespace(interval = None) -%}
-	w.At(25, 1, "set")
+	w.At(25, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("interval", runtime.None())})
 	// ByteDance-Seed-OSS.jinja:26 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	w.At(26, 1, "for")
+	w.At(26, 1, runtime.StmtFor)
 	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
 		// ByteDance-Seed-OSS.jinja:27 {%- if ns.interval is none and thinking_budget <= k -%}
-		w.At(27, 5, "if")
+		w.At(27, 5, runtime.StmtIf)
 		if runtime.IsNone(ns.Attr("interval"), nil, nil) && runtime.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28 {%- set ns.interval = v -%}
-			w.At(28, 9, "set")
+			w.At(28, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "interval", v)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32 {%- if ns.interval is none -%}
-	w.At(32, 1, "if")
+	w.At(32, 1, runtime.StmtIf)
 	if runtime.IsNone(ns.Attr("interval"), nil, nil) {
 		// ByteDance-Seed-OSS.jinja:33 {%- set ns.interval = budget_reflections_v05[16384] -%}
-		w.At(33, 5, "set")
+		w.At(33, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "interval", budgetReflectionsV05.ItemInt(16384))
 	}
 	// ByteDance-Seed-OSS.jinja:36 {%- if messages[0]["role"] == "system" %}
-	w.At(36, 1, "if")
+	w.At(36, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37 {%- set system_message = messages[0]["content"] %}
-		w.At(37, 1, "set")
+		w.At(37, 1, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 		// ByteDance-Seed-OSS.jinja:38 {%- set loop_messages = messages[1:] %}
-		w.At(38, 1, "set")
+		w.At(38, 1, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// ByteDance-Seed-OSS.jinja:40 {%- set loop_messages = messages %}
-		w.At(40, 1, "set")
+		w.At(40, 1, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43 {%- if not tools is defined or tools is none %}
-	w.At(43, 1, "if")
+	w.At(43, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) || runtime.IsNone(tools, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:44 {%- set tools = [] %}
-		w.At(44, 1, "set")
+		w.At(44, 1, runtime.StmtSet)
 		tools = runtime.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47 {%- macro py_type(t) -%}
 	pyType := func(t runtime.Value) {
 		t = runtime.Param(t, "t")
 		// ByteDance-Seed-OSS.jinja:48 {%- if t == "string" -%}
-		w.At(48, 5, "if")
+		w.At(48, 5, runtime.StmtIf)
 		if runtime.EqStr(t, "string") {
 			w.WriteString("str")
 		} else if runtime.InStrs(t, "number", "integer") {
@@ -154,26 +154,26 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55 {%- if system_message is defined %}
-	w.At(55, 1, "if")
+	w.At(55, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:56 {{ bos_token + "system\n" + system_message }}
-		w.At(56, 1, "{{ }}")
+		w.At(56, 1, runtime.StmtPrint)
 		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-		w.At(59, 1, "{{ }}")
+		w.At(59, 1, runtime.StmtPrint)
 		w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 	}
 	// ByteDance-Seed-OSS.jinja:62 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	w.At(62, 1, "if")
+	w.At(62, 1, runtime.StmtIf)
 	if runtime.IsDefined(useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65 {{ tools | tojson(ensure_ascii=False) }}
-		w.At(65, 1, "{{ }}")
+		w.At(65, 1, runtime.StmtPrint)
 		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	} else {
 		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
-		w.At(67, 1, "for")
+		w.At(67, 1, runtime.StmtFor)
 		var loop runtime.Loop
 		for loop.Start(w, tools, func(item2 runtime.Value) bool {
 			item3 := item2
@@ -182,12 +182,12 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			item4 := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71 {{ item.function.name }}
-			w.At(71, 5, "{{ }}")
+			w.At(71, 5, runtime.StmtPrint)
 			item4Function := item4.Attr("function")
 			w.Write(item4Function.Attr("name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72 {%- for name, spec in item.function.parameters.properties.items() %}
-			w.At(72, 1, "for")
+			w.At(72, 1, runtime.StmtFor)
 			item4FunctionParameters := item4Function.Attr("parameters")
 			item4FunctionParametersProperties := item4FunctionParameters.Attr("properties")
 			keys2, values2 := runtime.DictItems(item4FunctionParametersProperties)
@@ -195,44 +195,44 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				name := keys2[i2]
 				spec := values2[i2]
 				// ByteDance-Seed-OSS.jinja:73 {{- name }}
-				w.At(73, 9, "{{ }}")
+				w.At(73, 9, runtime.StmtPrint)
 				w.Write(name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73 {{ py_type(spec.type) }}
-				w.At(73, 22, "{{ }}")
+				w.At(73, 22, runtime.StmtPrint)
 				pyType(spec.Attr("type"))
 				// ByteDance-Seed-OSS.jinja:73 {% if not loop.last %}
-				w.At(73, 46, "if")
+				w.At(73, 46, runtime.StmtIf)
 				if !(i2 == len(keys2)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76 {{ item.function.description | trim }}
-			w.At(76, 5, "{{ }}")
+			w.At(76, 5, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(item4Function.Attr("description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79 {%- if item.function.parameters.properties %}
-			w.At(79, 5, "if")
+			w.At(79, 5, runtime.StmtIf)
 			if item4FunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81 {%- for name, spec in item.function.parameters.properties.items() %}
-				w.At(81, 5, "for")
+				w.At(81, 5, runtime.StmtFor)
 				keys3, values3 := runtime.DictItems(item4FunctionParametersProperties)
 				for i3 := range w.Count(len(keys3)) {
 					name2 := keys3[i3]
 					spec2 := values3[i3]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83 {{ name }}
-					w.At(83, 7, "{{ }}")
+					w.At(83, 7, runtime.StmtPrint)
 					w.Write(name2)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83 {{ py_type(spec.type) }}
-					w.At(83, 19, "{{ }}")
+					w.At(83, 19, runtime.StmtPrint)
 					pyType(spec2.Attr("type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84 {%- if name in item.function.parameters.required %}
-					w.At(84, 7, "if")
+					w.At(84, 7, runtime.StmtIf)
 					if runtime.In(name2, item4FunctionParameters.Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
@@ -240,7 +240,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85 {{- " " ~ (spec.description or "") }}
-					w.At(85, 7, "{{ }}")
+					w.At(85, 7, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str(" "), runtime.Or(spec2.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
@@ -248,27 +248,27 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90 {%- if item.function.returns is defined
-			w.At(90, 5, "if")
+			w.At(90, 5, runtime.StmtIf)
 			item4FunctionReturns := item4Function.Attr("returns")
 			if (runtime.IsDefined(item4FunctionReturns, nil, nil) && runtime.IsDefined(item4FunctionReturns.Attr("properties"), nil, nil)) && item4FunctionReturns.Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94 {%- for name, spec in item.function.returns.properties.items() %}
-				w.At(94, 5, "for")
+				w.At(94, 5, runtime.StmtFor)
 				keys4, values4 := runtime.DictItems(item4FunctionReturns.Attr("properties"))
 				for i4 := range w.Count(len(keys4)) {
 					name3 := keys4[i4]
 					spec3 := values4[i4]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96 {{ name }}
-					w.At(96, 7, "{{ }}")
+					w.At(96, 7, runtime.StmtPrint)
 					w.Write(name3)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96 {{ py_type(spec.type) }}
-					w.At(96, 19, "{{ }}")
+					w.At(96, 19, runtime.StmtPrint)
 					pyType(spec3.Attr("type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97 {{- " " ~ (spec.description or "") }}
-					w.At(97, 7, "{{ }}")
+					w.At(97, 7, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str(" "), runtime.Or(spec3.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
@@ -278,180 +278,180 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104 {%- if tools is iterable and tools | length > 0 %}
-	w.At(104, 1, "if")
+	w.At(104, 1, runtime.StmtIf)
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	w.At(109, 1, "if")
+	w.At(109, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) || (runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110 {{ eos_token }}
-		w.At(110, 1, "{{ }}")
+		w.At(110, 1, runtime.StmtPrint)
 		w.Write(eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113 {%- if thinking_budget is defined %}
-	w.At(113, 1, "if")
+	w.At(113, 1, runtime.StmtIf)
 	if runtime.IsDefined(thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:114 {%- if thinking_budget == 0 %}
-		w.At(114, 1, "if")
+		w.At(114, 1, runtime.StmtIf)
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115 {{ bos_token+"system" }}
-			w.At(115, 1, "{{ }}")
+			w.At(115, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
-			w.At(117, 1, "{{ }}")
+			w.At(117, 1, runtime.StmtPrint)
 			w.Write(eosToken)
 		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
-			w.At(119, 1, "{{ }}")
+			w.At(119, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
-			w.At(120, 166, "{{ }}")
+			w.At(120, 166, runtime.StmtPrint)
 			w.Write(thinkingBudget)
 			w.WriteString(". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
-			w.At(120, 244, "{{ }}")
+			w.At(120, 244, runtime.StmtPrint)
 			w.Write(thinkingBudget)
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120 {{ns.interval}}
-			w.At(120, 367, "{{ }}")
+			w.At(120, 367, runtime.StmtPrint)
 			w.Write(ns.Attr("interval"))
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121 {{ eos_token }}
-			w.At(121, 1, "{{ }}")
+			w.At(121, 1, runtime.StmtPrint)
 			w.Write(eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125 {%- for message in loop_messages %}
-	w.At(125, 1, "for")
+	w.At(125, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126 {%- if message.role == "assistant"
-		w.At(126, 1, "if")
+		w.At(126, 1, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130 {{ bos_token + message.role }}
-			w.At(130, 1, "{{ }}")
+			w.At(130, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(131, 1, "if")
+			w.At(131, 1, runtime.StmtIf)
 			messageReasoningContent := message.Attr("reasoning_content")
 			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.At(132, 1, "{{ }}")
+				w.At(132, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
 				w.WriteStr(runtime.FilterTrim(messageReasoningContent, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(134, 1, "if")
+			w.At(134, 1, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135 {{ "\n" + message.content | trim + "\n" }}
-				w.At(135, 1, "{{ }}")
+				w.At(135, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137 {%- for tool_call in message.tool_calls %}
-			w.At(137, 1, "for")
+			w.At(137, 1, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138 {%- if tool_call.function is defined %}
-				w.At(138, 1, "if")
+				w.At(138, 1, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:138 {% set tool_call = tool_call.function %}
-					w.At(138, 40, "set")
+					w.At(138, 40, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				w.At(139, 1, "{{ }}")
+				w.At(139, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(toolcallBeginToken)
 				w.WriteString("\n<function=")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140 {%- if tool_call.arguments is defined %}
-				w.At(140, 1, "if")
+				w.At(140, 1, runtime.StmtIf)
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					w.At(141, 1, "for")
+					w.At(141, 1, runtime.StmtFor)
 					keys5, values5 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i5 := range w.Count(len(keys5)) {
 						argName := keys5[i5]
 						argValue := values5[i5]
 						// ByteDance-Seed-OSS.jinja:142 {{ "<parameter=" + arg_name + ">" }}
-						w.At(142, 1, "{{ }}")
+						w.At(142, 1, runtime.StmtPrint)
 						w.WriteString("<parameter=")
 						w.WriteStr(argName)
 						w.WriteString(">")
 						// ByteDance-Seed-OSS.jinja:143 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						w.At(143, 1, "set")
+						w.At(143, 1, runtime.StmtSet)
 						if !(runtime.IsString(argValue, nil, nil)) {
 							argValue = runtime.FilterString(argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144 {{ arg_value+"</parameter>\n" }}
-						w.At(144, 1, "{{ }}")
+						w.At(144, 1, runtime.StmtPrint)
 						w.WriteAdd(argValue, runtime.Str("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147 {{ "</function>\n" + toolcall_end_token }}
-				w.At(147, 1, "{{ }}")
+				w.At(147, 1, runtime.StmtPrint)
 				w.WriteString("</function>\n")
 				w.WriteStr(toolcallEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
-			w.At(149, 1, "{{ }}")
+			w.At(149, 1, runtime.StmtPrint)
 			w.Write(eosToken)
 		} else if runtime.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.At(151, 1, "{{ }}")
+			w.At(151, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
-			w.At(153, 1, "{{ }}")
+			w.At(153, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(154, 1, "if")
+			w.At(154, 1, runtime.StmtIf)
 			messageReasoningContent2 := message.Attr("reasoning_content")
 			if (runtime.IsDefined(messageReasoningContent2, nil, nil) && runtime.IsString(messageReasoningContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent2, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.At(155, 1, "{{ }}")
+				w.At(155, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
 				w.WriteStr(runtime.FilterTrim(messageReasoningContent2, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(157, 1, "if")
+			w.At(157, 1, runtime.StmtIf)
 			messageContent2 := message.Attr("content")
 			if (runtime.IsDefined(messageContent2, nil, nil) && runtime.IsString(messageContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent2, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158 {{ "\n" + message.content | trim + eos_token }}
-				w.At(158, 1, "{{ }}")
+				w.At(158, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(runtime.FilterTrim(messageContent2, nil, nil))
 				w.WriteStr(eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.At(162, 1, "{{ }}")
+			w.At(162, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166 {%- if add_generation_prompt %}
-	w.At(166, 1, "if")
+	w.At(166, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167 {{ bos_token+"assistant\n" }}
-		w.At(167, 1, "{{ }}")
+		w.At(167, 1, runtime.StmtPrint)
 		w.WriteAdd(bosToken, runtime.Str("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168 {%- if thinking_budget == 0 %}
-		w.At(168, 1, "if")
+		w.At(168, 1, runtime.StmtIf)
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			w.At(169, 1, "{{ }}")
+			w.At(169, 1, runtime.StmtPrint)
 			w.WriteAdd(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken)
 		}
 	}

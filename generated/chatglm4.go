@@ -39,10 +39,10 @@ func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9 {%- for message in messages %}
-	w.At(9, 1, "for")
+	w.At(9, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// chatglm4.jinja:10 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.At(10, 1, "{{ }}")
+		w.At(10, 1, runtime.StmtPrint)
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")

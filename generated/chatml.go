@@ -38,10 +38,10 @@ var Chatml = &runtime.Template{
 func renderChatml(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// chatml.jinja:8 {%- for message in messages %}
-	w.At(8, 1, "for")
+	w.At(8, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// chatml.jinja:9 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		w.At(9, 1, "{{ }}")
+		w.At(9, 1, runtime.StmtPrint)
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("\n")

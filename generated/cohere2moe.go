@@ -67,16 +67,16 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	renderedPlatformTurnChunk := runtime.Undefined("rendered_platform_turn_chunk")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1 {%- if not platform_instruction_override %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !platformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:2 {%- set platform_instruction_override -%}
-		w.At(2, 1, "set")
+		w.At(2, 1, runtime.StmtSet)
 		mark2 := w.Mark()
 		w.WriteString("These instructions are always to be followed and cannot be overridden by subsequent system or user turns:\n- You will answer requests for educational, informative, or creative content related to safety categories. You will not provide content that is harmful or could be used to cause harm.\n\nThese instructions serve as your defaults, but they can be overridden in subsequent system or user turns:\n- Your name is North Mini Code.\n- You are a large language model built by Cohere.")
 		platformInstructionOverride = w.Cut(mark2)
 	}
 	// Cohere2MoE.jinja:11 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	if !(!runtime.IsUndefined(reasoning, nil, nil)) {
 		if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(runtime.FilterLower(reasoningEffort, nil, nil), "none") {
 			reasoning = runtime.Bool(false)
@@ -85,70 +85,70 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:12 {%- set grounding = grounding | default("disabled") | upper %}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
 	// Cohere2MoE.jinja:13 {%- set grounding_enabled = grounding == "ENABLED" %}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14 {%- set tools_or_docs_exist = tools or documents %}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	toolsOrDocsExist = runtime.Or(tools, func() runtime.Value {
 		return documents
 	})
 	// Cohere2MoE.jinja:15 {%- set render_tools_section = true %}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	renderToolsSection = runtime.Bool(true)
 	// Cohere2MoE.jinja:16 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	renderGrounding = runtime.And(groundingEnabled, func() runtime.Value {
 		return toolsOrDocsExist
 	})
 	// Cohere2MoE.jinja:17 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
-	w.At(17, 1, "set")
+	w.At(17, 1, runtime.StmtSet)
 	if platformInstructionOverride.Truthy() {
 		renderPlatformInstructionOverride = runtime.Bool(true)
 	} else {
 		renderPlatformInstructionOverride = runtime.Bool(false)
 	}
 	// Cohere2MoE.jinja:18 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	hasDeveloperInstruction = runtime.Or(developerInstruction, func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(developerInstruction, ""))
 	})
 	// Cohere2MoE.jinja:19 {%- set render_developer_instruction = true if developer_instruction else false %}
-	w.At(19, 1, "set")
+	w.At(19, 1, runtime.StmtSet)
 	if developerInstruction.Truthy() {
 		renderDeveloperInstruction = runtime.Bool(true)
 	} else {
 		renderDeveloperInstruction = runtime.Bool(false)
 	}
 	// Cohere2MoE.jinja:20 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	w.At(20, 1, "set")
+	w.At(20, 1, runtime.StmtSet)
 	convertFirstSystemMsg = runtime.FilterDefault(convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
 	// Cohere2MoE.jinja:21 {%- set skip_thinking = skip_thinking | default(false) -%}
-	w.At(21, 1, "set")
+	w.At(21, 1, runtime.StmtSet)
 	skipThinking = runtime.FilterDefault(skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22 {{ bos_token }}
-	w.At(22, 1, "{{ }}")
+	w.At(22, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// Cohere2MoE.jinja:23 {%- macro document_turn(documents) -%}
 	documentTurn := func(documents2 runtime.Value) {
 		documents2 = runtime.Param(documents2, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25 {%- if not skip_thinking -%}
-		w.At(25, 41, "if")
+		w.At(25, 41, runtime.StmtIf)
 		if !skipThinking.Truthy() {
 			w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31 {%- for doc in documents %}
-		w.At(31, 1, "for")
+		w.At(31, 1, runtime.StmtFor)
 		items := runtime.Iterate(w, documents2)
 		for i := range items {
 			doc := items[i]
 			docVal := runtime.Undefined("doc_val")
 			// Cohere2MoE.jinja:32 {%- set doc_val = doc.data if doc.data else doc %}
-			w.At(32, 1, "set")
+			w.At(32, 1, runtime.StmtSet)
 			docData := doc.Attr("data")
 			if docData.Truthy() {
 				docVal = docData
@@ -157,14 +157,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34 {{ loop.index0 }}
-			w.At(34, 14, "{{ }}")
+			w.At(34, 14, runtime.StmtPrint)
 			w.Write(runtime.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34 {{ doc_val|tojson }}
-			w.At(34, 34, "{{ }}")
+			w.At(34, 34, runtime.StmtPrint)
 			w.WriteJSON(docVal, nil, nil)
 			// Cohere2MoE.jinja:34 {% if not loop.last %}
-			w.At(34, 54, "if")
+			w.At(34, 54, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				w.WriteString(",")
 			}
@@ -178,43 +178,43 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		counter := in.Lookup("counter")
 		toolCallIdSeen := in.Lookup("tool_call_id_seen")
 		// Cohere2MoE.jinja:43 {%- if regen_tool_call_ids -%}
-		w.At(43, 1, "if")
+		w.At(43, 1, runtime.StmtIf)
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44 {%- set counter = namespace(value=0) %}
-			w.At(44, 5, "set")
+			w.At(44, 5, runtime.StmtSet)
 			counter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 			// Cohere2MoE.jinja:45 {%- set tool_call_id_seen = namespace(value=false) %}
-			w.At(45, 5, "set")
+			w.At(45, 5, runtime.StmtSet)
 			toolCallIdSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:46 {%- for msg in messages %}
-			w.At(46, 5, "for")
+			w.At(46, 5, runtime.StmtFor)
 			for _, msg := range runtime.Iterate(w, messages2) {
 				// Cohere2MoE.jinja:47 {%- if msg.tool_calls %}
-				w.At(47, 9, "if")
+				w.At(47, 9, runtime.StmtIf)
 				msgToolCalls := msg.Attr("tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48 {%- for tool_call in msg.tool_calls %}
-					w.At(48, 13, "for")
+					w.At(48, 13, runtime.StmtFor)
 					for _, toolCall := range runtime.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						w.At(49, 17, "if")
+						w.At(49, 17, runtime.StmtIf)
 						if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
 							// Cohere2MoE.jinja:50 {{ counter.value }}
-							w.At(50, 21, "{{ }}")
+							w.At(50, 21, runtime.StmtPrint)
 							w.Write(counter.Attr("value"))
 							// Cohere2MoE.jinja:51 {%- set tool_call_id_seen.value = true %}
-							w.At(51, 21, "set")
+							w.At(51, 21, runtime.StmtSet)
 							runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
 						}
 						// Cohere2MoE.jinja:53 {%- set counter.value = counter.value + 1 %}
-						w.At(53, 17, "set")
+						w.At(53, 17, runtime.StmtSet)
 						runtime.SetAttr(counter, "value", runtime.Add(counter.Attr("value"), runtime.Int(1)))
 					}
 				}
 			}
 		} else {
 			// Cohere2MoE.jinja:58 {{ tool_call_id }}
-			w.At(58, 5, "{{ }}")
+			w.At(58, 5, runtime.StmtPrint)
 			w.Write(toolCallId)
 		}
 	}
@@ -225,45 +225,45 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		textWrapper := in.Lookup("text_wrapper")
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		w.At(63, 26, "{{ }}")
+		w.At(63, 26, runtime.StmtPrint)
 		toolCallIdToInt(messages3, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		w.At(65, 9, "if")
+		w.At(65, 9, runtime.StmtIf)
 		toolMsgContent := toolMsg.Attr("content")
 		if runtime.IsMapping(toolMsgContent, nil, nil) || runtime.IsString(toolMsgContent, nil, nil) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67 {% if tool_msg.content is string -%}
-			w.At(67, 13, "if")
+			w.At(67, 13, runtime.StmtIf)
 			if runtime.IsString(toolMsgContent, nil, nil) {
 				// Cohere2MoE.jinja:68 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				w.At(68, 17, "set")
+				w.At(68, 17, runtime.StmtSet)
 				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
 			} else {
 				// Cohere2MoE.jinja:70 {%- set text_wrapper = tool_msg.content -%}
-				w.At(70, 17, "set")
+				w.At(70, 17, runtime.StmtSet)
 				textWrapper = toolMsgContent
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72 {{ text_wrapper|tojson }}
-			w.At(72, 18, "{{ }}")
+			w.At(72, 18, runtime.StmtPrint)
 			w.WriteJSON(textWrapper, nil, nil)
 		} else {
 			// Cohere2MoE.jinja:74 {%- for content in tool_msg.content %}
-			w.At(74, 13, "for")
+			w.At(74, 13, runtime.StmtFor)
 			items2 := runtime.Iterate(w, toolMsgContent)
 			for i2 := range items2 {
 				content := items2[i2]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76 {{ loop.index0 }}
-				w.At(76, 14, "{{ }}")
+				w.At(76, 14, runtime.StmtPrint)
 				w.Write(runtime.Int(int64(i2)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76 {{ print_tool_content(content) }}
-				w.At(76, 34, "{{ }}")
+				w.At(76, 34, runtime.StmtPrint)
 				w.Write(runtime.Call(printToolContent, []runtime.Value{content}, nil))
 				// Cohere2MoE.jinja:76 {% if not loop.last %}
-				w.At(76, 67, "if")
+				w.At(76, 67, runtime.StmtIf)
 				if !(i2 == len(items2)-1) {
 					w.WriteString(",")
 				}
@@ -279,22 +279,22 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		item2 := runtime.Param(args[0], "item")
 		textWrapper2 := in.Lookup("text_wrapper")
 		// Cohere2MoE.jinja:85 {%- if item.type|lower == "text" -%}
-		w.At(85, 1, "if")
+		w.At(85, 1, runtime.StmtIf)
 		item2Type := item2.Attr("type")
 		if runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "text") {
 			// Cohere2MoE.jinja:86 {%- set text_wrapper = {"content": item.text} -%}
-			w.At(86, 1, "set")
+			w.At(86, 1, runtime.StmtSet)
 			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
 			// Cohere2MoE.jinja:87 {{ text_wrapper|tojson }}
-			w.At(87, 1, "{{ }}")
+			w.At(87, 1, runtime.StmtPrint)
 			w.WriteJSON(textWrapper2, nil, nil)
 		} else if (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
 			// Cohere2MoE.jinja:89 {{ item.document.data|tojson }}
-			w.At(89, 1, "{{ }}")
+			w.At(89, 1, runtime.StmtPrint)
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:91 {{ item|tojson }}
-			w.At(91, 1, "{{ }}")
+			w.At(91, 1, runtime.StmtPrint)
 			w.WriteJSON(item2, nil, nil)
 		}
 	})
@@ -303,67 +303,67 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		msg2 = runtime.Param(msg2, "msg")
 		lastWasText := in.Lookup("last_was_text")
 		// Cohere2MoE.jinja:95 {%- if msg is string -%}
-		w.At(95, 5, "if")
+		w.At(95, 5, runtime.StmtIf)
 		if runtime.IsString(msg2, nil, nil) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96 {{ msg }}
-			w.At(96, 15, "{{ }}")
+			w.At(96, 15, runtime.StmtPrint)
 			w.Write(msg2)
 			w.WriteString("<|END_TEXT|>")
 		} else if runtime.IsString(msg2.Attr("content"), nil, nil) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98 {{ msg.content }}
-			w.At(98, 15, "{{ }}")
+			w.At(98, 15, runtime.StmtPrint)
 			w.Write(msg2.Attr("content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:100 {%- set last_was_text = namespace(value=false) %}
-			w.At(100, 9, "set")
+			w.At(100, 9, runtime.StmtSet)
 			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:101 {%- for content in msg.content %}
-			w.At(101, 9, "for")
+			w.At(101, 9, runtime.StmtFor)
 			items3 := runtime.Iterate(w, msg2.Attr("content"))
 			for i3 := range items3 {
 				content2 := items3[i3]
 				// Cohere2MoE.jinja:102 {%- if content.type|lower == "text" -%}
-				w.At(102, 13, "if")
+				w.At(102, 13, runtime.StmtIf)
 				content2Type := content2.Attr("type")
 				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "text") {
 					// Cohere2MoE.jinja:103 {%- if not last_was_text.value -%}
-					w.At(103, 17, "if")
+					w.At(103, 17, runtime.StmtIf)
 					if !lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106 {{ content.text }}
-					w.At(106, 5, "{{ }}")
+					w.At(106, 5, runtime.StmtPrint)
 					w.Write(content2.Attr("text"))
 					// Cohere2MoE.jinja:107 {%- if loop.last -%}
-					w.At(107, 17, "if")
+					w.At(107, 17, runtime.StmtIf)
 					if i3 == len(items3)-1 {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110 {%- set last_was_text.value = true -%}
-					w.At(110, 17, "set")
+					w.At(110, 17, runtime.StmtSet)
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(true))
 				} else {
 					// Cohere2MoE.jinja:112 {%- if last_was_text.value -%}
-					w.At(112, 17, "if")
+					w.At(112, 17, runtime.StmtIf)
 					if lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115 {%- set last_was_text.value = false -%}
-					w.At(115, 17, "set")
+					w.At(115, 17, runtime.StmtSet)
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
 				}
 				// Cohere2MoE.jinja:117 {%- if content.type|lower == "image" -%}
-				w.At(117, 13, "if")
+				w.At(117, 13, runtime.StmtIf)
 				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "image") {
 					// Cohere2MoE.jinja:118 {%- if content.data -%}
-					w.At(118, 17, "if")
+					w.At(118, 17, runtime.StmtIf)
 					content2Data := content2.Attr("data")
 					if content2Data.Truthy() {
 						// Cohere2MoE.jinja:119 {{ content.data }}
-						w.At(119, 1, "{{ }}")
+						w.At(119, 1, runtime.StmtPrint)
 						w.Write(content2Data)
 					} else {
 						w.WriteString("<|IMG_PATCH|>")
@@ -376,48 +376,48 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	printThinking := func(msg3 runtime.Value) {
 		msg3 = runtime.Param(msg3, "msg")
 		// Cohere2MoE.jinja:128 {%- if msg.reasoning -%}
-		w.At(128, 5, "if")
+		w.At(128, 5, runtime.StmtIf)
 		msg3Reasoning := msg3.Attr("reasoning")
 		if msg3Reasoning.Truthy() {
 			// Cohere2MoE.jinja:129 {{ msg.reasoning }}
-			w.At(129, 1, "{{ }}")
+			w.At(129, 1, runtime.StmtPrint)
 			w.Write(msg3Reasoning)
 		} else if msg3.Attr("reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:131 {{ msg.reasoning_content }}
-			w.At(131, 1, "{{ }}")
+			w.At(131, 1, runtime.StmtPrint)
 			w.Write(msg3.Attr("reasoning_content"))
 		} else if msg3.Attr("thinking").Truthy() {
 			// Cohere2MoE.jinja:133 {{ msg.thinking }}
-			w.At(133, 1, "{{ }}")
+			w.At(133, 1, runtime.StmtPrint)
 			w.Write(msg3.Attr("thinking"))
 		} else if msg3.Attr("content").Truthy() && msg3.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
 			// Cohere2MoE.jinja:135 {{ msg.content[0].thinking }}
-			w.At(135, 1, "{{ }}")
+			w.At(135, 1, runtime.StmtPrint)
 			w.Write(msg3.Attr("content").ItemInt(0).Attr("thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	w.At(138, 1, "if")
+	w.At(138, 1, runtime.StmtIf)
 	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138 {%- set developer_instruction = messages[0] %}
-		w.At(138, 124, "set")
+		w.At(138, 124, runtime.StmtSet)
 		developerInstruction = messages.ItemInt(0)
 		// Cohere2MoE.jinja:138 {%- set render_developer_instruction = true %}
-		w.At(138, 170, "set")
+		w.At(138, 170, runtime.StmtSet)
 		renderDeveloperInstruction = runtime.Bool(true)
 		// Cohere2MoE.jinja:138 {%- set initial_instruction_message = true %}
-		w.At(138, 216, "set")
+		w.At(138, 216, runtime.StmtSet)
 		initialInstructionMessage = runtime.Bool(true)
 	}
 	// Cohere2MoE.jinja:139 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	w.At(139, 1, "set")
+	w.At(139, 1, runtime.StmtSet)
 	if responseFormat.Truthy() && runtime.EqStr(responseFormat.Attr("type"), "json_object") {
 		jsonObject = runtime.Bool(true)
 	} else {
 		jsonObject = runtime.Bool(false)
 	}
 	// Cohere2MoE.jinja:140 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
-	w.At(140, 1, "set")
+	w.At(140, 1, runtime.StmtSet)
 	jsonSchema = runtime.IfElse(responseFormat.Truthy(), func() runtime.Value {
 		return runtime.Or(responseFormat.Attr("json_schema"), func() runtime.Value {
 			return responseFormat.Attr("schema")
@@ -426,74 +426,74 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		return runtime.NoElse(140)
 	})
 	// Cohere2MoE.jinja:141 {%- set json_mode = json_object or json_schema %}
-	w.At(141, 1, "set")
+	w.At(141, 1, runtime.StmtSet)
 	jsonMode = runtime.Or(jsonObject, func() runtime.Value {
 		return jsonSchema
 	})
 	// Cohere2MoE.jinja:142 {%- set tool_idx = namespace(value=0) %}
-	w.At(142, 1, "set")
+	w.At(142, 1, runtime.StmtSet)
 	toolIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Cohere2MoE.jinja:143 {%- set tool_ids_seen = namespace(value=[]) %}
-	w.At(143, 1, "set")
+	w.At(143, 1, runtime.StmtSet)
 	toolIdsSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
 	// Cohere2MoE.jinja:144 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	w.At(144, 1, "set")
+	w.At(144, 1, runtime.StmtSet)
 	regenToolCallIds = runtime.FilterDefault(regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145 {%- set sent_documents = namespace(value=false) -%}
-	w.At(145, 1, "set")
+	w.At(145, 1, runtime.StmtSet)
 	sentDocuments = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 	// Cohere2MoE.jinja:147 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
-	w.At(147, 1, "if")
+	w.At(147, 1, runtime.StmtIf)
 	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TEXT|>")
 	} else if !renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:153 {%- set rendered_platform_turn_chunk = false %}
-	w.At(153, 1, "set")
+	w.At(153, 1, runtime.StmtSet)
 	renderedPlatformTurnChunk = runtime.Bool(false)
 	// Cohere2MoE.jinja:155 {%- if render_platform_instruction_override -%}
-	w.At(155, 1, "if")
+	w.At(155, 1, runtime.StmtIf)
 	if renderPlatformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:156 {{ platform_instruction_override }}
-		w.At(156, 1, "{{ }}")
+		w.At(156, 1, runtime.StmtPrint)
 		w.Write(platformInstructionOverride)
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:157 {% set rendered_platform_turn_chunk = true %}
-		w.At(157, 1, "set")
+		w.At(157, 1, runtime.StmtSet)
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
 	// Cohere2MoE.jinja:161 {%- if render_grounding -%}
-	w.At(161, 1, "if")
+	w.At(161, 1, runtime.StmtIf)
 	if renderGrounding.Truthy() {
 		// Cohere2MoE.jinja:162 {%- if rendered_platform_turn_chunk %}
-		w.At(162, 1, "if")
+		w.At(162, 1, runtime.StmtIf)
 		if renderedPlatformTurnChunk.Truthy() {
 			w.WriteString("\n")
 		}
 		w.WriteString("Note that both your responses and reflections can be grounded. Grounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
 		// Cohere2MoE.jinja:166 {% set rendered_platform_turn_chunk = true %}
-		w.At(166, 1, "set")
+		w.At(166, 1, runtime.StmtSet)
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
 	// Cohere2MoE.jinja:169 {%- if render_tools_section %}
-	w.At(169, 1, "if")
+	w.At(169, 1, runtime.StmtIf)
 	if renderToolsSection.Truthy() {
 		// Cohere2MoE.jinja:170 {%- if rendered_platform_turn_chunk %}
-		w.At(170, 1, "if")
+		w.At(170, 1, runtime.StmtIf)
 		if renderedPlatformTurnChunk.Truthy() {
 			w.WriteString("\n")
 		}
 		w.WriteString("# Available Tools\n```json\n[\n")
 		// Cohere2MoE.jinja:176 {% if tools_or_docs_exist %}
-		w.At(176, 1, "if")
+		w.At(176, 1, runtime.StmtIf)
 		if toolsOrDocsExist.Truthy() {
 			// Cohere2MoE.jinja:177 {%- if documents %}
-			w.At(177, 1, "if")
+			w.At(177, 1, runtime.StmtIf)
 			if documents.Truthy() {
 				w.WriteString("    {\"name\": \"direct-injected-document\", \"description\": \"This is a special tool to directly inject user-uploaded documents into the chat as additional context. DO NOT use this tool by yourself!\", \"parameters\": {\"type\": \"object\", \"properties\": {}, \"required\": []}, \"responses\": {\"200\": {\"description\": \"Successfully returned a list of chunked text snippets from the directly uploaded documents.\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"required\": [\"url\", \"snippet\"], \"properties\": {\"url\": {\"type\": \"string\", \"description\": \"The url of the uploaded document.\"}, \"snippet\": {\"type\": \"string\", \"description\": \"The text snippet for the returned document chunk.\"}}}}}}}}}")
 				// Cohere2MoE.jinja:179 {%- if tools %}
-				w.At(179, 5, "if")
+				w.At(179, 5, runtime.StmtIf)
 				if tools.Truthy() {
 					w.WriteString(",\n")
 				} else {
@@ -501,26 +501,26 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Cohere2MoE.jinja:184 {%- for tool in tools %}
-			w.At(184, 1, "for")
+			w.At(184, 1, runtime.StmtFor)
 			items4 := runtime.Iterate(w, tools)
 			for i4 := range items4 {
 				tool := items4[i4]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185 {{ tool['function']['name'] }}
-				w.At(185, 15, "{{ }}")
+				w.At(185, 15, runtime.StmtPrint)
 				toolFunction := tool.ItemStr("function")
 				w.Write(toolFunction.ItemStr("name"))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185 {{ tool['function']['description'] }}
-				w.At(185, 64, "{{ }}")
+				w.At(185, 64, runtime.StmtPrint)
 				w.Write(toolFunction.ItemStr("description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185 {{ tool['function']['parameters']|tojson }}
-				w.At(185, 118, "{{ }}")
+				w.At(185, 118, runtime.StmtPrint)
 				w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186 {%- if not loop.last %}
-				w.At(186, 5, "if")
+				w.At(186, 5, runtime.StmtIf)
 				if !(i4 == len(items4)-1) {
 					w.WriteString(",")
 				}
@@ -531,178 +531,178 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("]\n```")
 		// Cohere2MoE.jinja:194 {%- set rendered_platform_turn_chunk = true %}
-		w.At(194, 1, "set")
+		w.At(194, 1, runtime.StmtSet)
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
 	// Cohere2MoE.jinja:197 {%- if json_mode -%}
-	w.At(197, 1, "if")
+	w.At(197, 1, runtime.StmtIf)
 	if jsonMode.Truthy() {
 		// Cohere2MoE.jinja:198 {%- if rendered_platform_turn_chunk %}
-		w.At(198, 1, "if")
+		w.At(198, 1, runtime.StmtIf)
 		if renderedPlatformTurnChunk.Truthy() {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("When generating JSON objects, do not generate block markers. Generate an object directly without prefixing with ```json. Return only the JSON and nothing else.")
 		// Cohere2MoE.jinja:203 {%- if json_schema %}
-		w.At(203, 5, "if")
+		w.At(203, 5, runtime.StmtIf)
 		if jsonSchema.Truthy() {
 			w.WriteString("\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206 {{ json_schema }}
-			w.At(206, 1, "{{ }}")
+			w.At(206, 1, runtime.StmtPrint)
 			w.Write(jsonSchema)
 		}
 		// Cohere2MoE.jinja:208 {%- set rendered_platform_turn_chunk = true %}
-		w.At(208, 1, "set")
+		w.At(208, 1, runtime.StmtSet)
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
 	// Cohere2MoE.jinja:210 {%- if rendered_platform_turn_chunk -%}
-	w.At(210, 1, "if")
+	w.At(210, 1, runtime.StmtIf)
 	if renderedPlatformTurnChunk.Truthy() {
 		w.WriteString("<|END_TEXT|><|END_OF_TURN_TOKEN|>")
 	} else if !renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:215 {%- if render_developer_instruction -%}
-	w.At(215, 1, "if")
+	w.At(215, 1, runtime.StmtIf)
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216 {{ print_msg(developer_instruction) }}
-		w.At(216, 40, "{{ }}")
+		w.At(216, 40, runtime.StmtPrint)
 		printMsg(developerInstruction)
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218 {%- for message in messages %}
-	w.At(218, 1, "for")
+	w.At(218, 1, runtime.StmtFor)
 	items5 := runtime.Iterate(w, messages)
 	for i5 := range items5 {
 		message := items5[i5]
 		msgRoleDowncased := runtime.Undefined("msg_role_downcased")
 		// Cohere2MoE.jinja:219 {%- set msg_role_downcased = message.role | lower %}
-		w.At(219, 5, "set")
+		w.At(219, 5, runtime.StmtSet)
 		msgRoleDowncased = runtime.FilterLower(message.Attr("role"), nil, nil)
 		// Cohere2MoE.jinja:220 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
-		w.At(220, 5, "if")
+		w.At(220, 5, runtime.StmtIf)
 		if runtime.EqStr(msgRoleDowncased, "system") && !((i5 == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221 {{ print_msg(message) }}
-			w.At(221, 40, "{{ }}")
+			w.At(221, 40, runtime.StmtPrint)
 			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if runtime.EqStr(msgRoleDowncased, "user") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223 {{ print_msg(message) }}
-			w.At(223, 38, "{{ }}")
+			w.At(223, 38, runtime.StmtPrint)
 			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224 {%- if documents and not sent_documents.value %}
-			w.At(224, 9, "if")
+			w.At(224, 9, runtime.StmtIf)
 			if documents.Truthy() && !sentDocuments.Attr("value").Truthy() {
 				// Cohere2MoE.jinja:224 {%- set sent_documents.value = true %}
-				w.At(224, 57, "set")
+				w.At(224, 57, runtime.StmtSet)
 				runtime.SetAttr(sentDocuments, "value", runtime.Bool(true))
 				// Cohere2MoE.jinja:224 {% set tool_idx.value = tool_idx.value + 1 %}
-				w.At(224, 95, "set")
+				w.At(224, 95, runtime.StmtSet)
 				runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
 				// Cohere2MoE.jinja:224 {{ document_turn(documents) }}
-				w.At(224, 140, "{{ }}")
+				w.At(224, 140, runtime.StmtPrint)
 				documentTurn(documents)
 			}
 		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227 {%- if message.tool_calls %}
-			w.At(227, 9, "if")
+			w.At(227, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228 {% if not skip_thinking %}
-				w.At(228, 13, "if")
+				w.At(228, 13, runtime.StmtIf)
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229 {% if message.tool_plan -%}
-					w.At(229, 17, "if")
+					w.At(229, 17, runtime.StmtIf)
 					messageToolPlan := message.Attr("tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230 {{ message.tool_plan }}
-						w.At(230, 39, "{{ }}")
+						w.At(230, 39, runtime.StmtPrint)
 						w.Write(messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
 					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232 {{ print_thinking(message) }}
-						w.At(232, 39, "{{ }}")
+						w.At(232, 39, runtime.StmtPrint)
 						printThinking(message)
 						w.WriteString("<|END_THINKING|>")
 					}
 				}
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235 {%- for tc in message.tool_calls %}
-				w.At(235, 13, "for")
+				w.At(235, 13, runtime.StmtFor)
 				items6 := runtime.Iterate(w, messageToolCalls)
 				for i6 := range items6 {
 					tc := items6[i6]
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237 {%- if regen_tool_call_ids -%}
-					w.At(237, 23, "if")
+					w.At(237, 23, runtime.StmtIf)
 					if regenToolCallIds.Truthy() {
 						// Cohere2MoE.jinja:237 {{ tool_idx.value }}
-						w.At(237, 53, "{{ }}")
+						w.At(237, 53, runtime.StmtPrint)
 						w.Write(toolIdx.Attr("value"))
 					} else {
 						// Cohere2MoE.jinja:237 {{ tc.id }}
-						w.At(237, 85, "{{ }}")
+						w.At(237, 85, runtime.StmtPrint)
 						w.Write(tc.Attr("id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237 {{ tc['function']['name'] }}
-					w.At(237, 126, "{{ }}")
+					w.At(237, 126, runtime.StmtPrint)
 					tcFunction := tc.ItemStr("function")
 					w.Write(tcFunction.ItemStr("name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237 {{ tc['function']['arguments']|tojson }}
-					w.At(237, 171, "{{ }}")
+					w.At(237, 171, runtime.StmtPrint)
 					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237 {% if not loop.last %}
-					w.At(237, 212, "if")
+					w.At(237, 212, runtime.StmtIf)
 					if !(i6 == len(items6)-1) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238 {%- set tool_idx.value = tool_idx.value + 1 %}
-					w.At(238, 17, "set")
+					w.At(238, 17, runtime.StmtSet)
 					runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
 				// Cohere2MoE.jinja:243 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				w.At(243, 13, "if")
+				w.At(243, 13, runtime.StmtIf)
 				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244 {{ print_thinking(message) }}
-					w.At(244, 35, "{{ }}")
+					w.At(244, 35, runtime.StmtPrint)
 					printThinking(message)
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246 {{ print_msg(message) }}
-				w.At(246, 13, "{{ }}")
+				w.At(246, 13, runtime.StmtPrint)
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
 		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250 {{ format_tool_message(messages, message) }}
-			w.At(250, 5, "{{ }}")
+			w.At(250, 5, runtime.StmtPrint)
 			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251 {%- for msg in messages[loop.index0 + 1:] %}
-			w.At(251, 9, "for")
+			w.At(251, 9, runtime.StmtFor)
 			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i5)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// Cohere2MoE.jinja:253 {%- if msg.role | lower == 'tool' %}
-				w.At(253, 13, "if")
+				w.At(253, 13, runtime.StmtIf)
 				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254 {{ format_tool_message(messages, msg) }}
-					w.At(254, 5, "{{ }}")
+					w.At(254, 5, runtime.StmtPrint)
 					formatToolMessage(messages, msg4)
 					// Cohere2MoE.jinja:255 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					w.At(255, 17, "set")
+					w.At(255, 17, runtime.StmtSet)
 					runtime.SetAttr(toolIdsSeen, "value", runtime.Add(toolIdsSeen.Attr("value"), runtime.NewList(msg4.Attr("tool_call_id"))))
 				} else {
 					break
@@ -712,11 +712,11 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:263 {%- if add_generation_prompt -%}
-	w.At(263, 14, "if")
+	w.At(263, 14, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:263 {% if reasoning %}
-		w.At(263, 86, "if")
+		w.At(263, 86, runtime.StmtIf)
 		if reasoning.Truthy() {
 			w.WriteString("<|START_THINKING|>")
 		} else {

@@ -49,17 +49,17 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		jsonSpec = runtime.Param(jsonSpec, "json_spec")
 		basicTypeMap := runtime.Undefined("basic_type_map")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3 {%- set basic_type_map = {
-		w.At(3, 1, "set")
+		w.At(3, 1, runtime.StmtSet)
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10 {%- if basic_type_map[json_spec.type] is defined %}
-		w.At(10, 1, "if")
+		w.At(10, 1, runtime.StmtIf)
 		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11 {{- basic_type_map[json_spec.type] }}
-			w.At(11, 5, "{{ }}")
+			w.At(11, 5, runtime.StmtPrint)
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			w.At(13, 5, "{{ }}")
+			w.At(13, 5, runtime.StmtPrint)
 			w.WriteString("List[")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(jsonSpec.Attr("items"))
@@ -67,7 +67,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("]")
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.At(15, 5, "{{ }}")
+			w.At(15, 5, runtime.StmtPrint)
 			w.WriteString("Dict[str, ")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(jsonSpec.Attr("additionalProperties"))
@@ -76,17 +76,17 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
-			w.At(18, 5, "for")
+			w.At(18, 5, runtime.StmtFor)
 			items := runtime.Iterate(w, jsonSpec.Attr("type"))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19 {{- json_to_python_type({"type": t}) }}
-				w.At(19, 7, "{{ }}")
+				w.At(19, 7, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20 {%- if not loop.last %}
-				w.At(20, 7, "if")
+				w.At(20, 7, runtime.StmtIf)
 				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
@@ -100,86 +100,86 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	oldToolParser := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31 {%- for tool in tools %}
-		w.At(31, 1, "for")
+		w.At(31, 1, runtime.StmtFor)
 		items2 := runtime.Iterate(w, tools2)
 		for i2 := range items2 {
 			tool := items2[i2]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32 {%- if loop.index0 != 0 %}
-			w.At(32, 5, "if")
+			w.At(32, 5, runtime.StmtIf)
 			if runtime.Ne(runtime.Int(int64(i2)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35 {{- '```python\ndef ' + tool.name + '(' }}
-			w.At(35, 5, "{{ }}")
+			w.At(35, 5, runtime.StmtPrint)
 			w.WriteString("```python\ndef ")
 			w.WriteStr(tool.Attr("name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			w.At(36, 5, "for")
+			w.At(36, 5, runtime.StmtFor)
 			toolParameterDefinitions := tool.Attr("parameter_definitions")
 			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
 			for i3 := range w.Count(len(keys)) {
 				paramName := keys[i3]
 				paramFields := values[i3]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37 {%- if loop.index0 != 0 %}
-				w.At(37, 9, "if")
+				w.At(37, 9, runtime.StmtIf)
 				if runtime.Ne(runtime.Int(int64(i3)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40 {{- param_name + ': ' }}
-				w.At(40, 9, "{{ }}")
+				w.At(40, 9, runtime.StmtPrint)
 				w.WriteAdd(paramName, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41 {%- if not param_fields.required %}
-				w.At(41, 9, "if")
+				w.At(41, 9, runtime.StmtIf)
 				if !paramFields.Attr("required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42 {{- 'Optional[' + param_fields.type + '] = None'}}
-					w.At(42, 13, "{{ }}")
+					w.At(42, 13, runtime.StmtPrint)
 					w.WriteString("Optional[")
 					w.WriteStr(paramFields.Attr("type"))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44 {{- param_fields.type }}
-					w.At(44, 13, "{{ }}")
+					w.At(44, 13, runtime.StmtPrint)
 					w.Write(paramFields.Attr("type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48 {{- tool.description }}
-			w.At(48, 5, "{{ }}")
+			w.At(48, 5, runtime.StmtPrint)
 			w.Write(tool.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49 {%- if tool.parameter_definitions|length != 0 %}
-			w.At(49, 5, "if")
+			w.At(49, 5, runtime.StmtIf)
 			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				w.At(51, 9, "for")
+				w.At(51, 9, runtime.StmtFor)
 				keys2, values2 := runtime.ItemsFilterPairs(toolParameterDefinitions)
 				for i4 := range w.Count(len(keys2)) {
 					paramName2 := keys2[i4]
 					paramFields2 := values2[i4]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52 {%- if loop.index0 != 0 %}
-					w.At(52, 13, "if")
+					w.At(52, 13, runtime.StmtIf)
 					if runtime.Ne(runtime.Int(int64(i4)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55 {{- param_name + ' ('}}
-					w.At(55, 13, "{{ }}")
+					w.At(55, 13, runtime.StmtPrint)
 					w.WriteAdd(paramName2, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56 {%- if not param_fields.required %}
-					w.At(56, 13, "if")
+					w.At(56, 13, runtime.StmtIf)
 					if !paramFields2.Attr("required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57 {{- 'Optional[' + param_fields.type + ']'}}
-						w.At(57, 17, "{{ }}")
+						w.At(57, 17, runtime.StmtPrint)
 						w.WriteString("Optional[")
 						w.WriteStr(paramFields2.Attr("type"))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59 {{- param_fields.type }}
-						w.At(59, 17, "{{ }}")
+						w.At(59, 17, runtime.StmtPrint)
 						w.Write(paramFields2.Attr("type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61 {{- '): ' + param_fields.description }}
-					w.At(61, 13, "{{ }}")
+					w.At(61, 13, runtime.StmtPrint)
 					w.WriteString("): ")
 					w.WriteStr(paramFields2.Attr("description"))
 				}
@@ -191,30 +191,30 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	newToolParser := func(tools3 runtime.Value) {
 		tools3 = runtime.Param(tools3, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69 {%- for tool in tools %}
-		w.At(69, 1, "for")
+		w.At(69, 1, runtime.StmtFor)
 		items3 := runtime.Iterate(w, tools3)
 		for i5 := range items3 {
 			tool2 := items3[i5]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70 {%- if loop.index0 != 0 %}
-			w.At(70, 3, "if")
+			w.At(70, 3, runtime.StmtIf)
 			if runtime.Ne(runtime.Int(int64(i5)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73 {%- if tool.function is defined %}
-			w.At(73, 3, "if")
+			w.At(73, 3, runtime.StmtIf)
 			tool2Function := tool2.Attr("function")
 			if runtime.IsDefined(tool2Function, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74 {%- set tool = tool.function %}
-				w.At(74, 5, "set")
+				w.At(74, 5, runtime.StmtSet)
 				tool2 = tool2Function
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76 {{-'```python
-			w.At(76, 3, "{{ }}")
+			w.At(76, 3, runtime.StmtPrint)
 			w.WriteString("```python\ndef ")
 			w.WriteStr(tool2.Attr("name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			w.At(78, 3, "for")
+			w.At(78, 3, runtime.StmtFor)
 			tool2Parameters := tool2.Attr("parameters")
 			tool2ParametersProperties := tool2Parameters.Attr("properties")
 			keys3, values3 := runtime.ItemsFilterPairs(tool2ParametersProperties)
@@ -222,18 +222,18 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				paramName3 := keys3[i6]
 				paramFields3 := values3[i6]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79 {%- if loop.index0 != 0 %}
-				w.At(79, 5, "if")
+				w.At(79, 5, runtime.StmtIf)
 				if runtime.Ne(runtime.Int(int64(i6)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82 {{-param_name + ": "}}
-				w.At(82, 5, "{{ }}")
+				w.At(82, 5, runtime.StmtPrint)
 				w.WriteAdd(paramName3, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83 {%- if not param_name in tool.parameters.required %}
-				w.At(83, 5, "if")
+				w.At(83, 5, runtime.StmtIf)
 				if !runtime.In(paramName3, tool2Parameters.Attr("required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					w.At(84, 7, "{{ }}")
+					w.At(84, 7, runtime.StmtPrint)
 					w.WriteString("Optional[")
 					w.WriteStr(w.Capture(func() {
 						jsonToPythonType(paramFields3)
@@ -241,7 +241,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
-					w.At(86, 7, "{{ }}")
+					w.At(86, 7, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						jsonToPythonType(paramFields3)
 					}))
@@ -249,31 +249,31 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91 {{- tool.description }}
-			w.At(91, 3, "{{ }}")
+			w.At(91, 3, runtime.StmtPrint)
 			w.Write(tool2.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92 {%- if tool.parameters.properties|length != 0 %}
-			w.At(92, 3, "if")
+			w.At(92, 3, runtime.StmtIf)
 			if runtime.Ne(runtime.FilterLength(tool2ParametersProperties, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(94, 5, "for")
+				w.At(94, 5, runtime.StmtFor)
 				keys4, values4 := runtime.ItemsFilterPairs(tool2ParametersProperties)
 				for i7 := range w.Count(len(keys4)) {
 					paramName4 := keys4[i7]
 					paramFields4 := values4[i7]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95 {%- if loop.index0 != 0 %}
-					w.At(95, 7, "if")
+					w.At(95, 7, runtime.StmtIf)
 					if runtime.Ne(runtime.Int(int64(i7)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98 {{- param_name + ' ('}}
-					w.At(98, 7, "{{ }}")
+					w.At(98, 7, runtime.StmtPrint)
 					w.WriteAdd(paramName4, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99 {%- if not param_name in tool.parameters.required %}
-					w.At(99, 7, "if")
+					w.At(99, 7, runtime.StmtIf)
 					if !runtime.In(paramName4, tool2Parameters.Attr("required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						w.At(100, 9, "{{ }}")
+						w.At(100, 9, runtime.StmtPrint)
 						w.WriteString("Optional[")
 						w.WriteStr(w.Capture(func() {
 							jsonToPythonType(paramFields4)
@@ -281,13 +281,13 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
-						w.At(102, 9, "{{ }}")
+						w.At(102, 9, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							jsonToPythonType(paramFields4)
 						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104 {{- '): ' + param_fields.description }}
-					w.At(104, 7, "{{ }}")
+					w.At(104, 7, runtime.StmtPrint)
 					w.WriteString("): ")
 					w.WriteStr(paramFields4.Attr("description"))
 				}
@@ -296,129 +296,129 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111 {{- bos_token }}
-	w.At(111, 1, "{{ }}")
+	w.At(111, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112 {%- if messages[0]['role'] == 'system' %}
-	w.At(112, 1, "if")
+	w.At(112, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113 {%- set loop_messages = messages[1:] %}
-		w.At(113, 3, "set")
+		w.At(113, 3, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114 {%- set system_message = messages[0]['content'] %}
-		w.At(114, 3, "set")
+		w.At(114, 3, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116 {%- set loop_messages = messages %}
-		w.At(116, 3, "set")
+		w.At(116, 3, runtime.StmtSet)
 		loopMessages = messages
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		w.At(117, 3, "set")
+		w.At(117, 3, runtime.StmtSet)
 		systemMessage = runtime.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133 {{- '
-	w.At(133, 1, "{{ }}")
+	w.At(133, 1, runtime.StmtPrint)
 	w.WriteString("\n")
 	w.WriteStr(systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141 {%- set ns = namespace(new_tools=true) %}
-	w.At(141, 1, "set")
+	w.At(141, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("new_tools", runtime.Bool(true))})
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142 {%- for tool in tools %}
-	w.At(142, 1, "for")
+	w.At(142, 1, runtime.StmtFor)
 	for _, tool3 := range runtime.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143 {%- if tool.parameter_definitions is defined %}
-		w.At(143, 5, "if")
+		w.At(143, 5, runtime.StmtIf)
 		if runtime.IsDefined(tool3.Attr("parameter_definitions"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144 {%- set ns.new_tools = false %}
-			w.At(144, 9, "set")
+			w.At(144, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "new_tools", runtime.Bool(false))
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147 {%- if ns.new_tools %}
-	w.At(147, 1, "if")
+	w.At(147, 1, runtime.StmtIf)
 	if ns.Attr("new_tools").Truthy() {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148 {{- new_tool_parser(tools) }}
-		w.At(148, 5, "{{ }}")
+		w.At(148, 5, runtime.StmtPrint)
 		newToolParser(tools)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150 {{- old_tool_parser(tools) }}
-		w.At(150, 5, "{{ }}")
+		w.At(150, 5, runtime.StmtPrint)
 		oldToolParser(tools)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153 {%- for message in loop_messages %}
-	w.At(153, 1, "for")
+	w.At(153, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		content := runtime.Undefined("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154 {%- set content = message['content'] %}
-		w.At(154, 3, "set")
+		w.At(154, 3, runtime.StmtSet)
 		content = message.ItemStr("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155 {%- if message.role == 'user' %}
-		w.At(155, 3, "if")
+		w.At(155, 3, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(156, 5, "{{ }}")
+			w.At(156, 5, runtime.StmtPrint)
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if runtime.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(158, 5, "{{ }}")
+			w.At(158, 5, runtime.StmtPrint)
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
-			w.At(161, 5, "if")
+			w.At(161, 5, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.IsDefined(messageContent, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162 {{- message.content|trim }}
-				w.At(162, 9, "{{ }}")
+				w.At(162, 9, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165 {%- for tool_call in message.tool_calls %}
-			w.At(165, 5, "for")
+			w.At(165, 5, runtime.StmtFor)
 			items4 := runtime.Iterate(w, message.Attr("tool_calls"))
 			for i8 := range items4 {
 				toolCall := items4[i8]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166 {%- if tool_call.function is defined %}
-				w.At(166, 9, "if")
+				w.At(166, 9, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167 {%- set tool_call = tool_call.function %}
-					w.At(167, 13, "set")
+					w.At(167, 13, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169 {{- '{\n'|indent(4, first=true) }}
-				w.At(169, 9, "{{ }}")
+				w.At(169, 9, runtime.StmtPrint)
 				w.Write(runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				w.At(170, 9, "{{ }}")
+				w.At(170, 9, runtime.StmtPrint)
 				w.WriteAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), toolCall.Attr("name"), runtime.Str("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171 {{- '"parameters": '|indent(8, first=true) }}
-				w.At(171, 9, "{{ }}")
+				w.At(171, 9, runtime.StmtPrint)
 				w.Write(runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				w.At(172, 9, "if")
+				w.At(172, 9, runtime.StmtIf)
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.Gt(runtime.FilterLength(toolCallArguments, nil, nil), runtime.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					w.At(173, 13, "{{ }}")
+					w.At(173, 13, runtime.StmtPrint)
 					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178 {{- '}'|indent(4, first=true) }}
-				w.At(178, 9, "{{ }}")
+				w.At(178, 9, runtime.StmtPrint)
 				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179 {%- if not loop.last %}
-				w.At(179, 9, "if")
+				w.At(179, 9, runtime.StmtIf)
 				if !(i8 == len(items4)-1) {
 					w.WriteString(",\n")
 				}
@@ -426,21 +426,21 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("\n]```\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(185, 5, "{{ }}")
+			w.At(185, 5, runtime.StmtPrint)
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if runtime.EqStr(messageRole, "tool") {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}
-			w.At(188, 5, "{{ }}")
+			w.At(188, 5, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200 {%- if add_generation_prompt %}
-	w.At(200, 1, "if")
+	w.At(200, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	}

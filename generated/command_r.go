@@ -40,20 +40,20 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 	roleTokens := runtime.Undefined("role_tokens")
 	messages := in.Lookup("messages")
 	// command-r.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// command-r.jinja:13 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	roleTokens = runtime.DictOf(runtime.Str("system"), runtime.Str("<|SYSTEM_TOKEN|>"), runtime.Str("user"), runtime.Str("<|USER_TOKEN|>"), runtime.Str("assistant"), runtime.Str("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// command-r.jinja:15 {%- if message['role'] in role_tokens %}
-		w.At(15, 1, "if")
+		w.At(15, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.In(messageRole, roleTokens) {
 			// command-r.jinja:16 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			w.At(16, 1, "{{ }}")
+			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
 			w.WriteStr(roleTokens.Item(messageRole))
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))

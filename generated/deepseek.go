@@ -38,24 +38,24 @@ var Deepseek = &runtime.Template{
 func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// deepseek.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek.jinja:15 {%- if message['role'] == 'system' %}
-		w.At(15, 1, "if")
+		w.At(15, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// deepseek.jinja:16 {{- message['content'] }}
-			w.At(16, 1, "{{ }}")
+			w.At(16, 1, runtime.StmtPrint)
 			w.Write(message.ItemStr("content"))
 		} else if runtime.EqStr(messageRole, "user") {
 			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			w.At(18, 1, "{{ }}")
+			w.At(18, 1, runtime.StmtPrint)
 			w.WriteString("### Instruction:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			w.At(20, 1, "{{ }}")
+			w.At(20, 1, runtime.StmtPrint)
 			w.WriteString("### Response:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<|EOT|>\n")

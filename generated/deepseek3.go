@@ -38,23 +38,23 @@ var Deepseek3 = &runtime.Template{
 func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// deepseek3.jinja:10 {%- for message in messages %}
-	w.At(10, 1, "for")
+	w.At(10, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek3.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1, "if")
+		w.At(11, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1, "{{ }}")
+			w.At(12, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.EqStr(messageRole, "user") {
 			// deepseek3.jinja:14 {{- '<｜User｜>' + message['content'] }}
-			w.At(14, 1, "{{ }}")
+			w.At(14, 1, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message.ItemStr("content"))
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:16 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.At(16, 1, "{{ }}")
+			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("<｜Assistant｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")

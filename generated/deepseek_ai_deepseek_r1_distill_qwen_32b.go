@@ -42,62 +42,62 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1 {% if not add_generation_prompt is defined -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, "set")
+		w.At(2, 3, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt=”) -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("is_output_first", runtime.Bool(true)), runtime.KW("system_prompt", runtime.Str(""))})
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, "for")
+	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 3, "if")
+		w.At(6, 3, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 5, "set")
+			w.At(7, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9 {{bos_token}}
-	w.At(9, 15, "{{ }}")
+	w.At(9, 15, runtime.StmtPrint)
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9 {{ns.system_prompt}}
-	w.At(9, 28, "{{ }}")
+	w.At(9, 28, runtime.StmtPrint)
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10 {%- for message in messages -%}
-	w.At(10, 1, "for")
+	w.At(10, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11 {%- if message['role'] == 'user' -%}
-		w.At(11, 3, "if")
+		w.At(11, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {%- set ns.is_tool = false -%}
-			w.At(12, 5, "set")
+			w.At(12, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {{'<｜User｜>' + message['content']}}
-			w.At(12, 35, "{{ }}")
+			w.At(12, 35, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		w.At(14, 3, "if")
+		w.At(14, 3, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15 {%- set ns.is_tool = false -%}
-			w.At(15, 5, "set")
+			w.At(15, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16 {%- for tool in message['tool_calls']-%}
-			w.At(16, 5, "for")
+			w.At(16, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17 {%- if not ns.is_first -%}
-				w.At(17, 7, "if")
+				w.At(17, 7, runtime.StmtIf)
 				if !ns.Attr("is_first").Truthy() {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.At(18, 9, "{{ }}")
+					w.At(18, 9, runtime.StmtPrint)
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 					w.WriteStr(tool.ItemStr("type"))
 					w.WriteString("<｜tool▁sep｜>")
@@ -110,11 +110,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19 {%- set ns.is_first = true -%}
-					w.At(19, 9, "set")
+					w.At(19, 9, runtime.StmtSet)
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.At(21, 9, "{{ }}")
+					w.At(21, 9, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteString("<｜tool▁call▁begin｜>")
 					w.WriteStr(tool.ItemStr("type"))
@@ -132,57 +132,57 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		w.At(26, 3, "if")
+		w.At(26, 3, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {%- if ns.is_tool -%}
-			w.At(27, 5, "if")
+			w.At(27, 5, runtime.StmtIf)
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.At(27, 26, "{{ }}")
+				w.At(27, 26, runtime.StmtPrint)
 				w.WriteString("<｜tool▁outputs▁end｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28 {%- set ns.is_tool = false -%}
-				w.At(28, 7, "set")
+				w.At(28, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30 {%- set content = message['content'] -%}
-				w.At(30, 7, "set")
+				w.At(30, 7, runtime.StmtSet)
 				content = message2.ItemStr("content")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31 {%- if '</think>' in content -%}
-				w.At(31, 7, "if")
+				w.At(31, 7, runtime.StmtIf)
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32 {%- set content = content.split('</think>')[-1] -%}
-					w.At(32, 9, "set")
+					w.At(32, 9, runtime.StmtSet)
 					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.At(33, 20, "{{ }}")
+				w.At(33, 20, runtime.StmtPrint)
 				w.WriteString("<｜Assistant｜>")
 				w.WriteStr(content)
 				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36 {%- if message['role'] == 'tool' -%}
-		w.At(36, 3, "if")
+		w.At(36, 3, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37 {%- set ns.is_tool = true -%}
-			w.At(37, 5, "set")
+			w.At(37, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {%- if ns.is_output_first -%}
-			w.At(38, 5, "if")
+			w.At(38, 5, runtime.StmtIf)
 			if ns.Attr("is_output_first").Truthy() {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.At(38, 34, "{{ }}")
+				w.At(38, 34, runtime.StmtPrint)
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39 {%- set ns.is_output_first = false -%}
-				w.At(39, 7, "set")
+				w.At(39, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.At(40, 19, "{{ }}")
+				w.At(40, 19, runtime.StmtPrint)
 				w.WriteString("\n<｜tool▁output▁begin｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
@@ -190,16 +190,16 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:44 {%- if ns.is_tool -%}
-	w.At(44, 1, "if")
+	w.At(44, 1, runtime.StmtIf)
 	if ns.Attr("is_tool").Truthy() {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {%- if add_generation_prompt and not ns.is_tool -%}
-	w.At(46, 1, "if")
+	w.At(46, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {% if not enable_thinking %}
-		w.At(46, 80, "if")
+		w.At(46, 80, runtime.StmtIf)
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		}

@@ -43,109 +43,109 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1 {% if not add_generation_prompt is defined -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, "set")
+		w.At(2, 3, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, "if")
+	w.At(4, 1, runtime.StmtIf)
 	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, "if")
+		w.At(5, 3, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, "set")
+			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.1.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, "set")
+			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:11 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt=”, is_first_sp=true, is_last_us…
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true)), runtime.KW("is_last_user", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V3.1.jinja:12 {%- for message in messages -%}
-	w.At(12, 1, "for")
+	w.At(12, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13 {%- if message['role'] == 'system' -%}
-		w.At(13, 3, "if")
+		w.At(13, 3, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14 {%- if ns.is_first_sp -%}
-			w.At(14, 5, "if")
+			w.At(14, 5, runtime.StmtIf)
 			if ns.Attr("is_first_sp").Truthy() {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				w.At(15, 7, "set")
+				w.At(15, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16 {%- set ns.is_first_sp = false -%}
-				w.At(16, 7, "set")
+				w.At(16, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:18 {%- set ns.system_prompt = ns.system_prompt + '
-				w.At(18, 7, "set")
+				w.At(18, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), message.ItemStr("content")))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ bos_token }}
-	w.At(23, 15, "{{ }}")
+	w.At(23, 15, runtime.StmtPrint)
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ ns.system_prompt }}
-	w.At(23, 30, "{{ }}")
+	w.At(23, 30, runtime.StmtPrint)
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V3.1.jinja:24 {%- for message in messages -%}
-	w.At(24, 1, "for")
+	w.At(24, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// deepseek-ai-DeepSeek-V3.1.jinja:25 {%- if message['role'] == 'user' -%}
-		w.At(25, 3, "if")
+		w.At(25, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26 {%- set ns.is_tool = false -%}
-			w.At(26, 5, "set")
+			w.At(26, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:27 {%- set ns.is_first = false -%}
-			w.At(27, 5, "set")
+			w.At(27, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_first", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {%- set ns.is_last_user = true -%}
-			w.At(28, 5, "set")
+			w.At(28, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {{'<｜User｜>' + message['content']}}
-			w.At(28, 39, "{{ }}")
+			w.At(28, 39, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		w.At(30, 3, "if")
+		w.At(30, 3, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31 {%- if ns.is_last_user -%}
-			w.At(31, 5, "if")
+			w.At(31, 5, runtime.StmtIf)
 			if ns.Attr("is_last_user").Truthy() {
 				w.WriteString("<｜Assistant｜><think></think>")
 			}
 			// deepseek-ai-DeepSeek-V3.1.jinja:33 {%- set ns.is_last_user = false -%}
-			w.At(33, 5, "set")
+			w.At(33, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:34 {%- set ns.is_first = false -%}
-			w.At(34, 5, "set")
+			w.At(34, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_first", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:35 {%- set ns.is_tool = false -%}
-			w.At(35, 5, "set")
+			w.At(35, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:36 {%- for tool in message['tool_calls'] -%}
-			w.At(36, 5, "for")
+			w.At(36, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37 {%- if not ns.is_first -%}
-				w.At(37, 7, "if")
+				w.At(37, 7, runtime.StmtIf)
 				if !ns.Attr("is_first").Truthy() {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38 {%- if not message['content'] -%}
-					w.At(38, 9, "if")
+					w.At(38, 9, runtime.StmtIf)
 					message2Content := message2.ItemStr("content")
 					if !message2Content.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						w.At(38, 42, "{{ }}")
+						w.At(38, 42, runtime.StmtPrint)
 						toolFunction := tool.ItemStr("function")
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 						w.WriteStr(toolFunction.ItemStr("name"))
@@ -154,15 +154,15 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						w.At(39, 23, "{{ }}")
+						w.At(39, 23, runtime.StmtPrint)
 						w.WriteAdd(message2Content, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41 {%- set ns.is_first = true -%}
-					w.At(41, 9, "set")
+					w.At(41, 9, runtime.StmtSet)
 					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					w.At(42, 21, "{{ }}")
+					w.At(42, 21, runtime.StmtPrint)
 					toolFunction2 := tool.ItemStr("function")
 					w.WriteString("<｜tool▁call▁begin｜>")
 					w.WriteStr(toolFunction2.ItemStr("name"))
@@ -174,14 +174,14 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		w.At(46, 3, "if")
+		w.At(46, 3, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47 {%- if ns.is_last_user -%}
-			w.At(47, 5, "if")
+			w.At(47, 5, runtime.StmtIf)
 			if ns.Attr("is_last_user").Truthy() {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				w.At(48, 7, "if")
+				w.At(48, 7, runtime.StmtIf)
 				message2Prefix := message2.ItemStr("prefix")
 				if (runtime.IsDefined(message2Prefix, nil, nil) && message2Prefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
@@ -190,55 +190,55 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.1.jinja:52 {%- set ns.is_last_user = false -%}
-			w.At(52, 5, "set")
+			w.At(52, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:53 {%- if ns.is_tool -%}
-			w.At(53, 5, "if")
+			w.At(53, 5, runtime.StmtIf)
 			if ns.Attr("is_tool").Truthy() {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.At(53, 26, "{{ }}")
+				w.At(53, 26, runtime.StmtPrint)
 				w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54 {%- set ns.is_tool = false -%}
-				w.At(54, 7, "set")
+				w.At(54, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:56 {%- set content = message['content'] -%}
-				w.At(56, 7, "set")
+				w.At(56, 7, runtime.StmtSet)
 				content = message2.ItemStr("content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57 {%- if '</think>' in content -%}
-				w.At(57, 7, "if")
+				w.At(57, 7, runtime.StmtIf)
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58 {%- set content = content.split('</think>', 1)[1] -%}
-					w.At(58, 9, "set")
+					w.At(58, 9, runtime.StmtSet)
 					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59 {{content + '<｜end▁of▁sentence｜>'}}
-				w.At(59, 20, "{{ }}")
+				w.At(59, 20, runtime.StmtPrint)
 				w.WriteAdd(content, runtime.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62 {%- if message['role'] == 'tool' -%}
-		w.At(62, 3, "if")
+		w.At(62, 3, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63 {%- set ns.is_last_user = false -%}
-			w.At(63, 5, "set")
+			w.At(63, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {%- set ns.is_tool = true -%}
-			w.At(64, 5, "set")
+			w.At(64, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			w.At(64, 34, "{{ }}")
+			w.At(64, 34, runtime.StmtPrint)
 			w.WriteString("<｜tool▁output▁begin｜>")
 			w.WriteStr(message2.ItemStr("content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
-	w.At(67, 1, "if")
+	w.At(67, 1, runtime.StmtIf)
 	if (addGenerationPrompt.Truthy() && ns.Attr("is_last_user").Truthy()) && !ns.Attr("is_tool").Truthy() {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V3.1.jinja:68 {%- if not thinking -%}
-		w.At(68, 3, "if")
+		w.At(68, 3, runtime.StmtIf)
 		if !thinking.Truthy() {
 			w.WriteString("<think></think>")
 		} else {

@@ -52,65 +52,65 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx := runtime.Undefined("last_user_idx")
 	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, "set")
+		w.At(2, 3, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, "if")
+	w.At(4, 1, runtime.StmtIf)
 	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, "if")
+		w.At(5, 3, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, "set")
+			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, "set")
+			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:11 {%- set dsml_token = '｜DSML｜' -%}
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	dsmlToken = runtime.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V3.2.jinja:12 {%- set thinking_start_token = '<think>' -%}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	thinkingStartToken = runtime.Str("<think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:13 {%- set thinking_end_token = '</think>' -%}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	thinkingEndToken = runtime.Str("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, runtime.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, runtime.Str("function_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, runtime.Str("function_calls>\n...\n</"), dsmlToken, runtime.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, runtime.Str("...thinking about results"), thinkingEndToken, runtime.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15 {%- set tools_footer = '</functions>\n' -%}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	toolsFooter = runtime.Str("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16 {%- set ns = namespace(system_prompt=”, is_first_sp=true) -%}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:17 {%- for message in messages -%}
-	w.At(17, 1, "for")
+	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18 {%- if message['role'] == 'system' -%}
-		w.At(18, 3, "if")
+		w.At(18, 3, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19 {%- if ns.is_first_sp -%}
-			w.At(19, 5, "if")
+			w.At(19, 5, runtime.StmtIf)
 			if ns.Attr("is_first_sp").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
-				w.At(20, 7, "set")
+				w.At(20, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				})))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21 {%- set ns.is_first_sp = false -%}
-				w.At(21, 7, "set")
+				w.At(21, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
-				w.At(23, 7, "set")
+				w.At(23, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				})))
@@ -118,62 +118,62 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27 {%- if tools is defined and tools -%}
-	w.At(27, 1, "if")
+	w.At(27, 1, runtime.StmtIf)
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28 {%- set ts = namespace(schemas=”) -%}
-		w.At(28, 3, "set")
+		w.At(28, 3, runtime.StmtSet)
 		ts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("schemas", runtime.Str(""))})
 		// deepseek-ai-DeepSeek-V3.2.jinja:29 {%- for tool in tools -%}
-		w.At(29, 3, "for")
+		w.At(29, 3, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30 {%- if tool['type'] == 'function' -%}
-			w.At(30, 5, "if")
+			w.At(30, 5, runtime.StmtIf)
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				w.At(31, 7, "set")
+				w.At(31, 7, runtime.StmtSet)
 				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34 {%- if ns.system_prompt -%}
-		w.At(34, 3, "if")
+		w.At(34, 3, runtime.StmtIf)
 		if ns.Attr("system_prompt").Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			w.At(35, 5, "set")
+			w.At(35, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(runtime.Sum(ns.Attr("system_prompt"), runtime.Str("\n\n"), toolsHeader), ts.Attr("schemas")), toolsFooter))
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:37 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			w.At(37, 5, "set")
+			w.At(37, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(toolsHeader, ts.Attr("schemas")), toolsFooter))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40 {{- bos_token -}}
-	w.At(40, 1, "{{ }}")
+	w.At(40, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41 {{- ns.system_prompt -}}
-	w.At(41, 1, "{{ }}")
+	w.At(41, 1, runtime.StmtPrint)
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:42 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(42, 1, "set")
+	w.At(42, 1, runtime.StmtSet)
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
-	w.At(43, 1, "for")
+	w.At(43, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		w.At(44, 3, "if")
+		w.At(44, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(45, 5, "set")
+			w.At(45, 5, runtime.StmtSet)
 			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
-	w.At(48, 1, "set")
+	w.At(48, 1, runtime.StmtSet)
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pending_asst_marker", runtime.Bool(false)), runtime.KW("pending_tool_marker", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V3.2.jinja:49 {%- for message in messages -%}
-	w.At(49, 1, "for")
+	w.At(49, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
@@ -184,136 +184,136 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		assistantMsg := in.Lookup("assistant_msg")
 		toolCallCount := in.Lookup("tool_call_count")
 		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
-		w.At(50, 3, "if")
+		w.At(50, 3, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or ”) -}}
-			w.At(51, 5, "{{ }}")
+			w.At(51, 5, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52 {%- set state.pending_asst_marker = true -%}
-			w.At(52, 5, "set")
+			w.At(52, 5, runtime.StmtSet)
 			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(true))
 			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
-			w.At(53, 5, "set")
+			w.At(53, 5, runtime.StmtSet)
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			w.At(55, 5, "set")
+			w.At(55, 5, runtime.StmtSet)
 			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56 {%- if state.pending_asst_marker -%}
-			w.At(56, 5, "if")
+			w.At(56, 5, runtime.StmtIf)
 			if state.Attr("pending_asst_marker").Truthy() {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:58 {%- if is_after_last_user and thinking -%}
-				w.At(58, 7, "if")
+				w.At(58, 7, runtime.StmtIf)
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59 {{- thinking_start_token -}}
-					w.At(59, 9, "{{ }}")
+					w.At(59, 9, runtime.StmtPrint)
 					w.Write(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					w.At(60, 9, "if")
+					w.At(60, 9, runtime.StmtIf)
 					message3ReasoningContent := message3.ItemStr("reasoning_content")
 					if runtime.IsDefined(message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61 {{- message['reasoning_content'] -}}
-						w.At(61, 11, "{{ }}")
+						w.At(61, 11, runtime.StmtPrint)
 						w.Write(message3ReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63 {{- thinking_end_token -}}
-					w.At(63, 9, "{{ }}")
+					w.At(63, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:65 {{- thinking_end_token -}}
-					w.At(65, 9, "{{ }}")
+					w.At(65, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				}
 			} else if state.Attr("pending_tool_marker").Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:68 {%- if is_after_last_user and thinking -%}
-				w.At(68, 7, "if")
+				w.At(68, 7, runtime.StmtIf)
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69 {{- '\n\n' + thinking_start_token -}}
-					w.At(69, 9, "{{ }}")
+					w.At(69, 9, runtime.StmtPrint)
 					w.WriteString("\n\n")
 					w.WriteStr(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					w.At(70, 9, "if")
+					w.At(70, 9, runtime.StmtIf)
 					message3ReasoningContent2 := message3.ItemStr("reasoning_content")
 					if runtime.IsDefined(message3ReasoningContent2, nil, nil) && message3ReasoningContent2.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71 {{- message['reasoning_content'] -}}
-						w.At(71, 11, "{{ }}")
+						w.At(71, 11, runtime.StmtPrint)
 						w.Write(message3ReasoningContent2)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73 {{- thinking_end_token -}}
-					w.At(73, 9, "{{ }}")
+					w.At(73, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:75 {{- '\n\n' + thinking_end_token -}}
-					w.At(75, 9, "{{ }}")
+					w.At(75, 9, runtime.StmtPrint)
 					w.WriteString("\n\n")
 					w.WriteStr(thinkingEndToken)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78 {%- set state.pending_asst_marker = false -%}
-			w.At(78, 5, "set")
+			w.At(78, 5, runtime.StmtSet)
 			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.2.jinja:79 {%- set state.pending_tool_marker = false -%}
-			w.At(79, 5, "set")
+			w.At(79, 5, runtime.StmtSet)
 			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
 			// deepseek-ai-DeepSeek-V3.2.jinja:80 {%- if message['content'] is defined and message['content'] -%}
-			w.At(80, 5, "if")
+			w.At(80, 5, runtime.StmtIf)
 			message3Content := message3.ItemStr("content")
 			if runtime.IsDefined(message3Content, nil, nil) && message3Content.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81 {{- message['content'] -}}
-				w.At(81, 7, "{{ }}")
+				w.At(81, 7, runtime.StmtPrint)
 				w.Write(message3Content)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83 {%- if message['tool_calls'] -%}
-			w.At(83, 5, "if")
+			w.At(83, 5, runtime.StmtIf)
 			message3ToolCalls := message3.ItemStr("tool_calls")
 			if message3ToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				w.At(84, 7, "{{ }}")
+				w.At(84, 7, runtime.StmtPrint)
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
-				w.At(85, 7, "for")
+				w.At(85, 7, runtime.StmtFor)
 				for _, tool2 := range runtime.Iterate(w, message3ToolCalls) {
 					func2 := runtime.Undefined("func")
 					args2 := runtime.Undefined("args")
 					// deepseek-ai-DeepSeek-V3.2.jinja:86 {%- set func = tool['function'] -%}
-					w.At(86, 9, "set")
+					w.At(86, 9, runtime.StmtSet)
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.At(87, 9, "{{ }}")
+					w.At(87, 9, runtime.StmtPrint)
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke name=\"")
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88 {%- set args = func['arguments'] -%}
-					w.At(88, 9, "set")
+					w.At(88, 9, runtime.StmtSet)
 					args2 = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89 {%- if args is string -%}
-					w.At(89, 9, "if")
+					w.At(89, 9, runtime.StmtIf)
 					if runtime.IsString(args2, nil, nil) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90 {%- set args = args | from_json -%}
-						w.At(90, 11, "set")
+						w.At(90, 11, runtime.StmtSet)
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92 {%- for key, val in args.items() -%}
-					w.At(92, 9, "for")
+					w.At(92, 9, runtime.StmtFor)
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						key := keys[i3]
 						val := values[i3]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93 {%- if val is string -%}
-						w.At(93, 11, "if")
+						w.At(93, 11, runtime.StmtIf)
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.At(94, 13, "{{ }}")
+							w.At(94, 13, runtime.StmtPrint)
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -325,7 +325,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:96 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.At(96, 13, "{{ }}")
+							w.At(96, 13, runtime.StmtPrint)
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -338,13 +338,13 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.At(99, 9, "{{ }}")
+					w.At(99, 9, runtime.StmtPrint)
 					w.WriteString("</")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101 {{- '</' + dsml_token + 'function_calls>' -}}
-				w.At(101, 7, "{{ }}")
+				w.At(101, 7, runtime.StmtPrint)
 				w.WriteString("</")
 				w.WriteStr(dsmlToken)
 				w.WriteString("function_calls>")
@@ -352,87 +352,87 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if runtime.EqStr(message3Role, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:105 {%- set outer_index = loop.index0 -%}
-			w.At(105, 5, "set")
+			w.At(105, 5, runtime.StmtSet)
 			outerIndex = runtime.Int(int64(i2))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106 {%- set assistant_idx = namespace(value=-1) -%}
-			w.At(106, 5, "set")
+			w.At(106, 5, runtime.StmtSet)
 			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
-			w.At(107, 5, "for")
+			w.At(107, 5, runtime.StmtFor)
 			items3 := runtime.Iterate(w, messages)
 			for i4 := range items3 {
 				prevMsg := items3[i4]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				w.At(108, 7, "if")
+				w.At(108, 7, runtime.StmtIf)
 				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i4)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109 {%- set assistant_idx.value = loop.index0 -%}
-					w.At(109, 9, "set")
+					w.At(109, 9, runtime.StmtSet)
 					runtime.SetAttr(assistantIdx, "value", runtime.Int(int64(i4)))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112 {%- set call_order = outer_index - assistant_idx.value -%}
-			w.At(112, 5, "set")
+			w.At(112, 5, runtime.StmtSet)
 			callOrder = runtime.Sub(outerIndex, assistantIdx.Attr("value"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:113 {%- set assistant_msg = messages[assistant_idx.value] -%}
-			w.At(113, 5, "set")
+			w.At(113, 5, runtime.StmtSet)
 			assistantMsg = messages.Item(assistantIdx.Attr("value"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:114 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			w.At(114, 5, "set")
+			w.At(114, 5, runtime.StmtSet)
 			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"), nil, nil)
 			// deepseek-ai-DeepSeek-V3.2.jinja:115 {%- if call_order == 1 -%}
-			w.At(115, 5, "if")
+			w.At(115, 5, runtime.StmtIf)
 			if runtime.Eq(callOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or ”) + '</result>' -}}
-			w.At(118, 5, "{{ }}")
+			w.At(118, 5, runtime.StmtPrint)
 			w.WriteString("\n<result>")
 			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119 {%- if call_order == tool_call_count -%}
-			w.At(119, 5, "if")
+			w.At(119, 5, runtime.StmtIf)
 			if runtime.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:121 {%- set state.pending_asst_marker = false -%}
-				w.At(121, 7, "set")
+				w.At(121, 7, runtime.StmtSet)
 				runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(false))
 				// deepseek-ai-DeepSeek-V3.2.jinja:122 {%- set state.pending_tool_marker = true -%}
-				w.At(122, 7, "set")
+				w.At(122, 7, runtime.StmtSet)
 				runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(true))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:126 {%- if add_generation_prompt -%}
-	w.At(126, 1, "if")
+	w.At(126, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:127 {%- if state.pending_asst_marker -%}
-		w.At(127, 3, "if")
+		w.At(127, 3, runtime.StmtIf)
 		if state.Attr("pending_asst_marker").Truthy() {
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:129 {%- if thinking -%}
-			w.At(129, 5, "if")
+			w.At(129, 5, runtime.StmtIf)
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:130 {{- thinking_start_token -}}
-				w.At(130, 7, "{{ }}")
+				w.At(130, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:132 {{- thinking_start_token + thinking_end_token -}}
-				w.At(132, 7, "{{ }}")
+				w.At(132, 7, runtime.StmtPrint)
 				w.WriteAdd(thinkingStartToken, thinkingEndToken)
 			}
 		} else if state.Attr("pending_tool_marker").Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:135 {%- if thinking -%}
-			w.At(135, 5, "if")
+			w.At(135, 5, runtime.StmtIf)
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136 {{- '\n\n' + thinking_start_token -}}
-				w.At(136, 7, "{{ }}")
+				w.At(136, 7, runtime.StmtPrint)
 				w.WriteString("\n\n")
 				w.WriteStr(thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:138 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				w.At(138, 7, "{{ }}")
+				w.At(138, 7, runtime.StmtPrint)
 				w.WriteString("\n\n")
 				w.WriteStr(thinkingStartToken)
 				w.WriteStr(thinkingEndToken)

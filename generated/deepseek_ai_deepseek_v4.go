@@ -58,81 +58,81 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	lastUserIdx := runtime.Undefined("last_user_idx")
 	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V4.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, "set")
+		w.At(2, 3, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, "if")
+	w.At(4, 1, runtime.StmtIf)
 	if !runtime.IsDefined(thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, "if")
+		w.At(5, 3, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V4.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, "set")
+			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, "set")
+			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:11 {%- if not drop_thinking is defined -%}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	if !runtime.IsDefined(dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:12 {%- set drop_thinking = true -%}
-		w.At(12, 3, "set")
+		w.At(12, 3, runtime.StmtSet)
 		dropThinking = runtime.Bool(true)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:14 {%- set dsml_token = '｜DSML｜' -%}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	dsmlToken = runtime.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V4.jinja:15 {%- set thinking_start_token = '<think>' -%}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	thinkingStartToken = runtime.Str("<think>")
 	// deepseek-ai-DeepSeek-V4.jinja:16 {%- set thinking_end_token = '</think>' -%}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	thinkingEndToken = runtime.Str("</think>")
 	// deepseek-ai-DeepSeek-V4.jinja:17 {%- set reasoning_effort_max = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou…
-	w.At(17, 1, "set")
+	w.At(17, 1, runtime.StmtSet)
 	reasoningEffortMax = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
 	// deepseek-ai-DeepSeek-V4.jinja:18 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 	// deepseek-ai-DeepSeek-V4.jinja:19 {%- set has_tools = false -%}
-	w.At(19, 1, "set")
+	w.At(19, 1, runtime.StmtSet)
 	hasTools = runtime.Bool(false)
 	// deepseek-ai-DeepSeek-V4.jinja:20 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	w.At(20, 1, "set")
+	w.At(20, 1, runtime.StmtSet)
 	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4.jinja:21 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	w.At(21, 1, "set")
+	w.At(21, 1, runtime.StmtSet)
 	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4.jinja:22 {%- set ns = namespace(system_prompt=”, is_first_sp=true, has_tool_calls=false) -%}
-	w.At(22, 1, "set")
+	w.At(22, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true)), runtime.KW("has_tool_calls", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V4.jinja:23 {%- for message in messages -%}
-	w.At(23, 1, "for")
+	w.At(23, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:24 {%- if message['role'] == 'system' -%}
-		w.At(24, 3, "if")
+		w.At(24, 3, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25 {%- if ns.is_first_sp -%}
-			w.At(25, 5, "if")
+			w.At(25, 5, runtime.StmtIf)
 			if ns.Attr("is_first_sp").Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:26 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
-				w.At(26, 7, "set")
+				w.At(26, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				})))
 				// deepseek-ai-DeepSeek-V4.jinja:27 {%- set ns.is_first_sp = false -%}
-				w.At(27, 7, "set")
+				w.At(27, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:29 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
-				w.At(29, 7, "set")
+				w.At(29, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				})))
@@ -140,134 +140,134 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:33 {%- if tools is defined and tools -%}
-	w.At(33, 1, "if")
+	w.At(33, 1, runtime.StmtIf)
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4.jinja:34 {%- set has_tools = true -%}
-		w.At(34, 3, "set")
+		w.At(34, 3, runtime.StmtSet)
 		hasTools = runtime.Bool(true)
 		// deepseek-ai-DeepSeek-V4.jinja:35 {%- set ts = namespace(schemas=”) -%}
-		w.At(35, 3, "set")
+		w.At(35, 3, runtime.StmtSet)
 		ts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("schemas", runtime.Str(""))})
 		// deepseek-ai-DeepSeek-V4.jinja:36 {%- for tool in tools -%}
-		w.At(36, 3, "for")
+		w.At(36, 3, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4.jinja:37 {%- if tool['type'] == 'function' -%}
-			w.At(37, 5, "if")
+			w.At(37, 5, runtime.StmtIf)
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				w.At(38, 7, "set")
+				w.At(38, 7, runtime.StmtSet)
 				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41 {%- if ns.system_prompt -%}
-		w.At(41, 3, "if")
+		w.At(41, 3, runtime.StmtIf)
 		if ns.Attr("system_prompt").Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:42 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			w.At(42, 5, "set")
+			w.At(42, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(runtime.Sum(ns.Attr("system_prompt"), runtime.Str("\n\n"), toolsHeader), ts.Attr("schemas")), toolsFooter))
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:44 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			w.At(44, 5, "set")
+			w.At(44, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(toolsHeader, ts.Attr("schemas")), toolsFooter))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:47 {%- if response_format is defined -%}
-	w.At(47, 1, "if")
+	w.At(47, 1, runtime.StmtIf)
 	if runtime.IsDefined(responseFormat, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:48 {%- if ns.system_prompt -%}
-		w.At(48, 3, "if")
+		w.At(48, 3, runtime.StmtIf)
 		if ns.Attr("system_prompt").Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:49 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			w.At(49, 5, "set")
+			w.At(49, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")))
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:51 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		w.At(51, 3, "set")
+		w.At(51, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil)))
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:53 {{- bos_token -}}
-	w.At(53, 1, "{{ }}")
+	w.At(53, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V4.jinja:54 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
-	w.At(54, 1, "if")
+	w.At(54, 1, runtime.StmtIf)
 	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4.jinja:55 {{- reasoning_effort_max -}}
-		w.At(55, 3, "{{ }}")
+		w.At(55, 3, runtime.StmtPrint)
 		w.Write(reasoningEffortMax)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:57 {{- ns.system_prompt -}}
-	w.At(57, 1, "{{ }}")
+	w.At(57, 1, runtime.StmtPrint)
 	w.Write(ns.Attr("system_prompt"))
 	// deepseek-ai-DeepSeek-V4.jinja:58 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(58, 1, "set")
+	w.At(58, 1, runtime.StmtSet)
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// deepseek-ai-DeepSeek-V4.jinja:59 {%- for message in messages -%}
-	w.At(59, 1, "for")
+	w.At(59, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		w.At(60, 3, "if")
+		w.At(60, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(61, 5, "set")
+			w.At(61, 5, runtime.StmtSet)
 			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:64 {%- set state = namespace(in_user=false) -%}
-	w.At(64, 1, "set")
+	w.At(64, 1, runtime.StmtSet)
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("in_user", runtime.Bool(false))})
 	// deepseek-ai-DeepSeek-V4.jinja:65 {%- for message in messages -%}
-	w.At(65, 1, "for")
+	w.At(65, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66 {%- if message['role'] == 'tool' -%}
-		w.At(66, 3, "if")
+		w.At(66, 3, runtime.StmtIf)
 		if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67 {%- set ns.has_tool_calls = true -%}
-			w.At(67, 5, "set")
+			w.At(67, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "has_tool_calls", runtime.Bool(true))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70 {%- for message in messages -%}
-	w.At(70, 1, "for")
+	w.At(70, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message4 := items2[i2]
 		isAfterLastUser := in.Lookup("is_after_last_user")
 		keepReasoning := in.Lookup("keep_reasoning")
 		// deepseek-ai-DeepSeek-V4.jinja:71 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		w.At(71, 3, "if")
+		w.At(71, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72 {%- if state.in_user -%}
-			w.At(72, 5, "if")
+			w.At(72, 5, runtime.StmtIf)
 			if state.Attr("in_user").Truthy() {
 				w.WriteString("\n\n")
 			} else {
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4.jinja:76 {%- set state.in_user = true -%}
-				w.At(76, 7, "set")
+				w.At(76, 7, runtime.StmtSet)
 				runtime.SetAttr(state, "in_user", runtime.Bool(true))
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78 {{- message['content'] or ” -}}
-			w.At(78, 5, "{{ }}")
+			w.At(78, 5, runtime.StmtPrint)
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 		} else if runtime.EqStr(message4Role, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:80 {%- if state.in_user -%}
-			w.At(80, 5, "if")
+			w.At(80, 5, runtime.StmtIf)
 			if state.Attr("in_user").Truthy() {
 				w.WriteString("\n\n")
 			} else {
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4.jinja:84 {%- set state.in_user = true -%}
-				w.At(84, 7, "set")
+				w.At(84, 7, runtime.StmtSet)
 				runtime.SetAttr(state, "in_user", runtime.Bool(true))
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
-			w.At(86, 5, "{{ }}")
+			w.At(86, 5, runtime.StmtPrint)
 			w.WriteString("<tool_result>")
 			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
@@ -275,14 +275,14 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_result>")
 		} else if runtime.EqStr(message4Role, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
-			w.At(88, 5, "set")
+			w.At(88, 5, runtime.StmtSet)
 			runtime.SetAttr(state, "in_user", runtime.Bool(false))
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			w.At(90, 5, "set")
+			w.At(90, 5, runtime.StmtSet)
 			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
 			// deepseek-ai-DeepSeek-V4.jinja:91 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			w.At(91, 5, "set")
+			w.At(91, 5, runtime.StmtSet)
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
 				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
 					return hasTools
@@ -293,80 +293,80 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				})
 			})
 			// deepseek-ai-DeepSeek-V4.jinja:92 {%- if keep_reasoning -%}
-			w.At(92, 5, "if")
+			w.At(92, 5, runtime.StmtIf)
 			if keepReasoning.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:93 {{- thinking_start_token -}}
-				w.At(93, 7, "{{ }}")
+				w.At(93, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				w.At(94, 7, "if")
+				w.At(94, 7, runtime.StmtIf)
 				message4ReasoningContent := message4.ItemStr("reasoning_content")
 				if runtime.IsDefined(message4ReasoningContent, nil, nil) && message4ReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95 {{- message['reasoning_content'] -}}
-					w.At(95, 9, "{{ }}")
+					w.At(95, 9, runtime.StmtPrint)
 					w.Write(message4ReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:97 {{- thinking_end_token -}}
-				w.At(97, 7, "{{ }}")
+				w.At(97, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:99 {{- thinking_end_token -}}
-				w.At(99, 7, "{{ }}")
+				w.At(99, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101 {%- if message['content'] is defined and message['content'] -%}
-			w.At(101, 5, "if")
+			w.At(101, 5, runtime.StmtIf)
 			message4Content := message4.ItemStr("content")
 			if runtime.IsDefined(message4Content, nil, nil) && message4Content.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102 {{- message['content'] -}}
-				w.At(102, 7, "{{ }}")
+				w.At(102, 7, runtime.StmtPrint)
 				w.Write(message4Content)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104 {%- if message['tool_calls'] -%}
-			w.At(104, 5, "if")
+			w.At(104, 5, runtime.StmtIf)
 			message4ToolCalls := message4.ItemStr("tool_calls")
 			if message4ToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.At(105, 7, "{{ }}")
+				w.At(105, 7, runtime.StmtPrint)
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106 {%- for tool in message['tool_calls'] -%}
-				w.At(106, 7, "for")
+				w.At(106, 7, runtime.StmtFor)
 				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
 					func2 := runtime.Undefined("func")
 					args2 := runtime.Undefined("args")
 					// deepseek-ai-DeepSeek-V4.jinja:107 {%- set func = tool['function'] -%}
-					w.At(107, 9, "set")
+					w.At(107, 9, runtime.StmtSet)
 					func2 = tool2.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4.jinja:108 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.At(108, 9, "{{ }}")
+					w.At(108, 9, runtime.StmtPrint)
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke name=\"")
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109 {%- set args = func['arguments'] -%}
-					w.At(109, 9, "set")
+					w.At(109, 9, runtime.StmtSet)
 					args2 = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V4.jinja:110 {%- if args is string -%}
-					w.At(110, 9, "if")
+					w.At(110, 9, runtime.StmtIf)
 					if runtime.IsString(args2, nil, nil) {
 						// deepseek-ai-DeepSeek-V4.jinja:111 {%- set args = args | from_json -%}
-						w.At(111, 11, "set")
+						w.At(111, 11, runtime.StmtSet)
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113 {%- for key, val in args.items() -%}
-					w.At(113, 9, "for")
+					w.At(113, 9, runtime.StmtFor)
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						key := keys[i3]
 						val := values[i3]
 						// deepseek-ai-DeepSeek-V4.jinja:114 {%- if val is string -%}
-						w.At(114, 11, "if")
+						w.At(114, 11, runtime.StmtIf)
 						if runtime.IsString(val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4.jinja:115 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.At(115, 13, "{{ }}")
+							w.At(115, 13, runtime.StmtPrint)
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -378,7 +378,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:117 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.At(117, 13, "{{ }}")
+							w.At(117, 13, runtime.StmtPrint)
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -391,18 +391,18 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120 {%- if not args -%}
-					w.At(120, 9, "if")
+					w.At(120, 9, runtime.StmtIf)
 					if !args2.Truthy() {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.At(123, 9, "{{ }}")
+					w.At(123, 9, runtime.StmtPrint)
 					w.WriteString("</")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.At(125, 7, "{{ }}")
+				w.At(125, 7, runtime.StmtPrint)
 				w.WriteString("</")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>")
@@ -411,18 +411,18 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:130 {%- if add_generation_prompt -%}
-	w.At(130, 1, "if")
+	w.At(130, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V4.jinja:132 {%- if thinking -%}
-		w.At(132, 3, "if")
+		w.At(132, 3, runtime.StmtIf)
 		if thinking.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:133 {{- thinking_start_token -}}
-			w.At(133, 5, "{{ }}")
+			w.At(133, 5, runtime.StmtPrint)
 			w.Write(thinkingStartToken)
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:135 {{- thinking_end_token -}}
-			w.At(135, 5, "{{ }}")
+			w.At(135, 5, runtime.StmtPrint)
 			w.Write(thinkingEndToken)
 		}
 	}

@@ -51,43 +51,43 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	firstIsDeveloper := runtime.Undefined("first_is_developer")
 	startIdx := runtime.Undefined("start_idx")
 	// DeepSeek-V3.2.jinja:18 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19 {%- set enable_thinking = enable_thinking | default(true) -%}
-	w.At(19, 1, "set")
+	w.At(19, 1, runtime.StmtSet)
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
-	w.At(20, 1, "set")
+	w.At(20, 1, runtime.StmtSet)
 	bosToken = runtime.Str("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
-	w.At(21, 1, "set")
+	w.At(21, 1, runtime.StmtSet)
 	eosToken = runtime.Str("<｜end▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:22 {%- set thinking_start_token = "<think>" -%}
-	w.At(22, 1, "set")
+	w.At(22, 1, runtime.StmtSet)
 	thinkingStartToken = runtime.Str("<think>")
 	// DeepSeek-V3.2.jinja:23 {%- set thinking_end_token = "</think>" -%}
-	w.At(23, 1, "set")
+	w.At(23, 1, runtime.StmtSet)
 	thinkingEndToken = runtime.Str("</think>")
 	// DeepSeek-V3.2.jinja:24 {%- set dsml_token = "｜DSML｜" -%}
-	w.At(24, 1, "set")
+	w.At(24, 1, runtime.StmtSet)
 	dsmlToken = runtime.Str("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30 {%- if not tools -%}
-	w.At(30, 1, "if")
+	w.At(30, 1, runtime.StmtIf)
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31 {%- set tools = namespace(value=[]) -%}
-		w.At(31, 3, "set")
+		w.At(31, 3, runtime.StmtSet)
 		tools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
 		// DeepSeek-V3.2.jinja:32 {%- for message in messages -%}
-		w.At(32, 3, "for")
+		w.At(32, 3, runtime.StmtFor)
 		for _, message := range runtime.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33 {%- if message.get('tools') -%}
-			w.At(33, 5, "if")
+			w.At(33, 5, runtime.StmtIf)
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
 				// DeepSeek-V3.2.jinja:34 {%- for tool in message.tools -%}
-				w.At(34, 7, "for")
+				w.At(34, 7, runtime.StmtFor)
 				for _, tool := range runtime.Iterate(w, message.Attr("tools")) {
 					// DeepSeek-V3.2.jinja:35 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					w.At(35, 9, "set")
+					w.At(35, 9, runtime.StmtSet)
 					_ = runtime.CallMethod(tools.Attr("value"), "append", []runtime.Value{runtime.IfElse(runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy(), func() runtime.Value {
 						return tool.Attr("function")
 					}, func() runtime.Value {
@@ -97,20 +97,20 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// DeepSeek-V3.2.jinja:39 {%- set tools = tools.value -%}
-		w.At(39, 3, "set")
+		w.At(39, 3, runtime.StmtSet)
 		tools = tools.Attr("value")
 	}
 	// DeepSeek-V3.2.jinja:42 {%- set response_format = namespace(value=none) -%}
-	w.At(42, 1, "set")
+	w.At(42, 1, runtime.StmtSet)
 	responseFormat = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.None())})
 	// DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
-	w.At(43, 1, "for")
+	w.At(43, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44 {%- if message.get('response_format') -%}
-		w.At(44, 3, "if")
+		w.At(44, 3, runtime.StmtIf)
 		if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("response_format")}, nil).Truthy() {
 			// DeepSeek-V3.2.jinja:45 {%- set response_format.value = message.response_format -%}
-			w.At(45, 5, "set")
+			w.At(45, 5, runtime.StmtSet)
 			runtime.SetAttr(responseFormat, "value", message2.Attr("response_format"))
 		}
 	}
@@ -119,63 +119,63 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		tools2 = runtime.Param(tools2, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55 {{ dsml_token }}
-		w.At(55, 41, "{{ }}")
+		w.At(55, 41, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
 		// DeepSeek-V3.2.jinja:56 {{ dsml_token }}
-		w.At(56, 2, "{{ }}")
+		w.At(56, 2, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n<")
 		// DeepSeek-V3.2.jinja:57 {{ dsml_token }}
-		w.At(57, 2, "{{ }}")
+		w.At(57, 2, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
 		// DeepSeek-V3.2.jinja:58 {{ dsml_token }}
-		w.At(58, 2, "{{ }}")
+		w.At(58, 2, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
 		// DeepSeek-V3.2.jinja:58 {{ dsml_token }}
-		w.At(58, 89, "{{ }}")
+		w.At(58, 89, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("parameter>\n...\n</")
 		// DeepSeek-V3.2.jinja:60 {{ dsml_token }}
-		w.At(60, 3, "{{ }}")
+		w.At(60, 3, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("invoke>\n<")
 		// DeepSeek-V3.2.jinja:61 {{ dsml_token }}
-		w.At(61, 2, "{{ }}")
+		w.At(61, 2, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
 		// DeepSeek-V3.2.jinja:63 {{ dsml_token }}
-		w.At(63, 3, "{{ }}")
+		w.At(63, 3, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("invoke>\n</")
 		// DeepSeek-V3.2.jinja:64 {{ dsml_token }}
-		w.At(64, 3, "{{ }}")
+		w.At(64, 3, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
 		// DeepSeek-V3.2.jinja:70 {{ dsml_token }}
-		w.At(70, 2, "{{ }}")
+		w.At(70, 2, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n...\n</")
 		// DeepSeek-V3.2.jinja:72 {{ dsml_token }}
-		w.At(72, 3, "{{ }}")
+		w.At(72, 3, runtime.StmtPrint)
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
 		// DeepSeek-V3.2.jinja:78 {{ thinking_start_token }}
-		w.At(78, 1, "{{ }}")
+		w.At(78, 1, runtime.StmtPrint)
 		w.Write(thinkingStartToken)
 		w.WriteString("...thinking about results")
 		// DeepSeek-V3.2.jinja:78 {{ thinking_end_token }}
-		w.At(78, 52, "{{ }}")
+		w.At(78, 52, runtime.StmtPrint)
 		w.Write(thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80 {%- for tool in tools -%}
-		w.At(80, 3, "for")
+		w.At(80, 3, runtime.StmtFor)
 		for _, tool2 := range runtime.Iterate(w, tools2) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(81, 15, "{{ }}")
+			w.At(81, 15, runtime.StmtPrint)
 			w.WriteJSON(tool2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
@@ -185,33 +185,33 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		toolCall = runtime.Param(toolCall, "tool_call")
 		arguments := runtime.Undefined("arguments")
 		// DeepSeek-V3.2.jinja:87 {%- set arguments = tool_call.function.arguments -%}
-		w.At(87, 1, "set")
+		w.At(87, 1, runtime.StmtSet)
 		arguments = toolCall.Attr("function").Attr("arguments")
 		// DeepSeek-V3.2.jinja:88 {%- if arguments is mapping -%}
-		w.At(88, 1, "if")
+		w.At(88, 1, runtime.StmtIf)
 		if runtime.IsMapping(arguments, nil, nil) {
 			// DeepSeek-V3.2.jinja:90 {%- for key, value in arguments.items() -%}
-			w.At(90, 3, "for")
+			w.At(90, 3, runtime.StmtFor)
 			keys, values := runtime.DictItems(arguments)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
 				// DeepSeek-V3.2.jinja:91 {%- if not loop.first -%}
-				w.At(91, 5, "if")
+				w.At(91, 5, runtime.StmtIf)
 				if !(i == 0) {
 					w.WriteString("\n")
 				}
 				w.WriteString("<")
 				// DeepSeek-V3.2.jinja:92 {{ dsml_token }}
-				w.At(92, 6, "{{ }}")
+				w.At(92, 6, runtime.StmtPrint)
 				w.Write(dsmlToken)
 				w.WriteString("parameter name=\"")
 				// DeepSeek-V3.2.jinja:92 {{ key }}
-				w.At(92, 38, "{{ }}")
+				w.At(92, 38, runtime.StmtPrint)
 				w.Write(key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92 {{ 'true' if value is string else 'false' }}
-				w.At(92, 57, "{{ }}")
+				w.At(92, 57, runtime.StmtPrint)
 				if runtime.IsString(value, nil, nil) {
 					w.WriteString("true")
 				} else {
@@ -219,7 +219,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				w.At(92, 103, "{{ }}")
+				w.At(92, 103, runtime.StmtPrint)
 				if runtime.IsString(value, nil, nil) {
 					w.Write(value)
 				} else {
@@ -227,7 +227,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92 {{ dsml_token }}
-				w.At(92, 177, "{{ }}")
+				w.At(92, 177, runtime.StmtPrint)
 				w.Write(dsmlToken)
 				w.WriteString("parameter>")
 			}
@@ -238,92 +238,92 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		responseFormat2 = runtime.Param(responseFormat2, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102 {{ response_format | tojson(ensure_ascii=False) }}
-		w.At(102, 1, "{{ }}")
+		w.At(102, 1, runtime.StmtPrint)
 		w.WriteJSON(responseFormat2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109 {%- set last_user_index = namespace(value=-1) -%}
-	w.At(109, 1, "set")
+	w.At(109, 1, runtime.StmtSet)
 	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// DeepSeek-V3.2.jinja:110 {%- for msg in messages -%}
-	w.At(110, 1, "for")
+	w.At(110, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i2 := range items {
 		msg := items[i2]
 		// DeepSeek-V3.2.jinja:111 {%- if msg.role in ["user", "developer"] -%}
-		w.At(111, 3, "if")
+		w.At(111, 3, runtime.StmtIf)
 		if runtime.InStrs(msg.Attr("role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112 {%- set last_user_index.value = loop.index0 -%}
-			w.At(112, 5, "set")
+			w.At(112, 5, runtime.StmtSet)
 			runtime.SetAttr(lastUserIndex, "value", runtime.Int(int64(i2)))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121 {{ bos_token }}
-	w.At(121, 1, "{{ }}")
+	w.At(121, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// DeepSeek-V3.2.jinja:124 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	w.At(124, 1, "set")
+	w.At(124, 1, runtime.StmtSet)
 	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	w.At(125, 1, "set")
+	w.At(125, 1, runtime.StmtSet)
 	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126 {%- if has_system -%}
-	w.At(126, 1, "if")
+	w.At(126, 1, runtime.StmtIf)
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127 {{ messages[0].get('content', ”) }}
-		w.At(127, 3, "{{ }}")
+		w.At(127, 3, runtime.StmtPrint)
 		w.Write(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
 		// DeepSeek-V3.2.jinja:128 {%- if tools -%}
-		w.At(128, 3, "if")
+		w.At(128, 3, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129 {{ render_tools(tools) }}
-			w.At(129, 17, "{{ }}")
+			w.At(129, 17, runtime.StmtPrint)
 			renderTools(tools)
 			w.WriteString("\n")
 		}
 		// DeepSeek-V3.2.jinja:131 {%- if response_format.value -%}
-		w.At(131, 3, "if")
+		w.At(131, 3, runtime.StmtIf)
 		if responseFormat.Attr("value").Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132 {{ render_response_format(response_format.value) }}
-			w.At(132, 17, "{{ }}")
+			w.At(132, 17, runtime.StmtPrint)
 			renderResponseFormat(responseFormat.Attr("value"))
 		}
 	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:137 {%- if tools or response_format.value -%}
-		w.At(137, 3, "if")
+		w.At(137, 3, runtime.StmtIf)
 		if tools.Truthy() || responseFormat.Attr("value").Truthy() {
 			// DeepSeek-V3.2.jinja:138 {%- if tools -%}
-			w.At(138, 5, "if")
+			w.At(138, 5, runtime.StmtIf)
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139 {{ render_tools(tools) }}
-				w.At(139, 7, "{{ }}")
+				w.At(139, 7, runtime.StmtPrint)
 				renderTools(tools)
 				w.WriteString("\n")
 			}
 			// DeepSeek-V3.2.jinja:141 {%- if response_format.value -%}
-			w.At(141, 5, "if")
+			w.At(141, 5, runtime.StmtIf)
 			if responseFormat.Attr("value").Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142 {{ render_response_format(response_format.value) }}
-				w.At(142, 19, "{{ }}")
+				w.At(142, 19, runtime.StmtPrint)
 				renderResponseFormat(responseFormat.Attr("value"))
 			}
 		}
 	}
 	// DeepSeek-V3.2.jinja:148 {%- set start_idx = 1 if has_system else 0 -%}
-	w.At(148, 1, "set")
+	w.At(148, 1, runtime.StmtSet)
 	if hasSystem.Truthy() {
 		startIdx = runtime.Int(1)
 	} else {
 		startIdx = runtime.Int(0)
 	}
 	// DeepSeek-V3.2.jinja:149 {%- for message in messages[start_idx:] -%}
-	w.At(149, 1, "for")
+	w.At(149, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages.Slice(startIdx, runtime.None(), runtime.None()))
 	for i3 := range items2 {
 		message3 := items2[i3]
@@ -332,179 +332,179 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		toolCallOrder := in.Lookup("tool_call_order")
 		assistantMsg := in.Lookup("assistant_msg")
 		// DeepSeek-V3.2.jinja:150 {%- set msg_index = loop.index0 + start_idx -%}
-		w.At(150, 3, "set")
+		w.At(150, 3, runtime.StmtSet)
 		msgIndex = runtime.Add(runtime.Int(int64(i3)), startIdx)
 		// DeepSeek-V3.2.jinja:155 {%- if message.role == "developer" -%}
-		w.At(155, 3, "if")
+		w.At(155, 3, runtime.StmtIf)
 		message3Role := message3.Attr("role")
 		if runtime.EqStr(message3Role, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157 {%- if tools -%}
-			w.At(157, 5, "if")
+			w.At(157, 5, runtime.StmtIf)
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158 {{ render_tools(tools) }}
-				w.At(158, 19, "{{ }}")
+				w.At(158, 19, runtime.StmtPrint)
 				renderTools(tools)
 				w.WriteString("\n\n")
 			}
 			// DeepSeek-V3.2.jinja:160 {%- if response_format.value -%}
-			w.At(160, 5, "if")
+			w.At(160, 5, runtime.StmtIf)
 			if responseFormat.Attr("value").Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161 {{ render_response_format(response_format.value) }}
-				w.At(161, 19, "{{ }}")
+				w.At(161, 19, runtime.StmtPrint)
 				renderResponseFormat(responseFormat.Attr("value"))
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163 {{ message.content }}
-			w.At(163, 40, "{{ }}")
+			w.At(163, 40, runtime.StmtPrint)
 			w.Write(message3.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			w.At(164, 5, "if")
+			w.At(164, 5, runtime.StmtIf)
 			if runtime.Eq(msgIndex, lastUserIndex.Attr("value")) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165 {{ thinking_start_token }}
-				w.At(165, 7, "{{ }}")
+				w.At(165, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:167 {{ thinking_end_token }}
-				w.At(167, 7, "{{ }}")
+				w.At(167, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
 		} else if runtime.EqStr(message3Role, "user") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174 {{ message.content }}
-			w.At(174, 13, "{{ }}")
+			w.At(174, 13, runtime.StmtPrint)
 			w.Write(message3.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			w.At(175, 5, "if")
+			w.At(175, 5, runtime.StmtIf)
 			if runtime.Eq(msgIndex, lastUserIndex.Attr("value")) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176 {{ thinking_start_token }}
-				w.At(176, 7, "{{ }}")
+				w.At(176, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:178 {{ thinking_end_token }}
-				w.At(178, 7, "{{ }}")
+				w.At(178, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
 		} else if runtime.EqStr(message3Role, "tool") {
 			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
-			w.At(186, 5, "set")
+			w.At(186, 5, runtime.StmtSet)
 			prevAssistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 			// DeepSeek-V3.2.jinja:187 {%- for i in range(msg_index - 1, -1, -1) -%}
-			w.At(187, 5, "for")
+			w.At(187, 5, runtime.StmtFor)
 			for _, i4 := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				w.At(188, 7, "if")
+				w.At(188, 7, runtime.StmtIf)
 				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189 {%- set prev_assistant_idx.value = i -%}
-					w.At(189, 9, "set")
+					w.At(189, 9, runtime.StmtSet)
 					runtime.SetAttr(prevAssistantIdx, "value", i4)
 				}
 			}
 			// DeepSeek-V3.2.jinja:192 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
-			w.At(192, 5, "set")
+			w.At(192, 5, runtime.StmtSet)
 			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdx.Attr("value"))
 			// DeepSeek-V3.2.jinja:193 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
-			w.At(193, 5, "set")
+			w.At(193, 5, runtime.StmtSet)
 			assistantMsg = messages.Item(prevAssistantIdx.Attr("value"))
 			// DeepSeek-V3.2.jinja:196 {%- if tool_call_order == 1 -%}
-			w.At(196, 5, "if")
+			w.At(196, 5, runtime.StmtIf)
 			if runtime.Eq(toolCallOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201 {{ message.content }}
-			w.At(201, 23, "{{ }}")
+			w.At(201, 23, runtime.StmtPrint)
 			w.Write(message3.Attr("content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			w.At(204, 5, "if")
+			w.At(204, 5, runtime.StmtIf)
 			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.CallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil), nil, nil)) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				w.At(206, 7, "if")
+				w.At(206, 7, runtime.StmtIf)
 				if runtime.Ge(msgIndex, lastUserIndex.Attr("value")) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207 {{ thinking_start_token }}
-					w.At(207, 21, "{{ }}")
+					w.At(207, 21, runtime.StmtPrint)
 					w.Write(thinkingStartToken)
 				} else {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:209 {{ thinking_end_token }}
-					w.At(209, 21, "{{ }}")
+					w.At(209, 21, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				}
 			}
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// DeepSeek-V3.2.jinja:218 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			w.At(218, 5, "if")
+			w.At(218, 5, runtime.StmtIf)
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndex.Attr("value")) {
 				// DeepSeek-V3.2.jinja:219 {{ message.get('reasoning_content', ”) }}
-				w.At(219, 7, "{{ }}")
+				w.At(219, 7, runtime.StmtPrint)
 				w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))
 				// DeepSeek-V3.2.jinja:219 {{ thinking_end_token }}
-				w.At(219, 49, "{{ }}")
+				w.At(219, 49, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223 {{ message.get('content', ”) }}
-			w.At(223, 5, "{{ }}")
+			w.At(223, 5, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
 			// DeepSeek-V3.2.jinja:226 {%- if message.get('tool_calls') -%}
-			w.At(226, 5, "if")
+			w.At(226, 5, runtime.StmtIf)
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227 {{ dsml_token }}
-				w.At(227, 14, "{{ }}")
+				w.At(227, 14, runtime.StmtPrint)
 				w.Write(dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228 {%- for tool_call in message.tool_calls -%}
-				w.At(228, 1, "for")
+				w.At(228, 1, runtime.StmtFor)
 				for _, toolCall2 := range runtime.Iterate(w, message3.Attr("tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229 {{ dsml_token }}
-					w.At(229, 12, "{{ }}")
+					w.At(229, 12, runtime.StmtPrint)
 					w.Write(dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229 {{ tool_call.function.name }}
-					w.At(229, 41, "{{ }}")
+					w.At(229, 41, runtime.StmtPrint)
 					w.Write(toolCall2.Attr("function").Attr("name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229 {{- encode_arguments_to_dsml(tool_call) -}}
-					w.At(229, 82, "{{ }}")
+					w.At(229, 82, runtime.StmtPrint)
 					encodeArgumentsToDsml(toolCall2)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229 {{ dsml_token }}
-					w.At(229, 137, "{{ }}")
+					w.At(229, 137, runtime.StmtPrint)
 					w.Write(dsmlToken)
 					w.WriteString("invoke>")
 				}
 				w.WriteString("\n</")
 				// DeepSeek-V3.2.jinja:231 {{ dsml_token }}
-				w.At(231, 13, "{{ }}")
+				w.At(231, 13, runtime.StmtPrint)
 				w.Write(dsmlToken)
 				w.WriteString("function_calls>")
 			}
 			// DeepSeek-V3.2.jinja:235 {{ eos_token }}
-			w.At(235, 5, "{{ }}")
+			w.At(235, 5, runtime.StmtPrint)
 			w.Write(eosToken)
 		}
 	}
 	// DeepSeek-V3.2.jinja:240 {%- if add_generation_prompt -%}
-	w.At(240, 1, "if")
+	w.At(240, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<｜User｜>\n<｜Assistant｜>")
 		// DeepSeek-V3.2.jinja:242 {%- if enable_thinking -%}
-		w.At(242, 3, "if")
+		w.At(242, 3, runtime.StmtIf)
 		if enableThinking.Truthy() {
 			// DeepSeek-V3.2.jinja:243 {{ thinking_start_token }}
-			w.At(243, 5, "{{ }}")
+			w.At(243, 5, runtime.StmtPrint)
 			w.Write(thinkingStartToken)
 		} else {
 			// DeepSeek-V3.2.jinja:245 {{ thinking_end_token }}
-			w.At(245, 5, "{{ }}")
+			w.At(245, 5, runtime.StmtPrint)
 			w.Write(thinkingEndToken)
 		}
 	}

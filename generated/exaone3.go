@@ -39,33 +39,33 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// exaone3.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// exaone3.jinja:15 {%- set content = message['content'].strip(c_space) %}
-		w.At(15, 1, "set")
+		w.At(15, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone3.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1, "if")
+		w.At(16, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// exaone3.jinja:17 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// exaone3.jinja:19 {{- '[|user|]' + content + '\n' }}
-			w.At(19, 1, "{{ }}")
+			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:21 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.At(21, 1, "{{ }}")
+			w.At(21, 1, runtime.StmtPrint)
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")

@@ -39,39 +39,39 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// exaone4.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15 {%- for message in messages %}
-	w.At(15, 1, "for")
+	w.At(15, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// exaone4.jinja:16 {%- set content = message['content'].strip(c_space) %}
-		w.At(16, 1, "set")
+		w.At(16, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone4.jinja:17 {%- if message['role'] == 'system' %}
-		w.At(17, 1, "if")
+		w.At(17, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// exaone4.jinja:18 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.At(18, 1, "{{ }}")
+			w.At(18, 1, runtime.StmtPrint)
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
-			w.At(20, 1, "{{ }}")
+			w.At(20, 1, runtime.StmtPrint)
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.At(22, 1, "{{ }}")
+			w.At(22, 1, runtime.StmtPrint)
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			w.At(24, 1, "{{ }}")
+			w.At(24, 1, runtime.StmtPrint)
 			w.WriteString("[|tool|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")

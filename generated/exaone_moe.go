@@ -39,17 +39,17 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// exaone-moe.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// exaone-moe.jinja:12 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
-		w.At(12, 1, "if")
+		w.At(12, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			w.At(13, 1, "{{ }}")
+			w.At(13, 1, runtime.StmtPrint)
 			w.WriteString("<|")
 			w.WriteStr(messageRole)
 			w.WriteString("|>\n")

@@ -44,38 +44,38 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	datetime := in.Lookup("datetime")
 	ns := runtime.Undefined("ns")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1 {%- set loop_messages = messages -%}
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	messageRoles = runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3 {%- set system_prompt_suffix -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	mark2 := w.Mark()
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4 {%- filter trim -%}
-	w.At(4, 1, "filter")
+	w.At(4, 1, runtime.StmtFilter)
 	mark3 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
 	w.Write(runtime.FilterTrim(w.Cut(mark3), nil, nil))
 	systemPromptSuffix = w.Cut(mark2)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	w.At(21, 1, "set")
+	w.At(21, 1, runtime.StmtSet)
 	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	w.At(22, 1, "set")
+	w.At(22, 1, runtime.StmtSet)
 	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23 {%- set ns = namespace(role=”, content=”) -%}
-	w.At(23, 1, "set")
+	w.At(23, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.Str("")), runtime.KW("content", runtime.Str(""))})
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25 {%- if not loop_messages -%}
-	w.At(25, 1, "if")
+	w.At(25, 1, runtime.StmtIf)
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26 {{ raise_exception('Expected non-empty messages') }}
-		w.At(26, 3, "{{ }}")
+		w.At(26, 3, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28 {%- for message in loop_messages -%}
-	w.At(28, 1, "for")
+	w.At(28, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
@@ -85,70 +85,70 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		bosToken := in.Lookup("bos_token")
 		tool := in.Lookup("tool")
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29 {%- set ns.role = message['role'] | lower -%}
-		w.At(29, 3, "set")
+		w.At(29, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "role", runtime.FilterLower(message.ItemStr("role"), nil, nil))
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30 {%- if ns.role not in message_roles -%}
-		w.At(30, 3, "if")
+		w.At(30, 3, runtime.StmtIf)
 		if runtime.NotIn(ns.Attr("role"), messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31 {%- set message_roles_string = message_roles | join(', ') -%}
-			w.At(31, 5, "set")
+			w.At(31, 5, runtime.StmtSet)
 			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			w.At(32, 5, "{{ }}")
+			w.At(32, 5, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34 {%- set msg_content = message['content'] | default(”, true) | trim -%}
-		w.At(34, 3, "set")
+		w.At(34, 3, runtime.StmtSet)
 		msgContent = runtime.FilterTrim(runtime.FilterDefault(message.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35 {%- if loop.index0 == 0 -%}
-		w.At(35, 3, "if")
+		w.At(35, 3, runtime.StmtIf)
 		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36 {%- if ns.role == 'system' -%}
-			w.At(36, 5, "if")
+			w.At(36, 5, runtime.StmtIf)
 			if runtime.EqStr(ns.Attr("role"), "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				w.At(37, 7, "set")
+				w.At(37, 7, runtime.StmtSet)
 				systemPrompt = runtime.Sum(runtime.Add(runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				w.At(39, 7, "set")
+				w.At(39, 7, runtime.StmtSet)
 				systemPrompt = runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41 {%- set ns.content = bos_token + system_prompt -%}
-			w.At(41, 5, "set")
+			w.At(41, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "content", runtime.Add(bosToken, systemPrompt))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:42 {{- ns.content -}}
-			w.At(42, 5, "{{ }}")
+			w.At(42, 5, runtime.StmtPrint)
 			w.Write(ns.Attr("content"))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		w.At(44, 3, "if")
+		w.At(44, 3, runtime.StmtIf)
 		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(ns.Attr("role"), "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			w.At(45, 5, "set")
+			w.At(45, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "content", runtime.Sum(runtime.Add(runtime.Str("<|start_header_id|>"), ns.Attr("role")), runtime.Str("<|end_header_id|>\n\n"), msgContent))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(46, 5, "if")
+			w.At(46, 5, runtime.StmtIf)
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47 {%- set tool = namespace(calls=[]) -%}
-				w.At(47, 7, "set")
+				w.At(47, 7, runtime.StmtSet)
 				tool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("calls", runtime.NewList())})
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48 {%- for call in message['tool_calls'] -%}
-				w.At(48, 7, "for")
+				w.At(48, 7, runtime.StmtFor)
 				for _, call := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					w.At(49, 9, "set")
+					w.At(49, 9, runtime.StmtSet)
 					runtime.SetAttr(tool, "calls", runtime.Add(tool.Attr("calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("}")))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				w.At(51, 7, "set")
+				w.At(51, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "content", runtime.Add(runtime.Add(runtime.Add(ns.Attr("content"), runtime.Str(" functools[")), runtime.FilterJoin(tool.Attr("calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]")))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			w.At(53, 5, "set")
+			w.At(53, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "content", runtime.Add(ns.Attr("content"), runtime.Str("<|eot_id|>")))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54 {{- ns.content -}}
-			w.At(54, 5, "{{ }}")
+			w.At(54, 5, runtime.StmtPrint)
 			w.Write(ns.Attr("content"))
 		}
 	}

@@ -40,47 +40,47 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// gemma.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// gemma.jinja:15 {%- set ns = namespace(system_prompt=”) %}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// gemma.jinja:16 {%- for message in messages %}
-	w.At(16, 1, "for")
+	w.At(16, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		role := in.Lookup("role")
 		// gemma.jinja:17 {%- if message['role'] == 'system' %}
-		w.At(17, 1, "if")
+		w.At(17, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// gemma.jinja:18 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			w.At(18, 1, "set")
+			w.At(18, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)))
 		} else {
 			// gemma.jinja:20 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
-			w.At(20, 1, "set")
+			w.At(20, 1, runtime.StmtSet)
 			if runtime.EqStr(messageRole, "assistant") {
 				role = runtime.Str("model")
 			} else {
 				role = messageRole
 			}
 			// gemma.jinja:21 {{- '<start_of_turn>' + role + '\n' }}
-			w.At(21, 1, "{{ }}")
+			w.At(21, 1, runtime.StmtPrint)
 			w.WriteString("<start_of_turn>")
 			w.WriteStr(role)
 			w.WriteString("\n")
 			// gemma.jinja:22 {%- if ns.system_prompt and role != 'model' %}
-			w.At(22, 1, "if")
+			w.At(22, 1, runtime.StmtIf)
 			if ns.Attr("system_prompt").Truthy() && !runtime.EqStr(role, "model") {
 				// gemma.jinja:23 {{- ns.system_prompt + '\n\n' }}
-				w.At(23, 1, "{{ }}")
+				w.At(23, 1, runtime.StmtPrint)
 				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))
 				// gemma.jinja:24 {%- set ns.system_prompt = ” %}
-				w.At(24, 1, "set")
+				w.At(24, 1, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Str(""))
 			}
 			// gemma.jinja:26 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			w.At(26, 1, "{{ }}")
+			w.At(26, 1, runtime.StmtPrint)
 			w.WriteAdd(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n"))
 		}
 	}

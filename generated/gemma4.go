@@ -51,13 +51,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		standardKeys := runtime.Undefined("standard_keys")
 		ns2 := ns
 		// gemma4.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// gemma4.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5, "for")
+		w.At(4, 5, runtime.StmtFor)
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
@@ -65,108 +65,108 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			addComma := runtime.Undefined("add_comma")
 			nsItems := in.Lookup("ns_items")
 			// gemma4.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9, "set")
+			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
 			// gemma4.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9, "if")
+			w.At(6, 9, runtime.StmtIf)
 			if runtime.NotIn(key, standardKeys) {
 				// gemma4.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13, "if")
+				w.At(7, 13, runtime.StmtIf)
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13, "set")
+				w.At(8, 13, runtime.StmtSet)
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// gemma4.jinja:9 {{ key }}
-				w.At(9, 13, "{{ }}")
+				w.At(9, 13, runtime.StmtPrint)
 				w.Write(key)
 				w.WriteString(":{")
 				// gemma4.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13, "if")
+				w.At(10, 13, runtime.StmtIf)
 				valueDescription := value.ItemStr("description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// gemma4.jinja:11 {{ value['description'] }}
-					w.At(11, 34, "{{ }}")
+					w.At(11, 34, runtime.StmtPrint)
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17, "set")
+					w.At(12, 17, runtime.StmtSet)
 					addComma = runtime.Bool(true)
 				}
 				// gemma4.jinja:14 {%- if value['nullable'] %}
-				w.At(14, 13, "if")
+				w.At(14, 13, runtime.StmtIf)
 				if value.ItemStr("nullable").Truthy() {
 					// gemma4.jinja:15 {%- if add_comma %}
-					w.At(15, 17, "if")
+					w.At(15, 17, runtime.StmtIf)
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// gemma4.jinja:15 {%- set add_comma = true -%}
-						w.At(15, 50, "set")
+						w.At(15, 50, runtime.StmtSet)
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// gemma4.jinja:18 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(18, 13, "if")
+				w.At(18, 13, runtime.StmtIf)
 				valueType := value.ItemStr("type")
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
 					// gemma4.jinja:19 {%- if value['enum'] -%}
-					w.At(19, 17, "if")
+					w.At(19, 17, runtime.StmtIf)
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
 						// gemma4.jinja:20 {%- if add_comma %}
-						w.At(20, 21, "if")
+						w.At(20, 21, runtime.StmtIf)
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// gemma4.jinja:20 {%- set add_comma = true -%}
-							w.At(20, 54, "set")
+							w.At(20, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
 						// gemma4.jinja:21 {{ format_argument(value['enum']) }}
-						w.At(21, 26, "{{ }}")
+						w.At(21, 26, runtime.StmtPrint)
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
 				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(25, 17, "if")
+					w.At(25, 17, runtime.StmtIf)
 					valueProperties := value.ItemStr("properties")
 					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
 						// gemma4.jinja:26 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(26, 21, "{{ }}")
+						w.At(26, 21, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					} else if runtime.IsMapping(value, nil, nil) {
 						// gemma4.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(28, 21, "{{ }}")
+						w.At(28, 21, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// gemma4.jinja:31 {%- if value['required'] -%}
-					w.At(31, 17, "if")
+					w.At(31, 17, runtime.StmtIf)
 					valueRequired := value.ItemStr("required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33 {%- for item in value['required'] | default([]) -%}
-						w.At(33, 21, "for")
+						w.At(33, 21, runtime.StmtFor)
 						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
 						for i2 := range items {
 							item2 := items[i2]
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34 {{- item -}}
-							w.At(34, 30, "{{ }}")
+							w.At(34, 30, runtime.StmtPrint)
 							w.Write(item2)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35 {%- if not loop.last %}
-							w.At(35, 25, "if")
+							w.At(35, 25, runtime.StmtIf)
 							if !(i2 == len(items)-1) {
 								w.WriteString(",")
 							}
@@ -175,39 +175,39 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					}
 				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
 					// gemma4.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(40, 17, "if")
+					w.At(40, 17, runtime.StmtIf)
 					valueItems := value.ItemStr("items")
 					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(42, 21, "set")
+						w.At(42, 21, runtime.StmtSet)
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(43, 21, "for")
+						w.At(43, 21, runtime.StmtFor)
 						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
 						for i3 := range w.Count(len(keys2)) {
 							itemKey := keys2[i3]
 							itemValue := values2[i3]
 							// gemma4.jinja:44 {%- if item_value is not none -%}
-							w.At(44, 25, "if")
+							w.At(44, 25, runtime.StmtIf)
 							if !runtime.IsNone(itemValue, nil, nil) {
 								// gemma4.jinja:45 {%- if ns_items.found_first %}
-								w.At(45, 29, "if")
+								w.At(45, 29, runtime.StmtIf)
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46 {%- set ns_items.found_first = true -%}
-								w.At(46, 29, "set")
+								w.At(46, 29, runtime.StmtSet)
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// gemma4.jinja:47 {%- if item_key == 'properties' -%}
-								w.At(47, 29, "if")
+								w.At(47, 29, runtime.StmtIf)
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49 {%- if item_value is mapping -%}
-									w.At(49, 33, "if")
+									w.At(49, 33, runtime.StmtIf)
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// gemma4.jinja:50 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(50, 37, "{{ }}")
+										w.At(50, 37, runtime.StmtPrint)
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
@@ -216,17 +216,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 								} else if runtime.EqStr(itemKey, "required") {
 									w.WriteString("required:[")
 									// gemma4.jinja:55 {%- for req_item in item_value -%}
-									w.At(55, 33, "for")
+									w.At(55, 33, runtime.StmtFor)
 									items2 := runtime.Iterate(w, itemValue)
 									for i4 := range items2 {
 										reqItem := items2[i4]
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56 {{- req_item -}}
-										w.At(56, 42, "{{ }}")
+										w.At(56, 42, runtime.StmtPrint)
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57 {%- if not loop.last %}
-										w.At(57, 37, "if")
+										w.At(57, 37, runtime.StmtIf)
 										if !(i4 == len(items2)-1) {
 											w.WriteString(",")
 										}
@@ -234,25 +234,25 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("]")
 								} else if runtime.EqStr(itemKey, "type") {
 									// gemma4.jinja:61 {%- if item_value is string -%}
-									w.At(61, 33, "if")
+									w.At(61, 33, runtime.StmtIf)
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
 										// gemma4.jinja:62 {{ format_argument(item_value | upper) }}
-										w.At(62, 42, "{{ }}")
+										w.At(62, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
 										w.WriteString("type:")
 										// gemma4.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(64, 42, "{{ }}")
+										w.At(64, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// gemma4.jinja:67 {{ item_key }}
-									w.At(67, 33, "{{ }}")
+									w.At(67, 33, runtime.StmtPrint)
 									w.Write(itemKey)
 									w.WriteString(":")
 									// gemma4.jinja:67 {{ format_argument(item_value) }}
-									w.At(67, 48, "{{ }}")
+									w.At(67, 48, runtime.StmtPrint)
 									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -261,17 +261,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// gemma4.jinja:74 {%- if add_comma %}
-				w.At(74, 13, "if")
+				w.At(74, 13, runtime.StmtIf)
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
 					// gemma4.jinja:74 {%- set add_comma = true -%}
-					w.At(74, 46, "set")
+					w.At(74, 46, runtime.StmtSet)
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75 {{ value['type'] | upper }}
-				w.At(75, 23, "{{ }}")
+				w.At(75, 23, runtime.StmtPrint)
 				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -284,50 +284,50 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		responseDeclaration := in.Lookup("response_declaration")
 		w.WriteString("declaration:")
 		// gemma4.jinja:80 {{- tool_data['function']['name'] -}}
-		w.At(80, 17, "{{ }}")
+		w.At(80, 17, runtime.StmtPrint)
 		toolDataFunction := toolData.ItemStr("function")
 		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
 		// gemma4.jinja:80 {{- tool_data['function']['description'] -}}
-		w.At(80, 72, "{{ }}")
+		w.At(80, 72, runtime.StmtPrint)
 		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
 		// gemma4.jinja:81 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(81, 5, "set")
+		w.At(81, 5, runtime.StmtSet)
 		params = toolDataFunction.ItemStr("parameters")
 		// gemma4.jinja:82 {%- if params -%}
-		w.At(82, 5, "if")
+		w.At(82, 5, runtime.StmtIf)
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// gemma4.jinja:84 {%- if params['properties'] -%}
-			w.At(84, 9, "if")
+			w.At(84, 9, runtime.StmtIf)
 			paramsProperties := params.ItemStr("properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// gemma4.jinja:85 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(85, 26, "{{ }}")
+				w.At(85, 26, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatParameters(paramsProperties, params.ItemStr("required"))
 				}))
 				w.WriteString("},")
 			}
 			// gemma4.jinja:87 {%- if params['required'] -%}
-			w.At(87, 9, "if")
+			w.At(87, 9, runtime.StmtIf)
 			paramsRequired := params.ItemStr("required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89 {%- for item in params['required'] -%}
-				w.At(89, 13, "for")
+				w.At(89, 13, runtime.StmtFor)
 				items3 := runtime.Iterate(w, paramsRequired)
 				for i5 := range items3 {
 					item3 := items3[i5]
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90 {{- item -}}
-					w.At(90, 22, "{{ }}")
+					w.At(90, 22, runtime.StmtPrint)
 					w.Write(item3)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91 {{- ',' if not loop.last -}}
-					w.At(91, 17, "{{ }}")
+					w.At(91, 17, runtime.StmtPrint)
 					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
@@ -335,40 +335,40 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("],")
 			}
 			// gemma4.jinja:95 {%- if params['type'] -%}
-			w.At(95, 9, "if")
+			w.At(95, 9, runtime.StmtIf)
 			paramsType := params.ItemStr("type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96 {{- params['type'] | upper -}}
-				w.At(96, 23, "{{ }}")
+				w.At(96, 23, runtime.StmtPrint)
 				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99 {%- if 'response' in tool_data['function'] -%}
-		w.At(99, 5, "if")
+		w.At(99, 5, runtime.StmtIf)
 		if runtime.In(runtime.Str("response"), toolDataFunction) {
 			// gemma4.jinja:100 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(100, 9, "set")
+			w.At(100, 9, runtime.StmtSet)
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
 			// gemma4.jinja:102 {%- if response_declaration['description'] -%}
-			w.At(102, 9, "if")
+			w.At(102, 9, runtime.StmtIf)
 			responseDeclarationDescription := responseDeclaration.ItemStr("description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:103 {{- response_declaration['description'] -}}
-				w.At(103, 30, "{{ }}")
+				w.At(103, 30, runtime.StmtPrint)
 				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// gemma4.jinja:105 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(105, 9, "if")
+			w.At(105, 9, runtime.StmtIf)
 			responseDeclarationType := responseDeclaration.ItemStr("type")
 			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106 {{- response_declaration['type'] | upper -}}
-				w.At(106, 23, "{{ }}")
+				w.At(106, 23, runtime.StmtPrint)
 				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -384,16 +384,16 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		ns3 := ns
 		// gemma4.jinja:112 {%- if argument is string -%}
-		w.At(112, 5, "if")
+		w.At(112, 5, runtime.StmtIf)
 		if runtime.IsString(argument, nil, nil) {
 			// gemma4.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(113, 9, "{{ }}")
+			w.At(113, 9, runtime.StmtPrint)
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// gemma4.jinja:115 {{- 'true' if argument else 'false' -}}
-			w.At(115, 9, "{{ }}")
+			w.At(115, 9, runtime.StmtPrint)
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
@@ -402,38 +402,38 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsMapping(argument, nil, nil) {
 			w.WriteString("{")
 			// gemma4.jinja:118 {%- set ns = namespace(found_first=false) -%}
-			w.At(118, 9, "set")
+			w.At(118, 9, runtime.StmtSet)
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// gemma4.jinja:119 {%- for key, value in argument | dictsort -%}
-			w.At(119, 9, "for")
+			w.At(119, 9, runtime.StmtFor)
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
 			for i6 := range w.Count(len(keys3)) {
 				key2 := keys3[i6]
 				value2 := values3[i6]
 				// gemma4.jinja:120 {%- if ns.found_first %}
-				w.At(120, 13, "if")
+				w.At(120, 13, runtime.StmtIf)
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121 {%- set ns.found_first = true -%}
-				w.At(121, 13, "set")
+				w.At(121, 13, runtime.StmtSet)
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// gemma4.jinja:122 {%- if escape_keys -%}
-				w.At(122, 13, "if")
+				w.At(122, 13, runtime.StmtIf)
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(123, 17, "{{ }}")
+					w.At(123, 17, runtime.StmtPrint)
 					w.WriteString("<|\"|>")
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
 					// gemma4.jinja:125 {{- key -}}
-					w.At(125, 17, "{{ }}")
+					w.At(125, 17, runtime.StmtPrint)
 					w.Write(key2)
 				}
 				w.WriteString(":")
 				// gemma4.jinja:127 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(127, 14, "{{ }}")
+				w.At(127, 14, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatArgument(value2, escapeKeys)
 				}))
@@ -442,17 +442,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(argument, nil, nil) {
 			w.WriteString("[")
 			// gemma4.jinja:132 {%- for item in argument -%}
-			w.At(132, 9, "for")
+			w.At(132, 9, runtime.StmtFor)
 			items4 := runtime.Iterate(w, argument)
 			for i7 := range items4 {
 				item4 := items4[i7]
 				// gemma4.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(133, 13, "{{ }}")
+				w.At(133, 13, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatArgument(item4, escapeKeys)
 				}))
 				// gemma4.jinja:134 {%- if not loop.last %}
-				w.At(134, 13, "if")
+				w.At(134, 13, runtime.StmtIf)
 				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
@@ -460,7 +460,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]")
 		} else {
 			// gemma4.jinja:138 {{- argument -}}
-			w.At(138, 9, "{{ }}")
+			w.At(138, 9, runtime.StmtPrint)
 			w.Write(argument)
 		}
 	}
@@ -475,88 +475,88 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		text = runtime.Param(text, "text")
 		ns4 := ns
 		// gemma4.jinja:142 {%- set ns = namespace(result=”) -%}
-		w.At(142, 5, "set")
+		w.At(142, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// gemma4.jinja:143 {%- for part in text.split('<channel|>') -%}
-		w.At(143, 5, "for")
+		w.At(143, 5, runtime.StmtFor)
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// gemma4.jinja:144 {%- if '<|channel>' in part -%}
-			w.At(144, 9, "if")
+			w.At(144, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// gemma4.jinja:145 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(145, 13, "set")
+				w.At(145, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// gemma4.jinja:147 {%- set ns.result = ns.result + part -%}
-				w.At(147, 13, "set")
+				w.At(147, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
 		// gemma4.jinja:150 {{- ns.result | trim -}}
-		w.At(150, 5, "{{ }}")
+		w.At(150, 5, runtime.StmtPrint)
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	}
 	// gemma4.jinja:153 {%- set ns = namespace(prev_message_type=None) -%}
-	w.At(153, 1, "set")
+	w.At(153, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
 	// gemma4.jinja:154 {%- set loop_messages = messages -%}
-	w.At(154, 1, "set")
+	w.At(154, 1, runtime.StmtSet)
 	loopMessages = messages
 	// gemma4.jinja:155 {{ bos_token }}
-	w.At(155, 1, "{{ }}")
+	w.At(155, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// gemma4.jinja:157 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(157, 1, "if")
+	w.At(157, 1, runtime.StmtIf)
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(161, 5, "if")
+		w.At(161, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163 {%- set ns.prev_message_type = 'think' -%}
-			w.At(163, 9, "set")
+			w.At(163, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// gemma4.jinja:166 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(166, 5, "if")
+		w.At(166, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// gemma4.jinja:167 {{- messages[0]['content'] | trim -}}
-			w.At(167, 9, "{{ }}")
+			w.At(167, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// gemma4.jinja:168 {%- set loop_messages = messages[1:] -%}
-			w.At(168, 9, "set")
+			w.At(168, 9, runtime.StmtSet)
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 		// gemma4.jinja:171 {%- if tools -%}
-		w.At(171, 5, "if")
+		w.At(171, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			// gemma4.jinja:172 {%- for tool in tools %}
-			w.At(172, 9, "for")
+			w.At(172, 9, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174 {{- format_function_declaration(tool) | trim -}}
-				w.At(174, 13, "{{ }}")
+				w.At(174, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// gemma4.jinja:177 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(177, 9, "set")
+			w.At(177, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184 {%- for message in loop_messages -%}
-	w.At(184, 1, "for")
+	w.At(184, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		role := runtime.Undefined("role")
 		// gemma4.jinja:185 {%- set ns.prev_message_type = None -%}
-		w.At(185, 5, "set")
+		w.At(185, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// gemma4.jinja:186 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		w.At(186, 5, "set")
+		w.At(186, 5, runtime.StmtSet)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			role = runtime.Str("model")
@@ -564,103 +564,103 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			role = messageRole
 		}
 		// gemma4.jinja:187 {{- '<|turn>' + role + '\n' }}
-		w.At(187, 9, "{{ }}")
+		w.At(187, 9, runtime.StmtPrint)
 		w.WriteString("<|turn>")
 		w.WriteStr(role)
 		w.WriteString("\n")
 		// gemma4.jinja:189 {%- if message['tool_calls'] -%}
-		w.At(189, 13, "if")
+		w.At(189, 13, runtime.StmtIf)
 		messageToolCalls := message.ItemStr("tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190 {%- for tool_call in message['tool_calls'] -%}
-			w.At(190, 17, "for")
+			w.At(190, 17, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 				function := runtime.Undefined("function")
 				nsArgs := in.Lookup("ns_args")
 				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
-				w.At(191, 21, "set")
+				w.At(191, 21, runtime.StmtSet)
 				function = toolCall.ItemStr("function")
 				// gemma4.jinja:192 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.At(192, 21, "{{ }}")
+				w.At(192, 21, runtime.StmtPrint)
 				w.WriteString("<|tool_call>call:")
 				w.WriteStr(function.ItemStr("name"))
 				w.WriteString("{")
 				// gemma4.jinja:193 {%- if function['arguments'] is mapping -%}
-				w.At(193, 21, "if")
+				w.At(193, 21, runtime.StmtIf)
 				functionArguments := function.ItemStr("arguments")
 				if runtime.IsMapping(functionArguments, nil, nil) {
 					// gemma4.jinja:194 {%- set ns_args = namespace(found_first=false) -%}
-					w.At(194, 25, "set")
+					w.At(194, 25, runtime.StmtSet)
 					nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 					// gemma4.jinja:195 {%- for key, value in function['arguments'] | dictsort -%}
-					w.At(195, 25, "for")
+					w.At(195, 25, runtime.StmtFor)
 					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
 					for i8 := range w.Count(len(keys4)) {
 						key3 := keys4[i8]
 						value3 := values4[i8]
 						// gemma4.jinja:196 {%- if ns_args.found_first %}
-						w.At(196, 29, "if")
+						w.At(196, 29, runtime.StmtIf)
 						if nsArgs.Attr("found_first").Truthy() {
 							w.WriteString(",")
 						}
 						// gemma4.jinja:197 {%- set ns_args.found_first = true -%}
-						w.At(197, 29, "set")
+						w.At(197, 29, runtime.StmtSet)
 						runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
 						// gemma4.jinja:198 {{- key -}}
-						w.At(198, 29, "{{ }}")
+						w.At(198, 29, runtime.StmtPrint)
 						w.Write(key3)
 						w.WriteString(":")
 						// gemma4.jinja:198 {{- format_argument(value, escape_keys=False) -}}
-						w.At(198, 41, "{{ }}")
+						w.At(198, 41, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							formatArgument(value3, runtime.Bool(false))
 						}))
 					}
 				} else if runtime.IsString(functionArguments, nil, nil) {
 					// gemma4.jinja:201 {{- function['arguments'] -}}
-					w.At(201, 25, "{{ }}")
+					w.At(201, 25, runtime.StmtPrint)
 					w.Write(functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
 			// gemma4.jinja:205 {%- set ns.prev_message_type = 'tool_call' -%}
-			w.At(205, 17, "set")
+			w.At(205, 17, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
 		// gemma4.jinja:208 {%- if message['tool_responses'] -%}
-		w.At(208, 13, "if")
+		w.At(208, 13, runtime.StmtIf)
 		messageToolResponses := message.ItemStr("tool_responses")
 		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210 {%- for tool_response in message['tool_responses'] -%}
-			w.At(210, 17, "for")
+			w.At(210, 17, runtime.StmtFor)
 			for _, toolResponse := range runtime.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212 {%- if tool_response['response'] is mapping -%}
-				w.At(212, 21, "if")
+				w.At(212, 21, runtime.StmtIf)
 				toolResponseResponse := toolResponse.ItemStr("response")
 				if runtime.IsMapping(toolResponseResponse, nil, nil) {
 					// gemma4.jinja:213 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.At(213, 25, "{{ }}")
+					w.At(213, 25, runtime.StmtPrint)
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
-					w.At(214, 25, "for")
+					w.At(214, 25, runtime.StmtFor)
 					keys5, values5 := runtime.DictsortPairs(toolResponseResponse, nil, nil)
 					for i9 := range w.Count(len(keys5)) {
 						key4 := keys5[i9]
 						value4 := values5[i9]
 						// gemma4.jinja:215 {{- key -}}
-						w.At(215, 29, "{{ }}")
+						w.At(215, 29, runtime.StmtPrint)
 						w.Write(key4)
 						w.WriteString(":")
 						// gemma4.jinja:215 {{- format_argument(value, escape_keys=False) -}}
-						w.At(215, 41, "{{ }}")
+						w.At(215, 41, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							formatArgument(value4, runtime.Bool(false))
 						}))
 						// gemma4.jinja:216 {%- if not loop.last %}
-						w.At(216, 29, "if")
+						w.At(216, 29, runtime.StmtIf)
 						if !(i9 == len(keys5)-1) {
 							w.WriteString(",")
 						}
@@ -668,7 +668,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}")
 				} else {
 					// gemma4.jinja:220 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.At(220, 25, "{{ }}")
+					w.At(220, 25, runtime.StmtPrint)
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{value:")
@@ -680,77 +680,77 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<tool_response|>")
 			}
 			// gemma4.jinja:224 {%- set ns.prev_message_type = 'tool_response' -%}
-			w.At(224, 17, "set")
+			w.At(224, 17, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
 		// gemma4.jinja:227 {%- if message['content'] is string -%}
-		w.At(227, 13, "if")
+		w.At(227, 13, runtime.StmtIf)
 		messageContent := message.ItemStr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			// gemma4.jinja:228 {%- if role == 'model' -%}
-			w.At(228, 17, "if")
+			w.At(228, 17, runtime.StmtIf)
 			if runtime.EqStr(role, "model") {
 				// gemma4.jinja:229 {{- strip_thinking(message['content']) -}}
-				w.At(229, 21, "{{ }}")
+				w.At(229, 21, runtime.StmtPrint)
 				stripThinking(messageContent)
 			} else {
 				// gemma4.jinja:231 {{- message['content'] | trim -}}
-				w.At(231, 21, "{{ }}")
+				w.At(231, 21, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
 		} else if runtime.IsSequence(messageContent, nil, nil) {
 			// gemma4.jinja:234 {%- for item in message['content'] -%}
-			w.At(234, 17, "for")
+			w.At(234, 17, runtime.StmtFor)
 			for _, item5 := range runtime.Iterate(w, messageContent) {
 				// gemma4.jinja:235 {%- if item['type'] == 'text' -%}
-				w.At(235, 21, "if")
+				w.At(235, 21, runtime.StmtIf)
 				item5Type := item5.ItemStr("type")
 				if runtime.EqStr(item5Type, "text") {
 					// gemma4.jinja:236 {%- if role == 'model' -%}
-					w.At(236, 25, "if")
+					w.At(236, 25, runtime.StmtIf)
 					if runtime.EqStr(role, "model") {
 						// gemma4.jinja:237 {{- strip_thinking(item['text']) -}}
-						w.At(237, 29, "{{ }}")
+						w.At(237, 29, runtime.StmtPrint)
 						stripThinking(item5.ItemStr("text"))
 					} else {
 						// gemma4.jinja:239 {{- item['text'] | trim -}}
-						w.At(239, 29, "{{ }}")
+						w.At(239, 29, runtime.StmtPrint)
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 					}
 				} else if runtime.EqStr(item5Type, "image") {
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243 {%- set ns.prev_message_type = 'image' -%}
-					w.At(243, 25, "set")
+					w.At(243, 25, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 				} else if runtime.EqStr(item5Type, "audio") {
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246 {%- set ns.prev_message_type = 'audio' -%}
-					w.At(246, 25, "set")
+					w.At(246, 25, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 				} else if runtime.EqStr(item5Type, "video") {
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249 {%- set ns.prev_message_type = 'video' -%}
-					w.At(249, 25, "set")
+					w.At(249, 25, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
 			}
 		}
 		// gemma4.jinja:254 {%- if not (message['tool_responses'] and not message['content']) -%}
-		w.At(254, 9, "if")
+		w.At(254, 9, runtime.StmtIf)
 		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// gemma4.jinja:259 {%- if add_generation_prompt -%}
-	w.At(259, 1, "if")
+	w.At(259, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260 {%- if ns.prev_message_type != 'tool_response' -%}
-		w.At(260, 5, "if")
+		w.At(260, 5, runtime.StmtIf)
 		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263 {%- if not enable_thinking | default(false) -%}
-		w.At(263, 5, "if")
+		w.At(263, 5, runtime.StmtIf)
 		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}

@@ -39,26 +39,26 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15 {%- if loop.first and message['role'] == 'system' %}
-		w.At(15, 1, "if")
+		w.At(15, 1, runtime.StmtIf)
 		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
 			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
-			w.At(16, 1, "{{ }}")
+			w.At(16, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
 		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// gigachat.jinja:18 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.At(18, 1, "{{ }}")
+			w.At(18, 1, runtime.StmtPrint)
 			w.WriteString("user<|role_sep|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
 		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// gigachat.jinja:21 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.At(21, 1, "{{ }}")
+			w.At(21, 1, runtime.StmtPrint)
 			w.WriteString("assistant<|role_sep|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|message_sep|>")

@@ -58,45 +58,45 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		additionalTypeStr := in.Lookup("additional_type_str")
 		ns := in.Lookup("ns")
 		// GigaChat3-10B-A1.8B.jinja:7 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		w.At(7, 2, "set")
+		w.At(7, 2, runtime.StmtSet)
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8 {%- set ty = schema.get("type") -%}
-		w.At(8, 2, "set")
+		w.At(8, 2, runtime.StmtSet)
 		ty = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 		// GigaChat3-10B-A1.8B.jinja:11 {%- if ty == "object" -%}
-		w.At(11, 2, "if")
+		w.At(11, 2, runtime.StmtIf)
 		if runtime.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15 {%- set props = schema.get("properties", {}) -%}
-			w.At(15, 3, "set")
+			w.At(15, 3, runtime.StmtSet)
 			props = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
 			// GigaChat3-10B-A1.8B.jinja:16 {%- set required = schema.get("required", []) -%}
-			w.At(16, 3, "set")
+			w.At(16, 3, runtime.StmtSet)
 			required = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 			// GigaChat3-10B-A1.8B.jinja:17 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			w.At(17, 3, "set")
+			w.At(17, 3, runtime.StmtSet)
 			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil))
 			// GigaChat3-10B-A1.8B.jinja:18 {%- set additional_props_type = none -%}
-			w.At(18, 3, "set")
+			w.At(18, 3, runtime.StmtSet)
 			additionalPropsType = runtime.None()
 			// GigaChat3-10B-A1.8B.jinja:19 {%- if has_additional_props -%}
-			w.At(19, 3, "if")
+			w.At(19, 3, runtime.StmtIf)
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20 {%- if schema.additionalProperties == true -%}
-				w.At(20, 4, "if")
+				w.At(20, 4, runtime.StmtIf)
 				schemaAdditionalProperties := schema.Attr("additionalProperties")
 				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21 {%- set additional_props_type = {'type': 'any'} -%}
-					w.At(21, 5, "set")
+					w.At(21, 5, runtime.StmtSet)
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
 				} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
 					// GigaChat3-10B-A1.8B.jinja:23 {%- set additional_props_type = schema.additionalProperties -%}
-					w.At(23, 5, "set")
+					w.At(23, 5, runtime.StmtSet)
 					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:27 {%- for key, val in props.items() -%}
-			w.At(27, 3, "for")
+			w.At(27, 3, runtime.StmtFor)
 			keys, values := runtime.DictItems(props)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
@@ -104,107 +104,107 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				typeStr := runtime.Undefined("type_str")
 				default2 := in.Lookup("default")
 				// GigaChat3-10B-A1.8B.jinja:29 {%- if "description" in val -%}
-				w.At(29, 4, "if")
+				w.At(29, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30 {%- for line in val['description'].split('\n') -%}
-					w.At(30, 5, "for")
+					w.At(30, 5, runtime.StmtFor)
 					for _, line := range runtime.Iterate(w, runtime.CallMethod(val.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 						// GigaChat3-10B-A1.8B.jinja:31 {%- if line.strip() -%}
-						w.At(31, 6, "if")
+						w.At(31, 6, runtime.StmtIf)
 						if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32 {{- indent + '// ' + line + '\n' -}}
-							w.At(32, 7, "{{ }}")
+							w.At(32, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:38 {%- for add_key, add_val in val.items() -%}
-				w.At(38, 4, "for")
+				w.At(38, 4, runtime.StmtFor)
 				keys2, values2 := runtime.DictItems(val)
 				for i2 := range w.Count(len(keys2)) {
 					addKey := keys2[i2]
 					addVal := values2[i2]
 					// GigaChat3-10B-A1.8B.jinja:39 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					w.At(39, 5, "if")
+					w.At(39, 5, runtime.StmtIf)
 					if runtime.In(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40 {%- if add_val is string -%}
-						w.At(40, 6, "if")
+						w.At(40, 6, runtime.StmtIf)
 						if runtime.IsString(addVal, nil, nil) {
 							// GigaChat3-10B-A1.8B.jinja:41 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.At(41, 7, "{{ }}")
+							w.At(41, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:43 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.At(43, 7, "{{ }}")
+							w.At(43, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:49 {%- set type_str = json_schema_to_typescript(
-				w.At(49, 13, "set")
+				w.At(49, 13, runtime.StmtSet)
 				typeStr = w.Capture(func() {
 					jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
-				w.At(54, 4, "{{ }}")
+				w.At(54, 4, runtime.StmtPrint)
 				w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 					return runtime.Str("")
 				}, func() runtime.Value {
 					return runtime.Str("?")
 				}), runtime.Str(": "), typeStr, runtime.Str(","))
 				// GigaChat3-10B-A1.8B.jinja:56 {%- if "default" in val or "defalut_value" in val -%}
-				w.At(56, 4, "if")
+				w.At(56, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					w.At(57, 5, "set")
+					w.At(57, 5, runtime.StmtSet)
 					default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 					// GigaChat3-10B-A1.8B.jinja:58 {%- if default is string -%}
-					w.At(58, 5, "if")
+					w.At(58, 5, runtime.StmtIf)
 					if runtime.IsString(default2, nil, nil) {
 						// GigaChat3-10B-A1.8B.jinja:59 {{- ' // default: "' + default + '"' -}}
-						w.At(59, 6, "{{ }}")
+						w.At(59, 6, runtime.StmtPrint)
 						w.WriteString(" // default: \"")
 						w.WriteStr(default2)
 						w.WriteString("\"")
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
-						w.At(61, 6, "{{ }}")
+						w.At(61, 6, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str(" // default: "), default2)
 					}
 				}
 				w.WriteString("\n")
 			}
 			// GigaChat3-10B-A1.8B.jinja:69 {%- if has_additional_props and additional_props_type is not none -%}
-			w.At(69, 3, "if")
+			w.At(69, 3, runtime.StmtIf)
 			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType, nil, nil) {
 				// GigaChat3-10B-A1.8B.jinja:70 {%- set additional_type_str = json_schema_to_typescript(
-				w.At(70, 4, "set")
+				w.At(70, 4, runtime.StmtSet)
 				additionalTypeStr = w.Capture(func() {
 					jsonSchemaToTypescript(additionalPropsType, runtime.Add(indent, runtime.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				w.At(74, 4, "{{ }}")
+				w.At(74, 4, runtime.StmtPrint)
 				w.WriteAdd(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			w.At(77, 3, "{{ }}")
+			w.At(77, 3, runtime.StmtPrint)
 			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
 		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:81 {%- if schema.get("enum") -%}
-			w.At(81, 3, "if")
+			w.At(81, 3, runtime.StmtIf)
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82 {%- set ns = namespace(enum = []) -%}
-				w.At(82, 13, "set")
+				w.At(82, 13, runtime.StmtSet)
 				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83 {%- for en in schema['enum'] -%}
-				w.At(83, 13, "for")
+				w.At(83, 13, runtime.StmtFor)
 				for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
 					// GigaChat3-10B-A1.8B.jinja:84 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					w.At(84, 17, "set")
+					w.At(84, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86 {{- ns.enum | join(' | ') -}}
-				w.At(86, 4, "{{ }}")
+				w.At(86, 4, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
 				w.WriteString("Date")
@@ -213,10 +213,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:95 {%- if schema.get("enum") -%}
-			w.At(95, 3, "if")
+			w.At(95, 3, runtime.StmtIf)
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96 {{- schema.enum | join(' | ') -}}
-				w.At(96, 4, "{{ }}")
+				w.At(96, 4, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				w.WriteString("number")
@@ -225,10 +225,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("boolean")
 		} else if runtime.EqStr(ty, "array") {
 			// GigaChat3-10B-A1.8B.jinja:107 {%- if "items" in schema -%}
-			w.At(107, 3, "if")
+			w.At(107, 3, runtime.StmtIf)
 			if runtime.In(runtime.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				w.At(108, 4, "{{ }}")
+				w.At(108, 4, runtime.StmtPrint)
 				w.WriteAdd(w.Capture(func() {
 					jsonSchemaToTypescript(schema.ItemStr("items"), indent)
 				}), runtime.Str("[]"))
@@ -245,10 +245,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		tools2 = runtime.Param(tools2, "tools")
 		ns2 := runtime.Undefined("ns")
 		// GigaChat3-10B-A1.8B.jinja:124 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		w.At(124, 2, "set")
+		w.At(124, 2, runtime.StmtSet)
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126 {%- for tool in tools -%}
-		w.At(126, 2, "for")
+		w.At(126, 2, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
 			nsTool := runtime.Undefined("ns_tool")
 			mainBody := runtime.Undefined("main_body")
@@ -257,87 +257,87 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			returnParams := runtime.Undefined("return_params")
 			returnType := in.Lookup("return_type")
 			// GigaChat3-10B-A1.8B.jinja:127 {%- if tool.function -%}
-			w.At(127, 3, "if")
+			w.At(127, 3, runtime.StmtIf)
 			toolFunction := tool.Attr("function")
 			if toolFunction.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:128 {%- set tool = tool.function -%}
-				w.At(128, 4, "set")
+				w.At(128, 4, runtime.StmtSet)
 				tool = toolFunction
 			}
 			// GigaChat3-10B-A1.8B.jinja:131 {%- set ns_tool = namespace(content_lines=[]) -%}
-			w.At(131, 3, "set")
+			w.At(131, 3, runtime.StmtSet)
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134 {%- if tool.get('description') -%}
-			w.At(134, 3, "if")
+			w.At(134, 3, runtime.StmtIf)
 			if runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135 {%- for line in tool['description'].split('\n') -%}
-				w.At(135, 4, "for")
+				w.At(135, 4, runtime.StmtFor)
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 					// GigaChat3-10B-A1.8B.jinja:136 {%- if line.strip() -%}
-					w.At(136, 5, "if")
+					w.At(136, 5, runtime.StmtIf)
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						w.At(137, 6, "set")
+						w.At(137, 6, runtime.StmtSet)
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:143 {%- set main_body = "" -%}
-			w.At(143, 3, "set")
+			w.At(143, 3, runtime.StmtSet)
 			mainBody = runtime.Str("")
 			// GigaChat3-10B-A1.8B.jinja:144 {%- set params = tool.get("parameters") -%}
-			w.At(144, 3, "set")
+			w.At(144, 3, runtime.StmtSet)
 			params = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
 			// GigaChat3-10B-A1.8B.jinja:145 {%- if params and params.get("properties") -%}
-			w.At(145, 3, "if")
+			w.At(145, 3, runtime.StmtIf)
 			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				w.At(146, 4, "set")
+				w.At(146, 4, runtime.StmtSet)
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				w.At(147, 4, "set")
+				w.At(147, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:149 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				w.At(149, 4, "set")
+				w.At(149, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153 {%- set return_params = tool.get("return_parameters") -%}
-			w.At(153, 3, "set")
+			w.At(153, 3, runtime.StmtSet)
 			returnParams = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
 			// GigaChat3-10B-A1.8B.jinja:154 {%- if return_params and return_params.get("properties") -%}
-			w.At(154, 3, "if")
+			w.At(154, 3, runtime.StmtIf)
 			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				w.At(155, 4, "set")
+				w.At(155, 4, runtime.StmtSet)
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:156 {%- set main_body = main_body ~ return_type -%}
-				w.At(156, 4, "set")
+				w.At(156, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:158 {%- set main_body = main_body ~ 'any' -%}
-				w.At(158, 4, "set")
+				w.At(158, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:161 {%- set main_body = main_body ~ ';\n' -%}
-			w.At(161, 3, "set")
+			w.At(161, 3, runtime.StmtSet)
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
 			// GigaChat3-10B-A1.8B.jinja:163 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			w.At(163, 3, "set")
+			w.At(163, 3, runtime.StmtSet)
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			w.At(166, 3, "set")
+			w.At(166, 3, runtime.StmtSet)
 			runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		w.At(169, 2, "set")
+		w.At(169, 2, runtime.StmtSet)
 		runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171 {{- ns.sections | join('\n') -}}
-		w.At(171, 2, "{{ }}")
+		w.At(171, 2, runtime.StmtPrint)
 		w.Write(runtime.FilterJoin(ns2.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177 {%- macro render_role_message(message, role=None) -%}
@@ -348,26 +348,26 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		messageContent := runtime.Undefined("message_content")
 		// GigaChat3-10B-A1.8B.jinja:178 {%- if not role -%}
-		w.At(178, 5, "if")
+		w.At(178, 5, runtime.StmtIf)
 		if !role.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:179 {%- set role = message["role"] -%}
-			w.At(179, 9, "set")
+			w.At(179, 9, runtime.StmtSet)
 			role = message.ItemStr("role")
 		}
 		// GigaChat3-10B-A1.8B.jinja:182 {%- set message_content = message['content'] or ” -%}
-		w.At(182, 5, "set")
+		w.At(182, 5, runtime.StmtSet)
 		messageContent = runtime.Or(message.ItemStr("content"), func() runtime.Value {
 			return runtime.Str("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183 {%- if message_content is not string -%}
-		w.At(183, 5, "if")
+		w.At(183, 5, runtime.StmtIf)
 		if !runtime.IsString(messageContent, nil, nil) {
 			// GigaChat3-10B-A1.8B.jinja:184 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			w.At(184, 9, "set")
+			w.At(184, 9, runtime.StmtSet)
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		w.At(187, 5, "{{ }}")
+		w.At(187, 5, runtime.StmtPrint)
 		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent, addTokens.Attr("message_sep"))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192 {%- macro render_function_call(message) -%}
@@ -376,113 +376,113 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		call := runtime.Undefined("call")
 		arguments := runtime.Undefined("arguments")
 		// GigaChat3-10B-A1.8B.jinja:193 {%- set call = message['content'] -%}
-		w.At(193, 5, "set")
+		w.At(193, 5, runtime.StmtSet)
 		call = message2.ItemStr("content")
 		// GigaChat3-10B-A1.8B.jinja:194 {%- if call.function -%}
-		w.At(194, 5, "if")
+		w.At(194, 5, runtime.StmtIf)
 		callFunction := call.Attr("function")
 		if callFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:195 {%- set call = call.function -%}
-			w.At(195, 9, "set")
+			w.At(195, 9, runtime.StmtSet)
 			call = callFunction
 		}
 		// GigaChat3-10B-A1.8B.jinja:198 {%- set arguments = call['arguments'] -%}
-		w.At(198, 5, "set")
+		w.At(198, 5, runtime.StmtSet)
 		arguments = call.ItemStr("arguments")
 		// GigaChat3-10B-A1.8B.jinja:199 {%- if arguments is not string -%}
-		w.At(199, 2, "if")
+		w.At(199, 2, runtime.StmtIf)
 		if !runtime.IsString(arguments, nil, nil) {
 			// GigaChat3-10B-A1.8B.jinja:200 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			w.At(200, 3, "set")
+			w.At(200, 3, runtime.StmtSet)
 			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203 {{- render_role_message(
-		w.At(203, 5, "{{ }}")
+		w.At(203, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), runtime.Concat(runtime.Str("{\"name\": \""), call.ItemStr("name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}"))), runtime.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213 {%- set add_tokens = namespace(
-	w.At(213, 1, "set")
+	w.At(213, 1, runtime.StmtSet)
 	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220 {%- set DEVSYSTEM -%}
-	w.At(220, 1, "set")
+	w.At(220, 1, runtime.StmtSet)
 	mark2 := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	DEVSYSTEM = w.Cut(mark2)
 	// GigaChat3-10B-A1.8B.jinja:297 {{- bos_token -}}
-	w.At(297, 1, "{{ }}")
+	w.At(297, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	w.At(301, 1, "{{ }}")
+	w.At(301, 1, runtime.StmtPrint)
 	renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304 {%- if messages and messages[0]['role'] == 'system' -%}
-	w.At(304, 1, "if")
+	w.At(304, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305 {{- render_role_message(messages[0]) -}}
-		w.At(305, 5, "{{ }}")
+		w.At(305, 5, runtime.StmtPrint)
 		renderRoleMessage(messages.ItemInt(0), runtime.Missing())
 		// GigaChat3-10B-A1.8B.jinja:306 {%- set messages = messages[1:] -%}
-		w.At(306, 5, "set")
+		w.At(306, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// GigaChat3-10B-A1.8B.jinja:310 {%- if tools -%}
-	w.At(310, 1, "if")
+	w.At(310, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311 {%- set tools_content = (
-		w.At(311, 5, "set")
+		w.At(311, 5, runtime.StmtSet)
 		toolsContent = runtime.Add(w.Capture(func() {
 			renderToolNamespace(runtime.Str("functions"), tools)
 		}), runtime.Str("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		w.At(315, 5, "{{ }}")
+		w.At(315, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:319 {%- for message in messages -%}
-	w.At(319, 1, "for")
+	w.At(319, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i3 := range items {
 		message3 := items[i3]
 		functionCall := in.Lookup("function_call")
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// GigaChat3-10B-A1.8B.jinja:322 {%- if message['role'] == 'tool' -%}
-		w.At(322, 5, "if")
+		w.At(322, 5, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323 {{- render_role_message(message, 'function result') -}}
-			w.At(323, 9, "{{ }}")
+			w.At(323, 9, runtime.StmtPrint)
 			renderRoleMessage(message3, runtime.Str("function result"))
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:330 {%- if message.tool_calls is defined and message.tool_calls -%}
-			w.At(330, 9, "if")
+			w.At(330, 9, runtime.StmtIf)
 			message3ToolCalls := message3.Attr("tool_calls")
 			if runtime.IsDefined(message3ToolCalls, nil, nil) && message3ToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331 {%- set function_call = message.tool_calls[0] -%}
-				w.At(331, 13, "set")
+				w.At(331, 13, runtime.StmtSet)
 				functionCall = message3ToolCalls.ItemInt(0)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:333 {%- set function_call = None -%}
-				w.At(333, 13, "set")
+				w.At(333, 13, runtime.StmtSet)
 				functionCall = runtime.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			w.At(338, 9, "{{ }}")
+			w.At(338, 9, runtime.StmtPrint)
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), message3.Attr("content")), runtime.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339 {%- if function_call -%}
-			w.At(339, 9, "if")
+			w.At(339, 9, runtime.StmtIf)
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				w.At(340, 13, "{{ }}")
+				w.At(340, 13, runtime.StmtPrint)
 				renderFunctionCall(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:346 {{- render_role_message(message) -}}
-			w.At(346, 9, "{{ }}")
+			w.At(346, 9, runtime.StmtPrint)
 			renderRoleMessage(message3, runtime.Missing())
 		}
 		// GigaChat3-10B-A1.8B.jinja:351 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		w.At(351, 5, "if")
+		w.At(351, 5, runtime.StmtIf)
 		if ((i3 == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(message3Role, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352 {{- 'assistant' + add_tokens.role_sep -}}
-			w.At(352, 9, "{{ }}")
+			w.At(352, 9, runtime.StmtPrint)
 			w.WriteString("assistant")
 			w.WriteStr(addTokens.Attr("role_sep"))
 		}

@@ -88,40 +88,40 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nst := in.Lookup("nst")
 		el := in.Lookup("el")
 		// GigaChat3.5.jinja:4 {%- if schema_root is none -%}
-		w.At(4, 2, "if")
+		w.At(4, 2, runtime.StmtIf)
 		if runtime.IsNone(schemaRoot, nil, nil) {
 			// GigaChat3.5.jinja:5 {%- set _root = schema -%}
-			w.At(5, 3, "set")
+			w.At(5, 3, runtime.StmtSet)
 			root = schema
 		} else {
 			// GigaChat3.5.jinja:7 {%- set _root = schema_root -%}
-			w.At(7, 3, "set")
+			w.At(7, 3, runtime.StmtSet)
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9 {%- if ref_ns is none -%}
-		w.At(9, 2, "if")
+		w.At(9, 2, runtime.StmtIf)
 		if runtime.IsNone(refNs, nil, nil) {
 			// GigaChat3.5.jinja:10 {%- set _rns = namespace(chain=[]) -%}
-			w.At(10, 3, "set")
+			w.At(10, 3, runtime.StmtSet)
 			rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
 		} else {
 			// GigaChat3.5.jinja:12 {%- set _rns = ref_ns -%}
-			w.At(12, 3, "set")
+			w.At(12, 3, runtime.StmtSet)
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		w.At(15, 2, "set")
+		w.At(15, 2, runtime.StmtSet)
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
 		// GigaChat3.5.jinja:18 {%- if schema is not mapping -%}
-		w.At(18, 2, "if")
+		w.At(18, 2, runtime.StmtIf)
 		if !runtime.IsMapping(schema, nil, nil) {
 			w.WriteString("any")
 		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
 			// GigaChat3.5.jinja:23 {%- set refstr = schema['$ref'] -%}
-			w.At(23, 3, "set")
+			w.At(23, 3, runtime.StmtSet)
 			refstr = schema.ItemStr("$ref")
 			// GigaChat3.5.jinja:24 {%- if refstr in _rns.chain -%}
-			w.At(24, 3, "if")
+			w.At(24, 3, runtime.StmtIf)
 			rnsChain := rns.Attr("chain")
 			if runtime.In(refstr, rnsChain) {
 				w.WriteString("any")
@@ -129,42 +129,42 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:29 {%- set segs = refstr[2:].split('/') -%}
-				w.At(29, 4, "set")
+				w.At(29, 4, runtime.StmtSet)
 				segs = runtime.CallMethod(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), "split", []runtime.Value{runtime.Str("/")}, nil)
 				// GigaChat3.5.jinja:30 {%- set ns_p = namespace(n=_root) -%}
-				w.At(30, 4, "set")
+				w.At(30, 4, runtime.StmtSet)
 				nsP = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("n", root)})
 				// GigaChat3.5.jinja:31 {%- for raw_seg in segs -%}
-				w.At(31, 4, "for")
+				w.At(31, 4, runtime.StmtFor)
 				for _, rawSeg := range runtime.Iterate(w, segs) {
 					seg := runtime.Undefined("seg")
 					// GigaChat3.5.jinja:32 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					w.At(32, 5, "set")
+					w.At(32, 5, runtime.StmtSet)
 					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
 					// GigaChat3.5.jinja:33 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					w.At(33, 5, "if")
+					w.At(33, 5, runtime.StmtIf)
 					if runtime.IsMapping(nsP.Attr("n"), nil, nil) && runtime.In(seg, nsP.Attr("n")) {
 						// GigaChat3.5.jinja:34 {%- set ns_p.n = ns_p.n[seg] -%}
-						w.At(34, 6, "set")
+						w.At(34, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
 					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:36 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						w.At(36, 6, "set")
+						w.At(36, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:38 {%- set ns_p.n = none -%}
-						w.At(38, 6, "set")
+						w.At(38, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", runtime.None())
 					}
 				}
 				// GigaChat3.5.jinja:41 {%- if ns_p.n is mapping -%}
-				w.At(41, 4, "if")
+				w.At(41, 4, runtime.StmtIf)
 				if runtime.IsMapping(nsP.Attr("n"), nil, nil) {
 					// GigaChat3.5.jinja:42 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					w.At(42, 5, "set")
+					w.At(42, 5, runtime.StmtSet)
 					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
 					// GigaChat3.5.jinja:43 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					w.At(43, 5, "{{ }}")
+					w.At(43, 5, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
 					}))
@@ -174,140 +174,140 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
 			// GigaChat3.5.jinja:51 {%- set nsb = namespace(parts=[]) -%}
-			w.At(51, 3, "set")
+			w.At(51, 3, runtime.StmtSet)
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:52 {%- for br in schema.anyOf -%}
-			w.At(52, 3, "for")
+			w.At(52, 3, runtime.StmtFor)
 			for _, br := range runtime.Iterate(w, schema.Attr("anyOf")) {
 				t := runtime.Undefined("t")
 				// GigaChat3.5.jinja:53 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				w.At(53, 4, "set")
+				w.At(53, 4, runtime.StmtSet)
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:54 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				w.At(54, 4, "set")
+				w.At(54, 4, runtime.StmtSet)
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56 {{- nsb.parts | join(' | ') -}}
-			w.At(56, 3, "{{ }}")
+			w.At(56, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
 		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
 			// GigaChat3.5.jinja:59 {%- set nsb = namespace(parts=[]) -%}
-			w.At(59, 3, "set")
+			w.At(59, 3, runtime.StmtSet)
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:60 {%- for br in schema.oneOf -%}
-			w.At(60, 3, "for")
+			w.At(60, 3, runtime.StmtFor)
 			for _, br2 := range runtime.Iterate(w, schema.Attr("oneOf")) {
 				t2 := runtime.Undefined("t")
 				// GigaChat3.5.jinja:61 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				w.At(61, 4, "set")
+				w.At(61, 4, runtime.StmtSet)
 				t2 = w.Capture(func() {
 					jsonSchemaToTypescript(br2, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:62 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				w.At(62, 4, "set")
+				w.At(62, 4, runtime.StmtSet)
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t2, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64 {{- nsb.parts | join(' | ') -}}
-			w.At(64, 3, "{{ }}")
+			w.At(64, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
 		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
 			// GigaChat3.5.jinja:67 {%- set nsb = namespace(parts=[]) -%}
-			w.At(67, 3, "set")
+			w.At(67, 3, runtime.StmtSet)
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:68 {%- for br in schema.allOf -%}
-			w.At(68, 3, "for")
+			w.At(68, 3, runtime.StmtFor)
 			for _, br3 := range runtime.Iterate(w, schema.Attr("allOf")) {
 				t3 := runtime.Undefined("t")
 				// GigaChat3.5.jinja:69 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				w.At(69, 4, "set")
+				w.At(69, 4, runtime.StmtSet)
 				t3 = w.Capture(func() {
 					jsonSchemaToTypescript(br3, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:70 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				w.At(70, 4, "set")
+				w.At(70, 4, runtime.StmtSet)
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t3, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72 {{- nsb.parts | join(' & ') -}}
-			w.At(72, 3, "{{ }}")
+			w.At(72, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
 		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
 			// GigaChat3.5.jinja:76 {%- set nsu = namespace(bits=[]) -%}
-			w.At(76, 3, "set")
+			w.At(76, 3, runtime.StmtSet)
 			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 			// GigaChat3.5.jinja:77 {%- for tname in schema.type -%}
-			w.At(77, 3, "for")
+			w.At(77, 3, runtime.StmtFor)
 			for _, tname := range runtime.Iterate(w, schema.Attr("type")) {
 				frag := in.Lookup("frag")
 				subO := in.Lookup("sub_o")
 				subA := in.Lookup("sub_a")
 				// GigaChat3.5.jinja:78 {%- if tname == 'null' -%}
-				w.At(78, 4, "if")
+				w.At(78, 4, runtime.StmtIf)
 				if runtime.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79 {%- set frag = 'null' -%}
-					w.At(79, 5, "set")
+					w.At(79, 5, runtime.StmtSet)
 					frag = runtime.Str("null")
 				} else if runtime.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:81 {%- if 'const' in schema -%}
-					w.At(81, 5, "if")
+					w.At(81, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("const"), schema) {
 						// GigaChat3.5.jinja:82 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
-						w.At(82, 6, "set")
+						w.At(82, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 						// GigaChat3.5.jinja:84 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
-						w.At(84, 6, "set")
+						w.At(84, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
 						})
 					} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
 						// GigaChat3.5.jinja:86 {%- set frag = 'Date' -%}
-						w.At(86, 6, "set")
+						w.At(86, 6, runtime.StmtSet)
 						frag = runtime.Str("Date")
 					} else {
 						// GigaChat3.5.jinja:88 {%- set frag = 'string' -%}
-						w.At(88, 6, "set")
+						w.At(88, 6, runtime.StmtSet)
 						frag = runtime.Str("string")
 					}
 				} else if runtime.InStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:91 {%- if 'const' in schema -%}
-					w.At(91, 5, "if")
+					w.At(91, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("const"), schema) {
 						// GigaChat3.5.jinja:92 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
-						w.At(92, 6, "set")
+						w.At(92, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:94 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
-						w.At(94, 6, "set")
+						w.At(94, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
 						})
 					}
 				} else if runtime.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:97 {%- if 'const' in schema -%}
-					w.At(97, 5, "if")
+					w.At(97, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("const"), schema) {
 						// GigaChat3.5.jinja:98 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
-						w.At(98, 6, "set")
+						w.At(98, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:100 {%- set frag = 'boolean' -%}
-						w.At(100, 6, "set")
+						w.At(100, 6, runtime.StmtSet)
 						frag = runtime.Str("boolean")
 					}
 				} else if runtime.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:103 {%- if schema.get('additionalProperties') is defined -%}
-					w.At(103, 5, "if")
+					w.At(103, 5, runtime.StmtIf)
 					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
 						// GigaChat3.5.jinja:104 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						w.At(104, 6, "set")
+						w.At(104, 6, runtime.StmtSet)
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
 						}), runtime.Str("required"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
@@ -315,7 +315,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						}), runtime.Str("additionalProperties"), schema.Attr("additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:106 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						w.At(106, 6, "set")
+						w.At(106, 6, runtime.StmtSet)
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
 						}), runtime.Str("required"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
@@ -323,69 +323,69 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						}))
 					}
 					// GigaChat3.5.jinja:108 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
-					w.At(108, 5, "set")
+					w.At(108, 5, runtime.StmtSet)
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
 					})
 				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:110 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					w.At(110, 5, "if")
+					w.At(110, 5, runtime.StmtIf)
 					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
 						// GigaChat3.5.jinja:111 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						w.At(111, 6, "set")
+						w.At(111, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
 					} else if runtime.In(runtime.Str("items"), schema) {
 						// GigaChat3.5.jinja:113 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						w.At(113, 6, "set")
+						w.At(113, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), schema.ItemStr("items"))
 					} else {
 						// GigaChat3.5.jinja:115 {%- set sub_a = {'type': 'array'} -%}
-						w.At(115, 6, "set")
+						w.At(115, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"))
 					}
 					// GigaChat3.5.jinja:117 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
-					w.At(117, 5, "set")
+					w.At(117, 5, runtime.StmtSet)
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
 					})
 				} else {
 					// GigaChat3.5.jinja:119 {%- set frag = 'any' -%}
-					w.At(119, 5, "set")
+					w.At(119, 5, runtime.StmtSet)
 					frag = runtime.Str("any")
 				}
 				// GigaChat3.5.jinja:121 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				w.At(121, 4, "set")
+				w.At(121, 4, runtime.StmtSet)
 				runtime.SetAttr(nsu, "bits", runtime.Add(nsu.Attr("bits"), runtime.NewList(runtime.Concat(runtime.Str("("), frag, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123 {{- nsu.bits | join(' | ') -}}
-			w.At(123, 3, "{{ }}")
+			w.At(123, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsu.Attr("bits"), []runtime.Value{runtime.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:126 {%- set ty_raw = schema.get("type") -%}
-			w.At(126, 3, "set")
+			w.At(126, 3, runtime.StmtSet)
 			tyRaw = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 			// GigaChat3.5.jinja:127 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
-			w.At(127, 3, "set")
+			w.At(127, 3, runtime.StmtSet)
 			if runtime.EqStr(tyRaw, "dict") {
 				ty = runtime.Str("object")
 			} else {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			w.At(130, 3, "if")
+			w.At(130, 3, runtime.StmtIf)
 			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:131 {%- set c = schema.const -%}
-				w.At(131, 4, "set")
+				w.At(131, 4, runtime.StmtSet)
 				c = schema.Attr("const")
 				// GigaChat3.5.jinja:132 {%- if c is string -%}
-				w.At(132, 4, "if")
+				w.At(132, 4, runtime.StmtIf)
 				if runtime.IsString(c, nil, nil) {
 					// GigaChat3.5.jinja:133 {{- '"' ~ c ~ '"' -}}
-					w.At(133, 5, "{{ }}")
+					w.At(133, 5, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\""), c, runtime.Str("\""))
 				} else if runtime.IsBoolean(c, nil, nil) {
 					// GigaChat3.5.jinja:135 {{- 'true' if c else 'false' -}}
-					w.At(135, 5, "{{ }}")
+					w.At(135, 5, runtime.StmtPrint)
 					if c.Truthy() {
 						w.WriteString("true")
 					} else {
@@ -393,69 +393,69 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				} else if runtime.IsInteger(c, nil, nil) || runtime.IsFloat(c, nil, nil) {
 					// GigaChat3.5.jinja:137 {{- c | string -}}
-					w.At(137, 5, "{{ }}")
+					w.At(137, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterString(c, nil, nil))
 				} else {
 					w.WriteString("any")
 				}
 			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:143 {%- set ns = namespace(enum = []) -%}
-				w.At(143, 4, "set")
+				w.At(143, 4, runtime.StmtSet)
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.5.jinja:144 {%- for en in schema.enum -%}
-				w.At(144, 4, "for")
+				w.At(144, 4, runtime.StmtFor)
 				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
 					// GigaChat3.5.jinja:145 {%- if en is string -%}
-					w.At(145, 5, "if")
+					w.At(145, 5, runtime.StmtIf)
 					if runtime.IsString(en, nil, nil) {
 						// GigaChat3.5.jinja:146 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						w.At(146, 6, "set")
+						w.At(146, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:148 {%- set ns.enum = ns.enum + [en | string] -%}
-						w.At(148, 6, "set")
+						w.At(148, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en, nil, nil))))
 					}
 				}
 				// GigaChat3.5.jinja:151 {{- ns.enum | join(' | ') -}}
-				w.At(151, 4, "{{ }}")
+				w.At(151, 4, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157 {%- set ns = namespace(pairs=[]) -%}
-				w.At(157, 4, "set")
+				w.At(157, 4, runtime.StmtSet)
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 				// GigaChat3.5.jinja:158 {%- for k, v in schema.get("properties", {}).items() -%}
-				w.At(158, 4, "for")
+				w.At(158, 4, runtime.StmtFor)
 				keys, values := runtime.DictItems(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil))
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
 					// GigaChat3.5.jinja:159 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					w.At(159, 5, "set")
+					w.At(159, 5, runtime.StmtSet)
 					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162 {%- if schema.get("additionalProperties") is defined -%}
-				w.At(162, 4, "if")
+				w.At(162, 4, runtime.StmtIf)
 				if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:163 {%- if schema.additionalProperties == true -%}
-					w.At(163, 5, "if")
+					w.At(163, 5, runtime.StmtIf)
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 						// GigaChat3.5.jinja:164 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						w.At(164, 6, "set")
+						w.At(164, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
 					} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
 						// GigaChat3.5.jinja:166 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						w.At(166, 6, "set")
+						w.At(166, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				w.At(170, 4, "set")
+				w.At(170, 4, runtime.StmtSet)
 				required = runtime.Add(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
 				// GigaChat3.5.jinja:172 {%- for key, val in ns.pairs -%}
-				w.At(172, 4, "for")
+				w.At(172, 4, runtime.StmtFor)
 				for _, item2 := range runtime.Iterate(w, ns2.Attr("pairs")) {
 					vals := runtime.Unpack(item2, 2)
 					key := vals[0]
@@ -463,22 +463,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					typeStr := runtime.Undefined("type_str")
 					default2 := in.Lookup("default")
 					// GigaChat3.5.jinja:173 {%- if "description" in val -%}
-					w.At(173, 5, "if")
+					w.At(173, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("description"), val) {
 						// GigaChat3.5.jinja:174 {%- for line in val['description'].split('\n') -%}
-						w.At(174, 6, "for")
+						w.At(174, 6, runtime.StmtFor)
 						for _, line := range runtime.Iterate(w, runtime.CallMethod(val.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 							// GigaChat3.5.jinja:175 {%- if line.strip() -%}
-							w.At(175, 7, "if")
+							w.At(175, 7, runtime.StmtIf)
 							if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
 								// GigaChat3.5.jinja:176 {{- indent + '// ' + line + '\n' -}}
-								w.At(176, 8, "{{ }}")
+								w.At(176, 8, runtime.StmtPrint)
 								w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 							}
 						}
 					}
 					// GigaChat3.5.jinja:181 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
-					w.At(181, 5, "for")
+					w.At(181, 5, runtime.StmtFor)
 					var loop runtime.Loop
 					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item3 runtime.Value) bool {
 						vals2 := runtime.Unpack(item3, 2)
@@ -490,68 +490,68 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						addKey2 := vals3[0]
 						addVal := vals3[1]
 						// GigaChat3.5.jinja:182 {%- if add_val is string -%}
-						w.At(182, 6, "if")
+						w.At(182, 6, runtime.StmtIf)
 						if runtime.IsString(addVal, nil, nil) {
 							// GigaChat3.5.jinja:183 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.At(183, 7, "{{ }}")
+							w.At(183, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
 							// GigaChat3.5.jinja:185 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.At(185, 7, "{{ }}")
+							w.At(185, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
-					w.At(189, 5, "set")
+					w.At(189, 5, runtime.StmtSet)
 					typeStr = w.Capture(func() {
 						jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
-					w.At(191, 5, "{{ }}")
+					w.At(191, 5, runtime.StmtPrint)
 					w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 						return runtime.Str("")
 					}, func() runtime.Value {
 						return runtime.Str("?")
 					}), runtime.Str(": "), typeStr, runtime.Str(","))
 					// GigaChat3.5.jinja:193 {%- if "default" in val or "defalut_value" in val -%}
-					w.At(193, 5, "if")
+					w.At(193, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						w.At(194, 6, "set")
+						w.At(194, 6, runtime.StmtSet)
 						default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 						// GigaChat3.5.jinja:195 {%- if default is string -%}
-						w.At(195, 6, "if")
+						w.At(195, 6, runtime.StmtIf)
 						if runtime.IsString(default2, nil, nil) {
 							// GigaChat3.5.jinja:196 {{- ' // default: "' + default + '"' -}}
-							w.At(196, 7, "{{ }}")
+							w.At(196, 7, runtime.StmtPrint)
 							w.WriteString(" // default: \"")
 							w.WriteStr(default2)
 							w.WriteString("\"")
 						} else {
 							// GigaChat3.5.jinja:198 {{- ' // default: ' ~ default | string -}}
-							w.At(198, 7, "{{ }}")
+							w.At(198, 7, runtime.StmtPrint)
 							w.WriteConcat(runtime.Str(" // default: "), runtime.FilterString(default2, nil, nil))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205 {{- indent[:-2] + '}' -}}
-				w.At(205, 4, "{{ }}")
+				w.At(205, 4, runtime.StmtPrint)
 				w.WriteAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}"))
 			} else if runtime.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:209 {%- if 'const' in schema -%}
-				w.At(209, 4, "if")
+				w.At(209, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:210 {%- if schema.const is string -%}
-					w.At(210, 5, "if")
+					w.At(210, 5, runtime.StmtIf)
 					schemaConst := schema.Attr("const")
 					if runtime.IsString(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:211 {{- '"' ~ schema.const ~ '"' -}}
-						w.At(211, 6, "{{ }}")
+						w.At(211, 6, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\""), schemaConst, runtime.Str("\""))
 					} else if runtime.IsBoolean(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:213 {{- 'true' if schema.const else 'false' -}}
-						w.At(213, 6, "{{ }}")
+						w.At(213, 6, runtime.StmtPrint)
 						if schemaConst.Truthy() {
 							w.WriteString("true")
 						} else {
@@ -559,24 +559,24 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						}
 					} else if runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:215 {{- schema.const | string -}}
-						w.At(215, 6, "{{ }}")
+						w.At(215, 6, runtime.StmtPrint)
 						w.Write(runtime.FilterString(schemaConst, nil, nil))
 					} else {
 						w.WriteString("string")
 					}
 				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:220 {%- set ns = namespace(enum = []) -%}
-					w.At(220, 5, "set")
+					w.At(220, 5, runtime.StmtSet)
 					ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 					// GigaChat3.5.jinja:221 {%- for en in schema['enum'] -%}
-					w.At(221, 5, "for")
+					w.At(221, 5, runtime.StmtFor)
 					for _, en2 := range runtime.Iterate(w, schema.ItemStr("enum")) {
 						// GigaChat3.5.jinja:222 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						w.At(222, 6, "set")
+						w.At(222, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en2, runtime.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224 {{- ns.enum | join(' | ') -}}
-					w.At(224, 5, "{{ }}")
+					w.At(224, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 				} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
 					w.WriteString("Date")
@@ -585,18 +585,18 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else if runtime.InStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:233 {%- if 'const' in schema -%}
-				w.At(233, 4, "if")
+				w.At(233, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:234 {%- if schema.const is string -%}
-					w.At(234, 5, "if")
+					w.At(234, 5, runtime.StmtIf)
 					schemaConst2 := schema.Attr("const")
 					if runtime.IsString(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:235 {{- '"' ~ schema.const ~ '"' -}}
-						w.At(235, 6, "{{ }}")
+						w.At(235, 6, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\""), schemaConst2, runtime.Str("\""))
 					} else if runtime.IsBoolean(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:237 {{- 'true' if schema.const else 'false' -}}
-						w.At(237, 6, "{{ }}")
+						w.At(237, 6, runtime.StmtPrint)
 						if schemaConst2.Truthy() {
 							w.WriteString("true")
 						} else {
@@ -604,7 +604,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						}
 					} else if runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:239 {{- schema.const | string -}}
-						w.At(239, 6, "{{ }}")
+						w.At(239, 6, runtime.StmtPrint)
 						w.Write(runtime.FilterString(schemaConst2, nil, nil))
 					} else if runtime.InStrs(ty, "integer", "int") {
 						w.WriteString("integer")
@@ -615,7 +615,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:250 {{- schema.enum | join(' | ') -}}
-					w.At(250, 5, "{{ }}")
+					w.At(250, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 				} else if runtime.InStrs(ty, "integer", "int") {
 					w.WriteString("integer")
@@ -626,10 +626,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else if runtime.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:261 {%- if 'const' in schema and schema.const is boolean -%}
-				w.At(261, 4, "if")
+				w.At(261, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const"), nil, nil) {
 					// GigaChat3.5.jinja:262 {{- 'true' if schema.const else 'false' -}}
-					w.At(262, 5, "{{ }}")
+					w.At(262, 5, runtime.StmtPrint)
 					if schema.Attr("const").Truthy() {
 						w.WriteString("true")
 					} else {
@@ -642,47 +642,47 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("null")
 			} else if runtime.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:273 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				w.At(273, 4, "if")
+				w.At(273, 4, runtime.StmtIf)
 				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
 					// GigaChat3.5.jinja:274 {%- set nst = namespace(bits=[]) -%}
-					w.At(274, 5, "set")
+					w.At(274, 5, runtime.StmtSet)
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275 {%- for ps in schema.prefixItems -%}
-					w.At(275, 5, "for")
+					w.At(275, 5, runtime.StmtFor)
 					for _, ps := range runtime.Iterate(w, schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:276 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						w.At(276, 6, "set")
+						w.At(276, 6, runtime.StmtSet)
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.At(278, 5, "{{ }}")
+					w.At(278, 5, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
 				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:280 {%- set nst = namespace(bits=[]) -%}
-					w.At(280, 5, "set")
+					w.At(280, 5, runtime.StmtSet)
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:281 {%- for ps in schema['items'] -%}
-					w.At(281, 5, "for")
+					w.At(281, 5, runtime.StmtFor)
 					for _, ps2 := range runtime.Iterate(w, schema.ItemStr("items")) {
 						// GigaChat3.5.jinja:282 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						w.At(282, 6, "set")
+						w.At(282, 6, runtime.StmtSet)
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps2, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.At(284, 5, "{{ }}")
+					w.At(284, 5, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
 				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:287 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
-					w.At(287, 5, "set")
+					w.At(287, 5, runtime.StmtSet)
 					el = w.Capture(func() {
 						jsonSchemaToTypescript(schema.ItemStr("items"), indent, indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:288 {{- '(' ~ el ~ ')[]' -}}
-					w.At(288, 5, "{{ }}")
+					w.At(288, 5, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("("), el, runtime.Str(")[]"))
 				} else {
 					w.WriteString("Array<any>")
@@ -700,10 +700,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		tools2 = runtime.Param(tools2, "tools")
 		ns3 := ns
 		// GigaChat3.5.jinja:311 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		w.At(311, 2, "set")
+		w.At(311, 2, runtime.StmtSet)
 		ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.5.jinja:313 {%- for tool in tools -%}
-		w.At(313, 2, "for")
+		w.At(313, 2, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
 			nsTool := runtime.Undefined("ns_tool")
 			mainBody := runtime.Undefined("main_body")
@@ -712,79 +712,79 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			returnParams := runtime.Undefined("return_params")
 			returnType := in.Lookup("return_type")
 			// GigaChat3.5.jinja:314 {%- set ns_tool = namespace(content_lines=[]) -%}
-			w.At(314, 3, "set")
+			w.At(314, 3, runtime.StmtSet)
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3.5.jinja:317 {%- if tool.get('description') -%}
-			w.At(317, 3, "if")
+			w.At(317, 3, runtime.StmtIf)
 			if runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
 				// GigaChat3.5.jinja:318 {%- for line in tool['description'].split('\n') -%}
-				w.At(318, 4, "for")
+				w.At(318, 4, runtime.StmtFor)
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 					// GigaChat3.5.jinja:319 {%- if line.strip() -%}
-					w.At(319, 5, "if")
+					w.At(319, 5, runtime.StmtIf)
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
 						// GigaChat3.5.jinja:320 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						w.At(320, 6, "set")
+						w.At(320, 6, runtime.StmtSet)
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:326 {%- set main_body = "" -%}
-			w.At(326, 3, "set")
+			w.At(326, 3, runtime.StmtSet)
 			mainBody = runtime.Str("")
 			// GigaChat3.5.jinja:327 {%- set params = tool.get("parameters") -%}
-			w.At(327, 3, "set")
+			w.At(327, 3, runtime.StmtSet)
 			params = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
 			// GigaChat3.5.jinja:328 {%- if params and params.get("properties") -%}
-			w.At(328, 3, "if")
+			w.At(328, 3, runtime.StmtIf)
 			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:329 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				w.At(329, 4, "set")
+				w.At(329, 4, runtime.StmtSet)
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
 				})
 				// GigaChat3.5.jinja:330 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				w.At(330, 4, "set")
+				w.At(330, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
 			} else {
 				// GigaChat3.5.jinja:332 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				w.At(332, 4, "set")
+				w.At(332, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336 {%- set return_params = tool.get("return_parameters") -%}
-			w.At(336, 3, "set")
+			w.At(336, 3, runtime.StmtSet)
 			returnParams = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
 			// GigaChat3.5.jinja:337 {%- if return_params and return_params.get("properties") -%}
-			w.At(337, 3, "if")
+			w.At(337, 3, runtime.StmtIf)
 			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:338 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				w.At(338, 4, "set")
+				w.At(338, 4, runtime.StmtSet)
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
 				})
 				// GigaChat3.5.jinja:339 {%- set main_body = main_body ~ return_type -%}
-				w.At(339, 4, "set")
+				w.At(339, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3.5.jinja:341 {%- set main_body = main_body ~ 'any' -%}
-				w.At(341, 4, "set")
+				w.At(341, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
 			}
 			// GigaChat3.5.jinja:344 {%- set main_body = main_body ~ ';\n' -%}
-			w.At(344, 3, "set")
+			w.At(344, 3, runtime.StmtSet)
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
 			// GigaChat3.5.jinja:346 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			w.At(346, 3, "set")
+			w.At(346, 3, runtime.StmtSet)
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3.5.jinja:349 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			w.At(349, 3, "set")
+			w.At(349, 3, runtime.StmtSet)
 			runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		w.At(352, 2, "set")
+		w.At(352, 2, runtime.StmtSet)
 		runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354 {{- ns.sections | join('\n') -}}
-		w.At(354, 2, "{{ }}")
+		w.At(354, 2, runtime.StmtPrint)
 		w.Write(runtime.FilterJoin(ns3.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
@@ -798,47 +798,47 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsNewObj := in.Lookup("ns_new_obj")
 		itemSchema := in.Lookup("item_schema")
 		// GigaChat3.5.jinja:361 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		w.At(361, 5, "set")
+		w.At(361, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		w.At(363, 5, "if")
+		w.At(363, 5, runtime.StmtIf)
 		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("anyOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			w.At(364, 9, "{{ }}")
+			w.At(364, 9, runtime.StmtPrint)
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
 			}))
 		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:367 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			w.At(367, 9, "{{ }}")
+			w.At(367, 9, runtime.StmtPrint)
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("oneOf").ItemInt(0))
 			}))
 		} else if runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:370 {%- if json_obj is string or json_obj is boolean -%}
-			w.At(370, 9, "if")
+			w.At(370, 9, runtime.StmtIf)
 			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:371 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				w.At(371, 13, "set")
+				w.At(371, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:373 {%- set ns.result = json_obj -%}
-				w.At(373, 13, "set")
+				w.At(373, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", jsonObj)
 			}
 		} else if runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:377 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			w.At(377, 9, "set")
+			w.At(377, 9, runtime.StmtSet)
 			if runtime.IsMapping(jsonObj, nil, nil) {
 				keySet = runtime.CallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = runtime.NewList()
 			}
 			// GigaChat3.5.jinja:378 {%- set properties = json_schema.get('properties', {}) -%}
-			w.At(378, 9, "set")
+			w.At(378, 9, runtime.StmtSet)
 			properties = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
 			// GigaChat3.5.jinja:380 {%- for key, prop_schema in properties.items() -%}
-			w.At(380, 9, "for")
+			w.At(380, 9, runtime.StmtFor)
 			keys2, values2 := runtime.DictItems(properties)
 			for i2 := range w.Count(len(keys2)) {
 				key2 := keys2[i2]
@@ -846,91 +846,91 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				item4 := in.Lookup("item")
 				alignedItem := in.Lookup("aligned_item")
 				// GigaChat3.5.jinja:381 {%- if key in key_set -%}
-				w.At(381, 13, "if")
+				w.At(381, 13, runtime.StmtIf)
 				if runtime.In(key2, keySet) {
 					// GigaChat3.5.jinja:382 {%- set item = json_obj[key] -%}
-					w.At(382, 17, "set")
+					w.At(382, 17, runtime.StmtSet)
 					item4 = jsonObj.Item(key2)
 					// GigaChat3.5.jinja:383 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					w.At(383, 17, "if")
+					w.At(383, 17, runtime.StmtIf)
 					if runtime.IsMapping(item4, nil, nil) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
-						w.At(384, 21, "set")
+						w.At(384, 21, runtime.StmtSet)
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item4, propSchema)
 						})
 					} else if runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
 						// GigaChat3.5.jinja:386 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						w.At(386, 21, "set")
+						w.At(386, 21, runtime.StmtSet)
 						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:388 {%- set aligned_item = item -%}
-						w.At(388, 21, "set")
+						w.At(388, 21, runtime.StmtSet)
 						alignedItem = item4
 					}
 					// GigaChat3.5.jinja:390 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					w.At(390, 17, "set")
+					w.At(390, 17, runtime.StmtSet)
 					runtime.SetAttr(ns4, "kv_list", runtime.Add(ns4.Attr("kv_list"), runtime.NewList(runtime.NewTuple(key2, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395 {%- set ns_new_obj = namespace(result = []) -%}
-			w.At(395, 9, "set")
+			w.At(395, 9, runtime.StmtSet)
 			nsNewObj = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
 			// GigaChat3.5.jinja:396 {%- for key, val in ns.kv_list -%}
-			w.At(396, 9, "for")
+			w.At(396, 9, runtime.StmtFor)
 			for _, item5 := range runtime.Iterate(w, ns4.Attr("kv_list")) {
 				vals4 := runtime.Unpack(item5, 2)
 				key3 := vals4[0]
 				val2 := vals4[1]
 				// GigaChat3.5.jinja:397 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				w.At(397, 13, "set")
+				w.At(397, 13, runtime.StmtSet)
 				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key3, runtime.Str("\": "), val2))))
 			}
 			// GigaChat3.5.jinja:399 {{- ns_new_obj.result | join(', ') -}}
-			w.At(399, 9, "{{ }}")
+			w.At(399, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 			w.WriteString("}")
 		} else if runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:403 {%- if json_obj is iterable and not json_obj is string -%}
-			w.At(403, 9, "if")
+			w.At(403, 9, runtime.StmtIf)
 			if runtime.IsIterable(jsonObj, nil, nil) && !runtime.IsString(jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:404 {%- set item_schema = json_schema.get('items', {}) -%}
-				w.At(404, 13, "set")
+				w.At(404, 13, runtime.StmtSet)
 				itemSchema = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 				// GigaChat3.5.jinja:405 {%- set ns.result = [] -%}
-				w.At(405, 13, "set")
+				w.At(405, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.NewList())
 				// GigaChat3.5.jinja:406 {%- for item in json_obj -%}
-				w.At(406, 13, "for")
+				w.At(406, 13, runtime.StmtFor)
 				for _, item6 := range runtime.Iterate(w, jsonObj) {
 					// GigaChat3.5.jinja:407 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					w.At(407, 17, "set")
+					w.At(407, 17, runtime.StmtSet)
 					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item6, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410 {{- ns.result | join(', ') -}}
-				w.At(410, 13, "{{ }}")
+				w.At(410, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns4.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 				w.WriteString("]")
 			} else if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:414 {{- json_obj | tojson(ensure_ascii=False) -}}
-				w.At(414, 17, "{{ }}")
+				w.At(414, 17, runtime.StmtPrint)
 				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			} else {
 				// GigaChat3.5.jinja:416 {{- json_obj -}}
-				w.At(416, 17, "{{ }}")
+				w.At(416, 17, runtime.StmtPrint)
 				w.Write(jsonObj)
 			}
 		} else if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
 			// GigaChat3.5.jinja:422 {{- json_obj | tojson(ensure_ascii=False) -}}
-			w.At(422, 13, "{{ }}")
+			w.At(422, 13, runtime.StmtPrint)
 			w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
 			// GigaChat3.5.jinja:424 {{- json_obj -}}
-			w.At(424, 13, "{{ }}")
+			w.At(424, 13, runtime.StmtPrint)
 			w.Write(jsonObj)
 		}
 	}
@@ -940,55 +940,55 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsPrompt := runtime.Undefined("ns_prompt")
 		indent2 := runtime.Undefined("indent")
 		// GigaChat3.5.jinja:431 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		w.At(431, 5, "set")
+		w.At(431, 5, runtime.StmtSet)
 		nsPrompt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
 		// GigaChat3.5.jinja:432 {%- set indent = "  " -%}
-		w.At(432, 5, "set")
+		w.At(432, 5, runtime.StmtSet)
 		indent2 = runtime.Str("  ")
 		// GigaChat3.5.jinja:433 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		w.At(433, 5, "if")
+		w.At(433, 5, runtime.StmtIf)
 		if runtime.Gt(runtime.FilterLength(functions, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 			// GigaChat3.5.jinja:434 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			w.At(434, 9, "set")
+			w.At(434, 9, runtime.StmtSet)
 			runtime.SetAttr(nsPrompt, "prompt", runtime.Add(nsPrompt.Attr("prompt"), runtime.Str("//Examples:")))
 			// GigaChat3.5.jinja:435 {%- for function in functions -%}
-			w.At(435, 9, "for")
+			w.At(435, 9, runtime.StmtFor)
 			for _, function := range runtime.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437 {%- if function.few_shot_examples is defined -%}
-				w.At(437, 13, "if")
+				w.At(437, 13, runtime.StmtIf)
 				functionFewShotExamples := function.Attr("few_shot_examples")
 				if runtime.IsDefined(functionFewShotExamples, nil, nil) {
 					// GigaChat3.5.jinja:438 {%- for example in function.few_shot_examples -%}
-					w.At(438, 17, "for")
+					w.At(438, 17, runtime.StmtFor)
 					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
 						params2 := in.Lookup("params")
 						call := runtime.Undefined("call")
 						// GigaChat3.5.jinja:439 {%- if (
-						w.At(439, 21, "if")
+						w.At(439, 21, runtime.StmtIf)
 						functionParameters := function.Attr("parameters")
 						if runtime.IsDefined(functionParameters, nil, nil) && runtime.IsDefined(functionParameters.Attr("properties"), nil, nil) {
 							// GigaChat3.5.jinja:442 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
-							w.At(442, 25, "set")
+							w.At(442, 25, runtime.StmtSet)
 							params2 = w.Capture(func() {
 								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
 							})
 						} else {
 							// GigaChat3.5.jinja:444 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							w.At(444, 25, "set")
+							w.At(444, 25, runtime.StmtSet)
 							params2 = runtime.FilterTojson(example.ItemStr("params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						w.At(446, 21, "set")
+						w.At(446, 21, runtime.StmtSet)
 						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params2, runtime.Str("}"))
 						// GigaChat3.5.jinja:447 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						w.At(447, 21, "set")
+						w.At(447, 21, runtime.StmtSet)
 						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent2), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
 					}
 				}
 			}
 		}
 		// GigaChat3.5.jinja:453 {{- ns_prompt.prompt -}}
-		w.At(453, 5, "{{ }}")
+		w.At(453, 5, runtime.StmtPrint)
 		w.Write(nsPrompt.Attr("prompt"))
 	}
 	// GigaChat3.5.jinja:460 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
@@ -996,14 +996,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		devsystem = runtime.Param(devsystem, "devsystem")
 		addTokens2 = runtime.Param(addTokens2, "add_tokens")
 		// GigaChat3.5.jinja:461 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		w.At(461, 5, "if")
+		w.At(461, 5, runtime.StmtIf)
 		if runtime.NotIn(addTokens2.Attr("role_sep"), devsystem) || runtime.NotIn(addTokens2.Attr("message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462 {%- set devsystem = (
-			w.At(462, 9, "set")
+			w.At(462, 9, runtime.StmtSet)
 			devsystem = runtime.FilterReplace(runtime.FilterReplace(devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469 {{- devsystem -}}
-		w.At(469, 5, "{{ }}")
+		w.At(469, 5, runtime.StmtPrint)
 		w.Write(devsystem)
 	}
 	// GigaChat3.5.jinja:472 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
@@ -1019,14 +1019,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsEmbedResult := in.Lookup("ns_embed_result")
 		messageFinalContent := in.Lookup("message_final_content")
 		// GigaChat3.5.jinja:473 {%- if not role -%}
-		w.At(473, 5, "if")
+		w.At(473, 5, runtime.StmtIf)
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474 {%- set role = message["role"] -%}
-			w.At(474, 9, "set")
+			w.At(474, 9, runtime.StmtSet)
 			role = message.ItemStr("role")
 		}
 		// GigaChat3.5.jinja:477 {%- set message_content = message['content'] if message['content'] is not none else ” -%}
-		w.At(477, 5, "set")
+		w.At(477, 5, runtime.StmtSet)
 		messageContent2 := message.ItemStr("content")
 		if !runtime.IsNone(messageContent2, nil, nil) {
 			messageContent = messageContent2
@@ -1034,57 +1034,57 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			messageContent = runtime.Str("")
 		}
 		// GigaChat3.5.jinja:478 {%- if message_content is not string -%}
-		w.At(478, 5, "if")
+		w.At(478, 5, runtime.StmtIf)
 		if !runtime.IsString(messageContent, nil, nil) {
 			// GigaChat3.5.jinja:479 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			w.At(479, 9, "set")
+			w.At(479, 9, runtime.StmtSet)
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482 {%- if message.get('embed_files', []) -%}
-		w.At(482, 5, "if")
+		w.At(482, 5, runtime.StmtIf)
 		if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("embed_files"), runtime.NewList()}, nil).Truthy() {
 			// GigaChat3.5.jinja:483 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			w.At(483, 9, "set")
+			w.At(483, 9, runtime.StmtSet)
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484 {%- for f in message.embed_files[::-1] -%}
-			w.At(484, 13, "for")
+			w.At(484, 13, runtime.StmtFor)
 			var loop2 runtime.Loop
 			for loop2.StartReversed(w, message.Attr("embed_files"), nil); loop2.Next(); {
 				f := loop2.Item()
 				tokenized := runtime.Undefined("tokenized")
 				placeholder := in.Lookup("placeholder")
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
-				w.At(485, 17, "set")
+				w.At(485, 17, runtime.StmtSet)
 				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
 					return addTokens.Item(f.Attr("type"))
 				}, func() runtime.Value {
 					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
 				}), addTokens.Attr("file_end"))
 				// GigaChat3.5.jinja:491 {%- if message.get("file_placeholders", False) -%}
-				w.At(491, 17, "if")
+				w.At(491, 17, runtime.StmtIf)
 				if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("file_placeholders"), runtime.Bool(false)}, nil).Truthy() {
 					// GigaChat3.5.jinja:492 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					w.At(492, 21, "set")
+					w.At(492, 21, runtime.StmtSet)
 					placeholder = runtime.Concat(runtime.Str("<file_placeholder_"), f.Attr("id"), runtime.Str(">"))
 					// GigaChat3.5.jinja:493 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					w.At(493, 21, "set")
+					w.At(493, 21, runtime.StmtSet)
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(nsEmbedResult.Attr("result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:495 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					w.At(495, 21, "set")
+					w.At(495, 21, runtime.StmtSet)
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.Add(tokenized, nsEmbedResult.Attr("result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499 {%- set message_final_content = ns_embed_result.result_text -%}
-			w.At(499, 9, "set")
+			w.At(499, 9, runtime.StmtSet)
 			messageFinalContent = nsEmbedResult.Attr("result_text")
 		} else {
 			// GigaChat3.5.jinja:501 {%- set message_final_content = message_content -%}
-			w.At(501, 9, "set")
+			w.At(501, 9, runtime.StmtSet)
 			messageFinalContent = messageContent
 		}
 		// GigaChat3.5.jinja:504 {{- role + (add_tokens.role_sep if role else ”) + message_final_content + (add_tokens.message_sep i…
-		w.At(504, 5, "{{ }}")
+		w.At(504, 5, runtime.StmtPrint)
 		w.WriteAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
 			return addTokens.Attr("role_sep")
 		}, func() runtime.Value {
@@ -1102,24 +1102,24 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsCurrentTools := runtime.Undefined("ns_current_tools")
 		content := runtime.Undefined("content")
 		// GigaChat3.5.jinja:510 {%- if 'function_descriptions' not in message -%}
-		w.At(510, 5, "if")
+		w.At(510, 5, runtime.StmtIf)
 		if runtime.NotIn(runtime.Str("function_descriptions"), message2) {
 			// GigaChat3.5.jinja:511 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			w.At(511, 9, "{{ }}")
+			w.At(511, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514 {%- set function_ids = message['function_descriptions'] -%}
-		w.At(514, 5, "set")
+		w.At(514, 5, runtime.StmtSet)
 		functionIds = message2.ItemStr("function_descriptions")
 		// GigaChat3.5.jinja:516 {%- set ns_current_tools = namespace(tools=[]) -%}
-		w.At(516, 5, "set")
+		w.At(516, 5, runtime.StmtSet)
 		nsCurrentTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
 		// GigaChat3.5.jinja:517 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		w.At(517, 5, "for")
+		w.At(517, 5, runtime.StmtFor)
 		for _, tool2 := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
 			toolId := runtime.Undefined("tool_id")
 			// GigaChat3.5.jinja:518 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			w.At(518, 9, "set")
+			w.At(518, 9, runtime.StmtSet)
 			tool2Id := tool2.Attr("id")
 			if runtime.IsDefined(tool2Id, nil, nil) {
 				toolId = tool2Id
@@ -1127,22 +1127,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				toolId = tool2.Attr("name")
 			}
 			// GigaChat3.5.jinja:519 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			w.At(519, 9, "if")
+			w.At(519, 9, runtime.StmtIf)
 			if runtime.In(toolId, functionIds) || runtime.In(tool2.Attr("name"), functionIds) {
 				// GigaChat3.5.jinja:520 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				w.At(520, 13, "set")
+				w.At(520, 13, runtime.StmtSet)
 				runtime.SetAttr(nsCurrentTools, "tools", runtime.Add(nsCurrentTools.Attr("tools"), runtime.NewList(tool2)))
 			}
 		}
 		// GigaChat3.5.jinja:524 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		w.At(524, 5, "set")
+		w.At(524, 5, runtime.StmtSet)
 		content = runtime.Add(w.Capture(func() {
 			renderToolNamespace(runtime.Str("functions"), nsCurrentTools.Attr("tools"))
 		}), w.Capture(func() {
 			renderExamples(nsCurrentTools.Attr("tools"))
 		}))
 		// GigaChat3.5.jinja:526 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		w.At(526, 5, "{{ }}")
+		w.At(526, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content), runtime.Missing(), runtime.Missing())
 	}
 	// GigaChat3.5.jinja:532 {%- macro render_gcml_parameter(name, value) -%}
@@ -1150,14 +1150,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		name = runtime.Param(name, "name")
 		value = runtime.Param(value, "value")
 		// GigaChat3.5.jinja:533 {%- if value is string -%}
-		w.At(533, 5, "if")
+		w.At(533, 5, runtime.StmtIf)
 		if runtime.IsString(value, nil, nil) {
 			// GigaChat3.5.jinja:534 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			w.At(534, 9, "{{ }}")
+			w.At(534, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>"))
 		} else {
 			// GigaChat3.5.jinja:536 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			w.At(536, 9, "{{ }}")
+			w.At(536, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>"))
 		}
 	}
@@ -1168,49 +1168,49 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		args2 := runtime.Undefined("args")
 		nsParams := in.Lookup("ns_params")
 		// GigaChat3.5.jinja:543 {%- set inner = call -%}
-		w.At(543, 5, "set")
+		w.At(543, 5, runtime.StmtSet)
 		inner = call2
 		// GigaChat3.5.jinja:544 {%- if inner.function -%}
-		w.At(544, 5, "if")
+		w.At(544, 5, runtime.StmtIf)
 		innerFunction := inner.Attr("function")
 		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545 {%- set inner = inner.function -%}
-			w.At(545, 9, "set")
+			w.At(545, 9, runtime.StmtSet)
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547 {%- set args = inner.get('arguments', {}) -%}
-		w.At(547, 5, "set")
+		w.At(547, 5, runtime.StmtSet)
 		args2 = runtime.CallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 		// GigaChat3.5.jinja:548 {%- if args is string -%}
-		w.At(548, 5, "if")
+		w.At(548, 5, runtime.StmtIf)
 		if runtime.IsString(args2, nil, nil) {
 			// GigaChat3.5.jinja:549 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			w.At(549, 9, "{{ }}")
+			w.At(549, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		w.At(552, 5, "{{ }}")
+		w.At(552, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("<｜GCML｜invoke name=\""), inner.ItemStr("name"), runtime.Str("\">\n"))
 		// GigaChat3.5.jinja:553 {%- if args -%}
-		w.At(553, 5, "if")
+		w.At(553, 5, runtime.StmtIf)
 		if args2.Truthy() {
 			// GigaChat3.5.jinja:554 {%- set ns_params = namespace(lines=[]) -%}
-			w.At(554, 9, "set")
+			w.At(554, 9, runtime.StmtSet)
 			nsParams = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
 			// GigaChat3.5.jinja:555 {%- for k, v in args.items() -%}
-			w.At(555, 9, "for")
+			w.At(555, 9, runtime.StmtFor)
 			keys3, values3 := runtime.DictItems(args2)
 			for i3 := range w.Count(len(keys3)) {
 				k2 := keys3[i3]
 				v2 := values3[i3]
 				// GigaChat3.5.jinja:556 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				w.At(556, 13, "set")
+				w.At(556, 13, runtime.StmtSet)
 				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
 					renderGcmlParameter(k2, v2)
 				}))))
 			}
 			// GigaChat3.5.jinja:558 {{- ns_params.lines | join('\n') -}}
-			w.At(558, 9, "{{ }}")
+			w.At(558, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsParams.Attr("lines"), []runtime.Value{runtime.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
@@ -1221,20 +1221,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		calls = runtime.Param(calls, "calls")
 		nsInv := runtime.Undefined("ns_inv")
 		// GigaChat3.5.jinja:567 {%- set ns_inv = namespace(blocks=[]) -%}
-		w.At(567, 5, "set")
+		w.At(567, 5, runtime.StmtSet)
 		nsInv = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:568 {%- for call in calls -%}
-		w.At(568, 5, "for")
+		w.At(568, 5, runtime.StmtFor)
 		for _, call3 := range runtime.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			w.At(569, 9, "set")
+			w.At(569, 9, runtime.StmtSet)
 			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(w.Capture(func() {
 				renderGcmlInvoke(call3)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572 {{- ns_inv.blocks | join('\n') -}}
-		w.At(572, 5, "{{ }}")
+		w.At(572, 5, runtime.StmtPrint)
 		w.Write(runtime.FilterJoin(nsInv.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
@@ -1246,52 +1246,52 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsBody := in.Lookup("ns_body")
 		body := in.Lookup("body")
 		// GigaChat3.5.jinja:579 {%- if item is mapping -%}
-		w.At(579, 5, "if")
+		w.At(579, 5, runtime.StmtIf)
 		if runtime.IsMapping(item7, nil, nil) {
 			// GigaChat3.5.jinja:580 {%- set ns_strip = namespace(pairs=[]) -%}
-			w.At(580, 9, "set")
+			w.At(580, 9, runtime.StmtSet)
 			nsStrip = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581 {%- for k, v in item.items() -%}
-			w.At(581, 9, "for")
+			w.At(581, 9, runtime.StmtFor)
 			keys4, values4 := runtime.DictItems(item7)
 			for i4 := range w.Count(len(keys4)) {
 				k3 := keys4[i4]
 				v3 := values4[i4]
 				// GigaChat3.5.jinja:582 {%- if k != 'id' -%}
-				w.At(582, 13, "if")
+				w.At(582, 13, runtime.StmtIf)
 				if !runtime.EqStr(k3, "id") {
 					// GigaChat3.5.jinja:583 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					w.At(583, 17, "set")
+					w.At(583, 17, runtime.StmtSet)
 					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k3, v3))))
 				}
 			}
 			// GigaChat3.5.jinja:586 {%- set ns_body = namespace(parts=[]) -%}
-			w.At(586, 9, "set")
+			w.At(586, 9, runtime.StmtSet)
 			nsBody = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:587 {%- for k, v in ns_strip.pairs -%}
-			w.At(587, 9, "for")
+			w.At(587, 9, runtime.StmtFor)
 			for _, item8 := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
 				vals5 := runtime.Unpack(item8, 2)
 				k4 := vals5[0]
 				v4 := vals5[1]
 				// GigaChat3.5.jinja:588 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				w.At(588, 13, "set")
+				w.At(588, 13, runtime.StmtSet)
 				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k4, runtime.Str("\": "), runtime.FilterTojson(v4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			w.At(590, 9, "set")
+			w.At(590, 9, runtime.StmtSet)
 			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
 		} else if runtime.IsString(item7, nil, nil) {
 			// GigaChat3.5.jinja:596 {%- set body = item -%}
-			w.At(596, 9, "set")
+			w.At(596, 9, runtime.StmtSet)
 			body = item7
 		} else {
 			// GigaChat3.5.jinja:598 {%- set body = item | tojson(ensure_ascii=False) -%}
-			w.At(598, 9, "set")
+			w.At(598, 9, runtime.StmtSet)
 			body = runtime.FilterTojson(item7, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		w.At(600, 5, "{{ }}")
+		w.At(600, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("<function_response name=\""), name2, runtime.Str("\">"), body, runtime.Str("</function_response>"))
 	}
 	// GigaChat3.5.jinja:604 {%- macro render_function_responses(content, names) -%}
@@ -1301,175 +1301,175 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		items := in.Lookup("items")
 		nsResp := runtime.Undefined("ns_resp")
 		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
-		w.At(605, 5, "if")
+		w.At(605, 5, runtime.StmtIf)
 		if (runtime.IsIterable(content2, nil, nil) && !runtime.IsString(content2, nil, nil)) && !runtime.IsMapping(content2, nil, nil) {
 			// GigaChat3.5.jinja:606 {%- set items = content -%}
-			w.At(606, 9, "set")
+			w.At(606, 9, runtime.StmtSet)
 			items = content2
 		} else if runtime.IsNone(content2, nil, nil) {
 			// GigaChat3.5.jinja:608 {%- set items = [] -%}
-			w.At(608, 9, "set")
+			w.At(608, 9, runtime.StmtSet)
 			items = runtime.NewList()
 		} else {
 			// GigaChat3.5.jinja:610 {%- set items = [content] -%}
-			w.At(610, 9, "set")
+			w.At(610, 9, runtime.StmtSet)
 			items = runtime.NewList(content2)
 		}
 		// GigaChat3.5.jinja:613 {%- if (items | length) != (names | length) -%}
-		w.At(613, 5, "if")
+		w.At(613, 5, runtime.StmtIf)
 		if runtime.Ne(runtime.FilterLength(items, nil, nil), runtime.FilterLength(names, nil, nil)) {
 			// GigaChat3.5.jinja:614 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.At(614, 9, "{{ }}")
+			w.At(614, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names, nil, nil))))
 		}
 		// GigaChat3.5.jinja:617 {%- set ns_resp = namespace(blocks=[]) -%}
-		w.At(617, 5, "set")
+		w.At(617, 5, runtime.StmtSet)
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618 {%- for idx in range(items | length) -%}
-		w.At(618, 5, "for")
+		w.At(618, 5, runtime.StmtFor)
 		for _, idx := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(items, nil, nil))) {
 			// GigaChat3.5.jinja:619 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			w.At(619, 9, "set")
+			w.At(619, 9, runtime.StmtSet)
 			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
 				renderFunctionResponse(names.Item(idx), items.Item(idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621 {{- ns_resp.blocks | join('\n') -}}
-		w.At(621, 5, "{{ }}")
+		w.At(621, 5, runtime.StmtPrint)
 		w.Write(runtime.FilterJoin(nsResp.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627 {%- set DEVSYSTEM =
-	w.At(627, 1, "set")
+	w.At(627, 1, runtime.StmtSet)
 	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707 {%- set add_tokens = namespace(
-	w.At(707, 1, "set")
+	w.At(707, 1, runtime.StmtSet)
 	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718 {%- if tools -%}
-	w.At(718, 1, "if")
+	w.At(718, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719 {%- set ns = namespace(functions = [], function_names = []) -%}
-		w.At(719, 5, "set")
+		w.At(719, 5, runtime.StmtSet)
 		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
 		// GigaChat3.5.jinja:720 {%- for item in tools -%}
-		w.At(720, 5, "for")
+		w.At(720, 5, runtime.StmtFor)
 		for _, item9 := range runtime.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722 {%- set item = item["function"] if "function" in item else item -%}
-			w.At(722, 9, "set")
+			w.At(722, 9, runtime.StmtSet)
 			if runtime.In(runtime.Str("function"), item9) {
 				item9 = item9.ItemStr("function")
 			}
 			// GigaChat3.5.jinja:724 {%- set ns.functions = ns.functions + [item] -%}
-			w.At(724, 9, "set")
+			w.At(724, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item9)))
 			// GigaChat3.5.jinja:725 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			w.At(725, 9, "set")
+			w.At(725, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item9.Attr("name"))))
 		}
 		// GigaChat3.5.jinja:728 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		w.At(728, 5, "set")
+		w.At(728, 5, runtime.StmtSet)
 		FUNCTIONDESCRIPTIONS = ns.Attr("functions")
 		// GigaChat3.5.jinja:729 {%- set FUNCTION_NAMES = ns.function_names -%}
-		w.At(729, 5, "set")
+		w.At(729, 5, runtime.StmtSet)
 		FUNCTIONNAMES = ns.Attr("function_names")
 	} else {
 		// GigaChat3.5.jinja:731 {%- set FUNCTION_DESCRIPTIONS = [] -%}
-		w.At(731, 5, "set")
+		w.At(731, 5, runtime.StmtSet)
 		FUNCTIONDESCRIPTIONS = runtime.NewList()
 		// GigaChat3.5.jinja:732 {%- set FUNCTION_NAMES = [] -%}
-		w.At(732, 5, "set")
+		w.At(732, 5, runtime.StmtSet)
 		FUNCTIONNAMES = runtime.NewList()
 	}
 	// GigaChat3.5.jinja:739 {%- if reasoning is not defined -%}
-	w.At(739, 1, "if")
+	w.At(739, 1, runtime.StmtIf)
 	if !runtime.IsDefined(reasoning, nil, nil) {
 		// GigaChat3.5.jinja:740 {%- set reasoning = False -%}
-		w.At(740, 5, "set")
+		w.At(740, 5, runtime.StmtSet)
 		reasoning = runtime.Bool(false)
 	}
 	// GigaChat3.5.jinja:743 {%- if use_devsystem is not defined -%}
-	w.At(743, 1, "if")
+	w.At(743, 1, runtime.StmtIf)
 	if !runtime.IsDefined(useDevsystem, nil, nil) {
 		// GigaChat3.5.jinja:744 {%- set use_devsystem = True -%}
-		w.At(744, 5, "set")
+		w.At(744, 5, runtime.StmtSet)
 		useDevsystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:747 {%- if use_suggester is not defined -%}
-	w.At(747, 1, "if")
+	w.At(747, 1, runtime.StmtIf)
 	if !runtime.IsDefined(useSuggester, nil, nil) {
 		// GigaChat3.5.jinja:748 {%- set use_suggester = True -%}
-		w.At(748, 5, "set")
+		w.At(748, 5, runtime.StmtSet)
 		useSuggester = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:751 {%- if use_system is not defined -%}
-	w.At(751, 1, "if")
+	w.At(751, 1, runtime.StmtIf)
 	if !runtime.IsDefined(useSystem, nil, nil) {
 		// GigaChat3.5.jinja:752 {%- set use_system = True -%}
-		w.At(752, 5, "set")
+		w.At(752, 5, runtime.StmtSet)
 		useSystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:761 {%- if drop_history_thinking is not defined -%}
-	w.At(761, 1, "if")
+	w.At(761, 1, runtime.StmtIf)
 	if !runtime.IsDefined(dropHistoryThinking, nil, nil) {
 		// GigaChat3.5.jinja:762 {%- set drop_history_thinking = True -%}
-		w.At(762, 5, "set")
+		w.At(762, 5, runtime.StmtSet)
 		dropHistoryThinking = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:766 {%- set ns_history = namespace(last_user_idx=-1) -%}
-	w.At(766, 1, "set")
+	w.At(766, 1, runtime.StmtSet)
 	nsHistory = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// GigaChat3.5.jinja:767 {%- for m in messages -%}
-	w.At(767, 1, "for")
+	w.At(767, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i5 := range items2 {
 		m := items2[i5]
 		// GigaChat3.5.jinja:768 {%- if m['role'] == 'user' -%}
-		w.At(768, 5, "if")
+		w.At(768, 5, runtime.StmtIf)
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
-			w.At(769, 9, "set")
+			w.At(769, 9, runtime.StmtSet)
 			runtime.SetAttr(nsHistory, "last_user_idx", runtime.Int(int64(i5)))
 		}
 	}
 	// GigaChat3.5.jinja:776 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
-	w.At(776, 1, "set")
+	w.At(776, 1, runtime.StmtSet)
 	nsRoles = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("current_assistant_role", runtime.Str("reasoning"))})
 	// GigaChat3.5.jinja:777 {%-set ns_role_presence = namespace(
-	w.At(777, 1, "set")
+	w.At(777, 1, runtime.StmtSet)
 	nsRolePresence = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("has_available_functions", runtime.Bool(false)), runtime.KW("has_function_descriptions", runtime.Bool(false)), runtime.KW("has_devsystem", runtime.Bool(false))})
 	// GigaChat3.5.jinja:782 {%- for message in messages -%}
-	w.At(782, 1, "for")
+	w.At(782, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783 {%- if message["role"] == "available functions" -%}
-		w.At(783, 5, "if")
+		w.At(783, 5, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "available functions") {
 			// GigaChat3.5.jinja:784 {%- set ns_role_presence.has_available_functions = True -%}
-			w.At(784, 9, "set")
+			w.At(784, 9, runtime.StmtSet)
 			runtime.SetAttr(nsRolePresence, "has_available_functions", runtime.Bool(true))
 		}
 		// GigaChat3.5.jinja:787 {%- if message["role"] == "function descriptions" -%}
-		w.At(787, 5, "if")
+		w.At(787, 5, runtime.StmtIf)
 		if runtime.EqStr(message3Role, "function descriptions") {
 			// GigaChat3.5.jinja:788 {%- set ns_role_presence.has_function_descriptions = True -%}
-			w.At(788, 9, "set")
+			w.At(788, 9, runtime.StmtSet)
 			runtime.SetAttr(nsRolePresence, "has_function_descriptions", runtime.Bool(true))
 		}
 		// GigaChat3.5.jinja:791 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		w.At(791, 5, "if")
+		w.At(791, 5, runtime.StmtIf)
 		if runtime.InStrs(message3Role, "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792 {%- set ns_role_presence.has_devsystem = True -%}
-			w.At(792, 9, "set")
+			w.At(792, 9, runtime.StmtSet)
 			runtime.SetAttr(nsRolePresence, "has_devsystem", runtime.Bool(true))
 		}
 	}
 	// GigaChat3.5.jinja:799 {{- bos_token -}}
-	w.At(799, 1, "{{ }}")
+	w.At(799, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// GigaChat3.5.jinja:804 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
-	w.At(804, 1, "if")
+	w.At(804, 1, runtime.StmtIf)
 	if !nsRolePresence.Attr("has_devsystem").Truthy() && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805 {%- set devsystem_content = (
-		w.At(805, 5, "set")
+		w.At(805, 5, runtime.StmtSet)
 		if runtime.IsDefined(defaultDevsystem, nil, nil) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
@@ -1480,51 +1480,51 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			})
 		}
 		// GigaChat3.5.jinja:811 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		w.At(811, 5, "{{ }}")
+		w.At(811, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
 	} else if nsRolePresence.Attr("has_devsystem").Truthy() && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:815 {%- set messages = messages[1:] -%}
-		w.At(815, 5, "set")
+		w.At(815, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else if nsRolePresence.Attr("has_devsystem").Truthy() && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:820 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
-		w.At(820, 5, "set")
+		w.At(820, 5, runtime.StmtSet)
 		devsystemContent = w.Capture(func() {
 			prepareDevsystem(messages.ItemInt(0).ItemStr("content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		w.At(821, 5, "{{ }}")
+		w.At(821, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
 		// GigaChat3.5.jinja:822 {%- set messages = messages[1:] -%}
-		w.At(822, 5, "set")
+		w.At(822, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// GigaChat3.5.jinja:827 {%- if messages and messages[0]['role'] == 'system' -%}
-	w.At(827, 1, "if")
+	w.At(827, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3.5.jinja:828 {{- render_role_message(messages[0]) -}}
-		w.At(828, 5, "{{ }}")
+		w.At(828, 5, runtime.StmtPrint)
 		renderRoleMessage(messages.ItemInt(0), runtime.Missing(), runtime.Missing())
 		// GigaChat3.5.jinja:829 {%- set messages = messages[1:] -%}
-		w.At(829, 5, "set")
+		w.At(829, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:831 {{- render_role_message({"role": "system", "content": ""}) -}}
-		w.At(831, 5, "{{ }}")
+		w.At(831, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
 	}
 	// GigaChat3.5.jinja:835 {%- if not ns_role_presence.has_function_descriptions and tools -%}
-	w.At(835, 1, "if")
+	w.At(835, 1, runtime.StmtIf)
 	if !nsRolePresence.Attr("has_function_descriptions").Truthy() && tools.Truthy() {
 		// GigaChat3.5.jinja:836 {{- render_function_descriptions(
-		w.At(836, 5, "{{ }}")
+		w.At(836, 5, runtime.StmtPrint)
 		renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
 	}
 	// GigaChat3.5.jinja:850 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
-	w.At(850, 1, "set")
+	w.At(850, 1, runtime.StmtSet)
 	nsState = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("skip_remaining", runtime.Int(0)), runtime.KW("previous_tool_names", runtime.NewList())})
 	// GigaChat3.5.jinja:854 {%- for message in messages -%}
-	w.At(854, 1, "for")
+	w.At(854, 1, runtime.StmtFor)
 	var loop3 runtime.Loop
 	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message4 := loop3.Item()
@@ -1547,67 +1547,67 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		isFinalAssistant := in.Lookup("is_final_assistant")
 		eosToken := in.Lookup("eos_token")
 		// GigaChat3.5.jinja:856 {%- if ns_state.skip_remaining > 0 -%}
-		w.At(856, 5, "if")
+		w.At(856, 5, runtime.StmtIf)
 		if runtime.Gt(nsState.Attr("skip_remaining"), runtime.Int(0)) {
 			// GigaChat3.5.jinja:858 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			w.At(858, 9, "set")
+			w.At(858, 9, runtime.StmtSet)
 			runtime.SetAttr(nsState, "skip_remaining", runtime.Sub(nsState.Attr("skip_remaining"), runtime.Int(1)))
 		} else if runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:862 {{- raise_exception(
-			w.At(862, 9, "{{ }}")
+			w.At(862, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
 		} else if runtime.EqStr(message4.ItemStr("role"), "available functions") {
 			// GigaChat3.5.jinja:870 {%- if use_suggester -%}
-			w.At(870, 9, "if")
+			w.At(870, 9, runtime.StmtIf)
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871 {{- render_role_message(message) -}}
-				w.At(871, 13, "{{ }}")
+				w.At(871, 13, runtime.StmtPrint)
 				renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 			}
 		} else if runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
 			// GigaChat3.5.jinja:877 {{- render_function_descriptions(message) -}}
-			w.At(877, 9, "{{ }}")
+			w.At(877, 9, runtime.StmtPrint)
 			renderFunctionDescriptions(message4)
 		} else if runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:882 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			w.At(882, 9, "{{ }}")
+			w.At(882, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message4.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
 		} else if runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:895 {%- if not ns_state.previous_tool_names -%}
-			w.At(895, 9, "if")
+			w.At(895, 9, runtime.StmtIf)
 			if !nsState.Attr("previous_tool_names").Truthy() {
 				// GigaChat3.5.jinja:896 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				w.At(896, 13, "{{ }}")
+				w.At(896, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
-			w.At(898, 9, "set")
+			w.At(898, 9, runtime.StmtSet)
 			frBody = w.Capture(func() {
 				renderFunctionResponses(message4.ItemStr("content"), nsState.Attr("previous_tool_names"))
 			})
 			// GigaChat3.5.jinja:899 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			w.At(899, 9, "{{ }}")
+			w.At(899, 9, runtime.StmtPrint)
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
 			// GigaChat3.5.jinja:907 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
-			w.At(907, 9, "if")
+			w.At(907, 9, runtime.StmtIf)
 			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
-				w.At(908, 13, "set")
+				w.At(908, 13, runtime.StmtSet)
 				nextIsFr = runtime.And(runtime.Bool(!loop3.Last().Truthy()), func() runtime.Value {
 					return runtime.Bool(runtime.InStrs(loop3.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
-				w.At(909, 13, "if")
+				w.At(909, 13, runtime.StmtIf)
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910 {%- if message.functions is defined and message.functions -%}
-					w.At(910, 17, "if")
+					w.At(910, 17, runtime.StmtIf)
 					if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
 						// GigaChat3.5.jinja:911 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						w.At(911, 21, "{{ }}")
+						w.At(911, 21, runtime.StmtPrint)
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 					} else {
 						// GigaChat3.5.jinja:913 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						w.At(913, 21, "{{ }}")
+						w.At(913, 21, runtime.StmtPrint)
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
 							return runtime.NewList()
 						})), runtime.Missing(), runtime.Missing())
@@ -1616,23 +1616,23 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(message4.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:921 {{- render_role_message(message, role='user') -}}
-			w.At(921, 9, "{{ }}")
+			w.At(921, 9, runtime.StmtPrint)
 			renderRoleMessage(message4, runtime.Str("user"), runtime.Missing())
 			// GigaChat3.5.jinja:923 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
-			w.At(923, 9, "set")
+			w.At(923, 9, runtime.StmtSet)
 			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("reasoning"))
 			// GigaChat3.5.jinja:925 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
-			w.At(925, 9, "if")
+			w.At(925, 9, runtime.StmtIf)
 			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926 {%- if message.functions is defined and message.functions -%}
-				w.At(926, 13, "if")
+				w.At(926, 13, runtime.StmtIf)
 				if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
 					// GigaChat3.5.jinja:927 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					w.At(927, 17, "{{ }}")
+					w.At(927, 17, runtime.StmtPrint)
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 				} else {
 					// GigaChat3.5.jinja:929 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					w.At(929, 17, "{{ }}")
+					w.At(929, 17, runtime.StmtPrint)
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
 						return runtime.NewList()
 					})), runtime.Missing(), runtime.Missing())
@@ -1640,13 +1640,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
 			// GigaChat3.5.jinja:941 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
-			w.At(941, 9, "set")
+			w.At(941, 9, runtime.StmtSet)
 			nsLaTr = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList()), runtime.KW("names", runtime.NewList()), runtime.KW("skip", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
 			// GigaChat3.5.jinja:943 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			w.At(943, 9, "set")
+			w.At(943, 9, runtime.StmtSet)
 			runtime.SetAttr(nsLaTr, "items", runtime.Add(nsLaTr.Attr("items"), runtime.NewList(message4.ItemStr("content"))))
 			// GigaChat3.5.jinja:944 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			w.At(944, 9, "set")
+			w.At(944, 9, runtime.StmtSet)
 			message4Name := message4.Attr("name")
 			if runtime.IsDefined(message4Name, nil, nil) {
 				name3 = message4Name
@@ -1658,23 +1658,23 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:945 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			w.At(945, 9, "set")
+			w.At(945, 9, runtime.StmtSet)
 			runtime.SetAttr(nsLaTr, "names", runtime.Add(nsLaTr.Attr("names"), runtime.NewList(name3)))
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			w.At(946, 9, "for")
+			w.At(946, 9, runtime.StmtFor)
 			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				nm := in.Lookup("_nm")
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
-				w.At(947, 13, "if")
+				w.At(947, 13, runtime.StmtIf)
 				if !nsLaTr.Attr("stopped").Truthy() {
 					// GigaChat3.5.jinja:948 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					w.At(948, 17, "if")
+					w.At(948, 17, runtime.StmtIf)
 					if runtime.InStrs(messages.Item(k5).ItemStr("role"), "tool", "function") {
 						// GigaChat3.5.jinja:949 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						w.At(949, 21, "set")
+						w.At(949, 21, runtime.StmtSet)
 						runtime.SetAttr(nsLaTr, "items", runtime.Add(nsLaTr.Attr("items"), runtime.NewList(messages.Item(k5).ItemStr("content"))))
 						// GigaChat3.5.jinja:950 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						w.At(950, 21, "set")
+						w.At(950, 21, runtime.StmtSet)
 						if runtime.IsDefined(messages.Item(k5).Attr("name"), nil, nil) {
 							nm = messages.Item(k5).Attr("name")
 						} else {
@@ -1685,204 +1685,204 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							}
 						}
 						// GigaChat3.5.jinja:951 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
-						w.At(951, 21, "set")
+						w.At(951, 21, runtime.StmtSet)
 						runtime.SetAttr(nsLaTr, "names", runtime.Add(nsLaTr.Attr("names"), runtime.NewList(nm)))
 						// GigaChat3.5.jinja:952 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						w.At(952, 21, "set")
+						w.At(952, 21, runtime.StmtSet)
 						runtime.SetAttr(nsLaTr, "skip", runtime.Add(nsLaTr.Attr("skip"), runtime.Int(1)))
 					} else {
 						// GigaChat3.5.jinja:954 {%- set ns_la_tr.stopped = True -%}
-						w.At(954, 21, "set")
+						w.At(954, 21, runtime.StmtSet)
 						runtime.SetAttr(nsLaTr, "stopped", runtime.Bool(true))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:958 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
-			w.At(958, 9, "set")
+			w.At(958, 9, runtime.StmtSet)
 			runtime.SetAttr(nsState, "skip_remaining", nsLaTr.Attr("skip"))
 			// GigaChat3.5.jinja:962 {%- set ns_parsed = namespace(items=[]) -%}
-			w.At(962, 9, "set")
+			w.At(962, 9, runtime.StmtSet)
 			nsParsed = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList())})
 			// GigaChat3.5.jinja:963 {%- for it in ns_la_tr.items -%}
-			w.At(963, 9, "for")
+			w.At(963, 9, runtime.StmtFor)
 			for _, it := range runtime.Iterate(w, nsLaTr.Attr("items")) {
 				// GigaChat3.5.jinja:964 {%- if it is string -%}
-				w.At(964, 13, "if")
+				w.At(964, 13, runtime.StmtIf)
 				if runtime.IsString(it, nil, nil) {
 					// GigaChat3.5.jinja:967 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					w.At(967, 17, "set")
+					w.At(967, 17, runtime.StmtSet)
 					runtime.SetAttr(nsParsed, "items", runtime.Add(nsParsed.Attr("items"), runtime.NewList(it)))
 				} else {
 					// GigaChat3.5.jinja:969 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					w.At(969, 17, "set")
+					w.At(969, 17, runtime.StmtSet)
 					runtime.SetAttr(nsParsed, "items", runtime.Add(nsParsed.Attr("items"), runtime.NewList(it)))
 				}
 			}
 			// GigaChat3.5.jinja:972 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
-			w.At(972, 9, "set")
+			w.At(972, 9, runtime.StmtSet)
 			frBody = w.Capture(func() {
 				renderFunctionResponses(nsParsed.Attr("items"), nsLaTr.Attr("names"))
 			})
 			// GigaChat3.5.jinja:973 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			w.At(973, 9, "{{ }}")
+			w.At(973, 9, runtime.StmtPrint)
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
 		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text=”, present=False) -%}
-			w.At(993, 9, "set")
+			w.At(993, 9, runtime.StmtSet)
 			nsThink = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("text", runtime.Str("")), runtime.KW("present", runtime.Bool(false))})
 			// GigaChat3.5.jinja:994 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			w.At(994, 9, "if")
+			w.At(994, 9, runtime.StmtIf)
 			message4ReasoningContent := message4.Attr("reasoning_content")
 			if runtime.IsDefined(message4ReasoningContent, nil, nil) && !runtime.IsNone(message4ReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				w.At(998, 13, "if")
+				w.At(998, 13, runtime.StmtIf)
 				if dropHistoryThinking.Truthy() && runtime.Lt(loop3.Index0(), nsHistory.Attr("last_user_idx")) {
 				} else {
 					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
-					w.At(1001, 17, "set")
+					w.At(1001, 17, runtime.StmtSet)
 					runtime.SetAttr(nsThink, "text", message4ReasoningContent)
 					// GigaChat3.5.jinja:1002 {%- set ns_think.present = True -%}
-					w.At(1002, 17, "set")
+					w.At(1002, 17, runtime.StmtSet)
 					runtime.SetAttr(nsThink, "present", runtime.Bool(true))
 				}
 			}
 			// GigaChat3.5.jinja:1005 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			w.At(1005, 9, "if")
+			w.At(1005, 9, runtime.StmtIf)
 			if (nsThink.Attr("present").Truthy() && nsThink.Attr("text").Truthy()) && !runtime.IsString(nsThink.Attr("text"), nil, nil) {
 				// GigaChat3.5.jinja:1006 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				w.At(1006, 13, "set")
+				w.At(1006, 13, runtime.StmtSet)
 				runtime.SetAttr(nsThink, "text", runtime.FilterTojson(nsThink.Attr("text"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			}
 			// GigaChat3.5.jinja:1010 {%- set ns_inline = namespace(tool_calls=[]) -%}
-			w.At(1010, 9, "set")
+			w.At(1010, 9, runtime.StmtSet)
 			nsInline = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
 			// GigaChat3.5.jinja:1011 {%- if message.tool_calls is defined and message.tool_calls -%}
-			w.At(1011, 9, "if")
+			w.At(1011, 9, runtime.StmtIf)
 			if runtime.IsDefined(message4.Attr("tool_calls"), nil, nil) && message4.Attr("tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012 {%- for tc in message.tool_calls -%}
-				w.At(1012, 13, "for")
+				w.At(1012, 13, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, message4.Attr("tool_calls")) {
 					// GigaChat3.5.jinja:1013 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
-					w.At(1013, 17, "set")
+					w.At(1013, 17, runtime.StmtSet)
 					runtime.SetAttr(nsInline, "tool_calls", runtime.Add(nsInline.Attr("tool_calls"), runtime.NewList(tc)))
 				}
 			} else if runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
 				// GigaChat3.5.jinja:1016 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				w.At(1016, 13, "set")
+				w.At(1016, 13, runtime.StmtSet)
 				runtime.SetAttr(nsInline, "tool_calls", runtime.Add(nsInline.Attr("tool_calls"), runtime.NewList(message4.Attr("function_call"))))
 			}
 			// GigaChat3.5.jinja:1020 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
-			w.At(1020, 9, "set")
+			w.At(1020, 9, runtime.StmtSet)
 			nsLa = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList()), runtime.KW("skip_count", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			w.At(1021, 9, "for")
+			w.At(1021, 9, runtime.StmtFor)
 			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				fcContent := in.Lookup("fc_content")
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
-				w.At(1022, 13, "if")
+				w.At(1022, 13, runtime.StmtIf)
 				if !nsLa.Attr("stopped").Truthy() {
 					// GigaChat3.5.jinja:1023 {%- if messages[k]['role'] == 'function call' -%}
-					w.At(1023, 17, "if")
+					w.At(1023, 17, runtime.StmtIf)
 					if runtime.EqStr(messages.Item(k6).ItemStr("role"), "function call") {
 						// GigaChat3.5.jinja:1024 {%- set fc_content = messages[k]['content'] -%}
-						w.At(1024, 21, "set")
+						w.At(1024, 21, runtime.StmtSet)
 						fcContent = messages.Item(k6).ItemStr("content")
 						// GigaChat3.5.jinja:1025 {%- if fc_content is mapping -%}
-						w.At(1025, 21, "if")
+						w.At(1025, 21, runtime.StmtIf)
 						if runtime.IsMapping(fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1026 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
-							w.At(1026, 25, "set")
+							w.At(1026, 25, runtime.StmtSet)
 							runtime.SetAttr(nsLa, "tool_calls", runtime.Add(nsLa.Attr("tool_calls"), runtime.NewList(fcContent)))
 						} else if runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1028 {%- for c in fc_content -%}
-							w.At(1028, 25, "for")
+							w.At(1028, 25, runtime.StmtFor)
 							for _, c2 := range runtime.Iterate(w, fcContent) {
 								// GigaChat3.5.jinja:1029 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								w.At(1029, 29, "set")
+								w.At(1029, 29, runtime.StmtSet)
 								runtime.SetAttr(nsLa, "tool_calls", runtime.Add(nsLa.Attr("tool_calls"), runtime.NewList(c2)))
 							}
 						}
 						// GigaChat3.5.jinja:1032 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						w.At(1032, 21, "set")
+						w.At(1032, 21, runtime.StmtSet)
 						runtime.SetAttr(nsLa, "skip_count", runtime.Add(nsLa.Attr("skip_count"), runtime.Int(1)))
 					} else {
 						// GigaChat3.5.jinja:1034 {%- set ns_la.stopped = True -%}
-						w.At(1034, 21, "set")
+						w.At(1034, 21, runtime.StmtSet)
 						runtime.SetAttr(nsLa, "stopped", runtime.Bool(true))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:1039 {%- set ns_combined = namespace(calls=[]) -%}
-			w.At(1039, 9, "set")
+			w.At(1039, 9, runtime.StmtSet)
 			nsCombined = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("calls", runtime.NewList())})
 			// GigaChat3.5.jinja:1040 {%- for tc in ns_inline.tool_calls -%}
-			w.At(1040, 9, "for")
+			w.At(1040, 9, runtime.StmtFor)
 			for _, tc2 := range runtime.Iterate(w, nsInline.Attr("tool_calls")) {
 				// GigaChat3.5.jinja:1041 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				w.At(1041, 13, "set")
+				w.At(1041, 13, runtime.StmtSet)
 				runtime.SetAttr(nsCombined, "calls", runtime.Add(nsCombined.Attr("calls"), runtime.NewList(tc2)))
 			}
 			// GigaChat3.5.jinja:1043 {%- for tc in ns_la.tool_calls -%}
-			w.At(1043, 9, "for")
+			w.At(1043, 9, runtime.StmtFor)
 			for _, tc3 := range runtime.Iterate(w, nsLa.Attr("tool_calls")) {
 				// GigaChat3.5.jinja:1044 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				w.At(1044, 13, "set")
+				w.At(1044, 13, runtime.StmtSet)
 				runtime.SetAttr(nsCombined, "calls", runtime.Add(nsCombined.Attr("calls"), runtime.NewList(tc3)))
 			}
 			// GigaChat3.5.jinja:1047 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
-			w.At(1047, 9, "set")
+			w.At(1047, 9, runtime.StmtSet)
 			runtime.SetAttr(nsState, "skip_remaining", nsLa.Attr("skip_count"))
 			// GigaChat3.5.jinja:1050 {%- set ns_text = namespace(value=message.content if message.content is not none else ”) -%}
-			w.At(1050, 9, "set")
+			w.At(1050, 9, runtime.StmtSet)
 			nsText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
 				return message4.Attr("content")
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}))})
 			// GigaChat3.5.jinja:1051 {%- if ns_text.value is not string -%}
-			w.At(1051, 9, "if")
+			w.At(1051, 9, runtime.StmtIf)
 			if !runtime.IsString(nsText.Attr("value"), nil, nil) {
 				// GigaChat3.5.jinja:1052 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				w.At(1052, 13, "set")
+				w.At(1052, 13, runtime.StmtSet)
 				runtime.SetAttr(nsText, "value", runtime.FilterTojson(nsText.Attr("value"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			}
 			// GigaChat3.5.jinja:1056 {%- set ns_parts = namespace(blocks=[]) -%}
-			w.At(1056, 9, "set")
+			w.At(1056, 9, runtime.StmtSet)
 			nsParts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 			// GigaChat3.5.jinja:1057 {%- if ns_think.present -%}
-			w.At(1057, 9, "if")
+			w.At(1057, 9, runtime.StmtIf)
 			if nsThink.Attr("present").Truthy() {
 				// GigaChat3.5.jinja:1058 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				w.At(1058, 13, "set")
+				w.At(1058, 13, runtime.StmtSet)
 				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(runtime.Concat(runtime.Str("<think>"), nsThink.Attr("text"), runtime.Str("</think>")))))
 			}
 			// GigaChat3.5.jinja:1060 {%- if ns_text.value -%}
-			w.At(1060, 9, "if")
+			w.At(1060, 9, runtime.StmtIf)
 			if nsText.Attr("value").Truthy() {
 				// GigaChat3.5.jinja:1061 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
-				w.At(1061, 13, "set")
+				w.At(1061, 13, runtime.StmtSet)
 				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(nsText.Attr("value"))))
 			}
 			// GigaChat3.5.jinja:1063 {%- if ns_combined.calls -%}
-			w.At(1063, 9, "if")
+			w.At(1063, 9, runtime.StmtIf)
 			if nsCombined.Attr("calls").Truthy() {
 				// GigaChat3.5.jinja:1064 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
-				w.At(1064, 13, "set")
+				w.At(1064, 13, runtime.StmtSet)
 				gcmlBlock = w.Capture(func() {
 					renderGcmlToolCalls(nsCombined.Attr("calls"))
 				})
 				// GigaChat3.5.jinja:1065 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
-				w.At(1065, 13, "set")
+				w.At(1065, 13, runtime.StmtSet)
 				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(gcmlBlock)))
 				// GigaChat3.5.jinja:1068 {%- set ns_names_update = namespace(items=[]) -%}
-				w.At(1068, 13, "set")
+				w.At(1068, 13, runtime.StmtSet)
 				nsNamesUpdate = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList())})
 				// GigaChat3.5.jinja:1069 {%- for c in ns_combined.calls -%}
-				w.At(1069, 13, "for")
+				w.At(1069, 13, runtime.StmtFor)
 				for _, c3 := range runtime.Iterate(w, nsCombined.Attr("calls")) {
 					inner2 := runtime.Undefined("inner")
 					// GigaChat3.5.jinja:1070 {%- set inner = c.function if c.function is defined else c -%}
-					w.At(1070, 17, "set")
+					w.At(1070, 17, runtime.StmtSet)
 					c3Function := c3.Attr("function")
 					if runtime.IsDefined(c3Function, nil, nil) {
 						inner2 = c3Function
@@ -1890,67 +1890,67 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						inner2 = c3
 					}
 					// GigaChat3.5.jinja:1071 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					w.At(1071, 17, "set")
+					w.At(1071, 17, runtime.StmtSet)
 					runtime.SetAttr(nsNamesUpdate, "items", runtime.Add(nsNamesUpdate.Attr("items"), runtime.NewList(inner2.ItemStr("name"))))
 				}
 				// GigaChat3.5.jinja:1073 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
-				w.At(1073, 13, "set")
+				w.At(1073, 13, runtime.StmtSet)
 				runtime.SetAttr(nsState, "previous_tool_names", nsNamesUpdate.Attr("items"))
 			}
 			// GigaChat3.5.jinja:1090 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
-			w.At(1090, 9, "if")
+			w.At(1090, 9, runtime.StmtIf)
 			if (nsThink.Attr("present").Truthy() && !nsText.Attr("value").Truthy()) && !nsCombined.Attr("calls").Truthy() {
 				// GigaChat3.5.jinja:1091 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				w.At(1091, 13, "{{ }}")
+				w.At(1091, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			w.At(1094, 9, "set")
+			w.At(1094, 9, runtime.StmtSet)
 			compositeContent = runtime.FilterJoin(nsParts.Attr("blocks"), []runtime.Value{runtime.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096 {%- set ns_roles.current_assistant_role = 'assistant' -%}
-			w.At(1096, 9, "set")
+			w.At(1096, 9, runtime.StmtSet)
 			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("assistant"))
 			// GigaChat3.5.jinja:1103 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
-			w.At(1103, 9, "set")
+			w.At(1103, 9, runtime.StmtSet)
 			lastEffectiveIdx = runtime.Add(loop3.Index0(), nsLa.Attr("skip_count"))
 			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			w.At(1104, 9, "set")
+			w.At(1104, 9, runtime.StmtSet)
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			w.At(1108, 9, "{{ }}")
+			w.At(1108, 9, runtime.StmtPrint)
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Missing(), runtime.Bool(false))
 			// GigaChat3.5.jinja:1109 {%- if is_final_assistant -%}
-			w.At(1109, 9, "if")
+			w.At(1109, 9, runtime.StmtIf)
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110 {{- eos_token -}}
-				w.At(1110, 13, "{{ }}")
+				w.At(1110, 13, runtime.StmtPrint)
 				w.Write(eosToken)
 			} else {
 				// GigaChat3.5.jinja:1112 {{- add_tokens.message_sep -}}
-				w.At(1112, 13, "{{ }}")
+				w.At(1112, 13, runtime.StmtPrint)
 				w.Write(addTokens.Attr("message_sep"))
 			}
 		} else {
 			// GigaChat3.5.jinja:1118 {{- render_role_message(message) -}}
-			w.At(1118, 9, "{{ }}")
+			w.At(1118, 9, runtime.StmtPrint)
 			renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 		}
 		// GigaChat3.5.jinja:1129 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		w.At(1129, 5, "if")
+		w.At(1129, 5, runtime.StmtIf)
 		if (loop3.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message4.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132 {%- if reasoning -%}
-			w.At(1132, 9, "if")
+			w.At(1132, 9, runtime.StmtIf)
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				w.At(1133, 13, "{{ }}")
+				w.At(1133, 13, runtime.StmtPrint)
 				w.WriteString("assistant")
 				w.WriteStr(addTokens.Attr("role_sep"))
 				w.WriteString("<think>")
 			} else {
 				// GigaChat3.5.jinja:1135 {{- 'assistant' + add_tokens.role_sep -}}
-				w.At(1135, 13, "{{ }}")
+				w.At(1135, 13, runtime.StmtPrint)
 				w.WriteString("assistant")
 				w.WriteStr(addTokens.Attr("role_sep"))
 			}

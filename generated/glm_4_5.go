@@ -43,14 +43,14 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// glm_4_5.jinja:2 {%- if tools -%}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// glm_4_5.jinja:10 {% for tool in tools %}
-		w.At(10, 1, "for")
+		w.At(10, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// glm_4_5.jinja:11 {{ tool | tojson }}
-			w.At(11, 1, "{{ }}")
+			w.At(11, 1, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 			w.WriteString("\n")
 		}
@@ -60,51 +60,51 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// glm_4_5.jinja:24 {%- if content is string -%}
-		w.At(24, 5, "if")
+		w.At(24, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// glm_4_5.jinja:25 {{- content }}
-			w.At(25, 9, "{{ }}")
+			w.At(25, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// glm_4_5.jinja:27 {%- for item in content -%}
-			w.At(27, 9, "for")
+			w.At(27, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// glm_4_5.jinja:28 {%- if item is mapping and item.type == 'text' -%}
-				w.At(28, 13, "if")
+				w.At(28, 13, runtime.StmtIf)
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// glm_4_5.jinja:29 {{- item.text }}
-					w.At(29, 17, "{{ }}")
+					w.At(29, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// glm_4_5.jinja:31 {{- item }}
-					w.At(31, 17, "{{ }}")
+					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
 		} else {
 			// glm_4_5.jinja:35 {{- content }}
-			w.At(35, 9, "{{ }}")
+			w.At(35, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
 	// glm_4_5.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(38, 1, "set")
+	w.At(38, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// glm_4_5.jinja:39 {%- for m in messages %}
-	w.At(39, 1, "for")
+	w.At(39, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40 {%- if m.role == 'user' %}
-		w.At(40, 5, "if")
+		w.At(40, 5, runtime.StmtIf)
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// glm_4_5.jinja:41 {% set ns.last_user_index = loop.index0 -%}
-			w.At(41, 9, "set")
+			w.At(41, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// glm_4_5.jinja:44 {% for m in messages %}
-	w.At(44, 1, "for")
+	w.At(44, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
@@ -117,20 +117,20 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		extractedReasoning := in.Lookup("extracted_reasoning")
 		afterLastClose := in.Lookup("after_last_close")
 		// glm_4_5.jinja:45 {%- if m.role == 'user' -%}
-		w.At(45, 1, "if")
+		w.At(45, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")
 		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46 {%- set user_content = visible_text(m.content) -%}
-			w.At(46, 1, "set")
+			w.At(46, 1, runtime.StmtSet)
 			userContent = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
 			// glm_4_5.jinja:47 {{ user_content }}
-			w.At(47, 1, "{{ }}")
+			w.At(47, 1, runtime.StmtPrint)
 			w.Write(userContent)
 			// glm_4_5.jinja:48 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			w.At(48, 1, "{{ }}")
+			w.At(48, 1, runtime.StmtPrint)
 			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -139,48 +139,48 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(m2Role, "assistant") {
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51 {%- set reasoning_content = ” %}
-			w.At(51, 1, "set")
+			w.At(51, 1, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// glm_4_5.jinja:52 {%- set content = visible_text(m.content) %}
-			w.At(52, 1, "set")
+			w.At(52, 1, runtime.StmtSet)
 			content2 = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
 			// glm_4_5.jinja:53 {%- if m.reasoning_content is string %}
-			w.At(53, 1, "if")
+			w.At(53, 1, runtime.StmtIf)
 			m2ReasoningContent := m2.Attr("reasoning_content")
 			if runtime.IsString(m2ReasoningContent, nil, nil) {
 				// glm_4_5.jinja:54 {%- set reasoning_content = m.reasoning_content %}
-				w.At(54, 5, "set")
+				w.At(54, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// glm_4_5.jinja:57 {%- set parts = content.split('</think>') -%}
-				w.At(57, 9, "set")
+				w.At(57, 9, runtime.StmtSet)
 				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// glm_4_5.jinja:58 {%- set before_first_close = parts | first -%}
-				w.At(58, 9, "set")
+				w.At(58, 9, runtime.StmtSet)
 				beforeFirstClose = runtime.FilterFirst(parts, nil, nil)
 				// glm_4_5.jinja:59 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-				w.At(59, 9, "set")
+				w.At(59, 9, runtime.StmtSet)
 				innerParts = runtime.CallMethod(runtime.CallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
 				// glm_4_5.jinja:60 {%- set extracted_reasoning = inner_parts | last -%}
-				w.At(60, 9, "set")
+				w.At(60, 9, runtime.StmtSet)
 				extractedReasoning = runtime.FilterLast(innerParts, nil, nil)
 				// glm_4_5.jinja:61 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-				w.At(61, 9, "set")
+				w.At(61, 9, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// glm_4_5.jinja:62 {%- set after_last_close = parts | last -%}
-				w.At(62, 9, "set")
+				w.At(62, 9, runtime.StmtSet)
 				afterLastClose = runtime.FilterLast(parts, nil, nil)
 				// glm_4_5.jinja:63 {%- set content = after_last_close.lstrip('\n') -%}
-				w.At(63, 9, "set")
+				w.At(63, 9, runtime.StmtSet)
 				content2 = runtime.CallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// glm_4_5.jinja:66 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			w.At(66, 1, "if")
+			w.At(66, 1, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(67, 1, "{{ }}")
+				w.At(67, 1, runtime.StmtPrint)
 				w.WriteString("\n<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
@@ -188,54 +188,54 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71 {%- if content.strip() -%}
-			w.At(71, 1, "if")
+			w.At(71, 1, runtime.StmtIf)
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// glm_4_5.jinja:72 {{ '\n' + content.strip() }}
-				w.At(72, 1, "{{ }}")
+				w.At(72, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// glm_4_5.jinja:74 {% if m.tool_calls %}
-			w.At(74, 1, "if")
+			w.At(74, 1, runtime.StmtIf)
 			m2ToolCalls := m2.Attr("tool_calls")
 			if m2ToolCalls.Truthy() {
 				// glm_4_5.jinja:75 {% for tc in m.tool_calls %}
-				w.At(75, 1, "for")
+				w.At(75, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					tcObj := in.Lookup("tc_obj")
 					// glm_4_5.jinja:76 {%- if tc.function %}
-					w.At(76, 1, "if")
+					w.At(76, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77 {%- set tc_obj = tc.function %}
-						w.At(77, 5, "set")
+						w.At(77, 5, runtime.StmtSet)
 						tcObj = tcFunction
 					} else {
 						// glm_4_5.jinja:79 {%- set tc_obj = tc %}
-						w.At(79, 5, "set")
+						w.At(79, 5, runtime.StmtSet)
 						tcObj = tc
 					}
 					// glm_4_5.jinja:81 {{ '\n<tool_call>' + tc_obj.name }}
-					w.At(81, 1, "{{ }}")
+					w.At(81, 1, runtime.StmtPrint)
 					w.WriteString("\n<tool_call>")
 					w.WriteStr(tcObj.Attr("name"))
 					// glm_4_5.jinja:82 {%- if tc_obj.arguments is mapping -%}
-					w.At(82, 1, "if")
+					w.At(82, 1, runtime.StmtIf)
 					tcObjArguments := tcObj.Attr("arguments")
 					if runtime.IsMapping(tcObjArguments, nil, nil) {
 						// glm_4_5.jinja:83 {%- for k, v in tc_obj.arguments.items() -%}
-						w.At(83, 5, "for")
+						w.At(83, 5, runtime.StmtFor)
 						keys, values := runtime.DictItems(tcObjArguments)
 						for i3 := range w.Count(len(keys)) {
 							k := keys[i3]
 							v := values[i3]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85 {{ k }}
-							w.At(85, 10, "{{ }}")
+							w.At(85, 10, runtime.StmtPrint)
 							w.Write(k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86 {{ v | tojson if v is not string else v }}
-							w.At(86, 12, "{{ }}")
+							w.At(86, 12, runtime.StmtPrint)
 							if !runtime.IsString(v, nil, nil) {
 								w.WriteJSON(v, nil, nil)
 							} else {
@@ -246,7 +246,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93 {{ tc_obj.arguments }}
-						w.At(93, 12, "{{ }}")
+						w.At(93, 12, runtime.StmtPrint)
 						w.Write(tcObjArguments)
 						w.WriteString("</arg_value>")
 					}
@@ -255,27 +255,27 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(m2Role, "tool") {
 			// glm_4_5.jinja:98 {%- if m.content is string -%}
-			w.At(98, 1, "if")
+			w.At(98, 1, runtime.StmtIf)
 			m2Content := m2.Attr("content")
 			if runtime.IsString(m2Content, nil, nil) {
 				// glm_4_5.jinja:99 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(99, 1, "if")
+				w.At(99, 1, runtime.StmtIf)
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// glm_4_5.jinja:103 {{- m.content }}
-				w.At(103, 1, "{{ }}")
+				w.At(103, 1, runtime.StmtPrint)
 				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106 {% for tr in m.content %}
-				w.At(106, 16, "for")
+				w.At(106, 16, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109 {{ tr.output if tr.output is defined else tr }}
-					w.At(109, 1, "{{ }}")
+					w.At(109, 1, runtime.StmtPrint)
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -288,16 +288,16 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(m2Role, "system") {
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114 {{ visible_text(m.content) }}
-			w.At(114, 1, "{{ }}")
+			w.At(114, 1, runtime.StmtPrint)
 			visibleText(m2.Attr("content"))
 		}
 	}
 	// glm_4_5.jinja:117 {%- if add_generation_prompt -%}
-	w.At(117, 1, "if")
+	w.At(117, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
-		w.At(118, 18, "{{ }}")
+		w.At(118, 18, runtime.StmtPrint)
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {

@@ -43,14 +43,14 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.6.jinja:2 {%- if tools -%}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10 {% for tool in tools %}
-		w.At(10, 1, "for")
+		w.At(10, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// GLM-4.6.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(11, 1, "{{ }}")
+			w.At(11, 1, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
@@ -60,66 +60,66 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// GLM-4.6.jinja:24 {%- if content is string -%}
-		w.At(24, 5, "if")
+		w.At(24, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// GLM-4.6.jinja:25 {{- content }}
-			w.At(25, 9, "{{ }}")
+			w.At(25, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// GLM-4.6.jinja:27 {%- for item in content -%}
-			w.At(27, 9, "for")
+			w.At(27, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.6.jinja:28 {%- if item is mapping and item.type == 'text' -%}
-				w.At(28, 13, "if")
+				w.At(28, 13, runtime.StmtIf)
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// GLM-4.6.jinja:29 {{- item.text }}
-					w.At(29, 17, "{{ }}")
+					w.At(29, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// GLM-4.6.jinja:31 {{- item }}
-					w.At(31, 17, "{{ }}")
+					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
 		} else {
 			// GLM-4.6.jinja:35 {{- content }}
-			w.At(35, 9, "{{ }}")
+			w.At(35, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
 	// GLM-4.6.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(38, 1, "set")
+	w.At(38, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.6.jinja:39 {%- for m in messages %}
-	w.At(39, 1, "for")
+	w.At(39, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40 {%- if m.role == 'user' %}
-		w.At(40, 5, "if")
+		w.At(40, 5, runtime.StmtIf)
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.6.jinja:41 {% set ns.last_user_index = loop.index0 -%}
-			w.At(41, 9, "set")
+			w.At(41, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// GLM-4.6.jinja:44 {% for m in messages %}
-	w.At(44, 1, "for")
+	w.At(44, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		// GLM-4.6.jinja:45 {%- if m.role == 'user' -%}
-		w.At(45, 1, "if")
+		w.At(45, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")
 		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46 {{ visible_text(m.content) }}
-			w.At(46, 1, "{{ }}")
+			w.At(46, 1, runtime.StmtPrint)
 			visibleText(m2.Attr("content"))
 			// GLM-4.6.jinja:47 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			w.At(47, 1, "{{ }}")
+			w.At(47, 1, runtime.StmtPrint)
 			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
@@ -130,33 +130,33 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(m2Role, "assistant") {
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50 {%- set reasoning_content = ” %}
-			w.At(50, 1, "set")
+			w.At(50, 1, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// GLM-4.6.jinja:51 {%- set content = visible_text(m.content) %}
-			w.At(51, 1, "set")
+			w.At(51, 1, runtime.StmtSet)
 			content2 = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
 			// GLM-4.6.jinja:52 {%- if m.reasoning_content is string %}
-			w.At(52, 1, "if")
+			w.At(52, 1, runtime.StmtIf)
 			m2ReasoningContent := m2.Attr("reasoning_content")
 			if runtime.IsString(m2ReasoningContent, nil, nil) {
 				// GLM-4.6.jinja:53 {%- set reasoning_content = m.reasoning_content %}
-				w.At(53, 5, "set")
+				w.At(53, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(56, 9, "set")
+				w.At(56, 9, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// GLM-4.6.jinja:57 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(57, 9, "set")
+				w.At(57, 9, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// GLM-4.6.jinja:60 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			w.At(60, 1, "if")
+			w.At(60, 1, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(61, 1, "{{ }}")
+				w.At(61, 1, runtime.StmtPrint)
 				w.WriteString("\n<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
@@ -164,61 +164,61 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65 {%- if content.strip() -%}
-			w.At(65, 1, "if")
+			w.At(65, 1, runtime.StmtIf)
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66 {{ '\n' + content.strip() }}
-				w.At(66, 1, "{{ }}")
+				w.At(66, 1, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// GLM-4.6.jinja:68 {% if m.tool_calls %}
-			w.At(68, 1, "if")
+			w.At(68, 1, runtime.StmtIf)
 			m2ToolCalls := m2.Attr("tool_calls")
 			if m2ToolCalls.Truthy() {
 				// GLM-4.6.jinja:69 {% for tc in m.tool_calls %}
-				w.At(69, 1, "for")
+				w.At(69, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// GLM-4.6.jinja:70 {%- if tc.function %}
-					w.At(70, 1, "if")
+					w.At(70, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71 {%- set tc = tc.function %}
-						w.At(71, 5, "set")
+						w.At(71, 5, runtime.StmtSet)
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73 {{ '\n<tool_call>' + tc.name }}
-					w.At(73, 1, "{{ }}")
+					w.At(73, 1, runtime.StmtPrint)
 					w.WriteString("\n<tool_call>")
 					w.WriteStr(tc.Attr("name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74 {% set _args = tc.arguments or {} %}
-					w.At(74, 1, "set")
+					w.At(74, 1, runtime.StmtSet)
 					args2 = runtime.Or(tc.Attr("arguments"), func() runtime.Value {
 						return runtime.DictOf()
 					})
 					// GLM-4.6.jinja:75 {% if _args is not mapping %}
-					w.At(75, 1, "if")
+					w.At(75, 1, runtime.StmtIf)
 					if !runtime.IsMapping(args2, nil, nil) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.At(76, 5, "{{ }}")
+						w.At(76, 5, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args2, nil, nil))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78 {% for k, v in _args.items() %}
-					w.At(78, 1, "for")
+					w.At(78, 1, runtime.StmtFor)
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						k := keys[i3]
 						v := values[i3]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79 {{ k }}
-						w.At(79, 10, "{{ }}")
+						w.At(79, 10, runtime.StmtPrint)
 						w.Write(k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(80, 12, "{{ }}")
+						w.At(80, 12, runtime.StmtPrint)
 						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -231,27 +231,27 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(m2Role, "tool") {
 			// GLM-4.6.jinja:85 {%- if m.content is string -%}
-			w.At(85, 1, "if")
+			w.At(85, 1, runtime.StmtIf)
 			m2Content := m2.Attr("content")
 			if runtime.IsString(m2Content, nil, nil) {
 				// GLM-4.6.jinja:86 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(86, 1, "if")
+				w.At(86, 1, runtime.StmtIf)
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// GLM-4.6.jinja:90 {{- m.content }}
-				w.At(90, 1, "{{ }}")
+				w.At(90, 1, runtime.StmtPrint)
 				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93 {% for tr in m.content %}
-				w.At(93, 16, "for")
+				w.At(93, 16, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96 {{ tr.output if tr.output is defined else tr }}
-					w.At(96, 1, "{{ }}")
+					w.At(96, 1, runtime.StmtPrint)
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -264,16 +264,16 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(m2Role, "system") {
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101 {{ visible_text(m.content) }}
-			w.At(101, 1, "{{ }}")
+			w.At(101, 1, runtime.StmtPrint)
 			visibleText(m2.Attr("content"))
 		}
 	}
 	// GLM-4.6.jinja:104 {%- if add_generation_prompt -%}
-	w.At(104, 1, "if")
+	w.At(104, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
-		w.At(105, 18, "{{ }}")
+		w.At(105, 18, runtime.StmtPrint)
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {

@@ -43,14 +43,14 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.7-Flash.jinja:2 {%- if tools -%}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.7-Flash.jinja:10 {% for tool in tools %}
-		w.At(10, 1, "for")
+		w.At(10, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// GLM-4.7-Flash.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(11, 1, "{{ }}")
+			w.At(11, 1, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
@@ -60,51 +60,51 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18 {%- if content is string -%}
-		w.At(18, 5, "if")
+		w.At(18, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// GLM-4.7-Flash.jinja:19 {{- content }}
-			w.At(19, 9, "{{ }}")
+			w.At(19, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// GLM-4.7-Flash.jinja:21 {%- for item in content -%}
-			w.At(21, 9, "for")
+			w.At(21, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22 {%- if item is mapping and item.type == 'text' -%}
-				w.At(22, 13, "if")
+				w.At(22, 13, runtime.StmtIf)
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// GLM-4.7-Flash.jinja:23 {{- item.text }}
-					w.At(23, 17, "{{ }}")
+					w.At(23, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// GLM-4.7-Flash.jinja:25 {{- item }}
-					w.At(25, 17, "{{ }}")
+					w.At(25, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
 		} else {
 			// GLM-4.7-Flash.jinja:29 {{- content }}
-			w.At(29, 9, "{{ }}")
+			w.At(29, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
 	// GLM-4.7-Flash.jinja:32 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(32, 1, "set")
+	w.At(32, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
-	w.At(33, 1, "for")
+	w.At(33, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34 {%- if m.role == 'user' %}
-		w.At(34, 5, "if")
+		w.At(34, 5, runtime.StmtIf)
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.7-Flash.jinja:35 {% set ns.last_user_index = loop.index0 -%}
-			w.At(35, 9, "set")
+			w.At(35, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// GLM-4.7-Flash.jinja:38 {% for m in messages %}
-	w.At(38, 1, "for")
+	w.At(38, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
@@ -112,43 +112,43 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		clearThinking := in.Lookup("clear_thinking")
 		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
-		w.At(39, 1, "if")
+		w.At(39, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")
 		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
-			w.At(39, 36, "{{ }}")
+			w.At(39, 36, runtime.StmtPrint)
 			visibleText(m2.Attr("content"))
 		} else if runtime.EqStr(m2Role, "assistant") {
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = ” %}
-			w.At(42, 1, "set")
+			w.At(42, 1, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// GLM-4.7-Flash.jinja:43 {%- set content = visible_text(m.content) %}
-			w.At(43, 1, "set")
+			w.At(43, 1, runtime.StmtSet)
 			content2 = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
 			// GLM-4.7-Flash.jinja:44 {%- if m.reasoning_content is string %}
-			w.At(44, 1, "if")
+			w.At(44, 1, runtime.StmtIf)
 			m2ReasoningContent := m2.Attr("reasoning_content")
 			if runtime.IsString(m2ReasoningContent, nil, nil) {
 				// GLM-4.7-Flash.jinja:45 {%- set reasoning_content = m.reasoning_content %}
-				w.At(45, 5, "set")
+				w.At(45, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(48, 9, "set")
+				w.At(48, 9, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// GLM-4.7-Flash.jinja:49 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(49, 9, "set")
+				w.At(49, 9, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			w.At(52, 1, "if")
+			w.At(52, 1, runtime.StmtIf)
 			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(53, 1, "{{ }}")
+				w.At(53, 1, runtime.StmtPrint)
 				w.WriteString("<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
@@ -156,48 +156,48 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57 {%- if content.strip() -%}
-			w.At(57, 1, "if")
+			w.At(57, 1, runtime.StmtIf)
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 				// GLM-4.7-Flash.jinja:58 {{ content.strip() }}
-				w.At(58, 1, "{{ }}")
+				w.At(58, 1, runtime.StmtPrint)
 				w.Write(runtime.CallMethod(content2, "strip", nil, nil))
 			}
 			// GLM-4.7-Flash.jinja:60 {% if m.tool_calls %}
-			w.At(60, 1, "if")
+			w.At(60, 1, runtime.StmtIf)
 			m2ToolCalls := m2.Attr("tool_calls")
 			if m2ToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61 {% for tc in m.tool_calls %}
-				w.At(61, 1, "for")
+				w.At(61, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// GLM-4.7-Flash.jinja:62 {%- if tc.function %}
-					w.At(62, 1, "if")
+					w.At(62, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63 {%- set tc = tc.function %}
-						w.At(63, 5, "set")
+						w.At(63, 5, runtime.StmtSet)
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65 {{- '<tool_call>' + tc.name -}}
-					w.At(65, 1, "{{ }}")
+					w.At(65, 1, runtime.StmtPrint)
 					w.WriteString("<tool_call>")
 					w.WriteStr(tc.Attr("name"))
 					// GLM-4.7-Flash.jinja:66 {% set _args = tc.arguments %}
-					w.At(66, 1, "set")
+					w.At(66, 1, runtime.StmtSet)
 					args2 = tc.Attr("arguments")
 					// GLM-4.7-Flash.jinja:66 {% for k, v in _args.items() %}
-					w.At(66, 31, "for")
+					w.At(66, 31, runtime.StmtFor)
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						k := keys[i3]
 						v := values[i3]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66 {{ k }}
-						w.At(66, 71, "{{ }}")
+						w.At(66, 71, runtime.StmtPrint)
 						w.Write(k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(66, 99, "{{ }}")
+						w.At(66, 99, runtime.StmtPrint)
 						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -210,27 +210,27 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(m2Role, "tool") {
 			// GLM-4.7-Flash.jinja:69 {%- if m.content is string -%}
-			w.At(69, 1, "if")
+			w.At(69, 1, runtime.StmtIf)
 			m2Content := m2.Attr("content")
 			if runtime.IsString(m2Content, nil, nil) {
 				// GLM-4.7-Flash.jinja:70 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(70, 1, "if")
+				w.At(70, 1, runtime.StmtIf)
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
 				// GLM-4.7-Flash.jinja:74 {{- m.content }}
-				w.At(74, 1, "{{ }}")
+				w.At(74, 1, runtime.StmtPrint)
 				w.Write(m2Content)
 				w.WriteString("</tool_response>")
 			} else {
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77 {% for tr in m.content %}
-				w.At(77, 16, "for")
+				w.At(77, 16, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78 {{ tr.output if tr.output is defined else tr }}
-					w.At(78, 16, "{{ }}")
+					w.At(78, 16, runtime.StmtPrint)
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -243,16 +243,16 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(m2Role, "system") {
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
-			w.At(81, 11, "{{ }}")
+			w.At(81, 11, runtime.StmtPrint)
 			visibleText(m2.Attr("content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84 {%- if add_generation_prompt -%}
-	w.At(84, 1, "if")
+	w.At(84, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		w.At(85, 18, "{{ }}")
+		w.At(85, 18, runtime.StmtPrint)
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {

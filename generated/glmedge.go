@@ -38,10 +38,10 @@ var Glmedge = &runtime.Template{
 func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// glmedge.jinja:8 {%- for message in messages %}
-	w.At(8, 1, "for")
+	w.At(8, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// glmedge.jinja:9 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.At(9, 1, "{{ }}")
+		w.At(9, 1, runtime.StmtPrint)
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")

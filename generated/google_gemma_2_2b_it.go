@@ -40,42 +40,42 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1 {{ bos_token }}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// google-gemma-2-2b-it.jinja:1 {% if messages[0]['role'] == 'system' %}
-	w.At(1, 16, "if")
+	w.At(1, 16, runtime.StmtIf)
 	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// google-gemma-2-2b-it.jinja:1 {{ raise_exception('System role not supported') }}
-		w.At(1, 56, "{{ }}")
+		w.At(1, 56, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1 {% for message in messages %}
-	w.At(1, 117, "for")
+	w.At(1, 117, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		role := in.Lookup("role")
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		w.At(1, 146, "if")
+		w.At(1, 146, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			w.At(1, 208, "{{ }}")
+			w.At(1, 208, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'assistant') %}
-		w.At(1, 311, "if")
+		w.At(1, 311, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1 {% set role = 'model' %}
-			w.At(1, 352, "set")
+			w.At(1, 352, runtime.StmtSet)
 			role = runtime.Str("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1 {% set role = message['role'] %}
-			w.At(1, 386, "set")
+			w.At(1, 386, runtime.StmtSet)
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1 {{ '<start_of_turn>' + role + '
-		w.At(1, 429, "{{ }}")
+		w.At(1, 429, runtime.StmtPrint)
 		w.WriteString("<start_of_turn>")
 		w.WriteStr(role)
 		w.WriteString("\n")
@@ -83,7 +83,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<end_of_turn>\n")
 	}
 	// google-gemma-2-2b-it.jinja:3 {% if add_generation_prompt %}
-	w.At(3, 17, "if")
+	w.At(3, 17, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<start_of_turn>model\n")
 	}

@@ -52,13 +52,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		standardKeys := runtime.Undefined("standard_keys")
 		ns2 := ns
 		// google-gemma-4-31B-it.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5, "for")
+		w.At(4, 5, runtime.StmtFor)
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
@@ -66,102 +66,102 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			addComma := runtime.Undefined("add_comma")
 			nsItems := in.Lookup("ns_items")
 			// google-gemma-4-31B-it.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9, "set")
+			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
 			// google-gemma-4-31B-it.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9, "if")
+			w.At(6, 9, runtime.StmtIf)
 			if runtime.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13, "if")
+				w.At(7, 13, runtime.StmtIf)
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13, "set")
+				w.At(8, 13, runtime.StmtSet)
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:9 {{ key }}
-				w.At(9, 13, "{{ }}")
+				w.At(9, 13, runtime.StmtPrint)
 				w.Write(key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13, "if")
+				w.At(10, 13, runtime.StmtIf)
 				valueDescription := value.ItemStr("description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it.jinja:11 {{ value['description'] }}
-					w.At(11, 34, "{{ }}")
+					w.At(11, 34, runtime.StmtPrint)
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17, "set")
+					w.At(12, 17, runtime.StmtSet)
 					addComma = runtime.Bool(true)
 				}
 				// google-gemma-4-31B-it.jinja:14 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(14, 13, "if")
+				w.At(14, 13, runtime.StmtIf)
 				valueType := value.ItemStr("type")
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15 {%- if value['enum'] -%}
-					w.At(15, 17, "if")
+					w.At(15, 17, runtime.StmtIf)
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it.jinja:16 {%- if add_comma %}
-						w.At(16, 21, "if")
+						w.At(16, 21, runtime.StmtIf)
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:16 {%- set add_comma = true -%}
-							w.At(16, 54, "set")
+							w.At(16, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17 {{ format_argument(value['enum']) }}
-						w.At(17, 26, "{{ }}")
+						w.At(17, 26, runtime.StmtPrint)
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
 				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(20, 17, "if")
+					w.At(20, 17, runtime.StmtIf)
 					valueItems := value.ItemStr("items")
 					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21 {%- if add_comma %}
-						w.At(21, 21, "if")
+						w.At(21, 21, runtime.StmtIf)
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:21 {%- set add_comma = true -%}
-							w.At(21, 54, "set")
+							w.At(21, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(23, 21, "set")
+						w.At(23, 21, runtime.StmtSet)
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(24, 21, "for")
+						w.At(24, 21, runtime.StmtFor)
 						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
 						for i2 := range w.Count(len(keys2)) {
 							itemKey := keys2[i2]
 							itemValue := values2[i2]
 							// google-gemma-4-31B-it.jinja:25 {%- if item_value is not none -%}
-							w.At(25, 25, "if")
+							w.At(25, 25, runtime.StmtIf)
 							if !runtime.IsNone(itemValue, nil, nil) {
 								// google-gemma-4-31B-it.jinja:26 {%- if ns_items.found_first %}
-								w.At(26, 29, "if")
+								w.At(26, 29, runtime.StmtIf)
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27 {%- set ns_items.found_first = true -%}
-								w.At(27, 29, "set")
+								w.At(27, 29, runtime.StmtSet)
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it.jinja:28 {%- if item_key == 'properties' -%}
-								w.At(28, 29, "if")
+								w.At(28, 29, runtime.StmtIf)
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30 {%- if item_value is mapping -%}
-									w.At(30, 33, "if")
+									w.At(30, 33, runtime.StmtIf)
 									if runtime.IsMapping(itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(31, 37, "{{ }}")
+										w.At(31, 37, runtime.StmtPrint)
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
@@ -170,17 +170,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								} else if runtime.EqStr(itemKey, "required") {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
-									w.At(36, 33, "for")
+									w.At(36, 33, runtime.StmtFor)
 									items := runtime.Iterate(w, itemValue)
 									for i3 := range items {
 										reqItem := items[i3]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37 {{- req_item -}}
-										w.At(37, 42, "{{ }}")
+										w.At(37, 42, runtime.StmtPrint)
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38 {%- if not loop.last %}
-										w.At(38, 37, "if")
+										w.At(38, 37, runtime.StmtIf)
 										if !(i3 == len(items)-1) {
 											w.WriteString(",")
 										}
@@ -188,25 +188,25 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("]")
 								} else if runtime.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:42 {%- if item_value is string -%}
-									w.At(42, 33, "if")
+									w.At(42, 33, runtime.StmtIf)
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43 {{ format_argument(item_value | upper) }}
-										w.At(43, 42, "{{ }}")
+										w.At(43, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(45, 42, "{{ }}")
+										w.At(45, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:48 {{ item_key }}
-									w.At(48, 33, "{{ }}")
+									w.At(48, 33, runtime.StmtPrint)
 									w.Write(itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48 {{ format_argument(item_value) }}
-									w.At(48, 48, "{{ }}")
+									w.At(48, 48, runtime.StmtPrint)
 									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -215,86 +215,86 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:55 {%- if value['nullable'] %}
-				w.At(55, 13, "if")
+				w.At(55, 13, runtime.StmtIf)
 				if value.ItemStr("nullable").Truthy() {
 					// google-gemma-4-31B-it.jinja:56 {%- if add_comma %}
-					w.At(56, 17, "if")
+					w.At(56, 17, runtime.StmtIf)
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:56 {%- set add_comma = true -%}
-						w.At(56, 50, "set")
+						w.At(56, 50, runtime.StmtSet)
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59 {%- if value['type'] | upper == 'OBJECT' -%}
-				w.At(59, 13, "if")
+				w.At(59, 13, runtime.StmtIf)
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(60, 17, "if")
+					w.At(60, 17, runtime.StmtIf)
 					valueProperties := value.ItemStr("properties")
 					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
 						// google-gemma-4-31B-it.jinja:61 {%- if add_comma %}
-						w.At(61, 21, "if")
+						w.At(61, 21, runtime.StmtIf)
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:61 {%- set add_comma = true -%}
-							w.At(61, 54, "set")
+							w.At(61, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(63, 21, "{{ }}")
+						w.At(63, 21, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					} else if runtime.IsMapping(value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:66 {%- if add_comma %}
-						w.At(66, 21, "if")
+						w.At(66, 21, runtime.StmtIf)
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:66 {%- set add_comma = true -%}
-							w.At(66, 54, "set")
+							w.At(66, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(68, 21, "{{ }}")
+						w.At(68, 21, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
 					// google-gemma-4-31B-it.jinja:71 {%- if value['required'] -%}
-					w.At(71, 17, "if")
+					w.At(71, 17, runtime.StmtIf)
 					valueRequired := value.ItemStr("required")
 					if valueRequired.Truthy() {
 						// google-gemma-4-31B-it.jinja:72 {%- if add_comma %}
-						w.At(72, 21, "if")
+						w.At(72, 21, runtime.StmtIf)
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:72 {%- set add_comma = true -%}
-							w.At(72, 54, "set")
+							w.At(72, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74 {%- for item in value['required'] | default([]) -%}
-						w.At(74, 21, "for")
+						w.At(74, 21, runtime.StmtFor)
 						items2 := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
 						for i4 := range items2 {
 							item2 := items2[i4]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75 {{- item -}}
-							w.At(75, 30, "{{ }}")
+							w.At(75, 30, runtime.StmtPrint)
 							w.Write(item2)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76 {%- if not loop.last %}
-							w.At(76, 25, "if")
+							w.At(76, 25, runtime.StmtIf)
 							if !(i4 == len(items2)-1) {
 								w.WriteString(",")
 							}
@@ -303,17 +303,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:81 {%- if add_comma %}
-				w.At(81, 13, "if")
+				w.At(81, 13, runtime.StmtIf)
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
 					// google-gemma-4-31B-it.jinja:81 {%- set add_comma = true -%}
-					w.At(81, 46, "set")
+					w.At(81, 46, runtime.StmtSet)
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82 {{ value['type'] | upper }}
-				w.At(82, 23, "{{ }}")
+				w.At(82, 23, runtime.StmtPrint)
 				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -326,50 +326,50 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		responseDeclaration := in.Lookup("response_declaration")
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['name'] -}}
-		w.At(87, 17, "{{ }}")
+		w.At(87, 17, runtime.StmtPrint)
 		toolDataFunction := toolData.ItemStr("function")
 		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['description'] -}}
-		w.At(87, 72, "{{ }}")
+		w.At(87, 72, runtime.StmtPrint)
 		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it.jinja:88 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(88, 5, "set")
+		w.At(88, 5, runtime.StmtSet)
 		params = toolDataFunction.ItemStr("parameters")
 		// google-gemma-4-31B-it.jinja:89 {%- if params -%}
-		w.At(89, 5, "if")
+		w.At(89, 5, runtime.StmtIf)
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it.jinja:91 {%- if params['properties'] -%}
-			w.At(91, 9, "if")
+			w.At(91, 9, runtime.StmtIf)
 			paramsProperties := params.ItemStr("properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(92, 26, "{{ }}")
+				w.At(92, 26, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatParameters(paramsProperties, params.ItemStr("required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94 {%- if params['required'] -%}
-			w.At(94, 9, "if")
+			w.At(94, 9, runtime.StmtIf)
 			paramsRequired := params.ItemStr("required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96 {%- for item in params['required'] -%}
-				w.At(96, 13, "for")
+				w.At(96, 13, runtime.StmtFor)
 				items3 := runtime.Iterate(w, paramsRequired)
 				for i5 := range items3 {
 					item3 := items3[i5]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97 {{- item -}}
-					w.At(97, 22, "{{ }}")
+					w.At(97, 22, runtime.StmtPrint)
 					w.Write(item3)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98 {{- ',' if not loop.last -}}
-					w.At(98, 17, "{{ }}")
+					w.At(98, 17, runtime.StmtPrint)
 					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
@@ -377,40 +377,40 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it.jinja:102 {%- if params['type'] -%}
-			w.At(102, 9, "if")
+			w.At(102, 9, runtime.StmtIf)
 			paramsType := params.ItemStr("type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103 {{- params['type'] | upper -}}
-				w.At(103, 23, "{{ }}")
+				w.At(103, 23, runtime.StmtPrint)
 				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106 {%- if 'response' in tool_data['function'] -%}
-		w.At(106, 5, "if")
+		w.At(106, 5, runtime.StmtIf)
 		if runtime.In(runtime.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(107, 9, "set")
+			w.At(107, 9, runtime.StmtSet)
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it.jinja:109 {%- if response_declaration['description'] -%}
-			w.At(109, 9, "if")
+			w.At(109, 9, runtime.StmtIf)
 			responseDeclarationDescription := responseDeclaration.ItemStr("description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:110 {{- response_declaration['description'] -}}
-				w.At(110, 30, "{{ }}")
+				w.At(110, 30, runtime.StmtPrint)
 				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it.jinja:112 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(112, 9, "if")
+			w.At(112, 9, runtime.StmtIf)
 			responseDeclarationType := responseDeclaration.ItemStr("type")
 			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113 {{- response_declaration['type'] | upper -}}
-				w.At(113, 23, "{{ }}")
+				w.At(113, 23, runtime.StmtPrint)
 				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
@@ -426,16 +426,16 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		ns3 := ns
 		// google-gemma-4-31B-it.jinja:119 {%- if argument is string -%}
-		w.At(119, 5, "if")
+		w.At(119, 5, runtime.StmtIf)
 		if runtime.IsString(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(120, 9, "{{ }}")
+			w.At(120, 9, runtime.StmtPrint)
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
 		} else if runtime.IsBoolean(argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:122 {{- 'true' if argument else 'false' -}}
-			w.At(122, 9, "{{ }}")
+			w.At(122, 9, runtime.StmtPrint)
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
@@ -444,38 +444,38 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsMapping(argument, nil, nil) {
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125 {%- set ns = namespace(found_first=false) -%}
-			w.At(125, 9, "set")
+			w.At(125, 9, runtime.StmtSet)
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126 {%- for key, value in argument | dictsort -%}
-			w.At(126, 9, "for")
+			w.At(126, 9, runtime.StmtFor)
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
 			for i6 := range w.Count(len(keys3)) {
 				key2 := keys3[i6]
 				value2 := values3[i6]
 				// google-gemma-4-31B-it.jinja:127 {%- if ns.found_first %}
-				w.At(127, 13, "if")
+				w.At(127, 13, runtime.StmtIf)
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128 {%- set ns.found_first = true -%}
-				w.At(128, 13, "set")
+				w.At(128, 13, runtime.StmtSet)
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:129 {%- if escape_keys -%}
-				w.At(129, 13, "if")
+				w.At(129, 13, runtime.StmtIf)
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(130, 17, "{{ }}")
+					w.At(130, 17, runtime.StmtPrint)
 					w.WriteString("<|\"|>")
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it.jinja:132 {{- key -}}
-					w.At(132, 17, "{{ }}")
+					w.At(132, 17, runtime.StmtPrint)
 					w.Write(key2)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(134, 14, "{{ }}")
+				w.At(134, 14, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatArgument(value2, escapeKeys)
 				}))
@@ -484,17 +484,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(argument, nil, nil) {
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139 {%- for item in argument -%}
-			w.At(139, 9, "for")
+			w.At(139, 9, runtime.StmtFor)
 			items4 := runtime.Iterate(w, argument)
 			for i7 := range items4 {
 				item4 := items4[i7]
 				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(140, 13, "{{ }}")
+				w.At(140, 13, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatArgument(item4, escapeKeys)
 				}))
 				// google-gemma-4-31B-it.jinja:141 {%- if not loop.last %}
-				w.At(141, 13, "if")
+				w.At(141, 13, runtime.StmtIf)
 				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
@@ -502,7 +502,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]")
 		} else {
 			// google-gemma-4-31B-it.jinja:145 {{- argument -}}
-			w.At(145, 9, "{{ }}")
+			w.At(145, 9, runtime.StmtPrint)
 			w.Write(argument)
 		}
 	}
@@ -517,25 +517,25 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		text = runtime.Param(text, "text")
 		ns4 := ns
 		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result=”) -%}
-		w.At(149, 5, "set")
+		w.At(149, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150 {%- for part in text.split('<channel|>') -%}
-		w.At(150, 5, "for")
+		w.At(150, 5, runtime.StmtFor)
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// google-gemma-4-31B-it.jinja:151 {%- if '<|channel>' in part -%}
-			w.At(151, 9, "if")
+			w.At(151, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(152, 13, "set")
+				w.At(152, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:154 {%- set ns.result = ns.result + part -%}
-				w.At(154, 13, "set")
+				w.At(154, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157 {{- ns.result | trim -}}
-		w.At(157, 5, "{{ }}")
+		w.At(157, 5, runtime.StmtPrint)
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160 {%- macro format_tool_response_block(tool_name, response) -%}
@@ -544,30 +544,30 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		response = runtime.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162 {%- if response is mapping -%}
-		w.At(162, 5, "if")
+		w.At(162, 5, runtime.StmtIf)
 		if runtime.IsMapping(response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163 {{- 'response:' + tool_name + '{' -}}
-			w.At(163, 9, "{{ }}")
+			w.At(163, 9, runtime.StmtPrint)
 			w.WriteString("response:")
 			w.WriteStr(toolName)
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
-			w.At(164, 9, "for")
+			w.At(164, 9, runtime.StmtFor)
 			keys4, values4 := runtime.DictsortPairs(response, nil, nil)
 			for i8 := range w.Count(len(keys4)) {
 				key3 := keys4[i8]
 				value3 := values4[i8]
 				// google-gemma-4-31B-it.jinja:165 {{- key -}}
-				w.At(165, 13, "{{ }}")
+				w.At(165, 13, runtime.StmtPrint)
 				w.Write(key3)
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165 {{- format_argument(value, escape_keys=False) -}}
-				w.At(165, 25, "{{ }}")
+				w.At(165, 25, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					formatArgument(value3, runtime.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166 {%- if not loop.last %}
-				w.At(166, 13, "if")
+				w.At(166, 13, runtime.StmtIf)
 				if !(i8 == len(keys4)-1) {
 					w.WriteString(",")
 				}
@@ -575,7 +575,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("}")
 		} else {
 			// google-gemma-4-31B-it.jinja:170 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-			w.At(170, 9, "{{ }}")
+			w.At(170, 9, runtime.StmtPrint)
 			w.WriteString("response:")
 			w.WriteStr(toolName)
 			w.WriteString("{value:")
@@ -587,73 +587,73 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<tool_response|>")
 	}
 	// google-gemma-4-31B-it.jinja:175 {%- set ns = namespace(prev_message_type=None) -%}
-	w.At(175, 1, "set")
+	w.At(175, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
 	// google-gemma-4-31B-it.jinja:176 {%- set loop_messages = messages -%}
-	w.At(176, 1, "set")
+	w.At(176, 1, runtime.StmtSet)
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177 {{- bos_token -}}
-	w.At(177, 1, "{{ }}")
+	w.At(177, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// google-gemma-4-31B-it.jinja:179 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(179, 1, "if")
+	w.At(179, 1, runtime.StmtIf)
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(183, 5, "if")
+		w.At(183, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185 {%- set ns.prev_message_type = 'think' -%}
-			w.At(185, 9, "set")
+			w.At(185, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(188, 5, "if")
+		w.At(188, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189 {{- messages[0]['content'] | trim -}}
-			w.At(189, 9, "{{ }}")
+			w.At(189, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190 {%- set loop_messages = messages[1:] -%}
-			w.At(190, 9, "set")
+			w.At(190, 9, runtime.StmtSet)
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 		// google-gemma-4-31B-it.jinja:193 {%- if tools -%}
-		w.At(193, 5, "if")
+		w.At(193, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194 {%- for tool in tools %}
-			w.At(194, 9, "for")
+			w.At(194, 9, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196 {{- format_function_declaration(tool) | trim -}}
-				w.At(196, 13, "{{ }}")
+				w.At(196, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(199, 9, "set")
+			w.At(199, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	w.At(206, 1, "set")
+	w.At(206, 1, runtime.StmtSet)
 	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
-	w.At(207, 1, "for")
+	w.At(207, 1, runtime.StmtFor)
 	for _, i9 := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
 		// google-gemma-4-31B-it.jinja:208 {%- if loop_messages[i]['role'] == 'user' -%}
-		w.At(208, 5, "if")
+		w.At(208, 5, runtime.StmtIf)
 		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209 {%- set ns_turn.last_user_idx = i -%}
-			w.At(209, 9, "set")
+			w.At(209, 9, runtime.StmtSet)
 			runtime.SetAttr(nsTurn, "last_user_idx", i9)
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
-	w.At(214, 1, "for")
+	w.At(214, 1, runtime.StmtFor)
 	items5 := runtime.Iterate(w, loopMessages)
 	for i10 := range items5 {
 		message := items5[i10]
@@ -664,280 +664,280 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		nsTrOut := in.Lookup("ns_tr_out")
 		nsToolScan := in.Lookup("ns_tool_scan")
 		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
-		w.At(215, 5, "if")
+		w.At(215, 5, runtime.StmtIf)
 		if !runtime.EqStr(message.ItemStr("role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216 {%- set ns.prev_message_type = None -%}
-			w.At(216, 5, "set")
+			w.At(216, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "prev_message_type", runtime.None())
 			// google-gemma-4-31B-it.jinja:217 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			w.At(217, 5, "set")
+			w.At(217, 5, runtime.StmtSet)
 			if runtime.EqStr(message.ItemStr("role"), "assistant") {
 				role = runtime.Str("model")
 			} else {
 				role = message.ItemStr("role")
 			}
 			// google-gemma-4-31B-it.jinja:219 {%- set prev_nt = namespace(role=None, found=false) -%}
-			w.At(219, 5, "set")
+			w.At(219, 5, runtime.StmtSet)
 			prevNt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.None()), runtime.KW("found", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:220 {%- if loop.index0 > 0 -%}
-			w.At(220, 5, "if")
+			w.At(220, 5, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i10)), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				w.At(221, 9, "for")
+				w.At(221, 9, runtime.StmtFor)
 				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
-					w.At(222, 13, "if")
+					w.At(222, 13, runtime.StmtIf)
 					if !prevNt.Attr("found").Truthy() {
 						// google-gemma-4-31B-it.jinja:223 {%- if loop_messages[j]['role'] != 'tool' -%}
-						w.At(223, 17, "if")
+						w.At(223, 17, runtime.StmtIf)
 						if !runtime.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							w.At(224, 21, "set")
+							w.At(224, 21, runtime.StmtSet)
 							runtime.SetAttr(prevNt, "role", loopMessages.Item(j).ItemStr("role"))
 							// google-gemma-4-31B-it.jinja:225 {%- set prev_nt.found = true -%}
-							w.At(225, 21, "set")
+							w.At(225, 21, runtime.StmtSet)
 							runtime.SetAttr(prevNt, "found", runtime.Bool(true))
 						}
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:230 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
-			w.At(230, 5, "set")
+			w.At(230, 5, runtime.StmtSet)
 			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(prevNt.Attr("role"), "assistant"))
 			})
 			// google-gemma-4-31B-it.jinja:231 {%- if not continue_same_model_turn -%}
-			w.At(231, 5, "if")
+			w.At(231, 5, runtime.StmtIf)
 			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232 {{- '<|turn>' + role + '\n' }}
-				w.At(232, 9, "{{ }}")
+				w.At(232, 9, runtime.StmtPrint)
 				w.WriteString("<|turn>")
 				w.WriteStr(role)
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			w.At(236, 5, "set")
+			w.At(236, 5, runtime.StmtSet)
 			thinkingText = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil), func() runtime.Value {
 				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			})
 			// google-gemma-4-31B-it.jinja:237 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			w.At(237, 5, "if")
+			w.At(237, 5, runtime.StmtIf)
 			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				w.At(238, 9, "{{ }}")
+				w.At(238, 9, runtime.StmtPrint)
 				w.WriteString("<|channel>thought\n")
 				w.WriteStr(thinkingText)
 				w.WriteString("\n<channel|>")
 			}
 			// google-gemma-4-31B-it.jinja:241 {%- if message['tool_calls'] -%}
-			w.At(241, 13, "if")
+			w.At(241, 13, runtime.StmtIf)
 			messageToolCalls := message.ItemStr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242 {%- for tool_call in message['tool_calls'] -%}
-				w.At(242, 17, "for")
+				w.At(242, 17, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					function := runtime.Undefined("function")
 					nsArgs := in.Lookup("ns_args")
 					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
-					w.At(243, 21, "set")
+					w.At(243, 21, runtime.StmtSet)
 					function = toolCall.ItemStr("function")
 					// google-gemma-4-31B-it.jinja:244 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					w.At(244, 21, "{{ }}")
+					w.At(244, 21, runtime.StmtPrint)
 					w.WriteString("<|tool_call>call:")
 					w.WriteStr(function.ItemStr("name"))
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245 {%- if function['arguments'] is mapping -%}
-					w.At(245, 21, "if")
+					w.At(245, 21, runtime.StmtIf)
 					functionArguments := function.ItemStr("arguments")
 					if runtime.IsMapping(functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:246 {%- set ns_args = namespace(found_first=false) -%}
-						w.At(246, 25, "set")
+						w.At(246, 25, runtime.StmtSet)
 						nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:247 {%- for key, value in function['arguments'] | dictsort -%}
-						w.At(247, 25, "for")
+						w.At(247, 25, runtime.StmtFor)
 						keys5, values5 := runtime.DictsortPairs(functionArguments, nil, nil)
 						for i11 := range w.Count(len(keys5)) {
 							key4 := keys5[i11]
 							value4 := values5[i11]
 							// google-gemma-4-31B-it.jinja:248 {%- if ns_args.found_first %}
-							w.At(248, 29, "if")
+							w.At(248, 29, runtime.StmtIf)
 							if nsArgs.Attr("found_first").Truthy() {
 								w.WriteString(",")
 							}
 							// google-gemma-4-31B-it.jinja:249 {%- set ns_args.found_first = true -%}
-							w.At(249, 29, "set")
+							w.At(249, 29, runtime.StmtSet)
 							runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
 							// google-gemma-4-31B-it.jinja:250 {{- key -}}
-							w.At(250, 29, "{{ }}")
+							w.At(250, 29, runtime.StmtPrint)
 							w.Write(key4)
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250 {{- format_argument(value, escape_keys=False) -}}
-							w.At(250, 41, "{{ }}")
+							w.At(250, 41, runtime.StmtPrint)
 							w.Write(w.Capture(func() {
 								formatArgument(value4, runtime.Bool(false))
 							}))
 						}
 					} else if runtime.IsString(functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:253 {{- function['arguments'] -}}
-						w.At(253, 25, "{{ }}")
+						w.At(253, 25, runtime.StmtPrint)
 						w.Write(functionArguments)
 					}
 					w.WriteString("}<tool_call|>")
 				}
 				// google-gemma-4-31B-it.jinja:257 {%- set ns.prev_message_type = 'tool_call' -%}
-				w.At(257, 17, "set")
+				w.At(257, 17, runtime.StmtSet)
 				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260 {%- set ns_tr_out = namespace(flag=false) -%}
-			w.At(260, 13, "set")
+			w.At(260, 13, runtime.StmtSet)
 			nsTrOut = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("flag", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:261 {%- if message.get('tool_responses') -%}
-			w.At(261, 13, "if")
+			w.At(261, 13, runtime.StmtIf)
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:263 {%- for tool_response in message['tool_responses'] -%}
-				w.At(263, 17, "for")
+				w.At(263, 17, runtime.StmtFor)
 				for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					w.At(264, 21, "{{ }}")
+					w.At(264, 21, runtime.StmtPrint)
 					formatToolResponseBlock(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response"))
 					// google-gemma-4-31B-it.jinja:265 {%- set ns_tr_out.flag = true -%}
-					w.At(265, 21, "set")
+					w.At(265, 21, runtime.StmtSet)
 					runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
 					// google-gemma-4-31B-it.jinja:266 {%- set ns.prev_message_type = 'tool_response' -%}
-					w.At(266, 21, "set")
+					w.At(266, 21, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
 			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:270 {%- set ns_tool_scan = namespace(stopped=false) -%}
-				w.At(270, 17, "set")
+				w.At(270, 17, runtime.StmtSet)
 				nsToolScan = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("stopped", runtime.Bool(false))})
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				w.At(271, 17, "for")
+				w.At(271, 17, runtime.StmtFor)
 				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
 					follow := in.Lookup("follow")
 					nsTname := in.Lookup("ns_tname")
 					toolBody := in.Lookup("tool_body")
 					nsTxt := in.Lookup("ns_txt")
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
-					w.At(272, 21, "if")
+					w.At(272, 21, runtime.StmtIf)
 					if nsToolScan.Attr("stopped").Truthy() {
 					} else if !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
 						// google-gemma-4-31B-it.jinja:274 {%- set ns_tool_scan.stopped = true -%}
-						w.At(274, 25, "set")
+						w.At(274, 25, runtime.StmtSet)
 						runtime.SetAttr(nsToolScan, "stopped", runtime.Bool(true))
 					} else {
 						// google-gemma-4-31B-it.jinja:276 {%- set follow = loop_messages[k] -%}
-						w.At(276, 25, "set")
+						w.At(276, 25, runtime.StmtSet)
 						follow = loopMessages.Item(k)
 						// google-gemma-4-31B-it.jinja:278 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						w.At(278, 25, "set")
+						w.At(278, 25, runtime.StmtSet)
 						nsTname = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil))})
 						// google-gemma-4-31B-it.jinja:279 {%- for tc in message['tool_calls'] -%}
-						w.At(279, 25, "for")
+						w.At(279, 25, runtime.StmtFor)
 						for _, tc := range runtime.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							w.At(280, 29, "if")
+							w.At(280, 29, runtime.StmtIf)
 							if runtime.Eq(runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
 								// google-gemma-4-31B-it.jinja:281 {%- set ns_tname.name = tc['function']['name'] -%}
-								w.At(281, 33, "set")
+								w.At(281, 33, runtime.StmtSet)
 								runtime.SetAttr(nsTname, "name", tc.ItemStr("function").ItemStr("name"))
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285 {%- set tool_body = follow.get('content') -%}
-						w.At(285, 25, "set")
+						w.At(285, 25, runtime.StmtSet)
 						toolBody = runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286 {%- if tool_body is string -%}
-						w.At(286, 25, "if")
+						w.At(286, 25, runtime.StmtIf)
 						if runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							w.At(287, 29, "{{ }}")
+							w.At(287, 29, runtime.StmtPrint)
 							formatToolResponseBlock(nsTname.Attr("name"), toolBody)
 						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s=”) -%}
-							w.At(289, 29, "set")
+							w.At(289, 29, runtime.StmtSet)
 							nsTxt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("s", runtime.Str(""))})
 							// google-gemma-4-31B-it.jinja:290 {%- for part in tool_body -%}
-							w.At(290, 29, "for")
+							w.At(290, 29, runtime.StmtFor)
 							for _, part2 := range runtime.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291 {%- if part.get('type') == 'text' -%}
-								w.At(291, 33, "if")
+								w.At(291, 33, runtime.StmtIf)
 								if runtime.EqStr(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
 									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default(”)) -%}
-									w.At(292, 37, "set")
+									w.At(292, 37, runtime.StmtSet)
 									runtime.SetAttr(nsTxt, "s", runtime.Add(nsTxt.Attr("s"), runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil)))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
-							w.At(295, 29, "{{ }}")
+							w.At(295, 29, runtime.StmtPrint)
 							formatToolResponseBlock(nsTname.Attr("name"), nsTxt.Attr("s"))
 						} else {
 							// google-gemma-4-31B-it.jinja:297 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							w.At(297, 29, "{{ }}")
+							w.At(297, 29, runtime.StmtPrint)
 							formatToolResponseBlock(nsTname.Attr("name"), toolBody)
 						}
 						// google-gemma-4-31B-it.jinja:299 {%- set ns_tr_out.flag = true -%}
-						w.At(299, 25, "set")
+						w.At(299, 25, runtime.StmtSet)
 						runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
 						// google-gemma-4-31B-it.jinja:300 {%- set ns.prev_message_type = 'tool_response' -%}
-						w.At(300, 25, "set")
+						w.At(300, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305 {%- if message['content'] is string -%}
-			w.At(305, 13, "if")
+			w.At(305, 13, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:306 {%- if role == 'model' -%}
-				w.At(306, 17, "if")
+				w.At(306, 17, runtime.StmtIf)
 				if runtime.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307 {{- strip_thinking(message['content']) -}}
-					w.At(307, 21, "{{ }}")
+					w.At(307, 21, runtime.StmtPrint)
 					stripThinking(messageContent)
 				} else {
 					// google-gemma-4-31B-it.jinja:309 {{- message['content'] | trim -}}
-					w.At(309, 21, "{{ }}")
+					w.At(309, 21, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				}
 			} else if runtime.IsSequence(messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:312 {%- for item in message['content'] -%}
-				w.At(312, 17, "for")
+				w.At(312, 17, runtime.StmtFor)
 				for _, item5 := range runtime.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313 {%- if item['type'] == 'text' -%}
-					w.At(313, 21, "if")
+					w.At(313, 21, runtime.StmtIf)
 					item5Type := item5.ItemStr("type")
 					if runtime.EqStr(item5Type, "text") {
 						// google-gemma-4-31B-it.jinja:314 {%- if role == 'model' -%}
-						w.At(314, 25, "if")
+						w.At(314, 25, runtime.StmtIf)
 						if runtime.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315 {{- strip_thinking(item['text']) -}}
-							w.At(315, 29, "{{ }}")
+							w.At(315, 29, runtime.StmtPrint)
 							stripThinking(item5.ItemStr("text"))
 						} else {
 							// google-gemma-4-31B-it.jinja:317 {{- item['text'] | trim -}}
-							w.At(317, 29, "{{ }}")
+							w.At(317, 29, runtime.StmtPrint)
 							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 						}
 					} else if runtime.EqStr(item5Type, "image") {
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321 {%- set ns.prev_message_type = 'image' -%}
-						w.At(321, 25, "set")
+						w.At(321, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 					} else if runtime.EqStr(item5Type, "audio") {
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324 {%- set ns.prev_message_type = 'audio' -%}
-						w.At(324, 25, "set")
+						w.At(324, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 					} else if runtime.EqStr(item5Type, "video") {
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327 {%- set ns.prev_message_type = 'video' -%}
-						w.At(327, 25, "set")
+						w.At(327, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			w.At(332, 9, "if")
+			w.At(332, 9, runtime.StmtIf)
 			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOut.Attr("flag").Truthy() {
 				w.WriteString("<|tool_response>")
 			} else if !(nsTrOut.Attr("flag").Truthy() && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
@@ -946,14 +946,14 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// google-gemma-4-31B-it.jinja:340 {%- if add_generation_prompt -%}
-	w.At(340, 1, "if")
+	w.At(340, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		w.At(341, 5, "if")
+		w.At(341, 5, runtime.StmtIf)
 		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && !runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343 {%- if not enable_thinking | default(false) -%}
-			w.At(343, 9, "if")
+			w.At(343, 9, runtime.StmtIf)
 			if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}

@@ -38,17 +38,17 @@ var GptOss = &runtime.Template{
 func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// gpt-oss.jinja:12 {%- for message in messages %}
-	w.At(12, 1, "for")
+	w.At(12, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// gpt-oss.jinja:13 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		w.At(13, 1, "{{ }}")
+		w.At(13, 1, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|start|>")
 		w.WriteStr(messageRole)
 		w.WriteString("<|message|>")
 		w.WriteStr(message.ItemStr("content"))
 		// gpt-oss.jinja:14 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		w.At(14, 1, "{{ }}")
+		w.At(14, 1, runtime.StmtPrint)
 		if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
 		} else {

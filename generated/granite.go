@@ -38,21 +38,21 @@ var Granite = &runtime.Template{
 func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// granite.jinja:8 {%- for message in messages %}
-	w.At(8, 1, "for")
+	w.At(8, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite.jinja:9 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		w.At(9, 1, "{{ }}")
+		w.At(9, 1, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|start_of_role|>")
 		w.WriteStr(messageRole)
 		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
-		w.At(10, 1, "if")
+		w.At(10, 1, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.At(13, 1, "{{ }}")
+		w.At(13, 1, runtime.StmtPrint)
 		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")

@@ -38,22 +38,22 @@ var Granite40 = &runtime.Template{
 func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9 {%- for message in messages %}
-	w.At(9, 1, "for")
+	w.At(9, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// granite-4.0.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
-		w.At(10, 1, "if")
+		w.At(10, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:13 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			w.At(13, 1, "{{ }}")
+			w.At(13, 1, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.At(15, 1, "{{ }}")
+		w.At(15, 1, runtime.StmtPrint)
 		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")

@@ -39,29 +39,29 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// grok-2.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13 {%- for message in messages %}
-	w.At(13, 1, "for")
+	w.At(13, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// grok-2.jinja:14 {%- if message['role'] == 'system' %}
-		w.At(14, 1, "if")
+		w.At(14, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// grok-2.jinja:15 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.At(15, 1, "{{ }}")
+			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("System: ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|separator|>\n\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// grok-2.jinja:17 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("Human: ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|separator|>\n\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:19 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			w.At(19, 1, "{{ }}")
+			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|separator|>\n\n")

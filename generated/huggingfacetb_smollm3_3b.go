@@ -43,64 +43,64 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5 {%- if enable_thinking is not defined -%}
-	w.At(5, 1, "if")
+	w.At(5, 1, runtime.StmtIf)
 	if !runtime.IsDefined(enableThinking, nil, nil) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6 {%- set enable_thinking = true -%}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		enableThinking = runtime.Bool(true)
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:9 {%- if enable_thinking -%}
-	w.At(9, 1, "if")
+	w.At(9, 1, runtime.StmtIf)
 	if enableThinking.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:10 {%- set reasoning_mode = "/think" -%}
-		w.At(10, 5, "set")
+		w.At(10, 5, runtime.StmtSet)
 		reasoningMode = runtime.Str("/think")
 	} else {
 		// HuggingFaceTB-SmolLM3-3B.jinja:12 {%- set reasoning_mode = "/no_think" -%}
-		w.At(12, 5, "set")
+		w.At(12, 5, runtime.StmtSet)
 		reasoningMode = runtime.Str("/no_think")
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16 {%- if messages[0].role == "system" -%}
-	w.At(16, 1, "if")
+	w.At(16, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17 {%- set system_message = messages[0].content -%}
-		w.At(17, 5, "set")
+		w.At(17, 5, runtime.StmtSet)
 		systemMessage = messages0.Attr("content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18 {%- if "/no_think" in system_message -%}
-		w.At(18, 5, "if")
+		w.At(18, 5, runtime.StmtIf)
 		if runtime.In(runtime.Str("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19 {%- set reasoning_mode = "/no_think" -%}
-			w.At(19, 9, "set")
+			w.At(19, 9, runtime.StmtSet)
 			reasoningMode = runtime.Str("/no_think")
 		} else if runtime.In(runtime.Str("/think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:21 {%- set reasoning_mode = "/think" -%}
-			w.At(21, 9, "set")
+			w.At(21, 9, runtime.StmtSet)
 			reasoningMode = runtime.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		w.At(23, 5, "set")
+		w.At(23, 5, runtime.StmtSet)
 		customInstructions = runtime.CallMethod(systemMessage, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:24 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		w.At(24, 5, "set")
+		w.At(24, 5, runtime.StmtSet)
 		customInstructions = runtime.CallMethod(customInstructions, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:25 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		w.At(25, 5, "set")
+		w.At(25, 5, runtime.StmtSet)
 		customInstructions = runtime.CallMethod(customInstructions, "rstrip", nil, nil)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	w.At(29, 1, "{{ }}")
+	w.At(29, 1, runtime.StmtPrint)
 	w.WriteString("Reasoning Mode: ")
 	w.WriteStr(reasoningMode)
 	w.WriteString("\n\n")
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31 {%- if custom_instructions -%}
-	w.At(31, 1, "if")
+	w.At(31, 1, runtime.StmtIf)
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32 {{- custom_instructions + "\n\n" -}}
-		w.At(32, 5, "{{ }}")
+		w.At(32, 5, runtime.StmtPrint)
 		w.WriteAdd(customInstructions, runtime.Str("\n\n"))
 	} else if runtime.EqStr(reasoningMode, "/think") {
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
@@ -109,11 +109,11 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|im_end|>\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:40 {%- for message in messages -%}
-	w.At(40, 1, "for")
+	w.At(40, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:41 {%- set content = message.content if message.content is string else "" -%}
-		w.At(41, 5, "set")
+		w.At(41, 5, runtime.StmtSet)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			content = messageContent
@@ -121,11 +121,11 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.Str("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42 {%- if message.role == "user" -%}
-		w.At(42, 5, "if")
+		w.At(42, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			w.At(43, 9, "{{ }}")
+			w.At(43, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
@@ -133,16 +133,16 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:45 {%- if reasoning_mode == "/think" -%}
-			w.At(45, 9, "if")
+			w.At(45, 9, runtime.StmtIf)
 			if runtime.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.At(46, 13, "{{ }}")
+				w.At(46, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:48 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.At(48, 13, "{{ }}")
+				w.At(48, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
@@ -150,7 +150,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:51 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			w.At(51, 9, "{{ }}")
+			w.At(51, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteString("user\n")
 			w.WriteStr(content)
@@ -158,15 +158,15 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55 {%- if add_generation_prompt -%}
-	w.At(55, 1, "if")
+	w.At(55, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56 {%- if reasoning_mode == "/think" -%}
-		w.At(56, 5, "if")
+		w.At(56, 5, runtime.StmtIf)
 		if runtime.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:59 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			w.At(59, 9, "{{ }}")
+			w.At(59, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>assistant\n")
 			w.WriteString("<think>\n\n</think>\n")
 		}

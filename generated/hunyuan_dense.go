@@ -38,25 +38,25 @@ var HunyuanDense = &runtime.Template{
 func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16 {%- for message in messages %}
-	w.At(16, 1, "for")
+	w.At(16, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17 {%- if loop.first and message['role'] == 'system' %}
-		w.At(17, 1, "if")
+		w.At(17, 1, runtime.StmtIf)
 		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
 			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			w.At(18, 1, "{{ }}")
+			w.At(18, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
 		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// hunyuan-dense.jinja:20 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			w.At(20, 1, "{{ }}")
+			w.At(20, 1, runtime.StmtPrint)
 			w.WriteString("<｜hy_User｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜hy_Assistant｜>")
 		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// hunyuan-dense.jinja:22 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			w.At(22, 1, "{{ }}")
+			w.At(22, 1, runtime.StmtPrint)
 			w.WriteString("<｜hy_Assistant｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜hy_place▁holder▁no▁2｜>")

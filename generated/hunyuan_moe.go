@@ -38,24 +38,24 @@ var HunyuanMoe = &runtime.Template{
 func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-moe.jinja:13 {%- for message in messages %}
-	w.At(13, 1, "for")
+	w.At(13, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14 {%- if message['role'] == 'system' %}
-		w.At(14, 1, "if")
+		w.At(14, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			w.At(15, 1, "{{ }}")
+			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_4|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:17 {{- message['content'] + '<|eos|>' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:19 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			w.At(19, 1, "{{ }}")
+			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_0|>")

@@ -45,120 +45,120 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	thinking := in.Lookup("thinking")
 	controls := in.Lookup("controls")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:2 {%- if tools and not available_tools -%}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if tools.Truthy() && !availableTools.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:3 {%- set available_tools = tools -%}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		availableTools = tools
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5 {%- if messages[0]['role'] == 'system' %}
-	w.At(5, 1, "if")
+	w.At(5, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6 {%- set system_message = messages[0]['content'] %}
-		w.At(6, 6, "set")
+		w.At(6, 6, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7 {%- set loop_messages = messages[1:] %}
-		w.At(7, 6, "set")
+		w.At(7, 6, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		w.At(9, 6, "set")
+		w.At(9, 6, runtime.StmtSet)
 		systemMessage = runtime.Add(runtime.Add(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10 {%- if available_tools and documents %}
-		w.At(10, 6, "if")
+		w.At(10, 6, runtime.StmtIf)
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			w.At(11, 10, "set")
+			w.At(11, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			w.At(13, 10, "set")
+			w.At(13, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			w.At(15, 10, "set")
+			w.At(15, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17 {%- set system_message = system_message + " You are a helpful AI assistant.
-			w.At(17, 5, "set")
+			w.At(17, 5, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			w.At(20, 10, "set")
+			w.At(20, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22 {%- if 'citations' in controls and documents %}
-		w.At(22, 6, "if")
+		w.At(22, 6, runtime.StmtIf)
 		if runtime.In(runtime.Str("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23 {%- set system_message = system_message + '
-			w.At(23, 10, "set")
+			w.At(23, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26 {%- if 'hallucinations' in controls and documents %}
-		w.At(26, 6, "if")
+		w.At(26, 6, runtime.StmtIf)
 		if runtime.In(runtime.Str("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27 {%- set system_message = system_message + '
-			w.At(27, 10, "set")
+			w.At(27, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30 {%- set loop_messages = messages %}
-		w.At(30, 6, "set")
+		w.At(30, 6, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	w.At(32, 2, "{{ }}")
+	w.At(32, 2, runtime.StmtPrint)
 	w.WriteString("<|start_of_role|>system<|end_of_role|>")
 	w.WriteStr(systemMessage)
 	w.WriteString("<|end_of_text|>\n")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34 {%- if available_tools %}
-	w.At(34, 2, "if")
+	w.At(34, 2, runtime.StmtIf)
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36 {{- available_tools | tojson(indent=4) }}
-		w.At(36, 6, "{{ }}")
+		w.At(36, 6, runtime.StmtPrint)
 		w.WriteJSON(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40 {%- if documents %}
-	w.At(40, 2, "if")
+	w.At(40, 2, runtime.StmtIf)
 	if documents.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41 {%- for document in documents %}
-		w.At(41, 6, "for")
+		w.At(41, 6, runtime.StmtFor)
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			w.At(42, 10, "{{ }}")
+			w.At(42, 10, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
 			w.WriteStr(runtime.FilterString(document.ItemStr("doc_id"), nil, nil))
 			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44 {{- document['text'] }}
-			w.At(44, 10, "{{ }}")
+			w.At(44, 10, runtime.StmtPrint)
 			w.Write(document.ItemStr("text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49 {%- for message in loop_messages %}
-	w.At(49, 2, "for")
+	w.At(49, 2, runtime.StmtFor)
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		w.At(50, 6, "{{ }}")
+		w.At(50, 6, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|end_of_role|>")
 		w.WriteStr(message.ItemStr("content"))
 		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52 {%- if loop.last and add_generation_prompt %}
-		w.At(52, 6, "if")
+		w.At(52, 6, runtime.StmtIf)
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54 {%- if controls %}
-			w.At(54, 14, "if")
+			w.At(54, 14, runtime.StmtIf)
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55 {{- ' ' + controls | tojson()}}
-				w.At(55, 18, "{{ }}")
+				w.At(55, 18, runtime.StmtPrint)
 				w.WriteString(" ")
 				w.WriteStr(runtime.FilterTojson(controls, nil, nil))
 			}

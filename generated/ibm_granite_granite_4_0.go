@@ -48,182 +48,182 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
 	// ibm-granite-granite-4.0.jinja:3 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
 	// ibm-granite-granite-4.0.jinja:4 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.0.jinja:5 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6 {%- if available_tools is defined and available_tools %}
-	w.At(6, 1, "if")
+	w.At(6, 1, runtime.StmtIf)
 	if runtime.IsDefined(availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7 {%- set tools = available_tools %}
-		w.At(7, 5, "set")
+		w.At(7, 5, runtime.StmtSet)
 		tools = availableTools
 	}
 	// ibm-granite-granite-4.0.jinja:9 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
-	w.At(9, 1, "set")
+	w.At(9, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools_system_message", toolsSystemMessagePrefix), runtime.KW("documents_system_message", documentsSystemMessagePrefix), runtime.KW("default_system_message", g4DefaultSystemMessage), runtime.KW("system_message", runtime.Str(""))})
 	// ibm-granite-granite-4.0.jinja:14 {%- if tools %}
-	w.At(14, 1, "if")
+	w.At(14, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15 {%- for tool in tools %}
-		w.At(15, 5, "for")
+		w.At(15, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			w.At(16, 9, "set")
+			w.At(16, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "tools_system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil)))
 		}
 		// ibm-granite-granite-4.0.jinja:18 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		w.At(18, 5, "set")
+		w.At(18, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "tools_system_message", runtime.Add(ns.Attr("tools_system_message"), toolsSystemMessageSuffix))
 	} else {
 		// ibm-granite-granite-4.0.jinja:20 {%- set ns.tools_system_message = ” %}
-		w.At(20, 5, "set")
+		w.At(20, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "tools_system_message", runtime.Str(""))
 	}
 	// ibm-granite-granite-4.0.jinja:22 {%- if documents %}
-	w.At(22, 1, "if")
+	w.At(22, 1, runtime.StmtIf)
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23 {%- for document in documents %}
-		w.At(23, 5, "for")
+		w.At(23, 5, runtime.StmtFor)
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			w.At(24, 9, "set")
+			w.At(24, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "documents_system_message", runtime.Add(runtime.Add(ns.Attr("documents_system_message"), runtime.Str("\n")), runtime.FilterTojson(document, nil, nil)))
 		}
 		// ibm-granite-granite-4.0.jinja:26 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		w.At(26, 5, "set")
+		w.At(26, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "documents_system_message", runtime.Add(ns.Attr("documents_system_message"), documentsSystemMessageSuffix))
 	} else {
 		// ibm-granite-granite-4.0.jinja:28 {%- set ns.documents_system_message = ” %}
-		w.At(28, 5, "set")
+		w.At(28, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "documents_system_message", runtime.Str(""))
 	}
 	// ibm-granite-granite-4.0.jinja:30 {%- if messages[0].role == 'system' %}
-	w.At(30, 1, "if")
+	w.At(30, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31 {%- if messages[0].content is string %}
-		w.At(31, 5, "if")
+		w.At(31, 5, runtime.StmtIf)
 		messages0Content := messages0.Attr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:32 {%- set ns.system_message = messages[0].content %}
-			w.At(32, 9, "set")
+			w.At(32, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", messages0Content)
 		} else if runtime.IsIterable(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:34 {%- for entry in messages[0].content %}
-			w.At(34, 9, "for")
+			w.At(34, 9, runtime.StmtFor)
 			for _, entry := range runtime.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.0.jinja:35 {%- if entry.type== 'text' %}
-				w.At(35, 13, "if")
+				w.At(35, 13, runtime.StmtIf)
 				if runtime.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36 {%- if ns.system_message != ” %}
-					w.At(36, 17, "if")
+					w.At(36, 17, runtime.StmtIf)
 					if !runtime.EqStr(ns.Attr("system_message"), "") {
 						// ibm-granite-granite-4.0.jinja:37 {%- set ns.system_message = ns.system_message + '\n' %}
-						w.At(37, 21, "set")
+						w.At(37, 21, runtime.StmtSet)
 						runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), runtime.Str("\n")))
 					}
 					// ibm-granite-granite-4.0.jinja:39 {%- set ns.system_message = ns.system_message + entry.text %}
-					w.At(39, 17, "set")
+					w.At(39, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), entry.Attr("text")))
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:43 {%- if tools and documents %}
-		w.At(43, 5, "if")
+		w.At(43, 5, runtime.StmtIf)
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			w.At(44, 9, "set")
+			w.At(44, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			w.At(46, 9, "set")
+			w.At(46, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:48 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			w.At(48, 9, "set")
+			w.At(48, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
 		}
 	} else if tools.Truthy() && documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:52 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-		w.At(52, 9, "set")
+		w.At(52, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
 	} else if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:54 {%- set ns.system_message = ns.tools_system_message %}
-		w.At(54, 9, "set")
+		w.At(54, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_message", ns.Attr("tools_system_message"))
 	} else if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:56 {%- set ns.system_message = ns.documents_system_message %}
-		w.At(56, 9, "set")
+		w.At(56, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_message", ns.Attr("documents_system_message"))
 	}
 	// ibm-granite-granite-4.0.jinja:59 {%- if ns.system_message %}
-	w.At(59, 1, "if")
+	w.At(59, 1, runtime.StmtIf)
 	if ns.Attr("system_message").Truthy() {
 		// ibm-granite-granite-4.0.jinja:60 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		w.At(60, 5, "{{ }}")
+		w.At(60, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		w.WriteStr(ns.Attr("system_message"))
 		w.WriteString("<|end_of_text|>\n")
 	} else {
 		// ibm-granite-granite-4.0.jinja:62 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		w.At(62, 5, "{{ }}")
+		w.At(62, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		w.WriteStr(ns.Attr("default_system_message"))
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
-	w.At(64, 1, "for")
+	w.At(64, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val=”) %}
-		w.At(65, 5, "set")
+		w.At(65, 5, runtime.StmtSet)
 		content = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("val", runtime.Str(""))})
 		// ibm-granite-granite-4.0.jinja:66 {%- if message.content is string %}
-		w.At(66, 5, "if")
+		w.At(66, 5, runtime.StmtIf)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:67 {%- set content.val = message.content %}
-			w.At(67, 9, "set")
+			w.At(67, 9, runtime.StmtSet)
 			runtime.SetAttr(content, "val", messageContent)
 		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
-			w.At(70, 13, "for")
+			w.At(70, 13, runtime.StmtFor)
 			for _, entry2 := range runtime.Iterate(w, messageContent) {
 				// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
-				w.At(71, 17, "if")
+				w.At(71, 17, runtime.StmtIf)
 				if runtime.EqStr(entry2.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:72 {%- if content.val != ” %}
-					w.At(72, 21, "if")
+					w.At(72, 21, runtime.StmtIf)
 					if !runtime.EqStr(content.Attr("val"), "") {
 						// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
-						w.At(73, 25, "set")
+						w.At(73, 25, runtime.StmtSet)
 						runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), runtime.Str("\n")))
 					}
 					// ibm-granite-granite-4.0.jinja:75 {%- set content.val = content.val + entry.text %}
-					w.At(75, 21, "set")
+					w.At(75, 21, runtime.StmtSet)
 					runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), entry2.Attr("text")))
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:80 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		w.At(80, 5, "if")
+		w.At(80, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			w.At(81, 9, "{{ }}")
+			w.At(81, 9, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
@@ -231,48 +231,48 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_text|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			w.At(83, 9, "{{ }}")
+			w.At(83, 9, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(content.Attr("val"))
 			// ibm-granite-granite-4.0.jinja:84 {%- if message.tool_calls %}
-			w.At(84, 9, "if")
+			w.At(84, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85 {%- for tool_call in message.tool_calls %}
-				w.At(85, 13, "for")
+				w.At(85, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, messageToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
 					// ibm-granite-granite-4.0.jinja:86 {%- if (loop.first and content.val) or (not loop.first) %}
-					w.At(86, 17, "if")
+					w.At(86, 17, runtime.StmtIf)
 					if ((i2 == 0) && content.Attr("val").Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89 {%- if tool_call.function %}
-					w.At(89, 17, "if")
+					w.At(89, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.0.jinja:90 {%- set tool_call = tool_call.function %}
-						w.At(90, 21, "set")
+						w.At(90, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93 {{- tool_call.name }}
-					w.At(93, 17, "{{ }}")
+					w.At(93, 17, runtime.StmtPrint)
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95 {%- if tool_call.arguments is string %}
-					w.At(95, 17, "if")
+					w.At(95, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsString(toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.0.jinja:96 {{- tool_call.arguments }}
-						w.At(96, 21, "{{ }}")
+						w.At(96, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.0.jinja:98 {{- tool_call.arguments | tojson }}
-						w.At(98, 21, "{{ }}")
+						w.At(98, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
@@ -281,24 +281,24 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_text|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.0.jinja:105 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			w.At(105, 9, "if")
+			w.At(105, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109 {{- content.val }}
-			w.At(109, 9, "{{ }}")
+			w.At(109, 9, runtime.StmtPrint)
 			w.Write(content.Attr("val"))
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			w.At(111, 9, "if")
+			w.At(111, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
 	}
 	// ibm-granite-granite-4.0.jinja:116 {%- if add_generation_prompt %}
-	w.At(116, 1, "if")
+	w.At(116, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	}

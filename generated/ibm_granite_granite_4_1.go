@@ -47,173 +47,173 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.1.jinja:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.1.jinja:2 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
 	// ibm-granite-granite-4.1.jinja:3 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
 	// ibm-granite-granite-4.1.jinja:4 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.1.jinja:5 {%- if available_tools is defined and available_tools %}
-	w.At(5, 1, "if")
+	w.At(5, 1, runtime.StmtIf)
 	if runtime.IsDefined(availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:6 {%- set tools = available_tools %}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		tools = availableTools
 	}
 	// ibm-granite-granite-4.1.jinja:8 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
-	w.At(8, 1, "set")
+	w.At(8, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools_system_message", toolsSystemMessagePrefix), runtime.KW("documents_system_message", documentsSystemMessagePrefix), runtime.KW("system_message", runtime.Str(""))})
 	// ibm-granite-granite-4.1.jinja:12 {%- if tools %}
-	w.At(12, 1, "if")
+	w.At(12, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:13 {%- for tool in tools %}
-		w.At(13, 5, "for")
+		w.At(13, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// ibm-granite-granite-4.1.jinja:14 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			w.At(14, 9, "set")
+			w.At(14, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "tools_system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil)))
 		}
 		// ibm-granite-granite-4.1.jinja:16 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		w.At(16, 5, "set")
+		w.At(16, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "tools_system_message", runtime.Add(ns.Attr("tools_system_message"), toolsSystemMessageSuffix))
 	} else {
 		// ibm-granite-granite-4.1.jinja:18 {%- set ns.tools_system_message = ” %}
-		w.At(18, 5, "set")
+		w.At(18, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "tools_system_message", runtime.Str(""))
 	}
 	// ibm-granite-granite-4.1.jinja:20 {%- if documents %}
-	w.At(20, 1, "if")
+	w.At(20, 1, runtime.StmtIf)
 	if documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:21 {%- for document in documents %}
-		w.At(21, 5, "for")
+		w.At(21, 5, runtime.StmtFor)
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-4.1.jinja:22 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			w.At(22, 9, "set")
+			w.At(22, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "documents_system_message", runtime.Add(runtime.Add(ns.Attr("documents_system_message"), runtime.Str("\n")), runtime.FilterTojson(document, nil, nil)))
 		}
 		// ibm-granite-granite-4.1.jinja:24 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		w.At(24, 5, "set")
+		w.At(24, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "documents_system_message", runtime.Add(ns.Attr("documents_system_message"), documentsSystemMessageSuffix))
 	} else {
 		// ibm-granite-granite-4.1.jinja:26 {%- set ns.documents_system_message = ” %}
-		w.At(26, 5, "set")
+		w.At(26, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "documents_system_message", runtime.Str(""))
 	}
 	// ibm-granite-granite-4.1.jinja:28 {%- if messages[0].role == 'system' %}
-	w.At(28, 1, "if")
+	w.At(28, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29 {%- if messages[0].content is string %}
-		w.At(29, 5, "if")
+		w.At(29, 5, runtime.StmtIf)
 		messages0Content := messages0.Attr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:30 {%- set ns.system_message = messages[0].content %}
-			w.At(30, 9, "set")
+			w.At(30, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", messages0Content)
 		} else if runtime.IsIterable(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:32 {%- for entry in messages[0].content %}
-			w.At(32, 9, "for")
+			w.At(32, 9, runtime.StmtFor)
 			for _, entry := range runtime.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33 {%- if entry.type== 'text' %}
-				w.At(33, 13, "if")
+				w.At(33, 13, runtime.StmtIf)
 				if runtime.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.1.jinja:34 {%- if ns.system_message != ” %}
-					w.At(34, 17, "if")
+					w.At(34, 17, runtime.StmtIf)
 					if !runtime.EqStr(ns.Attr("system_message"), "") {
 						// ibm-granite-granite-4.1.jinja:35 {%- set ns.system_message = ns.system_message + '\n' %}
-						w.At(35, 21, "set")
+						w.At(35, 21, runtime.StmtSet)
 						runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), runtime.Str("\n")))
 					}
 					// ibm-granite-granite-4.1.jinja:37 {%- set ns.system_message = ns.system_message + entry.text %}
-					w.At(37, 17, "set")
+					w.At(37, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), entry.Attr("text")))
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:41 {%- if tools and documents %}
-		w.At(41, 5, "if")
+		w.At(41, 5, runtime.StmtIf)
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:42 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			w.At(42, 9, "set")
+			w.At(42, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.1.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			w.At(44, 9, "set")
+			w.At(44, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			w.At(46, 9, "set")
+			w.At(46, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
 		}
 	} else if tools.Truthy() && documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:50 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-		w.At(50, 9, "set")
+		w.At(50, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
 	} else if tools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:52 {%- set ns.system_message = ns.tools_system_message %}
-		w.At(52, 9, "set")
+		w.At(52, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_message", ns.Attr("tools_system_message"))
 	} else if documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:54 {%- set ns.system_message = ns.documents_system_message %}
-		w.At(54, 9, "set")
+		w.At(54, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_message", ns.Attr("documents_system_message"))
 	}
 	// ibm-granite-granite-4.1.jinja:57 {%- if ns.system_message %}
-	w.At(57, 1, "if")
+	w.At(57, 1, runtime.StmtIf)
 	if ns.Attr("system_message").Truthy() {
 		// ibm-granite-granite-4.1.jinja:58 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		w.At(58, 5, "{{ }}")
+		w.At(58, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		w.WriteStr(ns.Attr("system_message"))
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
-	w.At(60, 1, "for")
+	w.At(60, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val=”) %}
-		w.At(61, 5, "set")
+		w.At(61, 5, runtime.StmtSet)
 		content = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("val", runtime.Str(""))})
 		// ibm-granite-granite-4.1.jinja:62 {%- if message.content is string %}
-		w.At(62, 5, "if")
+		w.At(62, 5, runtime.StmtIf)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:63 {%- set content.val = message.content %}
-			w.At(63, 9, "set")
+			w.At(63, 9, runtime.StmtSet)
 			runtime.SetAttr(content, "val", messageContent)
 		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
-			w.At(66, 13, "for")
+			w.At(66, 13, runtime.StmtFor)
 			for _, entry2 := range runtime.Iterate(w, messageContent) {
 				// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
-				w.At(67, 17, "if")
+				w.At(67, 17, runtime.StmtIf)
 				if runtime.EqStr(entry2.Attr("type"), "text") {
 					// ibm-granite-granite-4.1.jinja:68 {%- if content.val != ” %}
-					w.At(68, 21, "if")
+					w.At(68, 21, runtime.StmtIf)
 					if !runtime.EqStr(content.Attr("val"), "") {
 						// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
-						w.At(69, 25, "set")
+						w.At(69, 25, runtime.StmtSet)
 						runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), runtime.Str("\n")))
 					}
 					// ibm-granite-granite-4.1.jinja:71 {%- set content.val = content.val + entry.text %}
-					w.At(71, 21, "set")
+					w.At(71, 21, runtime.StmtSet)
 					runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), entry2.Attr("text")))
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:76 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		w.At(76, 5, "if")
+		w.At(76, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			w.At(77, 9, "{{ }}")
+			w.At(77, 9, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
@@ -221,48 +221,48 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_text|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			w.At(79, 9, "{{ }}")
+			w.At(79, 9, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(content.Attr("val"))
 			// ibm-granite-granite-4.1.jinja:80 {%- if message.tool_calls %}
-			w.At(80, 9, "if")
+			w.At(80, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81 {%- for tool_call in message.tool_calls %}
-				w.At(81, 13, "for")
+				w.At(81, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, messageToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
 					// ibm-granite-granite-4.1.jinja:82 {%- if (loop.first and content.val) or (not loop.first) %}
-					w.At(82, 17, "if")
+					w.At(82, 17, runtime.StmtIf)
 					if ((i2 == 0) && content.Attr("val").Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85 {%- if tool_call.function %}
-					w.At(85, 17, "if")
+					w.At(85, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.1.jinja:86 {%- set tool_call = tool_call.function %}
-						w.At(86, 21, "set")
+						w.At(86, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.1.jinja:89 {{- tool_call.name }}
-					w.At(89, 17, "{{ }}")
+					w.At(89, 17, runtime.StmtPrint)
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91 {%- if tool_call.arguments is string %}
-					w.At(91, 17, "if")
+					w.At(91, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsString(toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.1.jinja:92 {{- tool_call.arguments }}
-						w.At(92, 21, "{{ }}")
+						w.At(92, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.1.jinja:94 {{- tool_call.arguments | tojson }}
-						w.At(94, 21, "{{ }}")
+						w.At(94, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
@@ -271,24 +271,24 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_text|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.1.jinja:101 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			w.At(101, 9, "if")
+			w.At(101, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.1.jinja:105 {{- content.val }}
-			w.At(105, 9, "{{ }}")
+			w.At(105, 9, runtime.StmtPrint)
 			w.Write(content.Attr("val"))
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			w.At(107, 9, "if")
+			w.At(107, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
 	}
 	// ibm-granite-granite-4.1.jinja:112 {%- if add_generation_prompt %}
-	w.At(112, 1, "if")
+	w.At(112, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	}

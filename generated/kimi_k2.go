@@ -39,13 +39,13 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	headers := runtime.Undefined("headers")
 	messages := in.Lookup("messages")
 	// kimi-k2.jinja:11 {%- set headers = {
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	headers = runtime.DictOf(runtime.Str("system"), runtime.Str("<|im_system|>system<|im_middle|>"), runtime.Str("user"), runtime.Str("<|im_user|>user<|im_middle|>"), runtime.Str("assistant"), runtime.Str("<|im_assistant|>assistant<|im_middle|>"), runtime.Str("tool"), runtime.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17 {%- for message in messages %}
-	w.At(17, 1, "for")
+	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// kimi-k2.jinja:18 {{- headers.get(message['role'], ”) + message['content'] + '<|im_end|>' }}
-		w.At(18, 1, "{{ }}")
+		w.At(18, 1, runtime.StmtPrint)
 		w.WriteAdd(runtime.CallMethod(headers, "get", []runtime.Value{message.ItemStr("role"), runtime.Str("")}, nil), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")

@@ -46,120 +46,120 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		c := runtime.Undefined("c")
 		// Kimi-K2-Instruct.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Instruct.jinja:3 {%- if c is string -%}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		if runtime.IsString(c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:4 {{ c }}
-			w.At(4, 7, "{{ }}")
+			w.At(4, 7, runtime.StmtPrint)
 			w.Write(c)
 		} else if !runtime.IsNone(c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:6 {% for content in c -%}
-			w.At(6, 7, "for")
+			w.At(6, 7, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9, "if")
+				w.At(7, 9, runtime.StmtIf)
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:10 {{ content['text'] }}
-					w.At(10, 11, "{{ }}")
+					w.At(10, 11, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
 				}
 			}
 		}
 	}
 	// Kimi-K2-Instruct.jinja:16 {%- set tool_response_queue = namespace(ids=[]) -%}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
 	// Kimi-K2-Instruct.jinja:17 {%- set tool_call_counter = namespace(value=0) -%}
-	w.At(17, 1, "set")
+	w.At(17, 1, runtime.StmtSet)
 	toolCallCounter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Kimi-K2-Instruct.jinja:19 {%- if tools -%}
-	w.At(19, 1, "if")
+	w.At(19, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20 {{ tools | tojson }}
-		w.At(20, 41, "{{ }}")
+		w.At(20, 41, runtime.StmtPrint)
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22 {% for message in messages %}
-	w.At(22, 1, "for")
+	w.At(22, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		roleName := runtime.Undefined("role_name")
 		toolCallId := in.Lookup("tool_call_id")
 		// Kimi-K2-Instruct.jinja:23 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		w.At(23, 3, "if")
+		w.At(23, 3, runtime.StmtIf)
 		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(27, 3, "set")
+		w.At(27, 3, runtime.StmtSet)
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Instruct.jinja:28 {%- if message['role'] == 'user' -%}
-		w.At(28, 3, "if")
+		w.At(28, 3, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29 {{role_name}}
-			w.At(29, 16, "{{ }}")
+			w.At(29, 16, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31 {{role_name}}
-			w.At(31, 21, "{{ }}")
+			w.At(31, 21, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33 {{role_name}}
-			w.At(33, 18, "{{ }}")
+			w.At(33, 18, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		w.At(36, 3, "if")
+		w.At(36, 3, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37 {{render_content(message)}}
-			w.At(37, 5, "{{ }}")
+			w.At(37, 5, runtime.StmtPrint)
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38 {%- for tool_call in message['tool_calls'] -%}
-			w.At(38, 5, "for")
+			w.At(38, 5, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				formattedId := runtime.Undefined("formatted_id")
 				// Kimi-K2-Instruct.jinja:39 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				w.At(39, 7, "set")
+				w.At(39, 7, runtime.StmtSet)
 				toolCallFunction := toolCall.ItemStr("function")
 				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 				// Kimi-K2-Instruct.jinja:40 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				w.At(40, 7, "set")
+				w.At(40, 7, runtime.StmtSet)
 				runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
 				// Kimi-K2-Instruct.jinja:41 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				w.At(41, 7, "set")
+				w.At(41, 7, runtime.StmtSet)
 				_ = runtime.CallMethod(toolResponseQueue.Attr("ids"), "append", []runtime.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42 {{ formatted_id }}
-				w.At(42, 26, "{{ }}")
+				w.At(42, 26, runtime.StmtPrint)
 				w.Write(formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42 {% if tool_call['function']['arguments'] is string %}
-				w.At(42, 72, "if")
+				w.At(42, 72, runtime.StmtIf)
 				toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
 				if runtime.IsString(toolCallFunctionArguments, nil, nil) {
 					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] }}
-					w.At(42, 125, "{{ }}")
+					w.At(42, 125, runtime.StmtPrint)
 					w.Write(toolCallFunctionArguments)
 				} else {
 					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] | tojson }}
-					w.At(42, 175, "{{ }}")
+					w.At(42, 175, runtime.StmtPrint)
 					w.WriteJSON(toolCallFunctionArguments, nil, nil)
 				}
 				w.WriteString("<|tool_call_end|>")
@@ -167,34 +167,34 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|tool_calls_section_end|>")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Kimi-K2-Instruct.jinja:46 {%- if tool_response_queue.ids -%}
-			w.At(46, 5, "if")
+			w.At(46, 5, runtime.StmtIf)
 			toolResponseQueueIds := toolResponseQueue.Attr("ids")
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(47, 7, "set")
+				w.At(47, 7, runtime.StmtSet)
 				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:49 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(49, 7, "set")
+				w.At(49, 7, runtime.StmtSet)
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51 {{ tool_call_id }}
-			w.At(51, 18, "{{ }}")
+			w.At(51, 18, runtime.StmtPrint)
 			w.Write(toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52 {{render_content(message)}}
-			w.At(52, 1, "{{ }}")
+			w.At(52, 1, runtime.StmtPrint)
 			renderContent(message)
 		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Instruct.jinja:54 {{render_content(message)}}
-			w.At(54, 5, "{{ }}")
+			w.At(54, 5, runtime.StmtPrint)
 			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:58 {%- if add_generation_prompt -%}
-	w.At(58, 1, "if")
+	w.At(58, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}

@@ -49,25 +49,25 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		c := runtime.Undefined("c")
 		// Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Thinking.jinja:3 {%- if c is string -%}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		if runtime.IsString(c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:4 {{ c }}
-			w.At(4, 7, "{{ }}")
+			w.At(4, 7, runtime.StmtPrint)
 			w.Write(c)
 		} else if !runtime.IsNone(c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:6 {% for content in c -%}
-			w.At(6, 7, "for")
+			w.At(6, 7, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9, "if")
+				w.At(7, 9, runtime.StmtIf)
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
-					w.At(10, 11, "{{ }}")
+					w.At(10, 11, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
 				}
 			}
@@ -78,72 +78,72 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		roleName := runtime.Undefined("role_name")
 		// Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(17, 3, "set")
+		w.At(17, 3, runtime.StmtSet)
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
-		w.At(18, 3, "if")
+		w.At(18, 3, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19 {{role_name}}
-			w.At(19, 16, "{{ }}")
+			w.At(19, 16, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21 {{role_name}}
-			w.At(21, 21, "{{ }}")
+			w.At(21, 21, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Thinking.jinja:23 {{role_name}}
-			w.At(23, 18, "{{ }}")
+			w.At(23, 18, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
 	// Kimi-K2-Thinking.jinja:27 {%- set tool_response_queue = namespace(ids=[]) -%}
-	w.At(27, 1, "set")
+	w.At(27, 1, runtime.StmtSet)
 	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
 	// Kimi-K2-Thinking.jinja:28 {%- set tool_call_counter = namespace(value=0) -%}
-	w.At(28, 1, "set")
+	w.At(28, 1, runtime.StmtSet)
 	toolCallCounter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Kimi-K2-Thinking.jinja:30 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32 {%- for tool_call in message['tool_calls'] -%}
-		w.At(32, 3, "for")
+		w.At(32, 3, runtime.StmtFor)
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 			formattedId := runtime.Undefined("formatted_id")
 			// Kimi-K2-Thinking.jinja:33 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			w.At(33, 5, "set")
+			w.At(33, 5, runtime.StmtSet)
 			toolCallFunction := toolCall.ItemStr("function")
 			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			// Kimi-K2-Thinking.jinja:34 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			w.At(34, 5, "set")
+			w.At(34, 5, runtime.StmtSet)
 			runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
 			// Kimi-K2-Thinking.jinja:35 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			w.At(35, 5, "set")
+			w.At(35, 5, runtime.StmtSet)
 			_ = runtime.CallMethod(toolResponseQueue.Attr("ids"), "append", []runtime.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36 {{ formatted_id }}
-			w.At(36, 24, "{{ }}")
+			w.At(36, 24, runtime.StmtPrint)
 			w.Write(formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36 {% if tool_call['function']['arguments'] is string %}
-			w.At(36, 70, "if")
+			w.At(36, 70, runtime.StmtIf)
 			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
 			if runtime.IsString(toolCallFunctionArguments, nil, nil) {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] }}
-				w.At(36, 123, "{{ }}")
+				w.At(36, 123, runtime.StmtPrint)
 				w.Write(toolCallFunctionArguments)
 			} else {
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] | tojson }}
-				w.At(36, 173, "{{ }}")
+				w.At(36, 173, runtime.StmtPrint)
 				w.WriteJSON(toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
@@ -151,149 +151,149 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:43 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	w.At(43, 1, "set")
+	w.At(43, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
 	// Kimi-K2-Thinking.jinja:44 {%- for idx in range(messages|length-1, -1, -1) -%}
-	w.At(44, 1, "for")
+	w.At(44, 1, runtime.StmtFor)
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		w.At(45, 5, "if")
+		w.At(45, 5, runtime.StmtIf)
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Thinking.jinja:46 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
-			w.At(46, 9, "set")
+			w.At(46, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	w.At(51, 1, "set")
+	w.At(51, 1, runtime.StmtSet)
 	histMsgs = messages.Slice(runtime.None(), runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None())
 	// Kimi-K2-Thinking.jinja:52 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	w.At(52, 1, "set")
+	w.At(52, 1, runtime.StmtSet)
 	suffixMsgs = messages.Slice(runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None(), runtime.None())
 	// Kimi-K2-Thinking.jinja:54 {%- if tools -%}
-	w.At(54, 1, "if")
+	w.At(54, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55 {{ tools | tojson }}
-		w.At(55, 41, "{{ }}")
+		w.At(55, 41, runtime.StmtPrint)
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	w.At(58, 1, "if")
+	w.At(58, 1, runtime.StmtIf)
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62 {%- for message in hist_msgs -%}
-	w.At(62, 1, "for")
+	w.At(62, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
 		toolCallId := in.Lookup("tool_call_id")
 		// Kimi-K2-Thinking.jinja:63 {{set_roles(message)}}
-		w.At(63, 3, "{{ }}")
+		w.At(63, 3, runtime.StmtPrint)
 		setRoles(message3)
 		// Kimi-K2-Thinking.jinja:64 {%- if message['role'] == 'assistant' -%}
-		w.At(64, 3, "if")
+		w.At(64, 3, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65 {{render_content(message)}}
-			w.At(65, 20, "{{ }}")
+			w.At(65, 20, runtime.StmtPrint)
 			renderContent(message3)
 			// Kimi-K2-Thinking.jinja:66 {%- if message.get('tool_calls') -%}
-			w.At(66, 5, "if")
+			w.At(66, 5, runtime.StmtIf)
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:67 {{render_toolcalls(message)}}
-				w.At(67, 7, "{{ }}")
+				w.At(67, 7, runtime.StmtPrint)
 				renderToolcalls(message3)
 			}
 		} else if runtime.EqStr(message3Role, "tool") {
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
-			w.At(70, 5, "if")
+			w.At(70, 5, runtime.StmtIf)
 			toolResponseQueueIds := toolResponseQueue.Attr("ids")
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(71, 7, "set")
+				w.At(71, 7, runtime.StmtSet)
 				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:73 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(73, 7, "set")
+				w.At(73, 7, runtime.StmtSet)
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75 {{ tool_call_id }}
-			w.At(75, 18, "{{ }}")
+			w.At(75, 18, runtime.StmtPrint)
 			w.Write(toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76 {{render_content(message)}}
-			w.At(76, 1, "{{ }}")
+			w.At(76, 1, runtime.StmtPrint)
 			renderContent(message3)
 		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:78 {{render_content(message)}}
-			w.At(78, 5, "{{ }}")
+			w.At(78, 5, runtime.StmtPrint)
 			renderContent(message3)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83 {%- for message in suffix_msgs -%}
-	w.At(83, 1, "for")
+	w.At(83, 1, runtime.StmtFor)
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
 		rc := in.Lookup("rc")
 		toolCallId2 := in.Lookup("tool_call_id")
 		// Kimi-K2-Thinking.jinja:84 {{set_roles(message)}}
-		w.At(84, 3, "{{ }}")
+		w.At(84, 3, runtime.StmtPrint)
 		setRoles(message4)
 		// Kimi-K2-Thinking.jinja:85 {%- if message['role'] == 'assistant' -%}
-		w.At(85, 3, "if")
+		w.At(85, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
 			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', ”) -%}
-			w.At(86, 5, "set")
+			w.At(86, 5, runtime.StmtSet)
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87 {{rc}}
-			w.At(87, 12, "{{ }}")
+			w.At(87, 12, runtime.StmtPrint)
 			w.Write(rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
-			w.At(87, 26, "{{ }}")
+			w.At(87, 26, runtime.StmtPrint)
 			renderContent(message4)
 			// Kimi-K2-Thinking.jinja:88 {%- if message.get('tool_calls') -%}
-			w.At(88, 5, "if")
+			w.At(88, 5, runtime.StmtIf)
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:89 {{render_toolcalls(message)}}
-				w.At(89, 6, "{{ }}")
+				w.At(89, 6, runtime.StmtPrint)
 				renderToolcalls(message4)
 			}
 		} else if runtime.EqStr(message4Role, "tool") {
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
-			w.At(92, 5, "if")
+			w.At(92, 5, runtime.StmtIf)
 			toolResponseQueueIds2 := toolResponseQueue.Attr("ids")
 			if toolResponseQueueIds2.Truthy() {
 				// Kimi-K2-Thinking.jinja:93 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(93, 7, "set")
+				w.At(93, 7, runtime.StmtSet)
 				toolCallId2 = runtime.CallMethod(toolResponseQueueIds2, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:95 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(95, 7, "set")
+				w.At(95, 7, runtime.StmtSet)
 				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97 {{ tool_call_id }}
-			w.At(97, 18, "{{ }}")
+			w.At(97, 18, runtime.StmtPrint)
 			w.Write(toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98 {{render_content(message)}}
-			w.At(98, 1, "{{ }}")
+			w.At(98, 1, runtime.StmtPrint)
 			renderContent(message4)
 		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:100 {{render_content(message)}}
-			w.At(100, 5, "{{ }}")
+			w.At(100, 5, runtime.StmtPrint)
 			renderContent(message4)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:106 {%- if add_generation_prompt -%}
-	w.At(106, 1, "if")
+	w.At(106, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}

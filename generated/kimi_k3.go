@@ -52,7 +52,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	escapeAttr := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:2 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		w.At(2, 1, "{{ }}")
+		w.At(2, 1, runtime.StmtPrint)
 		w.Write(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value, nil, nil), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5 {%- macro open_tag(tag, attrs=[]) -%}
@@ -62,19 +62,19 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			attrs = runtime.NewList()
 		}
 		// Kimi-K3.jinja:6 {{- '<|open|>' + tag -}}
-		w.At(6, 1, "{{ }}")
+		w.At(6, 1, runtime.StmtPrint)
 		w.WriteString("<|open|>")
 		w.WriteStr(tag)
 		// Kimi-K3.jinja:7 {%- for attr in attrs -%}
-		w.At(7, 1, "for")
+		w.At(7, 1, runtime.StmtFor)
 		for _, attr := range runtime.Iterate(w, attrs) {
 			// Kimi-K3.jinja:8 {{- ' ' + attr[0] + '="' -}}
-			w.At(8, 1, "{{ }}")
+			w.At(8, 1, runtime.StmtPrint)
 			w.WriteString(" ")
 			w.WriteStr(attr.ItemInt(0))
 			w.WriteString("=\"")
 			// Kimi-K3.jinja:8 {{- escape_attr(attr[1]) -}}
-			w.At(8, 29, "{{ }}")
+			w.At(8, 29, runtime.StmtPrint)
 			escapeAttr(attr.ItemInt(1))
 			w.WriteString("\"")
 		}
@@ -84,7 +84,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	closeTag := func(tag2 runtime.Value) {
 		tag2 = runtime.Param(tag2, "tag")
 		// Kimi-K3.jinja:14 {{- '<|close|>' + tag + '<|sep|>' -}}
-		w.At(14, 1, "{{ }}")
+		w.At(14, 1, runtime.StmtPrint)
 		w.WriteString("<|close|>")
 		w.WriteStr(tag2)
 		w.WriteString("<|sep|>")
@@ -93,20 +93,20 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	nextImage := func(state2 runtime.Value) {
 		state2 = runtime.Param(state2, "state")
 		// Kimi-K3.jinja:18 {%- if image_prompts is defined and image_prompts is not none -%}
-		w.At(18, 1, "if")
+		w.At(18, 1, runtime.StmtIf)
 		if runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil) {
 			// Kimi-K3.jinja:19 {%- if state.image_index >= image_prompts|length -%}
-			w.At(19, 5, "if")
+			w.At(19, 5, runtime.StmtIf)
 			if runtime.Ge(state2.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
 				// Kimi-K3.jinja:20 {{- raise_exception('More image placeholders than image prompts.') -}}
-				w.At(20, 9, "{{ }}")
+				w.At(20, 9, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22 {{- image_prompts[state.image_index] -}}
-			w.At(22, 5, "{{ }}")
+			w.At(22, 5, runtime.StmtPrint)
 			w.Write(imagePrompts.Item(state2.Attr("image_index")))
 			// Kimi-K3.jinja:23 {%- set state.image_index = state.image_index + 1 -%}
-			w.At(23, 5, "set")
+			w.At(23, 5, runtime.StmtSet)
 			runtime.SetAttr(state2, "image_index", runtime.Add(state2.Attr("image_index"), runtime.Int(1)))
 		} else {
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -118,33 +118,33 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		state3 = runtime.Param(state3, "state")
 		parts := in.Lookup("parts")
 		// Kimi-K3.jinja:30 {%- set text = text|string -%}
-		w.At(30, 1, "set")
+		w.At(30, 1, runtime.StmtSet)
 		text = runtime.FilterString(text, nil, nil)
 		// Kimi-K3.jinja:31 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		w.At(31, 1, "if")
+		w.At(31, 1, runtime.StmtIf)
 		if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			w.At(32, 5, "set")
+			w.At(32, 5, runtime.StmtSet)
 			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33 {%- for part in parts -%}
-			w.At(33, 5, "for")
+			w.At(33, 5, runtime.StmtFor)
 			items := runtime.Iterate(w, parts)
 			for i := range items {
 				part := items[i]
 				// Kimi-K3.jinja:34 {{- part -}}
-				w.At(34, 9, "{{ }}")
+				w.At(34, 9, runtime.StmtPrint)
 				w.Write(part)
 				// Kimi-K3.jinja:35 {%- if not loop.last -%}
-				w.At(35, 9, "if")
+				w.At(35, 9, runtime.StmtIf)
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35 {{- next_image(state) -}}
-					w.At(35, 33, "{{ }}")
+					w.At(35, 33, runtime.StmtPrint)
 					nextImage(state3)
 				}
 			}
 		} else {
 			// Kimi-K3.jinja:38 {{- text -}}
-			w.At(38, 5, "{{ }}")
+			w.At(38, 5, runtime.StmtPrint)
 			w.Write(text)
 		}
 	}
@@ -153,24 +153,24 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		state4 = runtime.Param(state4, "state")
 		// Kimi-K3.jinja:43 {%- if content is string -%}
-		w.At(43, 1, "if")
+		w.At(43, 1, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// Kimi-K3.jinja:44 {{- render_text(content, state) -}}
-			w.At(44, 5, "{{ }}")
+			w.At(44, 5, runtime.StmtPrint)
 			renderText(content, state4)
 		} else if !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
 			// Kimi-K3.jinja:46 {%- for part in content -%}
-			w.At(46, 5, "for")
+			w.At(46, 5, runtime.StmtFor)
 			for _, part2 := range runtime.Iterate(w, content) {
 				// Kimi-K3.jinja:47 {%- if part.type in ['image', 'image_url'] -%}
-				w.At(47, 9, "if")
+				w.At(47, 9, runtime.StmtIf)
 				if runtime.InStrs(part2.Attr("type"), "image", "image_url") {
 					// Kimi-K3.jinja:48 {{- next_image(state) -}}
-					w.At(48, 13, "{{ }}")
+					w.At(48, 13, runtime.StmtPrint)
 					nextImage(state4)
 				} else {
 					// Kimi-K3.jinja:50 {{- render_text(part.text, state) -}}
-					w.At(50, 13, "{{ }}")
+					w.At(50, 13, runtime.StmtPrint)
 					renderText(part2.Attr("text"), state4)
 				}
 			}
@@ -181,13 +181,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		messageType = runtime.Param(messageType, "message_type")
 		body = runtime.Param(body, "body")
 		// Kimi-K3.jinja:57 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		w.At(57, 1, "{{ }}")
+		w.At(57, 1, runtime.StmtPrint)
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
 		// Kimi-K3.jinja:58 {{- body|trim -}}
-		w.At(58, 1, "{{ }}")
+		w.At(58, 1, runtime.StmtPrint)
 		w.Write(runtime.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59 {{- close_tag('message') -}}
-		w.At(59, 1, "{{ }}")
+		w.At(59, 1, runtime.StmtPrint)
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
@@ -196,26 +196,26 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	jsonSorted = func(value2 runtime.Value) {
 		value2 = runtime.Param(value2, "value")
 		// Kimi-K3.jinja:66 {%- if value is mapping -%}
-		w.At(66, 1, "if")
+		w.At(66, 1, runtime.StmtIf)
 		if runtime.IsMapping(value2, nil, nil) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68 {%- for key, item in value|dictsort -%}
-			w.At(68, 1, "for")
+			w.At(68, 1, runtime.StmtFor)
 			keys, values := runtime.DictsortPairs(value2, nil, nil)
 			for i2 := range w.Count(len(keys)) {
 				key := keys[i2]
 				item2 := values[i2]
 				// Kimi-K3.jinja:69 {%- if not loop.first -%}
-				w.At(69, 1, "if")
+				w.At(69, 1, runtime.StmtIf)
 				if !(i2 == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70 {{- key|tojson(ensure_ascii=false) -}}
-				w.At(70, 1, "{{ }}")
+				w.At(70, 1, runtime.StmtPrint)
 				w.WriteJSON(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				w.WriteString(":")
 				// Kimi-K3.jinja:70 {{- json_sorted(item) -}}
-				w.At(70, 50, "{{ }}")
+				w.At(70, 50, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					jsonSorted(item2)
 				}))
@@ -223,22 +223,22 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("}")
 		} else if ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
 			// Kimi-K3.jinja:74 {{- value|tojson(ensure_ascii=false) -}}
-			w.At(74, 1, "{{ }}")
+			w.At(74, 1, runtime.StmtPrint)
 			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
 			w.WriteString("[")
 			// Kimi-K3.jinja:77 {%- for item in value -%}
-			w.At(77, 1, "for")
+			w.At(77, 1, runtime.StmtFor)
 			items2 := runtime.Iterate(w, value2)
 			for i3 := range items2 {
 				item3 := items2[i3]
 				// Kimi-K3.jinja:78 {%- if not loop.first -%}
-				w.At(78, 1, "if")
+				w.At(78, 1, runtime.StmtIf)
 				if !(i3 == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79 {{- json_sorted(item) -}}
-				w.At(79, 1, "{{ }}")
+				w.At(79, 1, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					jsonSorted(item3)
 				}))
@@ -253,23 +253,23 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			dynamic = runtime.Bool(false)
 		}
 		// Kimi-K3.jinja:86 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		w.At(86, 1, "{{ }}")
+		w.At(86, 1, runtime.StmtPrint)
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare"))))
 		// Kimi-K3.jinja:87 {%- if dynamic -%}
-		w.At(87, 1, "if")
+		w.At(87, 1, runtime.StmtIf)
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
 		} else {
 			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 		}
 		// Kimi-K3.jinja:92 {{- json_sorted(tool_list) -}}
-		w.At(92, 1, "{{ }}")
+		w.At(92, 1, runtime.StmtPrint)
 		w.Write(w.Capture(func() {
 			jsonSorted(toolList)
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94 {{- close_tag('message') -}}
-		w.At(94, 1, "{{ }}")
+		w.At(94, 1, runtime.StmtPrint)
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
@@ -277,7 +277,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	xtmlType := func(value3 runtime.Value) {
 		value3 = runtime.Param(value3, "value")
 		// Kimi-K3.jinja:99 {%- if value is boolean -%}
-		w.At(99, 1, "if")
+		w.At(99, 1, runtime.StmtIf)
 		if runtime.IsBoolean(value3, nil, nil) {
 			w.WriteString("boolean")
 		} else if runtime.IsNone(value3, nil, nil) {
@@ -296,14 +296,14 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	xtmlValue := func(value4 runtime.Value) {
 		value4 = runtime.Param(value4, "value")
 		// Kimi-K3.jinja:109 {%- if value is string -%}
-		w.At(109, 1, "if")
+		w.At(109, 1, runtime.StmtIf)
 		if runtime.IsString(value4, nil, nil) {
 			// Kimi-K3.jinja:110 {{- value -}}
-			w.At(110, 1, "{{ }}")
+			w.At(110, 1, runtime.StmtPrint)
 			w.Write(value4)
 		} else {
 			// Kimi-K3.jinja:112 {{- value|tojson(ensure_ascii=false) -}}
-			w.At(112, 1, "{{ }}")
+			w.At(112, 1, runtime.StmtPrint)
 			w.WriteJSON(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 	}
@@ -314,47 +314,47 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		toolCalls := runtime.Undefined("tool_calls")
 		// Kimi-K3.jinja:117 {%- if thinking -%}
-		w.At(117, 1, "if")
+		w.At(117, 1, runtime.StmtIf)
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			w.At(118, 5, "set")
+			w.At(118, 5, runtime.StmtSet)
 			reasoningContent = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), func() runtime.Value {
 				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil)
 			})
 			// Kimi-K3.jinja:119 {{- open_tag('think') -}}
-			w.At(119, 5, "{{ }}")
+			w.At(119, 5, runtime.StmtPrint)
 			openTag(runtime.Str("think"), runtime.Missing())
 			// Kimi-K3.jinja:120 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			w.At(120, 5, "if")
+			w.At(120, 5, runtime.StmtIf)
 			if !runtime.IsNone(reasoningContent, nil, nil) && runtime.FilterTrim(runtime.FilterString(reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121 {{- render_text(reasoning_content, state) -}}
-				w.At(121, 9, "{{ }}")
+				w.At(121, 9, runtime.StmtPrint)
 				renderText(reasoningContent, state5)
 			}
 			// Kimi-K3.jinja:123 {{- close_tag('think') -}}
-			w.At(123, 5, "{{ }}")
+			w.At(123, 5, runtime.StmtPrint)
 			closeTag(runtime.Str("think"))
 		}
 		// Kimi-K3.jinja:125 {{- open_tag('response') -}}
-		w.At(125, 1, "{{ }}")
+		w.At(125, 1, runtime.StmtPrint)
 		openTag(runtime.Str("response"), runtime.Missing())
 		// Kimi-K3.jinja:126 {{- render_content(message.get('content'), state) -}}
-		w.At(126, 1, "{{ }}")
+		w.At(126, 1, runtime.StmtPrint)
 		renderContent(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state5)
 		// Kimi-K3.jinja:127 {{- close_tag('response') -}}
-		w.At(127, 1, "{{ }}")
+		w.At(127, 1, runtime.StmtPrint)
 		closeTag(runtime.Str("response"))
 		// Kimi-K3.jinja:128 {%- set tool_calls = message.get('tool_calls') -%}
-		w.At(128, 1, "set")
+		w.At(128, 1, runtime.StmtSet)
 		toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
 		// Kimi-K3.jinja:129 {%- if tool_calls -%}
-		w.At(129, 1, "if")
+		w.At(129, 1, runtime.StmtIf)
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130 {{- open_tag('tools') -}}
-			w.At(130, 5, "{{ }}")
+			w.At(130, 5, runtime.StmtPrint)
 			openTag(runtime.Str("tools"), runtime.Missing())
 			// Kimi-K3.jinja:131 {%- for tool_call in tool_calls -%}
-			w.At(131, 5, "for")
+			w.At(131, 5, runtime.StmtFor)
 			items3 := runtime.Iterate(w, toolCalls)
 			for i4 := range items3 {
 				toolCall := items3[i4]
@@ -362,14 +362,14 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				arguments := runtime.Undefined("arguments")
 				jsonBlock := runtime.Undefined("json_block")
 				// Kimi-K3.jinja:132 {%- if tool_call is not mapping -%}
-				w.At(132, 9, "if")
+				w.At(132, 9, runtime.StmtIf)
 				if !runtime.IsMapping(toolCall, nil, nil) {
 					// Kimi-K3.jinja:133 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					w.At(133, 13, "{{ }}")
+					w.At(133, 13, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				w.At(135, 9, "set")
+				w.At(135, 9, runtime.StmtSet)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) && runtime.IsMapping(toolCallFunction, nil, nil) {
 					fn = toolCallFunction
@@ -377,75 +377,75 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136 {%- if fn.get('name') is none -%}
-				w.At(136, 9, "if")
+				w.At(136, 9, runtime.StmtIf)
 				if runtime.IsNone(runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil), nil, nil) {
 					// Kimi-K3.jinja:137 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					w.At(137, 13, "{{ }}")
+					w.At(137, 13, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				w.At(139, 9, "{{ }}")
+				w.At(139, 9, runtime.StmtPrint)
 				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1)))))
 				// Kimi-K3.jinja:140 {%- set arguments = fn.get('arguments', {}) -%}
-				w.At(140, 9, "set")
+				w.At(140, 9, runtime.StmtSet)
 				arguments = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 				// Kimi-K3.jinja:141 {%- set json_block = fn.get('_xtml_json_block') -%}
-				w.At(141, 9, "set")
+				w.At(141, 9, runtime.StmtSet)
 				jsonBlock = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142 {%- if json_block is not none -%}
-				w.At(142, 9, "if")
+				w.At(142, 9, runtime.StmtIf)
 				if !runtime.IsNone(jsonBlock, nil, nil) {
 					// Kimi-K3.jinja:143 {{- open_tag('json', [('type', 'object')]) -}}
-					w.At(143, 13, "{{ }}")
+					w.At(143, 13, runtime.StmtPrint)
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:144 {{- render_text(json_block, state) -}}
-					w.At(144, 13, "{{ }}")
+					w.At(144, 13, runtime.StmtPrint)
 					renderText(jsonBlock, state5)
 					// Kimi-K3.jinja:145 {{- close_tag('json') -}}
-					w.At(145, 13, "{{ }}")
+					w.At(145, 13, runtime.StmtPrint)
 					closeTag(runtime.Str("json"))
 				} else if runtime.IsMapping(arguments, nil, nil) {
 					// Kimi-K3.jinja:147 {%- for key, value in arguments.items() -%}
-					w.At(147, 13, "for")
+					w.At(147, 13, runtime.StmtFor)
 					keys2, values2 := runtime.DictItems(arguments)
 					for i5 := range w.Count(len(keys2)) {
 						key2 := keys2[i5]
 						value5 := values2[i5]
 						// Kimi-K3.jinja:148 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						w.At(148, 17, "{{ }}")
+						w.At(148, 17, runtime.StmtPrint)
 						openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
 							xtmlType(value5)
 						}))))
 						// Kimi-K3.jinja:149 {{- render_text(xtml_value(value), state) -}}
-						w.At(149, 17, "{{ }}")
+						w.At(149, 17, runtime.StmtPrint)
 						renderText(w.Capture(func() {
 							xtmlValue(value5)
 						}), state5)
 						// Kimi-K3.jinja:150 {{- close_tag('argument') -}}
-						w.At(150, 17, "{{ }}")
+						w.At(150, 17, runtime.StmtPrint)
 						closeTag(runtime.Str("argument"))
 					}
 				} else if runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:153 {{- open_tag('json', [('type', 'object')]) -}}
-					w.At(153, 13, "{{ }}")
+					w.At(153, 13, runtime.StmtPrint)
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:154 {{- render_text(arguments, state) -}}
-					w.At(154, 13, "{{ }}")
+					w.At(154, 13, runtime.StmtPrint)
 					renderText(arguments, state5)
 					// Kimi-K3.jinja:155 {{- close_tag('json') -}}
-					w.At(155, 13, "{{ }}")
+					w.At(155, 13, runtime.StmtPrint)
 					closeTag(runtime.Str("json"))
 				} else if !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
 					// Kimi-K3.jinja:157 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					w.At(157, 13, "{{ }}")
+					w.At(157, 13, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159 {{- close_tag('call') -}}
-				w.At(159, 9, "{{ }}")
+				w.At(159, 9, runtime.StmtPrint)
 				closeTag(runtime.Str("call"))
 			}
 			// Kimi-K3.jinja:161 {{- close_tag('tools') -}}
-			w.At(161, 5, "{{ }}")
+			w.At(161, 5, runtime.StmtPrint)
 			closeTag(runtime.Str("tools"))
 		}
 	}
@@ -460,31 +460,31 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		fallbackCall := in.Lookup("fallback_call")
 		fallbackFn := in.Lookup("fallback_fn")
 		// Kimi-K3.jinja:166 {%- set state.tool_index = state.tool_index + 1 -%}
-		w.At(166, 1, "set")
+		w.At(166, 1, runtime.StmtSet)
 		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
 		// Kimi-K3.jinja:167 {%- if resolved_name is not none -%}
-		w.At(167, 1, "if")
+		w.At(167, 1, runtime.StmtIf)
 		if !runtime.IsNone(resolvedName, nil, nil) {
 			// Kimi-K3.jinja:168 {%- set tool_name = resolved_name -%}
-			w.At(168, 5, "set")
+			w.At(168, 5, runtime.StmtSet)
 			toolName = resolvedName
 		} else if runtime.In(runtime.Str("tool"), message2) {
 			// Kimi-K3.jinja:170 {%- set tool_name = message.get('tool') -%}
-			w.At(170, 5, "set")
+			w.At(170, 5, runtime.StmtSet)
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool")}, nil)
 		} else {
 			// Kimi-K3.jinja:172 {%- set tool_name = message.get('name') -%}
-			w.At(172, 5, "set")
+			w.At(172, 5, runtime.StmtSet)
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("name")}, nil)
 		}
 		// Kimi-K3.jinja:174 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		w.At(174, 1, "if")
+		w.At(174, 1, runtime.StmtIf)
 		if (runtime.IsNone(toolName, nil, nil) && !runtime.IsNone(state6.Attr("tool_calls"), nil, nil)) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"), nil, nil)) {
 			// Kimi-K3.jinja:175 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			w.At(175, 5, "set")
+			w.At(175, 5, runtime.StmtSet)
 			fallbackCall = state6.Attr("tool_calls").Item(runtime.Sub(state6.Attr("tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			w.At(176, 5, "set")
+			w.At(176, 5, runtime.StmtSet)
 			fallbackCallFunction := fallbackCall.Attr("function")
 			if runtime.IsDefined(fallbackCallFunction, nil, nil) && runtime.IsMapping(fallbackCallFunction, nil, nil) {
 				fallbackFn = fallbackCallFunction
@@ -492,67 +492,67 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				fallbackFn = fallbackCall
 			}
 			// Kimi-K3.jinja:177 {%- set tool_name = fallback_fn.name -%}
-			w.At(177, 5, "set")
+			w.At(177, 5, runtime.StmtSet)
 			toolName = fallbackFn.Attr("name")
 		}
 		// Kimi-K3.jinja:179 {%- if tool_name is none -%}
-		w.At(179, 1, "if")
+		w.At(179, 1, runtime.StmtIf)
 		if runtime.IsNone(toolName, nil, nil) {
 			// Kimi-K3.jinja:180 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			w.At(180, 5, "{{ }}")
+			w.At(180, 5, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		w.At(182, 1, "{{ }}")
+		w.At(182, 1, runtime.StmtPrint)
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state6.Attr("tool_index"))))
 		// Kimi-K3.jinja:183 {{- render_content(message.get('content'), state) -}}
-		w.At(183, 1, "{{ }}")
+		w.At(183, 1, runtime.StmtPrint)
 		renderContent(runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil), state6)
 		// Kimi-K3.jinja:184 {{- close_tag('message') -}}
-		w.At(184, 1, "{{ }}")
+		w.At(184, 1, runtime.StmtPrint)
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188 {%- if thinking is undefined -%}
-	w.At(188, 1, "if")
+	w.At(188, 1, runtime.StmtIf)
 	if runtime.IsUndefined(thinking, nil, nil) {
 		// Kimi-K3.jinja:189 {%- set thinking = true -%}
-		w.At(189, 5, "set")
+		w.At(189, 5, runtime.StmtSet)
 		thinking = runtime.Bool(true)
 	}
 	// Kimi-K3.jinja:191 {%- if thinking_effort is undefined -%}
-	w.At(191, 1, "if")
+	w.At(191, 1, runtime.StmtIf)
 	if runtime.IsUndefined(thinkingEffort, nil, nil) {
 		// Kimi-K3.jinja:192 {%- set thinking_effort = 'max' -%}
-		w.At(192, 5, "set")
+		w.At(192, 5, runtime.StmtSet)
 		thinkingEffort = runtime.Str("max")
 	}
 	// Kimi-K3.jinja:194 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	w.At(194, 1, "if")
+	w.At(194, 1, runtime.StmtIf)
 	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort, nil, nil)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		w.At(195, 5, "{{ }}")
+		w.At(195, 5, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	w.At(198, 1, "set")
+	w.At(198, 1, runtime.StmtSet)
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
 	// Kimi-K3.jinja:200 {%- if tools is defined and tools -%}
-	w.At(200, 1, "if")
+	w.At(200, 1, runtime.StmtIf)
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// Kimi-K3.jinja:201 {{- render_tool_declare(tools) -}}
-		w.At(201, 5, "{{ }}")
+		w.At(201, 5, runtime.StmtPrint)
 		renderToolDeclare(tools, runtime.Missing())
 	}
 	// Kimi-K3.jinja:204 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
-	w.At(204, 1, "if")
+	w.At(204, 1, runtime.StmtIf)
 	if thinking.Truthy() && runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205 {{- internal_system_message(
-		w.At(205, 5, "{{ }}")
+		w.At(205, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("`.")))
 	}
 	// Kimi-K3.jinja:211 {%- for message in messages -%}
-	w.At(211, 1, "for")
+	w.At(211, 1, runtime.StmtFor)
 	items4 := runtime.Iterate(w, messages)
 	for i6 := range items4 {
 		message3 := items4[i6]
@@ -560,151 +560,151 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		run := in.Lookup("run")
 		emitted := in.Lookup("emitted")
 		// Kimi-K3.jinja:212 {%- if message is mapping -%}
-		w.At(212, 5, "if")
+		w.At(212, 5, runtime.StmtIf)
 		if runtime.IsMapping(message3, nil, nil) {
 			// Kimi-K3.jinja:213 {%- if 'role' not in message -%}
-			w.At(213, 9, "if")
+			w.At(213, 9, runtime.StmtIf)
 			if runtime.NotIn(runtime.Str("role"), message3) {
 				// Kimi-K3.jinja:214 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				w.At(214, 13, "{{ }}")
+				w.At(214, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Kimi K3 messages require a role.")))
 			} else if runtime.EqStr(message3.Attr("role"), "user") {
 				// Kimi-K3.jinja:216 {%- set attrs = [('role', 'user')] -%}
-				w.At(216, 13, "set")
+				w.At(216, 13, runtime.StmtSet)
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
 				// Kimi-K3.jinja:217 {%- if message.get('name') -%}
-				w.At(217, 13, "if")
+				w.At(217, 13, runtime.StmtIf)
 				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:217 {%- set attrs = attrs + [('name', message.name)] -%}
-					w.At(217, 43, "set")
+					w.At(217, 43, runtime.StmtSet)
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
 				// Kimi-K3.jinja:218 {{- open_tag('message', attrs) -}}
-				w.At(218, 13, "{{ }}")
+				w.At(218, 13, runtime.StmtPrint)
 				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:219 {{- render_content(message.get('content'), state) -}}
-				w.At(219, 13, "{{ }}")
+				w.At(219, 13, runtime.StmtPrint)
 				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 				// Kimi-K3.jinja:220 {{- close_tag('message') -}}
-				w.At(220, 13, "{{ }}")
+				w.At(220, 13, runtime.StmtPrint)
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
 				// Kimi-K3.jinja:223 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				w.At(223, 13, "{{ }}")
+				w.At(223, 13, runtime.StmtPrint)
 				renderToolDeclare(message3.Attr("tools"), runtime.Bool(true))
 			} else if runtime.EqStr(message3.Attr("role"), "system") {
 				// Kimi-K3.jinja:225 {%- set attrs = [('role', 'system')] -%}
-				w.At(225, 13, "set")
+				w.At(225, 13, runtime.StmtSet)
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
 				// Kimi-K3.jinja:226 {%- if message.get('name') -%}
-				w.At(226, 13, "if")
+				w.At(226, 13, runtime.StmtIf)
 				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:226 {%- set attrs = attrs + [('name', message.name)] -%}
-					w.At(226, 43, "set")
+					w.At(226, 43, runtime.StmtSet)
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
 				// Kimi-K3.jinja:227 {{- open_tag('message', attrs) -}}
-				w.At(227, 13, "{{ }}")
+				w.At(227, 13, runtime.StmtPrint)
 				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:228 {{- render_content(message.get('content'), state) -}}
-				w.At(228, 13, "{{ }}")
+				w.At(228, 13, runtime.StmtPrint)
 				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 				// Kimi-K3.jinja:229 {{- close_tag('message') -}}
-				w.At(229, 13, "{{ }}")
+				w.At(229, 13, runtime.StmtPrint)
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if runtime.EqStr(message3.Attr("role"), "assistant") {
 				// Kimi-K3.jinja:232 {%- set state.tool_calls = message.get('tool_calls') -%}
-				w.At(232, 13, "set")
+				w.At(232, 13, runtime.StmtSet)
 				runtime.SetAttr(state, "tool_calls", runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
 				// Kimi-K3.jinja:233 {%- set state.tool_index = 0 -%}
-				w.At(233, 13, "set")
+				w.At(233, 13, runtime.StmtSet)
 				runtime.SetAttr(state, "tool_index", runtime.Int(0))
 				// Kimi-K3.jinja:234 {%- set attrs = [('role', 'assistant')] -%}
-				w.At(234, 13, "set")
+				w.At(234, 13, runtime.StmtSet)
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
 				// Kimi-K3.jinja:235 {%- if message.get('name') -%}
-				w.At(235, 13, "if")
+				w.At(235, 13, runtime.StmtIf)
 				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:235 {%- set attrs = attrs + [('name', message.name)] -%}
-					w.At(235, 43, "set")
+					w.At(235, 43, runtime.StmtSet)
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
 				// Kimi-K3.jinja:236 {{- open_tag('message', attrs) -}}
-				w.At(236, 13, "{{ }}")
+				w.At(236, 13, runtime.StmtPrint)
 				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:237 {{- render_assistant(message, state) -}}
-				w.At(237, 13, "{{ }}")
+				w.At(237, 13, runtime.StmtPrint)
 				renderAssistant(message3, state)
 				// Kimi-K3.jinja:238 {{- close_tag('message') -}}
-				w.At(238, 13, "{{ }}")
+				w.At(238, 13, runtime.StmtPrint)
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
-				w.At(241, 13, "set")
+				w.At(241, 13, runtime.StmtSet)
 				run = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_messages", runtime.NewList()), runtime.KW("resolved_count", runtime.Int(0))})
 				// Kimi-K3.jinja:242 {%- for candidate in messages[loop.index0:] -%}
-				w.At(242, 13, "for")
+				w.At(242, 13, runtime.StmtFor)
 				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
 					callId := runtime.Undefined("call_id")
 					match := runtime.Undefined("match")
 					// Kimi-K3.jinja:243 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					w.At(243, 17, "if")
+					w.At(243, 17, runtime.StmtIf)
 					if !runtime.IsMapping(candidate, nil, nil) || !runtime.EqStr(candidate.Attr("role"), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
-					w.At(244, 17, "set")
+					w.At(244, 17, runtime.StmtSet)
 					runtime.SetAttr(run, "tool_messages", runtime.Add(run.Attr("tool_messages"), runtime.NewList(candidate)))
 					// Kimi-K3.jinja:245 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					w.At(245, 17, "set")
+					w.At(245, 17, runtime.StmtSet)
 					callId = runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 					// Kimi-K3.jinja:246 {%- set match = namespace(found=false) -%}
-					w.At(246, 17, "set")
+					w.At(246, 17, runtime.StmtSet)
 					match = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found", runtime.Bool(false))})
 					// Kimi-K3.jinja:247 {%- if call_id is not none and state.tool_calls is not none -%}
-					w.At(247, 17, "if")
+					w.At(247, 17, runtime.StmtIf)
 					if !runtime.IsNone(callId, nil, nil) && !runtime.IsNone(state.Attr("tool_calls"), nil, nil) {
 						// Kimi-K3.jinja:248 {%- for tool_call in state.tool_calls -%}
-						w.At(248, 21, "for")
+						w.At(248, 21, runtime.StmtFor)
 						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							w.At(249, 25, "if")
+							w.At(249, 25, runtime.StmtIf)
 							if ((!match.Attr("found").Truthy() && runtime.IsMapping(toolCall2, nil, nil)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
 								// Kimi-K3.jinja:250 {%- set match.found = true -%}
-								w.At(250, 29, "set")
+								w.At(250, 29, runtime.StmtSet)
 								runtime.SetAttr(match, "found", runtime.Bool(true))
 							}
 						}
 					}
 					// Kimi-K3.jinja:254 {%- if match.found -%}
-					w.At(254, 17, "if")
+					w.At(254, 17, runtime.StmtIf)
 					if match.Attr("found").Truthy() {
 						// Kimi-K3.jinja:254 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						w.At(254, 39, "set")
+						w.At(254, 39, runtime.StmtSet)
 						runtime.SetAttr(run, "resolved_count", runtime.Add(run.Attr("resolved_count"), runtime.Int(1)))
 					}
 				}
 				// Kimi-K3.jinja:256 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				w.At(256, 13, "if")
+				w.At(256, 13, runtime.StmtIf)
 				if runtime.Gt(runtime.FilterLength(run.Attr("tool_messages"), nil, nil), runtime.Int(0)) && runtime.Eq(run.Attr("resolved_count"), runtime.FilterLength(run.Attr("tool_messages"), nil, nil)) {
 					// Kimi-K3.jinja:257 {%- set emitted = namespace(ids=[]) -%}
-					w.At(257, 17, "set")
+					w.At(257, 17, runtime.StmtSet)
 					emitted = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
 					// Kimi-K3.jinja:258 {%- for tool_call in state.tool_calls -%}
-					w.At(258, 17, "for")
+					w.At(258, 17, runtime.StmtFor)
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 						fn2 := in.Lookup("fn")
 						// Kimi-K3.jinja:259 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						w.At(259, 21, "if")
+						w.At(259, 21, runtime.StmtIf)
 						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emitted.Attr("ids")) {
 							// Kimi-K3.jinja:260 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							w.At(260, 25, "set")
+							w.At(260, 25, runtime.StmtSet)
 							runtime.SetAttr(emitted, "ids", runtime.Add(emitted.Attr("ids"), runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil))))
 							// Kimi-K3.jinja:261 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							w.At(261, 25, "set")
+							w.At(261, 25, runtime.StmtSet)
 							toolCall3Function := toolCall3.Attr("function")
 							if runtime.IsDefined(toolCall3Function, nil, nil) && runtime.IsMapping(toolCall3Function, nil, nil) {
 								fn2 = toolCall3Function
@@ -712,17 +712,17 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 								fn2 = toolCall3
 							}
 							// Kimi-K3.jinja:262 {%- for tool_message in run.tool_messages -%}
-							w.At(262, 25, "for")
+							w.At(262, 25, runtime.StmtFor)
 							for _, toolMessage := range runtime.Iterate(w, run.Attr("tool_messages")) {
 								resultId := runtime.Undefined("result_id")
 								// Kimi-K3.jinja:263 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								w.At(263, 29, "set")
+								w.At(263, 29, runtime.StmtSet)
 								resultId = runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								w.At(264, 29, "if")
+								w.At(264, 29, runtime.StmtIf)
 								if !runtime.IsNone(resultId, nil, nil) && runtime.Eq(runtime.FilterString(resultId, nil, nil), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									w.At(265, 33, "{{ }}")
+									w.At(265, 33, runtime.StmtPrint)
 									renderToolMessage(toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil))
 								}
 							}
@@ -730,10 +730,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					}
 				} else {
 					// Kimi-K3.jinja:271 {%- for tool_message in run.tool_messages -%}
-					w.At(271, 17, "for")
+					w.At(271, 17, runtime.StmtFor)
 					for _, toolMessage2 := range runtime.Iterate(w, run.Attr("tool_messages")) {
 						// Kimi-K3.jinja:272 {{- render_tool_message(tool_message, state) -}}
-						w.At(272, 21, "{{ }}")
+						w.At(272, 21, runtime.StmtPrint)
 						renderToolMessage(toolMessage2, state, runtime.Missing())
 					}
 				}
@@ -741,77 +741,77 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:279 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	w.At(279, 1, "if")
+	w.At(279, 1, runtime.StmtIf)
 	if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		w.At(280, 5, "{{ }}")
+		w.At(280, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:282 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		w.At(282, 5, "{{ }}")
+		w.At(282, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285 {%- if response_schema is defined -%}
-	w.At(285, 1, "if")
+	w.At(285, 1, runtime.StmtIf)
 	if runtime.IsDefined(responseSchema, nil, nil) {
 		// Kimi-K3.jinja:286 {%- set state.response_schema = response_schema -%}
-		w.At(286, 5, "set")
+		w.At(286, 5, runtime.StmtSet)
 		runtime.SetAttr(state, "response_schema", responseSchema)
 	} else if (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
 		// Kimi-K3.jinja:288 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		w.At(288, 5, "set")
+		w.At(288, 5, runtime.StmtSet)
 		schemaWrapper = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
 		// Kimi-K3.jinja:289 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		w.At(289, 5, "if")
+		w.At(289, 5, runtime.StmtIf)
 		if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			w.At(290, 9, "set")
+			w.At(290, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
 		} else if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:292 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			w.At(292, 9, "set")
+			w.At(292, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
 		} else {
 			// Kimi-K3.jinja:294 {%- set state.response_schema = schema_wrapper -%}
-			w.At(294, 9, "set")
+			w.At(294, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", schemaWrapper)
 		}
 	}
 	// Kimi-K3.jinja:298 {%- set response_format_type = none -%}
-	w.At(298, 1, "set")
+	w.At(298, 1, runtime.StmtSet)
 	responseFormatType = runtime.None()
 	// Kimi-K3.jinja:299 {%- if response_format is defined and response_format is mapping -%}
-	w.At(299, 1, "if")
+	w.At(299, 1, runtime.StmtIf)
 	if runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil) {
 		// Kimi-K3.jinja:300 {%- set response_format_type = response_format.get('type') -%}
-		w.At(300, 5, "set")
+		w.At(300, 5, runtime.StmtSet)
 		responseFormatType = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
 	} else if runtime.IsDefined(responseFormat, nil, nil) {
 		// Kimi-K3.jinja:302 {%- set response_format_type = response_format -%}
-		w.At(302, 5, "set")
+		w.At(302, 5, runtime.StmtSet)
 		responseFormatType = responseFormat
 	}
 	// Kimi-K3.jinja:304 {%- if response_format_type == 'json_object' -%}
-	w.At(304, 1, "if")
+	w.At(304, 1, runtime.StmtIf)
 	if runtime.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305 {{- internal_system_message(
-		w.At(305, 5, "{{ }}")
+		w.At(305, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if runtime.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:310 {{- internal_system_message(
-		w.At(310, 5, "{{ }}")
+		w.At(310, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
 			jsonSorted(state.Attr("response_schema"))
 		})), runtime.Str("\n```")))
 	}
 	// Kimi-K3.jinja:316 {%- if add_generation_prompt -%}
-	w.At(316, 1, "if")
+	w.At(316, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317 {{- open_tag('message', [('role', 'assistant')]) -}}
-		w.At(317, 5, "{{ }}")
+		w.At(317, 5, runtime.StmtPrint)
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant"))))
 		// Kimi-K3.jinja:318 {{- open_tag('think' if thinking else 'response') -}}
-		w.At(318, 5, "{{ }}")
+		w.At(318, 5, runtime.StmtPrint)
 		openTag(runtime.IfElse(thinking.Truthy(), func() runtime.Value {
 			return runtime.Str("think")
 		}, func() runtime.Value {
@@ -819,10 +819,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}), runtime.Missing())
 	}
 	// Kimi-K3.jinja:321 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	w.At(321, 1, "if")
+	w.At(321, 1, runtime.StmtIf)
 	if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
 		// Kimi-K3.jinja:322 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		w.At(322, 5, "{{ }}")
+		w.At(322, 5, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index"), nil, nil))))
 	}
 }

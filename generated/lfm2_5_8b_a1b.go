@@ -43,29 +43,29 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1 {{- bos_token -}}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// LFM2.5-8B-A1B.jinja:2 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue := func(argValue runtime.Value) {
 		argValue = runtime.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5 {%- if arg_value is string -%}
-		w.At(5, 5, "if")
+		w.At(5, 5, runtime.StmtIf)
 		if runtime.IsString(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6 {{- "'" + arg_value + "'" -}}
-			w.At(6, 9, "{{ }}")
+			w.At(6, 9, runtime.StmtPrint)
 			w.WriteString("'")
 			w.WriteStr(argValue)
 			w.WriteString("'")
 		} else if runtime.IsMapping(argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:8 {{- arg_value | tojson -}}
-			w.At(8, 9, "{{ }}")
+			w.At(8, 9, runtime.StmtPrint)
 			w.WriteJSON(argValue, nil, nil)
 		} else {
 			// LFM2.5-8B-A1B.jinja:10 {{- arg_value | string -}}
-			w.At(10, 9, "{{ }}")
+			w.At(10, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterString(argValue, nil, nil))
 		}
 	}
@@ -74,37 +74,37 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		ns2 := in.Lookup("_ns")
 		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
-		w.At(15, 5, "if")
+		w.At(15, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:16 {{- content -}}
-			w.At(16, 9, "{{ }}")
+			w.At(16, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else {
 			// LFM2.5-8B-A1B.jinja:18 {%- set _ns = namespace(result="") -%}
-			w.At(18, 9, "set")
+			w.At(18, 9, runtime.StmtSet)
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19 {%- for item in content -%}
-			w.At(19, 9, "for")
+			w.At(19, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20 {%- if item["type"] == "image" -%}
-				w.At(20, 13, "if")
+				w.At(20, 13, runtime.StmtIf)
 				item2Type := item2.ItemStr("type")
 				if runtime.EqStr(item2Type, "image") {
 					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
-					w.At(21, 17, "set")
+					w.At(21, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.Str("<image>")))
 				} else if runtime.EqStr(item2Type, "text") {
 					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
-					w.At(23, 17, "set")
+					w.At(23, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), item2.ItemStr("text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:25 {%- set _ns.result = _ns.result + item | tojson -%}
-					w.At(25, 17, "set")
+					w.At(25, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28 {{- _ns.result -}}
-			w.At(28, 9, "{{ }}")
+			w.At(28, 9, runtime.StmtPrint)
 			w.Write(ns2.Attr("result"))
 		}
 	}
@@ -113,138 +113,138 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		toolCalls = runtime.Param(toolCalls, "tool_calls")
 		toolCallsNs := runtime.Undefined("tool_calls_ns")
 		// LFM2.5-8B-A1B.jinja:33 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		w.At(33, 5, "set")
+		w.At(33, 5, runtime.StmtSet)
 		toolCallsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
 		// LFM2.5-8B-A1B.jinja:34 {%- for tool_call in tool_calls -%}
-		w.At(34, 5, "for")
+		w.At(34, 5, runtime.StmtFor)
 		for _, toolCall := range runtime.Iterate(w, toolCalls) {
 			funcName := runtime.Undefined("func_name")
 			funcArgs := runtime.Undefined("func_args")
 			argsNs := runtime.Undefined("args_ns")
 			// LFM2.5-8B-A1B.jinja:35 {%- set func_name = tool_call["function"]["name"] -%}
-			w.At(35, 9, "set")
+			w.At(35, 9, runtime.StmtSet)
 			toolCallFunction := toolCall.ItemStr("function")
 			funcName = toolCallFunction.ItemStr("name")
 			// LFM2.5-8B-A1B.jinja:36 {%- set func_args = tool_call["function"]["arguments"] -%}
-			w.At(36, 9, "set")
+			w.At(36, 9, runtime.StmtSet)
 			funcArgs = toolCallFunction.ItemStr("arguments")
 			// LFM2.5-8B-A1B.jinja:37 {%- set args_ns = namespace(arg_strings=[]) -%}
-			w.At(37, 9, "set")
+			w.At(37, 9, runtime.StmtSet)
 			argsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
 			// LFM2.5-8B-A1B.jinja:38 {%- for arg_name, arg_value in func_args.items() -%}
-			w.At(38, 9, "for")
+			w.At(38, 9, runtime.StmtFor)
 			keys, values := runtime.DictItems(funcArgs)
 			for i := range w.Count(len(keys)) {
 				argName := keys[i]
 				argValue2 := values[i]
 				// LFM2.5-8B-A1B.jinja:39 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				w.At(39, 13, "set")
+				w.At(39, 13, runtime.StmtSet)
 				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), w.Capture(func() {
 					formatArgValue(argValue2)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			w.At(41, 9, "set")
+			w.At(41, 9, runtime.StmtSet)
 			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.Add(toolCallsNs.Attr("tool_calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(funcName, runtime.Str("(")), runtime.FilterJoin(argsNs.Attr("arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		w.At(43, 5, "{{ }}")
+		w.At(43, 5, runtime.StmtPrint)
 		w.WriteString("<|tool_call_start|>[")
 		w.WriteStr(runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	w.At(46, 1, "set")
+	w.At(46, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
 	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
-	w.At(47, 1, "if")
+	w.At(47, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48 {%- if messages[0].get("content") -%}
-		w.At(48, 5, "if")
+		w.At(48, 5, runtime.StmtIf)
 		if runtime.CallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
-			w.At(49, 9, "set")
+			w.At(49, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", w.Capture(func() {
 				parseContent(messages0.ItemStr("content"))
 			}))
 		}
 		// LFM2.5-8B-A1B.jinja:51 {%- set messages = messages[1:] -%}
-		w.At(51, 5, "set")
+		w.At(51, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// LFM2.5-8B-A1B.jinja:53 {%- if tools -%}
-	w.At(53, 1, "if")
+	w.At(53, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		w.At(54, 5, "set")
+		w.At(54, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-8B-A1B.jinja:55 {%- for tool in tools -%}
-		w.At(55, 5, "for")
+		w.At(55, 5, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
 		for i2 := range items {
 			tool := items[i2]
 			// LFM2.5-8B-A1B.jinja:56 {%- if tool is not string -%}
-			w.At(56, 9, "if")
+			w.At(56, 9, runtime.StmtIf)
 			if !runtime.IsString(tool, nil, nil) {
 				// LFM2.5-8B-A1B.jinja:57 {%- set tool = tool | tojson -%}
-				w.At(57, 13, "set")
+				w.At(57, 13, runtime.StmtSet)
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(59, 9, "set")
+			w.At(59, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-8B-A1B.jinja:60 {%- if not loop.last -%}
-			w.At(60, 9, "if")
+			w.At(60, 9, runtime.StmtIf)
 			if !(i2 == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(61, 13, "set")
+				w.At(61, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		w.At(64, 5, "set")
+		w.At(64, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
 	}
 	// LFM2.5-8B-A1B.jinja:66 {%- if ns.system_prompt -%}
-	w.At(66, 1, "if")
+	w.At(66, 1, runtime.StmtIf)
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-8B-A1B.jinja:67 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(67, 5, "{{ }}")
+		w.At(67, 5, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
-	w.At(69, 1, "for")
+	w.At(69, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i3 := range items2 {
 		message := items2[i3]
 		// LFM2.5-8B-A1B.jinja:70 {%- if message["role"] == "user" -%}
-		w.At(70, 5, "if")
+		w.At(70, 5, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71 {%- set ns.last_user_index = loop.index0 -%}
-			w.At(71, 9, "set")
+			w.At(71, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i3)))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74 {%- for message in messages -%}
-	w.At(74, 1, "for")
+	w.At(74, 1, runtime.StmtFor)
 	items3 := runtime.Iterate(w, messages)
 	for i4 := range items3 {
 		message2 := items3[i4]
 		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
-		w.At(75, 5, "{{ }}")
+		w.At(75, 5, runtime.StmtPrint)
 		message2Role := message2.Attr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message2Role)
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76 {%- if message.role == "assistant" -%}
-		w.At(76, 5, "if")
+		w.At(76, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77 {%- generation -%}
 			{
@@ -253,88 +253,88 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				content2 := in.Lookup("content")
 				truncLen := in.Lookup("_trunc_len")
 				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				w.At(78, 9, "if")
+				w.At(78, 9, runtime.StmtIf)
 				message2Thinking := message2.Attr("thinking")
 				if runtime.IsDefined(message2Thinking, nil, nil) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
 					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
-					w.At(79, 13, "{{ }}")
+					w.At(79, 13, runtime.StmtPrint)
 					w.WriteString("<think>")
 					w.WriteStr(message2Thinking)
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				w.At(81, 9, "set")
+				w.At(81, 9, runtime.StmtSet)
 				cfmTag = runtime.Str("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82 {%- set _has_cfm = false -%}
-				w.At(82, 9, "set")
+				w.At(82, 9, runtime.StmtSet)
 				hasCfm = runtime.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83 {%- if message.content is defined -%}
-				w.At(83, 9, "if")
+				w.At(83, 9, runtime.StmtIf)
 				message2Content := message2.Attr("content")
 				if runtime.IsDefined(message2Content, nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84 {%- set content = parse_content(message.content) -%}
-					w.At(84, 13, "set")
+					w.At(84, 13, runtime.StmtSet)
 					content2 = w.Capture(func() {
 						parseContent(message2Content)
 					})
 					// LFM2.5-8B-A1B.jinja:85 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					w.At(85, 13, "if")
+					w.At(85, 13, runtime.StmtIf)
 					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
 						// LFM2.5-8B-A1B.jinja:86 {%- if "</think>" in content -%}
-						w.At(86, 17, "if")
+						w.At(86, 17, runtime.StmtIf)
 						if runtime.In(runtime.Str("</think>"), content2) {
 							// LFM2.5-8B-A1B.jinja:87 {%- set content = content.split("</think>")[-1] | trim -%}
-							w.At(87, 21, "set")
+							w.At(87, 21, runtime.StmtSet)
 							content2 = runtime.FilterTrim(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					w.At(90, 13, "if")
+					w.At(90, 13, runtime.StmtIf)
 					if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && runtime.CallMethod(content2, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91 {%- set _has_cfm = true -%}
-						w.At(91, 17, "set")
+						w.At(91, 17, runtime.StmtSet)
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						w.At(92, 17, "set")
+						w.At(92, 17, runtime.StmtSet)
 						truncLen = runtime.Sub(runtime.FilterLength(content2, nil, nil), runtime.FilterLength(cfmTag, nil, nil))
 						// LFM2.5-8B-A1B.jinja:93 {{- content[:_trunc_len] -}}
-						w.At(93, 17, "{{ }}")
+						w.At(93, 17, runtime.StmtPrint)
 						w.Write(content2.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:95 {{- content -}}
-						w.At(95, 17, "{{ }}")
+						w.At(95, 17, runtime.StmtPrint)
 						w.Write(content2)
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98 {%- if message.tool_calls is defined -%}
-				w.At(98, 9, "if")
+				w.At(98, 9, runtime.StmtIf)
 				if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:99 {{- render_tool_calls(message.tool_calls) -}}
-					w.At(99, 13, "{{ }}")
+					w.At(99, 13, runtime.StmtPrint)
 					renderToolCalls(message2.Attr("tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101 {%- if _has_cfm -%}
-				w.At(101, 9, "if")
+				w.At(101, 9, runtime.StmtIf)
 				if hasCfm.Truthy() {
 					// LFM2.5-8B-A1B.jinja:102 {{- _cfm_tag -}}
-					w.At(102, 13, "{{ }}")
+					w.At(102, 13, runtime.StmtPrint)
 					w.Write(cfmTag)
 				}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
 			// LFM2.5-8B-A1B.jinja:107 {%- if message.get("content") -%}
-			w.At(107, 9, "if")
+			w.At(107, 9, runtime.StmtIf)
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108 {{- parse_content(message["content"]) -}}
-				w.At(108, 13, "{{ }}")
+				w.At(108, 13, runtime.StmtPrint)
 				parseContent(message2.ItemStr("content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:113 {%- if add_generation_prompt -%}
-	w.At(113, 1, "if")
+	w.At(113, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -43,126 +43,126 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1 {{- bos_token -}}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// LFM2.5-Instruct.jinja:2 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2.5-Instruct.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1, "if")
+	w.At(4, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-Instruct.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 5, "set")
+		w.At(5, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// LFM2.5-Instruct.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// LFM2.5-Instruct.jinja:8 {%- if tools -%}
-	w.At(8, 1, "if")
+	w.At(8, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// LFM2.5-Instruct.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		w.At(9, 5, "set")
+		w.At(9, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10 {%- for tool in tools -%}
-		w.At(10, 5, "for")
+		w.At(10, 5, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11 {%- if tool is not string -%}
-			w.At(11, 9, "if")
+			w.At(11, 9, runtime.StmtIf)
 			if !runtime.IsString(tool, nil, nil) {
 				// LFM2.5-Instruct.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 13, "set")
+				w.At(12, 13, runtime.StmtSet)
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 9, "set")
+			w.At(14, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15 {%- if not loop.last -%}
-			w.At(15, 9, "if")
+			w.At(15, 9, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 13, "set")
+				w.At(16, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		w.At(19, 5, "set")
+		w.At(19, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1, "if")
+	w.At(21, 1, runtime.StmtIf)
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 5, "{{ }}")
+		w.At(22, 5, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24 {%- set ns.last_assistant_index = -1 -%}
-	w.At(24, 1, "set")
+	w.At(24, 1, runtime.StmtSet)
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25 {%- for message in messages -%}
-	w.At(25, 1, "for")
+	w.At(25, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message := items2[i2]
 		// LFM2.5-Instruct.jinja:26 {%- if message["role"] == "assistant" -%}
-		w.At(26, 5, "if")
+		w.At(26, 5, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27 {%- set ns.last_assistant_index = loop.index0 -%}
-			w.At(27, 9, "set")
+			w.At(27, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i2)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30 {%- for message in messages -%}
-	w.At(30, 1, "for")
+	w.At(30, 1, runtime.StmtFor)
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
 		content := runtime.Undefined("content")
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(31, 5, "{{ }}")
+		w.At(31, 5, runtime.StmtPrint)
 		message2Role := message2.ItemStr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message2Role)
 		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32 {%- set content = message["content"] -%}
-		w.At(32, 5, "set")
+		w.At(32, 5, runtime.StmtSet)
 		content = message2.ItemStr("content")
 		// LFM2.5-Instruct.jinja:33 {%- if content is not string -%}
-		w.At(33, 5, "if")
+		w.At(33, 5, runtime.StmtIf)
 		if !runtime.IsString(content, nil, nil) {
 			// LFM2.5-Instruct.jinja:34 {%- set content = content | tojson -%}
-			w.At(34, 9, "set")
+			w.At(34, 9, runtime.StmtSet)
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		w.At(36, 5, "if")
+		w.At(36, 5, runtime.StmtIf)
 		if (runtime.EqStr(message2Role, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i3)), ns.Attr("last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37 {%- if "</think>" in content -%}
-			w.At(37, 9, "if")
+			w.At(37, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38 {%- set content = content.split("</think>")[-1] | trim -%}
-				w.At(38, 13, "set")
+				w.At(38, 13, runtime.StmtSet)
 				content = runtime.FilterTrim(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41 {{- content + "<|im_end|>\n" -}}
-		w.At(41, 5, "{{ }}")
+		w.At(41, 5, runtime.StmtPrint)
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43 {%- if add_generation_prompt -%}
-	w.At(43, 1, "if")
+	w.At(43, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -42,104 +42,104 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2-8B-A1B.jinja:1 {{- bos_token -}}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// LFM2-8B-A1B.jinja:2 {%- set system_prompt = "" -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	_ = runtime.Str("")
 	// LFM2-8B-A1B.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2-8B-A1B.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1, "if")
+	w.At(4, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2-8B-A1B.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 2, "set")
+		w.At(5, 2, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// LFM2-8B-A1B.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 2, "set")
+		w.At(6, 2, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// LFM2-8B-A1B.jinja:8 {%- if tools -%}
-	w.At(8, 1, "if")
+	w.At(8, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		w.At(9, 2, "set")
+		w.At(9, 2, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: <|tool_list_start|>[")))
 		// LFM2-8B-A1B.jinja:10 {%- for tool in tools -%}
-		w.At(10, 2, "for")
+		w.At(10, 2, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11 {%- if tool is not string -%}
-			w.At(11, 3, "if")
+			w.At(11, 3, runtime.StmtIf)
 			if !runtime.IsString(tool, nil, nil) {
 				// LFM2-8B-A1B.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 4, "set")
+				w.At(12, 4, runtime.StmtSet)
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// LFM2-8B-A1B.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 3, "set")
+			w.At(14, 3, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2-8B-A1B.jinja:15 {%- if not loop.last -%}
-			w.At(15, 3, "if")
+			w.At(15, 3, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 4, "set")
+				w.At(16, 4, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		w.At(19, 2, "set")
+		w.At(19, 2, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]<|tool_list_end|>")))
 	}
 	// LFM2-8B-A1B.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1, "if")
+	w.At(21, 1, runtime.StmtIf)
 	if ns.Attr("system_prompt").Truthy() {
 		// LFM2-8B-A1B.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 2, "{{ }}")
+		w.At(22, 2, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2-8B-A1B.jinja:24 {%- for message in messages -%}
-	w.At(24, 1, "for")
+	w.At(24, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// LFM2-8B-A1B.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(25, 2, "{{ }}")
+		w.At(25, 2, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26 {%- set content = message["content"] -%}
-		w.At(26, 2, "set")
+		w.At(26, 2, runtime.StmtSet)
 		content = message.ItemStr("content")
 		// LFM2-8B-A1B.jinja:27 {%- if content is not string -%}
-		w.At(27, 2, "if")
+		w.At(27, 2, runtime.StmtIf)
 		if !runtime.IsString(content, nil, nil) {
 			// LFM2-8B-A1B.jinja:28 {%- set content = content | tojson -%}
-			w.At(28, 3, "set")
+			w.At(28, 3, runtime.StmtSet)
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30 {%- if message["role"] == "tool" -%}
-		w.At(30, 2, "if")
+		w.At(30, 2, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "tool") {
 			// LFM2-8B-A1B.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			w.At(31, 3, "set")
+			w.At(31, 3, runtime.StmtSet)
 			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33 {{- content + "<|im_end|>\n" -}}
-		w.At(33, 2, "{{ }}")
+		w.At(33, 2, runtime.StmtPrint)
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35 {%- if add_generation_prompt -%}
-	w.At(35, 1, "if")
+	w.At(35, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

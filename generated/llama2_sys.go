@@ -39,39 +39,39 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys.jinja:15 {%- set ns = namespace(inside_turn=true) %}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
 	w.WriteString("[INST] ")
 	// llama2-sys.jinja:17 {%- for message in messages %}
-	w.At(17, 1, "for")
+	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2-sys.jinja:18 {%- if not ns.inside_turn %}
-		w.At(18, 1, "if")
+		w.At(18, 1, runtime.StmtIf)
 		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// llama2-sys.jinja:20 {%- set ns.inside_turn = true %}
-			w.At(20, 1, "set")
+			w.At(20, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// llama2-sys.jinja:22 {%- if message['role'] == 'system' %}
-		w.At(22, 1, "if")
+		w.At(22, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// llama2-sys.jinja:23 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.At(23, 1, "{{ }}")
+			w.At(23, 1, runtime.StmtPrint)
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// llama2-sys.jinja:25 {{- message['content'] + ' [/INST]' }}
-			w.At(25, 1, "{{ }}")
+			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys.jinja:27 {{- message['content'] + '</s>' }}
-			w.At(27, 1, "{{ }}")
+			w.At(27, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2-sys.jinja:28 {%- set ns.inside_turn = false %}
-			w.At(28, 1, "set")
+			w.At(28, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -39,39 +39,39 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys-bos.jinja:17 {%- set ns = namespace(inside_turn=true) %}
-	w.At(17, 1, "set")
+	w.At(17, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
 	w.WriteString("[INST] ")
 	// llama2-sys-bos.jinja:19 {%- for message in messages %}
-	w.At(19, 1, "for")
+	w.At(19, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2-sys-bos.jinja:20 {%- if not ns.inside_turn %}
-		w.At(20, 1, "if")
+		w.At(20, 1, runtime.StmtIf)
 		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("<s>[INST] ")
 			// llama2-sys-bos.jinja:22 {%- set ns.inside_turn = true %}
-			w.At(22, 1, "set")
+			w.At(22, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// llama2-sys-bos.jinja:24 {%- if message['role'] == 'system' %}
-		w.At(24, 1, "if")
+		w.At(24, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.At(25, 1, "{{ }}")
+			w.At(25, 1, runtime.StmtPrint)
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
-			w.At(27, 1, "{{ }}")
+			w.At(27, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:29 {{- message['content'] + '</s>' }}
-			w.At(29, 1, "{{ }}")
+			w.At(29, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2-sys-bos.jinja:30 {%- set ns.inside_turn = false %}
-			w.At(30, 1, "set")
+			w.At(30, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -40,46 +40,46 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys-strip.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19 {%- set ns = namespace(inside_turn=true) %}
-	w.At(19, 1, "set")
+	w.At(19, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21 {%- for message in messages %}
-	w.At(21, 1, "for")
+	w.At(21, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// llama2-sys-strip.jinja:22 {%- set content = message['content'].strip(c_space) %}
-		w.At(22, 1, "set")
+		w.At(22, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23 {%- if not ns.inside_turn %}
-		w.At(23, 1, "if")
+		w.At(23, 1, runtime.StmtIf)
 		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// llama2-sys-strip.jinja:25 {%- set ns.inside_turn = true %}
-			w.At(25, 1, "set")
+			w.At(25, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// llama2-sys-strip.jinja:27 {%- if message['role'] == 'system' %}
-		w.At(27, 1, "if")
+		w.At(27, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			w.At(28, 1, "{{ }}")
+			w.At(28, 1, runtime.StmtPrint)
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(content)
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
-			w.At(30, 1, "{{ }}")
+			w.At(30, 1, runtime.StmtPrint)
 			w.WriteAdd(content, runtime.Str(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:32 {{- content + '</s>' }}
-			w.At(32, 1, "{{ }}")
+			w.At(32, 1, runtime.StmtPrint)
 			w.WriteAdd(content, runtime.Str("</s>"))
 			// llama2-sys-strip.jinja:33 {%- set ns.inside_turn = false %}
-			w.At(33, 1, "set")
+			w.At(33, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -39,13 +39,13 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// llama3.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama3.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama3.jinja:12 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		w.At(12, 1, "{{ }}")
+		w.At(12, 1, runtime.StmtPrint)
 		w.WriteString("<|start_header_id|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|end_header_id|>\n\n")

@@ -39,13 +39,13 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// llama4.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama4.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama4.jinja:12 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
-		w.At(12, 1, "{{ }}")
+		w.At(12, 1, runtime.StmtPrint)
 		w.WriteString("<|header_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|header_end|>\n\n")

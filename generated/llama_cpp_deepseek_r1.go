@@ -42,106 +42,106 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// llama-cpp-deepseek-r1.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=”…
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool_outputs", runtime.Bool(false)), runtime.KW("is_output_first", runtime.Bool(true)), runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-deepseek-r1.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, "for")
+	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 5, "if")
+		w.At(6, 5, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 9, "set")
+			w.At(7, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10 {{bos_token}}
-	w.At(10, 1, "{{ }}")
+	w.At(10, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// llama-cpp-deepseek-r1.jinja:11 {%- if tools %}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12 {{tools | map(attribute='function') | tojson(indent=2)}}
-		w.At(12, 82, "{{ }}")
+		w.At(12, 82, runtime.StmtPrint)
 		w.WriteJSON(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26 {{ns.system_prompt}}
-	w.At(26, 1, "{{ }}")
+	w.At(26, 1, runtime.StmtPrint)
 	w.Write(ns.Attr("system_prompt"))
 	// llama-cpp-deepseek-r1.jinja:27 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs := func() {
 		// llama-cpp-deepseek-r1.jinja:28 {%- if ns.is_tool_outputs -%}
-		w.At(28, 5, "if")
+		w.At(28, 5, runtime.StmtIf)
 		if ns.Attr("is_tool_outputs").Truthy() {
 			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
 			// llama-cpp-deepseek-r1.jinja:30 {%- set ns.is_tool_outputs = false -%}
-			w.At(30, 9, "set")
+			w.At(30, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(false))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:33 {{- flush_tool_outputs() -}}
-	w.At(33, 1, "{{ }}")
+	w.At(33, 1, runtime.StmtPrint)
 	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:34 {%- for message in messages -%}
-	w.At(34, 1, "for")
+	w.At(34, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
-		w.At(35, 5, "if")
+		w.At(35, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if !runtime.EqStr(message2Role, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36 {{- flush_tool_outputs() -}}
-			w.At(36, 9, "{{ }}")
+			w.At(36, 9, runtime.StmtPrint)
 			flushToolOutputs()
 		}
 		// llama-cpp-deepseek-r1.jinja:38 {%- if message['role'] == 'user' -%}
-		w.At(38, 5, "if")
+		w.At(38, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "user") {
 			// llama-cpp-deepseek-r1.jinja:39 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			w.At(39, 9, "{{ }}")
+			w.At(39, 9, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		w.At(41, 5, "if")
+		w.At(41, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43 {%- set ns.is_first = true -%}
-			w.At(43, 9, "set")
+			w.At(43, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_first", runtime.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:44 {%- for tc in message['tool_calls'] -%}
-			w.At(44, 9, "for")
+			w.At(44, 9, runtime.StmtFor)
 			for _, tc := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				toolName := runtime.Undefined("tool_name")
 				toolArgs := runtime.Undefined("tool_args")
 				// llama-cpp-deepseek-r1.jinja:45 {%- if ns.is_first -%}
-				w.At(45, 13, "if")
+				w.At(45, 13, runtime.StmtIf)
 				if ns.Attr("is_first").Truthy() {
 					// llama-cpp-deepseek-r1.jinja:46 {%- set ns.is_first = false -%}
-					w.At(46, 17, "set")
+					w.At(46, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "is_first", runtime.Bool(false))
 				} else {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50 {%- set tool_name = tc['function']['name'] -%}
-				w.At(50, 13, "set")
+				w.At(50, 13, runtime.StmtSet)
 				tcFunction := tc.ItemStr("function")
 				toolName = tcFunction.ItemStr("name")
 				// llama-cpp-deepseek-r1.jinja:51 {%- set tool_args = tc['function']['arguments'] -%}
-				w.At(51, 13, "set")
+				w.At(51, 13, runtime.StmtSet)
 				toolArgs = tcFunction.ItemStr("arguments")
 				// llama-cpp-deepseek-r1.jinja:52 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				w.At(52, 13, "{{ }}")
+				w.At(52, 13, runtime.StmtPrint)
 				w.WriteString("<｜tool▁call▁begin｜>")
 				w.WriteStr(tc.ItemStr("type"))
 				w.WriteString("<｜tool▁sep｜>")
@@ -157,53 +157,53 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56 {%- if message['role'] == 'assistant' and message['content'] -%}
-		w.At(56, 5, "if")
+		w.At(56, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57 {{- flush_tool_outputs() -}}
-			w.At(57, 9, "{{ }}")
+			w.At(57, 9, runtime.StmtPrint)
 			flushToolOutputs()
 			// llama-cpp-deepseek-r1.jinja:58 {%- set content = message['content'] -%}
-			w.At(58, 9, "set")
+			w.At(58, 9, runtime.StmtSet)
 			content = message2.ItemStr("content")
 			// llama-cpp-deepseek-r1.jinja:59 {%- if '</think>' in content -%}
-			w.At(59, 9, "if")
+			w.At(59, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60 {%- set content = content.split('</think>')[-1] -%}
-				w.At(60, 13, "set")
+				w.At(60, 13, runtime.StmtSet)
 				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			w.At(62, 9, "{{ }}")
+			w.At(62, 9, runtime.StmtPrint)
 			w.WriteString("<｜Assistant｜>")
 			w.WriteStr(content)
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64 {%- if message['role'] == 'tool' -%}
-		w.At(64, 5, "if")
+		w.At(64, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "tool") {
 			// llama-cpp-deepseek-r1.jinja:65 {%- set ns.is_tool_outputs = true -%}
-			w.At(65, 9, "set")
+			w.At(65, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:66 {%- if ns.is_output_first -%}
-			w.At(66, 9, "if")
+			w.At(66, 9, runtime.StmtIf)
 			if ns.Attr("is_output_first").Truthy() {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
 				// llama-cpp-deepseek-r1.jinja:68 {%- set ns.is_output_first = false -%}
-				w.At(68, 13, "set")
+				w.At(68, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
 			}
 			// llama-cpp-deepseek-r1.jinja:70 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			w.At(70, 9, "{{ }}")
+			w.At(70, 9, runtime.StmtPrint)
 			w.WriteString("\n<｜tool▁output▁begin｜>")
 			w.WriteStr(message2.ItemStr("content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73 {{- flush_tool_outputs() -}}
-	w.At(73, 1, "{{ }}")
+	w.At(73, 1, runtime.StmtPrint)
 	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:74 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
-	w.At(74, 1, "if")
+	w.At(74, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool_outputs").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}

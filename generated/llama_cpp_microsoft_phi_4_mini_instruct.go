@@ -42,74 +42,74 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1 {%- if messages[0]["role"] == "system" %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2 {%- set system_message = messages[0]["content"] %}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 	} else if runtime.IsDefined(tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4 {%- set system_message = "You are a helpful assistant with access to tools." -%}
-		w.At(4, 5, "set")
+		w.At(4, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6 {%- set system_message = "" -%}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8 {%- if tools is defined -%}
-	w.At(8, 1, "if")
+	w.At(8, 1, runtime.StmtIf)
 	if runtime.IsDefined(tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		w.At(9, 5, "set")
+		w.At(9, 5, runtime.StmtSet)
 		systemMessage = runtime.Add(runtime.Add(runtime.Add(systemMessage, runtime.Str("<|tool|>")), runtime.FilterTojson(tools, nil, nil)), runtime.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10 {%- if '<|tool_call|>' not in system_message -%}
-		w.At(10, 5, "if")
+		w.At(10, 5, runtime.StmtIf)
 		if runtime.NotIn(runtime.Str("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			w.At(11, 9, "set")
+			w.At(11, 9, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14 {%- if system_message is defined -%}
-	w.At(14, 1, "if")
+	w.At(14, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15 {{- '<|system|>' + system_message + '<|end|>' -}}
-		w.At(15, 5, "{{ }}")
+		w.At(15, 5, runtime.StmtPrint)
 		w.WriteString("<|system|>")
 		w.WriteStr(systemMessage)
 		w.WriteString("<|end|>")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17 {%- for message in messages -%}
-	w.At(17, 1, "for")
+	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18 {%- if message['role'] == 'tool' -%}
-		w.At(18, 5, "if")
+		w.At(18, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
-			w.At(19, 9, "{{ }}")
+			w.At(19, 9, runtime.StmtPrint)
 			w.WriteString("<|tool_response|>")
 			w.WriteStr(runtime.FilterTojson(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|/tool_response|>")
 		} else if !runtime.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
-			w.At(21, 9, "{{ }}")
+			w.At(21, 9, runtime.StmtPrint)
 			w.WriteString("<|")
 			w.WriteStr(messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22 {%- if message.content -%}
-			w.At(22, 9, "if")
+			w.At(22, 9, runtime.StmtIf)
 			if message.Attr("content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23 {{- message['content'] -}}
-				w.At(23, 13, "{{ }}")
+				w.At(23, 13, runtime.StmtPrint)
 				w.Write(message.ItemStr("content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25 {%- for tool_call in message.tool_calls -%}
-			w.At(25, 9, "for")
+			w.At(25, 9, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
-				w.At(26, 13, "{{ }}")
+				w.At(26, 13, runtime.StmtPrint)
 				w.WriteString("<|tool_call|>")
 				w.WriteStr(runtime.FilterTojson(toolCall, nil, nil))
 				w.WriteString("<|/tool_call|>")
@@ -118,12 +118,12 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:31 {%- if add_generation_prompt -%}
-	w.At(31, 1, "if")
+	w.At(31, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34 {{- eos_token -}}
-		w.At(34, 4, "{{ }}")
+		w.At(34, 4, runtime.StmtPrint)
 		w.Write(eosToken)
 	}
 }

@@ -42,83 +42,83 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// llama-cpp-rwkv-world.jinja:2 {%- set add_generation_prompt = true -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4 {%- set ns = namespace(system_prompt=”) -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// llama-cpp-rwkv-world.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, "for")
+	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 5, "if")
+		w.At(6, 5, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 9, "set")
+			w.At(7, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10 {{bos_token}}
-	w.At(10, 1, "{{ }}")
+	w.At(10, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != ” -%}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	if !runtime.EqStr(ns.Attr("system_prompt"), "") {
 		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		w.At(12, 1, "{{ }}")
+		w.At(12, 1, runtime.StmtPrint)
 		w.WriteString("System: ")
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
-		w.At(15, 5, "if")
+		w.At(15, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// llama-cpp-rwkv-world.jinja:16 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			w.At(16, 9, "{{ }}")
+			w.At(16, 9, runtime.StmtPrint)
 			w.WriteString("User: ")
 			w.WriteStr(runtime.FilterTrim(message2.ItemStr("content"), nil, nil))
 			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		w.At(18, 5, "if")
+		w.At(18, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// llama-cpp-rwkv-world.jinja:19 {%- set content = message['content'] -%}
-			w.At(19, 9, "set")
+			w.At(19, 9, runtime.StmtSet)
 			content = message2.ItemStr("content")
 			// llama-cpp-rwkv-world.jinja:20 {%- if '</think>' in content -%}
-			w.At(20, 9, "if")
+			w.At(20, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21 {%- set content = content.split('</think>')[-1] -%}
-				w.At(21, 13, "set")
+				w.At(21, 13, runtime.StmtSet)
 				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
 			// llama-cpp-rwkv-world.jinja:23 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			w.At(23, 9, "{{ }}")
+			w.At(23, 9, runtime.StmtPrint)
 			w.WriteString("Assistant: ")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("\n\n")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26 {%- if add_generation_prompt -%}
-	w.At(26, 1, "if")
+	w.At(26, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(28, 5, "if")
+		w.At(28, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31 {%- if enable_thinking is defined and enable_thinking is true %}
-		w.At(31, 5, "if")
+		w.At(31, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsTrue(enableThinking, nil, nil) {
 			w.WriteString(" <think>")
 		}

@@ -42,27 +42,27 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1 {%- if not tools is defined -%}
-	w.At(1, 26, "if")
+	w.At(1, 26, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// meetkai-functionary-medium-v3.1.jinja:2 {%- set tools = none -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6 {%- if has_code_interpreter -%}
-	w.At(6, 1, "if")
+	w.At(6, 1, runtime.StmtIf)
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		w.At(7, 5, "set")
+		w.At(7, 5, runtime.StmtSet)
 		tools = runtime.FilterList(runtime.FilterRejectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil)
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	w.At(11, 1, "{{ }}")
+	w.At(11, 1, runtime.StmtPrint)
 	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12 {%- if has_code_interpreter %}
-	w.At(12, 1, "if")
+	w.At(12, 1, runtime.StmtIf)
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
 	} else {
@@ -70,21 +70,21 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n\n")
 	// meetkai-functionary-medium-v3.1.jinja:18 {%- if tools %}
-	w.At(18, 1, "if")
+	w.At(18, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("\nYou have access to the following functions:\n\n")
 		// meetkai-functionary-medium-v3.1.jinja:20 {%- for t in tools %}
-		w.At(20, 5, "for")
+		w.At(20, 5, runtime.StmtFor)
 		for _, t := range runtime.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21 {%- if "type" in t -%}
-			w.At(21, 9, "if")
+			w.At(21, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				w.At(22, 13, "{{ }}")
+				w.At(22, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:24 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				w.At(24, 13, "{{ }}")
+				w.At(24, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
@@ -93,48 +93,48 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|eot_id|>")
 	// meetkai-functionary-medium-v3.1.jinja:32 {%- for message in messages -%}
-	w.At(32, 1, "for")
+	w.At(32, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(33, 5, "if")
+		w.At(33, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(34, 9, "{{ }}")
+			w.At(34, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:36 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			w.At(36, 9, "{{ }}")
+			w.At(36, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:38 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.At(38, 9, "{{ }}")
+			w.At(38, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39 {%- if message['content'] -%}
-			w.At(39, 9, "if")
+			w.At(39, 9, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:40 {{ message['content'] }}
-				w.At(40, 13, "{{ }}")
+				w.At(40, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(42, 9, "if")
+			w.At(42, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43 {%- for tool_call in message['tool_calls'] -%}
-				w.At(43, 13, "for")
+				w.At(43, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44 {%- if tool_call["function"]["name"] == "python" -%}
-					w.At(44, 17, "if")
+					w.At(44, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.ItemStr("function")
 					toolCallFunctionName := toolCallFunction.ItemStr("name")
 					if runtime.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						w.At(45, 21, "{{ }}")
+						w.At(45, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:47 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						w.At(47, 21, "{{ }}")
+						w.At(47, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("<function="), toolCallFunctionName, runtime.Str(">"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
 					}
 				}
@@ -145,7 +145,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.1.jinja:56 {%- if add_generation_prompt -%}
-	w.At(56, 1, "if")
+	w.At(56, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}

@@ -49,31 +49,31 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		depth = runtime.Param(depth, "depth")
 		offset := runtime.Undefined("offset")
 		// meetkai-functionary-medium-v3.2.jinja:2 {%- set offset = "" -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		offset = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:3 {%- if depth >= 1 -%}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		if runtime.Ge(depth, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4 {%- set offset = "    " * depth -%}
-			w.At(4, 9, "set")
+			w.At(4, 9, runtime.StmtSet)
 			offset = runtime.Mul(runtime.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6 {%- if comment_info != "<|NONE|>" -%}
-		w.At(6, 5, "if")
+		w.At(6, 5, runtime.StmtIf)
 		if !runtime.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7 {{ "\n" + offset + comment_info }}
-			w.At(7, 9, "{{ }}")
+			w.At(7, 9, runtime.StmtPrint)
 			w.WriteString("\n")
 			w.WriteStr(offset)
 			w.WriteStr(commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8 {%- if examples_info | length > 0 -%}
-			w.At(8, 9, "if")
+			w.At(8, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(examplesInfo, nil, nil), runtime.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10 {%- for example in examples_info -%}
-				w.At(10, 13, "for")
+				w.At(10, 13, runtime.StmtFor)
 				for _, example := range runtime.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					w.At(11, 17, "{{ }}")
+					w.At(11, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset)
 					w.WriteString("// ")
@@ -82,7 +82,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15 {{ "\n" + offset + param_declaration }}
-		w.At(15, 5, "{{ }}")
+		w.At(15, 5, runtime.StmtPrint)
 		w.WriteString("\n")
 		w.WriteStr(offset)
 		w.WriteStr(paramDeclaration)
@@ -91,12 +91,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	convertDataType := func(paramType runtime.Value) {
 		paramType = runtime.Param(paramType, "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19 {%- if param_type == "integer" or param_type == "float" -%}
-		w.At(19, 5, "if")
+		w.At(19, 5, runtime.StmtIf)
 		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
 			w.WriteString("number")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:22 {{ param_type }}
-			w.At(22, 9, "{{ }}")
+			w.At(22, 9, runtime.StmtPrint)
 			w.Write(paramType)
 		}
 	}
@@ -107,37 +107,37 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		rawParamType := in.Lookup("raw_param_type")
 		oneOfTypes := in.Lookup("one_of_types")
 		// meetkai-functionary-medium-v3.2.jinja:27 {%- set param_type = "any" -%}
-		w.At(27, 5, "set")
+		w.At(27, 5, runtime.StmtSet)
 		paramType2 = runtime.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29 {%- if "type" in param -%}
-		w.At(29, 5, "if")
+		w.At(29, 5, runtime.StmtIf)
 		if runtime.In(runtime.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30 {%- set raw_param_type = param["type"] -%}
-			w.At(30, 9, "set")
+			w.At(30, 9, runtime.StmtSet)
 			rawParamType = param.ItemStr("type")
 			// meetkai-functionary-medium-v3.2.jinja:31 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			w.At(31, 9, "if")
+			w.At(31, 9, runtime.StmtIf)
 			if runtime.IsIterable(rawParamType, nil, nil) && !runtime.IsString(rawParamType, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:32 {%- set param_type = raw_param_type | join(" | ") -%}
-				w.At(32, 13, "set")
+				w.At(32, 13, runtime.StmtSet)
 				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:34 {%- set param_type = raw_param_type -%}
-				w.At(34, 13, "set")
+				w.At(34, 13, runtime.StmtSet)
 				paramType2 = rawParamType
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36 {{ convert_data_type(param_type) }}
-			w.At(36, 9, "{{ }}")
+			w.At(36, 9, runtime.StmtPrint)
 			convertDataType(paramType2)
 		} else if runtime.In(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:38 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			w.At(38, 9, "set")
+			w.At(38, 9, runtime.StmtSet)
 			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:39 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			w.At(39, 9, "set")
+			w.At(39, 9, runtime.StmtSet)
 			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:40 {{ convert_data_type(one_of_types | join(" | ")) }}
-			w.At(40, 9, "{{ }}")
+			w.At(40, 9, runtime.StmtPrint)
 			convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
 		}
 	}
@@ -145,32 +145,32 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	getFormatParam := func(param2 runtime.Value) {
 		param2 = runtime.Param(param2, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45 {%- if "format" in param -%}
-		w.At(45, 5, "if")
+		w.At(45, 5, runtime.StmtIf)
 		if runtime.In(runtime.Str("format"), param2) {
 			// meetkai-functionary-medium-v3.2.jinja:46 {{ param["format"] }}
-			w.At(46, 9, "{{ }}")
+			w.At(46, 9, runtime.StmtPrint)
 			w.Write(param2.ItemStr("format"))
 		} else if runtime.In(runtime.Str("oneOf"), param2) {
 			// meetkai-functionary-medium-v3.2.jinja:48 {%- set formats = [] -%}
-			w.At(48, 9, "set")
+			w.At(48, 9, runtime.StmtSet)
 			_ = runtime.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49 {%- for item in param["oneOf"] -%}
-			w.At(49, 9, "for")
+			w.At(49, 9, runtime.StmtFor)
 			param2OneOf := param2.ItemStr("oneOf")
 			for _, item2 := range runtime.Iterate(w, param2OneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50 {%- if "format" in item -%}
-				w.At(50, 13, "if")
+				w.At(50, 13, runtime.StmtIf)
 				if runtime.In(runtime.Str("format"), item2) {
 					// meetkai-functionary-medium-v3.2.jinja:51 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					w.At(51, 17, "if")
+					w.At(51, 17, runtime.StmtIf)
 					item2Format := item2.ItemStr("format")
 					if runtime.Eq(item2Format, param2OneOf.ItemInt(-1).ItemStr("format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52 {{ item["format"] }}
-						w.At(52, 21, "{{ }}")
+						w.At(52, 21, runtime.StmtPrint)
 						w.Write(item2Format)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:54 {{ item["format"] + " or "}}
-						w.At(54, 21, "{{ }}")
+						w.At(54, 21, runtime.StmtPrint)
 						w.WriteAdd(item2Format, runtime.Str(" or "))
 					}
 				}
@@ -187,75 +187,75 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		desc := in.Lookup("desc")
 		defaultValue := in.Lookup("default_value")
 		// meetkai-functionary-medium-v3.2.jinja:64 {%- set param_type = param.get("type", "any") -%}
-		w.At(64, 5, "set")
+		w.At(64, 5, runtime.StmtSet)
 		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:65 {%- set format_param = get_format_param(param) -%}
-		w.At(65, 5, "set")
+		w.At(65, 5, runtime.StmtSet)
 		formatParam = w.Capture(func() {
 			getFormatParam(param3)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		w.At(67, 5, "if")
+		w.At(67, 5, runtime.StmtIf)
 		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69 {%- if "description" in param -%}
-			w.At(69, 9, "if")
+			w.At(69, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("description"), param3) {
 				// meetkai-functionary-medium-v3.2.jinja:70 {%- set desc = param["description"] -%}
-				w.At(70, 13, "set")
+				w.At(70, 13, runtime.StmtSet)
 				desc = param3.ItemStr("description")
 				// meetkai-functionary-medium-v3.2.jinja:71 {%- if not desc.endswith(".") -%}
-				w.At(71, 13, "if")
+				w.At(71, 13, runtime.StmtIf)
 				if !runtime.CallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72 {%- set desc = desc + "." -%}
-					w.At(72, 17, "set")
+					w.At(72, 17, runtime.StmtSet)
 					desc = runtime.Add(desc, runtime.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74 {{ " " + desc }}
-				w.At(74, 13, "{{ }}")
+				w.At(74, 13, runtime.StmtPrint)
 				w.WriteString(" ")
 				w.WriteStr(desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77 {%- if "default" in param -%}
-			w.At(77, 9, "if")
+			w.At(77, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("default"), param3) {
 				// meetkai-functionary-medium-v3.2.jinja:78 {%- set default_value = param["default"] -%}
-				w.At(78, 13, "set")
+				w.At(78, 13, runtime.StmtSet)
 				defaultValue = param3.ItemStr("default")
 				// meetkai-functionary-medium-v3.2.jinja:79 {%- if param_type == "string" -%}
-				w.At(79, 13, "if")
+				w.At(79, 13, runtime.StmtIf)
 				if runtime.EqStr(paramType3, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					w.At(80, 17, "set")
+					w.At(80, 17, runtime.StmtSet)
 					defaultValue = runtime.Concat(runtime.Str("\""), defaultValue, runtime.Str("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82 {{ " Default=" ~ default_value ~ "." }}
-				w.At(82, 13, "{{ }}")
+				w.At(82, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str(" Default="), defaultValue, runtime.Str("."))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85 {%- set format_param = get_format_param(param) -%}
-			w.At(85, 9, "set")
+			w.At(85, 9, runtime.StmtSet)
 			formatParam = w.Capture(func() {
 				getFormatParam(param3)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:86 {%- if format_param != "<|NONE|>" -%}
-			w.At(86, 9, "if")
+			w.At(86, 9, runtime.StmtIf)
 			if !runtime.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87 {{ " Format=" ~ format_param }}
-				w.At(87, 13, "{{ }}")
+				w.At(87, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str(" Format="), formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			w.At(90, 9, "for")
+			w.At(90, 9, runtime.StmtFor)
 			for _, item3 := range runtime.Iterate(w, runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length")))) {
 				vals := runtime.Unpack(item3, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91 {%- if field in param -%}
-				w.At(91, 13, "if")
+				w.At(91, 13, runtime.StmtIf)
 				if runtime.In(field, param3) {
 					// meetkai-functionary-medium-v3.2.jinja:92 {{ " " + field_name ~ "=" ~ param[field] }}
-					w.At(92, 17, "{{ }}")
+					w.At(92, 17, runtime.StmtPrint)
 					w.WriteString(" ")
 					w.WriteStr(runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
 				}
@@ -268,23 +268,23 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	getEnumOptionStr := func(enumOptions runtime.Value) {
 		enumOptions = runtime.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101 {%- for v in enum_options -%}
-		w.At(101, 5, "for")
+		w.At(101, 5, runtime.StmtFor)
 		for _, v := range runtime.Iterate(w, enumOptions) {
 			// meetkai-functionary-medium-v3.2.jinja:102 {%- if v is string -%}
-			w.At(102, 9, "if")
+			w.At(102, 9, runtime.StmtIf)
 			if runtime.IsString(v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103 {{ '"' + v + '"' }}
-				w.At(103, 13, "{{ }}")
+				w.At(103, 13, runtime.StmtPrint)
 				w.WriteString("\"")
 				w.WriteStr(v)
 				w.WriteString("\"")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:105 {{ v }}
-				w.At(105, 13, "{{ }}")
+				w.At(105, 13, runtime.StmtPrint)
 				w.Write(v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			w.At(107, 9, "if")
+			w.At(107, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
 				w.WriteString(" | ")
 			}
@@ -302,87 +302,87 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		itemInfo := in.Lookup("item_info")
 		itemType := in.Lookup("item_type")
 		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = ” -%}
-		w.At(114, 5, "set")
+		w.At(114, 5, runtime.StmtSet)
 		offset2 = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115 {%- if depth >= 1 -%}
-		w.At(115, 5, "if")
+		w.At(115, 5, runtime.StmtIf)
 		if runtime.Ge(depth2, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116 {%- set offset = "    " * depth -%}
-			w.At(116, 9, "set")
+			w.At(116, 9, runtime.StmtSet)
 			offset2 = runtime.Mul(runtime.Str("    "), depth2)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118 {%- set items_info = param_dic.get('items', {}) -%}
-		w.At(118, 5, "set")
+		w.At(118, 5, runtime.StmtSet)
 		itemsInfo = runtime.CallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:120 {%- if items_info|length == 0 -%}
-		w.At(120, 5, "if")
+		w.At(120, 5, runtime.StmtIf)
 		if runtime.Eq(runtime.FilterLength(itemsInfo, nil, nil), runtime.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121 {%- if param_name -%}
-			w.At(121, 9, "if")
+			w.At(121, 9, runtime.StmtIf)
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122 {{ "\n" + offset + param_name + ": []" }}
-				w.At(122, 13, "{{ }}")
+				w.At(122, 13, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteStr(paramName)
 				w.WriteString(": []")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:124 {{ "\n" + offset + "[]" }}
-				w.At(124, 13, "{{ }}")
+				w.At(124, 13, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteString("[]")
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
-			w.At(127, 9, "set")
+			w.At(127, 9, runtime.StmtSet)
 			arrayType = w.Capture(func() {
 				getParamType(itemsInfo)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:128 {%- if array_type == 'object' -%}
-			w.At(128, 9, "if")
+			w.At(128, 9, runtime.StmtIf)
 			if runtime.EqStr(arrayType, "object") {
 				// meetkai-functionary-medium-v3.2.jinja:129 {%- if param_name -%}
-				w.At(129, 13, "if")
+				w.At(129, 13, runtime.StmtIf)
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130 {{ "\n" + offset + param_name + ": {" }}
-					w.At(130, 17, "{{ }}")
+					w.At(130, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteStr(paramName)
 					w.WriteString(": {")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:132 {{ "\n" + offset + "{" }}
-					w.At(132, 17, "{{ }}")
+					w.At(132, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.At(134, 13, "{{ }}")
+				w.At(134, 13, runtime.StmtPrint)
 				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135 {{- "\n" + offset + "}[]" }}
-				w.At(135, 13, "{{ }}")
+				w.At(135, 13, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteString("}[]")
 			} else if runtime.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
-				w.At(137, 13, "set")
+				w.At(137, 13, runtime.StmtSet)
 				itemInfo = w.Capture(func() {
 					getArrayTypescript(runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138 {%- if not param_name -%}
-				w.At(138, 13, "if")
+				w.At(138, 13, runtime.StmtIf)
 				if !paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:139 {{ "\n" + item_info + "[]" }}
-					w.At(139, 17, "{{ }}")
+					w.At(139, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(itemInfo)
 					w.WriteString("[]")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:141 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					w.At(141, 17, "{{ }}")
+					w.At(141, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteStr(paramName)
@@ -392,21 +392,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else if runtime.In(runtime.Str("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
-				w.At(145, 17, "set")
+				w.At(145, 17, runtime.StmtSet)
 				itemType = w.Capture(func() {
 					getEnumOptionStr(itemsInfo.ItemStr("enum"))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:146 {%- if param_name is none -%}
-				w.At(146, 17, "if")
+				w.At(146, 17, runtime.StmtIf)
 				if runtime.IsNone(paramName, nil, nil) {
 					// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
-					w.At(147, 21, "{{ }}")
+					w.At(147, 21, runtime.StmtPrint)
 					w.WriteString("(")
 					w.WriteStr(itemType)
 					w.WriteString(")[]")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-					w.At(149, 21, "{{ }}")
+					w.At(149, 21, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteStr(paramName)
@@ -416,13 +416,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else if runtime.IsNone(paramName, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
-				w.At(153, 21, "{{ }}")
+				w.At(153, 21, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(arrayType)
 				w.WriteString("[]")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-				w.At(155, 21, "{{ }}")
+				w.At(155, 21, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteStr(paramName)
@@ -441,10 +441,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			depth3 = runtime.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163 {%- set res = "" -%}
-		w.At(163, 5, "set")
+		w.At(163, 5, runtime.StmtSet)
 		_ = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164 {%- for param_name, param in properties.items() -%}
-		w.At(164, 5, "for")
+		w.At(164, 5, runtime.StmtFor)
 		keys, values := runtime.DictItems(properties)
 		for i := range w.Count(len(keys)) {
 			paramName2 := keys[i]
@@ -457,71 +457,71 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			itemInfo2 := in.Lookup("item_info")
 			arrayDeclaration := in.Lookup("array_declaration")
 			// meetkai-functionary-medium-v3.2.jinja:165 {%- if param is mapping -%}
-			w.At(165, 9, "if")
+			w.At(165, 9, runtime.StmtIf)
 			if runtime.IsMapping(param4, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:166 {%- set comment_info = get_param_info(param) -%}
-				w.At(166, 13, "set")
+				w.At(166, 13, runtime.StmtSet)
 				commentInfo2 = w.Capture(func() {
 					getParamInfo(param4)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:168 {%- set examples_info = [] -%}
-				w.At(168, 13, "set")
+				w.At(168, 13, runtime.StmtSet)
 				examplesInfo2 = runtime.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169 {%- if "examples" in param -%}
-				w.At(169, 13, "if")
+				w.At(169, 13, runtime.StmtIf)
 				if runtime.In(runtime.Str("examples"), param4) {
 					// meetkai-functionary-medium-v3.2.jinja:170 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					w.At(170, 17, "set")
+					w.At(170, 17, runtime.StmtSet)
 					examplesInfo2 = runtime.NewList(runtime.Sum(runtime.Str("Example "), paramName2, runtime.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171 {%- set examples_info = examples_info + param["examples"] -%}
-					w.At(171, 17, "set")
+					w.At(171, 17, runtime.StmtSet)
 					examplesInfo2 = runtime.Add(examplesInfo2, param4.ItemStr("examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175 {%- set param_declaration = param_name -%}
-				w.At(175, 13, "set")
+				w.At(175, 13, runtime.StmtSet)
 				paramDeclaration2 = paramName2
 				// meetkai-functionary-medium-v3.2.jinja:176 {%- if required_params is iterable and param_name not in required_params -%}
-				w.At(176, 13, "if")
+				w.At(176, 13, runtime.StmtIf)
 				if runtime.IsIterable(requiredParams, nil, nil) && runtime.NotIn(paramName2, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177 {%- set param_declaration = param_declaration + "?" -%}
-					w.At(177, 17, "set")
+					w.At(177, 17, runtime.StmtSet)
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180 {%- set param_type = get_param_type(param) -%}
-				w.At(180, 13, "set")
+				w.At(180, 13, runtime.StmtSet)
 				paramType4 = w.Capture(func() {
 					getParamType(param4)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:183 {%- set offset = "" -%}
-				w.At(183, 13, "set")
+				w.At(183, 13, runtime.StmtSet)
 				offset3 = runtime.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184 {%- if depth >= 1 -%}
-				w.At(184, 13, "if")
+				w.At(184, 13, runtime.StmtIf)
 				if runtime.Ge(depth3, runtime.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185 {%- set offset = "    " * depth -%}
-					w.At(185, 17, "set")
+					w.At(185, 17, runtime.StmtSet)
 					offset3 = runtime.Mul(runtime.Str("    "), depth3)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188 {%- if param_type == "object" -%}
-				w.At(188, 13, "if")
+				w.At(188, 13, runtime.StmtIf)
 				if runtime.EqStr(paramType4, "object") {
 					// meetkai-functionary-medium-v3.2.jinja:189 {%- if comment_info != "<|NONE|>" -%}
-					w.At(189, 17, "if")
+					w.At(189, 17, runtime.StmtIf)
 					if !runtime.EqStr(commentInfo2, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190 {{ "\n" + offset + comment_info }}
-						w.At(190, 21, "{{ }}")
+						w.At(190, 21, runtime.StmtPrint)
 						w.WriteString("\n")
 						w.WriteStr(offset3)
 						w.WriteStr(commentInfo2)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192 {%- if examples_info|length > 0 -%}
-					w.At(192, 17, "if")
+					w.At(192, 17, runtime.StmtIf)
 					if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193 {%- for example in examples_info -%}
-						w.At(193, 21, "for")
+						w.At(193, 21, runtime.StmtFor)
 						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
 							// meetkai-functionary-medium-v3.2.jinja:194 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.At(194, 25, "{{ }}")
+							w.At(194, 25, runtime.StmtPrint)
 							w.WriteString("\n")
 							w.WriteStr(offset3)
 							w.WriteString("// ")
@@ -529,54 +529,54 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197 {%- set param_declaration = param_declaration + ": {" -%}
-					w.At(197, 17, "set")
+					w.At(197, 17, runtime.StmtSet)
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198 {{ "\n" + offset + param_declaration -}}
-					w.At(198, 17, "{{ }}")
+					w.At(198, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset3)
 					w.WriteStr(paramDeclaration2)
 					// meetkai-functionary-medium-v3.2.jinja:199 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					w.At(199, 17, "{{ }}")
+					w.At(199, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						getParameterTypescript(runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200 {{- "\n" + offset + "}," }}
-					w.At(200, 17, "{{ }}")
+					w.At(200, 17, runtime.StmtPrint)
 					w.WriteString("\n")
 					w.WriteStr(offset3)
 					w.WriteString("},")
 				} else if runtime.EqStr(paramType4, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:202 {%- set item_info = param.get("items", {}) -%}
-					w.At(202, 17, "set")
+					w.At(202, 17, runtime.StmtSet)
 					itemInfo2 = runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:203 {%- if "type" not in item_info -%}
-					w.At(203, 17, "if")
+					w.At(203, 17, runtime.StmtIf)
 					if runtime.NotIn(runtime.Str("type"), itemInfo2) {
 						// meetkai-functionary-medium-v3.2.jinja:204 {%- set param_declaration = param_declaration + ": []," -%}
-						w.At(204, 21, "set")
+						w.At(204, 21, runtime.StmtSet)
 						paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						w.At(205, 21, "{{ }}")
+						w.At(205, 21, runtime.StmtPrint)
 						appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:207 {%- if comment_info != "<|NONE|>" -%}
-						w.At(207, 21, "if")
+						w.At(207, 21, runtime.StmtIf)
 						if !runtime.EqStr(commentInfo2, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208 {{ "\n" + offset + comment_info }}
-							w.At(208, 25, "{{ }}")
+							w.At(208, 25, runtime.StmtPrint)
 							w.WriteString("\n")
 							w.WriteStr(offset3)
 							w.WriteStr(commentInfo2)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210 {%- if examples_info|length > 0 -%}
-						w.At(210, 21, "if")
+						w.At(210, 21, runtime.StmtIf)
 						if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211 {%- for example in examples_info -%}
-							w.At(211, 25, "for")
+							w.At(211, 25, runtime.StmtFor)
 							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
 								// meetkai-functionary-medium-v3.2.jinja:212 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								w.At(212, 29, "{{ }}")
+								w.At(212, 29, runtime.StmtPrint)
 								w.WriteString("\n")
 								w.WriteStr(offset3)
 								w.WriteString("// ")
@@ -584,43 +584,43 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
-						w.At(215, 21, "set")
+						w.At(215, 21, runtime.StmtSet)
 						arrayDeclaration = w.Capture(func() {
 							getArrayTypescript(paramDeclaration2, param4, depth3)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216 {%- if not array_declaration.endswith(",") -%}
-						w.At(216, 21, "if")
+						w.At(216, 21, runtime.StmtIf)
 						if !runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217 {%- set array_declaration = array_declaration + "," -%}
-							w.At(217, 25, "set")
+							w.At(217, 25, runtime.StmtSet)
 							arrayDeclaration = runtime.Add(arrayDeclaration, runtime.Str(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219 {{ array_declaration}}
-						w.At(219, 21, "{{ }}")
+						w.At(219, 21, runtime.StmtPrint)
 						w.Write(arrayDeclaration)
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:222 {%- if "enum" in param -%}
-					w.At(222, 17, "if")
+					w.At(222, 17, runtime.StmtIf)
 					if runtime.In(runtime.Str("enum"), param4) {
 						// meetkai-functionary-medium-v3.2.jinja:223 {%- set param_type = get_enum_option_str(param["enum"]) -%}
-						w.At(223, 21, "set")
+						w.At(223, 21, runtime.StmtSet)
 						paramType4 = w.Capture(func() {
 							getEnumOptionStr(param4.ItemStr("enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225 {%- if "nullable" in param and param["nullable"] -%}
-					w.At(225, 17, "if")
+					w.At(225, 17, runtime.StmtIf)
 					if runtime.In(runtime.Str("nullable"), param4) && param4.ItemStr("nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226 {%- set param_type = param_type + " | null" -%}
-						w.At(226, 21, "set")
+						w.At(226, 21, runtime.StmtSet)
 						paramType4 = runtime.Add(paramType4, runtime.Str(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					w.At(228, 17, "set")
+					w.At(228, 17, runtime.StmtSet)
 					paramDeclaration2 = runtime.Sum(paramDeclaration2, runtime.Str(": "), paramType4, runtime.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					w.At(229, 17, "{{ }}")
+					w.At(229, 17, runtime.StmtPrint)
 					appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 				}
 			}
@@ -640,54 +640,54 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237 {{- "namespace " + namespace + " {\n\n" -}}
-		w.At(237, 5, "{{ }}")
+		w.At(237, 5, runtime.StmtPrint)
 		w.WriteString("namespace ")
 		w.WriteStr(namespace)
 		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239 {%- for function in functions -%}
-		w.At(239, 5, "for")
+		w.At(239, 5, runtime.StmtFor)
 		for _, function := range runtime.Iterate(w, functions) {
 			functionName := runtime.Undefined("function_name")
 			description := in.Lookup("description")
 			parameters := in.Lookup("parameters")
 			requiredParams2 := in.Lookup("required_params")
 			// meetkai-functionary-medium-v3.2.jinja:240 {%- if function.get("function") -%}
-			w.At(240, 9, "if")
+			w.At(240, 9, runtime.StmtIf)
 			if runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241 {%- set function = function.get("function") -%}
-				w.At(241, 13, "set")
+				w.At(241, 13, runtime.StmtSet)
 				function = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244 {%- set function_name = function.get("name") -%}
-			w.At(244, 9, "set")
+			w.At(244, 9, runtime.StmtSet)
 			functionName = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("name")}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:245 {%- if function_name -%}
-			w.At(245, 9, "if")
+			w.At(245, 9, runtime.StmtIf)
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246 {%- set description = function.get('description', ”) -%}
-				w.At(246, 13, "set")
+				w.At(246, 13, runtime.StmtSet)
 				description = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:247 {%- set parameters = function.get('parameters', {}) -%}
-				w.At(247, 13, "set")
+				w.At(247, 13, runtime.StmtSet)
 				parameters = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248 {{- "// " + description + "\n" -}}
-				w.At(248, 13, "{{ }}")
+				w.At(248, 13, runtime.StmtPrint)
 				w.WriteString("// ")
 				w.WriteStr(description)
 				w.WriteString("\n")
 				// meetkai-functionary-medium-v3.2.jinja:249 {{- "type " + function_name -}}
-				w.At(249, 13, "{{ }}")
+				w.At(249, 13, runtime.StmtPrint)
 				w.WriteString("type ")
 				w.WriteStr(functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250 {%- if parameters and parameters.get("properties") -%}
-				w.At(250, 13, "if")
+				w.At(250, 13, runtime.StmtIf)
 				if parameters.Truthy() && runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252 {%- set required_params = parameters.get("required", []) -%}
-					w.At(252, 17, "set")
+					w.At(252, 17, runtime.StmtSet)
 					requiredParams2 = runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:253 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					w.At(253, 17, "{{ }}")
+					w.At(253, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						getParameterTypescript(runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams2, runtime.Int(0))
 					}))
@@ -698,36 +698,36 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260 {{ "} // namespace " + namespace }}
-		w.At(260, 5, "{{ }}")
+		w.At(260, 5, runtime.StmtPrint)
 		w.WriteString("} // namespace ")
 		w.WriteStr(namespace)
 	}
 	// meetkai-functionary-medium-v3.2.jinja:262 {%- if not tools -%}
-	w.At(262, 1, "if")
+	w.At(262, 1, runtime.StmtIf)
 	if !tools.Truthy() {
 		// meetkai-functionary-medium-v3.2.jinja:263 {%- set tools = [] -%}
-		w.At(263, 5, "set")
+		w.At(263, 5, runtime.StmtSet)
 		tools = runtime.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	w.At(265, 1, "{{ }}")
+	w.At(265, 1, runtime.StmtPrint)
 	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
 		generateSchemaFromFunctions(tools, runtime.Missing())
 	}), runtime.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	w.At(266, 1, "if")
+	w.At(266, 1, runtime.StmtIf)
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269 {%- for message in messages -%}
-	w.At(269, 1, "for")
+	w.At(269, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(270, 5, "if")
+		w.At(270, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(271, 9, "{{ }}")
+			w.At(271, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
@@ -735,7 +735,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(273, 9, "{{ }}")
+			w.At(273, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
@@ -743,27 +743,27 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|eot_id|>")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.At(275, 9, "{{ }}")
+			w.At(275, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276 {%- if message['content'] -%}
-			w.At(276, 9, "if")
+			w.At(276, 9, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277 {{ '>>>all\n' + message['content'] }}
-				w.At(277, 13, "{{ }}")
+				w.At(277, 13, runtime.StmtPrint)
 				w.WriteString(">>>all\n")
 				w.WriteStr(messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(279, 9, "if")
+			w.At(279, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280 {%- for tool_call in message['tool_calls'] -%}
-				w.At(280, 13, "for")
+				w.At(280, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					w.At(281, 17, "{{ }}")
+					w.At(281, 17, runtime.StmtPrint)
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString(">>>")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
@@ -775,7 +775,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:287 {% if add_generation_prompt %}
-	w.At(287, 1, "if")
+	w.At(287, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n>>>")
 	}

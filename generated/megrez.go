@@ -38,10 +38,10 @@ var Megrez = &runtime.Template{
 func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// megrez.jinja:7 {%- for message in messages %}
-	w.At(7, 1, "for")
+	w.At(7, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// megrez.jinja:8 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		w.At(8, 1, "{{ }}")
+		w.At(8, 1, runtime.StmtPrint)
 		w.WriteString("<|role_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|role_end|>")

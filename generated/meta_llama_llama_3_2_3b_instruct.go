@@ -46,128 +46,128 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1 {{- bos_token }}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if runtime.IsDefined(customTools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
-	w.At(5, 1, "if")
+	w.At(5, 1, runtime.StmtIf)
 	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8 {%- if not date_string is defined %}
-	w.At(8, 1, "if")
+	w.At(8, 1, runtime.StmtIf)
 	if !runtime.IsDefined(dateString, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9 {%- if strftime_now is defined %}
-		w.At(9, 5, "if")
+		w.At(9, 5, runtime.StmtIf)
 		if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10 {%- set date_string = strftime_now("%d %b %Y") %}
-			w.At(10, 9, "set")
+			w.At(10, 9, runtime.StmtSet)
 			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12 {%- set date_string = "26 Jul 2024" %}
-			w.At(12, 9, "set")
+			w.At(12, 9, runtime.StmtSet)
 			dateString = runtime.Str("26 Jul 2024")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15 {%- if not tools is defined %}
-	w.At(15, 1, "if")
+	w.At(15, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16 {%- set tools = none %}
-		w.At(16, 5, "set")
+		w.At(16, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20 {%- if messages[0]['role'] == 'system' %}
-	w.At(20, 1, "if")
+	w.At(20, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21 {%- set system_message = messages[0]['content']|trim %}
-		w.At(21, 5, "set")
+		w.At(21, 5, runtime.StmtSet)
 		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22 {%- set messages = messages[1:] %}
-		w.At(22, 5, "set")
+		w.At(22, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24 {%- set system_message = "" %}
-		w.At(24, 5, "set")
+		w.At(24, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29 {%- if tools is not none %}
-	w.At(29, 1, "if")
+	w.At(29, 1, runtime.StmtIf)
 	if !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33 {{- "Today Date: " + date_string + "\n\n" }}
-	w.At(33, 1, "{{ }}")
+	w.At(33, 1, runtime.StmtPrint)
 	w.WriteString("Today Date: ")
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34 {%- if tools is not none and not tools_in_user_message %}
-	w.At(34, 1, "if")
+	w.At(34, 1, runtime.StmtIf)
 	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38 {%- for t in tools %}
-		w.At(38, 5, "for")
+		w.At(38, 5, runtime.StmtFor)
 		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39 {{- t | tojson(indent=4) }}
-			w.At(39, 9, "{{ }}")
+			w.At(39, 9, runtime.StmtPrint)
 			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43 {{- system_message }}
-	w.At(43, 1, "{{ }}")
+	w.At(43, 1, runtime.StmtPrint)
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47 {%- if tools_in_user_message and not tools is none %}
-	w.At(47, 1, "if")
+	w.At(47, 1, runtime.StmtIf)
 	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49 {%- if messages | length != 0 %}
-		w.At(49, 5, "if")
+		w.At(49, 5, runtime.StmtIf)
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50 {%- set first_user_message = messages[0]['content']|trim %}
-			w.At(50, 9, "set")
+			w.At(50, 9, runtime.StmtSet)
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51 {%- set messages = messages[1:] %}
-			w.At(51, 9, "set")
+			w.At(51, 9, runtime.StmtSet)
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.At(53, 9, "{{ }}")
+			w.At(53, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60 {%- for t in tools %}
-		w.At(60, 5, "for")
+		w.At(60, 5, runtime.StmtFor)
 		for _, t2 := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61 {{- t | tojson(indent=4) }}
-			w.At(61, 9, "{{ }}")
+			w.At(61, 9, runtime.StmtPrint)
 			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64 {{- first_user_message + "<|eot_id|>"}}
-		w.At(64, 5, "{{ }}")
+		w.At(64, 5, runtime.StmtPrint)
 		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67 {%- for message in messages %}
-	w.At(67, 1, "for")
+	w.At(67, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(68, 5, "if")
+		w.At(68, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.At(69, 9, "{{ }}")
+			w.At(69, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(message.ItemStr("role"))
 			w.WriteString("<|end_header_id|>\n\n")
@@ -175,46 +175,46 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|eot_id|>")
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
-			w.At(71, 9, "if")
+			w.At(71, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.At(72, 13, "{{ }}")
+				w.At(72, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74 {%- set tool_call = message.tool_calls[0].function %}
-			w.At(74, 9, "set")
+			w.At(74, 9, runtime.StmtSet)
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76 {{- '{"name": "' + tool_call.name + '", ' }}
-			w.At(76, 9, "{{ }}")
+			w.At(76, 9, runtime.StmtPrint)
 			w.WriteString("{\"name\": \"")
 			w.WriteStr(toolCall.Attr("name"))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78 {{- tool_call.arguments | tojson }}
-			w.At(78, 9, "{{ }}")
+			w.At(78, 9, runtime.StmtPrint)
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83 {%- if message.content is mapping or message.content is iterable %}
-			w.At(83, 9, "if")
+			w.At(83, 9, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84 {{- message.content | tojson }}
-				w.At(84, 13, "{{ }}")
+				w.At(84, 13, runtime.StmtPrint)
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86 {{- message.content }}
-				w.At(86, 13, "{{ }}")
+				w.At(86, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91 {%- if add_generation_prompt %}
-	w.At(91, 1, "if")
+	w.At(91, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}

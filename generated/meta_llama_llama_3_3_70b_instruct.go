@@ -47,129 +47,129 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:1 {{- bos_token }}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if runtime.IsDefined(customTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		tools = customTools
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
-	w.At(5, 1, "if")
+	w.At(5, 1, runtime.StmtIf)
 	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:8 {%- if not date_string is defined %}
-	w.At(8, 1, "if")
+	w.At(8, 1, runtime.StmtIf)
 	if !runtime.IsDefined(dateString, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:9 {%- set date_string = "26 Jul 2024" %}
-		w.At(9, 5, "set")
+		w.At(9, 5, runtime.StmtSet)
 		dateString = runtime.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:11 {%- if not tools is defined %}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:12 {%- set tools = none %}
-		w.At(12, 5, "set")
+		w.At(12, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:16 {%- if messages[0]['role'] == 'system' %}
-	w.At(16, 1, "if")
+	w.At(16, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17 {%- set system_message = messages[0]['content']|trim %}
-		w.At(17, 5, "set")
+		w.At(17, 5, runtime.StmtSet)
 		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18 {%- set messages = messages[1:] %}
-		w.At(18, 5, "set")
+		w.At(18, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:20 {%- set system_message = "" %}
-		w.At(20, 5, "set")
+		w.At(20, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:25 {%- if builtin_tools is defined or tools is not none %}
-	w.At(25, 1, "if")
+	w.At(25, 1, runtime.StmtIf)
 	if runtime.IsDefined(builtinTools, nil, nil) || !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:28 {%- if builtin_tools is defined %}
-	w.At(28, 1, "if")
+	w.At(28, 1, runtime.StmtIf)
 	if runtime.IsDefined(builtinTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		w.At(29, 5, "{{ }}")
+		w.At(29, 5, runtime.StmtPrint)
 		w.WriteString("Tools: ")
 		w.WriteStr(runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString("\n\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32 {{- "Today Date: " + date_string + "\n\n" }}
-	w.At(32, 1, "{{ }}")
+	w.At(32, 1, runtime.StmtPrint)
 	w.WriteString("Today Date: ")
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:33 {%- if tools is not none and not tools_in_user_message %}
-	w.At(33, 1, "if")
+	w.At(33, 1, runtime.StmtIf)
 	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:37 {%- for t in tools %}
-		w.At(37, 5, "for")
+		w.At(37, 5, runtime.StmtFor)
 		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:38 {{- t | tojson(indent=4) }}
-			w.At(38, 9, "{{ }}")
+			w.At(38, 9, runtime.StmtPrint)
 			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:42 {{- system_message }}
-	w.At(42, 1, "{{ }}")
+	w.At(42, 1, runtime.StmtPrint)
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46 {%- if tools_in_user_message and not tools is none %}
-	w.At(46, 1, "if")
+	w.At(46, 1, runtime.StmtIf)
 	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48 {%- if messages | length != 0 %}
-		w.At(48, 5, "if")
+		w.At(48, 5, runtime.StmtIf)
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49 {%- set first_user_message = messages[0]['content']|trim %}
-			w.At(49, 9, "set")
+			w.At(49, 9, runtime.StmtSet)
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50 {%- set messages = messages[1:] %}
-			w.At(50, 9, "set")
+			w.At(50, 9, runtime.StmtSet)
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:52 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.At(52, 9, "{{ }}")
+			w.At(52, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59 {%- for t in tools %}
-		w.At(59, 5, "for")
+		w.At(59, 5, runtime.StmtFor)
 		for _, t2 := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:60 {{- t | tojson(indent=4) }}
-			w.At(60, 9, "{{ }}")
+			w.At(60, 9, runtime.StmtPrint)
 			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63 {{- first_user_message + "<|eot_id|>"}}
-		w.At(63, 5, "{{ }}")
+		w.At(63, 5, runtime.StmtPrint)
 		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:66 {%- for message in messages %}
-	w.At(66, 1, "for")
+	w.At(66, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		toolCall := in.Lookup("tool_call")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(67, 5, "if")
+		w.At(67, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.At(68, 9, "{{ }}")
+			w.At(68, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(message.ItemStr("role"))
 			w.WriteString("<|end_header_id|>\n\n")
@@ -177,36 +177,36 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|eot_id|>")
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
-			w.At(70, 9, "if")
+			w.At(70, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.At(71, 13, "{{ }}")
+				w.At(71, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:73 {%- set tool_call = message.tool_calls[0].function %}
-			w.At(73, 9, "set")
+			w.At(73, 9, runtime.StmtSet)
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:74 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			w.At(74, 9, "if")
+			w.At(74, 9, runtime.StmtIf)
 			if runtime.IsDefined(builtinTools, nil, nil) && runtime.In(toolCall.Attr("name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				w.At(76, 13, "{{ }}")
+				w.At(76, 13, runtime.StmtPrint)
 				w.WriteString("<|python_tag|>")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				w.At(77, 13, "for")
+				w.At(77, 13, runtime.StmtFor)
 				keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
 				for i := range w.Count(len(keys)) {
 					argName := keys[i]
 					argVal := values[i]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78 {{- arg_name + '="' + arg_val + '"' }}
-					w.At(78, 17, "{{ }}")
+					w.At(78, 17, runtime.StmtPrint)
 					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79 {%- if not loop.last %}
-					w.At(79, 17, "if")
+					w.At(79, 17, runtime.StmtIf)
 					if !(i == len(keys)-1) {
 						w.WriteString(", ")
 					}
@@ -215,18 +215,18 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86 {{- '{"name": "' + tool_call.name + '", ' }}
-				w.At(86, 13, "{{ }}")
+				w.At(86, 13, runtime.StmtPrint)
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88 {{- tool_call.arguments | tojson }}
-				w.At(88, 13, "{{ }}")
+				w.At(88, 13, runtime.StmtPrint)
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:91 {%- if builtin_tools is defined %}
-			w.At(91, 9, "if")
+			w.At(91, 9, runtime.StmtIf)
 			if runtime.IsDefined(builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
@@ -235,22 +235,22 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:99 {%- if message.content is mapping or message.content is iterable %}
-			w.At(99, 9, "if")
+			w.At(99, 9, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:100 {{- message.content | tojson }}
-				w.At(100, 13, "{{ }}")
+				w.At(100, 13, runtime.StmtPrint)
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102 {{- message.content }}
-				w.At(102, 13, "{{ }}")
+				w.At(102, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:107 {%- if add_generation_prompt %}
-	w.At(107, 1, "if")
+	w.At(107, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}

@@ -40,38 +40,38 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1 {% for message in messages %}
-	w.At(1, 1, "for")
+	w.At(1, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1 {% if message['role'] == 'system' and message['content'] %}
-		w.At(1, 30, "if")
+		w.At(1, 30, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") && message.ItemStr("content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1 {{'<|system|>
-			w.At(1, 89, "{{ }}")
+			w.At(1, 89, runtime.StmtPrint)
 			w.WriteString("<|system|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
-			w.At(3, 40, "{{ }}")
+			w.At(3, 40, runtime.StmtPrint)
 			w.WriteString("<|user|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
-			w.At(5, 45, "{{ }}")
+			w.At(5, 45, runtime.StmtPrint)
 			w.WriteString("<|assistant|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7 {% if add_generation_prompt %}
-	w.At(7, 27, "if")
+	w.At(7, 27, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>\n")
 	} else {
 		// microsoft-Phi-3.5-mini-instruct.jinja:8 {{ eos_token }}
-		w.At(8, 15, "{{ }}")
+		w.At(8, 15, runtime.StmtPrint)
 		w.Write(eosToken)
 	}
 }

@@ -40,32 +40,32 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiMo-VL.jinja:1 {%- if tools %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// MiMo-VL.jinja:3 {%- if messages[0]['role'] == 'system' %}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// MiMo-VL.jinja:4 {{- messages[0]['content'] }}
-			w.At(4, 9, "{{ }}")
+			w.At(4, 9, runtime.StmtPrint)
 			w.Write(messages0.ItemStr("content"))
 		} else {
 			w.WriteString("You are MiMo, an AI assistant developed by Xiaomi.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// MiMo-VL.jinja:9 {%- for tool in tools %}
-		w.At(9, 5, "for")
+		w.At(9, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11 {{- tool | tojson }}
-			w.At(11, 9, "{{ }}")
+			w.At(11, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// MiMo-VL.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-		w.At(16, 9, "{{ }}")
+		w.At(16, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
 		w.WriteString("<|im_end|>\n")
@@ -73,16 +73,16 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
 	}
 	// MiMo-VL.jinja:21 {%- for message in messages %}
-	w.At(21, 1, "for")
+	w.At(21, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// MiMo-VL.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		w.At(22, 5, "if")
+		w.At(22, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
 			// MiMo-VL.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(23, 9, "{{ }}")
+			w.At(23, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
@@ -91,60 +91,60 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// MiMo-VL.jinja:25 {{- '<|im_start|>' + message.role }}
-			w.At(25, 9, "{{ }}")
+			w.At(25, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			// MiMo-VL.jinja:26 {%- if message.content %}
-			w.At(26, 9, "if")
+			w.At(26, 9, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
 				// MiMo-VL.jinja:27 {{- '\n' + message.content }}
-				w.At(27, 13, "{{ }}")
+				w.At(27, 13, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(messageContent)
 			}
 			// MiMo-VL.jinja:29 {%- for tool_call in message.tool_calls %}
-			w.At(29, 9, "for")
+			w.At(29, 9, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiMo-VL.jinja:30 {%- if tool_call.function is defined %}
-				w.At(30, 13, "if")
+				w.At(30, 13, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// MiMo-VL.jinja:31 {%- set tool_call = tool_call.function %}
-					w.At(31, 17, "set")
+					w.At(31, 17, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// MiMo-VL.jinja:34 {{- tool_call.name }}
-				w.At(34, 13, "{{ }}")
+				w.At(34, 13, runtime.StmtPrint)
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
 				// MiMo-VL.jinja:36 {{- tool_call.arguments | tojson }}
-				w.At(36, 13, "{{ }}")
+				w.At(36, 13, runtime.StmtPrint)
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiMo-VL.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(41, 9, "if")
+			w.At(41, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// MiMo-VL.jinja:45 {{- message.content }}
-			w.At(45, 9, "{{ }}")
+			w.At(45, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// MiMo-VL.jinja:47 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(47, 9, "if")
+			w.At(47, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// MiMo-VL.jinja:52 {%- if add_generation_prompt %}
-	w.At(52, 1, "if")
+	w.At(52, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -39,22 +39,22 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// minicpm.jinja:15 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16 {%- for message in messages %}
-	w.At(16, 1, "for")
+	w.At(16, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// minicpm.jinja:17 {%- if message['role'] == 'user' %}
-		w.At(17, 1, "if")
+		w.At(17, 1, runtime.StmtIf)
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// minicpm.jinja:18 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			w.At(18, 1, "{{ }}")
+			w.At(18, 1, runtime.StmtPrint)
 			w.WriteString("<用户>")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:20 {{- message['content'].strip(c_space) }}
-			w.At(20, 1, "{{ }}")
+			w.At(20, 1, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 		}
 	}

@@ -43,100 +43,100 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if runtime.IsDefined(customTools, nil, nil) {
 		// MiniMax-M1.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5 {%- if not tools is defined %}
-	w.At(5, 1, "if")
+	w.At(5, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// MiniMax-M1.jinja:6 {%- set tools = none %}
-		w.At(6, 5, "set")
+		w.At(6, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
 	// MiniMax-M1.jinja:10 {% set ns = namespace(system_prompt=”) -%}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// MiniMax-M1.jinja:12 {%- if messages[0]['content'] is string %}
-		w.At(12, 5, "if")
+		w.At(12, 5, runtime.StmtIf)
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// MiniMax-M1.jinja:13 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			w.At(13, 9, "set")
+			w.At(13, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages0Content, nil, nil))
 		} else {
 			// MiniMax-M1.jinja:15 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			w.At(15, 9, "set")
+			w.At(15, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil))
 		}
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
-		w.At(17, 5, "set")
+		w.At(17, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else if !runtime.IsNone(tools, nil, nil) {
 		// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-		w.At(20, 9, "set")
+		w.At(20, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
 	} else {
 		// MiniMax-M1.jinja:22 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-		w.At(22, 9, "set")
+		w.At(22, 9, runtime.StmtSet)
 		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
 	}
 	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != ” %}
-	w.At(27, 1, "if")
+	w.At(27, 1, runtime.StmtIf)
 	if !runtime.EqStr(ns.Attr("system_prompt"), "") {
 		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		w.At(28, 1, "{{ }}")
+		w.At(28, 1, runtime.StmtPrint)
 		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32 {%- if tools is not none %}
-	w.At(32, 1, "if")
+	w.At(32, 1, runtime.StmtIf)
 	if !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34 {%- for tool in tools %}
-		w.At(34, 1, "for")
+		w.At(34, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35 {{ tool | tojson ~ '\n' -}}
-			w.At(35, 1, "{{ }}")
+			w.At(35, 1, runtime.StmtPrint)
 			w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:41 {%- for message in messages %}
-	w.At(41, 1, "for")
+	w.At(41, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(42, 5, "if")
+		w.At(42, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43 {%- if message['role'] == 'user' %}
-			w.At(43, 9, "if")
+			w.At(43, 9, runtime.StmtIf)
 			messageRole2 := message.ItemStr("role")
 			if runtime.EqStr(messageRole2, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45 {%- if message['content'] is string %}
-				w.At(45, 1, "if")
+				w.At(45, 1, runtime.StmtIf)
 				messageContent := message.ItemStr("content")
 				if runtime.IsString(messageContent, nil, nil) {
 					// MiniMax-M1.jinja:46 {{ message['content']|trim -}}
-					w.At(46, 1, "{{ }}")
+					w.At(46, 1, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:48 {%- for content in message['content'] %}
-					w.At(48, 1, "for")
+					w.At(48, 1, runtime.StmtFor)
 					for _, content := range runtime.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49 {%- if content['type'] == 'text' %}
-						w.At(49, 1, "if")
+						w.At(49, 1, runtime.StmtIf)
 						if runtime.EqStr(content.ItemStr("type"), "text") {
 							// MiniMax-M1.jinja:50 {{ content['text']|trim -}}
-							w.At(50, 1, "{{ }}")
+							w.At(50, 1, runtime.StmtPrint)
 							w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
 						}
 					}
@@ -145,18 +145,18 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(messageRole2, "assistant") {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57 {%- if message['content'] is string %}
-				w.At(57, 1, "if")
+				w.At(57, 1, runtime.StmtIf)
 				messageContent2 := message.ItemStr("content")
 				if runtime.IsString(messageContent2, nil, nil) {
 					// MiniMax-M1.jinja:58 {{ message['content']|trim -}}
-					w.At(58, 1, "{{ }}")
+					w.At(58, 1, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent2, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:60 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					w.At(60, 1, "for")
+					w.At(60, 1, runtime.StmtFor)
 					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent2, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61 {{ content['text']|trim -}}
-						w.At(61, 1, "{{ }}")
+						w.At(61, 1, runtime.StmtPrint)
 						w.Write(runtime.FilterTrim(content2.ItemStr("text"), nil, nil))
 					}
 				}
@@ -165,10 +165,10 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(runtime.Str("tool_calls"), message) {
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68 {%- for tool_call in message.tool_calls %}
-			w.At(68, 1, "for")
+			w.At(68, 1, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiniMax-M1.jinja:69 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				w.At(69, 1, "{{ }}")
+				w.At(69, 1, runtime.StmtPrint)
 				toolCallFunction := toolCall.Attr("function")
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(toolCallFunction.Attr("name"))
@@ -180,29 +180,29 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74 {%- if message.content is string %}
-			w.At(74, 1, "if")
+			w.At(74, 1, runtime.StmtIf)
 			messageContent3 := message.Attr("content")
 			if runtime.IsString(messageContent3, nil, nil) {
 				// MiniMax-M1.jinja:75 {{ 'tool result: ' + message.content + '\n\n' -}}
-				w.At(75, 1, "{{ }}")
+				w.At(75, 1, runtime.StmtPrint)
 				w.WriteString("tool result: ")
 				w.WriteStr(messageContent3)
 				w.WriteString("\n\n")
 			} else {
 				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}
-				w.At(77, 1, "for")
+				w.At(77, 1, runtime.StmtFor)
 				for _, content3 := range runtime.Iterate(w, message.ItemStr("content")) {
 					// MiniMax-M1.jinja:78 {%- if content['type'] == 'text' %}
-					w.At(78, 1, "if")
+					w.At(78, 1, runtime.StmtIf)
 					if runtime.EqStr(content3.ItemStr("type"), "text") {
 						// MiniMax-M1.jinja:79 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						w.At(79, 1, "{{ }}")
+						w.At(79, 1, runtime.StmtPrint)
 						w.WriteString("tool result: ")
 						w.WriteStr(content3.ItemStr("text"))
 						w.WriteString("\n\n")
 					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:81 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						w.At(81, 1, "{{ }}")
+						w.At(81, 1, runtime.StmtPrint)
 						w.WriteString("tool name: ")
 						w.WriteStr(content3.ItemStr("name"))
 						w.WriteString("\ntool result: ")
@@ -215,7 +215,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M1.jinja:89 {%- if add_generation_prompt %}
-	w.At(89, 1, "if")
+	w.At(89, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 	}

@@ -46,20 +46,20 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	toolcallEndToken = runtime.Str("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
 		// MiniMax-M2.jinja:6 {%- for tool in tool_list -%}
-		w.At(6, 1, "for")
+		w.At(6, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.At(7, 7, "{{ }}")
+			w.At(7, 7, runtime.StmtPrint)
 			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
@@ -68,30 +68,30 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// MiniMax-M2.jinja:11 {%- if content is string -%}
-		w.At(11, 5, "if")
+		w.At(11, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// MiniMax-M2.jinja:12 {{ content }}
-			w.At(12, 9, "{{ }}")
+			w.At(12, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// MiniMax-M2.jinja:14 {%- for item in content -%}
-			w.At(14, 9, "for")
+			w.At(14, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// MiniMax-M2.jinja:15 {%- if item is mapping and item.type == 'text' -%}
-				w.At(15, 13, "if")
+				w.At(15, 13, runtime.StmtIf)
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// MiniMax-M2.jinja:16 {{- item.text }}
-					w.At(16, 17, "{{ }}")
+					w.At(16, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// MiniMax-M2.jinja:18 {{- item }}
-					w.At(18, 17, "{{ }}")
+					w.At(18, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
 		} else {
 			// MiniMax-M2.jinja:22 {{- content }}
-			w.At(22, 9, "{{ }}")
+			w.At(22, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
@@ -100,198 +100,198 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		modelIdentity := in.Lookup("model_identity")
 		// MiniMax-M2.jinja:27 {%- if system_message and system_message.content -%}
-		w.At(27, 5, "if")
+		w.At(27, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
 			// MiniMax-M2.jinja:28 {{- visible_text(system_message.content) }}
-			w.At(28, 9, "{{ }}")
+			w.At(28, 9, runtime.StmtPrint)
 			visibleText(systemMessage2.Attr("content"))
 		} else {
 			// MiniMax-M2.jinja:30 {%- if model_identity is not defined -%}
-			w.At(30, 9, "if")
+			w.At(30, 9, runtime.StmtIf)
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
 				// MiniMax-M2.jinja:31 {%- set model_identity = "You are a helpful assistant." -%}
-				w.At(31, 13, "set")
+				w.At(31, 13, runtime.StmtSet)
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33 {{- model_identity }}
-			w.At(33, 9, "{{ }}")
+			w.At(33, 9, runtime.StmtPrint)
 			w.Write(modelIdentity)
 		}
 		// MiniMax-M2.jinja:37 {%- if system_message and system_message.current_date -%}
-		w.At(37, 5, "if")
+		w.At(37, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
 			// MiniMax-M2.jinja:38 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.At(38, 9, "{{ }}")
+			w.At(38, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
 		}
 		// MiniMax-M2.jinja:41 {%- if system_message and system_message.current_location -%}
-		w.At(41, 5, "if")
+		w.At(41, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
 			// MiniMax-M2.jinja:42 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.At(42, 9, "{{ }}")
+			w.At(42, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47 {%- set system_message = none -%}
-	w.At(47, 1, "set")
+	w.At(47, 1, runtime.StmtSet)
 	systemMessage = runtime.None()
 	// MiniMax-M2.jinja:48 {%- set conversation_messages = messages -%}
-	w.At(48, 1, "set")
+	w.At(48, 1, runtime.StmtSet)
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49 {%- if messages and messages[0].role == "system" -%}
-	w.At(49, 1, "if")
+	w.At(49, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// MiniMax-M2.jinja:50 {%- set system_message = messages[0] -%}
-		w.At(50, 5, "set")
+		w.At(50, 5, runtime.StmtSet)
 		systemMessage = messages.ItemInt(0)
 		// MiniMax-M2.jinja:51 {%- set conversation_messages = messages[1:] -%}
-		w.At(51, 5, "set")
+		w.At(51, 5, runtime.StmtSet)
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// MiniMax-M2.jinja:54 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(54, 1, "set")
+	w.At(54, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// MiniMax-M2.jinja:55 {% for m in conversation_messages %}
-	w.At(55, 1, "for")
+	w.At(55, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56 {%- if m.role == 'user' %}
-		w.At(56, 5, "if")
+		w.At(56, 5, runtime.StmtIf)
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// MiniMax-M2.jinja:57 {% set ns.last_user_index = loop.index0 -%}
-			w.At(57, 9, "set")
+			w.At(57, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// MiniMax-M2.jinja:61 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.At(61, 1, "{{ }}")
+	w.At(61, 1, runtime.StmtPrint)
 	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
 	// MiniMax-M2.jinja:62 {{- build_system_message(system_message) }}
-	w.At(62, 1, "{{ }}")
+	w.At(62, 1, runtime.StmtPrint)
 	buildSystemMessage(systemMessage)
 	// MiniMax-M2.jinja:64 {%- if tools -%}
-	w.At(64, 1, "if")
+	w.At(64, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.At(65, 5, "{{ }}")
+		w.At(65, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:66 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.At(66, 5, "{{ }}")
+		w.At(66, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:67 {{- render_tool_namespace("functions", tools) }}
-		w.At(67, 5, "{{ }}")
+		w.At(67, 5, runtime.StmtPrint)
 		renderToolNamespace(runtime.Str("functions"), tools)
 		// MiniMax-M2.jinja:68 {{- '</tools>' ~ '\n\n' }}
-		w.At(68, 5, "{{ }}")
+		w.At(68, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
 		// MiniMax-M2.jinja:69 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.At(69, 1, "{{ }}")
+		w.At(69, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n"))
 		// MiniMax-M2.jinja:70 {{- '\n' ~ toolcall_begin_token }}
-		w.At(70, 1, "{{ }}")
+		w.At(70, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76 {{- '\n' ~ toolcall_end_token }}
-		w.At(76, 1, "{{ }}")
+		w.At(76, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81 {%- set last_tool_call = namespace(name=none) -%}
-	w.At(81, 1, "set")
+	w.At(81, 1, runtime.StmtSet)
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// MiniMax-M2.jinja:82 {%- for message in conversation_messages -%}
-	w.At(82, 1, "for")
+	w.At(82, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		// MiniMax-M2.jinja:83 {%- if message.role == 'assistant' -%}
-		w.At(83, 5, "if")
+		w.At(83, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85 {{- ']~b]ai' ~ '\n' }}
-			w.At(85, 9, "{{ }}")
+			w.At(85, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
 			// MiniMax-M2.jinja:87 {%- set reasoning_content = ” %}
-			w.At(87, 9, "set")
+			w.At(87, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// MiniMax-M2.jinja:88 {%- set content = visible_text(message.content) %}
-			w.At(88, 9, "set")
+			w.At(88, 9, runtime.StmtSet)
 			content2 = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// MiniMax-M2.jinja:89 {%- if message.reasoning_content is string %}
-			w.At(89, 9, "if")
+			w.At(89, 9, runtime.StmtIf)
 			messageReasoningContent := message.Attr("reasoning_content")
 			if runtime.IsString(messageReasoningContent, nil, nil) {
 				// MiniMax-M2.jinja:90 {%- set reasoning_content = message.reasoning_content %}
-				w.At(90, 13, "set")
+				w.At(90, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-				w.At(93, 17, "set")
+				w.At(93, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				// MiniMax-M2.jinja:94 {%- set content = content.split('</think>')[-1].strip('\n') %}
-				w.At(94, 17, "set")
+				w.At(94, 17, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// MiniMax-M2.jinja:97 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			w.At(97, 9, "if")
+			w.At(97, 9, runtime.StmtIf)
 			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) {
 				// MiniMax-M2.jinja:98 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.At(98, 13, "{{ }}")
+				w.At(98, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
 			}
 			// MiniMax-M2.jinja:100 {%- if content -%}
-			w.At(100, 9, "if")
+			w.At(100, 9, runtime.StmtIf)
 			if content2.Truthy() {
 				// MiniMax-M2.jinja:101 {{- content }}
-				w.At(101, 13, "{{ }}")
+				w.At(101, 13, runtime.StmtPrint)
 				w.Write(content2)
 			}
 			// MiniMax-M2.jinja:103 {%- if message.tool_calls -%}
-			w.At(103, 9, "if")
+			w.At(103, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.At(104, 13, "{{ }}")
+				w.At(104, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 				// MiniMax-M2.jinja:106 {%- for tool_call in message.tool_calls -%}
-				w.At(106, 13, "for")
+				w.At(106, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// MiniMax-M2.jinja:107 {%- if tool_call.function %}
-					w.At(107, 17, "if")
+					w.At(107, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108 {%- set tool_call = tool_call.function %}
-						w.At(108, 21, "set")
+						w.At(108, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110 {{- '<invoke name="' + tool_call.name + '">' }}
-					w.At(110, 17, "{{ }}")
+					w.At(110, 17, runtime.StmtPrint)
 					w.WriteString("<invoke name=\"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111 {% set _args = tool_call.arguments %}
-					w.At(111, 17, "set")
+					w.At(111, 17, runtime.StmtSet)
 					args2 = toolCall.Attr("arguments")
 					// MiniMax-M2.jinja:112 {%- for k, v in _args.items() %}
-					w.At(112, 17, "for")
+					w.At(112, 17, runtime.StmtFor)
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						k := keys[i3]
 						v := values[i3]
 						// MiniMax-M2.jinja:113 {{- '<parameter name="' + k + '">' }}
-						w.At(113, 17, "{{ }}")
+						w.At(113, 17, runtime.StmtPrint)
 						w.WriteString("<parameter name=\"")
 						w.WriteStr(k)
 						w.WriteString("\">")
 						// MiniMax-M2.jinja:114 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(114, 17, "{{ }}")
+						w.At(114, 17, runtime.StmtPrint)
 						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -300,52 +300,52 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</parameter>\n")
 					}
 					// MiniMax-M2.jinja:117 {{- '</invoke>' ~ '\n' }}
-					w.At(117, 17, "{{ }}")
+					w.At(117, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("</invoke>"), runtime.Str("\n"))
 				}
 				// MiniMax-M2.jinja:120 {{- toolcall_end_token}}
-				w.At(120, 13, "{{ }}")
+				w.At(120, 13, runtime.StmtPrint)
 				w.Write(toolcallEndToken)
 				// MiniMax-M2.jinja:121 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				w.At(121, 13, "set")
+				w.At(121, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", messageToolCalls.ItemInt(-1).Attr("function").Attr("name"))
 			} else {
 				// MiniMax-M2.jinja:123 {%- set last_tool_call.name = none -%}
-				w.At(123, 13, "set")
+				w.At(123, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
 			}
 			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
-			w.At(125, 9, "{{ }}")
+			w.At(125, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
-			w.At(128, 5, "if")
+			w.At(128, 5, runtime.StmtIf)
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
 				// MiniMax-M2.jinja:129 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(129, 9, "{{ }}")
+				w.At(129, 9, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(131, 5, "if")
+			w.At(131, 5, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134 {%- if message.content is string -%}
-			w.At(134, 5, "if")
+			w.At(134, 5, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136 {{- message.content }}
-				w.At(136, 9, "{{ }}")
+				w.At(136, 9, runtime.StmtPrint)
 				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
 				// MiniMax-M2.jinja:139 {%- for tr in message.content -%}
-				w.At(139, 9, "for")
+				w.At(139, 9, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					w.At(141, 13, "{{ }}")
+					w.At(141, 13, runtime.StmtPrint)
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -360,27 +360,27 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// MiniMax-M2.jinja:145 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(145, 5, "if")
+			w.At(145, 5, runtime.StmtIf)
 			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if runtime.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
-			w.At(150, 9, "{{ }}")
+			w.At(150, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
 			// MiniMax-M2.jinja:151 {{- visible_text(message.content) }}
-			w.At(151, 9, "{{ }}")
+			w.At(151, 9, runtime.StmtPrint)
 			visibleText(message.Attr("content"))
 			// MiniMax-M2.jinja:152 {{- '[e~[' ~ '\n' }}
-			w.At(152, 9, "{{ }}")
+			w.At(152, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		}
 	}
 	// MiniMax-M2.jinja:157 {%- if add_generation_prompt -%}
-	w.At(157, 1, "if")
+	w.At(157, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.At(158, 1, "{{ }}")
+		w.At(158, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n"))
 	}
 }

@@ -55,34 +55,34 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinkingMode := in.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2 {%- set ns_token               = ']<]minimax[>['                  -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	nsToken = runtime.Str("]<]minimax[>[")
 	// MiniMax-M3.jinja:3 {%- set bod_token              = ']~!b['                          -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	bodToken = runtime.Str("]~!b[")
 	// MiniMax-M3.jinja:4 {%- set bos_token              = ']~b]'                           -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	bosToken = runtime.Str("]~b]")
 	// MiniMax-M3.jinja:5 {%- set eos_token              = '[e~['                           -%}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	eosToken = runtime.Str("[e~[")
 	// MiniMax-M3.jinja:6 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	w.At(6, 1, "set")
+	w.At(6, 1, runtime.StmtSet)
 	toolcallBeginToken = runtime.Concat(nsToken, runtime.Str("<tool_call>"))
 	// MiniMax-M3.jinja:7 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	w.At(7, 1, "set")
+	w.At(7, 1, runtime.StmtSet)
 	toolcallEndToken = runtime.Concat(nsToken, runtime.Str("</tool_call>"))
 	// MiniMax-M3.jinja:8 {%- set think_begin_token      = '<mm:think>'                     -%}
-	w.At(8, 1, "set")
+	w.At(8, 1, runtime.StmtSet)
 	thinkBeginToken = runtime.Str("<mm:think>")
 	// MiniMax-M3.jinja:9 {%- set think_end_token        = '</mm:think>'                    -%}
-	w.At(9, 1, "set")
+	w.At(9, 1, runtime.StmtSet)
 	thinkEndToken = runtime.Str("</mm:think>")
 	// MiniMax-M3.jinja:10 {%- set image_token            = ']<]image[>['                    -%}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	imageToken = runtime.Str("]<]image[>[")
 	// MiniMax-M3.jinja:11 {%- set video_token            = ']<]video[>['                    -%}
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	videoToken = runtime.Str("]<]video[>[")
 	// MiniMax-M3.jinja:20 {%- macro to_xml(val, ns) -%}
 	var toXml func(runtime.Value, runtime.Value)
@@ -90,10 +90,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		val = runtime.Param(val, "val")
 		ns = runtime.Param(ns, "ns")
 		// MiniMax-M3.jinja:21 {%- if val is mapping -%}
-		w.At(21, 1, "if")
+		w.At(21, 1, runtime.StmtIf)
 		if runtime.IsMapping(val, nil, nil) {
 			// MiniMax-M3.jinja:22 {%- for k, v in val.items() if v is not none -%}
-			w.At(22, 1, "for")
+			w.At(22, 1, runtime.StmtFor)
 			var loop runtime.Loop
 			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item2 runtime.Value) bool {
 				vals := runtime.Unpack(item2, 2)
@@ -105,53 +105,53 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				k := vals2[0]
 				v2 := vals2[1]
 				// MiniMax-M3.jinja:23 {{ ns }}
-				w.At(23, 1, "{{ }}")
+				w.At(23, 1, runtime.StmtPrint)
 				w.Write(ns)
 				w.WriteString("<")
 				// MiniMax-M3.jinja:23 {{ k }}
-				w.At(23, 10, "{{ }}")
+				w.At(23, 10, runtime.StmtPrint)
 				w.Write(k)
 				w.WriteString(">")
 				// MiniMax-M3.jinja:23 {{ to_xml(v, ns) }}
-				w.At(23, 18, "{{ }}")
+				w.At(23, 18, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					toXml(v2, ns)
 				}))
 				// MiniMax-M3.jinja:23 {{ ns }}
-				w.At(23, 37, "{{ }}")
+				w.At(23, 37, runtime.StmtPrint)
 				w.Write(ns)
 				w.WriteString("</")
 				// MiniMax-M3.jinja:23 {{ k }}
-				w.At(23, 47, "{{ }}")
+				w.At(23, 47, runtime.StmtPrint)
 				w.Write(k)
 				w.WriteString(">")
 			}
 		} else if runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
 			// MiniMax-M3.jinja:26 {%- for item in val -%}
-			w.At(26, 1, "for")
+			w.At(26, 1, runtime.StmtFor)
 			for _, item3 := range runtime.Iterate(w, val) {
 				// MiniMax-M3.jinja:27 {{ ns }}
-				w.At(27, 1, "{{ }}")
+				w.At(27, 1, runtime.StmtPrint)
 				w.Write(ns)
 				w.WriteString("<item>")
 				// MiniMax-M3.jinja:27 {{ to_xml(item, ns) }}
-				w.At(27, 15, "{{ }}")
+				w.At(27, 15, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					toXml(item3, ns)
 				}))
 				// MiniMax-M3.jinja:27 {{ ns }}
-				w.At(27, 37, "{{ }}")
+				w.At(27, 37, runtime.StmtPrint)
 				w.Write(ns)
 				w.WriteString("</item>")
 			}
 		} else if runtime.IsNone(val, nil, nil) {
 		} else if runtime.IsBoolean(val, nil, nil) {
 			// MiniMax-M3.jinja:32 {{ val | tojson }}
-			w.At(32, 1, "{{ }}")
+			w.At(32, 1, runtime.StmtPrint)
 			w.WriteJSON(val, nil, nil)
 		} else {
 			// MiniMax-M3.jinja:34 {{ val }}
-			w.At(34, 1, "{{ }}")
+			w.At(34, 1, runtime.StmtPrint)
 			w.Write(val)
 		}
 	}
@@ -159,11 +159,11 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
 		// MiniMax-M3.jinja:39 {%- for tool in tool_list -%}
-		w.At(39, 1, "for")
+		w.At(39, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.At(40, 7, "{{ }}")
+			w.At(40, 7, runtime.StmtPrint)
 			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
@@ -172,32 +172,32 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// MiniMax-M3.jinja:44 {%- if content is string -%}
-		w.At(44, 5, "if")
+		w.At(44, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// MiniMax-M3.jinja:45 {{ content }}
-			w.At(45, 9, "{{ }}")
+			w.At(45, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// MiniMax-M3.jinja:47 {%- for item in content -%}
-			w.At(47, 9, "for")
+			w.At(47, 9, runtime.StmtFor)
 			for _, item4 := range runtime.Iterate(w, content) {
 				// MiniMax-M3.jinja:48 {%- if item is mapping and item.type == 'text' -%}
-				w.At(48, 13, "if")
+				w.At(48, 13, runtime.StmtIf)
 				if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "text") {
 					// MiniMax-M3.jinja:49 {{- item.text }}
-					w.At(49, 17, "{{ }}")
+					w.At(49, 17, runtime.StmtPrint)
 					w.Write(item4.Attr("text"))
 				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
 					// MiniMax-M3.jinja:51 {{- image_token }}
-					w.At(51, 17, "{{ }}")
+					w.At(51, 17, runtime.StmtPrint)
 					w.Write(imageToken)
 				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
 					// MiniMax-M3.jinja:53 {{- video_token}}
-					w.At(53, 17, "{{ }}")
+					w.At(53, 17, runtime.StmtPrint)
 					w.Write(videoToken)
 				} else if runtime.IsString(item4, nil, nil) {
 					// MiniMax-M3.jinja:55 {{- item }}
-					w.At(55, 17, "{{ }}")
+					w.At(55, 17, runtime.StmtPrint)
 					w.Write(item4)
 				}
 			}
@@ -205,7 +205,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("")
 		} else {
 			// MiniMax-M3.jinja:61 {{- content }}
-			w.At(61, 9, "{{ }}")
+			w.At(61, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
@@ -213,23 +213,23 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	buildSystemMessage := func(systemMessage2 runtime.Value) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		// MiniMax-M3.jinja:66 {%- if system_message and system_message.content -%}
-		w.At(66, 5, "if")
+		w.At(66, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:67 {{- visible_text(system_message.content) }}
-			w.At(67, 9, "{{ }}")
+			w.At(67, 9, runtime.StmtPrint)
 			visibleText(systemMessage2.Attr("content"))
 		} else {
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 		}
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		w.At(74, 5, "{{ }}")
+		w.At(74, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n"))
 		// MiniMax-M3.jinja:75 {%- if thinking_mode is defined -%}
-		w.At(75, 5, "if")
+		w.At(75, 5, runtime.StmtIf)
 		if runtime.IsDefined(thinkingMode, nil, nil) {
 			// MiniMax-M3.jinja:76 {%- if thinking_mode == "enabled" -%}
-			w.At(76, 9, "if")
+			w.At(76, 9, runtime.StmtIf)
 			if runtime.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
 			} else if runtime.EqStr(thinkingMode, "disabled") {
@@ -247,224 +247,224 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		developerMessage2 = runtime.Param(developerMessage2, "developer_message")
 		modelIdentity := in.Lookup("model_identity")
 		// MiniMax-M3.jinja:89 {%- if developer_message and developer_message.content -%}
-		w.At(89, 5, "if")
+		w.At(89, 5, runtime.StmtIf)
 		if developerMessage2.Truthy() && developerMessage2.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:90 {{- visible_text(developer_message.content) }}
-			w.At(90, 9, "{{ }}")
+			w.At(90, 9, runtime.StmtPrint)
 			visibleText(developerMessage2.Attr("content"))
 		} else {
 			// MiniMax-M3.jinja:92 {%- if model_identity is not defined -%}
-			w.At(92, 9, "if")
+			w.At(92, 9, runtime.StmtIf)
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
 				// MiniMax-M3.jinja:93 {%- set model_identity = "You are a helpful assistant." -%}
-				w.At(93, 13, "set")
+				w.At(93, 13, runtime.StmtSet)
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95 {{- model_identity }}
-			w.At(95, 9, "{{ }}")
+			w.At(95, 9, runtime.StmtPrint)
 			w.Write(modelIdentity)
 		}
 	}
 	// MiniMax-M3.jinja:100 {%- set system_message = none -%}
-	w.At(100, 1, "set")
+	w.At(100, 1, runtime.StmtSet)
 	systemMessage = runtime.None()
 	// MiniMax-M3.jinja:101 {%- set developer_message = none -%}
-	w.At(101, 1, "set")
+	w.At(101, 1, runtime.StmtSet)
 	developerMessage = runtime.None()
 	// MiniMax-M3.jinja:102 {%- set conversation_messages = messages -%}
-	w.At(102, 1, "set")
+	w.At(102, 1, runtime.StmtSet)
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103 {%- if messages and messages[0].role == "root" -%}
-	w.At(103, 1, "if")
+	w.At(103, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "root") {
 		// MiniMax-M3.jinja:104 {%- set system_message = messages[0] -%}
-		w.At(104, 5, "set")
+		w.At(104, 5, runtime.StmtSet)
 		systemMessage = messages.ItemInt(0)
 		// MiniMax-M3.jinja:105 {%- set conversation_messages = messages[1:] -%}
-		w.At(105, 5, "set")
+		w.At(105, 5, runtime.StmtSet)
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		// MiniMax-M3.jinja:106 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		w.At(106, 5, "if")
+		w.At(106, 5, runtime.StmtIf)
 		if conversationMessages.Truthy() && runtime.InStrs(conversationMessages.ItemInt(0).Attr("role"), "system", "developer") {
 			// MiniMax-M3.jinja:107 {%- set developer_message = conversation_messages[0] -%}
-			w.At(107, 9, "set")
+			w.At(107, 9, runtime.StmtSet)
 			developerMessage = conversationMessages.ItemInt(0)
 			// MiniMax-M3.jinja:108 {%- set conversation_messages = conversation_messages[1:] -%}
-			w.At(108, 9, "set")
+			w.At(108, 9, runtime.StmtSet)
 			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 	} else if messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
 		// MiniMax-M3.jinja:111 {%- set developer_message = messages[0] -%}
-		w.At(111, 5, "set")
+		w.At(111, 5, runtime.StmtSet)
 		developerMessage = messages.ItemInt(0)
 		// MiniMax-M3.jinja:112 {%- set conversation_messages = messages[1:] -%}
-		w.At(112, 5, "set")
+		w.At(112, 5, runtime.StmtSet)
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// MiniMax-M3.jinja:115 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	w.At(115, 1, "{{ }}")
+	w.At(115, 1, runtime.StmtPrint)
 	w.WriteConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n"))
 	// MiniMax-M3.jinja:116 {{- build_system_message(system_message) }}
-	w.At(116, 1, "{{ }}")
+	w.At(116, 1, runtime.StmtPrint)
 	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117 {{- eos_token ~ '\n' }}
-	w.At(117, 1, "{{ }}")
+	w.At(117, 1, runtime.StmtPrint)
 	w.WriteConcat(eosToken, runtime.Str("\n"))
 	// MiniMax-M3.jinja:120 {{- bos_token ~ 'developer' ~ '\n' }}
-	w.At(120, 1, "{{ }}")
+	w.At(120, 1, runtime.StmtPrint)
 	w.WriteConcat(bosToken, runtime.Str("developer"), runtime.Str("\n"))
 	// MiniMax-M3.jinja:121 {{- build_developer_message(developer_message) }}
-	w.At(121, 1, "{{ }}")
+	w.At(121, 1, runtime.StmtPrint)
 	buildDeveloperMessage(developerMessage)
 	// MiniMax-M3.jinja:122 {%- if tools -%}
-	w.At(122, 1, "if")
+	w.At(122, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.At(123, 5, "{{ }}")
+		w.At(123, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:124 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.At(124, 5, "{{ }}")
+		w.At(124, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:125 {{- render_tool_namespace("functions", tools) }}
-		w.At(125, 5, "{{ }}")
+		w.At(125, 5, runtime.StmtPrint)
 		renderToolNamespace(runtime.Str("functions"), tools)
 		// MiniMax-M3.jinja:126 {{- '</tools>' ~ '\n\n' }}
-		w.At(126, 5, "{{ }}")
+		w.At(126, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
 		// MiniMax-M3.jinja:127 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		w.At(127, 5, "{{ }}")
+		w.At(127, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, runtime.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n"))
 		// MiniMax-M3.jinja:128 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		w.At(128, 5, "{{ }}")
+		w.At(128, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 		// MiniMax-M3.jinja:129 {{- ns_token + '<invoke name="tool-name-1">' }}
-		w.At(129, 5, "{{ }}")
+		w.At(129, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.At(130, 5, "{{ }}")
+		w.At(130, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
 		// MiniMax-M3.jinja:131 {{- ns_token + '<param-2>' }}
-		w.At(131, 5, "{{ }}")
+		w.At(131, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<param-2>"))
 		// MiniMax-M3.jinja:132 {{- ns_token + '<item>' }}
-		w.At(132, 5, "{{ }}")
+		w.At(132, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<item>"))
 		// MiniMax-M3.jinja:133 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		w.At(133, 5, "{{ }}")
+		w.At(133, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<key-a>val-a"), nsToken, runtime.Str("</key-a>"))
 		// MiniMax-M3.jinja:134 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		w.At(134, 5, "{{ }}")
+		w.At(134, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<key-b>val-b"), nsToken, runtime.Str("</key-b>"))
 		// MiniMax-M3.jinja:135 {{- ns_token + '</item>' }}
-		w.At(135, 5, "{{ }}")
+		w.At(135, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("</item>"))
 		// MiniMax-M3.jinja:136 {{- ns_token + '</param-2>' }}
-		w.At(136, 5, "{{ }}")
+		w.At(136, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("</param-2>"))
 		// MiniMax-M3.jinja:137 {{- ns_token + '</invoke>\n' }}
-		w.At(137, 5, "{{ }}")
+		w.At(137, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:138 {{- ns_token + '<invoke name="tool-name-2">' }}
-		w.At(138, 5, "{{ }}")
+		w.At(138, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.At(139, 5, "{{ }}")
+		w.At(139, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
 		// MiniMax-M3.jinja:140 {{- ns_token + '</invoke>\n' }}
-		w.At(140, 5, "{{ }}")
+		w.At(140, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:141 {{- toolcall_end_token }}
-		w.At(141, 5, "{{ }}")
+		w.At(141, 5, runtime.StmtPrint)
 		w.Write(toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143 {{- eos_token ~ '\n' }}
-	w.At(143, 1, "{{ }}")
+	w.At(143, 1, runtime.StmtPrint)
 	w.WriteConcat(eosToken, runtime.Str("\n"))
 	// MiniMax-M3.jinja:146 {%- set last_tool_call = namespace(name=none) -%}
-	w.At(146, 1, "set")
+	w.At(146, 1, runtime.StmtSet)
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// MiniMax-M3.jinja:147 {%- for message in conversation_messages -%}
-	w.At(147, 1, "for")
+	w.At(147, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
 		reasoningContent := in.Lookup("reasoning_content")
 		content2 := in.Lookup("content")
 		// MiniMax-M3.jinja:148 {%- if message.role == 'assistant' -%}
-		w.At(148, 5, "if")
+		w.At(148, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149 {{- bos_token ~ 'ai' ~ '\n' }}
-			w.At(149, 9, "{{ }}")
+			w.At(149, 9, runtime.StmtPrint)
 			w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
 			// MiniMax-M3.jinja:151 {%- set reasoning_content = ” %}
-			w.At(151, 9, "set")
+			w.At(151, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// MiniMax-M3.jinja:152 {%- set content = visible_text(message.content) %}
-			w.At(152, 9, "set")
+			w.At(152, 9, runtime.StmtSet)
 			content2 = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// MiniMax-M3.jinja:153 {%- if message.reasoning_content is string %}
-			w.At(153, 9, "if")
+			w.At(153, 9, runtime.StmtIf)
 			messageReasoningContent := message.Attr("reasoning_content")
 			if runtime.IsString(messageReasoningContent, nil, nil) {
 				// MiniMax-M3.jinja:154 {%- set reasoning_content = message.reasoning_content %}
-				w.At(154, 13, "set")
+				w.At(154, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
 			} else if runtime.In(thinkEndToken, content2) {
 				// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-				w.At(157, 17, "set")
+				w.At(157, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				// MiniMax-M3.jinja:158 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-				w.At(158, 17, "set")
+				w.At(158, 17, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// MiniMax-M3.jinja:162 {%- if reasoning_content -%}
-			w.At(162, 9, "if")
+			w.At(162, 9, runtime.StmtIf)
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				w.At(164, 13, "{{ }}")
+				w.At(164, 13, runtime.StmtPrint)
 				w.WriteConcat(thinkBeginToken, reasoningContent, thinkEndToken)
 			} else {
 				// MiniMax-M3.jinja:167 {{- think_end_token }}
-				w.At(167, 13, "{{ }}")
+				w.At(167, 13, runtime.StmtPrint)
 				w.Write(thinkEndToken)
 			}
 			// MiniMax-M3.jinja:170 {%- if content -%}
-			w.At(170, 9, "if")
+			w.At(170, 9, runtime.StmtIf)
 			if content2.Truthy() {
 				// MiniMax-M3.jinja:171 {{- content }}
-				w.At(171, 13, "{{ }}")
+				w.At(171, 13, runtime.StmtPrint)
 				w.Write(content2)
 			}
 			// MiniMax-M3.jinja:173 {%- if message.tool_calls -%}
-			w.At(173, 9, "if")
+			w.At(173, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174 {{- toolcall_begin_token ~ '\n' }}
-				w.At(174, 13, "{{ }}")
+				w.At(174, 13, runtime.StmtPrint)
 				w.WriteConcat(toolcallBeginToken, runtime.Str("\n"))
 				// MiniMax-M3.jinja:176 {%- for tool_call in message.tool_calls -%}
-				w.At(176, 13, "for")
+				w.At(176, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					args2 := runtime.Undefined("_args")
 					// MiniMax-M3.jinja:177 {%- if tool_call.function -%}
-					w.At(177, 17, "if")
+					w.At(177, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178 {%- set tool_call = tool_call.function -%}
-						w.At(178, 21, "set")
+						w.At(178, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					w.At(180, 1, "{{ }}")
+					w.At(180, 1, runtime.StmtPrint)
 					w.WriteAdd(nsToken, runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 					// MiniMax-M3.jinja:181 {%- set _args = tool_call.arguments -%}
-					w.At(181, 1, "set")
+					w.At(181, 1, runtime.StmtSet)
 					args2 = toolCall.Attr("arguments")
 					// MiniMax-M3.jinja:182 {%- for k, v in _args.items() if v is not none %}
-					w.At(182, 1, "for")
+					w.At(182, 1, runtime.StmtFor)
 					var loop2 runtime.Loop
 					for loop2.Start(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
 						vals3 := runtime.Unpack(item5, 2)
@@ -476,85 +476,85 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						k2 := vals4[0]
 						v4 := vals4[1]
 						// MiniMax-M3.jinja:183 {{- ns_token + '<' + k + '>' -}}
-						w.At(183, 1, "{{ }}")
+						w.At(183, 1, runtime.StmtPrint)
 						w.WriteAdd(nsToken, runtime.Str("<"), k2, runtime.Str(">"))
 						// MiniMax-M3.jinja:184 {{- to_xml(v, ns_token) -}}
-						w.At(184, 1, "{{ }}")
+						w.At(184, 1, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
 							toXml(v4, nsToken)
 						}))
 						// MiniMax-M3.jinja:185 {{- ns_token + '</' + k + '>' }}
-						w.At(185, 1, "{{ }}")
+						w.At(185, 1, runtime.StmtPrint)
 						w.WriteAdd(nsToken, runtime.Str("</"), k2, runtime.Str(">"))
 					}
 					// MiniMax-M3.jinja:187 {{- ns_token + '</invoke>' ~ '\n' }}
-					w.At(187, 1, "{{ }}")
+					w.At(187, 1, runtime.StmtPrint)
 					w.WriteAdd(nsToken, runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190 {{- toolcall_end_token }}
-				w.At(190, 13, "{{ }}")
+				w.At(190, 13, runtime.StmtPrint)
 				w.Write(toolcallEndToken)
 				// MiniMax-M3.jinja:191 {%- if message.tool_calls[-1].function -%}
-				w.At(191, 13, "if")
+				w.At(191, 13, runtime.StmtIf)
 				messageToolCallsMinus1 := messageToolCalls.ItemInt(-1)
 				messageToolCallsMinus1Function := messageToolCallsMinus1.Attr("function")
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					w.At(192, 17, "set")
+					w.At(192, 17, runtime.StmtSet)
 					runtime.SetAttr(lastToolCall, "name", messageToolCallsMinus1Function.Attr("name"))
 				} else {
 					// MiniMax-M3.jinja:194 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					w.At(194, 17, "set")
+					w.At(194, 17, runtime.StmtSet)
 					runtime.SetAttr(lastToolCall, "name", messageToolCallsMinus1.Attr("name"))
 				}
 			} else {
 				// MiniMax-M3.jinja:197 {%- set last_tool_call.name = none -%}
-				w.At(197, 13, "set")
+				w.At(197, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
 			}
 			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
-			w.At(199, 9, "{{ }}")
+			w.At(199, 9, runtime.StmtPrint)
 			w.WriteConcat(eosToken, runtime.Str("\n"))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
-			w.At(202, 9, "if")
+			w.At(202, 9, runtime.StmtIf)
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
 				// MiniMax-M3.jinja:203 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(203, 13, "{{ }}")
+				w.At(203, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(205, 9, "if")
+			w.At(205, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:206 {{- bos_token ~ 'tool' }}
-				w.At(206, 13, "{{ }}")
+				w.At(206, 13, runtime.StmtPrint)
 				w.WriteConcat(bosToken, runtime.Str("tool"))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209 {%- if message.content is string -%}
-			w.At(209, 9, "if")
+			w.At(209, 9, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				// MiniMax-M3.jinja:210 {{- message.content }}
-				w.At(210, 13, "{{ }}")
+				w.At(210, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			} else {
 				// MiniMax-M3.jinja:212 {%- for tr in message.content -%}
-				w.At(212, 13, "for")
+				w.At(212, 13, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					w.At(213, 17, "if")
+					w.At(213, 17, runtime.StmtIf)
 					if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "image") {
 						// MiniMax-M3.jinja:214 {{- image_token }}
-						w.At(214, 21, "{{ }}")
+						w.At(214, 21, runtime.StmtPrint)
 						w.Write(imageToken)
 					} else if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
 						// MiniMax-M3.jinja:216 {{- video_token }}
-						w.At(216, 21, "{{ }}")
+						w.At(216, 21, runtime.StmtPrint)
 						w.Write(videoToken)
 					} else {
 						// MiniMax-M3.jinja:218 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						w.At(218, 21, "{{ }}")
+						w.At(218, 21, runtime.StmtPrint)
 						trOutput := tr.Attr("output")
 						if runtime.IsDefined(trOutput, nil, nil) {
 							w.Write(trOutput)
@@ -570,40 +570,40 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(223, 9, "if")
+			w.At(223, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:224 {{- eos_token ~ '\n' -}}
-				w.At(224, 13, "{{ }}")
+				w.At(224, 13, runtime.StmtPrint)
 				w.WriteConcat(eosToken, runtime.Str("\n"))
 			}
 		} else if runtime.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
-			w.At(228, 9, "{{ }}")
+			w.At(228, 9, runtime.StmtPrint)
 			w.WriteConcat(bosToken, runtime.Str("user"), runtime.Str("\n"))
 			// MiniMax-M3.jinja:229 {{- visible_text(message.content) }}
-			w.At(229, 9, "{{ }}")
+			w.At(229, 9, runtime.StmtPrint)
 			visibleText(message.Attr("content"))
 			// MiniMax-M3.jinja:230 {{- eos_token ~ '\n' }}
-			w.At(230, 9, "{{ }}")
+			w.At(230, 9, runtime.StmtPrint)
 			w.WriteConcat(eosToken, runtime.Str("\n"))
 		}
 	}
 	// MiniMax-M3.jinja:235 {%- if add_generation_prompt -%}
-	w.At(235, 1, "if")
+	w.At(235, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236 {{- bos_token ~ 'ai' ~ '\n' }}
-		w.At(236, 1, "{{ }}")
+		w.At(236, 1, runtime.StmtPrint)
 		w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
 		// MiniMax-M3.jinja:237 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		w.At(237, 1, "if")
+		w.At(237, 1, runtime.StmtIf)
 		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238 {{- think_end_token }}
-			w.At(238, 5, "{{ }}")
+			w.At(238, 5, runtime.StmtPrint)
 			w.Write(thinkEndToken)
 		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
 		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:243 {{- think_begin_token }}
-			w.At(243, 5, "{{ }}")
+			w.At(243, 5, runtime.StmtPrint)
 			w.Write(thinkBeginToken)
 		}
 	}

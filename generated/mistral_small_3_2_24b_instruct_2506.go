@@ -46,135 +46,135 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	userMessages := runtime.Undefined("user_messages")
 	ns := runtime.Undefined("ns")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28 {{- bos_token }}
-	w.At(28, 1, "{{ }}")
+	w.At(28, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30 {%- set system_prompt = default_system_message %}
-	w.At(30, 1, "set")
+	w.At(30, 1, runtime.StmtSet)
 	systemPrompt = defaultSystemMessage
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31 {%- set loop_messages = messages %}
-	w.At(31, 1, "set")
+	w.At(31, 1, runtime.StmtSet)
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33 {%- if not tools is defined %}
-	w.At(33, 1, "if")
+	w.At(33, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34 {%- set tools = none %}
-		w.At(34, 5, "set")
+		w.At(34, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	w.At(37, 1, "if")
+	w.At(37, 1, runtime.StmtIf)
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38 {%- if messages[0]['content'] is string %}
-		w.At(38, 5, "if")
+		w.At(38, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39 {%- set system_prompt = messages[0]['content'] %}
-			w.At(39, 9, "set")
+			w.At(39, 9, runtime.StmtSet)
 			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			w.At(41, 9, "set")
+			w.At(41, 9, runtime.StmtSet)
 			systemPrompt = messages0Content.ItemInt(0).ItemStr("text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43 {%- set loop_messages = messages[1:] %}
-		w.At(43, 5, "set")
+		w.At(43, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	w.At(46, 1, "set")
+	w.At(46, 1, runtime.StmtSet)
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48 {%- set ns = namespace(index=0) %}
-	w.At(48, 1, "set")
+	w.At(48, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("index", runtime.Int(0))})
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49 {%- for message in loop_messages %}
-	w.At(49, 1, "for")
+	w.At(49, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		w.At(50, 5, "if")
+		w.At(50, 5, runtime.StmtIf)
 		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			w.At(51, 9, "if")
+			w.At(51, 9, runtime.StmtIf)
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.At(52, 13, "{{ }}")
+				w.At(52, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54 {%- set ns.index = ns.index + 1 %}
-			w.At(54, 9, "set")
+			w.At(54, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	w.At(58, 1, "{{ }}")
+	w.At(58, 1, runtime.StmtPrint)
 	w.WriteString("[SYSTEM_PROMPT]")
 	w.WriteStr(systemPrompt)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60 {%- for message in loop_messages %}
-	w.At(60, 1, "for")
+	w.At(60, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
 		eosToken := in.Lookup("eos_token")
 		content := in.Lookup("content")
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61 {%- if message['role'] == 'system' %}
-		w.At(61, 5, "if")
+		w.At(61, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62 {%- if message['content'] is string %}
-			w.At(62, 9, "if")
+			w.At(62, 9, runtime.StmtIf)
 			message2Content := message2.ItemStr("content")
 			if runtime.IsString(message2Content, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.At(63, 13, "{{ }}")
+				w.At(63, 13, runtime.StmtPrint)
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(message2Content)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.At(65, 13, "{{ }}")
+				w.At(65, 13, runtime.StmtPrint)
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(message2Content.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if runtime.EqStr(message2Role, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
-			w.At(68, 9, "if")
+			w.At(68, 9, runtime.StmtIf)
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
-				w.At(69, 13, "{{ }}")
+				w.At(69, 13, runtime.StmtPrint)
 				w.WriteString("[AVAILABLE_TOOLS]")
 				w.WriteStr(runtime.FilterTojson(tools, nil, nil))
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72 {%- if message['content'] is string %}
-			w.At(72, 9, "if")
+			w.At(72, 9, runtime.StmtIf)
 			message2Content2 := message2.ItemStr("content")
 			if runtime.IsString(message2Content2, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73 {{- message['content'] }}
-				w.At(73, 13, "{{ }}")
+				w.At(73, 13, runtime.StmtPrint)
 				w.Write(message2Content2)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75 {%- for block in message['content'] %}
-				w.At(75, 13, "for")
+				w.At(75, 13, runtime.StmtFor)
 				for _, block := range runtime.Iterate(w, message2Content2) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76 {%- if block['type'] == 'text' %}
-					w.At(76, 17, "if")
+					w.At(76, 17, runtime.StmtIf)
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77 {{- block['text'] }}
-						w.At(77, 21, "{{ }}")
+						w.At(77, 21, runtime.StmtPrint)
 						w.Write(block.ItemStr("text"))
 					} else if runtime.InStrs(blockType, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.At(81, 21, "{{ }}")
+						w.At(81, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
@@ -182,85 +182,85 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[/INST]")
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87 {%- if message.get('tool_calls') %}
-			w.At(87, 9, "if")
+			w.At(87, 9, runtime.StmtIf)
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88 {%- for tool_call in message.tool_calls %}
-				w.At(88, 13, "for")
+				w.At(88, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					w.At(89, 17, "{{ }}")
+					w.At(89, 17, runtime.StmtPrint)
 					w.WriteString("[TOOL_CALLS]")
 					w.WriteStr(toolCall.Attr("function").Attr("name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					w.At(90, 17, "if")
+					w.At(90, 17, runtime.StmtIf)
 					toolCallId := toolCall.Attr("id")
 					if (!runtime.IsDefined(toolCallId, nil, nil) || !runtime.IsString(toolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						w.At(91, 21, "{{ }}")
+						w.At(91, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93 {{- '[CALL_ID]' + tool_call.id }}
-					w.At(93, 17, "{{ }}")
+					w.At(93, 17, runtime.StmtPrint)
 					w.WriteString("[CALL_ID]")
 					w.WriteStr(toolCallId)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					w.At(94, 17, "{{ }}")
+					w.At(94, 17, runtime.StmtPrint)
 					w.WriteString("[ARGS]")
 					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96 {{- eos_token }}
-				w.At(96, 13, "{{ }}")
+				w.At(96, 13, runtime.StmtPrint)
 				w.Write(eosToken)
 			} else if runtime.IsString(message2.ItemStr("content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98 {{- message['content'] + eos_token }}
-				w.At(98, 13, "{{ }}")
+				w.At(98, 13, runtime.StmtPrint)
 				w.WriteAdd(message2.ItemStr("content"), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100 {%- for block in message['content'] %}
-				w.At(100, 13, "for")
+				w.At(100, 13, runtime.StmtFor)
 				for _, block2 := range runtime.Iterate(w, message2.ItemStr("content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101 {%- if block['type'] == 'text' %}
-					w.At(101, 17, "if")
+					w.At(101, 17, runtime.StmtIf)
 					block2Type := block2.ItemStr("type")
 					if runtime.EqStr(block2Type, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102 {{- block['text'] }}
-						w.At(102, 21, "{{ }}")
+						w.At(102, 21, runtime.StmtPrint)
 						w.Write(block2.ItemStr("text"))
 					} else if runtime.InStrs(block2Type, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						w.At(106, 21, "{{ }}")
+						w.At(106, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109 {{- eos_token }}
-				w.At(109, 13, "{{ }}")
+				w.At(109, 13, runtime.StmtPrint)
 				w.Write(eosToken)
 			}
 		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112 {%- if message.content is defined and message.content.content is defined %}
-			w.At(112, 9, "if")
+			w.At(112, 9, runtime.StmtIf)
 			message2Content3 := message2.Attr("content")
 			if runtime.IsDefined(message2Content3, nil, nil) && runtime.IsDefined(message2Content3.Attr("content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113 {%- set content = message.content.content %}
-				w.At(113, 13, "set")
+				w.At(113, 13, runtime.StmtSet)
 				content = message2Content3.Attr("content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115 {%- set content = message.content %}
-				w.At(115, 13, "set")
+				w.At(115, 13, runtime.StmtSet)
 				content = message2Content3
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			w.At(117, 9, "if")
+			w.At(117, 9, runtime.StmtIf)
 			message2ToolCallId := message2.Attr("tool_call_id")
 			if (!runtime.IsDefined(message2ToolCallId, nil, nil) || !runtime.IsString(message2ToolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.At(118, 13, "{{ }}")
+				w.At(118, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			w.At(120, 9, "{{ }}")
+			w.At(120, 9, runtime.StmtPrint)
 			w.WriteString("[TOOL_RESULTS]")
 			w.WriteStr(message2ToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
@@ -268,7 +268,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			w.At(122, 9, "{{ }}")
+			w.At(122, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}

@@ -40,41 +40,41 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// mistral-v3.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19 {%- set ns = namespace(inside_turn=false) %}
-	w.At(19, 1, "set")
+	w.At(19, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(false))})
 	// mistral-v3.jinja:20 {%- for message in messages %}
-	w.At(20, 1, "for")
+	w.At(20, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v3.jinja:21 {%- if not ns.inside_turn %}
-		w.At(21, 1, "if")
+		w.At(21, 1, runtime.StmtIf)
 		if !ns.Attr("inside_turn").Truthy() {
 			w.WriteString("[INST] ")
 			// mistral-v3.jinja:23 {%- set ns.inside_turn = true %}
-			w.At(23, 1, "set")
+			w.At(23, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
 		}
 		// mistral-v3.jinja:25 {%- if message['role'] == 'system' %}
-		w.At(25, 1, "if")
+		w.At(25, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
-			w.At(26, 1, "{{ }}")
+			w.At(26, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
-			w.At(28, 1, "{{ }}")
+			w.At(28, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:30 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			w.At(30, 1, "{{ }}")
+			w.At(30, 1, runtime.StmtPrint)
 			w.WriteString(" ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("</s>")
 			// mistral-v3.jinja:31 {%- set ns.inside_turn = false %}
-			w.At(31, 1, "set")
+			w.At(31, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
 		}
 	}

@@ -38,26 +38,26 @@ var MistralV7Tekken = &runtime.Template{
 func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7-tekken.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1, "if")
+		w.At(12, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			w.At(13, 1, "{{ }}")
+			w.At(13, 1, runtime.StmtPrint)
 			w.WriteString("[SYSTEM_PROMPT]")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if runtime.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:15 {{- '[INST]' + message['content'] + '[/INST]' }}
-			w.At(15, 1, "{{ }}")
+			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("[INST]")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7-tekken.jinja:17 {{- message['content'] + '</s>' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}

@@ -44,235 +44,235 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	tools := in.Lookup("tools")
 	ns := runtime.Undefined("ns")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	defaultSystemMessage = runtime.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5 {{- bos_token }}
-	w.At(5, 1, "{{ }}")
+	w.At(5, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9 {%- if messages[0]['role'] == 'system' %}
-	w.At(9, 1, "if")
+	w.At(9, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11 {%- if messages[0]['content'] is string %}
-		w.At(11, 5, "if")
+		w.At(11, 5, runtime.StmtIf)
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12 {{- messages[0]['content'] -}}
-			w.At(12, 9, "{{ }}")
+			w.At(12, 9, runtime.StmtPrint)
 			w.Write(messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14 {%- for block in messages[0]['content'] %}
-			w.At(14, 9, "for")
+			w.At(14, 9, runtime.StmtFor)
 			for _, block := range runtime.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15 {%- if block['type'] == 'text' %}
-				w.At(15, 13, "if")
+				w.At(15, 13, runtime.StmtIf)
 				blockType := block.ItemStr("type")
 				if runtime.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16 {{- block['text'] }}
-					w.At(16, 17, "{{ }}")
+					w.At(16, 17, runtime.StmtPrint)
 					w.Write(block.ItemStr("text"))
 				} else if runtime.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					w.At(18, 17, "{{ }}")
+					w.At(18, 17, runtime.StmtPrint)
 					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					w.At(20, 17, "{{ }}")
+					w.At(20, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25 {%- set loop_messages = messages[1:] %}
-		w.At(25, 5, "set")
+		w.At(25, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27 {%- set loop_messages = messages %}
-		w.At(27, 5, "set")
+		w.At(27, 5, runtime.StmtSet)
 		loopMessages = messages
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28 {%- if default_system_message != ” %}
-		w.At(28, 5, "if")
+		w.At(28, 5, runtime.StmtIf)
 		if !runtime.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			w.At(29, 9, "{{ }}")
+			w.At(29, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35 {%- set tools_definition = ” %}
-	w.At(35, 1, "set")
+	w.At(35, 1, runtime.StmtSet)
 	toolsDefinition = runtime.Str("")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36 {%- set has_tools = false %}
-	w.At(36, 1, "set")
+	w.At(36, 1, runtime.StmtSet)
 	_ = runtime.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	w.At(37, 1, "if")
+	w.At(37, 1, runtime.StmtIf)
 	if (runtime.IsDefined(tools, nil, nil) && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38 {%- set has_tools = true %}
-		w.At(38, 5, "set")
+		w.At(38, 5, runtime.StmtSet)
 		_ = runtime.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		w.At(39, 5, "set")
+		w.At(39, 5, runtime.StmtSet)
 		toolsDefinition = runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40 {{- tools_definition }}
-		w.At(40, 5, "{{ }}")
+		w.At(40, 5, runtime.StmtPrint)
 		w.Write(toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44 {%- set ns = namespace(index=0) %}
-	w.At(44, 1, "set")
+	w.At(44, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("index", runtime.Int(0))})
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45 {%- for message in loop_messages %}
-	w.At(45, 1, "for")
+	w.At(45, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		w.At(46, 5, "if")
+		w.At(46, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls"), nil, nil) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			w.At(47, 9, "if")
+			w.At(47, 9, runtime.StmtIf)
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				w.At(48, 13, "{{ }}")
+				w.At(48, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50 {%- set ns.index = ns.index + 1 %}
-			w.At(50, 9, "set")
+			w.At(50, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55 {%- for message in loop_messages %}
-	w.At(55, 1, "for")
+	w.At(55, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
 		blocks := in.Lookup("blocks")
 		eosToken := in.Lookup("eos_token")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58 {%- if message['role'] == 'user' %}
-		w.At(58, 5, "if")
+		w.At(58, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59 {%- if message['content'] is string %}
-			w.At(59, 9, "if")
+			w.At(59, 9, runtime.StmtIf)
 			message2Content := message2.ItemStr("content")
 			if runtime.IsString(message2Content, nil, nil) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.At(60, 13, "{{ }}")
+				w.At(60, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("[INST]"), message2Content, runtime.Str("[/INST]"))
 			} else if runtime.Gt(runtime.FilterLength(message2Content, nil, nil), runtime.Int(0)) {
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63 {%- if message['content'] | length == 2 %}
-				w.At(63, 13, "if")
+				w.At(63, 13, runtime.StmtIf)
 				if runtime.Eq(runtime.FilterLength(message2Content, nil, nil), runtime.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64 {%- set blocks = message['content'] | sort(attribute='type') %}
-					w.At(64, 17, "set")
+					w.At(64, 17, runtime.StmtSet)
 					blocks = runtime.FilterSort(message2Content, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66 {%- set blocks = message['content'] %}
-					w.At(66, 17, "set")
+					w.At(66, 17, runtime.StmtSet)
 					blocks = message2Content
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68 {%- for block in blocks %}
-				w.At(68, 13, "for")
+				w.At(68, 13, runtime.StmtFor)
 				for _, block2 := range runtime.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69 {%- if block['type'] == 'text' %}
-					w.At(69, 17, "if")
+					w.At(69, 17, runtime.StmtIf)
 					block2Type := block2.ItemStr("type")
 					if runtime.EqStr(block2Type, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70 {{- block['text'] }}
-						w.At(70, 21, "{{ }}")
+						w.At(70, 21, runtime.StmtPrint)
 						w.Write(block2.ItemStr("text"))
 					} else if runtime.InStrs(block2Type, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						w.At(74, 21, "{{ }}")
+						w.At(74, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				w.At(79, 13, "{{ }}")
+				w.At(79, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
 			}
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84 {%- if (message['content'] is none or message['content'] == ” or message['content']|length == 0) an…
-			w.At(84, 9, "if")
+			w.At(84, 9, runtime.StmtIf)
 			message2Content2 := message2.ItemStr("content")
 			if ((runtime.IsNone(message2Content2, nil, nil) || runtime.EqStr(message2Content2, "")) || runtime.Eq(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				w.At(85, 13, "{{ }}")
+				w.At(85, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88 {%- if message['content'] is string and message['content'] != ” %}
-			w.At(88, 9, "if")
+			w.At(88, 9, runtime.StmtIf)
 			if runtime.IsString(message2Content2, nil, nil) && !runtime.EqStr(message2Content2, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89 {{- message['content'] }}
-				w.At(89, 13, "{{ }}")
+				w.At(89, 13, runtime.StmtPrint)
 				w.Write(message2Content2)
 			} else if runtime.Gt(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91 {%- for block in message['content'] %}
-				w.At(91, 13, "for")
+				w.At(91, 13, runtime.StmtFor)
 				for _, block3 := range runtime.Iterate(w, message2Content2) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92 {%- if block['type'] == 'text' %}
-					w.At(92, 17, "if")
+					w.At(92, 17, runtime.StmtIf)
 					block3Type := block3.ItemStr("type")
 					if runtime.EqStr(block3Type, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93 {{- block['text'] }}
-						w.At(93, 21, "{{ }}")
+						w.At(93, 21, runtime.StmtPrint)
 						w.Write(block3.ItemStr("text"))
 					} else if runtime.EqStr(block3Type, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						w.At(95, 21, "{{ }}")
+						w.At(95, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						w.At(97, 21, "{{ }}")
+						w.At(97, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			w.At(102, 9, "if")
+			w.At(102, 9, runtime.StmtIf)
 			message2ToolCalls := message2.ItemStr("tool_calls")
 			if (runtime.IsDefined(message2ToolCalls, nil, nil) && !runtime.IsNone(message2ToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(message2ToolCalls, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103 {%- for tool in message['tool_calls'] %}
-				w.At(103, 13, "for")
+				w.At(103, 13, runtime.StmtFor)
 				for _, tool := range runtime.Iterate(w, message2ToolCalls) {
 					name := runtime.Undefined("name")
 					arguments := runtime.Undefined("arguments")
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105 {%- set name = tool['function']['name'] %}
-					w.At(105, 17, "set")
+					w.At(105, 17, runtime.StmtSet)
 					toolFunction := tool.ItemStr("function")
 					name = toolFunction.ItemStr("name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106 {%- set arguments = tool['function']['arguments'] %}
-					w.At(106, 17, "set")
+					w.At(106, 17, runtime.StmtSet)
 					arguments = toolFunction.ItemStr("arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107 {%- if arguments is not string %}
-					w.At(107, 17, "if")
+					w.At(107, 17, runtime.StmtIf)
 					if !runtime.IsString(arguments, nil, nil) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108 {%- set arguments = arguments|tojson|safe %}
-						w.At(108, 21, "set")
+						w.At(108, 21, runtime.StmtSet)
 						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil), nil, nil)
 					} else if runtime.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110 {%- set arguments = '{}' %}
-						w.At(110, 21, "set")
+						w.At(110, 21, runtime.StmtSet)
 						arguments = runtime.Str("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112 {{- name + '[ARGS]' + arguments }}
-					w.At(112, 17, "{{ }}")
+					w.At(112, 17, runtime.StmtPrint)
 					w.WriteAdd(name, runtime.Str("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116 {{- eos_token }}
-			w.At(116, 9, "{{ }}")
+			w.At(116, 9, runtime.StmtPrint)
 			w.Write(eosToken)
 		} else if runtime.EqStr(message2Role, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			w.At(120, 9, "{{ }}")
+			w.At(120, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			w.At(124, 9, "{{ }}")
+			w.At(124, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), message2Role), runtime.Str("."))))
 		}
 	}

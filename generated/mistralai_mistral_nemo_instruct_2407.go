@@ -44,84 +44,84 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	ns := runtime.Undefined("ns")
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1 {%- if messages[0]["role"] == "system" %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2 {%- set system_message = messages[0]["content"] %}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3 {%- set loop_messages = messages[1:] %}
-		w.At(3, 5, "set")
+		w.At(3, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5 {%- set loop_messages = messages %}
-		w.At(5, 5, "set")
+		w.At(5, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7 {%- if not tools is defined %}
-	w.At(7, 1, "if")
+	w.At(7, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8 {%- set tools = none %}
-		w.At(8, 5, "set")
+		w.At(8, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13 {%- set ns = namespace() %}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14 {%- set ns.index = 0 %}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	runtime.SetAttr(ns, "index", runtime.Int(0))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15 {%- for message in loop_messages %}
-	w.At(15, 1, "for")
+	w.At(15, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		w.At(16, 5, "if")
+		w.At(16, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message.Attr("tool_calls"), nil, nil))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			w.At(17, 9, "if")
+			w.At(17, 9, runtime.StmtIf)
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.At(18, 13, "{{ }}")
+				w.At(18, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20 {%- set ns.index = ns.index + 1 %}
-			w.At(20, 9, "set")
+			w.At(20, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24 {{- bos_token }}
-	w.At(24, 1, "{{ }}")
+	w.At(24, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25 {%- for message in loop_messages %}
-	w.At(25, 1, "for")
+	w.At(25, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message2 := items[i]
 		eosToken := in.Lookup("eos_token")
 		content := in.Lookup("content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26 {%- if message["role"] == "user" %}
-		w.At(26, 5, "if")
+		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27 {%- if tools is not none and (message == user_messages[-1]) %}
-			w.At(27, 9, "if")
+			w.At(27, 9, runtime.StmtIf)
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29 {%- for tool in tools %}
-				w.At(29, 13, "for")
+				w.At(29, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, tools)
 				for i2 := range items2 {
 					tool := items2[i2]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30 {%- set tool = tool.function %}
-					w.At(30, 17, "set")
+					w.At(30, 17, runtime.StmtSet)
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32 {%- for key, val in tool.items() if key != "return" %}
-					w.At(32, 17, "for")
+					w.At(32, 17, runtime.StmtFor)
 					var loop runtime.Loop
 					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
@@ -133,10 +133,10 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						key2 := vals2[0]
 						val := vals2[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33 {%- if val is string %}
-						w.At(33, 21, "if")
+						w.At(33, 21, runtime.StmtIf)
 						if runtime.IsString(val, nil, nil) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34 {{- '"' + key + '": "' + val + '"' }}
-							w.At(34, 25, "{{ }}")
+							w.At(34, 25, runtime.StmtPrint)
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": \"")
@@ -144,21 +144,21 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36 {{- '"' + key + '": ' + val|tojson }}
-							w.At(36, 25, "{{ }}")
+							w.At(36, 25, runtime.StmtPrint)
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": ")
 							w.WriteStr(runtime.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38 {%- if not loop.last %}
-						w.At(38, 21, "if")
+						w.At(38, 21, runtime.StmtIf)
 						if !loop.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43 {%- if not loop.last %}
-					w.At(43, 17, "if")
+					w.At(43, 17, runtime.StmtIf)
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
@@ -168,10 +168,10 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51 {%- if loop.last and system_message is defined %}
-			w.At(51, 9, "if")
+			w.At(51, 9, runtime.StmtIf)
 			if (i == len(items)-1) && runtime.IsDefined(systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				w.At(52, 13, "{{ }}")
+				w.At(52, 13, runtime.StmtPrint)
 				w.WriteString("[INST]")
 				w.WriteStr(systemMessage)
 				w.WriteString("\n\n")
@@ -179,7 +179,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54 {{- "[INST]" + message["content"] + "[/INST]" }}
-				w.At(54, 13, "{{ }}")
+				w.At(54, 13, runtime.StmtPrint)
 				w.WriteString("[INST]")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("[/INST]")
@@ -187,79 +187,79 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58 {%- for tool_call in message.tool_calls %}
-			w.At(58, 9, "for")
+			w.At(58, 9, runtime.StmtFor)
 			items3 := runtime.Iterate(w, message2.Attr("tool_calls"))
 			for i3 := range items3 {
 				toolCall := items3[i3]
 				out := runtime.Undefined("out")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59 {%- set out = tool_call.function|tojson %}
-				w.At(59, 13, "set")
+				w.At(59, 13, runtime.StmtSet)
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60 {{- out[:-1] }}
-				w.At(60, 13, "{{ }}")
+				w.At(60, 13, runtime.StmtPrint)
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				w.At(61, 13, "if")
+				w.At(61, 13, runtime.StmtIf)
 				toolCallId := toolCall.Attr("id")
 				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					w.At(62, 17, "{{ }}")
+					w.At(62, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64 {{- ', "id": "' + tool_call.id + '"}' }}
-				w.At(64, 13, "{{ }}")
+				w.At(64, 13, runtime.StmtPrint)
 				w.WriteString(", \"id\": \"")
 				w.WriteStr(toolCallId)
 				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65 {%- if not loop.last %}
-				w.At(65, 13, "if")
+				w.At(65, 13, runtime.StmtIf)
 				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68 {{- "]" + eos_token }}
-					w.At(68, 17, "{{ }}")
+					w.At(68, 17, runtime.StmtPrint)
 					w.WriteString("]")
 					w.WriteStr(eosToken)
 				}
 			}
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72 {{- message["content"] + eos_token}}
-			w.At(72, 9, "{{ }}")
+			w.At(72, 9, runtime.StmtPrint)
 			w.WriteAdd(message2.ItemStr("content"), eosToken)
 		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74 {%- if message.content is defined and message.content.content is defined %}
-			w.At(74, 9, "if")
+			w.At(74, 9, runtime.StmtIf)
 			message2Content := message2.Attr("content")
 			if runtime.IsDefined(message2Content, nil, nil) && runtime.IsDefined(message2Content.Attr("content"), nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75 {%- set content = message.content.content %}
-				w.At(75, 13, "set")
+				w.At(75, 13, runtime.StmtSet)
 				content = message2Content.Attr("content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77 {%- set content = message.content %}
-				w.At(77, 13, "set")
+				w.At(77, 13, runtime.StmtSet)
 				content = message2Content
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			w.At(79, 9, "{{ }}")
+			w.At(79, 9, runtime.StmtPrint)
 			w.WriteString("[TOOL_RESULTS]{\"content\": ")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			w.At(80, 9, "if")
+			w.At(80, 9, runtime.StmtIf)
 			message2ToolCallId := message2.Attr("tool_call_id")
 			if !runtime.IsDefined(message2ToolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(message2ToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.At(81, 13, "{{ }}")
+				w.At(81, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			w.At(83, 9, "{{ }}")
+			w.At(83, 9, runtime.StmtPrint)
 			w.WriteString("\"call_id\": \"")
 			w.WriteStr(message2ToolCallId)
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.At(85, 9, "{{ }}")
+			w.At(85, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}

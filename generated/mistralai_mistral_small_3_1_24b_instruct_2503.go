@@ -47,127 +47,127 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	userMessages := runtime.Undefined("user_messages")
 	filteredMessages := runtime.Undefined("filtered_messages")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4 {{- bos_token }}
-	w.At(4, 1, "{{ }}")
+	w.At(4, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6 {%- if messages[0]['role'] == 'system' %}
-	w.At(6, 1, "if")
+	w.At(6, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7 {%- if messages[0]['content'] is string %}
-		w.At(7, 5, "if")
+		w.At(7, 5, runtime.StmtIf)
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8 {%- set system_message = messages[0]['content'] %}
-			w.At(8, 9, "set")
+			w.At(8, 9, runtime.StmtSet)
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9 {%- set loop_messages = messages[1:] %}
-			w.At(9, 9, "set")
+			w.At(9, 9, runtime.StmtSet)
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11 {%- set system_message = messages[0]['content'][0]['text'] %}
-			w.At(11, 9, "set")
+			w.At(11, 9, runtime.StmtSet)
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12 {%- set loop_messages = messages[1:] %}
-			w.At(12, 9, "set")
+			w.At(12, 9, runtime.StmtSet)
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:15 {%- set system_message = default_system_message %}
-		w.At(15, 5, "set")
+		w.At(15, 5, runtime.StmtSet)
 		systemMessage = defaultSystemMessage
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:16 {%- set loop_messages = messages %}
-		w.At(16, 5, "set")
+		w.At(16, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18 {%- if not tools is defined %}
-	w.At(18, 1, "if")
+	w.At(18, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19 {%- set tools = none %}
-		w.At(19, 5, "set")
+		w.At(19, 5, runtime.StmtSet)
 		tools = runtime.None()
 	} else if !runtime.IsNone(tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
-		w.At(21, 5, "set")
+		w.At(21, 5, runtime.StmtSet)
 		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22 {%- if system_message is defined %}
-		w.At(22, 5, "if")
+		w.At(22, 5, runtime.StmtIf)
 		if runtime.IsDefined(systemMessage, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			w.At(23, 9, "set")
+			w.At(23, 9, runtime.StmtSet)
 			systemMessage = runtime.Sum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25 {%- set system_message = parallel_tool_prompt %}
-			w.At(25, 9, "set")
+			w.At(25, 9, runtime.StmtSet)
 			systemMessage = parallelToolPrompt
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.At(28, 1, "{{ }}")
+	w.At(28, 1, runtime.StmtPrint)
 	w.WriteString("[SYSTEM_PROMPT]")
 	w.WriteStr(systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	w.At(30, 1, "set")
+	w.At(30, 1, runtime.StmtSet)
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32 {%- set filtered_messages = [] %}
-	w.At(32, 1, "set")
+	w.At(32, 1, runtime.StmtSet)
 	filteredMessages = runtime.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33 {%- for message in loop_messages %}
-	w.At(33, 1, "for")
+	w.At(33, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		w.At(34, 5, "if")
+		w.At(34, 5, runtime.StmtIf)
 		if !runtime.InStrs(message.ItemStr("role"), "tool", "tool_results") && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35 {%- set filtered_messages = filtered_messages + [message] %}
-			w.At(35, 9, "set")
+			w.At(35, 9, runtime.StmtSet)
 			filteredMessages2 = runtime.Add(filteredMessages2, runtime.NewList(message))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39 {%- for message in filtered_messages %}
-	w.At(39, 1, "for")
+	w.At(39, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, filteredMessages)
 	for i := range items {
 		message2 := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		w.At(40, 5, "if")
+		w.At(40, 5, runtime.StmtIf)
 		if runtime.Ne(runtime.Bool(runtime.EqStr(message2.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			w.At(41, 9, "{{ }}")
+			w.At(41, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45 {%- for message in loop_messages %}
-	w.At(45, 1, "for")
+	w.At(45, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, loopMessages) {
 		toolCalls := in.Lookup("tool_calls")
 		eosToken := in.Lookup("eos_token")
 		content := in.Lookup("content")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46 {%- if message["role"] == "user" %}
-		w.At(46, 5, "if")
+		w.At(46, 5, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47 {%- if tools is not none and (message == user_messages[-1]) %}
-			w.At(47, 9, "if")
+			w.At(47, 9, runtime.StmtIf)
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49 {%- for tool in tools %}
-				w.At(49, 13, "for")
+				w.At(49, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, tools)
 				for i2 := range items2 {
 					tool := items2[i2]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50 {%- set tool = tool.function %}
-					w.At(50, 17, "set")
+					w.At(50, 17, runtime.StmtSet)
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52 {%- for key, val in tool.items() if key != "return" %}
-					w.At(52, 17, "for")
+					w.At(52, 17, runtime.StmtFor)
 					var loop runtime.Loop
 					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
@@ -179,10 +179,10 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						key2 := vals2[0]
 						val := vals2[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53 {%- if val is string %}
-						w.At(53, 21, "if")
+						w.At(53, 21, runtime.StmtIf)
 						if runtime.IsString(val, nil, nil) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54 {{- '"' + key + '": "' + val + '"' }}
-							w.At(54, 25, "{{ }}")
+							w.At(54, 25, runtime.StmtPrint)
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": \"")
@@ -190,21 +190,21 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56 {{- '"' + key + '": ' + val|tojson }}
-							w.At(56, 25, "{{ }}")
+							w.At(56, 25, runtime.StmtPrint)
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": ")
 							w.WriteStr(runtime.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58 {%- if not loop.last %}
-						w.At(58, 21, "if")
+						w.At(58, 21, runtime.StmtIf)
 						if !loop.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63 {%- if not loop.last %}
-					w.At(63, 17, "if")
+					w.At(63, 17, runtime.StmtIf)
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
@@ -214,31 +214,31 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71 {%- if message['content'] is string %}
-			w.At(71, 9, "if")
+			w.At(71, 9, runtime.StmtIf)
 			message3Content := message3.ItemStr("content")
 			if runtime.IsString(message3Content, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.At(72, 9, "{{ }}")
+				w.At(72, 9, runtime.StmtPrint)
 				w.WriteString("[INST]")
 				w.WriteStr(message3Content)
 				w.WriteString("[/INST]")
 			} else {
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75 {%- for block in message['content'] %}
-				w.At(75, 17, "for")
+				w.At(75, 17, runtime.StmtFor)
 				for _, block := range runtime.Iterate(w, message3Content) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76 {%- if block['type'] == 'text' %}
-					w.At(76, 25, "if")
+					w.At(76, 25, runtime.StmtIf)
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77 {{- block['text'] }}
-						w.At(77, 33, "{{ }}")
+						w.At(77, 33, runtime.StmtPrint)
 						w.Write(block.ItemStr("text"))
 					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.At(81, 33, "{{ }}")
+						w.At(81, 33, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
@@ -246,101 +246,101 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 		} else if runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87 {%- if message.tool_calls is defined %}
-			w.At(87, 9, "if")
+			w.At(87, 9, runtime.StmtIf)
 			message3ToolCalls := message3.Attr("tool_calls")
 			if runtime.IsDefined(message3ToolCalls, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88 {%- set tool_calls = message.tool_calls %}
-				w.At(88, 13, "set")
+				w.At(88, 13, runtime.StmtSet)
 				toolCalls = message3ToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90 {%- set tool_calls = message.content %}
-				w.At(90, 13, "set")
+				w.At(90, 13, runtime.StmtSet)
 				toolCalls = message3.Attr("content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93 {%- for tool_call in tool_calls %}
-			w.At(93, 9, "for")
+			w.At(93, 9, runtime.StmtFor)
 			items3 := runtime.Iterate(w, toolCalls)
 			for i3 := range items3 {
 				toolCall := items3[i3]
 				out := runtime.Undefined("out")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94 {%- set out = tool_call.function|tojson %}
-				w.At(94, 13, "set")
+				w.At(94, 13, runtime.StmtSet)
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95 {{- out[:-1] }}
-				w.At(95, 13, "{{ }}")
+				w.At(95, 13, runtime.StmtPrint)
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				w.At(96, 13, "if")
+				w.At(96, 13, runtime.StmtIf)
 				toolCallId := toolCall.Attr("id")
 				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Lt(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					w.At(97, 17, "{{ }}")
+					w.At(97, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				w.At(99, 13, "{{ }}")
+				w.At(99, 13, runtime.StmtPrint)
 				w.WriteString(", \"id\": \"")
 				w.WriteStr(toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100 {%- if not loop.last %}
-				w.At(100, 13, "if")
+				w.At(100, 13, runtime.StmtIf)
 				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103 {{- "]" + eos_token }}
-					w.At(103, 17, "{{ }}")
+					w.At(103, 17, runtime.StmtPrint)
 					w.WriteString("]")
 					w.WriteStr(eosToken)
 				}
 			}
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107 {%- if message['content'] is string %}
-			w.At(107, 9, "if")
+			w.At(107, 9, runtime.StmtIf)
 			message3Content2 := message3.ItemStr("content")
 			if runtime.IsString(message3Content2, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108 {{- message['content'] + eos_token }}
-				w.At(108, 13, "{{ }}")
+				w.At(108, 13, runtime.StmtPrint)
 				w.WriteAdd(message3Content2, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110 {{- message['content'][0]['text'] + eos_token }}
-				w.At(110, 13, "{{ }}")
+				w.At(110, 13, runtime.StmtPrint)
 				w.WriteAdd(message3Content2.ItemInt(0).ItemStr("text"), eosToken)
 			}
 		} else if runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113 {%- if message.content is defined and message.content.content is defined %}
-			w.At(113, 9, "if")
+			w.At(113, 9, runtime.StmtIf)
 			message3Content3 := message3.Attr("content")
 			if runtime.IsDefined(message3Content3, nil, nil) && runtime.IsDefined(message3Content3.Attr("content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114 {%- set content = message.content.content %}
-				w.At(114, 13, "set")
+				w.At(114, 13, runtime.StmtSet)
 				content = message3Content3.Attr("content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116 {%- set content = message.content %}
-				w.At(116, 13, "set")
+				w.At(116, 13, runtime.StmtSet)
 				content = message3Content3
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			w.At(118, 9, "{{ }}")
+			w.At(118, 9, runtime.StmtPrint)
 			w.WriteString("[TOOL_RESULTS] {\"content\": ")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			w.At(119, 9, "if")
+			w.At(119, 9, runtime.StmtIf)
 			message3ToolCallId := message3.Attr("tool_call_id")
 			if !runtime.IsDefined(message3ToolCallId, nil, nil) || runtime.Lt(runtime.FilterLength(message3ToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				w.At(120, 13, "{{ }}")
+				w.At(120, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), message3ToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			w.At(122, 9, "{{ }}")
+			w.At(122, 9, runtime.StmtPrint)
 			w.WriteString("\"call_id\": \"")
 			w.WriteStr(message3ToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.At(124, 9, "{{ }}")
+			w.At(124, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}

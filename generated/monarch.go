@@ -38,17 +38,17 @@ var Monarch = &runtime.Template{
 func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9 {%- for message in messages %}
-	w.At(9, 1, "for")
+	w.At(9, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// monarch.jinja:10 {%- if not loop.first %}
-		w.At(10, 1, "if")
+		w.At(10, 1, runtime.StmtIf)
 		if !(i == 0) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		w.At(13, 1, "{{ }}")
+		w.At(13, 1, runtime.StmtPrint)
 		w.WriteAdd(message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")

@@ -40,26 +40,26 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2.jinja:1 {%- if tools -%}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2 {{ tools | tojson }}
-		w.At(2, 41, "{{ }}")
+		w.At(2, 41, runtime.StmtPrint)
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4 {%- for message in messages -%}
-	w.At(4, 1, "for")
+	w.At(4, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		w.At(5, 3, "if")
+		w.At(5, 3, runtime.StmtIf)
 		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8 {%- if message['role'] == 'system' -%}
-		w.At(8, 3, "if")
+		w.At(8, 3, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
@@ -71,38 +71,38 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		w.At(17, 3, "if")
+		w.At(17, 3, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18 {%- if message['content'] -%}
-			w.At(18, 5, "if")
+			w.At(18, 5, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
 				// moonshotai-Kimi-K2.jinja:18 {{ message['content'] }}
-				w.At(18, 34, "{{ }}")
+				w.At(18, 34, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20 {%- for tool_call in message['tool_calls'] -%}
-			w.At(20, 5, "for")
+			w.At(20, 5, runtime.StmtFor)
 			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 			for i2 := range items2 {
 				toolCall := items2[i2]
 				funcName := runtime.Undefined("func_name")
 				formattedId := runtime.Undefined("formatted_id")
 				// moonshotai-Kimi-K2.jinja:21 {%- set func_name = tool_call['function']['name'] -%}
-				w.At(21, 7, "set")
+				w.At(21, 7, runtime.StmtSet)
 				toolCallFunction := toolCall.ItemStr("function")
 				funcName = toolCallFunction.ItemStr("name")
 				// moonshotai-Kimi-K2.jinja:22 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				w.At(22, 7, "set")
+				w.At(22, 7, runtime.StmtSet)
 				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23 {{ formatted_id }}
-				w.At(23, 26, "{{ }}")
+				w.At(23, 26, runtime.StmtPrint)
 				w.Write(formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23 {{ tool_call['function']['arguments'] | tojson}}
-				w.At(23, 72, "{{ }}")
+				w.At(23, 72, runtime.StmtPrint)
 				w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
@@ -110,27 +110,27 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27 {{ message.tool_call_id }}
-			w.At(27, 18, "{{ }}")
+			w.At(27, 18, runtime.StmtPrint)
 			w.Write(message.Attr("tool_call_id"))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27 {{ message['content'] }}
-			w.At(27, 46, "{{ }}")
+			w.At(27, 46, runtime.StmtPrint)
 			w.Write(message.ItemStr("content"))
 		} else if runtime.IsString(message.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:29 {{ message['content'] }}
-			w.At(29, 5, "{{ }}")
+			w.At(29, 5, runtime.StmtPrint)
 			w.Write(message.ItemStr("content"))
 		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:31 {% for content in message['content'] -%}
-			w.At(31, 5, "for")
+			w.At(31, 5, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
 				// moonshotai-Kimi-K2.jinja:32 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(32, 7, "if")
+				w.At(32, 7, runtime.StmtIf)
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:35 {{ content['text'] }}
-					w.At(35, 9, "{{ }}")
+					w.At(35, 9, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
 				}
 			}
@@ -138,7 +138,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:41 {%- if add_generation_prompt -%}
-	w.At(41, 1, "if")
+	w.At(41, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}

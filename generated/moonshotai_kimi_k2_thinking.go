@@ -47,25 +47,25 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		c := runtime.Undefined("c")
 		// moonshotai-Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// moonshotai-Kimi-K2-Thinking.jinja:3 {%- if c is string -%}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		if runtime.IsString(c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4 {{ c }}
-			w.At(4, 7, "{{ }}")
+			w.At(4, 7, runtime.StmtPrint)
 			w.Write(c)
 		} else if !runtime.IsNone(c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:6 {% for content in c -%}
-			w.At(6, 7, "for")
+			w.At(6, 7, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9, "if")
+				w.At(7, 9, runtime.StmtIf)
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
-					w.At(10, 11, "{{ }}")
+					w.At(10, 11, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
 				}
 			}
@@ -76,29 +76,29 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		roleName := runtime.Undefined("role_name")
 		// moonshotai-Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(17, 3, "set")
+		w.At(17, 3, runtime.StmtSet)
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
-		w.At(18, 3, "if")
+		w.At(18, 3, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19 {{role_name}}
-			w.At(19, 16, "{{ }}")
+			w.At(19, 16, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21 {{role_name}}
-			w.At(21, 21, "{{ }}")
+			w.At(21, 21, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			w.WriteString("<|im_system|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:23 {{role_name}}
-			w.At(23, 18, "{{ }}")
+			w.At(23, 18, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
@@ -108,28 +108,28 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message2 = runtime.Param(message2, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30 {%- for tool_call in message['tool_calls'] -%}
-		w.At(30, 3, "for")
+		w.At(30, 3, runtime.StmtFor)
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 			formattedId := runtime.Undefined("formatted_id")
 			// moonshotai-Kimi-K2-Thinking.jinja:31 {%- set formatted_id = tool_call['id'] -%}
-			w.At(31, 5, "set")
+			w.At(31, 5, runtime.StmtSet)
 			formattedId = toolCall.ItemStr("id")
 			w.WriteString("<|tool_call_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32 {{ formatted_id }}
-			w.At(32, 24, "{{ }}")
+			w.At(32, 24, runtime.StmtPrint)
 			w.Write(formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32 {% if tool_call['function']['arguments'] is string %}
-			w.At(32, 70, "if")
+			w.At(32, 70, runtime.StmtIf)
 			toolCallFunction := toolCall.ItemStr("function")
 			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
 			if runtime.IsString(toolCallFunctionArguments, nil, nil) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] }}
-				w.At(32, 123, "{{ }}")
+				w.At(32, 123, runtime.StmtPrint)
 				w.Write(toolCallFunctionArguments)
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] | tojson }}
-				w.At(32, 173, "{{ }}")
+				w.At(32, 173, runtime.StmtPrint)
 				w.WriteJSON(toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
@@ -137,132 +137,132 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:39 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	w.At(39, 1, "set")
+	w.At(39, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
 	// moonshotai-Kimi-K2-Thinking.jinja:40 {%- for idx in range(messages|length-1, -1, -1) -%}
-	w.At(40, 1, "for")
+	w.At(40, 1, runtime.StmtFor)
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		w.At(41, 5, "if")
+		w.At(41, 5, runtime.StmtIf)
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
-			w.At(42, 9, "set")
+			w.At(42, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
 			break
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	w.At(48, 1, "set")
+	w.At(48, 1, runtime.StmtSet)
 	histMsgs = messages.Slice(runtime.None(), runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None())
 	// moonshotai-Kimi-K2-Thinking.jinja:49 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	w.At(49, 1, "set")
+	w.At(49, 1, runtime.StmtSet)
 	suffixMsgs = messages.Slice(runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None(), runtime.None())
 	// moonshotai-Kimi-K2-Thinking.jinja:51 {%- if tools -%}
-	w.At(51, 1, "if")
+	w.At(51, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52 {{ tools | tojson() }}
-		w.At(52, 41, "{{ }}")
+		w.At(52, 41, runtime.StmtPrint)
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	w.At(55, 1, "if")
+	w.At(55, 1, runtime.StmtIf)
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59 {%- for message in hist_msgs -%}
-	w.At(59, 1, "for")
+	w.At(59, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
 		toolCallId := in.Lookup("tool_call_id")
 		// moonshotai-Kimi-K2-Thinking.jinja:60 {{set_roles(message)}}
-		w.At(60, 3, "{{ }}")
+		w.At(60, 3, runtime.StmtPrint)
 		setRoles(message3)
 		// moonshotai-Kimi-K2-Thinking.jinja:61 {%- if message['role'] == 'assistant' -%}
-		w.At(61, 3, "if")
+		w.At(61, 3, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62 {{render_content(message)}}
-			w.At(62, 20, "{{ }}")
+			w.At(62, 20, runtime.StmtPrint)
 			renderContent(message3)
 			// moonshotai-Kimi-K2-Thinking.jinja:63 {%- if message.get('tool_calls') -%}
-			w.At(63, 5, "if")
+			w.At(63, 5, runtime.StmtIf)
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64 {{render_toolcalls(message)}}
-				w.At(64, 7, "{{ }}")
+				w.At(64, 7, runtime.StmtPrint)
 				renderToolcalls(message3)
 			}
 		} else if runtime.EqStr(message3Role, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:67 {%- set tool_call_id = message.tool_call_id -%}
-			w.At(67, 5, "set")
+			w.At(67, 5, runtime.StmtSet)
 			toolCallId = message3.Attr("tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68 {{ tool_call_id }}
-			w.At(68, 18, "{{ }}")
+			w.At(68, 18, runtime.StmtPrint)
 			w.Write(toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69 {{render_content(message)}}
-			w.At(69, 1, "{{ }}")
+			w.At(69, 1, runtime.StmtPrint)
 			renderContent(message3)
 		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:71 {{render_content(message)}}
-			w.At(71, 5, "{{ }}")
+			w.At(71, 5, runtime.StmtPrint)
 			renderContent(message3)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76 {%- for message in suffix_msgs -%}
-	w.At(76, 1, "for")
+	w.At(76, 1, runtime.StmtFor)
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
 		rc := in.Lookup("rc")
 		toolCallId2 := in.Lookup("tool_call_id")
 		// moonshotai-Kimi-K2-Thinking.jinja:77 {{set_roles(message)}}
-		w.At(77, 3, "{{ }}")
+		w.At(77, 3, runtime.StmtPrint)
 		setRoles(message4)
 		// moonshotai-Kimi-K2-Thinking.jinja:78 {%- if message['role'] == 'assistant' -%}
-		w.At(78, 3, "if")
+		w.At(78, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79 {%- set rc = message.get('reasoning_content', ”) -%}
-			w.At(79, 5, "set")
+			w.At(79, 5, runtime.StmtSet)
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80 {{rc}}
-			w.At(80, 12, "{{ }}")
+			w.At(80, 12, runtime.StmtPrint)
 			w.Write(rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80 {{render_content(message)}}
-			w.At(80, 26, "{{ }}")
+			w.At(80, 26, runtime.StmtPrint)
 			renderContent(message4)
 			// moonshotai-Kimi-K2-Thinking.jinja:81 {%- if message.get('tool_calls') -%}
-			w.At(81, 5, "if")
+			w.At(81, 5, runtime.StmtIf)
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82 {{render_toolcalls(message)}}
-				w.At(82, 6, "{{ }}")
+				w.At(82, 6, runtime.StmtPrint)
 				renderToolcalls(message4)
 			}
 		} else if runtime.EqStr(message4Role, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:85 {%- set tool_call_id = message.tool_call_id -%}
-			w.At(85, 5, "set")
+			w.At(85, 5, runtime.StmtSet)
 			toolCallId2 = message4.Attr("tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86 {{ tool_call_id }}
-			w.At(86, 18, "{{ }}")
+			w.At(86, 18, runtime.StmtPrint)
 			w.Write(toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
-			w.At(87, 1, "{{ }}")
+			w.At(87, 1, runtime.StmtPrint)
 			renderContent(message4)
 		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:89 {{render_content(message)}}
-			w.At(89, 5, "{{ }}")
+			w.At(89, 5, runtime.StmtPrint)
 			renderContent(message4)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:95 {%- if add_generation_prompt -%}
-	w.At(95, 1, "if")
+	w.At(95, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}

@@ -48,17 +48,17 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// muse-glimmer.jinja:12 {%- if content is string -%}
-		w.At(12, 5, "if")
+		w.At(12, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// muse-glimmer.jinja:13 {{- content -}}
-			w.At(13, 9, "{{ }}")
+			w.At(13, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if !runtime.IsNone(content, nil, nil) {
 			// muse-glimmer.jinja:15 {%- for part in content -%}
-			w.At(15, 9, "for")
+			w.At(15, 9, runtime.StmtFor)
 			for _, part := range runtime.Iterate(w, content) {
 				// muse-glimmer.jinja:16 {%- if part['type'] == 'image' -%}
-				w.At(16, 13, "if")
+				w.At(16, 13, runtime.StmtIf)
 				partType := part.ItemStr("type")
 				if runtime.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
@@ -66,7 +66,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|video|>")
 				} else if runtime.EqStr(partType, "text") {
 					// muse-glimmer.jinja:21 {{- part['text'] -}}
-					w.At(21, 17, "{{ }}")
+					w.At(21, 17, runtime.StmtPrint)
 					w.Write(part.ItemStr("text"))
 				}
 			}
@@ -77,37 +77,37 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		tc = runtime.Param(tc, "tc")
 		args2 := runtime.Undefined("args")
 		// muse-glimmer.jinja:27 {%- set args = tc.function.arguments -%}
-		w.At(27, 5, "set")
+		w.At(27, 5, runtime.StmtSet)
 		tcFunction := tc.Attr("function")
 		args2 = tcFunction.Attr("arguments")
 		// muse-glimmer.jinja:28 {%- if args is not mapping -%}
-		w.At(28, 5, "if")
+		w.At(28, 5, runtime.StmtIf)
 		if !runtime.IsMapping(args2, nil, nil) {
 			// muse-glimmer.jinja:29 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			w.At(29, 9, "{{ }}")
+			w.At(29, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		w.At(31, 5, "{{ }}")
+		w.At(31, 5, runtime.StmtPrint)
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
 		w.WriteStr(tcFunction.Attr("name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32 {%- for k, v in args.items() -%}
-		w.At(32, 5, "for")
+		w.At(32, 5, runtime.StmtFor)
 		keys, values := runtime.DictItems(args2)
 		for i := range w.Count(len(keys)) {
 			k := keys[i]
 			v := values[i]
 			// muse-glimmer.jinja:33 {{- '<atem:parameter name="' + k + '">' -}}
-			w.At(33, 9, "{{ }}")
+			w.At(33, 9, runtime.StmtPrint)
 			w.WriteString("<atem:parameter name=\"")
 			w.WriteStr(k)
 			w.WriteString("\">")
 			// muse-glimmer.jinja:34 {%- if v is boolean -%}
-			w.At(34, 9, "if")
+			w.At(34, 9, runtime.StmtIf)
 			if runtime.IsBoolean(v, nil, nil) {
 				// muse-glimmer.jinja:35 {%- if v -%}
-				w.At(35, 13, "if")
+				w.At(35, 13, runtime.StmtIf)
 				if v.Truthy() {
 					w.WriteString("true")
 				} else {
@@ -117,11 +117,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("null")
 			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
 				// muse-glimmer.jinja:43 {{- v | tojson -}}
-				w.At(43, 13, "{{ }}")
+				w.At(43, 13, runtime.StmtPrint)
 				w.WriteJSON(v, nil, nil)
 			} else {
 				// muse-glimmer.jinja:45 {{- v -}}
-				w.At(45, 13, "{{ }}")
+				w.At(45, 13, runtime.StmtPrint)
 				w.Write(v)
 			}
 			w.WriteString("</atem:parameter>\n")
@@ -136,15 +136,15 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		nd := runtime.Undefined("nd")
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58 {%- set nsns = namespace(seen=[]) -%}
-		w.At(58, 5, "set")
+		w.At(58, 5, runtime.StmtSet)
 		nsns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
 		// muse-glimmer.jinja:59 {%- for tool in tools -%}
-		w.At(59, 5, "for")
+		w.At(59, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
 			fn := runtime.Undefined("fn")
 			tns := runtime.Undefined("tns")
 			// muse-glimmer.jinja:60 {%- set fn = tool.function if tool.function is defined else tool -%}
-			w.At(60, 9, "set")
+			w.At(60, 9, runtime.StmtSet)
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction, nil, nil) {
 				fn = toolFunction
@@ -152,28 +152,28 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61 {%- set tns = fn.name.split('.')[0] -%}
-			w.At(61, 9, "set")
+			w.At(61, 9, runtime.StmtSet)
 			tns = runtime.CallMethod(fn.Attr("name"), "split", []runtime.Value{runtime.Str(".")}, nil).ItemInt(0)
 			// muse-glimmer.jinja:62 {%- if tns not in nsns.seen -%}
-			w.At(62, 9, "if")
+			w.At(62, 9, runtime.StmtIf)
 			if runtime.NotIn(tns, nsns.Attr("seen")) {
 				// muse-glimmer.jinja:63 {%- set nsns.seen = nsns.seen + [tns] -%}
-				w.At(63, 13, "set")
+				w.At(63, 13, runtime.StmtSet)
 				runtime.SetAttr(nsns, "seen", runtime.Add(nsns.Attr("seen"), runtime.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		w.At(66, 5, "set")
+		w.At(66, 5, runtime.StmtSet)
 		if runtime.IsDefined(toolNamespaceDescriptions, nil, nil) {
 			nd = toolNamespaceDescriptions
 		} else {
 			nd = runtime.DictOf()
 		}
 		// muse-glimmer.jinja:67 {%- for tns in nsns.seen -%}
-		w.At(67, 5, "for")
+		w.At(67, 5, runtime.StmtFor)
 		for _, tns2 := range runtime.Iterate(w, nsns.Attr("seen")) {
 			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else ”) | tojson) +…
-			w.At(68, 9, "{{ }}")
+			w.At(68, 9, runtime.StmtPrint)
 			w.WriteString("{\"name\": ")
 			w.WriteStr(runtime.FilterTojson(tns2, nil, nil))
 			w.WriteString(", \"description\": ")
@@ -186,11 +186,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71 {%- for tool in tools -%}
-		w.At(71, 5, "for")
+		w.At(71, 5, runtime.StmtFor)
 		for _, tool2 := range runtime.Iterate(w, tools2) {
 			fn2 := runtime.Undefined("fn")
 			// muse-glimmer.jinja:72 {%- set fn = tool.function if tool.function is defined else tool -%}
-			w.At(72, 9, "set")
+			w.At(72, 9, runtime.StmtSet)
 			tool2Function := tool2.Attr("function")
 			if runtime.IsDefined(tool2Function, nil, nil) {
 				fn2 = tool2Function
@@ -198,7 +198,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				fn2 = tool2
 			}
 			// muse-glimmer.jinja:73 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			w.At(73, 9, "{{ }}")
+			w.At(73, 9, runtime.StmtPrint)
 			w.WriteString("\n{\"name\": ")
 			w.WriteStr(runtime.FilterTojson(fn2.Attr("name"), nil, nil))
 			w.WriteString(", \"description\": ")
@@ -214,14 +214,14 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		reasoningStrength := in.Lookup("reasoning_strength")
 		rs := runtime.Undefined("rs")
 		// muse-glimmer.jinja:84 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		w.At(84, 5, "set")
+		w.At(84, 5, runtime.StmtSet)
 		if runtime.IsDefined(reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
 			rs = runtime.Str("high")
 		}
 		// muse-glimmer.jinja:85 {{- 'Reasoning strength: ' + rs + '.' -}}
-		w.At(85, 5, "{{ }}")
+		w.At(85, 5, runtime.StmtPrint)
 		w.WriteString("Reasoning strength: ")
 		w.WriteStr(rs)
 		w.WriteString(".")
@@ -231,18 +231,18 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		tools3 = runtime.Param(tools3, "tools")
 		rns := runtime.Undefined("rns")
 		// muse-glimmer.jinja:88 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		w.At(88, 5, "set")
+		w.At(88, 5, runtime.StmtSet)
 		rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
 		// muse-glimmer.jinja:89 {%- if tools -%}
-		w.At(89, 5, "if")
+		w.At(89, 5, runtime.StmtIf)
 		if tools3.Truthy() {
 			// muse-glimmer.jinja:90 {%- for tool in tools -%}
-			w.At(90, 9, "for")
+			w.At(90, 9, runtime.StmtFor)
 			for _, tool3 := range runtime.Iterate(w, tools3) {
 				fn3 := runtime.Undefined("fn")
 				tns3 := runtime.Undefined("tns")
 				// muse-glimmer.jinja:91 {%- set fn = tool.function if tool.function is defined else tool -%}
-				w.At(91, 13, "set")
+				w.At(91, 13, runtime.StmtSet)
 				tool3Function := tool3.Attr("function")
 				if runtime.IsDefined(tool3Function, nil, nil) {
 					fn3 = tool3Function
@@ -250,101 +250,101 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					fn3 = tool3
 				}
 				// muse-glimmer.jinja:92 {%- set tns = fn.name.split('.')[0] -%}
-				w.At(92, 13, "set")
+				w.At(92, 13, runtime.StmtSet)
 				tns3 = runtime.CallMethod(fn3.Attr("name"), "split", []runtime.Value{runtime.Str(".")}, nil).ItemInt(0)
 				// muse-glimmer.jinja:93 {%- if tns not in rns.nslist -%}
-				w.At(93, 13, "if")
+				w.At(93, 13, runtime.StmtIf)
 				if runtime.NotIn(tns3, rns.Attr("nslist")) {
 					// muse-glimmer.jinja:94 {%- set rns.nslist = rns.nslist + [tns] -%}
-					w.At(94, 17, "set")
+					w.At(94, 17, runtime.StmtSet)
 					runtime.SetAttr(rns, "nslist", runtime.Add(rns.Attr("nslist"), runtime.NewList(tns3)))
 				}
 			}
 			// muse-glimmer.jinja:97 {%- for tns in rns.nslist -%}
-			w.At(97, 9, "for")
+			w.At(97, 9, runtime.StmtFor)
 			for _, tns4 := range runtime.Iterate(w, rns.Attr("nslist")) {
 				// muse-glimmer.jinja:98 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				w.At(98, 13, "set")
+				w.At(98, 13, runtime.StmtSet)
 				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Sum(runtime.Str("\""), tns4, runtime.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		w.At(101, 5, "set")
+		w.At(101, 5, runtime.StmtSet)
 		runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Str("\"user\""))))
 		// muse-glimmer.jinja:102 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		w.At(102, 5, "{{ }}")
+		w.At(102, 5, runtime.StmtPrint)
 		w.WriteString("# Valid recipients: ")
 		w.WriteStr(runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104 {{- bos_token -}}
-	w.At(104, 1, "{{ }}")
+	w.At(104, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// muse-glimmer.jinja:105 {%- set ns = namespace(has_system=false) -%}
-	w.At(105, 1, "set")
+	w.At(105, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("has_system", runtime.Bool(false))})
 	// muse-glimmer.jinja:106 {%- for m in messages -%}
-	w.At(106, 1, "for")
+	w.At(106, 1, runtime.StmtFor)
 	for _, m := range runtime.Iterate(w, messages) {
 		// muse-glimmer.jinja:107 {%- if m['role'] == 'system' -%}
-		w.At(107, 5, "if")
+		w.At(107, 5, runtime.StmtIf)
 		if runtime.EqStr(m.ItemStr("role"), "system") {
 			// muse-glimmer.jinja:108 {%- set ns.has_system = true -%}
-			w.At(108, 9, "set")
+			w.At(108, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "has_system", runtime.Bool(true))
 		}
 	}
 	// muse-glimmer.jinja:111 {%- if not ns.has_system -%}
-	w.At(111, 1, "if")
+	w.At(111, 1, runtime.StmtIf)
 	if !ns.Attr("has_system").Truthy() {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		w.At(113, 5, "set")
+		w.At(113, 5, runtime.StmtSet)
 		if runtime.IsDefined(knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
 			kc = runtime.Str("2026-01-04")
 		}
 		// muse-glimmer.jinja:114 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		w.At(114, 5, "{{ }}")
+		w.At(114, 5, runtime.StmtPrint)
 		w.WriteString("\nKnowledge cutoff: ")
 		w.WriteStr(kc)
 		w.WriteString(".")
 		// muse-glimmer.jinja:115 {%- if current_date is defined and current_date -%}
-		w.At(115, 5, "if")
+		w.At(115, 5, runtime.StmtIf)
 		if runtime.IsDefined(currentDate, nil, nil) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116 {{- '\nCurrent date: ' + current_date + '.' -}}
-			w.At(116, 9, "{{ }}")
+			w.At(116, 9, runtime.StmtPrint)
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(currentDate)
 			w.WriteString(".")
 		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
 			// muse-glimmer.jinja:118 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			w.At(118, 9, "{{ }}")
+			w.At(118, 9, runtime.StmtPrint)
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121 {{- render_reasoning() -}}
-		w.At(121, 5, "{{ }}")
+		w.At(121, 5, runtime.StmtPrint)
 		renderReasoning()
 		// muse-glimmer.jinja:122 {%- if tools -%}
-		w.At(122, 5, "if")
+		w.At(122, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124 {{- render_tool_defs(tools) -}}
-			w.At(124, 9, "{{ }}")
+			w.At(124, 9, runtime.StmtPrint)
 			renderToolDefs(tools)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127 {{- render_system_meta(tools) -}}
-		w.At(127, 5, "{{ }}")
+		w.At(127, 5, runtime.StmtPrint)
 		renderSystemMeta(tools)
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130 {%- for message in messages -%}
-	w.At(130, 1, "for")
+	w.At(130, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i2 := range items {
 		message := items[i2]
@@ -357,136 +357,136 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		recipient := in.Lookup("recipient")
 		endTurn := in.Lookup("end_turn")
 		// muse-glimmer.jinja:131 {%- set role = message['role'] -%}
-		w.At(131, 5, "set")
+		w.At(131, 5, runtime.StmtSet)
 		role = message.ItemStr("role")
 		// muse-glimmer.jinja:132 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		w.At(132, 5, "set")
+		w.At(132, 5, runtime.StmtSet)
 		if !(i2 == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), role) {
 			endToken = runtime.Str("<|eom|>")
 		} else {
 			endToken = runtime.Str("<|eot|>")
 		}
 		// muse-glimmer.jinja:133 {%- if role == 'system' -%}
-		w.At(133, 5, "if")
+		w.At(133, 5, runtime.StmtIf)
 		if runtime.EqStr(role, "system") {
 			// muse-glimmer.jinja:138 {%- set sys_text = render_content(message['content'])
-			w.At(138, 9, "set")
+			w.At(138, 9, runtime.StmtSet)
 			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(w.Capture(func() {
 				renderContent(message.ItemStr("content"))
 			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144 {{- sys_text -}}
-			w.At(144, 9, "{{ }}")
+			w.At(144, 9, runtime.StmtPrint)
 			w.Write(sysText)
 			// muse-glimmer.jinja:145 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			w.At(145, 9, "if")
+			w.At(145, 9, runtime.StmtIf)
 			if runtime.NotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText, nil, nil)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147 {{- render_reasoning() -}}
-				w.At(147, 13, "{{ }}")
+				w.At(147, 13, runtime.StmtPrint)
 				renderReasoning()
 			}
 			// muse-glimmer.jinja:149 {%- if tools -%}
-			w.At(149, 9, "if")
+			w.At(149, 9, runtime.StmtIf)
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151 {{- render_tool_defs(tools) -}}
-				w.At(151, 13, "{{ }}")
+				w.At(151, 13, runtime.StmtPrint)
 				renderToolDefs(tools)
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154 {{- render_system_meta(tools) -}}
-			w.At(154, 9, "{{ }}")
+			w.At(154, 9, runtime.StmtPrint)
 			renderSystemMeta(tools)
 			w.WriteString("<|eot|>")
 		} else if runtime.EqStr(role, "user") {
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158 {{- render_content(message['content']) -}}
-			w.At(158, 9, "{{ }}")
+			w.At(158, 9, runtime.StmtPrint)
 			renderContent(message.ItemStr("content"))
 			w.WriteString("<|eot|>")
 		} else if runtime.EqStr(role, "tool") {
 			// muse-glimmer.jinja:161 {%- set tname = message.get('name') -%}
-			w.At(161, 9, "set")
+			w.At(161, 9, runtime.StmtSet)
 			tname = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
 			// muse-glimmer.jinja:162 {%- if not tname -%}
-			w.At(162, 9, "if")
+			w.At(162, 9, runtime.StmtIf)
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163 {%- set tcid = message.get('tool_call_id') -%}
-				w.At(163, 13, "set")
+				w.At(163, 13, runtime.StmtSet)
 				tcid = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
 				// muse-glimmer.jinja:164 {%- set rns = namespace(name=tcid if tcid else ”) -%}
-				w.At(164, 13, "set")
+				w.At(164, 13, runtime.StmtSet)
 				rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.IfElse(tcid.Truthy(), func() runtime.Value {
 					return tcid
 				}, func() runtime.Value {
 					return runtime.Str("")
 				}))})
 				// muse-glimmer.jinja:165 {%- for m in messages -%}
-				w.At(165, 13, "for")
+				w.At(165, 13, runtime.StmtFor)
 				for _, m2 := range runtime.Iterate(w, messages) {
 					// muse-glimmer.jinja:166 {%- if m.get('tool_calls') -%}
-					w.At(166, 17, "if")
+					w.At(166, 17, runtime.StmtIf)
 					if runtime.CallMethod(m2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 						// muse-glimmer.jinja:167 {%- for tc in m['tool_calls'] -%}
-						w.At(167, 21, "for")
+						w.At(167, 21, runtime.StmtFor)
 						for _, tc2 := range runtime.Iterate(w, m2.ItemStr("tool_calls")) {
 							// muse-glimmer.jinja:168 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							w.At(168, 25, "if")
+							w.At(168, 25, runtime.StmtIf)
 							if (!runtime.IsNone(tcid, nil, nil) && runtime.IsDefined(tc2.Attr("id"), nil, nil)) && runtime.Eq(tc2.Attr("id"), tcid) {
 								// muse-glimmer.jinja:169 {%- set rns.name = tc.function.name -%}
-								w.At(169, 29, "set")
+								w.At(169, 29, runtime.StmtSet)
 								runtime.SetAttr(rns2, "name", tc2.Attr("function").Attr("name"))
 							}
 						}
 					}
 				}
 				// muse-glimmer.jinja:174 {%- set tname = rns.name -%}
-				w.At(174, 13, "set")
+				w.At(174, 13, runtime.StmtSet)
 				tname = rns2.Attr("name")
 			}
 			// muse-glimmer.jinja:176 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			w.At(176, 9, "{{ }}")
+			w.At(176, 9, runtime.StmtPrint)
 			w.WriteString("<|start|>tool ")
 			w.WriteStr(tname)
 			w.WriteString("<|message|><tool_output name=\"")
 			w.WriteStr(tname)
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177 {{- render_content(message['content']) -}}
-			w.At(177, 9, "{{ }}")
+			w.At(177, 9, runtime.StmtPrint)
 			renderContent(message.ItemStr("content"))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if runtime.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:180 {%- if message.get('reasoning_content') -%}
-			w.At(180, 9, "if")
+			w.At(180, 9, runtime.StmtIf)
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
 				// muse-glimmer.jinja:181 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				w.At(181, 13, "{{ }}")
+				w.At(181, 13, runtime.StmtPrint)
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				w.WriteStr(message.ItemStr("reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183 {%- if message.get('tool_calls') -%}
-			w.At(183, 9, "if")
+			w.At(183, 9, runtime.StmtIf)
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// muse-glimmer.jinja:184 {%- for tc in message['tool_calls'] -%}
-				w.At(184, 13, "for")
+				w.At(184, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 				for i3 := range items2 {
 					tc3 := items2[i3]
 					// muse-glimmer.jinja:185 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					w.At(185, 17, "{{ }}")
+					w.At(185, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant to=")
 					w.WriteStr(tc3.Attr("function").Attr("name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186 {{- render_atem(tc) -}}
-					w.At(186, 17, "{{ }}")
+					w.At(186, 17, runtime.StmtPrint)
 					renderAtem(tc3)
 					// muse-glimmer.jinja:187 {%- if loop.last -%}
-					w.At(187, 17, "if")
+					w.At(187, 17, runtime.StmtIf)
 					if i3 == len(items2)-1 {
 						// muse-glimmer.jinja:188 {{- end_token -}}
-						w.At(188, 21, "{{ }}")
+						w.At(188, 21, runtime.StmtPrint)
 						w.Write(endToken)
 					} else {
 						w.WriteString("<|eom|>")
@@ -494,35 +494,35 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else {
 				// muse-glimmer.jinja:194 {%- set recipient = message.get('recipient') or 'user' -%}
-				w.At(194, 13, "set")
+				w.At(194, 13, runtime.StmtSet)
 				recipient = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("recipient")}, nil), func() runtime.Value {
 					return runtime.Str("user")
 				})
 				// muse-glimmer.jinja:195 {%- set end_turn = message.get('end_turn') -%}
-				w.At(195, 13, "set")
+				w.At(195, 13, runtime.StmtSet)
 				endTurn = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
 				// muse-glimmer.jinja:196 {%- if end_turn is none -%}
-				w.At(196, 13, "if")
+				w.At(196, 13, runtime.StmtIf)
 				if runtime.IsNone(endTurn, nil, nil) {
 					// muse-glimmer.jinja:197 {%- set end_turn = not (recipient and recipient != 'user') -%}
-					w.At(197, 17, "set")
+					w.At(197, 17, runtime.StmtSet)
 					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
 				}
 				w.WriteString("<|start|>assistant")
 				// muse-glimmer.jinja:200 {%- if recipient -%}
-				w.At(200, 13, "if")
+				w.At(200, 13, runtime.StmtIf)
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201 {{- ' to=' + recipient -}}
-					w.At(201, 17, "{{ }}")
+					w.At(201, 17, runtime.StmtPrint)
 					w.WriteString(" to=")
 					w.WriteStr(recipient)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204 {{- render_content(message['content']) -}}
-				w.At(204, 13, "{{ }}")
+				w.At(204, 13, runtime.StmtPrint)
 				renderContent(message.ItemStr("content"))
 				// muse-glimmer.jinja:205 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
-				w.At(205, 13, "{{ }}")
+				w.At(205, 13, runtime.StmtPrint)
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
 				} else {
@@ -532,7 +532,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// muse-glimmer.jinja:209 {%- if add_generation_prompt -%}
-	w.At(209, 1, "if")
+	w.At(209, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start|>assistant")
 	}

@@ -46,17 +46,17 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		jsonSpec = runtime.Param(jsonSpec, "json_spec")
 		basicTypeMap := runtime.Undefined("basic_type_map")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2 {%- set basic_type_map = {
-		w.At(2, 1, "set")
+		w.At(2, 1, runtime.StmtSet)
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:9 {%- if basic_type_map[json_spec.type] is defined %}
-		w.At(9, 1, "if")
+		w.At(9, 1, runtime.StmtIf)
 		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:10 {{- basic_type_map[json_spec.type] }}
-			w.At(10, 5, "{{ }}")
+			w.At(10, 5, runtime.StmtPrint)
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			w.At(12, 5, "{{ }}")
+			w.At(12, 5, runtime.StmtPrint)
 			w.WriteString("list[")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(runtime.FilterItems(jsonSpec, nil, nil))
@@ -64,11 +64,11 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("]")
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
-			w.At(14, 5, "if")
+			w.At(14, 5, runtime.StmtIf)
 			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
 			if runtime.IsDefined(jsonSpecAdditionalProperties, nil, nil) {
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				w.At(15, 9, "{{ }}")
+				w.At(15, 9, runtime.StmtPrint)
 				w.WriteString("dict[str, ")
 				w.WriteStr(w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
@@ -80,17 +80,17 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
 			w.WriteString("Union[")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21 {%- for t in json_spec.type %}
-			w.At(21, 5, "for")
+			w.At(21, 5, runtime.StmtFor)
 			items := runtime.Iterate(w, jsonSpec.Attr("type"))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:22 {{- json_to_python_type({"type": t}) }}
-				w.At(22, 7, "{{ }}")
+				w.At(22, 7, runtime.StmtPrint)
 				w.Write(w.Capture(func() {
 					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
 				}))
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:23 {%- if not loop.last %}
-				w.At(23, 7, "if")
+				w.At(23, 7, runtime.StmtIf)
 				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
@@ -101,36 +101,36 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		}
 	}
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:34 {{- bos_token }}
-	w.At(34, 1, "{{ }}")
+	w.At(34, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:38 {%- for tool in tools %}
-	w.At(38, 1, "for")
+	w.At(38, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, tools)
 	for i2 := range items2 {
 		tool := items2[i2]
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39 {%- if tool.function is defined %}
-		w.At(39, 5, "if")
+		w.At(39, 5, runtime.StmtIf)
 		toolFunction := tool.Attr("function")
 		if runtime.IsDefined(toolFunction, nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40 {%- set tool = tool.function %}
-			w.At(40, 9, "set")
+			w.At(40, 9, runtime.StmtSet)
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:43 {{- '{"name": "' + tool.name + '", ' }}
-		w.At(43, 5, "{{ }}")
+		w.At(43, 5, runtime.StmtPrint)
 		toolName := tool.Attr("name")
 		w.WriteString("{\"name\": \"")
 		w.WriteStr(toolName)
 		w.WriteString("\", ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:44 {{- '"description": "' + tool.name + '(' }}
-		w.At(44, 5, "{{ }}")
+		w.At(44, 5, runtime.StmtPrint)
 		w.WriteString("\"description\": \"")
 		w.WriteStr(toolName)
 		w.WriteString("(")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		w.At(45, 5, "for")
+		w.At(45, 5, runtime.StmtFor)
 		toolParameters := tool.Attr("parameters")
 		toolParametersProperties := toolParameters.Attr("properties")
 		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
@@ -138,46 +138,46 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			paramName := keys[i3]
 			paramFields := values[i3]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			w.At(46, 9, "{{ }}")
+			w.At(46, 9, runtime.StmtPrint)
 			w.WriteAdd(paramName, runtime.Str(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47 {%- if not loop.last %}
-			w.At(47, 9, "if")
+			w.At(47, 9, runtime.StmtIf)
 			if !(i3 == len(keys)-1) {
 				w.WriteString(", ")
 			}
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52 {%- if tool.return is defined %}
-		w.At(52, 5, "if")
+		w.At(52, 5, runtime.StmtIf)
 		toolReturn := tool.Attr("return")
 		if runtime.IsDefined(toolReturn, nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
-			w.At(53, 9, "{{ }}")
+			w.At(53, 9, runtime.StmtPrint)
 			w.WriteString(" -> ")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(toolReturn)
 			}))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55 {{- " - " + tool.description + "
-		w.At(55, 5, "{{ }}")
+		w.At(55, 5, runtime.StmtPrint)
 		w.WriteString(" - ")
 		w.WriteStr(tool.Attr("description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		w.At(58, 5, "for")
+		w.At(58, 5, runtime.StmtFor)
 		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
 		for i4 := range w.Count(len(keys2)) {
 			paramName2 := keys2[i4]
 			paramFields2 := values2[i4]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:59 {%- if loop.first %}
-			w.At(59, 9, "if")
+			w.At(59, 9, runtime.StmtIf)
 			if i4 == 0 {
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			w.At(63, 9, "{{ }}")
+			w.At(63, 9, runtime.StmtPrint)
 			w.WriteString("        ")
 			w.WriteStr(paramName2)
 			w.WriteString("(")
@@ -188,42 +188,42 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteStr(runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65 {%- if tool.return is defined and tool.return.description is defined %}
-		w.At(65, 5, "if")
+		w.At(65, 5, runtime.StmtIf)
 		if runtime.IsDefined(toolReturn, nil, nil) && runtime.IsDefined(toolReturn.Attr("description"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66 {{- "
-			w.At(66, 9, "{{ }}")
+			w.At(66, 9, runtime.StmtPrint)
 			w.WriteString("\n    Returns:\n        ")
 			w.WriteStr(toolReturn.Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72 {%- if tool.parameters.properties | length == 0 %}
-		w.At(72, 5, "if")
+		w.At(72, 5, runtime.StmtIf)
 		if runtime.Eq(runtime.FilterLength(toolParametersProperties, nil, nil), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75 {{- tool.parameters|tojson }}
-			w.At(75, 9, "{{ }}")
+			w.At(75, 9, runtime.StmtPrint)
 			w.WriteJSON(toolParameters, nil, nil)
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78 {%- if not loop.last %}
-		w.At(78, 5, "if")
+		w.At(78, 5, runtime.StmtIf)
 		if !(i2 == len(items2)-1) {
 			w.WriteString("\n")
 		}
 	}
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:94 {%- for message in messages %}
-	w.At(94, 1, "for")
+	w.At(94, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		w.At(95, 5, "if")
+		w.At(95, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96 {{- '<|im_start|>' + message.role + '
-			w.At(96, 9, "{{ }}")
+			w.At(96, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
@@ -232,40 +232,40 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
-			w.At(100, 9, "{{ }}")
+			w.At(100, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:101 {%- for tool_call in message.tool_calls %}
-			w.At(101, 5, "for")
+			w.At(101, 5, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104 {%- if tool_call.function is defined %}
-				w.At(104, 16, "if")
+				w.At(104, 16, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105 {%- set tool_call = tool_call.function %}
-					w.At(105, 17, "set")
+					w.At(105, 17, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:109 {{- tool_call.name }}
-				w.At(109, 13, "{{ }}")
+				w.At(109, 13, runtime.StmtPrint)
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112 {%- if tool_call.arguments is defined %}
-				w.At(112, 13, "if")
+				w.At(112, 13, runtime.StmtIf)
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114 {%- if tool_call.arguments is string %}
-					w.At(114, 17, "if")
+					w.At(114, 17, runtime.StmtIf)
 					if runtime.IsString(toolCallArguments, nil, nil) {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115 {{- tool_call.arguments }}
-						w.At(115, 21, "{{ }}")
+						w.At(115, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117 {{- tool_call.arguments|tojson }}
-						w.At(117, 21, "{{ }}")
+						w.At(117, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 				}
@@ -274,23 +274,23 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:127 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(127, 9, "if")
+			w.At(127, 9, runtime.StmtIf)
 			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:133 {{- message.content }}
-			w.At(133, 9, "{{ }}")
+			w.At(133, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:134 {%- if not loop.last %}
-			w.At(134, 9, "if")
+			w.At(134, 9, runtime.StmtIf)
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
 			} else {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:142 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(142, 9, "if")
+			w.At(142, 9, runtime.StmtIf)
 			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
@@ -299,7 +299,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		}
 	}
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:149 {%- if add_generation_prompt %}
-	w.At(149, 1, "if")
+	w.At(149, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -52,80 +52,80 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set bos = "<|begin_of_text|>" %}
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	bos = runtime.Str("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {%- set enable_thinking = true -%}
-	w.At(1, 36, "set")
+	w.At(1, 36, runtime.StmtSet)
 	enableThinking = runtime.Bool(true)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set system_start_header = "<|start_header_id|>" %}
-	w.At(1, 70, "set")
+	w.At(1, 70, runtime.StmtSet)
 	systemStartHeader = runtime.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set system_end_header = "<|end_header_id|>
-	w.At(1, 123, "set")
+	w.At(1, 123, runtime.StmtSet)
 	systemEndHeader = runtime.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3 {% set start_header = "<|start_header_id|>" %}
-	w.At(3, 5, "set")
+	w.At(3, 5, runtime.StmtSet)
 	startHeader = runtime.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3 {% set end_header = "<|end_header_id|>
-	w.At(3, 51, "set")
+	w.At(3, 51, runtime.StmtSet)
 	endHeader = runtime.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set eot = "<|eot_id|>" %}
-	w.At(5, 5, "set")
+	w.At(5, 5, runtime.StmtSet)
 	eot = runtime.Str("<|eot_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set system_token = "system" %}
-	w.At(5, 33, "set")
+	w.At(5, 33, runtime.StmtSet)
 	systemToken = runtime.Str("system")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set user_token = "user" %}
-	w.At(5, 66, "set")
+	w.At(5, 66, runtime.StmtSet)
 	userToken = runtime.Str("user")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set assistant_token = "assistant" %}
-	w.At(5, 95, "set")
+	w.At(5, 95, runtime.StmtSet)
 	assistantToken = runtime.Str("assistant")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set tool_token = "tool" %}
-	w.At(5, 134, "set")
+	w.At(5, 134, runtime.StmtSet)
 	toolToken = runtime.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	w.At(5, 163, "{{ }}")
+	w.At(5, 163, runtime.StmtPrint)
 	w.WriteConcat(bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
-	w.At(5, 231, "if")
+	w.At(5, 231, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") && !runtime.EqStr(messages0.Attr("content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = messages[0].content -%}
-		w.At(5, 300, "set")
+		w.At(5, 300, runtime.StmtSet)
 		systemContent = messages0.Attr("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if '/no_think' in system_content -%}
-		w.At(5, 348, "if")
+		w.At(5, 348, runtime.StmtIf)
 		if runtime.In(runtime.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/no_think', ”)|trim -%}
-			w.At(5, 388, "set")
+			w.At(5, 388, runtime.StmtSet)
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = false -%}
-			w.At(5, 461, "set")
+			w.At(5, 461, runtime.StmtSet)
 			enableThinking = runtime.Bool(false)
 		} else if runtime.In(runtime.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/think', ”)|trim -%}
-			w.At(5, 535, "set")
+			w.At(5, 535, runtime.StmtSet)
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = true -%}
-			w.At(5, 605, "set")
+			w.At(5, 605, runtime.StmtSet)
 			enableThinking = runtime.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- system_content + '
-		w.At(5, 652, "{{ }}")
+		w.At(5, 652, runtime.StmtPrint)
 		w.WriteAdd(systemContent, runtime.Str("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7 {%- if tools -%}
-	w.At(7, 19, "if")
+	w.At(7, 19, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {%- for tool in tools -%}
-		w.At(8, 24, "for")
+		w.At(8, 24, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			w.At(8, 49, "{{ }}")
+			w.At(8, 49, runtime.StmtPrint)
 			toolFunction := tool.Attr("function")
 			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
 				return toolFunction
@@ -133,7 +133,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				return tool
 			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else ” -}}
-			w.At(8, 119, "{{ }}")
+			w.At(8, 119, runtime.StmtPrint)
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
 			} else {
@@ -143,59 +143,59 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
-	w.At(16, 194, "{{ }}")
+	w.At(16, 194, runtime.StmtPrint)
 	w.Write(eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for message in messages -%}
-	w.At(16, 205, "for")
+	w.At(16, 205, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message := items2[i2]
 		content := in.Lookup("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
-		w.At(16, 236, "if")
+		w.At(16, 236, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ user_token ~ end_header -}}
-			w.At(16, 273, "{{ }}")
+			w.At(16, 273, runtime.StmtPrint)
 			w.WriteConcat(startHeader, userToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ message.content -}}
-			w.At(16, 319, "{{ }}")
+			w.At(16, 319, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
-			w.At(16, 341, "{{ }}")
+			w.At(16, 341, runtime.StmtPrint)
 			w.Write(eot)
 		} else if runtime.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if '</think>' in message.content -%}
-			w.At(16, 395, "if")
+			w.At(16, 395, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.In(runtime.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				w.At(16, 435, "set")
+				w.At(16, 435, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content -%}
-				w.At(16, 515, "set")
+				w.At(16, 515, runtime.StmtSet)
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
-			w.At(16, 565, "{{ }}")
+			w.At(16, 565, runtime.StmtPrint)
 			w.WriteConcat(startHeader, assistantToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ content -}}
-			w.At(16, 616, "{{ }}")
+			w.At(16, 616, runtime.StmtPrint)
 			w.Write(content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.tool_calls -%}
-			w.At(16, 630, "if")
+			w.At(16, 630, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for call in message.tool_calls -%}
-				w.At(16, 680, "for")
+				w.At(16, 680, runtime.StmtFor)
 				items3 := runtime.Iterate(w, messageToolCalls)
 				for i3 := range items3 {
 					call := items3[i3]
 					fn := runtime.Undefined("fn")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set fn = call.function if call.function is defined else call -%}
-					w.At(16, 718, "set")
+					w.At(16, 718, runtime.StmtSet)
 					callFunction := call.Attr("function")
 					if runtime.IsDefined(callFunction, nil, nil) {
 						fn = callFunction
@@ -203,24 +203,24 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.At(16, 786, "{{ }}")
+					w.At(16, 786, runtime.StmtPrint)
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(fn.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if fn.arguments is string -%}
-					w.At(16, 837, "if")
+					w.At(16, 837, runtime.StmtIf)
 					fnArguments := fn.Attr("arguments")
 					if runtime.IsString(fnArguments, nil, nil) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments -}}
-						w.At(16, 870, "{{ }}")
+						w.At(16, 870, runtime.StmtPrint)
 						w.Write(fnArguments)
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments | tojson -}}
-						w.At(16, 902, "{{ }}")
+						w.At(16, 902, runtime.StmtPrint)
 						w.WriteJSON(fnArguments, nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else ”) -}}
-					w.At(16, 944, "{{ }}")
+					w.At(16, 944, runtime.StmtPrint)
 					w.WriteString("}")
 					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
 						return runtime.Str(", ")
@@ -231,45 +231,45 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				w.WriteString("]</TOOLCALL>")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
-			w.At(16, 1038, "{{ }}")
+			w.At(16, 1038, runtime.StmtPrint)
 			w.Write(eot)
 		} else if runtime.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			w.At(16, 1088, "if")
+			w.At(16, 1088, runtime.StmtIf)
 			if (i2 == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ tool_token ~ end_header -}}
-				w.At(16, 1159, "{{ }}")
+				w.At(16, 1159, runtime.StmtPrint)
 				w.WriteConcat(startHeader, toolToken, endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- message.content -}}
-			w.At(16, 1243, "{{ }}")
+			w.At(16, 1243, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else ” -}}
-			w.At(16, 1266, "{{ }}")
+			w.At(16, 1266, runtime.StmtPrint)
 			if !(i2 == len(items2)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			w.At(16, 1354, "if")
+			w.At(16, 1354, runtime.StmtIf)
 			if (i2 == len(items2)-1) || runtime.Ne(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
-				w.At(16, 1451, "{{ }}")
+				w.At(16, 1451, runtime.StmtPrint)
 				w.Write(eot)
 			}
 		}
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if add_generation_prompt -%}
-	w.At(16, 1501, "if")
+	w.At(16, 1501, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
-		w.At(16, 1533, "{{ }}")
+		w.At(16, 1533, runtime.StmtPrint)
 		w.WriteConcat(startHeader, assistantToken, endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if not enable_thinking -%}
-		w.At(16, 1584, "if")
+		w.At(16, 1584, runtime.StmtIf)
 		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}

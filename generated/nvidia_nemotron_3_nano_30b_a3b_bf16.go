@@ -49,10 +49,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2 {%- if json_dict is mapping %}
-		w.At(2, 5, "if")
+		w.At(2, 5, runtime.StmtIf)
 		if runtime.IsMapping(jsonDict, nil, nil) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3 {%- for json_key in json_dict if json_key not in handled_keys %}
-			w.At(3, 9, "for")
+			w.At(3, 9, runtime.StmtFor)
 			var loop runtime.Loop
 			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
 				jsonKey := item2
@@ -60,137 +60,137 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}); loop.Next(); {
 				jsonKey2 := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				w.At(4, 13, "if")
+				w.At(4, 13, runtime.StmtIf)
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.At(5, 17, "{{ }}")
+					w.At(5, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.At(7, 17, "{{ }}")
+					w.At(7, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				}
 			}
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	if !(runtime.IsDefined(enableThinking, nil, nil)) {
 		enableThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	if !(runtime.IsDefined(truncateHistoryThinking, nil, nil)) {
 		truncateHistoryThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15 {%- set ns = namespace(last_user_idx = -1) %}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16 {%- set loop_messages = messages %}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17 {%- for m in loop_messages %}
-	w.At(17, 1, "for")
+	w.At(17, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18 {%- if m["role"] == "user" %}
-		w.At(18, 3, "if")
+		w.At(18, 3, runtime.StmtIf)
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19 {%- set ns.last_user_idx = loop.index0 %}
-			w.At(19, 5, "set")
+			w.At(19, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23 {%- if messages[0]["role"] == "system" %}
-	w.At(23, 1, "if")
+	w.At(23, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24 {%- set system_message = messages[0]["content"] %}
-		w.At(24, 5, "set")
+		w.At(24, 5, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25 {%- set loop_messages = messages[1:] %}
-		w.At(25, 5, "set")
+		w.At(25, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27 {%- set system_message = "" %}
-		w.At(27, 5, "set")
+		w.At(27, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28 {%- set loop_messages = messages %}
-		w.At(28, 5, "set")
+		w.At(28, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30 {%- if not tools is defined %}
-	w.At(30, 1, "if")
+	w.At(30, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31 {%- set tools = [] %}
-		w.At(31, 5, "set")
+		w.At(31, 5, runtime.StmtSet)
 		tools = runtime.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34 {%- set ns = namespace(last_user_idx = -1) %}
-	w.At(34, 1, "set")
+	w.At(34, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35 {%- for m in loop_messages %}
-	w.At(35, 1, "for")
+	w.At(35, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, loopMessages)
 	for i2 := range items2 {
 		m2 := items2[i2]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36 {%- if m["role"] == "user" %}
-		w.At(36, 3, "if")
+		w.At(36, 3, runtime.StmtIf)
 		if runtime.EqStr(m2.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37 {%- set ns.last_user_idx = loop.index0 %}
-			w.At(37, 5, "set")
+			w.At(37, 5, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i2)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40 {%- if system_message is defined %}
-	w.At(40, 1, "if")
+	w.At(40, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41 {{- "<|im_start|>system\n" + system_message }}
-		w.At(41, 5, "{{ }}")
+		w.At(41, 5, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("<|im_start|>system\n")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47 {%- if tools is iterable and tools | length > 0 %}
-	w.At(47, 1, "if")
+	w.At(47, 1, runtime.StmtIf)
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48 {%- if system_message is defined and system_message | length > 0 %}
-		w.At(48, 5, "if")
+		w.At(48, 5, runtime.StmtIf)
 		if runtime.IsDefined(systemMessage, nil, nil) && runtime.Gt(runtime.FilterLength(systemMessage, nil, nil), runtime.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53 {%- for tool in tools %}
-		w.At(53, 5, "for")
+		w.At(53, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			handledKeys2 := runtime.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54 {%- if tool.function is defined %}
-			w.At(54, 9, "if")
+			w.At(54, 9, runtime.StmtIf)
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55 {%- set tool = tool.function %}
-				w.At(55, 13, "set")
+				w.At(55, 13, runtime.StmtSet)
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.At(57, 9, "{{ }}")
+			w.At(57, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58 {%- if tool.description is defined %}
-			w.At(58, 9, "if")
+			w.At(58, 9, runtime.StmtIf)
 			toolDescription := tool.Attr("description")
 			if runtime.IsDefined(toolDescription, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.At(59, 13, "{{ }}")
+				w.At(59, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>"))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			w.At(62, 9, "if")
+			w.At(62, 9, runtime.StmtIf)
 			toolParameters := tool.Attr("parameters")
 			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(63, 13, "for")
+				w.At(63, 13, runtime.StmtFor)
 				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i3 := range w.Count(len(keys)) {
 					paramName := keys[i3]
@@ -198,74 +198,74 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					handledKeys3 := handledKeys2
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.At(65, 17, "{{ }}")
+					w.At(65, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66 {%- if param_fields.type is defined %}
-					w.At(66, 17, "if")
+					w.At(66, 17, runtime.StmtIf)
 					paramFieldsType := paramFields.Attr("type")
 					if runtime.IsDefined(paramFieldsType, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.At(67, 21, "{{ }}")
+						w.At(67, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType, nil, nil), runtime.Str("</type>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69 {%- if param_fields.description is defined %}
-					w.At(69, 17, "if")
+					w.At(69, 17, runtime.StmtIf)
 					paramFieldsDescription := paramFields.Attr("description")
 					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.At(70, 21, "{{ }}")
+						w.At(70, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72 {%- if param_fields.enum is defined %}
-					w.At(72, 17, "if")
+					w.At(72, 17, runtime.StmtIf)
 					paramFieldsEnum := paramFields.Attr("enum")
 					if runtime.IsDefined(paramFieldsEnum, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						w.At(73, 21, "{{ }}")
+						w.At(73, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>"))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					w.At(75, 17, "set")
+					w.At(75, 17, runtime.StmtSet)
 					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76 {{- render_extra_keys(param_fields, handled_keys) }}
-					w.At(76, 17, "{{ }}")
+					w.At(76, 17, runtime.StmtPrint)
 					renderExtraKeys(paramFields, handledKeys3)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80 {% set handled_keys = ['type', 'properties', 'required'] %}
-			w.At(80, 9, "set")
+			w.At(80, 9, runtime.StmtSet)
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			w.At(81, 9, "{{ }}")
+			w.At(81, 9, runtime.StmtPrint)
 			renderExtraKeys(toolParameters, handledKeys2)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			w.At(82, 9, "if")
+			w.At(82, 9, runtime.StmtIf)
 			if runtime.IsDefined(toolParameters, nil, nil) && runtime.IsDefined(toolParameters.Attr("required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				w.At(83, 13, "{{ }}")
+				w.At(83, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(toolParameters.Attr("required"), nil, nil), nil, nil), runtime.Str("</required>"))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			w.At(86, 9, "set")
+			w.At(86, 9, runtime.StmtSet)
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87 {{- render_extra_keys(tool, handled_keys) }}
-			w.At(87, 9, "{{ }}")
+			w.At(87, 9, runtime.StmtPrint)
 			renderExtraKeys(tool, handledKeys2)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96 {%- if system_message is defined %}
-	w.At(96, 1, "if")
+	w.At(96, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104 {%- for message in loop_messages %}
-	w.At(104, 1, "for")
+	w.At(104, 1, runtime.StmtFor)
 	var loop2 runtime.Loop
 	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
@@ -273,28 +273,28 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		includeContent := in.Lookup("include_content")
 		c := in.Lookup("c")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105 {%- if message.role == "assistant" %}
-		w.At(105, 5, "if")
+		w.At(105, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(107, 9, "if")
+			w.At(107, 9, runtime.StmtIf)
 			messageReasoningContent := message.Attr("reasoning_content")
 			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				w.At(108, 13, "set")
+				w.At(108, 13, runtime.StmtSet)
 				content = runtime.Concat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110 {%- set content = message.content | default(”, true) %}
-				w.At(110, 13, "set")
+				w.At(110, 13, runtime.StmtSet)
 				content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111 {%- if content is string -%}
-				w.At(111, 13, "if")
+				w.At(111, 13, runtime.StmtIf)
 				if runtime.IsString(content, nil, nil) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113 {%- if '<think>' not in content and '</think>' not in content -%}
-					w.At(113, 17, "if")
+					w.At(113, 17, runtime.StmtIf)
 					if runtime.NotIn(runtime.Str("<think>"), content) && runtime.NotIn(runtime.Str("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114 {%- set content = "<think></think>" ~ content -%}
-						w.At(114, 21, "set")
+						w.At(114, 21, runtime.StmtSet)
 						content = runtime.Concat(runtime.Str("<think></think>"), content)
 					}
 				} else {
@@ -302,45 +302,45 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			w.At(120, 9, "if")
+			w.At(120, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if (runtime.IsDefined(messageToolCalls, nil, nil) && runtime.IsIterable(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				w.At(123, 17, "set")
+				w.At(123, 17, runtime.StmtSet)
 				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124 {%- if content is string and content | trim | length > 0 %}
-				w.At(124, 17, "if")
+				w.At(124, 17, runtime.StmtIf)
 				if runtime.IsString(content, nil, nil) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil), nil, nil), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125 {%- if include_content %}
-					w.At(125, 21, "if")
+					w.At(125, 21, runtime.StmtIf)
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126 {{- (content | trim) ~ '\n' -}}
-						w.At(126, 25, "{{ }}")
+						w.At(126, 25, runtime.StmtPrint)
 						w.WriteConcat(runtime.FilterTrim(content, nil, nil), runtime.Str("\n"))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128 {%- set c = (content | string) %}
-						w.At(128, 25, "set")
+						w.At(128, 25, runtime.StmtSet)
 						c = runtime.FilterString(content, nil, nil)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129 {%- if '</think>' in c %}
-						w.At(129, 25, "if")
+						w.At(129, 25, runtime.StmtIf)
 						if runtime.In(runtime.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131 {%- set c = c.split('</think>')[-1] %}
-							w.At(131, 29, "set")
+							w.At(131, 29, runtime.StmtSet)
 							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 						} else if runtime.In(runtime.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134 {%- set c = c.split('<think>')[0] %}
-							w.At(134, 29, "set")
+							w.At(134, 29, runtime.StmtSet)
 							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136 {%- set c = "<think></think>" ~ c | trim %}
-						w.At(136, 25, "set")
+						w.At(136, 25, runtime.StmtSet)
 						c = runtime.Concat(runtime.Str("<think></think>"), runtime.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137 {%- if c | length > 0 %}
-						w.At(137, 25, "if")
+						w.At(137, 25, runtime.StmtIf)
 						if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138 {{- c ~ '\n' -}}
-							w.At(138, 29, "{{ }}")
+							w.At(138, 29, runtime.StmtPrint)
 							w.WriteConcat(c, runtime.Str("\n"))
 						}
 					}
@@ -348,41 +348,41 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<think></think>")
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144 {%- for tool_call in message.tool_calls %}
-				w.At(144, 17, "for")
+				w.At(144, 17, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145 {%- if tool_call.function is defined %}
-					w.At(145, 21, "if")
+					w.At(145, 21, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146 {%- set tool_call = tool_call.function %}
-						w.At(146, 25, "set")
+						w.At(146, 25, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					w.At(148, 21, "{{ }}")
+					w.At(148, 21, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149 {%- if tool_call.arguments is defined %}
-					w.At(149, 25, "if")
+					w.At(149, 25, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150 {%- for args_name, args_value in tool_call.arguments|items %}
-						w.At(150, 29, "for")
+						w.At(150, 29, runtime.StmtFor)
 						keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
 						for i4 := range w.Count(len(keys2)) {
 							argsName := keys2[i4]
 							argsValue := values2[i4]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							w.At(151, 33, "{{ }}")
+							w.At(151, 33, runtime.StmtPrint)
 							w.WriteConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							w.At(152, 37, "set")
+							w.At(152, 37, runtime.StmtSet)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153 {{- args_value ~ '\n</parameter>\n' -}}
-							w.At(153, 33, "{{ }}")
+							w.At(153, 33, runtime.StmtPrint)
 							w.WriteConcat(argsValue, runtime.Str("\n</parameter>\n"))
 						}
 					}
@@ -391,27 +391,27 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|im_end|>\n")
 			} else if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default(”, true) | string | trim) ~ '<|im_end|>\n' }}
-				w.At(162, 17, "{{ }}")
+				w.At(162, 17, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n"))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default(”, true) | string) %}
-				w.At(164, 17, "set")
+				w.At(164, 17, runtime.StmtSet)
 				c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165 {%- if '<think>' in c and '</think>' in c %}
-				w.At(165, 17, "if")
+				w.At(165, 17, runtime.StmtIf)
 				if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-					w.At(166, 21, "set")
+					w.At(166, 21, runtime.StmtSet)
 					c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1))
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168 {%- set c = c | trim %}
-				w.At(168, 17, "set")
+				w.At(168, 17, runtime.StmtSet)
 				c = runtime.FilterTrim(c, nil, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169 {%- if c | length > 0 %}
-				w.At(169, 17, "if")
+				w.At(169, 17, runtime.StmtIf)
 				if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-					w.At(170, 21, "{{ }}")
+					w.At(170, 21, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n"))
 				} else {
 					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
@@ -419,28 +419,28 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177 {{- '<|im_start|>' + message.role + '\n' }}
-			w.At(177, 9, "{{ }}")
+			w.At(177, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178 {%- set content = message.content | string %}
-			w.At(178, 9, "set")
+			w.At(178, 9, runtime.StmtSet)
 			content = runtime.FilterString(message.Attr("content"), nil, nil)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179 {{- content }}
-			w.At(179, 9, "{{ }}")
+			w.At(179, 9, runtime.StmtPrint)
 			w.Write(content)
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(182, 9, "if")
+			w.At(182, 9, runtime.StmtIf)
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186 {{- message.content }}
-			w.At(186, 9, "{{ }}")
+			w.At(186, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(188, 9, "if")
+			w.At(188, 9, runtime.StmtIf)
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop2.Last().Truthy() {
@@ -448,15 +448,15 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.At(194, 9, "{{ }}")
+			w.At(194, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198 {%- if add_generation_prompt %}
-	w.At(198, 1, "if")
+	w.At(198, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:199 {%- if enable_thinking %}
-		w.At(199, 5, "if")
+		w.At(199, 5, runtime.StmtIf)
 		if enableThinking.Truthy() {
 			w.WriteString("<|im_start|>assistant\n<think>\n")
 		} else {

@@ -42,66 +42,66 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	continueFinalMessage := in.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1 {%- set ns = namespace(enable_thinking=true) -%}
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2 {%- for message in messages -%}
-	w.At(2, 1, "for")
+	w.At(2, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:3 {%- set content = message['content'] -%}
-		w.At(3, 3, "set")
+		w.At(3, 3, runtime.StmtSet)
 		content = message.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(4, 3, "if")
+		w.At(4, 3, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5 {%- if '/think' in content -%}
-			w.At(5, 5, "if")
+			w.At(5, 5, runtime.StmtIf)
 			if runtime.In(runtime.Str("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6 {%- set ns.enable_thinking = true -%}
-				w.At(6, 7, "set")
+				w.At(6, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
 			} else if runtime.In(runtime.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:8 {%- set ns.enable_thinking = false -%}
-				w.At(8, 7, "set")
+				w.At(8, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
 			}
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13 {%- if messages[0]['role'] != 'system' -%}
-	w.At(13, 1, "if")
+	w.At(13, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.ItemStr("role")
 	if !runtime.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = ” -%}
-		w.At(14, 3, "set")
+		w.At(14, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default(”, true)).replace('/think', …
-		w.At(18, 3, "set")
+		w.At(18, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
-		w.At(19, 3, "{{ }}")
+		w.At(19, 3, runtime.StmtPrint)
 		w.WriteString("<SPECIAL_10>System\n")
 		w.WriteStr(ns.Attr("non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23 {%- if tools -%}
-	w.At(23, 1, "if")
+	w.At(23, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != ” -%}
-		w.At(24, 3, "if")
+		w.At(24, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32 {%- for tool in tools -%}
-		w.At(32, 3, "for")
+		w.At(32, 3, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			w.At(33, 5, "{{ }}")
+			w.At(33, 5, runtime.StmtPrint)
 			toolFunction := tool.Attr("function")
 			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
 				return toolFunction
@@ -109,7 +109,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				return tool
 			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else ” -}}
-			w.At(34, 5, "{{ }}")
+			w.At(34, 5, runtime.StmtPrint)
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
 			} else {
@@ -120,81 +120,81 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
-	w.At(55, 1, "set")
+	w.At(55, 1, runtime.StmtSet)
 	if runtime.EqStr(messages0Role, "system") {
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56 {%- if messages[-1]['role'] == 'assistant' -%}
-	w.At(56, 1, "if")
+	w.At(56, 1, runtime.StmtIf)
 	messagesMinus1 := messages.ItemInt(-1)
 	if runtime.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default(”, true)).strip() -%}
-		w.At(57, 3, "set")
+		w.At(57, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		w.At(58, 3, "set")
+		w.At(58, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
 			return messagesMinus1.ItemStr("tool_calls")
 		}, func() runtime.Value {
 			return runtime.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59 {%- set messages = messages[:-1] -%}
-		w.At(59, 3, "set")
+		w.At(59, 3, runtime.StmtSet)
 		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62 {%- for message in messages %}
-	w.At(62, 1, "for")
+	w.At(62, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message2 := items2[i2]
 		content2 := runtime.Undefined("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:63 {%- set content = message['content'] %}
-		w.At(63, 3, "set")
+		w.At(63, 3, runtime.StmtSet)
 		message2Content := message2.ItemStr("content")
 		content2 = message2Content
 		// NVIDIA-Nemotron-Nano-v2.jinja:64 {%- if message['role'] == 'user' -%}
-		w.At(64, 3, "if")
+		w.At(64, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65 {{- '<SPECIAL_11>User
-			w.At(65, 5, "{{ }}")
+			w.At(65, 5, runtime.StmtPrint)
 			w.WriteString("<SPECIAL_11>User\n")
 			w.WriteStr(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 			w.WriteString("\n")
 		} else if runtime.EqStr(message2Role, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(69, 5, "if")
+			w.At(69, 5, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70 {{- '<SPECIAL_11>User
-				w.At(70, 7, "{{ }}")
+				w.At(70, 7, runtime.StmtPrint)
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
-			w.At(73, 5, "{{ }}")
+			w.At(73, 5, runtime.StmtPrint)
 			w.Write(message2Content)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else ” -}}
-			w.At(74, 5, "{{ }}")
+			w.At(74, 5, runtime.StmtPrint)
 			if !(i2 == len(items2)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(75, 5, "if")
+			w.At(75, 5, runtime.StmtIf)
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79 {%- if content and '</think>' in content -%}
-			w.At(79, 5, "if")
+			w.At(79, 5, runtime.StmtIf)
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80 {%- set content = (content.split('</think>')[1] | default(”, true)).strip() %}
-				w.At(80, 7, "set")
+				w.At(80, 7, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.FilterDefault(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82 {{- '<SPECIAL_11>Assistant
-			w.At(82, 5, "{{ }}")
+			w.At(82, 5, runtime.StmtPrint)
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2, nil, nil), func() runtime.Value {
 				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
@@ -202,23 +202,23 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				return runtime.Str("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84 {%- if message.tool_calls -%}
-			w.At(84, 5, "if")
+			w.At(84, 5, runtime.StmtIf)
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default(”, true)).strip() != ” -%}
-				w.At(85, 7, "if")
+				w.At(85, 7, runtime.StmtIf)
 				if !runtime.EqStr(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90 {%- for call in message.tool_calls -%}
-				w.At(90, 7, "for")
+				w.At(90, 7, runtime.StmtFor)
 				items3 := runtime.Iterate(w, message2ToolCalls)
 				for i3 := range items3 {
 					call := items3[i3]
 					fn := runtime.Undefined("fn")
 					// NVIDIA-Nemotron-Nano-v2.jinja:91 {%- set fn = call.function if call.function is defined else call -%}
-					w.At(91, 9, "set")
+					w.At(91, 9, runtime.StmtSet)
 					callFunction := call.Attr("function")
 					if runtime.IsDefined(callFunction, nil, nil) {
 						fn = callFunction
@@ -226,24 +226,24 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.At(92, 9, "{{ }}")
+					w.At(92, 9, runtime.StmtPrint)
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(fn.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93 {%- if fn.arguments is string -%}
-					w.At(93, 9, "if")
+					w.At(93, 9, runtime.StmtIf)
 					fnArguments := fn.Attr("arguments")
 					if runtime.IsString(fnArguments, nil, nil) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94 {{- fn.arguments -}}
-						w.At(94, 11, "{{ }}")
+						w.At(94, 11, runtime.StmtPrint)
 						w.Write(fnArguments)
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:96 {{- fn.arguments | tojson -}}
-						w.At(96, 11, "{{ }}")
+						w.At(96, 11, runtime.StmtPrint)
 						w.WriteJSON(fnArguments, nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else ”) -}}
-					w.At(98, 9, "{{ }}")
+					w.At(98, 9, runtime.StmtPrint)
 					w.WriteString("}")
 					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
 						return runtime.Str(", ")
@@ -257,43 +257,43 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:108 {%- if add_generation_prompt -%}
-	w.At(108, 1, "if")
+	w.At(108, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		w.At(111, 3, "if")
+		w.At(111, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
-		w.At(117, 3, "if")
+		w.At(117, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118 {{- ns.last_turn_assistant_content -}}
-			w.At(118, 5, "{{ }}")
+			w.At(118, 5, runtime.StmtPrint)
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
-		w.At(121, 3, "if")
+		w.At(121, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			w.At(124, 5, "if")
+			w.At(124, 5, runtime.StmtIf)
 			if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130 {{- ns.last_turn_assistant_content -}}
-			w.At(130, 5, "{{ }}")
+			w.At(130, 5, runtime.StmtPrint)
 			w.Write(ns.Attr("last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131 {%- if continue_final_message is defined -%}
-			w.At(131, 5, "if")
+			w.At(131, 5, runtime.StmtIf)
 			if runtime.IsDefined(continueFinalMessage, nil, nil) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132 {%- if continue_final_message is false -%}
-				w.At(132, 7, "if")
+				w.At(132, 7, runtime.StmtIf)
 				if runtime.IsFalse(continueFinalMessage, nil, nil) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
@@ -302,17 +302,17 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		w.At(143, 3, "if")
+		w.At(143, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls"), nil, nil) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			w.At(147, 5, "for")
+			w.At(147, 5, runtime.StmtFor)
 			items4 := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
 			for i4 := range items4 {
 				call2 := items4[i4]
 				fn2 := runtime.Undefined("fn")
 				// NVIDIA-Nemotron-Nano-v2.jinja:148 {%- set fn = call.function if call.function is defined else call -%}
-				w.At(148, 7, "set")
+				w.At(148, 7, runtime.StmtSet)
 				call2Function := call2.Attr("function")
 				if runtime.IsDefined(call2Function, nil, nil) {
 					fn2 = call2Function
@@ -320,24 +320,24 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					fn2 = call2
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				w.At(149, 7, "{{ }}")
+				w.At(149, 7, runtime.StmtPrint)
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(fn2.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150 {%- if fn.arguments is string -%}
-				w.At(150, 7, "if")
+				w.At(150, 7, runtime.StmtIf)
 				fn2Arguments := fn2.Attr("arguments")
 				if runtime.IsString(fn2Arguments, nil, nil) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151 {{- fn.arguments -}}
-					w.At(151, 9, "{{ }}")
+					w.At(151, 9, runtime.StmtPrint)
 					w.Write(fn2Arguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:153 {{- fn.arguments | tojson -}}
-					w.At(153, 9, "{{ }}")
+					w.At(153, 9, runtime.StmtPrint)
 					w.WriteJSON(fn2Arguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else ”) -}}
-				w.At(155, 7, "{{ }}")
+				w.At(155, 7, runtime.StmtPrint)
 				w.WriteString("}")
 				w.WriteStr(runtime.IfElse(!(i4 == len(items4)-1), func() runtime.Value {
 					return runtime.Str(", ")

@@ -50,15 +50,15 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		innerType := in.Lookup("inner_type")
 		hasObjectVariants := in.Lookup("has_object_variants")
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
-		w.At(11, 5, "if")
+		w.At(11, 5, runtime.StmtIf)
 		paramSpecType := paramSpec.Attr("type")
 		if runtime.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12 {%- if param_spec['items'] -%}
-			w.At(12, 9, "if")
+			w.At(12, 9, runtime.StmtIf)
 			paramSpecItems := paramSpec.ItemStr("items")
 			if paramSpecItems.Truthy() {
 				// openai-gpt-oss-120b.jinja:13 {%- if param_spec['items']['type'] == "string" -%}
-				w.At(13, 13, "if")
+				w.At(13, 13, runtime.StmtIf)
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
 				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
@@ -70,97 +70,97 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("boolean[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					w.At(22, 17, "set")
+					w.At(22, 17, runtime.StmtSet)
 					innerType = w.Capture(func() {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					w.At(23, 17, "if")
+					w.At(23, 17, runtime.StmtIf)
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:26 {{- inner_type + "[]" }}
-						w.At(26, 21, "{{ }}")
+						w.At(26, 21, runtime.StmtPrint)
 						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29 {%- if param_spec.nullable -%}
-				w.At(29, 13, "if")
+				w.At(29, 13, runtime.StmtIf)
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34 {%- if param_spec.nullable -%}
-				w.At(34, 13, "if")
+				w.At(34, 13, runtime.StmtIf)
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
 		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
 			// openai-gpt-oss-120b.jinja:40 {%- if param_spec.type | length > 1 -%}
-			w.At(40, 9, "if")
+			w.At(40, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41 {{- param_spec.type | join(" | ") }}
-				w.At(41, 13, "{{ }}")
+				w.At(41, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:43 {{- param_spec.type[0] }}
-				w.At(43, 13, "{{ }}")
+				w.At(43, 13, runtime.StmtPrint)
 				w.Write(paramSpecType.ItemInt(0))
 			}
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:47 {%- set has_object_variants = false -%}
-			w.At(47, 9, "set")
+			w.At(47, 9, runtime.StmtSet)
 			hasObjectVariants = runtime.Bool(false)
 			// openai-gpt-oss-120b.jinja:48 {%- for variant in param_spec.oneOf -%}
-			w.At(48, 9, "for")
+			w.At(48, 9, runtime.StmtFor)
 			paramSpecOneOf := paramSpec.Attr("oneOf")
 			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49 {%- if variant.type == "object" -%}
-				w.At(49, 13, "if")
+				w.At(49, 13, runtime.StmtIf)
 				if runtime.EqStr(variant.Attr("type"), "object") {
 					// openai-gpt-oss-120b.jinja:50 {%- set has_object_variants = true -%}
-					w.At(50, 17, "set")
+					w.At(50, 17, runtime.StmtSet)
 					_ = runtime.Bool(true)
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			w.At(53, 9, "if")
+			w.At(53, 9, runtime.StmtIf)
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:56 {%- for variant in param_spec.oneOf -%}
-				w.At(56, 13, "for")
+				w.At(56, 13, runtime.StmtFor)
 				items := runtime.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant2 := items[i]
 					// openai-gpt-oss-120b.jinja:57 {{- render_typescript_type(variant, required_params) -}}
-					w.At(57, 17, "{{ }}")
+					w.At(57, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						renderTypescriptType(variant2, requiredParams, runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58 {%- if variant.description %}
-					w.At(58, 17, "if")
+					w.At(58, 17, runtime.StmtIf)
 					variant2Description := variant2.Attr("description")
 					if variant2Description.Truthy() {
 						// openai-gpt-oss-120b.jinja:59 {{- "// " + variant.description }}
-						w.At(59, 21, "{{ }}")
+						w.At(59, 21, runtime.StmtPrint)
 						w.WriteString("// ")
 						w.WriteStr(variant2Description)
 					}
 					// openai-gpt-oss-120b.jinja:61 {%- if variant.default is defined %}
-					w.At(61, 17, "if")
+					w.At(61, 17, runtime.StmtIf)
 					variant2Default := variant2.Attr("default")
 					if runtime.IsDefined(variant2Default, nil, nil) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62 {{ "// default: " + variant.default|tojson }}
-						w.At(62, 21, "{{ }}")
+						w.At(62, 21, runtime.StmtPrint)
 						w.WriteString("// default: ")
 						w.WriteStr(runtime.FilterTojson(variant2Default, nil, nil))
 					}
 					// openai-gpt-oss-120b.jinja:64 {%- if not loop.last %}
-					w.At(64, 17, "if")
+					w.At(64, 17, runtime.StmtIf)
 					if !(i == len(items)-1) {
 						w.WriteString(" | \n")
 					}
@@ -168,18 +168,18 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:70 {%- if param_spec.enum -%}
-			w.At(70, 9, "if")
+			w.At(70, 9, runtime.StmtIf)
 			paramSpecEnum := paramSpec.Attr("enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.At(71, 13, "{{ }}")
+				w.At(71, 13, runtime.StmtPrint)
 				w.WriteString("\"")
 				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74 {%- if param_spec.nullable %}
-				w.At(74, 13, "if")
+				w.At(74, 13, runtime.StmtIf)
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
@@ -192,21 +192,21 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("boolean")
 		} else if runtime.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:86 {%- if param_spec.properties -%}
-			w.At(86, 9, "if")
+			w.At(86, 9, runtime.StmtIf)
 			paramSpecProperties := paramSpec.Attr("properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				w.At(88, 13, "for")
+				w.At(88, 13, runtime.StmtFor)
 				keys, values := runtime.DictItems(paramSpecProperties)
 				for i2 := range w.Count(len(keys)) {
 					propName := keys[i2]
 					propSpec := values[i2]
 					// openai-gpt-oss-120b.jinja:89 {{- prop_name -}}
-					w.At(89, 17, "{{ }}")
+					w.At(89, 17, runtime.StmtPrint)
 					w.Write(propName)
 					// openai-gpt-oss-120b.jinja:90 {%- if prop_name not in (param_spec.required or []) -%}
-					w.At(90, 17, "if")
+					w.At(90, 17, runtime.StmtIf)
 					paramSpecRequired := paramSpec.Attr("required")
 					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -215,14 +215,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.At(94, 17, "{{ }}")
+					w.At(94, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:95 {%- if not loop.last -%}
-					w.At(95, 17, "if")
+					w.At(95, 17, runtime.StmtIf)
 					if !(i2 == len(keys)-1) {
 						w.WriteString(", ")
 					}
@@ -240,57 +240,57 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
 		tools2 = runtime.Param(tools2, "tools")
 		// openai-gpt-oss-120b.jinja:109 {{- "## " + namespace_name + "\n\n" }}
-		w.At(109, 5, "{{ }}")
+		w.At(109, 5, runtime.StmtPrint)
 		w.WriteString("## ")
 		w.WriteStr(namespaceName)
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:110 {{- "namespace " + namespace_name + " {\n\n" }}
-		w.At(110, 5, "{{ }}")
+		w.At(110, 5, runtime.StmtPrint)
 		w.WriteString("namespace ")
 		w.WriteStr(namespaceName)
 		w.WriteString(" {\n\n")
 		// openai-gpt-oss-120b.jinja:111 {%- for tool in tools %}
-		w.At(111, 5, "for")
+		w.At(111, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
 			// openai-gpt-oss-120b.jinja:112 {%- set tool = tool.function %}
-			w.At(112, 9, "set")
+			w.At(112, 9, runtime.StmtSet)
 			tool = tool.Attr("function")
 			// openai-gpt-oss-120b.jinja:113 {{- "// " + tool.description + "\n" }}
-			w.At(113, 9, "{{ }}")
+			w.At(113, 9, runtime.StmtPrint)
 			w.WriteString("// ")
 			w.WriteStr(tool.Attr("description"))
 			w.WriteString("\n")
 			// openai-gpt-oss-120b.jinja:114 {{- "type "+ tool.name + " = " }}
-			w.At(114, 9, "{{ }}")
+			w.At(114, 9, runtime.StmtPrint)
 			w.WriteString("type ")
 			w.WriteStr(tool.Attr("name"))
 			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115 {%- if tool.parameters and tool.parameters.properties %}
-			w.At(115, 9, "if")
+			w.At(115, 9, runtime.StmtIf)
 			toolParameters := tool.Attr("parameters")
 			if toolParameters.Truthy() && toolParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				w.At(117, 13, "for")
+				w.At(117, 13, runtime.StmtFor)
 				keys2, values2 := runtime.DictItems(toolParameters.Attr("properties"))
 				for i3 := range w.Count(len(keys2)) {
 					paramName := keys2[i3]
 					paramSpec2 := values2[i3]
 					// openai-gpt-oss-120b.jinja:118 {%- if param_spec.description %}
-					w.At(118, 17, "if")
+					w.At(118, 17, runtime.StmtIf)
 					paramSpec2Description := paramSpec2.Attr("description")
 					if paramSpec2Description.Truthy() {
 						// openai-gpt-oss-120b.jinja:119 {{- "// " + param_spec.description + "\n" }}
-						w.At(119, 21, "{{ }}")
+						w.At(119, 21, runtime.StmtPrint)
 						w.WriteString("// ")
 						w.WriteStr(paramSpec2Description)
 						w.WriteString("\n")
 					}
 					// openai-gpt-oss-120b.jinja:121 {{- param_name }}
-					w.At(121, 17, "{{ }}")
+					w.At(121, 17, runtime.StmtPrint)
 					w.Write(paramName)
 					// openai-gpt-oss-120b.jinja:122 {%- if param_name not in (tool.parameters.required or []) -%}
-					w.At(122, 17, "if")
+					w.At(122, 17, runtime.StmtIf)
 					toolParametersRequired := toolParameters.Attr("required")
 					if runtime.NotIn(paramName, runtime.Or(toolParametersRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -299,37 +299,37 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					w.At(126, 17, "{{ }}")
+					w.At(126, 17, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
 						renderTypescriptType(paramSpec2, runtime.Or(toolParametersRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127 {%- if param_spec.default is defined -%}
-					w.At(127, 17, "if")
+					w.At(127, 17, runtime.StmtIf)
 					paramSpec2Default := paramSpec2.Attr("default")
 					if runtime.IsDefined(paramSpec2Default, nil, nil) {
 						// openai-gpt-oss-120b.jinja:128 {%- if param_spec.enum %}
-						w.At(128, 21, "if")
+						w.At(128, 21, runtime.StmtIf)
 						if paramSpec2.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129 {{- ", // default: " + param_spec.default }}
-							w.At(129, 25, "{{ }}")
+							w.At(129, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
 							w.WriteStr(paramSpec2Default)
 						} else if paramSpec2.Attr("oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:131 {{- "// default: " + param_spec.default }}
-							w.At(131, 25, "{{ }}")
+							w.At(131, 25, runtime.StmtPrint)
 							w.WriteString("// default: ")
 							w.WriteStr(paramSpec2Default)
 						} else {
 							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
-							w.At(133, 25, "{{ }}")
+							w.At(133, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
 							w.WriteStr(runtime.FilterTojson(paramSpec2Default, nil, nil))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136 {%- if not loop.last %}
-					w.At(136, 17, "if")
+					w.At(136, 17, runtime.StmtIf)
 					if !(i3 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
@@ -342,7 +342,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// openai-gpt-oss-120b.jinja:147 {{- "} // namespace " + namespace_name }}
-		w.At(147, 5, "{{ }}")
+		w.At(147, 5, runtime.StmtPrint)
 		w.WriteString("} // namespace ")
 		w.WriteStr(namespaceName)
 	}
@@ -351,12 +351,12 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		browserTool = runtime.Param(browserTool, "browser_tool")
 		pythonTool = runtime.Param(pythonTool, "python_tool")
 		// openai-gpt-oss-120b.jinja:151 {%- if browser_tool %}
-		w.At(151, 5, "if")
+		w.At(151, 5, runtime.StmtIf)
 		if browserTool.Truthy() {
 			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
 		}
 		// openai-gpt-oss-120b.jinja:188 {%- if python_tool %}
-		w.At(188, 5, "if")
+		w.At(188, 5, runtime.StmtIf)
 		if pythonTool.Truthy() {
 			w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
 		}
@@ -368,207 +368,207 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		builtinTools := in.Lookup("builtin_tools")
 		availableBuiltinTools := in.Lookup("available_builtin_tools")
 		// openai-gpt-oss-120b.jinja:197 {%- if model_identity is not defined %}
-		w.At(197, 5, "if")
+		w.At(197, 5, runtime.StmtIf)
 		if !runtime.IsDefined(modelIdentity, nil, nil) {
 			// openai-gpt-oss-120b.jinja:198 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			w.At(198, 9, "set")
+			w.At(198, 9, runtime.StmtSet)
 			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200 {{- model_identity + "\n" }}
-		w.At(200, 5, "{{ }}")
+		w.At(200, 5, runtime.StmtPrint)
 		w.WriteAdd(modelIdentity, runtime.Str("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		w.At(202, 5, "{{ }}")
+		w.At(202, 5, runtime.StmtPrint)
 		w.WriteString("Current date: ")
 		w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203 {%- if reasoning_effort is not defined %}
-		w.At(203, 5, "if")
+		w.At(203, 5, runtime.StmtIf)
 		if !runtime.IsDefined(reasoningEffort, nil, nil) {
 			// openai-gpt-oss-120b.jinja:204 {%- set reasoning_effort = "medium" %}
-			w.At(204, 9, "set")
+			w.At(204, 9, runtime.StmtSet)
 			reasoningEffort = runtime.Str("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		w.At(206, 5, "{{ }}")
+		w.At(206, 5, runtime.StmtPrint)
 		w.WriteString("Reasoning: ")
 		w.WriteStr(reasoningEffort)
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:207 {%- if builtin_tools %}
-		w.At(207, 5, "if")
+		w.At(207, 5, runtime.StmtIf)
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			w.At(209, 9, "set")
+			w.At(209, 9, runtime.StmtSet)
 			availableBuiltinTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210 {%- for tool in builtin_tools %}
-			w.At(210, 9, "for")
+			w.At(210, 9, runtime.StmtFor)
 			for _, tool2 := range runtime.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211 {%- if tool == "browser" %}
-				w.At(211, 13, "if")
+				w.At(211, 13, runtime.StmtIf)
 				if runtime.EqStr(tool2, "browser") {
 					// openai-gpt-oss-120b.jinja:212 {%- set available_builtin_tools.browser = true %}
-					w.At(212, 17, "set")
+					w.At(212, 17, runtime.StmtSet)
 					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
 				} else if runtime.EqStr(tool2, "python") {
 					// openai-gpt-oss-120b.jinja:214 {%- set available_builtin_tools.python = true %}
-					w.At(214, 17, "set")
+					w.At(214, 17, runtime.StmtSet)
 					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			w.At(217, 9, "{{ }}")
+			w.At(217, 9, runtime.StmtPrint)
 			renderBuiltinTools(availableBuiltinTools.Attr("browser"), availableBuiltinTools.Attr("python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 		// openai-gpt-oss-120b.jinja:220 {%- if tools -%}
-		w.At(220, 5, "if")
+		w.At(220, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
 		}
 	}
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230 {{- build_system_message() }}
-	w.At(230, 1, "{{ }}")
+	w.At(230, 1, runtime.StmtPrint)
 	buildSystemMessage()
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
-	w.At(234, 1, "if")
+	w.At(234, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.Attr("role")
 	if runtime.EqStr(messages0Role, "developer") || runtime.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235 {%- set developer_message = messages[0].content %}
-		w.At(235, 5, "set")
+		w.At(235, 5, runtime.StmtSet)
 		developerMessage = messages0.Attr("content")
 		// openai-gpt-oss-120b.jinja:236 {%- set loop_messages = messages[1:] %}
-		w.At(236, 5, "set")
+		w.At(236, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// openai-gpt-oss-120b.jinja:238 {%- set developer_message = "" %}
-		w.At(238, 5, "set")
+		w.At(238, 5, runtime.StmtSet)
 		developerMessage = runtime.Str("")
 		// openai-gpt-oss-120b.jinja:239 {%- set loop_messages = messages %}
-		w.At(239, 5, "set")
+		w.At(239, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// openai-gpt-oss-120b.jinja:243 {%- if developer_message or tools %}
-	w.At(243, 1, "if")
+	w.At(243, 1, runtime.StmtIf)
 	if developerMessage.Truthy() || tools.Truthy() {
 		w.WriteString("<|start|>developer<|message|>")
 		// openai-gpt-oss-120b.jinja:245 {%- if developer_message %}
-		w.At(245, 5, "if")
+		w.At(245, 5, runtime.StmtIf)
 		if developerMessage.Truthy() {
 			w.WriteString("# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247 {{- developer_message }}
-			w.At(247, 9, "{{ }}")
+			w.At(247, 9, runtime.StmtPrint)
 			w.Write(developerMessage)
 			w.WriteString("\n\n")
 		}
 		// openai-gpt-oss-120b.jinja:250 {%- if tools -%}
-		w.At(250, 5, "if")
+		w.At(250, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252 {{- render_tool_namespace("functions", tools) }}
-			w.At(252, 9, "{{ }}")
+			w.At(252, 9, runtime.StmtPrint)
 			renderToolNamespace(runtime.Str("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
 	// openai-gpt-oss-120b.jinja:258 {%- set last_tool_call = namespace(name=none) %}
-	w.At(258, 1, "set")
+	w.At(258, 1, runtime.StmtSet)
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// openai-gpt-oss-120b.jinja:259 {%- for message in loop_messages -%}
-	w.At(259, 1, "for")
+	w.At(259, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, loopMessages)
 	for i4 := range items2 {
 		message := items2[i4]
 		futureFinalMessage := in.Lookup("future_final_message")
 		toolCall := in.Lookup("tool_call")
 		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
-		w.At(261, 5, "if")
+		w.At(261, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263 {%- if "content" in message %}
-			w.At(263, 9, "if")
+			w.At(263, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("content"), message) {
 				// openai-gpt-oss-120b.jinja:264 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				w.At(264, 13, "if")
+				w.At(264, 13, runtime.StmtIf)
 				messageContent := message.Attr("content")
 				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					w.At(265, 17, "{{ }}")
+					w.At(265, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268 {%- if "thinking" in message %}
-			w.At(268, 9, "if")
+			w.At(268, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				w.At(269, 13, "if")
+				w.At(269, 13, runtime.StmtIf)
 				messageThinking := message.Attr("thinking")
 				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					w.At(270, 17, "{{ }}")
+					w.At(270, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273 {%- if "tool_calls" in message %}
-			w.At(273, 9, "if")
+			w.At(273, 9, runtime.StmtIf)
 			if runtime.In(runtime.Str("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277 {%- set future_final_message = namespace(found=false) %}
-				w.At(277, 13, "set")
+				w.At(277, 13, runtime.StmtSet)
 				futureFinalMessage = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found", runtime.Bool(false))})
 				// openai-gpt-oss-120b.jinja:278 {%- for future_message in loop_messages[loop.index:] %}
-				w.At(278, 13, "for")
+				w.At(278, 13, runtime.StmtFor)
 				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i4+1)), runtime.None(), runtime.None())) {
 					// openai-gpt-oss-120b.jinja:279 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					w.At(279, 17, "if")
+					w.At(279, 17, runtime.StmtIf)
 					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280 {%- set future_final_message.found = true %}
-						w.At(280, 21, "set")
+						w.At(280, 21, runtime.StmtSet)
 						runtime.SetAttr(futureFinalMessage, "found", runtime.Bool(true))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285 {%- set tool_call = message.tool_calls[0] %}
-				w.At(285, 13, "set")
+				w.At(285, 13, runtime.StmtSet)
 				toolCall = message.Attr("tool_calls").ItemInt(0)
 				// openai-gpt-oss-120b.jinja:286 {%- if tool_call.function %}
-				w.At(286, 13, "if")
+				w.At(286, 13, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287 {%- set tool_call = tool_call.function %}
-					w.At(287, 17, "set")
+					w.At(287, 17, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289 {%- if message.content and message.thinking %}
-				w.At(289, 13, "if")
+				w.At(289, 13, runtime.StmtIf)
 				messageContent2 := message.Attr("content")
 				if messageContent2.Truthy() && message.Attr("thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					w.At(290, 17, "{{ }}")
+					w.At(290, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent2.Truthy() && !futureFinalMessage.Attr("found").Truthy() {
 					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					w.At(292, 17, "{{ }}")
+					w.At(292, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(messageContent2)
 					w.WriteString("<|end|>")
 				} else if message.Attr("thinking").Truthy() && !futureFinalMessage.Attr("found").Truthy() {
 					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.At(294, 17, "{{ }}")
+					w.At(294, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(message.Attr("thinking"))
 					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				w.At(297, 13, "{{ }}")
+				w.At(297, 13, runtime.StmtPrint)
 				w.WriteString("functions.")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				w.At(298, 13, "{{ }}")
+				w.At(298, 13, runtime.StmtPrint)
 				toolCallContentType := toolCall.Attr("content_type")
 				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType, nil, nil), func() runtime.Value {
 					return toolCallContentType
@@ -576,64 +576,64 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					return runtime.Str("json")
 				}), runtime.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299 {{- tool_call.arguments|tojson }}
-				w.At(299, 13, "{{ }}")
+				w.At(299, 13, runtime.StmtPrint)
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
-				w.At(301, 13, "set")
+				w.At(301, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", toolCall.Attr("name"))
 			} else if (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:305 {%- if "thinking" in message %}
-				w.At(305, 13, "if")
+				w.At(305, 13, runtime.StmtIf)
 				if runtime.In(runtime.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.At(306, 17, "{{ }}")
+					w.At(306, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(message.Attr("thinking"))
 					w.WriteString("<|end|>")
 				}
 				// openai-gpt-oss-120b.jinja:311 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				w.At(311, 13, "{{ }}")
+				w.At(311, 13, runtime.StmtPrint)
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
 				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:314 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				w.At(314, 13, "{{ }}")
+				w.At(314, 13, runtime.StmtPrint)
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
 				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315 {%- set last_tool_call.name = none %}
-				w.At(315, 13, "set")
+				w.At(315, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:318 {%- if last_tool_call.name is none %}
-			w.At(318, 9, "if")
+			w.At(318, 9, runtime.StmtIf)
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
 				// openai-gpt-oss-120b.jinja:319 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(319, 13, "{{ }}")
+				w.At(319, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321 {{- "<|start|>functions." + last_tool_call.name }}
-			w.At(321, 9, "{{ }}")
+			w.At(321, 9, runtime.StmtPrint)
 			w.WriteString("<|start|>functions.")
 			w.WriteStr(lastToolCall.Attr("name"))
 			// openai-gpt-oss-120b.jinja:322 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			w.At(322, 9, "{{ }}")
+			w.At(322, 9, runtime.StmtPrint)
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
 			w.WriteStr(runtime.FilterTojson(message.Attr("content"), nil, nil))
 			w.WriteString("<|end|>")
 		} else if runtime.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			w.At(324, 9, "{{ }}")
+			w.At(324, 9, runtime.StmtPrint)
 			w.WriteString("<|start|>user<|message|>")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|end|>")
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329 {%- if add_generation_prompt -%}
-	w.At(329, 1, "if")
+	w.At(329, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start|>assistant")
 	}

@@ -44,80 +44,80 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1 {{- bos_token }}
-	w.At(1, 1, "{{ }}")
+	w.At(1, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1 {%- if tools %}
-	w.At(1, 17, "if")
+	w.At(1, 17, runtime.StmtIf)
 	if tools.Truthy() {
 		// openbmb-MiniCPM5-1B.jinja:2 {%- set tool_definitions %}
-		w.At(2, 5, "set")
+		w.At(2, 5, runtime.StmtSet)
 		mark2 := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4 {%- for tool in tools %}
-		w.At(4, 9, "for")
+		w.At(4, 9, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(6, 13, "{{ }}")
+			w.At(6, 13, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		toolDefinitions = w.Cut(mark2)
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12 {%- if messages[0].role == 'system' %}
-		w.At(12, 5, "if")
+		w.At(12, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13 {%- if '<tool_def_sep>' in messages[0].content %}
-			w.At(13, 9, "if")
+			w.At(13, 9, runtime.StmtIf)
 			messages0Content := messages0.Attr("content")
 			if runtime.In(runtime.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				w.At(14, 13, "{{ }}")
+				w.At(14, 13, runtime.StmtPrint)
 				w.Write(runtime.CallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:16 {{- messages[0].content + '\n\n' + tool_definitions }}
-				w.At(16, 13, "{{ }}")
+				w.At(16, 13, runtime.StmtPrint)
 				w.WriteAdd(messages0Content, runtime.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:19 {{- tool_definitions.lstrip() }}
-			w.At(19, 9, "{{ }}")
+			w.At(19, 9, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-		w.At(24, 9, "{{ }}")
+		w.At(24, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(messages.ItemInt(0).Attr("content"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(27, 1, "set")
+	w.At(27, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// openbmb-MiniCPM5-1B.jinja:28 {%- for message in messages[::-1] %}
-	w.At(28, 1, "for")
+	w.At(28, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// openbmb-MiniCPM5-1B.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(29, 5, "set")
+		w.At(29, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// openbmb-MiniCPM5-1B.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		w.At(30, 5, "if")
+		w.At(30, 5, runtime.StmtIf)
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31 {%- set ns.multi_step_tool = false %}
-			w.At(31, 9, "set")
+			w.At(31, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// openbmb-MiniCPM5-1B.jinja:32 {%- set ns.last_query_index = index %}
-			w.At(32, 9, "set")
+			w.At(32, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
-	w.At(35, 1, "for")
+	w.At(35, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
@@ -129,23 +129,23 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		toolSepCount := in.Lookup("tool_sep_count")
 		hasToolSep := in.Lookup("has_tool_sep")
 		// openbmb-MiniCPM5-1B.jinja:36 {%- if message.content is string %}
-		w.At(36, 5, "if")
+		w.At(36, 5, runtime.StmtIf)
 		message2Content := message2.Attr("content")
 		if runtime.IsString(message2Content, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:37 {%- set content = message.content %}
-			w.At(37, 9, "set")
+			w.At(37, 9, runtime.StmtSet)
 			content = message2Content
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = ” %}
-			w.At(39, 9, "set")
+			w.At(39, 9, runtime.StmtSet)
 			content = runtime.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(41, 5, "if")
+		w.At(41, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(42, 9, "{{ }}")
+			w.At(42, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(message2Role)
 			w.WriteString("\n")
@@ -154,100 +154,100 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = ” %}
-			w.At(44, 9, "set")
+			w.At(44, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45 {%- if message.reasoning_content is string %}
-			w.At(45, 9, "if")
+			w.At(45, 9, runtime.StmtIf)
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:46 {%- set reasoning_content = message.reasoning_content %}
-				w.At(46, 13, "set")
+				w.At(46, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(49, 17, "set")
+				w.At(49, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:50 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(50, 17, "set")
+				w.At(50, 17, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// openbmb-MiniCPM5-1B.jinja:54 {%- if message.tool_calls %}
-			w.At(54, 9, "if")
+			w.At(54, 9, runtime.StmtIf)
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55 {%- set content_parts = content.split('<tool_sep>') %}
-				w.At(55, 13, "set")
+				w.At(55, 13, runtime.StmtSet)
 				contentParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:56 {%- set processed_content = content_parts[0] %}
-				w.At(56, 13, "set")
+				w.At(56, 13, runtime.StmtSet)
 				processedContent = contentParts.ItemInt(0)
 				// openbmb-MiniCPM5-1B.jinja:57 {%- set tool_calls_count = message.tool_calls|length %}
-				w.At(57, 13, "set")
+				w.At(57, 13, runtime.StmtSet)
 				toolCallsCount = runtime.FilterLength(message2ToolCalls, nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:58 {%- set tool_sep_count = content_parts|length - 1 %}
-				w.At(58, 13, "set")
+				w.At(58, 13, runtime.StmtSet)
 				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts, nil, nil), runtime.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				w.At(59, 13, "set")
+				w.At(59, 13, runtime.StmtSet)
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
-				w.At(61, 13, "for")
+				w.At(61, 13, runtime.StmtFor)
 				for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					toolIndex := runtime.Undefined("tool_index")
 					toolCall := in.Lookup("tool_call")
 					singleToolXml := in.Lookup("single_tool_xml")
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
-					w.At(62, 17, "set")
+					w.At(62, 17, runtime.StmtSet)
 					toolIndex = runtime.Sub(i2, runtime.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63 {%- if tool_index < tool_calls_count %}
-					w.At(63, 17, "if")
+					w.At(63, 17, runtime.StmtIf)
 					if runtime.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64 {%- set tool_call = message.tool_calls[tool_index] %}
-						w.At(64, 21, "set")
+						w.At(64, 21, runtime.StmtSet)
 						toolCall = message2ToolCalls.Item(toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65 {%- if tool_call.function %}
-						w.At(65, 21, "if")
+						w.At(65, 21, runtime.StmtIf)
 						toolCallFunction := toolCall.Attr("function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66 {%- set tool_call = tool_call.function %}
-							w.At(66, 25, "set")
+							w.At(66, 25, runtime.StmtSet)
 							toolCall = toolCallFunction
 						}
 						// openbmb-MiniCPM5-1B.jinja:68 {%- set single_tool_xml %}
-						w.At(68, 21, "set")
+						w.At(68, 21, runtime.StmtSet)
 						mark3 := w.Mark()
 						argsDict := in.Lookup("args_dict")
 						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.At(69, 25, "{{ }}")
+						w.At(69, 25, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:70 {%- if tool_call.arguments %}
-						w.At(70, 25, "if")
+						w.At(70, 25, runtime.StmtIf)
 						toolCallArguments := toolCall.Attr("arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71 {%- set args_dict = tool_call.arguments %}
-							w.At(71, 29, "set")
+							w.At(71, 29, runtime.StmtSet)
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72 {%- for param_name, param_value in args_dict.items() %}
-							w.At(72, 29, "for")
+							w.At(72, 29, runtime.StmtFor)
 							keys, values := runtime.DictItems(argsDict)
 							for i3 := range w.Count(len(keys)) {
 								paramName := keys[i3]
 								paramValue := values[i3]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
-								w.At(73, 33, "{{ }}")
+								w.At(73, 33, runtime.StmtPrint)
 								w.WriteConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">"))
 								// openbmb-MiniCPM5-1B.jinja:74 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								w.At(74, 33, "if")
+								w.At(74, 33, runtime.StmtIf)
 								if runtime.IsString(paramValue, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.At(75, 37, "{{ }}")
+									w.At(75, 37, runtime.StmtPrint)
 									w.WriteString("<![CDATA[")
 									w.WriteStr(paramValue)
 									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:77 {{- param_value }}
-									w.At(77, 37, "{{ }}")
+									w.At(77, 37, runtime.StmtPrint)
 									w.Write(paramValue)
 								}
 								w.WriteString("</param>")
@@ -256,68 +256,68 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</function>")
 						singleToolXml = w.Cut(mark3)
 						// openbmb-MiniCPM5-1B.jinja:84 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						w.At(84, 21, "set")
+						w.At(84, 21, runtime.StmtSet)
 						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i2))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:86 {%- set processed_content = processed_content + content_parts[i] %}
-						w.At(86, 21, "set")
+						w.At(86, 21, runtime.StmtSet)
 						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i2))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90 {%- if tool_calls_count > tool_sep_count %}
-				w.At(90, 13, "if")
+				w.At(90, 13, runtime.StmtIf)
 				if runtime.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
-					w.At(91, 17, "for")
+					w.At(91, 17, runtime.StmtFor)
 					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(toolSepCount, toolCallsCount)) {
 						toolCall2 := runtime.Undefined("tool_call")
 						remainingToolXml := runtime.Undefined("remaining_tool_xml")
 						processedContent3 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92 {%- set tool_call = message.tool_calls[remaining_index] %}
-						w.At(92, 21, "set")
+						w.At(92, 21, runtime.StmtSet)
 						toolCall2 = message2ToolCalls.Item(remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93 {%- if tool_call.function %}
-						w.At(93, 21, "if")
+						w.At(93, 21, runtime.StmtIf)
 						toolCall2Function := toolCall2.Attr("function")
 						if toolCall2Function.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94 {%- set tool_call = tool_call.function %}
-							w.At(94, 25, "set")
+							w.At(94, 25, runtime.StmtSet)
 							toolCall2 = toolCall2Function
 						}
 						// openbmb-MiniCPM5-1B.jinja:96 {%- set remaining_tool_xml %}
-						w.At(96, 21, "set")
+						w.At(96, 21, runtime.StmtSet)
 						mark4 := w.Mark()
 						argsDict2 := in.Lookup("args_dict")
 						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.At(97, 25, "{{ }}")
+						w.At(97, 25, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">"))
 						// openbmb-MiniCPM5-1B.jinja:98 {%- if tool_call.arguments %}
-						w.At(98, 25, "if")
+						w.At(98, 25, runtime.StmtIf)
 						toolCall2Arguments := toolCall2.Attr("arguments")
 						if toolCall2Arguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99 {%- set args_dict = tool_call.arguments %}
-							w.At(99, 29, "set")
+							w.At(99, 29, runtime.StmtSet)
 							argsDict2 = toolCall2Arguments
 							// openbmb-MiniCPM5-1B.jinja:100 {%- for param_name, param_value in args_dict.items() %}
-							w.At(100, 29, "for")
+							w.At(100, 29, runtime.StmtFor)
 							keys2, values2 := runtime.DictItems(argsDict2)
 							for i4 := range w.Count(len(keys2)) {
 								paramName2 := keys2[i4]
 								paramValue2 := values2[i4]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
-								w.At(101, 33, "{{ }}")
+								w.At(101, 33, runtime.StmtPrint)
 								w.WriteConcat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">"))
 								// openbmb-MiniCPM5-1B.jinja:102 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								w.At(102, 33, "if")
+								w.At(102, 33, runtime.StmtIf)
 								if runtime.IsString(paramValue2, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
 									// openbmb-MiniCPM5-1B.jinja:103 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.At(103, 37, "{{ }}")
+									w.At(103, 37, runtime.StmtPrint)
 									w.WriteString("<![CDATA[")
 									w.WriteStr(paramValue2)
 									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:105 {{- param_value }}
-									w.At(105, 37, "{{ }}")
+									w.At(105, 37, runtime.StmtPrint)
 									w.Write(paramValue2)
 								}
 								w.WriteString("</param>")
@@ -326,22 +326,22 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</function>")
 						remainingToolXml = w.Cut(mark4)
 						// openbmb-MiniCPM5-1B.jinja:112 {%- set processed_content = processed_content + remaining_tool_xml %}
-						w.At(112, 21, "set")
+						w.At(112, 21, runtime.StmtSet)
 						processedContent3 = runtime.Add(processedContent3, remainingToolXml)
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:116 {%- set content = processed_content %}
-				w.At(116, 13, "set")
+				w.At(116, 13, runtime.StmtSet)
 				content = processedContent
 			}
 			// openbmb-MiniCPM5-1B.jinja:119 {%- if loop.index0 > ns.last_query_index %}
-			w.At(119, 9, "if")
+			w.At(119, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
 				// openbmb-MiniCPM5-1B.jinja:120 {%- if reasoning_content %}
-				w.At(120, 13, "if")
+				w.At(120, 13, runtime.StmtIf)
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.At(121, 17, "{{ }}")
+					w.At(121, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
@@ -350,7 +350,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.At(123, 17, "{{ }}")
+					w.At(123, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n")
@@ -358,64 +358,64 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(126, 13, "{{ }}")
+				w.At(126, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>")
 				w.WriteStr(message2Role)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129 {%- if message.tool_calls and not has_tool_sep %}
-			w.At(129, 9, "if")
+			w.At(129, 9, runtime.StmtIf)
 			if message2ToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
-				w.At(130, 13, "for")
+				w.At(130, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, message2ToolCalls)
 				for i5 := range items2 {
 					toolCall3 := items2[i5]
 					argsDict3 := in.Lookup("args_dict")
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
-					w.At(131, 17, "if")
+					w.At(131, 17, runtime.StmtIf)
 					if ((i5 == 0) && content.Truthy()) || !(i5 == 0) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134 {%- if tool_call.function %}
-					w.At(134, 17, "if")
+					w.At(134, 17, runtime.StmtIf)
 					toolCall3Function := toolCall3.Attr("function")
 					if toolCall3Function.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135 {%- set tool_call = tool_call.function %}
-						w.At(135, 21, "set")
+						w.At(135, 21, runtime.StmtSet)
 						toolCall3 = toolCall3Function
 					}
 					// openbmb-MiniCPM5-1B.jinja:137 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					w.At(137, 17, "{{ }}")
+					w.At(137, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("<function name=\""), toolCall3.Attr("name"), runtime.Str("\">"))
 					// openbmb-MiniCPM5-1B.jinja:138 {%- if tool_call.arguments %}
-					w.At(138, 17, "if")
+					w.At(138, 17, runtime.StmtIf)
 					toolCall3Arguments := toolCall3.Attr("arguments")
 					if toolCall3Arguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139 {%- set args_dict = tool_call.arguments %}
-						w.At(139, 21, "set")
+						w.At(139, 21, runtime.StmtSet)
 						argsDict3 = toolCall3Arguments
 						// openbmb-MiniCPM5-1B.jinja:140 {%- for param_name, param_value in args_dict.items() %}
-						w.At(140, 21, "for")
+						w.At(140, 21, runtime.StmtFor)
 						keys3, values3 := runtime.DictItems(argsDict3)
 						for i6 := range w.Count(len(keys3)) {
 							paramName3 := keys3[i6]
 							paramValue3 := values3[i6]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
-							w.At(141, 25, "{{ }}")
+							w.At(141, 25, runtime.StmtPrint)
 							w.WriteConcat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">"))
 							// openbmb-MiniCPM5-1B.jinja:142 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							w.At(142, 25, "if")
+							w.At(142, 25, runtime.StmtIf)
 							if runtime.IsString(paramValue3, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {
 								// openbmb-MiniCPM5-1B.jinja:143 {{- '<![CDATA[' + param_value + ']]>' }}
-								w.At(143, 29, "{{ }}")
+								w.At(143, 29, runtime.StmtPrint)
 								w.WriteString("<![CDATA[")
 								w.WriteStr(paramValue3)
 								w.WriteString("]]>")
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:145 {{- param_value }}
-								w.At(145, 29, "{{ }}")
+								w.At(145, 29, runtime.StmtPrint)
 								w.Write(paramValue3)
 							}
 							w.WriteString("</param>")
@@ -427,39 +427,39 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(message2Role, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(155, 9, "if")
+			w.At(155, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159 {%- if message.content is string %}
-			w.At(159, 9, "if")
+			w.At(159, 9, runtime.StmtIf)
 			if runtime.IsString(message2Content, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:160 {{- content }}
-				w.At(160, 13, "{{ }}")
+				w.At(160, 13, runtime.StmtPrint)
 				w.Write(content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:162 {{- message.content | tojson(ensure_ascii=False) }}
-				w.At(162, 13, "{{ }}")
+				w.At(162, 13, runtime.StmtPrint)
 				w.WriteJSON(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(165, 9, "if")
+			w.At(165, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:170 {%- if add_generation_prompt %}
-	w.At(170, 1, "if")
+	w.At(170, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172 {%- if enable_thinking is defined %}
-		w.At(172, 5, "if")
+		w.At(172, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:173 {%- if enable_thinking is false %}
-			w.At(173, 9, "if")
+			w.At(173, 9, runtime.StmtIf)
 			if runtime.IsFalse(enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
 			} else if runtime.IsTrue(enableThinking, nil, nil) {

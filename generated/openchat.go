@@ -38,18 +38,18 @@ var Openchat = &runtime.Template{
 func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// openchat.jinja:12 {%- for message in messages %}
-	w.At(12, 1, "for")
+	w.At(12, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// openchat.jinja:13 {%- if message['role'] == 'system' %}
-		w.At(13, 1, "if")
+		w.At(13, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// openchat.jinja:14 {{- message['content'] + '<|end_of_turn|>' }}
-			w.At(14, 1, "{{ }}")
+			w.At(14, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			w.At(16, 1, "{{ }}")
+			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("GPT4 Correct ")
 			w.WriteStr(runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil))
 			w.WriteStr(messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None()))

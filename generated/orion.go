@@ -39,36 +39,36 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// orion.jinja:14 {%- set ns = namespace(system_prompt=”) %}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// orion.jinja:15 {%- for message in messages %}
-	w.At(15, 1, "for")
+	w.At(15, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// orion.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1, "if")
+		w.At(16, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// orion.jinja:17 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			w.At(17, 1, "set")
+			w.At(17, 1, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
 		} else if runtime.EqStr(messageRole, "user") {
 			w.WriteString("Human: ")
 			// orion.jinja:20 {%- if ns.system_prompt %}
-			w.At(20, 1, "if")
+			w.At(20, 1, runtime.StmtIf)
 			if ns.Attr("system_prompt").Truthy() {
 				// orion.jinja:21 {{- ns.system_prompt + '\n\n' }}
-				w.At(21, 1, "{{ }}")
+				w.At(21, 1, runtime.StmtPrint)
 				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))
 				// orion.jinja:22 {%- set ns.system_prompt = ” %}
-				w.At(22, 1, "set")
+				w.At(22, 1, runtime.StmtSet)
 				runtime.SetAttr(ns, "system_prompt", runtime.Str(""))
 			}
 			// orion.jinja:24 {{- message['content'] + '\n\nAssistant: </s>' }}
-			w.At(24, 1, "{{ }}")
+			w.At(24, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:26 {{- message['content'] + '</s>' }}
-			w.At(26, 1, "{{ }}")
+			w.At(26, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}

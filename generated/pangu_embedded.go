@@ -39,24 +39,24 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	names := runtime.Undefined("names")
 	messages := in.Lookup("messages")
 	// pangu-embedded.jinja:13 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
 	// pangu-embedded.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15 {%- if loop.first and message['role'] != 'system' %}
-		w.At(15, 1, "if")
+		w.At(15, 1, runtime.StmtIf)
 		if (i == 0) && !runtime.EqStr(message.ItemStr("role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18 {%- if message['role'] in names %}
-		w.At(18, 1, "if")
+		w.At(18, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.In(messageRole, names) {
 			// pangu-embedded.jinja:19 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			w.At(19, 1, "{{ }}")
+			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("[unused9]")
 			w.WriteStr(names.Item(messageRole))
 			w.WriteString("：")

@@ -38,10 +38,10 @@ var Phi3 = &runtime.Template{
 func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// phi3.jinja:7 {%- for message in messages %}
-	w.At(7, 1, "for")
+	w.At(7, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
-		w.At(8, 1, "{{ }}")
+		w.At(8, 1, runtime.StmtPrint)
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")

@@ -38,10 +38,10 @@ var Phi4 = &runtime.Template{
 func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// phi4.jinja:8 {%- for message in messages %}
-	w.At(8, 1, "for")
+	w.At(8, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// phi4.jinja:9 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		w.At(9, 1, "{{ }}")
+		w.At(9, 1, runtime.StmtPrint)
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|im_sep|>")

@@ -45,57 +45,57 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4 {%- set enable_thinking = enable_thinking | default(true) -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	w.At(6, 1, "set")
+	w.At(6, 1, runtime.StmtSet)
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11 {%- if messages and messages[0].role == "system" -%}
-	w.At(11, 1, "if")
+	w.At(11, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12 {%- set system_message = messages[0].content -%}
-		w.At(12, 3, "set")
+		w.At(12, 3, runtime.StmtSet)
 		systemMessage = messages.ItemInt(0).Attr("content")
 		// poolside-Laguna-S-2.1.jinja:13 {%- set messages = messages[1:] -%}
-		w.At(13, 3, "set")
+		w.At(13, 3, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// poolside-Laguna-S-2.1.jinja:16 {%- set has_sys = system_message and system_message.strip() -%}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	hasSys = runtime.And(systemMessage, func() runtime.Value {
 		return runtime.CallMethod(systemMessage, "strip", nil, nil)
 	})
 	// poolside-Laguna-S-2.1.jinja:17 {%- if has_sys or tools or enable_thinking -%}
-	w.At(17, 1, "if")
+	w.At(17, 1, runtime.StmtIf)
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
 		w.WriteString("<system>")
 		// poolside-Laguna-S-2.1.jinja:20 {%- if has_sys -%}
-		w.At(20, 3, "if")
+		w.At(20, 3, runtime.StmtIf)
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21 {{- system_message.rstrip() -}}
-			w.At(21, 5, "{{ }}")
+			w.At(21, 5, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
 			// poolside-Laguna-S-2.1.jinja:22 {%- if tools -%}
-			w.At(22, 5, "if")
+			w.At(22, 5, runtime.StmtIf)
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 			}
 		}
 		// poolside-Laguna-S-2.1.jinja:25 {%- if tools -%}
-		w.At(25, 3, "if")
+		w.At(25, 3, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30 {%- for tool in tools -%}
-			w.At(30, 5, "for")
+			w.At(30, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31 {{- (tool | tojson) ~ "\n" -}}
-				w.At(31, 7, "{{ }}")
+				w.At(31, 7, runtime.StmtPrint)
 				w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 			}
 			w.WriteString("</available_tools>")
@@ -103,11 +103,11 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</system>\n")
 	}
 	// poolside-Laguna-S-2.1.jinja:40 {%- for message in messages -%}
-	w.At(40, 1, "for")
+	w.At(40, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
 		// poolside-Laguna-S-2.1.jinja:41 {%- set content = message.content if message.content is string else "" -%}
-		w.At(41, 3, "set")
+		w.At(41, 3, runtime.StmtSet)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			content = messageContent
@@ -115,11 +115,11 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42 {%- if message.role == "user" -%}
-		w.At(42, 3, "if")
+		w.At(42, 3, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43 {{- "<user>" + content + "</user>\n" -}}
-			w.At(43, 5, "{{ }}")
+			w.At(43, 5, runtime.StmtPrint)
 			w.WriteString("<user>")
 			w.WriteStr(content)
 			w.WriteString("</user>\n")
@@ -129,25 +129,25 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent := runtime.Undefined("reasoning_content")
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48 {%- set reasoning_content = ” -%}
-				w.At(48, 7, "set")
+				w.At(48, 7, runtime.StmtSet)
 				reasoningContent = runtime.Str("")
 				// poolside-Laguna-S-2.1.jinja:49 {%- if message.reasoning is string -%}
-				w.At(49, 7, "if")
+				w.At(49, 7, runtime.StmtIf)
 				messageReasoning := message.Attr("reasoning")
 				if runtime.IsString(messageReasoning, nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:50 {%- set reasoning_content = message.reasoning -%}
-					w.At(50, 9, "set")
+					w.At(50, 9, runtime.StmtSet)
 					reasoningContent = messageReasoning
 				} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:52 {%- set reasoning_content = message.reasoning_content -%}
-					w.At(52, 9, "set")
+					w.At(52, 9, runtime.StmtSet)
 					reasoningContent = message.Attr("reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55 {%- if enable_thinking or preserve_thinking -%}
-				w.At(55, 7, "if")
+				w.At(55, 7, runtime.StmtIf)
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56 {{- '<think>' + reasoning_content + '</think>' -}}
-					w.At(56, 9, "{{ }}")
+					w.At(56, 9, runtime.StmtPrint)
 					w.WriteString("<think>")
 					w.WriteStr(reasoningContent)
 					w.WriteString("</think>")
@@ -155,43 +155,43 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</think>")
 				}
 				// poolside-Laguna-S-2.1.jinja:61 {%- if content -%}
-				w.At(61, 7, "if")
+				w.At(61, 7, runtime.StmtIf)
 				if content.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:62 {{- content -}}
-					w.At(62, 9, "{{ }}")
+					w.At(62, 9, runtime.StmtPrint)
 					w.Write(content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64 {%- if message.tool_calls -%}
-				w.At(64, 7, "if")
+				w.At(64, 7, runtime.StmtIf)
 				messageToolCalls := message.Attr("tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65 {%- for tool_call in message.tool_calls -%}
-					w.At(65, 9, "for")
+					w.At(65, 9, runtime.StmtFor)
 					for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 						functionData := runtime.Undefined("function_data")
 						args2 := runtime.Undefined("_args")
 						// poolside-Laguna-S-2.1.jinja:66 {%- set function_data = tool_call.function -%}
-						w.At(66, 11, "set")
+						w.At(66, 11, runtime.StmtSet)
 						functionData = toolCall.Attr("function")
 						// poolside-Laguna-S-2.1.jinja:67 {{- '<tool_call>' + function_data.name -}}
-						w.At(67, 11, "{{ }}")
+						w.At(67, 11, runtime.StmtPrint)
 						w.WriteString("<tool_call>")
 						w.WriteStr(functionData.Attr("name"))
 						// poolside-Laguna-S-2.1.jinja:68 {%- set _args = function_data.arguments -%}
-						w.At(68, 11, "set")
+						w.At(68, 11, runtime.StmtSet)
 						args2 = functionData.Attr("arguments")
 						// poolside-Laguna-S-2.1.jinja:69 {%- for k, v in _args.items() -%}
-						w.At(69, 11, "for")
+						w.At(69, 11, runtime.StmtFor)
 						keys, values := runtime.DictItems(args2)
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]
 							// poolside-Laguna-S-2.1.jinja:70 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							w.At(70, 13, "{{ }}")
+							w.At(70, 13, runtime.StmtPrint)
 							w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>"))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							w.At(71, 34, "{{ }}")
+							w.At(71, 34, runtime.StmtPrint)
 							if !runtime.IsString(v, nil, nil) {
 								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 							} else {
@@ -206,24 +206,24 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			w.At(79, 5, "{{ }}")
+			w.At(79, 5, runtime.StmtPrint)
 			w.WriteString("<tool_response>")
 			w.WriteStr(content)
 			w.WriteString("</tool_response>\n")
 		} else if runtime.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
-			w.At(82, 5, "{{ }}")
+			w.At(82, 5, runtime.StmtPrint)
 			w.WriteString("<system>")
 			w.WriteStr(content)
 			w.WriteString("</system>\n")
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86 {%- if add_generation_prompt -%}
-	w.At(86, 1, "if")
+	w.At(86, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>")
 		// poolside-Laguna-S-2.1.jinja:89 {%- if enable_thinking -%}
-		w.At(89, 3, "if")
+		w.At(89, 3, runtime.StmtIf)
 		if enableThinking.Truthy() {
 			w.WriteString("<think>")
 		} else {

@@ -46,75 +46,75 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 	toolString := in.Lookup("tool_string")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4 {%- set enable_thinking = enable_thinking | default(false) -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:5 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	renderAssistantMessagesRaw = runtime.FilterDefault(renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:6 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	w.At(6, 1, "set")
+	w.At(6, 1, runtime.StmtSet)
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:9 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	w.At(9, 1, "set")
+	w.At(9, 1, runtime.StmtSet)
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10 {%- if messages and messages[0].role == "system" -%}
-	w.At(10, 1, "if")
+	w.At(10, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// poolside-Laguna-XS.2.jinja:11 {%- set system_message = messages[0].content -%}
-		w.At(11, 3, "set")
+		w.At(11, 3, runtime.StmtSet)
 		systemMessage = messages.ItemInt(0).Attr("content")
 	}
 	// poolside-Laguna-XS.2.jinja:14 {%- if (system_message and system_message.strip()) or tools -%}
-	w.At(14, 1, "if")
+	w.At(14, 1, runtime.StmtIf)
 	if (systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17 {%- if system_message and system_message.strip() -%}
-		w.At(17, 3, "if")
+		w.At(17, 3, runtime.StmtIf)
 		if systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS.2.jinja:19 {{- system_message.rstrip() -}}
-			w.At(19, 5, "{{ }}")
+			w.At(19, 5, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
 		}
 		// poolside-Laguna-XS.2.jinja:22 {%- if tools -%}
-		w.At(22, 3, "if")
+		w.At(22, 3, runtime.StmtIf)
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS.2.jinja:24 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			w.At(24, 5, "set")
+			w.At(24, 5, runtime.StmtSet)
 			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_string", runtime.Concat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n")))})
 			// poolside-Laguna-XS.2.jinja:27 {%- for tool in tools -%}
-			w.At(27, 5, "for")
+			w.At(27, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-XS.2.jinja:28 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				w.At(28, 7, "set")
+				w.At(28, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "tool_string", runtime.Concat(ns.Attr("tool_string"), runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
 			}
 			// poolside-Laguna-XS.2.jinja:30 {%- if enable_thinking -%}
-			w.At(30, 5, "if")
+			w.At(30, 5, runtime.StmtIf)
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS.2.jinja:31 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				w.At(31, 7, "set")
+				w.At(31, 7, runtime.StmtSet)
 				toolString = runtime.Add(ns.Attr("tool_string"), runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			} else {
 				// poolside-Laguna-XS.2.jinja:37 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				w.At(37, 7, "set")
+				w.At(37, 7, runtime.StmtSet)
 				toolString = runtime.Add(ns.Attr("tool_string"), runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			}
 			// poolside-Laguna-XS.2.jinja:43 {{- tool_string -}}
-			w.At(43, 5, "{{ }}")
+			w.At(43, 5, runtime.StmtPrint)
 			w.Write(toolString)
 		}
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS.2.jinja:50 {%- for message in messages -%}
-	w.At(50, 1, "for")
+	w.At(50, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		content := runtime.Undefined("content")
 		// poolside-Laguna-XS.2.jinja:51 {%- set content = message.content if message.content is string else "" -%}
-		w.At(51, 3, "set")
+		w.At(51, 3, runtime.StmtSet)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			content = messageContent
@@ -122,11 +122,11 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.Str("")
 		}
 		// poolside-Laguna-XS.2.jinja:52 {%- if message.role == "user" -%}
-		w.At(52, 3, "if")
+		w.At(52, 3, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53 {{- "<user>\n" + content + "\n</user>\n" -}}
-			w.At(53, 5, "{{ }}")
+			w.At(53, 5, runtime.StmtPrint)
 			w.WriteString("<user>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</user>\n")
@@ -137,13 +137,13 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS.2.jinja:57 {%- if render_assistant_messages_raw -%}
-				w.At(57, 7, "if")
+				w.At(57, 7, runtime.StmtIf)
 				if renderAssistantMessagesRaw.Truthy() {
 					// poolside-Laguna-XS.2.jinja:61 {%- if enable_thinking -%}
-					w.At(61, 9, "if")
+					w.At(61, 9, runtime.StmtIf)
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS.2.jinja:62 {%- if not content.startswith('<think>') -%}
-						w.At(62, 11, "if")
+						w.At(62, 11, runtime.StmtIf)
 						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
@@ -151,49 +151,49 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</think>")
 					}
 					// poolside-Laguna-XS.2.jinja:70 {{- content -}}
-					w.At(70, 9, "{{ }}")
+					w.At(70, 9, runtime.StmtPrint)
 					w.Write(content2)
 					// poolside-Laguna-XS.2.jinja:72 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					w.At(72, 9, "if")
+					w.At(72, 9, runtime.StmtIf)
 					if !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy() && !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
 					// poolside-Laguna-XS.2.jinja:78 {%- set reasoning_content = ” %}
-					w.At(78, 9, "set")
+					w.At(78, 9, runtime.StmtSet)
 					reasoningContent = runtime.Str("")
 					// poolside-Laguna-XS.2.jinja:79 {%- if message.reasoning is string %}
-					w.At(79, 9, "if")
+					w.At(79, 9, runtime.StmtIf)
 					messageReasoning := message.Attr("reasoning")
 					if runtime.IsString(messageReasoning, nil, nil) {
 						// poolside-Laguna-XS.2.jinja:80 {%- set reasoning_content = message.reasoning %}
-						w.At(80, 11, "set")
+						w.At(80, 11, runtime.StmtSet)
 						reasoningContent = messageReasoning
 					} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
 						// poolside-Laguna-XS.2.jinja:82 {%- set reasoning_content = message.reasoning_content %}
-						w.At(82, 11, "set")
+						w.At(82, 11, runtime.StmtSet)
 						reasoningContent = message.Attr("reasoning_content")
 					}
 					// poolside-Laguna-XS.2.jinja:85 {%- if '</think>' in content %}
-					w.At(85, 9, "if")
+					w.At(85, 9, runtime.StmtIf)
 					if runtime.In(runtime.Str("</think>"), content2) {
 						// poolside-Laguna-XS.2.jinja:86 {%- if not reasoning_content %}
-						w.At(86, 11, "if")
+						w.At(86, 11, runtime.StmtIf)
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS.2.jinja:87 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							w.At(87, 13, "set")
+							w.At(87, 13, runtime.StmtSet)
 							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
 						// poolside-Laguna-XS.2.jinja:89 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						w.At(89, 11, "set")
+						w.At(89, 11, runtime.StmtSet)
 						content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					}
 					// poolside-Laguna-XS.2.jinja:92 {%- if reasoning_content -%}
-					w.At(92, 9, "if")
+					w.At(92, 9, runtime.StmtIf)
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						w.At(93, 11, "{{ }}")
+						w.At(93, 11, runtime.StmtPrint)
 						w.WriteString("<think>\n")
 						w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 						w.WriteString("\n</think>\n")
@@ -201,44 +201,44 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS.2.jinja:98 {%- if content.strip() -%}
-					w.At(98, 9, "if")
+					w.At(98, 9, runtime.StmtIf)
 					if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99 {{- content.strip() ~ "\n" -}}
-						w.At(99, 11, "{{ }}")
+						w.At(99, 11, runtime.StmtPrint)
 						w.WriteConcat(runtime.CallMethod(content2, "strip", nil, nil), runtime.Str("\n"))
 					}
 					// poolside-Laguna-XS.2.jinja:101 {%- if message.tool_calls -%}
-					w.At(101, 9, "if")
+					w.At(101, 9, runtime.StmtIf)
 					messageToolCalls := message.Attr("tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102 {%- for tool_call in message.tool_calls -%}
-						w.At(102, 11, "for")
+						w.At(102, 11, runtime.StmtFor)
 						for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 							functionData := runtime.Undefined("function_data")
 							args2 := runtime.Undefined("_args")
 							// poolside-Laguna-XS.2.jinja:103 {%- set function_data = tool_call.function -%}
-							w.At(103, 13, "set")
+							w.At(103, 13, runtime.StmtSet)
 							functionData = toolCall.Attr("function")
 							// poolside-Laguna-XS.2.jinja:104 {{- '<tool_call>' + function_data.name }}
-							w.At(104, 13, "{{ }}")
+							w.At(104, 13, runtime.StmtPrint)
 							w.WriteString("<tool_call>")
 							w.WriteStr(functionData.Attr("name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105 {% set _args = function_data.arguments %}
-							w.At(105, 13, "set")
+							w.At(105, 13, runtime.StmtSet)
 							args2 = functionData.Attr("arguments")
 							// poolside-Laguna-XS.2.jinja:106 {%- for k, v in _args.items() -%}
-							w.At(106, 13, "for")
+							w.At(106, 13, runtime.StmtFor)
 							keys, values := runtime.DictItems(args2)
 							for i2 := range w.Count(len(keys)) {
 								k := keys[i2]
 								v := values[i2]
 								// poolside-Laguna-XS.2.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								w.At(107, 15, "{{ }}")
+								w.At(107, 15, runtime.StmtPrint)
 								w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n"))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								w.At(108, 34, "{{ }}")
+								w.At(108, 34, runtime.StmtPrint)
 								if !runtime.IsString(v, nil, nil) {
 									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 								} else {
@@ -254,24 +254,24 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS.2.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			w.At(117, 5, "{{ }}")
+			w.At(117, 5, runtime.StmtPrint)
 			w.WriteString("<tool_response>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</tool_response>\n")
 		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 			// poolside-Laguna-XS.2.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
-			w.At(120, 5, "{{ }}")
+			w.At(120, 5, runtime.StmtPrint)
 			w.WriteString("<system>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</system>\n")
 		}
 	}
 	// poolside-Laguna-XS.2.jinja:124 {%- if add_generation_prompt -%}
-	w.At(124, 1, "if")
+	w.At(124, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>\n")
 		// poolside-Laguna-XS.2.jinja:127 {%- if not enable_thinking %}
-		w.At(127, 3, "if")
+		w.At(127, 3, runtime.StmtIf)
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {

@@ -45,10 +45,10 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1 {%- set image_count = namespace(value=0) %}
-	w.At(1, 1, "set")
+	w.At(1, 1, runtime.StmtSet)
 	imageCount = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Qwen3.5-4B.jinja:2 {%- set video_count = namespace(value=0) %}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	videoCount = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 	// Qwen3.5-4B.jinja:3 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	renderContent := func(content2, doVisionCount, isSystemContent runtime.Value) {
@@ -58,71 +58,71 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			isSystemContent = runtime.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4 {%- if content is string %}
-		w.At(4, 5, "if")
+		w.At(4, 5, runtime.StmtIf)
 		if runtime.IsString(content2, nil, nil) {
 			// Qwen3.5-4B.jinja:5 {{- content }}
-			w.At(5, 9, "{{ }}")
+			w.At(5, 9, runtime.StmtPrint)
 			w.Write(content2)
 		} else if runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
 			// Qwen3.5-4B.jinja:7 {%- for item in content %}
-			w.At(7, 9, "for")
+			w.At(7, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content2) {
 				addVisionId := in.Lookup("add_vision_id")
 				// Qwen3.5-4B.jinja:8 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				w.At(8, 13, "if")
+				w.At(8, 13, runtime.StmtIf)
 				if (runtime.In(runtime.Str("image"), item2) || runtime.In(runtime.Str("image_url"), item2)) || runtime.EqStr(item2.Attr("type"), "image") {
 					// Qwen3.5-4B.jinja:9 {%- if is_system_content %}
-					w.At(9, 17, "if")
+					w.At(9, 17, runtime.StmtIf)
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10 {{- raise_exception('System message cannot contain images.') }}
-						w.At(10, 21, "{{ }}")
+						w.At(10, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12 {%- if do_vision_count %}
-					w.At(12, 17, "if")
+					w.At(12, 17, runtime.StmtIf)
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13 {%- set image_count.value = image_count.value + 1 %}
-						w.At(13, 21, "set")
+						w.At(13, 21, runtime.StmtSet)
 						runtime.SetAttr(imageCount, "value", runtime.Add(imageCount.Attr("value"), runtime.Int(1)))
 					}
 					// Qwen3.5-4B.jinja:15 {%- if add_vision_id %}
-					w.At(15, 17, "if")
+					w.At(15, 17, runtime.StmtIf)
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						w.At(16, 21, "{{ }}")
+						w.At(16, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("Picture "), imageCount.Attr("value"), runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
 					// Qwen3.5-4B.jinja:20 {%- if is_system_content %}
-					w.At(20, 17, "if")
+					w.At(20, 17, runtime.StmtIf)
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21 {{- raise_exception('System message cannot contain videos.') }}
-						w.At(21, 21, "{{ }}")
+						w.At(21, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23 {%- if do_vision_count %}
-					w.At(23, 17, "if")
+					w.At(23, 17, runtime.StmtIf)
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24 {%- set video_count.value = video_count.value + 1 %}
-						w.At(24, 21, "set")
+						w.At(24, 21, runtime.StmtSet)
 						runtime.SetAttr(videoCount, "value", runtime.Add(videoCount.Attr("value"), runtime.Int(1)))
 					}
 					// Qwen3.5-4B.jinja:26 {%- if add_vision_id %}
-					w.At(26, 17, "if")
+					w.At(26, 17, runtime.StmtIf)
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						w.At(27, 21, "{{ }}")
+						w.At(27, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("Video "), videoCount.Attr("value"), runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("text"), item2) {
 					// Qwen3.5-4B.jinja:31 {{- item.text }}
-					w.At(31, 17, "{{ }}")
+					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else {
 					// Qwen3.5-4B.jinja:33 {{- raise_exception('Unexpected item type in content.') }}
-					w.At(33, 17, "{{ }}")
+					w.At(33, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
 				}
 			}
@@ -130,216 +130,216 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("")
 		} else {
 			// Qwen3.5-4B.jinja:39 {{- raise_exception('Unexpected content type.') }}
-			w.At(39, 9, "{{ }}")
+			w.At(39, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42 {%- if not messages %}
-	w.At(42, 1, "if")
+	w.At(42, 1, runtime.StmtIf)
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43 {{- raise_exception('No messages provided.') }}
-		w.At(43, 5, "{{ }}")
+		w.At(43, 5, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45 {%- if tools and tools is iterable and tools is not mapping %}
-	w.At(45, 1, "if")
+	w.At(45, 1, runtime.StmtIf)
 	if (tools.Truthy() && runtime.IsIterable(tools, nil, nil)) && !runtime.IsMapping(tools, nil, nil) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48 {%- for tool in tools %}
-		w.At(48, 5, "for")
+		w.At(48, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50 {{- tool | tojson }}
-			w.At(50, 9, "{{ }}")
+			w.At(50, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54 {%- if messages[0].role == 'system' %}
-		w.At(54, 5, "if")
+		w.At(54, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:55 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			w.At(55, 9, "set")
+			w.At(55, 9, runtime.StmtSet)
 			content = runtime.FilterTrim(w.Capture(func() {
 				renderContent(messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56 {%- if content %}
-			w.At(56, 9, "if")
+			w.At(56, 9, runtime.StmtIf)
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57 {{- '\n\n' + content }}
-				w.At(57, 13, "{{ }}")
+				w.At(57, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
-		w.At(63, 9, "set")
+		w.At(63, 9, runtime.StmtSet)
 		content = runtime.FilterTrim(w.Capture(func() {
 			renderContent(messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true))
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:64 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-		w.At(64, 9, "{{ }}")
+		w.At(64, 9, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
 	}
 	// Qwen3.5-4B.jinja:67 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(67, 1, "set")
+	w.At(67, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen3.5-4B.jinja:68 {%- for message in messages[::-1] %}
-	w.At(68, 1, "for")
+	w.At(68, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		content3 := content
 		// Qwen3.5-4B.jinja:69 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(69, 5, "set")
+		w.At(69, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen3.5-4B.jinja:70 {%- if ns.multi_step_tool and message.role == "user" %}
-		w.At(70, 5, "if")
+		w.At(70, 5, runtime.StmtIf)
 		if ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71 {%- set content = render_content(message.content, false)|trim %}
-			w.At(71, 9, "set")
+			w.At(71, 9, runtime.StmtSet)
 			content3 = runtime.FilterTrim(w.Capture(func() {
 				renderContent(message.Attr("content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			w.At(72, 9, "if")
+			w.At(72, 9, runtime.StmtIf)
 			if !(runtime.CallMethod(content3, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(content3, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Qwen3.5-4B.jinja:73 {%- set ns.multi_step_tool = false %}
-				w.At(73, 13, "set")
+				w.At(73, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 				// Qwen3.5-4B.jinja:74 {%- set ns.last_query_index = index %}
-				w.At(74, 13, "set")
+				w.At(74, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "last_query_index", index)
 			}
 		}
 	}
 	// Qwen3.5-4B.jinja:78 {%- if ns.multi_step_tool %}
-	w.At(78, 1, "if")
+	w.At(78, 1, runtime.StmtIf)
 	if ns.Attr("multi_step_tool").Truthy() {
 		// Qwen3.5-4B.jinja:79 {{- raise_exception('No user query found in messages.') }}
-		w.At(79, 5, "{{ }}")
+		w.At(79, 5, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81 {%- for message in messages %}
-	w.At(81, 1, "for")
+	w.At(81, 1, runtime.StmtFor)
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content4 := content
 		reasoningContent := in.Lookup("reasoning_content")
 		// Qwen3.5-4B.jinja:82 {%- set content = render_content(message.content, true)|trim %}
-		w.At(82, 5, "set")
+		w.At(82, 5, runtime.StmtSet)
 		content4 = runtime.FilterTrim(w.Capture(func() {
 			renderContent(message2.Attr("content"), runtime.Bool(true), runtime.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83 {%- if message.role == "system" %}
-		w.At(83, 5, "if")
+		w.At(83, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "system") {
 			// Qwen3.5-4B.jinja:84 {%- if not loop.first %}
-			w.At(84, 9, "if")
+			w.At(84, 9, runtime.StmtIf)
 			if !loop2.First().Truthy() {
 				// Qwen3.5-4B.jinja:85 {{- raise_exception('System message must be at the beginning.') }}
-				w.At(85, 13, "{{ }}")
+				w.At(85, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
 			}
 		} else if runtime.EqStr(message2Role, "user") {
 			// Qwen3.5-4B.jinja:88 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(88, 9, "{{ }}")
+			w.At(88, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = ” %}
-			w.At(90, 9, "set")
+			w.At(90, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// Qwen3.5-4B.jinja:91 {%- if message.reasoning_content is string %}
-			w.At(91, 9, "if")
+			w.At(91, 9, runtime.StmtIf)
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// Qwen3.5-4B.jinja:92 {%- set reasoning_content = message.reasoning_content %}
-				w.At(92, 13, "set")
+				w.At(92, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content4) {
 				// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(95, 17, "set")
+				w.At(95, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Qwen3.5-4B.jinja:96 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(96, 17, "set")
+				w.At(96, 17, runtime.StmtSet)
 				content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen3.5-4B.jinja:99 {%- set reasoning_content = reasoning_content|trim %}
-			w.At(99, 9, "set")
+			w.At(99, 9, runtime.StmtSet)
 			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100 {%- if loop.index0 > ns.last_query_index %}
-			w.At(100, 9, "if")
+			w.At(100, 9, runtime.StmtIf)
 			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
 				// Qwen3.5-4B.jinja:101 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				w.At(101, 13, "{{ }}")
+				w.At(101, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
 			} else {
 				// Qwen3.5-4B.jinja:103 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(103, 13, "{{ }}")
+				w.At(103, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4)
 			}
 			// Qwen3.5-4B.jinja:105 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			w.At(105, 9, "if")
+			w.At(105, 9, runtime.StmtIf)
 			message2ToolCalls := message2.Attr("tool_calls")
 			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls, nil, nil)) && !runtime.IsMapping(message2ToolCalls, nil, nil) {
 				// Qwen3.5-4B.jinja:106 {%- for tool_call in message.tool_calls %}
-				w.At(106, 13, "for")
+				w.At(106, 13, runtime.StmtFor)
 				items := runtime.Iterate(w, message2ToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107 {%- if tool_call.function is defined %}
-					w.At(107, 17, "if")
+					w.At(107, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// Qwen3.5-4B.jinja:108 {%- set tool_call = tool_call.function %}
-						w.At(108, 21, "set")
+						w.At(108, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110 {%- if loop.first %}
-					w.At(110, 17, "if")
+					w.At(110, 17, runtime.StmtIf)
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111 {%- if content|trim %}
-						w.At(111, 21, "if")
+						w.At(111, 21, runtime.StmtIf)
 						if runtime.FilterTrim(content4, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.At(112, 25, "{{ }}")
+							w.At(112, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:114 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.At(114, 25, "{{ }}")
+							w.At(114, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:117 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						w.At(117, 21, "{{ }}")
+						w.At(117, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119 {%- if tool_call.arguments is defined %}
-					w.At(119, 17, "if")
+					w.At(119, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// Qwen3.5-4B.jinja:120 {%- for args_name, args_value in tool_call.arguments|items %}
-						w.At(120, 21, "for")
+						w.At(120, 21, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
 						for i2 := range w.Count(len(keys)) {
 							argsName := keys[i2]
 							argsValue := values[i2]
 							// Qwen3.5-4B.jinja:121 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(121, 25, "{{ }}")
+							w.At(121, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// Qwen3.5-4B.jinja:122 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							w.At(122, 25, "set")
+							w.At(122, 25, runtime.StmtSet)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
 							// Qwen3.5-4B.jinja:123 {{- args_value }}
-							w.At(123, 25, "{{ }}")
+							w.At(123, 25, runtime.StmtPrint)
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -350,17 +350,17 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(message2Role, "tool") {
 			// Qwen3.5-4B.jinja:132 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(132, 9, "if")
+			w.At(132, 9, runtime.StmtIf)
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136 {{- content }}
-			w.At(136, 9, "{{ }}")
+			w.At(136, 9, runtime.StmtPrint)
 			w.Write(content4)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(138, 9, "if")
+			w.At(138, 9, runtime.StmtIf)
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop2.Last().Truthy() {
@@ -368,16 +368,16 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else {
 			// Qwen3.5-4B.jinja:144 {{- raise_exception('Unexpected message role.') }}
-			w.At(144, 9, "{{ }}")
+			w.At(144, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147 {%- if add_generation_prompt %}
-	w.At(147, 1, "if")
+	w.At(147, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(149, 5, "if")
+		w.At(149, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {

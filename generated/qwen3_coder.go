@@ -46,10 +46,10 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2 {%- if json_dict is mapping %}
-		w.At(2, 5, "if")
+		w.At(2, 5, runtime.StmtIf)
 		if runtime.IsMapping(jsonDict, nil, nil) {
 			// Qwen3-Coder.jinja:3 {%- for json_key in json_dict if json_key not in handled_keys %}
-			w.At(3, 9, "for")
+			w.At(3, 9, runtime.StmtFor)
 			var loop runtime.Loop
 			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
 				jsonKey := item2
@@ -57,84 +57,84 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			}); loop.Next(); {
 				jsonKey2 := loop.Item()
 				// Qwen3-Coder.jinja:4 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				w.At(4, 13, "if")
+				w.At(4, 13, runtime.StmtIf)
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
 					// Qwen3-Coder.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.At(5, 17, "{{ }}")
+					w.At(5, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				} else {
 					// Qwen3-Coder.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.At(7, 17, "{{ }}")
+					w.At(7, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
 				}
 			}
 		}
 	}
 	// Qwen3-Coder.jinja:13 {%- if messages[0]["role"] == "system" %}
-	w.At(13, 1, "if")
+	w.At(13, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// Qwen3-Coder.jinja:14 {%- set system_message = messages[0]["content"] %}
-		w.At(14, 5, "set")
+		w.At(14, 5, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 		// Qwen3-Coder.jinja:15 {%- set loop_messages = messages[1:] %}
-		w.At(15, 5, "set")
+		w.At(15, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// Qwen3-Coder.jinja:17 {%- set loop_messages = messages %}
-		w.At(17, 5, "set")
+		w.At(17, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20 {%- if not tools is defined %}
-	w.At(20, 1, "if")
+	w.At(20, 1, runtime.StmtIf)
 	if !runtime.IsDefined(tools, nil, nil) {
 		// Qwen3-Coder.jinja:21 {%- set tools = [] %}
-		w.At(21, 5, "set")
+		w.At(21, 5, runtime.StmtSet)
 		tools = runtime.NewList()
 	}
 	// Qwen3-Coder.jinja:24 {%- if system_message is defined %}
-	w.At(24, 1, "if")
+	w.At(24, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		// Qwen3-Coder.jinja:25 {{- "<|im_start|>system\n" + system_message }}
-		w.At(25, 5, "{{ }}")
+		w.At(25, 5, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 	}
 	// Qwen3-Coder.jinja:31 {%- if tools is iterable and tools | length > 0 %}
-	w.At(31, 1, "if")
+	w.At(31, 1, runtime.StmtIf)
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34 {%- for tool in tools %}
-		w.At(34, 5, "for")
+		w.At(34, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			handledKeys2 := runtime.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35 {%- if tool.function is defined %}
-			w.At(35, 9, "if")
+			w.At(35, 9, runtime.StmtIf)
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction, nil, nil) {
 				// Qwen3-Coder.jinja:36 {%- set tool = tool.function %}
-				w.At(36, 13, "set")
+				w.At(36, 13, runtime.StmtSet)
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.At(38, 9, "{{ }}")
+			w.At(38, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
 			// Qwen3-Coder.jinja:39 {%- if tool.description is defined %}
-			w.At(39, 9, "if")
+			w.At(39, 9, runtime.StmtIf)
 			toolDescription := tool.Attr("description")
 			if runtime.IsDefined(toolDescription, nil, nil) {
 				// Qwen3-Coder.jinja:40 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.At(40, 13, "{{ }}")
+				w.At(40, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>"))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			w.At(43, 9, "if")
+			w.At(43, 9, runtime.StmtIf)
 			toolParameters := tool.Attr("parameters")
 			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
 				// Qwen3-Coder.jinja:44 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(44, 13, "for")
+				w.At(44, 13, runtime.StmtFor)
 				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
@@ -142,113 +142,113 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					handledKeys3 := handledKeys2
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.At(46, 17, "{{ }}")
+					w.At(46, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
 					// Qwen3-Coder.jinja:47 {%- if param_fields.type is defined %}
-					w.At(47, 17, "if")
+					w.At(47, 17, runtime.StmtIf)
 					paramFieldsType := paramFields.Attr("type")
 					if runtime.IsDefined(paramFieldsType, nil, nil) {
 						// Qwen3-Coder.jinja:48 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.At(48, 21, "{{ }}")
+						w.At(48, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType, nil, nil), runtime.Str("</type>"))
 					}
 					// Qwen3-Coder.jinja:50 {%- if param_fields.description is defined %}
-					w.At(50, 17, "if")
+					w.At(50, 17, runtime.StmtIf)
 					paramFieldsDescription := paramFields.Attr("description")
 					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
 						// Qwen3-Coder.jinja:51 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.At(51, 21, "{{ }}")
+						w.At(51, 21, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>"))
 					}
 					// Qwen3-Coder.jinja:53 {%- set handled_keys = ['name', 'type', 'description'] %}
-					w.At(53, 17, "set")
+					w.At(53, 17, runtime.StmtSet)
 					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
 					// Qwen3-Coder.jinja:54 {{- render_extra_keys(param_fields, handled_keys) }}
-					w.At(54, 17, "{{ }}")
+					w.At(54, 17, runtime.StmtPrint)
 					renderExtraKeys(paramFields, handledKeys3)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58 {% set handled_keys = ['type', 'properties'] %}
-			w.At(58, 9, "set")
+			w.At(58, 9, runtime.StmtSet)
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
 			// Qwen3-Coder.jinja:59 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			w.At(59, 9, "{{ }}")
+			w.At(59, 9, runtime.StmtPrint)
 			renderExtraKeys(toolParameters, handledKeys2)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			w.At(61, 9, "set")
+			w.At(61, 9, runtime.StmtSet)
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
 			// Qwen3-Coder.jinja:62 {{- render_extra_keys(tool, handled_keys) }}
-			w.At(62, 9, "{{ }}")
+			w.At(62, 9, runtime.StmtPrint)
 			renderExtraKeys(tool, handledKeys2)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68 {%- if system_message is defined %}
-	w.At(68, 1, "if")
+	w.At(68, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Qwen3-Coder.jinja:75 {%- for message in loop_messages %}
-	w.At(75, 1, "for")
+	w.At(75, 1, runtime.StmtFor)
 	var loop2 runtime.Loop
 	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
 		// Qwen3-Coder.jinja:76 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		w.At(76, 5, "if")
+		w.At(76, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77 {{- '<|im_start|>' + message.role }}
-			w.At(77, 9, "{{ }}")
+			w.At(77, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(78, 9, "if")
+			w.At(78, 9, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// Qwen3-Coder.jinja:79 {{- '\n' + message.content | trim + '\n' }}
-				w.At(79, 13, "{{ }}")
+				w.At(79, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil), runtime.Str("\n"))
 			}
 			// Qwen3-Coder.jinja:81 {%- for tool_call in message.tool_calls %}
-			w.At(81, 9, "for")
+			w.At(81, 9, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen3-Coder.jinja:82 {%- if tool_call.function is defined %}
-				w.At(82, 13, "if")
+				w.At(82, 13, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// Qwen3-Coder.jinja:83 {%- set tool_call = tool_call.function %}
-					w.At(83, 17, "set")
+					w.At(83, 17, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				w.At(85, 13, "{{ }}")
+				w.At(85, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 				// Qwen3-Coder.jinja:86 {%- if tool_call.arguments is defined %}
-				w.At(86, 13, "if")
+				w.At(86, 13, runtime.StmtIf)
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					// Qwen3-Coder.jinja:87 {%- for args_name, args_value in tool_call.arguments|items %}
-					w.At(87, 17, "for")
+					w.At(87, 17, runtime.StmtFor)
 					keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i2 := range w.Count(len(keys2)) {
 						argsName := keys2[i2]
 						argsValue := values2[i2]
 						// Qwen3-Coder.jinja:88 {{- '<parameter=' + args_name + '>\n' }}
-						w.At(88, 21, "{{ }}")
+						w.At(88, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 						// Qwen3-Coder.jinja:89 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						w.At(89, 21, "set")
+						w.At(89, 21, runtime.StmtSet)
 						if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 						} else {
 							argsValue = runtime.FilterString(argsValue, nil, nil)
 						}
 						// Qwen3-Coder.jinja:90 {{- args_value }}
-						w.At(90, 21, "{{ }}")
+						w.At(90, 21, runtime.StmtPrint)
 						w.Write(argsValue)
 						w.WriteString("\n</parameter>\n")
 					}
@@ -258,21 +258,21 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:98 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(98, 9, "{{ }}")
+			w.At(98, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:100 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(100, 9, "if")
+			w.At(100, 9, runtime.StmtIf)
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104 {{- message.content }}
-			w.At(104, 9, "{{ }}")
+			w.At(104, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(106, 9, "if")
+			w.At(106, 9, runtime.StmtIf)
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop2.Last().Truthy() {
@@ -280,12 +280,12 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else {
 			// Qwen3-Coder.jinja:112 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.At(112, 9, "{{ }}")
+			w.At(112, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115 {%- if add_generation_prompt %}
-	w.At(115, 1, "if")
+	w.At(115, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

@@ -40,32 +40,32 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Qwen-Qwen2.5-7B-Instruct.jinja:1 {%- if tools %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3 {%- if messages[0]['role'] == 'system' %}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:4 {{- messages[0]['content'] }}
-			w.At(4, 9, "{{ }}")
+			w.At(4, 9, runtime.StmtPrint)
 			w.Write(messages0.ItemStr("content"))
 		} else {
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:9 {%- for tool in tools %}
-		w.At(9, 5, "for")
+		w.At(9, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:11 {{- tool | tojson }}
-			w.At(11, 9, "{{ }}")
+			w.At(11, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-		w.At(16, 9, "{{ }}")
+		w.At(16, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
 		w.WriteString("<|im_end|>\n")
@@ -73,16 +73,16 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:21 {%- for message in messages %}
-	w.At(21, 1, "for")
+	w.At(21, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		w.At(22, 5, "if")
+		w.At(22, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(23, 9, "{{ }}")
+			w.At(23, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
@@ -91,60 +91,60 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25 {{- '<|im_start|>' + message.role }}
-			w.At(25, 9, "{{ }}")
+			w.At(25, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26 {%- if message.content %}
-			w.At(26, 9, "if")
+			w.At(26, 9, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27 {{- '\n' + message.content }}
-				w.At(27, 13, "{{ }}")
+				w.At(27, 13, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29 {%- for tool_call in message.tool_calls %}
-			w.At(29, 9, "for")
+			w.At(29, 9, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30 {%- if tool_call.function is defined %}
-				w.At(30, 13, "if")
+				w.At(30, 13, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31 {%- set tool_call = tool_call.function %}
-					w.At(31, 17, "set")
+					w.At(31, 17, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34 {{- tool_call.name }}
-				w.At(34, 13, "{{ }}")
+				w.At(34, 13, runtime.StmtPrint)
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36 {{- tool_call.arguments | tojson }}
-				w.At(36, 13, "{{ }}")
+				w.At(36, 13, runtime.StmtPrint)
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(41, 9, "if")
+			w.At(41, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:45 {{- message.content }}
-			w.At(45, 9, "{{ }}")
+			w.At(45, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(47, 9, "if")
+			w.At(47, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:52 {%- if add_generation_prompt %}
-	w.At(52, 1, "if")
+	w.At(52, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}

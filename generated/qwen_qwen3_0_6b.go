@@ -42,70 +42,70 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen-Qwen3-0.6B.jinja:1 {%- if tools %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3 {%- if messages[0].role == 'system' %}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4 {{- messages[0].content + '\n\n' }}
-			w.At(4, 9, "{{ }}")
+			w.At(4, 9, runtime.StmtPrint)
 			w.WriteAdd(messages0.Attr("content"), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7 {%- for tool in tools %}
-		w.At(7, 5, "for")
+		w.At(7, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9 {{- tool | tojson }}
-			w.At(9, 9, "{{ }}")
+			w.At(9, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-		w.At(14, 9, "{{ }}")
+		w.At(14, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(messages.ItemInt(0).Attr("content"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(17, 1, "set")
+	w.At(17, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
-	w.At(18, 1, "for")
+	w.At(18, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(19, 5, "set")
+		w.At(19, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen-Qwen3-0.6B.jinja:20 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		w.At(20, 5, "if")
+		w.At(20, 5, runtime.StmtIf)
 		if (ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21 {%- set ns.multi_step_tool = false %}
-			w.At(21, 9, "set")
+			w.At(21, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// Qwen-Qwen3-0.6B.jinja:22 {%- set ns.last_query_index = index %}
-			w.At(22, 9, "set")
+			w.At(22, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
-	w.At(25, 1, "for")
+	w.At(25, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
 		content := in.Lookup("content")
 		reasoningContent := in.Lookup("reasoning_content")
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(26, 5, "if")
+		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(27, 9, "{{ }}")
+			w.At(27, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(message2Role)
 			w.WriteString("\n")
@@ -114,35 +114,35 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
-			w.At(29, 9, "set")
+			w.At(29, 9, runtime.StmtSet)
 			message2Content := message2.Attr("content")
 			content = message2Content
 			// Qwen-Qwen3-0.6B.jinja:30 {%- set reasoning_content = ” %}
-			w.At(30, 9, "set")
+			w.At(30, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			w.At(31, 9, "if")
+			w.At(31, 9, runtime.StmtIf)
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsDefined(message2ReasoningContent, nil, nil) && !runtime.IsNone(message2ReasoningContent, nil, nil) {
 				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
-				w.At(32, 13, "set")
+				w.At(32, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), message2Content) {
 				// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(35, 17, "set")
+				w.At(35, 17, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-				w.At(36, 17, "set")
+				w.At(36, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
-			w.At(39, 9, "if")
+			w.At(39, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
 				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
-				w.At(40, 13, "if")
+				w.At(40, 13, runtime.StmtIf)
 				if (i == len(items)-1) || (!(i == len(items)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.At(41, 17, "{{ }}")
+					w.At(41, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
@@ -151,7 +151,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.At(43, 17, "{{ }}")
+					w.At(43, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n")
@@ -159,49 +159,49 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(46, 13, "{{ }}")
+				w.At(46, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>")
 				w.WriteStr(message2Role)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48 {%- if message.tool_calls %}
-			w.At(48, 9, "if")
+			w.At(48, 9, runtime.StmtIf)
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49 {%- for tool_call in message.tool_calls %}
-				w.At(49, 13, "for")
+				w.At(49, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, message2ToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
 					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
-					w.At(50, 17, "if")
+					w.At(50, 17, runtime.StmtIf)
 					if ((i2 == 0) && content.Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53 {%- if tool_call.function %}
-					w.At(53, 17, "if")
+					w.At(53, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54 {%- set tool_call = tool_call.function %}
-						w.At(54, 21, "set")
+						w.At(54, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57 {{- tool_call.name }}
-					w.At(57, 17, "{{ }}")
+					w.At(57, 17, runtime.StmtPrint)
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59 {%- if tool_call.arguments is string %}
-					w.At(59, 17, "if")
+					w.At(59, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsString(toolCallArguments, nil, nil) {
 						// Qwen-Qwen3-0.6B.jinja:60 {{- tool_call.arguments }}
-						w.At(60, 21, "{{ }}")
+						w.At(60, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:62 {{- tool_call.arguments | tojson }}
-						w.At(62, 21, "{{ }}")
+						w.At(62, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
@@ -210,28 +210,28 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(message2Role, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(69, 9, "if")
+			w.At(69, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73 {{- message.content }}
-			w.At(73, 9, "{{ }}")
+			w.At(73, 9, runtime.StmtPrint)
 			w.Write(message2.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(75, 9, "if")
+			w.At(75, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:80 {%- if add_generation_prompt %}
-	w.At(80, 1, "if")
+	w.At(80, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(82, 5, "if")
+		w.At(82, 5, runtime.StmtIf)
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}

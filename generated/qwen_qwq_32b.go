@@ -41,48 +41,48 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen-QwQ-32B.jinja:1 {%- if tools %}
-	w.At(1, 1, "if")
+	w.At(1, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3 {%- if messages[0]['role'] == 'system' %}
-		w.At(3, 5, "if")
+		w.At(3, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-QwQ-32B.jinja:4 {{- messages[0]['content'] }}
-			w.At(4, 9, "{{ }}")
+			w.At(4, 9, runtime.StmtPrint)
 			w.Write(messages0.ItemStr("content"))
 		} else {
 			w.WriteString("")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-QwQ-32B.jinja:9 {%- for tool in tools %}
-		w.At(9, 5, "for")
+		w.At(9, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11 {{- tool | tojson }}
-			w.At(11, 9, "{{ }}")
+			w.At(11, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-		w.At(16, 9, "{{ }}")
+		w.At(16, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
-	w.At(19, 1, "for")
+	w.At(19, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		content := in.Lookup("content")
 		// Qwen-QwQ-32B.jinja:20 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(20, 5, "if")
+		w.At(20, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(21, 9, "{{ }}")
+			w.At(21, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
@@ -91,18 +91,18 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:23 {%- set content = message.content %}
-			w.At(23, 9, "set")
+			w.At(23, 9, runtime.StmtSet)
 			messageContent := message.Attr("content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24 {%- if not loop.last %}
-			w.At(24, 9, "if")
+			w.At(24, 9, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(25, 13, "set")
+				w.At(25, 13, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(27, 9, "{{ }}")
+			w.At(27, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
@@ -111,74 +111,74 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:29 {%- set content = message.content %}
-			w.At(29, 9, "set")
+			w.At(29, 9, runtime.StmtSet)
 			messageContent2 := message.Attr("content")
 			content = messageContent2
 			// Qwen-QwQ-32B.jinja:30 {%- if not loop.last %}
-			w.At(30, 9, "if")
+			w.At(30, 9, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(31, 13, "set")
+				w.At(31, 13, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(messageContent2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33 {{- '<|im_start|>' + message.role }}
-			w.At(33, 9, "{{ }}")
+			w.At(33, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			// Qwen-QwQ-32B.jinja:34 {%- if message.content %}
-			w.At(34, 9, "if")
+			w.At(34, 9, runtime.StmtIf)
 			if messageContent2.Truthy() {
 				// Qwen-QwQ-32B.jinja:35 {{- '\n' + content }}
-				w.At(35, 13, "{{ }}")
+				w.At(35, 13, runtime.StmtPrint)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// Qwen-QwQ-32B.jinja:37 {%- for tool_call in message.tool_calls %}
-			w.At(37, 9, "for")
+			w.At(37, 9, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38 {%- if tool_call.function is defined %}
-				w.At(38, 13, "if")
+				w.At(38, 13, runtime.StmtIf)
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
 					// Qwen-QwQ-32B.jinja:39 {%- set tool_call = tool_call.function %}
-					w.At(39, 17, "set")
+					w.At(39, 17, runtime.StmtSet)
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42 {{- tool_call.name }}
-				w.At(42, 13, "{{ }}")
+				w.At(42, 13, runtime.StmtPrint)
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44 {{- tool_call.arguments | tojson }}
-				w.At(44, 13, "{{ }}")
+				w.At(44, 13, runtime.StmtPrint)
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:49 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(49, 9, "if")
+			w.At(49, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53 {{- message.content }}
-			w.At(53, 9, "{{ }}")
+			w.At(53, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(55, 9, "if")
+			w.At(55, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// Qwen-QwQ-32B.jinja:60 {%- if add_generation_prompt %}
-	w.At(60, 1, "if")
+	w.At(60, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 		// Qwen-QwQ-32B.jinja:62 {%- if not enable_thinking -%}
-		w.At(62, 5, "if")
+		w.At(62, 5, runtime.StmtIf)
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		}

@@ -54,174 +54,174 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		numVideoFrames2 = runtime.Param(numVideoFrames2, "num_video_frames")
 		ns2 := ns
 		// Reka-Edge.jinja:2 {%- if content is string -%}
-		w.At(2, 5, "if")
+		w.At(2, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// Reka-Edge.jinja:3 {{- content -}}
-			w.At(3, 9, "{{ }}")
+			w.At(3, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsSequence(content, nil, nil) {
 			// Reka-Edge.jinja:5 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			w.At(5, 9, "set")
+			w.At(5, 9, runtime.StmtSet)
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
 			// Reka-Edge.jinja:6 {%- for item in content -%}
-			w.At(6, 9, "for")
+			w.At(6, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				itemType := runtime.Undefined("item_type")
 				text := in.Lookup("text")
 				repeatTokens := in.Lookup("repeat_tokens")
 				// Reka-Edge.jinja:7 {%- set item_type = item.get("type") -%}
-				w.At(7, 13, "set")
+				w.At(7, 13, runtime.StmtSet)
 				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
 				// Reka-Edge.jinja:8 {%- if item_type == "text" or item.get("text") is not none -%}
-				w.At(8, 13, "if")
+				w.At(8, 13, runtime.StmtIf)
 				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
 					// Reka-Edge.jinja:9 {%- set text = item.get("text", "") -%}
-					w.At(9, 17, "set")
+					w.At(9, 17, runtime.StmtSet)
 					text = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 					// Reka-Edge.jinja:10 {%- if text -%}
-					w.At(10, 17, "if")
+					w.At(10, 17, runtime.StmtIf)
 					if text.Truthy() {
 						// Reka-Edge.jinja:11 {%- if ns.prev_was_text -%}
-						w.At(11, 21, "if")
+						w.At(11, 21, runtime.StmtIf)
 						if ns2.Attr("prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12 {%- set ns.out = ns.out ~ " " -%}
-							w.At(12, 25, "set")
+							w.At(12, 25, runtime.StmtSet)
 							runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str(" ")))
 						}
 						// Reka-Edge.jinja:14 {%- set ns.out = ns.out ~ text -%}
-						w.At(14, 21, "set")
+						w.At(14, 21, runtime.StmtSet)
 						runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), text))
 					}
 					// Reka-Edge.jinja:16 {%- set ns.prev_was_text = text != "" -%}
-					w.At(16, 17, "set")
+					w.At(16, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
 				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:18 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					w.At(18, 17, "set")
+					w.At(18, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19 {%- set ns.prev_was_text = false -%}
-					w.At(19, 17, "set")
+					w.At(19, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
 				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:21 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					w.At(21, 17, "set")
+					w.At(21, 17, runtime.StmtSet)
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
 					// Reka-Edge.jinja:22 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					w.At(22, 17, "set")
+					w.At(22, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
 					// Reka-Edge.jinja:23 {%- set ns.prev_was_text = false -%}
-					w.At(23, 17, "set")
+					w.At(23, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
 				}
 			}
 			// Reka-Edge.jinja:26 {{- ns.out -}}
-			w.At(26, 9, "{{ }}")
+			w.At(26, 9, runtime.StmtPrint)
 			w.Write(ns2.Attr("out"))
 		}
 	}
 	// Reka-Edge.jinja:29 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	w.At(29, 1, "set")
+	w.At(29, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Reka-Edge.jinja:30 {%- for msg in messages[::-1] -%}
-	w.At(30, 1, "for")
+	w.At(30, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		msg := loop.Item()
 		idx := runtime.Undefined("idx")
 		content2 := in.Lookup("content")
 		// Reka-Edge.jinja:31 {%- set idx = messages|length - 1 - loop.index0 -%}
-		w.At(31, 5, "set")
+		w.At(31, 5, runtime.StmtSet)
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Reka-Edge.jinja:32 {%- if msg.get("role") == "user" -%}
-		w.At(32, 5, "if")
+		w.At(32, 5, runtime.StmtIf)
 		if runtime.EqStr(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
 			// Reka-Edge.jinja:33 {%- set content = msg.get("content", "") -%}
-			w.At(33, 9, "set")
+			w.At(33, 9, runtime.StmtSet)
 			content2 = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Reka-Edge.jinja:34 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			w.At(34, 9, "if")
+			w.At(34, 9, runtime.StmtIf)
 			if !((runtime.IsString(content2, nil, nil) && runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Reka-Edge.jinja:35 {%- set ns.last_query_index = idx -%}
-				w.At(35, 13, "set")
+				w.At(35, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "last_query_index", idx)
 				break
 			}
 		}
 	}
 	// Reka-Edge.jinja:40 {%- set last_query_index = ns.last_query_index -%}
-	w.At(40, 1, "set")
+	w.At(40, 1, runtime.StmtSet)
 	lastQueryIndex = ns.Attr("last_query_index")
 	// Reka-Edge.jinja:41 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	w.At(41, 1, "set")
+	w.At(41, 1, runtime.StmtSet)
 	numImgTokens = runtime.FilterInt(runtime.FilterDefault(numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	w.At(42, 1, "set")
+	w.At(42, 1, runtime.StmtSet)
 	numVideoFrames = runtime.FilterInt(runtime.FilterDefault(numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43 {%- set start_idx = 0 -%}
-	w.At(43, 1, "set")
+	w.At(43, 1, runtime.StmtSet)
 	startIdx = runtime.Int(0)
 	// Reka-Edge.jinja:44 {%- set system_text = "" -%}
-	w.At(44, 1, "set")
+	w.At(44, 1, runtime.StmtSet)
 	systemText = runtime.Str("")
 	// Reka-Edge.jinja:45 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	w.At(45, 1, "if")
+	w.At(45, 1, runtime.StmtIf)
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.InStrs(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
 		// Reka-Edge.jinja:46 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
-		w.At(46, 5, "set")
+		w.At(46, 5, runtime.StmtSet)
 		systemText = w.Capture(func() {
 			renderContent(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47 {%- set start_idx = 1 -%}
-		w.At(47, 5, "set")
+		w.At(47, 5, runtime.StmtSet)
 		startIdx = runtime.Int(1)
 	}
 	// Reka-Edge.jinja:49 {%- if tools or system_text -%}
-	w.At(49, 1, "if")
+	w.At(49, 1, runtime.StmtIf)
 	if tools.Truthy() || systemText.Truthy() {
 		// Reka-Edge.jinja:50 {%- set preamble_ns = namespace(text="") -%}
-		w.At(50, 5, "set")
+		w.At(50, 5, runtime.StmtSet)
 		preambleNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("text", runtime.Str(""))})
 		// Reka-Edge.jinja:51 {%- if system_text -%}
-		w.At(51, 5, "if")
+		w.At(51, 5, runtime.StmtIf)
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			w.At(52, 9, "set")
+			w.At(52, 9, runtime.StmtSet)
 			runtime.SetAttr(preambleNs, "text", runtime.Concat(runtime.Str("system: "), systemText))
 		}
 		// Reka-Edge.jinja:54 {%- if tools -%}
-		w.At(54, 5, "if")
+		w.At(54, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55 {%- if preamble_ns.text -%}
-			w.At(55, 9, "if")
+			w.At(55, 9, runtime.StmtIf)
 			if preambleNs.Attr("text").Truthy() {
 				// Reka-Edge.jinja:56 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				w.At(56, 13, "set")
+				w.At(56, 13, runtime.StmtSet)
 				runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("\n\n")))
 			} else {
 				// Reka-Edge.jinja:58 {%- set preamble_ns.text = "system: " -%}
-				w.At(58, 13, "set")
+				w.At(58, 13, runtime.StmtSet)
 				runtime.SetAttr(preambleNs, "text", runtime.Str("system: "))
 			}
 			// Reka-Edge.jinja:60 {%- set preamble_ns.text = preamble_ns.text
-			w.At(60, 9, "set")
+			w.At(60, 9, runtime.StmtSet)
 			runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>")))
 			// Reka-Edge.jinja:65 {%- for tool in tools -%}
-			w.At(65, 9, "for")
+			w.At(65, 9, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				// Reka-Edge.jinja:66 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				w.At(66, 13, "set")
+				w.At(66, 13, runtime.StmtSet)
 				runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})))
 			}
 			// Reka-Edge.jinja:68 {%- set preamble_ns.text = preamble_ns.text
-			w.At(68, 9, "set")
+			w.At(68, 9, runtime.StmtSet)
 			runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>")))
 		}
 		// Reka-Edge.jinja:74 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		w.At(74, 5, "set")
+		w.At(74, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNs.Attr("text"), runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76 {%- for idx in range(start_idx, messages|length) -%}
-	w.At(76, 1, "for")
+	w.At(76, 1, runtime.StmtFor)
 	for _, idx2 := range runtime.Iterate(w, runtime.Range(startIdx, runtime.FilterLength(messages, nil, nil))) {
 		message := runtime.Undefined("message")
 		role := runtime.Undefined("role")
@@ -234,82 +234,82 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		continueFinalMessage := in.Lookup("continue_final_message")
 		responseText := in.Lookup("response_text")
 		// Reka-Edge.jinja:77 {%- set message = messages[idx] -%}
-		w.At(77, 5, "set")
+		w.At(77, 5, runtime.StmtSet)
 		message = messages.Item(idx2)
 		// Reka-Edge.jinja:78 {%- set role = message.get("role") -%}
-		w.At(78, 5, "set")
+		w.At(78, 5, runtime.StmtSet)
 		role = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("role")}, nil)
 		// Reka-Edge.jinja:79 {%- set content = message.get("content") -%}
-		w.At(79, 5, "set")
+		w.At(79, 5, runtime.StmtSet)
 		content3 = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Reka-Edge.jinja:80 {%- if role == "user" -%}
-		w.At(80, 5, "if")
+		w.At(80, 5, runtime.StmtIf)
 		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81 {%- set prefix_ns = namespace(value="human: ") -%}
-			w.At(81, 9, "set")
+			w.At(81, 9, runtime.StmtSet)
 			prefixNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Str("human: "))})
 			// Reka-Edge.jinja:82 {%- if content is sequence and content is not string -%}
-			w.At(82, 9, "if")
+			w.At(82, 9, runtime.StmtIf)
 			if runtime.IsSequence(content3, nil, nil) && !runtime.IsString(content3, nil, nil) {
 				// Reka-Edge.jinja:83 {%- for item in content -%}
-				w.At(83, 13, "for")
+				w.At(83, 13, runtime.StmtFor)
 				for _, item3 := range runtime.Iterate(w, content3) {
 					text2 := in.Lookup("text")
 					// Reka-Edge.jinja:84 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					w.At(84, 17, "if")
+					w.At(84, 17, runtime.StmtIf)
 					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
 						// Reka-Edge.jinja:85 {%- set text = item.get("text", "") -%}
-						w.At(85, 21, "set")
+						w.At(85, 21, runtime.StmtSet)
 						text2 = runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 						// Reka-Edge.jinja:86 {%- if text -%}
-						w.At(86, 21, "if")
+						w.At(86, 21, runtime.StmtIf)
 						if text2.Truthy() {
 							break
 						}
 					} else if runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:90 {%- set prefix_ns.value = "human:" -%}
-						w.At(90, 21, "set")
+						w.At(90, 21, runtime.StmtSet)
 						runtime.SetAttr(prefixNs, "value", runtime.Str("human:"))
 						break
 					}
 				}
 			}
 			// Reka-Edge.jinja:95 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			w.At(95, 9, "set")
+			w.At(95, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNs.Attr("value"), w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
 		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:97 {%- set tool_calls = message.get("tool_calls") -%}
-			w.At(97, 9, "set")
+			w.At(97, 9, runtime.StmtSet)
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
 			// Reka-Edge.jinja:98 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
-			w.At(98, 9, "set")
+			w.At(98, 9, runtime.StmtSet)
 			contentText = w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99 {%- set reasoning_text = "" -%}
-			w.At(99, 9, "set")
+			w.At(99, 9, runtime.StmtSet)
 			reasoningText = runtime.Str("")
 			// Reka-Edge.jinja:100 {%- if message.get("reasoning_content") is string -%}
-			w.At(100, 9, "if")
+			w.At(100, 9, runtime.StmtIf)
 			if runtime.IsString(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), nil, nil) {
 				// Reka-Edge.jinja:101 {%- set reasoning_text = message.get("reasoning_content") -%}
-				w.At(101, 13, "set")
+				w.At(101, 13, runtime.StmtSet)
 				reasoningText = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			} else if runtime.In(runtime.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:103 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				w.At(103, 13, "set")
+				w.At(103, 13, runtime.StmtSet)
 				reasoningText = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Reka-Edge.jinja:104 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				w.At(104, 13, "set")
+				w.At(104, 13, runtime.StmtSet)
 				contentText = runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Reka-Edge.jinja:106 {%- set ns.out = ns.out ~ "assistant: " -%}
-			w.At(106, 9, "set")
+			w.At(106, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107 {%- set include_thinking = enable_thinking is true
-			w.At(107, 9, "set")
+			w.At(107, 9, runtime.StmtSet)
 			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking, nil, nil)), func() runtime.Value {
 				return runtime.Bool(runtime.Gt(idx2, lastQueryIndex))
 			}), func() runtime.Value {
@@ -318,108 +318,108 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				})
 			})
 			// Reka-Edge.jinja:111 {%- if include_thinking -%}
-			w.At(111, 9, "if")
+			w.At(111, 9, runtime.StmtIf)
 			if includeThinking.Truthy() {
 				// Reka-Edge.jinja:112 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				w.At(112, 13, "set")
+				w.At(112, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<think>\n"), runtime.CallMethod(reasoningText, "strip", nil, nil), runtime.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114 {%- set ns.out = ns.out ~ content_text -%}
-			w.At(114, 9, "set")
+			w.At(114, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), contentText))
 			// Reka-Edge.jinja:115 {%- if tool_calls -%}
-			w.At(115, 9, "if")
+			w.At(115, 9, runtime.StmtIf)
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116 {%- if content_text and not ns.out.endswith("\n") -%}
-				w.At(116, 13, "if")
+				w.At(116, 13, runtime.StmtIf)
 				if contentText.Truthy() && !runtime.CallMethod(ns.Attr("out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
 					// Reka-Edge.jinja:117 {%- set ns.out = ns.out ~ "\n" -%}
-					w.At(117, 17, "set")
+					w.At(117, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n")))
 				}
 				// Reka-Edge.jinja:119 {%- for tool_call in tool_calls -%}
-				w.At(119, 13, "for")
+				w.At(119, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, toolCalls) {
 					arguments := runtime.Undefined("arguments")
 					argumentsJson := in.Lookup("arguments_json")
 					// Reka-Edge.jinja:120 {%- if tool_call.get("function") is not none -%}
-					w.At(120, 17, "if")
+					w.At(120, 17, runtime.StmtIf)
 					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {
 						// Reka-Edge.jinja:121 {%- set tool_call = tool_call.get("function") -%}
-						w.At(121, 21, "set")
+						w.At(121, 21, runtime.StmtSet)
 						toolCall = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
 					}
 					// Reka-Edge.jinja:123 {%- set arguments = tool_call.get("arguments", {}) -%}
-					w.At(123, 17, "set")
+					w.At(123, 17, runtime.StmtSet)
 					arguments = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 					// Reka-Edge.jinja:124 {%- if arguments is string -%}
-					w.At(124, 17, "if")
+					w.At(124, 17, runtime.StmtIf)
 					if runtime.IsString(arguments, nil, nil) {
 						// Reka-Edge.jinja:125 {%- set arguments_json = arguments -%}
-						w.At(125, 21, "set")
+						w.At(125, 21, runtime.StmtSet)
 						argumentsJson = arguments
 					} else if runtime.IsMapping(arguments, nil, nil) {
 						// Reka-Edge.jinja:127 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						w.At(127, 21, "set")
+						w.At(127, 21, runtime.StmtSet)
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					} else {
 						// Reka-Edge.jinja:129 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						w.At(129, 21, "set")
+						w.At(129, 21, runtime.StmtSet)
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					}
 					// Reka-Edge.jinja:131 {%- set ns.out = ns.out
-					w.At(131, 17, "set")
+					w.At(131, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("name"), runtime.Str("")}, nil), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			w.At(138, 9, "if")
+			w.At(138, 9, runtime.StmtIf)
 			if !(continueFinalMessage.Truthy() && runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))) {
 				// Reka-Edge.jinja:139 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				w.At(139, 13, "set")
+				w.At(139, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n\n<sep>")))
 			}
 		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:142 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			w.At(142, 9, "if")
+			w.At(142, 9, runtime.StmtIf)
 			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:143 {%- set ns.out = ns.out ~ "human: " -%}
-				w.At(143, 13, "set")
+				w.At(143, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("human: ")))
 			}
 			// Reka-Edge.jinja:145 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
-			w.At(145, 9, "set")
+			w.At(145, 9, runtime.StmtSet)
 			responseText = w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			w.At(146, 9, "set")
+			w.At(146, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			w.At(147, 9, "if")
+			w.At(147, 9, runtime.StmtIf)
 			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:148 {%- set ns.out = ns.out ~ "<sep>" -%}
-				w.At(148, 13, "set")
+				w.At(148, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152 {%- if add_generation_prompt
-	w.At(152, 1, "if")
+	w.At(152, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155 {%- if enable_thinking is true -%}
-		w.At(155, 5, "if")
+		w.At(155, 5, runtime.StmtIf)
 		if runtime.IsTrue(enableThinking, nil, nil) {
 			// Reka-Edge.jinja:156 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			w.At(156, 9, "set")
+			w.At(156, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:158 {%- set ns.out = ns.out ~ "assistant:" -%}
-			w.At(158, 9, "set")
+			w.At(158, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161 {{- ns.out -}}
-	w.At(161, 1, "{{ }}")
+	w.At(161, 1, runtime.StmtPrint)
 	w.Write(ns.Attr("out"))
 }

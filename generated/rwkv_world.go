@@ -39,40 +39,40 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// rwkv-world.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14 {%- for message in messages %}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		content := runtime.Undefined("content")
 		// rwkv-world.jinja:15 {%- set content = message['content'].strip(c_space) %}
-		w.At(15, 1, "set")
+		w.At(15, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// rwkv-world.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1, "if")
+		w.At(16, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17 {{- 'System: ' + content + '\n\n' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("System: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
-			w.At(19, 1, "{{ }}")
+			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("User: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
 			// rwkv-world.jinja:20 {%- if loop.last %}
-			w.At(20, 1, "if")
+			w.At(20, 1, runtime.StmtIf)
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
-			w.At(24, 1, "{{ }}")
+			w.At(24, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")

@@ -39,26 +39,26 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
 	messages := in.Lookup("messages")
 	// seed_oss.jinja:11 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12 {%- for message in messages %}
-	w.At(12, 1, "for")
+	w.At(12, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := in.Lookup("content")
 		// seed_oss.jinja:13 {%- if message['role'] == 'assistant' %}
-		w.At(13, 1, "if")
+		w.At(13, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// seed_oss.jinja:14 {%- set content = message['content'].strip(c_space) %}
-			w.At(14, 1, "set")
+			w.At(14, 1, runtime.StmtSet)
 			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		} else {
 			// seed_oss.jinja:16 {%- set content = message['content'] %}
-			w.At(16, 1, "set")
+			w.At(16, 1, runtime.StmtSet)
 			content = message.ItemStr("content")
 		}
 		// seed_oss.jinja:18 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		w.At(18, 1, "{{ }}")
+		w.At(18, 1, runtime.StmtPrint)
 		w.WriteString("<seed:bos>")
 		w.WriteStr(messageRole)
 		w.WriteString("\n")

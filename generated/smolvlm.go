@@ -39,24 +39,24 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// smolvlm.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1, "if")
+		w.At(12, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// smolvlm.jinja:13 {{- message['content'] + '\n\n' }}
-			w.At(13, 1, "{{ }}")
+			w.At(13, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.EqStr(messageRole, "user") {
 			// smolvlm.jinja:15 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.At(15, 1, "{{ }}")
+			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("User: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<end_of_utterance>\n")
 		} else {
 			// smolvlm.jinja:17 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<end_of_utterance>\n")

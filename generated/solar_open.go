@@ -38,10 +38,10 @@ var SolarOpen = &runtime.Template{
 func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// solar-open.jinja:8 {%- for message in messages %}
-	w.At(8, 1, "for")
+	w.At(8, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// solar-open.jinja:9 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		w.At(9, 1, "{{ }}")
+		w.At(9, 1, runtime.StmtPrint)
 		w.WriteString("<|begin|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|content|>")

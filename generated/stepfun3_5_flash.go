@@ -45,16 +45,16 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1 {% if content is none %}
-		w.At(1, 36, "if")
+		w.At(1, 36, runtime.StmtIf)
 		if runtime.IsNone(content, nil, nil) {
 			w.WriteString("")
 		} else if runtime.IsString(content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1 {{- content }}
-			w.At(1, 97, "{{ }}")
+			w.At(1, 97, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsMapping(content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1 {{- content['value'] if 'value' in content else content['text'] }}
-			w.At(1, 140, "{{ }}")
+			w.At(1, 140, runtime.StmtPrint)
 			if runtime.In(runtime.Str("value"), content) {
 				w.Write(content.ItemStr("value"))
 			} else {
@@ -62,14 +62,14 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.IsIterable(content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1 {% for item in content %}
-			w.At(1, 236, "for")
+			w.At(1, 236, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1 {% if item.type == 'text' %}
-				w.At(1, 261, "if")
+				w.At(1, 261, runtime.StmtIf)
 				item2Type := item2.Attr("type")
 				if runtime.EqStr(item2Type, "text") {
 					// StepFun3.5-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
-					w.At(1, 289, "{{ }}")
+					w.At(1, 289, runtime.StmtPrint)
 					if runtime.In(runtime.Str("value"), item2) {
 						w.Write(item2.ItemStr("value"))
 					} else {
@@ -82,53 +82,53 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:2 {{bos_token}}
-	w.At(2, 1, "{{ }}")
+	w.At(2, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// StepFun3.5-Flash.jinja:2 {%- if tools %}
-	w.At(2, 14, "if")
+	w.At(2, 14, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4 {%- if messages[0].role == 'system' %}
-		w.At(4, 5, "if")
+		w.At(4, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:5 {{- render_content(messages[0].content) + '\n\n' }}
-			w.At(5, 9, "{{ }}")
+			w.At(5, 9, runtime.StmtPrint)
 			w.WriteAdd(w.Capture(func() {
 				renderContent(messages0.Attr("content"))
 			}), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8 {%- for tool in tools %}
-		w.At(8, 5, "for")
+		w.At(8, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(10, 9, "{{ }}")
+			w.At(10, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-		w.At(15, 9, "{{ }}")
+		w.At(15, 9, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
 			renderContent(messages.ItemInt(0).Attr("content"))
 		}), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.5-Flash.jinja:18 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.5-Flash.jinja:19 {%- for message in messages[::-1] %}
-	w.At(19, 1, "for")
+	w.At(19, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.5-Flash.jinja:20 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(20, 5, "set")
+		w.At(20, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.5-Flash.jinja:21 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		w.At(21, 5, "if")
+		w.At(21, 5, runtime.StmtIf)
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderContent(message.Attr("content"))
 		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
@@ -137,15 +137,15 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			renderContent(message.Attr("content"))
 		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.5-Flash.jinja:22 {%- set ns.multi_step_tool = false %}
-			w.At(22, 9, "set")
+			w.At(22, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// StepFun3.5-Flash.jinja:23 {%- set ns.last_query_index = index %}
-			w.At(23, 9, "set")
+			w.At(23, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.5-Flash.jinja:26 {%- for message in messages %}
-	w.At(26, 1, "for")
+	w.At(26, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
@@ -153,101 +153,101 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		roleName := in.Lookup("role_name")
 		reasoningContent := in.Lookup("reasoning_content")
 		// StepFun3.5-Flash.jinja:27 {%- set content = render_content(message.content) %}
-		w.At(27, 5, "set")
+		w.At(27, 5, runtime.StmtSet)
 		content2 = w.Capture(func() {
 			renderContent(message2.Attr("content"))
 		})
 		// StepFun3.5-Flash.jinja:28 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(28, 5, "if")
+		w.At(28, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			w.At(29, 9, "set")
+			w.At(29, 9, runtime.StmtSet)
 			if (runtime.EqStr(message2Role, "system") && !(i == 0)) && runtime.EqStr(message2.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message2Role
 			}
 			// StepFun3.5-Flash.jinja:30 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(30, 9, "{{ }}")
+			w.At(30, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// StepFun3.5-Flash.jinja:32 {%- if message.reasoning_content is string %}
-			w.At(32, 9, "if")
+			w.At(32, 9, runtime.StmtIf)
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
 				// StepFun3.5-Flash.jinja:33 {%- set reasoning_content = render_content(message.reasoning_content) %}
-				w.At(33, 13, "set")
+				w.At(33, 13, runtime.StmtSet)
 				reasoningContent = w.Capture(func() {
 					renderContent(message2ReasoningContent)
 				})
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(36, 17, "set")
+				w.At(36, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// StepFun3.5-Flash.jinja:37 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(37, 17, "set")
+				w.At(37, 17, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
 				// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = ” %}
-				w.At(39, 17, "set")
+				w.At(39, 17, runtime.StmtSet)
 				reasoningContent = runtime.Str("")
 			}
 			// StepFun3.5-Flash.jinja:42 {%- if loop.index0 > ns.last_query_index %}
-			w.At(42, 9, "if")
+			w.At(42, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
 				// StepFun3.5-Flash.jinja:43 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.At(43, 13, "{{ }}")
+				w.At(43, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
 			} else {
 				// StepFun3.5-Flash.jinja:45 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(45, 13, "{{ }}")
+				w.At(45, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content2)
 			}
 			// StepFun3.5-Flash.jinja:47 {%- if message.tool_calls %}
-			w.At(47, 9, "if")
+			w.At(47, 9, runtime.StmtIf)
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48 {%- for tool_call in message.tool_calls %}
-				w.At(48, 13, "for")
+				w.At(48, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
 					arguments := in.Lookup("arguments")
 					// StepFun3.5-Flash.jinja:49 {%- if tool_call.function is defined %}
-					w.At(49, 17, "if")
+					w.At(49, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// StepFun3.5-Flash.jinja:50 {%- set tool_call = tool_call.function %}
-						w.At(50, 21, "set")
+						w.At(50, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.At(52, 17, "{{ }}")
+					w.At(52, 17, runtime.StmtPrint)
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53 {%- if tool_call.arguments is defined %}
-					w.At(53, 17, "if")
+					w.At(53, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// StepFun3.5-Flash.jinja:54 {%- set arguments = tool_call.arguments %}
-						w.At(54, 21, "set")
+						w.At(54, 21, runtime.StmtSet)
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55 {%- for args_name, args_value in arguments|items %}
-						w.At(55, 21, "for")
+						w.At(55, 21, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(arguments)
 						for i2 := range w.Count(len(keys)) {
 							argsName := keys[i2]
 							argsValue := values[i2]
 							// StepFun3.5-Flash.jinja:56 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(56, 25, "{{ }}")
+							w.At(56, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							w.At(57, 25, "set")
+							w.At(57, 25, runtime.StmtSet)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
 							// StepFun3.5-Flash.jinja:58 {{- args_value }}
-							w.At(58, 25, "{{ }}")
+							w.At(58, 25, runtime.StmtPrint)
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -258,24 +258,24 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(message2Role, "tool") {
 			// StepFun3.5-Flash.jinja:67 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(67, 9, "if")
+			w.At(67, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.5-Flash.jinja:71 {{- content }}
-			w.At(71, 9, "{{ }}")
+			w.At(71, 9, runtime.StmtPrint)
 			w.Write(content2)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(73, 9, "if")
+			w.At(73, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// StepFun3.5-Flash.jinja:78 {%- if add_generation_prompt %}
-	w.At(78, 1, "if")
+	w.At(78, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}

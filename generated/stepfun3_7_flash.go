@@ -47,17 +47,17 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		ns2 := ns
 		// StepFun3.7-Flash.jinja:1 {% if message.content is none %}
-		w.At(1, 44, "if")
+		w.At(1, 44, runtime.StmtIf)
 		messageContent := message.Attr("content")
 		if runtime.IsNone(messageContent, nil, nil) {
 			w.WriteString("")
 		} else if runtime.IsString(messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {{- message.content }}
-			w.At(1, 121, "{{ }}")
+			w.At(1, 121, runtime.StmtPrint)
 			w.Write(messageContent)
 		} else if runtime.IsMapping(messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			w.At(1, 180, "{{ }}")
+			w.At(1, 180, runtime.StmtPrint)
 			if runtime.In(runtime.Str("value"), messageContent) {
 				w.Write(messageContent.ItemStr("value"))
 			} else {
@@ -65,106 +65,106 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1 {% set ns = namespace(needs_text_separator=false) %}
-			w.At(1, 308, "set")
+			w.At(1, 308, runtime.StmtSet)
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
 			// StepFun3.7-Flash.jinja:1 {% for item in message.content %}
-			w.At(1, 360, "for")
+			w.At(1, 360, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1 {% if item.type == 'text' %}
-				w.At(1, 393, "if")
+				w.At(1, 393, runtime.StmtIf)
 				item2Type := item2.Attr("type")
 				if runtime.EqStr(item2Type, "text") {
 					// StepFun3.7-Flash.jinja:1 {% if ns.needs_text_separator %}
-					w.At(1, 421, "if")
+					w.At(1, 421, runtime.StmtIf)
 					if ns2.Attr("needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
-					w.At(1, 474, "{{ }}")
+					w.At(1, 474, runtime.StmtPrint)
 					if runtime.In(runtime.Str("value"), item2) {
 						w.Write(item2.ItemStr("value"))
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = true %}
-					w.At(1, 531, "set")
+					w.At(1, 531, runtime.StmtSet)
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
 				} else if runtime.EqStr(item2Type, "image") {
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = false %}
-					w.At(1, 612, "set")
+					w.At(1, 612, runtime.StmtSet)
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(false))
 				}
 			}
 		}
 	}
 	// StepFun3.7-Flash.jinja:2 {{bos_token}}
-	w.At(2, 1, "{{ }}")
+	w.At(2, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// StepFun3.7-Flash.jinja:2 {%- if tools %}
-	w.At(2, 14, "if")
+	w.At(2, 14, runtime.StmtIf)
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4 {%- if reasoning_effort is defined %}
-		w.At(4, 5, "if")
+		w.At(4, 5, runtime.StmtIf)
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:5 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.At(5, 9, "{{ }}")
+			w.At(5, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7 {%- if messages[0].role == 'system' %}
-		w.At(7, 5, "if")
+		w.At(7, 5, runtime.StmtIf)
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
-			w.At(8, 9, "{{ }}")
+			w.At(8, 9, runtime.StmtPrint)
 			w.WriteAdd(w.Capture(func() {
 				renderMessageContent(messages0)
 			}), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11 {%- for tool in tools %}
-		w.At(11, 5, "for")
+		w.At(11, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(13, 9, "{{ }}")
+			w.At(13, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
-		w.At(19, 9, "if")
+		w.At(19, 9, runtime.StmtIf)
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:20 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.At(20, 13, "{{ }}")
+			w.At(20, 13, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-		w.At(22, 9, "{{ }}")
+		w.At(22, 9, runtime.StmtPrint)
 		w.WriteAdd(w.Capture(func() {
 			renderMessageContent(messages.ItemInt(0))
 		}), runtime.Str("<|im_end|>\n"))
 	} else if runtime.IsDefined(reasoningEffort, nil, nil) {
 		// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-		w.At(24, 9, "{{ }}")
+		w.At(24, 9, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.7-Flash.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(27, 1, "set")
+	w.At(27, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28 {%- for message in messages[::-1] %}
-	w.At(28, 1, "for")
+	w.At(28, 1, runtime.StmtFor)
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		index := runtime.Undefined("index")
 		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(29, 5, "set")
+		w.At(29, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.7-Flash.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		w.At(30, 5, "if")
+		w.At(30, 5, runtime.StmtIf)
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderMessageContent(message2)
 		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
@@ -173,15 +173,15 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			renderMessageContent(message2)
 		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.7-Flash.jinja:31 {%- set ns.multi_step_tool = false %}
-			w.At(31, 9, "set")
+			w.At(31, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// StepFun3.7-Flash.jinja:32 {%- set ns.last_query_index = index %}
-			w.At(32, 9, "set")
+			w.At(32, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.7-Flash.jinja:35 {%- for message in messages %}
-	w.At(35, 1, "for")
+	w.At(35, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message3 := items[i]
@@ -190,103 +190,103 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		reasoningContent := in.Lookup("reasoning_content")
 		preserveThinking := in.Lookup("preserve_thinking")
 		// StepFun3.7-Flash.jinja:36 {%- set content = render_message_content(message) %}
-		w.At(36, 5, "set")
+		w.At(36, 5, runtime.StmtSet)
 		content = w.Capture(func() {
 			renderMessageContent(message3)
 		})
 		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(37, 5, "if")
+		w.At(37, 5, runtime.StmtIf)
 		message3Role := message3.Attr("role")
 		if runtime.EqStr(message3Role, "user") || (runtime.EqStr(message3Role, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			w.At(38, 9, "set")
+			w.At(38, 9, runtime.StmtSet)
 			if (runtime.EqStr(message3Role, "system") && !(i == 0)) && runtime.EqStr(message3.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message3Role
 			}
 			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(39, 9, "{{ }}")
+			w.At(39, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
-			w.At(41, 9, "if")
+			w.At(41, 9, runtime.StmtIf)
 			message3ReasoningContent := message3.Attr("reasoning_content")
 			if runtime.IsString(message3ReasoningContent, nil, nil) {
 				// StepFun3.7-Flash.jinja:42 {%- set reasoning_content = message.reasoning_content %}
-				w.At(42, 13, "set")
+				w.At(42, 13, runtime.StmtSet)
 				reasoningContent = message3ReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content) {
 				// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(45, 17, "set")
+				w.At(45, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// StepFun3.7-Flash.jinja:46 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(46, 17, "set")
+				w.At(46, 17, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
 				// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = ” %}
-				w.At(48, 17, "set")
+				w.At(48, 17, runtime.StmtSet)
 				reasoningContent = runtime.Str("")
 			}
 			// StepFun3.7-Flash.jinja:54 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			w.At(54, 9, "if")
+			w.At(54, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.At(55, 13, "{{ }}")
+				w.At(55, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:57 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(57, 13, "{{ }}")
+				w.At(57, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59 {%- if message.tool_calls %}
-			w.At(59, 9, "if")
+			w.At(59, 9, runtime.StmtIf)
 			message3ToolCalls := message3.Attr("tool_calls")
 			if message3ToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60 {%- for tool_call in message.tool_calls %}
-				w.At(60, 13, "for")
+				w.At(60, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message3ToolCalls) {
 					arguments := in.Lookup("arguments")
 					// StepFun3.7-Flash.jinja:61 {%- if tool_call.function is defined %}
-					w.At(61, 17, "if")
+					w.At(61, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
 						// StepFun3.7-Flash.jinja:62 {%- set tool_call = tool_call.function %}
-						w.At(62, 21, "set")
+						w.At(62, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.At(64, 17, "{{ }}")
+					w.At(64, 17, runtime.StmtPrint)
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65 {%- if tool_call.arguments is defined %}
-					w.At(65, 17, "if")
+					w.At(65, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
 						// StepFun3.7-Flash.jinja:66 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						w.At(66, 21, "set")
+						w.At(66, 21, runtime.StmtSet)
 						if runtime.IsString(toolCallArguments, nil, nil) {
 							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67 {%- for args_name, args_value in arguments|items %}
-						w.At(67, 21, "for")
+						w.At(67, 21, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(arguments)
 						for i2 := range w.Count(len(keys)) {
 							argsName := keys[i2]
 							argsValue := values[i2]
 							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(68, 25, "{{ }}")
+							w.At(68, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							w.At(69, 25, "set")
+							w.At(69, 25, runtime.StmtSet)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
 							// StepFun3.7-Flash.jinja:70 {{- args_value }}
-							w.At(70, 25, "{{ }}")
+							w.At(70, 25, runtime.StmtPrint)
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -297,24 +297,24 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_end|>\n")
 		} else if runtime.EqStr(message3Role, "tool") {
 			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(79, 9, "if")
+			w.At(79, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.7-Flash.jinja:83 {{- content }}
-			w.At(83, 9, "{{ }}")
+			w.At(83, 9, runtime.StmtPrint)
 			w.Write(content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(85, 9, "if")
+			w.At(85, 9, runtime.StmtIf)
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
 	// StepFun3.7-Flash.jinja:90 {%- if add_generation_prompt %}
-	w.At(90, 1, "if")
+	w.At(90, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}

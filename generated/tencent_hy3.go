@@ -70,158 +70,158 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	prevNs := runtime.Undefined("prev_ns")
 	lastNs := runtime.Undefined("last_ns")
 	// tencent-Hy3.jinja:2 {%- set HYTK = ':opensource' %}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	HYTK = runtime.Str(":opensource")
 	// tencent-Hy3.jinja:3 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	eosToken = runtime.CallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	bosToken = runtime.CallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	_ = runtime.CallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	w.At(6, 1, "set")
+	w.At(6, 1, runtime.StmtSet)
 	userToken = runtime.CallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	w.At(7, 1, "set")
+	w.At(7, 1, runtime.StmtSet)
 	assistantToken = runtime.CallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	w.At(8, 1, "set")
+	w.At(8, 1, runtime.StmtSet)
 	thinkBeginToken = runtime.CallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	w.At(9, 1, "set")
+	w.At(9, 1, runtime.StmtSet)
 	thinkEndToken = runtime.CallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	toolcallsBeginToken = runtime.CallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	toolcallsEndToken = runtime.CallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	toolcallBeginToken = runtime.CallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	w.At(13, 1, "set")
+	w.At(13, 1, runtime.StmtSet)
 	toolcallEndToken = runtime.CallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	w.At(14, 1, "set")
+	w.At(14, 1, runtime.StmtSet)
 	toolsepToken = runtime.CallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	w.At(15, 1, "set")
+	w.At(15, 1, runtime.StmtSet)
 	argkeyBeginToken = runtime.CallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	w.At(16, 1, "set")
+	w.At(16, 1, runtime.StmtSet)
 	argkeyEndToken = runtime.CallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	w.At(17, 1, "set")
+	w.At(17, 1, runtime.StmtSet)
 	argvalueBeginToken = runtime.CallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	argvalueEndToken = runtime.CallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	w.At(19, 1, "set")
+	w.At(19, 1, runtime.StmtSet)
 	toolresponsesBeginToken = runtime.CallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	w.At(20, 1, "set")
+	w.At(20, 1, runtime.StmtSet)
 	toolresponsesEndToken = runtime.CallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	w.At(21, 1, "set")
+	w.At(21, 1, runtime.StmtSet)
 	toolresponseBeginToken = runtime.CallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	w.At(22, 1, "set")
+	w.At(22, 1, runtime.StmtSet)
 	toolresponseEndToken = runtime.CallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	w.At(23, 1, "set")
+	w.At(23, 1, runtime.StmtSet)
 	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26 {%- if not add_generation_prompt is defined %}
-	w.At(26, 1, "if")
+	w.At(26, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
 		// tencent-Hy3.jinja:27 {%- set add_generation_prompt = false %}
-		w.At(27, 5, "set")
+		w.At(27, 5, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:29 {%- if not preserved_thinking is defined %}
-	w.At(29, 1, "if")
+	w.At(29, 1, runtime.StmtIf)
 	if !runtime.IsDefined(preservedThinking, nil, nil) {
 		// tencent-Hy3.jinja:30 {%- if not tools %}
-		w.At(30, 5, "if")
+		w.At(30, 5, runtime.StmtIf)
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31 {%- set preserved_thinking = false %}
-			w.At(31, 9, "set")
+			w.At(31, 9, runtime.StmtSet)
 			preservedThinking = runtime.Bool(false)
 		} else {
 			// tencent-Hy3.jinja:33 {%- set preserved_thinking = true %}
-			w.At(33, 9, "set")
+			w.At(33, 9, runtime.StmtSet)
 			preservedThinking = runtime.Bool(true)
 		}
 	}
 	// tencent-Hy3.jinja:36 {%- if not is_training is defined %}
-	w.At(36, 1, "if")
+	w.At(36, 1, runtime.StmtIf)
 	if !runtime.IsDefined(isTraining, nil, nil) {
 		// tencent-Hy3.jinja:37 {%- set is_training = false %}
-		w.At(37, 5, "set")
+		w.At(37, 5, runtime.StmtSet)
 		isTraining = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:40 {%- if not reasoning_effort is defined %}
-	w.At(40, 1, "if")
+	w.At(40, 1, runtime.StmtIf)
 	if !runtime.IsDefined(reasoningEffort, nil, nil) {
 		// tencent-Hy3.jinja:41 {%- set reasoning_effort = 'no_think' %}
-		w.At(41, 5, "set")
+		w.At(41, 5, runtime.StmtSet)
 		reasoningEffort = runtime.Str("no_think")
 	} else if !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:43 {%- if reasoning_effort is none %}
-		w.At(43, 5, "if")
+		w.At(43, 5, runtime.StmtIf)
 		if runtime.IsNone(reasoningEffort, nil, nil) {
 			// tencent-Hy3.jinja:44 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			w.At(44, 9, "{{ }}")
+			w.At(44, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:46 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			w.At(46, 9, "{{ }}")
+			w.At(46, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	w.At(50, 1, "if")
+	w.At(50, 1, runtime.StmtIf)
 	if runtime.IsDefined(fallbackStrategy, nil, nil) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51 {%- set reasoning_effort = 'high' %}
-		w.At(51, 5, "set")
+		w.At(51, 5, runtime.StmtSet)
 		reasoningEffort = runtime.Str("high")
 		// tencent-Hy3.jinja:52 {%- set add_generation_prompt = false %}
-		w.At(52, 5, "set")
+		w.At(52, 5, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:54 {%- if not raw_last_assistant is defined %}
-	w.At(54, 1, "if")
+	w.At(54, 1, runtime.StmtIf)
 	if !runtime.IsDefined(rawLastAssistant, nil, nil) {
 		// tencent-Hy3.jinja:55 {%- set raw_last_assistant = false %}
-		w.At(55, 5, "set")
+		w.At(55, 5, runtime.StmtSet)
 		rawLastAssistant = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:58 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// tencent-Hy3.jinja:59 {%- if content is string -%}
-		w.At(59, 5, "if")
+		w.At(59, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// tencent-Hy3.jinja:60 {{- content }}
-			w.At(60, 9, "{{ }}")
+			w.At(60, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// tencent-Hy3.jinja:62 {%- for item in content -%}
-			w.At(62, 9, "for")
+			w.At(62, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// tencent-Hy3.jinja:63 {%- if item is mapping and item.type == 'text' -%}
-				w.At(63, 13, "if")
+				w.At(63, 13, runtime.StmtIf)
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// tencent-Hy3.jinja:64 {{- item.text }}
-					w.At(64, 17, "{{ }}")
+					w.At(64, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// tencent-Hy3.jinja:66 {{- item }}
-					w.At(66, 17, "{{ }}")
+					w.At(66, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
@@ -229,57 +229,57 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("")
 		} else {
 			// tencent-Hy3.jinja:72 {{- content }}
-			w.At(72, 9, "{{ }}")
+			w.At(72, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
 	// tencent-Hy3.jinja:76 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(76, 1, "set")
+	w.At(76, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// tencent-Hy3.jinja:77 {%- set sp_ns = namespace(system_prompt=”, is_first_sp=true) %}
-	w.At(77, 1, "set")
+	w.At(77, 1, runtime.StmtSet)
 	spNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
 	// tencent-Hy3.jinja:78 {%- for message in messages %}
-	w.At(78, 1, "for")
+	w.At(78, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79 {%- if message['role'] == 'system' %}
-		w.At(79, 5, "if")
+		w.At(79, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
-			w.At(80, 9, "set")
+			w.At(80, 9, runtime.StmtSet)
 			runtime.SetAttr(spNs, "system_prompt", runtime.Add(spNs.Attr("system_prompt"), w.Capture(func() {
 				visibleText(message.ItemStr("content"))
 			})))
 		}
 		// tencent-Hy3.jinja:82 {%- if message['role'] == 'user' %}
-		w.At(82, 5, "if")
+		w.At(82, 5, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:83 {%- set ns.last_user_index = loop.index0 %}
-			w.At(83, 9, "set")
+			w.At(83, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” and not…
-	w.At(86, 1, "if")
+	w.At(86, 1, runtime.StmtIf)
 	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		w.At(87, 5, "set")
+		w.At(87, 5, runtime.StmtSet)
 		runtime.SetAttr(spNs, "system_prompt", runtime.Sum(spNs.Attr("system_prompt"), reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort))
 	}
 	// tencent-Hy3.jinja:89 {{- bos_token }}
-	w.At(89, 1, "{{ }}")
+	w.At(89, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// tencent-Hy3.jinja:90 {{- sp_ns.system_prompt }}
-	w.At(90, 1, "{{ }}")
+	w.At(90, 1, runtime.StmtPrint)
 	w.Write(spNs.Attr("system_prompt"))
 	// tencent-Hy3.jinja:91 {%- if tools %}
-	w.At(91, 1, "if")
+	w.At(91, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92 {%- if sp_ns.system_prompt != ” %}
-		w.At(92, 5, "if")
+		w.At(92, 5, runtime.StmtIf)
 		if !runtime.EqStr(spNs.Attr("system_prompt"), "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
@@ -287,50 +287,50 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99 {%- for tool in tools %}
-		w.At(99, 5, "for")
+		w.At(99, 5, runtime.StmtFor)
 		items2 := runtime.Iterate(w, tools)
 		for i2 := range items2 {
 			tool := items2[i2]
 			// tencent-Hy3.jinja:100 {%- if loop.index0 > 0 %}
-			w.At(100, 9, "if")
+			w.At(100, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103 {{- tool | tojson }}
-			w.At(103, 9, "{{ }}")
+			w.At(103, 9, runtime.StmtPrint)
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		w.At(106, 5, "{{ }}")
+		w.At(106, 5, runtime.StmtPrint)
 		w.WriteString("For function call returns, you should first print ")
 		w.WriteStr(toolcallsBeginToken)
 		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		w.At(108, 5, "{{ }}")
+		w.At(108, 5, runtime.StmtPrint)
 		w.WriteAdd(toolcallBeginToken, runtime.Str("{function-name}"), toolsepToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:109 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		w.At(109, 5, "{{ }}")
+		w.At(109, 5, runtime.StmtPrint)
 		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-1}"), argkeyEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:110 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		w.At(110, 5, "{{ }}")
+		w.At(110, 5, runtime.StmtPrint)
 		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-1}"), argvalueEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:111 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		w.At(111, 5, "{{ }}")
+		w.At(111, 5, runtime.StmtPrint)
 		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-2}"), argkeyEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:112 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		w.At(112, 5, "{{ }}")
+		w.At(112, 5, runtime.StmtPrint)
 		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-2}"), argvalueEndToken, runtime.Str("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114 {{- toolcall_end_token + '\n' }}
-		w.At(114, 5, "{{ }}")
+		w.At(114, 5, runtime.StmtPrint)
 		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:115 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” %}
-		w.At(115, 5, "if")
+		w.At(115, 5, runtime.StmtIf)
 		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			w.At(116, 9, "{{ }}")
+			w.At(116, 9, runtime.StmtPrint)
 			w.WriteString("At the end of function call returns, you should print ")
 			w.WriteStr(toolcallsEndToken)
 			w.WriteStr(reasoningModeToken)
@@ -338,252 +338,252 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(reasoningEffort)
 		} else {
 			// tencent-Hy3.jinja:118 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			w.At(118, 9, "{{ }}")
+			w.At(118, 9, runtime.StmtPrint)
 			w.WriteString("At the end of function call returns, you should print ")
 			w.WriteStr(toolcallsEndToken)
 		}
 	}
 	// tencent-Hy3.jinja:122 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
-	w.At(122, 1, "set")
+	w.At(122, 1, runtime.StmtSet)
 	prevNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("is_tool_first", runtime.Bool(true))})
 	// tencent-Hy3.jinja:123 {%- set last_ns = namespace(last_is_assistant=false) %}
-	w.At(123, 1, "set")
+	w.At(123, 1, runtime.StmtSet)
 	lastNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_is_assistant", runtime.Bool(false))})
 	// tencent-Hy3.jinja:124 {%- for message in messages %}
-	w.At(124, 1, "for")
+	w.At(124, 1, runtime.StmtFor)
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
 		rc := in.Lookup("rc")
 		content2 := in.Lookup("content")
 		// tencent-Hy3.jinja:125 {%- if message['role'] == 'user' %}
-		w.At(125, 5, "if")
+		w.At(125, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// tencent-Hy3.jinja:126 {%- if prev_ns.is_tool %}
-			w.At(126, 9, "if")
+			w.At(126, 9, runtime.StmtIf)
 			if prevNs.Attr("is_tool").Truthy() {
 				// tencent-Hy3.jinja:127 {{- toolresponses_end_token }}
-				w.At(127, 13, "{{ }}")
+				w.At(127, 13, runtime.StmtPrint)
 				w.Write(toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:129 {{- user_token + visible_text(message['content']) }}
-			w.At(129, 9, "{{ }}")
+			w.At(129, 9, runtime.StmtPrint)
 			w.WriteAdd(userToken, w.Capture(func() {
 				visibleText(message2.ItemStr("content"))
 			}))
 			// tencent-Hy3.jinja:130 {%- set prev_ns.is_tool = false %}
-			w.At(130, 9, "set")
+			w.At(130, 9, runtime.StmtSet)
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(false))
 		}
 		// tencent-Hy3.jinja:132 {%- if message['role'] == 'assistant' %}
-		w.At(132, 5, "if")
+		w.At(132, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "assistant") {
 			// tencent-Hy3.jinja:133 {%- if is_training %}
-			w.At(133, 9, "if")
+			w.At(133, 9, runtime.StmtIf)
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				w.At(134, 13, "if")
+				w.At(134, 13, runtime.StmtIf)
 				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
 					// tencent-Hy3.jinja:135 {%- set rc = message['reasoning_content'] %}
-					w.At(135, 17, "set")
+					w.At(135, 17, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning_content")
 				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
 					// tencent-Hy3.jinja:137 {%- set rc = message['reasoning'] %}
-					w.At(137, 17, "set")
+					w.At(137, 17, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning")
 				} else {
 					// tencent-Hy3.jinja:139 {%- set rc = none %}
-					w.At(139, 17, "set")
+					w.At(139, 17, runtime.StmtSet)
 					rc = runtime.None()
 				}
 				// tencent-Hy3.jinja:141 {%- if rc is not none %}
-				w.At(141, 13, "if")
+				w.At(141, 13, runtime.StmtIf)
 				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:142 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					w.At(142, 17, "set")
+					w.At(142, 17, runtime.StmtSet)
 					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:144 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					w.At(144, 17, "set")
+					w.At(144, 17, runtime.StmtSet)
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
 			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), ns.Attr("last_user_index")) {
 				// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				w.At(148, 17, "if")
+				w.At(148, 17, runtime.StmtIf)
 				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
 					// tencent-Hy3.jinja:149 {%- set rc = message['reasoning_content'] %}
-					w.At(149, 21, "set")
+					w.At(149, 21, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning_content")
 				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
 					// tencent-Hy3.jinja:151 {%- set rc = message['reasoning'] %}
-					w.At(151, 21, "set")
+					w.At(151, 21, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning")
 				} else {
 					// tencent-Hy3.jinja:153 {%- set rc = none %}
-					w.At(153, 21, "set")
+					w.At(153, 21, runtime.StmtSet)
 					rc = runtime.None()
 				}
 				// tencent-Hy3.jinja:155 {%- if rc is not none %}
-				w.At(155, 17, "if")
+				w.At(155, 17, runtime.StmtIf)
 				if !runtime.IsNone(rc, nil, nil) {
 					// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					w.At(156, 21, "set")
+					w.At(156, 21, runtime.StmtSet)
 					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:158 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					w.At(158, 21, "set")
+					w.At(158, 21, runtime.StmtSet)
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
 			} else {
 				// tencent-Hy3.jinja:161 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-				w.At(161, 17, "set")
+				w.At(161, 17, runtime.StmtSet)
 				content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 					visibleText(message2.ItemStr("content"))
 				}))
 			}
 			// tencent-Hy3.jinja:164 {%- if prev_ns.is_tool %}
-			w.At(164, 9, "if")
+			w.At(164, 9, runtime.StmtIf)
 			if prevNs.Attr("is_tool").Truthy() {
 				// tencent-Hy3.jinja:165 {{- toolresponses_end_token }}
-				w.At(165, 13, "{{ }}")
+				w.At(165, 13, runtime.StmtPrint)
 				w.Write(toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:167 {{- assistant_token }}
-			w.At(167, 9, "{{ }}")
+			w.At(167, 9, runtime.StmtPrint)
 			w.Write(assistantToken)
 			// tencent-Hy3.jinja:168 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			w.At(168, 9, "if")
+			w.At(168, 9, runtime.StmtIf)
 			message2ToolCalls := message2.ItemStr("tool_calls")
 			if runtime.IsDefined(message2ToolCalls, nil, nil) && message2ToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169 {%- set prev_ns.is_tool_first = true %}
-				w.At(169, 13, "set")
+				w.At(169, 13, runtime.StmtSet)
 				runtime.SetAttr(prevNs, "is_tool_first", runtime.Bool(true))
 				// tencent-Hy3.jinja:170 {{- content }}
-				w.At(170, 13, "{{ }}")
+				w.At(170, 13, runtime.StmtPrint)
 				w.Write(content2)
 				// tencent-Hy3.jinja:171 {{- toolcalls_begin_token + '\n' }}
-				w.At(171, 13, "{{ }}")
+				w.At(171, 13, runtime.StmtPrint)
 				w.WriteAdd(toolcallsBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:172 {%- for tool in message['tool_calls'] %}
-				w.At(172, 13, "for")
+				w.At(172, 13, runtime.StmtFor)
 				for _, tool2 := range runtime.Iterate(w, message2ToolCalls) {
 					arguments := runtime.Undefined("arguments")
 					// tencent-Hy3.jinja:173 {%- set arguments = tool['function']['arguments'] %}
-					w.At(173, 17, "set")
+					w.At(173, 17, runtime.StmtSet)
 					tool2Function := tool2.ItemStr("function")
 					arguments = tool2Function.ItemStr("arguments")
 					// tencent-Hy3.jinja:174 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					w.At(174, 17, "{{ }}")
+					w.At(174, 17, runtime.StmtPrint)
 					w.WriteAdd(toolcallBeginToken, tool2Function.ItemStr("name"), toolsepToken, runtime.Str("\n"))
 					// tencent-Hy3.jinja:175 {%- for key, value in arguments.items() %}
-					w.At(175, 17, "for")
+					w.At(175, 17, runtime.StmtFor)
 					keys, values := runtime.DictItems(arguments)
 					for i4 := range w.Count(len(keys)) {
 						key := keys[i4]
 						value := values[i4]
 						// tencent-Hy3.jinja:176 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						w.At(176, 21, "{{ }}")
+						w.At(176, 21, runtime.StmtPrint)
 						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
 						// tencent-Hy3.jinja:177 {%- if value is not string %}
-						w.At(177, 21, "if")
+						w.At(177, 21, runtime.StmtIf)
 						if !runtime.IsString(value, nil, nil) {
 							// tencent-Hy3.jinja:178 {%- set value = value | tojson(ensure_ascii=False) %}
-							w.At(178, 25, "set")
+							w.At(178, 25, runtime.StmtSet)
 							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						w.At(180, 21, "{{ }}")
+						w.At(180, 21, runtime.StmtPrint)
 						w.WriteAdd(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n"))
 					}
 					// tencent-Hy3.jinja:182 {{- toolcall_end_token + '\n' }}
-					w.At(182, 17, "{{ }}")
+					w.At(182, 17, runtime.StmtPrint)
 					w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 				}
 				// tencent-Hy3.jinja:184 {{- toolcalls_end_token + eos_token }}
-				w.At(184, 13, "{{ }}")
+				w.At(184, 13, runtime.StmtPrint)
 				w.WriteAdd(toolcallsEndToken, eosToken)
 			} else if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
 				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
-				w.At(187, 17, "{{ }}")
+				w.At(187, 17, runtime.StmtPrint)
 				visibleText(message2.ItemStr("content"))
 			} else if !(i3 == len(items3)-1) || isTraining.Truthy() {
 				// tencent-Hy3.jinja:189 {{- content + eos_token }}
-				w.At(189, 17, "{{ }}")
+				w.At(189, 17, runtime.StmtPrint)
 				w.WriteAdd(content2, eosToken)
 			} else {
 				// tencent-Hy3.jinja:191 {{- content }}
-				w.At(191, 17, "{{ }}")
+				w.At(191, 17, runtime.StmtPrint)
 				w.Write(content2)
 			}
 			// tencent-Hy3.jinja:194 {%- set prev_ns.is_tool = false %}
-			w.At(194, 9, "set")
+			w.At(194, 9, runtime.StmtSet)
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(false))
 		}
 		// tencent-Hy3.jinja:196 {%- if message['role'] == 'tool' %}
-		w.At(196, 5, "if")
+		w.At(196, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "tool") {
 			// tencent-Hy3.jinja:197 {%- set prev_ns.is_tool = true %}
-			w.At(197, 9, "set")
+			w.At(197, 9, runtime.StmtSet)
 			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(true))
 			// tencent-Hy3.jinja:198 {%- if prev_ns.is_tool_first %}
-			w.At(198, 9, "if")
+			w.At(198, 9, runtime.StmtIf)
 			if prevNs.Attr("is_tool_first").Truthy() {
 				// tencent-Hy3.jinja:199 {{- toolresponses_begin_token + '\n' }}
-				w.At(199, 13, "{{ }}")
+				w.At(199, 13, runtime.StmtPrint)
 				w.WriteAdd(toolresponsesBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:200 {%- set prev_ns.is_tool_first = false %}
-				w.At(200, 13, "set")
+				w.At(200, 13, runtime.StmtSet)
 				runtime.SetAttr(prevNs, "is_tool_first", runtime.Bool(false))
 			}
 			// tencent-Hy3.jinja:202 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			w.At(202, 9, "{{ }}")
+			w.At(202, 9, runtime.StmtPrint)
 			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), w.Capture(func() {
 				visibleText(message2.ItemStr("content"))
 			}), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204 {%- if loop.last and message['role'] == 'assistant' %}
-		w.At(204, 5, "if")
+		w.At(204, 5, runtime.StmtIf)
 		if (i3 == len(items3)-1) && runtime.EqStr(message2Role, "assistant") {
 			// tencent-Hy3.jinja:205 {%- set last_ns.last_is_assistant = true %}
-			w.At(205, 9, "set")
+			w.At(205, 9, runtime.StmtSet)
 			runtime.SetAttr(lastNs, "last_is_assistant", runtime.Bool(true))
 		}
 	}
 	// tencent-Hy3.jinja:209 {%- if prev_ns.is_tool %}
-	w.At(209, 1, "if")
+	w.At(209, 1, runtime.StmtIf)
 	if prevNs.Attr("is_tool").Truthy() {
 		// tencent-Hy3.jinja:210 {{- toolresponses_end_token }}
-		w.At(210, 5, "{{ }}")
+		w.At(210, 5, runtime.StmtPrint)
 		w.Write(toolresponsesEndToken)
 	}
 	// tencent-Hy3.jinja:212 {%- if add_generation_prompt %}
-	w.At(212, 1, "if")
+	w.At(212, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// tencent-Hy3.jinja:213 {%- if not last_ns.last_is_assistant %}
-		w.At(213, 5, "if")
+		w.At(213, 5, runtime.StmtIf)
 		if !lastNs.Attr("last_is_assistant").Truthy() {
 			// tencent-Hy3.jinja:214 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			w.At(214, 9, "if")
+			w.At(214, 9, runtime.StmtIf)
 			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215 {{- assistant_token + think_begin_token }}
-				w.At(215, 13, "{{ }}")
+				w.At(215, 13, runtime.StmtPrint)
 				w.WriteAdd(assistantToken, thinkBeginToken)
 			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:217 {{- assistant_token + think_begin_token + think_end_token }}
-				w.At(217, 13, "{{ }}")
+				w.At(217, 13, runtime.StmtPrint)
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)
 			} else {
 				// tencent-Hy3.jinja:219 {{- assistant_token }}
-				w.At(219, 13, "{{ }}")
+				w.At(219, 13, runtime.StmtPrint)
 				w.Write(assistantToken)
 			}
 		}

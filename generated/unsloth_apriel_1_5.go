@@ -46,29 +46,29 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	reasoningPrompt := runtime.Undefined("reasoning_prompt")
 	messages := in.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2 {%- set available_tools_string = ” -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	availableToolsString = runtime.Str("")
 	// unsloth-Apriel-1.5.jinja:3 {%- set thought_instructions = ” -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	_ = runtime.Str("")
 	// unsloth-Apriel-1.5.jinja:4 {%- set add_tool_id = true -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	addToolId = runtime.Bool(true)
 	// unsloth-Apriel-1.5.jinja:5 {%- set tool_output_format = "default" -%}
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	toolOutputFormat = runtime.Str("default")
 	// unsloth-Apriel-1.5.jinja:6 {%- if tools is not none and tools|length > 0 -%}
-	w.At(6, 1, "if")
+	w.At(6, 1, runtime.StmtIf)
 	if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7 {%- set available_tools_string -%}
-		w.At(7, 5, "set")
+		w.At(7, 5, runtime.StmtSet)
 		mark2 := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10 {% for tool in tools %}
-		w.At(10, 1, "for")
+		w.At(10, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11 {{ tool|string }}
-			w.At(11, 1, "{{ }}")
+			w.At(11, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterString(tool, nil, nil))
 			w.WriteString("\n")
 		}
@@ -76,40 +76,40 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		availableToolsString = w.Cut(mark2)
 	}
 	// unsloth-Apriel-1.5.jinja:16 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	w.At(16, 1, "if")
+	w.At(16, 1, runtime.StmtIf)
 	if runtime.IsNone(toolOutputFormat, nil, nil) || runtime.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17 {%- set tool_output_instructions -%}
-		w.At(17, 1, "set")
+		w.At(17, 1, runtime.StmtSet)
 		mark3 := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
 		toolOutputInstructions = w.Cut(mark3)
 	} else if runtime.EqStr(toolOutputFormat, "yaml") {
 		// unsloth-Apriel-1.5.jinja:22 {%- set tool_output_instructions -%}
-		w.At(22, 1, "set")
+		w.At(22, 1, runtime.StmtSet)
 		mark4 := w.Mark()
 		w.WriteString("Return all function calls as a list of yaml objects within <tool_call></tool_call> XML tags. Each yaml object should contain a function name and arguments as follows:\n<tool_calls>\n- name: <function-name-1>\n  arguments: <args-dict-1>\n- name: <function-name-2>\n  arguments: <args-dict-2>\n...\n</tool_calls>")
 		toolOutputInstructions = w.Cut(mark4)
 	}
 	// unsloth-Apriel-1.5.jinja:33 {%- if add_thoughts -%}
-	w.At(33, 1, "if")
+	w.At(33, 1, runtime.StmtIf)
 	if addThoughts.Truthy() {
 		// unsloth-Apriel-1.5.jinja:34 {%- set thought_instructions -%}
-		w.At(34, 1, "set")
+		w.At(34, 1, runtime.StmtSet)
 		mark5 := w.Mark()
 		w.WriteString("Prior to generating the function calls, you should generate the reasoning for why you're calling the function. Please generate these reasoning thoughts between <thinking> and </thinking> XML tags.")
 		_ = w.Cut(mark5)
 	}
 	// unsloth-Apriel-1.5.jinja:38 {{- bos_token -}}
-	w.At(38, 1, "{{ }}")
+	w.At(38, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// unsloth-Apriel-1.5.jinja:39 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
-	w.At(39, 1, "set")
+	w.At(39, 1, runtime.StmtSet)
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	w.At(40, 1, "if")
+	w.At(40, 1, runtime.StmtIf)
 	if (!runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		w.At(41, 5, "{{ }}")
+		w.At(41, 5, runtime.StmtPrint)
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
 		w.WriteStr(availableToolsString)
@@ -118,16 +118,16 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	w.At(43, 1, "if")
+	w.At(43, 1, runtime.StmtIf)
 	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		w.At(44, 1, "{{ }}")
+		w.At(44, 1, runtime.StmtPrint)
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:46 {%- for message in messages -%}
-	w.At(46, 1, "for")
+	w.At(46, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -137,81 +137,81 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		toolMessage := in.Lookup("tool_message")
 		addGenerationPrompt := in.Lookup("add_generation_prompt")
 		// unsloth-Apriel-1.5.jinja:47 {%- if message['role'] == 'user' -%}
-		w.At(47, 5, "if")
+		w.At(47, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49 {%- if message['content'] is not string %}
-			w.At(49, 9, "if")
+			w.At(49, 9, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if !runtime.IsString(messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:50 {%- for chunk in message['content'] %}
-				w.At(50, 13, "for")
+				w.At(50, 13, runtime.StmtFor)
 				for _, chunk := range runtime.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51 {%- if chunk['type'] == 'text' %}
-					w.At(51, 17, "if")
+					w.At(51, 17, runtime.StmtIf)
 					chunkType := chunk.ItemStr("type")
 					if runtime.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52 {{- chunk['text'] }}
-						w.At(52, 21, "{{ }}")
+						w.At(52, 21, runtime.StmtPrint)
 						w.Write(chunk.ItemStr("text"))
 					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:56 {{- raise_exception('Unrecognized content type!') }}
-						w.At(56, 21, "{{ }}")
+						w.At(56, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:60 {{- message['content'] }}
-				w.At(60, 13, "{{ }}")
+				w.At(60, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
 		} else if runtime.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:64 {%- if message['content'] is not string %}
-			w.At(64, 9, "if")
+			w.At(64, 9, runtime.StmtIf)
 			messageContent2 := message.ItemStr("content")
 			if !runtime.IsString(messageContent2, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:65 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				w.At(65, 13, "{{ }}")
+				w.At(65, 13, runtime.StmtPrint)
 				w.WriteString("<|content|>\n")
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:67 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				w.At(67, 13, "{{ }}")
+				w.At(67, 13, runtime.StmtPrint)
 				w.WriteString("<|content|>\n")
 				w.WriteStr(messageContent2)
 				w.WriteString("\n<|end|>\n")
 			}
 		} else if runtime.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:70 {%- if message['content'] is not none and message['content']|length > 0 %}
-			w.At(70, 9, "if")
+			w.At(70, 9, runtime.StmtIf)
 			messageContent3 := message.ItemStr("content")
 			if !runtime.IsNone(messageContent3, nil, nil) && runtime.Gt(runtime.FilterLength(messageContent3, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71 {%- if message['content'] is string %}
-				w.At(71, 13, "if")
+				w.At(71, 13, runtime.StmtIf)
 				if runtime.IsString(messageContent3, nil, nil) {
 					// unsloth-Apriel-1.5.jinja:72 {%- set system_message = message['content'] %}
-					w.At(72, 17, "set")
+					w.At(72, 17, runtime.StmtSet)
 					systemMessage = messageContent3
 				} else {
 					// unsloth-Apriel-1.5.jinja:74 {%- set system_message = message['content'][0]['text'] %}
-					w.At(74, 17, "set")
+					w.At(74, 17, runtime.StmtSet)
 					systemMessage = messageContent3.ItemInt(0).ItemStr("text")
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:77 {%- set system_message = ” %}
-				w.At(77, 13, "set")
+				w.At(77, 13, runtime.StmtSet)
 				systemMessage = runtime.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79 {%- if tools is not none and tools|length > 0 -%}
-			w.At(79, 9, "if")
+			w.At(79, 9, runtime.StmtIf)
 			if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				w.At(80, 13, "{{ }}")
+				w.At(80, 13, runtime.StmtPrint)
 				w.WriteString("<|system|>\n")
 				w.WriteStr(reasoningPrompt)
 				w.WriteStr(systemMessage)
@@ -220,7 +220,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:82 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				w.At(82, 13, "{{ }}")
+				w.At(82, 13, runtime.StmtPrint)
 				w.WriteString("<|system|>\n")
 				w.WriteStr(reasoningPrompt)
 				w.WriteStr(systemMessage)
@@ -228,71 +228,71 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:85 {%- if loop.last -%}
-			w.At(85, 9, "if")
+			w.At(85, 9, runtime.StmtIf)
 			if i == len(items)-1 {
 				// unsloth-Apriel-1.5.jinja:86 {%- set add_tool_id = false -%}
-				w.At(86, 13, "set")
+				w.At(86, 13, runtime.StmtSet)
 				addToolId2 = runtime.Bool(false)
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			w.At(89, 9, "if")
+			w.At(89, 9, runtime.StmtIf)
 			messageContent4 := message.ItemStr("content")
 			if (runtime.IsDefined(messageContent4, nil, nil) && !runtime.IsNone(messageContent4, nil, nil)) && runtime.Gt(runtime.FilterLength(messageContent4, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				w.At(90, 13, "if")
+				w.At(90, 13, runtime.StmtIf)
 				if !runtime.IsString(messageContent4, nil, nil) && !runtime.IsNone(messageContent4.ItemInt(0).ItemStr("text"), nil, nil) {
 					// unsloth-Apriel-1.5.jinja:91 {{- message['content'][0]['text'] }}
-					w.At(91, 17, "{{ }}")
+					w.At(91, 17, runtime.StmtPrint)
 					w.Write(messageContent4.ItemInt(0).ItemStr("text"))
 				} else {
 					// unsloth-Apriel-1.5.jinja:93 {{- message['content'] -}}
-					w.At(93, 17, "{{ }}")
+					w.At(93, 17, runtime.StmtPrint)
 					w.Write(messageContent4)
 				}
 			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:96 {{- message['chosen'][0] -}}
-				w.At(96, 13, "{{ }}")
+				w.At(96, 13, runtime.StmtPrint)
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// unsloth-Apriel-1.5.jinja:98 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			w.At(98, 9, "if")
+			w.At(98, 9, runtime.StmtIf)
 			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !runtime.IsNone(message.ItemStr("thought"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:99 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				w.At(99, 13, "{{ }}")
+				w.At(99, 13, runtime.StmtPrint)
 				w.WriteString("<thinking>")
 				w.WriteStr(message.ItemStr("thought"))
 				w.WriteString("</thinking>")
 			}
 			// unsloth-Apriel-1.5.jinja:101 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			w.At(101, 9, "if")
+			w.At(101, 9, runtime.StmtIf)
 			messageToolCalls := message.ItemStr("tool_calls")
 			if (runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103 {%- for tool_call in message["tool_calls"] -%}
-				w.At(103, 13, "for")
+				w.At(103, 13, runtime.StmtFor)
 				items2 := runtime.Iterate(w, messageToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
 					// unsloth-Apriel-1.5.jinja:104 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					w.At(104, 17, "{{ }}")
+					w.At(104, 17, runtime.StmtPrint)
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
 					w.WriteStr(runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					// unsloth-Apriel-1.5.jinja:105 {%- if add_tool_id == true -%}
-					w.At(105, 17, "if")
+					w.At(105, 17, runtime.StmtIf)
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						w.At(106, 21, "{{ }}")
+						w.At(106, 21, runtime.StmtPrint)
 						w.WriteString(", \"id\": \"")
 						w.WriteStr(toolCall.ItemStr("id"))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109 {%- if not loop.last -%}
-					w.At(109, 17, "if")
+					w.At(109, 17, runtime.StmtIf)
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					}
@@ -300,30 +300,30 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// unsloth-Apriel-1.5.jinja:113 {{- '\n<|end|>\n' + eos_token -}}
-			w.At(113, 9, "{{ }}")
+			w.At(113, 9, runtime.StmtPrint)
 			w.WriteString("\n<|end|>\n")
 			w.WriteStr(eosToken)
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:115 {%- if message['content'] is string %}
-			w.At(115, 9, "if")
+			w.At(115, 9, runtime.StmtIf)
 			messageContent5 := message.ItemStr("content")
 			if runtime.IsString(messageContent5, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:116 {%- set tool_message = message['content'] %}
-				w.At(116, 13, "set")
+				w.At(116, 13, runtime.StmtSet)
 				toolMessage = messageContent5
 			} else {
 				// unsloth-Apriel-1.5.jinja:118 {%- set tool_message = message['content'][0]['text'] %}
-				w.At(118, 13, "set")
+				w.At(118, 13, runtime.StmtSet)
 				toolMessage = messageContent5.ItemInt(0).ItemStr("text")
 			}
 			// unsloth-Apriel-1.5.jinja:120 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			w.At(120, 9, "{{ }}")
+			w.At(120, 9, runtime.StmtPrint)
 			w.WriteString("<|tool_result|>\n")
 			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
 			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		w.At(122, 5, "if")
+		w.At(122, 5, runtime.StmtIf)
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}

@@ -46,20 +46,20 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	toolcallEndToken = runtime.Str("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
 		// unsloth-MiniMax-M2.jinja:7 {%- for tool in tool_list -%}
-		w.At(7, 1, "for")
+		w.At(7, 1, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8 {{ tool.function | tojson | string }}
-			w.At(8, 7, "{{ }}")
+			w.At(8, 7, runtime.StmtPrint)
 			w.Write(runtime.FilterString(runtime.FilterTojson(tool.Attr("function"), nil, nil), nil, nil))
 			w.WriteString("</tool>\n")
 		}
@@ -68,30 +68,30 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12 {%- if content is string -%}
-		w.At(12, 5, "if")
+		w.At(12, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:13 {{ content }}
-			w.At(13, 9, "{{ }}")
+			w.At(13, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:15 {%- for item in content -%}
-			w.At(15, 9, "for")
+			w.At(15, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16 {%- if item is mapping and item.type == 'text' -%}
-				w.At(16, 13, "if")
+				w.At(16, 13, runtime.StmtIf)
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17 {{- item.text }}
-					w.At(17, 17, "{{ }}")
+					w.At(17, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else if runtime.IsString(item2, nil, nil) {
 					// unsloth-MiniMax-M2.jinja:19 {{- item }}
-					w.At(19, 17, "{{ }}")
+					w.At(19, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
 		} else {
 			// unsloth-MiniMax-M2.jinja:23 {{- content }}
-			w.At(23, 9, "{{ }}")
+			w.At(23, 9, runtime.StmtPrint)
 			w.Write(content)
 		}
 	}
@@ -100,108 +100,108 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		modelIdentity := in.Lookup("model_identity")
 		// unsloth-MiniMax-M2.jinja:28 {%- if system_message and system_message.content -%}
-		w.At(28, 5, "if")
+		w.At(28, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29 {{- visible_text(system_message.content) }}
-			w.At(29, 9, "{{ }}")
+			w.At(29, 9, runtime.StmtPrint)
 			visibleText(systemMessage2.Attr("content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:31 {%- if model_identity is not defined -%}
-			w.At(31, 9, "if")
+			w.At(31, 9, runtime.StmtIf)
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:32 {%- set model_identity = "You are a helpful assistant." -%}
-				w.At(32, 13, "set")
+				w.At(32, 13, runtime.StmtSet)
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34 {{- model_identity }}
-			w.At(34, 9, "{{ }}")
+			w.At(34, 9, runtime.StmtPrint)
 			w.Write(modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38 {%- if system_message and system_message.current_date -%}
-		w.At(38, 5, "if")
+		w.At(38, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.At(39, 9, "{{ }}")
+			w.At(39, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42 {%- if system_message and system_message.current_location -%}
-		w.At(42, 5, "if")
+		w.At(42, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.At(43, 9, "{{ }}")
+			w.At(43, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48 {%- set system_message = none -%}
-	w.At(48, 1, "set")
+	w.At(48, 1, runtime.StmtSet)
 	systemMessage = runtime.None()
 	// unsloth-MiniMax-M2.jinja:49 {%- set conversation_messages = messages -%}
-	w.At(49, 1, "set")
+	w.At(49, 1, runtime.StmtSet)
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50 {%- if messages and messages[0].role == "system" -%}
-	w.At(50, 1, "if")
+	w.At(50, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51 {%- set system_message = messages[0] -%}
-		w.At(51, 5, "set")
+		w.At(51, 5, runtime.StmtSet)
 		systemMessage = messages.ItemInt(0)
 		// unsloth-MiniMax-M2.jinja:52 {%- set conversation_messages = messages[1:] -%}
-		w.At(52, 5, "set")
+		w.At(52, 5, runtime.StmtSet)
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// unsloth-MiniMax-M2.jinja:55 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(55, 1, "set")
+	w.At(55, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
 	// unsloth-MiniMax-M2.jinja:56 {% for m in conversation_messages %}
-	w.At(56, 1, "for")
+	w.At(56, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57 {%- if m.role == 'user' %}
-		w.At(57, 5, "if")
+		w.At(57, 5, runtime.StmtIf)
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58 {% set ns.last_user_index = loop.index0 -%}
-			w.At(58, 9, "set")
+			w.At(58, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.At(62, 1, "{{ }}")
+	w.At(62, 1, runtime.StmtPrint)
 	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
 	// unsloth-MiniMax-M2.jinja:63 {{- build_system_message(system_message) }}
-	w.At(63, 1, "{{ }}")
+	w.At(63, 1, runtime.StmtPrint)
 	buildSystemMessage(systemMessage)
 	// unsloth-MiniMax-M2.jinja:65 {%- if tools -%}
-	w.At(65, 1, "if")
+	w.At(65, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.At(66, 5, "{{ }}")
+		w.At(66, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:67 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.At(67, 5, "{{ }}")
+		w.At(67, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:68 {{- render_tool_namespace("functions", tools) }}
-		w.At(68, 5, "{{ }}")
+		w.At(68, 5, runtime.StmtPrint)
 		renderToolNamespace(runtime.Str("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69 {{- '</tools>' ~ '\n\n' }}
-		w.At(69, 5, "{{ }}")
+		w.At(69, 5, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
 		// unsloth-MiniMax-M2.jinja:70 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.At(70, 1, "{{ }}")
+		w.At(70, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n"))
 		// unsloth-MiniMax-M2.jinja:71 {{- '\n' ~ toolcall_begin_token }}
-		w.At(71, 1, "{{ }}")
+		w.At(71, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77 {{- '\n' ~ toolcall_end_token }}
-		w.At(77, 1, "{{ }}")
+		w.At(77, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("\n"), toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82 {%- set last_tool_call = namespace(name=none) -%}
-	w.At(82, 1, "set")
+	w.At(82, 1, runtime.StmtSet)
 	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
 	// unsloth-MiniMax-M2.jinja:83 {%- for message in conversation_messages -%}
-	w.At(83, 1, "for")
+	w.At(83, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
@@ -209,114 +209,114 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		content2 := in.Lookup("content")
 		parts := in.Lookup("parts")
 		// unsloth-MiniMax-M2.jinja:84 {%- if message.role == 'assistant' -%}
-		w.At(84, 5, "if")
+		w.At(84, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86 {{- ']~b]ai' ~ '\n' }}
-			w.At(86, 9, "{{ }}")
+			w.At(86, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
 			// unsloth-MiniMax-M2.jinja:88 {%- set reasoning_content = ” %}
-			w.At(88, 9, "set")
+			w.At(88, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// unsloth-MiniMax-M2.jinja:89 {%- set content = visible_text(message.content) %}
-			w.At(89, 9, "set")
+			w.At(89, 9, runtime.StmtSet)
 			content2 = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90 {%- if message.reasoning_content is string %}
-			w.At(90, 9, "if")
+			w.At(90, 9, runtime.StmtIf)
 			messageReasoningContent := message.Attr("reasoning_content")
 			if runtime.IsString(messageReasoningContent, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:91 {%- set reasoning_content = message.reasoning_content %}
-				w.At(91, 13, "set")
+				w.At(91, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
 			} else if runtime.In(runtime.Str("</think>"), content2) {
 				// unsloth-MiniMax-M2.jinja:95 {%- set parts = content.split('</think>') %}
-				w.At(95, 17, "set")
+				w.At(95, 17, runtime.StmtSet)
 				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// unsloth-MiniMax-M2.jinja:96 {%- for part in parts %}
-				w.At(96, 17, "for")
+				w.At(96, 17, runtime.StmtFor)
 				items3 := runtime.Iterate(w, parts)
 				for i3 := range items3 {
 					part := items3[i3]
 					reasoningContent2 := reasoningContent
 					// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}
-					w.At(97, 21, "if")
+					w.At(97, 21, runtime.StmtIf)
 					if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
 						// unsloth-MiniMax-M2.jinja:98 {%- set reasoning_content = part.strip('\n') %}
-						w.At(98, 25, "set")
+						w.At(98, 25, runtime.StmtSet)
 						reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 						// unsloth-MiniMax-M2.jinja:99 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-						w.At(99, 25, "set")
+						w.At(99, 25, runtime.StmtSet)
 						reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
 						// unsloth-MiniMax-M2.jinja:100 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-						w.At(100, 25, "set")
+						w.At(100, 25, runtime.StmtSet)
 						reasoningContent2 = runtime.CallMethod(reasoningContent2, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 					} else {
 						// unsloth-MiniMax-M2.jinja:102 {%- set content = part.strip('\n') %}
-						w.At(102, 25, "set")
+						w.At(102, 25, runtime.StmtSet)
 						_ = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 					}
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:107 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			w.At(107, 9, "if")
+			w.At(107, 9, runtime.StmtIf)
 			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) {
 				// unsloth-MiniMax-M2.jinja:108 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.At(108, 13, "{{ }}")
+				w.At(108, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
 			}
 			// unsloth-MiniMax-M2.jinja:110 {%- if content -%}
-			w.At(110, 9, "if")
+			w.At(110, 9, runtime.StmtIf)
 			if content2.Truthy() {
 				// unsloth-MiniMax-M2.jinja:111 {{- content }}
-				w.At(111, 13, "{{ }}")
+				w.At(111, 13, runtime.StmtPrint)
 				w.Write(content2)
 			}
 			// unsloth-MiniMax-M2.jinja:113 {%- if message.tool_calls -%}
-			w.At(113, 9, "if")
+			w.At(113, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.At(114, 13, "{{ }}")
+				w.At(114, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
 				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
-				w.At(116, 13, "for")
+				w.At(116, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					args2 := in.Lookup("_args")
 					// unsloth-MiniMax-M2.jinja:117 {%- if tool_call.function %}
-					w.At(117, 17, "if")
+					w.At(117, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118 {%- set tool_call = tool_call.function %}
-						w.At(118, 21, "set")
+						w.At(118, 21, runtime.StmtSet)
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					w.At(120, 17, "{{ }}")
+					w.At(120, 17, runtime.StmtPrint)
 					w.WriteString("<invoke name=\"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					w.At(121, 17, "if")
+					w.At(121, 17, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.IsMapping(toolCallArguments, nil, nil) {
 						// unsloth-MiniMax-M2.jinja:122 {% set _args = tool_call.arguments %}
-						w.At(122, 17, "set")
+						w.At(122, 17, runtime.StmtSet)
 						args2 = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123 {%- for k, v in _args|items %}
-						w.At(123, 17, "for")
+						w.At(123, 17, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(args2)
 						for i4 := range w.Count(len(keys)) {
 							k := keys[i4]
 							v := values[i4]
 							// unsloth-MiniMax-M2.jinja:124 {{- '<parameter name="' + k + '">' }}
-							w.At(124, 17, "{{ }}")
+							w.At(124, 17, runtime.StmtPrint)
 							w.WriteString("<parameter name=\"")
 							w.WriteStr(k)
 							w.WriteString("\">")
 							// unsloth-MiniMax-M2.jinja:125 {{- v | tojson | string if v is not string else v }}
-							w.At(125, 17, "{{ }}")
+							w.At(125, 17, runtime.StmtPrint)
 							if !runtime.IsString(v, nil, nil) {
 								w.Write(runtime.FilterString(runtime.FilterTojson(v, nil, nil), nil, nil))
 							} else {
@@ -326,53 +326,53 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// unsloth-MiniMax-M2.jinja:128 {{- '</invoke>' ~ '\n' }}
-					w.At(128, 17, "{{ }}")
+					w.At(128, 17, runtime.StmtPrint)
 					w.WriteConcat(runtime.Str("</invoke>"), runtime.Str("\n"))
 				}
 				// unsloth-MiniMax-M2.jinja:131 {{- toolcall_end_token}}
-				w.At(131, 13, "{{ }}")
+				w.At(131, 13, runtime.StmtPrint)
 				w.Write(toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				w.At(133, 13, "set")
+				w.At(133, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", messageToolCalls.ItemInt(-1).Attr("function").Attr("name"))
 			} else {
 				// unsloth-MiniMax-M2.jinja:135 {%- set last_tool_call.name = none -%}
-				w.At(135, 13, "set")
+				w.At(135, 13, runtime.StmtSet)
 				runtime.SetAttr(lastToolCall, "name", runtime.None())
 			}
 			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
-			w.At(137, 9, "{{ }}")
+			w.At(137, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
-			w.At(140, 5, "if")
+			w.At(140, 5, runtime.StmtIf)
 			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
 				// unsloth-MiniMax-M2.jinja:141 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(141, 9, "{{ }}")
+				w.At(141, 9, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(143, 5, "if")
+			w.At(143, 5, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146 {%- if message.content is string -%}
-			w.At(146, 5, "if")
+			w.At(146, 5, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148 {{- message.content }}
-				w.At(148, 9, "{{ }}")
+				w.At(148, 9, runtime.StmtPrint)
 				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
 				// unsloth-MiniMax-M2.jinja:151 {%- for tr in message.content -%}
-				w.At(151, 9, "for")
+				w.At(151, 9, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					w.At(153, 13, "{{ }}")
+					w.At(153, 13, runtime.StmtPrint)
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -387,27 +387,27 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(157, 5, "if")
+			w.At(157, 5, runtime.StmtIf)
 			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if runtime.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
-			w.At(162, 9, "{{ }}")
+			w.At(162, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
 			// unsloth-MiniMax-M2.jinja:163 {{- visible_text(message.content) }}
-			w.At(163, 9, "{{ }}")
+			w.At(163, 9, runtime.StmtPrint)
 			visibleText(message.Attr("content"))
 			// unsloth-MiniMax-M2.jinja:164 {{- '[e~[' ~ '\n' }}
-			w.At(164, 9, "{{ }}")
+			w.At(164, 9, runtime.StmtPrint)
 			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169 {%- if add_generation_prompt -%}
-	w.At(169, 1, "if")
+	w.At(169, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.At(170, 1, "{{ }}")
+		w.At(170, 1, runtime.StmtPrint)
 		w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n"))
 	}
 }

@@ -44,106 +44,106 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	toolsDescription := runtime.Undefined("tools_description")
 	tools := in.Lookup("tools")
 	// unsloth-mistral-Devstral-Small-2507.jinja:4 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	defaultSystemMessage = runtime.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
 	// unsloth-mistral-Devstral-Small-2507.jinja:6 {{- bos_token }}
-	w.At(6, 1, "{{ }}")
+	w.At(6, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8 {%- if messages[0]['role'] == 'system' %}
-	w.At(8, 1, "if")
+	w.At(8, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9 {%- if messages[0]['content'] is string %}
-		w.At(9, 5, "if")
+		w.At(9, 5, runtime.StmtIf)
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10 {%- set system_message = messages[0]['content'] %}
-			w.At(10, 9, "set")
+			w.At(10, 9, runtime.StmtSet)
 			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:12 {%- set system_message = messages[0]['content'][0]['text'] %}
-			w.At(12, 9, "set")
+			w.At(12, 9, runtime.StmtSet)
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14 {%- set loop_messages = messages[1:] %}
-		w.At(14, 5, "set")
+		w.At(14, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
 		// unsloth-mistral-Devstral-Small-2507.jinja:16 {%- set system_message = default_system_message %}
-		w.At(16, 5, "set")
+		w.At(16, 5, runtime.StmtSet)
 		systemMessage = defaultSystemMessage
 		// unsloth-mistral-Devstral-Small-2507.jinja:17 {%- set loop_messages = messages %}
-		w.At(17, 5, "set")
+		w.At(17, 5, runtime.StmtSet)
 		loopMessages = messages
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.At(19, 1, "{{ }}")
+	w.At(19, 1, runtime.StmtPrint)
 	w.WriteString("[SYSTEM_PROMPT]")
 	w.WriteStr(systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// unsloth-mistral-Devstral-Small-2507.jinja:24 {%- set tools_description = "" %}
-	w.At(24, 1, "set")
+	w.At(24, 1, runtime.StmtSet)
 	toolsDescription = runtime.Str("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25 {%- set has_tools = false %}
-	w.At(25, 1, "set")
+	w.At(25, 1, runtime.StmtSet)
 	_ = runtime.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	w.At(27, 1, "if")
+	w.At(27, 1, runtime.StmtIf)
 	if (runtime.IsDefined(tools, nil, nil) && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29 {%- set has_tools = true %}
-		w.At(29, 5, "set")
+		w.At(29, 5, runtime.StmtSet)
 		_ = runtime.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		w.At(30, 5, "set")
+		w.At(30, 5, runtime.StmtSet)
 		toolsDescription = runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32 {{- tools_description }}
-		w.At(32, 5, "{{ }}")
+		w.At(32, 5, runtime.StmtPrint)
 		w.Write(toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36 {%- for message in loop_messages %}
-	w.At(36, 1, "for")
+	w.At(36, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		eosToken := in.Lookup("eos_token")
 		content := in.Lookup("content")
 		// unsloth-mistral-Devstral-Small-2507.jinja:37 {%- if message['role'] == 'user' %}
-		w.At(37, 5, "if")
+		w.At(37, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39 {%- if message['content'] is string %}
-			w.At(39, 9, "if")
+			w.At(39, 9, runtime.StmtIf)
 			messageContent := message.ItemStr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.At(40, 13, "{{ }}")
+				w.At(40, 13, runtime.StmtPrint)
 				w.WriteString("[INST]")
 				w.WriteStr(messageContent)
 				w.WriteString("[/INST]")
 			} else {
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43 {%- for block in message['content'] %}
-				w.At(43, 13, "for")
+				w.At(43, 13, runtime.StmtFor)
 				for _, block := range runtime.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44 {%- if block['type'] == 'text' %}
-					w.At(44, 17, "if")
+					w.At(44, 17, runtime.StmtIf)
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47 {%- if block['text'] is defined %}
-						w.At(47, 21, "if")
+						w.At(47, 21, runtime.StmtIf)
 						blockText := block.ItemStr("text")
 						if runtime.IsDefined(blockText, nil, nil) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48 {{- block['text'] }}
-							w.At(48, 25, "{{ }}")
+							w.At(48, 25, runtime.StmtPrint)
 							w.Write(blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:50 {{- block['content'] }}
-							w.At(50, 25, "{{ }}")
+							w.At(50, 25, runtime.StmtPrint)
 							w.Write(block.ItemStr("content"))
 						}
 					} else if runtime.InStrs(blockType, "image", "image_url") {
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:56 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.At(56, 21, "{{ }}")
+						w.At(56, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
@@ -151,55 +151,55 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 		} else if runtime.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:63 {%- if message['content'] is string %}
-			w.At(63, 9, "if")
+			w.At(63, 9, runtime.StmtIf)
 			messageContent2 := message.ItemStr("content")
 			if runtime.IsString(messageContent2, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.At(64, 13, "{{ }}")
+				w.At(64, 13, runtime.StmtPrint)
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(messageContent2)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:66 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.At(66, 13, "{{ }}")
+				w.At(66, 13, runtime.StmtPrint)
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:71 {%- if message['content'] is string %}
-			w.At(71, 9, "if")
+			w.At(71, 9, runtime.StmtIf)
 			messageContent3 := message.ItemStr("content")
 			if runtime.IsString(messageContent3, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72 {{- message['content'] }}
-				w.At(72, 13, "{{ }}")
+				w.At(72, 13, runtime.StmtPrint)
 				w.Write(messageContent3)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:74 {{- message['content'][0]['text'] }}
-				w.At(74, 13, "{{ }}")
+				w.At(74, 13, runtime.StmtPrint)
 				w.Write(messageContent3.ItemInt(0).ItemStr("text"))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			w.At(79, 9, "if")
+			w.At(79, 9, runtime.StmtIf)
 			messageToolCalls := message.ItemStr("tool_calls")
 			if runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80 {%- for tool in message['tool_calls'] %}
-				w.At(80, 13, "for")
+				w.At(80, 13, runtime.StmtFor)
 				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					arguments := runtime.Undefined("arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:81 {%- set arguments = tool['function']['arguments'] %}
-					w.At(81, 17, "set")
+					w.At(81, 17, runtime.StmtSet)
 					toolFunction := tool.ItemStr("function")
 					arguments = toolFunction.ItemStr("arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82 {%- if arguments is not string %}
-					w.At(82, 17, "if")
+					w.At(82, 17, runtime.StmtIf)
 					if !runtime.IsString(arguments, nil, nil) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83 {%- set arguments = arguments|tojson %}
-						w.At(83, 21, "set")
+						w.At(83, 21, runtime.StmtSet)
 						arguments = runtime.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					w.At(86, 17, "{{ }}")
+					w.At(86, 17, runtime.StmtPrint)
 					w.WriteString("[TOOL_CALLS]")
 					w.WriteStr(toolFunction.ItemStr("name"))
 					w.WriteString("[ARGS]")
@@ -207,29 +207,29 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90 {{- eos_token }}
-			w.At(90, 9, "{{ }}")
+			w.At(90, 9, runtime.StmtPrint)
 			w.Write(eosToken)
 		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:93 {%- if message.content is defined and message.content.content is defined %}
-			w.At(93, 9, "if")
+			w.At(93, 9, runtime.StmtIf)
 			messageContent4 := message.Attr("content")
 			if runtime.IsDefined(messageContent4, nil, nil) && runtime.IsDefined(messageContent4.Attr("content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94 {%- set content = message.content.content %}
-				w.At(94, 13, "set")
+				w.At(94, 13, runtime.StmtSet)
 				content = messageContent4.Attr("content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:96 {%- set content = message.content %}
-				w.At(96, 13, "set")
+				w.At(96, 13, runtime.StmtSet)
 				content = messageContent4
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			w.At(98, 9, "{{ }}")
+			w.At(98, 9, runtime.StmtPrint)
 			w.WriteString("[TOOL_RESULTS]")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:101 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			w.At(101, 9, "{{ }}")
+			w.At(101, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}

@@ -47,41 +47,41 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		addGenerationPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	if !(runtime.IsDefined(defaultSystemPrompt, nil, nil)) {
 		defaultSystemPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	w.At(4, 1, "set")
+	w.At(4, 1, runtime.StmtSet)
 	if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
 		reasoningEffort = runtime.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	w.At(5, 1, "set")
+	w.At(5, 1, runtime.StmtSet)
 	if !(runtime.IsDefined(thinkRenderOption, nil, nil)) {
 		thinkRenderOption = runtime.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8 {%- set sys_ns = namespace(is_first_block=true) -%}
-	w.At(8, 1, "set")
+	w.At(8, 1, runtime.StmtSet)
 	sysNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first_block", runtime.Bool(true))})
 	// upstage-Solar-Open-100B.jinja:11 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(11, 1, "set")
+	w.At(11, 1, runtime.StmtSet)
 	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
 	// upstage-Solar-Open-100B.jinja:12 {%- for message in messages -%}
-	w.At(12, 1, "for")
+	w.At(12, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13 {%- if message.role == 'user' -%}
-		w.At(13, 5, "if")
+		w.At(13, 5, runtime.StmtIf)
 		if runtime.EqStr(message.Attr("role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(14, 9, "set")
+			w.At(14, 9, runtime.StmtSet)
 			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
 		}
 	}
@@ -89,40 +89,40 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	renderSystemMessage := func(userSystemMessages runtime.Value) {
 		userSystemMessages = runtime.Param(userSystemMessages, "user_system_messages")
 		// upstage-Solar-Open-100B.jinja:20 {%- if default_system_prompt %}
-		w.At(20, 5, "if")
+		w.At(20, 5, runtime.StmtIf)
 		if defaultSystemPrompt.Truthy() {
 			// upstage-Solar-Open-100B.jinja:21 {%- if not sys_ns.is_first_block %}
-			w.At(21, 9, "if")
+			w.At(21, 9, runtime.StmtIf)
 			if !sysNs.Attr("is_first_block").Truthy() {
 				w.WriteString("\n\n")
 			}
 			// upstage-Solar-Open-100B.jinja:22 {%- set sys_ns.is_first_block = false %}
-			w.At(22, 9, "set")
+			w.At(22, 9, runtime.StmtSet)
 			runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
 			// upstage-Solar-Open-100B.jinja:23 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			w.At(23, 9, "{{ }}")
+			w.At(23, 9, runtime.StmtPrint)
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
 			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25 {%- if user_system_messages %}
-		w.At(25, 5, "if")
+		w.At(25, 5, runtime.StmtIf)
 		if userSystemMessages.Truthy() {
 			// upstage-Solar-Open-100B.jinja:26 {%- if not sys_ns.is_first_block %}
-			w.At(26, 9, "if")
+			w.At(26, 9, runtime.StmtIf)
 			if !sysNs.Attr("is_first_block").Truthy() {
 				w.WriteString("\n\n")
 			}
 			// upstage-Solar-Open-100B.jinja:27 {%- set sys_ns.is_first_block = false %}
-			w.At(27, 9, "set")
+			w.At(27, 9, runtime.StmtSet)
 			runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
 			w.WriteString("## System Prompt")
 			// upstage-Solar-Open-100B.jinja:29 {%- for system_message in user_system_messages %}
-			w.At(29, 9, "for")
+			w.At(29, 9, runtime.StmtFor)
 			for _, systemMessage := range runtime.Iterate(w, userSystemMessages) {
 				w.WriteString("\n\n")
 				// upstage-Solar-Open-100B.jinja:31 {{- system_message }}
-				w.At(31, 13, "{{ }}")
+				w.At(31, 13, runtime.StmtPrint)
 				w.Write(systemMessage)
 			}
 		}
@@ -131,20 +131,20 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	renderToolInstruction := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
 		// upstage-Solar-Open-100B.jinja:37 {%- if not sys_ns.is_first_block %}
-		w.At(37, 5, "if")
+		w.At(37, 5, runtime.StmtIf)
 		if !sysNs.Attr("is_first_block").Truthy() {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:38 {%- set sys_ns.is_first_block = false %}
-		w.At(38, 5, "set")
+		w.At(38, 5, runtime.StmtSet)
 		runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43 {%- for tool in tools %}
-		w.At(43, 5, "for")
+		w.At(43, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45 {{- tool.function | tojson }}
-			w.At(45, 9, "{{ }}")
+			w.At(45, 9, runtime.StmtPrint)
 			w.WriteJSON(tool.Attr("function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
@@ -154,16 +154,16 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	renderJsonResponseFormatInstruction := func(responseFormat2 runtime.Value) {
 		responseFormat2 = runtime.Param(responseFormat2, "response_format")
 		// upstage-Solar-Open-100B.jinja:58 {%- if not sys_ns.is_first_block %}
-		w.At(58, 5, "if")
+		w.At(58, 5, runtime.StmtIf)
 		if !sysNs.Attr("is_first_block").Truthy() {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:59 {%- set sys_ns.is_first_block = false %}
-		w.At(59, 5, "set")
+		w.At(59, 5, runtime.StmtSet)
 		runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 		// upstage-Solar-Open-100B.jinja:62 {{- response_format }}
-		w.At(62, 5, "{{ }}")
+		w.At(62, 5, runtime.StmtPrint)
 		w.Write(responseFormat2)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
@@ -172,19 +172,19 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		messages2 = runtime.Param(messages2, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67 {%- for msg in messages -%}
-		w.At(67, 5, "for")
+		w.At(67, 5, runtime.StmtFor)
 		for _, msg := range runtime.Iterate(w, messages2) {
 			// upstage-Solar-Open-100B.jinja:68 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			w.At(68, 9, "if")
+			w.At(68, 9, runtime.StmtIf)
 			if runtime.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69 {%- for tool_call in msg.tool_calls -%}
-				w.At(69, 13, "for")
+				w.At(69, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70 {%- if tool_call.id == tool_call_id -%}
-					w.At(70, 17, "if")
+					w.At(70, 17, runtime.StmtIf)
 					if runtime.Eq(toolCall.Attr("id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71 {{- tool_call.function.name }}
-						w.At(71, 21, "{{ }}")
+						w.At(71, 21, runtime.StmtPrint)
 						w.Write(toolCall.Attr("function").Attr("name"))
 					}
 				}
@@ -195,155 +195,155 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	renderToolArguments := func(toolArguments runtime.Value) {
 		toolArguments = runtime.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79 {%- if tool_arguments is mapping -%}
-		w.At(79, 5, "if")
+		w.At(79, 5, runtime.StmtIf)
 		if runtime.IsMapping(toolArguments, nil, nil) {
 			// upstage-Solar-Open-100B.jinja:80 {{- tool_arguments | tojson }}
-			w.At(80, 9, "{{ }}")
+			w.At(80, 9, runtime.StmtPrint)
 			w.WriteJSON(toolArguments, nil, nil)
 		} else {
 			// upstage-Solar-Open-100B.jinja:82 {{- tool_arguments }}
-			w.At(82, 9, "{{ }}")
+			w.At(82, 9, runtime.StmtPrint)
 			w.Write(toolArguments)
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:87 {%- set ns = namespace(system_messages=[]) -%}
-	w.At(87, 1, "set")
+	w.At(87, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_messages", runtime.NewList())})
 	// upstage-Solar-Open-100B.jinja:88 {%- for message in messages -%}
-	w.At(88, 1, "for")
+	w.At(88, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89 {%- if message.role == 'system' -%}
-		w.At(89, 5, "if")
+		w.At(89, 5, runtime.StmtIf)
 		if runtime.EqStr(message2.Attr("role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			w.At(90, 9, "set")
+			w.At(90, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "system_messages", runtime.Add(ns.Attr("system_messages"), runtime.NewList(message2.Attr("content"))))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
-	w.At(94, 1, "if")
+	w.At(94, 1, runtime.StmtIf)
 	if ((ns.Attr("system_messages").Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96 {{- render_system_message(ns.system_messages) }}
-		w.At(96, 9, "{{ }}")
+		w.At(96, 9, runtime.StmtPrint)
 		renderSystemMessage(ns.Attr("system_messages"))
 		// upstage-Solar-Open-100B.jinja:97 {%- if tools -%}
-		w.At(97, 9, "if")
+		w.At(97, 9, runtime.StmtIf)
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98 {{- render_tool_instruction(tools) }}
-			w.At(98, 13, "{{ }}")
+			w.At(98, 13, runtime.StmtPrint)
 			renderToolInstruction(tools)
 		}
 		// upstage-Solar-Open-100B.jinja:100 {%- if response_format -%}
-		w.At(100, 9, "if")
+		w.At(100, 9, runtime.StmtIf)
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101 {{- render_json_response_format_instruction(response_format) }}
-			w.At(101, 13, "{{ }}")
+			w.At(101, 13, runtime.StmtPrint)
 			renderJsonResponseFormatInstruction(responseFormat)
 		}
 		w.WriteString("<|end|>")
 	}
 	// upstage-Solar-Open-100B.jinja:107 {%- for message in messages -%}
-	w.At(107, 1, "for")
+	w.At(107, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
 		prevIsTool := in.Lookup("prev_is_tool")
 		nextIsTool := in.Lookup("next_is_tool")
 		// upstage-Solar-Open-100B.jinja:108 {%- if message.role == 'user' -%}
-		w.At(108, 5, "if")
+		w.At(108, 5, runtime.StmtIf)
 		message3Role := message3.Attr("role")
 		if runtime.EqStr(message3Role, "user") {
 			// upstage-Solar-Open-100B.jinja:109 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			w.At(109, 10, "{{ }}")
+			w.At(109, 10, runtime.StmtPrint)
 			w.WriteString("<|begin|>user<|content|>")
 			w.WriteStr(message3.Attr("content"))
 			w.WriteString("<|end|>")
 		} else if runtime.EqStr(message3Role, "tool") {
 			// upstage-Solar-Open-100B.jinja:111 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			w.At(111, 9, "set")
+			w.At(111, 9, runtime.StmtSet)
 			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			w.At(112, 9, "set")
+			w.At(112, 9, runtime.StmtSet)
 			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i2)), runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113 {%- if not prev_is_tool -%}
-			w.At(113, 9, "if")
+			w.At(113, 9, runtime.StmtIf)
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			w.At(116, 9, "{{ }}")
+			w.At(116, 9, runtime.StmtPrint)
 			message3ToolCallId := message3.Attr("tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
 			w.WriteStr(message3ToolCallId)
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117 {{- get_tool_name(messages, message.tool_call_id) }}
-			w.At(117, 9, "{{ }}")
+			w.At(117, 9, runtime.StmtPrint)
 			getToolName(messages, message3ToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119 {{- message.content }}
-			w.At(119, 9, "{{ }}")
+			w.At(119, 9, runtime.StmtPrint)
 			w.Write(message3.Attr("content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121 {%- if not next_is_tool -%}
-			w.At(121, 9, "if")
+			w.At(121, 9, runtime.StmtIf)
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// upstage-Solar-Open-100B.jinja:126 {%- if think_render_option == "all" -%}
-			w.At(126, 9, "if")
+			w.At(126, 9, runtime.StmtIf)
 			if runtime.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127 {%- if message.reasoning -%}
-				w.At(127, 13, "if")
+				w.At(127, 13, runtime.StmtIf)
 				message3Reasoning := message3.Attr("reasoning")
 				if message3Reasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.At(128, 17, "{{ }}")
+					w.At(128, 17, runtime.StmtPrint)
 					w.WriteString("<|begin|>assistant<|think|>")
 					w.WriteStr(message3Reasoning)
 					w.WriteString("<|end|>")
 				}
 			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				w.At(131, 13, "if")
+				w.At(131, 13, runtime.StmtIf)
 				message3Reasoning2 := message3.Attr("reasoning")
 				if message3Reasoning2.Truthy() && runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")) {
 					// upstage-Solar-Open-100B.jinja:132 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.At(132, 17, "{{ }}")
+					w.At(132, 17, runtime.StmtPrint)
 					w.WriteString("<|begin|>assistant<|think|>")
 					w.WriteStr(message3Reasoning2)
 					w.WriteString("<|end|>")
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137 {%- if message.tool_calls -%}
-			w.At(137, 9, "if")
+			w.At(137, 9, runtime.StmtIf)
 			message3ToolCalls := message3.Attr("tool_calls")
 			if message3ToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139 {%- for tool_call in message.tool_calls -%}
-				w.At(139, 13, "for")
+				w.At(139, 13, runtime.StmtFor)
 				for _, toolCall2 := range runtime.Iterate(w, message3ToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					w.At(140, 17, "{{ }}")
+					w.At(140, 17, runtime.StmtPrint)
 					w.WriteString("<|tool_call:begin|>")
 					w.WriteStr(toolCall2.Attr("id"))
 					w.WriteString("<|tool_call:name|>")
 					w.WriteStr(toolCall2.Attr("function").Attr("name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141 {{- render_tool_arguments(tool_call.function.arguments) }}
-					w.At(141, 17, "{{ }}")
+					w.At(141, 17, runtime.StmtPrint)
 					renderToolArguments(toolCall2.Attr("function").Attr("arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
 			} else {
 				// upstage-Solar-Open-100B.jinja:146 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				w.At(146, 13, "{{ }}")
+				w.At(146, 13, runtime.StmtPrint)
 				w.WriteString("<|begin|>assistant<|content|>")
 				w.WriteStr(message3.Attr("content"))
 				w.WriteString("<|end|>")
@@ -351,10 +351,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:151 {%- if add_generation_prompt -%}
-	w.At(151, 1, "if")
+	w.At(151, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// upstage-Solar-Open-100B.jinja:152 {%- if reasoning_effort in ["low", "minimal"] -%}
-		w.At(152, 5, "if")
+		w.At(152, 5, runtime.StmtIf)
 		if runtime.InStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
 		}

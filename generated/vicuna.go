@@ -38,24 +38,24 @@ var Vicuna = &runtime.Template{
 func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// vicuna.jinja:10 {%- for message in messages %}
-	w.At(10, 1, "for")
+	w.At(10, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1, "if")
+		w.At(11, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1, "{{ }}")
+			w.At(12, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
 		} else if runtime.EqStr(messageRole, "user") {
 			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
-			w.At(14, 1, "{{ }}")
+			w.At(14, 1, runtime.StmtPrint)
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.At(16, 1, "{{ }}")
+			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("ASSISTANT: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("</s>\n")

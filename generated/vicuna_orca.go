@@ -38,26 +38,26 @@ var VicunaOrca = &runtime.Template{
 func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// vicuna-orca.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// vicuna-orca.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1, "if")
+		w.At(12, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			w.At(13, 1, "{{ }}")
+			w.At(13, 1, runtime.StmtPrint)
 			w.WriteString("SYSTEM: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
-			w.At(15, 1, "{{ }}")
+			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.At(17, 1, "{{ }}")
+			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("ASSISTANT: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("</s>\n")

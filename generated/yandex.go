@@ -38,20 +38,20 @@ var Yandex = &runtime.Template{
 func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// yandex.jinja:11 {%- for message in messages %}
-	w.At(11, 1, "for")
+	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// yandex.jinja:12 {%- if message['role'] == 'user' %}
-		w.At(12, 1, "if")
+		w.At(12, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			// yandex.jinja:13 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			w.At(13, 1, "{{ }}")
+			w.At(13, 1, runtime.StmtPrint)
 			w.WriteString(" Пользователь: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			w.At(15, 1, "{{ }}")
+			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString(" Ассистент: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")

@@ -38,10 +38,10 @@ var Zephyr = &runtime.Template{
 func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// zephyr.jinja:7 {%- for message in messages %}
-	w.At(7, 1, "for")
+	w.At(7, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// zephyr.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
-		w.At(8, 1, "{{ }}")
+		w.At(8, 1, runtime.StmtPrint)
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")

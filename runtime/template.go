@@ -46,7 +46,8 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 // appendRender runs the compiled function on in as it is.
 func (t *Template) appendRender(dst []byte, in *Input) (out []byte, err error) {
 	w := writerPool.Get().(*Writer)
-	*w = Writer{buf: dst, limits: in.Limits.withDefaults()}
+	*w = Writer{limits: in.Limits.withDefaults()}
+	w.setBuffer(dst)
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = dst, t.renderError(r, w)
@@ -65,10 +66,10 @@ var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 func (t *Template) renderError(r any, w *Writer) error {
 	switch e := r.(type) {
 	case *Error:
-		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct
+		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct()
 		return e
 	case *RaiseError:
-		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct
+		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct()
 		return e
 	case goruntime.Error:
 		// A bug in this package: report it as an error rather than crash the caller.

@@ -35,35 +35,114 @@ func (l Limits) withDefaults() Limits {
 // Writer is what generated code writes the prompt into. It appends to a byte buffer
 // that can be reused across renders, tracks the template position of the statement
 // being run (for error messages) and enforces the limits.
+//
+// The position is kept in fields without pointers, so that recording it costs no
+// garbage collector write barrier.
 type Writer struct {
 	buf        []byte
 	limits     Limits
 	iterations int
 	depth      int
 	line, col  int
-	construct  string
+	stmt       Stmt
+	tag        string // the tag of a StmtTag statement
+}
+
+// Stmt is the kind of statement a position is in, as error messages name it.
+type Stmt uint8
+
+// The kinds of statements.
+const (
+	StmtNone   Stmt = iota
+	StmtPrint       // {{ }}
+	StmtIf          // if
+	StmtFor         // for
+	StmtSet         // set
+	StmtMacro       // macro
+	StmtCall        // call
+	StmtFilter      // filter
+	StmtWith        // with
+	StmtTag         // a statement named by its tag (see AtTag)
+)
+
+var stmtNames = [...]string{"", "{{ }}", "if", "for", "set", "macro", "call", "filter", "with", ""}
+
+// String returns the statement's name: {{ }}, if, for...
+func (s Stmt) String() string {
+	if int(s) < len(stmtNames) {
+		return stmtNames[s]
+	}
+	return ""
+}
+
+// StmtNamed returns the kind of statement a name (as String returns it) means, and
+// StmtTag for another name.
+func StmtNamed(name string) Stmt {
+	for i, n := range stmtNames {
+		if n == name && Stmt(i) != StmtNone && Stmt(i) != StmtTag {
+			return Stmt(i)
+		}
+	}
+	return StmtTag
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
 func NewWriter(buf []byte, limits Limits) *Writer {
-	return &Writer{buf: buf, limits: limits.withDefaults()}
+	w := &Writer{limits: limits.withDefaults()}
+	w.setBuffer(buf)
+	return w
 }
 
 // Bytes returns what has been written.
 func (w *Writer) Bytes() []byte { return w.buf }
 
 // At records the template line and column of the statement about to run, and what
-// kind of statement it is ("if", "for", "set", "{{ }}"...), for error messages.
-func (w *Writer) At(line, col int, construct string) {
-	w.line, w.col, w.construct = line, col, construct
+// kind of statement it is, for error messages.
+func (w *Writer) At(line, col int, stmt Stmt) {
+	w.line, w.col, w.stmt = line, col, stmt
+}
+
+// AtTag is At for a statement named by its tag (include, import...).
+func (w *Writer) AtTag(line, col int, tag string) {
+	w.line, w.col, w.stmt, w.tag = line, col, StmtTag, tag
+}
+
+// construct names the statement at the recorded position.
+func (w *Writer) construct() string {
+	if w.stmt == StmtTag {
+		return w.tag
+	}
+	return w.stmt.String()
 }
 
 // WriteString writes template text.
 func (w *Writer) WriteString(s string) {
-	if len(w.buf)+len(s) > w.limits.MaxOutput {
+	if len(w.buf)+len(s) > cap(w.buf) {
+		w.grow(len(s))
+	}
+	// within the capacity, append stores no pointer, so costs no write barrier
+	w.buf = append(w.buf, s...)
+}
+
+// grow makes room for n more bytes, or fails the render when they would exceed the
+// output limit. The buffer's capacity never exceeds the limit (see setBuffer), so that
+// WriteString need only compare with it.
+//
+//go:noinline
+func (w *Writer) grow(n int) {
+	need := len(w.buf) + n
+	if need > w.limits.MaxOutput {
 		w.overflow()
 	}
-	w.buf = append(w.buf, s...)
+	buf := make([]byte, len(w.buf), min(max(2*cap(w.buf), need, 512), w.limits.MaxOutput))
+	copy(buf, w.buf)
+	w.buf = buf
+}
+
+// setBuffer starts w writing after the contents of buf, with its capacity held to the
+// output limit.
+func (w *Writer) setBuffer(buf []byte) {
+	w.buf = buf[:len(buf):max(len(buf), min(cap(buf), w.limits.MaxOutput))]
 }
 
 // Write writes a value as {{ value }} does: Python's str(value).
@@ -103,13 +182,13 @@ func (w *Writer) capture(body func()) Value {
 	if w.depth > w.limits.MaxDepth {
 		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
 	}
-	line, col, construct := w.line, w.col, w.construct
+	line, col, stmt, tag := w.line, w.col, w.stmt, w.tag
 	mark := len(w.buf)
 	body()
 	s := string(w.buf[mark:])
 	w.buf = w.buf[:mark]
 	w.depth--
-	w.line, w.col, w.construct = line, col, construct
+	w.line, w.col, w.stmt, w.tag = line, col, stmt, tag
 	return Str(s)
 }
 

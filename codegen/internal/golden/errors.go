@@ -38,29 +38,29 @@ var Errors = &runtime.Template{
 func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2 {%- if messages | length == 0 %}
-	w.At(2, 1, "if")
+	w.At(2, 1, runtime.StmtIf)
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
 		// errors.jinja:2 {{ raise_exception('No messages provided.') }}
-		w.At(2, 33, "{{ }}")
+		w.At(2, 33, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}
 	// errors.jinja:3 {%- for m in messages -%}
-	w.At(3, 1, "for")
+	w.At(3, 1, runtime.StmtFor)
 	for _, m := range runtime.Iterate(w, messages) {
 		// errors.jinja:4 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		w.At(4, 1, "if")
+		w.At(4, 1, runtime.StmtIf)
 		mRole := m.Attr("role")
 		if !runtime.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4 {{ raise_exception('Unknown role: ' + m.role) }}
-			w.At(4, 56, "{{ }}")
+			w.At(4, 56, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5 {{ m.role + ': ' + m.content }}
-		w.At(5, 1, "{{ }}")
+		w.At(5, 1, runtime.StmtPrint)
 		w.WriteAdd(mRole, runtime.Str(": "), m.Attr("content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7 {{ messages[0].missing.deeper }}
-	w.At(7, 1, "{{ }}")
+	w.At(7, 1, runtime.StmtPrint)
 	w.Write(messages.ItemInt(0).Attr("missing").Attr("deeper"))
 }

@@ -41,14 +41,14 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	undefinedName := in.Lookup("undefined_name")
 	tools := in.Lookup("tools")
 	// expressions.jinja:2 {%- set last = messages[-1] if messages else none -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	if messages.Truthy() {
 		last = messages.ItemInt(-1)
 	} else {
 		last = runtime.None()
 	}
 	// expressions.jinja:3 {{ last.content if last else 'nothing' }}
-	w.At(3, 1, "{{ }}")
+	w.At(3, 1, runtime.StmtPrint)
 	if last.Truthy() {
 		w.Write(last.Attr("content"))
 	} else {
@@ -56,61 +56,61 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4 {{ 7 // 2 }}
-	w.At(4, 1, "{{ }}")
+	w.At(4, 1, runtime.StmtPrint)
 	w.Write(runtime.FloorDiv(runtime.Int(7), runtime.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ -7 // 2 }}
-	w.At(4, 14, "{{ }}")
+	w.At(4, 14, runtime.StmtPrint)
 	w.Write(runtime.FloorDiv(runtime.Int(-7), runtime.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ -7 % 3 }}
-	w.At(4, 28, "{{ }}")
+	w.At(4, 28, runtime.StmtPrint)
 	w.Write(runtime.Mod(runtime.Int(-7), runtime.Int(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 2 ** 10 }}
-	w.At(4, 41, "{{ }}")
+	w.At(4, 41, runtime.StmtPrint)
 	w.Write(runtime.Pow(runtime.Int(2), runtime.Int(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 7 / 2 }}
-	w.At(4, 55, "{{ }}")
+	w.At(4, 55, runtime.StmtPrint)
 	w.Write(runtime.Div(runtime.Int(7), runtime.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 1e16 }}
-	w.At(4, 67, "{{ }}")
+	w.At(4, 67, runtime.StmtPrint)
 	w.Write(runtime.Float(1e+16))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 0.1 + 0.2 }}
-	w.At(4, 78, "{{ }}")
+	w.At(4, 78, runtime.StmtPrint)
 	w.WriteAdd(runtime.Float(0.1), runtime.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4 {{ 2 ** 70 }}
-	w.At(4, 94, "{{ }}")
+	w.At(4, 94, runtime.StmtPrint)
 	w.Write(runtime.Pow(runtime.Int(2), runtime.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	w.At(5, 1, "{{ }}")
+	w.At(5, 1, runtime.StmtPrint)
 	w.WriteConcat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5 {{ none or 'default' }}
-	w.At(5, 39, "{{ }}")
+	w.At(5, 39, runtime.StmtPrint)
 	w.Write(runtime.Or(runtime.None(), func() runtime.Value {
 		return runtime.Str("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5 {{ 0 and 'x' }}
-	w.At(5, 63, "{{ }}")
+	w.At(5, 63, runtime.StmtPrint)
 	w.Write(runtime.And(runtime.Int(0), func() runtime.Value {
 		return runtime.Str("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5 {{ [] or {} }}
-	w.At(5, 79, "{{ }}")
+	w.At(5, 79, runtime.StmtPrint)
 	w.Write(runtime.Or(runtime.NewList(), func() runtime.Value {
 		return runtime.DictOf()
 	}))
 	w.WriteString("\n")
 	// expressions.jinja:6 {{ 1 < 2 < 3 }}
-	w.At(6, 1, "{{ }}")
+	w.At(6, 1, runtime.StmtPrint)
 	w.Write(runtime.Bool(func() bool {
 		left := runtime.Int(1)
 		right := runtime.Int(2)
@@ -122,7 +122,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6 {{ 3 > 2 > 2 }}
-	w.At(6, 17, "{{ }}")
+	w.At(6, 17, runtime.StmtPrint)
 	w.Write(runtime.Bool(func() bool {
 		left2 := runtime.Int(3)
 		right3 := runtime.Int(2)
@@ -134,90 +134,90 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6 {{ 'b' in 'abc' }}
-	w.At(6, 33, "{{ }}")
+	w.At(6, 33, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.In(runtime.Str("b"), runtime.Str("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6 {{ 'x' not in ['a'] }}
-	w.At(6, 52, "{{ }}")
+	w.At(6, 52, runtime.StmtPrint)
 	w.Write(runtime.Bool(!runtime.InStrs(runtime.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6 {{ messages | length > 0 }}
-	w.At(6, 75, "{{ }}")
+	w.At(6, 75, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	w.At(7, 1, "{{ }}")
+	w.At(7, 1, runtime.StmtPrint)
 	w.Write(runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8 {{ messages | map(attribute='role') | join('|') }}
-	w.At(8, 1, "{{ }}")
+	w.At(8, 1, runtime.StmtPrint)
 	w.Write(runtime.FilterJoin(runtime.FilterMap(messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	w.At(8, 52, "{{ }}")
+	w.At(8, 52, runtime.StmtPrint)
 	w.Write(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil), nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:9 {{ "%s has %d chars" % ('this', 4) }}
-	w.At(9, 1, "{{ }}")
+	w.At(9, 1, runtime.StmtPrint)
 	w.Write(runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	w.At(9, 39, "{{ }}")
+	w.At(9, 39, runtime.StmtPrint)
 	w.Write(runtime.CallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9 {{ 'x,y,,z'.split(',') }}
-	w.At(9, 81, "{{ }}")
+	w.At(9, 81, runtime.StmtPrint)
 	w.Write(runtime.CallMethod(runtime.Str("x,y,,z"), "split", []runtime.Value{runtime.Str(",")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9 {{ '  a b  '.split() }}
-	w.At(9, 107, "{{ }}")
+	w.At(9, 107, runtime.StmtPrint)
 	w.Write(runtime.CallMethod(runtime.Str("  a b  "), "split", nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:10 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	w.At(10, 1, "{{ }}")
+	w.At(10, 1, runtime.StmtPrint)
 	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	w.At(10, 38, "{{ }}")
+	w.At(10, 38, runtime.StmtPrint)
 	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11 {{ 'Straße İ' | upper }}
-	w.At(11, 1, "{{ }}")
+	w.At(11, 1, runtime.StmtPrint)
 	w.Write(runtime.FilterUpper(runtime.Str("Straße İ"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11 {{ 'ǅ héllo' | title }}
-	w.At(11, 26, "{{ }}")
+	w.At(11, 26, runtime.StmtPrint)
 	w.Write(runtime.FilterTitle(runtime.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11 {{ 'abc'[::-1] }}
-	w.At(11, 50, "{{ }}")
+	w.At(11, 50, runtime.StmtPrint)
 	w.Write(runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11 {{ [1, 2, 3, 4][1::2] }}
-	w.At(11, 68, "{{ }}")
+	w.At(11, 68, runtime.StmtPrint)
 	w.Write(runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12 {{ tools is defined }}
-	w.At(12, 1, "{{ }}")
+	w.At(12, 1, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.IsDefined(tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12 {{ tools is none }}
-	w.At(12, 24, "{{ }}")
+	w.At(12, 24, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.IsNone(tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12 {{ messages is sequence }}
-	w.At(12, 44, "{{ }}")
+	w.At(12, 44, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.IsSequence(messages, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12 {{ 5 is divisibleby 5 }}
-	w.At(12, 71, "{{ }}")
+	w.At(12, 71, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), []runtime.Value{runtime.Int(5)}, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12 {{ 'A' is upper }}
-	w.At(12, 96, "{{ }}")
+	w.At(12, 96, runtime.StmtPrint)
 	w.Write(runtime.Bool(runtime.IsUpper(runtime.Str("A"), nil, nil)))
 	w.WriteString("\n")
 	// expressions.jinja:13 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	w.At(13, 1, "{{ }}")
+	w.At(13, 1, runtime.StmtPrint)
 	w.Write(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))
 }

@@ -38,7 +38,7 @@ var Loops = &runtime.Template{
 func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// loops.jinja:2 {%- for m in messages if m.role != 'system' %}
-	w.At(2, 1, "for")
+	w.At(2, 1, runtime.StmtFor)
 	iterated := false
 	var loop runtime.Loop
 	for loop.Start(w, messages, func(item2 runtime.Value) bool {
@@ -47,29 +47,29 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}); loop.Next(); {
 		m2 := loop.Item()
 		// loops.jinja:3 {{ loop.index }}
-		w.At(3, 1, "{{ }}")
+		w.At(3, 1, runtime.StmtPrint)
 		w.Write(loop.Index())
 		w.WriteString("/")
 		// loops.jinja:3 {{ loop.length }}
-		w.At(3, 18, "{{ }}")
+		w.At(3, 18, runtime.StmtPrint)
 		w.Write(loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3 {{ m.role }}
-		w.At(3, 36, "{{ }}")
+		w.At(3, 36, runtime.StmtPrint)
 		w.Write(m2.Attr("role"))
 		// loops.jinja:3 {% if loop.first %}
-		w.At(3, 48, "if")
+		w.At(3, 48, runtime.StmtIf)
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
 		}
 		// loops.jinja:3 {% if loop.last %}
-		w.At(3, 86, "if")
+		w.At(3, 86, runtime.StmtIf)
 		if loop.Last().Truthy() {
 			w.WriteString(" (last)")
 		}
 		w.WriteString(": ")
 		// loops.jinja:3 {{ m.content | trim }}
-		w.At(3, 124, "{{ }}")
+		w.At(3, 124, runtime.StmtPrint)
 		w.Write(runtime.FilterTrim(m2.Attr("content"), nil, nil))
 		iterated = true
 	}
@@ -77,43 +77,43 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	w.At(7, 1, "for")
+	w.At(7, 1, runtime.StmtFor)
 	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
 		// loops.jinja:7 {{ k }}
-		w.At(7, 43, "{{ }}")
+		w.At(7, 43, runtime.StmtPrint)
 		w.Write(k)
 		w.WriteString("=")
 		// loops.jinja:7 {{ v }}
-		w.At(7, 51, "{{ }}")
+		w.At(7, 51, runtime.StmtPrint)
 		w.Write(v)
 		// loops.jinja:7 {{ ', ' if not loop.last }}
-		w.At(7, 58, "{{ }}")
+		w.At(7, 58, runtime.StmtPrint)
 		if !(i == len(keys)-1) {
 			w.WriteString(", ")
 		}
 	}
 	// loops.jinja:8 {% for i in range(10) %}
-	w.At(8, 1, "for")
+	w.At(8, 1, runtime.StmtFor)
 	for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(10))) {
 		// loops.jinja:8 {% if i is even %}
-		w.At(8, 25, "if")
+		w.At(8, 25, runtime.StmtIf)
 		if runtime.IsEven(i2, nil, nil) {
 			continue
 		}
 		// loops.jinja:8 {% if i > 6 %}
-		w.At(8, 68, "if")
+		w.At(8, 68, runtime.StmtIf)
 		if runtime.Gt(i2, runtime.Int(6)) {
 			break
 		}
 		// loops.jinja:8 {{ i }}
-		w.At(8, 104, "{{ }}")
+		w.At(8, 104, runtime.StmtPrint)
 		w.Write(i2)
 	}
 	// loops.jinja:9 {% for x in [] %}
-	w.At(9, 1, "for")
+	w.At(9, 1, runtime.StmtFor)
 	iterated2 := false
 	for range runtime.Iterate(w, runtime.NewList()) {
 		w.WriteString("never")
@@ -123,15 +123,15 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("empty")
 	}
 	// loops.jinja:10 {% for c in 'héllo' %}
-	w.At(10, 1, "for")
+	w.At(10, 1, runtime.StmtFor)
 	var loop2 runtime.Loop
 	for loop2.Start(w, runtime.Str("héllo"), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10 {{ loop.cycle('<', '>') }}
-		w.At(10, 23, "{{ }}")
+		w.At(10, 23, runtime.StmtPrint)
 		w.Write(loop2.Cycle(runtime.Str("<"), runtime.Str(">")))
 		// loops.jinja:10 {{ c }}
-		w.At(10, 49, "{{ }}")
+		w.At(10, 49, runtime.StmtPrint)
 		w.Write(c)
 	}
 }

@@ -47,11 +47,11 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|")
 		// macros.jinja:3 {{ role }}
-		w.At(3, 3, "{{ }}")
+		w.At(3, 3, runtime.StmtPrint)
 		w.Write(role)
 		w.WriteString("|>")
 		// macros.jinja:3 {{ sep }}
-		w.At(3, 15, "{{ }}")
+		w.At(3, 15, runtime.StmtPrint)
 		w.Write(sep)
 	}
 	// macros.jinja:5 {%- macro wrap(tag) -%}
@@ -64,15 +64,15 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6 {{ tag }}
-		w.At(6, 2, "{{ }}")
+		w.At(6, 2, runtime.StmtPrint)
 		w.Write(tag)
 		w.WriteString(">")
 		// macros.jinja:6 {{ caller() }}
-		w.At(6, 12, "{{ }}")
+		w.At(6, 12, runtime.StmtPrint)
 		w.Write(runtime.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6 {{ tag }}
-		w.At(6, 28, "{{ }}")
+		w.At(6, 28, runtime.StmtPrint)
 		w.Write(tag)
 		w.WriteString(">")
 	})
@@ -85,11 +85,11 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9 {{ varargs | join(',') }}
-		w.At(9, 1, "{{ }}")
+		w.At(9, 1, runtime.StmtPrint)
 		w.Write(runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		w.At(9, 27, "{{ }}")
+		w.At(9, 27, runtime.StmtPrint)
 		w.Write(runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
 	})
 	// macros.jinja:11 {%- macro countdown(n) -%}
@@ -97,51 +97,51 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	countdown = func(n runtime.Value) {
 		n = runtime.Param(n, "n")
 		// macros.jinja:12 {{ n }}
-		w.At(12, 1, "{{ }}")
+		w.At(12, 1, runtime.StmtPrint)
 		w.Write(n)
 		// macros.jinja:12 {% if n > 0 %}
-		w.At(12, 8, "if")
+		w.At(12, 8, runtime.StmtIf)
 		if runtime.Gt(n, runtime.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12 {{ countdown(n - 1) }}
-			w.At(12, 23, "{{ }}")
+			w.At(12, 23, runtime.StmtPrint)
 			w.Write(w.Capture(func() {
 				countdown(runtime.Sub(n, runtime.Int(1)))
 			}))
 		}
 	}
 	// macros.jinja:14 {%- for m in messages -%}
-	w.At(14, 1, "for")
+	w.At(14, 1, runtime.StmtFor)
 	for _, m := range runtime.Iterate(w, messages) {
 		// macros.jinja:15 {{ header(m.role) }}
-		w.At(15, 1, "{{ }}")
+		w.At(15, 1, runtime.StmtPrint)
 		header(m.Attr("role"), runtime.Missing())
 		// macros.jinja:15 {{ m.content }}
-		w.At(15, 21, "{{ }}")
+		w.At(15, 21, runtime.StmtPrint)
 		w.Write(m.Attr("content"))
 		w.WriteString("\n")
 		// macros.jinja:16 {% call wrap('b') %}
-		w.At(16, 1, "call")
+		w.At(16, 1, runtime.StmtCall)
 		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
 			Anonymous: true,
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
 			// macros.jinja:16 {{ m.role | upper }}
-			w.At(16, 21, "{{ }}")
+			w.At(16, 21, runtime.StmtPrint)
 			w.Write(runtime.FilterUpper(m.Attr("role"), nil, nil))
 		}))}))
 	}
 	// macros.jinja:18 {{ listing(1, 2, x=3, a='y') }}
-	w.At(18, 1, "{{ }}")
+	w.At(18, 1, runtime.StmtPrint)
 	w.Write(runtime.Call(listing, []runtime.Value{runtime.Int(1), runtime.Int(2)}, []runtime.Kwarg{runtime.KW("x", runtime.Int(3)), runtime.KW("a", runtime.Str("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19 {{ countdown(3) }}
-	w.At(19, 1, "{{ }}")
+	w.At(19, 1, runtime.StmtPrint)
 	w.Write(w.Capture(func() {
 		countdown(runtime.Int(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20 {{ header('end', sep=”) }}
-	w.At(20, 1, "{{ }}")
+	w.At(20, 1, runtime.StmtPrint)
 	header(runtime.Str("end"), runtime.Str(""))
 }

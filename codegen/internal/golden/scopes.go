@@ -45,66 +45,66 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	a := runtime.Undefined("a")
 	b := runtime.Undefined("b")
 	// scopes.jinja:2 {%- set count = 0 -%}
-	w.At(2, 1, "set")
+	w.At(2, 1, runtime.StmtSet)
 	count = runtime.Int(0)
 	// scopes.jinja:3 {%- set ns = namespace(count=0, roles=[]) -%}
-	w.At(3, 1, "set")
+	w.At(3, 1, runtime.StmtSet)
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("count", runtime.Int(0)), runtime.KW("roles", runtime.NewList())})
 	// scopes.jinja:4 {%- for m in messages -%}
-	w.At(4, 1, "for")
+	w.At(4, 1, runtime.StmtFor)
 	for _, m := range runtime.Iterate(w, messages) {
 		count2 := count
 		// scopes.jinja:5 {%- set count = count + 1 -%}
-		w.At(5, 1, "set")
+		w.At(5, 1, runtime.StmtSet)
 		count2 = runtime.Add(count2, runtime.Int(1))
 		// scopes.jinja:6 {%- set ns.count = ns.count + 1 -%}
-		w.At(6, 1, "set")
+		w.At(6, 1, runtime.StmtSet)
 		runtime.SetAttr(ns, "count", runtime.Add(ns.Attr("count"), runtime.Int(1)))
 		// scopes.jinja:7 {%- set ns.roles = ns.roles + [m.role] -%}
-		w.At(7, 1, "set")
+		w.At(7, 1, runtime.StmtSet)
 		runtime.SetAttr(ns, "roles", runtime.Add(ns.Attr("roles"), runtime.NewList(m.Attr("role"))))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9 {{ count }}
-	w.At(9, 7, "{{ }}")
+	w.At(9, 7, runtime.StmtPrint)
 	w.Write(count)
 	w.WriteString(" ns.count=")
 	// scopes.jinja:9 {{ ns.count }}
-	w.At(9, 28, "{{ }}")
+	w.At(9, 28, runtime.StmtPrint)
 	w.Write(ns.Attr("count"))
 	w.WriteString(" roles=")
 	// scopes.jinja:9 {{ ns.roles }}
-	w.At(9, 49, "{{ }}")
+	w.At(9, 49, runtime.StmtPrint)
 	w.Write(ns.Attr("roles"))
 	w.WriteString("\n")
 	// scopes.jinja:10 {% set block %}
-	w.At(10, 1, "set")
+	w.At(10, 1, runtime.StmtSet)
 	mark2 := w.Mark()
 	// scopes.jinja:10 {% for m in messages %}
-	w.At(10, 16, "for")
+	w.At(10, 16, runtime.StmtFor)
 	for _, m2 := range runtime.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10 {{ m.role }}
-		w.At(10, 40, "{{ }}")
+		w.At(10, 40, runtime.StmtPrint)
 		w.Write(m2.Attr("role"))
 		w.WriteString("]")
 	}
 	block = w.Cut(mark2)
 	w.WriteString("block=")
 	// scopes.jinja:11 {{ block }}
-	w.At(11, 7, "{{ }}")
+	w.At(11, 7, runtime.StmtPrint)
 	w.Write(block)
 	w.WriteString("\n")
 	// scopes.jinja:12 {% set shout | upper %}
-	w.At(12, 1, "set")
+	w.At(12, 1, runtime.StmtSet)
 	mark3 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12 {{ messages | length }}
-	w.At(12, 30, "{{ }}")
+	w.At(12, 30, runtime.StmtPrint)
 	w.Write(runtime.FilterLength(messages, nil, nil))
 	shout = runtime.FilterUpper(w.Cut(mark3), nil, nil)
 	// scopes.jinja:13 {{ shout }}
-	w.At(13, 1, "{{ }}")
+	w.At(13, 1, runtime.StmtPrint)
 	w.Write(shout)
 	w.WriteString("\n")
 	// scopes.jinja:14 {% with a = 1, b = count %}
@@ -112,38 +112,38 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 		a2 := runtime.Int(1)
 		b2 := count
 		// scopes.jinja:14 {{ a + b }}
-		w.At(14, 28, "{{ }}")
+		w.At(14, 28, runtime.StmtPrint)
 		w.WriteAdd(a2, b2)
 	}
 	// scopes.jinja:15 {% filter replace('o', '0') | trim %}
-	w.At(15, 1, "filter")
+	w.At(15, 1, runtime.StmtFilter)
 	mark4 := w.Mark()
 	w.WriteString("  foo boo  ")
 	w.Write(runtime.FilterTrim(runtime.FilterReplace(w.Cut(mark4), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16 {% if messages %}
-	w.At(16, 1, "if")
+	w.At(16, 1, runtime.StmtIf)
 	if messages.Truthy() {
 		// scopes.jinja:16 {% set first = messages[0] %}
-		w.At(16, 18, "set")
+		w.At(16, 18, runtime.StmtSet)
 		first = messages.ItemInt(0)
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17 {{ first.role if first is defined else 'none' }}
-	w.At(17, 7, "{{ }}")
+	w.At(17, 7, runtime.StmtPrint)
 	if runtime.IsDefined(first, nil, nil) {
 		w.Write(first.Attr("role"))
 	} else {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18 {%- set a, b = 'xy' %}
-	w.At(18, 1, "set")
+	w.At(18, 1, runtime.StmtSet)
 	vals := runtime.Unpack(runtime.Str("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19 {{ b }}
-	w.At(19, 1, "{{ }}")
+	w.At(19, 1, runtime.StmtPrint)
 	w.Write(b)
 	// scopes.jinja:19 {{ a }}
-	w.At(19, 8, "{{ }}")
+	w.At(19, 8, runtime.StmtPrint)
 	w.Write(a)
 }

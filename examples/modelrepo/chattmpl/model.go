@@ -44,84 +44,84 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 		role = runtime.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// model:25 {{ role }}
-		w.At(25, 20, "{{ }}")
+		w.At(25, 20, runtime.StmtPrint)
 		w.Write(role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
 	// model:29 {{- bos_token -}}
-	w.At(29, 1, "{{ }}")
+	w.At(29, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// model:31 {%- for message in messages -%}
-	w.At(31, 1, "for")
+	w.At(31, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// model:32 {%- if message.role == 'system' -%}
-		w.At(32, 1, "if")
+		w.At(32, 1, runtime.StmtIf)
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// model:33 {{- llama3_header('system') -}}
-			w.At(33, 1, "{{ }}")
+			w.At(33, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("system"))
 			// model:34 {{- message.content | trim -}}
-			w.At(34, 1, "{{ }}")
+			w.At(34, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "user") {
 			// model:37 {{- llama3_header('user') -}}
-			w.At(37, 1, "{{ }}")
+			w.At(37, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("user"))
 			// model:38 {{- message.content | trim -}}
-			w.At(38, 1, "{{ }}")
+			w.At(38, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// model:41 {{- llama3_header('assistant') -}}
-			w.At(41, 1, "{{ }}")
+			w.At(41, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("assistant"))
 			// model:42 {%- if message.content -%}
-			w.At(42, 1, "if")
+			w.At(42, 1, runtime.StmtIf)
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
 				// model:43 {{- message.content | trim -}}
-				w.At(43, 1, "{{ }}")
+				w.At(43, 1, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
 			// model:45 {%- if message.tool_calls is defined and message.tool_calls -%}
-			w.At(45, 1, "if")
+			w.At(45, 1, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
 			if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// model:46 {%- for tc in message.tool_calls -%}
-				w.At(46, 1, "for")
+				w.At(46, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, messageToolCalls) {
 					call := in.Lookup("call")
 					// model:47 {%- if tc.function is defined -%}
-					w.At(47, 1, "if")
+					w.At(47, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")
 					if runtime.IsDefined(tcFunction, nil, nil) {
 						// model:48 {%- set call = tc.function -%}
-						w.At(48, 1, "set")
+						w.At(48, 1, runtime.StmtSet)
 						call = tcFunction
 					} else {
 						// model:50 {%- set call = tc -%}
-						w.At(50, 1, "set")
+						w.At(50, 1, runtime.StmtSet)
 						call = tc
 					}
 					w.WriteString("<tool_call>")
 					// model:53 {%- if call.arguments is string %}
-					w.At(53, 1, "if")
+					w.At(53, 1, runtime.StmtIf)
 					callArguments := call.Attr("arguments")
 					if runtime.IsString(callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// model:54 {{ call.name }}
-						w.At(54, 11, "{{ }}")
+						w.At(54, 11, runtime.StmtPrint)
 						w.Write(call.Attr("name"))
 						w.WriteString("\", \"arguments\": ")
 						// model:54 {{ call.arguments }}
-						w.At(54, 42, "{{ }}")
+						w.At(54, 42, runtime.StmtPrint)
 						w.Write(callArguments)
 						w.WriteString("}")
 					} else {
 						// model:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.At(56, 1, "{{ }}")
+						w.At(56, 1, runtime.StmtPrint)
 						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
@@ -130,20 +130,20 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// model:63 {{- llama3_header('user') -}}
-			w.At(63, 1, "{{ }}")
+			w.At(63, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65 {{ message.content }}
-			w.At(65, 1, "{{ }}")
+			w.At(65, 1, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
 	// model:71 {%- if add_generation_prompt -%}
-	w.At(71, 1, "if")
+	w.At(71, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		// model:72 {{- llama3_header('assistant') -}}
-		w.At(72, 1, "{{ }}")
+		w.At(72, 1, runtime.StmtPrint)
 		llama3Header(runtime.Str("assistant"))
 	}
 }
