@@ -142,6 +142,8 @@ type gen struct {
 	macros     *macroCalls
 	macroFuncs map[*ir.Var]string
 
+	inputs map[string]string // input variables looked up once, by name (see inputDecls)
+
 	// read chains held in Go variables (see reads.go)
 	settable map[string]bool // attribute names the template assigns
 	reads    readCache       // the chains held at the point being generated
@@ -163,6 +165,7 @@ func newGen(t *ir.Template) *gen {
 
 		macros:     macros,
 		macroFuncs: map[*ir.Var]string{},
+		inputs:     map[string]string{},
 
 		settable: settableNames(t),
 		reads:    readCache{},
@@ -282,8 +285,41 @@ func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 func valueType() *jen.Statement { return rt("Value") }
 
 func (g *gen) root() []jen.Code {
-	code := g.scopeDecls(g.t.Body.Scope)
+	code := g.inputDecls()
+	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
 	return append(code, g.stmts(g.t.Body.Stmts)...)
+}
+
+// inputDecls looks up, once at the start, the input variables that inner scopes start
+// their variables from (a variable a loop body assigns starts as the input's value in
+// each iteration): the input does not change during a render.
+func (g *gen) inputDecls() []jen.Code {
+	var code []jen.Code
+	declare := func(s *ir.Scope) {
+		for _, v := range s.Vars {
+			in, ok := v.Init.(*ir.Input)
+			if !ok || !g.needed[v] {
+				continue
+			}
+			if _, done := g.inputs[in.Name]; !done {
+				name := g.alloc(Identifier(in.Name, false) + "Input")
+				g.inputs[in.Name] = name
+				code = append(code, jen.Id(name).Op(":=").Id("in").Dot("Lookup").Call(jen.Lit(in.Name)))
+			}
+		}
+	}
+	ir.Inspect(g.t.Body.Stmts, func(n any) bool {
+		switch n := n.(type) {
+		case *ir.Block:
+			declare(n.Scope)
+		case *ir.For:
+			if n.FilterScope != nil {
+				declare(n.FilterScope)
+			}
+		}
+		return true
+	})
+	return code
 }
 
 // scopeDecls declares the needed variables of a scope with their initial values.
@@ -293,13 +329,15 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 		if v.Init == nil || !g.needed[v] {
 			continue
 		}
-		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(g.value(v.Init)))
+		init := g.value(v.Init)
+		if in, ok := v.Init.(*ir.Input); ok && s != g.t.Body.Scope {
+			init = jen.Id(g.inputs[in.Name])
+		}
+		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(init))
 	}
 	return code
 }
 
-// stmts compiles statements that make a Go block of their own: the read chains held in
-// variables declared here end with it, and those of variables it assigns are forgotten.
 func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
 	held, outerCounts := g.reads.copy(), g.counts
 	g.counts = map[string]int{}

@@ -36,6 +36,11 @@ var Apertus8BInstruct = &runtime.Template{
 
 // renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
 func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
+	innerTypeInput := in.Lookup("inner_type")
+	hasObjectVariantsInput := in.Lookup("has_object_variants")
+	partsInput := in.Lookup("parts")
+	blocksInput := in.Lookup("blocks")
+	functionInput := in.Lookup("function")
 	bosToken := in.Lookup("bos_token")
 	systemToken := runtime.Undefined("system_token")
 	endSystemToken := runtime.Undefined("end_system_token")
@@ -60,8 +65,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
 		paramSpec = runtime.Param(paramSpec, "param_spec")
 		requiredParams = runtime.Param(requiredParams, "required_params")
-		innerType := in.Lookup("inner_type")
-		hasObjectVariants := in.Lookup("has_object_variants")
+		innerType := innerTypeInput
+		hasObjectVariants := hasObjectVariantsInput
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
 		w.At(2, 5, runtime.StmtIf)
 		paramSpecType := paramSpec.Attr("type")
@@ -458,8 +463,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:187 {%- for message in loop_messages -%}
 	w.At(187, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		parts := in.Lookup("parts")
-		blocks := in.Lookup("blocks")
+		parts := partsInput
+		blocks := blocksInput
 		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
 		w.At(188, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -713,7 +718,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				items6 := runtime.Iterate(w, message.Attr("tool_calls"))
 				for i8 := range items6 {
 					toolCall2 := items6[i8]
-					function := in.Lookup("function")
+					function := functionInput
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
 					w.At(295, 17, runtime.StmtIf)
 					toolCall2Type := toolCall2.Attr("type")

@@ -36,6 +36,15 @@ var Apriel1615bThinkerFixed = &runtime.Template{
 
 // renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
 func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
+	sysContentInput := in.Lookup("sys_content")
+	systemMessageInput := in.Lookup("system_message")
+	asstContentInput := in.Lookup("asst_content")
+	asstTextInput := in.Lookup("asst_text")
+	toolCallsInput := in.Lookup("tool_calls")
+	trainingPromptInput := in.Lookup("training_prompt")
+	toolContentInput := in.Lookup("tool_content")
+	toolMessageInput := in.Lookup("tool_message")
+	msgContentInput := in.Lookup("msg_content")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -125,16 +134,16 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		sysContent := in.Lookup("sys_content")
-		systemMessage := in.Lookup("system_message")
+		sysContent := sysContentInput
+		systemMessage := systemMessageInput
 		addToolId2 := addToolId
-		asstContent := in.Lookup("asst_content")
-		asstText := in.Lookup("asst_text")
-		toolCalls := in.Lookup("tool_calls")
-		trainingPrompt := in.Lookup("training_prompt")
-		toolContent := in.Lookup("tool_content")
-		toolMessage := in.Lookup("tool_message")
-		msgContent := in.Lookup("msg_content")
+		asstContent := asstContentInput
+		asstText := asstTextInput
+		toolCalls := toolCallsInput
+		trainingPrompt := trainingPromptInput
+		toolContent := toolContentInput
+		toolMessage := toolMessageInput
+		msgContent := msgContentInput
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62 {%- if message['role'] == 'user' -%}
 		w.At(62, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

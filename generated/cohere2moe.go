@@ -36,6 +36,10 @@ var Cohere2MoE = &runtime.Template{
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
 func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
+	counterInput := in.Lookup("counter")
+	toolCallIdSeenInput := in.Lookup("tool_call_id_seen")
+	textWrapperInput := in.Lookup("text_wrapper")
+	lastWasTextInput := in.Lookup("last_was_text")
 	platformInstructionOverride := in.Lookup("platform_instruction_override")
 	reasoning := in.Lookup("reasoning")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -175,8 +179,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
 		messages2 = runtime.Param(messages2, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		counter := in.Lookup("counter")
-		toolCallIdSeen := in.Lookup("tool_call_id_seen")
+		counter := counterInput
+		toolCallIdSeen := toolCallIdSeenInput
 		// Cohere2MoE.jinja:43 {%- if regen_tool_call_ids -%}
 		w.At(43, 1, runtime.StmtIf)
 		if regenToolCallIds.Truthy() {
@@ -222,7 +226,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	formatToolMessage := func(messages3, toolMsg runtime.Value) {
 		messages3 = runtime.Param(messages3, "messages")
 		toolMsg = runtime.Param(toolMsg, "tool_msg")
-		textWrapper := in.Lookup("text_wrapper")
+		textWrapper := textWrapperInput
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		w.At(63, 26, runtime.StmtPrint)
@@ -277,7 +281,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		Params: []string{"item"},
 	}, func(args []runtime.Value) {
 		item2 := runtime.Param(args[0], "item")
-		textWrapper2 := in.Lookup("text_wrapper")
+		textWrapper2 := textWrapperInput
 		// Cohere2MoE.jinja:85 {%- if item.type|lower == "text" -%}
 		w.At(85, 1, runtime.StmtIf)
 		item2Type := item2.Attr("type")
@@ -301,7 +305,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	// Cohere2MoE.jinja:94 {%- macro print_msg(msg) %}
 	printMsg := func(msg2 runtime.Value) {
 		msg2 = runtime.Param(msg2, "msg")
-		lastWasText := in.Lookup("last_was_text")
+		lastWasText := lastWasTextInput
 		// Cohere2MoE.jinja:95 {%- if msg is string -%}
 		w.At(95, 5, runtime.StmtIf)
 		if runtime.IsString(msg2, nil, nil) {

@@ -36,6 +36,7 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -71,7 +72,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10 {%- for message in messages -%}
 	w.At(10, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := in.Lookup("content")
+		content := contentInput
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11 {%- if message['role'] == 'user' -%}
 		w.At(11, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

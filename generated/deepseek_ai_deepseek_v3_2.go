@@ -36,6 +36,12 @@ var DeepseekAiDeepSeekV32 = &runtime.Template{
 
 // renderDeepseekAiDeepSeekV32 renders deepseek-ai-DeepSeek-V3.2.jinja.
 func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
+	isAfterLastUserInput := in.Lookup("is_after_last_user")
+	outerIndexInput := in.Lookup("outer_index")
+	assistantIdxInput := in.Lookup("assistant_idx")
+	callOrderInput := in.Lookup("call_order")
+	assistantMsgInput := in.Lookup("assistant_msg")
+	toolCallCountInput := in.Lookup("tool_call_count")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -177,12 +183,12 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
-		isAfterLastUser := in.Lookup("is_after_last_user")
-		outerIndex := in.Lookup("outer_index")
-		assistantIdx := in.Lookup("assistant_idx")
-		callOrder := in.Lookup("call_order")
-		assistantMsg := in.Lookup("assistant_msg")
-		toolCallCount := in.Lookup("tool_call_count")
+		isAfterLastUser := isAfterLastUserInput
+		outerIndex := outerIndexInput
+		assistantIdx := assistantIdxInput
+		callOrder := callOrderInput
+		assistantMsg := assistantMsgInput
+		toolCallCount := toolCallCountInput
 		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
 		w.At(50, 3, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")

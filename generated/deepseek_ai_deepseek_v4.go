@@ -36,6 +36,8 @@ var DeepseekAiDeepSeekV4 = &runtime.Template{
 
 // renderDeepseekAiDeepSeekV4 renders deepseek-ai-DeepSeek-V4.jinja.
 func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
+	isAfterLastUserInput := in.Lookup("is_after_last_user")
+	keepReasoningInput := in.Lookup("keep_reasoning")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -234,8 +236,8 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message4 := items2[i2]
-		isAfterLastUser := in.Lookup("is_after_last_user")
-		keepReasoning := in.Lookup("keep_reasoning")
+		isAfterLastUser := isAfterLastUserInput
+		keepReasoning := keepReasoningInput
 		// deepseek-ai-DeepSeek-V4.jinja:71 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(71, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")

@@ -36,6 +36,8 @@ var DeepseekAiDeepSeekV4Flash0731 = &runtime.Template{
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
 func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
+	isAfterLastUserInput := in.Lookup("is_after_last_user")
+	keepReasoningInput := in.Lookup("keep_reasoning")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -242,8 +244,8 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message4 := items2[i2]
-		isAfterLastUser := in.Lookup("is_after_last_user")
-		keepReasoning := in.Lookup("keep_reasoning")
+		isAfterLastUser := isAfterLastUserInput
+		keepReasoning := keepReasoningInput
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(74, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")

@@ -36,6 +36,9 @@ var DeepSeekV32 = &runtime.Template{
 
 // renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
 func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
+	prevAssistantIdxInput := in.Lookup("prev_assistant_idx")
+	toolCallOrderInput := in.Lookup("tool_call_order")
+	assistantMsgInput := in.Lookup("assistant_msg")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	bosToken := runtime.Undefined("bos_token")
@@ -328,9 +331,9 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	for i3 := range items2 {
 		message3 := items2[i3]
 		msgIndex := runtime.Undefined("msg_index")
-		prevAssistantIdx := in.Lookup("prev_assistant_idx")
-		toolCallOrder := in.Lookup("tool_call_order")
-		assistantMsg := in.Lookup("assistant_msg")
+		prevAssistantIdx := prevAssistantIdxInput
+		toolCallOrder := toolCallOrderInput
+		assistantMsg := assistantMsgInput
 		// DeepSeek-V3.2.jinja:150 {%- set msg_index = loop.index0 + start_idx -%}
 		w.At(150, 3, runtime.StmtSet)
 		msgIndex = runtime.Add(runtime.Int(int64(i3)), startIdx)

@@ -36,6 +36,10 @@ var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
 func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input) {
+	messageRolesStringInput := in.Lookup("message_roles_string")
+	systemPromptInput := in.Lookup("system_prompt")
+	bosTokenInput := in.Lookup("bos_token")
+	toolInput := in.Lookup("tool")
 	messages := in.Lookup("messages")
 	loopMessages := runtime.Undefined("loop_messages")
 	messageRoles := runtime.Undefined("message_roles")
@@ -79,11 +83,11 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		messageRolesString := in.Lookup("message_roles_string")
+		messageRolesString := messageRolesStringInput
 		msgContent := runtime.Undefined("msg_content")
-		systemPrompt := in.Lookup("system_prompt")
-		bosToken := in.Lookup("bos_token")
-		tool := in.Lookup("tool")
+		systemPrompt := systemPromptInput
+		bosToken := bosTokenInput
+		tool := toolInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29 {%- set ns.role = message['role'] | lower -%}
 		w.At(29, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "role", runtime.FilterLower(message.ItemStr("role"), nil, nil))

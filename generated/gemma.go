@@ -36,6 +36,7 @@ var Gemma = &runtime.Template{
 
 // renderGemma renders gemma.jinja.
 func renderGemma(w *runtime.Writer, in *runtime.Input) {
+	roleInput := in.Lookup("role")
 	cSpace := runtime.Undefined("c_space")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -48,7 +49,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	// gemma.jinja:16 {%- for message in messages %}
 	w.At(16, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		role := in.Lookup("role")
+		role := roleInput
 		// gemma.jinja:17 {%- if message['role'] == 'system' %}
 		w.At(17, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

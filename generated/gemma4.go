@@ -36,6 +36,9 @@ var Gemma4 = &runtime.Template{
 
 // renderGemma4 renders gemma4.jinja.
 func renderGemma4(w *runtime.Writer, in *runtime.Input) {
+	nsItemsInput := in.Lookup("ns_items")
+	responseDeclarationInput := in.Lookup("response_declaration")
+	nsArgsInput := in.Lookup("ns_args")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -63,7 +66,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			key := keys[i]
 			value := values[i]
 			addComma := runtime.Undefined("add_comma")
-			nsItems := in.Lookup("ns_items")
+			nsItems := nsItemsInput
 			// gemma4.jinja:5 {%- set add_comma = false -%}
 			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
@@ -281,7 +284,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
 		params := runtime.Undefined("params")
-		responseDeclaration := in.Lookup("response_declaration")
+		responseDeclaration := responseDeclarationInput
 		w.WriteString("declaration:")
 		// gemma4.jinja:80 {{- tool_data['function']['name'] -}}
 		w.At(80, 17, runtime.StmtPrint)
@@ -576,7 +579,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.At(190, 17, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 				function := runtime.Undefined("function")
-				nsArgs := in.Lookup("ns_args")
+				nsArgs := nsArgsInput
 				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
 				w.At(191, 21, runtime.StmtSet)
 				function = toolCall.ItemStr("function")

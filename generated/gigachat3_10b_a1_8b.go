@@ -36,6 +36,17 @@ var GigaChat310BA18B = &runtime.Template{
 
 // renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
 func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
+	propsInput := in.Lookup("props")
+	requiredInput := in.Lookup("required")
+	hasAdditionalPropsInput := in.Lookup("has_additional_props")
+	additionalPropsTypeInput := in.Lookup("additional_props_type")
+	additionalTypeStrInput := in.Lookup("additional_type_str")
+	nsInput := in.Lookup("ns")
+	defaultInput := in.Lookup("default")
+	paramTypeInput := in.Lookup("param_type")
+	returnTypeInput := in.Lookup("return_type")
+	functionCallInput := in.Lookup("function_call")
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := runtime.Undefined("add_tokens")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
 	bosToken := in.Lookup("bos_token")
@@ -51,12 +62,12 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		ADDITIONALJSONKEYS := runtime.Undefined("ADDITIONAL_JSON_KEYS")
 		ty := runtime.Undefined("ty")
-		props := in.Lookup("props")
-		required := in.Lookup("required")
-		hasAdditionalProps := in.Lookup("has_additional_props")
-		additionalPropsType := in.Lookup("additional_props_type")
-		additionalTypeStr := in.Lookup("additional_type_str")
-		ns := in.Lookup("ns")
+		props := propsInput
+		required := requiredInput
+		hasAdditionalProps := hasAdditionalPropsInput
+		additionalPropsType := additionalPropsTypeInput
+		additionalTypeStr := additionalTypeStrInput
+		ns := nsInput
 		// GigaChat3-10B-A1.8B.jinja:7 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		w.At(7, 2, runtime.StmtSet)
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
@@ -102,7 +113,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				key := keys[i]
 				val := values[i]
 				typeStr := runtime.Undefined("type_str")
-				default2 := in.Lookup("default")
+				default2 := defaultInput
 				// GigaChat3-10B-A1.8B.jinja:29 {%- if "description" in val -%}
 				w.At(29, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("description"), val) {
@@ -253,9 +264,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			nsTool := runtime.Undefined("ns_tool")
 			mainBody := runtime.Undefined("main_body")
 			params := runtime.Undefined("params")
-			paramType := in.Lookup("param_type")
+			paramType := paramTypeInput
 			returnParams := runtime.Undefined("return_params")
-			returnType := in.Lookup("return_type")
+			returnType := returnTypeInput
 			// GigaChat3-10B-A1.8B.jinja:127 {%- if tool.function -%}
 			w.At(127, 3, runtime.StmtIf)
 			toolFunction := tool.Attr("function")
@@ -441,8 +452,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i3 := range items {
 		message3 := items[i3]
-		functionCall := in.Lookup("function_call")
-		addGenerationPrompt := in.Lookup("add_generation_prompt")
+		functionCall := functionCallInput
+		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3-10B-A1.8B.jinja:322 {%- if message['role'] == 'tool' -%}
 		w.At(322, 5, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")

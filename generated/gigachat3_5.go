@@ -36,6 +36,61 @@ var GigaChat35 = &runtime.Template{
 
 // renderGigaChat35 renders GigaChat3.5.jinja.
 func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
+	rootInput := in.Lookup("_root")
+	rnsInput := in.Lookup("_rns")
+	refstrInput := in.Lookup("refstr")
+	segsInput := in.Lookup("segs")
+	nsPInput := in.Lookup("ns_p")
+	rns2Input := in.Lookup("_rns2")
+	nsbInput := in.Lookup("nsb")
+	nsuInput := in.Lookup("nsu")
+	tyRawInput := in.Lookup("ty_raw")
+	tyInput := in.Lookup("ty")
+	cInput := in.Lookup("c")
+	requiredInput := in.Lookup("required")
+	nstInput := in.Lookup("nst")
+	elInput := in.Lookup("el")
+	fragInput := in.Lookup("frag")
+	subOInput := in.Lookup("sub_o")
+	subAInput := in.Lookup("sub_a")
+	defaultInput := in.Lookup("default")
+	paramTypeInput := in.Lookup("param_type")
+	returnTypeInput := in.Lookup("return_type")
+	keySetInput := in.Lookup("key_set")
+	propertiesInput := in.Lookup("properties")
+	nsNewObjInput := in.Lookup("ns_new_obj")
+	itemSchemaInput := in.Lookup("item_schema")
+	itemInput := in.Lookup("item")
+	alignedItemInput := in.Lookup("aligned_item")
+	paramsInput := in.Lookup("params")
+	nsEmbedResultInput := in.Lookup("ns_embed_result")
+	messageFinalContentInput := in.Lookup("message_final_content")
+	placeholderInput := in.Lookup("placeholder")
+	nsParamsInput := in.Lookup("ns_params")
+	nsStripInput := in.Lookup("ns_strip")
+	nsBodyInput := in.Lookup("ns_body")
+	bodyInput := in.Lookup("body")
+	itemsInput := in.Lookup("items")
+	frBodyInput := in.Lookup("fr_body")
+	nextIsFrInput := in.Lookup("_next_is_fr")
+	nsLaTrInput := in.Lookup("ns_la_tr")
+	nameInput := in.Lookup("_name")
+	nsParsedInput := in.Lookup("ns_parsed")
+	nsThinkInput := in.Lookup("ns_think")
+	nsInlineInput := in.Lookup("ns_inline")
+	nsLaInput := in.Lookup("ns_la")
+	nsCombinedInput := in.Lookup("ns_combined")
+	nsTextInput := in.Lookup("ns_text")
+	nsPartsInput := in.Lookup("ns_parts")
+	gcmlBlockInput := in.Lookup("gcml_block")
+	nsNamesUpdateInput := in.Lookup("ns_names_update")
+	compositeContentInput := in.Lookup("composite_content")
+	lastEffectiveIdxInput := in.Lookup("last_effective_idx")
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	isFinalAssistantInput := in.Lookup("is_final_assistant")
+	eosTokenInput := in.Lookup("eos_token")
+	nmInput := in.Lookup("_nm")
+	fcContentInput := in.Lookup("fc_content")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
 	addTokens := runtime.Undefined("add_tokens")
 	tools := in.Lookup("tools")
@@ -71,22 +126,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if refNs.IsMissing() {
 			refNs = runtime.None()
 		}
-		root := in.Lookup("_root")
-		rns := in.Lookup("_rns")
+		root := rootInput
+		rns := rnsInput
 		ADDITIONALJSONKEYS := runtime.Undefined("ADDITIONAL_JSON_KEYS")
-		refstr := in.Lookup("refstr")
-		segs := in.Lookup("segs")
-		nsP := in.Lookup("ns_p")
-		rns2 := in.Lookup("_rns2")
-		nsb := in.Lookup("nsb")
-		nsu := in.Lookup("nsu")
-		tyRaw := in.Lookup("ty_raw")
-		ty := in.Lookup("ty")
-		c := in.Lookup("c")
+		refstr := refstrInput
+		segs := segsInput
+		nsP := nsPInput
+		rns2 := rns2Input
+		nsb := nsbInput
+		nsu := nsuInput
+		tyRaw := tyRawInput
+		ty := tyInput
+		c := cInput
 		ns2 := ns
-		required := in.Lookup("required")
-		nst := in.Lookup("nst")
-		el := in.Lookup("el")
+		required := requiredInput
+		nst := nstInput
+		el := elInput
 		// GigaChat3.5.jinja:4 {%- if schema_root is none -%}
 		w.At(4, 2, runtime.StmtIf)
 		if runtime.IsNone(schemaRoot, nil, nil) {
@@ -239,9 +294,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:77 {%- for tname in schema.type -%}
 			w.At(77, 3, runtime.StmtFor)
 			for _, tname := range runtime.Iterate(w, schema.Attr("type")) {
-				frag := in.Lookup("frag")
-				subO := in.Lookup("sub_o")
-				subA := in.Lookup("sub_a")
+				frag := fragInput
+				subO := subOInput
+				subA := subAInput
 				// GigaChat3.5.jinja:78 {%- if tname == 'null' -%}
 				w.At(78, 4, runtime.StmtIf)
 				if runtime.EqStr(tname, "null") {
@@ -461,7 +516,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					key := vals[0]
 					val := vals[1]
 					typeStr := runtime.Undefined("type_str")
-					default2 := in.Lookup("default")
+					default2 := defaultInput
 					// GigaChat3.5.jinja:173 {%- if "description" in val -%}
 					w.At(173, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("description"), val) {
@@ -708,9 +763,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsTool := runtime.Undefined("ns_tool")
 			mainBody := runtime.Undefined("main_body")
 			params := runtime.Undefined("params")
-			paramType := in.Lookup("param_type")
+			paramType := paramTypeInput
 			returnParams := runtime.Undefined("return_params")
-			returnType := in.Lookup("return_type")
+			returnType := returnTypeInput
 			// GigaChat3.5.jinja:314 {%- set ns_tool = namespace(content_lines=[]) -%}
 			w.At(314, 3, runtime.StmtSet)
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
@@ -793,10 +848,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		jsonObj = runtime.Param(jsonObj, "json_obj")
 		jsonSchema = runtime.Param(jsonSchema, "json_schema")
 		ns4 := ns
-		keySet := in.Lookup("key_set")
-		properties := in.Lookup("properties")
-		nsNewObj := in.Lookup("ns_new_obj")
-		itemSchema := in.Lookup("item_schema")
+		keySet := keySetInput
+		properties := propertiesInput
+		nsNewObj := nsNewObjInput
+		itemSchema := itemSchemaInput
 		// GigaChat3.5.jinja:361 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		w.At(361, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
@@ -843,8 +898,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			for i2 := range w.Count(len(keys2)) {
 				key2 := keys2[i2]
 				propSchema := values2[i2]
-				item4 := in.Lookup("item")
-				alignedItem := in.Lookup("aligned_item")
+				item4 := itemInput
+				alignedItem := alignedItemInput
 				// GigaChat3.5.jinja:381 {%- if key in key_set -%}
 				w.At(381, 13, runtime.StmtIf)
 				if runtime.In(key2, keySet) {
@@ -961,7 +1016,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:438 {%- for example in function.few_shot_examples -%}
 					w.At(438, 17, runtime.StmtFor)
 					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
-						params2 := in.Lookup("params")
+						params2 := paramsInput
 						call := runtime.Undefined("call")
 						// GigaChat3.5.jinja:439 {%- if (
 						w.At(439, 21, runtime.StmtIf)
@@ -1016,8 +1071,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			addMessageSepToken = runtime.Bool(true)
 		}
 		messageContent := runtime.Undefined("message_content")
-		nsEmbedResult := in.Lookup("ns_embed_result")
-		messageFinalContent := in.Lookup("message_final_content")
+		nsEmbedResult := nsEmbedResultInput
+		messageFinalContent := messageFinalContentInput
 		// GigaChat3.5.jinja:473 {%- if not role -%}
 		w.At(473, 5, runtime.StmtIf)
 		if !role.Truthy() {
@@ -1052,7 +1107,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			for loop2.StartReversed(w, message.Attr("embed_files"), nil); loop2.Next(); {
 				f := loop2.Item()
 				tokenized := runtime.Undefined("tokenized")
-				placeholder := in.Lookup("placeholder")
+				placeholder := placeholderInput
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
 				w.At(485, 17, runtime.StmtSet)
 				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
@@ -1166,7 +1221,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		call2 = runtime.Param(call2, "call")
 		inner := runtime.Undefined("inner")
 		args2 := runtime.Undefined("args")
-		nsParams := in.Lookup("ns_params")
+		nsParams := nsParamsInput
 		// GigaChat3.5.jinja:543 {%- set inner = call -%}
 		w.At(543, 5, runtime.StmtSet)
 		inner = call2
@@ -1242,9 +1297,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderFunctionResponse := func(name2, item7 runtime.Value) {
 		name2 = runtime.Param(name2, "name")
 		item7 = runtime.Param(item7, "item")
-		nsStrip := in.Lookup("ns_strip")
-		nsBody := in.Lookup("ns_body")
-		body := in.Lookup("body")
+		nsStrip := nsStripInput
+		nsBody := nsBodyInput
+		body := bodyInput
 		// GigaChat3.5.jinja:579 {%- if item is mapping -%}
 		w.At(579, 5, runtime.StmtIf)
 		if runtime.IsMapping(item7, nil, nil) {
@@ -1298,7 +1353,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderFunctionResponses := func(content2, names runtime.Value) {
 		content2 = runtime.Param(content2, "content")
 		names = runtime.Param(names, "names")
-		items := in.Lookup("items")
+		items := itemsInput
 		nsResp := runtime.Undefined("ns_resp")
 		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
 		w.At(605, 5, runtime.StmtIf)
@@ -1528,24 +1583,24 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	var loop3 runtime.Loop
 	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message4 := loop3.Item()
-		frBody := in.Lookup("fr_body")
-		nextIsFr := in.Lookup("_next_is_fr")
-		nsLaTr := in.Lookup("ns_la_tr")
-		name3 := in.Lookup("_name")
-		nsParsed := in.Lookup("ns_parsed")
-		nsThink := in.Lookup("ns_think")
-		nsInline := in.Lookup("ns_inline")
-		nsLa := in.Lookup("ns_la")
-		nsCombined := in.Lookup("ns_combined")
-		nsText := in.Lookup("ns_text")
-		nsParts := in.Lookup("ns_parts")
-		gcmlBlock := in.Lookup("gcml_block")
-		nsNamesUpdate := in.Lookup("ns_names_update")
-		compositeContent := in.Lookup("composite_content")
-		lastEffectiveIdx := in.Lookup("last_effective_idx")
-		addGenerationPrompt := in.Lookup("add_generation_prompt")
-		isFinalAssistant := in.Lookup("is_final_assistant")
-		eosToken := in.Lookup("eos_token")
+		frBody := frBodyInput
+		nextIsFr := nextIsFrInput
+		nsLaTr := nsLaTrInput
+		name3 := nameInput
+		nsParsed := nsParsedInput
+		nsThink := nsThinkInput
+		nsInline := nsInlineInput
+		nsLa := nsLaInput
+		nsCombined := nsCombinedInput
+		nsText := nsTextInput
+		nsParts := nsPartsInput
+		gcmlBlock := gcmlBlockInput
+		nsNamesUpdate := nsNamesUpdateInput
+		compositeContent := compositeContentInput
+		lastEffectiveIdx := lastEffectiveIdxInput
+		addGenerationPrompt := addGenerationPromptInput
+		isFinalAssistant := isFinalAssistantInput
+		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856 {%- if ns_state.skip_remaining > 0 -%}
 		w.At(856, 5, runtime.StmtIf)
 		if runtime.Gt(nsState.Attr("skip_remaining"), runtime.Int(0)) {
@@ -1663,7 +1718,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9, runtime.StmtFor)
 			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
-				nm := in.Lookup("_nm")
+				nm := nmInput
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, runtime.StmtIf)
 				if !nsLaTr.Attr("stopped").Truthy() {
@@ -1777,7 +1832,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9, runtime.StmtFor)
 			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
-				fcContent := in.Lookup("fc_content")
+				fcContent := fcContentInput
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, runtime.StmtIf)
 				if !nsLa.Attr("stopped").Truthy() {

@@ -36,6 +36,8 @@ var GLM46 = &runtime.Template{
 
 // renderGLM46 renders GLM-4.6.jinja.
 func renderGLM46(w *runtime.Writer, in *runtime.Input) {
+	reasoningContentInput := in.Lookup("reasoning_content")
+	contentInput := in.Lookup("content")
 	tools := in.Lookup("tools")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -108,8 +110,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
-		reasoningContent := in.Lookup("reasoning_content")
-		content2 := in.Lookup("content")
+		reasoningContent := reasoningContentInput
+		content2 := contentInput
 		// GLM-4.6.jinja:45 {%- if m.role == 'user' -%}
 		w.At(45, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")

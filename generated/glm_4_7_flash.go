@@ -36,6 +36,9 @@ var GLM47Flash = &runtime.Template{
 
 // renderGLM47Flash renders GLM-4.7-Flash.jinja.
 func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
+	reasoningContentInput := in.Lookup("reasoning_content")
+	contentInput := in.Lookup("content")
+	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -108,9 +111,9 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
-		reasoningContent := in.Lookup("reasoning_content")
-		content2 := in.Lookup("content")
-		clearThinking := in.Lookup("clear_thinking")
+		reasoningContent := reasoningContentInput
+		content2 := contentInput
+		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
 		w.At(39, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")

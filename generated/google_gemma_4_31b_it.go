@@ -36,6 +36,19 @@ var GoogleGemma431BIt = &runtime.Template{
 
 // renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
 func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
+	nsItemsInput := in.Lookup("ns_items")
+	responseDeclarationInput := in.Lookup("response_declaration")
+	roleInput := in.Lookup("role")
+	prevNtInput := in.Lookup("prev_nt")
+	continueSameModelTurnInput := in.Lookup("continue_same_model_turn")
+	thinkingTextInput := in.Lookup("thinking_text")
+	nsTrOutInput := in.Lookup("ns_tr_out")
+	nsToolScanInput := in.Lookup("ns_tool_scan")
+	nsArgsInput := in.Lookup("ns_args")
+	followInput := in.Lookup("follow")
+	nsTnameInput := in.Lookup("ns_tname")
+	toolBodyInput := in.Lookup("tool_body")
+	nsTxtInput := in.Lookup("ns_txt")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -64,7 +77,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			key := keys[i]
 			value := values[i]
 			addComma := runtime.Undefined("add_comma")
-			nsItems := in.Lookup("ns_items")
+			nsItems := nsItemsInput
 			// google-gemma-4-31B-it.jinja:5 {%- set add_comma = false -%}
 			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
@@ -323,7 +336,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
 		params := runtime.Undefined("params")
-		responseDeclaration := in.Lookup("response_declaration")
+		responseDeclaration := responseDeclarationInput
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['name'] -}}
 		w.At(87, 17, runtime.StmtPrint)
@@ -657,12 +670,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	items5 := runtime.Iterate(w, loopMessages)
 	for i10 := range items5 {
 		message := items5[i10]
-		role := in.Lookup("role")
-		prevNt := in.Lookup("prev_nt")
-		continueSameModelTurn := in.Lookup("continue_same_model_turn")
-		thinkingText := in.Lookup("thinking_text")
-		nsTrOut := in.Lookup("ns_tr_out")
-		nsToolScan := in.Lookup("ns_tool_scan")
+		role := roleInput
+		prevNt := prevNtInput
+		continueSameModelTurn := continueSameModelTurnInput
+		thinkingText := thinkingTextInput
+		nsTrOut := nsTrOutInput
+		nsToolScan := nsToolScanInput
 		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
 		w.At(215, 5, runtime.StmtIf)
 		if !runtime.EqStr(message.ItemStr("role"), "tool") {
@@ -737,7 +750,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.At(242, 17, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					function := runtime.Undefined("function")
-					nsArgs := in.Lookup("ns_args")
+					nsArgs := nsArgsInput
 					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
 					w.At(243, 21, runtime.StmtSet)
 					function = toolCall.ItemStr("function")
@@ -814,10 +827,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				w.At(271, 17, runtime.StmtFor)
 				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
-					follow := in.Lookup("follow")
-					nsTname := in.Lookup("ns_tname")
-					toolBody := in.Lookup("tool_body")
-					nsTxt := in.Lookup("ns_txt")
+					follow := followInput
+					nsTname := nsTnameInput
+					toolBody := toolBodyInput
+					nsTxt := nsTxtInput
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
 					w.At(272, 21, runtime.StmtIf)
 					if nsToolScan.Attr("stopped").Truthy() {

@@ -36,6 +36,7 @@ var IbmGraniteGranite332BInstruct = &runtime.Template{
 
 // renderIbmGraniteGranite332BInstruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
 func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
 	messages := in.Lookup("messages")
@@ -142,7 +143,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		addGenerationPrompt := in.Lookup("add_generation_prompt")
+		addGenerationPrompt := addGenerationPromptInput
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.At(50, 6, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>")

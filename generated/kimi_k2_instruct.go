@@ -36,6 +36,7 @@ var KimiK2Instruct = &runtime.Template{
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
 func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
+	toolCallIdInput := in.Lookup("tool_call_id")
 	toolResponseQueue := runtime.Undefined("tool_response_queue")
 	toolCallCounter := runtime.Undefined("tool_call_counter")
 	tools := in.Lookup("tools")
@@ -91,7 +92,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		message := items[i]
 		roleName := runtime.Undefined("role_name")
-		toolCallId := in.Lookup("tool_call_id")
+		toolCallId := toolCallIdInput
 		// Kimi-K2-Instruct.jinja:23 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(23, 3, runtime.StmtIf)
 		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {

@@ -36,6 +36,8 @@ var KimiK2Thinking = &runtime.Template{
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
 func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
+	toolCallIdInput := in.Lookup("tool_call_id")
+	rcInput := in.Lookup("rc")
 	toolResponseQueue := runtime.Undefined("tool_response_queue")
 	toolCallCounter := runtime.Undefined("tool_call_counter")
 	ns := runtime.Undefined("ns")
@@ -187,7 +189,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:62 {%- for message in hist_msgs -%}
 	w.At(62, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
-		toolCallId := in.Lookup("tool_call_id")
+		toolCallId := toolCallIdInput
 		// Kimi-K2-Thinking.jinja:63 {{set_roles(message)}}
 		w.At(63, 3, runtime.StmtPrint)
 		setRoles(message3)
@@ -237,8 +239,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:83 {%- for message in suffix_msgs -%}
 	w.At(83, 1, runtime.StmtFor)
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
-		rc := in.Lookup("rc")
-		toolCallId2 := in.Lookup("tool_call_id")
+		rc := rcInput
+		toolCallId2 := toolCallIdInput
 		// Kimi-K2-Thinking.jinja:84 {{set_roles(message)}}
 		w.At(84, 3, runtime.StmtPrint)
 		setRoles(message4)

@@ -36,6 +36,15 @@ var KimiK3 = &runtime.Template{
 
 // renderKimiK3 renders Kimi-K3.jinja.
 func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
+	partsInput := in.Lookup("parts")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	toolNameInput := in.Lookup("tool_name")
+	fallbackCallInput := in.Lookup("fallback_call")
+	fallbackFnInput := in.Lookup("fallback_fn")
+	attrsInput := in.Lookup("attrs")
+	runInput := in.Lookup("run")
+	emittedInput := in.Lookup("emitted")
+	fnInput := in.Lookup("fn")
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
 	state := runtime.Undefined("state")
@@ -116,7 +125,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	renderText := func(text, state3 runtime.Value) {
 		text = runtime.Param(text, "text")
 		state3 = runtime.Param(state3, "state")
-		parts := in.Lookup("parts")
+		parts := partsInput
 		// Kimi-K3.jinja:30 {%- set text = text|string -%}
 		w.At(30, 1, runtime.StmtSet)
 		text = runtime.FilterString(text, nil, nil)
@@ -311,7 +320,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	renderAssistant := func(message, state5 runtime.Value) {
 		message = runtime.Param(message, "message")
 		state5 = runtime.Param(state5, "state")
-		reasoningContent := in.Lookup("reasoning_content")
+		reasoningContent := reasoningContentInput
 		toolCalls := runtime.Undefined("tool_calls")
 		// Kimi-K3.jinja:117 {%- if thinking -%}
 		w.At(117, 1, runtime.StmtIf)
@@ -456,9 +465,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		if resolvedName.IsMissing() {
 			resolvedName = runtime.None()
 		}
-		toolName := in.Lookup("tool_name")
-		fallbackCall := in.Lookup("fallback_call")
-		fallbackFn := in.Lookup("fallback_fn")
+		toolName := toolNameInput
+		fallbackCall := fallbackCallInput
+		fallbackFn := fallbackFnInput
 		// Kimi-K3.jinja:166 {%- set state.tool_index = state.tool_index + 1 -%}
 		w.At(166, 1, runtime.StmtSet)
 		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
@@ -556,9 +565,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	items4 := runtime.Iterate(w, messages)
 	for i6 := range items4 {
 		message3 := items4[i6]
-		attrs2 := in.Lookup("attrs")
-		run := in.Lookup("run")
-		emitted := in.Lookup("emitted")
+		attrs2 := attrsInput
+		run := runInput
+		emitted := emittedInput
 		// Kimi-K3.jinja:212 {%- if message is mapping -%}
 		w.At(212, 5, runtime.StmtIf)
 		if runtime.IsMapping(message3, nil, nil) {
@@ -696,7 +705,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:258 {%- for tool_call in state.tool_calls -%}
 					w.At(258, 17, runtime.StmtFor)
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
-						fn2 := in.Lookup("fn")
+						fn2 := fnInput
 						// Kimi-K3.jinja:259 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						w.At(259, 21, runtime.StmtIf)
 						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emitted.Attr("ids")) {

@@ -36,6 +36,9 @@ var LFM258BA1B = &runtime.Template{
 
 // renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
 func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
+	nsInput := in.Lookup("_ns")
+	contentInput := in.Lookup("content")
+	truncLenInput := in.Lookup("_trunc_len")
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	ns := runtime.Undefined("ns")
@@ -72,7 +75,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-8B-A1B.jinja:14 {%- macro parse_content(content) -%}
 	parseContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		ns2 := in.Lookup("_ns")
+		ns2 := nsInput
 		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
 		w.At(15, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
@@ -250,8 +253,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			{
 				cfmTag := runtime.Undefined("_cfm_tag")
 				hasCfm := runtime.Undefined("_has_cfm")
-				content2 := in.Lookup("content")
-				truncLen := in.Lookup("_trunc_len")
+				content2 := contentInput
+				truncLen := truncLenInput
 				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				w.At(78, 9, runtime.StmtIf)
 				message2Thinking := message2.Attr("thinking")

@@ -36,6 +36,7 @@ var LlamaCppDeepseekR1 = &runtime.Template{
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
 func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -94,7 +95,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-deepseek-r1.jinja:34 {%- for message in messages -%}
 	w.At(34, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := in.Lookup("content")
+		content := contentInput
 		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
 		w.At(35, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

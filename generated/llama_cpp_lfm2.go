@@ -36,6 +36,7 @@ var LlamaCppLfm2 = &runtime.Template{
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
 func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
+	nsTcInput := in.Lookup("ns_tc")
 	bosToken := in.Lookup("bos_token")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -111,7 +112,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	w.At(24, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
-		nsTc := in.Lookup("ns_tc")
+		nsTc := nsTcInput
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")

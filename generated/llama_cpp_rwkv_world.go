@@ -36,6 +36,7 @@ var LlamaCppRwkvWorld = &runtime.Template{
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
 func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -77,7 +78,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
 	w.At(14, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := in.Lookup("content")
+		content := contentInput
 		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
 		w.At(15, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

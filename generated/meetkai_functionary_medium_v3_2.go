@@ -36,6 +36,22 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 
 // renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
 func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
+	rawParamTypeInput := in.Lookup("raw_param_type")
+	oneOfTypesInput := in.Lookup("one_of_types")
+	descInput := in.Lookup("desc")
+	defaultValueInput := in.Lookup("default_value")
+	arrayTypeInput := in.Lookup("array_type")
+	itemInfoInput := in.Lookup("item_info")
+	itemTypeInput := in.Lookup("item_type")
+	commentInfoInput := in.Lookup("comment_info")
+	examplesInfoInput := in.Lookup("examples_info")
+	paramDeclarationInput := in.Lookup("param_declaration")
+	paramTypeInput := in.Lookup("param_type")
+	offsetInput := in.Lookup("offset")
+	arrayDeclarationInput := in.Lookup("array_declaration")
+	descriptionInput := in.Lookup("description")
+	parametersInput := in.Lookup("parameters")
+	requiredParamsInput := in.Lookup("required_params")
 	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
@@ -104,8 +120,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	getParamType := func(param runtime.Value) {
 		param = runtime.Param(param, "param")
 		paramType2 := runtime.Undefined("param_type")
-		rawParamType := in.Lookup("raw_param_type")
-		oneOfTypes := in.Lookup("one_of_types")
+		rawParamType := rawParamTypeInput
+		oneOfTypes := oneOfTypesInput
 		// meetkai-functionary-medium-v3.2.jinja:27 {%- set param_type = "any" -%}
 		w.At(27, 5, runtime.StmtSet)
 		paramType2 = runtime.Str("any")
@@ -184,8 +200,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		param3 = runtime.Param(param3, "param")
 		paramType3 := runtime.Undefined("param_type")
 		formatParam := runtime.Undefined("format_param")
-		desc := in.Lookup("desc")
-		defaultValue := in.Lookup("default_value")
+		desc := descInput
+		defaultValue := defaultValueInput
 		// meetkai-functionary-medium-v3.2.jinja:64 {%- set param_type = param.get("type", "any") -%}
 		w.At(64, 5, runtime.StmtSet)
 		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
@@ -298,9 +314,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		depth2 = runtime.Param(depth2, "depth")
 		offset2 := runtime.Undefined("offset")
 		itemsInfo := runtime.Undefined("items_info")
-		arrayType := in.Lookup("array_type")
-		itemInfo := in.Lookup("item_info")
-		itemType := in.Lookup("item_type")
+		arrayType := arrayTypeInput
+		itemInfo := itemInfoInput
+		itemType := itemTypeInput
 		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = ” -%}
 		w.At(114, 5, runtime.StmtSet)
 		offset2 = runtime.Str("")
@@ -449,13 +465,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		for i := range w.Count(len(keys)) {
 			paramName2 := keys[i]
 			param4 := values[i]
-			commentInfo2 := in.Lookup("comment_info")
-			examplesInfo2 := in.Lookup("examples_info")
-			paramDeclaration2 := in.Lookup("param_declaration")
-			paramType4 := in.Lookup("param_type")
-			offset3 := in.Lookup("offset")
-			itemInfo2 := in.Lookup("item_info")
-			arrayDeclaration := in.Lookup("array_declaration")
+			commentInfo2 := commentInfoInput
+			examplesInfo2 := examplesInfoInput
+			paramDeclaration2 := paramDeclarationInput
+			paramType4 := paramTypeInput
+			offset3 := offsetInput
+			itemInfo2 := itemInfoInput
+			arrayDeclaration := arrayDeclarationInput
 			// meetkai-functionary-medium-v3.2.jinja:165 {%- if param is mapping -%}
 			w.At(165, 9, runtime.StmtIf)
 			if runtime.IsMapping(param4, nil, nil) {
@@ -648,9 +664,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.At(239, 5, runtime.StmtFor)
 		for _, function := range runtime.Iterate(w, functions) {
 			functionName := runtime.Undefined("function_name")
-			description := in.Lookup("description")
-			parameters := in.Lookup("parameters")
-			requiredParams2 := in.Lookup("required_params")
+			description := descriptionInput
+			parameters := parametersInput
+			requiredParams2 := requiredParamsInput
 			// meetkai-functionary-medium-v3.2.jinja:240 {%- if function.get("function") -%}
 			w.At(240, 9, runtime.StmtIf)
 			if runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {

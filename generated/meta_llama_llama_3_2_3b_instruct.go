@@ -36,6 +36,7 @@ var MetaLlamaLlama323BInstruct = &runtime.Template{
 
 // renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
 func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
+	toolCallInput := in.Lookup("tool_call")
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -161,7 +162,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67 {%- for message in messages %}
 	w.At(67, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		toolCall := in.Lookup("tool_call")
+		toolCall := toolCallInput
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(68, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

@@ -36,6 +36,9 @@ var MiniMaxM2 = &runtime.Template{
 
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
 func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	contentInput := in.Lookup("content")
 	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
 	toolcallEndToken := runtime.Undefined("toolcall_end_token")
 	systemMessage := runtime.Undefined("system_message")
@@ -98,7 +101,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	// MiniMax-M2.jinja:26 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage2 runtime.Value) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
-		modelIdentity := in.Lookup("model_identity")
+		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27 {%- if system_message and system_message.content -%}
 		w.At(27, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
@@ -205,8 +208,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
-		reasoningContent := in.Lookup("reasoning_content")
-		content2 := in.Lookup("content")
+		reasoningContent := reasoningContentInput
+		content2 := contentInput
 		// MiniMax-M2.jinja:83 {%- if message.role == 'assistant' -%}
 		w.At(83, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

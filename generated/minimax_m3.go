@@ -36,6 +36,9 @@ var MiniMaxM3 = &runtime.Template{
 
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
 func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	contentInput := in.Lookup("content")
 	nsToken := runtime.Undefined("ns_token")
 	bodToken := runtime.Undefined("bod_token")
 	bosToken := runtime.Undefined("bos_token")
@@ -245,7 +248,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	// MiniMax-M3.jinja:88 {%- macro build_developer_message(developer_message) -%}
 	buildDeveloperMessage := func(developerMessage2 runtime.Value) {
 		developerMessage2 = runtime.Param(developerMessage2, "developer_message")
-		modelIdentity := in.Lookup("model_identity")
+		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89 {%- if developer_message and developer_message.content -%}
 		w.At(89, 5, runtime.StmtIf)
 		if developerMessage2.Truthy() && developerMessage2.Attr("content").Truthy() {
@@ -388,8 +391,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
-		reasoningContent := in.Lookup("reasoning_content")
-		content2 := in.Lookup("content")
+		reasoningContent := reasoningContentInput
+		content2 := contentInput
 		// MiniMax-M3.jinja:148 {%- if message.role == 'assistant' -%}
 		w.At(148, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

@@ -36,6 +36,8 @@ var MistralSmall3224BInstruct2506 = &runtime.Template{
 
 // renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
 func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	contentInput := in.Lookup("content")
 	today := runtime.Undefined("today")
 	defaultSystemMessage := runtime.Undefined("default_system_message")
 	bosToken := in.Lookup("bos_token")
@@ -119,8 +121,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60 {%- for message in loop_messages %}
 	w.At(60, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
-		eosToken := in.Lookup("eos_token")
-		content := in.Lookup("content")
+		eosToken := eosTokenInput
+		content := contentInput
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61 {%- if message['role'] == 'system' %}
 		w.At(61, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

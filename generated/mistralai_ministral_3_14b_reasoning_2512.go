@@ -36,6 +36,8 @@ var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 
 // renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
 func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.Input) {
+	blocksInput := in.Lookup("blocks")
+	eosTokenInput := in.Lookup("eos_token")
 	defaultSystemMessage := runtime.Undefined("default_system_message")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
@@ -143,8 +145,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55 {%- for message in loop_messages %}
 	w.At(55, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
-		blocks := in.Lookup("blocks")
-		eosToken := in.Lookup("eos_token")
+		blocks := blocksInput
+		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58 {%- if message['role'] == 'user' %}
 		w.At(58, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

@@ -36,6 +36,8 @@ var MistralaiMistralNemoInstruct2407 = &runtime.Template{
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
 func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	contentInput := in.Lookup("content")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
 	loopMessages := in.Lookup("loop_messages")
@@ -101,8 +103,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message2 := items[i]
-		eosToken := in.Lookup("eos_token")
-		content := in.Lookup("content")
+		eosToken := eosTokenInput
+		content := contentInput
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26 {%- if message["role"] == "user" %}
 		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

@@ -36,6 +36,9 @@ var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
 
 // renderMistralaiMistralSmall3124BInstruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
 func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime.Input) {
+	toolCallsInput := in.Lookup("tool_calls")
+	eosTokenInput := in.Lookup("eos_token")
+	contentInput := in.Lookup("content")
 	today := runtime.Undefined("today")
 	defaultSystemMessage := runtime.Undefined("default_system_message")
 	bosToken := in.Lookup("bos_token")
@@ -146,9 +149,9 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45 {%- for message in loop_messages %}
 	w.At(45, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, loopMessages) {
-		toolCalls := in.Lookup("tool_calls")
-		eosToken := in.Lookup("eos_token")
-		content := in.Lookup("content")
+		toolCalls := toolCallsInput
+		eosToken := eosTokenInput
+		content := contentInput
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46 {%- if message["role"] == "user" %}
 		w.At(46, 5, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")

@@ -36,6 +36,8 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
 func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
+	toolCallIdInput := in.Lookup("tool_call_id")
+	rcInput := in.Lookup("rc")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	histMsgs := runtime.Undefined("hist_msgs")
@@ -174,7 +176,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:59 {%- for message in hist_msgs -%}
 	w.At(59, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
-		toolCallId := in.Lookup("tool_call_id")
+		toolCallId := toolCallIdInput
 		// moonshotai-Kimi-K2-Thinking.jinja:60 {{set_roles(message)}}
 		w.At(60, 3, runtime.StmtPrint)
 		setRoles(message3)
@@ -215,8 +217,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:76 {%- for message in suffix_msgs -%}
 	w.At(76, 1, runtime.StmtFor)
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
-		rc := in.Lookup("rc")
-		toolCallId2 := in.Lookup("tool_call_id")
+		rc := rcInput
+		toolCallId2 := toolCallIdInput
 		// moonshotai-Kimi-K2-Thinking.jinja:77 {{set_roles(message)}}
 		w.At(77, 3, runtime.StmtPrint)
 		setRoles(message4)

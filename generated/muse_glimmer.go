@@ -36,6 +36,14 @@ var MuseGlimmer = &runtime.Template{
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
 func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
+	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
+	reasoningStrengthInput := in.Lookup("reasoning_strength")
+	sysTextInput := in.Lookup("sys_text")
+	tnameInput := in.Lookup("tname")
+	tcidInput := in.Lookup("tcid")
+	rnsInput := in.Lookup("rns")
+	recipientInput := in.Lookup("recipient")
+	endTurnInput := in.Lookup("end_turn")
 	bosToken := in.Lookup("bos_token")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -132,7 +140,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	renderToolDefs := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
 		nsns := runtime.Undefined("nsns")
-		toolNamespaceDescriptions := in.Lookup("tool_namespace_descriptions")
+		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
 		nd := runtime.Undefined("nd")
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58 {%- set nsns = namespace(seen=[]) -%}
@@ -211,7 +219,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	}
 	// muse-glimmer.jinja:83 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
-		reasoningStrength := in.Lookup("reasoning_strength")
+		reasoningStrength := reasoningStrengthInput
 		rs := runtime.Undefined("rs")
 		// muse-glimmer.jinja:84 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
 		w.At(84, 5, runtime.StmtSet)
@@ -350,12 +358,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		message := items[i2]
 		role := runtime.Undefined("role")
 		endToken := runtime.Undefined("end_token")
-		sysText := in.Lookup("sys_text")
-		tname := in.Lookup("tname")
-		tcid := in.Lookup("tcid")
-		rns2 := in.Lookup("rns")
-		recipient := in.Lookup("recipient")
-		endTurn := in.Lookup("end_turn")
+		sysText := sysTextInput
+		tname := tnameInput
+		tcid := tcidInput
+		rns2 := rnsInput
+		recipient := recipientInput
+		endTurn := endTurnInput
 		// muse-glimmer.jinja:131 {%- set role = message['role'] -%}
 		w.At(131, 5, runtime.StmtSet)
 		role = message.ItemStr("role")

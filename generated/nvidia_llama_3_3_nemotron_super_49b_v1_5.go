@@ -36,6 +36,7 @@ var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 
 // renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
 	bos := runtime.Undefined("bos")
 	enableThinking := runtime.Undefined("enable_thinking")
 	systemStartHeader := runtime.Undefined("system_start_header")
@@ -150,7 +151,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message := items2[i2]
-		content := in.Lookup("content")
+		content := contentInput
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
 		w.At(16, 236, runtime.StmtIf)
 		messageRole := message.Attr("role")

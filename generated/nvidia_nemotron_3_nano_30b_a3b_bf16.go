@@ -36,6 +36,9 @@ var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 
 // renderNVIDIANemotron3Nano30BA3BBF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
+	includeContentInput := in.Lookup("include_content")
+	cInput := in.Lookup("c")
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
 	ns := runtime.Undefined("ns")
@@ -269,9 +272,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	var loop2 runtime.Loop
 	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
-		content := in.Lookup("content")
-		includeContent := in.Lookup("include_content")
-		c := in.Lookup("c")
+		content := contentInput
+		includeContent := includeContentInput
+		c := cInput
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105 {%- if message.role == "assistant" %}
 		w.At(105, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

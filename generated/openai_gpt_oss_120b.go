@@ -36,6 +36,14 @@ var OpenaiGptOss120b = &runtime.Template{
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
 func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
+	innerTypeInput := in.Lookup("inner_type")
+	hasObjectVariantsInput := in.Lookup("has_object_variants")
+	modelIdentityInput := in.Lookup("model_identity")
+	reasoningEffortInput := in.Lookup("reasoning_effort")
+	builtinToolsInput := in.Lookup("builtin_tools")
+	availableBuiltinToolsInput := in.Lookup("available_builtin_tools")
+	futureFinalMessageInput := in.Lookup("future_final_message")
+	toolCallInput := in.Lookup("tool_call")
 	messages := in.Lookup("messages")
 	developerMessage := in.Lookup("developer_message")
 	loopMessages := in.Lookup("loop_messages")
@@ -47,8 +55,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
 		paramSpec = runtime.Param(paramSpec, "param_spec")
 		requiredParams = runtime.Param(requiredParams, "required_params")
-		innerType := in.Lookup("inner_type")
-		hasObjectVariants := in.Lookup("has_object_variants")
+		innerType := innerTypeInput
+		hasObjectVariants := hasObjectVariantsInput
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
 		w.At(11, 5, runtime.StmtIf)
 		paramSpecType := paramSpec.Attr("type")
@@ -363,10 +371,10 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openai-gpt-oss-120b.jinja:196 {%- macro build_system_message() -%}
 	buildSystemMessage := func() {
-		modelIdentity := in.Lookup("model_identity")
-		reasoningEffort := in.Lookup("reasoning_effort")
-		builtinTools := in.Lookup("builtin_tools")
-		availableBuiltinTools := in.Lookup("available_builtin_tools")
+		modelIdentity := modelIdentityInput
+		reasoningEffort := reasoningEffortInput
+		builtinTools := builtinToolsInput
+		availableBuiltinTools := availableBuiltinToolsInput
 		// openai-gpt-oss-120b.jinja:197 {%- if model_identity is not defined %}
 		w.At(197, 5, runtime.StmtIf)
 		if !runtime.IsDefined(modelIdentity, nil, nil) {
@@ -483,8 +491,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, loopMessages)
 	for i4 := range items2 {
 		message := items2[i4]
-		futureFinalMessage := in.Lookup("future_final_message")
-		toolCall := in.Lookup("tool_call")
+		futureFinalMessage := futureFinalMessageInput
+		toolCall := toolCallInput
 		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
 		w.At(261, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

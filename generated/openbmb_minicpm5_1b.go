@@ -36,6 +36,16 @@ var OpenbmbMiniCPM51B = &runtime.Template{
 
 // renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
 func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	contentPartsInput := in.Lookup("content_parts")
+	processedContentInput := in.Lookup("processed_content")
+	toolCallsCountInput := in.Lookup("tool_calls_count")
+	toolSepCountInput := in.Lookup("tool_sep_count")
+	hasToolSepInput := in.Lookup("has_tool_sep")
+	toolCallInput := in.Lookup("tool_call")
+	singleToolXmlInput := in.Lookup("single_tool_xml")
+	argsDictInput := in.Lookup("args_dict")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	toolDefinitions := in.Lookup("tool_definitions")
@@ -121,13 +131,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		content := in.Lookup("content")
-		reasoningContent := in.Lookup("reasoning_content")
-		contentParts := in.Lookup("content_parts")
-		processedContent := in.Lookup("processed_content")
-		toolCallsCount := in.Lookup("tool_calls_count")
-		toolSepCount := in.Lookup("tool_sep_count")
-		hasToolSep := in.Lookup("has_tool_sep")
+		content := contentInput
+		reasoningContent := reasoningContentInput
+		contentParts := contentPartsInput
+		processedContent := processedContentInput
+		toolCallsCount := toolCallsCountInput
+		toolSepCount := toolSepCountInput
+		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36 {%- if message.content is string %}
 		w.At(36, 5, runtime.StmtIf)
 		message2Content := message2.Attr("content")
@@ -194,8 +204,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				w.At(61, 13, runtime.StmtFor)
 				for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					toolIndex := runtime.Undefined("tool_index")
-					toolCall := in.Lookup("tool_call")
-					singleToolXml := in.Lookup("single_tool_xml")
+					toolCall := toolCallInput
+					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
 					w.At(62, 17, runtime.StmtSet)
@@ -217,7 +227,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:68 {%- set single_tool_xml %}
 						w.At(68, 21, runtime.StmtSet)
 						mark3 := w.Mark()
-						argsDict := in.Lookup("args_dict")
+						argsDict := argsDictInput
 						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(69, 25, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">"))
@@ -287,7 +297,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:96 {%- set remaining_tool_xml %}
 						w.At(96, 21, runtime.StmtSet)
 						mark4 := w.Mark()
-						argsDict2 := in.Lookup("args_dict")
+						argsDict2 := argsDictInput
 						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(97, 25, runtime.StmtPrint)
 						w.WriteConcat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">"))
@@ -372,7 +382,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				items2 := runtime.Iterate(w, message2ToolCalls)
 				for i5 := range items2 {
 					toolCall3 := items2[i5]
-					argsDict3 := in.Lookup("args_dict")
+					argsDict3 := argsDictInput
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(131, 17, runtime.StmtIf)
 					if ((i5 == 0) && content.Truthy()) || !(i5 == 0) {

@@ -36,6 +36,7 @@ var PoolsideLagunaXS2 = &runtime.Template{
 
 // renderPoolsideLagunaXS2 renders poolside-Laguna-XS.2.jinja.
 func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
+	reasoningContentInput := in.Lookup("reasoning_content")
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -133,7 +134,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:55 {%- generation -%}
 			{
-				reasoningContent := in.Lookup("reasoning_content")
+				reasoningContent := reasoningContentInput
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS.2.jinja:57 {%- if render_assistant_messages_raw -%}

@@ -36,6 +36,7 @@ var PoolsideLagunaXS21 = &runtime.Template{
 
 // renderPoolsideLagunaXS21 renders poolside-Laguna-XS-2.1.jinja.
 func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
+	reasoningContentInput := in.Lookup("reasoning_content")
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -133,7 +134,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
 			{
-				reasoningContent := in.Lookup("reasoning_content")
+				reasoningContent := reasoningContentInput
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS-2.1.jinja:57 {%- if render_assistant_messages_raw -%}

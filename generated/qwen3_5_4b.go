@@ -36,6 +36,8 @@ var Qwen354B = &runtime.Template{
 
 // renderQwen354B renders Qwen3.5-4B.jinja.
 func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
+	addVisionIdInput := in.Lookup("add_vision_id")
+	reasoningContentInput := in.Lookup("reasoning_content")
 	imageCount := runtime.Undefined("image_count")
 	videoCount := runtime.Undefined("video_count")
 	messages := in.Lookup("messages")
@@ -67,7 +69,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:7 {%- for item in content %}
 			w.At(7, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content2) {
-				addVisionId := in.Lookup("add_vision_id")
+				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
 				w.At(8, 13, runtime.StmtIf)
 				if (runtime.In(runtime.Str("image"), item2) || runtime.In(runtime.Str("image_url"), item2)) || runtime.EqStr(item2.Attr("type"), "image") {
@@ -228,7 +230,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
 		content4 := content
-		reasoningContent := in.Lookup("reasoning_content")
+		reasoningContent := reasoningContentInput
 		// Qwen3.5-4B.jinja:82 {%- set content = render_content(message.content, true)|trim %}
 		w.At(82, 5, runtime.StmtSet)
 		content4 = runtime.FilterTrim(w.Capture(func() {

@@ -36,6 +36,8 @@ var QwenQwen306B = &runtime.Template{
 
 // renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
 func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
+	contentInput := in.Lookup("content")
+	reasoningContentInput := in.Lookup("reasoning_content")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
@@ -98,8 +100,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		content := in.Lookup("content")
-		reasoningContent := in.Lookup("reasoning_content")
+		content := contentInput
+		reasoningContent := reasoningContentInput
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")

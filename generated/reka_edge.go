@@ -36,6 +36,17 @@ var RekaEdge = &runtime.Template{
 
 // renderRekaEdge renders Reka-Edge.jinja.
 func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
+	textInput := in.Lookup("text")
+	repeatTokensInput := in.Lookup("repeat_tokens")
+	contentInput := in.Lookup("content")
+	prefixNsInput := in.Lookup("prefix_ns")
+	toolCallsInput := in.Lookup("tool_calls")
+	contentTextInput := in.Lookup("content_text")
+	reasoningTextInput := in.Lookup("reasoning_text")
+	includeThinkingInput := in.Lookup("include_thinking")
+	continueFinalMessageInput := in.Lookup("continue_final_message")
+	responseTextInput := in.Lookup("response_text")
+	argumentsJsonInput := in.Lookup("arguments_json")
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
 	lastQueryIndex := runtime.Undefined("last_query_index")
@@ -67,8 +78,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			w.At(6, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
 				itemType := runtime.Undefined("item_type")
-				text := in.Lookup("text")
-				repeatTokens := in.Lookup("repeat_tokens")
+				text := textInput
+				repeatTokens := repeatTokensInput
 				// Reka-Edge.jinja:7 {%- set item_type = item.get("type") -%}
 				w.At(7, 13, runtime.StmtSet)
 				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
@@ -128,7 +139,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		msg := loop.Item()
 		idx := runtime.Undefined("idx")
-		content2 := in.Lookup("content")
+		content2 := contentInput
 		// Reka-Edge.jinja:31 {%- set idx = messages|length - 1 - loop.index0 -%}
 		w.At(31, 5, runtime.StmtSet)
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -226,13 +237,13 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		message := runtime.Undefined("message")
 		role := runtime.Undefined("role")
 		content3 := runtime.Undefined("content")
-		prefixNs := in.Lookup("prefix_ns")
-		toolCalls := in.Lookup("tool_calls")
-		contentText := in.Lookup("content_text")
-		reasoningText := in.Lookup("reasoning_text")
-		includeThinking := in.Lookup("include_thinking")
-		continueFinalMessage := in.Lookup("continue_final_message")
-		responseText := in.Lookup("response_text")
+		prefixNs := prefixNsInput
+		toolCalls := toolCallsInput
+		contentText := contentTextInput
+		reasoningText := reasoningTextInput
+		includeThinking := includeThinkingInput
+		continueFinalMessage := continueFinalMessageInput
+		responseText := responseTextInput
 		// Reka-Edge.jinja:77 {%- set message = messages[idx] -%}
 		w.At(77, 5, runtime.StmtSet)
 		message = messages.Item(idx2)
@@ -254,7 +265,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:83 {%- for item in content -%}
 				w.At(83, 13, runtime.StmtFor)
 				for _, item3 := range runtime.Iterate(w, content3) {
-					text2 := in.Lookup("text")
+					text2 := textInput
 					// Reka-Edge.jinja:84 {%- if item.get("type") == "text" or item.get("text") is not none -%}
 					w.At(84, 17, runtime.StmtIf)
 					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
@@ -341,7 +352,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				w.At(119, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, toolCalls) {
 					arguments := runtime.Undefined("arguments")
-					argumentsJson := in.Lookup("arguments_json")
+					argumentsJson := argumentsJsonInput
 					// Reka-Edge.jinja:120 {%- if tool_call.get("function") is not none -%}
 					w.At(120, 17, runtime.StmtIf)
 					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {

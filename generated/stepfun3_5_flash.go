@@ -36,6 +36,9 @@ var StepFun35Flash = &runtime.Template{
 
 // renderStepFun35Flash renders StepFun3.5-Flash.jinja.
 func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
+	roleNameInput := in.Lookup("role_name")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	argumentsInput := in.Lookup("arguments")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -150,8 +153,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		message2 := items[i]
 		content2 := runtime.Undefined("content")
-		roleName := in.Lookup("role_name")
-		reasoningContent := in.Lookup("reasoning_content")
+		roleName := roleNameInput
+		reasoningContent := reasoningContentInput
 		// StepFun3.5-Flash.jinja:27 {%- set content = render_content(message.content) %}
 		w.At(27, 5, runtime.StmtSet)
 		content2 = w.Capture(func() {
@@ -211,7 +214,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.5-Flash.jinja:48 {%- for tool_call in message.tool_calls %}
 				w.At(48, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
-					arguments := in.Lookup("arguments")
+					arguments := argumentsInput
 					// StepFun3.5-Flash.jinja:49 {%- if tool_call.function is defined %}
 					w.At(49, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

@@ -36,6 +36,10 @@ var StepFun37Flash = &runtime.Template{
 
 // renderStepFun37Flash renders StepFun3.7-Flash.jinja.
 func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
+	roleNameInput := in.Lookup("role_name")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	preserveThinkingInput := in.Lookup("preserve_thinking")
+	argumentsInput := in.Lookup("arguments")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -186,9 +190,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		message3 := items[i]
 		content := runtime.Undefined("content")
-		roleName := in.Lookup("role_name")
-		reasoningContent := in.Lookup("reasoning_content")
-		preserveThinking := in.Lookup("preserve_thinking")
+		roleName := roleNameInput
+		reasoningContent := reasoningContentInput
+		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36 {%- set content = render_message_content(message) %}
 		w.At(36, 5, runtime.StmtSet)
 		content = w.Capture(func() {
@@ -246,7 +250,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.7-Flash.jinja:60 {%- for tool_call in message.tool_calls %}
 				w.At(60, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message3ToolCalls) {
-					arguments := in.Lookup("arguments")
+					arguments := argumentsInput
 					// StepFun3.7-Flash.jinja:61 {%- if tool_call.function is defined %}
 					w.At(61, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

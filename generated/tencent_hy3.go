@@ -36,6 +36,8 @@ var TencentHy3 = &runtime.Template{
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
 func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
+	rcInput := in.Lookup("rc")
+	contentInput := in.Lookup("content")
 	HYTK := runtime.Undefined("HYTK")
 	eosToken := runtime.Undefined("eos_token")
 	bosToken := runtime.Undefined("bos_token")
@@ -354,8 +356,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
-		rc := in.Lookup("rc")
-		content2 := in.Lookup("content")
+		rc := rcInput
+		content2 := contentInput
 		// tencent-Hy3.jinja:125 {%- if message['role'] == 'user' %}
 		w.At(125, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

@@ -36,6 +36,10 @@ var UnslothApriel15 = &runtime.Template{
 
 // renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
 func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
+	systemMessageInput := in.Lookup("system_message")
+	eosTokenInput := in.Lookup("eos_token")
+	toolMessageInput := in.Lookup("tool_message")
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	availableToolsString := runtime.Undefined("available_tools_string")
 	addToolId := runtime.Undefined("add_tool_id")
 	toolOutputFormat := runtime.Undefined("tool_output_format")
@@ -131,11 +135,11 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		systemMessage := in.Lookup("system_message")
+		systemMessage := systemMessageInput
 		addToolId2 := addToolId
-		eosToken := in.Lookup("eos_token")
-		toolMessage := in.Lookup("tool_message")
-		addGenerationPrompt := in.Lookup("add_generation_prompt")
+		eosToken := eosTokenInput
+		toolMessage := toolMessageInput
+		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47 {%- if message['role'] == 'user' -%}
 		w.At(47, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

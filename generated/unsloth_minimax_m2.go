@@ -36,6 +36,11 @@ var UnslothMiniMaxM2 = &runtime.Template{
 
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
 func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	reasoningContentInput := in.Lookup("reasoning_content")
+	contentInput := in.Lookup("content")
+	partsInput := in.Lookup("parts")
+	argsInput := in.Lookup("_args")
 	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
 	toolcallEndToken := runtime.Undefined("toolcall_end_token")
 	systemMessage := runtime.Undefined("system_message")
@@ -98,7 +103,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-MiniMax-M2.jinja:27 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage2 runtime.Value) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
-		modelIdentity := in.Lookup("model_identity")
+		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28 {%- if system_message and system_message.content -%}
 		w.At(28, 5, runtime.StmtIf)
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
@@ -205,9 +210,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
-		reasoningContent := in.Lookup("reasoning_content")
-		content2 := in.Lookup("content")
-		parts := in.Lookup("parts")
+		reasoningContent := reasoningContentInput
+		content2 := contentInput
+		parts := partsInput
 		// unsloth-MiniMax-M2.jinja:84 {%- if message.role == 'assistant' -%}
 		w.At(84, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -283,7 +288,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
 				w.At(116, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					args2 := in.Lookup("_args")
+					args2 := argsInput
 					// unsloth-MiniMax-M2.jinja:117 {%- if tool_call.function %}
 					w.At(117, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

@@ -36,6 +36,8 @@ var UnslothMistralDevstralSmall2507 = &runtime.Template{
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
 func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	contentInput := in.Lookup("content")
 	defaultSystemMessage := runtime.Undefined("default_system_message")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
@@ -103,8 +105,8 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	// unsloth-mistral-Devstral-Small-2507.jinja:36 {%- for message in loop_messages %}
 	w.At(36, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		eosToken := in.Lookup("eos_token")
-		content := in.Lookup("content")
+		eosToken := eosTokenInput
+		content := contentInput
 		// unsloth-mistral-Devstral-Small-2507.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
