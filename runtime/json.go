@@ -2,16 +2,19 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxNesting bounds how deeply input values and JSON may nest.
@@ -305,39 +308,49 @@ func appendJSONFloat(b []byte, f float64) []byte {
 }
 
 // appendJSONString writes s as Python's json module does: quotes, backslashes and
-// control characters escaped; with ensureASCII also every non-ASCII character.
+// control characters escaped; with ensureASCII also every non-ASCII character. It copies
+// eight bytes at a time while none of them needs escaping.
 func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
+	b = slices.Grow(b, len(s)+2)
 	b = append(b, '"')
-	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+			if !jsonEscapeIn8(x, ensureASCII) {
+				b = binary.LittleEndian.AppendUint64(b, x)
+				i += 8
+				continue
+			}
+		}
 		c := s[i]
+		i++
 		// with ensure_ascii, json.dumps escapes everything outside ' '..'~' (DEL too)
 		if c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || !ensureASCII) {
-			i++
+			b = append(b, c)
 			continue
 		}
-		b = append(b, s[start:i]...)
 		switch c {
 		case '"':
-			b = append(b, `\"`...)
+			b = append(b, '\\', '"')
 		case '\\':
-			b = append(b, `\\`...)
+			b = append(b, '\\', '\\')
 		case '\n':
-			b = append(b, `\n`...)
+			b = append(b, '\\', 'n')
 		case '\r':
-			b = append(b, `\r`...)
+			b = append(b, '\\', 'r')
 		case '\t':
-			b = append(b, `\t`...)
+			b = append(b, '\\', 't')
 		case '\b':
-			b = append(b, `\b`...)
+			b = append(b, '\\', 'b')
 		case '\f':
-			b = append(b, `\f`...)
+			b = append(b, '\\', 'f')
 		default:
 			if c < 0x20 {
 				b = appendHexEscape(b, 'u', rune(c), 4)
 				break
 			}
-			r, size := utf8.DecodeRuneInString(s[i:])
+			r, size := utf8.DecodeRuneInString(s[i-1:])
+			i += size - 1
 			if r >= 0x10000 {
 				r -= 0x10000
 				b = appendHexEscape(b, 'u', 0xd800+(r>>10), 4)
@@ -345,13 +358,25 @@ func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
 			} else {
 				b = appendHexEscape(b, 'u', r, 4)
 			}
-			i += size
-			start = i
-			continue
 		}
-		i++
-		start = i
 	}
-	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// jsonEscapeIn8 reports whether one of the 8 bytes of x (a little-endian word) needs
+// escaping: a control character, a quote or a backslash, and with ensureASCII also DEL
+// and every byte of a non-ASCII character. It tests the 8 bytes at once (the "has a byte
+// less than n" and "has a zero byte" tricks: some byte's top bit is set in m exactly when
+// one of the bytes matches).
+func jsonEscapeIn8(x uint64, ensureASCII bool) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := x^(ones*'"'), x^(ones*'\\')
+	m := (x - ones*0x20) & ^x
+	m |= (quote - ones) & ^quote
+	m |= (backslash - ones) & ^backslash
+	if ensureASCII {
+		del := x ^ (ones * 0x7f)
+		m |= x | (del-ones)&^del
+	}
+	return m&tops != 0
 }
