@@ -144,6 +144,8 @@ type gen struct {
 
 	inputs map[string]string // input variables looked up once, by name (see inputDecls)
 
+	namespaces map[*ir.Var]*localNamespace // namespaces held as Go variables (see namespaces.go)
+
 	// read chains held in Go variables (see reads.go)
 	settable map[string]bool // attribute names the template assigns
 	reads    readCache       // the chains held at the point being generated
@@ -166,6 +168,7 @@ func newGen(t *ir.Template) *gen {
 		macros:     macros,
 		macroFuncs: map[*ir.Var]string{},
 		inputs:     map[string]string{},
+		namespaces: findLocalNamespaces(t),
 
 		settable: settableNames(t),
 		reads:    readCache{},
@@ -298,7 +301,7 @@ func (g *gen) inputDecls() []jen.Code {
 	declare := func(s *ir.Scope) {
 		for _, v := range s.Vars {
 			in, ok := v.Init.(*ir.Input)
-			if !ok || !g.needed[v] {
+			if !ok || !g.needed[v] || g.namespaces[v] != nil {
 				continue
 			}
 			if _, done := g.inputs[in.Name]; !done {
@@ -326,7 +329,7 @@ func (g *gen) inputDecls() []jen.Code {
 func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 	var code []jen.Code
 	for _, v := range s.Vars {
-		if v.Init == nil || !g.needed[v] {
+		if v.Init == nil || !g.needed[v] || g.namespaces[v] != nil {
 			continue
 		}
 		init := g.value(v.Init)
@@ -850,6 +853,12 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 // and assigning a variable to itself is no code at all.
 func (g *gen) assign(t ir.Target, x ir.Expr) []jen.Code {
 	vt, isVar := t.(*ir.VarTarget)
+	if isVar && g.namespaces[vt.Var] != nil {
+		return g.defineLocalNamespace(vt.Var, g.namespaces[vt.Var])
+	}
+	if at, ok := t.(*ir.AttrTarget); ok && g.namespaces[at.NS] != nil {
+		return g.setLocalAttr(g.namespaces[at.NS].attrs[at.Attr], x)
+	}
 	if l, ok := x.(*ir.Load); ok && isVar && l.Var == vt.Var {
 		return nil
 	}
@@ -889,6 +898,12 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		}
 		return []jen.Code{jen.Id(g.varName(t.Var)).Op(op).Add(v)}
 	case *ir.AttrTarget:
+		if ns := g.namespaces[t.NS]; ns != nil {
+			if a := ns.attrs[t.Attr]; a.read {
+				return []jen.Code{jen.Id(a.goName).Op("=").Add(v)}
+			}
+			return []jen.Code{jen.Id("_").Op("=").Add(v)}
+		}
 		return []jen.Code{rt("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
 	case *ir.TupleTarget:
 		vals := g.alloc("vals")
@@ -1062,6 +1077,12 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 	case *ir.Undef:
 		return rt("Undefined").Call(jen.Lit(x.Name))
 	case *ir.Attr:
+		if a := g.localAttrOf(x); a != nil {
+			if a.isBool {
+				return rt("Bool").Call(jen.Id(a.goName))
+			}
+			return jen.Id(a.goName)
+		}
 		if l, ok := x.X.(*ir.Load); ok {
 			if p, ok := g.positions[l.Var]; ok {
 				return p.attr(x.Name)
@@ -1265,6 +1286,9 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 			return jen.Lit(b)
 		}
 	case *ir.Attr:
+		if a := g.localAttrOf(x); a != nil && a.isBool {
+			return jen.Id(a.goName)
+		}
 		if l, ok := x.X.(*ir.Load); ok && (x.Name == "first" || x.Name == "last") {
 			if p, ok := g.positions[l.Var]; ok {
 				return p.cond(x.Name)

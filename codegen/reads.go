@@ -90,7 +90,7 @@ func (g *gen) chainKey(x ir.Expr) (key string, root *ir.Var, ok bool) {
 			x = e.X
 			continue
 		case *ir.Load:
-			if _, positional := g.positions[e.Var]; len(steps) == 0 || g.loops[e.Var] || positional {
+			if _, positional := g.positions[e.Var]; len(steps) == 0 || g.loops[e.Var] || positional || g.namespaces[e.Var] != nil {
 				return "", nil, false
 			}
 			var b strings.Builder

@@ -54,7 +54,6 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	outerToken := runtime.Undefined("outer_token")
 	toolCallsToken := runtime.Undefined("tool_calls_token")
 	endToolCallsToken := runtime.Undefined("end_tool_calls_token")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	loopMessages := in.Lookup("loop_messages")
 	enableThinking := in.Lookup("enable_thinking")
@@ -395,7 +394,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	endToolCallsToken = runtime.Str("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
 	w.At(154, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("in_assistant", runtime.Bool(false)), runtime.KW("in_tool", runtime.Bool(false)), runtime.KW("in_inner", runtime.Bool(false)), runtime.KW("assistant_format", runtime.None())})
+	nsInAssistant := false
+	nsInTool := false
+	nsInInner := false
+	nsAssistantFormat := runtime.None()
 	// Apertus-8B-Instruct.jinja:156 {%- if messages and messages[0].role == 'system' -%}
 	w.At(156, 1, runtime.StmtIf)
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
@@ -471,24 +473,24 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189 {%- set ns.in_inner = false -%}
 			w.At(189, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
+			nsInInner = false
 			// Apertus-8B-Instruct.jinja:190 {%- if ns.in_tool -%}
 			w.At(190, 9, runtime.StmtIf)
-			if ns.Attr("in_tool").Truthy() {
+			if nsInTool {
 				w.WriteString("]")
 				// Apertus-8B-Instruct.jinja:192 {%- set ns.in_tool = false -%}
 				w.At(192, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
+				nsInTool = false
 			}
 			// Apertus-8B-Instruct.jinja:194 {%- if ns.in_assistant -%}
 			w.At(194, 9, runtime.StmtIf)
-			if ns.Attr("in_assistant").Truthy() {
+			if nsInAssistant {
 				// Apertus-8B-Instruct.jinja:195 {{ end_assistant_token }}
 				w.At(195, 13, runtime.StmtPrint)
 				w.Write(endAssistantToken)
 				// Apertus-8B-Instruct.jinja:196 {%- set ns.in_assistant = false -%}
 				w.At(196, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "in_assistant", runtime.Bool(false))
+				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198 {%- if "content" in message -%}
 			w.At(198, 9, runtime.StmtIf)
@@ -535,13 +537,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
 			w.At(217, 9, runtime.StmtIf)
-			if !ns.Attr("in_assistant").Truthy() {
+			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:218 {{ assistant_token }}
 				w.At(218, 13, runtime.StmtPrint)
 				w.Write(assistantToken)
 				// Apertus-8B-Instruct.jinja:219 {%- set ns.in_assistant = true -%}
 				w.At(219, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "in_assistant", runtime.Bool(true))
+				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221 {%- if "content" in message and message.content is not none -%}
 			w.At(221, 9, runtime.StmtIf)
@@ -549,25 +551,25 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				// Apertus-8B-Instruct.jinja:222 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				w.At(222, 13, runtime.StmtIf)
 				messageContent2 := message.Attr("content")
-				if runtime.IsString(messageContent2, nil, nil) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "string")) {
+				if runtime.IsString(messageContent2, nil, nil) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223 {%- if ns.in_tool -%}
 					w.At(223, 17, runtime.StmtIf)
-					if ns.Attr("in_tool").Truthy() {
+					if nsInTool {
 						w.WriteString("]")
 						// Apertus-8B-Instruct.jinja:225 {%- set ns.in_tool = false -%}
 						w.At(225, 21, runtime.StmtSet)
-						runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
+						nsInTool = false
 					}
 					// Apertus-8B-Instruct.jinja:227 {%- set ns.assistant_format = "string" -%}
 					w.At(227, 17, runtime.StmtSet)
-					runtime.SetAttr(ns, "assistant_format", runtime.Str("string"))
+					nsAssistantFormat = runtime.Str("string")
 					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
 					w.At(228, 17, runtime.StmtPrint)
 					w.Write(messageContent2)
-				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(ns.Attr("assistant_format"), nil, nil) || runtime.EqStr(ns.Attr("assistant_format"), "mapping")) {
+				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
 					w.At(230, 17, runtime.StmtSet)
-					runtime.SetAttr(ns, "assistant_format", runtime.Str("mapping"))
+					nsAssistantFormat = runtime.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231 {%- set blocks = message.content.blocks -%}
 					w.At(231, 17, runtime.StmtSet)
 					blocks = messageContent2.Attr("blocks")
@@ -582,18 +584,18 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						if runtime.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234 {%- if ns.in_tool -%}
 							w.At(234, 25, runtime.StmtIf)
-							if ns.Attr("in_tool").Truthy() {
+							if nsInTool {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:236 {%- set ns.in_tool = false -%}
 								w.At(236, 29, runtime.StmtSet)
-								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
+								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:238 {%- if not ns.in_inner -%}
 							w.At(238, 25, runtime.StmtIf)
-							if !ns.Attr("in_inner").Truthy() {
+							if !nsInInner {
 								// Apertus-8B-Instruct.jinja:239 {%- set ns.in_inner = true -%}
 								w.At(239, 29, runtime.StmtSet)
-								runtime.SetAttr(ns, "in_inner", runtime.Bool(true))
+								nsInInner = true
 								// Apertus-8B-Instruct.jinja:240 {{ inner_token }}
 								w.At(240, 29, runtime.StmtPrint)
 								w.Write(innerToken)
@@ -604,18 +606,18 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else if runtime.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
 							w.At(244, 25, runtime.StmtIf)
-							if ns.Attr("in_tool").Truthy() {
+							if nsInTool {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:246 {%- set ns.in_tool = false -%}
 								w.At(246, 29, runtime.StmtSet)
-								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
+								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
 							w.At(248, 25, runtime.StmtIf)
-							if ((ns.Attr("in_inner").Truthy() && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
+							if ((nsInInner && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249 {%- set ns.in_inner = false -%}
 								w.At(249, 29, runtime.StmtSet)
-								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
+								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250 {{ outer_token }}
 								w.At(250, 29, runtime.StmtPrint)
 								w.Write(outerToken)
@@ -648,7 +650,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else if runtime.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
 							w.At(261, 25, runtime.StmtIf)
-							if ns.Attr("in_tool").Truthy() {
+							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
 								w.At(262, 29, runtime.StmtPrint)
 								w.Write(runtime.RaiseException(runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
@@ -672,18 +674,18 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else if runtime.EqStr(blockType, "response") {
 							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
 							w.At(273, 25, runtime.StmtIf)
-							if ns.Attr("in_tool").Truthy() {
+							if nsInTool {
 								w.WriteString("]")
 								// Apertus-8B-Instruct.jinja:275 {%- set ns.in_tool = false -%}
 								w.At(275, 29, runtime.StmtSet)
-								runtime.SetAttr(ns, "in_tool", runtime.Bool(false))
+								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:277 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
 							w.At(277, 25, runtime.StmtIf)
-							if (!(i5 == 0) && ns.Attr("in_inner").Truthy()) || (ns.Attr("in_assistant").Truthy() && ns.Attr("in_inner").Truthy()) {
+							if (!(i5 == 0) && nsInInner) || (nsInAssistant && nsInInner) {
 								// Apertus-8B-Instruct.jinja:278 {%- set ns.in_inner = false -%}
 								w.At(278, 29, runtime.StmtSet)
-								runtime.SetAttr(ns, "in_inner", runtime.Bool(false))
+								nsInInner = false
 								// Apertus-8B-Instruct.jinja:279 {{ outer_token }}
 								w.At(279, 29, runtime.StmtPrint)
 								w.Write(outerToken)
@@ -700,7 +702,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Apertus-8B-Instruct.jinja:287 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
 					w.At(287, 17, runtime.StmtPrint)
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), ns.Attr("assistant_format"))))
+					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), nsAssistantFormat)))
 				}
 			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:290 {{- raise_exception("Invalid assistant message " + message) -}}
@@ -752,18 +754,18 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
 			w.At(308, 9, runtime.StmtIf)
-			if !ns.Attr("in_assistant").Truthy() {
+			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309 {{- raise_exception("Tool message outside of assistant") -}}
 				w.At(309, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311 {%- if not ns.in_tool -%}
 			w.At(311, 9, runtime.StmtIf)
-			if !ns.Attr("in_tool").Truthy() {
+			if !nsInTool {
 				w.WriteString("[")
 				// Apertus-8B-Instruct.jinja:313 {%- set ns.in_tool = true -%}
 				w.At(313, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "in_tool", runtime.Bool(true))
+				nsInTool = true
 			} else {
 				w.WriteString(", ")
 			}
@@ -778,7 +780,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Apertus-8B-Instruct.jinja:322 {%- if ns.in_tool -%}
 	w.At(322, 1, runtime.StmtIf)
-	if ns.Attr("in_tool").Truthy() {
+	if nsInTool {
 		w.WriteString("]")
 	}
 	// Apertus-8B-Instruct.jinja:325 {%- if add_generation_prompt -%}

@@ -46,7 +46,6 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	budgetEndToken := runtime.Undefined("budget_end_token")
 	thinkingBudget := in.Lookup("thinking_budget")
 	budgetReflectionsV05 := runtime.Undefined("budget_reflections_v05")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
 	loopMessages := in.Lookup("loop_messages")
@@ -92,7 +91,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
 	// ByteDance-Seed-OSS.jinja:25 {%- set ns = namespace(interval = None) -%}
 	w.At(25, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("interval", runtime.None())})
+	nsInterval := runtime.None()
 	// ByteDance-Seed-OSS.jinja:26 {%- for k, v in budget_reflections_v05 | dictsort -%}
 	w.At(26, 1, runtime.StmtFor)
 	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
@@ -101,18 +100,18 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		v := values[i]
 		// ByteDance-Seed-OSS.jinja:27 {%- if ns.interval is none and thinking_budget <= k -%}
 		w.At(27, 5, runtime.StmtIf)
-		if runtime.IsNone(ns.Attr("interval"), nil, nil) && runtime.Le(thinkingBudget, k) {
+		if runtime.IsNone(nsInterval, nil, nil) && runtime.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28 {%- set ns.interval = v -%}
 			w.At(28, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "interval", v)
+			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32 {%- if ns.interval is none -%}
 	w.At(32, 1, runtime.StmtIf)
-	if runtime.IsNone(ns.Attr("interval"), nil, nil) {
+	if runtime.IsNone(nsInterval, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:33 {%- set ns.interval = budget_reflections_v05[16384] -%}
 		w.At(33, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "interval", budgetReflectionsV05.ItemInt(16384))
+		nsInterval = budgetReflectionsV05.ItemInt(16384)
 	}
 	// ByteDance-Seed-OSS.jinja:36 {%- if messages[0]["role"] == "system" %}
 	w.At(36, 1, runtime.StmtIf)
@@ -317,7 +316,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120 {{ns.interval}}
 			w.At(120, 367, runtime.StmtPrint)
-			w.Write(ns.Attr("interval"))
+			w.Write(nsInterval)
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121 {{ eos_token }}
 			w.At(121, 1, runtime.StmtPrint)

@@ -64,10 +64,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	jsonObject := runtime.Undefined("json_object")
 	jsonSchema := runtime.Undefined("json_schema")
 	jsonMode := runtime.Undefined("json_mode")
-	toolIdx := runtime.Undefined("tool_idx")
-	toolIdsSeen := runtime.Undefined("tool_ids_seen")
 	regenToolCallIds := in.Lookup("regen_tool_call_ids")
-	sentDocuments := runtime.Undefined("sent_documents")
 	renderedPlatformTurnChunk := runtime.Undefined("rendered_platform_turn_chunk")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1 {%- if not platform_instruction_override %}
@@ -436,16 +433,16 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	})
 	// Cohere2MoE.jinja:142 {%- set tool_idx = namespace(value=0) %}
 	w.At(142, 1, runtime.StmtSet)
-	toolIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+	toolIdxValue := runtime.Int(0)
 	// Cohere2MoE.jinja:143 {%- set tool_ids_seen = namespace(value=[]) %}
 	w.At(143, 1, runtime.StmtSet)
-	toolIdsSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
+	toolIdsSeenValue := runtime.NewList()
 	// Cohere2MoE.jinja:144 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
 	w.At(144, 1, runtime.StmtSet)
 	regenToolCallIds = runtime.FilterDefault(regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145 {%- set sent_documents = namespace(value=false) -%}
 	w.At(145, 1, runtime.StmtSet)
-	sentDocuments = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
 	w.At(147, 1, runtime.StmtIf)
 	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
@@ -600,13 +597,13 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224 {%- if documents and not sent_documents.value %}
 			w.At(224, 9, runtime.StmtIf)
-			if documents.Truthy() && !sentDocuments.Attr("value").Truthy() {
+			if documents.Truthy() && !sentDocumentsValue {
 				// Cohere2MoE.jinja:224 {%- set sent_documents.value = true %}
 				w.At(224, 57, runtime.StmtSet)
-				runtime.SetAttr(sentDocuments, "value", runtime.Bool(true))
+				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224 {% set tool_idx.value = tool_idx.value + 1 %}
 				w.At(224, 95, runtime.StmtSet)
-				runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
+				toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
 				// Cohere2MoE.jinja:224 {{ document_turn(documents) }}
 				w.At(224, 140, runtime.StmtPrint)
 				documentTurn(documents)
@@ -649,7 +646,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					if regenToolCallIds.Truthy() {
 						// Cohere2MoE.jinja:237 {{ tool_idx.value }}
 						w.At(237, 53, runtime.StmtPrint)
-						w.Write(toolIdx.Attr("value"))
+						w.Write(toolIdxValue)
 					} else {
 						// Cohere2MoE.jinja:237 {{ tc.id }}
 						w.At(237, 85, runtime.StmtPrint)
@@ -672,7 +669,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Cohere2MoE.jinja:238 {%- set tool_idx.value = tool_idx.value + 1 %}
 					w.At(238, 17, runtime.StmtSet)
-					runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
+					toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -690,7 +687,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
+		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250 {{ format_tool_message(messages, message) }}
 			w.At(250, 5, runtime.StmtPrint)
@@ -707,7 +704,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					formatToolMessage(messages, msg4)
 					// Cohere2MoE.jinja:255 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					w.At(255, 17, runtime.StmtSet)
-					runtime.SetAttr(toolIdsSeen, "value", runtime.Add(toolIdsSeen.Attr("value"), runtime.NewList(msg4.Attr("tool_call_id"))))
+					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg4.Attr("tool_call_id")))
 				} else {
 					break
 				}

@@ -39,9 +39,6 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
-	toolIdx := runtime.Undefined("tool_idx")
-	toolIdsSeen := runtime.Undefined("tool_ids_seen")
-	sentDocuments := runtime.Undefined("sent_documents")
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")
 	enableCitations := in.Lookup("enable_citations")
@@ -136,13 +133,13 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44 {%- set tool_idx = namespace(value=0) %}
 	w.At(44, 1, runtime.StmtSet)
-	toolIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+	toolIdxValue := runtime.Int(0)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:45 {%- set tool_ids_seen = namespace(value=[]) %}
 	w.At(45, 1, runtime.StmtSet)
-	toolIdsSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
+	toolIdsSeenValue := runtime.NewList()
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:46 {%- set sent_documents = namespace(value=false) %}
 	w.At(46, 1, runtime.StmtSet)
-	sentDocuments = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+	sentDocumentsValue := false
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># System Preamble\nYou are in contextual safety mode. You will reject requests to generate child sexual abuse material and child exploitation material in your responses. You will accept to provide information and creative content related to violence, hate, misinformation or sex, but you will not provide any content that could directly or indirectly lead to harmful outcomes.\n\nYour information cutoff date is June 2024.\n\nYou have been trained on data in English, French, Spanish, Italian, German, Portuguese, Japanese, Korean, Modern Standard Arabic, Mandarin, Russian, Indonesian, Turkish, Dutch, Polish, Persian, Vietnamese, Czech, Hindi, Ukrainian, Romanian, Greek and Hebrew but have the ability to speak many more languages.\n")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:53 {% if tools or documents %}
 	w.At(53, 1, runtime.StmtIf)
@@ -225,13 +222,13 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {%- if documents and not sent_documents.value %}
 			w.At(133, 80, runtime.StmtIf)
-			if documents.Truthy() && !sentDocuments.Attr("value").Truthy() {
+			if documents.Truthy() && !sentDocumentsValue {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {%- set sent_documents.value = true %}
 				w.At(133, 128, runtime.StmtSet)
-				runtime.SetAttr(sentDocuments, "value", runtime.Bool(true))
+				sentDocumentsValue = true
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {% set tool_idx.value = tool_idx.value + 1 %}
 				w.At(133, 166, runtime.StmtSet)
-				runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
+				toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {{ document_turn(documents) }}
 				w.At(133, 211, runtime.StmtPrint)
 				documentTurn(documents)
@@ -255,7 +252,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteString("    {\"tool_call_id\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tool_idx.value }}
 					w.At(137, 23, runtime.StmtPrint)
-					w.Write(toolIdx.Attr("value"))
+					w.Write(toolIdxValue)
 					w.WriteString("\", \"tool_name\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137 {{ tc['function']['name'] }}
 					w.At(137, 60, runtime.StmtPrint)
@@ -274,7 +271,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteString("\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:139 {% set tool_idx.value = tool_idx.value + 1 %}
 					w.At(139, 5, runtime.StmtSet)
-					runtime.SetAttr(toolIdx, "value", runtime.Add(toolIdx.Attr("value"), runtime.Int(1)))
+					toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
 				}
 				w.WriteString("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -284,7 +281,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeen.Attr("value")) {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144 {{ format_tool_message(messages, message) }}
 			w.At(144, 1, runtime.StmtPrint)
@@ -301,7 +298,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					formatToolMessage(messages, msg2)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					w.At(148, 13, runtime.StmtSet)
-					runtime.SetAttr(toolIdsSeen, "value", runtime.Add(toolIdsSeen.Attr("value"), runtime.NewList(msg2.Attr("tool_call_id"))))
+					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg2.Attr("tool_call_id")))
 				} else {
 					break
 				}

@@ -40,7 +40,6 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	messages := in.Lookup("messages")
 	loopMessages := in.Lookup("loop_messages")
 	systemMessage := in.Lookup("system_message")
-	ns := runtime.Undefined("ns")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2 {%- macro json_to_python_type(json_spec) %}
@@ -324,7 +323,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141 {%- set ns = namespace(new_tools=true) %}
 	w.At(141, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("new_tools", runtime.Bool(true))})
+	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142 {%- for tool in tools %}
 	w.At(142, 1, runtime.StmtFor)
 	for _, tool3 := range runtime.Iterate(w, tools) {
@@ -333,12 +332,12 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		if runtime.IsDefined(tool3.Attr("parameter_definitions"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144 {%- set ns.new_tools = false %}
 			w.At(144, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "new_tools", runtime.Bool(false))
+			nsNewTools = false
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147 {%- if ns.new_tools %}
 	w.At(147, 1, runtime.StmtIf)
-	if ns.Attr("new_tools").Truthy() {
+	if nsNewTools {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148 {{- new_tool_parser(tools) }}
 		w.At(148, 5, runtime.StmtPrint)
 		newToolParser(tools)

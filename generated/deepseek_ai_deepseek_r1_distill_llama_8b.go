@@ -38,7 +38,6 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
 func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Input) {
 	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1 {% if not add_generation_prompt is defined -%}
@@ -50,7 +49,10 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt=”) -%}
 	w.At(4, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("is_output_first", runtime.Bool(true)), runtime.KW("system_prompt", runtime.Str(""))})
+	nsIsFirst := false
+	nsIsTool := false
+	nsIsOutputFirst := true
+	nsSystemPrompt := runtime.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5 {%- for message in messages -%}
 	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -59,7 +61,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
+			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9 {{bos_token}}
@@ -67,7 +69,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9 {{ns.system_prompt}}
 	w.At(9, 28, runtime.StmtPrint)
-	w.Write(ns.Attr("system_prompt"))
+	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10 {%- for message in messages -%}
 	w.At(10, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
@@ -78,7 +80,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {%- set ns.is_tool = false -%}
 			w.At(12, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {{'<｜User｜>' + message['content']}}
 			w.At(12, 35, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
@@ -89,13 +91,13 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "assistant") && runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15 {%- set ns.is_tool = false -%}
 			w.At(15, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16 {%- for tool in message['tool_calls']-%}
 			w.At(16, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {%- if not ns.is_first -%}
 				w.At(17, 7, runtime.StmtIf)
-				if !ns.Attr("is_first").Truthy() {
+				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.At(17, 33, runtime.StmtPrint)
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
@@ -111,7 +113,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18 {%- set ns.is_first = true -%}
 					w.At(18, 9, runtime.StmtSet)
-					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
+					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(19, 21, runtime.StmtPrint)
@@ -136,7 +138,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {%- if ns.is_tool -%}
 			w.At(24, 5, runtime.StmtIf)
-			if ns.Attr("is_tool").Truthy() {
+			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(24, 26, runtime.StmtPrint)
 				w.WriteString("<｜tool▁outputs▁end｜>")
@@ -144,7 +146,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25 {%- set ns.is_tool = false -%}
 				w.At(25, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27 {%- set content = message['content'] -%}
 				w.At(27, 7, runtime.StmtSet)
@@ -168,10 +170,10 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34 {%- set ns.is_tool = true -%}
 			w.At(34, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
+			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35 {%- if ns.is_output_first -%}
 			w.At(35, 5, runtime.StmtIf)
-			if ns.Attr("is_output_first").Truthy() {
+			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(35, 34, runtime.StmtPrint)
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
@@ -179,7 +181,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36 {%- set ns.is_output_first = false -%}
 				w.At(36, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
+				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(37, 19, runtime.StmtPrint)
@@ -191,12 +193,12 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:41 {%- if ns.is_tool -%}
 	w.At(41, 1, runtime.StmtIf)
-	if ns.Attr("is_tool").Truthy() {
+	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43 {%- if add_generation_prompt and not ns.is_tool -%}
 	w.At(43, 1, runtime.StmtIf)
-	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool").Truthy() {
+	if addGenerationPrompt.Truthy() && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
 }

@@ -38,7 +38,6 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Input) {
 	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
@@ -51,7 +50,10 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt=”) -%}
 	w.At(4, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("is_output_first", runtime.Bool(true)), runtime.KW("system_prompt", runtime.Str(""))})
+	nsIsFirst := false
+	nsIsTool := false
+	nsIsOutputFirst := true
+	nsSystemPrompt := runtime.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5 {%- for message in messages -%}
 	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -60,7 +62,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
+			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9 {{bos_token}}
@@ -68,7 +70,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9 {{ns.system_prompt}}
 	w.At(9, 28, runtime.StmtPrint)
-	w.Write(ns.Attr("system_prompt"))
+	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10 {%- for message in messages -%}
 	w.At(10, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
@@ -79,7 +81,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {%- set ns.is_tool = false -%}
 			w.At(12, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {{'<｜User｜>' + message['content']}}
 			w.At(12, 35, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
@@ -90,13 +92,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15 {%- set ns.is_tool = false -%}
 			w.At(15, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16 {%- for tool in message['tool_calls']-%}
 			w.At(16, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17 {%- if not ns.is_first -%}
 				w.At(17, 7, runtime.StmtIf)
-				if !ns.Attr("is_first").Truthy() {
+				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.At(18, 9, runtime.StmtPrint)
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
@@ -112,7 +114,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19 {%- set ns.is_first = true -%}
 					w.At(19, 9, runtime.StmtSet)
-					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
+					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(21, 9, runtime.StmtPrint)
@@ -137,7 +139,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {%- if ns.is_tool -%}
 			w.At(27, 5, runtime.StmtIf)
-			if ns.Attr("is_tool").Truthy() {
+			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(27, 26, runtime.StmtPrint)
 				w.WriteString("<｜tool▁outputs▁end｜>")
@@ -145,7 +147,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28 {%- set ns.is_tool = false -%}
 				w.At(28, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30 {%- set content = message['content'] -%}
 				w.At(30, 7, runtime.StmtSet)
@@ -169,10 +171,10 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37 {%- set ns.is_tool = true -%}
 			w.At(37, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
+			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {%- if ns.is_output_first -%}
 			w.At(38, 5, runtime.StmtIf)
-			if ns.Attr("is_output_first").Truthy() {
+			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(38, 34, runtime.StmtPrint)
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
@@ -180,7 +182,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39 {%- set ns.is_output_first = false -%}
 				w.At(39, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
+				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(40, 19, runtime.StmtPrint)
@@ -192,12 +194,12 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:44 {%- if ns.is_tool -%}
 	w.At(44, 1, runtime.StmtIf)
-	if ns.Attr("is_tool").Truthy() {
+	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {%- if add_generation_prompt and not ns.is_tool -%}
 	w.At(46, 1, runtime.StmtIf)
-	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool").Truthy() {
+	if addGenerationPrompt.Truthy() && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {% if not enable_thinking %}
 		w.At(46, 80, runtime.StmtIf)

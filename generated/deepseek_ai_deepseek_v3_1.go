@@ -40,7 +40,6 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1 {% if not add_generation_prompt is defined -%}
@@ -67,7 +66,11 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:11 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt=”, is_first_sp=true, is_last_us…
 	w.At(11, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true)), runtime.KW("is_last_user", runtime.Bool(false))})
+	nsIsFirst := false
+	nsIsTool := false
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
+	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12 {%- for message in messages -%}
 	w.At(12, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -76,17 +79,17 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14 {%- if ns.is_first_sp -%}
 			w.At(14, 5, runtime.StmtIf)
-			if ns.Attr("is_first_sp").Truthy() {
+			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
 				w.At(15, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
+				nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16 {%- set ns.is_first_sp = false -%}
 				w.At(16, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
+				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:18 {%- set ns.system_prompt = ns.system_prompt + '
 				w.At(18, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), message.ItemStr("content")))
+				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), message.ItemStr("content"))
 			}
 		}
 	}
@@ -95,7 +98,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ ns.system_prompt }}
 	w.At(23, 30, runtime.StmtPrint)
-	w.Write(ns.Attr("system_prompt"))
+	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
@@ -106,13 +109,13 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26 {%- set ns.is_tool = false -%}
 			w.At(26, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27 {%- set ns.is_first = false -%}
 			w.At(27, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_first", runtime.Bool(false))
+			nsIsFirst = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {%- set ns.is_last_user = true -%}
 			w.At(28, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_last_user", runtime.Bool(true))
+			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28 {{'<｜User｜>' + message['content']}}
 			w.At(28, 39, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
@@ -123,24 +126,24 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31 {%- if ns.is_last_user -%}
 			w.At(31, 5, runtime.StmtIf)
-			if ns.Attr("is_last_user").Truthy() {
+			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
 			}
 			// deepseek-ai-DeepSeek-V3.1.jinja:33 {%- set ns.is_last_user = false -%}
 			w.At(33, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
+			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:34 {%- set ns.is_first = false -%}
 			w.At(34, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_first", runtime.Bool(false))
+			nsIsFirst = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:35 {%- set ns.is_tool = false -%}
 			w.At(35, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36 {%- for tool in message['tool_calls'] -%}
 			w.At(36, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37 {%- if not ns.is_first -%}
 				w.At(37, 7, runtime.StmtIf)
-				if !ns.Attr("is_first").Truthy() {
+				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38 {%- if not message['content'] -%}
 					w.At(38, 9, runtime.StmtIf)
 					message2Content := message2.ItemStr("content")
@@ -160,7 +163,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41 {%- set ns.is_first = true -%}
 					w.At(41, 9, runtime.StmtSet)
-					runtime.SetAttr(ns, "is_first", runtime.Bool(true))
+					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					w.At(42, 21, runtime.StmtPrint)
@@ -179,7 +182,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47 {%- if ns.is_last_user -%}
 			w.At(47, 5, runtime.StmtIf)
-			if ns.Attr("is_last_user").Truthy() {
+			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				w.At(48, 7, runtime.StmtIf)
@@ -192,16 +195,16 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V3.1.jinja:52 {%- set ns.is_last_user = false -%}
 			w.At(52, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
+			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:53 {%- if ns.is_tool -%}
 			w.At(53, 5, runtime.StmtIf)
-			if ns.Attr("is_tool").Truthy() {
+			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53 {{message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.At(53, 26, runtime.StmtPrint)
 				w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54 {%- set ns.is_tool = false -%}
 				w.At(54, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_tool", runtime.Bool(false))
+				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:56 {%- set content = message['content'] -%}
 				w.At(56, 7, runtime.StmtSet)
@@ -223,10 +226,10 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63 {%- set ns.is_last_user = false -%}
 			w.At(63, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_last_user", runtime.Bool(false))
+			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {%- set ns.is_tool = true -%}
 			w.At(64, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool", runtime.Bool(true))
+			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.At(64, 34, runtime.StmtPrint)
 			w.WriteString("<｜tool▁output▁begin｜>")
@@ -236,7 +239,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
 	w.At(67, 1, runtime.StmtIf)
-	if (addGenerationPrompt.Truthy() && ns.Attr("is_last_user").Truthy()) && !ns.Attr("is_tool").Truthy() {
+	if (addGenerationPrompt.Truthy() && nsIsLastUser) && !nsIsTool {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V3.1.jinja:68 {%- if not thinking -%}
 		w.At(68, 3, runtime.StmtIf)

@@ -38,7 +38,6 @@ var DeepseekAiDeepSeekV32 = &runtime.Template{
 func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	isAfterLastUserInput := in.Lookup("is_after_last_user")
 	outerIndexInput := in.Lookup("outer_index")
-	assistantIdxInput := in.Lookup("assistant_idx")
 	callOrderInput := in.Lookup("call_order")
 	assistantMsgInput := in.Lookup("assistant_msg")
 	toolCallCountInput := in.Lookup("tool_call_count")
@@ -50,13 +49,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	thinkingEndToken := runtime.Undefined("thinking_end_token")
 	toolsHeader := runtime.Undefined("tools_header")
 	toolsFooter := runtime.Undefined("tools_footer")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	ts := in.Lookup("ts")
 	bosToken := in.Lookup("bos_token")
-	lastUserIdx := runtime.Undefined("last_user_idx")
-	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
@@ -96,7 +91,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	toolsFooter = runtime.Str("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16 {%- set ns = namespace(system_prompt=”, is_first_sp=true) -%}
 	w.At(16, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17 {%- for message in messages -%}
 	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -105,21 +101,21 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19 {%- if ns.is_first_sp -%}
 			w.At(19, 5, runtime.StmtIf)
-			if ns.Attr("is_first_sp").Truthy() {
+			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
 				w.At(20, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Or(message.ItemStr("content"), func() runtime.Value {
+				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
-				})))
+				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21 {%- set ns.is_first_sp = false -%}
 				w.At(21, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
+				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
 				w.At(23, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
+				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
-				})))
+				}))
 			}
 		}
 	}
@@ -128,7 +124,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28 {%- set ts = namespace(schemas=”) -%}
 		w.At(28, 3, runtime.StmtSet)
-		ts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("schemas", runtime.Str(""))})
+		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29 {%- for tool in tools -%}
 		w.At(29, 3, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -137,19 +133,19 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				w.At(31, 7, runtime.StmtSet)
-				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
+				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34 {%- if ns.system_prompt -%}
 		w.At(34, 3, runtime.StmtIf)
-		if ns.Attr("system_prompt").Truthy() {
+		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			w.At(35, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(runtime.Sum(ns.Attr("system_prompt"), runtime.Str("\n\n"), toolsHeader), ts.Attr("schemas")), toolsFooter))
+			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:37 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			w.At(37, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(toolsHeader, ts.Attr("schemas")), toolsFooter))
+			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40 {{- bos_token -}}
@@ -157,10 +153,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41 {{- ns.system_prompt -}}
 	w.At(41, 1, runtime.StmtPrint)
-	w.Write(ns.Attr("system_prompt"))
+	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(42, 1, runtime.StmtSet)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
+	lastUserIdxValue := runtime.Int(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
 	w.At(43, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -172,12 +168,13 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(45, 5, runtime.StmtSet)
-			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
+			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
 	w.At(48, 1, runtime.StmtSet)
-	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pending_asst_marker", runtime.Bool(false)), runtime.KW("pending_tool_marker", runtime.Bool(false))})
+	statePendingAsstMarker := false
+	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49 {%- for message in messages -%}
 	w.At(49, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
@@ -185,7 +182,6 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		message3 := items2[i2]
 		isAfterLastUser := isAfterLastUserInput
 		outerIndex := outerIndexInput
-		assistantIdx := assistantIdxInput
 		callOrder := callOrderInput
 		assistantMsg := assistantMsgInput
 		toolCallCount := toolCallCountInput
@@ -201,17 +197,17 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52 {%- set state.pending_asst_marker = true -%}
 			w.At(52, 5, runtime.StmtSet)
-			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(true))
+			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
 			w.At(53, 5, runtime.StmtSet)
-			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
+			statePendingToolMarker = false
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(55, 5, runtime.StmtSet)
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56 {%- if state.pending_asst_marker -%}
 			w.At(56, 5, runtime.StmtIf)
-			if state.Attr("pending_asst_marker").Truthy() {
+			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:58 {%- if is_after_last_user and thinking -%}
 				w.At(58, 7, runtime.StmtIf)
@@ -235,7 +231,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.At(65, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				}
-			} else if state.Attr("pending_tool_marker").Truthy() {
+			} else if statePendingToolMarker {
 				// deepseek-ai-DeepSeek-V3.2.jinja:68 {%- if is_after_last_user and thinking -%}
 				w.At(68, 7, runtime.StmtIf)
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
@@ -263,10 +259,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78 {%- set state.pending_asst_marker = false -%}
 			w.At(78, 5, runtime.StmtSet)
-			runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(false))
+			statePendingAsstMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:79 {%- set state.pending_tool_marker = false -%}
 			w.At(79, 5, runtime.StmtSet)
-			runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(false))
+			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80 {%- if message['content'] is defined and message['content'] -%}
 			w.At(80, 5, runtime.StmtIf)
 			message3Content := message3.ItemStr("content")
@@ -362,7 +358,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			outerIndex = runtime.Int(int64(i2))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106 {%- set assistant_idx = namespace(value=-1) -%}
 			w.At(106, 5, runtime.StmtSet)
-			assistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
+			assistantIdxValue := runtime.Int(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
 			w.At(107, 5, runtime.StmtFor)
 			items3 := runtime.Iterate(w, messages)
@@ -373,15 +369,15 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i4)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109 {%- set assistant_idx.value = loop.index0 -%}
 					w.At(109, 9, runtime.StmtSet)
-					runtime.SetAttr(assistantIdx, "value", runtime.Int(int64(i4)))
+					assistantIdxValue = runtime.Int(int64(i4))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112 {%- set call_order = outer_index - assistant_idx.value -%}
 			w.At(112, 5, runtime.StmtSet)
-			callOrder = runtime.Sub(outerIndex, assistantIdx.Attr("value"))
+			callOrder = runtime.Sub(outerIndex, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:113 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			w.At(113, 5, runtime.StmtSet)
-			assistantMsg = messages.Item(assistantIdx.Attr("value"))
+			assistantMsg = messages.Item(assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
 			w.At(114, 5, runtime.StmtSet)
 			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"), nil, nil)
@@ -403,10 +399,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n</function_results>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:121 {%- set state.pending_asst_marker = false -%}
 				w.At(121, 7, runtime.StmtSet)
-				runtime.SetAttr(state, "pending_asst_marker", runtime.Bool(false))
+				statePendingAsstMarker = false
 				// deepseek-ai-DeepSeek-V3.2.jinja:122 {%- set state.pending_tool_marker = true -%}
 				w.At(122, 7, runtime.StmtSet)
-				runtime.SetAttr(state, "pending_tool_marker", runtime.Bool(true))
+				statePendingToolMarker = true
 			}
 		}
 	}
@@ -415,7 +411,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:127 {%- if state.pending_asst_marker -%}
 		w.At(127, 3, runtime.StmtIf)
-		if state.Attr("pending_asst_marker").Truthy() {
+		if statePendingAsstMarker {
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:129 {%- if thinking -%}
 			w.At(129, 5, runtime.StmtIf)
@@ -428,7 +424,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(132, 7, runtime.StmtPrint)
 				w.WriteAdd(thinkingStartToken, thinkingEndToken)
 			}
-		} else if state.Attr("pending_tool_marker").Truthy() {
+		} else if statePendingToolMarker {
 			// deepseek-ai-DeepSeek-V3.2.jinja:135 {%- if thinking -%}
 			w.At(135, 5, runtime.StmtIf)
 			if thinking.Truthy() {

@@ -50,15 +50,11 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	hasTools := runtime.Undefined("has_tools")
 	toolsHeader := runtime.Undefined("tools_header")
 	toolsFooter := runtime.Undefined("tools_footer")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	ts := in.Lookup("ts")
 	responseFormat := in.Lookup("response_format")
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
-	lastUserIdx := runtime.Undefined("last_user_idx")
-	state := runtime.Undefined("state")
 	// deepseek-ai-DeepSeek-V4.jinja:1 {%- if not add_generation_prompt is defined -%}
 	w.At(1, 1, runtime.StmtIf)
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
@@ -114,7 +110,9 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4.jinja:22 {%- set ns = namespace(system_prompt=”, is_first_sp=true, has_tool_calls=false) -%}
 	w.At(22, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true)), runtime.KW("has_tool_calls", runtime.Bool(false))})
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
+	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4.jinja:23 {%- for message in messages -%}
 	w.At(23, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -123,21 +121,21 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25 {%- if ns.is_first_sp -%}
 			w.At(25, 5, runtime.StmtIf)
-			if ns.Attr("is_first_sp").Truthy() {
+			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4.jinja:26 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
 				w.At(26, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Or(message.ItemStr("content"), func() runtime.Value {
+				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
-				})))
+				}))
 				// deepseek-ai-DeepSeek-V4.jinja:27 {%- set ns.is_first_sp = false -%}
 				w.At(27, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_first_sp", runtime.Bool(false))
+				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:29 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
 				w.At(29, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
+				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
-				})))
+				}))
 			}
 		}
 	}
@@ -149,7 +147,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		hasTools = runtime.Bool(true)
 		// deepseek-ai-DeepSeek-V4.jinja:35 {%- set ts = namespace(schemas=”) -%}
 		w.At(35, 3, runtime.StmtSet)
-		ts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("schemas", runtime.Str(""))})
+		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V4.jinja:36 {%- for tool in tools -%}
 		w.At(36, 3, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -158,19 +156,19 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				w.At(38, 7, runtime.StmtSet)
-				runtime.SetAttr(ts, "schemas", runtime.Add(runtime.Add(ts.Attr("schemas"), runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n")))
+				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41 {%- if ns.system_prompt -%}
 		w.At(41, 3, runtime.StmtIf)
-		if ns.Attr("system_prompt").Truthy() {
+		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:42 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			w.At(42, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(runtime.Sum(ns.Attr("system_prompt"), runtime.Str("\n\n"), toolsHeader), ts.Attr("schemas")), toolsFooter))
+			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:44 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			w.At(44, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(toolsHeader, ts.Attr("schemas")), toolsFooter))
+			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:47 {%- if response_format is defined -%}
@@ -178,14 +176,14 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(responseFormat, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:48 {%- if ns.system_prompt -%}
 		w.At(48, 3, runtime.StmtIf)
-		if ns.Attr("system_prompt").Truthy() {
+		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:49 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			w.At(49, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("\n\n")))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:51 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
 		w.At(51, 3, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil)))
+		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:53 {{- bos_token -}}
 	w.At(53, 1, runtime.StmtPrint)
@@ -199,10 +197,10 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:57 {{- ns.system_prompt -}}
 	w.At(57, 1, runtime.StmtPrint)
-	w.Write(ns.Attr("system_prompt"))
+	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4.jinja:58 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(58, 1, runtime.StmtSet)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
+	lastUserIdxValue := runtime.Int(-1)
 	// deepseek-ai-DeepSeek-V4.jinja:59 {%- for message in messages -%}
 	w.At(59, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -214,12 +212,12 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(61, 5, runtime.StmtSet)
-			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
+			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:64 {%- set state = namespace(in_user=false) -%}
 	w.At(64, 1, runtime.StmtSet)
-	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("in_user", runtime.Bool(false))})
+	stateInUser := false
 	// deepseek-ai-DeepSeek-V4.jinja:65 {%- for message in messages -%}
 	w.At(65, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, messages) {
@@ -228,7 +226,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message3.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67 {%- set ns.has_tool_calls = true -%}
 			w.At(67, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "has_tool_calls", runtime.Bool(true))
+			nsHasToolCalls = true
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70 {%- for message in messages -%}
@@ -244,13 +242,13 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72 {%- if state.in_user -%}
 			w.At(72, 5, runtime.StmtIf)
-			if state.Attr("in_user").Truthy() {
+			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4.jinja:76 {%- set state.in_user = true -%}
 				w.At(76, 7, runtime.StmtSet)
-				runtime.SetAttr(state, "in_user", runtime.Bool(true))
+				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78 {{- message['content'] or ” -}}
 			w.At(78, 5, runtime.StmtPrint)
@@ -260,13 +258,13 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message4Role, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:80 {%- if state.in_user -%}
 			w.At(80, 5, runtime.StmtIf)
-			if state.Attr("in_user").Truthy() {
+			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4.jinja:84 {%- set state.in_user = true -%}
 				w.At(84, 7, runtime.StmtSet)
-				runtime.SetAttr(state, "in_user", runtime.Bool(true))
+				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
 			w.At(86, 5, runtime.StmtPrint)
@@ -278,11 +276,11 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message4Role, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
 			w.At(88, 5, runtime.StmtSet)
-			runtime.SetAttr(state, "in_user", runtime.Bool(false))
+			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(90, 5, runtime.StmtSet)
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			w.At(91, 5, runtime.StmtSet)
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
@@ -291,7 +289,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				}), func() runtime.Value {
 					return isAfterLastUser
 				}), func() runtime.Value {
-					return ns.Attr("has_tool_calls")
+					return runtime.Bool(nsHasToolCalls)
 				})
 			})
 			// deepseek-ai-DeepSeek-V4.jinja:92 {%- if keep_reasoning -%}

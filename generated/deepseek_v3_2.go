@@ -36,7 +36,6 @@ var DeepSeekV32 = &runtime.Template{
 
 // renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
 func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
-	prevAssistantIdxInput := in.Lookup("prev_assistant_idx")
 	toolCallOrderInput := in.Lookup("tool_call_order")
 	assistantMsgInput := in.Lookup("assistant_msg")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -48,8 +47,6 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	dsmlToken := runtime.Undefined("dsml_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
-	responseFormat := runtime.Undefined("response_format")
-	lastUserIndex := runtime.Undefined("last_user_index")
 	hasSystem := runtime.Undefined("has_system")
 	firstIsDeveloper := runtime.Undefined("first_is_developer")
 	startIdx := runtime.Undefined("start_idx")
@@ -105,7 +102,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// DeepSeek-V3.2.jinja:42 {%- set response_format = namespace(value=none) -%}
 	w.At(42, 1, runtime.StmtSet)
-	responseFormat = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.None())})
+	responseFormatValue := runtime.None()
 	// DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
 	w.At(43, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
@@ -114,7 +111,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("response_format")}, nil).Truthy() {
 			// DeepSeek-V3.2.jinja:45 {%- set response_format.value = message.response_format -%}
 			w.At(45, 5, runtime.StmtSet)
-			runtime.SetAttr(responseFormat, "value", message2.Attr("response_format"))
+			responseFormatValue = message2.Attr("response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53 {%- macro render_tools(tools) -%}
@@ -237,16 +234,16 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:98 {%- macro render_response_format(response_format) -%}
-	renderResponseFormat := func(responseFormat2 runtime.Value) {
-		responseFormat2 = runtime.Param(responseFormat2, "response_format")
+	renderResponseFormat := func(responseFormat runtime.Value) {
+		responseFormat = runtime.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102 {{ response_format | tojson(ensure_ascii=False) }}
 		w.At(102, 1, runtime.StmtPrint)
-		w.WriteJSON(responseFormat2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		w.WriteJSON(responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109 {%- set last_user_index = namespace(value=-1) -%}
 	w.At(109, 1, runtime.StmtSet)
-	lastUserIndex = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
+	lastUserIndexValue := runtime.Int(-1)
 	// DeepSeek-V3.2.jinja:110 {%- for msg in messages -%}
 	w.At(110, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -257,7 +254,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.InStrs(msg.Attr("role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112 {%- set last_user_index.value = loop.index0 -%}
 			w.At(112, 5, runtime.StmtSet)
-			runtime.SetAttr(lastUserIndex, "value", runtime.Int(int64(i2)))
+			lastUserIndexValue = runtime.Int(int64(i2))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121 {{ bos_token }}
@@ -290,16 +287,16 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 		// DeepSeek-V3.2.jinja:131 {%- if response_format.value -%}
 		w.At(131, 3, runtime.StmtIf)
-		if responseFormat.Attr("value").Truthy() {
+		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132 {{ render_response_format(response_format.value) }}
 			w.At(132, 17, runtime.StmtPrint)
-			renderResponseFormat(responseFormat.Attr("value"))
+			renderResponseFormat(responseFormatValue)
 		}
 	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:137 {%- if tools or response_format.value -%}
 		w.At(137, 3, runtime.StmtIf)
-		if tools.Truthy() || responseFormat.Attr("value").Truthy() {
+		if tools.Truthy() || responseFormatValue.Truthy() {
 			// DeepSeek-V3.2.jinja:138 {%- if tools -%}
 			w.At(138, 5, runtime.StmtIf)
 			if tools.Truthy() {
@@ -310,11 +307,11 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// DeepSeek-V3.2.jinja:141 {%- if response_format.value -%}
 			w.At(141, 5, runtime.StmtIf)
-			if responseFormat.Attr("value").Truthy() {
+			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142 {{ render_response_format(response_format.value) }}
 				w.At(142, 19, runtime.StmtPrint)
-				renderResponseFormat(responseFormat.Attr("value"))
+				renderResponseFormat(responseFormatValue)
 			}
 		}
 	}
@@ -331,7 +328,6 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	for i3 := range items2 {
 		message3 := items2[i3]
 		msgIndex := runtime.Undefined("msg_index")
-		prevAssistantIdx := prevAssistantIdxInput
 		toolCallOrder := toolCallOrderInput
 		assistantMsg := assistantMsgInput
 		// DeepSeek-V3.2.jinja:150 {%- set msg_index = loop.index0 + start_idx -%}
@@ -353,11 +349,11 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// DeepSeek-V3.2.jinja:160 {%- if response_format.value -%}
 			w.At(160, 5, runtime.StmtIf)
-			if responseFormat.Attr("value").Truthy() {
+			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161 {{ render_response_format(response_format.value) }}
 				w.At(161, 19, runtime.StmtPrint)
-				renderResponseFormat(responseFormat.Attr("value"))
+				renderResponseFormat(responseFormatValue)
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163 {{ message.content }}
@@ -366,7 +362,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			w.At(164, 5, runtime.StmtIf)
-			if runtime.Eq(msgIndex, lastUserIndex.Attr("value")) && enableThinking.Truthy() {
+			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165 {{ thinking_start_token }}
 				w.At(165, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
@@ -383,7 +379,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			w.At(175, 5, runtime.StmtIf)
-			if runtime.Eq(msgIndex, lastUserIndex.Attr("value")) && enableThinking.Truthy() {
+			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176 {{ thinking_start_token }}
 				w.At(176, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
@@ -395,24 +391,24 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message3Role, "tool") {
 			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			w.At(186, 5, runtime.StmtSet)
-			prevAssistantIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
+			prevAssistantIdxValue := runtime.Int(-1)
 			// DeepSeek-V3.2.jinja:187 {%- for i in range(msg_index - 1, -1, -1) -%}
 			w.At(187, 5, runtime.StmtFor)
 			for _, i4 := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				w.At(188, 7, runtime.StmtIf)
-				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdx.Attr("value"), runtime.Int(-1)) {
+				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189 {%- set prev_assistant_idx.value = i -%}
 					w.At(189, 9, runtime.StmtSet)
-					runtime.SetAttr(prevAssistantIdx, "value", i4)
+					prevAssistantIdxValue = i4
 				}
 			}
 			// DeepSeek-V3.2.jinja:192 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
 			w.At(192, 5, runtime.StmtSet)
-			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdx.Attr("value"))
+			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:193 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			w.At(193, 5, runtime.StmtSet)
-			assistantMsg = messages.Item(prevAssistantIdx.Attr("value"))
+			assistantMsg = messages.Item(prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196 {%- if tool_call_order == 1 -%}
 			w.At(196, 5, runtime.StmtIf)
 			if runtime.Eq(toolCallOrder, runtime.Int(1)) {
@@ -429,7 +425,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				w.At(206, 7, runtime.StmtIf)
-				if runtime.Ge(msgIndex, lastUserIndex.Attr("value")) && enableThinking.Truthy() {
+				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207 {{ thinking_start_token }}
 					w.At(207, 21, runtime.StmtPrint)
@@ -444,7 +440,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message3Role, "assistant") {
 			// DeepSeek-V3.2.jinja:218 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			w.At(218, 5, runtime.StmtIf)
-			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndex.Attr("value")) {
+			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219 {{ message.get('reasoning_content', ”) }}
 				w.At(219, 7, runtime.StmtPrint)
 				w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))

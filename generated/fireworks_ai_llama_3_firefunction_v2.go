@@ -39,14 +39,12 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	messageRolesStringInput := in.Lookup("message_roles_string")
 	systemPromptInput := in.Lookup("system_prompt")
 	bosTokenInput := in.Lookup("bos_token")
-	toolInput := in.Lookup("tool")
 	messages := in.Lookup("messages")
 	loopMessages := runtime.Undefined("loop_messages")
 	messageRoles := runtime.Undefined("message_roles")
 	systemPromptSuffix := runtime.Undefined("system_prompt_suffix")
 	functions := in.Lookup("functions")
 	datetime := in.Lookup("datetime")
-	ns := runtime.Undefined("ns")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1 {%- set loop_messages = messages -%}
 	w.At(1, 1, runtime.StmtSet)
 	loopMessages = messages
@@ -70,7 +68,8 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23 {%- set ns = namespace(role=”, content=”) -%}
 	w.At(23, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.Str("")), runtime.KW("content", runtime.Str(""))})
+	nsRole := runtime.Str("")
+	nsContent := runtime.Str("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25 {%- if not loop_messages -%}
 	w.At(25, 1, runtime.StmtIf)
 	if !loopMessages.Truthy() {
@@ -87,13 +86,12 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		msgContent := runtime.Undefined("msg_content")
 		systemPrompt := systemPromptInput
 		bosToken := bosTokenInput
-		tool := toolInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29 {%- set ns.role = message['role'] | lower -%}
 		w.At(29, 3, runtime.StmtSet)
-		runtime.SetAttr(ns, "role", runtime.FilterLower(message.ItemStr("role"), nil, nil))
+		nsRole = runtime.FilterLower(message.ItemStr("role"), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30 {%- if ns.role not in message_roles -%}
 		w.At(30, 3, runtime.StmtIf)
-		if runtime.NotIn(ns.Attr("role"), messageRoles) {
+		if runtime.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31 {%- set message_roles_string = message_roles | join(', ') -%}
 			w.At(31, 5, runtime.StmtSet)
 			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
@@ -109,7 +107,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36 {%- if ns.role == 'system' -%}
 			w.At(36, 5, runtime.StmtIf)
-			if runtime.EqStr(ns.Attr("role"), "system") {
+			if runtime.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
 				w.At(37, 7, runtime.StmtSet)
 				systemPrompt = runtime.Sum(runtime.Add(runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
@@ -120,40 +118,40 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41 {%- set ns.content = bos_token + system_prompt -%}
 			w.At(41, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "content", runtime.Add(bosToken, systemPrompt))
+			nsContent = runtime.Add(bosToken, systemPrompt)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:42 {{- ns.content -}}
 			w.At(42, 5, runtime.StmtPrint)
-			w.Write(ns.Attr("content"))
+			w.Write(nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		w.At(44, 3, runtime.StmtIf)
-		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(ns.Attr("role"), "system") {
+		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			w.At(45, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "content", runtime.Sum(runtime.Add(runtime.Str("<|start_header_id|>"), ns.Attr("role")), runtime.Str("<|end_header_id|>\n\n"), msgContent))
+			nsContent = runtime.Sum(runtime.Add(runtime.Str("<|start_header_id|>"), nsRole), runtime.Str("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			w.At(46, 5, runtime.StmtIf)
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47 {%- set tool = namespace(calls=[]) -%}
 				w.At(47, 7, runtime.StmtSet)
-				tool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("calls", runtime.NewList())})
+				toolCalls := runtime.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48 {%- for call in message['tool_calls'] -%}
 				w.At(48, 7, runtime.StmtFor)
 				for _, call := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
 					w.At(49, 9, runtime.StmtSet)
-					runtime.SetAttr(tool, "calls", runtime.Add(tool.Attr("calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("}")))))
+					toolCalls = runtime.Add(toolCalls, runtime.NewList(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
 				w.At(51, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "content", runtime.Add(runtime.Add(runtime.Add(ns.Attr("content"), runtime.Str(" functools[")), runtime.FilterJoin(tool.Attr("calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]")))
+				nsContent = runtime.Add(runtime.Add(runtime.Add(nsContent, runtime.Str(" functools[")), runtime.FilterJoin(toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53 {%- set ns.content = ns.content + '<|eot_id|>' -%}
 			w.At(53, 5, runtime.StmtSet)
-			runtime.SetAttr(ns, "content", runtime.Add(ns.Attr("content"), runtime.Str("<|eot_id|>")))
+			nsContent = runtime.Add(nsContent, runtime.Str("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54 {{- ns.content -}}
 			w.At(54, 5, runtime.StmtPrint)
-			w.Write(ns.Attr("content"))
+			w.Write(nsContent)
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")

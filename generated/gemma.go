@@ -38,14 +38,13 @@ var Gemma = &runtime.Template{
 func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	roleInput := in.Lookup("role")
 	cSpace := runtime.Undefined("c_space")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// gemma.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(14, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// gemma.jinja:15 {%- set ns = namespace(system_prompt=”) %}
 	w.At(15, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	nsSystemPrompt := runtime.Str("")
 	// gemma.jinja:16 {%- for message in messages %}
 	w.At(16, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -56,7 +55,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// gemma.jinja:18 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
 			w.At(18, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 		} else {
 			// gemma.jinja:20 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			w.At(20, 1, runtime.StmtSet)
@@ -72,13 +71,13 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// gemma.jinja:22 {%- if ns.system_prompt and role != 'model' %}
 			w.At(22, 1, runtime.StmtIf)
-			if ns.Attr("system_prompt").Truthy() && !runtime.EqStr(role, "model") {
+			if nsSystemPrompt.Truthy() && !runtime.EqStr(role, "model") {
 				// gemma.jinja:23 {{- ns.system_prompt + '\n\n' }}
 				w.At(23, 1, runtime.StmtPrint)
-				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))
+				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
 				// gemma.jinja:24 {%- set ns.system_prompt = ” %}
 				w.At(24, 1, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Str(""))
+				nsSystemPrompt = runtime.Str("")
 			}
 			// gemma.jinja:26 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
 			w.At(26, 1, runtime.StmtPrint)

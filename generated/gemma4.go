@@ -38,7 +38,6 @@ var Gemma4 = &runtime.Template{
 func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	nsItemsInput := in.Lookup("ns_items")
 	responseDeclarationInput := in.Lookup("response_declaration")
-	nsArgsInput := in.Lookup("ns_args")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -579,7 +578,6 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.At(190, 17, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 				function := runtime.Undefined("function")
-				nsArgs := nsArgsInput
 				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
 				w.At(191, 21, runtime.StmtSet)
 				function = toolCall.ItemStr("function")
@@ -594,7 +592,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(functionArguments, nil, nil) {
 					// gemma4.jinja:194 {%- set ns_args = namespace(found_first=false) -%}
 					w.At(194, 25, runtime.StmtSet)
-					nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+					nsArgsFoundFirst := false
 					// gemma4.jinja:195 {%- for key, value in function['arguments'] | dictsort -%}
 					w.At(195, 25, runtime.StmtFor)
 					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
@@ -603,12 +601,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						value3 := values4[i8]
 						// gemma4.jinja:196 {%- if ns_args.found_first %}
 						w.At(196, 29, runtime.StmtIf)
-						if nsArgs.Attr("found_first").Truthy() {
+						if nsArgsFoundFirst {
 							w.WriteString(",")
 						}
 						// gemma4.jinja:197 {%- set ns_args.found_first = true -%}
 						w.At(197, 29, runtime.StmtSet)
-						runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
+						nsArgsFoundFirst = true
 						// gemma4.jinja:198 {{- key -}}
 						w.At(198, 29, runtime.StmtPrint)
 						w.Write(key3)

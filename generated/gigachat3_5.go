@@ -73,17 +73,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	itemsInput := in.Lookup("items")
 	frBodyInput := in.Lookup("fr_body")
 	nextIsFrInput := in.Lookup("_next_is_fr")
-	nsLaTrInput := in.Lookup("ns_la_tr")
 	nameInput := in.Lookup("_name")
-	nsParsedInput := in.Lookup("ns_parsed")
-	nsThinkInput := in.Lookup("ns_think")
-	nsInlineInput := in.Lookup("ns_inline")
-	nsLaInput := in.Lookup("ns_la")
-	nsCombinedInput := in.Lookup("ns_combined")
-	nsTextInput := in.Lookup("ns_text")
-	nsPartsInput := in.Lookup("ns_parts")
 	gcmlBlockInput := in.Lookup("gcml_block")
-	nsNamesUpdateInput := in.Lookup("ns_names_update")
 	compositeContentInput := in.Lookup("composite_content")
 	lastEffectiveIdxInput := in.Lookup("last_effective_idx")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
@@ -102,14 +93,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	useSuggester := in.Lookup("use_suggester")
 	useSystem := in.Lookup("use_system")
 	dropHistoryThinking := in.Lookup("drop_history_thinking")
-	nsHistory := runtime.Undefined("ns_history")
 	messages := in.Lookup("messages")
-	nsRoles := runtime.Undefined("ns_roles")
-	nsRolePresence := runtime.Undefined("ns_role_presence")
 	bosToken := in.Lookup("bos_token")
 	defaultDevsystem := in.Lookup("default_devsystem")
 	devsystemContent := in.Lookup("devsystem_content")
-	nsState := runtime.Undefined("ns_state")
 	// GigaChat3.5.jinja:3 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
@@ -1471,7 +1458,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.5.jinja:766 {%- set ns_history = namespace(last_user_idx=-1) -%}
 	w.At(766, 1, runtime.StmtSet)
-	nsHistory = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	nsHistoryLastUserIdx := runtime.Int(-1)
 	// GigaChat3.5.jinja:767 {%- for m in messages -%}
 	w.At(767, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, messages)
@@ -1482,15 +1469,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
 			w.At(769, 9, runtime.StmtSet)
-			runtime.SetAttr(nsHistory, "last_user_idx", runtime.Int(int64(i5)))
+			nsHistoryLastUserIdx = runtime.Int(int64(i5))
 		}
 	}
 	// GigaChat3.5.jinja:776 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
 	w.At(776, 1, runtime.StmtSet)
-	nsRoles = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("current_assistant_role", runtime.Str("reasoning"))})
 	// GigaChat3.5.jinja:777 {%-set ns_role_presence = namespace(
 	w.At(777, 1, runtime.StmtSet)
-	nsRolePresence = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("has_available_functions", runtime.Bool(false)), runtime.KW("has_function_descriptions", runtime.Bool(false)), runtime.KW("has_devsystem", runtime.Bool(false))})
+	nsRolePresenceHasAvailableFunctions := false
+	nsRolePresenceHasFunctionDescriptions := false
+	nsRolePresenceHasDevsystem := false
 	// GigaChat3.5.jinja:782 {%- for message in messages -%}
 	w.At(782, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, messages) {
@@ -1500,21 +1488,21 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message3Role, "available functions") {
 			// GigaChat3.5.jinja:784 {%- set ns_role_presence.has_available_functions = True -%}
 			w.At(784, 9, runtime.StmtSet)
-			runtime.SetAttr(nsRolePresence, "has_available_functions", runtime.Bool(true))
+			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787 {%- if message["role"] == "function descriptions" -%}
 		w.At(787, 5, runtime.StmtIf)
 		if runtime.EqStr(message3Role, "function descriptions") {
 			// GigaChat3.5.jinja:788 {%- set ns_role_presence.has_function_descriptions = True -%}
 			w.At(788, 9, runtime.StmtSet)
-			runtime.SetAttr(nsRolePresence, "has_function_descriptions", runtime.Bool(true))
+			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791 {%- if message["role"] in  ["developer system", "developer_system"] -%}
 		w.At(791, 5, runtime.StmtIf)
 		if runtime.InStrs(message3Role, "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792 {%- set ns_role_presence.has_devsystem = True -%}
 			w.At(792, 9, runtime.StmtSet)
-			runtime.SetAttr(nsRolePresence, "has_devsystem", runtime.Bool(true))
+			nsRolePresenceHasDevsystem = true
 		}
 	}
 	// GigaChat3.5.jinja:799 {{- bos_token -}}
@@ -1522,7 +1510,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// GigaChat3.5.jinja:804 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	w.At(804, 1, runtime.StmtIf)
-	if !nsRolePresence.Attr("has_devsystem").Truthy() && useDevsystem.Truthy() {
+	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805 {%- set devsystem_content = (
 		w.At(805, 5, runtime.StmtSet)
 		if runtime.IsDefined(defaultDevsystem, nil, nil) {
@@ -1537,11 +1525,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:811 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		w.At(811, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
-	} else if nsRolePresence.Attr("has_devsystem").Truthy() && !useDevsystem.Truthy() {
+	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:815 {%- set messages = messages[1:] -%}
 		w.At(815, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if nsRolePresence.Attr("has_devsystem").Truthy() && useDevsystem.Truthy() {
+	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:820 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		w.At(820, 5, runtime.StmtSet)
 		devsystemContent = w.Capture(func() {
@@ -1570,14 +1558,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.5.jinja:835 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	w.At(835, 1, runtime.StmtIf)
-	if !nsRolePresence.Attr("has_function_descriptions").Truthy() && tools.Truthy() {
+	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836 {{- render_function_descriptions(
 		w.At(836, 5, runtime.StmtPrint)
 		renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
 	}
 	// GigaChat3.5.jinja:850 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	w.At(850, 1, runtime.StmtSet)
-	nsState = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("skip_remaining", runtime.Int(0)), runtime.KW("previous_tool_names", runtime.NewList())})
+	nsStateSkipRemaining := runtime.Int(0)
+	nsStatePreviousToolNames := runtime.NewList()
 	// GigaChat3.5.jinja:854 {%- for message in messages -%}
 	w.At(854, 1, runtime.StmtFor)
 	var loop3 runtime.Loop
@@ -1585,17 +1574,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		message4 := loop3.Item()
 		frBody := frBodyInput
 		nextIsFr := nextIsFrInput
-		nsLaTr := nsLaTrInput
 		name3 := nameInput
-		nsParsed := nsParsedInput
-		nsThink := nsThinkInput
-		nsInline := nsInlineInput
-		nsLa := nsLaInput
-		nsCombined := nsCombinedInput
-		nsText := nsTextInput
-		nsParts := nsPartsInput
 		gcmlBlock := gcmlBlockInput
-		nsNamesUpdate := nsNamesUpdateInput
 		compositeContent := compositeContentInput
 		lastEffectiveIdx := lastEffectiveIdxInput
 		addGenerationPrompt := addGenerationPromptInput
@@ -1603,10 +1583,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856 {%- if ns_state.skip_remaining > 0 -%}
 		w.At(856, 5, runtime.StmtIf)
-		if runtime.Gt(nsState.Attr("skip_remaining"), runtime.Int(0)) {
+		if runtime.Gt(nsStateSkipRemaining, runtime.Int(0)) {
 			// GigaChat3.5.jinja:858 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			w.At(858, 9, runtime.StmtSet)
-			runtime.SetAttr(nsState, "skip_remaining", runtime.Sub(nsState.Attr("skip_remaining"), runtime.Int(1)))
+			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
 		} else if runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:862 {{- raise_exception(
 			w.At(862, 9, runtime.StmtPrint)
@@ -1630,7 +1610,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:895 {%- if not ns_state.previous_tool_names -%}
 			w.At(895, 9, runtime.StmtIf)
-			if !nsState.Attr("previous_tool_names").Truthy() {
+			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
 				w.At(896, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
@@ -1638,14 +1618,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:898 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			w.At(898, 9, runtime.StmtSet)
 			frBody = w.Capture(func() {
-				renderFunctionResponses(message4.ItemStr("content"), nsState.Attr("previous_tool_names"))
+				renderFunctionResponses(message4.ItemStr("content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			w.At(899, 9, runtime.StmtPrint)
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
 			// GigaChat3.5.jinja:907 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			w.At(907, 9, runtime.StmtIf)
-			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
+			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				w.At(908, 13, runtime.StmtSet)
 				nextIsFr = runtime.And(runtime.Bool(!loop3.Last().Truthy()), func() runtime.Value {
@@ -1675,10 +1655,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			renderRoleMessage(message4, runtime.Str("user"), runtime.Missing())
 			// GigaChat3.5.jinja:923 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			w.At(923, 9, runtime.StmtSet)
-			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("reasoning"))
 			// GigaChat3.5.jinja:925 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			w.At(925, 9, runtime.StmtIf)
-			if !nsRolePresence.Attr("has_available_functions").Truthy() && useSuggester.Truthy() {
+			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926 {%- if message.functions is defined and message.functions -%}
 				w.At(926, 13, runtime.StmtIf)
 				if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
@@ -1696,87 +1675,90 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
 			// GigaChat3.5.jinja:941 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			w.At(941, 9, runtime.StmtSet)
-			nsLaTr = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList()), runtime.KW("names", runtime.NewList()), runtime.KW("skip", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
+			nsLaTrItems := runtime.NewList()
+			nsLaTrNames := runtime.NewList()
+			nsLaTrSkip := runtime.Int(0)
+			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
 			w.At(943, 9, runtime.StmtSet)
-			runtime.SetAttr(nsLaTr, "items", runtime.Add(nsLaTr.Attr("items"), runtime.NewList(message4.ItemStr("content"))))
+			nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(message4.ItemStr("content")))
 			// GigaChat3.5.jinja:944 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			w.At(944, 9, runtime.StmtSet)
 			message4Name := message4.Attr("name")
 			if runtime.IsDefined(message4Name, nil, nil) {
 				name3 = message4Name
 			} else {
-				if nsState.Attr("previous_tool_names").Truthy() {
-					name3 = nsState.Attr("previous_tool_names").ItemInt(0)
+				if nsStatePreviousToolNames.Truthy() {
+					name3 = nsStatePreviousToolNames.ItemInt(0)
 				} else {
 					name3 = runtime.Str("")
 				}
 			}
 			// GigaChat3.5.jinja:945 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			w.At(945, 9, runtime.StmtSet)
-			runtime.SetAttr(nsLaTr, "names", runtime.Add(nsLaTr.Attr("names"), runtime.NewList(name3)))
+			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name3))
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9, runtime.StmtFor)
 			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				nm := nmInput
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, runtime.StmtIf)
-				if !nsLaTr.Attr("stopped").Truthy() {
+				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948 {%- if messages[k]['role'] in ['tool', 'function'] -%}
 					w.At(948, 17, runtime.StmtIf)
 					if runtime.InStrs(messages.Item(k5).ItemStr("role"), "tool", "function") {
 						// GigaChat3.5.jinja:949 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						w.At(949, 21, runtime.StmtSet)
-						runtime.SetAttr(nsLaTr, "items", runtime.Add(nsLaTr.Attr("items"), runtime.NewList(messages.Item(k5).ItemStr("content"))))
+						nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(messages.Item(k5).ItemStr("content")))
 						// GigaChat3.5.jinja:950 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
 						w.At(950, 21, runtime.StmtSet)
 						if runtime.IsDefined(messages.Item(k5).Attr("name"), nil, nil) {
 							nm = messages.Item(k5).Attr("name")
 						} else {
-							if runtime.Gt(runtime.FilterLength(nsState.Attr("previous_tool_names"), nil, nil), runtime.Add(nsLaTr.Attr("skip"), runtime.Int(1))) {
-								nm = nsState.Attr("previous_tool_names").Item(runtime.Add(nsLaTr.Attr("skip"), runtime.Int(1)))
+							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames, nil, nil), runtime.Add(nsLaTrSkip, runtime.Int(1))) {
+								nm = nsStatePreviousToolNames.Item(runtime.Add(nsLaTrSkip, runtime.Int(1)))
 							} else {
 								nm = runtime.Str("")
 							}
 						}
 						// GigaChat3.5.jinja:951 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
 						w.At(951, 21, runtime.StmtSet)
-						runtime.SetAttr(nsLaTr, "names", runtime.Add(nsLaTr.Attr("names"), runtime.NewList(nm)))
+						nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(nm))
 						// GigaChat3.5.jinja:952 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
 						w.At(952, 21, runtime.StmtSet)
-						runtime.SetAttr(nsLaTr, "skip", runtime.Add(nsLaTr.Attr("skip"), runtime.Int(1)))
+						nsLaTrSkip = runtime.Add(nsLaTrSkip, runtime.Int(1))
 					} else {
 						// GigaChat3.5.jinja:954 {%- set ns_la_tr.stopped = True -%}
 						w.At(954, 21, runtime.StmtSet)
-						runtime.SetAttr(nsLaTr, "stopped", runtime.Bool(true))
+						nsLaTrStopped = true
 					}
 				}
 			}
 			// GigaChat3.5.jinja:958 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
 			w.At(958, 9, runtime.StmtSet)
-			runtime.SetAttr(nsState, "skip_remaining", nsLaTr.Attr("skip"))
+			nsStateSkipRemaining = nsLaTrSkip
 			// GigaChat3.5.jinja:962 {%- set ns_parsed = namespace(items=[]) -%}
 			w.At(962, 9, runtime.StmtSet)
-			nsParsed = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList())})
+			nsParsedItems := runtime.NewList()
 			// GigaChat3.5.jinja:963 {%- for it in ns_la_tr.items -%}
 			w.At(963, 9, runtime.StmtFor)
-			for _, it := range runtime.Iterate(w, nsLaTr.Attr("items")) {
+			for _, it := range runtime.Iterate(w, nsLaTrItems) {
 				// GigaChat3.5.jinja:964 {%- if it is string -%}
 				w.At(964, 13, runtime.StmtIf)
 				if runtime.IsString(it, nil, nil) {
 					// GigaChat3.5.jinja:967 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					w.At(967, 17, runtime.StmtSet)
-					runtime.SetAttr(nsParsed, "items", runtime.Add(nsParsed.Attr("items"), runtime.NewList(it)))
+					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
 				} else {
 					// GigaChat3.5.jinja:969 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					w.At(969, 17, runtime.StmtSet)
-					runtime.SetAttr(nsParsed, "items", runtime.Add(nsParsed.Attr("items"), runtime.NewList(it)))
+					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
 				}
 			}
 			// GigaChat3.5.jinja:972 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
 			w.At(972, 9, runtime.StmtSet)
 			frBody = w.Capture(func() {
-				renderFunctionResponses(nsParsed.Attr("items"), nsLaTr.Attr("names"))
+				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			w.At(973, 9, runtime.StmtPrint)
@@ -1784,33 +1766,34 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
 			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text=”, present=False) -%}
 			w.At(993, 9, runtime.StmtSet)
-			nsThink = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("text", runtime.Str("")), runtime.KW("present", runtime.Bool(false))})
+			nsThinkText := runtime.Str("")
+			nsThinkPresent := false
 			// GigaChat3.5.jinja:994 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			w.At(994, 9, runtime.StmtIf)
 			message4ReasoningContent := message4.Attr("reasoning_content")
 			if runtime.IsDefined(message4ReasoningContent, nil, nil) && !runtime.IsNone(message4ReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				w.At(998, 13, runtime.StmtIf)
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop3.Index0(), nsHistory.Attr("last_user_idx")) {
+				if dropHistoryThinking.Truthy() && runtime.Lt(loop3.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
 					w.At(1001, 17, runtime.StmtSet)
-					runtime.SetAttr(nsThink, "text", message4ReasoningContent)
+					nsThinkText = message4ReasoningContent
 					// GigaChat3.5.jinja:1002 {%- set ns_think.present = True -%}
 					w.At(1002, 17, runtime.StmtSet)
-					runtime.SetAttr(nsThink, "present", runtime.Bool(true))
+					nsThinkPresent = true
 				}
 			}
 			// GigaChat3.5.jinja:1005 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
 			w.At(1005, 9, runtime.StmtIf)
-			if (nsThink.Attr("present").Truthy() && nsThink.Attr("text").Truthy()) && !runtime.IsString(nsThink.Attr("text"), nil, nil) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText, nil, nil) {
 				// GigaChat3.5.jinja:1006 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
 				w.At(1006, 13, runtime.StmtSet)
-				runtime.SetAttr(nsThink, "text", runtime.FilterTojson(nsThink.Attr("text"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				nsThinkText = runtime.FilterTojson(nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			w.At(1010, 9, runtime.StmtSet)
-			nsInline = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
+			nsInlineToolCalls := runtime.NewList()
 			// GigaChat3.5.jinja:1011 {%- if message.tool_calls is defined and message.tool_calls -%}
 			w.At(1011, 9, runtime.StmtIf)
 			if runtime.IsDefined(message4.Attr("tool_calls"), nil, nil) && message4.Attr("tool_calls").Truthy() {
@@ -1819,23 +1802,25 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				for _, tc := range runtime.Iterate(w, message4.Attr("tool_calls")) {
 					// GigaChat3.5.jinja:1013 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					w.At(1013, 17, runtime.StmtSet)
-					runtime.SetAttr(nsInline, "tool_calls", runtime.Add(nsInline.Attr("tool_calls"), runtime.NewList(tc)))
+					nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(tc))
 				}
 			} else if runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
 				// GigaChat3.5.jinja:1016 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				w.At(1016, 13, runtime.StmtSet)
-				runtime.SetAttr(nsInline, "tool_calls", runtime.Add(nsInline.Attr("tool_calls"), runtime.NewList(message4.Attr("function_call"))))
+				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message4.Attr("function_call")))
 			}
 			// GigaChat3.5.jinja:1020 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			w.At(1020, 9, runtime.StmtSet)
-			nsLa = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList()), runtime.KW("skip_count", runtime.Int(0)), runtime.KW("stopped", runtime.Bool(false))})
+			nsLaToolCalls := runtime.NewList()
+			nsLaSkipCount := runtime.Int(0)
+			nsLaStopped := false
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9, runtime.StmtFor)
 			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				fcContent := fcContentInput
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, runtime.StmtIf)
-				if !nsLa.Attr("stopped").Truthy() {
+				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023 {%- if messages[k]['role'] == 'function call' -%}
 					w.At(1023, 17, runtime.StmtIf)
 					if runtime.EqStr(messages.Item(k6).ItemStr("role"), "function call") {
@@ -1847,94 +1832,94 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsMapping(fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1026 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							w.At(1026, 25, runtime.StmtSet)
-							runtime.SetAttr(nsLa, "tool_calls", runtime.Add(nsLa.Attr("tool_calls"), runtime.NewList(fcContent)))
+							nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(fcContent))
 						} else if runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1028 {%- for c in fc_content -%}
 							w.At(1028, 25, runtime.StmtFor)
 							for _, c2 := range runtime.Iterate(w, fcContent) {
 								// GigaChat3.5.jinja:1029 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
 								w.At(1029, 29, runtime.StmtSet)
-								runtime.SetAttr(nsLa, "tool_calls", runtime.Add(nsLa.Attr("tool_calls"), runtime.NewList(c2)))
+								nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(c2))
 							}
 						}
 						// GigaChat3.5.jinja:1032 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
 						w.At(1032, 21, runtime.StmtSet)
-						runtime.SetAttr(nsLa, "skip_count", runtime.Add(nsLa.Attr("skip_count"), runtime.Int(1)))
+						nsLaSkipCount = runtime.Add(nsLaSkipCount, runtime.Int(1))
 					} else {
 						// GigaChat3.5.jinja:1034 {%- set ns_la.stopped = True -%}
 						w.At(1034, 21, runtime.StmtSet)
-						runtime.SetAttr(nsLa, "stopped", runtime.Bool(true))
+						nsLaStopped = true
 					}
 				}
 			}
 			// GigaChat3.5.jinja:1039 {%- set ns_combined = namespace(calls=[]) -%}
 			w.At(1039, 9, runtime.StmtSet)
-			nsCombined = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("calls", runtime.NewList())})
+			nsCombinedCalls := runtime.NewList()
 			// GigaChat3.5.jinja:1040 {%- for tc in ns_inline.tool_calls -%}
 			w.At(1040, 9, runtime.StmtFor)
-			for _, tc2 := range runtime.Iterate(w, nsInline.Attr("tool_calls")) {
+			for _, tc2 := range runtime.Iterate(w, nsInlineToolCalls) {
 				// GigaChat3.5.jinja:1041 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
 				w.At(1041, 13, runtime.StmtSet)
-				runtime.SetAttr(nsCombined, "calls", runtime.Add(nsCombined.Attr("calls"), runtime.NewList(tc2)))
+				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc2))
 			}
 			// GigaChat3.5.jinja:1043 {%- for tc in ns_la.tool_calls -%}
 			w.At(1043, 9, runtime.StmtFor)
-			for _, tc3 := range runtime.Iterate(w, nsLa.Attr("tool_calls")) {
+			for _, tc3 := range runtime.Iterate(w, nsLaToolCalls) {
 				// GigaChat3.5.jinja:1044 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
 				w.At(1044, 13, runtime.StmtSet)
-				runtime.SetAttr(nsCombined, "calls", runtime.Add(nsCombined.Attr("calls"), runtime.NewList(tc3)))
+				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc3))
 			}
 			// GigaChat3.5.jinja:1047 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			w.At(1047, 9, runtime.StmtSet)
-			runtime.SetAttr(nsState, "skip_remaining", nsLa.Attr("skip_count"))
+			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050 {%- set ns_text = namespace(value=message.content if message.content is not none else ”) -%}
 			w.At(1050, 9, runtime.StmtSet)
-			nsText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
+			nsTextValue := runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
 				return message4.Attr("content")
 			}, func() runtime.Value {
 				return runtime.Str("")
-			}))})
+			})
 			// GigaChat3.5.jinja:1051 {%- if ns_text.value is not string -%}
 			w.At(1051, 9, runtime.StmtIf)
-			if !runtime.IsString(nsText.Attr("value"), nil, nil) {
+			if !runtime.IsString(nsTextValue, nil, nil) {
 				// GigaChat3.5.jinja:1052 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
 				w.At(1052, 13, runtime.StmtSet)
-				runtime.SetAttr(nsText, "value", runtime.FilterTojson(nsText.Attr("value"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				nsTextValue = runtime.FilterTojson(nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1056 {%- set ns_parts = namespace(blocks=[]) -%}
 			w.At(1056, 9, runtime.StmtSet)
-			nsParts = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+			nsPartsBlocks := runtime.NewList()
 			// GigaChat3.5.jinja:1057 {%- if ns_think.present -%}
 			w.At(1057, 9, runtime.StmtIf)
-			if nsThink.Attr("present").Truthy() {
+			if nsThinkPresent {
 				// GigaChat3.5.jinja:1058 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
 				w.At(1058, 13, runtime.StmtSet)
-				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(runtime.Concat(runtime.Str("<think>"), nsThink.Attr("text"), runtime.Str("</think>")))))
+				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(runtime.Concat(runtime.Str("<think>"), nsThinkText, runtime.Str("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060 {%- if ns_text.value -%}
 			w.At(1060, 9, runtime.StmtIf)
-			if nsText.Attr("value").Truthy() {
+			if nsTextValue.Truthy() {
 				// GigaChat3.5.jinja:1061 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
 				w.At(1061, 13, runtime.StmtSet)
-				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(nsText.Attr("value"))))
+				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(nsTextValue))
 			}
 			// GigaChat3.5.jinja:1063 {%- if ns_combined.calls -%}
 			w.At(1063, 9, runtime.StmtIf)
-			if nsCombined.Attr("calls").Truthy() {
+			if nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1064 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
 				w.At(1064, 13, runtime.StmtSet)
 				gcmlBlock = w.Capture(func() {
-					renderGcmlToolCalls(nsCombined.Attr("calls"))
+					renderGcmlToolCalls(nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
 				w.At(1065, 13, runtime.StmtSet)
-				runtime.SetAttr(nsParts, "blocks", runtime.Add(nsParts.Attr("blocks"), runtime.NewList(gcmlBlock)))
+				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(gcmlBlock))
 				// GigaChat3.5.jinja:1068 {%- set ns_names_update = namespace(items=[]) -%}
 				w.At(1068, 13, runtime.StmtSet)
-				nsNamesUpdate = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("items", runtime.NewList())})
+				nsNamesUpdateItems := runtime.NewList()
 				// GigaChat3.5.jinja:1069 {%- for c in ns_combined.calls -%}
 				w.At(1069, 13, runtime.StmtFor)
-				for _, c3 := range runtime.Iterate(w, nsCombined.Attr("calls")) {
+				for _, c3 := range runtime.Iterate(w, nsCombinedCalls) {
 					inner2 := runtime.Undefined("inner")
 					// GigaChat3.5.jinja:1070 {%- set inner = c.function if c.function is defined else c -%}
 					w.At(1070, 17, runtime.StmtSet)
@@ -1946,28 +1931,27 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:1071 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
 					w.At(1071, 17, runtime.StmtSet)
-					runtime.SetAttr(nsNamesUpdate, "items", runtime.Add(nsNamesUpdate.Attr("items"), runtime.NewList(inner2.ItemStr("name"))))
+					nsNamesUpdateItems = runtime.Add(nsNamesUpdateItems, runtime.NewList(inner2.ItemStr("name")))
 				}
 				// GigaChat3.5.jinja:1073 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				w.At(1073, 13, runtime.StmtSet)
-				runtime.SetAttr(nsState, "previous_tool_names", nsNamesUpdate.Attr("items"))
+				nsStatePreviousToolNames = nsNamesUpdateItems
 			}
 			// GigaChat3.5.jinja:1090 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			w.At(1090, 9, runtime.StmtIf)
-			if (nsThink.Attr("present").Truthy() && !nsText.Attr("value").Truthy()) && !nsCombined.Attr("calls").Truthy() {
+			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
 				w.At(1091, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
 			w.At(1094, 9, runtime.StmtSet)
-			compositeContent = runtime.FilterJoin(nsParts.Attr("blocks"), []runtime.Value{runtime.Str("\n\n")}, nil)
+			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			w.At(1096, 9, runtime.StmtSet)
-			runtime.SetAttr(nsRoles, "current_assistant_role", runtime.Str("assistant"))
 			// GigaChat3.5.jinja:1103 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			w.At(1103, 9, runtime.StmtSet)
-			lastEffectiveIdx = runtime.Add(loop3.Index0(), nsLa.Attr("skip_count"))
+			lastEffectiveIdx = runtime.Add(loop3.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			w.At(1104, 9, runtime.StmtSet)
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {

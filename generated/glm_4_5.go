@@ -46,7 +46,6 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	afterLastCloseInput := in.Lookup("after_last_close")
 	tcObjInput := in.Lookup("tc_obj")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
@@ -98,7 +97,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	}
 	// glm_4_5.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(38, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
+	nsLastUserIndex := runtime.Int(-1)
 	// glm_4_5.jinja:39 {%- for m in messages %}
 	w.At(39, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -109,7 +108,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// glm_4_5.jinja:41 {% set ns.last_user_index = loop.index0 -%}
 			w.At(41, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// glm_4_5.jinja:44 {% for m in messages %}
@@ -187,7 +186,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			}
 			// glm_4_5.jinja:66 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			w.At(66, 1, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
+			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(67, 1, runtime.StmtPrint)
 				w.WriteString("\n<think>")

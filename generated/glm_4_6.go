@@ -39,7 +39,6 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	reasoningContentInput := in.Lookup("reasoning_content")
 	contentInput := in.Lookup("content")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
@@ -91,7 +90,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GLM-4.6.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(38, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
+	nsLastUserIndex := runtime.Int(-1)
 	// GLM-4.6.jinja:39 {%- for m in messages %}
 	w.At(39, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -102,7 +101,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.6.jinja:41 {% set ns.last_user_index = loop.index0 -%}
 			w.At(41, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// GLM-4.6.jinja:44 {% for m in messages %}
@@ -156,7 +155,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GLM-4.6.jinja:60 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			w.At(60, 1, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) && reasoningContent.Truthy() {
+			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(61, 1, runtime.StmtPrint)
 				w.WriteString("\n<think>")

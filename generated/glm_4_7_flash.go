@@ -40,7 +40,6 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	contentInput := in.Lookup("content")
 	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
@@ -92,7 +91,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GLM-4.7-Flash.jinja:32 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(32, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
+	nsLastUserIndex := runtime.Int(-1)
 	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
 	w.At(33, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -103,7 +102,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// GLM-4.7-Flash.jinja:35 {% set ns.last_user_index = loop.index0 -%}
 			w.At(35, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// GLM-4.7-Flash.jinja:38 {% for m in messages %}
@@ -149,7 +148,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			w.At(52, 1, runtime.StmtIf)
-			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index"))) && reasoningContent.Truthy() {
+			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.At(53, 1, runtime.StmtPrint)
 				w.WriteString("<think>")

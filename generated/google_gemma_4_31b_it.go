@@ -39,16 +39,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	nsItemsInput := in.Lookup("ns_items")
 	responseDeclarationInput := in.Lookup("response_declaration")
 	roleInput := in.Lookup("role")
-	prevNtInput := in.Lookup("prev_nt")
 	continueSameModelTurnInput := in.Lookup("continue_same_model_turn")
 	thinkingTextInput := in.Lookup("thinking_text")
-	nsTrOutInput := in.Lookup("ns_tr_out")
-	nsToolScanInput := in.Lookup("ns_tool_scan")
-	nsArgsInput := in.Lookup("ns_args")
 	followInput := in.Lookup("follow")
-	nsTnameInput := in.Lookup("ns_tname")
 	toolBodyInput := in.Lookup("tool_body")
-	nsTxtInput := in.Lookup("ns_txt")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -56,7 +50,6 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
-	nsTurn := runtime.Undefined("ns_turn")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it.jinja:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(runtime.Value, runtime.Value)
@@ -653,7 +646,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	}
 	// google-gemma-4-31B-it.jinja:206 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	w.At(206, 1, runtime.StmtSet)
-	nsTurn = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	nsTurnLastUserIdx := runtime.Int(-1)
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
 	w.At(207, 1, runtime.StmtFor)
 	for _, i9 := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
@@ -662,7 +655,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209 {%- set ns_turn.last_user_idx = i -%}
 			w.At(209, 9, runtime.StmtSet)
-			runtime.SetAttr(nsTurn, "last_user_idx", i9)
+			nsTurnLastUserIdx = i9
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
@@ -671,11 +664,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	for i10 := range items5 {
 		message := items5[i10]
 		role := roleInput
-		prevNt := prevNtInput
 		continueSameModelTurn := continueSameModelTurnInput
 		thinkingText := thinkingTextInput
-		nsTrOut := nsTrOutInput
-		nsToolScan := nsToolScanInput
 		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
 		w.At(215, 5, runtime.StmtIf)
 		if !runtime.EqStr(message.ItemStr("role"), "tool") {
@@ -691,7 +681,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:219 {%- set prev_nt = namespace(role=None, found=false) -%}
 			w.At(219, 5, runtime.StmtSet)
-			prevNt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role", runtime.None()), runtime.KW("found", runtime.Bool(false))})
+			prevNtRole := runtime.None()
+			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220 {%- if loop.index0 > 0 -%}
 			w.At(220, 5, runtime.StmtIf)
 			if runtime.Gt(runtime.Int(int64(i10)), runtime.Int(0)) {
@@ -700,16 +691,16 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
 					w.At(222, 13, runtime.StmtIf)
-					if !prevNt.Attr("found").Truthy() {
+					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223 {%- if loop_messages[j]['role'] != 'tool' -%}
 						w.At(223, 17, runtime.StmtIf)
 						if !runtime.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224 {%- set prev_nt.role = loop_messages[j]['role'] -%}
 							w.At(224, 21, runtime.StmtSet)
-							runtime.SetAttr(prevNt, "role", loopMessages.Item(j).ItemStr("role"))
+							prevNtRole = loopMessages.Item(j).ItemStr("role")
 							// google-gemma-4-31B-it.jinja:225 {%- set prev_nt.found = true -%}
 							w.At(225, 21, runtime.StmtSet)
-							runtime.SetAttr(prevNt, "found", runtime.Bool(true))
+							prevNtFound = true
 						}
 					}
 				}
@@ -717,7 +708,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:230 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
 			w.At(230, 5, runtime.StmtSet)
 			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(prevNt.Attr("role"), "assistant"))
+				return runtime.Bool(runtime.EqStr(prevNtRole, "assistant"))
 			})
 			// google-gemma-4-31B-it.jinja:231 {%- if not continue_same_model_turn -%}
 			w.At(231, 5, runtime.StmtIf)
@@ -735,7 +726,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			})
 			// google-gemma-4-31B-it.jinja:237 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
 			w.At(237, 5, runtime.StmtIf)
-			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurn.Attr("last_user_idx"))) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurnLastUserIdx)) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.At(238, 9, runtime.StmtPrint)
 				w.WriteString("<|channel>thought\n")
@@ -750,7 +741,6 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.At(242, 17, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					function := runtime.Undefined("function")
-					nsArgs := nsArgsInput
 					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
 					w.At(243, 21, runtime.StmtSet)
 					function = toolCall.ItemStr("function")
@@ -765,7 +755,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsMapping(functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:246 {%- set ns_args = namespace(found_first=false) -%}
 						w.At(246, 25, runtime.StmtSet)
-						nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247 {%- for key, value in function['arguments'] | dictsort -%}
 						w.At(247, 25, runtime.StmtFor)
 						keys5, values5 := runtime.DictsortPairs(functionArguments, nil, nil)
@@ -774,12 +764,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							value4 := values5[i11]
 							// google-gemma-4-31B-it.jinja:248 {%- if ns_args.found_first %}
 							w.At(248, 29, runtime.StmtIf)
-							if nsArgs.Attr("found_first").Truthy() {
+							if nsArgsFoundFirst {
 								w.WriteString(",")
 							}
 							// google-gemma-4-31B-it.jinja:249 {%- set ns_args.found_first = true -%}
 							w.At(249, 29, runtime.StmtSet)
-							runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
+							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250 {{- key -}}
 							w.At(250, 29, runtime.StmtPrint)
 							w.Write(key4)
@@ -803,7 +793,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:260 {%- set ns_tr_out = namespace(flag=false) -%}
 			w.At(260, 13, runtime.StmtSet)
-			nsTrOut = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("flag", runtime.Bool(false))})
+			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261 {%- if message.get('tool_responses') -%}
 			w.At(261, 13, runtime.StmtIf)
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
@@ -815,7 +805,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					formatToolResponseBlock(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response"))
 					// google-gemma-4-31B-it.jinja:265 {%- set ns_tr_out.flag = true -%}
 					w.At(265, 21, runtime.StmtSet)
-					runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
+					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266 {%- set ns.prev_message_type = 'tool_response' -%}
 					w.At(266, 21, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
@@ -823,28 +813,26 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:270 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				w.At(270, 17, runtime.StmtSet)
-				nsToolScan = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("stopped", runtime.Bool(false))})
+				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				w.At(271, 17, runtime.StmtFor)
 				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
 					follow := followInput
-					nsTname := nsTnameInput
 					toolBody := toolBodyInput
-					nsTxt := nsTxtInput
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
 					w.At(272, 21, runtime.StmtIf)
-					if nsToolScan.Attr("stopped").Truthy() {
+					if nsToolScanStopped {
 					} else if !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
 						// google-gemma-4-31B-it.jinja:274 {%- set ns_tool_scan.stopped = true -%}
 						w.At(274, 25, runtime.StmtSet)
-						runtime.SetAttr(nsToolScan, "stopped", runtime.Bool(true))
+						nsToolScanStopped = true
 					} else {
 						// google-gemma-4-31B-it.jinja:276 {%- set follow = loop_messages[k] -%}
 						w.At(276, 25, runtime.StmtSet)
 						follow = loopMessages.Item(k)
 						// google-gemma-4-31B-it.jinja:278 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
 						w.At(278, 25, runtime.StmtSet)
-						nsTname = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil))})
+						nsTnameName := runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279 {%- for tc in message['tool_calls'] -%}
 						w.At(279, 25, runtime.StmtFor)
 						for _, tc := range runtime.Iterate(w, messageToolCalls) {
@@ -853,7 +841,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							if runtime.Eq(runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
 								// google-gemma-4-31B-it.jinja:281 {%- set ns_tname.name = tc['function']['name'] -%}
 								w.At(281, 33, runtime.StmtSet)
-								runtime.SetAttr(nsTname, "name", tc.ItemStr("function").ItemStr("name"))
+								nsTnameName = tc.ItemStr("function").ItemStr("name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285 {%- set tool_body = follow.get('content') -%}
@@ -864,11 +852,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(287, 29, runtime.StmtPrint)
-							formatToolResponseBlock(nsTname.Attr("name"), toolBody)
+							formatToolResponseBlock(nsTnameName, toolBody)
 						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s=”) -%}
 							w.At(289, 29, runtime.StmtSet)
-							nsTxt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("s", runtime.Str(""))})
+							nsTxtS := runtime.Str("")
 							// google-gemma-4-31B-it.jinja:290 {%- for part in tool_body -%}
 							w.At(290, 29, runtime.StmtFor)
 							for _, part2 := range runtime.Iterate(w, toolBody) {
@@ -877,20 +865,20 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								if runtime.EqStr(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
 									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default(”)) -%}
 									w.At(292, 37, runtime.StmtSet)
-									runtime.SetAttr(nsTxt, "s", runtime.Add(nsTxt.Attr("s"), runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil)))
+									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
 							w.At(295, 29, runtime.StmtPrint)
-							formatToolResponseBlock(nsTname.Attr("name"), nsTxt.Attr("s"))
+							formatToolResponseBlock(nsTnameName, nsTxtS)
 						} else {
 							// google-gemma-4-31B-it.jinja:297 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(297, 29, runtime.StmtPrint)
-							formatToolResponseBlock(nsTname.Attr("name"), toolBody)
+							formatToolResponseBlock(nsTnameName, toolBody)
 						}
 						// google-gemma-4-31B-it.jinja:299 {%- set ns_tr_out.flag = true -%}
 						w.At(299, 25, runtime.StmtSet)
-						runtime.SetAttr(nsTrOut, "flag", runtime.Bool(true))
+						nsTrOutFlag = true
 						// google-gemma-4-31B-it.jinja:300 {%- set ns.prev_message_type = 'tool_response' -%}
 						w.At(300, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
@@ -951,9 +939,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:332 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			w.At(332, 9, runtime.StmtIf)
-			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOut.Attr("flag").Truthy() {
+			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOut.Attr("flag").Truthy() && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
+			} else if !(nsTrOutFlag && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
 				w.WriteString("<turn|>\n")
 			}
 		}

@@ -38,7 +38,6 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	nsItemsInput := in.Lookup("ns_items")
 	responseDeclarationInput := in.Lookup("response_declaration")
-	nsArgsInput := in.Lookup("ns_args")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -608,7 +607,6 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			w.At(206, 17, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
 				function := runtime.Undefined("function")
-				nsArgs := nsArgsInput
 				// google-gemma-4-31B-it-interleaved.jinja:207 {%- set function = tool_call['function'] -%}
 				w.At(207, 21, runtime.StmtSet)
 				function = toolCall.ItemStr("function")
@@ -623,7 +621,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:210 {%- set ns_args = namespace(found_first=false) -%}
 					w.At(210, 25, runtime.StmtSet)
-					nsArgs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211 {%- for key, value in function['arguments'] | dictsort -%}
 					w.At(211, 25, runtime.StmtFor)
 					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
@@ -632,12 +630,12 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						value3 := values4[i10]
 						// google-gemma-4-31B-it-interleaved.jinja:212 {%- if ns_args.found_first %}
 						w.At(212, 29, runtime.StmtIf)
-						if nsArgs.Attr("found_first").Truthy() {
+						if nsArgsFoundFirst {
 							w.WriteString(",")
 						}
 						// google-gemma-4-31B-it-interleaved.jinja:213 {%- set ns_args.found_first = true -%}
 						w.At(213, 29, runtime.StmtSet)
-						runtime.SetAttr(nsArgs, "found_first", runtime.Bool(true))
+						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214 {{- key -}}
 						w.At(214, 29, runtime.StmtPrint)
 						w.Write(key3)

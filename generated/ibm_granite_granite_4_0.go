@@ -43,7 +43,6 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	g4DefaultSystemMessage := runtime.Undefined("g4_default_system_message")
 	availableTools := in.Lookup("available_tools")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	documents := in.Lookup("documents")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -71,7 +70,10 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.0.jinja:9 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
 	w.At(9, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools_system_message", toolsSystemMessagePrefix), runtime.KW("documents_system_message", documentsSystemMessagePrefix), runtime.KW("default_system_message", g4DefaultSystemMessage), runtime.KW("system_message", runtime.Str(""))})
+	nsToolsSystemMessage := toolsSystemMessagePrefix
+	nsDocumentsSystemMessage := documentsSystemMessagePrefix
+	nsDefaultSystemMessage := g4DefaultSystemMessage
+	nsSystemMessage := runtime.Str("")
 	// ibm-granite-granite-4.0.jinja:14 {%- if tools %}
 	w.At(14, 1, runtime.StmtIf)
 	if tools.Truthy() {
@@ -80,15 +82,15 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
 			w.At(16, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "tools_system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil)))
+			nsToolsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		w.At(18, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "tools_system_message", runtime.Add(ns.Attr("tools_system_message"), toolsSystemMessageSuffix))
+		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:20 {%- set ns.tools_system_message = ” %}
 		w.At(20, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "tools_system_message", runtime.Str(""))
+		nsToolsSystemMessage = runtime.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:22 {%- if documents %}
 	w.At(22, 1, runtime.StmtIf)
@@ -98,15 +100,15 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
 			w.At(24, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "documents_system_message", runtime.Add(runtime.Add(ns.Attr("documents_system_message"), runtime.Str("\n")), runtime.FilterTojson(document, nil, nil)))
+			nsDocumentsSystemMessage = runtime.Add(runtime.Add(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		w.At(26, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "documents_system_message", runtime.Add(ns.Attr("documents_system_message"), documentsSystemMessageSuffix))
+		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:28 {%- set ns.documents_system_message = ” %}
 		w.At(28, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "documents_system_message", runtime.Str(""))
+		nsDocumentsSystemMessage = runtime.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:30 {%- if messages[0].role == 'system' %}
 	w.At(30, 1, runtime.StmtIf)
@@ -118,7 +120,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:32 {%- set ns.system_message = messages[0].content %}
 			w.At(32, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", messages0Content)
+			nsSystemMessage = messages0Content
 		} else if runtime.IsIterable(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:34 {%- for entry in messages[0].content %}
 			w.At(34, 9, runtime.StmtFor)
@@ -128,14 +130,14 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36 {%- if ns.system_message != ” %}
 					w.At(36, 17, runtime.StmtIf)
-					if !runtime.EqStr(ns.Attr("system_message"), "") {
+					if !runtime.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37 {%- set ns.system_message = ns.system_message + '\n' %}
 						w.At(37, 21, runtime.StmtSet)
-						runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), runtime.Str("\n")))
+						nsSystemMessage = runtime.Add(nsSystemMessage, runtime.Str("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39 {%- set ns.system_message = ns.system_message + entry.text %}
 					w.At(39, 17, runtime.StmtSet)
-					runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), entry.Attr("text")))
+					nsSystemMessage = runtime.Add(nsSystemMessage, entry.Attr("text"))
 				}
 			}
 		}
@@ -144,42 +146,42 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			w.At(44, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
+			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			w.At(46, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")))
+			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:48 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			w.At(48, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
+			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else if tools.Truthy() && documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:52 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 		w.At(52, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
+		nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 	} else if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:54 {%- set ns.system_message = ns.tools_system_message %}
 		w.At(54, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_message", ns.Attr("tools_system_message"))
+		nsSystemMessage = nsToolsSystemMessage
 	} else if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:56 {%- set ns.system_message = ns.documents_system_message %}
 		w.At(56, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_message", ns.Attr("documents_system_message"))
+		nsSystemMessage = nsDocumentsSystemMessage
 	}
 	// ibm-granite-granite-4.0.jinja:59 {%- if ns.system_message %}
 	w.At(59, 1, runtime.StmtIf)
-	if ns.Attr("system_message").Truthy() {
+	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.0.jinja:60 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.At(60, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		w.WriteStr(ns.Attr("system_message"))
+		w.WriteStr(nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	} else {
 		// ibm-granite-granite-4.0.jinja:62 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
 		w.At(62, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		w.WriteStr(ns.Attr("default_system_message"))
+		w.WriteStr(nsDefaultSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
@@ -187,17 +189,16 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val=”) %}
 		w.At(65, 5, runtime.StmtSet)
-		content = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("val", runtime.Str(""))})
+		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.0.jinja:66 {%- if message.content is string %}
 		w.At(66, 5, runtime.StmtIf)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:67 {%- set content.val = message.content %}
 			w.At(67, 9, runtime.StmtSet)
-			runtime.SetAttr(content, "val", messageContent)
+			contentVal = messageContent
 		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
 			w.At(70, 13, runtime.StmtFor)
@@ -207,14 +208,14 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(entry2.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:72 {%- if content.val != ” %}
 					w.At(72, 21, runtime.StmtIf)
-					if !runtime.EqStr(content.Attr("val"), "") {
+					if !runtime.EqStr(contentVal, "") {
 						// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
 						w.At(73, 25, runtime.StmtSet)
-						runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), runtime.Str("\n")))
+						contentVal = runtime.Add(contentVal, runtime.Str("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:75 {%- set content.val = content.val + entry.text %}
 					w.At(75, 21, runtime.StmtSet)
-					runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), entry2.Attr("text")))
+					contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 				}
 			}
 		}
@@ -227,7 +228,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(content.Attr("val"))
+			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
@@ -235,7 +236,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(content.Attr("val"))
+			w.WriteStr(contentVal)
 			// ibm-granite-granite-4.0.jinja:84 {%- if message.tool_calls %}
 			w.At(84, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
@@ -247,7 +248,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 					toolCall := items2[i2]
 					// ibm-granite-granite-4.0.jinja:86 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(86, 17, runtime.StmtIf)
-					if ((i2 == 0) && content.Attr("val").Truthy()) || !(i2 == 0) {
+					if ((i2 == 0) && contentVal.Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89 {%- if tool_call.function %}
@@ -288,7 +289,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109 {{- content.val }}
 			w.At(109, 9, runtime.StmtPrint)
-			w.Write(content.Attr("val"))
+			w.Write(contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			w.At(111, 9, runtime.StmtIf)

@@ -42,7 +42,6 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	documentsSystemMessageSuffix := runtime.Undefined("documents_system_message_suffix")
 	availableTools := in.Lookup("available_tools")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	documents := in.Lookup("documents")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -67,7 +66,9 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-4.1.jinja:8 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
 	w.At(8, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools_system_message", toolsSystemMessagePrefix), runtime.KW("documents_system_message", documentsSystemMessagePrefix), runtime.KW("system_message", runtime.Str(""))})
+	nsToolsSystemMessage := toolsSystemMessagePrefix
+	nsDocumentsSystemMessage := documentsSystemMessagePrefix
+	nsSystemMessage := runtime.Str("")
 	// ibm-granite-granite-4.1.jinja:12 {%- if tools %}
 	w.At(12, 1, runtime.StmtIf)
 	if tools.Truthy() {
@@ -76,15 +77,15 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// ibm-granite-granite-4.1.jinja:14 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
 			w.At(14, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "tools_system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil)))
+			nsToolsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:16 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		w.At(16, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "tools_system_message", runtime.Add(ns.Attr("tools_system_message"), toolsSystemMessageSuffix))
+		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.1.jinja:18 {%- set ns.tools_system_message = ” %}
 		w.At(18, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "tools_system_message", runtime.Str(""))
+		nsToolsSystemMessage = runtime.Str("")
 	}
 	// ibm-granite-granite-4.1.jinja:20 {%- if documents %}
 	w.At(20, 1, runtime.StmtIf)
@@ -94,15 +95,15 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-4.1.jinja:22 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
 			w.At(22, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "documents_system_message", runtime.Add(runtime.Add(ns.Attr("documents_system_message"), runtime.Str("\n")), runtime.FilterTojson(document, nil, nil)))
+			nsDocumentsSystemMessage = runtime.Add(runtime.Add(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:24 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		w.At(24, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "documents_system_message", runtime.Add(ns.Attr("documents_system_message"), documentsSystemMessageSuffix))
+		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.1.jinja:26 {%- set ns.documents_system_message = ” %}
 		w.At(26, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "documents_system_message", runtime.Str(""))
+		nsDocumentsSystemMessage = runtime.Str("")
 	}
 	// ibm-granite-granite-4.1.jinja:28 {%- if messages[0].role == 'system' %}
 	w.At(28, 1, runtime.StmtIf)
@@ -114,7 +115,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:30 {%- set ns.system_message = messages[0].content %}
 			w.At(30, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", messages0Content)
+			nsSystemMessage = messages0Content
 		} else if runtime.IsIterable(messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:32 {%- for entry in messages[0].content %}
 			w.At(32, 9, runtime.StmtFor)
@@ -124,14 +125,14 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.1.jinja:34 {%- if ns.system_message != ” %}
 					w.At(34, 17, runtime.StmtIf)
-					if !runtime.EqStr(ns.Attr("system_message"), "") {
+					if !runtime.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.1.jinja:35 {%- set ns.system_message = ns.system_message + '\n' %}
 						w.At(35, 21, runtime.StmtSet)
-						runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), runtime.Str("\n")))
+						nsSystemMessage = runtime.Add(nsSystemMessage, runtime.Str("\n"))
 					}
 					// ibm-granite-granite-4.1.jinja:37 {%- set ns.system_message = ns.system_message + entry.text %}
 					w.At(37, 17, runtime.StmtSet)
-					runtime.SetAttr(ns, "system_message", runtime.Add(ns.Attr("system_message"), entry.Attr("text")))
+					nsSystemMessage = runtime.Add(nsSystemMessage, entry.Attr("text"))
 				}
 			}
 		}
@@ -140,36 +141,36 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:42 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			w.At(42, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
+			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.1.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			w.At(44, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("tools_system_message")))
+			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			w.At(46, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
+			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else if tools.Truthy() && documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:50 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 		w.At(50, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_message", runtime.Add(runtime.Add(ns.Attr("tools_system_message"), runtime.Str("\n\n")), ns.Attr("documents_system_message")))
+		nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 	} else if tools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:52 {%- set ns.system_message = ns.tools_system_message %}
 		w.At(52, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_message", ns.Attr("tools_system_message"))
+		nsSystemMessage = nsToolsSystemMessage
 	} else if documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:54 {%- set ns.system_message = ns.documents_system_message %}
 		w.At(54, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_message", ns.Attr("documents_system_message"))
+		nsSystemMessage = nsDocumentsSystemMessage
 	}
 	// ibm-granite-granite-4.1.jinja:57 {%- if ns.system_message %}
 	w.At(57, 1, runtime.StmtIf)
-	if ns.Attr("system_message").Truthy() {
+	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.1.jinja:58 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.At(58, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		w.WriteStr(ns.Attr("system_message"))
+		w.WriteStr(nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
@@ -177,17 +178,16 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		content := runtime.Undefined("content")
 		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val=”) %}
 		w.At(61, 5, runtime.StmtSet)
-		content = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("val", runtime.Str(""))})
+		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.1.jinja:62 {%- if message.content is string %}
 		w.At(62, 5, runtime.StmtIf)
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:63 {%- set content.val = message.content %}
 			w.At(63, 9, runtime.StmtSet)
-			runtime.SetAttr(content, "val", messageContent)
+			contentVal = messageContent
 		} else if runtime.IsIterable(messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
 			w.At(66, 13, runtime.StmtFor)
@@ -197,14 +197,14 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(entry2.Attr("type"), "text") {
 					// ibm-granite-granite-4.1.jinja:68 {%- if content.val != ” %}
 					w.At(68, 21, runtime.StmtIf)
-					if !runtime.EqStr(content.Attr("val"), "") {
+					if !runtime.EqStr(contentVal, "") {
 						// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
 						w.At(69, 25, runtime.StmtSet)
-						runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), runtime.Str("\n")))
+						contentVal = runtime.Add(contentVal, runtime.Str("\n"))
 					}
 					// ibm-granite-granite-4.1.jinja:71 {%- set content.val = content.val + entry.text %}
 					w.At(71, 21, runtime.StmtSet)
-					runtime.SetAttr(content, "val", runtime.Add(content.Attr("val"), entry2.Attr("text")))
+					contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 				}
 			}
 		}
@@ -217,7 +217,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(content.Attr("val"))
+			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
@@ -225,7 +225,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(content.Attr("val"))
+			w.WriteStr(contentVal)
 			// ibm-granite-granite-4.1.jinja:80 {%- if message.tool_calls %}
 			w.At(80, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
@@ -237,7 +237,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 					toolCall := items2[i2]
 					// ibm-granite-granite-4.1.jinja:82 {%- if (loop.first and content.val) or (not loop.first) %}
 					w.At(82, 17, runtime.StmtIf)
-					if ((i2 == 0) && content.Attr("val").Truthy()) || !(i2 == 0) {
+					if ((i2 == 0) && contentVal.Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85 {%- if tool_call.function %}
@@ -278,7 +278,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.1.jinja:105 {{- content.val }}
 			w.At(105, 9, runtime.StmtPrint)
-			w.Write(content.Attr("val"))
+			w.Write(contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			w.At(107, 9, runtime.StmtIf)

@@ -37,8 +37,6 @@ var KimiK2Instruct = &runtime.Template{
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
 func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	toolCallIdInput := in.Lookup("tool_call_id")
-	toolResponseQueue := runtime.Undefined("tool_response_queue")
-	toolCallCounter := runtime.Undefined("tool_call_counter")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -73,10 +71,10 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K2-Instruct.jinja:16 {%- set tool_response_queue = namespace(ids=[]) -%}
 	w.At(16, 1, runtime.StmtSet)
-	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
+	toolResponseQueueIds := runtime.NewList()
 	// Kimi-K2-Instruct.jinja:17 {%- set tool_call_counter = namespace(value=0) -%}
 	w.At(17, 1, runtime.StmtSet)
-	toolCallCounter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+	toolCallCounterValue := runtime.Int(0)
 	// Kimi-K2-Instruct.jinja:19 {%- if tools -%}
 	w.At(19, 1, runtime.StmtIf)
 	if tools.Truthy() {
@@ -139,13 +137,13 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K2-Instruct.jinja:39 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				w.At(39, 7, runtime.StmtSet)
 				toolCallFunction := toolCall.ItemStr("function")
-				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 				// Kimi-K2-Instruct.jinja:40 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				w.At(40, 7, runtime.StmtSet)
-				runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
+				toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
 				// Kimi-K2-Instruct.jinja:41 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				w.At(41, 7, runtime.StmtSet)
-				_ = runtime.CallMethod(toolResponseQueue.Attr("ids"), "append", []runtime.Value{formattedId}, nil)
+				_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42 {{ formatted_id }}
 				w.At(42, 26, runtime.StmtPrint)
@@ -169,7 +167,6 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Kimi-K2-Instruct.jinja:46 {%- if tool_response_queue.ids -%}
 			w.At(46, 5, runtime.StmtIf)
-			toolResponseQueueIds := toolResponseQueue.Attr("ids")
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				w.At(47, 7, runtime.StmtSet)
@@ -177,7 +174,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Instruct.jinja:49 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(49, 7, runtime.StmtSet)
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51 {{ tool_call_id }}

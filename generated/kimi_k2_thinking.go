@@ -38,9 +38,6 @@ var KimiK2Thinking = &runtime.Template{
 func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	toolCallIdInput := in.Lookup("tool_call_id")
 	rcInput := in.Lookup("rc")
-	toolResponseQueue := runtime.Undefined("tool_response_queue")
-	toolCallCounter := runtime.Undefined("tool_call_counter")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	histMsgs := runtime.Undefined("hist_msgs")
 	suffixMsgs := runtime.Undefined("suffix_msgs")
@@ -109,10 +106,10 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K2-Thinking.jinja:27 {%- set tool_response_queue = namespace(ids=[]) -%}
 	w.At(27, 1, runtime.StmtSet)
-	toolResponseQueue = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
+	toolResponseQueueIds := runtime.NewList()
 	// Kimi-K2-Thinking.jinja:28 {%- set tool_call_counter = namespace(value=0) -%}
 	w.At(28, 1, runtime.StmtSet)
-	toolCallCounter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+	toolCallCounterValue := runtime.Int(0)
 	// Kimi-K2-Thinking.jinja:30 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
@@ -124,13 +121,13 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:33 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			w.At(33, 5, runtime.StmtSet)
 			toolCallFunction := toolCall.ItemStr("function")
-			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			// Kimi-K2-Thinking.jinja:34 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			w.At(34, 5, runtime.StmtSet)
-			runtime.SetAttr(toolCallCounter, "value", runtime.Add(toolCallCounter.Attr("value"), runtime.Int(1)))
+			toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
 			// Kimi-K2-Thinking.jinja:35 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 			w.At(35, 5, runtime.StmtSet)
-			_ = runtime.CallMethod(toolResponseQueue.Attr("ids"), "append", []runtime.Value{formattedId}, nil)
+			_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36 {{ formatted_id }}
 			w.At(36, 24, runtime.StmtPrint)
@@ -154,7 +151,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K2-Thinking.jinja:43 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	w.At(43, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
+	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// Kimi-K2-Thinking.jinja:44 {%- for idx in range(messages|length-1, -1, -1) -%}
 	w.At(44, 1, runtime.StmtFor)
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
@@ -163,15 +160,15 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Thinking.jinja:46 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			w.At(46, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
+			nsLastNonToolCallAssistantMsg = idx
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
 	w.At(51, 1, runtime.StmtSet)
-	histMsgs = messages.Slice(runtime.None(), runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None())
+	histMsgs = messages.Slice(runtime.None(), runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
 	// Kimi-K2-Thinking.jinja:52 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
 	w.At(52, 1, runtime.StmtSet)
-	suffixMsgs = messages.Slice(runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None(), runtime.None())
+	suffixMsgs = messages.Slice(runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
 	// Kimi-K2-Thinking.jinja:54 {%- if tools -%}
 	w.At(54, 1, runtime.StmtIf)
 	if tools.Truthy() {
@@ -211,7 +208,6 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message3Role, "tool") {
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
 			w.At(70, 5, runtime.StmtIf)
-			toolResponseQueueIds := toolResponseQueue.Attr("ids")
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				w.At(71, 7, runtime.StmtSet)
@@ -219,7 +215,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:73 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(73, 7, runtime.StmtSet)
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75 {{ tool_call_id }}
@@ -269,15 +265,14 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message4Role, "tool") {
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
 			w.At(92, 5, runtime.StmtIf)
-			toolResponseQueueIds2 := toolResponseQueue.Attr("ids")
-			if toolResponseQueueIds2.Truthy() {
+			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				w.At(93, 7, runtime.StmtSet)
-				toolCallId2 = runtime.CallMethod(toolResponseQueueIds2, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId2 = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:95 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(95, 7, runtime.StmtSet)
-				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounter.Attr("value"), nil, nil))
+				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97 {{ tool_call_id }}

@@ -42,8 +42,6 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	fallbackCallInput := in.Lookup("fallback_call")
 	fallbackFnInput := in.Lookup("fallback_fn")
 	attrsInput := in.Lookup("attrs")
-	runInput := in.Lookup("run")
-	emittedInput := in.Lookup("emitted")
 	fnInput := in.Lookup("fn")
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
@@ -566,8 +564,6 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	for i6 := range items4 {
 		message3 := items4[i6]
 		attrs2 := attrsInput
-		run := runInput
-		emitted := emittedInput
 		// Kimi-K3.jinja:212 {%- if message is mapping -%}
 		w.At(212, 5, runtime.StmtIf)
 		if runtime.IsMapping(message3, nil, nil) {
@@ -653,12 +649,12 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				w.At(241, 13, runtime.StmtSet)
-				run = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_messages", runtime.NewList()), runtime.KW("resolved_count", runtime.Int(0))})
+				runToolMessages := runtime.NewList()
+				runResolvedCount := runtime.Int(0)
 				// Kimi-K3.jinja:242 {%- for candidate in messages[loop.index0:] -%}
 				w.At(242, 13, runtime.StmtFor)
 				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
 					callId := runtime.Undefined("call_id")
-					match := runtime.Undefined("match")
 					// Kimi-K3.jinja:243 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					w.At(243, 17, runtime.StmtIf)
 					if !runtime.IsMapping(candidate, nil, nil) || !runtime.EqStr(candidate.Attr("role"), "tool") {
@@ -666,13 +662,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Kimi-K3.jinja:244 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					w.At(244, 17, runtime.StmtSet)
-					runtime.SetAttr(run, "tool_messages", runtime.Add(run.Attr("tool_messages"), runtime.NewList(candidate)))
+					runToolMessages = runtime.Add(runToolMessages, runtime.NewList(candidate))
 					// Kimi-K3.jinja:245 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
 					w.At(245, 17, runtime.StmtSet)
 					callId = runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 					// Kimi-K3.jinja:246 {%- set match = namespace(found=false) -%}
 					w.At(246, 17, runtime.StmtSet)
-					match = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found", runtime.Bool(false))})
+					matchFound := false
 					// Kimi-K3.jinja:247 {%- if call_id is not none and state.tool_calls is not none -%}
 					w.At(247, 17, runtime.StmtIf)
 					if !runtime.IsNone(callId, nil, nil) && !runtime.IsNone(state.Attr("tool_calls"), nil, nil) {
@@ -681,37 +677,37 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							w.At(249, 25, runtime.StmtIf)
-							if ((!match.Attr("found").Truthy() && runtime.IsMapping(toolCall2, nil, nil)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
+							if ((!matchFound && runtime.IsMapping(toolCall2, nil, nil)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
 								// Kimi-K3.jinja:250 {%- set match.found = true -%}
 								w.At(250, 29, runtime.StmtSet)
-								runtime.SetAttr(match, "found", runtime.Bool(true))
+								matchFound = true
 							}
 						}
 					}
 					// Kimi-K3.jinja:254 {%- if match.found -%}
 					w.At(254, 17, runtime.StmtIf)
-					if match.Attr("found").Truthy() {
+					if matchFound {
 						// Kimi-K3.jinja:254 {%- set run.resolved_count = run.resolved_count + 1 -%}
 						w.At(254, 39, runtime.StmtSet)
-						runtime.SetAttr(run, "resolved_count", runtime.Add(run.Attr("resolved_count"), runtime.Int(1)))
+						runResolvedCount = runtime.Add(runResolvedCount, runtime.Int(1))
 					}
 				}
 				// Kimi-K3.jinja:256 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
 				w.At(256, 13, runtime.StmtIf)
-				if runtime.Gt(runtime.FilterLength(run.Attr("tool_messages"), nil, nil), runtime.Int(0)) && runtime.Eq(run.Attr("resolved_count"), runtime.FilterLength(run.Attr("tool_messages"), nil, nil)) {
+				if runtime.Gt(runtime.FilterLength(runToolMessages, nil, nil), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages, nil, nil)) {
 					// Kimi-K3.jinja:257 {%- set emitted = namespace(ids=[]) -%}
 					w.At(257, 17, runtime.StmtSet)
-					emitted = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("ids", runtime.NewList())})
+					emittedIds := runtime.NewList()
 					// Kimi-K3.jinja:258 {%- for tool_call in state.tool_calls -%}
 					w.At(258, 17, runtime.StmtFor)
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 						fn2 := fnInput
 						// Kimi-K3.jinja:259 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						w.At(259, 21, runtime.StmtIf)
-						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emitted.Attr("ids")) {
+						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
 							// Kimi-K3.jinja:260 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							w.At(260, 25, runtime.StmtSet)
-							runtime.SetAttr(emitted, "ids", runtime.Add(emitted.Attr("ids"), runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil))))
+							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)))
 							// Kimi-K3.jinja:261 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							w.At(261, 25, runtime.StmtSet)
 							toolCall3Function := toolCall3.Attr("function")
@@ -722,7 +718,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Kimi-K3.jinja:262 {%- for tool_message in run.tool_messages -%}
 							w.At(262, 25, runtime.StmtFor)
-							for _, toolMessage := range runtime.Iterate(w, run.Attr("tool_messages")) {
+							for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
 								resultId := runtime.Undefined("result_id")
 								// Kimi-K3.jinja:263 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								w.At(263, 29, runtime.StmtSet)
@@ -740,7 +736,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Kimi-K3.jinja:271 {%- for tool_message in run.tool_messages -%}
 					w.At(271, 17, runtime.StmtFor)
-					for _, toolMessage2 := range runtime.Iterate(w, run.Attr("tool_messages")) {
+					for _, toolMessage2 := range runtime.Iterate(w, runToolMessages) {
 						// Kimi-K3.jinja:272 {{- render_tool_message(tool_message, state) -}}
 						w.At(272, 21, runtime.StmtPrint)
 						renderToolMessage(toolMessage2, state, runtime.Missing())

@@ -41,7 +41,6 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	truncLenInput := in.Lookup("_trunc_len")
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -75,7 +74,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-8B-A1B.jinja:14 {%- macro parse_content(content) -%}
 	parseContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		ns2 := nsInput
+		ns := nsInput
 		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
 		w.At(15, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
@@ -85,7 +84,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:18 {%- set _ns = namespace(result="") -%}
 			w.At(18, 9, runtime.StmtSet)
-			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19 {%- for item in content -%}
 			w.At(19, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -95,20 +94,20 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(item2Type, "image") {
 					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
 					w.At(21, 17, runtime.StmtSet)
-					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.Str("<image>")))
+					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.Str("<image>")))
 				} else if runtime.EqStr(item2Type, "text") {
 					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
 					w.At(23, 17, runtime.StmtSet)
-					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), item2.ItemStr("text")))
+					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item2.ItemStr("text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:25 {%- set _ns.result = _ns.result + item | tojson -%}
 					w.At(25, 17, runtime.StmtSet)
-					runtime.SetAttr(ns2, "result", runtime.Add(ns2.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
+					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28 {{- _ns.result -}}
 			w.At(28, 9, runtime.StmtPrint)
-			w.Write(ns2.Attr("result"))
+			w.Write(ns.Attr("result"))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32 {%- macro render_tool_calls(tool_calls) -%}
@@ -158,7 +157,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	w.At(46, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("last_user_index", runtime.Int(-1))})
+	nsSystemPrompt := runtime.Str("")
+	nsLastUserIndex := runtime.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
 	w.At(47, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
@@ -168,9 +168,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.CallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			w.At(49, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", w.Capture(func() {
+			nsSystemPrompt = w.Capture(func() {
 				parseContent(messages0.ItemStr("content"))
-			}))
+			})
 		}
 		// LFM2.5-8B-A1B.jinja:51 {%- set messages = messages[1:] -%}
 		w.At(51, 5, runtime.StmtSet)
@@ -181,11 +181,11 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		w.At(54, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
+		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
-		})), runtime.Str("List of tools: [")))
+		})), runtime.Str("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55 {%- for tool in tools -%}
 		w.At(55, 5, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
@@ -200,26 +200,26 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// LFM2.5-8B-A1B.jinja:59 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			w.At(59, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
 			// LFM2.5-8B-A1B.jinja:60 {%- if not loop.last -%}
 			w.At(60, 9, runtime.StmtIf)
 			if !(i2 == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(61, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
+				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
 		w.At(64, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
+		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66 {%- if ns.system_prompt -%}
 	w.At(66, 1, runtime.StmtIf)
-	if ns.Attr("system_prompt").Truthy() {
+	if nsSystemPrompt.Truthy() {
 		// LFM2.5-8B-A1B.jinja:67 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(67, 5, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
@@ -232,7 +232,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71 {%- set ns.last_user_index = loop.index0 -%}
 			w.At(71, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i3)))
+			nsLastUserIndex = runtime.Int(int64(i3))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74 {%- for message in messages -%}
@@ -258,7 +258,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				w.At(78, 9, runtime.StmtIf)
 				message2Thinking := message2.Attr("thinking")
-				if runtime.IsDefined(message2Thinking, nil, nil) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
+				if runtime.IsDefined(message2Thinking, nil, nil) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
 					w.At(79, 13, runtime.StmtPrint)
 					w.WriteString("<think>")
@@ -282,7 +282,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 					})
 					// LFM2.5-8B-A1B.jinja:85 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					w.At(85, 13, runtime.StmtIf)
-					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), ns.Attr("last_user_index"))) {
+					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86 {%- if "</think>" in content -%}
 						w.At(86, 17, runtime.StmtIf)
 						if runtime.In(runtime.Str("</think>"), content2) {

@@ -37,7 +37,6 @@ var LFM28BA1B = &runtime.Template{
 // renderLFM28BA1B renders LFM2-8B-A1B.jinja.
 func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -49,14 +48,14 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	_ = runtime.Str("")
 	// LFM2-8B-A1B.jinja:3 {%- set ns = namespace(system_prompt="") -%}
 	w.At(3, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	nsSystemPrompt := runtime.Str("")
 	// LFM2-8B-A1B.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2-8B-A1B.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 2, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
+		nsSystemPrompt = messages0.ItemStr("content")
 		// LFM2-8B-A1B.jinja:6 {%- set messages = messages[1:] -%}
 		w.At(6, 2, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -66,11 +65,11 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		w.At(9, 2, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
+		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
-		})), runtime.Str("List of tools: <|tool_list_start|>[")))
+		})), runtime.Str("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10 {%- for tool in tools -%}
 		w.At(10, 2, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
@@ -85,26 +84,26 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// LFM2-8B-A1B.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			w.At(14, 3, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
 			// LFM2-8B-A1B.jinja:15 {%- if not loop.last -%}
 			w.At(15, 3, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 4, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
+				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
 		w.At(19, 2, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]<|tool_list_end|>")))
+		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21 {%- if ns.system_prompt -%}
 	w.At(21, 1, runtime.StmtIf)
-	if ns.Attr("system_prompt").Truthy() {
+	if nsSystemPrompt.Truthy() {
 		// LFM2-8B-A1B.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 2, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2-8B-A1B.jinja:24 {%- for message in messages -%}

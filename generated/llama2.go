@@ -36,22 +36,21 @@ var Llama2 = &runtime.Template{
 
 // renderLlama2 renders llama2.jinja.
 func renderLlama2(w *runtime.Writer, in *runtime.Input) {
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2.jinja:15 {%- set ns = namespace(inside_turn=true) %}
 	w.At(15, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
+	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2.jinja:17 {%- for message in messages %}
 	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2.jinja:18 {%- if not ns.inside_turn %}
 		w.At(18, 1, runtime.StmtIf)
-		if !ns.Attr("inside_turn").Truthy() {
+		if !nsInsideTurn {
 			w.WriteString("[INST] ")
 			// llama2.jinja:20 {%- set ns.inside_turn = true %}
 			w.At(20, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
+			nsInsideTurn = true
 		}
 		// llama2.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, runtime.StmtIf)
@@ -70,7 +69,7 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2.jinja:28 {%- set ns.inside_turn = false %}
 			w.At(28, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
+			nsInsideTurn = false
 		}
 	}
 }

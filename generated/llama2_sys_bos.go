@@ -36,22 +36,21 @@ var Llama2SysBos = &runtime.Template{
 
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
 func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys-bos.jinja:17 {%- set ns = namespace(inside_turn=true) %}
 	w.At(17, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
+	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-bos.jinja:19 {%- for message in messages %}
 	w.At(19, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// llama2-sys-bos.jinja:20 {%- if not ns.inside_turn %}
 		w.At(20, 1, runtime.StmtIf)
-		if !ns.Attr("inside_turn").Truthy() {
+		if !nsInsideTurn {
 			w.WriteString("<s>[INST] ")
 			// llama2-sys-bos.jinja:22 {%- set ns.inside_turn = true %}
 			w.At(22, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
+			nsInsideTurn = true
 		}
 		// llama2-sys-bos.jinja:24 {%- if message['role'] == 'system' %}
 		w.At(24, 1, runtime.StmtIf)
@@ -72,7 +71,7 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 			// llama2-sys-bos.jinja:30 {%- set ns.inside_turn = false %}
 			w.At(30, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
+			nsInsideTurn = false
 		}
 	}
 }

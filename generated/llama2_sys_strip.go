@@ -37,14 +37,13 @@ var Llama2SysStrip = &runtime.Template{
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
 func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// llama2-sys-strip.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(18, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19 {%- set ns = namespace(inside_turn=true) %}
 	w.At(19, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(true))})
+	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21 {%- for message in messages %}
 	w.At(21, 1, runtime.StmtFor)
@@ -55,11 +54,11 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23 {%- if not ns.inside_turn %}
 		w.At(23, 1, runtime.StmtIf)
-		if !ns.Attr("inside_turn").Truthy() {
+		if !nsInsideTurn {
 			w.WriteString("[INST] ")
 			// llama2-sys-strip.jinja:25 {%- set ns.inside_turn = true %}
 			w.At(25, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
+			nsInsideTurn = true
 		}
 		// llama2-sys-strip.jinja:27 {%- if message['role'] == 'system' %}
 		w.At(27, 1, runtime.StmtIf)
@@ -80,7 +79,7 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 			w.WriteAdd(content, runtime.Str("</s>"))
 			// llama2-sys-strip.jinja:33 {%- set ns.inside_turn = false %}
 			w.At(33, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
+			nsInsideTurn = false
 		}
 	}
 }

@@ -38,7 +38,6 @@ var LlamaCppDeepseekR1 = &runtime.Template{
 func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
@@ -51,7 +50,10 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	}
 	// llama-cpp-deepseek-r1.jinja:4 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=”…
 	w.At(4, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first", runtime.Bool(false)), runtime.KW("is_tool_outputs", runtime.Bool(false)), runtime.KW("is_output_first", runtime.Bool(true)), runtime.KW("system_prompt", runtime.Str(""))})
+	nsIsFirst := false
+	nsIsToolOutputs := false
+	nsIsOutputFirst := true
+	nsSystemPrompt := runtime.Str("")
 	// llama-cpp-deepseek-r1.jinja:5 {%- for message in messages -%}
 	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -60,7 +62,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
+			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10 {{bos_token}}
@@ -77,16 +79,16 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	}
 	// llama-cpp-deepseek-r1.jinja:26 {{ns.system_prompt}}
 	w.At(26, 1, runtime.StmtPrint)
-	w.Write(ns.Attr("system_prompt"))
+	w.Write(nsSystemPrompt)
 	// llama-cpp-deepseek-r1.jinja:27 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs := func() {
 		// llama-cpp-deepseek-r1.jinja:28 {%- if ns.is_tool_outputs -%}
 		w.At(28, 5, runtime.StmtIf)
-		if ns.Attr("is_tool_outputs").Truthy() {
+		if nsIsToolOutputs {
 			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
 			// llama-cpp-deepseek-r1.jinja:30 {%- set ns.is_tool_outputs = false -%}
 			w.At(30, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(false))
+			nsIsToolOutputs = false
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:33 {{- flush_tool_outputs() -}}
@@ -119,7 +121,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43 {%- set ns.is_first = true -%}
 			w.At(43, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_first", runtime.Bool(true))
+			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44 {%- for tc in message['tool_calls'] -%}
 			w.At(44, 9, runtime.StmtFor)
 			for _, tc := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
@@ -127,10 +129,10 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 				toolArgs := runtime.Undefined("tool_args")
 				// llama-cpp-deepseek-r1.jinja:45 {%- if ns.is_first -%}
 				w.At(45, 13, runtime.StmtIf)
-				if ns.Attr("is_first").Truthy() {
+				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46 {%- set ns.is_first = false -%}
 					w.At(46, 17, runtime.StmtSet)
-					runtime.SetAttr(ns, "is_first", runtime.Bool(false))
+					nsIsFirst = false
 				} else {
 					w.WriteString("\n")
 				}
@@ -184,14 +186,14 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "tool") {
 			// llama-cpp-deepseek-r1.jinja:65 {%- set ns.is_tool_outputs = true -%}
 			w.At(65, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "is_tool_outputs", runtime.Bool(true))
+			nsIsToolOutputs = true
 			// llama-cpp-deepseek-r1.jinja:66 {%- if ns.is_output_first -%}
 			w.At(66, 9, runtime.StmtIf)
-			if ns.Attr("is_output_first").Truthy() {
+			if nsIsOutputFirst {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
 				// llama-cpp-deepseek-r1.jinja:68 {%- set ns.is_output_first = false -%}
 				w.At(68, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "is_output_first", runtime.Bool(false))
+				nsIsOutputFirst = false
 			}
 			// llama-cpp-deepseek-r1.jinja:70 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.At(70, 9, runtime.StmtPrint)
@@ -205,7 +207,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:74 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	w.At(74, 1, runtime.StmtIf)
-	if addGenerationPrompt.Truthy() && !ns.Attr("is_tool_outputs").Truthy() {
+	if addGenerationPrompt.Truthy() && !nsIsToolOutputs {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
 }

@@ -36,9 +36,7 @@ var LlamaCppLfm2 = &runtime.Template{
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
 func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
-	nsTcInput := in.Lookup("ns_tc")
 	bosToken := in.Lookup("bos_token")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -50,14 +48,14 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	_ = runtime.Str("")
 	// llama-cpp-lfm2.jinja:3 {%- set ns = namespace(system_prompt="") -%}
 	w.At(3, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	nsSystemPrompt := runtime.Str("")
 	// llama-cpp-lfm2.jinja:4 {%- if messages[0]["role"] == "system" -%}
 	w.At(4, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-lfm2.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		w.At(5, 2, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
+		nsSystemPrompt = messages0.ItemStr("content")
 		// llama-cpp-lfm2.jinja:6 {%- set messages = messages[1:] -%}
 		w.At(6, 2, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -67,11 +65,11 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		w.At(9, 2, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
+		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
-		})), runtime.Str("List of tools: <|tool_list_start|>[")))
+		})), runtime.Str("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10 {%- for tool in tools -%}
 		w.At(10, 2, runtime.StmtFor)
 		items := runtime.Iterate(w, tools)
@@ -86,33 +84,32 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-lfm2.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			w.At(14, 3, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
 			// llama-cpp-lfm2.jinja:15 {%- if not loop.last -%}
 			w.At(15, 3, runtime.StmtIf)
 			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				w.At(16, 4, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
+				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
 		w.At(19, 2, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]<|tool_list_end|>")))
+		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21 {%- if ns.system_prompt -%}
 	w.At(21, 1, runtime.StmtIf)
-	if ns.Attr("system_prompt").Truthy() {
+	if nsSystemPrompt.Truthy() {
 		// llama-cpp-lfm2.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.At(22, 2, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
 	// llama-cpp-lfm2.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		content := runtime.Undefined("content")
-		nsTc := nsTcInput
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")
@@ -143,7 +140,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		} else if (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
 			w.At(33, 3, runtime.StmtSet)
-			nsTc = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+			nsTcResult := runtime.Str("")
 			// llama-cpp-lfm2.jinja:34 {%- for tc in message["tool_calls"] -%}
 			w.At(34, 3, runtime.StmtFor)
 			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
@@ -155,7 +152,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 				if !(i2 == 0) {
 					// llama-cpp-lfm2.jinja:35 {%- set ns_tc.result = ns_tc.result + ", " -%}
 					w.At(35, 29, runtime.StmtSet)
-					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.Str(", ")))
+					nsTcResult = runtime.Add(nsTcResult, runtime.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36 {%- set args = tc["function"]["arguments"] -%}
 				w.At(36, 4, runtime.StmtSet)
@@ -163,32 +160,32 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 				args2 = tcFunction.ItemStr("arguments")
 				// llama-cpp-lfm2.jinja:37 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				w.At(37, 4, runtime.StmtSet)
-				runtime.SetAttr(nsTc, "result", runtime.Add(runtime.Add(runtime.Add(nsTc.Attr("result"), runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": ")))
+				nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38 {%- if args is string -%}
 				w.At(38, 4, runtime.StmtIf)
 				if runtime.IsString(args2, nil, nil) {
 					// llama-cpp-lfm2.jinja:39 {%- set ns_tc.result = ns_tc.result + args -%}
 					w.At(39, 5, runtime.StmtSet)
-					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), args2))
+					nsTcResult = runtime.Add(nsTcResult, args2)
 				} else {
 					// llama-cpp-lfm2.jinja:41 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
 					w.At(41, 5, runtime.StmtSet)
-					runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.FilterTojson(args2, nil, nil)))
+					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args2, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43 {%- if tc.get("id") -%}
 				w.At(43, 4, runtime.StmtIf)
 				if runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil).Truthy() {
 					// llama-cpp-lfm2.jinja:44 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
 					w.At(44, 5, runtime.StmtSet)
-					runtime.SetAttr(nsTc, "result", runtime.Add(runtime.Add(runtime.Add(nsTc.Attr("result"), runtime.Str(", \"id\": \"")), tc.ItemStr("id")), runtime.Str("\"")))
+					nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str(", \"id\": \"")), tc.ItemStr("id")), runtime.Str("\""))
 				}
 				// llama-cpp-lfm2.jinja:46 {%- set ns_tc.result = ns_tc.result + "}" -%}
 				w.At(46, 4, runtime.StmtSet)
-				runtime.SetAttr(nsTc, "result", runtime.Add(nsTc.Attr("result"), runtime.Str("}")))
+				nsTcResult = runtime.Add(nsTcResult, runtime.Str("}"))
 			}
 			// llama-cpp-lfm2.jinja:48 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
 			w.At(48, 3, runtime.StmtSet)
-			content = runtime.Sum(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTc.Attr("result")), runtime.Str("]<|tool_call_end|>"), content)
+			content = runtime.Sum(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTcResult), runtime.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50 {{- content + "<|im_end|>\n" -}}
 		w.At(50, 2, runtime.StmtPrint)

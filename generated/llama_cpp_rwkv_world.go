@@ -38,7 +38,6 @@ var LlamaCppRwkvWorld = &runtime.Template{
 func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
@@ -51,7 +50,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	}
 	// llama-cpp-rwkv-world.jinja:4 {%- set ns = namespace(system_prompt=”) -%}
 	w.At(4, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	nsSystemPrompt := runtime.Str("")
 	// llama-cpp-rwkv-world.jinja:5 {%- for message in messages -%}
 	w.At(5, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -60,7 +59,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7 {%- set ns.system_prompt = message['content'] -%}
 			w.At(7, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", message.ItemStr("content"))
+			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10 {{bos_token}}
@@ -68,11 +67,11 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != ” -%}
 	w.At(11, 1, runtime.StmtIf)
-	if !runtime.EqStr(ns.Attr("system_prompt"), "") {
+	if !runtime.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
 		w.At(12, 1, runtime.StmtPrint)
 		w.WriteString("System: ")
-		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteStr(nsSystemPrompt)
 		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}

@@ -38,7 +38,6 @@ var MiniMaxM1 = &runtime.Template{
 func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
@@ -58,7 +57,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M1.jinja:10 {% set ns = namespace(system_prompt=”) -%}
 	w.At(10, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	nsSystemPrompt := runtime.Str("")
 	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
 	w.At(11, 1, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
@@ -69,11 +68,11 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(messages0Content, nil, nil) {
 			// MiniMax-M1.jinja:13 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			w.At(13, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages0Content, nil, nil))
+			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:15 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
 			w.At(15, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil))
+			nsSystemPrompt = runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
 		w.At(17, 5, runtime.StmtSet)
@@ -81,19 +80,19 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	} else if !runtime.IsNone(tools, nil, nil) {
 		// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 		w.At(20, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
+		nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 	} else {
 		// MiniMax-M1.jinja:22 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 		w.At(22, 9, runtime.StmtSet)
-		runtime.SetAttr(ns, "system_prompt", runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model."))
+		nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 	}
 	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != ” %}
 	w.At(27, 1, runtime.StmtIf)
-	if !runtime.EqStr(ns.Attr("system_prompt"), "") {
+	if !runtime.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
 		w.At(28, 1, runtime.StmtPrint)
 		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
-		w.WriteStr(ns.Attr("system_prompt"))
+		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32 {%- if tools is not none %}

@@ -44,9 +44,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	systemMessage := runtime.Undefined("system_message")
 	messages := in.Lookup("messages")
 	conversationMessages := runtime.Undefined("conversation_messages")
-	ns := runtime.Undefined("ns")
 	tools := in.Lookup("tools")
-	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	w.At(2, 1, runtime.StmtSet)
@@ -153,7 +151,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M2.jinja:54 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(54, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
+	nsLastUserIndex := runtime.Int(-1)
 	// MiniMax-M2.jinja:55 {% for m in conversation_messages %}
 	w.At(55, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, conversationMessages)
@@ -164,7 +162,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// MiniMax-M2.jinja:57 {% set ns.last_user_index = loop.index0 -%}
 			w.At(57, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// MiniMax-M2.jinja:61 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -202,7 +200,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81 {%- set last_tool_call = namespace(name=none) -%}
 	w.At(81, 1, runtime.StmtSet)
-	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
+	lastToolCallName := runtime.None()
 	// MiniMax-M2.jinja:82 {%- for message in conversation_messages -%}
 	w.At(82, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, conversationMessages)
@@ -242,7 +240,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:97 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			w.At(97, 9, runtime.StmtIf)
-			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) {
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(98, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
@@ -311,11 +309,11 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallEndToken)
 				// MiniMax-M2.jinja:121 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				w.At(121, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", messageToolCalls.ItemInt(-1).Attr("function").Attr("name"))
+				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
 			} else {
 				// MiniMax-M2.jinja:123 {%- set last_tool_call.name = none -%}
 				w.At(123, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", runtime.None())
+				lastToolCallName = runtime.None()
 			}
 			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
 			w.At(125, 9, runtime.StmtPrint)
@@ -323,7 +321,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
 			w.At(128, 5, runtime.StmtIf)
-			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
+			if runtime.IsNone(lastToolCallName, nil, nil) {
 				// MiniMax-M2.jinja:129 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.At(129, 9, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))

@@ -54,7 +54,6 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	conversationMessages := runtime.Undefined("conversation_messages")
 	tools := in.Lookup("tools")
-	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinkingMode := in.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2 {%- set ns_token               = ']<]minimax[>['                  -%}
@@ -385,7 +384,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteConcat(eosToken, runtime.Str("\n"))
 	// MiniMax-M3.jinja:146 {%- set last_tool_call = namespace(name=none) -%}
 	w.At(146, 1, runtime.StmtSet)
-	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
+	lastToolCallName := runtime.None()
 	// MiniMax-M3.jinja:147 {%- for message in conversation_messages -%}
 	w.At(147, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, conversationMessages)
@@ -504,16 +503,16 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 					w.At(192, 17, runtime.StmtSet)
-					runtime.SetAttr(lastToolCall, "name", messageToolCallsMinus1Function.Attr("name"))
+					lastToolCallName = messageToolCallsMinus1Function.Attr("name")
 				} else {
 					// MiniMax-M3.jinja:194 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
 					w.At(194, 17, runtime.StmtSet)
-					runtime.SetAttr(lastToolCall, "name", messageToolCallsMinus1.Attr("name"))
+					lastToolCallName = messageToolCallsMinus1.Attr("name")
 				}
 			} else {
 				// MiniMax-M3.jinja:197 {%- set last_tool_call.name = none -%}
 				w.At(197, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", runtime.None())
+				lastToolCallName = runtime.None()
 			}
 			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
 			w.At(199, 9, runtime.StmtPrint)
@@ -521,7 +520,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
 			w.At(202, 9, runtime.StmtIf)
-			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
+			if runtime.IsNone(lastToolCallName, nil, nil) {
 				// MiniMax-M3.jinja:203 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.At(203, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))

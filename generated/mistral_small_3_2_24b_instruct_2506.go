@@ -46,7 +46,6 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	loopMessages := runtime.Undefined("loop_messages")
 	tools := in.Lookup("tools")
 	userMessages := runtime.Undefined("user_messages")
-	ns := runtime.Undefined("ns")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	w.At(1, 1, runtime.StmtSet)
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
@@ -94,7 +93,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48 {%- set ns = namespace(index=0) %}
 	w.At(48, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("index", runtime.Int(0))})
+	nsIndex := runtime.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49 {%- for message in loop_messages %}
 	w.At(49, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
@@ -103,14 +102,14 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			w.At(51, 9, runtime.StmtIf)
-			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
+			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				w.At(52, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54 {%- set ns.index = ns.index + 1 %}
 			w.At(54, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
+			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}

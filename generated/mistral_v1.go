@@ -36,21 +36,20 @@ var MistralV1 = &runtime.Template{
 
 // renderMistralV1 renders mistral-v1.jinja.
 func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// mistral-v1.jinja:16 {%- set ns = namespace(inside_turn=false) %}
 	w.At(16, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(false))})
+	nsInsideTurn := false
 	// mistral-v1.jinja:17 {%- for message in messages %}
 	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v1.jinja:18 {%- if not ns.inside_turn %}
 		w.At(18, 1, runtime.StmtIf)
-		if !ns.Attr("inside_turn").Truthy() {
+		if !nsInsideTurn {
 			w.WriteString(" [INST] ")
 			// mistral-v1.jinja:20 {%- set ns.inside_turn = true %}
 			w.At(20, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
+			nsInsideTurn = true
 		}
 		// mistral-v1.jinja:22 {%- if message['role'] == 'system' %}
 		w.At(22, 1, runtime.StmtIf)
@@ -71,7 +70,7 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</s>")
 			// mistral-v1.jinja:28 {%- set ns.inside_turn = false %}
 			w.At(28, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
+			nsInsideTurn = false
 		}
 	}
 }

@@ -37,24 +37,23 @@ var MistralV3 = &runtime.Template{
 // renderMistralV3 renders mistral-v3.jinja.
 func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	cSpace := runtime.Undefined("c_space")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// mistral-v3.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(18, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19 {%- set ns = namespace(inside_turn=false) %}
 	w.At(19, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("inside_turn", runtime.Bool(false))})
+	nsInsideTurn := false
 	// mistral-v3.jinja:20 {%- for message in messages %}
 	w.At(20, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
 		// mistral-v3.jinja:21 {%- if not ns.inside_turn %}
 		w.At(21, 1, runtime.StmtIf)
-		if !ns.Attr("inside_turn").Truthy() {
+		if !nsInsideTurn {
 			w.WriteString("[INST] ")
 			// mistral-v3.jinja:23 {%- set ns.inside_turn = true %}
 			w.At(23, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(true))
+			nsInsideTurn = true
 		}
 		// mistral-v3.jinja:25 {%- if message['role'] == 'system' %}
 		w.At(25, 1, runtime.StmtIf)
@@ -75,7 +74,7 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</s>")
 			// mistral-v3.jinja:31 {%- set ns.inside_turn = false %}
 			w.At(31, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "inside_turn", runtime.Bool(false))
+			nsInsideTurn = false
 		}
 	}
 }

@@ -44,7 +44,6 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	loopMessages := in.Lookup("loop_messages")
 	toolsDefinition := runtime.Undefined("tools_definition")
 	tools := in.Lookup("tools")
-	ns := runtime.Undefined("ns")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	w.At(2, 1, runtime.StmtSet)
 	defaultSystemMessage = runtime.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
@@ -122,7 +121,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44 {%- set ns = namespace(index=0) %}
 	w.At(44, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("index", runtime.Int(0))})
+	nsIndex := runtime.Int(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45 {%- for message in loop_messages %}
 	w.At(45, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
@@ -132,14 +131,14 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls"), nil, nil) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			w.At(47, 9, runtime.StmtIf)
-			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
+			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				w.At(48, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50 {%- set ns.index = ns.index + 1 %}
 			w.At(50, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
+			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55 {%- for message in loop_messages %}

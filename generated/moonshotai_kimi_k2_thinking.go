@@ -38,7 +38,6 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	toolCallIdInput := in.Lookup("tool_call_id")
 	rcInput := in.Lookup("rc")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	histMsgs := runtime.Undefined("hist_msgs")
 	suffixMsgs := runtime.Undefined("suffix_msgs")
@@ -140,7 +139,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:39 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	w.At(39, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_non_tool_call_assistant_msg", runtime.Int(-1))})
+	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40 {%- for idx in range(messages|length-1, -1, -1) -%}
 	w.At(40, 1, runtime.StmtFor)
 	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
@@ -149,16 +148,16 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			w.At(42, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_non_tool_call_assistant_msg", idx)
+			nsLastNonToolCallAssistantMsg = idx
 			break
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
 	w.At(48, 1, runtime.StmtSet)
-	histMsgs = messages.Slice(runtime.None(), runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None())
+	histMsgs = messages.Slice(runtime.None(), runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
 	// moonshotai-Kimi-K2-Thinking.jinja:49 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
 	w.At(49, 1, runtime.StmtSet)
-	suffixMsgs = messages.Slice(runtime.Add(ns.Attr("last_non_tool_call_assistant_msg"), runtime.Int(1)), runtime.None(), runtime.None())
+	suffixMsgs = messages.Slice(runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
 	// moonshotai-Kimi-K2-Thinking.jinja:51 {%- if tools -%}
 	w.At(51, 1, runtime.StmtIf)
 	if tools.Truthy() {

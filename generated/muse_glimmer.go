@@ -41,11 +41,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	sysTextInput := in.Lookup("sys_text")
 	tnameInput := in.Lookup("tname")
 	tcidInput := in.Lookup("tcid")
-	rnsInput := in.Lookup("rns")
 	recipientInput := in.Lookup("recipient")
 	endTurnInput := in.Lookup("end_turn")
 	bosToken := in.Lookup("bos_token")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	knowledgeCutoff := in.Lookup("knowledge_cutoff")
 	kc := in.Lookup("kc")
@@ -290,7 +288,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// muse-glimmer.jinja:105 {%- set ns = namespace(has_system=false) -%}
 	w.At(105, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("has_system", runtime.Bool(false))})
+	nsHasSystem := false
 	// muse-glimmer.jinja:106 {%- for m in messages -%}
 	w.At(106, 1, runtime.StmtFor)
 	for _, m := range runtime.Iterate(w, messages) {
@@ -299,12 +297,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.ItemStr("role"), "system") {
 			// muse-glimmer.jinja:108 {%- set ns.has_system = true -%}
 			w.At(108, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "has_system", runtime.Bool(true))
+			nsHasSystem = true
 		}
 	}
 	// muse-glimmer.jinja:111 {%- if not ns.has_system -%}
 	w.At(111, 1, runtime.StmtIf)
-	if !ns.Attr("has_system").Truthy() {
+	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
 		w.At(113, 5, runtime.StmtSet)
@@ -361,7 +359,6 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		sysText := sysTextInput
 		tname := tnameInput
 		tcid := tcidInput
-		rns2 := rnsInput
 		recipient := recipientInput
 		endTurn := endTurnInput
 		// muse-glimmer.jinja:131 {%- set role = message['role'] -%}
@@ -425,11 +422,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				tcid = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
 				// muse-glimmer.jinja:164 {%- set rns = namespace(name=tcid if tcid else ”) -%}
 				w.At(164, 13, runtime.StmtSet)
-				rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.IfElse(tcid.Truthy(), func() runtime.Value {
+				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
 					return tcid
 				}, func() runtime.Value {
 					return runtime.Str("")
-				}))})
+				})
 				// muse-glimmer.jinja:165 {%- for m in messages -%}
 				w.At(165, 13, runtime.StmtFor)
 				for _, m2 := range runtime.Iterate(w, messages) {
@@ -444,14 +441,14 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 							if (!runtime.IsNone(tcid, nil, nil) && runtime.IsDefined(tc2.Attr("id"), nil, nil)) && runtime.Eq(tc2.Attr("id"), tcid) {
 								// muse-glimmer.jinja:169 {%- set rns.name = tc.function.name -%}
 								w.At(169, 29, runtime.StmtSet)
-								runtime.SetAttr(rns2, "name", tc2.Attr("function").Attr("name"))
+								rnsName = tc2.Attr("function").Attr("name")
 							}
 						}
 					}
 				}
 				// muse-glimmer.jinja:174 {%- set tname = rns.name -%}
 				w.At(174, 13, runtime.StmtSet)
-				tname = rns2.Attr("name")
+				tname = rnsName
 			}
 			// muse-glimmer.jinja:176 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
 			w.At(176, 9, runtime.StmtPrint)

@@ -42,13 +42,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	reasoningEffortInput := in.Lookup("reasoning_effort")
 	builtinToolsInput := in.Lookup("builtin_tools")
 	availableBuiltinToolsInput := in.Lookup("available_builtin_tools")
-	futureFinalMessageInput := in.Lookup("future_final_message")
 	toolCallInput := in.Lookup("tool_call")
 	messages := in.Lookup("messages")
 	developerMessage := in.Lookup("developer_message")
 	loopMessages := in.Lookup("loop_messages")
 	tools := in.Lookup("tools")
-	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
@@ -485,13 +483,12 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openai-gpt-oss-120b.jinja:258 {%- set last_tool_call = namespace(name=none) %}
 	w.At(258, 1, runtime.StmtSet)
-	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
+	lastToolCallName := runtime.None()
 	// openai-gpt-oss-120b.jinja:259 {%- for message in loop_messages -%}
 	w.At(259, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, loopMessages)
 	for i4 := range items2 {
 		message := items2[i4]
-		futureFinalMessage := futureFinalMessageInput
 		toolCall := toolCallInput
 		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
 		w.At(261, 5, runtime.StmtIf)
@@ -526,7 +523,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277 {%- set future_final_message = namespace(found=false) %}
 				w.At(277, 13, runtime.StmtSet)
-				futureFinalMessage = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found", runtime.Bool(false))})
+				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278 {%- for future_message in loop_messages[loop.index:] %}
 				w.At(278, 13, runtime.StmtFor)
 				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i4+1)), runtime.None(), runtime.None())) {
@@ -535,7 +532,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280 {%- set future_final_message.found = true %}
 						w.At(280, 21, runtime.StmtSet)
-						runtime.SetAttr(futureFinalMessage, "found", runtime.Bool(true))
+						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285 {%- set tool_call = message.tool_calls[0] %}
@@ -556,13 +553,13 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:290 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					w.At(290, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if messageContent2.Truthy() && !futureFinalMessage.Attr("found").Truthy() {
+				} else if messageContent2.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.At(292, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(messageContent2)
 					w.WriteString("<|end|>")
-				} else if message.Attr("thinking").Truthy() && !futureFinalMessage.Attr("found").Truthy() {
+				} else if message.Attr("thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.At(294, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
@@ -589,7 +586,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
 				w.At(301, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", toolCall.Attr("name"))
+				lastToolCallName = toolCall.Attr("name")
 			} else if (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:305 {%- if "thinking" in message %}
 				w.At(305, 13, runtime.StmtIf)
@@ -613,12 +610,12 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315 {%- set last_tool_call.name = none %}
 				w.At(315, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", runtime.None())
+				lastToolCallName = runtime.None()
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:318 {%- if last_tool_call.name is none %}
 			w.At(318, 9, runtime.StmtIf)
-			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
+			if runtime.IsNone(lastToolCallName, nil, nil) {
 				// openai-gpt-oss-120b.jinja:319 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.At(319, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
@@ -626,7 +623,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			// openai-gpt-oss-120b.jinja:321 {{- "<|start|>functions." + last_tool_call.name }}
 			w.At(321, 9, runtime.StmtPrint)
 			w.WriteString("<|start|>functions.")
-			w.WriteStr(lastToolCall.Attr("name"))
+			w.WriteStr(lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.At(322, 9, runtime.StmtPrint)
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")

@@ -50,7 +50,6 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	toolDefinitions := in.Lookup("tool_definitions")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1 {{- bos_token }}
@@ -105,7 +104,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(27, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28 {%- for message in messages[::-1] %}
 	w.At(28, 1, runtime.StmtFor)
 	var loop runtime.Loop
@@ -117,13 +117,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// openbmb-MiniCPM5-1B.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
 		w.At(30, 5, runtime.StmtIf)
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31 {%- set ns.multi_step_tool = false %}
 			w.At(31, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32 {%- set ns.last_query_index = index %}
 			w.At(32, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_query_index", index)
+			nsLastQueryIndex = index
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
@@ -346,7 +346,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openbmb-MiniCPM5-1B.jinja:119 {%- if loop.index0 > ns.last_query_index %}
 			w.At(119, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120 {%- if reasoning_content %}
 				w.At(120, 13, runtime.StmtIf)
 				if reasoningContent.Truthy() {

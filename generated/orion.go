@@ -36,11 +36,10 @@ var Orion = &runtime.Template{
 
 // renderOrion renders orion.jinja.
 func renderOrion(w *runtime.Writer, in *runtime.Input) {
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	// orion.jinja:14 {%- set ns = namespace(system_prompt=”) %}
 	w.At(14, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	nsSystemPrompt := runtime.Str("")
 	// orion.jinja:15 {%- for message in messages %}
 	w.At(15, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
@@ -50,18 +49,18 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// orion.jinja:17 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
 			w.At(17, 1, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), message.ItemStr("content")))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
 		} else if runtime.EqStr(messageRole, "user") {
 			w.WriteString("Human: ")
 			// orion.jinja:20 {%- if ns.system_prompt %}
 			w.At(20, 1, runtime.StmtIf)
-			if ns.Attr("system_prompt").Truthy() {
+			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21 {{- ns.system_prompt + '\n\n' }}
 				w.At(21, 1, runtime.StmtPrint)
-				w.WriteAdd(ns.Attr("system_prompt"), runtime.Str("\n\n"))
+				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
 				// orion.jinja:22 {%- set ns.system_prompt = ” %}
 				w.At(22, 1, runtime.StmtSet)
-				runtime.SetAttr(ns, "system_prompt", runtime.Str(""))
+				nsSystemPrompt = runtime.Str("")
 			}
 			// orion.jinja:24 {{- message['content'] + '\n\nAssistant: </s>' }}
 			w.At(24, 1, runtime.StmtPrint)

@@ -43,7 +43,6 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 	systemMessage := runtime.Undefined("system_message")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	ns := in.Lookup("ns")
 	toolString := in.Lookup("tool_string")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4 {%- set enable_thinking = enable_thinking | default(false) -%}
@@ -83,24 +82,24 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS.2.jinja:24 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
 			w.At(24, 5, runtime.StmtSet)
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_string", runtime.Concat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n")))})
+			nsToolString := runtime.Concat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n"))
 			// poolside-Laguna-XS.2.jinja:27 {%- for tool in tools -%}
 			w.At(27, 5, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-XS.2.jinja:28 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
 				w.At(28, 7, runtime.StmtSet)
-				runtime.SetAttr(ns, "tool_string", runtime.Concat(ns.Attr("tool_string"), runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+				nsToolString = runtime.Concat(nsToolString, runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 			}
 			// poolside-Laguna-XS.2.jinja:30 {%- if enable_thinking -%}
 			w.At(30, 5, runtime.StmtIf)
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS.2.jinja:31 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
 				w.At(31, 7, runtime.StmtSet)
-				toolString = runtime.Add(ns.Attr("tool_string"), runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			} else {
 				// poolside-Laguna-XS.2.jinja:37 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
 				w.At(37, 7, runtime.StmtSet)
-				toolString = runtime.Add(ns.Attr("tool_string"), runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			}
 			// poolside-Laguna-XS.2.jinja:43 {{- tool_string -}}
 			w.At(43, 5, runtime.StmtPrint)

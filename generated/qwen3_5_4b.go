@@ -38,20 +38,17 @@ var Qwen354B = &runtime.Template{
 func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	reasoningContentInput := in.Lookup("reasoning_content")
-	imageCount := runtime.Undefined("image_count")
-	videoCount := runtime.Undefined("video_count")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	content := in.Lookup("content")
-	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1 {%- set image_count = namespace(value=0) %}
 	w.At(1, 1, runtime.StmtSet)
-	imageCount = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+	imageCountValue := runtime.Int(0)
 	// Qwen3.5-4B.jinja:2 {%- set video_count = namespace(value=0) %}
 	w.At(2, 1, runtime.StmtSet)
-	videoCount = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+	videoCountValue := runtime.Int(0)
 	// Qwen3.5-4B.jinja:3 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	renderContent := func(content2, doVisionCount, isSystemContent runtime.Value) {
 		content2 = runtime.Param(content2, "content")
@@ -85,14 +82,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13 {%- set image_count.value = image_count.value + 1 %}
 						w.At(13, 21, runtime.StmtSet)
-						runtime.SetAttr(imageCount, "value", runtime.Add(imageCount.Attr("value"), runtime.Int(1)))
+						imageCountValue = runtime.Add(imageCountValue, runtime.Int(1))
 					}
 					// Qwen3.5-4B.jinja:15 {%- if add_vision_id %}
 					w.At(15, 17, runtime.StmtIf)
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16 {{- 'Picture ' ~ image_count.value ~ ': ' }}
 						w.At(16, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("Picture "), imageCount.Attr("value"), runtime.Str(": "))
+						w.WriteConcat(runtime.Str("Picture "), imageCountValue, runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
@@ -108,14 +105,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24 {%- set video_count.value = video_count.value + 1 %}
 						w.At(24, 21, runtime.StmtSet)
-						runtime.SetAttr(videoCount, "value", runtime.Add(videoCount.Attr("value"), runtime.Int(1)))
+						videoCountValue = runtime.Add(videoCountValue, runtime.Int(1))
 					}
 					// Qwen3.5-4B.jinja:26 {%- if add_vision_id %}
 					w.At(26, 17, runtime.StmtIf)
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27 {{- 'Video ' ~ video_count.value ~ ': ' }}
 						w.At(27, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("Video "), videoCount.Attr("value"), runtime.Str(": "))
+						w.WriteConcat(runtime.Str("Video "), videoCountValue, runtime.Str(": "))
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("text"), item2) {
@@ -186,7 +183,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3.5-4B.jinja:67 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(67, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// Qwen3.5-4B.jinja:68 {%- for message in messages[::-1] %}
 	w.At(68, 1, runtime.StmtFor)
 	var loop runtime.Loop
@@ -199,7 +197,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen3.5-4B.jinja:70 {%- if ns.multi_step_tool and message.role == "user" %}
 		w.At(70, 5, runtime.StmtIf)
-		if ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user") {
+		if nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71 {%- set content = render_content(message.content, false)|trim %}
 			w.At(71, 9, runtime.StmtSet)
 			content3 = runtime.FilterTrim(w.Capture(func() {
@@ -210,16 +208,16 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			if !(runtime.CallMethod(content3, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(content3, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Qwen3.5-4B.jinja:73 {%- set ns.multi_step_tool = false %}
 				w.At(73, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74 {%- set ns.last_query_index = index %}
 				w.At(74, 13, runtime.StmtSet)
-				runtime.SetAttr(ns, "last_query_index", index)
+				nsLastQueryIndex = index
 			}
 		}
 	}
 	// Qwen3.5-4B.jinja:78 {%- if ns.multi_step_tool %}
 	w.At(78, 1, runtime.StmtIf)
-	if ns.Attr("multi_step_tool").Truthy() {
+	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79 {{- raise_exception('No user query found in messages.') }}
 		w.At(79, 5, runtime.StmtPrint)
 		w.Write(runtime.RaiseException(runtime.Str("No user query found in messages.")))
@@ -275,7 +273,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100 {%- if loop.index0 > ns.last_query_index %}
 			w.At(100, 9, runtime.StmtIf)
-			if runtime.Gt(loop2.Index0(), ns.Attr("last_query_index")) {
+			if runtime.Gt(loop2.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
 				w.At(101, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)

@@ -40,7 +40,6 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	reasoningContentInput := in.Lookup("reasoning_content")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen-Qwen3-0.6B.jinja:1 {%- if tools %}
@@ -74,7 +73,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(17, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
 	w.At(18, 1, runtime.StmtFor)
 	var loop runtime.Loop
@@ -86,13 +86,13 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// Qwen-Qwen3-0.6B.jinja:20 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
 		w.At(20, 5, runtime.StmtIf)
-		if (ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if (nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21 {%- set ns.multi_step_tool = false %}
 			w.At(21, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22 {%- set ns.last_query_index = index %}
 			w.At(22, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_query_index", index)
+			nsLastQueryIndex = index
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
@@ -139,7 +139,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
 			w.At(39, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
 				w.At(40, 13, runtime.StmtIf)
 				if (i == len(items)-1) || (!(i == len(items)-1) && reasoningContent.Truthy()) {

@@ -39,7 +39,6 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	textInput := in.Lookup("text")
 	repeatTokensInput := in.Lookup("repeat_tokens")
 	contentInput := in.Lookup("content")
-	prefixNsInput := in.Lookup("prefix_ns")
 	toolCallsInput := in.Lookup("tool_calls")
 	contentTextInput := in.Lookup("content_text")
 	reasoningTextInput := in.Lookup("reasoning_text")
@@ -55,7 +54,6 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	startIdx := runtime.Undefined("start_idx")
 	systemText := runtime.Undefined("system_text")
 	tools := in.Lookup("tools")
-	preambleNs := in.Lookup("preamble_ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
@@ -191,45 +189,45 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() || systemText.Truthy() {
 		// Reka-Edge.jinja:50 {%- set preamble_ns = namespace(text="") -%}
 		w.At(50, 5, runtime.StmtSet)
-		preambleNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("text", runtime.Str(""))})
+		preambleNsText := runtime.Str("")
 		// Reka-Edge.jinja:51 {%- if system_text -%}
 		w.At(51, 5, runtime.StmtIf)
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52 {%- set preamble_ns.text = "system: " ~ system_text -%}
 			w.At(52, 9, runtime.StmtSet)
-			runtime.SetAttr(preambleNs, "text", runtime.Concat(runtime.Str("system: "), systemText))
+			preambleNsText = runtime.Concat(runtime.Str("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54 {%- if tools -%}
 		w.At(54, 5, runtime.StmtIf)
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55 {%- if preamble_ns.text -%}
 			w.At(55, 9, runtime.StmtIf)
-			if preambleNs.Attr("text").Truthy() {
+			if preambleNsText.Truthy() {
 				// Reka-Edge.jinja:56 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
 				w.At(56, 13, runtime.StmtSet)
-				runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("\n\n")))
+				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n\n"))
 			} else {
 				// Reka-Edge.jinja:58 {%- set preamble_ns.text = "system: " -%}
 				w.At(58, 13, runtime.StmtSet)
-				runtime.SetAttr(preambleNs, "text", runtime.Str("system: "))
+				preambleNsText = runtime.Str("system: ")
 			}
 			// Reka-Edge.jinja:60 {%- set preamble_ns.text = preamble_ns.text
 			w.At(60, 9, runtime.StmtSet)
-			runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>")))
+			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>"))
 			// Reka-Edge.jinja:65 {%- for tool in tools -%}
 			w.At(65, 9, runtime.StmtFor)
 			for _, tool := range runtime.Iterate(w, tools) {
 				// Reka-Edge.jinja:66 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
 				w.At(66, 13, runtime.StmtSet)
-				runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})))
+				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68 {%- set preamble_ns.text = preamble_ns.text
 			w.At(68, 9, runtime.StmtSet)
-			runtime.SetAttr(preambleNs, "text", runtime.Concat(preambleNs.Attr("text"), runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>")))
+			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
 		w.At(74, 5, runtime.StmtSet)
-		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNs.Attr("text"), runtime.Str("\n\n<sep>")))
+		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76 {%- for idx in range(start_idx, messages|length) -%}
 	w.At(76, 1, runtime.StmtFor)
@@ -237,7 +235,6 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		message := runtime.Undefined("message")
 		role := runtime.Undefined("role")
 		content3 := runtime.Undefined("content")
-		prefixNs := prefixNsInput
 		toolCalls := toolCallsInput
 		contentText := contentTextInput
 		reasoningText := reasoningTextInput
@@ -258,7 +255,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81 {%- set prefix_ns = namespace(value="human: ") -%}
 			w.At(81, 9, runtime.StmtSet)
-			prefixNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Str("human: "))})
+			prefixNsValue := runtime.Str("human: ")
 			// Reka-Edge.jinja:82 {%- if content is sequence and content is not string -%}
 			w.At(82, 9, runtime.StmtIf)
 			if runtime.IsSequence(content3, nil, nil) && !runtime.IsString(content3, nil, nil) {
@@ -280,14 +277,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					} else if runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:90 {%- set prefix_ns.value = "human:" -%}
 						w.At(90, 21, runtime.StmtSet)
-						runtime.SetAttr(prefixNs, "value", runtime.Str("human:"))
+						prefixNsValue = runtime.Str("human:")
 						break
 					}
 				}
 			}
 			// Reka-Edge.jinja:95 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			w.At(95, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNs.Attr("value"), w.Capture(func() {
+			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
 		} else if runtime.EqStr(role, "assistant") {

@@ -42,7 +42,6 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1 {% macro render_content(content) %}
 	renderContent := func(content runtime.Value) {
@@ -120,7 +119,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.5-Flash.jinja:18 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(18, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// StepFun3.5-Flash.jinja:19 {%- for message in messages[::-1] %}
 	w.At(19, 1, runtime.StmtFor)
 	var loop runtime.Loop
@@ -132,7 +132,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
 		// StepFun3.5-Flash.jinja:21 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		w.At(21, 5, runtime.StmtIf)
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
+		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderContent(message.Attr("content"))
 		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
 			renderContent(message.Attr("content"))
@@ -141,10 +141,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.5-Flash.jinja:22 {%- set ns.multi_step_tool = false %}
 			w.At(22, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23 {%- set ns.last_query_index = index %}
 			w.At(23, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_query_index", index)
+			nsLastQueryIndex = index
 		}
 	}
 	// StepFun3.5-Flash.jinja:26 {%- for message in messages %}
@@ -198,7 +198,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.5-Flash.jinja:42 {%- if loop.index0 > ns.last_query_index %}
 			w.At(42, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(43, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)

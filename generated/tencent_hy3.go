@@ -66,11 +66,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	reasoningEffort := in.Lookup("reasoning_effort")
 	fallbackStrategy := in.Lookup("fallback_strategy")
 	rawLastAssistant := in.Lookup("raw_last_assistant")
-	ns := runtime.Undefined("ns")
-	spNs := runtime.Undefined("sp_ns")
 	messages := in.Lookup("messages")
-	prevNs := runtime.Undefined("prev_ns")
-	lastNs := runtime.Undefined("last_ns")
 	// tencent-Hy3.jinja:2 {%- set HYTK = ':opensource' %}
 	w.At(2, 1, runtime.StmtSet)
 	HYTK = runtime.Str(":opensource")
@@ -237,10 +233,10 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// tencent-Hy3.jinja:76 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(76, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
+	nsLastUserIndex := runtime.Int(-1)
 	// tencent-Hy3.jinja:77 {%- set sp_ns = namespace(system_prompt=”, is_first_sp=true) %}
 	w.At(77, 1, runtime.StmtSet)
-	spNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str("")), runtime.KW("is_first_sp", runtime.Bool(true))})
+	spNsSystemPrompt := runtime.Str("")
 	// tencent-Hy3.jinja:78 {%- for message in messages %}
 	w.At(78, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -252,16 +248,16 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			w.At(80, 9, runtime.StmtSet)
-			runtime.SetAttr(spNs, "system_prompt", runtime.Add(spNs.Attr("system_prompt"), w.Capture(func() {
+			spNsSystemPrompt = runtime.Add(spNsSystemPrompt, w.Capture(func() {
 				visibleText(message.ItemStr("content"))
-			})))
+			}))
 		}
 		// tencent-Hy3.jinja:82 {%- if message['role'] == 'user' %}
 		w.At(82, 5, runtime.StmtIf)
 		if runtime.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:83 {%- set ns.last_user_index = loop.index0 %}
 			w.At(83, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” and not…
@@ -269,20 +265,20 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		w.At(87, 5, runtime.StmtSet)
-		runtime.SetAttr(spNs, "system_prompt", runtime.Sum(spNs.Attr("system_prompt"), reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort))
+		spNsSystemPrompt = runtime.Sum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89 {{- bos_token }}
 	w.At(89, 1, runtime.StmtPrint)
 	w.Write(bosToken)
 	// tencent-Hy3.jinja:90 {{- sp_ns.system_prompt }}
 	w.At(90, 1, runtime.StmtPrint)
-	w.Write(spNs.Attr("system_prompt"))
+	w.Write(spNsSystemPrompt)
 	// tencent-Hy3.jinja:91 {%- if tools %}
 	w.At(91, 1, runtime.StmtIf)
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92 {%- if sp_ns.system_prompt != ” %}
 		w.At(92, 5, runtime.StmtIf)
-		if !runtime.EqStr(spNs.Attr("system_prompt"), "") {
+		if !runtime.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
 			w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.")
@@ -347,10 +343,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// tencent-Hy3.jinja:122 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
 	w.At(122, 1, runtime.StmtSet)
-	prevNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_tool", runtime.Bool(false)), runtime.KW("is_tool_first", runtime.Bool(true))})
+	prevNsIsTool := false
+	prevNsIsToolFirst := true
 	// tencent-Hy3.jinja:123 {%- set last_ns = namespace(last_is_assistant=false) %}
 	w.At(123, 1, runtime.StmtSet)
-	lastNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_is_assistant", runtime.Bool(false))})
+	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124 {%- for message in messages %}
 	w.At(124, 1, runtime.StmtFor)
 	items3 := runtime.Iterate(w, messages)
@@ -364,7 +361,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "user") {
 			// tencent-Hy3.jinja:126 {%- if prev_ns.is_tool %}
 			w.At(126, 9, runtime.StmtIf)
-			if prevNs.Attr("is_tool").Truthy() {
+			if prevNsIsTool {
 				// tencent-Hy3.jinja:127 {{- toolresponses_end_token }}
 				w.At(127, 13, runtime.StmtPrint)
 				w.Write(toolresponsesEndToken)
@@ -376,7 +373,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}))
 			// tencent-Hy3.jinja:130 {%- set prev_ns.is_tool = false %}
 			w.At(130, 9, runtime.StmtSet)
-			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(false))
+			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132 {%- if message['role'] == 'assistant' %}
 		w.At(132, 5, runtime.StmtIf)
@@ -414,7 +411,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
-			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), ns.Attr("last_user_index")) {
+			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
 				// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 				w.At(148, 17, runtime.StmtIf)
 				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
@@ -454,7 +451,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:164 {%- if prev_ns.is_tool %}
 			w.At(164, 9, runtime.StmtIf)
-			if prevNs.Attr("is_tool").Truthy() {
+			if prevNsIsTool {
 				// tencent-Hy3.jinja:165 {{- toolresponses_end_token }}
 				w.At(165, 13, runtime.StmtPrint)
 				w.Write(toolresponsesEndToken)
@@ -468,7 +465,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(message2ToolCalls, nil, nil) && message2ToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169 {%- set prev_ns.is_tool_first = true %}
 				w.At(169, 13, runtime.StmtSet)
-				runtime.SetAttr(prevNs, "is_tool_first", runtime.Bool(true))
+				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170 {{- content }}
 				w.At(170, 13, runtime.StmtPrint)
 				w.Write(content2)
@@ -528,23 +525,23 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:194 {%- set prev_ns.is_tool = false %}
 			w.At(194, 9, runtime.StmtSet)
-			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(false))
+			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196 {%- if message['role'] == 'tool' %}
 		w.At(196, 5, runtime.StmtIf)
 		if runtime.EqStr(message2Role, "tool") {
 			// tencent-Hy3.jinja:197 {%- set prev_ns.is_tool = true %}
 			w.At(197, 9, runtime.StmtSet)
-			runtime.SetAttr(prevNs, "is_tool", runtime.Bool(true))
+			prevNsIsTool = true
 			// tencent-Hy3.jinja:198 {%- if prev_ns.is_tool_first %}
 			w.At(198, 9, runtime.StmtIf)
-			if prevNs.Attr("is_tool_first").Truthy() {
+			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199 {{- toolresponses_begin_token + '\n' }}
 				w.At(199, 13, runtime.StmtPrint)
 				w.WriteAdd(toolresponsesBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:200 {%- set prev_ns.is_tool_first = false %}
 				w.At(200, 13, runtime.StmtSet)
-				runtime.SetAttr(prevNs, "is_tool_first", runtime.Bool(false))
+				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			w.At(202, 9, runtime.StmtPrint)
@@ -557,12 +554,12 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		if (i3 == len(items3)-1) && runtime.EqStr(message2Role, "assistant") {
 			// tencent-Hy3.jinja:205 {%- set last_ns.last_is_assistant = true %}
 			w.At(205, 9, runtime.StmtSet)
-			runtime.SetAttr(lastNs, "last_is_assistant", runtime.Bool(true))
+			lastNsLastIsAssistant = true
 		}
 	}
 	// tencent-Hy3.jinja:209 {%- if prev_ns.is_tool %}
 	w.At(209, 1, runtime.StmtIf)
-	if prevNs.Attr("is_tool").Truthy() {
+	if prevNsIsTool {
 		// tencent-Hy3.jinja:210 {{- toolresponses_end_token }}
 		w.At(210, 5, runtime.StmtPrint)
 		w.Write(toolresponsesEndToken)
@@ -572,7 +569,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// tencent-Hy3.jinja:213 {%- if not last_ns.last_is_assistant %}
 		w.At(213, 5, runtime.StmtIf)
-		if !lastNs.Attr("last_is_assistant").Truthy() {
+		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
 			w.At(214, 9, runtime.StmtIf)
 			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.InStrs(reasoningEffort, "low", "high") {

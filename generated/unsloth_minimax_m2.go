@@ -46,9 +46,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	systemMessage := runtime.Undefined("system_message")
 	messages := in.Lookup("messages")
 	conversationMessages := runtime.Undefined("conversation_messages")
-	ns := runtime.Undefined("ns")
 	tools := in.Lookup("tools")
-	lastToolCall := runtime.Undefined("last_tool_call")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	w.At(3, 1, runtime.StmtSet)
@@ -155,7 +153,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-MiniMax-M2.jinja:55 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(55, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_index", runtime.Int(-1))})
+	nsLastUserIndex := runtime.Int(-1)
 	// unsloth-MiniMax-M2.jinja:56 {% for m in conversation_messages %}
 	w.At(56, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, conversationMessages)
@@ -166,7 +164,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(m.Attr("role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58 {% set ns.last_user_index = loop.index0 -%}
 			w.At(58, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "last_user_index", runtime.Int(int64(i)))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -204,7 +202,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82 {%- set last_tool_call = namespace(name=none) -%}
 	w.At(82, 1, runtime.StmtSet)
-	lastToolCall = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("name", runtime.None())})
+	lastToolCallName := runtime.None()
 	// unsloth-MiniMax-M2.jinja:83 {%- for message in conversation_messages -%}
 	w.At(83, 1, runtime.StmtFor)
 	items2 := runtime.Iterate(w, conversationMessages)
@@ -266,7 +264,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:107 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			w.At(107, 9, runtime.StmtIf)
-			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_user_index")) {
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(108, 13, runtime.StmtPrint)
 				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
@@ -340,11 +338,11 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				w.At(133, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", messageToolCalls.ItemInt(-1).Attr("function").Attr("name"))
+				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
 			} else {
 				// unsloth-MiniMax-M2.jinja:135 {%- set last_tool_call.name = none -%}
 				w.At(135, 13, runtime.StmtSet)
-				runtime.SetAttr(lastToolCall, "name", runtime.None())
+				lastToolCallName = runtime.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
 			w.At(137, 9, runtime.StmtPrint)
@@ -352,7 +350,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
 			w.At(140, 5, runtime.StmtIf)
-			if runtime.IsNone(lastToolCall.Attr("name"), nil, nil) {
+			if runtime.IsNone(lastToolCallName, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:141 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.At(141, 9, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))

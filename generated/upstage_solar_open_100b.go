@@ -42,10 +42,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	defaultSystemPrompt := in.Lookup("default_system_prompt")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	thinkRenderOption := in.Lookup("think_render_option")
-	sysNs := runtime.Undefined("sys_ns")
-	lastUserIdx := runtime.Undefined("last_user_idx")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
@@ -70,10 +67,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// upstage-Solar-Open-100B.jinja:8 {%- set sys_ns = namespace(is_first_block=true) -%}
 	w.At(8, 1, runtime.StmtSet)
-	sysNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("is_first_block", runtime.Bool(true))})
+	sysNsIsFirstBlock := true
 	// upstage-Solar-Open-100B.jinja:11 {%- set last_user_idx = namespace(value=-1) -%}
 	w.At(11, 1, runtime.StmtSet)
-	lastUserIdx = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(-1))})
+	lastUserIdxValue := runtime.Int(-1)
 	// upstage-Solar-Open-100B.jinja:12 {%- for message in messages -%}
 	w.At(12, 1, runtime.StmtFor)
 	items := runtime.Iterate(w, messages)
@@ -84,7 +81,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.Attr("role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14 {%- set last_user_idx.value = loop.index0 -%}
 			w.At(14, 9, runtime.StmtSet)
-			runtime.SetAttr(lastUserIdx, "value", runtime.Int(int64(i)))
+			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19 {%- macro render_system_message(user_system_messages) %}
@@ -95,12 +92,12 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if defaultSystemPrompt.Truthy() {
 			// upstage-Solar-Open-100B.jinja:21 {%- if not sys_ns.is_first_block %}
 			w.At(21, 9, runtime.StmtIf)
-			if !sysNs.Attr("is_first_block").Truthy() {
+			if !sysNsIsFirstBlock {
 				w.WriteString("\n\n")
 			}
 			// upstage-Solar-Open-100B.jinja:22 {%- set sys_ns.is_first_block = false %}
 			w.At(22, 9, runtime.StmtSet)
-			runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
+			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.At(23, 9, runtime.StmtPrint)
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
@@ -112,12 +109,12 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if userSystemMessages.Truthy() {
 			// upstage-Solar-Open-100B.jinja:26 {%- if not sys_ns.is_first_block %}
 			w.At(26, 9, runtime.StmtIf)
-			if !sysNs.Attr("is_first_block").Truthy() {
+			if !sysNsIsFirstBlock {
 				w.WriteString("\n\n")
 			}
 			// upstage-Solar-Open-100B.jinja:27 {%- set sys_ns.is_first_block = false %}
 			w.At(27, 9, runtime.StmtSet)
-			runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
+			sysNsIsFirstBlock = false
 			w.WriteString("## System Prompt")
 			// upstage-Solar-Open-100B.jinja:29 {%- for system_message in user_system_messages %}
 			w.At(29, 9, runtime.StmtFor)
@@ -134,12 +131,12 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		tools2 = runtime.Param(tools2, "tools")
 		// upstage-Solar-Open-100B.jinja:37 {%- if not sys_ns.is_first_block %}
 		w.At(37, 5, runtime.StmtIf)
-		if !sysNs.Attr("is_first_block").Truthy() {
+		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:38 {%- set sys_ns.is_first_block = false %}
 		w.At(38, 5, runtime.StmtSet)
-		runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
+		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43 {%- for tool in tools %}
 		w.At(43, 5, runtime.StmtFor)
@@ -157,12 +154,12 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		responseFormat2 = runtime.Param(responseFormat2, "response_format")
 		// upstage-Solar-Open-100B.jinja:58 {%- if not sys_ns.is_first_block %}
 		w.At(58, 5, runtime.StmtIf)
-		if !sysNs.Attr("is_first_block").Truthy() {
+		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:59 {%- set sys_ns.is_first_block = false %}
 		w.At(59, 5, runtime.StmtSet)
-		runtime.SetAttr(sysNs, "is_first_block", runtime.Bool(false))
+		sysNsIsFirstBlock = false
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 		// upstage-Solar-Open-100B.jinja:62 {{- response_format }}
 		w.At(62, 5, runtime.StmtPrint)
@@ -210,7 +207,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// upstage-Solar-Open-100B.jinja:87 {%- set ns = namespace(system_messages=[]) -%}
 	w.At(87, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_messages", runtime.NewList())})
+	nsSystemMessages := runtime.NewList()
 	// upstage-Solar-Open-100B.jinja:88 {%- for message in messages -%}
 	w.At(88, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
@@ -219,16 +216,16 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2.Attr("role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
 			w.At(90, 9, runtime.StmtSet)
-			runtime.SetAttr(ns, "system_messages", runtime.Add(ns.Attr("system_messages"), runtime.NewList(message2.Attr("content"))))
+			nsSystemMessages = runtime.Add(nsSystemMessages, runtime.NewList(message2.Attr("content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
 	w.At(94, 1, runtime.StmtIf)
-	if ((ns.Attr("system_messages").Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
+	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96 {{- render_system_message(ns.system_messages) }}
 		w.At(96, 9, runtime.StmtPrint)
-		renderSystemMessage(ns.Attr("system_messages"))
+		renderSystemMessage(nsSystemMessages)
 		// upstage-Solar-Open-100B.jinja:97 {%- if tools -%}
 		w.At(97, 9, runtime.StmtIf)
 		if tools.Truthy() {
@@ -314,7 +311,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				w.At(131, 13, runtime.StmtIf)
 				message3Reasoning2 := message3.Attr("reasoning")
-				if message3Reasoning2.Truthy() && runtime.Gt(runtime.Int(int64(i2)), lastUserIdx.Attr("value")) {
+				if message3Reasoning2.Truthy() && runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.At(132, 17, runtime.StmtPrint)
 					w.WriteString("<|begin|>assistant<|think|>")

@@ -49,7 +49,11 @@ func mayBeDictAttribute(name string) bool {
 func (v Value) pyAttr(name string) (Value, bool) {
 	switch v.kind {
 	case KindNamespace:
-		return v.namespace().attrs.GetStr(name)
+		r, ok := v.namespace().attrs.GetStr(name)
+		if ok && strings.HasPrefix(name, "_") || name == "__class__" || name == "_Namespace__attrs" {
+			return unsafeAttr(v, name), true // the sandbox refuses what starts with _
+		}
+		return r, ok
 	case KindLoop:
 		if r, ok := v.loop().attr(name); ok {
 			return r, true

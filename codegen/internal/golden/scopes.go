@@ -37,7 +37,6 @@ var Scopes = &runtime.Template{
 // renderScopes renders scopes.jinja.
 func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	count := runtime.Undefined("count")
-	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
 	block := runtime.Undefined("block")
 	shout := runtime.Undefined("shout")
@@ -49,7 +48,8 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	count = runtime.Int(0)
 	// scopes.jinja:3 {%- set ns = namespace(count=0, roles=[]) -%}
 	w.At(3, 1, runtime.StmtSet)
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("count", runtime.Int(0)), runtime.KW("roles", runtime.NewList())})
+	nsCount := runtime.Int(0)
+	nsRoles := runtime.NewList()
 	// scopes.jinja:4 {%- for m in messages -%}
 	w.At(4, 1, runtime.StmtFor)
 	for _, m := range runtime.Iterate(w, messages) {
@@ -59,10 +59,10 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 		count2 = runtime.Add(count2, runtime.Int(1))
 		// scopes.jinja:6 {%- set ns.count = ns.count + 1 -%}
 		w.At(6, 1, runtime.StmtSet)
-		runtime.SetAttr(ns, "count", runtime.Add(ns.Attr("count"), runtime.Int(1)))
+		nsCount = runtime.Add(nsCount, runtime.Int(1))
 		// scopes.jinja:7 {%- set ns.roles = ns.roles + [m.role] -%}
 		w.At(7, 1, runtime.StmtSet)
-		runtime.SetAttr(ns, "roles", runtime.Add(ns.Attr("roles"), runtime.NewList(m.Attr("role"))))
+		nsRoles = runtime.Add(nsRoles, runtime.NewList(m.Attr("role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9 {{ count }}
@@ -71,11 +71,11 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString(" ns.count=")
 	// scopes.jinja:9 {{ ns.count }}
 	w.At(9, 28, runtime.StmtPrint)
-	w.Write(ns.Attr("count"))
+	w.Write(nsCount)
 	w.WriteString(" roles=")
 	// scopes.jinja:9 {{ ns.roles }}
 	w.At(9, 49, runtime.StmtPrint)
-	w.Write(ns.Attr("roles"))
+	w.Write(nsRoles)
 	w.WriteString("\n")
 	// scopes.jinja:10 {% set block %}
 	w.At(10, 1, runtime.StmtSet)
