@@ -11,7 +11,7 @@ Prints Go benchmark lines, so that benchstat and bench/cmd/benchcompare read the
 
 A pair the template refuses (an exception) is left out and counted on stderr.
 
-Usage: python3 bench/python_bench.py [--benchtime 200x|0.1s] [--count N] [--run TEMPLATE_RE[/CASE_RE]]
+Usage: python3 bench/python_bench.py [--benchtime 200x|0.1s|20ms] [--count N] [--run TEMPLATE_RE[/CASE_RE]]
 """
 import argparse
 import json
@@ -27,7 +27,7 @@ REPO = os.path.dirname(HERE)
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--benchtime", default="200x",
-                    help="iterations per pair (200x) or seconds per pair (0.1s), as go test -benchtime")
+                    help="iterations per pair (200x) or time per pair (0.1s, 20ms), as go test -benchtime")
     ap.add_argument("--count", type=int, default=1, help="runs of each pair (as go test -count)")
     ap.add_argument("--run", default="",
                     help="only these pairs: TEMPLATE_RE[/CASE_RE], each part matched (unanchored) against the "
@@ -96,7 +96,7 @@ def time_pair(render, req, benchtime):
         for _ in range(n):
             render(req)
         return n, time.perf_counter() - t0
-    target = float(benchtime.rstrip("s"))
+    target = float(benchtime[:-2]) / 1000 if benchtime.endswith("ms") else float(benchtime[:-1])
     n = 1
     while True:
         t0 = time.perf_counter()
@@ -119,8 +119,8 @@ def main():
     sys.path.insert(0, tools)
     import hf_render  # noqa: E402
 
-    if not re.fullmatch(r"\d+x|\d+(\.\d+)?s", args.benchtime):
-        sys.exit("python_bench.py: --benchtime wants Nx or Ss, e.g. 200x or 0.1s")
+    if not re.fullmatch(r"\d+x|\d+(\.\d+)?m?s", args.benchtime):
+        sys.exit("python_bench.py: --benchtime wants Nx, Ss or Mms, e.g. 200x, 0.1s or 20ms")
     run = [re.compile(p) for p in args.run.split("/")] if args.run else []
     templates = read_catalog(shared)
     cases = read_cases(shared)

@@ -5,7 +5,7 @@
 # `tmplgen gen` over every template of ../shared/templates that compiles, and the time of
 # `go build ./generated`. Run from anywhere; takes ~10-15 minutes with the defaults.
 #
-#   BENCHTIME=200x   iterations per pair (or a duration such as 100ms), Go and Python alike
+#   BENCHTIME=20ms   time per pair (or a count of iterations such as 200x), Go and Python alike
 #   COUNT=1          runs of each benchmark (benchcompare takes the median)
 #   RUN=             a subset of pairs, TEMPLATE_RE[/CASE_RE] as go test -bench matches
 #                    sub-benchmarks (e.g. RUN='Qwen|llama3/tools'); empty runs them all
@@ -16,7 +16,7 @@
 #                    of the tree made with git archive)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BENCHTIME=${BENCHTIME:-200x}
+BENCHTIME=${BENCHTIME:-20ms}
 COUNT=${COUNT:-1}
 RUN=${RUN:-}
 SCALING_BENCHTIME=${SCALING_BENCHTIME:-100ms}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -308,20 +307,12 @@ func appendJSONFloat(b []byte, f float64) []byte {
 }
 
 // appendJSONString writes s as Python's json module does: quotes, backslashes and
-// control characters escaped; with ensureASCII also every non-ASCII character. It copies
-// eight bytes at a time while none of them needs escaping.
+// control characters escaped; with ensureASCII also every non-ASCII character.
 func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
-	b = slices.Grow(b, len(s)+2)
+	plain := jsonPlainPrefix(s, ensureASCII)
 	b = append(b, '"')
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) {
-			x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-			if !jsonEscapeIn8(x, ensureASCII) {
-				b = binary.LittleEndian.AppendUint64(b, x)
-				i += 8
-				continue
-			}
-		}
+	b = append(b, s[:plain]...)
+	for i := plain; i < len(s); {
 		c := s[i]
 		i++
 		// with ensure_ascii, json.dumps escapes everything outside ' '..'~' (DEL too)
@@ -361,6 +352,31 @@ func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// jsonPlainPrefix returns the length of the longest prefix of s that json.dumps writes
+// as it is: len(s) for most strings. It tests eight bytes at a time.
+func jsonPlainPrefix(s string, ensureASCII bool) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if jsonEscapeIn8(load8(s[i:]), ensureASCII) {
+			break
+		}
+	}
+	if i < len(s) && i >= 8 && !jsonEscapeIn8(load8(s[len(s)-8:]), ensureASCII) {
+		return len(s) // the last (overlapping) eight bytes are plain too
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f && ensureASCII {
+			break
+		}
+	}
+	return i
+}
+
+// load8 reads the first eight bytes of s as a little-endian word.
+func load8(s string) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
 }
 
 // jsonEscapeIn8 reports whether one of the 8 bytes of x (a little-endian word) needs
