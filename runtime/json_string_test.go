@@ -1,0 +1,77 @@
+package runtime
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// jsonStringReference is json.dumps of a str written rune by rune, as Python's
+// json.encoder does: the reference for appendJSONString, which skips plain runs eight
+// bytes at a time.
+func jsonStringReference(s string, ensureASCII bool) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20 || ensureASCII && r >= 0x7f && r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case ensureASCII && r >= 0x10000:
+			r -= 0x10000
+			fmt.Fprintf(&b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TestAppendJSONString puts every kind of character that json.dumps escapes (and
+// multi-byte ones) at every position of plain strings of every length up to 40, and
+// tries random strings over the same alphabet, with and without ensure_ascii.
+func TestAppendJSONString(t *testing.T) {
+	specials := []string{`"`, `\`, "\n", "\r", "\t", "\b", "\f", "\x00", "\x1f", "\x7f", "é", "€", "😀", " ", "~"}
+	var inputs []string
+	for n := 0; n <= 40; n++ {
+		plain := strings.Repeat("abcdefgh", 6)[:n]
+		inputs = append(inputs, plain)
+		for i := 0; i <= n; i++ {
+			for _, c := range specials {
+				inputs = append(inputs, plain[:i]+c+plain[i:])
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := append(specials, "a", "b", "xyz")
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	for _, s := range inputs {
+		for _, ensureASCII := range []bool{false, true} {
+			got := string(appendJSONString([]byte("x"), s, ensureASCII))
+			if want := "x" + jsonStringReference(s, ensureASCII); got != want {
+				t.Fatalf("%q (ensure_ascii=%v): got %s, want %s", s, ensureASCII, got, want)
+			}
+		}
+	}
+}
