@@ -1386,9 +1386,13 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 			return rt("NewDictCall").Call(args, kwargs)
 		case "strftime_now":
 			return rt("StrftimeNow").Call(jen.Id("in"), args, kwargs)
-		case "raise_exception", "range", "cycler":
+		case "range":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-				name := map[string]string{"raise_exception": "RaiseException", "range": "Range", "cycler": "Cycler"}[fn.Name]
+				return rt("Range").Call(append([]jen.Code{jen.Id("in")}, g.values(x.Args.Args)...)...)
+			}
+		case "raise_exception", "cycler":
+			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+				name := map[string]string{"raise_exception": "RaiseException", "cycler": "Cycler"}[fn.Name]
 				return rt(name).Call(g.values(x.Args.Args)...)
 			}
 		case "joiner":

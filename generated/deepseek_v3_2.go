@@ -394,7 +394,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			prevAssistantIdxValue := runtime.Int(-1)
 			// DeepSeek-V3.2.jinja:187 {%- for i in range(msg_index - 1, -1, -1) -%}
 			w.At(187, 5, runtime.StmtFor)
-			for _, i4 := range runtime.Iterate(w, runtime.Range(runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+			for _, i4 := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				w.At(188, 7, runtime.StmtIf)
 				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {

@@ -1369,7 +1369,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618 {%- for idx in range(items | length) -%}
 		w.At(618, 5, runtime.StmtFor)
-		for _, idx := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(items, nil, nil))) {
+		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items, nil, nil))) {
 			// GigaChat3.5.jinja:619 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
 			w.At(619, 9, runtime.StmtSet)
 			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
@@ -1699,7 +1699,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name3))
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9, runtime.StmtFor)
-			for _, k5 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				nm := nmInput
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, runtime.StmtIf)
@@ -1816,7 +1816,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9, runtime.StmtFor)
-			for _, k6 := range runtime.Iterate(w, runtime.Range(runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				fcContent := fcContentInput
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, runtime.StmtIf)

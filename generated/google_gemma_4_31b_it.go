@@ -649,7 +649,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	nsTurnLastUserIdx := runtime.Int(-1)
 	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
 	w.At(207, 1, runtime.StmtFor)
-	for _, i9 := range runtime.Iterate(w, runtime.Range(runtime.FilterLength(loopMessages, nil, nil))) {
+	for _, i9 := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages, nil, nil))) {
 		// google-gemma-4-31B-it.jinja:208 {%- if loop_messages[i]['role'] == 'user' -%}
 		w.At(208, 5, runtime.StmtIf)
 		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
@@ -688,7 +688,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Gt(runtime.Int(int64(i10)), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221 {%- for j in range(loop.index0 - 1, -1, -1) -%}
 				w.At(221, 9, runtime.StmtFor)
-				for _, j := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+				for _, j := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
 					w.At(222, 13, runtime.StmtIf)
 					if !prevNtFound {
@@ -816,7 +816,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				w.At(271, 17, runtime.StmtFor)
-				for _, k := range runtime.Iterate(w, runtime.Range(runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
+				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
 					follow := followInput
 					toolBody := toolBodyInput
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}

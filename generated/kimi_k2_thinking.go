@@ -154,7 +154,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// Kimi-K2-Thinking.jinja:44 {%- for idx in range(messages|length-1, -1, -1) -%}
 	w.At(44, 1, runtime.StmtFor)
-	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		w.At(45, 5, runtime.StmtIf)
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {

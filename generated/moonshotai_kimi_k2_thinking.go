@@ -142,7 +142,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40 {%- for idx in range(messages|length-1, -1, -1) -%}
 	w.At(40, 1, runtime.StmtFor)
-	for _, idx := range runtime.Iterate(w, runtime.Range(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		w.At(41, 5, runtime.StmtIf)
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {

@@ -202,7 +202,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
 				w.At(61, 13, runtime.StmtFor)
-				for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
+				for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					toolIndex := runtime.Undefined("tool_index")
 					toolCall := toolCallInput
 					singleToolXml := singleToolXmlInput
@@ -279,7 +279,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
 					w.At(91, 17, runtime.StmtFor)
-					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(toolSepCount, toolCallsCount)) {
+					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(in, toolSepCount, toolCallsCount)) {
 						toolCall2 := runtime.Undefined("tool_call")
 						remainingToolXml := runtime.Undefined("remaining_tool_xml")
 						processedContent3 := processedContent

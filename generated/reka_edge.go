@@ -231,7 +231,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Reka-Edge.jinja:76 {%- for idx in range(start_idx, messages|length) -%}
 	w.At(76, 1, runtime.StmtFor)
-	for _, idx2 := range runtime.Iterate(w, runtime.Range(startIdx, runtime.FilterLength(messages, nil, nil))) {
+	for _, idx2 := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages, nil, nil))) {
 		message := runtime.Undefined("message")
 		role := runtime.Undefined("role")
 		content3 := runtime.Undefined("content")

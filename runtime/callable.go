@@ -267,7 +267,7 @@ func (templateRef) callMethod(string, []Value, []Kwarg) (Value, bool) { return V
 func Globals(in *Input, name string) Value {
 	switch name {
 	case "range":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { noKwargs(name, k); return Range(a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { noKwargs(name, k); return Range(in, a...) })
 	case "dict":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewDictCall(a, k) })
 	case "namespace":
@@ -380,8 +380,9 @@ func SetAttr(ns Value, name string, v Value) {
 	ns.namespace().attrs.SetStr(name, v)
 }
 
-// Range is Python's range(stop) or range(start, stop[, step]), as a list.
-func Range(args ...Value) Value {
+// Range is Python's range(stop) or range(start, stop[, step]), as a list, refused
+// (as Jinja2's sandbox does) when it would have more than in.Limits.MaxRange items.
+func Range(in *Input, args ...Value) Value {
 	if len(args) < 1 || len(args) > 3 {
 		throw(TypeError, "range expected at most 3 arguments, got %d", len(args))
 	}
@@ -412,8 +413,8 @@ func Range(args ...Value) Value {
 	} else if step < 0 && start > stop {
 		n = (start - stop - step - 1) / -step
 	}
-	if n > MaxRange {
-		throw(SecurityError, "Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", MaxRange)
+	if limit := in.Limits.withDefaults().MaxRange; n > int64(limit) {
+		throw(SecurityError, "Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", limit)
 	}
 	items := make([]Value, n)
 	for i := range items {
@@ -421,9 +422,6 @@ func Range(args ...Value) Value {
 	}
 	return listValue(KindList, &List{Items: items, name: rangeRepr(start, stop, step)})
 }
-
-// MaxRange is the largest range() Jinja2's sandbox allows.
-const MaxRange = 100000
 
 func rangeRepr(start, stop, step int64) string {
 	if step == 1 {

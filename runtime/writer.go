@@ -10,6 +10,7 @@ type Limits struct {
 	MaxOutput     int // bytes of output, including text captured by macros and set blocks (default 64 MiB)
 	MaxIterations int // loop iterations in all (default 10,000,000)
 	MaxDepth      int // nested macro calls (default 500)
+	MaxRange      int // items of one range() (default 100,000: MAX_RANGE of Jinja2's sandbox)
 }
 
 // Default limits.
@@ -17,6 +18,7 @@ const (
 	DefaultMaxOutput     = 64 << 20
 	DefaultMaxIterations = 10_000_000
 	DefaultMaxDepth      = 500
+	DefaultMaxRange      = 100_000
 )
 
 func (l Limits) withDefaults() Limits {
@@ -28,6 +30,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxRange <= 0 {
+		l.MaxRange = DefaultMaxRange
 	}
 	return l
 }

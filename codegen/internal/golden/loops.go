@@ -97,7 +97,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:8 {% for i in range(10) %}
 	w.At(8, 1, runtime.StmtFor)
-	for _, i2 := range runtime.Iterate(w, runtime.Range(runtime.Int(10))) {
+	for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(10))) {
 		// loops.jinja:8 {% if i is even %}
 		w.At(8, 25, runtime.StmtIf)
 		if runtime.IsEven(i2, nil, nil) {
