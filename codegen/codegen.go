@@ -549,27 +549,37 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		// template to escape them, so each operand can be written as it comes
 		var code []jen.Code
 		for _, op := range operands {
-			if s, ok := strConst(op); ok {
-				code = append(code, jen.Id("w").Dot("WriteString").Call(jen.Lit(s)))
-			} else {
-				code = append(code, jen.Id("w").Dot("WriteStr").Call(g.value(op)))
-			}
+			code = append(code, g.writeOperand(op, "WriteStr"))
 		}
 		return code
 	case *ir.Concat:
-		return []jen.Code{jen.Id("w").Dot("WriteConcat").Call(g.values(x.Items)...)}
+		// a ~ b ~ c written operand by operand: the str() of each
+		var code []jen.Code
+		for _, op := range x.Items {
+			code = append(code, g.writeOperand(op, "Write"))
+		}
+		return code
 	case *ir.Call:
 		if c, ok := g.macros.direct[x]; ok && !g.macros.recursive[c.macro.Var] {
 			// the macro writes into the output itself
 			return []jen.Code{g.callMacroFunc(c)}
 		}
-	case *ir.Filter:
-		if x.Name == "tojson" {
-			args, kwargs := g.args(x.Args)
-			return []jen.Code{jen.Id("w").Dot("WriteJSON").Call(g.value(x.X), args, kwargs)}
-		}
 	}
-	return []jen.Code{jen.Id("w").Dot("Write").Call(g.value(x))}
+	return []jen.Code{g.writeOperand(x, "Write")}
+}
+
+// writeOperand writes one operand of an output: a str literal as it is, x | tojson
+// encoded straight into the output (it is a str), anything else with write
+// (WriteStr for an operand of a sum of strs, Write for the str() of a value).
+func (g *gen) writeOperand(x ir.Expr, write string) jen.Code {
+	if s, ok := strConst(x); ok {
+		return jen.Id("w").Dot("WriteString").Call(jen.Lit(s))
+	}
+	if f, ok := x.(*ir.Filter); ok && f.Name == "tojson" {
+		args, kwargs := g.args(f.Args)
+		return jen.Id("w").Dot("WriteJSON").Call(g.value(f.X), args, kwargs)
+	}
+	return jen.Id("w").Dot(write).Call(g.value(x))
 }
 
 // isReversal reports whether x is y[::-1].

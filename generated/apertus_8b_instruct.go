@@ -174,7 +174,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
 						w.At(53, 21, runtime.StmtPrint)
 						w.WriteString("// default: ")
-						w.WriteStr(runtime.FilterTojson(variant2Default, nil, nil))
+						w.WriteJSON(variant2Default, nil, nil)
 					}
 					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
 					w.At(55, 17, runtime.StmtIf)
@@ -331,7 +331,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(120, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
-							w.WriteStr(runtime.FilterTojson(paramSpec2Default, nil, nil))
+							w.WriteJSON(paramSpec2Default, nil, nil)
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
@@ -733,7 +733,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("{\"")
 						w.WriteStr(function.Attr("name"))
 						w.WriteString("\": ")
-						w.WriteStr(runtime.FilterTojson(function.Attr("arguments"), nil, nil))
+						w.WriteJSON(function.Attr("arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
 						w.At(298, 21, runtime.StmtIf)

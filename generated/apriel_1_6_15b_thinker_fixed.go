@@ -277,7 +277,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
+					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132 {%- if add_tool_id == true and 'id' in tool_call -%}
 					w.At(132, 17, runtime.StmtIf)
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {

@@ -240,7 +240,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85 {{- " " ~ (spec.description or "") }}
 					w.At(85, 7, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str(" "), runtime.Or(spec2.Attr("description"), func() runtime.Value {
+					w.WriteString(" ")
+					w.Write(runtime.Or(spec2.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
 				}
@@ -268,7 +269,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97 {{- " " ~ (spec.description or "") }}
 					w.At(97, 7, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str(" "), runtime.Or(spec3.Attr("description"), func() runtime.Value {
+					w.WriteString(" ")
+					w.Write(runtime.Or(spec3.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
 				}

@@ -154,7 +154,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 						w.WriteStr(toolFunction.ItemStr("name"))
 						w.WriteString("<｜tool▁sep｜>")
-						w.WriteStr(runtime.FilterTojson(toolFunction.ItemStr("arguments"), nil, nil))
+						w.WriteJSON(toolFunction.ItemStr("arguments"), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
@@ -171,7 +171,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<｜tool▁call▁begin｜>")
 					w.WriteStr(toolFunction2.ItemStr("name"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteStr(runtime.FilterTojson(toolFunction2.ItemStr("arguments"), nil, nil))
+					w.WriteJSON(toolFunction2.ItemStr("arguments"), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}

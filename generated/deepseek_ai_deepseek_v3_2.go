@@ -333,7 +333,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter name=\"")
 							w.WriteStr(key)
 							w.WriteString("\" string=\"false\">")
-							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteJSON(val, nil, nil)
 							w.WriteString("</")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")

@@ -392,7 +392,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter name=\"")
 							w.WriteStr(key)
 							w.WriteString("\" string=\"false\">")
-							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteJSON(val, nil, nil)
 							w.WriteString("</")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")

@@ -180,7 +180,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
 						w.At(61, 6, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str(" // default: "), default2)
+						w.WriteString(" // default: ")
+						w.Write(default2)
 					}
 				}
 				w.WriteString("\n")

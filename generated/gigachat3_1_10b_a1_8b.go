@@ -179,7 +179,8 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// GigaChat3.1-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
 						w.At(61, 6, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str(" // default: "), default2)
+						w.WriteString(" // default: ")
+						w.Write(default2)
 					}
 				}
 				w.WriteString("\n")
@@ -374,7 +375,11 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:187 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
 		w.At(187, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("{\"name\": \""), call.ItemStr("name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}"))
+		w.WriteString("{\"name\": \"")
+		w.Write(call.ItemStr("name"))
+		w.WriteString("\", \"arguments\": ")
+		w.Write(arguments)
+		w.WriteString("}")
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:191 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role runtime.Value) {

@@ -424,7 +424,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsString(c, nil, nil) {
 					// GigaChat3.5.jinja:133 {{- '"' ~ c ~ '"' -}}
 					w.At(133, 5, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\""), c, runtime.Str("\""))
+					w.WriteString("\"")
+					w.Write(c)
+					w.WriteString("\"")
 				} else if runtime.IsBoolean(c, nil, nil) {
 					// GigaChat3.5.jinja:135 {{- 'true' if c else 'false' -}}
 					w.At(135, 5, runtime.StmtPrint)
@@ -572,7 +574,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// GigaChat3.5.jinja:198 {{- ' // default: ' ~ default | string -}}
 							w.At(198, 7, runtime.StmtPrint)
-							w.WriteConcat(runtime.Str(" // default: "), runtime.FilterString(default2, nil, nil))
+							w.WriteString(" // default: ")
+							w.Write(runtime.FilterString(default2, nil, nil))
 						}
 					}
 					w.WriteString("\n")
@@ -590,7 +593,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:211 {{- '"' ~ schema.const ~ '"' -}}
 						w.At(211, 6, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\""), schemaConst, runtime.Str("\""))
+						w.WriteString("\"")
+						w.Write(schemaConst)
+						w.WriteString("\"")
 					} else if runtime.IsBoolean(schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:213 {{- 'true' if schema.const else 'false' -}}
 						w.At(213, 6, runtime.StmtPrint)
@@ -635,7 +640,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsString(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:235 {{- '"' ~ schema.const ~ '"' -}}
 						w.At(235, 6, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\""), schemaConst2, runtime.Str("\""))
+						w.WriteString("\"")
+						w.Write(schemaConst2)
+						w.WriteString("\"")
 					} else if runtime.IsBoolean(schemaConst2, nil, nil) {
 						// GigaChat3.5.jinja:237 {{- 'true' if schema.const else 'false' -}}
 						w.At(237, 6, runtime.StmtPrint)
@@ -700,7 +707,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:278 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(278, 5, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
+					w.WriteString("[")
+					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
+					w.WriteString("]")
 				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:280 {%- set nst = namespace(bits=[]) -%}
 					w.At(280, 5, runtime.StmtSet)
@@ -716,7 +725,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:284 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.At(284, 5, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("["), runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]"))
+					w.WriteString("[")
+					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
+					w.WriteString("]")
 				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:287 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					w.At(287, 5, runtime.StmtSet)
@@ -725,7 +736,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					})
 					// GigaChat3.5.jinja:288 {{- '(' ~ el ~ ')[]' -}}
 					w.At(288, 5, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("("), el, runtime.Str(")[]"))
+					w.WriteString("(")
+					w.Write(el)
+					w.WriteString(")[]")
 				} else {
 					w.WriteString("Array<any>")
 				}
@@ -1196,11 +1209,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsString(value, nil, nil) {
 			// GigaChat3.5.jinja:534 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			w.At(534, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>"))
+			w.WriteString("<｜GCML｜parameter name=\"")
+			w.Write(name)
+			w.WriteString("\" string=\"true\">")
+			w.Write(value)
+			w.WriteString("</｜GCML｜parameter>")
 		} else {
 			// GigaChat3.5.jinja:536 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
 			w.At(536, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>"))
+			w.WriteString("<｜GCML｜parameter name=\"")
+			w.Write(name)
+			w.WriteString("\" string=\"false\">")
+			w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteString("</｜GCML｜parameter>")
 		}
 	}
 	// GigaChat3.5.jinja:542 {%- macro render_gcml_invoke(call) -%}
@@ -1232,7 +1253,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:552 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.At(552, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("<｜GCML｜invoke name=\""), inner.ItemStr("name"), runtime.Str("\">\n"))
+		w.WriteString("<｜GCML｜invoke name=\"")
+		w.Write(inner.ItemStr("name"))
+		w.WriteString("\">\n")
 		// GigaChat3.5.jinja:553 {%- if args -%}
 		w.At(553, 5, runtime.StmtIf)
 		if args2.Truthy() {
@@ -1334,7 +1357,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:600 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.At(600, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("<function_response name=\""), name2, runtime.Str("\">"), body, runtime.Str("</function_response>"))
+		w.WriteString("<function_response name=\"")
+		w.Write(name2)
+		w.WriteString("\">")
+		w.Write(body)
+		w.WriteString("</function_response>")
 	}
 	// GigaChat3.5.jinja:604 {%- macro render_function_responses(content, names) -%}
 	renderFunctionResponses := func(content2, names runtime.Value) {

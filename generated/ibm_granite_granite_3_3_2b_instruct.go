@@ -161,7 +161,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55 {{- ' ' + controls | tojson()}}
 				w.At(55, 18, runtime.StmtPrint)
 				w.WriteString(" ")
-				w.WriteStr(runtime.FilterTojson(controls, nil, nil))
+				w.WriteJSON(controls, nil, nil)
 			}
 			w.WriteString("<|end_of_role|>")
 		}

@@ -152,7 +152,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				w.WriteString("```json")
 				w.WriteString("\n")
-				w.WriteStr(runtime.FilterTojson(toolArgs, nil, nil))
+				w.WriteJSON(toolArgs, nil, nil)
 				w.WriteString("\n")
 				w.WriteString("```")
 				w.WriteString("<｜tool▁call▁end｜>")

@@ -90,7 +90,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.At(19, 9, runtime.StmtPrint)
 			w.WriteString("<|tool_response|>")
-			w.WriteStr(runtime.FilterTojson(message.ItemStr("content"), nil, nil))
+			w.WriteJSON(message.ItemStr("content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
 		} else if !runtime.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
@@ -111,7 +111,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.At(26, 13, runtime.StmtPrint)
 				w.WriteString("<|tool_call|>")
-				w.WriteStr(runtime.FilterTojson(toolCall, nil, nil))
+				w.WriteJSON(toolCall, nil, nil)
 				w.WriteString("<|/tool_call|>")
 			}
 			w.WriteString("<|end|>")

@@ -247,7 +247,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82 {{ " Default=" ~ default_value ~ "." }}
 				w.At(82, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str(" Default="), defaultValue, runtime.Str("."))
+				w.WriteString(" Default=")
+				w.Write(defaultValue)
+				w.WriteString(".")
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85 {%- set format_param = get_format_param(param) -%}
 			w.At(85, 9, runtime.StmtSet)
@@ -259,7 +261,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if !runtime.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87 {{ " Format=" ~ format_param }}
 				w.At(87, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str(" Format="), formatParam)
+				w.WriteString(" Format=")
+				w.Write(formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 			w.At(90, 9, runtime.StmtFor)

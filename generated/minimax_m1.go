@@ -104,7 +104,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35 {{ tool | tojson ~ '\n' -}}
 			w.At(35, 1, runtime.StmtPrint)
-			w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
+			w.WriteJSON(tool, nil, nil)
+			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
@@ -172,7 +173,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(toolCallFunction.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
-				w.WriteStr(runtime.FilterTojson(toolCallFunction.Attr("arguments"), nil, nil))
+				w.WriteJSON(toolCallFunction.Attr("arguments"), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")

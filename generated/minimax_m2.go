@@ -167,7 +167,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M2.jinja:61 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
 	w.At(61, 1, runtime.StmtPrint)
-	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
+	w.WriteString("]~!b[")
+	w.WriteString("]~b]system")
+	w.WriteString("\n")
 	// MiniMax-M2.jinja:62 {{- build_system_message(system_message) }}
 	w.At(62, 1, runtime.StmtPrint)
 	buildSystemMessage(systemMessage)
@@ -176,26 +178,36 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.At(65, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
+		w.WriteString("\n\n")
+		w.WriteString("# Tools")
+		w.WriteString("\n")
+		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
+		w.WriteString("\n")
 		// MiniMax-M2.jinja:66 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.At(66, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
+		w.WriteString("\n")
+		w.WriteString("<tools>")
+		w.WriteString("\n")
 		// MiniMax-M2.jinja:67 {{- render_tool_namespace("functions", tools) }}
 		w.At(67, 5, runtime.StmtPrint)
 		renderToolNamespace(runtime.Str("functions"), tools)
 		// MiniMax-M2.jinja:68 {{- '</tools>' ~ '\n\n' }}
 		w.At(68, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
+		w.WriteString("</tools>")
+		w.WriteString("\n\n")
 		// MiniMax-M2.jinja:69 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
 		w.At(69, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n"))
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
+		w.WriteString("\n")
 		// MiniMax-M2.jinja:70 {{- '\n' ~ toolcall_begin_token }}
 		w.At(70, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken)
+		w.WriteString("\n")
+		w.Write(toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76 {{- '\n' ~ toolcall_end_token }}
 		w.At(76, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), toolcallEndToken)
+		w.WriteString("\n")
+		w.Write(toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81 {%- set last_tool_call = namespace(name=none) -%}
@@ -214,7 +226,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85 {{- ']~b]ai' ~ '\n' }}
 			w.At(85, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
+			w.WriteString("]~b]ai")
+			w.WriteString("\n")
 			// MiniMax-M2.jinja:87 {%- set reasoning_content = ” %}
 			w.At(87, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
@@ -243,7 +256,12 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(98, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
+				w.WriteString("<think>")
+				w.WriteString("\n")
+				w.Write(reasoningContent)
+				w.WriteString("\n")
+				w.WriteString("</think>")
+				w.WriteString("\n\n")
 			}
 			// MiniMax-M2.jinja:100 {%- if content -%}
 			w.At(100, 9, runtime.StmtIf)
@@ -258,7 +276,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.At(104, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
+				w.WriteString("\n")
+				w.Write(toolcallBeginToken)
+				w.WriteString("\n")
 				// MiniMax-M2.jinja:106 {%- for tool_call in message.tool_calls -%}
 				w.At(106, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
@@ -302,7 +322,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// MiniMax-M2.jinja:117 {{- '</invoke>' ~ '\n' }}
 					w.At(117, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("</invoke>"), runtime.Str("\n"))
+					w.WriteString("</invoke>")
+					w.WriteString("\n")
 				}
 				// MiniMax-M2.jinja:120 {{- toolcall_end_token}}
 				w.At(120, 13, runtime.StmtPrint)
@@ -317,7 +338,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
 			w.At(125, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
 			w.At(128, 5, runtime.StmtIf)
@@ -368,13 +390,15 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
 			w.At(150, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
+			w.WriteString("]~b]user")
+			w.WriteString("\n")
 			// MiniMax-M2.jinja:151 {{- visible_text(message.content) }}
 			w.At(151, 9, runtime.StmtPrint)
 			visibleText(message.Attr("content"))
 			// MiniMax-M2.jinja:152 {{- '[e~[' ~ '\n' }}
 			w.At(152, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		}
 	}
 	// MiniMax-M2.jinja:157 {%- if add_generation_prompt -%}
@@ -382,6 +406,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.At(158, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n"))
+		w.WriteString("]~b]ai")
+		w.WriteString("\n")
+		w.WriteString("<think>")
+		w.WriteString("\n")
 	}
 }

@@ -226,7 +226,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
 		w.At(74, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n"))
+		w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
+		w.Write(thinkBeginToken)
+		w.Write(thinkEndToken)
+		w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
+		w.Write(thinkEndToken)
+		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
 		// MiniMax-M3.jinja:75 {%- if thinking_mode is defined -%}
 		w.At(75, 5, runtime.StmtIf)
 		if runtime.IsDefined(thinkingMode, nil, nil) {
@@ -305,16 +310,22 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M3.jinja:115 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	w.At(115, 1, runtime.StmtPrint)
-	w.WriteConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n"))
+	w.Write(bodToken)
+	w.Write(bosToken)
+	w.WriteString("system")
+	w.WriteString("\n")
 	// MiniMax-M3.jinja:116 {{- build_system_message(system_message) }}
 	w.At(116, 1, runtime.StmtPrint)
 	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117 {{- eos_token ~ '\n' }}
 	w.At(117, 1, runtime.StmtPrint)
-	w.WriteConcat(eosToken, runtime.Str("\n"))
+	w.Write(eosToken)
+	w.WriteString("\n")
 	// MiniMax-M3.jinja:120 {{- bos_token ~ 'developer' ~ '\n' }}
 	w.At(120, 1, runtime.StmtPrint)
-	w.WriteConcat(bosToken, runtime.Str("developer"), runtime.Str("\n"))
+	w.Write(bosToken)
+	w.WriteString("developer")
+	w.WriteString("\n")
 	// MiniMax-M3.jinja:121 {{- build_developer_message(developer_message) }}
 	w.At(121, 1, runtime.StmtPrint)
 	buildDeveloperMessage(developerMessage)
@@ -323,22 +334,34 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.At(123, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
+		w.WriteString("\n\n")
+		w.WriteString("# Tools")
+		w.WriteString("\n")
+		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:124 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.At(124, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
+		w.WriteString("\n")
+		w.WriteString("<tools>")
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:125 {{- render_tool_namespace("functions", tools) }}
 		w.At(125, 5, runtime.StmtPrint)
 		renderToolNamespace(runtime.Str("functions"), tools)
 		// MiniMax-M3.jinja:126 {{- '</tools>' ~ '\n\n' }}
 		w.At(126, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
+		w.WriteString("</tools>")
+		w.WriteString("\n\n")
 		// MiniMax-M3.jinja:127 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
 		w.At(127, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, runtime.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n"))
+		w.WriteString("To call tools, wrap all invocations in a single ")
+		w.Write(toolcallBeginToken)
+		w.Write(toolcallEndToken)
+		w.WriteString(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
 		// MiniMax-M3.jinja:128 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 		w.At(128, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
+		w.WriteString("\n")
+		w.Write(toolcallBeginToken)
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:129 {{- ns_token + '<invoke name="tool-name-1">' }}
 		w.At(129, 5, runtime.StmtPrint)
 		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">"))
@@ -381,7 +404,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// MiniMax-M3.jinja:143 {{- eos_token ~ '\n' }}
 	w.At(143, 1, runtime.StmtPrint)
-	w.WriteConcat(eosToken, runtime.Str("\n"))
+	w.Write(eosToken)
+	w.WriteString("\n")
 	// MiniMax-M3.jinja:146 {%- set last_tool_call = namespace(name=none) -%}
 	w.At(146, 1, runtime.StmtSet)
 	lastToolCallName := runtime.None()
@@ -398,7 +422,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149 {{- bos_token ~ 'ai' ~ '\n' }}
 			w.At(149, 9, runtime.StmtPrint)
-			w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
+			w.Write(bosToken)
+			w.WriteString("ai")
+			w.WriteString("\n")
 			// MiniMax-M3.jinja:151 {%- set reasoning_content = ” %}
 			w.At(151, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
@@ -427,7 +453,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
 				w.At(164, 13, runtime.StmtPrint)
-				w.WriteConcat(thinkBeginToken, reasoningContent, thinkEndToken)
+				w.Write(thinkBeginToken)
+				w.Write(reasoningContent)
+				w.Write(thinkEndToken)
 			} else {
 				// MiniMax-M3.jinja:167 {{- think_end_token }}
 				w.At(167, 13, runtime.StmtPrint)
@@ -446,7 +474,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174 {{- toolcall_begin_token ~ '\n' }}
 				w.At(174, 13, runtime.StmtPrint)
-				w.WriteConcat(toolcallBeginToken, runtime.Str("\n"))
+				w.Write(toolcallBeginToken)
+				w.WriteString("\n")
 				// MiniMax-M3.jinja:176 {%- for tool_call in message.tool_calls -%}
 				w.At(176, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
@@ -516,7 +545,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
 			w.At(199, 9, runtime.StmtPrint)
-			w.WriteConcat(eosToken, runtime.Str("\n"))
+			w.Write(eosToken)
+			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
 			w.At(202, 9, runtime.StmtIf)
@@ -530,7 +560,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:206 {{- bos_token ~ 'tool' }}
 				w.At(206, 13, runtime.StmtPrint)
-				w.WriteConcat(bosToken, runtime.Str("tool"))
+				w.Write(bosToken)
+				w.WriteString("tool")
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209 {%- if message.content is string -%}
@@ -576,18 +607,22 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			if (i == len(items)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:224 {{- eos_token ~ '\n' -}}
 				w.At(224, 13, runtime.StmtPrint)
-				w.WriteConcat(eosToken, runtime.Str("\n"))
+				w.Write(eosToken)
+				w.WriteString("\n")
 			}
 		} else if runtime.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
 			w.At(228, 9, runtime.StmtPrint)
-			w.WriteConcat(bosToken, runtime.Str("user"), runtime.Str("\n"))
+			w.Write(bosToken)
+			w.WriteString("user")
+			w.WriteString("\n")
 			// MiniMax-M3.jinja:229 {{- visible_text(message.content) }}
 			w.At(229, 9, runtime.StmtPrint)
 			visibleText(message.Attr("content"))
 			// MiniMax-M3.jinja:230 {{- eos_token ~ '\n' }}
 			w.At(230, 9, runtime.StmtPrint)
-			w.WriteConcat(eosToken, runtime.Str("\n"))
+			w.Write(eosToken)
+			w.WriteString("\n")
 		}
 	}
 	// MiniMax-M3.jinja:235 {%- if add_generation_prompt -%}
@@ -595,7 +630,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236 {{- bos_token ~ 'ai' ~ '\n' }}
 		w.At(236, 1, runtime.StmtPrint)
-		w.WriteConcat(bosToken, runtime.Str("ai"), runtime.Str("\n"))
+		w.Write(bosToken)
+		w.WriteString("ai")
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:237 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		w.At(237, 1, runtime.StmtIf)
 		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {

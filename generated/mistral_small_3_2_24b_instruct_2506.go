@@ -149,7 +149,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.At(69, 13, runtime.StmtPrint)
 				w.WriteString("[AVAILABLE_TOOLS]")
-				w.WriteStr(runtime.FilterTojson(tools, nil, nil))
+				w.WriteJSON(tools, nil, nil)
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
@@ -207,7 +207,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.At(94, 17, runtime.StmtPrint)
 					w.WriteString("[ARGS]")
-					w.WriteStr(runtime.FilterTojson(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil))
+					w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96 {{- eos_token }}
 				w.At(96, 13, runtime.StmtPrint)

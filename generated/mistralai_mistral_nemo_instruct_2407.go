@@ -150,7 +150,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": ")
-							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteJSON(val, nil, nil)
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38 {%- if not loop.last %}
 						w.At(38, 21, runtime.StmtIf)

@@ -197,7 +197,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": ")
-							w.WriteStr(runtime.FilterTojson(val, nil, nil))
+							w.WriteJSON(val, nil, nil)
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58 {%- if not loop.last %}
 						w.At(58, 21, runtime.StmtIf)

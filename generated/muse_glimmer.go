@@ -181,13 +181,13 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else ”) | tojson) +…
 			w.At(68, 9, runtime.StmtPrint)
 			w.WriteString("{\"name\": ")
-			w.WriteStr(runtime.FilterTojson(tns2, nil, nil))
+			w.WriteJSON(tns2, nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteStr(runtime.FilterTojson(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
+			w.WriteJSON(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
 				return nd.Item(tns2)
 			}, func() runtime.Value {
 				return runtime.Str("")
-			}), nil, nil))
+			}), nil, nil)
 			w.WriteString("}\n")
 		}
 		w.WriteString("// Function schemas")
@@ -206,11 +206,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:73 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.At(73, 9, runtime.StmtPrint)
 			w.WriteString("\n{\"name\": ")
-			w.WriteStr(runtime.FilterTojson(fn2.Attr("name"), nil, nil))
+			w.WriteJSON(fn2.Attr("name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteStr(runtime.FilterTojson(fn2.Attr("description"), nil, nil))
+			w.WriteJSON(fn2.Attr("description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			w.WriteStr(runtime.FilterTojson(fn2.Attr("parameters"), nil, nil))
+			w.WriteJSON(fn2.Attr("parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")

@@ -87,7 +87,10 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	toolToken = runtime.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
 	w.At(5, 163, runtime.StmtPrint)
-	w.WriteConcat(bos, systemStartHeader, systemToken, systemEndHeader)
+	w.Write(bos)
+	w.Write(systemStartHeader)
+	w.Write(systemToken)
+	w.Write(systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
 	w.At(5, 231, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
@@ -158,7 +161,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		if runtime.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ user_token ~ end_header -}}
 			w.At(16, 273, runtime.StmtPrint)
-			w.WriteConcat(startHeader, userToken, endHeader)
+			w.Write(startHeader)
+			w.Write(userToken)
+			w.Write(endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ message.content -}}
 			w.At(16, 319, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
@@ -180,7 +185,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
 			w.At(16, 565, runtime.StmtPrint)
-			w.WriteConcat(startHeader, assistantToken, endHeader)
+			w.Write(startHeader)
+			w.Write(assistantToken)
+			w.Write(endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ content -}}
 			w.At(16, 616, runtime.StmtPrint)
 			w.Write(content)
@@ -240,7 +247,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			if (i2 == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ tool_token ~ end_header -}}
 				w.At(16, 1159, runtime.StmtPrint)
-				w.WriteConcat(startHeader, toolToken, endHeader)
+				w.Write(startHeader)
+				w.Write(toolToken)
+				w.Write(endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- message.content -}}
@@ -268,7 +277,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
 		w.At(16, 1533, runtime.StmtPrint)
-		w.WriteConcat(startHeader, assistantToken, endHeader)
+		w.Write(startHeader)
+		w.Write(assistantToken)
+		w.Write(endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if not enable_thinking -%}
 		w.At(16, 1584, runtime.StmtIf)
 		if !enableThinking.Truthy() {

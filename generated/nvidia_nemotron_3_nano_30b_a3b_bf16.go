@@ -67,11 +67,23 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.At(5, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
+					w.WriteString("\n<")
+					w.Write(jsonKey2)
+					w.WriteString(">")
+					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil))
+					w.WriteString("</")
+					w.Write(jsonKey2)
+					w.WriteString(">")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.At(7, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
+					w.WriteString("\n<")
+					w.Write(jsonKey2)
+					w.WriteString(">")
+					w.Write(runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil))
+					w.WriteString("</")
+					w.Write(jsonKey2)
+					w.WriteString(">")
 				}
 			}
 		}
@@ -178,14 +190,18 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.At(57, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
+			w.WriteString("\n<function>\n<name>")
+			w.Write(tool.Attr("name"))
+			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58 {%- if tool.description is defined %}
 			w.At(58, 9, runtime.StmtIf)
 			toolDescription := tool.Attr("description")
 			if runtime.IsDefined(toolDescription, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.At(59, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>"))
+				w.WriteString("\n<description>")
+				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
+				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -202,14 +218,18 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.At(65, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
+					w.WriteString("\n<name>")
+					w.Write(paramName)
+					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66 {%- if param_fields.type is defined %}
 					w.At(66, 17, runtime.StmtIf)
 					paramFieldsType := paramFields.Attr("type")
 					if runtime.IsDefined(paramFieldsType, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.At(67, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType, nil, nil), runtime.Str("</type>"))
+						w.WriteString("\n<type>")
+						w.Write(runtime.FilterString(paramFieldsType, nil, nil))
+						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69 {%- if param_fields.description is defined %}
 					w.At(69, 17, runtime.StmtIf)
@@ -217,7 +237,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.At(70, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>"))
+						w.WriteString("\n<description>")
+						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
+						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72 {%- if param_fields.enum is defined %}
 					w.At(72, 17, runtime.StmtIf)
@@ -225,7 +247,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(paramFieldsEnum, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.At(73, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>"))
+						w.WriteString("\n<enum>")
+						w.Write(runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil))
+						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					w.At(75, 17, runtime.StmtSet)
@@ -247,7 +271,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(toolParameters, nil, nil) && runtime.IsDefined(toolParameters.Attr("required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.At(83, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(toolParameters.Attr("required"), nil, nil), nil, nil), runtime.Str("</required>"))
+				w.WriteString("\n<required>")
+				w.Write(runtime.FilterSafe(runtime.FilterTojson(toolParameters.Attr("required"), nil, nil), nil, nil))
+				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -320,7 +346,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126 {{- (content | trim) ~ '\n' -}}
 						w.At(126, 25, runtime.StmtPrint)
-						w.WriteConcat(runtime.FilterTrim(content, nil, nil), runtime.Str("\n"))
+						w.Write(runtime.FilterTrim(content, nil, nil))
+						w.WriteString("\n")
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128 {%- set c = (content | string) %}
 						w.At(128, 25, runtime.StmtSet)
@@ -344,7 +371,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138 {{- c ~ '\n' -}}
 							w.At(138, 29, runtime.StmtPrint)
-							w.WriteConcat(c, runtime.Str("\n"))
+							w.Write(c)
+							w.WriteString("\n")
 						}
 					}
 				} else {
@@ -363,7 +391,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.At(148, 21, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+					w.WriteString("<tool_call>\n<function=")
+					w.Write(toolCall.Attr("name"))
+					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149 {%- if tool_call.arguments is defined %}
 					w.At(149, 25, runtime.StmtIf)
 					toolCallArguments := toolCall.Attr("arguments")
@@ -376,7 +406,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 							argsValue := values2[i4]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.At(151, 33, runtime.StmtPrint)
-							w.WriteConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
+							w.WriteString("<parameter=")
+							w.Write(argsName)
+							w.WriteString(">\n")
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							w.At(152, 37, runtime.StmtSet)
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
@@ -386,7 +418,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153 {{- args_value ~ '\n</parameter>\n' -}}
 							w.At(153, 33, runtime.StmtPrint)
-							w.WriteConcat(argsValue, runtime.Str("\n</parameter>\n"))
+							w.Write(argsValue)
+							w.WriteString("\n</parameter>\n")
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")
@@ -395,7 +428,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			} else if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default(”, true) | string | trim) ~ '<|im_end|>\n' }}
 				w.At(162, 17, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n"))
+				w.WriteString("<|im_start|>assistant\n")
+				w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil))
+				w.WriteString("<|im_end|>\n")
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default(”, true) | string) %}
 				w.At(164, 17, runtime.StmtSet)
@@ -415,7 +450,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 					w.At(170, 21, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n"))
+					w.WriteString("<|im_start|>assistant\n")
+					w.Write(c)
+					w.WriteString("<|im_end|>\n")
 				} else {
 					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 				}

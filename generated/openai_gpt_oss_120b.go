@@ -163,7 +163,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						// openai-gpt-oss-120b.jinja:62 {{ "// default: " + variant.default|tojson }}
 						w.At(62, 21, runtime.StmtPrint)
 						w.WriteString("// default: ")
-						w.WriteStr(runtime.FilterTojson(variant2Default, nil, nil))
+						w.WriteJSON(variant2Default, nil, nil)
 					}
 					// openai-gpt-oss-120b.jinja:64 {%- if not loop.last %}
 					w.At(64, 17, runtime.StmtIf)
@@ -331,7 +331,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(133, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
-							w.WriteStr(runtime.FilterTojson(paramSpec2Default, nil, nil))
+							w.WriteJSON(paramSpec2Default, nil, nil)
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136 {%- if not loop.last %}
@@ -627,7 +627,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			// openai-gpt-oss-120b.jinja:322 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.At(322, 9, runtime.StmtPrint)
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			w.WriteStr(runtime.FilterTojson(message.Attr("content"), nil, nil))
+			w.WriteJSON(message.Attr("content"), nil, nil)
 			w.WriteString("<|end|>")
 		} else if runtime.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}

@@ -230,7 +230,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						argsDict := argsDictInput
 						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(69, 25, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("<function name=\""), toolCall.Attr("name"), runtime.Str("\">"))
+						w.WriteString("<function name=\"")
+						w.Write(toolCall.Attr("name"))
+						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70 {%- if tool_call.arguments %}
 						w.At(70, 25, runtime.StmtIf)
 						toolCallArguments := toolCall.Attr("arguments")
@@ -246,7 +248,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								paramValue := values[i3]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(73, 33, runtime.StmtPrint)
-								w.WriteConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">"))
+								w.WriteString("<param name=\"")
+								w.Write(paramName)
+								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:74 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								w.At(74, 33, runtime.StmtIf)
 								if runtime.IsString(paramValue, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
@@ -300,7 +304,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						argsDict2 := argsDictInput
 						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(97, 25, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("<function name=\""), toolCall2.Attr("name"), runtime.Str("\">"))
+						w.WriteString("<function name=\"")
+						w.Write(toolCall2.Attr("name"))
+						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98 {%- if tool_call.arguments %}
 						w.At(98, 25, runtime.StmtIf)
 						toolCall2Arguments := toolCall2.Attr("arguments")
@@ -316,7 +322,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								paramValue2 := values2[i4]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(101, 33, runtime.StmtPrint)
-								w.WriteConcat(runtime.Str("<param name=\""), paramName2, runtime.Str("\">"))
+								w.WriteString("<param name=\"")
+								w.Write(paramName2)
+								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								w.At(102, 33, runtime.StmtIf)
 								if runtime.IsString(paramValue2, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
@@ -398,7 +406,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					}
 					// openbmb-MiniCPM5-1B.jinja:137 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.At(137, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("<function name=\""), toolCall3.Attr("name"), runtime.Str("\">"))
+					w.WriteString("<function name=\"")
+					w.Write(toolCall3.Attr("name"))
+					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138 {%- if tool_call.arguments %}
 					w.At(138, 17, runtime.StmtIf)
 					toolCall3Arguments := toolCall3.Attr("arguments")
@@ -414,7 +424,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							paramValue3 := values3[i6]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
 							w.At(141, 25, runtime.StmtPrint)
-							w.WriteConcat(runtime.Str("<param name=\""), paramName3, runtime.Str("\">"))
+							w.WriteString("<param name=\"")
+							w.Write(paramName3)
+							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 							w.At(142, 25, runtime.StmtIf)
 							if runtime.IsString(paramValue3, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {

@@ -96,7 +96,8 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31 {{- (tool | tojson) ~ "\n" -}}
 				w.At(31, 7, runtime.StmtPrint)
-				w.WriteConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
+				w.WriteJSON(tool, nil, nil)
+				w.WriteString("\n")
 			}
 			w.WriteString("</available_tools>")
 		}
@@ -188,7 +189,9 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 							v := values[i]
 							// poolside-Laguna-S-2.1.jinja:70 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
 							w.At(70, 13, runtime.StmtPrint)
-							w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>"))
+							w.WriteString("<arg_key>")
+							w.Write(k)
+							w.WriteString("</arg_key>")
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							w.At(71, 34, runtime.StmtPrint)

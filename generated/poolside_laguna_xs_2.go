@@ -205,7 +205,8 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 					if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99 {{- content.strip() ~ "\n" -}}
 						w.At(99, 11, runtime.StmtPrint)
-						w.WriteConcat(runtime.CallMethod(content2, "strip", nil, nil), runtime.Str("\n"))
+						w.Write(runtime.CallMethod(content2, "strip", nil, nil))
+						w.WriteString("\n")
 					}
 					// poolside-Laguna-XS.2.jinja:101 {%- if message.tool_calls -%}
 					w.At(101, 9, runtime.StmtIf)
@@ -235,7 +236,9 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 								v := values[i2]
 								// poolside-Laguna-XS.2.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.At(107, 15, runtime.StmtPrint)
-								w.WriteConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n"))
+								w.WriteString("<arg_key>")
+								w.Write(k)
+								w.WriteString("</arg_key>\n")
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								w.At(108, 34, runtime.StmtPrint)

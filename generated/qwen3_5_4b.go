@@ -89,7 +89,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16 {{- 'Picture ' ~ image_count.value ~ ': ' }}
 						w.At(16, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("Picture "), imageCountValue, runtime.Str(": "))
+						w.WriteString("Picture ")
+						w.Write(imageCountValue)
+						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
@@ -112,7 +114,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27 {{- 'Video ' ~ video_count.value ~ ': ' }}
 						w.At(27, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("Video "), videoCountValue, runtime.Str(": "))
+						w.WriteString("Video ")
+						w.Write(videoCountValue)
+						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 				} else if runtime.In(runtime.Str("text"), item2) {

@@ -61,11 +61,23 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
 					// Qwen3-Coder.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.At(5, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
+					w.WriteString("\n<")
+					w.Write(jsonKey2)
+					w.WriteString(">")
+					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil))
+					w.WriteString("</")
+					w.Write(jsonKey2)
+					w.WriteString(">")
 				} else {
 					// Qwen3-Coder.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.At(7, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\n<"), jsonKey2, runtime.Str(">"), runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil), runtime.Str("</"), jsonKey2, runtime.Str(">"))
+					w.WriteString("\n<")
+					w.Write(jsonKey2)
+					w.WriteString(">")
+					w.Write(runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil))
+					w.WriteString("</")
+					w.Write(jsonKey2)
+					w.WriteString(">")
 				}
 			}
 		}
@@ -119,14 +131,18 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen3-Coder.jinja:38 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.At(38, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("\n<function>\n<name>"), tool.Attr("name"), runtime.Str("</name>"))
+			w.WriteString("\n<function>\n<name>")
+			w.Write(tool.Attr("name"))
+			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39 {%- if tool.description is defined %}
 			w.At(39, 9, runtime.StmtIf)
 			toolDescription := tool.Attr("description")
 			if runtime.IsDefined(toolDescription, nil, nil) {
 				// Qwen3-Coder.jinja:40 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.At(40, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>"))
+				w.WriteString("\n<description>")
+				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
+				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -143,14 +159,18 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.At(46, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>"))
+					w.WriteString("\n<name>")
+					w.Write(paramName)
+					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47 {%- if param_fields.type is defined %}
 					w.At(47, 17, runtime.StmtIf)
 					paramFieldsType := paramFields.Attr("type")
 					if runtime.IsDefined(paramFieldsType, nil, nil) {
 						// Qwen3-Coder.jinja:48 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.At(48, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType, nil, nil), runtime.Str("</type>"))
+						w.WriteString("\n<type>")
+						w.Write(runtime.FilterString(paramFieldsType, nil, nil))
+						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50 {%- if param_fields.description is defined %}
 					w.At(50, 17, runtime.StmtIf)
@@ -158,7 +178,9 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
 						// Qwen3-Coder.jinja:51 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.At(51, 21, runtime.StmtPrint)
-						w.WriteConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>"))
+						w.WriteString("\n<description>")
+						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
+						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53 {%- set handled_keys = ['name', 'type', 'description'] %}
 					w.At(53, 17, runtime.StmtSet)

@@ -284,7 +284,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
+					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105 {%- if add_tool_id == true -%}
 					w.At(105, 17, runtime.StmtIf)
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {

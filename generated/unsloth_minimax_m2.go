@@ -169,7 +169,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	// unsloth-MiniMax-M2.jinja:62 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
 	w.At(62, 1, runtime.StmtPrint)
-	w.WriteConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n"))
+	w.WriteString("]~!b[")
+	w.WriteString("]~b]system")
+	w.WriteString("\n")
 	// unsloth-MiniMax-M2.jinja:63 {{- build_system_message(system_message) }}
 	w.At(63, 1, runtime.StmtPrint)
 	buildSystemMessage(systemMessage)
@@ -178,26 +180,36 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.At(66, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n"))
+		w.WriteString("\n\n")
+		w.WriteString("# Tools")
+		w.WriteString("\n")
+		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
+		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:67 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.At(67, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n"))
+		w.WriteString("\n")
+		w.WriteString("<tools>")
+		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68 {{- render_tool_namespace("functions", tools) }}
 		w.At(68, 5, runtime.StmtPrint)
 		renderToolNamespace(runtime.Str("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69 {{- '</tools>' ~ '\n\n' }}
 		w.At(69, 5, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("</tools>"), runtime.Str("\n\n"))
+		w.WriteString("</tools>")
+		w.WriteString("\n\n")
 		// unsloth-MiniMax-M2.jinja:70 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
 		w.At(70, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n"))
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
+		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:71 {{- '\n' ~ toolcall_begin_token }}
 		w.At(71, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), toolcallBeginToken)
+		w.WriteString("\n")
+		w.Write(toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77 {{- '\n' ~ toolcall_end_token }}
 		w.At(77, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("\n"), toolcallEndToken)
+		w.WriteString("\n")
+		w.Write(toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82 {%- set last_tool_call = namespace(name=none) -%}
@@ -217,7 +229,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86 {{- ']~b]ai' ~ '\n' }}
 			w.At(86, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"))
+			w.WriteString("]~b]ai")
+			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:88 {%- set reasoning_content = ” %}
 			w.At(88, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
@@ -267,7 +280,12 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.At(108, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n"))
+				w.WriteString("<think>")
+				w.WriteString("\n")
+				w.Write(reasoningContent)
+				w.WriteString("\n")
+				w.WriteString("</think>")
+				w.WriteString("\n\n")
 			}
 			// unsloth-MiniMax-M2.jinja:110 {%- if content -%}
 			w.At(110, 9, runtime.StmtIf)
@@ -282,7 +300,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.At(114, 13, runtime.StmtPrint)
-				w.WriteConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n"))
+				w.WriteString("\n")
+				w.Write(toolcallBeginToken)
+				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
 				w.At(116, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
@@ -330,7 +350,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// unsloth-MiniMax-M2.jinja:128 {{- '</invoke>' ~ '\n' }}
 					w.At(128, 17, runtime.StmtPrint)
-					w.WriteConcat(runtime.Str("</invoke>"), runtime.Str("\n"))
+					w.WriteString("</invoke>")
+					w.WriteString("\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131 {{- toolcall_end_token}}
 				w.At(131, 13, runtime.StmtPrint)
@@ -346,7 +367,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
 			w.At(137, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
 			w.At(140, 5, runtime.StmtIf)
@@ -397,13 +419,15 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
 			w.At(162, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("]~b]user"), runtime.Str("\n"))
+			w.WriteString("]~b]user")
+			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163 {{- visible_text(message.content) }}
 			w.At(163, 9, runtime.StmtPrint)
 			visibleText(message.Attr("content"))
 			// unsloth-MiniMax-M2.jinja:164 {{- '[e~[' ~ '\n' }}
 			w.At(164, 9, runtime.StmtPrint)
-			w.WriteConcat(runtime.Str("[e~["), runtime.Str("\n"))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169 {%- if add_generation_prompt -%}
@@ -411,6 +435,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.At(170, 1, runtime.StmtPrint)
-		w.WriteConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n"))
+		w.WriteString("]~b]ai")
+		w.WriteString("\n")
+		w.WriteString("<think>")
+		w.WriteString("\n")
 	}
 }

@@ -105,8 +105,25 @@ func finalSigma(s string, i int) bool {
 	return true
 }
 
+// asciiChars holds the 128 ASCII characters in order: asciiChars[c:c+1] is the
+// one-character str of c, without an allocation.
+var asciiChars = func() string {
+	b := make([]byte, 128)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}()
+
 // upper is Python's str.upper.
 func upper(s string) string {
+	if len(s) == 1 && s[0] < 0x80 {
+		c := s[0] // message['role'][:1] | upper and the like
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		return asciiChars[c : c+1]
+	}
 	if isASCII(s) {
 		return strings.ToUpper(s)
 	}
@@ -119,6 +136,13 @@ func upper(s string) string {
 
 // lower is Python's str.lower.
 func lower(s string) string {
+	if len(s) == 1 && s[0] < 0x80 {
+		c := s[0]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return asciiChars[c : c+1]
+	}
 	if isASCII(s) {
 		return strings.ToLower(s)
 	}

@@ -246,10 +246,3 @@ func (w *Writer) WriteStr(v Value) {
 		throw(TypeError, "can only concatenate str (not \"%s\") to str", v.TypeName())
 	}
 }
-
-// WriteConcat writes a ~ b ~ ... as {{ a ~ b ~ ... }} does: the str() of each operand.
-func (w *Writer) WriteConcat(operands ...Value) {
-	for _, v := range operands {
-		w.Write(v)
-	}
-}

@@ -89,7 +89,10 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n")
 	// expressions.jinja:5 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.At(5, 1, runtime.StmtPrint)
-	w.WriteConcat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName)
+	w.WriteString("a")
+	w.Write(runtime.Int(1))
+	w.Write(runtime.None())
+	w.Write(undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5 {{ none or 'default' }}
 	w.At(5, 39, runtime.StmtPrint)
