@@ -82,7 +82,14 @@ func (d *Dict) findStr(key string) int {
 		return -1
 	}
 	for i := range d.keys {
-		if k := &d.keys[i]; k.kind == KindString && k.str() == key {
+		k := &d.keys[i]
+		if k.kind != KindString {
+			continue
+		}
+		if k.flags&flagBoxed == 0 && k.ptr == unsafe.Pointer(unsafe.StringData(key)) && k.n == int64(len(key)) {
+			return i // the same bytes (see internKey)
+		}
+		if k.str() == key {
 			return i
 		}
 	}

@@ -61,11 +61,15 @@ func (in *Input) Lookup(name string) Value {
 	case "add_generation_prompt":
 		return Bool(in.AddGenerationPrompt)
 	}
-	if v, ok := in.Kwargs[name]; ok {
-		return v
+	if len(in.Kwargs) > 0 {
+		if v, ok := in.Kwargs[name]; ok {
+			return v
+		}
 	}
-	if s, ok := in.SpecialTokens[name]; ok {
-		return Str(s)
+	if len(in.SpecialTokens) > 0 {
+		if s, ok := in.SpecialTokens[name]; ok {
+			return Str(s)
+		}
 	}
 	return Undefined(name)
 }

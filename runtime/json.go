@@ -81,7 +81,7 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 				if err != nil {
 					return Value{}, err
 				}
-				d.SetStr(k.(string), v)
+				d.SetStr(internKey(k.(string)), v)
 			}
 			if _, err := dec.Token(); err != nil {
 				return Value{}, err
@@ -99,6 +99,46 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 		return None(), nil
 	}
 	return Value{}, fmt.Errorf("unexpected token %v", tok)
+}
+
+// internKey returns the common object keys of chat requests as string constants. Go's
+// linker keeps one copy of equal string constants, so these are the very bytes of the
+// literals generated code looks up (message['role']): Dict.findStr then matches them by
+// address, without comparing bytes.
+func internKey(k string) string {
+	switch k {
+	case "role":
+		return "role"
+	case "content":
+		return "content"
+	case "type":
+		return "type"
+	case "text":
+		return "text"
+	case "name":
+		return "name"
+	case "id":
+		return "id"
+	case "function":
+		return "function"
+	case "arguments":
+		return "arguments"
+	case "tool_calls":
+		return "tool_calls"
+	case "tool_call_id":
+		return "tool_call_id"
+	case "reasoning_content":
+		return "reasoning_content"
+	case "description":
+		return "description"
+	case "parameters":
+		return "parameters"
+	case "properties":
+		return "properties"
+	case "required":
+		return "required"
+	}
+	return k
 }
 
 func parseNumber(s string) (Value, error) {

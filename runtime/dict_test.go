@@ -1,0 +1,30 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDictStrKeys: a str key is found whether the lookup's bytes are the key's own (a
+// key of parsed JSON that internKey shares with the literals) or a copy, and an equal
+// length is not enough.
+func TestDictStrKeys(t *testing.T) {
+	v, err := ParseJSON([]byte(`{"role": 1, "rolf": 2, "content": 3, "zzzz": 4}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.dict()
+	copyOf := func(s string) string { return strings.Clone(s) }
+	for key, want := range map[string]int64{"role": 1, copyOf("role"): 1, "rolf": 2, copyOf("content"): 3, "content": 3, "zzzz": 4, "type": -1, "rol": -1, "": -1} {
+		got, ok := d.GetStr(key)
+		if want < 0 {
+			if ok {
+				t.Errorf("%q: found %v, want none", key, got)
+			}
+			continue
+		}
+		if n, isInt := got.AsInt(); !ok || !isInt || n != want {
+			t.Errorf("%q: got %v (found %v), want %d", key, got, ok, want)
+		}
+	}
+}
