@@ -532,10 +532,6 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		return []jen.Code{jen.If(g.cond(c.Test)).Block(then...).Else().Block(els...)}
 	}
 	switch x := x.(type) {
-	case *ir.Const:
-		if s, ok := x.Value.(string); ok {
-			return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s))}
-		}
 	case *ir.Binary:
 		if x.Op != "+" {
 			break
@@ -909,10 +905,7 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		return []jen.Code{jen.Id(g.varName(t.Var)).Op(op).Add(v)}
 	case *ir.AttrTarget:
 		if ns := g.namespaces[t.NS]; ns != nil {
-			if a := ns.attrs[t.Attr]; a.read {
-				return []jen.Code{jen.Id(a.goName).Op("=").Add(v)}
-			}
-			return []jen.Code{jen.Id("_").Op("=").Add(v)}
+			return g.storeLocalAttr(ns.attrs[t.Attr], v)
 		}
 		return []jen.Code{rt("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
 	case *ir.TupleTarget:

@@ -45,55 +45,56 @@ type localAttr struct {
 // findLocalNamespaces returns the namespace variables that the generated code holds as
 // Go variables, as the comment above describes.
 func findLocalNamespaces(t *ir.Template) map[*ir.Var]*localNamespace {
-	found := map[*ir.Var]*localNamespace{}
-	after := map[*ir.Var][]ir.Stmt{} // the statements after each one's {% set %}
-	topLevel := map[*ir.Var]bool{}
-	var walk func(ss []ir.Stmt)
-	walk = func(ss []ir.Stmt) {
+	type candidate struct {
+		ns       *localNamespace
+		after    []ir.Stmt // the statements after its {% set %}, in the same block
+		topLevel bool      // that block is the template's
+	}
+	candidates := map[*ir.Var]candidate{}
+	var walk func(ss []ir.Stmt, topLevel bool)
+	walk = func(ss []ir.Stmt, topLevel bool) {
 		for i, s := range ss {
 			switch s := s.(type) {
 			case *ir.Assign:
 				if v, call := namespaceDef(s); v != nil {
-					found[v] = newLocalNamespace(call)
-					after[v] = ss[i+1:]
-					topLevel[v] = len(ss) > 0 && &ss[0] == &t.Body.Stmts[0]
+					candidates[v] = candidate{newLocalNamespace(call), ss[i+1:], topLevel}
 				}
 			case *ir.If:
-				walk(s.Then)
-				walk(s.Else)
+				walk(s.Then, false)
+				walk(s.Else, false)
 			case *ir.For:
-				walk(s.Body.Stmts)
+				walk(s.Body.Stmts, false)
 				if s.Else != nil {
-					walk(s.Else.Stmts)
+					walk(s.Else.Stmts, false)
 				}
 			case *ir.Capture:
-				walk(s.Body.Stmts)
+				walk(s.Body.Stmts, false)
 			case *ir.FilterBlock:
-				walk(s.Body.Stmts)
+				walk(s.Body.Stmts, false)
 			case *ir.With:
-				walk(s.Body.Stmts)
+				walk(s.Body.Stmts, false)
 			}
 		}
 	}
-	walk(t.Body.Stmts)
-	if len(found) == 0 {
+	walk(t.Body.Stmts, true)
+	if len(candidates) == 0 {
 		return nil
+	}
+	found := map[*ir.Var]*localNamespace{}
+	for v, c := range candidates {
+		found[v] = c.ns
 	}
 
 	all := countNamespaceUses(t.Body.Stmts, found)
-	for _, v := range t.Body.Scope.Vars {
-		if l, ok := v.Init.(*ir.Load); ok && all[l.Var] != nil {
-			all[l.Var].bad = true
-		}
-	}
-	for v, ns := range found {
+	markInitLoads(t.Body.Scope, all)
+	for v, c := range candidates {
 		u := all[v]
-		dominated := countNamespaceUses(after[v], found)[v].uses() == u.uses()
-		if u.bad || u.stores != 1 || u.loads != u.attrReads || !dominated || u.inMacro && !topLevel[v] {
+		dominated := countNamespaceUses(c.after, found)[v].uses() == u.uses()
+		if u.bad || u.stores != 1 || u.loads != u.attrReads || !dominated || u.inMacro && !c.topLevel {
 			delete(found, v)
 			continue
 		}
-		for name, a := range ns.attrs {
+		for name, a := range c.ns.attrs {
 			a.read = u.read[name]
 			a.isBool = a.isBool && !u.notBool[name]
 		}
@@ -170,21 +171,13 @@ func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace) map[*ir
 		all[v] = &namespaceUses{read: map[string]bool{}, notBool: map[string]bool{}}
 	}
 	boolTargets := map[*ir.AttrTarget]bool{}
-	badInits := func(s *ir.Scope) {
-		for _, v := range s.Vars {
-			if l, ok := v.Init.(*ir.Load); ok && all[l.Var] != nil {
-				all[l.Var].bad = true
-			}
-		}
-	}
-	var visit func(n any) bool
-	visit = func(n any) bool {
+	ir.Inspect(ss, func(n any) bool {
 		switch n := n.(type) {
 		case *ir.Block:
-			badInits(n.Scope)
+			markInitLoads(n.Scope, all)
 		case *ir.For:
 			if n.FilterScope != nil {
-				badInits(n.FilterScope)
+				markInitLoads(n.FilterScope, all)
 			}
 		case *ir.Macro:
 			ir.Inspect(n.Body.Stmts, func(n any) bool {
@@ -239,9 +232,18 @@ func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace) map[*ir
 			}
 		}
 		return true
-	}
-	ir.Inspect(ss, visit)
+	})
 	return all
+}
+
+// markInitLoads marks as bad the namespaces that a scope's variables start from (a copy
+// the generated code would have to make).
+func markInitLoads(s *ir.Scope, all map[*ir.Var]*namespaceUses) {
+	for _, v := range s.Vars {
+		if l, ok := v.Init.(*ir.Load); ok && all[l.Var] != nil {
+			all[l.Var].bad = true
+		}
+	}
 }
 
 // localAttrOf returns the attribute that x reads when it is ns.name of a local
@@ -284,9 +286,18 @@ func (g *gen) setLocalAttr(a *localAttr, x ir.Expr) []jen.Code {
 	case !a.read:
 		return g.discard(x)
 	case a.isBool:
-		return []jen.Code{jen.Id(a.goName).Op("=").Add(g.cond(x))}
+		return g.storeLocalAttr(a, g.cond(x))
 	}
-	return []jen.Code{jen.Id(a.goName).Op("=").Add(g.value(x))}
+	return g.storeLocalAttr(a, g.value(x))
+}
+
+// storeLocalAttr assigns v to an attribute of a local namespace; nothing reads an
+// attribute without a Go variable, so v is then only evaluated.
+func (g *gen) storeLocalAttr(a *localAttr, v jen.Code) []jen.Code {
+	if !a.read {
+		return []jen.Code{jen.Id("_").Op("=").Add(v)}
+	}
+	return []jen.Code{jen.Id(a.goName).Op("=").Add(v)}
 }
 
 // discard evaluates x for its errors only; a literal is left out.

@@ -50,7 +50,7 @@ func (v Value) pyAttr(name string) (Value, bool) {
 	switch v.kind {
 	case KindNamespace:
 		r, ok := v.namespace().attrs.GetStr(name)
-		if ok && strings.HasPrefix(name, "_") || name == "__class__" || name == "_Namespace__attrs" {
+		if (ok && strings.HasPrefix(name, "_")) || name == "__class__" || name == "_Namespace__attrs" {
 			return unsafeAttr(v, name), true // the sandbox refuses what starts with _
 		}
 		return r, ok

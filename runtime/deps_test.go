@@ -2,20 +2,36 @@ package runtime_test
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestStandardLibraryOnly enforces that importing runtime adds no dependency: everything
-// it imports is in the standard library.
+// it imports is in the standard library, as go list reports it and by where its source
+// lives (GOROOT/src). Some standard packages have dotted path elements, such as
+// crypto/internal/entropy/v1.0.0, which crypto/sha256 (the registry's key) imports since
+// Go 1.24's FIPS 140 module: they are in GOROOT like the rest.
 func TestStandardLibraryOnly(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "src") + string(filepath.Separator)
+	out, err = exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	for _, pkg := range strings.Fields(string(out)) {
-		if pkg != "github.com/tmplgen/tmplgen/runtime" {
-			t.Errorf("runtime depends on %s, which is not in the standard library", pkg)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			t.Fatalf("go list printed %q", line)
+		}
+		if f[0] == "github.com/tmplgen/tmplgen/runtime" {
+			continue
+		}
+		if f[1] != "true" || !strings.HasPrefix(f[2], src) {
+			t.Errorf("runtime depends on %s (in %s), which is not in the standard library", f[0], f[2])
 		}
 	}
 }

@@ -14,8 +14,15 @@ func TestDictStrKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := v.dict()
-	copyOf := func(s string) string { return strings.Clone(s) }
-	for key, want := range map[string]int64{"role": 1, copyOf("role"): 1, "rolf": 2, copyOf("content"): 3, "content": 3, "zzzz": 4, "type": -1, "rol": -1, "": -1} {
+	tests := []struct {
+		key  string
+		want int64 // -1: not found
+	}{
+		{"role", 1}, {strings.Clone("role"), 1}, {"rolf", 2}, {strings.Clone("content"), 3}, {"content", 3},
+		{"zzzz", 4}, {"type", -1}, {"rol", -1}, {"", -1},
+	}
+	for _, tt := range tests {
+		key, want := tt.key, tt.want
 		got, ok := d.GetStr(key)
 		if want < 0 {
 			if ok {

@@ -403,9 +403,6 @@ func jsonPlainPrefix(s string, ensureASCII bool) int {
 			break
 		}
 	}
-	if i+8 > len(s) && i >= 8 && !jsonEscapeIn8(load8(s[len(s)-8:]), ensureASCII) {
-		return len(s) // all but the last few bytes are plain, and the last eight too
-	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f && ensureASCII {
 			break
