@@ -261,12 +261,16 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 		b = append(b, '[')
 		for i, it := range items {
 			if i > 0 {
-				b = append(b, o.itemSep...)
+				b = appendSep(b, o.itemSep)
 			}
-			b = o.newline(b, depth+1)
-			b = appendJSON(b, it, o, depth+1)
+			if o.pretty {
+				b = o.newline(b, depth+1)
+			}
+			b = appendJSONItem(b, it, o, depth+1)
 		}
-		b = o.newline(b, depth)
+		if o.pretty {
+			b = o.newline(b, depth)
+		}
 		return append(b, ']')
 	case KindDict:
 		return appendJSONDict(b, v.dict(), o, depth)
@@ -279,10 +283,20 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 	return b
 }
 
-func (o *jsonOptions) newline(b []byte, depth int) []byte {
-	if !o.pretty {
-		return b
+// appendSep appends a separator; the usual ones (", ", ": ", ",", ":") without a copy
+// call.
+func appendSep(b []byte, sep string) []byte {
+	switch len(sep) {
+	case 1:
+		return append(b, sep[0])
+	case 2:
+		return append(b, sep[0], sep[1])
 	}
+	return append(b, sep...)
+}
+
+// newline starts a line at the indentation of depth (with indent only).
+func (o *jsonOptions) newline(b []byte, depth int) []byte {
 	b = append(b, '\n')
 	for i := 0; i < depth; i++ {
 		b = append(b, o.indent...)
@@ -291,47 +305,71 @@ func (o *jsonOptions) newline(b []byte, depth int) []byte {
 }
 
 func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
-	if d.Len() == 0 {
+	keys, vals := d.keys, d.vals[:len(d.keys)]
+	if len(keys) == 0 {
 		return append(b, "{}"...)
 	}
-	var order []int // the entries in sort_keys order; nil for insertion order
 	if o.sortKeys {
-		order = make([]int, d.Len())
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(i, j int) bool { return Lt(d.keys[order[i]], d.keys[order[j]]) })
+		keys, vals = sortedEntries(keys, vals)
 	}
 	b = append(b, '{')
-	for n := range d.keys {
-		i := n
-		if order != nil {
-			i = order[n]
+	for i := range keys {
+		if i > 0 {
+			b = appendSep(b, o.itemSep)
 		}
-		if n > 0 {
-			b = append(b, o.itemSep...)
+		if o.pretty {
+			b = o.newline(b, depth+1)
 		}
-		b = o.newline(b, depth+1)
-		k := d.keys[i]
-		switch k.kind {
-		case KindString:
+		if k := &keys[i]; k.kind == KindString {
 			b = appendJSONString(b, k.str(), o.ensureASCII)
-		case KindInt, KindBool, KindNone:
-			b = append(b, '"')
-			b = appendJSON(b, k, o, depth+1)
-			b = append(b, '"')
-		case KindFloat:
-			b = append(b, '"')
-			b = appendJSONFloat(b, k.float())
-			b = append(b, '"')
-		default:
-			throw(TypeError, "keys must be str, int, float, bool or None, not %s", k.TypeName())
+		} else {
+			b = appendJSONKey(b, *k, o)
 		}
-		b = append(b, o.keySep...)
-		b = appendJSON(b, d.vals[i], o, depth+1)
+		b = appendSep(b, o.keySep)
+		b = appendJSONItem(b, vals[i], o, depth+1)
 	}
-	b = o.newline(b, depth)
+	if o.pretty {
+		b = o.newline(b, depth)
+	}
 	return append(b, '}')
+}
+
+// sortedEntries returns copies of a dict's keys and values in sort_keys order.
+func sortedEntries(keys, vals []Value) ([]Value, []Value) {
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return Lt(keys[order[i]], keys[order[j]]) })
+	sortedKeys, sortedVals := make([]Value, len(keys)), make([]Value, len(keys))
+	for n, i := range order {
+		sortedKeys[n], sortedVals[n] = keys[i], vals[i]
+	}
+	return sortedKeys, sortedVals
+}
+
+// appendJSONKey writes a dict key that is not a str as json.dumps does: quoted.
+func appendJSONKey(b []byte, k Value, o *jsonOptions) []byte {
+	switch k.kind {
+	case KindInt, KindBool, KindNone:
+		b = append(b, '"')
+		b = appendJSON(b, k, o, 0)
+	case KindFloat:
+		b = append(b, '"')
+		b = appendJSONFloat(b, k.float())
+	default:
+		throw(TypeError, "keys must be str, int, float, bool or None, not %s", k.TypeName())
+	}
+	return append(b, '"')
+}
+
+// appendJSONItem is appendJSON for an item of a list or dict, with the commonest kind,
+// a str, written without the call.
+func appendJSONItem(b []byte, v Value, o *jsonOptions, depth int) []byte {
+	if v.kind == KindString {
+		return appendJSONString(b, v.str(), o.ensureASCII)
+	}
+	return appendJSON(b, v, o, depth)
 }
 
 func appendJSONFloat(b []byte, f float64) []byte {
@@ -348,18 +386,47 @@ func appendJSONFloat(b []byte, f float64) []byte {
 
 // appendJSONString writes s as Python's json module does: quotes, backslashes and
 // control characters escaped; with ensureASCII also every non-ASCII character.
+//
+// Most strings need no escape, and it tells them eight bytes at a time: a string shorter
+// than eight bytes is packed into one word (overlapping reads, padded with a plain byte),
+// and so is the tail of a longer one (its last eight bytes, which may overlap the word
+// before them).
 func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
-	plain := jsonPlainPrefix(s, ensureASCII)
-	b = append(b, '"')
-	b = append(b, s[:plain]...)
-	for i := plain; i < len(s); {
-		c := s[i]
-		i++
-		// with ensure_ascii, json.dumps escapes everything outside ' '..'~' (DEL too)
-		if c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || !ensureASCII) {
-			b = append(b, c)
-			continue
+	const pad = 0x6161616161 // "aaaaa", the five bytes above a short string's three
+	n := len(s)
+	var x uint64
+	switch {
+	case n >= 8:
+		for i := 0; i < n-8; i += 8 {
+			if jsonEscapeIn8(load8(s[i:]), ensureASCII) {
+				return appendJSONEscaped(b, s, ensureASCII)
+			}
 		}
+		x = load8(s[n-8:])
+	case n >= 4:
+		x = uint64(load4(s)) | uint64(load4(s[n-4:]))<<32
+	case n > 0:
+		x = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16 | pad<<24
+	}
+	if jsonEscapeIn8(x, ensureASCII) {
+		return appendJSONEscaped(b, s, ensureASCII)
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendJSONEscaped is appendJSONString for a string with something to escape: it
+// copies the runs between escapes whole.
+func appendJSONEscaped(b []byte, s string, ensureASCII bool) []byte {
+	b = append(b, '"')
+	for {
+		plain := jsonPlainPrefix(s, ensureASCII)
+		b = append(b, s[:plain]...)
+		if plain == len(s) {
+			return append(b, '"')
+		}
+		c, size := s[plain], 1
 		switch c {
 		case '"':
 			b = append(b, '\\', '"')
@@ -376,26 +443,27 @@ func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
 		case '\f':
 			b = append(b, '\\', 'f')
 		default:
-			if c < 0x20 {
+			if c < utf8.RuneSelf { // another control character, or DEL with ensure_ascii
 				b = appendHexEscape(b, 'u', rune(c), 4)
 				break
 			}
-			r, size := utf8.DecodeRuneInString(s[i-1:])
-			i += size - 1
+			// a non-ASCII character with ensure_ascii: UTF-16, as a surrogate pair
+			// beyond the Basic Multilingual Plane
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[plain:])
 			if r >= 0x10000 {
 				r -= 0x10000
 				b = appendHexEscape(b, 'u', 0xd800+(r>>10), 4)
-				b = appendHexEscape(b, 'u', 0xdc00+(r&0x3ff), 4)
-			} else {
-				b = appendHexEscape(b, 'u', r, 4)
+				r = 0xdc00 + (r & 0x3ff)
 			}
+			b = appendHexEscape(b, 'u', r, 4)
 		}
+		s = s[plain+size:]
 	}
-	return append(b, '"')
 }
 
 // jsonPlainPrefix returns the length of the longest prefix of s that json.dumps writes
-// as it is: len(s) for most strings. It tests eight bytes at a time.
+// as it is, testing eight bytes at a time.
 func jsonPlainPrefix(s string, ensureASCII bool) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
@@ -414,6 +482,11 @@ func jsonPlainPrefix(s string, ensureASCII bool) int {
 // load8 reads the first eight bytes of s as a little-endian word.
 func load8(s string) uint64 {
 	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+}
+
+// load4 reads the first four bytes of s as a little-endian word.
+func load4(s string) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))
 }
 
 // jsonEscapeIn8 reports whether one of the 8 bytes of x (a little-endian word) needs
