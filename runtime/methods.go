@@ -494,6 +494,9 @@ func pyStrip(s string, chars Value, name string, left, right bool) string {
 // runeRange converts optional start and end arguments to byte offsets in s, with
 // Python's slice clamping by character position.
 func runeRange(s string, start, end Value) (int, int) {
+	if (!given(start) || start.kind == KindNone) && (!given(end) || end.kind == KindNone) {
+		return 0, len(s) // the whole string, without counting its characters
+	}
 	n := utf8.RuneCountInString(s)
 	lo, hi := 0, n
 	if given(start) && start.kind != KindNone {
