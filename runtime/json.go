@@ -229,10 +229,23 @@ func AppendJSON(b []byte, v Value) []byte {
 	return appendJSON(b, v, &jsonOptions{itemSep: ", ", keySep: ": "}, 0)
 }
 
+// appendJSON writes json.dumps(v) for a value nested depth containers deep.
 func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
-	if depth > MaxNesting {
-		throw(ValueError, "Circular reference detected")
+	switch v.kind {
+	case KindString:
+		return appendJSONString(b, v.str(), o.ensureASCII)
+	case KindDict:
+		return appendJSONDict(b, v.dict(), o, depth)
+	case KindList, KindTuple:
+		if v.kind == KindTuple || v.list().name == "" { // range and dict views are not serializable
+			return appendJSONList(b, v.list().Items, o, depth)
+		}
 	}
+	return appendJSONScalar(b, v)
+}
+
+// appendJSONScalar writes None, a bool or a number; other values are not serializable.
+func appendJSONScalar(b []byte, v Value) []byte {
 	switch v.kind {
 	case KindNone:
 		return append(b, "null"...)
@@ -248,32 +261,6 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 		return strconv.AppendInt(b, v.n, 10)
 	case KindFloat:
 		return appendJSONFloat(b, v.float())
-	case KindString:
-		return appendJSONString(b, v.str(), o.ensureASCII)
-	case KindList, KindTuple:
-		if v.kind == KindList && v.list().name != "" {
-			break // range and dict views are not serializable
-		}
-		items := v.list().Items
-		if len(items) == 0 {
-			return append(b, "[]"...)
-		}
-		b = append(b, '[')
-		for i, it := range items {
-			if i > 0 {
-				b = appendSep(b, o.itemSep)
-			}
-			if o.pretty {
-				b = o.newline(b, depth+1)
-			}
-			b = appendJSONItem(b, it, o, depth+1)
-		}
-		if o.pretty {
-			b = o.newline(b, depth)
-		}
-		return append(b, ']')
-	case KindDict:
-		return appendJSONDict(b, v.dict(), o, depth)
 	}
 	name := v.TypeName()
 	if v.kind == KindList && v.list().name != "" {
@@ -281,6 +268,35 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 	}
 	throw(TypeError, "Object of type %s is not JSON serializable", name)
 	return b
+}
+
+// checkJSONDepth refuses a container nested deeper than any input can be: a list or dict
+// that contains itself.
+func checkJSONDepth(depth int) {
+	if depth > MaxNesting {
+		throw(ValueError, "Circular reference detected")
+	}
+}
+
+func appendJSONList(b []byte, items []Value, o *jsonOptions, depth int) []byte {
+	checkJSONDepth(depth)
+	if len(items) == 0 {
+		return append(b, "[]"...)
+	}
+	b = append(b, '[')
+	for i := range items {
+		if i > 0 {
+			b = appendSep(b, o.itemSep)
+		}
+		if o.pretty {
+			b = o.newline(b, depth+1)
+		}
+		b = appendJSON(b, items[i], o, depth+1)
+	}
+	if o.pretty {
+		b = o.newline(b, depth)
+	}
+	return append(b, ']')
 }
 
 // appendSep appends a separator; the usual ones (", ", ": ", ",", ":") without a copy
@@ -305,6 +321,7 @@ func (o *jsonOptions) newline(b []byte, depth int) []byte {
 }
 
 func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
+	checkJSONDepth(depth)
 	keys, vals := d.keys, d.vals[:len(d.keys)]
 	if len(keys) == 0 {
 		return append(b, "{}"...)
@@ -323,10 +340,10 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 		if k := &keys[i]; k.kind == KindString {
 			b = appendJSONString(b, k.str(), o.ensureASCII)
 		} else {
-			b = appendJSONKey(b, *k, o)
+			b = appendJSONKey(b, *k)
 		}
 		b = appendSep(b, o.keySep)
-		b = appendJSONItem(b, vals[i], o, depth+1)
+		b = appendJSON(b, vals[i], o, depth+1)
 	}
 	if o.pretty {
 		b = o.newline(b, depth)
@@ -349,11 +366,11 @@ func sortedEntries(keys, vals []Value) ([]Value, []Value) {
 }
 
 // appendJSONKey writes a dict key that is not a str as json.dumps does: quoted.
-func appendJSONKey(b []byte, k Value, o *jsonOptions) []byte {
+func appendJSONKey(b []byte, k Value) []byte {
 	switch k.kind {
 	case KindInt, KindBool, KindNone:
 		b = append(b, '"')
-		b = appendJSON(b, k, o, 0)
+		b = appendJSONScalar(b, k)
 	case KindFloat:
 		b = append(b, '"')
 		b = appendJSONFloat(b, k.float())
@@ -361,15 +378,6 @@ func appendJSONKey(b []byte, k Value, o *jsonOptions) []byte {
 		throw(TypeError, "keys must be str, int, float, bool or None, not %s", k.TypeName())
 	}
 	return append(b, '"')
-}
-
-// appendJSONItem is appendJSON for an item of a list or dict, with the commonest kind,
-// a str, written without the call.
-func appendJSONItem(b []byte, v Value, o *jsonOptions, depth int) []byte {
-	if v.kind == KindString {
-		return appendJSONString(b, v.str(), o.ensureASCII)
-	}
-	return appendJSON(b, v, o, depth)
 }
 
 func appendJSONFloat(b []byte, f float64) []byte {
