@@ -358,9 +358,6 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	if recv.kind == KindDict && name == "get" {
 		return dictGet(recv, args, kwargs)
 	}
-	if recv.kind == KindDict && name == "get" {
-		return dictGet(recv, args, kwargs)
-	}
 	// args is copied before it reaches code the compiler cannot see through, so that a
 	// call's argument list can live on the caller's stack
 	owned := slices.Clone(args)

@@ -28,6 +28,11 @@ func unsupported(op string, a, b Value) {
 
 // Add is Python's a + b.
 func Add(a, b Value) Value {
+	if a.kind == KindInt && b.kind == KindInt && a.ptr == nil && b.ptr == nil {
+		if s, overflow := addOverflows(a.n, b.n); !overflow {
+			return Int(s) // the commonest sum, before the general checks
+		}
+	}
 	checkUndefined(a, b)
 	switch {
 	case a.isNumber() && b.isNumber():
@@ -109,6 +114,11 @@ func addOverflows(x, y int64) (int64, bool) {
 
 // Sub is Python's a - b.
 func Sub(a, b Value) Value {
+	if a.kind == KindInt && b.kind == KindInt && a.ptr == nil && b.ptr == nil {
+		if d := a.n - b.n; (a.n >= 0) == (b.n >= 0) || (d >= 0) == (a.n >= 0) {
+			return Int(d) // the commonest difference (no overflow), before the general checks
+		}
+	}
 	checkUndefined(a, b)
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("-", a, b)
