@@ -87,7 +87,7 @@ func (d *Dict) findStr(key string) int {
 			continue
 		}
 		if k.flags&flagBoxed == 0 && k.ptr == unsafe.Pointer(unsafe.StringData(key)) && k.n == int64(len(key)) {
-			return i // the same bytes (see internKey)
+			return i // the same bytes (see internStr)
 		}
 		if k.str() == key {
 			return i

@@ -6,7 +6,7 @@ import (
 )
 
 // TestDictStrKeys: a str key is found whether the lookup's bytes are the key's own (a
-// key of parsed JSON that internKey shares with the literals) or a copy, and an equal
+// key of parsed JSON that internStr shares with the literals) or a copy, and an equal
 // length is not enough.
 func TestDictStrKeys(t *testing.T) {
 	v, err := ParseJSON([]byte(`{"role": 1, "rolf": 2, "content": 3, "zzzz": 4}`))

@@ -81,7 +81,7 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 				if err != nil {
 					return Value{}, err
 				}
-				d.SetStr(internKey(k.(string)), v)
+				d.Set(internStr(k.(string)), v)
 			}
 			if _, err := dec.Token(); err != nil {
 				return Value{}, err
@@ -90,7 +90,7 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 		}
 		return Value{}, fmt.Errorf("unexpected %v", t)
 	case string:
-		return Str(t), nil
+		return internStr(t), nil
 	case json.Number:
 		return parseNumber(string(t))
 	case bool:
@@ -101,44 +101,69 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 	return Value{}, fmt.Errorf("unexpected token %v", tok)
 }
 
-// internKey returns the common object keys of chat requests as string constants. Go's
-// linker keeps one copy of equal string constants, so these are the very bytes of the
-// literals generated code looks up (message['role']): Dict.findStr then matches them by
-// address, without comparing bytes.
-func internKey(k string) string {
-	switch k {
+// internStr returns a str of parsed JSON, and the common keys and values of chat
+// requests (roles, tool schema types) as string constants. Go's linker keeps one copy of
+// equal string constants, so these are the very bytes of the literals generated code
+// looks up or compares with (message['role'] == 'user'): Dict.findStr then matches a key
+// by address, without comparing bytes. They are plain words, which tojson writes
+// without looking for characters to escape (flagPlainJSON).
+func internStr(s string) Value {
+	var c string
+	switch s {
 	case "role":
-		return "role"
+		c = "role"
 	case "content":
-		return "content"
+		c = "content"
 	case "type":
-		return "type"
+		c = "type"
 	case "text":
-		return "text"
+		c = "text"
 	case "name":
-		return "name"
+		c = "name"
 	case "id":
-		return "id"
+		c = "id"
 	case "function":
-		return "function"
+		c = "function"
 	case "arguments":
-		return "arguments"
+		c = "arguments"
 	case "tool_calls":
-		return "tool_calls"
+		c = "tool_calls"
 	case "tool_call_id":
-		return "tool_call_id"
+		c = "tool_call_id"
 	case "reasoning_content":
-		return "reasoning_content"
+		c = "reasoning_content"
 	case "description":
-		return "description"
+		c = "description"
 	case "parameters":
-		return "parameters"
+		c = "parameters"
 	case "properties":
-		return "properties"
+		c = "properties"
 	case "required":
-		return "required"
+		c = "required"
+	case "system":
+		c = "system"
+	case "user":
+		c = "user"
+	case "assistant":
+		c = "assistant"
+	case "tool":
+		c = "tool"
+	case "object":
+		c = "object"
+	case "string":
+		c = "string"
+	case "integer":
+		c = "integer"
+	case "number":
+		c = "number"
+	case "boolean":
+		c = "boolean"
+	case "array":
+		c = "array"
+	default:
+		return Str(s)
 	}
-	return k
+	return makeStr(KindString, flagPlainJSON, c)
 }
 
 func parseNumber(s string) (Value, error) {
@@ -233,6 +258,9 @@ func AppendJSON(b []byte, v Value) []byte {
 func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 	switch v.kind {
 	case KindString:
+		if v.flags&flagPlainJSON != 0 {
+			return appendJSONPlain(b, v.str())
+		}
 		return appendJSONString(b, v.str(), o.ensureASCII)
 	case KindDict:
 		return appendJSONDict(b, v.dict(), o, depth)
@@ -337,7 +365,9 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 		if o.pretty {
 			b = o.newline(b, depth+1)
 		}
-		if k := &keys[i]; k.kind == KindString {
+		if k := &keys[i]; k.flags&flagPlainJSON != 0 {
+			b = appendJSONPlain(b, k.str())
+		} else if k.kind == KindString {
 			b = appendJSONString(b, k.str(), o.ensureASCII)
 		} else {
 			b = appendJSONKey(b, *k)
@@ -419,6 +449,11 @@ func appendJSONString(b []byte, s string, ensureASCII bool) []byte {
 	if jsonEscapeIn8(x, ensureASCII) {
 		return appendJSONEscaped(b, s, ensureASCII)
 	}
+	return appendJSONPlain(b, s)
+}
+
+// appendJSONPlain writes a str that needs no escape: between double quotes, as it is.
+func appendJSONPlain(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')

@@ -75,3 +75,57 @@ func TestAppendJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainJSONWords: the strs parsed JSON shares with the literals (flagPlainJSON) are
+// written by tojson as json.dumps writes them, keys and values alike, and a str that
+// only resembles one of them is not shared.
+func TestPlainJSONWords(t *testing.T) {
+	doc := `{"role": "user", "content": "x", "type": "function", "function": {"name": "f",
+		"parameters": {"type": "object", "properties": {"a": {"type": "string"},
+		"b": {"type": "integer"}, "c": {"type": "number"}, "d": {"type": "boolean"},
+		"e": {"type": "array"}}, "required": ["a"]}}, "Role": "User", "role ": "user\n"}`
+	v, err := ParseJSON([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := 0
+	var walk func(v Value)
+	check := func(s Value) {
+		if s.flags&flagPlainJSON == 0 {
+			return
+		}
+		shared++
+		for _, ensureASCII := range []bool{false, true} {
+			if got, want := string(appendJSON(nil, s, &jsonOptions{ensureASCII: ensureASCII}, 0)), jsonStringReference(s.str(), ensureASCII); got != want {
+				t.Errorf("%q: got %s, want %s", s.str(), got, want)
+			}
+		}
+		switch s.str() {
+		case "Role", "User", "role ", "user\n":
+			t.Errorf("%q is shared", s.str())
+		}
+	}
+	walk = func(v Value) {
+		switch v.kind {
+		case KindString:
+			check(v)
+		case KindList:
+			for _, it := range v.list().Items {
+				walk(it)
+			}
+		case KindDict:
+			for i, k := range v.dict().keys {
+				check(k)
+				walk(v.dict().vals[i])
+			}
+		}
+	}
+	walk(v)
+	if shared < 20 {
+		t.Errorf("%d strs shared, want the common keys and values (20)", shared)
+	}
+	want := `{"role": "user", "content": "x", "type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "number"}, "d": {"type": "boolean"}, "e": {"type": "array"}}, "required": ["a"]}}, "Role": "User", "role ": "user\n"}`
+	if got := string(AppendJSON(nil, v)); got != want {
+		t.Errorf("tojson: got\n%s\nwant\n%s", got, want)
+	}
+}

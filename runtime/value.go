@@ -51,10 +51,11 @@ type Value struct {
 }
 
 const (
-	flagMarkup  = 1 << iota // a str that is markupsafe.Markup (from |safe, |escape)
-	flagMissing             // a macro argument the caller did not give
-	flagUnsafe              // an attribute the sandbox refused: using it is a SecurityError
-	flagBoxed               // ptr is a *boxedStr
+	flagMarkup    = 1 << iota // a str that is markupsafe.Markup (from |safe, |escape)
+	flagMissing               // a macro argument the caller did not give
+	flagUnsafe                // an attribute the sandbox refused: using it is a SecurityError
+	flagBoxed                 // ptr is a *boxedStr
+	flagPlainJSON             // a str json.dumps writes unescaped: a word internStr shares
 )
 
 // Undefined hint kinds, kept in the flags so that building an undefined value never
