@@ -132,8 +132,10 @@ type gen struct {
 	names  map[string]bool
 	goName map[*ir.Var]string
 	needed map[*ir.Var]bool
-	loops  map[*ir.Var]bool // loop variables held as *runtime.Loop
-	markup bool             // the template can make Markup values (|safe, |escape...)
+	// variables whose initial value no code sees (see deadInits)
+	deadInit map[*ir.Var]bool
+	loops    map[*ir.Var]bool // loop variables held as *runtime.Loop
+	markup   bool             // the template can make Markup values (|safe, |escape...)
 
 	// loop variables only asked for their position, compiled to an index into a slice
 	positions map[*ir.Var]position
@@ -154,14 +156,16 @@ type gen struct {
 
 func newGen(t *ir.Template) *gen {
 	macros := findMacroCalls(t)
+	dead := deadInits(t)
 	g := &gen{
-		t:      t,
-		lines:  strings.Split(t.Source, "\n"),
-		names:  map[string]bool{},
-		goName: map[*ir.Var]string{},
-		needed: neededVars(t, macros),
-		loops:  map[*ir.Var]bool{},
-		markup: makesMarkup(t),
+		t:        t,
+		lines:    strings.Split(t.Source, "\n"),
+		names:    map[string]bool{},
+		goName:   map[*ir.Var]string{},
+		needed:   neededVars(t, macros, dead),
+		deadInit: dead,
+		loops:    map[*ir.Var]bool{},
+		markup:   makesMarkup(t),
 
 		positions: map[*ir.Var]position{},
 
@@ -204,8 +208,8 @@ func makesMarkup(t *ir.Template) bool {
 
 // neededVars returns the variables the generated code must declare: those read by code
 // that is generated (a macro that is never called is not), and those whose value
-// initializes a needed variable.
-func neededVars(t *ir.Template, macros *macroCalls) map[*ir.Var]bool {
+// initializes a needed variable (unless no code sees that initial value: dead).
+func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*ir.Var]bool {
 	needed := map[*ir.Var]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -240,7 +244,7 @@ func neededVars(t *ir.Template, macros *macroCalls) map[*ir.Var]bool {
 				}
 			case *ir.Block:
 				for _, v := range n.Scope.Vars {
-					if l, ok := v.Init.(*ir.Load); ok && needed[v] {
+					if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
 						mark(l.Var)
 					}
 				}
@@ -254,7 +258,7 @@ func neededVars(t *ir.Template, macros *macroCalls) map[*ir.Var]bool {
 		}
 		ir.Inspect(t.Body.Stmts, visit)
 		for _, v := range t.Body.Scope.Vars {
-			if l, ok := v.Init.(*ir.Load); ok && needed[v] {
+			if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
 				mark(l.Var)
 			}
 		}
@@ -301,7 +305,7 @@ func (g *gen) inputDecls() []jen.Code {
 	declare := func(s *ir.Scope) {
 		for _, v := range s.Vars {
 			in, ok := v.Init.(*ir.Input)
-			if !ok || !g.needed[v] || g.namespaces[v] != nil {
+			if !ok || !g.needed[v] || g.deadInit[v] || g.namespaces[v] != nil {
 				continue
 			}
 			if _, done := g.inputs[in.Name]; !done {
@@ -330,6 +334,10 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 	var code []jen.Code
 	for _, v := range s.Vars {
 		if v.Init == nil || !g.needed[v] || g.namespaces[v] != nil {
+			continue
+		}
+		if g.deadInit[v] {
+			code = append(code, jen.Var().Id(g.varName(v)).Add(valueType()))
 			continue
 		}
 		init := g.value(v.Init)

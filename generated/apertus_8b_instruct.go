@@ -36,26 +36,21 @@ var Apertus8BInstruct = &runtime.Template{
 
 // renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
 func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
-	innerTypeInput := in.Lookup("inner_type")
-	hasObjectVariantsInput := in.Lookup("has_object_variants")
-	partsInput := in.Lookup("parts")
-	blocksInput := in.Lookup("blocks")
-	functionInput := in.Lookup("function")
 	bosToken := in.Lookup("bos_token")
-	systemToken := runtime.Undefined("system_token")
-	endSystemToken := runtime.Undefined("end_system_token")
-	developerToken := runtime.Undefined("developer_token")
-	endDeveloperToken := runtime.Undefined("end_developer_token")
-	userToken := runtime.Undefined("user_token")
-	endUserToken := runtime.Undefined("end_user_token")
-	assistantToken := runtime.Undefined("assistant_token")
-	endAssistantToken := runtime.Undefined("end_assistant_token")
-	innerToken := runtime.Undefined("inner_token")
-	outerToken := runtime.Undefined("outer_token")
-	toolCallsToken := runtime.Undefined("tool_calls_token")
-	endToolCallsToken := runtime.Undefined("end_tool_calls_token")
+	var systemToken runtime.Value
+	var endSystemToken runtime.Value
+	var developerToken runtime.Value
+	var endDeveloperToken runtime.Value
+	var userToken runtime.Value
+	var endUserToken runtime.Value
+	var assistantToken runtime.Value
+	var endAssistantToken runtime.Value
+	var innerToken runtime.Value
+	var outerToken runtime.Value
+	var toolCallsToken runtime.Value
+	var endToolCallsToken runtime.Value
 	messages := in.Lookup("messages")
-	loopMessages := in.Lookup("loop_messages")
+	var loopMessages runtime.Value
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -64,8 +59,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
 		paramSpec = runtime.Param(paramSpec, "param_spec")
 		requiredParams = runtime.Param(requiredParams, "required_params")
-		innerType := innerTypeInput
-		hasObjectVariants := hasObjectVariantsInput
+		var innerType runtime.Value
+		var hasObjectVariants runtime.Value
 		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
 		w.At(2, 5, runtime.StmtIf)
 		paramSpecType := paramSpec.Attr("type")
@@ -465,8 +460,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:187 {%- for message in loop_messages -%}
 	w.At(187, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		parts := partsInput
-		blocks := blocksInput
+		var parts runtime.Value
+		var blocks runtime.Value
 		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
 		w.At(188, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -720,7 +715,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				items6 := runtime.Iterate(w, message.Attr("tool_calls"))
 				for i8 := range items6 {
 					toolCall2 := items6[i8]
-					function := functionInput
+					var function runtime.Value
 					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
 					w.At(295, 17, runtime.StmtIf)
 					toolCall2Type := toolCall2.Attr("type")

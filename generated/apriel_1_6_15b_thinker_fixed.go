@@ -36,25 +36,17 @@ var Apriel1615bThinkerFixed = &runtime.Template{
 
 // renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
 func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
-	sysContentInput := in.Lookup("sys_content")
-	systemMessageInput := in.Lookup("system_message")
-	asstContentInput := in.Lookup("asst_content")
-	asstTextInput := in.Lookup("asst_text")
-	toolCallsInput := in.Lookup("tool_calls")
 	trainingPromptInput := in.Lookup("training_prompt")
-	toolContentInput := in.Lookup("tool_content")
-	toolMessageInput := in.Lookup("tool_message")
-	msgContentInput := in.Lookup("msg_content")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	availableToolString := runtime.Undefined("available_tool_string")
-	addToolId := runtime.Undefined("add_tool_id")
-	addThoughts := runtime.Undefined("add_thoughts")
+	var availableToolString runtime.Value
+	var addToolId runtime.Value
+	var addThoughts runtime.Value
 	bosToken := in.Lookup("bos_token")
 	eosToken := in.Lookup("eos_token")
 	reasoningPrompt := runtime.Undefined("reasoning_prompt")
-	reasoningAsstTurnStart := runtime.Undefined("reasoning_asst_turn_start")
+	var reasoningAsstTurnStart runtime.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4 {%- set messages = messages or [] -%}
 	w.At(4, 1, runtime.StmtSet)
 	messages = runtime.Or(messages, func() runtime.Value {
@@ -134,16 +126,16 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		sysContent := sysContentInput
-		systemMessage := systemMessageInput
+		var sysContent runtime.Value
+		var systemMessage runtime.Value
 		addToolId2 := addToolId
-		asstContent := asstContentInput
-		asstText := asstTextInput
-		toolCalls := toolCallsInput
+		var asstContent runtime.Value
+		var asstText runtime.Value
+		var toolCalls runtime.Value
 		trainingPrompt := trainingPromptInput
-		toolContent := toolContentInput
-		toolMessage := toolMessageInput
-		msgContent := msgContentInput
+		var toolContent runtime.Value
+		var toolMessage runtime.Value
+		var msgContent runtime.Value
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62 {%- if message['role'] == 'user' -%}
 		w.At(62, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

@@ -40,7 +40,7 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 	// bailing.jinja:10 {%- for message in messages %}
 	w.At(10, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		role := runtime.Undefined("role")
+		var role runtime.Value
 		// bailing.jinja:11 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(11, 1, runtime.StmtSet)
 		messageRole := message.ItemStr("role")

@@ -45,7 +45,7 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	// bailing2.jinja:14 {%- for message in messages %}
 	w.At(14, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		role := runtime.Undefined("role")
+		var role runtime.Value
 		// bailing2.jinja:15 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(15, 1, runtime.StmtSet)
 		messageRole := message.ItemStr("role")

@@ -40,7 +40,7 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 	// bailing-think.jinja:11 {%- for message in messages %}
 	w.At(11, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		role := runtime.Undefined("role")
+		var role runtime.Value
 		// bailing-think.jinja:12 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		w.At(12, 1, runtime.StmtSet)
 		messageRole := message.ItemStr("role")

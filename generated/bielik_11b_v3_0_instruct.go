@@ -36,13 +36,10 @@ var Bielik11BV30Instruct = &runtime.Template{
 
 // renderBielik11BV30Instruct renders Bielik-11B-v3.0-Instruct.jinja.
 func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	reasoningPartsInput := in.Lookup("reasoning_parts")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
-	loopStartIndex := in.Lookup("loop_start_index")
+	var systemMessage runtime.Value
+	var loopStartIndex runtime.Value
 	tools := in.Lookup("tools")
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -110,9 +107,9 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
 	for i2 := range items2 {
 		message := items2[i2]
-		content := contentInput
-		reasoningContent := reasoningContentInput
-		reasoningParts := reasoningPartsInput
+		var content runtime.Value
+		var reasoningContent runtime.Value
+		var reasoningParts runtime.Value
 		// Bielik-11B-v3.0-Instruct.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

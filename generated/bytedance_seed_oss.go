@@ -36,19 +36,19 @@ var ByteDanceSeedOSS = &runtime.Template{
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
 func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
-	bosToken := runtime.Undefined("bos_token")
-	eosToken := runtime.Undefined("eos_token")
-	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
-	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	thinkBeginToken := runtime.Undefined("think_begin_token")
-	thinkEndToken := runtime.Undefined("think_end_token")
-	budgetBeginToken := runtime.Undefined("budget_begin_token")
-	budgetEndToken := runtime.Undefined("budget_end_token")
+	var bosToken runtime.Value
+	var eosToken runtime.Value
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var thinkBeginToken runtime.Value
+	var thinkEndToken runtime.Value
+	var budgetBeginToken runtime.Value
+	var budgetEndToken runtime.Value
 	thinkingBudget := in.Lookup("thinking_budget")
-	budgetReflectionsV05 := runtime.Undefined("budget_reflections_v05")
+	var budgetReflectionsV05 runtime.Value
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	loopMessages := in.Lookup("loop_messages")
+	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

@@ -36,24 +36,20 @@ var Cohere2MoE = &runtime.Template{
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
 func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
-	counterInput := in.Lookup("counter")
-	toolCallIdSeenInput := in.Lookup("tool_call_id_seen")
-	textWrapperInput := in.Lookup("text_wrapper")
-	lastWasTextInput := in.Lookup("last_was_text")
 	platformInstructionOverride := in.Lookup("platform_instruction_override")
 	reasoning := in.Lookup("reasoning")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	grounding := in.Lookup("grounding")
-	groundingEnabled := runtime.Undefined("grounding_enabled")
+	var groundingEnabled runtime.Value
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")
-	toolsOrDocsExist := runtime.Undefined("tools_or_docs_exist")
-	renderToolsSection := runtime.Undefined("render_tools_section")
-	renderGrounding := runtime.Undefined("render_grounding")
-	renderPlatformInstructionOverride := runtime.Undefined("render_platform_instruction_override")
+	var toolsOrDocsExist runtime.Value
+	var renderToolsSection runtime.Value
+	var renderGrounding runtime.Value
+	var renderPlatformInstructionOverride runtime.Value
 	developerInstruction := in.Lookup("developer_instruction")
-	hasDeveloperInstruction := runtime.Undefined("has_developer_instruction")
-	renderDeveloperInstruction := runtime.Undefined("render_developer_instruction")
+	var hasDeveloperInstruction runtime.Value
+	var renderDeveloperInstruction runtime.Value
 	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
 	skipThinking := in.Lookup("skip_thinking")
 	bosToken := in.Lookup("bos_token")
@@ -61,11 +57,11 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	initialInstructionMessage := in.Lookup("initial_instruction_message")
 	responseFormat := in.Lookup("response_format")
-	jsonObject := runtime.Undefined("json_object")
-	jsonSchema := runtime.Undefined("json_schema")
-	jsonMode := runtime.Undefined("json_mode")
+	var jsonObject runtime.Value
+	var jsonSchema runtime.Value
+	var jsonMode runtime.Value
 	regenToolCallIds := in.Lookup("regen_tool_call_ids")
-	renderedPlatformTurnChunk := runtime.Undefined("rendered_platform_turn_chunk")
+	var renderedPlatformTurnChunk runtime.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1 {%- if not platform_instruction_override %}
 	w.At(1, 1, runtime.StmtIf)
@@ -147,7 +143,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		items := runtime.Iterate(w, documents2)
 		for i := range items {
 			doc := items[i]
-			docVal := runtime.Undefined("doc_val")
+			var docVal runtime.Value
 			// Cohere2MoE.jinja:32 {%- set doc_val = doc.data if doc.data else doc %}
 			w.At(32, 1, runtime.StmtSet)
 			docData := doc.Attr("data")
@@ -176,8 +172,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
 		messages2 = runtime.Param(messages2, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		counter := counterInput
-		toolCallIdSeen := toolCallIdSeenInput
+		var counter runtime.Value
+		var toolCallIdSeen runtime.Value
 		// Cohere2MoE.jinja:43 {%- if regen_tool_call_ids -%}
 		w.At(43, 1, runtime.StmtIf)
 		if regenToolCallIds.Truthy() {
@@ -223,7 +219,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	formatToolMessage := func(messages3, toolMsg runtime.Value) {
 		messages3 = runtime.Param(messages3, "messages")
 		toolMsg = runtime.Param(toolMsg, "tool_msg")
-		textWrapper := textWrapperInput
+		var textWrapper runtime.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		w.At(63, 26, runtime.StmtPrint)
@@ -278,7 +274,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		Params: []string{"item"},
 	}, func(args []runtime.Value) {
 		item2 := runtime.Param(args[0], "item")
-		textWrapper2 := textWrapperInput
+		var textWrapper2 runtime.Value
 		// Cohere2MoE.jinja:85 {%- if item.type|lower == "text" -%}
 		w.At(85, 1, runtime.StmtIf)
 		item2Type := item2.Attr("type")
@@ -302,7 +298,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	// Cohere2MoE.jinja:94 {%- macro print_msg(msg) %}
 	printMsg := func(msg2 runtime.Value) {
 		msg2 = runtime.Param(msg2, "msg")
-		lastWasText := lastWasTextInput
+		var lastWasText runtime.Value
 		// Cohere2MoE.jinja:95 {%- if msg is string -%}
 		w.At(95, 5, runtime.StmtIf)
 		if runtime.IsString(msg2, nil, nil) {
@@ -577,7 +573,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	items5 := runtime.Iterate(w, messages)
 	for i5 := range items5 {
 		message := items5[i5]
-		msgRoleDowncased := runtime.Undefined("msg_role_downcased")
+		var msgRoleDowncased runtime.Value
 		// Cohere2MoE.jinja:219 {%- set msg_role_downcased = message.role | lower %}
 		w.At(219, 5, runtime.StmtSet)
 		msgRoleDowncased = runtime.FilterLower(message.Attr("role"), nil, nil)

@@ -75,8 +75,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
 		messages2 = runtime.Param(messages2, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		counter := runtime.Undefined("counter")
-		toolCallIdSeen := runtime.Undefined("tool_call_id_seen")
+		var counter runtime.Value
+		var toolCallIdSeen runtime.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19 {%- set counter = namespace(value=0) %}
 		w.At(19, 1, runtime.StmtSet)
 		counter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})

@@ -38,15 +38,15 @@ var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	loopMessages := in.Lookup("loop_messages")
-	systemMessage := in.Lookup("system_message")
+	var loopMessages runtime.Value
+	var systemMessage runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(runtime.Value)
 	jsonToPythonType = func(jsonSpec runtime.Value) {
 		jsonSpec = runtime.Param(jsonSpec, "json_spec")
-		basicTypeMap := runtime.Undefined("basic_type_map")
+		var basicTypeMap runtime.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3 {%- set basic_type_map = {
 		w.At(3, 1, runtime.StmtSet)
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
@@ -350,7 +350,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153 {%- for message in loop_messages %}
 	w.At(153, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154 {%- set content = message['content'] %}
 		w.At(154, 3, runtime.StmtSet)
 		content = message.ItemStr("content")

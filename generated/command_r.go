@@ -36,8 +36,8 @@ var CommandR = &runtime.Template{
 
 // renderCommandR renders command-r.jinja.
 func renderCommandR(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
-	roleTokens := runtime.Undefined("role_tokens")
+	var cSpace runtime.Value
+	var roleTokens runtime.Value
 	messages := in.Lookup("messages")
 	// command-r.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(12, 1, runtime.StmtSet)

@@ -36,7 +36,6 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
@@ -74,7 +73,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10 {%- for message in messages -%}
 	w.At(10, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := contentInput
+		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11 {%- if message['role'] == 'user' -%}
 		w.At(11, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

@@ -36,7 +36,6 @@ var DeepseekAiDeepSeekV31 = &runtime.Template{
 
 // renderDeepseekAiDeepSeekV31 renders deepseek-ai-DeepSeek-V3.1.jinja.
 func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -102,7 +101,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := contentInput
+		var content runtime.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25 {%- if message['role'] == 'user' -%}
 		w.At(25, 3, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

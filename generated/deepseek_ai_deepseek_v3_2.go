@@ -36,19 +36,14 @@ var DeepseekAiDeepSeekV32 = &runtime.Template{
 
 // renderDeepseekAiDeepSeekV32 renders deepseek-ai-DeepSeek-V3.2.jinja.
 func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
-	isAfterLastUserInput := in.Lookup("is_after_last_user")
-	outerIndexInput := in.Lookup("outer_index")
-	callOrderInput := in.Lookup("call_order")
-	assistantMsgInput := in.Lookup("assistant_msg")
-	toolCallCountInput := in.Lookup("tool_call_count")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
-	dsmlToken := runtime.Undefined("dsml_token")
-	thinkingStartToken := runtime.Undefined("thinking_start_token")
-	thinkingEndToken := runtime.Undefined("thinking_end_token")
-	toolsHeader := runtime.Undefined("tools_header")
-	toolsFooter := runtime.Undefined("tools_footer")
+	var dsmlToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var toolsHeader runtime.Value
+	var toolsFooter runtime.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
@@ -180,11 +175,11 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
-		isAfterLastUser := isAfterLastUserInput
-		outerIndex := outerIndexInput
-		callOrder := callOrderInput
-		assistantMsg := assistantMsgInput
-		toolCallCount := toolCallCountInput
+		var isAfterLastUser runtime.Value
+		var outerIndex runtime.Value
+		var callOrder runtime.Value
+		var assistantMsg runtime.Value
+		var toolCallCount runtime.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
 		w.At(50, 3, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
@@ -283,8 +278,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
 				w.At(85, 7, runtime.StmtFor)
 				for _, tool2 := range runtime.Iterate(w, message3ToolCalls) {
-					func2 := runtime.Undefined("func")
-					args2 := runtime.Undefined("args")
+					var func2 runtime.Value
+					var args2 runtime.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86 {%- set func = tool['function'] -%}
 					w.At(86, 9, runtime.StmtSet)
 					func2 = tool2.ItemStr("function")

@@ -36,20 +36,18 @@ var DeepseekAiDeepSeekV4 = &runtime.Template{
 
 // renderDeepseekAiDeepSeekV4 renders deepseek-ai-DeepSeek-V4.jinja.
 func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
-	isAfterLastUserInput := in.Lookup("is_after_last_user")
-	keepReasoningInput := in.Lookup("keep_reasoning")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
 	dropThinking := in.Lookup("drop_thinking")
-	dsmlToken := runtime.Undefined("dsml_token")
-	thinkingStartToken := runtime.Undefined("thinking_start_token")
-	thinkingEndToken := runtime.Undefined("thinking_end_token")
-	reasoningEffortMax := runtime.Undefined("reasoning_effort_max")
-	responseFormatTemplate := runtime.Undefined("response_format_template")
-	hasTools := runtime.Undefined("has_tools")
-	toolsHeader := runtime.Undefined("tools_header")
-	toolsFooter := runtime.Undefined("tools_footer")
+	var dsmlToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var reasoningEffortMax runtime.Value
+	var responseFormatTemplate runtime.Value
+	var hasTools runtime.Value
+	var toolsHeader runtime.Value
+	var toolsFooter runtime.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
@@ -234,8 +232,8 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message4 := items2[i2]
-		isAfterLastUser := isAfterLastUserInput
-		keepReasoning := keepReasoningInput
+		var isAfterLastUser runtime.Value
+		var keepReasoning runtime.Value
 		// deepseek-ai-DeepSeek-V4.jinja:71 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		w.At(71, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")
@@ -334,8 +332,8 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				// deepseek-ai-DeepSeek-V4.jinja:106 {%- for tool in message['tool_calls'] -%}
 				w.At(106, 7, runtime.StmtFor)
 				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
-					func2 := runtime.Undefined("func")
-					args2 := runtime.Undefined("args")
+					var func2 runtime.Value
+					var args2 runtime.Value
 					// deepseek-ai-DeepSeek-V4.jinja:107 {%- set func = tool['function'] -%}
 					w.At(107, 9, runtime.StmtSet)
 					func2 = tool2.ItemStr("function")

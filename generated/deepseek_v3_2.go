@@ -36,20 +36,18 @@ var DeepSeekV32 = &runtime.Template{
 
 // renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
 func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
-	toolCallOrderInput := in.Lookup("tool_call_order")
-	assistantMsgInput := in.Lookup("assistant_msg")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	bosToken := runtime.Undefined("bos_token")
-	eosToken := runtime.Undefined("eos_token")
-	thinkingStartToken := runtime.Undefined("thinking_start_token")
-	thinkingEndToken := runtime.Undefined("thinking_end_token")
-	dsmlToken := runtime.Undefined("dsml_token")
+	var bosToken runtime.Value
+	var eosToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var dsmlToken runtime.Value
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
-	hasSystem := runtime.Undefined("has_system")
-	firstIsDeveloper := runtime.Undefined("first_is_developer")
-	startIdx := runtime.Undefined("start_idx")
+	var hasSystem runtime.Value
+	var firstIsDeveloper runtime.Value
+	var startIdx runtime.Value
 	// DeepSeek-V3.2.jinja:18 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
 	w.At(18, 1, runtime.StmtSet)
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
@@ -183,7 +181,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:86 {%- macro encode_arguments_to_dsml(tool_call) -%}
 	encodeArgumentsToDsml := func(toolCall runtime.Value) {
 		toolCall = runtime.Param(toolCall, "tool_call")
-		arguments := runtime.Undefined("arguments")
+		var arguments runtime.Value
 		// DeepSeek-V3.2.jinja:87 {%- set arguments = tool_call.function.arguments -%}
 		w.At(87, 1, runtime.StmtSet)
 		arguments = toolCall.Attr("function").Attr("arguments")
@@ -327,9 +325,9 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages.Slice(startIdx, runtime.None(), runtime.None()))
 	for i3 := range items2 {
 		message3 := items2[i3]
-		msgIndex := runtime.Undefined("msg_index")
-		toolCallOrder := toolCallOrderInput
-		assistantMsg := assistantMsgInput
+		var msgIndex runtime.Value
+		var toolCallOrder runtime.Value
+		var assistantMsg runtime.Value
 		// DeepSeek-V3.2.jinja:150 {%- set msg_index = loop.index0 + start_idx -%}
 		w.At(150, 3, runtime.StmtSet)
 		msgIndex = runtime.Add(runtime.Int(int64(i3)), startIdx)

@@ -36,7 +36,7 @@ var Exaone3 = &runtime.Template{
 
 // renderExaone3 renders exaone3.jinja.
 func renderExaone3(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// exaone3.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(13, 1, runtime.StmtSet)
@@ -44,7 +44,7 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 	// exaone3.jinja:14 {%- for message in messages %}
 	w.At(14, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// exaone3.jinja:15 {%- set content = message['content'].strip(c_space) %}
 		w.At(15, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)

@@ -36,7 +36,7 @@ var Exaone4 = &runtime.Template{
 
 // renderExaone4 renders exaone4.jinja.
 func renderExaone4(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// exaone4.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(14, 1, runtime.StmtSet)
@@ -44,7 +44,7 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	// exaone4.jinja:15 {%- for message in messages %}
 	w.At(15, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// exaone4.jinja:16 {%- set content = message['content'].strip(c_space) %}
 		w.At(16, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)

@@ -36,7 +36,7 @@ var ExaoneMoe = &runtime.Template{
 
 // renderExaoneMoe renders exaone-moe.jinja.
 func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// exaone-moe.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(10, 1, runtime.StmtSet)

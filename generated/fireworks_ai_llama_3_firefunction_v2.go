@@ -36,12 +36,10 @@ var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
 func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input) {
-	messageRolesStringInput := in.Lookup("message_roles_string")
-	systemPromptInput := in.Lookup("system_prompt")
 	bosTokenInput := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	loopMessages := runtime.Undefined("loop_messages")
-	messageRoles := runtime.Undefined("message_roles")
+	var loopMessages runtime.Value
+	var messageRoles runtime.Value
 	systemPromptSuffix := runtime.Undefined("system_prompt_suffix")
 	functions := in.Lookup("functions")
 	datetime := in.Lookup("datetime")
@@ -82,9 +80,9 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		messageRolesString := messageRolesStringInput
-		msgContent := runtime.Undefined("msg_content")
-		systemPrompt := systemPromptInput
+		var messageRolesString runtime.Value
+		var msgContent runtime.Value
+		var systemPrompt runtime.Value
 		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29 {%- set ns.role = message['role'] | lower -%}
 		w.At(29, 3, runtime.StmtSet)

@@ -36,8 +36,7 @@ var Gemma = &runtime.Template{
 
 // renderGemma renders gemma.jinja.
 func renderGemma(w *runtime.Writer, in *runtime.Input) {
-	roleInput := in.Lookup("role")
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// gemma.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(14, 1, runtime.StmtSet)
@@ -48,7 +47,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	// gemma.jinja:16 {%- for message in messages %}
 	w.At(16, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		role := roleInput
+		var role runtime.Value
 		// gemma.jinja:17 {%- if message['role'] == 'system' %}
 		w.At(17, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

@@ -36,12 +36,10 @@ var Gemma4 = &runtime.Template{
 
 // renderGemma4 renders gemma4.jinja.
 func renderGemma4(w *runtime.Writer, in *runtime.Input) {
-	nsItemsInput := in.Lookup("ns_items")
-	responseDeclarationInput := in.Lookup("response_declaration")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
-	loopMessages := runtime.Undefined("loop_messages")
+	var loopMessages runtime.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
@@ -50,8 +48,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	var formatParameters func(runtime.Value, runtime.Value)
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
-		standardKeys := runtime.Undefined("standard_keys")
-		ns2 := ns
+		var standardKeys runtime.Value
+		var ns2 runtime.Value
 		// gemma4.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		w.At(2, 5, runtime.StmtSet)
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
@@ -64,8 +62,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			addComma := runtime.Undefined("add_comma")
-			nsItems := nsItemsInput
+			var addComma runtime.Value
+			var nsItems runtime.Value
 			// gemma4.jinja:5 {%- set add_comma = false -%}
 			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
@@ -282,8 +280,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:79 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
-		params := runtime.Undefined("params")
-		responseDeclaration := responseDeclarationInput
+		var params runtime.Value
+		var responseDeclaration runtime.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80 {{- tool_data['function']['name'] -}}
 		w.At(80, 17, runtime.StmtPrint)
@@ -384,7 +382,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
-		ns3 := ns
+		var ns3 runtime.Value
 		// gemma4.jinja:112 {%- if argument is string -%}
 		w.At(112, 5, runtime.StmtIf)
 		if runtime.IsString(argument, nil, nil) {
@@ -475,7 +473,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:141 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
-		ns4 := ns
+		var ns4 runtime.Value
 		// gemma4.jinja:142 {%- set ns = namespace(result=”) -%}
 		w.At(142, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
@@ -553,7 +551,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:184 {%- for message in loop_messages -%}
 	w.At(184, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		role := runtime.Undefined("role")
+		var role runtime.Value
 		// gemma4.jinja:185 {%- set ns.prev_message_type = None -%}
 		w.At(185, 5, runtime.StmtSet)
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
@@ -577,7 +575,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:190 {%- for tool_call in message['tool_calls'] -%}
 			w.At(190, 17, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-				function := runtime.Undefined("function")
+				var function runtime.Value
 				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
 				w.At(191, 21, runtime.StmtSet)
 				function = toolCall.ItemStr("function")

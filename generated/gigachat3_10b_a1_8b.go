@@ -36,23 +36,13 @@ var GigaChat310BA18B = &runtime.Template{
 
 // renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
 func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
-	propsInput := in.Lookup("props")
-	requiredInput := in.Lookup("required")
-	hasAdditionalPropsInput := in.Lookup("has_additional_props")
-	additionalPropsTypeInput := in.Lookup("additional_props_type")
-	additionalTypeStrInput := in.Lookup("additional_type_str")
-	nsInput := in.Lookup("ns")
-	defaultInput := in.Lookup("default")
-	paramTypeInput := in.Lookup("param_type")
-	returnTypeInput := in.Lookup("return_type")
-	functionCallInput := in.Lookup("function_call")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := runtime.Undefined("add_tokens")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	toolsContent := in.Lookup("tools_content")
+	var toolsContent runtime.Value
 	// GigaChat3-10B-A1.8B.jinja:6 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
 	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
@@ -60,14 +50,14 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		if indent.IsMissing() {
 			indent = runtime.Str("")
 		}
-		ADDITIONALJSONKEYS := runtime.Undefined("ADDITIONAL_JSON_KEYS")
-		ty := runtime.Undefined("ty")
-		props := propsInput
-		required := requiredInput
-		hasAdditionalProps := hasAdditionalPropsInput
-		additionalPropsType := additionalPropsTypeInput
-		additionalTypeStr := additionalTypeStrInput
-		ns := nsInput
+		var ADDITIONALJSONKEYS runtime.Value
+		var ty runtime.Value
+		var props runtime.Value
+		var required runtime.Value
+		var hasAdditionalProps runtime.Value
+		var additionalPropsType runtime.Value
+		var additionalTypeStr runtime.Value
+		var ns runtime.Value
 		// GigaChat3-10B-A1.8B.jinja:7 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		w.At(7, 2, runtime.StmtSet)
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
@@ -112,8 +102,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				val := values[i]
-				typeStr := runtime.Undefined("type_str")
-				default2 := defaultInput
+				var typeStr runtime.Value
+				var default2 runtime.Value
 				// GigaChat3-10B-A1.8B.jinja:29 {%- if "description" in val -%}
 				w.At(29, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("description"), val) {
@@ -255,19 +245,19 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
 		tools2 = runtime.Param(tools2, "tools")
-		ns2 := runtime.Undefined("ns")
+		var ns2 runtime.Value
 		// GigaChat3-10B-A1.8B.jinja:124 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		w.At(124, 2, runtime.StmtSet)
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126 {%- for tool in tools -%}
 		w.At(126, 2, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
-			nsTool := runtime.Undefined("ns_tool")
-			mainBody := runtime.Undefined("main_body")
-			params := runtime.Undefined("params")
-			paramType := paramTypeInput
-			returnParams := runtime.Undefined("return_params")
-			returnType := returnTypeInput
+			var nsTool runtime.Value
+			var mainBody runtime.Value
+			var params runtime.Value
+			var paramType runtime.Value
+			var returnParams runtime.Value
+			var returnType runtime.Value
 			// GigaChat3-10B-A1.8B.jinja:127 {%- if tool.function -%}
 			w.At(127, 3, runtime.StmtIf)
 			toolFunction := tool.Attr("function")
@@ -358,7 +348,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		if role.IsMissing() {
 			role = runtime.None()
 		}
-		messageContent := runtime.Undefined("message_content")
+		var messageContent runtime.Value
 		// GigaChat3-10B-A1.8B.jinja:178 {%- if not role -%}
 		w.At(178, 5, runtime.StmtIf)
 		if !role.Truthy() {
@@ -385,8 +375,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3-10B-A1.8B.jinja:192 {%- macro render_function_call(message) -%}
 	renderFunctionCall := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
-		call := runtime.Undefined("call")
-		arguments := runtime.Undefined("arguments")
+		var call runtime.Value
+		var arguments runtime.Value
 		// GigaChat3-10B-A1.8B.jinja:193 {%- set call = message['content'] -%}
 		w.At(193, 5, runtime.StmtSet)
 		call = message2.ItemStr("content")
@@ -453,7 +443,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i3 := range items {
 		message3 := items[i3]
-		functionCall := functionCallInput
+		var functionCall runtime.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3-10B-A1.8B.jinja:322 {%- if message['role'] == 'tool' -%}
 		w.At(322, 5, runtime.StmtIf)

@@ -36,58 +36,14 @@ var GigaChat35 = &runtime.Template{
 
 // renderGigaChat35 renders GigaChat3.5.jinja.
 func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
-	rootInput := in.Lookup("_root")
-	rnsInput := in.Lookup("_rns")
-	refstrInput := in.Lookup("refstr")
-	segsInput := in.Lookup("segs")
-	nsPInput := in.Lookup("ns_p")
-	rns2Input := in.Lookup("_rns2")
-	nsbInput := in.Lookup("nsb")
-	nsuInput := in.Lookup("nsu")
-	tyRawInput := in.Lookup("ty_raw")
-	tyInput := in.Lookup("ty")
-	cInput := in.Lookup("c")
-	requiredInput := in.Lookup("required")
-	nstInput := in.Lookup("nst")
-	elInput := in.Lookup("el")
-	fragInput := in.Lookup("frag")
-	subOInput := in.Lookup("sub_o")
-	subAInput := in.Lookup("sub_a")
-	defaultInput := in.Lookup("default")
-	paramTypeInput := in.Lookup("param_type")
-	returnTypeInput := in.Lookup("return_type")
-	keySetInput := in.Lookup("key_set")
-	propertiesInput := in.Lookup("properties")
-	nsNewObjInput := in.Lookup("ns_new_obj")
-	itemSchemaInput := in.Lookup("item_schema")
-	itemInput := in.Lookup("item")
-	alignedItemInput := in.Lookup("aligned_item")
-	paramsInput := in.Lookup("params")
-	nsEmbedResultInput := in.Lookup("ns_embed_result")
-	messageFinalContentInput := in.Lookup("message_final_content")
-	placeholderInput := in.Lookup("placeholder")
-	nsParamsInput := in.Lookup("ns_params")
-	nsStripInput := in.Lookup("ns_strip")
-	nsBodyInput := in.Lookup("ns_body")
-	bodyInput := in.Lookup("body")
-	itemsInput := in.Lookup("items")
-	frBodyInput := in.Lookup("fr_body")
-	nextIsFrInput := in.Lookup("_next_is_fr")
-	nameInput := in.Lookup("_name")
-	gcmlBlockInput := in.Lookup("gcml_block")
-	compositeContentInput := in.Lookup("composite_content")
-	lastEffectiveIdxInput := in.Lookup("last_effective_idx")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	isFinalAssistantInput := in.Lookup("is_final_assistant")
 	eosTokenInput := in.Lookup("eos_token")
-	nmInput := in.Lookup("_nm")
-	fcContentInput := in.Lookup("fc_content")
-	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
+	var DEVSYSTEM runtime.Value
 	addTokens := runtime.Undefined("add_tokens")
 	tools := in.Lookup("tools")
 	ns := in.Lookup("ns")
 	FUNCTIONDESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
-	FUNCTIONNAMES := in.Lookup("FUNCTION_NAMES")
+	var FUNCTIONNAMES runtime.Value
 	reasoning := in.Lookup("reasoning")
 	useDevsystem := in.Lookup("use_devsystem")
 	useSuggester := in.Lookup("use_suggester")
@@ -96,7 +52,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	defaultDevsystem := in.Lookup("default_devsystem")
-	devsystemContent := in.Lookup("devsystem_content")
+	var devsystemContent runtime.Value
 	// GigaChat3.5.jinja:3 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
@@ -113,22 +69,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if refNs.IsMissing() {
 			refNs = runtime.None()
 		}
-		root := rootInput
-		rns := rnsInput
-		ADDITIONALJSONKEYS := runtime.Undefined("ADDITIONAL_JSON_KEYS")
-		refstr := refstrInput
-		segs := segsInput
-		nsP := nsPInput
-		rns2 := rns2Input
-		nsb := nsbInput
-		nsu := nsuInput
-		tyRaw := tyRawInput
-		ty := tyInput
-		c := cInput
-		ns2 := ns
-		required := requiredInput
-		nst := nstInput
-		el := elInput
+		var root runtime.Value
+		var rns runtime.Value
+		var ADDITIONALJSONKEYS runtime.Value
+		var refstr runtime.Value
+		var segs runtime.Value
+		var nsP runtime.Value
+		var rns2 runtime.Value
+		var nsb runtime.Value
+		var nsu runtime.Value
+		var tyRaw runtime.Value
+		var ty runtime.Value
+		var c runtime.Value
+		var ns2 runtime.Value
+		var required runtime.Value
+		var nst runtime.Value
+		var el runtime.Value
 		// GigaChat3.5.jinja:4 {%- if schema_root is none -%}
 		w.At(4, 2, runtime.StmtIf)
 		if runtime.IsNone(schemaRoot, nil, nil) {
@@ -179,7 +135,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:31 {%- for raw_seg in segs -%}
 				w.At(31, 4, runtime.StmtFor)
 				for _, rawSeg := range runtime.Iterate(w, segs) {
-					seg := runtime.Undefined("seg")
+					var seg runtime.Value
 					// GigaChat3.5.jinja:32 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					w.At(32, 5, runtime.StmtSet)
 					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
@@ -221,7 +177,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:52 {%- for br in schema.anyOf -%}
 			w.At(52, 3, runtime.StmtFor)
 			for _, br := range runtime.Iterate(w, schema.Attr("anyOf")) {
-				t := runtime.Undefined("t")
+				var t runtime.Value
 				// GigaChat3.5.jinja:53 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				w.At(53, 4, runtime.StmtSet)
 				t = w.Capture(func() {
@@ -241,7 +197,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:60 {%- for br in schema.oneOf -%}
 			w.At(60, 3, runtime.StmtFor)
 			for _, br2 := range runtime.Iterate(w, schema.Attr("oneOf")) {
-				t2 := runtime.Undefined("t")
+				var t2 runtime.Value
 				// GigaChat3.5.jinja:61 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				w.At(61, 4, runtime.StmtSet)
 				t2 = w.Capture(func() {
@@ -261,7 +217,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:68 {%- for br in schema.allOf -%}
 			w.At(68, 3, runtime.StmtFor)
 			for _, br3 := range runtime.Iterate(w, schema.Attr("allOf")) {
-				t3 := runtime.Undefined("t")
+				var t3 runtime.Value
 				// GigaChat3.5.jinja:69 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				w.At(69, 4, runtime.StmtSet)
 				t3 = w.Capture(func() {
@@ -281,9 +237,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:77 {%- for tname in schema.type -%}
 			w.At(77, 3, runtime.StmtFor)
 			for _, tname := range runtime.Iterate(w, schema.Attr("type")) {
-				frag := fragInput
-				subO := subOInput
-				subA := subAInput
+				var frag runtime.Value
+				var subO runtime.Value
+				var subA runtime.Value
 				// GigaChat3.5.jinja:78 {%- if tname == 'null' -%}
 				w.At(78, 4, runtime.StmtIf)
 				if runtime.EqStr(tname, "null") {
@@ -504,8 +460,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					vals := runtime.Unpack(item2, 2)
 					key := vals[0]
 					val := vals[1]
-					typeStr := runtime.Undefined("type_str")
-					default2 := defaultInput
+					var typeStr runtime.Value
+					var default2 runtime.Value
 					// GigaChat3.5.jinja:173 {%- if "description" in val -%}
 					w.At(173, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("description"), val) {
@@ -753,19 +709,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
 		tools2 = runtime.Param(tools2, "tools")
-		ns3 := ns
+		var ns3 runtime.Value
 		// GigaChat3.5.jinja:311 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		w.At(311, 2, runtime.StmtSet)
 		ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.5.jinja:313 {%- for tool in tools -%}
 		w.At(313, 2, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
-			nsTool := runtime.Undefined("ns_tool")
-			mainBody := runtime.Undefined("main_body")
-			params := runtime.Undefined("params")
-			paramType := paramTypeInput
-			returnParams := runtime.Undefined("return_params")
-			returnType := returnTypeInput
+			var nsTool runtime.Value
+			var mainBody runtime.Value
+			var params runtime.Value
+			var paramType runtime.Value
+			var returnParams runtime.Value
+			var returnType runtime.Value
 			// GigaChat3.5.jinja:314 {%- set ns_tool = namespace(content_lines=[]) -%}
 			w.At(314, 3, runtime.StmtSet)
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
@@ -847,11 +803,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
 		jsonObj = runtime.Param(jsonObj, "json_obj")
 		jsonSchema = runtime.Param(jsonSchema, "json_schema")
-		ns4 := ns
-		keySet := keySetInput
-		properties := propertiesInput
-		nsNewObj := nsNewObjInput
-		itemSchema := itemSchemaInput
+		var ns4 runtime.Value
+		var keySet runtime.Value
+		var properties runtime.Value
+		var nsNewObj runtime.Value
+		var itemSchema runtime.Value
 		// GigaChat3.5.jinja:361 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		w.At(361, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
@@ -898,8 +854,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			for i2 := range w.Count(len(keys2)) {
 				key2 := keys2[i2]
 				propSchema := values2[i2]
-				item4 := itemInput
-				alignedItem := alignedItemInput
+				var item4 runtime.Value
+				var alignedItem runtime.Value
 				// GigaChat3.5.jinja:381 {%- if key in key_set -%}
 				w.At(381, 13, runtime.StmtIf)
 				if runtime.In(key2, keySet) {
@@ -992,8 +948,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:430 {%- macro render_examples(functions) -%}
 	renderExamples := func(functions runtime.Value) {
 		functions = runtime.Param(functions, "functions")
-		nsPrompt := runtime.Undefined("ns_prompt")
-		indent2 := runtime.Undefined("indent")
+		var nsPrompt runtime.Value
+		var indent2 runtime.Value
 		// GigaChat3.5.jinja:431 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 		w.At(431, 5, runtime.StmtSet)
 		nsPrompt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
@@ -1016,8 +972,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:438 {%- for example in function.few_shot_examples -%}
 					w.At(438, 17, runtime.StmtFor)
 					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
-						params2 := paramsInput
-						call := runtime.Undefined("call")
+						var params2 runtime.Value
+						var call runtime.Value
 						// GigaChat3.5.jinja:439 {%- if (
 						w.At(439, 21, runtime.StmtIf)
 						functionParameters := function.Attr("parameters")
@@ -1070,9 +1026,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if addMessageSepToken.IsMissing() {
 			addMessageSepToken = runtime.Bool(true)
 		}
-		messageContent := runtime.Undefined("message_content")
-		nsEmbedResult := nsEmbedResultInput
-		messageFinalContent := messageFinalContentInput
+		var messageContent runtime.Value
+		var nsEmbedResult runtime.Value
+		var messageFinalContent runtime.Value
 		// GigaChat3.5.jinja:473 {%- if not role -%}
 		w.At(473, 5, runtime.StmtIf)
 		if !role.Truthy() {
@@ -1106,8 +1062,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			var loop2 runtime.Loop
 			for loop2.StartReversed(w, message.Attr("embed_files"), nil); loop2.Next(); {
 				f := loop2.Item()
-				tokenized := runtime.Undefined("tokenized")
-				placeholder := placeholderInput
+				var tokenized runtime.Value
+				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
 				w.At(485, 17, runtime.StmtSet)
 				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
@@ -1153,9 +1109,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:509 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
-		functionIds := runtime.Undefined("function_ids")
-		nsCurrentTools := runtime.Undefined("ns_current_tools")
-		content := runtime.Undefined("content")
+		var functionIds runtime.Value
+		var nsCurrentTools runtime.Value
+		var content runtime.Value
 		// GigaChat3.5.jinja:510 {%- if 'function_descriptions' not in message -%}
 		w.At(510, 5, runtime.StmtIf)
 		if runtime.NotIn(runtime.Str("function_descriptions"), message2) {
@@ -1172,7 +1128,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:517 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		w.At(517, 5, runtime.StmtFor)
 		for _, tool2 := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
-			toolId := runtime.Undefined("tool_id")
+			var toolId runtime.Value
 			// GigaChat3.5.jinja:518 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			w.At(518, 9, runtime.StmtSet)
 			tool2Id := tool2.Attr("id")
@@ -1227,9 +1183,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:542 {%- macro render_gcml_invoke(call) -%}
 	renderGcmlInvoke := func(call2 runtime.Value) {
 		call2 = runtime.Param(call2, "call")
-		inner := runtime.Undefined("inner")
-		args2 := runtime.Undefined("args")
-		nsParams := nsParamsInput
+		var inner runtime.Value
+		var args2 runtime.Value
+		var nsParams runtime.Value
 		// GigaChat3.5.jinja:543 {%- set inner = call -%}
 		w.At(543, 5, runtime.StmtSet)
 		inner = call2
@@ -1284,7 +1240,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:566 {%- macro render_gcml_tool_calls(calls) -%}
 	renderGcmlToolCalls := func(calls runtime.Value) {
 		calls = runtime.Param(calls, "calls")
-		nsInv := runtime.Undefined("ns_inv")
+		var nsInv runtime.Value
 		// GigaChat3.5.jinja:567 {%- set ns_inv = namespace(blocks=[]) -%}
 		w.At(567, 5, runtime.StmtSet)
 		nsInv = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
@@ -1307,9 +1263,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderFunctionResponse := func(name2, item7 runtime.Value) {
 		name2 = runtime.Param(name2, "name")
 		item7 = runtime.Param(item7, "item")
-		nsStrip := nsStripInput
-		nsBody := nsBodyInput
-		body := bodyInput
+		var nsStrip runtime.Value
+		var nsBody runtime.Value
+		var body runtime.Value
 		// GigaChat3.5.jinja:579 {%- if item is mapping -%}
 		w.At(579, 5, runtime.StmtIf)
 		if runtime.IsMapping(item7, nil, nil) {
@@ -1367,8 +1323,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderFunctionResponses := func(content2, names runtime.Value) {
 		content2 = runtime.Param(content2, "content")
 		names = runtime.Param(names, "names")
-		items := itemsInput
-		nsResp := runtime.Undefined("ns_resp")
+		var items runtime.Value
+		var nsResp runtime.Value
 		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
 		w.At(605, 5, runtime.StmtIf)
 		if (runtime.IsIterable(content2, nil, nil) && !runtime.IsString(content2, nil, nil)) && !runtime.IsMapping(content2, nil, nil) {
@@ -1599,14 +1555,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	var loop3 runtime.Loop
 	for loop3.Start(w, messages, nil); loop3.Next(); {
 		message4 := loop3.Item()
-		frBody := frBodyInput
-		nextIsFr := nextIsFrInput
-		name3 := nameInput
-		gcmlBlock := gcmlBlockInput
-		compositeContent := compositeContentInput
-		lastEffectiveIdx := lastEffectiveIdxInput
+		var frBody runtime.Value
+		var nextIsFr runtime.Value
+		var name3 runtime.Value
+		var gcmlBlock runtime.Value
+		var compositeContent runtime.Value
+		var lastEffectiveIdx runtime.Value
 		addGenerationPrompt := addGenerationPromptInput
-		isFinalAssistant := isFinalAssistantInput
+		var isFinalAssistant runtime.Value
 		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856 {%- if ns_state.skip_remaining > 0 -%}
 		w.At(856, 5, runtime.StmtIf)
@@ -1727,7 +1683,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9, runtime.StmtFor)
 			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
-				nm := nmInput
+				var nm runtime.Value
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, runtime.StmtIf)
 				if !nsLaTrStopped {
@@ -1844,7 +1800,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9, runtime.StmtFor)
 			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
-				fcContent := fcContentInput
+				var fcContent runtime.Value
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, runtime.StmtIf)
 				if !nsLaStopped {
@@ -1947,7 +1903,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:1069 {%- for c in ns_combined.calls -%}
 				w.At(1069, 13, runtime.StmtFor)
 				for _, c3 := range runtime.Iterate(w, nsCombinedCalls) {
-					inner2 := runtime.Undefined("inner")
+					var inner2 runtime.Value
 					// GigaChat3.5.jinja:1070 {%- set inner = c.function if c.function is defined else c -%}
 					w.At(1070, 17, runtime.StmtSet)
 					c3Function := c3.Attr("function")

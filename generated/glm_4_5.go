@@ -36,15 +36,6 @@ var Glm45 = &runtime.Template{
 
 // renderGlm45 renders glm_4_5.jinja.
 func renderGlm45(w *runtime.Writer, in *runtime.Input) {
-	userContentInput := in.Lookup("user_content")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentInput := in.Lookup("content")
-	partsInput := in.Lookup("parts")
-	beforeFirstCloseInput := in.Lookup("before_first_close")
-	innerPartsInput := in.Lookup("inner_parts")
-	extractedReasoningInput := in.Lookup("extracted_reasoning")
-	afterLastCloseInput := in.Lookup("after_last_close")
-	tcObjInput := in.Lookup("tc_obj")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -116,14 +107,14 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
-		userContent := userContentInput
-		reasoningContent := reasoningContentInput
-		content2 := contentInput
-		parts := partsInput
-		beforeFirstClose := beforeFirstCloseInput
-		innerParts := innerPartsInput
-		extractedReasoning := extractedReasoningInput
-		afterLastClose := afterLastCloseInput
+		var userContent runtime.Value
+		var reasoningContent runtime.Value
+		var content2 runtime.Value
+		var parts runtime.Value
+		var beforeFirstClose runtime.Value
+		var innerParts runtime.Value
+		var extractedReasoning runtime.Value
+		var afterLastClose runtime.Value
 		// glm_4_5.jinja:45 {%- if m.role == 'user' -%}
 		w.At(45, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")
@@ -210,7 +201,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				// glm_4_5.jinja:75 {% for tc in m.tool_calls %}
 				w.At(75, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
-					tcObj := tcObjInput
+					var tcObj runtime.Value
 					// glm_4_5.jinja:76 {%- if tc.function %}
 					w.At(76, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")

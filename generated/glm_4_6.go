@@ -36,8 +36,6 @@ var GLM46 = &runtime.Template{
 
 // renderGLM46 renders GLM-4.6.jinja.
 func renderGLM46(w *runtime.Writer, in *runtime.Input) {
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentInput := in.Lookup("content")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -109,8 +107,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
-		reasoningContent := reasoningContentInput
-		content2 := contentInput
+		var reasoningContent runtime.Value
+		var content2 runtime.Value
 		// GLM-4.6.jinja:45 {%- if m.role == 'user' -%}
 		w.At(45, 1, runtime.StmtIf)
 		m2Role := m2.Attr("role")
@@ -179,7 +177,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.6.jinja:69 {% for tc in m.tool_calls %}
 				w.At(69, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
-					args2 := runtime.Undefined("_args")
+					var args2 runtime.Value
 					// GLM-4.6.jinja:70 {%- if tc.function %}
 					w.At(70, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")

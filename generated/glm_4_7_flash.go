@@ -36,8 +36,6 @@ var GLM47Flash = &runtime.Template{
 
 // renderGLM47Flash renders GLM-4.7-Flash.jinja.
 func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentInput := in.Lookup("content")
 	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -110,8 +108,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
-		reasoningContent := reasoningContentInput
-		content2 := contentInput
+		var reasoningContent runtime.Value
+		var content2 runtime.Value
 		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
 		w.At(39, 1, runtime.StmtIf)
@@ -171,7 +169,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.7-Flash.jinja:61 {% for tc in m.tool_calls %}
 				w.At(61, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
-					args2 := runtime.Undefined("_args")
+					var args2 runtime.Value
 					// GLM-4.7-Flash.jinja:62 {%- if tc.function %}
 					w.At(62, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")

@@ -36,7 +36,6 @@ var GoogleGemma22bIt = &runtime.Template{
 
 // renderGoogleGemma22bIt renders google-gemma-2-2b-it.jinja.
 func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
-	roleInput := in.Lookup("role")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -55,7 +54,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		role := roleInput
+		var role runtime.Value
 		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		w.At(1, 146, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

@@ -36,17 +36,10 @@ var GoogleGemma431BIt = &runtime.Template{
 
 // renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
 func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
-	nsItemsInput := in.Lookup("ns_items")
-	responseDeclarationInput := in.Lookup("response_declaration")
-	roleInput := in.Lookup("role")
-	continueSameModelTurnInput := in.Lookup("continue_same_model_turn")
-	thinkingTextInput := in.Lookup("thinking_text")
-	followInput := in.Lookup("follow")
-	toolBodyInput := in.Lookup("tool_body")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
-	loopMessages := runtime.Undefined("loop_messages")
+	var loopMessages runtime.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
@@ -55,8 +48,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	var formatParameters func(runtime.Value, runtime.Value)
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
-		standardKeys := runtime.Undefined("standard_keys")
-		ns2 := ns
+		var standardKeys runtime.Value
+		var ns2 runtime.Value
 		// google-gemma-4-31B-it.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		w.At(2, 5, runtime.StmtSet)
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
@@ -69,8 +62,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			addComma := runtime.Undefined("add_comma")
-			nsItems := nsItemsInput
+			var addComma runtime.Value
+			var nsItems runtime.Value
 			// google-gemma-4-31B-it.jinja:5 {%- set add_comma = false -%}
 			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
@@ -328,8 +321,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:86 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
-		params := runtime.Undefined("params")
-		responseDeclaration := responseDeclarationInput
+		var params runtime.Value
+		var responseDeclaration runtime.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['name'] -}}
 		w.At(87, 17, runtime.StmtPrint)
@@ -430,7 +423,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
-		ns3 := ns
+		var ns3 runtime.Value
 		// google-gemma-4-31B-it.jinja:119 {%- if argument is string -%}
 		w.At(119, 5, runtime.StmtIf)
 		if runtime.IsString(argument, nil, nil) {
@@ -521,7 +514,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:148 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
-		ns4 := ns
+		var ns4 runtime.Value
 		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result=”) -%}
 		w.At(149, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
@@ -663,9 +656,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	items5 := runtime.Iterate(w, loopMessages)
 	for i10 := range items5 {
 		message := items5[i10]
-		role := roleInput
-		continueSameModelTurn := continueSameModelTurnInput
-		thinkingText := thinkingTextInput
+		var role runtime.Value
+		var continueSameModelTurn runtime.Value
+		var thinkingText runtime.Value
 		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
 		w.At(215, 5, runtime.StmtIf)
 		if !runtime.EqStr(message.ItemStr("role"), "tool") {
@@ -740,7 +733,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				// google-gemma-4-31B-it.jinja:242 {%- for tool_call in message['tool_calls'] -%}
 				w.At(242, 17, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					function := runtime.Undefined("function")
+					var function runtime.Value
 					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
 					w.At(243, 21, runtime.StmtSet)
 					function = toolCall.ItemStr("function")
@@ -817,8 +810,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				w.At(271, 17, runtime.StmtFor)
 				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
-					follow := followInput
-					toolBody := toolBodyInput
+					var follow runtime.Value
+					var toolBody runtime.Value
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
 					w.At(272, 21, runtime.StmtIf)
 					if nsToolScanStopped {

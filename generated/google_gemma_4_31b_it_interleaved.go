@@ -36,12 +36,10 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 
 // renderGoogleGemma431BItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
 func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
-	nsItemsInput := in.Lookup("ns_items")
-	responseDeclarationInput := in.Lookup("response_declaration")
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
-	loopMessages := runtime.Undefined("loop_messages")
+	var loopMessages runtime.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
@@ -50,8 +48,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	var formatParameters func(runtime.Value, runtime.Value)
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
-		standardKeys := runtime.Undefined("standard_keys")
-		ns2 := ns
+		var standardKeys runtime.Value
+		var ns2 runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		w.At(2, 5, runtime.StmtSet)
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
@@ -64,8 +62,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			addComma := runtime.Undefined("add_comma")
-			nsItems := nsItemsInput
+			var addComma runtime.Value
+			var nsItems runtime.Value
 			// google-gemma-4-31B-it-interleaved.jinja:5 {%- set add_comma = false -%}
 			w.At(5, 9, runtime.StmtSet)
 			addComma = runtime.Bool(false)
@@ -282,8 +280,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it-interleaved.jinja:79 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
-		params := runtime.Undefined("params")
-		responseDeclaration := responseDeclarationInput
+		var params runtime.Value
+		var responseDeclaration runtime.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80 {{- tool_data['function']['name'] -}}
 		w.At(80, 17, runtime.StmtPrint)
@@ -384,7 +382,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
-		ns3 := ns
+		var ns3 runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112 {%- if argument is string -%}
 		w.At(112, 5, runtime.StmtIf)
 		if runtime.IsString(argument, nil, nil) {
@@ -475,7 +473,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it-interleaved.jinja:141 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
-		ns4 := ns
+		var ns4 runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142 {%- set ns = namespace(result=”) -%}
 		w.At(142, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
@@ -568,7 +566,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	items6 := runtime.Iterate(w, loopMessages)
 	for i9 := range items6 {
 		message2 := items6[i9]
-		role := runtime.Undefined("role")
+		var role runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:192 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		w.At(192, 5, runtime.StmtSet)
 		message2Role := message2.ItemStr("role")
@@ -606,7 +604,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:206 {%- for tool_call in message['tool_calls'] -%}
 			w.At(206, 17, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
-				function := runtime.Undefined("function")
+				var function runtime.Value
 				// google-gemma-4-31B-it-interleaved.jinja:207 {%- set function = tool_call['function'] -%}
 				w.At(207, 21, runtime.StmtSet)
 				function = toolCall.ItemStr("function")

@@ -36,7 +36,7 @@ var Grok2 = &runtime.Template{
 
 // renderGrok2 renders grok-2.jinja.
 func renderGrok2(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// grok-2.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(12, 1, runtime.StmtSet)

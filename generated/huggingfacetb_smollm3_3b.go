@@ -37,9 +37,9 @@ var HuggingFaceTBSmolLM33B = &runtime.Template{
 // renderHuggingFaceTBSmolLM33B renders HuggingFaceTB-SmolLM3-3B.jinja.
 func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
-	reasoningMode := in.Lookup("reasoning_mode")
+	var reasoningMode runtime.Value
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	var systemMessage runtime.Value
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5 {%- if enable_thinking is not defined -%}
@@ -111,7 +111,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:40 {%- for message in messages -%}
 	w.At(40, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41 {%- set content = message.content if message.content is string else "" -%}
 		w.At(41, 5, runtime.StmtSet)
 		messageContent := message.Attr("content")

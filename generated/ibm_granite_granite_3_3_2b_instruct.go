@@ -40,8 +40,8 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
-	loopMessages := in.Lookup("loop_messages")
+	var systemMessage runtime.Value
+	var loopMessages runtime.Value
 	documents := in.Lookup("documents")
 	thinking := in.Lookup("thinking")
 	controls := in.Lookup("controls")

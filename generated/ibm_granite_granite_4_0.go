@@ -36,11 +36,11 @@ var IbmGraniteGranite40 = &runtime.Template{
 
 // renderIbmGraniteGranite40 renders ibm-granite-granite-4.0.jinja.
 func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
-	toolsSystemMessagePrefix := runtime.Undefined("tools_system_message_prefix")
-	toolsSystemMessageSuffix := runtime.Undefined("tools_system_message_suffix")
-	documentsSystemMessagePrefix := runtime.Undefined("documents_system_message_prefix")
-	documentsSystemMessageSuffix := runtime.Undefined("documents_system_message_suffix")
-	g4DefaultSystemMessage := runtime.Undefined("g4_default_system_message")
+	var toolsSystemMessagePrefix runtime.Value
+	var toolsSystemMessageSuffix runtime.Value
+	var documentsSystemMessagePrefix runtime.Value
+	var documentsSystemMessageSuffix runtime.Value
+	var g4DefaultSystemMessage runtime.Value
 	availableTools := in.Lookup("available_tools")
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")

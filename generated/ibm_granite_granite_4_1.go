@@ -36,10 +36,10 @@ var IbmGraniteGranite41 = &runtime.Template{
 
 // renderIbmGraniteGranite41 renders ibm-granite-granite-4.1.jinja.
 func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
-	toolsSystemMessagePrefix := runtime.Undefined("tools_system_message_prefix")
-	toolsSystemMessageSuffix := runtime.Undefined("tools_system_message_suffix")
-	documentsSystemMessagePrefix := runtime.Undefined("documents_system_message_prefix")
-	documentsSystemMessageSuffix := runtime.Undefined("documents_system_message_suffix")
+	var toolsSystemMessagePrefix runtime.Value
+	var toolsSystemMessageSuffix runtime.Value
+	var documentsSystemMessagePrefix runtime.Value
+	var documentsSystemMessageSuffix runtime.Value
 	availableTools := in.Lookup("available_tools")
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")

@@ -36,7 +36,7 @@ var KimiK2 = &runtime.Template{
 
 // renderKimiK2 renders kimi-k2.jinja.
 func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
-	headers := runtime.Undefined("headers")
+	var headers runtime.Value
 	messages := in.Lookup("messages")
 	// kimi-k2.jinja:11 {%- set headers = {
 	w.At(11, 1, runtime.StmtSet)

@@ -36,14 +36,13 @@ var KimiK2Instruct = &runtime.Template{
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
 func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
-	toolCallIdInput := in.Lookup("tool_call_id")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1 {% macro render_content(msg) -%}
 	renderContent := func(msg runtime.Value) {
 		msg = runtime.Param(msg, "msg")
-		c := runtime.Undefined("c")
+		var c runtime.Value
 		// Kimi-K2-Instruct.jinja:2 {%- set c = msg.get('content') -%}
 		w.At(2, 5, runtime.StmtSet)
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
@@ -89,8 +88,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		roleName := runtime.Undefined("role_name")
-		toolCallId := toolCallIdInput
+		var roleName runtime.Value
+		var toolCallId runtime.Value
 		// Kimi-K2-Instruct.jinja:23 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		w.At(23, 3, runtime.StmtIf)
 		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
@@ -133,7 +132,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Instruct.jinja:38 {%- for tool_call in message['tool_calls'] -%}
 			w.At(38, 5, runtime.StmtFor)
 			for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-				formattedId := runtime.Undefined("formatted_id")
+				var formattedId runtime.Value
 				// Kimi-K2-Instruct.jinja:39 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				w.At(39, 7, runtime.StmtSet)
 				toolCallFunction := toolCall.ItemStr("function")

@@ -36,17 +36,15 @@ var KimiK2Thinking = &runtime.Template{
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
 func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
-	toolCallIdInput := in.Lookup("tool_call_id")
-	rcInput := in.Lookup("rc")
 	messages := in.Lookup("messages")
-	histMsgs := runtime.Undefined("hist_msgs")
-	suffixMsgs := runtime.Undefined("suffix_msgs")
+	var histMsgs runtime.Value
+	var suffixMsgs runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg runtime.Value) {
 		msg = runtime.Param(msg, "msg")
-		c := runtime.Undefined("c")
+		var c runtime.Value
 		// Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
 		w.At(2, 5, runtime.StmtSet)
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
@@ -75,7 +73,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:16 {% macro set_roles(message) -%}
 	setRoles := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
-		roleName := runtime.Undefined("role_name")
+		var roleName runtime.Value
 		// Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
 		w.At(17, 3, runtime.StmtSet)
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
@@ -117,7 +115,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K2-Thinking.jinja:32 {%- for tool_call in message['tool_calls'] -%}
 		w.At(32, 3, runtime.StmtFor)
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
-			formattedId := runtime.Undefined("formatted_id")
+			var formattedId runtime.Value
 			// Kimi-K2-Thinking.jinja:33 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			w.At(33, 5, runtime.StmtSet)
 			toolCallFunction := toolCall.ItemStr("function")
@@ -186,7 +184,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:62 {%- for message in hist_msgs -%}
 	w.At(62, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
-		toolCallId := toolCallIdInput
+		var toolCallId runtime.Value
 		// Kimi-K2-Thinking.jinja:63 {{set_roles(message)}}
 		w.At(63, 3, runtime.StmtPrint)
 		setRoles(message3)
@@ -235,8 +233,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:83 {%- for message in suffix_msgs -%}
 	w.At(83, 1, runtime.StmtFor)
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
-		rc := rcInput
-		toolCallId2 := toolCallIdInput
+		var rc runtime.Value
+		var toolCallId2 runtime.Value
 		// Kimi-K2-Thinking.jinja:84 {{set_roles(message)}}
 		w.At(84, 3, runtime.StmtPrint)
 		setRoles(message4)

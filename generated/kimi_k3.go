@@ -36,23 +36,16 @@ var KimiK3 = &runtime.Template{
 
 // renderKimiK3 renders Kimi-K3.jinja.
 func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
-	partsInput := in.Lookup("parts")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	toolNameInput := in.Lookup("tool_name")
-	fallbackCallInput := in.Lookup("fallback_call")
-	fallbackFnInput := in.Lookup("fallback_fn")
-	attrsInput := in.Lookup("attrs")
-	fnInput := in.Lookup("fn")
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
-	state := runtime.Undefined("state")
+	var state runtime.Value
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	toolChoice := in.Lookup("tool_choice")
 	responseSchema := in.Lookup("response_schema")
 	responseFormat := in.Lookup("response_format")
-	schemaWrapper := in.Lookup("schema_wrapper")
-	responseFormatType := runtime.Undefined("response_format_type")
+	var schemaWrapper runtime.Value
+	var responseFormatType runtime.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	imagePrompts := in.Lookup("image_prompts")
 	// Kimi-K3.jinja:1 {%- macro escape_attr(value) -%}
@@ -123,7 +116,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	renderText := func(text, state3 runtime.Value) {
 		text = runtime.Param(text, "text")
 		state3 = runtime.Param(state3, "state")
-		parts := partsInput
+		var parts runtime.Value
 		// Kimi-K3.jinja:30 {%- set text = text|string -%}
 		w.At(30, 1, runtime.StmtSet)
 		text = runtime.FilterString(text, nil, nil)
@@ -318,8 +311,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	renderAssistant := func(message, state5 runtime.Value) {
 		message = runtime.Param(message, "message")
 		state5 = runtime.Param(state5, "state")
-		reasoningContent := reasoningContentInput
-		toolCalls := runtime.Undefined("tool_calls")
+		var reasoningContent runtime.Value
+		var toolCalls runtime.Value
 		// Kimi-K3.jinja:117 {%- if thinking -%}
 		w.At(117, 1, runtime.StmtIf)
 		if thinking.Truthy() {
@@ -365,9 +358,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			items3 := runtime.Iterate(w, toolCalls)
 			for i4 := range items3 {
 				toolCall := items3[i4]
-				fn := runtime.Undefined("fn")
-				arguments := runtime.Undefined("arguments")
-				jsonBlock := runtime.Undefined("json_block")
+				var fn runtime.Value
+				var arguments runtime.Value
+				var jsonBlock runtime.Value
 				// Kimi-K3.jinja:132 {%- if tool_call is not mapping -%}
 				w.At(132, 9, runtime.StmtIf)
 				if !runtime.IsMapping(toolCall, nil, nil) {
@@ -463,9 +456,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		if resolvedName.IsMissing() {
 			resolvedName = runtime.None()
 		}
-		toolName := toolNameInput
-		fallbackCall := fallbackCallInput
-		fallbackFn := fallbackFnInput
+		var toolName runtime.Value
+		var fallbackCall runtime.Value
+		var fallbackFn runtime.Value
 		// Kimi-K3.jinja:166 {%- set state.tool_index = state.tool_index + 1 -%}
 		w.At(166, 1, runtime.StmtSet)
 		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
@@ -563,7 +556,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	items4 := runtime.Iterate(w, messages)
 	for i6 := range items4 {
 		message3 := items4[i6]
-		attrs2 := attrsInput
+		var attrs2 runtime.Value
 		// Kimi-K3.jinja:212 {%- if message is mapping -%}
 		w.At(212, 5, runtime.StmtIf)
 		if runtime.IsMapping(message3, nil, nil) {
@@ -654,7 +647,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:242 {%- for candidate in messages[loop.index0:] -%}
 				w.At(242, 13, runtime.StmtFor)
 				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
-					callId := runtime.Undefined("call_id")
+					var callId runtime.Value
 					// Kimi-K3.jinja:243 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					w.At(243, 17, runtime.StmtIf)
 					if !runtime.IsMapping(candidate, nil, nil) || !runtime.EqStr(candidate.Attr("role"), "tool") {
@@ -701,7 +694,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:258 {%- for tool_call in state.tool_calls -%}
 					w.At(258, 17, runtime.StmtFor)
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
-						fn2 := fnInput
+						var fn2 runtime.Value
 						// Kimi-K3.jinja:259 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						w.At(259, 21, runtime.StmtIf)
 						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
@@ -719,7 +712,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 							// Kimi-K3.jinja:262 {%- for tool_message in run.tool_messages -%}
 							w.At(262, 25, runtime.StmtFor)
 							for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
-								resultId := runtime.Undefined("result_id")
+								var resultId runtime.Value
 								// Kimi-K3.jinja:263 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								w.At(263, 29, runtime.StmtSet)
 								resultId = runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)

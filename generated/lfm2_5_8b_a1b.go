@@ -36,9 +36,6 @@ var LFM258BA1B = &runtime.Template{
 
 // renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
 func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
-	nsInput := in.Lookup("_ns")
-	contentInput := in.Lookup("content")
-	truncLenInput := in.Lookup("_trunc_len")
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
@@ -74,7 +71,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-8B-A1B.jinja:14 {%- macro parse_content(content) -%}
 	parseContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		ns := nsInput
+		var ns runtime.Value
 		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
 		w.At(15, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
@@ -113,16 +110,16 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-8B-A1B.jinja:32 {%- macro render_tool_calls(tool_calls) -%}
 	renderToolCalls := func(toolCalls runtime.Value) {
 		toolCalls = runtime.Param(toolCalls, "tool_calls")
-		toolCallsNs := runtime.Undefined("tool_calls_ns")
+		var toolCallsNs runtime.Value
 		// LFM2.5-8B-A1B.jinja:33 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 		w.At(33, 5, runtime.StmtSet)
 		toolCallsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
 		// LFM2.5-8B-A1B.jinja:34 {%- for tool_call in tool_calls -%}
 		w.At(34, 5, runtime.StmtFor)
 		for _, toolCall := range runtime.Iterate(w, toolCalls) {
-			funcName := runtime.Undefined("func_name")
-			funcArgs := runtime.Undefined("func_args")
-			argsNs := runtime.Undefined("args_ns")
+			var funcName runtime.Value
+			var funcArgs runtime.Value
+			var argsNs runtime.Value
 			// LFM2.5-8B-A1B.jinja:35 {%- set func_name = tool_call["function"]["name"] -%}
 			w.At(35, 9, runtime.StmtSet)
 			toolCallFunction := toolCall.ItemStr("function")
@@ -251,10 +248,10 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77 {%- generation -%}
 			{
-				cfmTag := runtime.Undefined("_cfm_tag")
-				hasCfm := runtime.Undefined("_has_cfm")
-				content2 := contentInput
-				truncLen := truncLenInput
+				var cfmTag runtime.Value
+				var hasCfm runtime.Value
+				var content2 runtime.Value
+				var truncLen runtime.Value
 				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				w.At(78, 9, runtime.StmtIf)
 				message2Thinking := message2.Attr("thinking")

@@ -38,7 +38,7 @@ var LFM25Instruct = &runtime.Template{
 func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
-	ns := runtime.Undefined("ns")
+	var ns runtime.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -129,7 +129,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(31, 5, runtime.StmtPrint)
 		message2Role := message2.ItemStr("role")

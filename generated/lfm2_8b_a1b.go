@@ -109,7 +109,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2-8B-A1B.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// LFM2-8B-A1B.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")

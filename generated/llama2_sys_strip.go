@@ -36,7 +36,7 @@ var Llama2SysStrip = &runtime.Template{
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
 func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// llama2-sys-strip.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(18, 1, runtime.StmtSet)
@@ -48,7 +48,7 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	// llama2-sys-strip.jinja:21 {%- for message in messages %}
 	w.At(21, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// llama2-sys-strip.jinja:22 {%- set content = message['content'].strip(c_space) %}
 		w.At(22, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)

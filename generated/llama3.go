@@ -36,7 +36,7 @@ var Llama3 = &runtime.Template{
 
 // renderLlama3 renders llama3.jinja.
 func renderLlama3(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// llama3.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(10, 1, runtime.StmtSet)

@@ -36,7 +36,7 @@ var Llama4 = &runtime.Template{
 
 // renderLlama4 renders llama4.jinja.
 func renderLlama4(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// llama4.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(10, 1, runtime.StmtSet)

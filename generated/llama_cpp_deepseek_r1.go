@@ -36,7 +36,6 @@ var LlamaCppDeepseekR1 = &runtime.Template{
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
 func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
@@ -97,7 +96,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-deepseek-r1.jinja:34 {%- for message in messages -%}
 	w.At(34, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := contentInput
+		var content runtime.Value
 		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
 		w.At(35, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
@@ -125,8 +124,8 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-deepseek-r1.jinja:44 {%- for tc in message['tool_calls'] -%}
 			w.At(44, 9, runtime.StmtFor)
 			for _, tc := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
-				toolName := runtime.Undefined("tool_name")
-				toolArgs := runtime.Undefined("tool_args")
+				var toolName runtime.Value
+				var toolArgs runtime.Value
 				// llama-cpp-deepseek-r1.jinja:45 {%- if ns.is_first -%}
 				w.At(45, 13, runtime.StmtIf)
 				if nsIsFirst {

@@ -109,7 +109,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-lfm2.jinja:24 {%- for message in messages -%}
 	w.At(24, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.At(25, 2, runtime.StmtPrint)
 		messageRole := message.ItemStr("role")
@@ -146,7 +146,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 			for i2 := range items2 {
 				tc := items2[i2]
-				args2 := runtime.Undefined("args")
+				var args2 runtime.Value
 				// llama-cpp-lfm2.jinja:35 {%- if not loop.first -%}
 				w.At(35, 4, runtime.StmtIf)
 				if !(i2 == 0) {

@@ -37,7 +37,7 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	var systemMessage runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")

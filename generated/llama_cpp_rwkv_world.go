@@ -36,7 +36,6 @@ var LlamaCppRwkvWorld = &runtime.Template{
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
 func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
@@ -77,7 +76,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
 	w.At(14, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, messages) {
-		content := contentInput
+		var content runtime.Value
 		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
 		w.At(15, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

@@ -37,7 +37,7 @@ var MeetkaiFunctionaryMediumV31 = &runtime.Template{
 // renderMeetkaiFunctionaryMediumV31 renders meetkai-functionary-medium-v3.1.jinja.
 func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
-	hasCodeInterpreter := runtime.Undefined("has_code_interpreter")
+	var hasCodeInterpreter runtime.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

@@ -36,22 +36,6 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 
 // renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
 func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
-	rawParamTypeInput := in.Lookup("raw_param_type")
-	oneOfTypesInput := in.Lookup("one_of_types")
-	descInput := in.Lookup("desc")
-	defaultValueInput := in.Lookup("default_value")
-	arrayTypeInput := in.Lookup("array_type")
-	itemInfoInput := in.Lookup("item_info")
-	itemTypeInput := in.Lookup("item_type")
-	commentInfoInput := in.Lookup("comment_info")
-	examplesInfoInput := in.Lookup("examples_info")
-	paramDeclarationInput := in.Lookup("param_declaration")
-	paramTypeInput := in.Lookup("param_type")
-	offsetInput := in.Lookup("offset")
-	arrayDeclarationInput := in.Lookup("array_declaration")
-	descriptionInput := in.Lookup("description")
-	parametersInput := in.Lookup("parameters")
-	requiredParamsInput := in.Lookup("required_params")
 	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
@@ -63,7 +47,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		commentInfo = runtime.Param(commentInfo, "comment_info")
 		examplesInfo = runtime.Param(examplesInfo, "examples_info")
 		depth = runtime.Param(depth, "depth")
-		offset := runtime.Undefined("offset")
+		var offset runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:2 {%- set offset = "" -%}
 		w.At(2, 5, runtime.StmtSet)
 		offset = runtime.Str("")
@@ -119,9 +103,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	// meetkai-functionary-medium-v3.2.jinja:26 {%- macro get_param_type(param) -%}
 	getParamType := func(param runtime.Value) {
 		param = runtime.Param(param, "param")
-		paramType2 := runtime.Undefined("param_type")
-		rawParamType := rawParamTypeInput
-		oneOfTypes := oneOfTypesInput
+		var paramType2 runtime.Value
+		var rawParamType runtime.Value
+		var oneOfTypes runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:27 {%- set param_type = "any" -%}
 		w.At(27, 5, runtime.StmtSet)
 		paramType2 = runtime.Str("any")
@@ -198,10 +182,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	// meetkai-functionary-medium-v3.2.jinja:63 {%- macro get_param_info(param) -%}
 	getParamInfo := func(param3 runtime.Value) {
 		param3 = runtime.Param(param3, "param")
-		paramType3 := runtime.Undefined("param_type")
-		formatParam := runtime.Undefined("format_param")
-		desc := descInput
-		defaultValue := defaultValueInput
+		var paramType3 runtime.Value
+		var formatParam runtime.Value
+		var desc runtime.Value
+		var defaultValue runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:64 {%- set param_type = param.get("type", "any") -%}
 		w.At(64, 5, runtime.StmtSet)
 		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
@@ -315,11 +299,11 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		paramName = runtime.Param(paramName, "param_name")
 		paramDic = runtime.Param(paramDic, "param_dic")
 		depth2 = runtime.Param(depth2, "depth")
-		offset2 := runtime.Undefined("offset")
-		itemsInfo := runtime.Undefined("items_info")
-		arrayType := arrayTypeInput
-		itemInfo := itemInfoInput
-		itemType := itemTypeInput
+		var offset2 runtime.Value
+		var itemsInfo runtime.Value
+		var arrayType runtime.Value
+		var itemInfo runtime.Value
+		var itemType runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = ” -%}
 		w.At(114, 5, runtime.StmtSet)
 		offset2 = runtime.Str("")
@@ -468,13 +452,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		for i := range w.Count(len(keys)) {
 			paramName2 := keys[i]
 			param4 := values[i]
-			commentInfo2 := commentInfoInput
-			examplesInfo2 := examplesInfoInput
-			paramDeclaration2 := paramDeclarationInput
-			paramType4 := paramTypeInput
-			offset3 := offsetInput
-			itemInfo2 := itemInfoInput
-			arrayDeclaration := arrayDeclarationInput
+			var commentInfo2 runtime.Value
+			var examplesInfo2 runtime.Value
+			var paramDeclaration2 runtime.Value
+			var paramType4 runtime.Value
+			var offset3 runtime.Value
+			var itemInfo2 runtime.Value
+			var arrayDeclaration runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:165 {%- if param is mapping -%}
 			w.At(165, 9, runtime.StmtIf)
 			if runtime.IsMapping(param4, nil, nil) {
@@ -666,10 +650,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		// meetkai-functionary-medium-v3.2.jinja:239 {%- for function in functions -%}
 		w.At(239, 5, runtime.StmtFor)
 		for _, function := range runtime.Iterate(w, functions) {
-			functionName := runtime.Undefined("function_name")
-			description := descriptionInput
-			parameters := parametersInput
-			requiredParams2 := requiredParamsInput
+			var functionName runtime.Value
+			var description runtime.Value
+			var parameters runtime.Value
+			var requiredParams2 runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:240 {%- if function.get("function") -%}
 			w.At(240, 9, runtime.StmtIf)
 			if runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {

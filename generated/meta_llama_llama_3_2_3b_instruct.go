@@ -36,14 +36,13 @@ var MetaLlamaLlama323BInstruct = &runtime.Template{
 
 // renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
 func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
-	toolCallInput := in.Lookup("tool_call")
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	toolsInUserMessage := in.Lookup("tools_in_user_message")
 	dateString := in.Lookup("date_string")
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	var systemMessage runtime.Value
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1 {{- bos_token }}
@@ -162,7 +161,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67 {%- for message in messages %}
 	w.At(67, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		toolCall := toolCallInput
+		var toolCall runtime.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(68, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

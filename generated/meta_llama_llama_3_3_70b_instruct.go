@@ -36,14 +36,13 @@ var MetaLlamaLlama3370BInstruct = &runtime.Template{
 
 // renderMetaLlamaLlama3370BInstruct renders meta-llama-Llama-3.3-70B-Instruct.jinja.
 func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
-	toolCallInput := in.Lookup("tool_call")
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	toolsInUserMessage := in.Lookup("tools_in_user_message")
 	dateString := in.Lookup("date_string")
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	var systemMessage runtime.Value
 	builtinTools := in.Lookup("builtin_tools")
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -164,7 +163,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:66 {%- for message in messages %}
 	w.At(66, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		toolCall := toolCallInput
+		var toolCall runtime.Value
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		w.At(67, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

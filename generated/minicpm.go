@@ -36,7 +36,7 @@ var Minicpm = &runtime.Template{
 
 // renderMinicpm renders minicpm.jinja.
 func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// minicpm.jinja:15 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(15, 1, runtime.StmtSet)

@@ -37,13 +37,11 @@ var MiniMaxM2 = &runtime.Template{
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
 func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentInput := in.Lookup("content")
-	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
-	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	systemMessage := runtime.Undefined("system_message")
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var systemMessage runtime.Value
 	messages := in.Lookup("messages")
-	conversationMessages := runtime.Undefined("conversation_messages")
+	var conversationMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
@@ -218,8 +216,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
-		reasoningContent := reasoningContentInput
-		content2 := contentInput
+		var reasoningContent runtime.Value
+		var content2 runtime.Value
 		// MiniMax-M2.jinja:83 {%- if message.role == 'assistant' -%}
 		w.At(83, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -282,7 +280,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M2.jinja:106 {%- for tool_call in message.tool_calls -%}
 				w.At(106, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					args2 := runtime.Undefined("_args")
+					var args2 runtime.Value
 					// MiniMax-M2.jinja:107 {%- if tool_call.function %}
 					w.At(107, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

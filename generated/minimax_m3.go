@@ -37,22 +37,20 @@ var MiniMaxM3 = &runtime.Template{
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
 func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentInput := in.Lookup("content")
-	nsToken := runtime.Undefined("ns_token")
-	bodToken := runtime.Undefined("bod_token")
-	bosToken := runtime.Undefined("bos_token")
-	eosToken := runtime.Undefined("eos_token")
-	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
-	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	thinkBeginToken := runtime.Undefined("think_begin_token")
-	thinkEndToken := runtime.Undefined("think_end_token")
-	imageToken := runtime.Undefined("image_token")
-	videoToken := runtime.Undefined("video_token")
-	systemMessage := runtime.Undefined("system_message")
-	developerMessage := runtime.Undefined("developer_message")
+	var nsToken runtime.Value
+	var bodToken runtime.Value
+	var bosToken runtime.Value
+	var eosToken runtime.Value
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var thinkBeginToken runtime.Value
+	var thinkEndToken runtime.Value
+	var imageToken runtime.Value
+	var videoToken runtime.Value
+	var systemMessage runtime.Value
+	var developerMessage runtime.Value
 	messages := in.Lookup("messages")
-	conversationMessages := runtime.Undefined("conversation_messages")
+	var conversationMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinkingMode := in.Lookup("thinking_mode")
@@ -414,8 +412,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
-		reasoningContent := reasoningContentInput
-		content2 := contentInput
+		var reasoningContent runtime.Value
+		var content2 runtime.Value
 		// MiniMax-M3.jinja:148 {%- if message.role == 'assistant' -%}
 		w.At(148, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -479,7 +477,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:176 {%- for tool_call in message.tool_calls -%}
 				w.At(176, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					args2 := runtime.Undefined("_args")
+					var args2 runtime.Value
 					// MiniMax-M3.jinja:177 {%- if tool_call.function -%}
 					w.At(177, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

@@ -37,15 +37,14 @@ var MistralSmall3224BInstruct2506 = &runtime.Template{
 // renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
 func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	contentInput := in.Lookup("content")
-	today := runtime.Undefined("today")
-	defaultSystemMessage := runtime.Undefined("default_system_message")
+	var today runtime.Value
+	var defaultSystemMessage runtime.Value
 	bosToken := in.Lookup("bos_token")
-	systemPrompt := runtime.Undefined("system_prompt")
+	var systemPrompt runtime.Value
 	messages := in.Lookup("messages")
-	loopMessages := runtime.Undefined("loop_messages")
+	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
-	userMessages := runtime.Undefined("user_messages")
+	var userMessages runtime.Value
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	w.At(1, 1, runtime.StmtSet)
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
@@ -121,7 +120,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	w.At(60, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
-		content := contentInput
+		var content runtime.Value
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61 {%- if message['role'] == 'system' %}
 		w.At(61, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")

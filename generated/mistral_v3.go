@@ -36,7 +36,7 @@ var MistralV3 = &runtime.Template{
 
 // renderMistralV3 renders mistral-v3.jinja.
 func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// mistral-v3.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(18, 1, runtime.StmtSet)

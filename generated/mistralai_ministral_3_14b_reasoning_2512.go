@@ -36,13 +36,12 @@ var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 
 // renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
 func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.Input) {
-	blocksInput := in.Lookup("blocks")
 	eosTokenInput := in.Lookup("eos_token")
-	defaultSystemMessage := runtime.Undefined("default_system_message")
+	var defaultSystemMessage runtime.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	loopMessages := in.Lookup("loop_messages")
-	toolsDefinition := runtime.Undefined("tools_definition")
+	var loopMessages runtime.Value
+	var toolsDefinition runtime.Value
 	tools := in.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	w.At(2, 1, runtime.StmtSet)
@@ -144,7 +143,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55 {%- for message in loop_messages %}
 	w.At(55, 1, runtime.StmtFor)
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
-		blocks := blocksInput
+		var blocks runtime.Value
 		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58 {%- if message['role'] == 'user' %}
 		w.At(58, 5, runtime.StmtIf)
@@ -238,8 +237,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103 {%- for tool in message['tool_calls'] %}
 				w.At(103, 13, runtime.StmtFor)
 				for _, tool := range runtime.Iterate(w, message2ToolCalls) {
-					name := runtime.Undefined("name")
-					arguments := runtime.Undefined("arguments")
+					var name runtime.Value
+					var arguments runtime.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105 {%- set name = tool['function']['name'] %}
 					w.At(105, 17, runtime.StmtSet)

@@ -37,13 +37,12 @@ var MistralaiMistralNemoInstruct2407 = &runtime.Template{
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
 func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	contentInput := in.Lookup("content")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	loopMessages := in.Lookup("loop_messages")
+	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
-	userMessages := runtime.Undefined("user_messages")
-	ns := runtime.Undefined("ns")
+	var userMessages runtime.Value
+	var ns runtime.Value
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1 {%- if messages[0]["role"] == "system" %}
 	w.At(1, 1, runtime.StmtIf)
@@ -104,7 +103,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	for i := range items {
 		message2 := items[i]
 		eosToken := eosTokenInput
-		content := contentInput
+		var content runtime.Value
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26 {%- if message["role"] == "user" %}
 		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
@@ -193,7 +192,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			items3 := runtime.Iterate(w, message2.Attr("tool_calls"))
 			for i3 := range items3 {
 				toolCall := items3[i3]
-				out := runtime.Undefined("out")
+				var out runtime.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59 {%- set out = tool_call.function|tojson %}
 				w.At(59, 13, runtime.StmtSet)
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)

@@ -36,19 +36,17 @@ var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
 
 // renderMistralaiMistralSmall3124BInstruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
 func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime.Input) {
-	toolCallsInput := in.Lookup("tool_calls")
 	eosTokenInput := in.Lookup("eos_token")
-	contentInput := in.Lookup("content")
-	today := runtime.Undefined("today")
-	defaultSystemMessage := runtime.Undefined("default_system_message")
+	var today runtime.Value
+	var defaultSystemMessage runtime.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
-	loopMessages := in.Lookup("loop_messages")
+	var systemMessage runtime.Value
+	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
-	parallelToolPrompt := in.Lookup("parallel_tool_prompt")
-	userMessages := runtime.Undefined("user_messages")
-	filteredMessages := runtime.Undefined("filtered_messages")
+	var parallelToolPrompt runtime.Value
+	var userMessages runtime.Value
+	var filteredMessages runtime.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	w.At(1, 1, runtime.StmtSet)
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
@@ -149,9 +147,9 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45 {%- for message in loop_messages %}
 	w.At(45, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, loopMessages) {
-		toolCalls := toolCallsInput
+		var toolCalls runtime.Value
 		eosToken := eosTokenInput
-		content := contentInput
+		var content runtime.Value
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46 {%- if message["role"] == "user" %}
 		w.At(46, 5, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
@@ -266,7 +264,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			items3 := runtime.Iterate(w, toolCalls)
 			for i3 := range items3 {
 				toolCall := items3[i3]
-				out := runtime.Undefined("out")
+				var out runtime.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94 {%- set out = tool_call.function|tojson %}
 				w.At(94, 13, runtime.StmtSet)
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)

@@ -87,8 +87,8 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 			for i2 := range items2 {
 				toolCall := items2[i2]
-				funcName := runtime.Undefined("func_name")
-				formattedId := runtime.Undefined("formatted_id")
+				var funcName runtime.Value
+				var formattedId runtime.Value
 				// moonshotai-Kimi-K2.jinja:21 {%- set func_name = tool_call['function']['name'] -%}
 				w.At(21, 7, runtime.StmtSet)
 				toolCallFunction := toolCall.ItemStr("function")

@@ -36,17 +36,15 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
 func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
-	toolCallIdInput := in.Lookup("tool_call_id")
-	rcInput := in.Lookup("rc")
 	messages := in.Lookup("messages")
-	histMsgs := runtime.Undefined("hist_msgs")
-	suffixMsgs := runtime.Undefined("suffix_msgs")
+	var histMsgs runtime.Value
+	var suffixMsgs runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg runtime.Value) {
 		msg = runtime.Param(msg, "msg")
-		c := runtime.Undefined("c")
+		var c runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
 		w.At(2, 5, runtime.StmtSet)
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
@@ -75,7 +73,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:16 {% macro set_roles(message) -%}
 	setRoles := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
-		roleName := runtime.Undefined("role_name")
+		var roleName runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
 		w.At(17, 3, runtime.StmtSet)
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
@@ -111,7 +109,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		// moonshotai-Kimi-K2-Thinking.jinja:30 {%- for tool_call in message['tool_calls'] -%}
 		w.At(30, 3, runtime.StmtFor)
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
-			formattedId := runtime.Undefined("formatted_id")
+			var formattedId runtime.Value
 			// moonshotai-Kimi-K2-Thinking.jinja:31 {%- set formatted_id = tool_call['id'] -%}
 			w.At(31, 5, runtime.StmtSet)
 			formattedId = toolCall.ItemStr("id")
@@ -175,7 +173,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:59 {%- for message in hist_msgs -%}
 	w.At(59, 1, runtime.StmtFor)
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
-		toolCallId := toolCallIdInput
+		var toolCallId runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:60 {{set_roles(message)}}
 		w.At(60, 3, runtime.StmtPrint)
 		setRoles(message3)
@@ -216,8 +214,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:76 {%- for message in suffix_msgs -%}
 	w.At(76, 1, runtime.StmtFor)
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
-		rc := rcInput
-		toolCallId2 := toolCallIdInput
+		var rc runtime.Value
+		var toolCallId2 runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:77 {{set_roles(message)}}
 		w.At(77, 3, runtime.StmtPrint)
 		setRoles(message4)

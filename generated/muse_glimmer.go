@@ -38,15 +38,10 @@ var MuseGlimmer = &runtime.Template{
 func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
 	reasoningStrengthInput := in.Lookup("reasoning_strength")
-	sysTextInput := in.Lookup("sys_text")
-	tnameInput := in.Lookup("tname")
-	tcidInput := in.Lookup("tcid")
-	recipientInput := in.Lookup("recipient")
-	endTurnInput := in.Lookup("end_turn")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	knowledgeCutoff := in.Lookup("knowledge_cutoff")
-	kc := in.Lookup("kc")
+	var kc runtime.Value
 	currentDate := in.Lookup("current_date")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -81,7 +76,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:26 {%- macro render_atem(tc) -%}
 	renderAtem := func(tc runtime.Value) {
 		tc = runtime.Param(tc, "tc")
-		args2 := runtime.Undefined("args")
+		var args2 runtime.Value
 		// muse-glimmer.jinja:27 {%- set args = tc.function.arguments -%}
 		w.At(27, 5, runtime.StmtSet)
 		tcFunction := tc.Attr("function")
@@ -137,9 +132,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:51 {%- macro render_tool_defs(tools) -%}
 	renderToolDefs := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
-		nsns := runtime.Undefined("nsns")
+		var nsns runtime.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		nd := runtime.Undefined("nd")
+		var nd runtime.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58 {%- set nsns = namespace(seen=[]) -%}
 		w.At(58, 5, runtime.StmtSet)
@@ -147,8 +142,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:59 {%- for tool in tools -%}
 		w.At(59, 5, runtime.StmtFor)
 		for _, tool := range runtime.Iterate(w, tools2) {
-			fn := runtime.Undefined("fn")
-			tns := runtime.Undefined("tns")
+			var fn runtime.Value
+			var tns runtime.Value
 			// muse-glimmer.jinja:60 {%- set fn = tool.function if tool.function is defined else tool -%}
 			w.At(60, 9, runtime.StmtSet)
 			toolFunction := tool.Attr("function")
@@ -194,7 +189,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:71 {%- for tool in tools -%}
 		w.At(71, 5, runtime.StmtFor)
 		for _, tool2 := range runtime.Iterate(w, tools2) {
-			fn2 := runtime.Undefined("fn")
+			var fn2 runtime.Value
 			// muse-glimmer.jinja:72 {%- set fn = tool.function if tool.function is defined else tool -%}
 			w.At(72, 9, runtime.StmtSet)
 			tool2Function := tool2.Attr("function")
@@ -218,7 +213,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:83 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
 		reasoningStrength := reasoningStrengthInput
-		rs := runtime.Undefined("rs")
+		var rs runtime.Value
 		// muse-glimmer.jinja:84 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
 		w.At(84, 5, runtime.StmtSet)
 		if runtime.IsDefined(reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
@@ -235,7 +230,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:87 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta := func(tools3 runtime.Value) {
 		tools3 = runtime.Param(tools3, "tools")
-		rns := runtime.Undefined("rns")
+		var rns runtime.Value
 		// muse-glimmer.jinja:88 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 		w.At(88, 5, runtime.StmtSet)
 		rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
@@ -245,8 +240,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:90 {%- for tool in tools -%}
 			w.At(90, 9, runtime.StmtFor)
 			for _, tool3 := range runtime.Iterate(w, tools3) {
-				fn3 := runtime.Undefined("fn")
-				tns3 := runtime.Undefined("tns")
+				var fn3 runtime.Value
+				var tns3 runtime.Value
 				// muse-glimmer.jinja:91 {%- set fn = tool.function if tool.function is defined else tool -%}
 				w.At(91, 13, runtime.StmtSet)
 				tool3Function := tool3.Attr("function")
@@ -354,13 +349,13 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i2 := range items {
 		message := items[i2]
-		role := runtime.Undefined("role")
-		endToken := runtime.Undefined("end_token")
-		sysText := sysTextInput
-		tname := tnameInput
-		tcid := tcidInput
-		recipient := recipientInput
-		endTurn := endTurnInput
+		var role runtime.Value
+		var endToken runtime.Value
+		var sysText runtime.Value
+		var tname runtime.Value
+		var tcid runtime.Value
+		var recipient runtime.Value
+		var endTurn runtime.Value
 		// muse-glimmer.jinja:131 {%- set role = message['role'] -%}
 		w.At(131, 5, runtime.StmtSet)
 		role = message.ItemStr("role")

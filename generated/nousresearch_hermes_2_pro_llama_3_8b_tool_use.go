@@ -44,7 +44,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 	var jsonToPythonType func(runtime.Value)
 	jsonToPythonType = func(jsonSpec runtime.Value) {
 		jsonSpec = runtime.Param(jsonSpec, "json_spec")
-		basicTypeMap := runtime.Undefined("basic_type_map")
+		var basicTypeMap runtime.Value
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2 {%- set basic_type_map = {
 		w.At(2, 1, runtime.StmtSet)
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))

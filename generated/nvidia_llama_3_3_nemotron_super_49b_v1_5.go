@@ -36,20 +36,19 @@ var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 
 // renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
-	bos := runtime.Undefined("bos")
-	enableThinking := runtime.Undefined("enable_thinking")
-	systemStartHeader := runtime.Undefined("system_start_header")
-	systemEndHeader := runtime.Undefined("system_end_header")
-	startHeader := runtime.Undefined("start_header")
-	endHeader := runtime.Undefined("end_header")
-	eot := runtime.Undefined("eot")
-	systemToken := runtime.Undefined("system_token")
-	userToken := runtime.Undefined("user_token")
-	assistantToken := runtime.Undefined("assistant_token")
-	toolToken := runtime.Undefined("tool_token")
+	var bos runtime.Value
+	var enableThinking runtime.Value
+	var systemStartHeader runtime.Value
+	var systemEndHeader runtime.Value
+	var startHeader runtime.Value
+	var endHeader runtime.Value
+	var eot runtime.Value
+	var systemToken runtime.Value
+	var userToken runtime.Value
+	var assistantToken runtime.Value
+	var toolToken runtime.Value
 	messages := in.Lookup("messages")
-	systemContent := in.Lookup("system_content")
+	var systemContent runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set bos = "<|begin_of_text|>" %}
@@ -154,7 +153,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message := items2[i2]
-		content := contentInput
+		var content runtime.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
 		w.At(16, 236, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -201,7 +200,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				items3 := runtime.Iterate(w, messageToolCalls)
 				for i3 := range items3 {
 					call := items3[i3]
-					fn := runtime.Undefined("fn")
+					var fn runtime.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set fn = call.function if call.function is defined else call -%}
 					w.At(16, 718, runtime.StmtSet)
 					callFunction := call.Attr("function")

@@ -36,15 +36,12 @@ var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 
 // renderNVIDIANemotron3Nano30BA3BBF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
-	includeContentInput := in.Lookup("include_content")
-	cInput := in.Lookup("c")
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
-	ns := runtime.Undefined("ns")
+	var ns runtime.Value
 	messages := in.Lookup("messages")
-	loopMessages := runtime.Undefined("loop_messages")
-	systemMessage := in.Lookup("system_message")
+	var loopMessages runtime.Value
+	var systemMessage runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1 {% macro render_extra_keys(json_dict, handled_keys) %}
@@ -214,7 +211,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				for i3 := range w.Count(len(keys)) {
 					paramName := keys[i3]
 					paramFields := values[i3]
-					handledKeys3 := handledKeys2
+					var handledKeys3 runtime.Value
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.At(65, 17, runtime.StmtPrint)
@@ -298,9 +295,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	var loop2 runtime.Loop
 	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
-		content := contentInput
-		includeContent := includeContentInput
-		c := cInput
+		var content runtime.Value
+		var includeContent runtime.Value
+		var c runtime.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105 {%- if message.role == "assistant" %}
 		w.At(105, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

@@ -36,7 +36,7 @@ var NVIDIANemotronNanoV2 = &runtime.Template{
 
 // renderNVIDIANemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
 func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
-	ns := runtime.Undefined("ns")
+	var ns runtime.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -47,7 +47,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:2 {%- for message in messages -%}
 	w.At(2, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:3 {%- set content = message['content'] -%}
 		w.At(3, 3, runtime.StmtSet)
 		content = message.ItemStr("content")
@@ -147,7 +147,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message2 := items2[i2]
-		content2 := runtime.Undefined("content")
+		var content2 runtime.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63 {%- set content = message['content'] %}
 		w.At(63, 3, runtime.StmtSet)
 		message2Content := message2.ItemStr("content")
@@ -216,7 +216,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				items3 := runtime.Iterate(w, message2ToolCalls)
 				for i3 := range items3 {
 					call := items3[i3]
-					fn := runtime.Undefined("fn")
+					var fn runtime.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91 {%- set fn = call.function if call.function is defined else call -%}
 					w.At(91, 9, runtime.StmtSet)
 					callFunction := call.Attr("function")
@@ -310,7 +310,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			items4 := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
 			for i4 := range items4 {
 				call2 := items4[i4]
-				fn2 := runtime.Undefined("fn")
+				var fn2 runtime.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148 {%- set fn = call.function if call.function is defined else call -%}
 				w.At(148, 7, runtime.StmtSet)
 				call2Function := call2.Attr("function")

@@ -36,16 +36,12 @@ var OpenaiGptOss120b = &runtime.Template{
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
 func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
-	innerTypeInput := in.Lookup("inner_type")
-	hasObjectVariantsInput := in.Lookup("has_object_variants")
 	modelIdentityInput := in.Lookup("model_identity")
 	reasoningEffortInput := in.Lookup("reasoning_effort")
 	builtinToolsInput := in.Lookup("builtin_tools")
-	availableBuiltinToolsInput := in.Lookup("available_builtin_tools")
-	toolCallInput := in.Lookup("tool_call")
 	messages := in.Lookup("messages")
-	developerMessage := in.Lookup("developer_message")
-	loopMessages := in.Lookup("loop_messages")
+	var developerMessage runtime.Value
+	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
@@ -53,8 +49,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
 		paramSpec = runtime.Param(paramSpec, "param_spec")
 		requiredParams = runtime.Param(requiredParams, "required_params")
-		innerType := innerTypeInput
-		hasObjectVariants := hasObjectVariantsInput
+		var innerType runtime.Value
+		var hasObjectVariants runtime.Value
 		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
 		w.At(11, 5, runtime.StmtIf)
 		paramSpecType := paramSpec.Attr("type")
@@ -372,7 +368,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		modelIdentity := modelIdentityInput
 		reasoningEffort := reasoningEffortInput
 		builtinTools := builtinToolsInput
-		availableBuiltinTools := availableBuiltinToolsInput
+		var availableBuiltinTools runtime.Value
 		// openai-gpt-oss-120b.jinja:197 {%- if model_identity is not defined %}
 		w.At(197, 5, runtime.StmtIf)
 		if !runtime.IsDefined(modelIdentity, nil, nil) {
@@ -489,7 +485,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, loopMessages)
 	for i4 := range items2 {
 		message := items2[i4]
-		toolCall := toolCallInput
+		var toolCall runtime.Value
 		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
 		w.At(261, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

@@ -36,16 +36,8 @@ var OpenbmbMiniCPM51B = &runtime.Template{
 
 // renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
 func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentPartsInput := in.Lookup("content_parts")
-	processedContentInput := in.Lookup("processed_content")
-	toolCallsCountInput := in.Lookup("tool_calls_count")
-	toolSepCountInput := in.Lookup("tool_sep_count")
 	hasToolSepInput := in.Lookup("has_tool_sep")
-	toolCallInput := in.Lookup("tool_call")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
-	argsDictInput := in.Lookup("args_dict")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	toolDefinitions := in.Lookup("tool_definitions")
@@ -111,7 +103,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		index := runtime.Undefined("index")
+		var index runtime.Value
 		// openbmb-MiniCPM5-1B.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(29, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -131,12 +123,12 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		content := contentInput
-		reasoningContent := reasoningContentInput
-		contentParts := contentPartsInput
-		processedContent := processedContentInput
-		toolCallsCount := toolCallsCountInput
-		toolSepCount := toolSepCountInput
+		var content runtime.Value
+		var reasoningContent runtime.Value
+		var contentParts runtime.Value
+		var processedContent runtime.Value
+		var toolCallsCount runtime.Value
+		var toolSepCount runtime.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36 {%- if message.content is string %}
 		w.At(36, 5, runtime.StmtIf)
@@ -203,8 +195,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
 				w.At(61, 13, runtime.StmtFor)
 				for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
-					toolIndex := runtime.Undefined("tool_index")
-					toolCall := toolCallInput
+					var toolIndex runtime.Value
+					var toolCall runtime.Value
 					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
@@ -227,7 +219,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:68 {%- set single_tool_xml %}
 						w.At(68, 21, runtime.StmtSet)
 						mark3 := w.Mark()
-						argsDict := argsDictInput
+						var argsDict runtime.Value
 						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(69, 25, runtime.StmtPrint)
 						w.WriteString("<function name=\"")
@@ -284,7 +276,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					// openbmb-MiniCPM5-1B.jinja:91 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
 					w.At(91, 17, runtime.StmtFor)
 					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(in, toolSepCount, toolCallsCount)) {
-						toolCall2 := runtime.Undefined("tool_call")
+						var toolCall2 runtime.Value
 						remainingToolXml := runtime.Undefined("remaining_tool_xml")
 						processedContent3 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92 {%- set tool_call = message.tool_calls[remaining_index] %}
@@ -301,7 +293,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:96 {%- set remaining_tool_xml %}
 						w.At(96, 21, runtime.StmtSet)
 						mark4 := w.Mark()
-						argsDict2 := argsDictInput
+						var argsDict2 runtime.Value
 						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.At(97, 25, runtime.StmtPrint)
 						w.WriteString("<function name=\"")
@@ -390,7 +382,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				items2 := runtime.Iterate(w, message2ToolCalls)
 				for i5 := range items2 {
 					toolCall3 := items2[i5]
-					argsDict3 := argsDictInput
+					var argsDict3 runtime.Value
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(131, 17, runtime.StmtIf)
 					if ((i5 == 0) && content.Truthy()) || !(i5 == 0) {

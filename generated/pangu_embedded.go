@@ -36,7 +36,7 @@ var PanguEmbedded = &runtime.Template{
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
 func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
-	names := runtime.Undefined("names")
+	var names runtime.Value
 	messages := in.Lookup("messages")
 	// pangu-embedded.jinja:13 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
 	w.At(13, 1, runtime.StmtSet)

@@ -39,9 +39,9 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
-	systemMessage := runtime.Undefined("system_message")
+	var systemMessage runtime.Value
 	messages := in.Lookup("messages")
-	hasSys := runtime.Undefined("has_sys")
+	var hasSys runtime.Value
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4 {%- set enable_thinking = enable_thinking | default(true) -%}
@@ -106,7 +106,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	// poolside-Laguna-S-2.1.jinja:40 {%- for message in messages -%}
 	w.At(40, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// poolside-Laguna-S-2.1.jinja:41 {%- set content = message.content if message.content is string else "" -%}
 		w.At(41, 3, runtime.StmtSet)
 		messageContent := message.Attr("content")
@@ -127,7 +127,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
 			{
-				reasoningContent := runtime.Undefined("reasoning_content")
+				var reasoningContent runtime.Value
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48 {%- set reasoning_content = ” -%}
 				w.At(48, 7, runtime.StmtSet)
@@ -169,8 +169,8 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-S-2.1.jinja:65 {%- for tool_call in message.tool_calls -%}
 					w.At(65, 9, runtime.StmtFor)
 					for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-						functionData := runtime.Undefined("function_data")
-						args2 := runtime.Undefined("_args")
+						var functionData runtime.Value
+						var args2 runtime.Value
 						// poolside-Laguna-S-2.1.jinja:66 {%- set function_data = tool_call.function -%}
 						w.At(66, 11, runtime.StmtSet)
 						functionData = toolCall.Attr("function")

@@ -36,14 +36,13 @@ var PoolsideLagunaXS2 = &runtime.Template{
 
 // renderPoolsideLagunaXS2 renders poolside-Laguna-XS.2.jinja.
 func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
-	reasoningContentInput := in.Lookup("reasoning_content")
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	systemMessage := runtime.Undefined("system_message")
+	var systemMessage runtime.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	toolString := in.Lookup("tool_string")
+	var toolString runtime.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4 {%- set enable_thinking = enable_thinking | default(false) -%}
 	w.At(4, 1, runtime.StmtSet)
@@ -112,7 +111,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// poolside-Laguna-XS.2.jinja:51 {%- set content = message.content if message.content is string else "" -%}
 		w.At(51, 3, runtime.StmtSet)
 		messageContent := message.Attr("content")
@@ -133,7 +132,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:55 {%- generation -%}
 			{
-				reasoningContent := reasoningContentInput
+				var reasoningContent runtime.Value
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS.2.jinja:57 {%- if render_assistant_messages_raw -%}
@@ -215,8 +214,8 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-XS.2.jinja:102 {%- for tool_call in message.tool_calls -%}
 						w.At(102, 11, runtime.StmtFor)
 						for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-							functionData := runtime.Undefined("function_data")
-							args2 := runtime.Undefined("_args")
+							var functionData runtime.Value
+							var args2 runtime.Value
 							// poolside-Laguna-XS.2.jinja:103 {%- set function_data = tool_call.function -%}
 							w.At(103, 13, runtime.StmtSet)
 							functionData = toolCall.Attr("function")

@@ -37,7 +37,6 @@ var Qwen354B = &runtime.Template{
 // renderQwen354B renders Qwen3.5-4B.jinja.
 func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
-	reasoningContentInput := in.Lookup("reasoning_content")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	content := in.Lookup("content")
@@ -194,8 +193,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		index := runtime.Undefined("index")
-		content3 := content
+		var index runtime.Value
+		var content3 runtime.Value
 		// Qwen3.5-4B.jinja:69 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(69, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -231,8 +230,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message2 := loop2.Item()
-		content4 := content
-		reasoningContent := reasoningContentInput
+		var content4 runtime.Value
+		var reasoningContent runtime.Value
 		// Qwen3.5-4B.jinja:82 {%- set content = render_content(message.content, true)|trim %}
 		w.At(82, 5, runtime.StmtSet)
 		content4 = runtime.FilterTrim(w.Capture(func() {

@@ -38,7 +38,7 @@ var Qwen3Coder = &runtime.Template{
 func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	loopMessages := in.Lookup("loop_messages")
+	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1 {% macro render_extra_keys(json_dict, handled_keys) %}
@@ -155,7 +155,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
-					handledKeys3 := handledKeys2
+					var handledKeys3 runtime.Value
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.At(46, 17, runtime.StmtPrint)

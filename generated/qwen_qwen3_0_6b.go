@@ -36,8 +36,6 @@ var QwenQwen306B = &runtime.Template{
 
 // renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
 func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
-	reasoningContentInput := in.Lookup("reasoning_content")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -80,7 +78,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		index := runtime.Undefined("index")
+		var index runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(19, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -100,8 +98,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		content := contentInput
-		reasoningContent := reasoningContentInput
+		var content runtime.Value
+		var reasoningContent runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")

@@ -36,7 +36,6 @@ var QwenQwQ32B = &runtime.Template{
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
 func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -77,7 +76,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		content := contentInput
+		var content runtime.Value
 		// Qwen-QwQ-32B.jinja:20 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(20, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")

@@ -36,23 +36,14 @@ var RekaEdge = &runtime.Template{
 
 // renderRekaEdge renders Reka-Edge.jinja.
 func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
-	textInput := in.Lookup("text")
-	repeatTokensInput := in.Lookup("repeat_tokens")
-	contentInput := in.Lookup("content")
-	toolCallsInput := in.Lookup("tool_calls")
-	contentTextInput := in.Lookup("content_text")
-	reasoningTextInput := in.Lookup("reasoning_text")
-	includeThinkingInput := in.Lookup("include_thinking")
 	continueFinalMessageInput := in.Lookup("continue_final_message")
-	responseTextInput := in.Lookup("response_text")
-	argumentsJsonInput := in.Lookup("arguments_json")
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
-	lastQueryIndex := runtime.Undefined("last_query_index")
+	var lastQueryIndex runtime.Value
 	numImgTokens := in.Lookup("num_img_tokens")
 	numVideoFrames := in.Lookup("num_video_frames")
-	startIdx := runtime.Undefined("start_idx")
-	systemText := runtime.Undefined("system_text")
+	var startIdx runtime.Value
+	var systemText runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
@@ -61,7 +52,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		numImgTokens2 = runtime.Param(numImgTokens2, "num_img_tokens")
 		numVideoFrames2 = runtime.Param(numVideoFrames2, "num_video_frames")
-		ns2 := ns
+		var ns2 runtime.Value
 		// Reka-Edge.jinja:2 {%- if content is string -%}
 		w.At(2, 5, runtime.StmtIf)
 		if runtime.IsString(content, nil, nil) {
@@ -75,9 +66,9 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:6 {%- for item in content -%}
 			w.At(6, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
-				itemType := runtime.Undefined("item_type")
-				text := textInput
-				repeatTokens := repeatTokensInput
+				var itemType runtime.Value
+				var text runtime.Value
+				var repeatTokens runtime.Value
 				// Reka-Edge.jinja:7 {%- set item_type = item.get("type") -%}
 				w.At(7, 13, runtime.StmtSet)
 				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
@@ -136,8 +127,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		msg := loop.Item()
-		idx := runtime.Undefined("idx")
-		content2 := contentInput
+		var idx runtime.Value
+		var content2 runtime.Value
 		// Reka-Edge.jinja:31 {%- set idx = messages|length - 1 - loop.index0 -%}
 		w.At(31, 5, runtime.StmtSet)
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -232,15 +223,15 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:76 {%- for idx in range(start_idx, messages|length) -%}
 	w.At(76, 1, runtime.StmtFor)
 	for _, idx2 := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages, nil, nil))) {
-		message := runtime.Undefined("message")
-		role := runtime.Undefined("role")
-		content3 := runtime.Undefined("content")
-		toolCalls := toolCallsInput
-		contentText := contentTextInput
-		reasoningText := reasoningTextInput
-		includeThinking := includeThinkingInput
+		var message runtime.Value
+		var role runtime.Value
+		var content3 runtime.Value
+		var toolCalls runtime.Value
+		var contentText runtime.Value
+		var reasoningText runtime.Value
+		var includeThinking runtime.Value
 		continueFinalMessage := continueFinalMessageInput
-		responseText := responseTextInput
+		var responseText runtime.Value
 		// Reka-Edge.jinja:77 {%- set message = messages[idx] -%}
 		w.At(77, 5, runtime.StmtSet)
 		message = messages.Item(idx2)
@@ -262,7 +253,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:83 {%- for item in content -%}
 				w.At(83, 13, runtime.StmtFor)
 				for _, item3 := range runtime.Iterate(w, content3) {
-					text2 := textInput
+					var text2 runtime.Value
 					// Reka-Edge.jinja:84 {%- if item.get("type") == "text" or item.get("text") is not none -%}
 					w.At(84, 17, runtime.StmtIf)
 					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
@@ -348,8 +339,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:119 {%- for tool_call in tool_calls -%}
 				w.At(119, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, toolCalls) {
-					arguments := runtime.Undefined("arguments")
-					argumentsJson := argumentsJsonInput
+					var arguments runtime.Value
+					var argumentsJson runtime.Value
 					// Reka-Edge.jinja:120 {%- if tool_call.get("function") is not none -%}
 					w.At(120, 17, runtime.StmtIf)
 					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {

@@ -36,7 +36,7 @@ var RwkvWorld = &runtime.Template{
 
 // renderRwkvWorld renders rwkv-world.jinja.
 func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// rwkv-world.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(13, 1, runtime.StmtSet)
@@ -46,7 +46,7 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		content := runtime.Undefined("content")
+		var content runtime.Value
 		// rwkv-world.jinja:15 {%- set content = message['content'].strip(c_space) %}
 		w.At(15, 1, runtime.StmtSet)
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)

@@ -36,8 +36,7 @@ var SeedOss = &runtime.Template{
 
 // renderSeedOss renders seed_oss.jinja.
 func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
-	contentInput := in.Lookup("content")
-	cSpace := runtime.Undefined("c_space")
+	var cSpace runtime.Value
 	messages := in.Lookup("messages")
 	// seed_oss.jinja:11 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(11, 1, runtime.StmtSet)
@@ -45,7 +44,7 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 	// seed_oss.jinja:12 {%- for message in messages %}
 	w.At(12, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		content := contentInput
+		var content runtime.Value
 		// seed_oss.jinja:13 {%- if message['role'] == 'assistant' %}
 		w.At(13, 1, runtime.StmtIf)
 		messageRole := message.ItemStr("role")

@@ -36,9 +36,6 @@ var StepFun35Flash = &runtime.Template{
 
 // renderStepFun35Flash renders StepFun3.5-Flash.jinja.
 func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
-	roleNameInput := in.Lookup("role_name")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	argumentsInput := in.Lookup("arguments")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -126,7 +123,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		index := runtime.Undefined("index")
+		var index runtime.Value
 		// StepFun3.5-Flash.jinja:20 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(20, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -152,9 +149,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		content2 := runtime.Undefined("content")
-		roleName := roleNameInput
-		reasoningContent := reasoningContentInput
+		var content2 runtime.Value
+		var roleName runtime.Value
+		var reasoningContent runtime.Value
 		// StepFun3.5-Flash.jinja:27 {%- set content = render_content(message.content) %}
 		w.At(27, 5, runtime.StmtSet)
 		content2 = w.Capture(func() {
@@ -214,7 +211,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.5-Flash.jinja:48 {%- for tool_call in message.tool_calls %}
 				w.At(48, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
-					arguments := argumentsInput
+					var arguments runtime.Value
 					// StepFun3.5-Flash.jinja:49 {%- if tool_call.function is defined %}
 					w.At(49, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

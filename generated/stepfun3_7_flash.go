@@ -36,10 +36,7 @@ var StepFun37Flash = &runtime.Template{
 
 // renderStepFun37Flash renders StepFun3.7-Flash.jinja.
 func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
-	roleNameInput := in.Lookup("role_name")
-	reasoningContentInput := in.Lookup("reasoning_content")
 	preserveThinkingInput := in.Lookup("preserve_thinking")
-	argumentsInput := in.Lookup("arguments")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -49,7 +46,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	// StepFun3.7-Flash.jinja:1 {% macro render_message_content(message) %}
 	renderMessageContent := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
-		ns2 := ns
+		var ns2 runtime.Value
 		// StepFun3.7-Flash.jinja:1 {% if message.content is none %}
 		w.At(1, 44, runtime.StmtIf)
 		messageContent := message.Attr("content")
@@ -163,7 +160,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	var loop runtime.Loop
 	for loop.StartReversed(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
-		index := runtime.Undefined("index")
+		var index runtime.Value
 		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(29, 5, runtime.StmtSet)
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
@@ -189,9 +186,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message3 := items[i]
-		content := runtime.Undefined("content")
-		roleName := roleNameInput
-		reasoningContent := reasoningContentInput
+		var content runtime.Value
+		var roleName runtime.Value
+		var reasoningContent runtime.Value
 		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36 {%- set content = render_message_content(message) %}
 		w.At(36, 5, runtime.StmtSet)
@@ -250,7 +247,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.7-Flash.jinja:60 {%- for tool_call in message.tool_calls %}
 				w.At(60, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, message3ToolCalls) {
-					arguments := argumentsInput
+					var arguments runtime.Value
 					// StepFun3.7-Flash.jinja:61 {%- if tool_call.function is defined %}
 					w.At(61, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

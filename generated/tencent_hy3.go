@@ -36,29 +36,27 @@ var TencentHy3 = &runtime.Template{
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
 func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
-	rcInput := in.Lookup("rc")
-	contentInput := in.Lookup("content")
-	HYTK := runtime.Undefined("HYTK")
-	eosToken := runtime.Undefined("eos_token")
-	bosToken := runtime.Undefined("bos_token")
-	userToken := runtime.Undefined("user_token")
-	assistantToken := runtime.Undefined("assistant_token")
-	thinkBeginToken := runtime.Undefined("think_begin_token")
-	thinkEndToken := runtime.Undefined("think_end_token")
-	toolcallsBeginToken := runtime.Undefined("toolcalls_begin_token")
-	toolcallsEndToken := runtime.Undefined("toolcalls_end_token")
-	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
-	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	toolsepToken := runtime.Undefined("toolsep_token")
-	argkeyBeginToken := runtime.Undefined("argkey_begin_token")
-	argkeyEndToken := runtime.Undefined("argkey_end_token")
-	argvalueBeginToken := runtime.Undefined("argvalue_begin_token")
-	argvalueEndToken := runtime.Undefined("argvalue_end_token")
-	toolresponsesBeginToken := runtime.Undefined("toolresponses_begin_token")
-	toolresponsesEndToken := runtime.Undefined("toolresponses_end_token")
-	toolresponseBeginToken := runtime.Undefined("toolresponse_begin_token")
-	toolresponseEndToken := runtime.Undefined("toolresponse_end_token")
-	reasoningModeToken := runtime.Undefined("reasoning_mode_token")
+	var HYTK runtime.Value
+	var eosToken runtime.Value
+	var bosToken runtime.Value
+	var userToken runtime.Value
+	var assistantToken runtime.Value
+	var thinkBeginToken runtime.Value
+	var thinkEndToken runtime.Value
+	var toolcallsBeginToken runtime.Value
+	var toolcallsEndToken runtime.Value
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var toolsepToken runtime.Value
+	var argkeyBeginToken runtime.Value
+	var argkeyEndToken runtime.Value
+	var argvalueBeginToken runtime.Value
+	var argvalueEndToken runtime.Value
+	var toolresponsesBeginToken runtime.Value
+	var toolresponsesEndToken runtime.Value
+	var toolresponseBeginToken runtime.Value
+	var toolresponseEndToken runtime.Value
+	var reasoningModeToken runtime.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preservedThinking := in.Lookup("preserved_thinking")
 	tools := in.Lookup("tools")
@@ -353,8 +351,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
-		rc := rcInput
-		content2 := contentInput
+		var rc runtime.Value
+		var content2 runtime.Value
 		// tencent-Hy3.jinja:125 {%- if message['role'] == 'user' %}
 		w.At(125, 5, runtime.StmtIf)
 		message2Role := message2.ItemStr("role")
@@ -475,7 +473,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:172 {%- for tool in message['tool_calls'] %}
 				w.At(172, 13, runtime.StmtFor)
 				for _, tool2 := range runtime.Iterate(w, message2ToolCalls) {
-					arguments := runtime.Undefined("arguments")
+					var arguments runtime.Value
 					// tencent-Hy3.jinja:173 {%- set arguments = tool['function']['arguments'] %}
 					w.At(173, 17, runtime.StmtSet)
 					tool2Function := tool2.ItemStr("function")

@@ -36,18 +36,16 @@ var UnslothApriel15 = &runtime.Template{
 
 // renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
 func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
-	systemMessageInput := in.Lookup("system_message")
 	eosTokenInput := in.Lookup("eos_token")
-	toolMessageInput := in.Lookup("tool_message")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	availableToolsString := runtime.Undefined("available_tools_string")
-	addToolId := runtime.Undefined("add_tool_id")
-	toolOutputFormat := runtime.Undefined("tool_output_format")
+	var availableToolsString runtime.Value
+	var addToolId runtime.Value
+	var toolOutputFormat runtime.Value
 	tools := in.Lookup("tools")
 	toolOutputInstructions := in.Lookup("tool_output_instructions")
 	addThoughts := in.Lookup("add_thoughts")
 	bosToken := in.Lookup("bos_token")
-	reasoningPrompt := runtime.Undefined("reasoning_prompt")
+	var reasoningPrompt runtime.Value
 	messages := in.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2 {%- set available_tools_string = ” -%}
 	w.At(2, 1, runtime.StmtSet)
@@ -135,10 +133,10 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		systemMessage := systemMessageInput
+		var systemMessage runtime.Value
 		addToolId2 := addToolId
 		eosToken := eosTokenInput
-		toolMessage := toolMessageInput
+		var toolMessage runtime.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47 {%- if message['role'] == 'user' -%}
 		w.At(47, 5, runtime.StmtIf)

@@ -37,15 +37,11 @@ var UnslothMiniMaxM2 = &runtime.Template{
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
 func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	reasoningContentInput := in.Lookup("reasoning_content")
-	contentInput := in.Lookup("content")
-	partsInput := in.Lookup("parts")
-	argsInput := in.Lookup("_args")
-	toolcallBeginToken := runtime.Undefined("toolcall_begin_token")
-	toolcallEndToken := runtime.Undefined("toolcall_end_token")
-	systemMessage := runtime.Undefined("system_message")
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var systemMessage runtime.Value
 	messages := in.Lookup("messages")
-	conversationMessages := runtime.Undefined("conversation_messages")
+	var conversationMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
@@ -220,9 +216,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
-		reasoningContent := reasoningContentInput
-		content2 := contentInput
-		parts := partsInput
+		var reasoningContent runtime.Value
+		var content2 runtime.Value
+		var parts runtime.Value
 		// unsloth-MiniMax-M2.jinja:84 {%- if message.role == 'assistant' -%}
 		w.At(84, 5, runtime.StmtIf)
 		messageRole := message.Attr("role")
@@ -255,7 +251,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				items3 := runtime.Iterate(w, parts)
 				for i3 := range items3 {
 					part := items3[i3]
-					reasoningContent2 := reasoningContent
+					var reasoningContent2 runtime.Value
 					// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}
 					w.At(97, 21, runtime.StmtIf)
 					if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
@@ -306,7 +302,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
 				w.At(116, 13, runtime.StmtFor)
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					args2 := argsInput
+					var args2 runtime.Value
 					// unsloth-MiniMax-M2.jinja:117 {%- if tool_call.function %}
 					w.At(117, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")

@@ -37,13 +37,12 @@ var UnslothMistralDevstralSmall2507 = &runtime.Template{
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
 func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	contentInput := in.Lookup("content")
-	defaultSystemMessage := runtime.Undefined("default_system_message")
+	var defaultSystemMessage runtime.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
-	loopMessages := in.Lookup("loop_messages")
-	toolsDescription := runtime.Undefined("tools_description")
+	var systemMessage runtime.Value
+	var loopMessages runtime.Value
+	var toolsDescription runtime.Value
 	tools := in.Lookup("tools")
 	// unsloth-mistral-Devstral-Small-2507.jinja:4 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
 	w.At(4, 1, runtime.StmtSet)
@@ -106,7 +105,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	w.At(36, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
-		content := contentInput
+		var content runtime.Value
 		// unsloth-mistral-Devstral-Small-2507.jinja:37 {%- if message['role'] == 'user' %}
 		w.At(37, 5, runtime.StmtIf)
 		messageRole := message.ItemStr("role")
@@ -188,7 +187,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				// unsloth-mistral-Devstral-Small-2507.jinja:80 {%- for tool in message['tool_calls'] %}
 				w.At(80, 13, runtime.StmtFor)
 				for _, tool := range runtime.Iterate(w, messageToolCalls) {
-					arguments := runtime.Undefined("arguments")
+					var arguments runtime.Value
 					// unsloth-mistral-Devstral-Small-2507.jinja:81 {%- set arguments = tool['function']['arguments'] %}
 					w.At(81, 17, runtime.StmtSet)
 					toolFunction := tool.ItemStr("function")

@@ -36,8 +36,6 @@ var UpstageSolarOpen100B = &runtime.Template{
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
 func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
-	prevIsToolInput := in.Lookup("prev_is_tool")
-	nextIsToolInput := in.Lookup("next_is_tool")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	defaultSystemPrompt := in.Lookup("default_system_prompt")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -247,8 +245,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
-		prevIsTool := prevIsToolInput
-		nextIsTool := nextIsToolInput
+		var prevIsTool runtime.Value
+		var nextIsTool runtime.Value
 		// upstage-Solar-Open-100B.jinja:108 {%- if message.role == 'user' -%}
 		w.At(108, 5, runtime.StmtIf)
 		message3Role := message3.Attr("role")

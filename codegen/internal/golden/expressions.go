@@ -37,7 +37,7 @@ var Expressions = &runtime.Template{
 // renderExpressions renders expressions.jinja.
 func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	last := runtime.Undefined("last")
+	var last runtime.Value
 	undefinedName := in.Lookup("undefined_name")
 	tools := in.Lookup("tools")
 	// expressions.jinja:2 {%- set last = messages[-1] if messages else none -%}

@@ -36,7 +36,7 @@ var Scopes = &runtime.Template{
 
 // renderScopes renders scopes.jinja.
 func renderScopes(w *runtime.Writer, in *runtime.Input) {
-	count := runtime.Undefined("count")
+	var count runtime.Value
 	messages := in.Lookup("messages")
 	block := runtime.Undefined("block")
 	shout := runtime.Undefined("shout")
