@@ -36,7 +36,6 @@ var Model = &runtime.Template{
 
 // renderModel renders model.
 func renderModel(w *runtime.Writer, in *runtime.Input) {
-	callInput := in.Lookup("call")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -93,7 +92,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 				// model:46 {%- for tc in message.tool_calls -%}
 				w.At(46, 1, runtime.StmtFor)
 				for _, tc := range runtime.Iterate(w, messageToolCalls) {
-					call := callInput
+					var call runtime.Value
 					// model:47 {%- if tc.function is defined -%}
 					w.At(47, 1, runtime.StmtIf)
 					tcFunction := tc.Attr("function")
