@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -27,6 +28,9 @@ func requireShared(t *testing.T) {
 // catalog, the compiler or the runtime's API.
 func TestUpToDate(t *testing.T) {
 	requireShared(t)
+	if err := harness.ReadGeneratorSources(".."); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	cmd := exec.Command("go", "run", "-tags", "tmplgen_bootstrap", "../cmd/tmplgen", "gen", "-pkg", "generated", "-o", dir,
 		"-catalog", "../templates/catalog.tsv", "-shared", sharedTemplates)

@@ -6,11 +6,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/tmplgen/tmplgen/internal/harness"
 )
 
 // TestUpToDate regenerates chattmpl from the model's files and compares with what is
 // checked in, as the repository's own CI would.
 func TestUpToDate(t *testing.T) {
+	if err := harness.ReadGeneratorSources("../.."); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	out, err := exec.Command("go", "run", "-tags", "tmplgen_bootstrap", "../../cmd/tmplgen", "gen", "-pkg", "chattmpl", "-o", dir, "./model").CombinedOutput()
 	if err != nil {
