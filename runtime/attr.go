@@ -391,6 +391,8 @@ func callStrMethod(r Value, name string, args []Value, kwargs []Kwarg) (Value, b
 		return strSplit(r, args, kwargs, false), true
 	case "replace":
 		return strReplace(r, args, kwargs), true
+	case "format":
+		return strFormat(r, args, kwargs), true
 	}
 	return Value{}, false
 }

@@ -382,7 +382,11 @@ func (f *formatter) vformat(s string, depth int) string {
 	if depth < 0 {
 		throw(ValueError, "Max string recursion exceeded")
 	}
+	if strings.IndexAny(s, "{}") < 0 {
+		return s // no field and no escaped brace: the text as it is
+	}
 	var b strings.Builder
+	b.Grow(len(s) + 16)
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -399,8 +403,13 @@ func (f *formatter) vformat(s string, depth int) string {
 		case c == '{' && i+1 == len(s):
 			throw(ValueError, "Single '{' encountered in format string")
 		case c != '{':
-			b.WriteByte(c)
-			i++
+			// the literal text up to the next brace
+			n := strings.IndexAny(s[i:], "{}")
+			if n < 0 {
+				n = len(s) - i
+			}
+			b.WriteString(s[i : i+n])
+			i += n
 			continue
 		}
 		// a replacement field: find its end, counting the braces of nested fields
