@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -203,8 +204,21 @@ type jsonOptions struct {
 // indent=None, separators=None, sort_keys=False), arguments in that order.
 func ToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 	o := jsonArgs(args, kwargs)
-	return Str(string(appendJSON(nil, v, &o, 0)))
+	buf := jsonBuffers.Get().(*[]byte)
+	*buf = appendJSON((*buf)[:0], v, &o, 0)
+	s := string(*buf)
+	if cap(*buf) <= maxPooledJSON {
+		jsonBuffers.Put(buf)
+	}
+	return Str(s)
 }
+
+// jsonBuffers recycles the buffers ToJSON encodes into before it copies the text into a
+// str: the str is then the only allocation of a call.
+var jsonBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledJSON is the largest buffer jsonBuffers keeps.
+const maxPooledJSON = 64 << 10
 
 // WriteJSON writes value | tojson(args) into the output, without building the string
 // first.
