@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the measured part of docs/performance.md (between the "results:begin" and
 # "results:end" markers): the coverage of the peers, BenchmarkRender (tmplgen, gonja,
-# ardanlabs/jinja; the Qwen3 tools_defined pair ten more times), bench/python_bench.py
-# (Python Jinja2), BenchmarkScaling, the time of
+# ardanlabs/jinja; the Qwen3 tools_defined pair ten more times, spread over the run),
+# bench/python_bench.py (Python Jinja2), BenchmarkScaling, the time of
 # `tmplgen gen` over every template of ../shared/templates that compiles, and the time of
 # `go build ./generated`. Run from anywhere; takes ~10 minutes with the defaults.
 #
@@ -40,21 +40,31 @@ go build -o "$OUT/tmplgen" ./cmd/tmplgen
 log "coverage of the peers"
 BENCH_COVERAGE_MD="$OUT/coverage.md" go test -count=1 -run '^TestCoverage$' -v ./bench > "$OUT/coverage.log"
 
+# The one target on an absolute time is measured ten more times, spread over the run (3
+# before the pairs, 3 after them, 2 after the scaling benchmarks, 2 after Python): the
+# host's speed changes by up to 1.7x from one minute to the next, so samples taken
+# together all fall in the same period, and benchcompare takes the median of them all.
+qwen='BenchmarkRender/^Qwen-Qwen3-0.6B$/^tools_defined$'
+: > "$OUT/qwen.txt"
+qwen_runs() {
+	log "go test -bench '$qwen' -benchtime $BENCHTIME -count $1 (into $OUT/qwen.txt)"
+	go test -run '^$' -bench "$qwen" -benchtime "$BENCHTIME" -count "$1" -timeout 0 ./bench >> "$OUT/qwen.txt"
+}
+qwen_runs 3
+
 pattern=BenchmarkRender
 [ -n "$RUN" ] && pattern="BenchmarkRender/$RUN"
 log "go test -bench '$pattern' -benchtime $BENCHTIME -count $COUNT (into $OUT/go.txt)"
 go test -run '^$' -bench "$pattern" -benchtime "$BENCHTIME" -count "$COUNT" -timeout 0 ./bench > "$OUT/go.txt"
-# The one target on an absolute time is measured ten more times: on a shared host one
-# sample of a pair can be slowed by half, and benchcompare takes the median of them all.
-qwen='BenchmarkRender/^Qwen-Qwen3-0.6B$/^tools_defined$'
-log "go test -bench '$qwen' -benchtime $BENCHTIME -count 10 (into $OUT/qwen.txt)"
-go test -run '^$' -bench "$qwen" -benchtime "$BENCHTIME" -count 10 -timeout 0 ./bench > "$OUT/qwen.txt"
+qwen_runs 3
 log "go test -bench BenchmarkScaling -benchtime $SCALING_BENCHTIME -count $COUNT (into $OUT/scaling.txt)"
 go test -run '^$' -bench BenchmarkScaling -benchtime "$SCALING_BENCHTIME" -count "$COUNT" -timeout 0 ./bench > "$OUT/scaling.txt"
+qwen_runs 2
 
 log "python3 bench/python_bench.py --benchtime $BENCHTIME (into $OUT/python.txt)"
 python3 bench/python_bench.py --benchtime "$BENCHTIME" --count "$COUNT" ${RUN:+--run "$RUN"} > "$OUT/python.txt" 2> "$OUT/python.log"
 cat "$OUT/python.log" >&2
+qwen_runs 2
 
 log "tmplgen gen over $SHARED/templates"
 find "$SHARED/templates" -type f \( -name '*.jinja' -o -name '*.jinja2' -o -name '*.j2' \) | sort > "$OUT/all-templates.txt"
