@@ -223,17 +223,24 @@ const maxPooledJSON = 64 << 10
 // WriteJSON writes value | tojson(args) into the output, without building the string
 // first.
 func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
-	o := jsonArgs(args, kwargs)
-	w.buf = appendJSON(w.buf, v, &o, 0)
+	o := &defaultJSON
+	if len(args) > 0 || len(kwargs) > 0 {
+		given := jsonArgs(args, kwargs)
+		o = &given
+	}
+	w.buf = appendJSON(w.buf, v, o, 0)
 	if len(w.buf) > w.limits.MaxOutput {
 		w.overflow()
 	}
 }
 
+// defaultJSON are tojson's options when it is given no argument.
+var defaultJSON = jsonOptions{itemSep: ", ", keySep: ": "}
+
 // jsonArgs binds tojson's arguments: ensure_ascii=False, indent=None, separators=None,
 // sort_keys=False, in that order.
 func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
-	o := jsonOptions{itemSep: ", ", keySep: ": "}
+	o := defaultJSON
 	if len(args) == 0 && len(kwargs) == 0 {
 		return o
 	}
@@ -265,7 +272,7 @@ func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 // AppendJSON appends json.dumps(v) with Python's default options (", " and ": "
 // separators, non-ASCII kept).
 func AppendJSON(b []byte, v Value) []byte {
-	return appendJSON(b, v, &jsonOptions{itemSep: ", ", keySep: ": "}, 0)
+	return appendJSON(b, v, &defaultJSON, 0)
 }
 
 // appendJSON writes json.dumps(v) for a value nested depth containers deep.
@@ -341,13 +348,9 @@ func appendJSONList(b []byte, items []Value, o *jsonOptions, depth int) []byte {
 	return append(b, ']')
 }
 
-// appendSep appends a separator; the usual ones (", ", ": ", ",", ":") without a copy
-// call.
+// appendSep appends a separator; the default ones (", " and ": ") without a copy call.
 func appendSep(b []byte, sep string) []byte {
-	switch len(sep) {
-	case 1:
-		return append(b, sep[0])
-	case 2:
+	if len(sep) == 2 {
 		return append(b, sep[0], sep[1])
 	}
 	return append(b, sep...)
