@@ -103,11 +103,11 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 }
 
 // internStr returns a str of parsed JSON, and the common keys and values of chat
-// requests (roles, tool schema types) as string constants. Go's linker keeps one copy of
-// equal string constants, so these are the very bytes of the literals generated code
-// looks up or compares with (message['role'] == 'user'): Dict.findStr then matches a key
-// by address, without comparing bytes. They are plain words, which tojson writes
-// without looking for characters to escape (flagPlainJSON).
+// requests (roles, the keywords and types of JSON Schema tools) as string constants.
+// Go's linker keeps one copy of equal string constants, so these are the very bytes of
+// the literals generated code looks up or compares with (message['role'] == 'user'):
+// Dict.findStr then matches a key by address, without comparing bytes. They are plain
+// words, which tojson writes without looking for characters to escape (flagPlainJSON).
 func internStr(s string) Value {
 	var c string
 	switch s {
@@ -161,6 +161,38 @@ func internStr(s string) Value {
 		c = "boolean"
 	case "array":
 		c = "array"
+	case "null":
+		c = "null"
+	case "enum":
+		c = "enum"
+	case "default":
+		c = "default"
+	case "items":
+		c = "items"
+	case "title":
+		c = "title"
+	case "format":
+		c = "format"
+	case "minimum":
+		c = "minimum"
+	case "maximum":
+		c = "maximum"
+	case "pattern":
+		c = "pattern"
+	case "const":
+		c = "const"
+	case "anyOf":
+		c = "anyOf"
+	case "oneOf":
+		c = "oneOf"
+	case "allOf":
+		c = "allOf"
+	case "additionalProperties":
+		c = "additionalProperties"
+	case "examples":
+		c = "examples"
+	case "nullable":
+		c = "nullable"
 	default:
 		return Str(s)
 	}
