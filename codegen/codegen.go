@@ -802,13 +802,20 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	}
 	withLoop := s.Loop != nil && g.needed[s.Loop]
 	useLoop := withLoop || s.Filter != nil || rec != nil || reversed
-	if withLoop && !(s.Filter != nil || rec != nil || reversed) && onlyPositionsOf(s.Loop, s.Body) {
+	if (withLoop || reversed) && s.Filter == nil && rec == nil && (!withLoop || onlyPositionsOf(s.Loop, s.Body)) {
 		// loop.index and the like: the position in a slice of the items
 		items, i := g.alloc("items"), g.alloc("i")
-		g.positions[s.Loop] = position{index: i, items: items}
-		code = append(code, jen.Id(items).Op(":=").Add(rt("Iterate").Call(jen.Id("w"), iter)))
+		if withLoop {
+			g.positions[s.Loop] = position{index: i, items: items}
+		}
+		iterate, item := "Iterate", jen.Id(items).Index(jen.Id(i))
+		if reversed {
+			// the i-th item of y[::-1] is the i-th from the end of y
+			iterate, item = "IterateReversed", jen.Id(items).Index(jen.Len(jen.Id(items)).Op("-").Lit(1).Op("-").Id(i))
+		}
+		code = append(code, jen.Id(items).Op(":=").Add(rt(iterate).Call(jen.Id("w"), iter)))
 		loopHead = jen.For(jen.Id(i).Op(":=").Range().Id(items))
-		body = append(body, g.storeNew(s.Target, jen.Id(items).Index(jen.Id(i)))...)
+		body = append(body, g.storeNew(s.Target, item)...)
 	} else if useLoop {
 		name := "loop"
 		if s.Loop != nil && g.needed[s.Loop] {

@@ -1059,9 +1059,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484 {%- for f in message.embed_files[::-1] -%}
 			w.At(484, 13, runtime.StmtFor)
-			var loop2 runtime.Loop
-			for loop2.StartReversed(w, message.Attr("embed_files"), nil); loop2.Next(); {
-				f := loop2.Item()
+			items := runtime.IterateReversed(w, message.Attr("embed_files"))
+			for i3 := range items {
+				f := items[len(items)-1-i3]
 				var tokenized runtime.Value
 				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485 {%- set tokenized = (
@@ -1221,9 +1221,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:555 {%- for k, v in args.items() -%}
 			w.At(555, 9, runtime.StmtFor)
 			keys3, values3 := runtime.DictItems(args2)
-			for i3 := range w.Count(len(keys3)) {
-				k2 := keys3[i3]
-				v2 := values3[i3]
+			for i4 := range w.Count(len(keys3)) {
+				k2 := keys3[i4]
+				v2 := values3[i4]
 				// GigaChat3.5.jinja:556 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
 				w.At(556, 13, runtime.StmtSet)
 				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
@@ -1275,9 +1275,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:581 {%- for k, v in item.items() -%}
 			w.At(581, 9, runtime.StmtFor)
 			keys4, values4 := runtime.DictItems(item7)
-			for i4 := range w.Count(len(keys4)) {
-				k3 := keys4[i4]
-				v3 := values4[i4]
+			for i5 := range w.Count(len(keys4)) {
+				k3 := keys4[i5]
+				v3 := values4[i5]
 				// GigaChat3.5.jinja:582 {%- if k != 'id' -%}
 				w.At(582, 13, runtime.StmtIf)
 				if !runtime.EqStr(k3, "id") {
@@ -1323,40 +1323,40 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderFunctionResponses := func(content2, names runtime.Value) {
 		content2 = runtime.Param(content2, "content")
 		names = runtime.Param(names, "names")
-		var items runtime.Value
+		var items2 runtime.Value
 		var nsResp runtime.Value
 		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
 		w.At(605, 5, runtime.StmtIf)
 		if (runtime.IsIterable(content2, nil, nil) && !runtime.IsString(content2, nil, nil)) && !runtime.IsMapping(content2, nil, nil) {
 			// GigaChat3.5.jinja:606 {%- set items = content -%}
 			w.At(606, 9, runtime.StmtSet)
-			items = content2
+			items2 = content2
 		} else if runtime.IsNone(content2, nil, nil) {
 			// GigaChat3.5.jinja:608 {%- set items = [] -%}
 			w.At(608, 9, runtime.StmtSet)
-			items = runtime.NewList()
+			items2 = runtime.NewList()
 		} else {
 			// GigaChat3.5.jinja:610 {%- set items = [content] -%}
 			w.At(610, 9, runtime.StmtSet)
-			items = runtime.NewList(content2)
+			items2 = runtime.NewList(content2)
 		}
 		// GigaChat3.5.jinja:613 {%- if (items | length) != (names | length) -%}
 		w.At(613, 5, runtime.StmtIf)
-		if runtime.Ne(runtime.FilterLength(items, nil, nil), runtime.FilterLength(names, nil, nil)) {
+		if runtime.Ne(runtime.FilterLength(items2, nil, nil), runtime.FilterLength(names, nil, nil)) {
 			// GigaChat3.5.jinja:614 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
 			w.At(614, 9, runtime.StmtPrint)
-			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names, nil, nil))))
+			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items2, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names, nil, nil))))
 		}
 		// GigaChat3.5.jinja:617 {%- set ns_resp = namespace(blocks=[]) -%}
 		w.At(617, 5, runtime.StmtSet)
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618 {%- for idx in range(items | length) -%}
 		w.At(618, 5, runtime.StmtFor)
-		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items, nil, nil))) {
+		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items2, nil, nil))) {
 			// GigaChat3.5.jinja:619 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
 			w.At(619, 9, runtime.StmtSet)
 			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
-				renderFunctionResponse(names.Item(idx), items.Item(idx))
+				renderFunctionResponse(names.Item(idx), items2.Item(idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621 {{- ns_resp.blocks | join('\n') -}}
@@ -1444,15 +1444,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsHistoryLastUserIdx := runtime.Int(-1)
 	// GigaChat3.5.jinja:767 {%- for m in messages -%}
 	w.At(767, 1, runtime.StmtFor)
-	items2 := runtime.Iterate(w, messages)
-	for i5 := range items2 {
-		m := items2[i5]
+	items3 := runtime.Iterate(w, messages)
+	for i6 := range items3 {
+		m := items3[i6]
 		// GigaChat3.5.jinja:768 {%- if m['role'] == 'user' -%}
 		w.At(768, 5, runtime.StmtIf)
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
 			w.At(769, 9, runtime.StmtSet)
-			nsHistoryLastUserIdx = runtime.Int(int64(i5))
+			nsHistoryLastUserIdx = runtime.Int(int64(i6))
 		}
 	}
 	// GigaChat3.5.jinja:776 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -1552,9 +1552,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsStatePreviousToolNames := runtime.NewList()
 	// GigaChat3.5.jinja:854 {%- for message in messages -%}
 	w.At(854, 1, runtime.StmtFor)
-	var loop3 runtime.Loop
-	for loop3.Start(w, messages, nil); loop3.Next(); {
-		message4 := loop3.Item()
+	var loop2 runtime.Loop
+	for loop2.Start(w, messages, nil); loop2.Next(); {
+		message4 := loop2.Item()
 		var frBody runtime.Value
 		var nextIsFr runtime.Value
 		var name3 runtime.Value
@@ -1611,8 +1611,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				w.At(908, 13, runtime.StmtSet)
-				nextIsFr = runtime.And(runtime.Bool(!loop3.Last().Truthy()), func() runtime.Value {
-					return runtime.Bool(runtime.InStrs(loop3.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
+				nextIsFr = runtime.And(runtime.Bool(!loop2.Last().Truthy()), func() runtime.Value {
+					return runtime.Bool(runtime.InStrs(loop2.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
 				w.At(909, 13, runtime.StmtIf)
@@ -1682,7 +1682,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name3))
 			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(946, 9, runtime.StmtFor)
-			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				var nm runtime.Value
 				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
 				w.At(947, 13, runtime.StmtIf)
@@ -1757,7 +1757,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(message4ReasoningContent, nil, nil) && !runtime.IsNone(message4ReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				w.At(998, 13, runtime.StmtIf)
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop3.Index0(), nsHistoryLastUserIdx) {
+				if dropHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
 					w.At(1001, 17, runtime.StmtSet)
@@ -1799,7 +1799,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			w.At(1021, 9, runtime.StmtFor)
-			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop3.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				var fcContent runtime.Value
 				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
 				w.At(1022, 13, runtime.StmtIf)
@@ -1934,7 +1934,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(1096, 9, runtime.StmtSet)
 			// GigaChat3.5.jinja:1103 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			w.At(1103, 9, runtime.StmtSet)
-			lastEffectiveIdx = runtime.Add(loop3.Index0(), nsLaSkipCount)
+			lastEffectiveIdx = runtime.Add(loop2.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			w.At(1104, 9, runtime.StmtSet)
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
@@ -1961,7 +1961,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:1129 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		w.At(1129, 5, runtime.StmtIf)
-		if (loop3.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message4.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop2.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message4.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132 {%- if reasoning -%}
 			w.At(1132, 9, runtime.StmtIf)
 			if reasoning.Truthy() {

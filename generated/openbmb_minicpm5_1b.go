@@ -100,13 +100,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28 {%- for message in messages[::-1] %}
 	w.At(28, 1, runtime.StmtFor)
-	var loop runtime.Loop
-	for loop.StartReversed(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.IterateReversed(w, messages)
+	for i := range items {
+		message := items[len(items)-1-i]
 		var index runtime.Value
 		// openbmb-MiniCPM5-1B.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(29, 5, runtime.StmtSet)
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
 		w.At(30, 5, runtime.StmtIf)
 		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
@@ -120,9 +120,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
 	w.At(35, 1, runtime.StmtFor)
-	items := runtime.Iterate(w, messages)
-	for i := range items {
-		message2 := items[i]
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message2 := items2[i2]
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		var contentParts runtime.Value
@@ -145,7 +145,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		// openbmb-MiniCPM5-1B.jinja:41 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(41, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
+		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(42, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
@@ -194,14 +194,14 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
 				w.At(61, 13, runtime.StmtFor)
-				for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
+				for _, i3 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					var toolIndex runtime.Value
 					var toolCall runtime.Value
 					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
 					w.At(62, 17, runtime.StmtSet)
-					toolIndex = runtime.Sub(i2, runtime.Int(1))
+					toolIndex = runtime.Sub(i3, runtime.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63 {%- if tool_index < tool_calls_count %}
 					w.At(63, 17, runtime.StmtIf)
 					if runtime.Lt(toolIndex, toolCallsCount) {
@@ -235,9 +235,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:72 {%- for param_name, param_value in args_dict.items() %}
 							w.At(72, 29, runtime.StmtFor)
 							keys, values := runtime.DictItems(argsDict)
-							for i3 := range w.Count(len(keys)) {
-								paramName := keys[i3]
-								paramValue := values[i3]
+							for i4 := range w.Count(len(keys)) {
+								paramName := keys[i4]
+								paramValue := values[i4]
 								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(73, 33, runtime.StmtPrint)
 								w.WriteString("<param name=\"")
@@ -263,11 +263,11 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						singleToolXml = w.Cut(mark3)
 						// openbmb-MiniCPM5-1B.jinja:84 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
 						w.At(84, 21, runtime.StmtSet)
-						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i2))
+						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i3))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:86 {%- set processed_content = processed_content + content_parts[i] %}
 						w.At(86, 21, runtime.StmtSet)
-						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i2))
+						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i3))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90 {%- if tool_calls_count > tool_sep_count %}
@@ -309,9 +309,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:100 {%- for param_name, param_value in args_dict.items() %}
 							w.At(100, 29, runtime.StmtFor)
 							keys2, values2 := runtime.DictItems(argsDict2)
-							for i4 := range w.Count(len(keys2)) {
-								paramName2 := keys2[i4]
-								paramValue2 := values2[i4]
+							for i5 := range w.Count(len(keys2)) {
+								paramName2 := keys2[i5]
+								paramValue2 := values2[i5]
 								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
 								w.At(101, 33, runtime.StmtPrint)
 								w.WriteString("<param name=\"")
@@ -346,7 +346,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// openbmb-MiniCPM5-1B.jinja:119 {%- if loop.index0 > ns.last_query_index %}
 			w.At(119, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120 {%- if reasoning_content %}
 				w.At(120, 13, runtime.StmtIf)
 				if reasoningContent.Truthy() {
@@ -379,13 +379,13 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			if message2ToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
 				w.At(130, 13, runtime.StmtFor)
-				items2 := runtime.Iterate(w, message2ToolCalls)
-				for i5 := range items2 {
-					toolCall3 := items2[i5]
+				items3 := runtime.Iterate(w, message2ToolCalls)
+				for i6 := range items3 {
+					toolCall3 := items3[i6]
 					var argsDict3 runtime.Value
 					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(131, 17, runtime.StmtIf)
-					if ((i5 == 0) && content.Truthy()) || !(i5 == 0) {
+					if ((i6 == 0) && content.Truthy()) || !(i6 == 0) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134 {%- if tool_call.function %}
@@ -411,9 +411,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:140 {%- for param_name, param_value in args_dict.items() %}
 						w.At(140, 21, runtime.StmtFor)
 						keys3, values3 := runtime.DictItems(argsDict3)
-						for i6 := range w.Count(len(keys3)) {
-							paramName3 := keys3[i6]
-							paramValue3 := values3[i6]
+						for i7 := range w.Count(len(keys3)) {
+							paramName3 := keys3[i7]
+							paramValue3 := values3[i7]
 							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
 							w.At(141, 25, runtime.StmtPrint)
 							w.WriteString("<param name=\"")
@@ -442,7 +442,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message2Role, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(155, 9, runtime.StmtIf)
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -460,7 +460,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(165, 9, runtime.StmtIf)
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -190,14 +190,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// Qwen3.5-4B.jinja:68 {%- for message in messages[::-1] %}
 	w.At(68, 1, runtime.StmtFor)
-	var loop runtime.Loop
-	for loop.StartReversed(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.IterateReversed(w, messages)
+	for i := range items {
+		message := items[len(items)-1-i]
 		var index runtime.Value
 		var content3 runtime.Value
 		// Qwen3.5-4B.jinja:69 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(69, 5, runtime.StmtSet)
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70 {%- if ns.multi_step_tool and message.role == "user" %}
 		w.At(70, 5, runtime.StmtIf)
 		if nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user") {
@@ -227,9 +227,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3.5-4B.jinja:81 {%- for message in messages %}
 	w.At(81, 1, runtime.StmtFor)
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message2 := loop2.Item()
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
+		message2 := loop.Item()
 		var content4 runtime.Value
 		var reasoningContent runtime.Value
 		// Qwen3.5-4B.jinja:82 {%- set content = render_content(message.content, true)|trim %}
@@ -243,7 +243,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "system") {
 			// Qwen3.5-4B.jinja:84 {%- if not loop.first %}
 			w.At(84, 9, runtime.StmtIf)
-			if !loop2.First().Truthy() {
+			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85 {{- raise_exception('System message must be at the beginning.') }}
 				w.At(85, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
@@ -276,7 +276,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100 {%- if loop.index0 > ns.last_query_index %}
 			w.At(100, 9, runtime.StmtIf)
-			if runtime.Gt(loop2.Index0(), nsLastQueryIndex) {
+			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
 				w.At(101, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
@@ -291,9 +291,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls, nil, nil)) && !runtime.IsMapping(message2ToolCalls, nil, nil) {
 				// Qwen3.5-4B.jinja:106 {%- for tool_call in message.tool_calls %}
 				w.At(106, 13, runtime.StmtFor)
-				items := runtime.Iterate(w, message2ToolCalls)
-				for i := range items {
-					toolCall := items[i]
+				items2 := runtime.Iterate(w, message2ToolCalls)
+				for i2 := range items2 {
+					toolCall := items2[i2]
 					// Qwen3.5-4B.jinja:107 {%- if tool_call.function is defined %}
 					w.At(107, 17, runtime.StmtIf)
 					toolCallFunction := toolCall.Attr("function")
@@ -304,7 +304,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Qwen3.5-4B.jinja:110 {%- if loop.first %}
 					w.At(110, 17, runtime.StmtIf)
-					if i == 0 {
+					if i2 == 0 {
 						// Qwen3.5-4B.jinja:111 {%- if content|trim %}
 						w.At(111, 21, runtime.StmtIf)
 						if runtime.FilterTrim(content4, nil, nil).Truthy() {
@@ -328,9 +328,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						// Qwen3.5-4B.jinja:120 {%- for args_name, args_value in tool_call.arguments|items %}
 						w.At(120, 21, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
-						for i2 := range w.Count(len(keys)) {
-							argsName := keys[i2]
-							argsValue := values[i2]
+						for i3 := range w.Count(len(keys)) {
+							argsName := keys[i3]
+							argsValue := values[i3]
 							// Qwen3.5-4B.jinja:121 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(121, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -354,7 +354,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message2Role, "tool") {
 			// Qwen3.5-4B.jinja:132 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(132, 9, runtime.StmtIf)
-			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -364,9 +364,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			w.At(138, 9, runtime.StmtIf)
-			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop2.Last().Truthy() {
+			} else if loop.Last().Truthy() {
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {

@@ -75,13 +75,13 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
 	w.At(18, 1, runtime.StmtFor)
-	var loop runtime.Loop
-	for loop.StartReversed(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.IterateReversed(w, messages)
+	for i := range items {
+		message := items[len(items)-1-i]
 		var index runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(19, 5, runtime.StmtSet)
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
 		w.At(20, 5, runtime.StmtIf)
 		if (nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
@@ -95,15 +95,15 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
 	w.At(25, 1, runtime.StmtFor)
-	items := runtime.Iterate(w, messages)
-	for i := range items {
-		message2 := items[i]
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message2 := items2[i2]
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(26, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
+		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(27, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
@@ -137,10 +137,10 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
 			w.At(39, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
 				w.At(40, 13, runtime.StmtIf)
-				if (i == len(items)-1) || (!(i == len(items)-1) && reasoningContent.Truthy()) {
+				if (i2 == len(items2)-1) || (!(i2 == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.At(41, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
@@ -171,12 +171,12 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			if message2ToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49 {%- for tool_call in message.tool_calls %}
 				w.At(49, 13, runtime.StmtFor)
-				items2 := runtime.Iterate(w, message2ToolCalls)
-				for i2 := range items2 {
-					toolCall := items2[i2]
+				items3 := runtime.Iterate(w, message2ToolCalls)
+				for i3 := range items3 {
+					toolCall := items3[i3]
 					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
 					w.At(50, 17, runtime.StmtIf)
-					if ((i2 == 0) && content.Truthy()) || !(i2 == 0) {
+					if ((i3 == 0) && content.Truthy()) || !(i3 == 0) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53 {%- if tool_call.function %}
@@ -211,7 +211,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message2Role, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(69, 9, runtime.StmtIf)
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -221,7 +221,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(75, 9, runtime.StmtIf)
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -124,14 +124,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// Reka-Edge.jinja:30 {%- for msg in messages[::-1] -%}
 	w.At(30, 1, runtime.StmtFor)
-	var loop runtime.Loop
-	for loop.StartReversed(w, messages, nil); loop.Next(); {
-		msg := loop.Item()
+	items := runtime.IterateReversed(w, messages)
+	for i := range items {
+		msg := items[len(items)-1-i]
 		var idx runtime.Value
 		var content2 runtime.Value
 		// Reka-Edge.jinja:31 {%- set idx = messages|length - 1 - loop.index0 -%}
 		w.At(31, 5, runtime.StmtSet)
-		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
+		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Reka-Edge.jinja:32 {%- if msg.get("role") == "user" -%}
 		w.At(32, 5, runtime.StmtIf)
 		if runtime.EqStr(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {

@@ -120,13 +120,13 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
 	// StepFun3.5-Flash.jinja:19 {%- for message in messages[::-1] %}
 	w.At(19, 1, runtime.StmtFor)
-	var loop runtime.Loop
-	for loop.StartReversed(w, messages, nil); loop.Next(); {
-		message := loop.Item()
+	items := runtime.IterateReversed(w, messages)
+	for i := range items {
+		message := items[len(items)-1-i]
 		var index runtime.Value
 		// StepFun3.5-Flash.jinja:20 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(20, 5, runtime.StmtSet)
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		w.At(21, 5, runtime.StmtIf)
 		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
@@ -146,9 +146,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.5-Flash.jinja:26 {%- for message in messages %}
 	w.At(26, 1, runtime.StmtFor)
-	items := runtime.Iterate(w, messages)
-	for i := range items {
-		message2 := items[i]
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message2 := items2[i2]
 		var content2 runtime.Value
 		var roleName runtime.Value
 		var reasoningContent runtime.Value
@@ -160,10 +160,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		// StepFun3.5-Flash.jinja:28 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(28, 5, runtime.StmtIf)
 		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i == 0)) {
+		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
 			// StepFun3.5-Flash.jinja:29 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			w.At(29, 9, runtime.StmtSet)
-			if (runtime.EqStr(message2Role, "system") && !(i == 0)) && runtime.EqStr(message2.Attr("name"), "observation") {
+			if (runtime.EqStr(message2Role, "system") && !(i2 == 0)) && runtime.EqStr(message2.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message2Role
@@ -195,7 +195,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.5-Flash.jinja:42 {%- if loop.index0 > ns.last_query_index %}
 			w.At(42, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(43, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
@@ -233,9 +233,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 						// StepFun3.5-Flash.jinja:55 {%- for args_name, args_value in arguments|items %}
 						w.At(55, 21, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(arguments)
-						for i2 := range w.Count(len(keys)) {
-							argsName := keys[i2]
-							argsValue := values[i2]
+						for i3 := range w.Count(len(keys)) {
+							argsName := keys[i3]
+							argsValue := values[i3]
 							// StepFun3.5-Flash.jinja:56 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(56, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -259,7 +259,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message2Role, "tool") {
 			// StepFun3.5-Flash.jinja:67 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(67, 9, runtime.StmtIf)
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -269,7 +269,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(73, 9, runtime.StmtIf)
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

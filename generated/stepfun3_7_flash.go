@@ -157,13 +157,13 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28 {%- for message in messages[::-1] %}
 	w.At(28, 1, runtime.StmtFor)
-	var loop runtime.Loop
-	for loop.StartReversed(w, messages, nil); loop.Next(); {
-		message2 := loop.Item()
+	items := runtime.IterateReversed(w, messages)
+	for i := range items {
+		message2 := items[len(items)-1-i]
 		var index runtime.Value
 		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
 		w.At(29, 5, runtime.StmtSet)
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), loop.Index0())
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		w.At(30, 5, runtime.StmtIf)
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
@@ -183,9 +183,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.7-Flash.jinja:35 {%- for message in messages %}
 	w.At(35, 1, runtime.StmtFor)
-	items := runtime.Iterate(w, messages)
-	for i := range items {
-		message3 := items[i]
+	items2 := runtime.Iterate(w, messages)
+	for i2 := range items2 {
+		message3 := items2[i2]
 		var content runtime.Value
 		var roleName runtime.Value
 		var reasoningContent runtime.Value
@@ -198,10 +198,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		w.At(37, 5, runtime.StmtIf)
 		message3Role := message3.Attr("role")
-		if runtime.EqStr(message3Role, "user") || (runtime.EqStr(message3Role, "system") && !(i == 0)) {
+		if runtime.EqStr(message3Role, "user") || (runtime.EqStr(message3Role, "system") && !(i2 == 0)) {
 			// StepFun3.7-Flash.jinja:38 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			w.At(38, 9, runtime.StmtSet)
-			if (runtime.EqStr(message3Role, "system") && !(i == 0)) && runtime.EqStr(message3.Attr("name"), "observation") {
+			if (runtime.EqStr(message3Role, "system") && !(i2 == 0)) && runtime.EqStr(message3.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message3Role
@@ -231,7 +231,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.7-Flash.jinja:54 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
 			w.At(54, 9, runtime.StmtIf)
-			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
+			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.At(55, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
@@ -273,9 +273,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 						// StepFun3.7-Flash.jinja:67 {%- for args_name, args_value in arguments|items %}
 						w.At(67, 21, runtime.StmtFor)
 						keys, values := runtime.ItemsFilterPairs(arguments)
-						for i2 := range w.Count(len(keys)) {
-							argsName := keys[i2]
-							argsValue := values[i2]
+						for i3 := range w.Count(len(keys)) {
+							argsName := keys[i3]
+							argsValue := values[i3]
 							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
 							w.At(68, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
@@ -299,7 +299,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message3Role, "tool") {
 			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(79, 9, runtime.StmtIf)
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -309,7 +309,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			w.At(85, 9, runtime.StmtIf)
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

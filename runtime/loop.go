@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -40,6 +41,18 @@ func iterate(v Value) []Value {
 func Iterate(w *Writer, v Value) []Value {
 	items := iterate(v)
 	w.charge(len(items))
+	return items
+}
+
+// IterateReversed is Iterate for v[::-1] visited from its end: it returns the items of
+// v[::-1] in reverse, so that item len-1-i is the i-th of v[::-1]. For a list or tuple
+// these are v's own items, without building the reversed list.
+func IterateReversed(w *Writer, v Value) []Value {
+	if (v.kind == KindList || v.kind == KindTuple) && v.list().name == "" {
+		return Iterate(w, v)
+	}
+	items := slices.Clone(Iterate(w, v.Slice(None(), None(), Int(-1))))
+	slices.Reverse(items)
 	return items
 }
 
