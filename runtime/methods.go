@@ -300,10 +300,18 @@ var noneGiven = boundArgs{Missing(), Missing(), Missing(), Missing()}
 // given reports whether an argument bound by bindArgs was passed.
 func given(v Value) bool { return !v.IsMissing() }
 
+// noArgs fails a call to fname, which takes no arguments, given some.
 func noArgs(fname string, args []Value, kwargs []Kwarg) {
 	if len(args) > 0 || len(kwargs) > 0 {
-		throw(TypeError, "%s() takes no arguments (%d given)", fname, len(args)+len(kwargs))
+		givenArgs(fname, len(args)+len(kwargs)) // a call, so that the check inlines
 	}
+}
+
+// givenArgs fails a call to fname, which takes no arguments, with n of them.
+//
+//go:noinline
+func givenArgs(fname string, n int) {
+	throw(TypeError, "%s() takes no arguments (%d given)", fname, n)
 }
 
 // optStr returns the str in an optional argument, or def when it is missing or None.
