@@ -48,7 +48,7 @@ func Iterate(w *Writer, v Value) []Value {
 // v[::-1] in reverse, so that item len-1-i is the i-th of v[::-1]. For a list or tuple
 // these are v's own items, without building the reversed list.
 func IterateReversed(w *Writer, v Value) []Value {
-	if (v.kind == KindList || v.kind == KindTuple) && v.list().name == "" {
+	if isPlainSeq(v) {
 		return Iterate(w, v)
 	}
 	items := slices.Clone(Iterate(w, v.Slice(None(), None(), Int(-1))))
@@ -120,7 +120,7 @@ func (l *Loop) Start(w *Writer, v Value, filter func(Value) bool) {
 
 // StartReversed starts the loop l over v[::-1] without building the reversed sequence.
 func (l *Loop) StartReversed(w *Writer, v Value, filter func(Value) bool) {
-	if v.kind != KindList && v.kind != KindTuple || v.list().name != "" {
+	if !isPlainSeq(v) {
 		l.Start(w, v.Slice(None(), None(), Int(-1)), filter)
 		return
 	}

@@ -28,10 +28,8 @@ func unsupported(op string, a, b Value) {
 
 // Add is Python's a + b.
 func Add(a, b Value) Value {
-	if a.kind == KindInt && b.kind == KindInt && a.ptr == nil && b.ptr == nil {
-		if s, overflow := addOverflows(a.n, b.n); !overflow {
-			return Int(s) // the commonest sum, before the general checks
-		}
+	if a.kind == KindInt && b.kind == KindInt {
+		return addInt(a, b) // the commonest sum, before the general checks
 	}
 	checkUndefined(a, b)
 	switch {

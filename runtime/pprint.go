@@ -55,8 +55,9 @@ func safeRepr(v Value, depth int) string {
 	return v.Repr()
 }
 
-// isPlainSeq reports whether v is a list or tuple whose type pprint knows (not a range,
-// a dict view or a groupby tuple, which have a repr of their own).
+// isPlainSeq reports whether v is a list or tuple of its own items (not a range, a dict
+// view or a groupby tuple, which have a repr of their own): the types pprint knows, and
+// the sequences a reversed loop visits from the end as they are.
 func isPlainSeq(v Value) bool {
 	return (v.kind == KindList || v.kind == KindTuple) && v.list().name == ""
 }
