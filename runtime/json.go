@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,101 +103,77 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 	return Value{}, fmt.Errorf("unexpected token %v", tok)
 }
 
-// internStr returns a str of parsed JSON, and the common keys and values of chat
-// requests (roles, the keywords and types of JSON Schema tools) as string constants.
-// Go's linker keeps one copy of equal string constants, so these are the very bytes of
-// the literals generated code looks up or compares with (message['role'] == 'user'):
-// Dict.findStr then matches a key by address, without comparing bytes. They are plain
-// words, which tojson writes without looking for characters to escape (flagPlainJSON).
+// internStr returns a str of parsed JSON; one of plainWords is returned as the string
+// constant of the table. Go's linker keeps one copy of equal string constants, so these
+// are the very bytes of the literals generated code looks up or compares with
+// (message['role'] == 'user'): Dict.findStr then matches a key by address, without
+// comparing bytes. The str carries the word's index in its flags, with flagPlainJSON, for
+// tojson to copy its ready-made JSON text (plainWordJSON) without looking for
+// characters to escape.
 func internStr(s string) Value {
-	var c string
-	switch s {
-	case "role":
-		c = "role"
-	case "content":
-		c = "content"
-	case "type":
-		c = "type"
-	case "text":
-		c = "text"
-	case "name":
-		c = "name"
-	case "id":
-		c = "id"
-	case "function":
-		c = "function"
-	case "arguments":
-		c = "arguments"
-	case "tool_calls":
-		c = "tool_calls"
-	case "tool_call_id":
-		c = "tool_call_id"
-	case "reasoning_content":
-		c = "reasoning_content"
-	case "description":
-		c = "description"
-	case "parameters":
-		c = "parameters"
-	case "properties":
-		c = "properties"
-	case "required":
-		c = "required"
-	case "system":
-		c = "system"
-	case "user":
-		c = "user"
-	case "assistant":
-		c = "assistant"
-	case "tool":
-		c = "tool"
-	case "object":
-		c = "object"
-	case "string":
-		c = "string"
-	case "integer":
-		c = "integer"
-	case "number":
-		c = "number"
-	case "boolean":
-		c = "boolean"
-	case "array":
-		c = "array"
-	case "null":
-		c = "null"
-	case "enum":
-		c = "enum"
-	case "default":
-		c = "default"
-	case "items":
-		c = "items"
-	case "title":
-		c = "title"
-	case "format":
-		c = "format"
-	case "minimum":
-		c = "minimum"
-	case "maximum":
-		c = "maximum"
-	case "pattern":
-		c = "pattern"
-	case "const":
-		c = "const"
-	case "anyOf":
-		c = "anyOf"
-	case "oneOf":
-		c = "oneOf"
-	case "allOf":
-		c = "allOf"
-	case "additionalProperties":
-		c = "additionalProperties"
-	case "examples":
-		c = "examples"
-	case "nullable":
-		c = "nullable"
-	default:
+	i, ok := plainWordIndex[s]
+	if !ok {
 		return Str(s)
 	}
-	return makeStr(KindString, flagPlainJSON, c)
+	return makeStr(KindString, flagPlainJSON|i<<plainWordShift, plainWords[i])
+}
+
+// plainWords are the common keys and values of chat requests: message fields and roles,
+// the keywords and types of JSON Schema tools. None needs escaping in JSON.
+var plainWords = [...]string{
+	"role", "content", "type", "text", "name", "id", "function", "arguments", "tool_calls",
+	"tool_call_id", "reasoning_content", "description", "parameters", "properties",
+	"required", "system", "user", "assistant", "tool", "object", "string", "integer",
+	"number", "boolean", "array", "null", "enum", "default", "items", "title", "format",
+	"minimum", "maximum", "pattern", "const", "anyOf", "oneOf", "allOf",
+	"additionalProperties", "examples", "nullable",
+}
+
+// plainWordShift is where the flags of a str from plainWords hold its index (the bits an
+// undefined value uses for its hint).
+const plainWordShift = hintShift
+
+// plainWordIndex finds a word in plainWords.
+var plainWordIndex = make(map[string]uint32, len(plainWords))
+
+// plainWordJSON holds each of plainWords as tojson writes it with the default
+// separators: as a dict's first key (`"role": `), as a later key (`, "role": `) and as a
+// value (`"role"`).
+var plainWordJSON [len(plainWords)]struct{ first, later, value jsonWord }
+
+// jsonWord is a short JSON text padded to a fixed size, which appendJSONWord copies
+// without a call.
+type jsonWord struct {
+	text [32]byte
+	n    int // the length of the text
+}
+
+func init() {
+	for i, w := range plainWords {
+		plainWordIndex[w] = uint32(i)
+		forms := &plainWordJSON[i]
+		forms.first.set(`"` + w + `": `)
+		forms.later.set(`, "` + w + `": `)
+		forms.value.set(`"` + w + `"`)
+	}
+}
+
+func (w *jsonWord) set(text string) {
+	if len(text) > len(w.text) {
+		panic("runtime: plain word too long: " + text)
+	}
+	w.n = copy(w.text[:], text)
+}
+
+// appendJSONWord appends the text of w: it copies all of w.text into the spare capacity of
+// b, then keeps w.n bytes.
+func appendJSONWord(b []byte, w *jsonWord) []byte {
+	n := len(b)
+	if cap(b)-n < len(w.text) {
+		b = slices.Grow(b, len(w.text))
+	}
+	*(*[len(w.text)]byte)(b[n : n+len(w.text)]) = w.text
+	return b[:n+w.n]
 }
 
 func parseNumber(s string) (Value, error) {
@@ -235,9 +212,10 @@ type jsonOptions struct {
 // ToJSON is transformers' tojson filter: json.dumps(value, ensure_ascii=False,
 // indent=None, separators=None, sort_keys=False), arguments in that order.
 func ToJSON(v Value, args []Value, kwargs []Kwarg) Value {
-	o := jsonArgs(args, kwargs)
+	var given jsonOptions
+	o := jsonOptionsFor(args, kwargs, &given)
 	buf := jsonBuffers.Get().(*[]byte)
-	*buf = appendJSON((*buf)[:0], v, &o, 0)
+	*buf = appendJSON((*buf)[:0], v, o, 0)
 	s := string(*buf)
 	if cap(*buf) <= maxPooledJSON {
 		jsonBuffers.Put(buf)
@@ -255,12 +233,8 @@ const maxPooledJSON = 64 << 10
 // WriteJSON writes value | tojson(args) into the output, without building the string
 // first.
 func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
-	o := &defaultJSON
-	if len(args) > 0 || len(kwargs) > 0 {
-		given := jsonArgs(args, kwargs)
-		o = &given
-	}
-	w.buf = appendJSON(w.buf, v, o, 0)
+	var given jsonOptions
+	w.buf = appendJSON(w.buf, v, jsonOptionsFor(args, kwargs, &given), 0)
 	if len(w.buf) > w.limits.MaxOutput {
 		w.overflow()
 	}
@@ -269,13 +243,21 @@ func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
 // defaultJSON are tojson's options when it is given no argument.
 var defaultJSON = jsonOptions{itemSep: ", ", keySep: ": "}
 
+// jsonOptionsFor returns the options of tojson(args): &defaultJSON when it has no
+// argument (dicts then write their common keys ready-made, see plainWordJSON), else given,
+// set by jsonArgs.
+func jsonOptionsFor(args []Value, kwargs []Kwarg, given *jsonOptions) *jsonOptions {
+	if len(args) == 0 && len(kwargs) == 0 {
+		return &defaultJSON
+	}
+	*given = jsonArgs(args, kwargs)
+	return given
+}
+
 // jsonArgs binds tojson's arguments: ensure_ascii=False, indent=None, separators=None,
 // sort_keys=False, in that order.
 func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 	o := defaultJSON
-	if len(args) == 0 && len(kwargs) == 0 {
-		return o
-	}
 	a := bindArgs("tojson", args, kwargs, "ensure_ascii", "indent", "separators", "sort_keys")
 	o.ensureASCII = given(a[0]) && a[0].Truthy()
 	if given(a[1]) && a[1].kind != KindNone {
@@ -312,7 +294,7 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 	switch v.kind {
 	case KindString:
 		if v.flags&flagPlainJSON != 0 {
-			return appendJSONPlain(b, v.str())
+			return appendJSONWord(b, &plainWordJSON[v.flags>>plainWordShift].value)
 		}
 		return appendJSONString(b, v.str(), o.ensureASCII)
 	case KindDict:
@@ -408,26 +390,42 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 	}
 	b = append(b, '{')
 	for i := range keys {
-		if i > 0 {
-			b = appendSep(b, o.itemSep)
-		}
-		if o.pretty {
-			b = o.newline(b, depth+1)
-		}
-		if k := &keys[i]; k.flags&flagPlainJSON != 0 {
-			b = appendJSONPlain(b, k.str())
-		} else if k.kind == KindString {
-			b = appendJSONString(b, k.str(), o.ensureASCII)
+		if k := &keys[i]; k.flags&flagPlainJSON != 0 && o == &defaultJSON {
+			forms := &plainWordJSON[k.flags>>plainWordShift]
+			if i == 0 {
+				b = appendJSONWord(b, &forms.first)
+			} else {
+				b = appendJSONWord(b, &forms.later)
+			}
 		} else {
-			b = appendJSONKey(b, *k)
+			b = appendJSONEntryKey(b, i, k, o, depth)
 		}
-		b = appendSep(b, o.keySep)
 		b = appendJSON(b, vals[i], o, depth+1)
 	}
 	if o.pretty {
 		b = o.newline(b, depth)
 	}
 	return append(b, '}')
+}
+
+// appendJSONEntryKey writes the key of a dict's entry i with the separators before and
+// after it.
+func appendJSONEntryKey(b []byte, i int, k *Value, o *jsonOptions, depth int) []byte {
+	if i > 0 {
+		b = appendSep(b, o.itemSep)
+	}
+	if o.pretty {
+		b = o.newline(b, depth+1)
+	}
+	switch {
+	case k.flags&flagPlainJSON != 0:
+		b = appendJSONPlain(b, k.str())
+	case k.kind == KindString:
+		b = appendJSONString(b, k.str(), o.ensureASCII)
+	default:
+		b = appendJSONKey(b, *k)
+	}
+	return appendSep(b, o.keySep)
 }
 
 // sortedEntries returns copies of a dict's keys and values in sort_keys order.

@@ -102,9 +102,10 @@ func TestAppendJSONTrees(t *testing.T) {
 	for n := range 3000 {
 		v := tree(0)
 		for _, opt := range options {
-			o := jsonArgs(opt.args, opt.kwargs)
-			got := string(appendJSON([]byte("x"), v, &o, 0))
-			if want := "x" + jsonTreeReference(v, &o, 0); got != want {
+			var given jsonOptions
+			o := jsonOptionsFor(opt.args, opt.kwargs, &given)
+			got := ToJSON(v, opt.args, opt.kwargs).str()
+			if want := jsonTreeReference(v, o, 0); got != want {
 				t.Fatalf("tree %d, options %v: got\n%s\nwant\n%s", n, opt.kwargs, got, want)
 			}
 		}
