@@ -158,6 +158,7 @@ func init() {
 	}
 }
 
+// set makes text the text of w; plainWords are short enough for every form.
 func (w *jsonWord) set(text string) {
 	if len(text) > len(w.text) {
 		panic("runtime: plain word too long: " + text)

@@ -47,7 +47,7 @@ type Value struct {
 	// n is a bool (0 or 1), an int, a float's bits, or the length of the bytes at ptr.
 	n     int64
 	kind  Kind
-	flags uint32 // flag bits; an undefined value's hint and owner (see hintShift)
+	flags uint32 // flag bits; an undefined value's hint and owner (see hintShift), a plain word's index (plainWordShift)
 }
 
 const (
