@@ -45,8 +45,7 @@ func Add(a, b Value) Value {
 		if a.IsMarkup() || b.IsMarkup() {
 			return Markup(escapeUnlessMarkup(a) + escapeUnlessMarkup(b))
 		}
-		checkSize(len(a.str()) + len(b.str()))
-		return Str(a.str() + b.str())
+		return concatStrs(a, []Value{b})
 	case isSequence(a):
 		if b.kind != a.kind || !isSequence(b) {
 			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
@@ -71,18 +70,11 @@ func Sum(xs ...Value) Value {
 			i++
 			continue
 		}
-		j, n := i, len(acc.str())
-		for ; j < len(xs) && plainStr(xs[j]); j++ {
-			n += len(xs[j].str())
+		j := i
+		for j < len(xs) && plainStr(xs[j]) {
+			j++
 		}
-		checkSize(n)
-		var b strings.Builder
-		b.Grow(n)
-		b.WriteString(acc.str())
-		for _, x := range xs[i:j] {
-			b.WriteString(x.str())
-		}
-		acc, i = Str(b.String()), j
+		acc, i = concatStrs(acc, xs[i:j]), j
 	}
 	return acc
 }
@@ -413,18 +405,25 @@ func Not(a Value) bool { return !a.Truthy() }
 
 // Concat is Jinja2's a ~ b ~ ...: the str() of each operand joined (undefined is empty).
 func Concat(items ...Value) Value {
-	n := 0
-	for _, it := range items {
+	if len(items) == 0 {
+		return Str("")
+	}
+	n, strs := 0, items[0].kind == KindString
+	for _, it := range items[1:] {
 		if it.kind == KindString {
 			n += len(it.str())
+		} else {
+			strs = false
 		}
 	}
-	b := make([]byte, 0, n)
-	for _, it := range items {
-		b = appendStr(b, it)
+	if strs {
+		return concatStrs(items[0], items[1:])
 	}
-	checkSize(len(b))
-	return Str(string(b))
+	c := startConcat(items[0], n, false)
+	for _, it := range items[1:] {
+		c.b = appendStr(c.b, it)
+	}
+	return c.end()
 }
 
 // Eq is Python's a == b (Jinja2's Undefined equals only Undefined).

@@ -51,11 +51,12 @@ type Value struct {
 }
 
 const (
-	flagMarkup    = 1 << iota // a str that is markupsafe.Markup (from |safe, |escape)
-	flagMissing               // a macro argument the caller did not give
-	flagUnsafe                // an attribute the sandbox refused: using it is a SecurityError
-	flagBoxed                 // ptr is a *boxedStr
-	flagPlainJSON             // a str json.dumps writes unescaped: a word internStr shares
+	flagMarkup     = 1 << iota // a str that is markupsafe.Markup (from |safe, |escape)
+	flagMissing                // a macro argument the caller did not give
+	flagUnsafe                 // an attribute the sandbox refused: using it is a SecurityError
+	flagBoxed                  // ptr is a *boxedStr
+	flagPlainJSON              // a str json.dumps writes unescaped: a word internStr shares
+	flagAppendable             // a str made by concatenation, in a buffer with room (see concat.go)
 )
 
 // Undefined hint kinds, kept in the flags so that building an undefined value never
