@@ -152,46 +152,57 @@ func benchPeer(b *testing.B, r renderFunc) {
 	}
 }
 
-// scalingTemplate is the template BenchmarkScaling renders.
-const scalingTemplate = "Qwen-Qwen3-0.6B"
+// scalingTemplates are the templates BenchmarkScaling renders: Qwen3, which writes its
+// prompt as it goes, and Reka-Edge, which builds it in a namespace attribute
+// ({% set ns.out = ns.out ~ part %}) and writes it at the end.
+var scalingTemplates = []string{"Qwen-Qwen3-0.6B", "Reka-Edge"}
 
 // BenchmarkScaling renders conversations of 10, 100 and 1,000 messages with 1, 10 and
-// 100 tools through the Qwen3 template, as
-// BenchmarkScaling/messages=N/tools=K/engine=E, so that the growth with the input's
-// size shows (benchstat -col /engine compares the engines).
+// 100 tools through each of scalingTemplates, as
+// BenchmarkScaling/<template>/messages=N/tools=K/engine=E, so that the growth with the
+// input's size shows (benchstat -col /engine compares the engines).
 func BenchmarkScaling(b *testing.B) {
 	c := mustCorpus(b)
-	var bt *benchTemplate
-	for _, t := range c.templates {
-		if t.name == scalingTemplate {
-			bt = t
+	for _, name := range scalingTemplates {
+		var bt *benchTemplate
+		for _, t := range c.templates {
+			if t.name == name {
+				bt = t
+			}
 		}
-	}
-	if bt == nil {
-		b.Fatalf("no template %s in the catalog", scalingTemplate)
-	}
-	pt := prepareTemplate(bt)
-	for _, nmsg := range []int{10, 100, 1000} {
-		for _, ntools := range []int{1, 10, 100} {
-			raw := scalingRequest(nmsg, ntools)
-			req, err := decodeOrdered(raw)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p := preparePair(pt, fmt.Sprintf("messages=%d/tools=%d", nmsg, ntools), req, raw)
-			if p.err != nil {
-				b.Fatalf("%s %s: %v", p.template, p.caseID, p.err)
-			}
-			b.Run(p.caseID, func(b *testing.B) {
-				b.Run("engine=tmplgen", func(b *testing.B) { benchTmplgen(b, p.in, p.tmpl) })
-				for _, pe := range peers {
-					if r, ok := p.render[pe.name]; ok {
-						b.Run("engine="+pe.name, func(b *testing.B) { benchPeer(b, r) })
-					}
+		if bt == nil {
+			b.Fatalf("no template %s in the catalog", name)
+		}
+		pt := prepareTemplate(bt)
+		b.Run(name, func(b *testing.B) {
+			for _, nmsg := range []int{10, 100, 1000} {
+				for _, ntools := range []int{1, 10, 100} {
+					benchScalingPair(b, pt, nmsg, ntools)
 				}
-			})
-		}
+			}
+		})
 	}
+}
+
+// benchScalingPair runs the engines on a conversation of nmsg messages and ntools tools.
+func benchScalingPair(b *testing.B, pt *preparedTemplate, nmsg, ntools int) {
+	raw := scalingRequest(nmsg, ntools)
+	req, err := decodeOrdered(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := preparePair(pt, fmt.Sprintf("messages=%d/tools=%d", nmsg, ntools), req, raw)
+	if p.err != nil {
+		b.Fatalf("%s %s: %v", p.template, p.caseID, p.err)
+	}
+	b.Run(p.caseID, func(b *testing.B) {
+		b.Run("engine=tmplgen", func(b *testing.B) { benchTmplgen(b, p.in, p.tmpl) })
+		for _, pe := range peers {
+			if r, ok := p.render[pe.name]; ok {
+				b.Run("engine="+pe.name, func(b *testing.B) { benchPeer(b, r) })
+			}
+		}
+	})
 }
 
 // scalingRequest is a conversation of nmsg messages (a system prompt, then users and

@@ -111,13 +111,13 @@ func read(r io.Reader, all map[string]stats) error {
 }
 
 type report struct {
-	render  map[string]map[string]stats // "template/case" -> engine -> stats
-	scaling map[string]map[string]stats // "messages=N/tools=K" -> engine -> stats
+	render  map[string]map[string]stats            // "template/case" -> engine -> stats
+	scaling map[string]map[string]map[string]stats // template -> "messages=N/tools=K" -> engine -> stats
 	engines map[string]bool
 }
 
 func organise(all map[string]stats) *report {
-	r := &report{render: map[string]map[string]stats{}, scaling: map[string]map[string]stats{}, engines: map[string]bool{}}
+	r := &report{render: map[string]map[string]stats{}, scaling: map[string]map[string]map[string]stats{}, engines: map[string]bool{}}
 	for name, s := range all {
 		parts := strings.Split(name, "/")
 		switch {
@@ -128,12 +128,15 @@ func organise(all map[string]stats) *report {
 			}
 			r.render[key][parts[3]] = s
 			r.engines[parts[3]] = true
-		case parts[0] == "BenchmarkScaling" && len(parts) == 4:
-			key := parts[1] + "/" + parts[2]
-			if r.scaling[key] == nil {
-				r.scaling[key] = map[string]stats{}
+		case parts[0] == "BenchmarkScaling" && len(parts) == 5:
+			tmpl, key := parts[1], parts[2]+"/"+parts[3]
+			if r.scaling[tmpl] == nil {
+				r.scaling[tmpl] = map[string]map[string]stats{}
 			}
-			r.scaling[key][strings.TrimPrefix(parts[3], "engine=")] = s
+			if r.scaling[tmpl][key] == nil {
+				r.scaling[tmpl][key] = map[string]stats{}
+			}
+			r.scaling[tmpl][key][strings.TrimPrefix(parts[4], "engine=")] = s
 		}
 	}
 	return r
@@ -415,56 +418,71 @@ func printReport(w io.Writer, r *report, tm timings, md bool, worstN *int) {
 		qt.print(w, md)
 	}
 
-	// Scaling.
-	if len(r.scaling) > 0 {
-		heading(w, md, fmt.Sprintf("Scaling: %s with N messages and K tools", qwenTemplate))
-		keys := make([]string, 0, len(r.scaling))
-		for k := range r.scaling {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			a, b := scalingKey(keys[i]), scalingKey(keys[j])
-			if a[0] != b[0] {
-				return a[0] < b[0]
-			}
-			return a[1] < b[1]
-		})
-		var scEngines []string
-		for _, e := range []string{"tmplgen", "gonja", "ardanlabs"} {
-			for _, k := range keys {
-				if _, ok := r.scaling[k][e]; ok {
-					scEngines = append(scEngines, e)
-					break
-				}
-			}
-		}
-		head := []string{"messages", "tools"}
-		for _, e := range scEngines {
-			head = append(head, e+" time/op", e+" allocs/op")
-		}
-		head = append(head, "tmplgen ns per message")
-		st := &table{head: head}
-		for _, k := range keys {
-			mk := scalingKey(k)
-			row := []string{strconv.Itoa(mk[0]), strconv.Itoa(mk[1])}
-			for _, e := range scEngines {
-				s, ok := r.scaling[k][e]
-				if !ok {
-					row = append(row, "-", "-")
-					continue
-				}
-				n, _ := s.median("ns/op")
-				row = append(row, ns(n), opt(s, "allocs/op"))
-			}
-			if n, ok := r.scaling[k]["tmplgen"].median("ns/op"); ok {
-				row = append(row, fmt.Sprintf("%.0f", n/float64(mk[0])))
-			} else {
-				row = append(row, "-")
-			}
-			st.add(row...)
-		}
-		st.print(w, md)
+	// Scaling, Qwen3 first.
+	tmpls := make([]string, 0, len(r.scaling))
+	for t := range r.scaling {
+		tmpls = append(tmpls, t)
 	}
+	sort.Slice(tmpls, func(i, j int) bool {
+		if (tmpls[i] == qwenTemplate) != (tmpls[j] == qwenTemplate) {
+			return tmpls[i] == qwenTemplate
+		}
+		return tmpls[i] < tmpls[j]
+	})
+	for _, t := range tmpls {
+		scalingTable(w, md, t, r.scaling[t])
+	}
+}
+
+// scalingTable prints the scaling benchmarks of one template.
+func scalingTable(w io.Writer, md bool, tmpl string, scaling map[string]map[string]stats) {
+	heading(w, md, fmt.Sprintf("Scaling: %s with N messages and K tools", tmpl))
+	keys := make([]string, 0, len(scaling))
+	for k := range scaling {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := scalingKey(keys[i]), scalingKey(keys[j])
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		return a[1] < b[1]
+	})
+	var scEngines []string
+	for _, e := range []string{"tmplgen", "gonja", "ardanlabs"} {
+		for _, k := range keys {
+			if _, ok := scaling[k][e]; ok {
+				scEngines = append(scEngines, e)
+				break
+			}
+		}
+	}
+	head := []string{"messages", "tools"}
+	for _, e := range scEngines {
+		head = append(head, e+" time/op", e+" allocs/op")
+	}
+	head = append(head, "tmplgen ns per message")
+	st := &table{head: head}
+	for _, k := range keys {
+		mk := scalingKey(k)
+		row := []string{strconv.Itoa(mk[0]), strconv.Itoa(mk[1])}
+		for _, e := range scEngines {
+			s, ok := scaling[k][e]
+			if !ok {
+				row = append(row, "-", "-")
+				continue
+			}
+			n, _ := s.median("ns/op")
+			row = append(row, ns(n), opt(s, "allocs/op"))
+		}
+		if n, ok := scaling[k]["tmplgen"].median("ns/op"); ok {
+			row = append(row, fmt.Sprintf("%.0f", n/float64(mk[0])))
+		} else {
+			row = append(row, "-")
+		}
+		st.add(row...)
+	}
+	st.print(w, md)
 }
 
 // templateSummary is one template's medians over its pairs.
