@@ -401,7 +401,18 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 		} else {
 			b = appendJSONEntryKey(b, i, k, o, depth)
 		}
-		b = appendJSON(b, vals[i], o, depth+1)
+		// The commonest values are dispatched here, as appendJSON would: a call less per
+		// entry (measured: 5% of the Qwen3 tools' render).
+		switch v := &vals[i]; {
+		case v.flags&flagPlainJSON != 0:
+			b = appendJSONWord(b, &plainWordJSON[v.flags>>plainWordShift].value)
+		case v.kind == KindString:
+			b = appendJSONString(b, v.str(), o.ensureASCII)
+		case v.kind == KindDict:
+			b = appendJSONDict(b, v.dict(), o, depth+1)
+		default:
+			b = appendJSON(b, *v, o, depth+1)
+		}
 	}
 	if o.pretty {
 		b = o.newline(b, depth)
