@@ -219,6 +219,14 @@ func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*
 				changed = true
 			}
 		}
+		// markInits marks the variables a scope's needed variables start from
+		markInits := func(s *ir.Scope) {
+			for _, v := range s.Vars {
+				if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
+					mark(l.Var)
+				}
+			}
+		}
 		var visit func(n any) bool
 		visit = func(n any) bool {
 			switch n := n.(type) {
@@ -236,18 +244,10 @@ func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*
 				}
 			case *ir.For:
 				if n.FilterScope != nil {
-					for _, v := range n.FilterScope.Vars {
-						if l, ok := v.Init.(*ir.Load); ok && needed[v] {
-							mark(l.Var)
-						}
-					}
+					markInits(n.FilterScope)
 				}
 			case *ir.Block:
-				for _, v := range n.Scope.Vars {
-					if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
-						mark(l.Var)
-					}
-				}
+				markInits(n.Scope)
 				return true
 			case *ir.Load:
 				mark(n.Var)
@@ -257,11 +257,7 @@ func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*
 			return true
 		}
 		ir.Inspect(t.Body.Stmts, visit)
-		for _, v := range t.Body.Scope.Vars {
-			if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
-				mark(l.Var)
-			}
-		}
+		markInits(t.Body.Scope)
 	}
 	return needed
 }

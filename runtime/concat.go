@@ -56,14 +56,10 @@ func startConcat(first Value, more int, exact bool) concatBuf {
 	return concatBuf{b: appendStr(make([]byte, concatHeaderSize, concatHeaderSize+size), first)}
 }
 
-// concatStrs returns the str first + parts..., all strs: first, or the only part, when the
-// others are empty (as Python's + returns its operand), else a str in a concatenation's
-// buffer.
-func concatStrs(first Value, parts []Value) Value {
-	more := 0
-	for _, p := range parts {
-		more += len(p.str())
-	}
+// concatStrs returns the str first + parts..., all strs, more bytes in all: first, or the
+// only part, when the others are empty (as Python's + returns its operand), else a str in
+// a concatenation's buffer.
+func concatStrs(first Value, parts []Value, more int) Value {
 	switch {
 	case more == 0:
 		return asPlainStr(first)

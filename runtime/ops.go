@@ -45,7 +45,7 @@ func Add(a, b Value) Value {
 		if a.IsMarkup() || b.IsMarkup() {
 			return Markup(escapeUnlessMarkup(a) + escapeUnlessMarkup(b))
 		}
-		return concatStrs(a, []Value{b})
+		return concatStrs(a, []Value{b}, len(b.str()))
 	case isSequence(a):
 		if b.kind != a.kind || !isSequence(b) {
 			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
@@ -70,11 +70,11 @@ func Sum(xs ...Value) Value {
 			i++
 			continue
 		}
-		j := i
-		for j < len(xs) && plainStr(xs[j]) {
-			j++
+		j, more := i, 0
+		for ; j < len(xs) && plainStr(xs[j]); j++ {
+			more += len(xs[j].str())
 		}
-		acc, i = concatStrs(acc, xs[i:j]), j
+		acc, i = concatStrs(acc, xs[i:j], more), j
 	}
 	return acc
 }
@@ -104,24 +104,31 @@ func addOverflows(x, y int64) (int64, bool) {
 
 // Sub is Python's a - b.
 func Sub(a, b Value) Value {
-	if a.kind == KindInt && b.kind == KindInt && a.ptr == nil && b.ptr == nil {
-		if d := a.n - b.n; (a.n >= 0) == (b.n >= 0) || (d >= 0) == (a.n >= 0) {
-			return Int(d) // the commonest difference (no overflow), before the general checks
-		}
+	if a.kind == KindInt && b.kind == KindInt {
+		return subInt(a, b) // the commonest difference, before the general checks
 	}
 	checkUndefined(a, b)
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("-", a, b)
 	}
 	if a.kind != KindFloat && b.kind != KindFloat {
-		if a.ptr == nil && b.ptr == nil {
-			if d, overflow := addOverflows(a.n, -b.n); !overflow && b.n != math.MinInt64 {
-				return Int(d)
-			}
-		}
-		return BigInt(new(big.Int).Sub(a.bigInt(), b.bigInt()))
+		return subInt(a, b)
 	}
 	return Float(toFloat(a) - toFloat(b))
+}
+
+func subInt(a, b Value) Value {
+	if a.ptr == nil && b.ptr == nil {
+		if d, overflow := subOverflows(a.n, b.n); !overflow {
+			return Int(d)
+		}
+	}
+	return BigInt(new(big.Int).Sub(a.bigInt(), b.bigInt()))
+}
+
+func subOverflows(x, y int64) (int64, bool) {
+	d := x - y
+	return d, (x >= 0) != (y >= 0) && (d >= 0) != (x >= 0)
 }
 
 // Mul is Python's a * b, including str and list repetition.
@@ -417,7 +424,7 @@ func Concat(items ...Value) Value {
 		}
 	}
 	if strs {
-		return concatStrs(items[0], items[1:])
+		return concatStrs(items[0], items[1:], n)
 	}
 	c := startConcat(items[0], n, false)
 	for _, it := range items[1:] {

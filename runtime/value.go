@@ -45,9 +45,11 @@ type Value struct {
 	// *big.Int for an int beyond 64 bits; with flagBoxed, a *boxedStr.
 	ptr unsafe.Pointer
 	// n is a bool (0 or 1), an int, a float's bits, or the length of the bytes at ptr.
-	n     int64
-	kind  Kind
-	flags uint32 // flag bits; an undefined value's hint and owner (see hintShift), a plain word's index (plainWordShift)
+	n    int64
+	kind Kind
+	// flags are flag bits; an undefined value's hint and owner (see hintShift); a plain
+	// word's index (plainWordShift).
+	flags uint32
 }
 
 const (
