@@ -19,13 +19,15 @@ import (
 // TestLlamaServerLive renders the project's own requests (testdata/llama_server/live/
 // requests.jsonl: written by hand and by a seeded random generator) through the compiled
 // templates of testdata/llama_server/live/templates.txt twice: live through llama.cpp
-// b10256 as llama-server's /apply-template runs it (the @fugood/llama.node binding and
-// ../shared/oracle/tools/llama_render.mjs in "server" mode), and through the LlamaServer
-// profile; every prompt must be the same bytes, every error an error.
+// b10257 as llama-server's /apply-template runs it (llama_chat_driver: llama.cpp's own
+// chat code with llama-server's request handling, built from the sources of the
+// @fugood/llama.node binding by ../shared/oracle/tools/build_native.sh), and through the
+// LlamaServer profile; every prompt must be the same bytes, every error an error.
 //
 // TMPLGEN_LLAMA_ORACLE names the directory ../shared/oracle/tools/setup.sh installed the
-// binding into (.ci/run installs it). Without it the test says it skipped, unless
-// TMPLGEN_REQUIRE_ORACLES is set (as in CI): then it fails.
+// binding into and build_native.sh built DIR/native/llama_chat_driver in (.ci/run does
+// both). Without it the test says it skipped, unless TMPLGEN_REQUIRE_ORACLES is set (as
+// in CI): then it fails.
 func TestLlamaServerLive(t *testing.T) {
 	dir := os.Getenv("TMPLGEN_LLAMA_ORACLE")
 	require := os.Getenv("TMPLGEN_REQUIRE_ORACLES") != ""
@@ -39,18 +41,15 @@ func TestLlamaServerLive(t *testing.T) {
 	if dir == "" {
 		missing("TMPLGEN_LLAMA_ORACLE does not name the llama.cpp binding's directory")
 	}
-	script := filepath.Join(dir, "llama_render.mjs")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@fugood", "llama.node")); err != nil {
-		missing("the llama.cpp binding is not installed in %s (%v)", dir, err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not installed")
+	driver := filepath.Join(dir, "native", "llama_chat_driver")
+	if _, err := os.Stat(driver); err != nil {
+		missing("llama_chat_driver is not built in %s (%v)", dir, err)
 	}
 	requireShared(t)
 
 	names := liveTemplates(t)
 	requests, ids := liveRequests(t)
-	now := time.Now().UTC()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) // the driver's clock
 
 	// llama.cpp, live: one JSON line per template and request
 	var input bytes.Buffer
@@ -75,14 +74,13 @@ func TestLlamaServerLive(t *testing.T) {
 			pairs = append(pairs, pair{ti, ri})
 		}
 	}
-	cmd := exec.Command("node", script, "--workers", "2", "--timeout-ms", "60000")
+	cmd := exec.Command(driver)
 	cmd.Stdin = &input
-	cmd.Env = append(os.Environ(), "TZ=UTC")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("llama_render.mjs: %v\n%s", err, stderr.String())
+		t.Fatalf("llama_chat_driver: %v\n%s", err, stderr.String())
 	}
 	var answers []map[string]*string
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -107,7 +105,7 @@ func TestLlamaServerLive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for k, v := range map[string]string{"bos_token": "<s>", "eos_token": "</s>"} { // llama_render.mjs's defaults
+		for k, v := range map[string]string{"bos_token": "<s>", "eos_token": "</s>"} { // llama_chat_driver's defaults
 			if _, ok := req.SpecialTokens[k]; !ok {
 				req.SpecialTokens[k] = v
 			}

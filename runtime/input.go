@@ -17,6 +17,11 @@ type Input struct {
 	Documents Value
 	// AddGenerationPrompt asks the template to open the assistant's turn.
 	AddGenerationPrompt bool
+	// ContinueFinalMessage leaves the final message open, so that the model continues
+	// it (continue_final_message); it cannot be combined with AddGenerationPrompt.
+	// Under the LlamaServer profile a final assistant message is continued even when
+	// it is ContinueNone, as llama-server does.
+	ContinueFinalMessage Continuation
 	// SpecialTokens are the tokenizer's special tokens by variable name: bos_token,
 	// eos_token, unk_token, pad_token... A name not present is undefined.
 	SpecialTokens map[string]string
@@ -42,6 +47,23 @@ type Input struct {
 	// builds (see Template.LlamaServerVars); it ignores the caller's Vars.
 	Vars *Dict
 }
+
+// Continuation says whether the final message is continued, and what of it
+// (continue_final_message).
+type Continuation uint8
+
+// The continuations.
+const (
+	// ContinueNone closes the final message as the template does.
+	ContinueNone Continuation = iota
+	// ContinueAuto (continue_final_message: true) continues the final message: its
+	// content, or its reasoning when it has reasoning and no content (llama-server).
+	ContinueAuto
+	// ContinueContent ("content") continues the content, after the reasoning.
+	ContinueContent
+	// ContinueReasoning ("reasoning_content") continues the reasoning.
+	ContinueReasoning
+)
 
 // Lookup returns the value of a template variable, as the template sees it.
 func (in *Input) Lookup(name string) Value {
@@ -136,6 +158,12 @@ func ParseRequest(data []byte) (*Request, error) {
 			} else {
 				r.Documents = val
 			}
+		case "continue_final_message":
+			c, err := parseContinuation(val)
+			if err != nil {
+				return nil, fmt.Errorf("request: %w", err)
+			}
+			r.ContinueFinalMessage = c
 		case "add_generation_prompt", "add_bos", "add_eos":
 			b, ok := val.AsBool()
 			if !ok {
@@ -198,6 +226,24 @@ func ParseRequest(data []byte) (*Request, error) {
 		}
 	}
 	return r, nil
+}
+
+// parseContinuation reads continue_final_message: true, false or null, "content" or
+// "reasoning_content" (llama-server's values; transformers takes a bool).
+func parseContinuation(v Value) (Continuation, error) {
+	switch {
+	case v.kind == KindNone:
+		return ContinueNone, nil
+	case v.kind == KindBool && v.n != 0:
+		return ContinueAuto, nil
+	case v.kind == KindBool:
+		return ContinueNone, nil
+	case v.kind == KindString && v.str() == "content":
+		return ContinueContent, nil
+	case v.kind == KindString && v.str() == "reasoning_content":
+		return ContinueReasoning, nil
+	}
+	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, dumpJSON(v))
 }
 
 // jsonTypeName names a decoded JSON value's type.

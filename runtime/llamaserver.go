@@ -16,15 +16,16 @@ const (
 	// Transformers renders the input as it is, as transformers' apply_chat_template
 	// does with Python Jinja2.
 	Transformers Profile = iota
-	// LlamaServer handles the request as llama.cpp's llama-server (b10256) does in
+	// LlamaServer handles the request as llama.cpp's llama-server (b10257) does in
 	// POST /apply-template and /v1/chat/completions: it rewrites the messages and tools
 	// according to the template's Capabilities (developer role to system, a system
 	// message merged into the next one where the template has no system role, typed
 	// content joined or kept, null content as "", tool-call arguments as objects or
 	// strings, llama.cpp's key order and fields, empty reasoning_content dropped),
-	// defines enable_thinking, date_string and datetime, treats a final assistant
-	// message as a prefill, and post-processes the prompt (a leading bos_token and a
-	// trailing eos_token removed when AddBOS and AddEOS say the tokenizer adds them).
+	// defines enable_thinking, date_string and datetime, continues a final assistant
+	// message (or the final message ContinueFinalMessage names) as llama.cpp does, and
+	// post-processes the prompt (a leading bos_token and a trailing eos_token removed
+	// when AddBOS and AddEOS say the tokenizer adds them).
 	LlamaServer
 )
 
@@ -70,17 +71,10 @@ func (t *Template) appendLlamaServer(dst []byte, in *Input) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	inner := Input{Vars: rw.vars, Now: in.Now, Limits: in.Limits}
 	start := len(dst)
-	out, err := t.appendRender(dst, &inner)
+	out, err := t.llamaApply(dst, rw, in, rw.agp)
 	if err != nil {
 		return dst, err
-	}
-	if in.AddBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
-		out = append(out[:start], out[start+len(rw.bos):]...)
-	}
-	if in.AddEOS && bytes.HasSuffix(out[start:], []byte(rw.eos)) {
-		out = out[:len(out)-len(rw.eos)]
 	}
 	switch t.Caps.Handler {
 	case "gpt_oss":
@@ -95,15 +89,147 @@ func (t *Template) appendLlamaServer(dst []byte, in *Input) ([]byte, error) {
 			out = append(out, "<|turn>model\n"...)
 		}
 	}
-	return append(out, rw.prefill...), nil
+	if rw.cont == ContinueNone {
+		return out, nil
+	}
+	gen, err := t.continuationPrompt(rw, in, out[start:])
+	if err != nil {
+		return dst, err
+	}
+	return append(out, gen...), nil
+}
+
+// llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
+// rewritten variables, with add_generation_prompt defined as true when agp says so, and
+// a leading bos_token and trailing eos_token removed when the tokenizer adds them.
+func (t *Template) llamaApply(dst []byte, rw *llamaRewrite, in *Input, agp bool) ([]byte, error) {
+	vars := rw.vars
+	if agp && !rw.agp {
+		vars = vars.Copy()
+		vars.SetStr("add_generation_prompt", Bool(true))
+	}
+	inner := Input{Vars: vars, Now: in.Now, Limits: in.Limits}
+	start := len(dst)
+	out, err := t.appendRender(dst, &inner)
+	if err != nil {
+		return dst, err
+	}
+	if in.AddBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
+		out = append(out[:start], out[start+len(rw.bos):]...)
+	}
+	if in.AddEOS && bytes.HasSuffix(out[start:], []byte(rw.eos)) {
+		out = out[:len(out)-len(rw.eos)]
+	}
+	return out, nil
+}
+
+// generationPrompt is common_chat_template_generation_prompt: what the template adds
+// for the generation prompt, as the difference of the renders without (prompt) and with
+// it.
+func (t *Template) generationPrompt(rw *llamaRewrite, in *Input, prompt []byte) (string, error) {
+	with, err := t.llamaApply(nil, rw, in, true)
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	for n < len(prompt) && n < len(with) && prompt[n] == with[n] {
+		n++
+	}
+	return string(with[n:]), nil
+}
+
+// continuationPrompt is what llama.cpp appends to the prompt of messages[:-1] to
+// continue the final message (common_chat_templates_apply_jinja and each handler's
+// continuation block): the generation prompt, the reasoning markers and the continued
+// reasoning, and the content when the content is continued.
+func (t *Template) continuationPrompt(rw *llamaRewrite, in *Input, prompt []byte) (string, error) {
+	m := &rw.contMsg
+	content := rw.cont == ContinueContent
+	reasoning := func(open, close string) string {
+		s := open + m.reasoning
+		if content {
+			s += close + m.renderContent()
+		}
+		return s
+	}
+	onlyContent := func(prefix string) string { return prefix + m.renderContent() }
+	switch t.Caps.Handler {
+	case "ministral_3":
+		return reasoning("[THINK]", "[/THINK]"), nil
+	case "qwen3_coder":
+		s := "<|im_start|>assistant\n"
+		if t.Caps.Thinking {
+			s += "<think>\n" + m.reasoning
+			if content {
+				s += "\n</think>\n\n"
+			}
+		}
+		if content {
+			s += m.renderContent()
+		}
+		return s, nil
+	case "gpt_oss":
+		return reasoning("<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>"), nil
+	case "gemma4":
+		s := ""
+		if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
+			s = "<|turn>model\n"
+		}
+		return s + reasoning("<|channel>thought\n", "<channel|>"), nil
+	case "functionary_v3_2":
+		return onlyContent("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n"), nil
+	case "kimi_k2":
+		return reasoning("<|im_assistant|>assistant<|im_middle|><think>", "</think>"), nil
+	case "lfm2", "lfm2_5":
+		return reasoning("<|im_start|>assistant\n<think>", "</think>"), nil
+	case "gigachat_v3":
+		return onlyContent("assistant<|role_sep|>\n"), nil
+	case "deepseek_v3_2":
+		if t.Caps.SortToolResults && m.reasoning == "" { // DeepSeek V4
+			s := "<｜Assistant｜></think>"
+			if content {
+				s += m.renderContent()
+			}
+			return s, nil
+		}
+		return reasoning("<｜Assistant｜><think>", "</think>"), nil
+	case "cohere2moe":
+		return reasoning("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>"), nil
+	case "minicpm5":
+		return reasoning("<|im_start|>assistant\n<think>\n", "\n</think>\n\n"), nil
+	}
+	gen, err := t.generationPrompt(rw, in, prompt)
+	if err != nil {
+		return "", err
+	}
+	if t.Caps.Handler == "minimax_m3" {
+		return gen + reasoning("<mm:think>", "</mm:think>"), nil
+	}
+	// the generic handler (peg_generator::generate_parser)
+	if start := t.Caps.ReasoningStart; start != "" {
+		if i := strings.Index(gen, start); i >= 0 {
+			gen = gen[:i]
+		}
+		gen += start + m.reasoning
+		if content {
+			gen += t.Caps.ReasoningEnd
+		}
+	}
+	if content {
+		gen += m.renderContent()
+	}
+	return gen, nil
 }
 
 // llamaRewrite is a request as llama-server hands it to the template.
 type llamaRewrite struct {
-	vars     *Dict  // the template's variables
-	agp      bool   // add_generation_prompt
-	prefill  string // appended to the prompt
+	vars     *Dict // the template's variables
+	agp      bool  // add_generation_prompt
 	bos, eos string
+	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
+	// (left out of vars), is continued; ContinueNone otherwise.
+	cont    Continuation
+	contMsg llamaMsg
 }
 
 // llamaMsg is llama.cpp's common_chat_msg.
@@ -112,6 +238,29 @@ type llamaMsg struct {
 	parts                 []llamaPart
 	toolCalls             []llamaCall
 	reasoning, name, tcID string
+}
+
+// empty is common_chat_msg::empty: the message has nothing but its role.
+func (m *llamaMsg) empty() bool {
+	return m.content == "" && len(m.parts) == 0 && len(m.toolCalls) == 0 && m.reasoning == "" && m.name == "" && m.tcID == ""
+}
+
+// renderContent is common_chat_msg::render_content: the content, or the text parts
+// joined by a blank line.
+func (m *llamaMsg) renderContent() string {
+	if m.content != "" {
+		return m.content
+	}
+	var b strings.Builder
+	for _, p := range m.parts {
+		if p.typ == "text" {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(p.text)
+		}
+	}
+	return b.String()
 }
 
 // llamaPart is a typed content part; extra are its other keys, in order.
@@ -137,9 +286,31 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	if !caps.Known() {
 		return nil, t.llamaError("the LlamaServer profile needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
 	}
-	rw := &llamaRewrite{agp: in.AddGenerationPrompt, bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
+	rw := &llamaRewrite{bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
 
-	// llama-server: enable_thinking, then the prefill
+	// oaicompat_chat_params_parse
+	if in.Messages.kind != KindList {
+		return nil, t.llamaError("Failed to parse messages: Expected 'messages' to be an array, got %s", dumpJSON(in.Messages))
+	}
+	msgs, err := parseLlamaMessages(in.Messages.Items())
+	if err != nil {
+		return nil, t.llamaError("Failed to parse messages: %v", err)
+	}
+	tools, err := parseLlamaTools(in.Tools)
+	if err != nil {
+		return nil, t.llamaError("Failed to parse tools: %v", err)
+	}
+	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
+	if n := len(msgs); cont == ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
+		if n >= 2 && msgs[n-2].role == "assistant" {
+			return nil, t.llamaError("Cannot have 2 or more assistant messages at the end of the list.")
+		}
+		cont, agp = ContinueAuto, false
+	}
+	if cont != ContinueNone && agp {
+		return nil, t.llamaError("Cannot set both add_generation_prompt and continue_final_message to true.")
+	}
+	rw.agp = agp
 	enableThinking := caps.ThinkingStartTag != ""
 	if v, ok := in.Kwargs["enable_thinking"]; ok {
 		switch v.kind {
@@ -149,31 +320,21 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 			return nil, t.llamaError(`invalid type for "enable_thinking" (expected boolean, got string)`)
 		}
 	}
-	if in.Messages.kind != KindList {
-		return nil, t.llamaError("Failed to parse messages: Expected 'messages' to be an array, got %s", dumpJSON(in.Messages))
-	}
-	messages := in.Messages.Items()
-	if n := len(messages); n > 0 && isRole(messages[n-1], "assistant") {
-		last := messages[n-1]
-		messages = messages[:n-1]
-		if len(messages) > 0 && isRole(messages[len(messages)-1], "assistant") {
-			return nil, t.llamaError("Cannot have 2 or more assistant messages at the end of the list.")
-		}
-		if enableThinking {
-			return nil, t.llamaError("Assistant response prefill is incompatible with enable_thinking.")
-		}
-		rw.agp = true
-		rw.prefill = prefillText(last.AsDict())
-	}
 
-	// common_chat_templates_apply_jinja
-	msgs, err := parseLlamaMessages(messages)
-	if err != nil {
-		return nil, t.llamaError("Failed to parse messages: %v", err)
-	}
-	tools, err := parseLlamaTools(in.Tools)
-	if err != nil {
-		return nil, t.llamaError("Failed to parse tools: %v", err)
+	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
+	// is continued after them
+	if n := len(msgs); cont != ContinueNone && n > 0 {
+		rw.contMsg, msgs = msgs[n-1], msgs[:n-1]
+		m := &rw.contMsg
+		if cont == ContinueAuto {
+			cont = ContinueContent
+			if m.reasoning != "" && m.content == "" && len(m.parts) == 0 {
+				cont = ContinueReasoning
+			}
+		}
+		if !m.empty() {
+			rw.cont = cont
+		}
 	}
 	if caps.TrimContent {
 		for i := range msgs {
@@ -313,27 +474,6 @@ func isRole(m Value, role string) bool {
 	}
 	r, _ := d.GetStr("role")
 	return r.kind == KindString && r.str() == role
-}
-
-// prefillText is the text llama-server appends for a final assistant message: its
-// content when a string, the texts of its parts when a list, else "".
-func prefillText(m *Dict) string {
-	c, _ := m.GetStr("content")
-	switch c.kind {
-	case KindString:
-		return c.str()
-	case KindList:
-		var b strings.Builder
-		for _, p := range c.Items() {
-			if d := p.AsDict(); d != nil {
-				if t, _ := d.GetStr("text"); t.kind == KindString {
-					b.WriteString(t.str())
-				}
-			}
-		}
-		return b.String()
-	}
-	return ""
 }
 
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.

@@ -49,6 +49,7 @@ func TestLlamaServerRewrite(t *testing.T) {
 	both.TypedContent = true
 	thinking := generic
 	thinking.Thinking, thinking.ThinkingStartTag = true, "<think>"
+	thinking.ReasoningMode, thinking.ReasoningStart, thinking.ReasoningEnd = "tag_based", "<think>\n", "\n</think>\n\n"
 	gptOSS := generic
 	gptOSS.Handler, gptOSS.KeepDeveloperRole = "gpt_oss", true
 
@@ -108,12 +109,28 @@ func TestLlamaServerRewrite(t *testing.T) {
 			`{"messages": [], "chat_template_kwargs": {"preserve_reasoning": true}}`, "preserve_thinking=true\nclear_thinking=false\n"},
 		{"no add_generation_prompt variable when false", generic,
 			`{"messages": [{"role": "user", "content": "x"}], "add_generation_prompt": false}`, "enable_thinking=false\ndatetime="},
-		{"a final assistant message is a prefill", generic,
+		{"a final assistant message is continued after the generation prompt", generic,
 			`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": [{"type": "text", "text": "Once"}, {"type": "text", "text": " upon"}]}], "add_generation_prompt": false}`,
-			"add_generation_prompt=true\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\nOnce upon"},
-		{"prefill with thinking", thinking,
+			"messages=[{\"role\": \"user\", \"content\": \"x\"}]\n" + `bos_token=""` + "\n" + `eos_token=""` + "\n" + "enable_thinking=false\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\n" +
+				"add_generation_prompt=true\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\nOnce\n\n upon"},
+		{"a continued message after the reasoning markers", thinking,
 			`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]}`,
-			`Assistant response prefill is incompatible with enable_thinking.`},
+			"add_generation_prompt=true\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\n<think>\n\n</think>\n\ny"},
+		{"a message with only reasoning continues the reasoning", thinking,
+			`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "", "reasoning_content": "Hmm"}]}`,
+			"date_string=\"30 Nov 2026\"\n<think>\nHmm"},
+		{"continue_final_message: content continues any final message", thinking,
+			`{"messages": [{"role": "user", "content": "x"}], "continue_final_message": "content", "add_generation_prompt": false}`,
+			"date_string=\"30 Nov 2026\"\n<think>\n\n</think>\n\nx"},
+		{"continue_final_message: reasoning_content", thinking,
+			`{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "y", "reasoning_content": "R"}], "continue_final_message": "reasoning_content", "add_generation_prompt": false}`,
+			"date_string=\"30 Nov 2026\"\n<think>\nR"},
+		{"an empty final message continues nothing", generic,
+			`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": ""}]}`,
+			"enable_thinking=false\ndatetime=\"Nov 30 2026\"\ndate_string=\"30 Nov 2026\"\n"},
+		{"continue_final_message with add_generation_prompt", generic,
+			`{"messages": [{"role": "user", "content": "x"}], "continue_final_message": true}`,
+			`Cannot set both add_generation_prompt and continue_final_message to true.`},
 		{"two final assistant messages", generic,
 			`{"messages": [{"role": "assistant", "content": "x"}, {"role": "assistant", "content": "y"}]}`,
 			`Cannot have 2 or more assistant messages at the end of the list.`},
