@@ -40,12 +40,35 @@ type Input struct {
 	// itself; under the LlamaServer profile a leading bos_token or trailing eos_token of
 	// the rendered prompt is then removed.
 	AddBOS, AddEOS bool
+	// Server holds the request fields llama-server reads besides the conversation
+	// (tool_choice, reasoning_format...); the Transformers profile ignores them.
+	Server ServerFields
 	// Vars, when not nil, are the template's variables exactly: the template sees the
 	// entries of Vars and nothing else (Messages, Tools, Documents, AddGenerationPrompt,
 	// SpecialTokens and Kwargs are not read, and a name Vars lacks is undefined; Now and
 	// Limits still apply). The LlamaServer profile renders this way, with the variables it
 	// builds (see Template.LlamaServerVars); it ignores the caller's Vars.
 	Vars *Dict
+}
+
+// ServerFields are the fields of an OpenAI-style request that llama-server reads and
+// no template variable carries, as the request gives them (JSON values: a field's type
+// is checked as llama-server checks it). The zero Value (undefined) is a field the
+// request does not have.
+type ServerFields struct {
+	// ToolChoice is "auto" (the default), "none" or "required"; another string is
+	// refused, another type read as "auto".
+	ToolChoice Value
+	// ParallelToolCalls does not change the prompt (it shapes the output grammar).
+	ParallelToolCalls Value
+	// ReasoningFormat is "none", "auto", "deepseek" or "deepseek-legacy".
+	ReasoningFormat Value
+	// ReasoningEffort "none" turns thinking off; other efforts do not change the prompt.
+	ReasoningEffort Value
+	// ResponseFormat ({"type": "text" | "json_object" | "json_schema", ...}) and
+	// JSONSchema (json_schema) give the schema of the answer, which some handlers write
+	// into the prompt; Grammar (grammar) cannot be combined with them, nor with tools.
+	ResponseFormat, JSONSchema, Grammar Value
 }
 
 // Continuation says whether the final message is continued, and what of it
@@ -158,6 +181,20 @@ func ParseRequest(data []byte) (*Request, error) {
 			} else {
 				r.Documents = val
 			}
+		case "tool_choice":
+			r.Server.ToolChoice = val
+		case "parallel_tool_calls":
+			r.Server.ParallelToolCalls = val
+		case "reasoning_format":
+			r.Server.ReasoningFormat = val
+		case "reasoning_effort":
+			r.Server.ReasoningEffort = val
+		case "response_format":
+			r.Server.ResponseFormat = val
+		case "json_schema":
+			r.Server.JSONSchema = val
+		case "grammar":
+			r.Server.Grammar = val
 		case "continue_final_message":
 			c, err := parseContinuation(val)
 			if err != nil {
@@ -216,11 +253,10 @@ func ParseRequest(data []byte) (*Request, error) {
 				}
 				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")
 			}
+			// messages, tools, documents and add_generation_prompt are kwargs too:
+			// transformers' apply_chat_template passes its own under those names
+			// (Lookup reads them first), llama-server lets kwargs replace its variables
 			for j, kk := range kd.keys {
-				switch kk.str() {
-				case "messages", "tools", "documents", "add_generation_prompt":
-					continue
-				}
 				r.Kwargs[kk.str()] = kd.vals[j]
 			}
 		}

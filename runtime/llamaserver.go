@@ -289,8 +289,15 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	rw := &llamaRewrite{bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
 
 	// oaicompat_chat_params_parse
+	schema, err := t.llamaResponseSchema(&in.Server)
+	if err != nil {
+		return nil, err
+	}
 	if in.Messages.kind != KindList {
-		return nil, t.llamaError("Failed to parse messages: Expected 'messages' to be an array, got %s", dumpJSON(in.Messages))
+		return nil, t.llamaError("Expected 'messages' to be an array")
+	}
+	if err := checkServerMessages(in.Messages.Items()); err != nil {
+		return nil, t.llamaError("%s", err)
 	}
 	msgs, err := parseLlamaMessages(in.Messages.Items())
 	if err != nil {
@@ -299,6 +306,15 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	tools, err := parseLlamaTools(in.Tools)
 	if err != nil {
 		return nil, t.llamaError("Failed to parse tools: %v", err)
+	}
+	toolChoice := "auto"
+	if tc := in.Server.ToolChoice; tc.kind == KindString {
+		toolChoice = tc.str()
+	}
+	switch toolChoice {
+	case "auto", "none", "required":
+	default:
+		return nil, t.llamaError("Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
 	if n := len(msgs); cont == ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
@@ -311,6 +327,19 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 		return nil, t.llamaError("Cannot set both add_generation_prompt and continue_final_message to true.")
 	}
 	rw.agp = agp
+	if f := in.Server.ReasoningFormat; !f.IsUndefined() {
+		if f.kind != KindString {
+			return nil, t.llamaError("%s", typeError302(f))
+		}
+		switch f.str() {
+		case "none", "auto", "deepseek", "deepseek-legacy":
+		default:
+			return nil, t.llamaError("Unknown reasoning format: %s", f.str())
+		}
+	}
+	if tools.kind == KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
+		return nil, t.llamaError("Cannot use custom grammar constraints with tools.")
+	}
 	enableThinking := caps.ThinkingStartTag != ""
 	if v, ok := in.Kwargs["enable_thinking"]; ok {
 		switch v.kind {
@@ -319,6 +348,9 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 		case KindString:
 			return nil, t.llamaError(`invalid type for "enable_thinking" (expected boolean, got string)`)
 		}
+	}
+	if e := in.Server.ReasoningEffort; e.kind == KindString && e.str() == "none" {
+		enableThinking = false
 	}
 
 	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
@@ -448,6 +480,10 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	for _, k := range keys {
 		vars.SetStr(k, deepCopyJSON(in.Kwargs[k]))
 	}
+	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.kind == KindDict {
+		// DeepSeek V4 writes the response schema into the prompt
+		vars.SetStr("response_format", schema)
+	}
 	if rw.agp {
 		vars.SetStr("add_generation_prompt", Bool(true))
 	}
@@ -464,6 +500,118 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	}
 	rw.vars = vars
 	return rw, nil
+}
+
+// llamaResponseSchema is the JSON schema of the answer llama-server reads from
+// json_schema and response_format, or undefined when there is none; its errors are
+// llama-server's.
+func (t *Template) llamaResponseSchema(f *ServerFields) (Value, error) {
+	schema := f.JSONSchema
+	if schema.kind == KindNone {
+		schema = Undefined("json_schema")
+	}
+	grammar := f.Grammar.kind == KindString && f.Grammar.str() != ""
+	if !schema.IsUndefined() && grammar {
+		return Value{}, t.llamaError("Cannot use both json_schema and grammar")
+	}
+	if f.ResponseFormat.IsUndefined() {
+		return schema, nil
+	}
+	rf := f.ResponseFormat.AsDict()
+	field := func(d *Dict, key string) (Value, bool) {
+		if d == nil {
+			return Value{}, false
+		}
+		v, ok := d.GetStr(key)
+		return v, ok && v.kind != KindNone
+	}
+	orEmpty := func(v Value, ok bool) Value {
+		if !ok {
+			return DictValue(NewDict(0))
+		}
+		return v
+	}
+	typ := ""
+	if v, ok := field(rf, "type"); ok && v.kind == KindString {
+		typ = v.str()
+	}
+	switch typ {
+	case "json_object":
+		if _, has := rf.GetStr("schema"); has || schema.IsUndefined() || isEmptyJSON(schema) {
+			schema = orEmpty(field(rf, "schema"))
+		}
+	case "json_schema":
+		wrapper := orEmpty(field(rf, "json_schema"))
+		schema = orEmpty(field(wrapper.AsDict(), "schema"))
+	case "", "text":
+	default:
+		return Value{}, t.llamaError(`response_format type must be one of "text" or "json_object", but got: %s`, typ)
+	}
+	return schema, nil
+}
+
+// isEmptyJSON is nlohmann's empty(): an empty object or array (null is handled by the
+// caller).
+func isEmptyJSON(v Value) bool {
+	switch v.kind {
+	case KindDict:
+		return v.AsDict().Len() == 0
+	case KindList, KindTuple:
+		return len(v.Items()) == 0
+	}
+	return false
+}
+
+// checkServerMessages is llama-server's check of the messages before it parses them:
+// content is required except from the assistant (which needs content or tool calls), a
+// string, null or a list of parts; image and audio parts need a multimodal projector,
+// which a prompt-only server does not have.
+func checkServerMessages(messages []Value) error {
+	for _, mv := range messages {
+		m := mv.AsDict()
+		role := ""
+		content, hasContent := Value{}, false
+		if m != nil {
+			if r, ok := m.GetStr("role"); ok && r.kind == KindString {
+				role = r.str()
+			}
+			content, hasContent = m.GetStr("content")
+		}
+		if role != "assistant" && !hasContent {
+			return fmt.Errorf("All non-assistant messages must contain 'content'")
+		}
+		if role == "assistant" && !hasContent {
+			if !m.Has(Str("tool_calls")) {
+				return fmt.Errorf("Assistant message must contain either 'content' or 'tool_calls'!")
+			}
+			continue
+		}
+		switch content.kind {
+		case KindString, KindNone:
+			continue
+		case KindList:
+		default:
+			return fmt.Errorf("Expected 'content' to be a string or an array")
+		}
+		for _, p := range content.Items() {
+			typ := ""
+			if d := p.AsDict(); d != nil {
+				if v, ok := d.GetStr("type"); ok && v.kind == KindString {
+					typ = v.str()
+				}
+			}
+			switch typ {
+			case "text":
+			case "image_url":
+				return fmt.Errorf("image input is not supported - hint: if this is unexpected, you may need to provide the mmproj")
+			case "input_audio":
+				return fmt.Errorf("audio input is not supported - hint: if this is unexpected, you may need to provide the mmproj")
+			default:
+				return fmt.Errorf("unsupported content[].type")
+			}
+		}
+	}
+	return nil
 }
 
 // isRole reports whether a message is a dict whose role is role.

@@ -12,7 +12,7 @@ import (
 // dumpVars is a template function that writes the JSON of each variable it sees, so that
 // a test reads exactly what the LlamaServer profile gives a template.
 func dumpVars(w *runtime.Writer, in *runtime.Input) {
-	for _, n := range []string{"messages", "tools", "bos_token", "eos_token", "enable_thinking", "add_generation_prompt", "datetime", "date_string", "documents", "foo", "preserve_thinking", "clear_thinking"} {
+	for _, n := range []string{"messages", "tools", "bos_token", "eos_token", "enable_thinking", "add_generation_prompt", "datetime", "date_string", "documents", "foo", "preserve_thinking", "clear_thinking", "response_format"} {
 		if v := in.Lookup(n); !v.IsUndefined() {
 			w.WriteString(n + "=" + string(runtime.AppendJSON(nil, v)) + "\n")
 		}
@@ -50,6 +50,8 @@ func TestLlamaServerRewrite(t *testing.T) {
 	thinking := generic
 	thinking.Thinking, thinking.ThinkingStartTag = true, "<think>"
 	thinking.ReasoningMode, thinking.ReasoningStart, thinking.ReasoningEnd = "tag_based", "<think>\n", "\n</think>\n\n"
+	deepseekV4 := generic
+	deepseekV4.Handler, deepseekV4.SortToolResults = "deepseek_v3_2", true
 	gptOSS := generic
 	gptOSS.Handler, gptOSS.KeepDeveloperRole = "gpt_oss", true
 
@@ -135,9 +137,27 @@ func TestLlamaServerRewrite(t *testing.T) {
 			`{"messages": [{"role": "assistant", "content": "x"}, {"role": "assistant", "content": "y"}]}`,
 			`Cannot have 2 or more assistant messages at the end of the list.`},
 		{"a message without content or tool calls", generic,
-			`{"messages": [{"role": "user"}]}`, `Failed to parse messages: Expected 'content' or 'tool_calls'`},
+			`{"messages": [{"role": "user"}]}`, `All non-assistant messages must contain 'content'`},
+		{"an assistant message without content or tool calls", generic,
+			`{"messages": [{"role": "assistant"}]}`, `Assistant message must contain either 'content' or 'tool_calls'!`},
+		{"a content that is neither a string nor a list", generic,
+			`{"messages": [{"role": "user", "content": 3}]}`, `Expected 'content' to be a string or an array`},
+		{"a part of an unknown type", generic,
+			`{"messages": [{"role": "user", "content": [{"type": "video"}]}]}`, `unsupported content[].type`},
 		{"an unknown content part", generic,
-			`{"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]}`, `Failed to parse messages: Unsupported content part type: "image_url"`},
+			`{"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]}`, `image input is not supported - hint: if this is unexpected, you may need to provide the mmproj`},
+		{"tool_choice", generic, `{"messages": [], "tool_choice": "any"}`, `Invalid tool_choice: any`},
+		{"tool_choice of another type is auto", generic, `{"messages": [], "tool_choice": {"type": "function"}}`, `enable_thinking=false`},
+		{"reasoning_format", generic, `{"messages": [], "reasoning_format": "bogus"}`, `Unknown reasoning format: bogus`},
+		{"reasoning_format not a string", generic, `{"messages": [], "reasoning_format": 1}`, `[json.exception.type_error.302] type must be string, but is number`},
+		{"reasoning_effort none turns thinking off", thinking, `{"messages": [], "reasoning_effort": "none"}`, `enable_thinking=false`},
+		{"reasoning_effort high does not", thinking, `{"messages": [], "reasoning_effort": "high"}`, `enable_thinking=true`},
+		{"response_format type", generic, `{"messages": [], "response_format": {"type": "xml"}}`, `response_format type must be one of "text" or "json_object", but got: xml`},
+		{"json_schema and grammar", generic, `{"messages": [], "json_schema": {}, "grammar": "root ::= x"}`, `Cannot use both json_schema and grammar`},
+		{"grammar with tools", generic, `{"messages": [], "grammar": "root ::= x", "tools": [{"type": "function", "function": {"name": "f"}}]}`, `Cannot use custom grammar constraints with tools.`},
+		{"the response schema reaches DeepSeek V4", deepseekV4, `{"messages": [], "response_format": {"type": "json_schema", "json_schema": {"schema": {"type": "object"}}}}`, `response_format={"type": "object"}`},
+		{"chat_template_kwargs replace llama-server's variables", generic, `{"messages": [{"role": "user", "content": "x"}], "chat_template_kwargs": {"messages": [1], "documents": [2]}}`, "messages=[1]\n"},
+		{"kwargs documents are a variable", generic, `{"messages": [], "chat_template_kwargs": {"documents": [2]}}`, "documents=[2]\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,6 +186,8 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	literal := func(s string) func(*runtime.Writer, *runtime.Input) {
 		return func(w *runtime.Writer, in *runtime.Input) { w.WriteString(s) }
 	}
+	deepseekV4 := generic
+	deepseekV4.Handler, deepseekV4.SortToolResults = "deepseek_v3_2", true
 	gptOSS := generic
 	gptOSS.Handler = "gpt_oss"
 	gemma := generic

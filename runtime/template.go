@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
+	"strings"
 	"sync"
 )
 
@@ -40,7 +41,84 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 	if in.Profile == LlamaServer {
 		return t.appendLlamaServer(dst, in)
 	}
+	if in.ContinueFinalMessage != ContinueNone {
+		return t.appendContinued(dst, in)
+	}
 	return t.appendRender(dst, in)
+}
+
+// continueTag is what transformers appends to the final message's text to find where
+// it ends in the prompt (CONTINUE_FINAL_MESSAGE_TAG).
+const continueTag = "CONTINUE_FINAL_MESSAGE_TAG "
+
+// appendContinued is apply_chat_template with continue_final_message: the final
+// message's text is tagged, the conversation rendered, and the prompt cut where the tag
+// is, so that it ends with the final message's text, open.
+func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
+	fail := func(format string, args ...any) ([]byte, error) {
+		return dst, &Error{Kind: InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+	}
+	if in.AddGenerationPrompt {
+		return fail("continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.")
+	}
+	msgs := in.Messages.Items()
+	if in.Messages.kind != KindList || len(msgs) == 0 {
+		return fail("continue_final_message needs a final message: messages is empty")
+	}
+	messages := deepCopyJSON(in.Messages)
+	last := messages.Items()[len(msgs)-1].AsDict()
+	if last == nil {
+		return fail("continue_final_message: messages[%d] is not a dict", len(msgs)-1)
+	}
+	content, ok := last.GetStr("content")
+	if !ok {
+		return fail("continue_final_message: messages[%d] has no content (KeyError: 'content')", len(msgs)-1)
+	}
+	var final string
+	switch content.kind {
+	case KindString:
+		final = content.str()
+		last.SetStr("content", Str(final+continueTag))
+	case KindList, KindTuple:
+		found := false
+		parts := content.Items()
+		for i := len(parts) - 1; i >= 0 && !found; i-- {
+			block := parts[i].AsDict()
+			text, ok := Value{}, false
+			if block != nil {
+				text, ok = block.GetStr("text")
+			}
+			if ok && text.kind != KindString {
+				return fail("continue_final_message: the text of the final message's part is %s, not a str", text.TypeName())
+			}
+			if ok {
+				final, found = text.str(), true
+				block.SetStr("text", Str(final+continueTag))
+			}
+		}
+		if !found {
+			return fail("continue_final_message is set but we could not find any text to continue in the final message!")
+		}
+	default:
+		return fail("continue_final_message: the content of messages[%d] is %s, not a str or a list of parts", len(msgs)-1, content.TypeName())
+	}
+	tagged := *in
+	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
+	start := len(dst)
+	out, err := t.appendRender(dst, &tagged)
+	if err != nil {
+		return dst, err
+	}
+	rendered := string(out[start:])
+	tag := strings.TrimSpace(continueTag)
+	if !strings.Contains(rendered, pyStrip(final, Missing(), "strip", true, true)) || !strings.Contains(rendered, tag) {
+		return fail("continue_final_message is set but the final message does not appear in the chat after applying the chat template!")
+	}
+	at := strings.LastIndex(rendered, tag)
+	if strings.HasPrefix(rendered[at:], continueTag) {
+		return out[:start+at], nil
+	}
+	return append(out[:start], pyStrip(rendered[:at], Missing(), "rstrip", false, true)...), nil
 }
 
 // appendRender runs the compiled function on in as it is.

@@ -67,9 +67,10 @@ func writeTemp(t *testing.T, text string) string {
 	return path
 }
 
-// TestLlamaServerEngineDivergences proves each "engine" row of the divergence list: the
-// template variables the llama_server profile defines for that pair, rendered by Python
-// Jinja2 as transformers runs it (testdata/llama_server/render_vars.py, which uses
+// TestLlamaServerEngineDivergences proves each "engine" row of the divergence lists (the
+// shared corpus's and testdata/fields' for the request fields): the template variables
+// the llama_server profile defines for that pair, rendered by Python Jinja2 as
+// transformers runs it (testdata/llama_server/render_vars.py, which uses
 // ../shared/oracle/tools/hf_render.py), give exactly the bytes (or the failure) of our
 // compiled template on them, while llama-server recorded something else: the difference
 // is llama.cpp's own Jinja engine, not the profile.
@@ -81,11 +82,25 @@ func TestLlamaServerEngineDivergences(t *testing.T) {
 	if err := exec.Command("python3", "-c", "import jinja2").Run(); err != nil {
 		skipOrFail(t, "python3 with jinja2 is not available (%v)", err)
 	}
-	list, err := readDivergences(filepath.Join("..", "..", defaultDivergences))
+	t.Run("corpus", func(t *testing.T) {
+		proveEngineDivergences(t, shared, filepath.Join("..", "..", defaultDivergences), filepath.Join(shared, "oracle", "cases.json"),
+			filepath.Join(shared, "templates"), filepath.Join(shared, "oracle", "expected"))
+	})
+	t.Run("fields", func(t *testing.T) {
+		fields := filepath.Join("..", "..", "testdata", "fields")
+		proveEngineDivergences(t, shared, filepath.Join(fields, "llama-server-divergences.tsv"), filepath.Join(fields, "cases.json"),
+			filepath.Join(shared, "templates", "llama.cpp"), filepath.Join(fields, "expected"))
+	})
+}
+
+// proveEngineDivergences proves the engine rows of the list at listPath, whose pairs are
+// the templates under templatesDir and the cases of casesFile recorded in expectedDir.
+func proveEngineDivergences(t *testing.T, shared, listPath, casesFile, templatesDir, expectedDir string) {
+	list, err := readDivergences(listPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := readCases(filepath.Join(shared, "oracle", "cases.json"))
+	cases, err := readCases(casesFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,14 +112,14 @@ func TestLlamaServerEngineDivergences(t *testing.T) {
 			continue
 		}
 		if _, ok := texts[d.template]; !ok {
-			b, err := os.ReadFile(filepath.Join(shared, "templates", d.template))
+			b, err := os.ReadFile(filepath.Join(templatesDir, d.template))
 			if err != nil {
 				t.Fatal(err)
 			}
 			texts[d.template] = string(b)
 			srcs = append(srcs, source{Name: d.template, Origin: d.template, File: filepath.Base(d.template), Text: string(b)})
 		}
-		exp, err := readExpected(filepath.Join(shared, "oracle", "expected", d.template+".json"))
+		exp, err := readExpected(filepath.Join(expectedDir, d.template+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
