@@ -44,6 +44,10 @@ type Unit struct {
 	IR *ir.Template
 	// Caps are the template's llama.cpp capabilities (see interp.Capabilities).
 	Caps runtime.Capabilities
+	// Tokens, AddBOS and AddEOS are the model's special tokens and tokenizer settings
+	// (see codegen.Source).
+	Tokens         map[string]string
+	AddBOS, AddEOS bool
 }
 
 // Generator names what generated files say made them.
@@ -72,6 +76,24 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		fields[jen.Id("Aliases")] = jen.Index().String().Values(aliases...)
 	}
 	fields[jen.Id("Caps")] = capsLiteral(&u.Caps)
+	if len(u.Tokens) > 0 {
+		names := make([]string, 0, len(u.Tokens))
+		for name := range u.Tokens {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		tokens := jen.Dict{}
+		for _, name := range names {
+			tokens[jen.Lit(name)] = jen.Lit(u.Tokens[name])
+		}
+		fields[jen.Id("Tokens")] = jen.Map(jen.String()).String().Values(tokens)
+	}
+	if u.AddBOS {
+		fields[jen.Id("AddBOS")] = jen.True()
+	}
+	if u.AddEOS {
+		fields[jen.Id("AddEOS")] = jen.True()
+	}
 	f.Var().Id(u.Ident).Op("=").Op("&").Qual(RuntimePath, "Template").Values(fields)
 	f.Line()
 	f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))

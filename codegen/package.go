@@ -19,6 +19,11 @@ type Source struct {
 	Origin string // where the text came from
 	File   string // the file name comments and error messages cite
 	Text   string
+	// Tokens are the special tokens of the model the text came from, by variable name
+	// (bos_token, eos_token...), and AddBOS/AddEOS whether its tokenizer adds BOS/EOS
+	// itself: generated into the Template, which renders with them.
+	Tokens         map[string]string
+	AddBOS, AddEOS bool
 }
 
 // CompileError is a template that could not be compiled, and why.
@@ -57,6 +62,9 @@ func Compile(srcs []Source) ([]*Unit, []*CompileError) {
 			Aliases: aliases(s.Text),
 			IR:      t,
 			Caps:    interp.Capabilities(t),
+			Tokens:  s.Tokens,
+			AddBOS:  s.AddBOS,
+			AddEOS:  s.AddEOS,
 		})
 	}
 	return units, failed

@@ -27,6 +27,15 @@ type Template struct {
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
 	// template was compiled; the LlamaServer profile reads them.
 	Caps Capabilities
+	// Tokens are the special tokens of the model the template was generated from, by
+	// variable name (bos_token, eos_token, unk_token...: the texts its model file
+	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
+	// template generated from a template file.
+	Tokens map[string]string
+	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token itself,
+	// as its model file says; a render takes them as if the input set them (see
+	// Input.AddBOS).
+	AddBOS, AddEOS bool
 }
 
 // Render renders the template for in and returns the prompt.
@@ -38,6 +47,9 @@ func (t *Template) Render(in *Input) (string, error) {
 // AppendRender renders the template for in, appending the prompt to dst. The input's
 // Profile says what request handling surrounds the template; in is never modified.
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
+	if t.lacksTokens(in) {
+		in = t.withTokens(in)
+	}
 	if in.Profile == LlamaServer {
 		return t.appendLlamaServer(dst, in)
 	}
@@ -45,6 +57,36 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 		return t.appendContinued(dst, in)
 	}
 	return t.appendRender(dst, in)
+}
+
+// lacksTokens reports whether in misses one of the model's special tokens or
+// tokenizer settings the template carries.
+func (t *Template) lacksTokens(in *Input) bool {
+	if t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS {
+		return true
+	}
+	for name := range t.Tokens {
+		if _, ok := in.SpecialTokens[name]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// withTokens returns a copy of in with the model's special tokens and tokenizer
+// settings it lacks.
+func (t *Template) withTokens(in *Input) *Input {
+	out := *in
+	out.SpecialTokens = make(map[string]string, len(t.Tokens)+len(in.SpecialTokens))
+	for name, text := range t.Tokens {
+		out.SpecialTokens[name] = text
+	}
+	for name, text := range in.SpecialTokens {
+		out.SpecialTokens[name] = text
+	}
+	out.AddBOS = in.AddBOS || t.AddBOS
+	out.AddEOS = in.AddEOS || t.AddEOS
+	return &out
 }
 
 // continueTag is what transformers appends to the final message's text to find where

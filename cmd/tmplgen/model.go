@@ -30,13 +30,22 @@ func readInput(path string) ([]source, *runtime.ModelInfo, error) {
 	if model == "" {
 		model = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
+	tokens := map[string]string{}
+	if info.HasBOS {
+		tokens["bos_token"] = info.BOSToken
+	}
+	if info.HasEOS {
+		tokens["eos_token"] = info.EOSToken
+	}
+	addBOS := info.AddBOS != nil && *info.AddBOS
+	addEOS := info.AddEOS != nil && *info.AddEOS
 	var srcs []source
 	for _, name := range names {
 		text, err := info.Template(name)
 		if err != nil {
 			return nil, nil, err
 		}
-		s := source{Name: model, Origin: path, File: filepath.Base(path), Text: text}
+		s := source{Name: model, Origin: path, File: filepath.Base(path), Text: text, Tokens: tokens, AddBOS: addBOS, AddEOS: addEOS}
 		if name != "default" {
 			s.Name += ":" + name
 			s.Origin += "#" + name

@@ -10,14 +10,15 @@ import (
 )
 
 // A service renders a chat request with the model's own template, found by its name (or
-// by its text, when the model is loaded at run time).
+// by its text, when the model is loaded at run time). The model's special tokens
+// (here its bos_token, <|begin_of_text|>) came with the template from its
+// tokenizer_config.json; a request may still give its own.
 func Example() {
 	req, err := runtime.ParseRequest([]byte(`{
 		"messages": [
 			{"role": "system", "content": "You are terse."},
 			{"role": "user", "content": "Hi!"}
-		],
-		"bos_token": "<|begin_of_text|>"
+		]
 	}`))
 	if err != nil {
 		panic(err)

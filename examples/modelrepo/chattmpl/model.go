@@ -6,6 +6,7 @@ import "github.com/tmplgen/tmplgen/runtime"
 
 // Model is the chat template ./model.
 var Model = &runtime.Template{
+	AddBOS:  true,
 	Aliases: []string{"497939b112221df960609fa27644e9917cf37f7b30bae4043e37fc4f70be6faf", "18e91c6c87c77a1ad20d1a2a46d456d181ae98114fe3f32e37be434993f238dc"},
 	Caps: runtime.Capabilities{
 		SystemRole:         true,
@@ -32,6 +33,10 @@ var Model = &runtime.Template{
 	Name:   "model",
 	Origin: "./model",
 	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Tokens: map[string]string{
+		"bos_token": "<|begin_of_text|>",
+		"eos_token": "<|eot_id|>",
+	},
 }
 
 // renderModel renders model.

@@ -6,6 +6,7 @@ import "github.com/tmplgen/tmplgen/runtime"
 
 // ModelChatml is the chat template ./model#chatml.
 var ModelChatml = &runtime.Template{
+	AddBOS:  true,
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
 	Caps: runtime.Capabilities{
 		SystemRole:         true,
@@ -32,6 +33,10 @@ var ModelChatml = &runtime.Template{
 	Name:   "model:chatml",
 	Origin: "./model#chatml",
 	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
+	Tokens: map[string]string{
+		"bos_token": "<|begin_of_text|>",
+		"eos_token": "<|eot_id|>",
+	},
 }
 
 // renderModelChatml renders model.

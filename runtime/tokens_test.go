@@ -1,0 +1,47 @@
+package runtime_test
+
+import (
+	"testing"
+
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// printTokens is a template function that prints the bos_token, then the special
+// tokens it sees by name.
+func printTokens(w *runtime.Writer, in *runtime.Input) {
+	w.WriteString(in.Lookup("bos_token").String() + "|")
+	for _, n := range []string{"bos_token", "eos_token", "unk_token"} {
+		w.WriteString(n + "=" + in.Lookup(n).String() + ";")
+	}
+}
+
+// TestTemplateTokens: a template generated from a model file renders with the model's
+// special tokens and tokenizer settings, unless the input gives its own.
+func TestTemplateTokens(t *testing.T) {
+	tmpl := &runtime.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: generic,
+		Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}, AddBOS: true}
+	tests := []struct {
+		name string
+		in   runtime.Input
+		want string
+	}{
+		{"the model's tokens", runtime.Input{Messages: runtime.NewList()}, "<B>|bos_token=<B>;eos_token=<E>;unk_token=;"},
+		{"the input's own win", runtime.Input{Messages: runtime.NewList(), SpecialTokens: map[string]string{"bos_token": "<s>", "unk_token": "<u>"}},
+			"<s>|bos_token=<s>;eos_token=<E>;unk_token=<u>;"},
+		{"llama-server strips the bos the tokenizer adds", runtime.Input{Messages: runtime.NewList(), Profile: runtime.LlamaServer},
+			"|bos_token=<B>;eos_token=<E>;unk_token=;"},
+	}
+	for _, tt := range tests {
+		in := tt.in
+		got, err := tmpl.Render(&in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+		if in.SpecialTokens != nil && len(in.SpecialTokens) != len(tt.in.SpecialTokens) {
+			t.Errorf("%s: the input was changed: %v", tt.name, in.SpecialTokens)
+		}
+	}
+}
