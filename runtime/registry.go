@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"sort"
@@ -67,6 +68,6 @@ func (r *Registry) All() []*Template {
 
 // SHA256 returns the hex sha256 of a template's text, the key of the registry.
 func SHA256(text string) string {
-	sum := sha256Sum([]byte(text))
+	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])
 }
