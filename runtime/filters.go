@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -325,6 +326,12 @@ func parsePyFloat(s string) (float64, bool) {
 		return 0, false
 	}
 	return f, true
+}
+
+// isRangeErr reports whether err is strconv's error for a number out of range.
+func isRangeErr(err error) bool {
+	var ne *strconv.NumError
+	return errors.As(err, &ne) && ne.Err == strconv.ErrRange
 }
 
 // FilterFormat is format(value, *args, **kwargs): printf-style formatting.

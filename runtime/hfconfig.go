@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -136,7 +135,8 @@ func (m *ModelInfo) describe() string {
 //
 // Other fields are ignored. Keys match exactly; of duplicate keys the last wins, as in Python.
 // The text must be valid UTF-8 (Python refuses to load it otherwise). Errors say which field is
-// wrong, and the byte offset for a syntax error.
+// wrong; a syntax error says its byte offset and wraps the *JSONError of ParseJSON (line, column,
+// path).
 func ParseTokenizerConfig(data []byte) (*ModelInfo, error) {
 	m := &ModelInfo{Format: FormatHF}
 	if err := hfParseConfig(data, m, "", true); err != nil {
@@ -156,8 +156,8 @@ func hfParseConfig(data []byte, m *ModelInfo, file string, tokens bool) error {
 	if err != nil {
 		return err
 	}
-	if raw, ok := top["chat_template"]; ok {
-		main, named, err := hfTemplates(raw, what)
+	if v, ok := top.GetStr("chat_template"); ok {
+		main, named, err := hfTemplates(v, what)
 		if err != nil {
 			return err
 		}
@@ -182,101 +182,41 @@ func hfParseConfig(data []byte, m *ModelInfo, file string, tokens bool) error {
 	return err
 }
 
-// hfObject decodes a JSON object, keeping its members as raw JSON.
-func hfObject(data []byte, what string) (map[string]json.RawMessage, error) {
+// hfObject decodes a JSON object. A syntax error wraps the *JSONError.
+func hfObject(data []byte, what string) (*Dict, error) {
 	if off := hfInvalidUTF8(data); off >= 0 {
 		return nil, fmt.Errorf("%s: offset %d: invalid UTF-8", what, off)
 	}
-	if k := hfKind(data); k != "object" {
-		if k == "" {
-			if err := json.Unmarshal(data, new(any)); err != nil {
-				return nil, hfJSONError(what, err)
-			}
-		}
-		return nil, fmt.Errorf("%s: the top level is %s, want an object", what, hfKindName(k))
+	v, jerr := decodeJSON(data, hfMaxJSONFile)
+	if jerr != nil {
+		return nil, fmt.Errorf("%s: offset %d: invalid JSON: %w", what, jerr.Offset, jerr)
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, hfJSONError(what, err)
+	top := v.AsDict()
+	if top == nil {
+		return nil, fmt.Errorf("%s: the top level is %s, want an object", what, jsonTypeName(v))
 	}
 	return top, nil
 }
 
-func hfJSONError(what string, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		// Offset counts the bytes read, including a bad character: report the character's own.
-		off := se.Offset
-		if off > 0 && strings.HasPrefix(se.Error(), "invalid character") {
-			off--
-		}
-		return fmt.Errorf("%s: offset %d: invalid JSON: %w", what, off, err)
-	}
-	return fmt.Errorf("%s: invalid JSON: %w", what, err)
-}
-
-// hfKind returns the JSON kind of a raw value: "null", "bool", "number", "string", "array",
-// "object", or "" when it does not start like any.
-func hfKind(raw []byte) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
-		return ""
-	}
-	switch c := raw[0]; {
-	case c == 'n':
-		return "null"
-	case c == 't' || c == 'f':
-		return "bool"
-	case c == '"':
-		return "string"
-	case c == '[':
-		return "array"
-	case c == '{':
-		return "object"
-	case c == '-' || (c >= '0' && c <= '9'):
-		return "number"
-	}
-	return ""
-}
-
-func hfKindName(k string) string {
-	switch k {
-	case "":
-		return "not JSON"
-	case "null":
-		return "null"
-	case "array", "object":
-		return "an " + k
-	}
-	return "a " + k
-}
+// hfText returns a str of the config as a string of its own: a str of decoded JSON
+// shares the memory of the whole text.
+func hfText(v Value) string { return strings.Clone(v.str()) }
 
 // hfTemplates decodes the chat_template field.
-func hfTemplates(raw json.RawMessage, what string) (string, map[string]string, error) {
-	switch k := hfKind(raw); k {
-	case "null":
+func hfTemplates(v Value, what string) (string, map[string]string, error) {
+	switch v.kind {
+	case KindNone:
 		return "", nil, nil
-	case "string":
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", nil, fmt.Errorf("%s: chat_template: %w", what, err)
-		}
-		return s, nil, nil
-	case "array":
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return "", nil, fmt.Errorf("%s: chat_template: %w", what, err)
-		}
+	case KindString:
+		return hfText(v), nil, nil
+	case KindList:
 		var main string
 		var named map[string]string
-		for i, item := range items {
+		for i, item := range v.Items() {
 			field := fmt.Sprintf("chat_template[%d]", i)
-			if k := hfKind(item); k != "object" {
-				return "", nil, fmt.Errorf("%s: %s is %s, want a {\"name\", \"template\"} object", what, field, hfKindName(k))
-			}
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(item, &obj); err != nil {
-				return "", nil, fmt.Errorf("%s: %s: %w", what, field, err)
+			obj := item.AsDict()
+			if obj == nil {
+				return "", nil, fmt.Errorf("%s: %s is %s, want a {\"name\", \"template\"} object", what, field, jsonTypeName(item))
 			}
 			name, err := hfString(obj, "name", field, what)
 			if err != nil {
@@ -297,71 +237,52 @@ func hfTemplates(raw json.RawMessage, what string) (string, map[string]string, e
 		}
 		return main, named, nil
 	default:
-		return "", nil, fmt.Errorf("%s: chat_template is %s, want a string or a list of {\"name\", \"template\"} objects", what, hfKindName(k))
+		return "", nil, fmt.Errorf("%s: chat_template is %s, want a string or a list of {\"name\", \"template\"} objects", what, jsonTypeName(v))
 	}
 }
 
 // hfString decodes the required string member key of obj.
-func hfString(obj map[string]json.RawMessage, key, field, what string) (string, error) {
-	raw, ok := obj[key]
+func hfString(obj *Dict, key, field, what string) (string, error) {
+	v, ok := obj.GetStr(key)
 	if !ok {
 		return "", fmt.Errorf("%s: %s has no %q", what, field, key)
 	}
-	if k := hfKind(raw); k != "string" {
-		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, hfKindName(k))
+	if v.kind != KindString {
+		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, jsonTypeName(v))
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("%s: %s.%s: %w", what, field, key, err)
-	}
-	return s, nil
+	return hfText(v), nil
 }
 
 // hfToken decodes a special token field: a string, an AddedToken object or null.
-func hfToken(top map[string]json.RawMessage, key, what string) (string, bool, error) {
-	raw, ok := top[key]
+func hfToken(top *Dict, key, what string) (string, bool, error) {
+	v, ok := top.GetStr(key)
 	if !ok {
 		return "", false, nil
 	}
-	switch k := hfKind(raw); k {
-	case "null":
+	switch v.kind {
+	case KindNone:
 		return "", false, nil
-	case "string":
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", false, fmt.Errorf("%s: %s: %w", what, key, err)
-		}
-		return s, true, nil
-	case "object":
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return "", false, fmt.Errorf("%s: %s: %w", what, key, err)
-		}
-		s, err := hfString(obj, "content", key, what)
+	case KindString:
+		return hfText(v), true, nil
+	case KindDict:
+		s, err := hfString(v.dict(), "content", key, what)
 		return s, err == nil, err
 	default:
-		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, hfKindName(k))
+		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, jsonTypeName(v))
 	}
 }
 
 // hfBool decodes an optional boolean field.
-func hfBool(top map[string]json.RawMessage, key, what string) (*bool, error) {
-	raw, ok := top[key]
+func hfBool(top *Dict, key, what string) (*bool, error) {
+	v, ok := top.GetStr(key)
+	if !ok || v.kind == KindNone {
+		return nil, nil
+	}
+	b, ok := v.AsBool()
 	if !ok {
-		return nil, nil
+		return nil, fmt.Errorf("%s: %s is %s, want a boolean", what, key, jsonTypeName(v))
 	}
-	switch k := hfKind(raw); k {
-	case "null":
-		return nil, nil
-	case "bool":
-		var b bool
-		if err := json.Unmarshal(raw, &b); err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", what, key, err)
-		}
-		return &b, nil
-	default:
-		return nil, fmt.Errorf("%s: %s is %s, want a boolean", what, key, hfKindName(k))
-	}
+	return &b, nil
 }
 
 // ReadModelDir reads the chat template and special tokens of a Hugging Face model directory the
@@ -465,9 +386,11 @@ func hfReadArchitecture(dir string, m *ModelInfo) {
 		return
 	}
 	if err == nil {
-		var top map[string]json.RawMessage
-		if top, err = hfObject(data, path); err == nil && hfKind(top["model_type"]) == "string" {
-			err = json.Unmarshal(top["model_type"], &m.Architecture)
+		var top *Dict
+		if top, err = hfObject(data, path); err == nil {
+			if t, ok := top.GetStr("model_type"); ok && t.kind == KindString {
+				m.Architecture = hfText(t)
+			}
 		}
 	}
 	if err != nil {
@@ -573,7 +496,7 @@ func ReadModel(path string) (*ModelInfo, error) {
 		return ReadGGUFFile(path)
 	case filepath.Base(path) == hfTokenizerConfig:
 		return ReadModelDir(filepath.Dir(path))
-	case hfKind(head) == "object":
+	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
 		data, err := hfReadFile(path, hfMaxJSONFile)
 		if err != nil {
 			return nil, err

@@ -1,14 +1,9 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/binary"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
-	"math/big"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,88 +16,6 @@ import (
 // MaxNesting bounds how deeply input values and JSON may nest.
 const MaxNesting = 1000
 
-// ParseJSON decodes JSON into a Value as Python's json.loads does: objects become dicts
-// that keep the order of their keys, integers stay ints (of any size), numbers with a
-// fraction or exponent become floats.
-func ParseJSON(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec, 0)
-	if err != nil {
-		return Value{}, jsonError(dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Value{}, fmt.Errorf("offset %d: unexpected data after the JSON value", dec.InputOffset())
-	}
-	return v, nil
-}
-
-func jsonError(dec *json.Decoder, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("offset %d: %w", se.Offset, err)
-	}
-	return fmt.Errorf("offset %d: %w", dec.InputOffset(), err)
-}
-
-func decodeValue(dec *json.Decoder, depth int) (Value, error) {
-	if depth > MaxNesting {
-		return Value{}, fmt.Errorf("JSON nests more than %d levels", MaxNesting)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return Value{}, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			items := []Value{}
-			for dec.More() {
-				v, err := decodeValue(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				items = append(items, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return Value{}, err
-			}
-			return ListOf(items), nil
-		case '{':
-			d := NewDict(4)
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return Value{}, err
-				}
-				v, err := decodeValue(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				d.Set(internStr(k.(string)), v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return Value{}, err
-			}
-			return DictValue(d), nil
-		}
-		return Value{}, fmt.Errorf("unexpected %v", t)
-	case string:
-		return internStr(t), nil
-	case json.Number:
-		return parseNumber(string(t))
-	case bool:
-		return Bool(t), nil
-	case nil:
-		return None(), nil
-	}
-	return Value{}, fmt.Errorf("unexpected token %v", tok)
-}
-
 // internStr returns a str of parsed JSON; one of plainWords is returned as the string
 // constant of the table. Go's linker keeps one copy of equal string constants, so these
 // are the very bytes of the literals generated code looks up or compares with
@@ -111,11 +24,12 @@ func decodeValue(dec *json.Decoder, depth int) (Value, error) {
 // tojson to copy its ready-made JSON text (plainWordJSON) without looking for
 // characters to escape.
 func internStr(s string) Value {
-	i, ok := plainWordIndex[s]
-	if !ok {
-		return Str(s)
+	if len(s) >= 2 && len(s) <= maxPlainWord {
+		if i := int(plainWordSlots[plainWordHash(s)]) - 1; i >= 0 && plainWords[i] == s {
+			return makeStr(KindString, flagPlainJSON|uint32(i)<<plainWordShift, plainWords[i])
+		}
 	}
-	return makeStr(KindString, flagPlainJSON|i<<plainWordShift, plainWords[i])
+	return Str(s)
 }
 
 // plainWords are the common keys and values of chat requests: message fields and roles,
@@ -133,8 +47,37 @@ var plainWords = [...]string{
 // undefined value uses for its hint).
 const plainWordShift = hintShift
 
-// plainWordIndex finds a word in plainWords.
-var plainWordIndex = make(map[string]uint32, len(plainWords))
+// maxPlainWord is the length of the longest of plainWords.
+const maxPlainWord = len("additionalProperties")
+
+// plainWordSlots finds a word in plainWords by its hash (plainWordHash): its slot holds
+// its index plus one, the slots of no word 0. The hash multiplier, plainWordMul, is the
+// first of a sequence for which the words' slots differ (init finds it).
+var (
+	plainWordSlots [256]uint8
+	plainWordMul   uint32
+)
+
+// plainWordHash hashes a str of at least two bytes by its length and its first, second
+// and last bytes.
+func plainWordHash(s string) uint8 {
+	x := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[len(s)-1])<<16 | uint32(len(s))<<24
+	return uint8(x * plainWordMul >> 24)
+}
+
+// setPlainWordSlots fills plainWordSlots with multiplier mul and reports whether no two
+// words share a slot.
+func setPlainWordSlots(mul uint32) bool {
+	plainWordMul, plainWordSlots = mul, [len(plainWordSlots)]uint8{}
+	for i, w := range plainWords {
+		h := plainWordHash(w)
+		if plainWordSlots[h] != 0 {
+			return false
+		}
+		plainWordSlots[h] = uint8(i + 1)
+	}
+	return true
+}
 
 // plainWordJSON holds each of plainWords as tojson writes it with the default
 // separators: as a dict's first key (`"role": `), as a later key (`, "role": `) and as a
@@ -149,8 +92,12 @@ type jsonWord struct {
 }
 
 func init() {
+	for k := uint32(1); !setPlainWordSlots(k * 0x9e3779b1); k++ {
+	}
 	for i, w := range plainWords {
-		plainWordIndex[w] = uint32(i)
+		if len(w) < 2 || len(w) > maxPlainWord {
+			panic("runtime: plain word of a length internStr does not look up: " + w)
+		}
 		forms := &plainWordJSON[i]
 		forms.first.set(`"` + w + `": `)
 		forms.later.set(`, "` + w + `": `)
@@ -175,29 +122,6 @@ func appendJSONWord(b []byte, w *jsonWord) []byte {
 	}
 	*(*[len(w.text)]byte)(b[n : n+len(w.text)]) = w.text
 	return b[:n+w.n]
-}
-
-func parseNumber(s string) (Value, error) {
-	if !strings.ContainsAny(s, ".eE") {
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return Int(i), nil
-		}
-		b, ok := new(big.Int).SetString(s, 10)
-		if !ok || len(s) > 4300 {
-			return Value{}, fmt.Errorf("bad integer %.40s", s)
-		}
-		return BigInt(b), nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !isRangeErr(err) {
-		return Value{}, err
-	}
-	return Float(f), nil
-}
-
-func isRangeErr(err error) bool {
-	var ne *strconv.NumError
-	return errors.As(err, &ne) && ne.Err == strconv.ErrRange
 }
 
 // jsonOptions are the arguments of json.dumps that tojson passes on.
@@ -565,16 +489,21 @@ func appendJSONEscaped(b []byte, s string, ensureASCII bool) []byte {
 }
 
 // jsonPlainPrefix returns the length of the longest prefix of s that json.dumps writes
-// as it is, testing eight bytes at a time.
+// as it is.
 func jsonPlainPrefix(s string, ensureASCII bool) int {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if jsonEscapeIn8(load8(s[i:]), ensureASCII) {
-			break
+	return jsonPlainEnd(unsafe.Slice(unsafe.StringData(s), len(s)), 0, ensureASCII)
+}
+
+// jsonPlainEnd returns the position of the first byte of b from i on that json.dumps
+// escapes, or len(b), testing eight bytes at a time.
+func jsonPlainEnd(b []byte, i int, ensureASCII bool) int {
+	for ; i+8 <= len(b); i += 8 {
+		if m := jsonEscapeMask(binary.LittleEndian.Uint64(b[i:]), ensureASCII); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f && ensureASCII {
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f && ensureASCII {
 			break
 		}
 	}
@@ -593,18 +522,37 @@ func load4(s string) uint32 {
 
 // jsonEscapeIn8 reports whether one of the 8 bytes of x (a little-endian word) needs
 // escaping: a control character, a quote or a backslash, and with ensureASCII also DEL
-// and every byte of a non-ASCII character. It tests the 8 bytes at once (the "has a byte
-// less than n" and "has a zero byte" tricks: some byte's top bit is set in m exactly when
-// one of the bytes matches).
+// and every byte of a non-ASCII character.
 func jsonEscapeIn8(x uint64, ensureASCII bool) bool {
+	return jsonEscapeMask(x, ensureASCII) != 0
+}
+
+// jsonEscapeMask tests the 8 bytes of x at once for jsonEscapeIn8 (the "has a byte less
+// than n" and "has a zero byte" tricks): it returns a word whose lowest set bit is the top
+// bit of the first byte that needs escaping, 0 when none does. (A byte after that one may
+// be marked too, by a borrow.)
+func jsonEscapeMask(x uint64, ensureASCII bool) uint64 {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	quote, backslash := x^(ones*'"'), x^(ones*'\\')
-	m := (x - ones*0x20) & ^x
-	m |= (quote - ones) & ^quote
-	m |= (backslash - ones) & ^backslash
+	m := quoteOrBackslash(x) | (x-ones*0x20)&^x
 	if ensureASCII {
 		del := x ^ (ones * 0x7f)
 		m |= x | (del-ones)&^del
 	}
-	return m&tops != 0
+	return m & tops
+}
+
+// jsonSpecialMask marks, as jsonEscapeMask does, the bytes of x that end the plain text
+// of a JSON string: a quote, a backslash, a control character and every byte of a
+// non-ASCII character (what json.dumps escapes with ensure_ascii, but DEL).
+func jsonSpecialMask(x uint64) uint64 {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	return (quoteOrBackslash(x) | (x - ones*0x20) | x) & tops
+}
+
+// quoteOrBackslash sets the top bit of the bytes of x that are a quote or a backslash
+// (and maybe of a byte after one).
+func quoteOrBackslash(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	quote, backslash := x^(ones*'"'), x^(ones*'\\')
+	return (quote-ones)&^quote | (backslash-ones)&^backslash
 }
