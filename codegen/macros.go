@@ -55,7 +55,7 @@ func findMacroCalls(t *ir.Template) *macroCalls {
 
 		selfCalled: map[*ir.Var]bool{},
 	}
-	r := &macroResolver{mc: mc, defined: map[*ir.Var]*ir.MacroDef{}, edges: map[*ir.Var][]*ir.Var{}}
+	r := &macroResolver{mc: mc, defined: map[*ir.Var]*ir.MacroDef{}, edges: map[*ir.Var][]*ir.Var{}, callBlocks: map[*ir.Call]bool{}}
 	r.stmts(t.Body.Stmts)
 	for v := range mc.called {
 		if r.reaches(v, v, map[*ir.Var]bool{}) {
@@ -72,6 +72,9 @@ type macroResolver struct {
 	inside  *ir.Var                  // the macro whose body is being walked
 	outer   []*ir.Var                // the macros around it
 	edges   map[*ir.Var][]*ir.Var    // resolved calls from each macro's body
+	// callBlocks are the calls of call blocks, never resolved: they pass a caller,
+	// which a resolvable macro does not take (Jinja2 raises a TypeError when it runs)
+	callBlocks map[*ir.Call]bool
 }
 
 // resolvable reports whether calls of a macro definition can be resolved.
@@ -111,6 +114,8 @@ func (r *macroResolver) stmt(s ir.Stmt) {
 			r.stmts(n.Then)
 			r.stmts(n.Else)
 			return false
+		case *ir.CallBlock:
+			r.callBlocks[n.Call] = true
 		case *ir.MacroDef:
 			if n != s {
 				r.stmt(n)
@@ -173,7 +178,7 @@ func (r *macroResolver) expr(n any) bool {
 // can be resolved.
 func (r *macroResolver) resolve(c *ir.Call) ([]ir.Expr, *ir.MacroDef, bool) {
 	l, ok := c.Fn.(*ir.Load)
-	if !ok || c.DynArgs != nil || c.DynKwargs != nil {
+	if !ok || c.DynArgs != nil || c.DynKwargs != nil || r.callBlocks[c] {
 		return nil, nil, false
 	}
 	d, ok := r.defined[l.Var]

@@ -43,8 +43,9 @@ type localAttr struct {
 }
 
 // findLocalNamespaces returns the namespace variables that the generated code holds as
-// Go variables, as the comment above describes.
-func findLocalNamespaces(t *ir.Template) map[*ir.Var]*localNamespace {
+// Go variables, as the comment above describes. generated tells the macro definitions
+// whose body is generated: uses in the others do not count.
+func findLocalNamespaces(t *ir.Template, generated func(*ir.MacroDef) bool) map[*ir.Var]*localNamespace {
 	type candidate struct {
 		ns       *localNamespace
 		after    []ir.Stmt // the statements after its {% set %}, in the same block
@@ -85,11 +86,11 @@ func findLocalNamespaces(t *ir.Template) map[*ir.Var]*localNamespace {
 		found[v] = c.ns
 	}
 
-	all := countNamespaceUses(t.Body.Stmts, found)
+	all := countNamespaceUses(t.Body.Stmts, found, generated)
 	markInitLoads(t.Body.Scope, all)
 	for v, c := range candidates {
 		u := all[v]
-		dominated := countNamespaceUses(c.after, found)[v].uses() == u.uses()
+		dominated := countNamespaceUses(c.after, found, generated)[v].uses() == u.uses()
 		if u.bad || u.stores != 1 || u.loads != u.attrReads || !dominated || u.inMacro && !c.topLevel {
 			delete(found, v)
 			continue
@@ -164,8 +165,9 @@ type namespaceUses struct {
 
 func (u *namespaceUses) uses() int { return u.loads + u.targets }
 
-// countNamespaceUses counts the uses of the variables of found in the statements.
-func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace) map[*ir.Var]*namespaceUses {
+// countNamespaceUses counts the uses of the variables of found in the statements,
+// outside the bodies of macros that are not generated.
+func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace, generated func(*ir.MacroDef) bool) map[*ir.Var]*namespaceUses {
 	all := map[*ir.Var]*namespaceUses{}
 	for v := range found {
 		all[v] = &namespaceUses{read: map[string]bool{}, notBool: map[string]bool{}}
@@ -173,6 +175,8 @@ func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace) map[*ir
 	boolTargets := map[*ir.AttrTarget]bool{}
 	ir.Inspect(ss, func(n any) bool {
 		switch n := n.(type) {
+		case *ir.MacroDef:
+			return generated(n)
 		case *ir.Block:
 			markInitLoads(n.Scope, all)
 		case *ir.For:

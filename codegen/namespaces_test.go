@@ -27,6 +27,7 @@ func TestLocalNamespaces(t *testing.T) {
 		{"made twice", `{% set ns = namespace(a=1) %}{% set ns = namespace(a=2) %}{{ ns.a }}`, ""},
 		{"passed to a macro", `{% macro m(n) %}{{ n.a }}{% endmacro %}{% set ns = namespace(a=1) %}{{ m(ns) }}`, ""},
 		{"read in a macro", `{% set ns = namespace(a=1) %}{% macro m() %}{{ ns.a }}{% endmacro %}{{ m() }}`, "ns.a"},
+		{"read in a macro never called", `{% set ns = namespace(a=1) %}{% macro m() %}{{ ns.a }}{% endmacro %}`, "ns.a:unread"},
 		{"set in a call block", `{% set ns = namespace(a=1) %}{% call f() %}{% set ns.a = 2 %}{% endcall %}{{ ns.a }}`, "ns.a"},
 		{"read in a macro defined before it", `{% macro m() %}{{ ns.a }}{% endmacro %}{% set ns = namespace(a=1) %}{{ m() }}`, ""},
 		{"read in a macro, made in a loop", `{% for i in x %}{% set ns = namespace(a=1) %}{% macro m() %}{{ ns.a }}{% endmacro %}{{ m() }}{% endfor %}`, ""},
@@ -48,7 +49,7 @@ func TestLocalNamespaces(t *testing.T) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		var got []string
-		for v, ns := range findLocalNamespaces(tmpl) {
+		for v, ns := range newGen(tmpl).namespaces {
 			for name, a := range ns.attrs {
 				s := v.Name + "." + name
 				if a.isBool {

@@ -1,28 +1,132 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tmplgen/tmplgen/interp"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
+var auditCommand = &command{
+	name:    "audit",
+	args:    "INPUT",
+	summary: "report what a template reads, refuses and writes; -diff compares two versions",
+	doc: `audit reports, for each template of INPUT, what a person auditing a prompt format
+wants to know: the request fields and the other variables (chat_template_kwargs) it
+reads, the input it refuses (raise_exception), whether it reads the clock
+(strftime_now), the special tokens it writes literally, what the sandbox refuses
+when it runs, and the capabilities llama.cpp finds in it.
+
+-diff OTHER compares INPUT's (first) template with OTHER's: for each section the
+items removed (-) and added (+), or that it is unchanged, then the lines of the
+template text that changed, as a unified diff. With -prompts it also renders both
+templates on every request of -cases (by default the oracle's cases) and shows how
+the prompts differ; that compiles both with the Go toolchain.
+
+-json prints the same as JSON: a list of audits, or with -diff an object with the
+old and new audits, the section changes, the text diff and the prompt changes.
+
+` + inputsDoc,
+	flags: auditFlags,
+}
+
+func auditFlags(fs *flag.FlagSet) func(stdio, []string) error {
+	other := fs.String("diff", "", "another version of the template, `OTHER`: a template file or model to compare INPUT with")
+	prompts := fs.Bool("prompts", false, "with -diff, also render both templates on the requests of -cases and compare the prompts")
+	casesFile := fs.String("cases", "../shared/oracle/cases.json", "with -prompts, the requests: a JSON `FILE` listing requests, each with an id")
+	profileName := fs.String("profile", "transformers", "with -prompts, the request handling, `PROFILE`: transformers or llama-server")
+	asJSON := fs.Bool("json", false, "print the audit, or with -diff the comparison, as JSON")
+	return func(s stdio, args []string) error {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		switch {
+		case len(args) != 1:
+			return usageError{"want one template file or model"}
+		case *prompts && *other == "":
+			return usageError{"-prompts compares the prompts of two templates: give -diff OTHER"}
+		case (set["cases"] || set["profile"]) && !*prompts:
+			return usageError{"-cases and -profile choose what -prompts renders: give -prompts"}
+		}
+		profile, err := runtime.ParseProfile(*profileName)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		audits, err := auditInput(args[0])
+		if err != nil {
+			return err
+		}
+		if *other == "" {
+			if *asJSON {
+				return writeJSON(s.out, audits)
+			}
+			for i, a := range audits {
+				if i > 0 {
+					fmt.Fprintln(s.out)
+				}
+				a.write(s.out)
+			}
+			return nil
+		}
+		others, err := auditInput(*other)
+		if err != nil {
+			return err
+		}
+		d := diffAudits(audits[0], others[0])
+		if *prompts && d.Old.SHA256 != d.New.SHA256 {
+			if d.Prompts, err = diffPrompts(d.Old, d.New, *casesFile, profile, s.err); err != nil {
+				return err
+			}
+		}
+		if *asJSON {
+			return writeJSON(s.out, d)
+		}
+		d.write(s.out)
+		return nil
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
 // audit is what a person auditing a prompt format wants to know about a template.
 type audit struct {
-	name, sha string
-	lines     []string
-	inputs    []string // input fields read (messages[].role...)
-	variables []string // other variables read (chat_template_kwargs such as enable_thinking)
-	raises    []string // "line N: message"
-	tokens    []string // special tokens written literally
-	refusals  []string // what the sandbox refuses when it runs
-	caps      []string // what llama.cpp detects (see capsLines)
+	Template string `json:"template"`
+	SHA256   string `json:"sha256"`
+	// Reads are the request fields read, as paths (messages[].role...); Variables the
+	// other variables read (chat_template_kwargs such as enable_thinking).
+	Reads     []string `json:"reads"`
+	Variables []string `json:"variables"`
+	// Raises are the raise_exception calls, Clock the strftime_now calls.
+	Raises []lineNote `json:"raises"`
+	Clock  []lineNote `json:"clock"`
+	// SpecialTokens are the special tokens written literally.
+	SpecialTokens []string `json:"special_tokens"`
+	// Refusals are what the sandbox refuses when it runs.
+	Refusals     []lineNote           `json:"sandbox_refusals"`
+	Capabilities runtime.Capabilities `json:"capabilities"`
+
+	src   source
+	lines []string // the template text's lines
 }
+
+// lineNote is something a template does at a line of its text.
+type lineNote struct {
+	Line int    `json:"line"`
+	What string `json:"what"`
+}
+
+func (n lineNote) String() string { return fmt.Sprintf("line %d: %s", n.Line, n.What) }
 
 // standardInputs are the variables every request provides; anything else a template
 // reads is a keyword argument (or a special token, named *_token).
@@ -33,26 +137,37 @@ func auditOf(s source) (*audit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Origin, err)
 	}
-	a := &audit{name: s.Name, sha: runtime.SHA256(s.Text), lines: strings.Split(t.Source, "\n")}
+	a := &audit{
+		Template: s.Name, SHA256: runtime.SHA256(s.Text),
+		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
+		SpecialTokens: ir.SpecialTokens(t), Capabilities: interp.Capabilities(t),
+		src: s, lines: strings.Split(t.Source, "\n"),
+	}
 	for _, p := range compactPaths(ir.Reads(t)) {
 		root := p
 		if i := strings.IndexAny(p, ".["); i >= 0 {
 			root = p[:i]
 		}
 		if standardInputs[root] || strings.HasSuffix(root, "_token") {
-			a.inputs = append(a.inputs, p)
+			a.Reads = append(a.Reads, p)
 		} else {
-			a.variables = append(a.variables, p)
+			a.Variables = append(a.Variables, p)
 		}
 	}
 	for _, r := range ir.Raises(t) {
-		a.raises = append(a.raises, fmt.Sprintf("line %d: %s", r.Pos.Line, r.Message))
+		a.Raises = append(a.Raises, lineNote{r.Pos.Line, r.Message})
 	}
-	a.tokens = ir.SpecialTokens(t)
+	ir.Inspect(t.Body.Stmts, func(n any) bool {
+		if c, ok := n.(*ir.Call); ok {
+			if g, ok := c.Fn.(*ir.Global); ok && g.Name == "strftime_now" {
+				a.Clock = append(a.Clock, lineNote{c.P.Line, clip(strings.TrimSpace(a.lines[c.P.Line-1]), 120)})
+			}
+		}
+		return true
+	})
 	for _, r := range ir.SandboxRefusals(t) {
-		a.refusals = append(a.refusals, fmt.Sprintf("line %d: %s", r.Pos.Line, r.What))
+		a.Refusals = append(a.Refusals, lineNote{r.Pos.Line, r.What})
 	}
-	a.caps = capsLines(interp.Capabilities(t))
 	return a, nil
 }
 
@@ -81,7 +196,7 @@ func compactPaths(paths []string) []string {
 	sort.Strings(out)
 	var kept []string
 	for i, p := range out {
-		if i+1 < len(out) && (strings.HasPrefix(out[i+1], p+".") || strings.HasPrefix(out[i+1], p+"[")) {
+		if i+1 < len(out) && extendsPath(out[i+1], p) {
 			continue
 		}
 		kept = append(kept, p)
@@ -89,67 +204,62 @@ func compactPaths(paths []string) []string {
 	return kept
 }
 
-func (a *audit) sections() [][2]string {
-	join := func(items []string, sep string) string {
-		if len(items) == 0 {
-			return "(none)"
+// extendsPath reports whether path long goes on from path p (messages[].content[].text
+// from messages[].content).
+func extendsPath(long, p string) bool {
+	return strings.HasPrefix(long, p+".") || strings.HasPrefix(long, p+"[")
+}
+
+// auditSection is one section of an audit: a title and its items.
+type auditSection struct {
+	title string
+	items []string
+	// paths says that the items are paths of compactPaths: one that another item
+	// goes on from is read too.
+	paths bool
+	// inline says that the items are printed on one line.
+	inline bool
+}
+
+func (a *audit) sections() []auditSection {
+	notes := func(ns []lineNote) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.String())
 		}
-		return strings.Join(items, sep)
+		return out
 	}
-	return [][2]string{
-		{"reads from the request", join(a.inputs, "\n")},
-		{"reads these variables (chat_template_kwargs)", join(a.variables, "\n")},
-		{"refuses input with (raise_exception)", join(a.raises, "\n")},
-		{"writes these special tokens literally", join(a.tokens, " ")},
-		{"does what the sandbox refuses (SecurityError when it runs)", join(a.refusals, "\n")},
-		{capsSection, join(a.caps, "\n")},
+	return []auditSection{
+		{title: "reads from the request", items: a.Reads, paths: true},
+		{title: "reads these variables (chat_template_kwargs)", items: a.Variables, paths: true},
+		{title: "refuses input with (raise_exception)", items: notes(a.Raises)},
+		{title: "reads the clock (strftime_now: the prompt depends on the date)", items: notes(a.Clock)},
+		{title: "writes these special tokens literally", items: a.SpecialTokens, inline: true},
+		{title: "does what the sandbox refuses (SecurityError when it runs)", items: notes(a.Refusals)},
+		{title: capsSection, items: capsLines(a.Capabilities)},
 	}
 }
 
 func (a *audit) write(w io.Writer) {
-	fmt.Fprintf(w, "template %s\nsha256   %s\n", a.name, a.sha)
+	fmt.Fprintf(w, "template %s\nsha256   %s\n", a.Template, a.SHA256)
 	for _, s := range a.sections() {
-		fmt.Fprintf(w, "\n%s:\n", s[0])
-		for _, line := range strings.Split(s[1], "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
-	}
-}
-
-func cmdAudit(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	other := fs.String("diff", "", "another version of the template (or model) to compare with")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() != 1 {
-		return usageError{"want one template file or model"}
-	}
-	audits, err := auditInput(fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	if *other == "" {
-		for i, a := range audits {
-			if i > 0 {
-				fmt.Fprintln(stdout)
+		fmt.Fprintf(w, "\n%s:\n", s.title)
+		switch {
+		case len(s.items) == 0:
+			fmt.Fprintln(w, "  (none)")
+		case s.inline:
+			fmt.Fprintf(w, "  %s\n", strings.Join(s.items, " "))
+		default:
+			for _, item := range s.items {
+				fmt.Fprintf(w, "  %s\n", item)
 			}
-			a.write(stdout)
 		}
-		return nil
 	}
-	others, err := auditInput(*other)
-	if err != nil {
-		return err
-	}
-	writeAuditDiff(stdout, audits[0], others[0])
-	return nil
 }
 
 // auditInput audits each template of a template file or model.
 func auditInput(path string) ([]*audit, error) {
-	srcs, _, err := readInput(path)
+	srcs, _, err := readInput(path, "")
 	if err != nil {
 		return nil, err
 	}
@@ -164,59 +274,174 @@ func auditInput(path string) ([]*audit, error) {
 	return out, nil
 }
 
-// writeAuditDiff shows what changed from a to b: for each section the items removed
-// (-) and added (+), then the lines of the template that changed.
-func writeAuditDiff(w io.Writer, a, b *audit) {
-	fmt.Fprintf(w, "--- %s (sha256 %s)\n+++ %s (sha256 %s)\n", a.name, a.sha, b.name, b.sha)
-	if a.sha == b.sha {
+// auditDiff is what changed from one template (Old) to another (New).
+type auditDiff struct {
+	Old      *audit          `json:"old"`
+	New      *audit          `json:"new"`
+	Sections []sectionChange `json:"sections"`
+	// Text is the unified diff of the template texts' lines.
+	Text []string `json:"text"`
+	// Prompts are the prompts that changed, with -prompts.
+	Prompts *promptsDiff `json:"prompts,omitempty"`
+}
+
+// sectionChange is how a section of the audit changed: its items removed and added,
+// and how many items both have.
+type sectionChange struct {
+	Title     string   `json:"title"`
+	Removed   []string `json:"removed"`
+	Added     []string `json:"added"`
+	Unchanged int      `json:"unchanged"`
+}
+
+func diffAudits(a, b *audit) *auditDiff {
+	d := &auditDiff{Old: a, New: b, Text: lineDiff(a.lines, b.lines, 2)}
+	bs := b.sections()
+	for i, s := range a.sections() {
+		c := sectionChange{Title: s.title, Removed: []string{}, Added: []string{}}
+		for _, x := range s.items {
+			if has(bs[i].items, x, s.paths) {
+				c.Unchanged++
+			} else {
+				c.Removed = append(c.Removed, x)
+			}
+		}
+		for _, x := range bs[i].items {
+			if !has(s.items, x, s.paths) {
+				c.Added = append(c.Added, x)
+			}
+		}
+		d.Sections = append(d.Sections, c)
+	}
+	return d
+}
+
+// has reports whether items hold x or, for paths, a path that goes on from x (then
+// x is read too).
+func has(items []string, x string, paths bool) bool {
+	for _, it := range items {
+		if it == x || paths && extendsPath(it, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *auditDiff) write(w io.Writer) {
+	fmt.Fprintf(w, "--- %s (sha256 %s)\n+++ %s (sha256 %s)\n", d.Old.Template, d.Old.SHA256, d.New.Template, d.New.SHA256)
+	if d.Old.SHA256 == d.New.SHA256 {
 		fmt.Fprintln(w, "\nthe templates are identical")
 		return
 	}
-	as, bs := a.sections(), b.sections()
-	for i := range as {
-		removed, added := setDiff(strings.Split(as[i][1], "\n"), strings.Split(bs[i][1], "\n"))
-		if as[i][0] == "writes these special tokens literally" {
-			removed, added = setDiff(strings.Fields(as[i][1]), strings.Fields(bs[i][1]))
-		}
-		if len(removed)+len(added) == 0 {
+	for _, c := range d.Sections {
+		switch {
+		case len(c.Removed)+len(c.Added) > 0:
+		case c.Unchanged == 0:
+			fmt.Fprintf(w, "\n%s: unchanged (none)\n", c.Title)
+			continue
+		default:
+			fmt.Fprintf(w, "\n%s: unchanged (%s)\n", c.Title, count(c.Unchanged, "item"))
 			continue
 		}
-		fmt.Fprintf(w, "\n%s:\n", as[i][0])
-		for _, r := range removed {
-			fmt.Fprintf(w, "  - %s\n", r)
+		fmt.Fprintf(w, "\n%s:\n", c.Title)
+		for _, x := range c.Removed {
+			fmt.Fprintf(w, "  - %s\n", x)
 		}
-		for _, r := range added {
-			fmt.Fprintf(w, "  + %s\n", r)
+		for _, x := range c.Added {
+			fmt.Fprintf(w, "  + %s\n", x)
+		}
+		if c.Unchanged > 0 {
+			fmt.Fprintf(w, "  (%s unchanged)\n", count(c.Unchanged, "more item"))
 		}
 	}
 	fmt.Fprintln(w, "\ntemplate text:")
-	for _, line := range lineDiff(a.lines, b.lines, 2) {
+	for _, line := range d.Text {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
-}
-
-// setDiff returns the items only in a and those only in b.
-func setDiff(a, b []string) (onlyA, onlyB []string) {
-	inA, inB := map[string]bool{}, map[string]bool{}
-	for _, x := range a {
-		inA[x] = true
-	}
-	for _, x := range b {
-		inB[x] = true
-		if !inA[x] && x != "(none)" {
-			onlyB = append(onlyB, x)
+	if p := d.Prompts; p != nil {
+		fmt.Fprintf(w, "\nprompts (the %s of %s, profile %s): %d the same, %d differ\n", count(p.Same+len(p.Changed), "request"), p.Cases, p.Profile, p.Same, len(p.Changed))
+		for _, c := range p.Changed {
+			fmt.Fprintf(w, "  case %s:\n", c.Case)
+			if c.Diff == nil {
+				fmt.Fprintf(w, "    - %s\n    + %s\n", c.Old, c.New)
+				continue
+			}
+			for _, line := range c.Diff {
+				fmt.Fprintf(w, "    %s\n", line)
+			}
 		}
 	}
-	for _, x := range a {
-		if !inB[x] && x != "(none)" {
-			onlyA = append(onlyA, x)
-		}
-	}
-	return onlyA, onlyB
 }
 
-// lineDiff is a unified diff of two texts' lines with some lines of context, the
-// changed lines marked - and +, each hunk starting with the line numbers.
+// count is "1 item" or "N items".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// promptsDiff is how the prompts of two templates differ on a set of requests.
+type promptsDiff struct {
+	Cases   string          `json:"cases"`
+	Profile string          `json:"profile"`
+	Same    int             `json:"same"`
+	Changed []promptsChange `json:"changed"`
+}
+
+// promptsChange is a request the templates render differently: what each gives and,
+// when both give a prompt, the unified diff of its lines.
+type promptsChange struct {
+	Case string   `json:"case"`
+	Old  result   `json:"old"`
+	New  result   `json:"new"`
+	Diff []string `json:"diff,omitempty"`
+}
+
+// diffPrompts renders both templates on every case of the cases file (compiled and
+// built together, as check does) and returns how their prompts differ.
+func diffPrompts(a, b *audit, casesFile string, profile runtime.Profile, stderr io.Writer) (*promptsDiff, error) {
+	cases, err := readCases(casesFile)
+	if err != nil {
+		return nil, err
+	}
+	now, err := time.Parse(time.RFC3339, oracleNow)
+	if err != nil {
+		return nil, err
+	}
+	before, after := a.src, b.src
+	before.Name, after.Name = "old", "new"
+	units, failed := compile([]source{before, after})
+	if len(failed) > 0 {
+		return nil, failed[0]
+	}
+	ids := sortedKeys(cases)
+	var pairs []checkPair
+	for _, id := range ids {
+		pairs = append(pairs, checkPair{template: "old", caseID: id}, checkPair{template: "new", caseID: id})
+	}
+	got, err := renderPairs(units, pairs, nil, cases, now, profile.String(), false, false, stderr)
+	if err != nil {
+		return nil, err
+	}
+	d := &promptsDiff{Cases: casesFile, Profile: profile.String(), Changed: []promptsChange{}}
+	for k, id := range ids {
+		o, n := got[2*k], got[2*k+1]
+		if o.String() == n.String() {
+			d.Same++
+			continue
+		}
+		c := promptsChange{Case: id, Old: o, New: n}
+		if o.Prompt != nil && n.Prompt != nil {
+			c.Diff = lineDiff(strings.Split(*o.Prompt, "\n"), strings.Split(*n.Prompt, "\n"), 2)
+		}
+		d.Changed = append(d.Changed, c)
+	}
+	return d, nil
+}
+
+// lineDiff is a unified diff of two texts' lines with some lines of context: hunks
+// of lines removed (-) then added (+), each starting with "@@ -L,N +L,N @@".
 func lineDiff(a, b []string, context int) []string {
 	// longest common subsequence, by dynamic programming (templates are small)
 	n, m := len(a), len(b)
@@ -236,7 +461,7 @@ func lineDiff(a, b []string, context int) []string {
 	type op struct {
 		kind byte // ' ', '-', '+'
 		text string
-		i, j int
+		i, j int // the lines of a and b before it
 	}
 	var ops []op
 	i, j := 0, 0
@@ -245,36 +470,58 @@ func lineDiff(a, b []string, context int) []string {
 		case i < n && j < m && a[i] == b[j]:
 			ops = append(ops, op{' ', a[i], i, j})
 			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, op{'+', b[j], i, j})
-			j++
-		default:
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
 			ops = append(ops, op{'-', a[i], i, j})
 			i++
+		default:
+			ops = append(ops, op{'+', b[j], i, j})
+			j++
+		}
+	}
+	// a hunk is a run of ops within context of a change
+	inHunk := make([]bool, len(ops))
+	for k, o := range ops {
+		if o.kind != ' ' {
+			for d := max(0, k-context); d <= min(len(ops)-1, k+context); d++ {
+				inHunk[d] = true
+			}
 		}
 	}
 	var out []string
-	last := -1
-	for k, o := range ops {
-		if o.kind == ' ' {
-			near := false
-			for d := max(0, k-context); d <= min(len(ops)-1, k+context); d++ {
-				if ops[d].kind != ' ' {
-					near = true
-				}
+	for k := 0; k < len(ops); k++ {
+		if !inHunk[k] {
+			continue
+		}
+		end := k
+		for end < len(ops) && inHunk[end] {
+			end++
+		}
+		oldN, newN := 0, 0
+		for _, o := range ops[k:end] {
+			if o.kind != '+' {
+				oldN++
 			}
-			if !near {
-				continue
+			if o.kind != '-' {
+				newN++
 			}
 		}
-		if k != last+1 {
-			out = append(out, fmt.Sprintf("@@ line %d / %d @@", o.i+1, o.j+1))
+		out = append(out, fmt.Sprintf("@@ -%s +%s @@", hunkRange(ops[k].i, oldN), hunkRange(ops[k].j, newN)))
+		for _, o := range ops[k:end] {
+			out = append(out, string(o.kind)+" "+o.text)
 		}
-		out = append(out, string(o.kind)+" "+o.text)
-		last = k
+		k = end
 	}
 	if len(out) == 0 {
 		out = append(out, "(no line changed)")
 	}
 	return out
+}
+
+// hunkRange is a hunk's lines in one text as diff -u writes them: the first line
+// (from 1) and the count, or the line before and 0 for no lines.
+func hunkRange(before, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%d,0", before)
+	}
+	return fmt.Sprintf("%d,%d", before+1, n)
 }

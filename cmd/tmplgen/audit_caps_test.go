@@ -31,7 +31,7 @@ func TestAuditCapabilities(t *testing.T) {
 	}
 	for _, want := range []string{
 		capsSection + ":\n  system role: no\n  string content: yes\n  typed content: no\n  tools: no\n",
-		"  handler: generic\n  thinking: no\n  enable_thinking default: no\n",
+		"  preserves reasoning: no\n  thinking: no\n  enable_thinking default: no\n  handler: generic\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("audit output lacks %q:\n%s", want, stdout)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/internal/harness"
+	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // expectedFile is the oracle's record for one template.
@@ -37,121 +39,154 @@ type checkPair struct {
 	request json.RawMessage
 }
 
-func cmdCheck(args []string, stdout, stderr io.Writer) error {
-	fset := flag.NewFlagSet("check", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	templates := fset.String("templates", "", "directory of templates to check")
-	expected := fset.String("expected", "", "directory of expected renderings (TEMPLATE.json for each template)")
-	casesFile := fset.String("cases", "../shared/oracle/cases.json", "the cases (requests) to render")
-	engine := fset.String("engine", "transformers", "the reference engine: transformers, llama_server or llama_legacy")
-	nowFlag := fset.String("now", "2026-11-30T12:00:00Z", "the clock strftime_now reads")
-	match := fset.String("run", "", "only check templates whose path matches this regular expression")
+var checkCommand = &command{
+	name:    "check",
+	summary: "compile, build and render every template and case; compare with recorded renderings",
+	doc: `check compiles every template under -templates with the generator gen uses,
+builds the result, renders every case of -cases that the template's expected file
+(EXPECTED/PATH.json, PATH relative to -templates) records for -engine, and compares
+byte for byte; an expected error is matched by an error. It prints one line per
+mismatch and, last, "N passed, M failed", and exits 1 when a pair failed.
+
+The engines are transformers (Python Jinja2 as apply_chat_template runs it),
+llama-server (llama.cpp's llama-server, rendered under the llama-server profile; the
+pairs of -divergences are skipped and counted) and llama-legacy. Each is also
+accepted with an underscore (llama_server), as the expected files spell them.`,
+	flags: checkFlags,
+}
+
+// oracleNow is the clock the oracle's renderings were recorded with.
+const oracleNow = "2026-11-30T12:00:00Z"
+
+// engines are the reference engines as the expected files name them, by the names
+// -engine takes.
+var engines = map[string]string{
+	"transformers": "transformers",
+	"llama-server": "llama_server", "llama_server": "llama_server",
+	"llama-legacy": "llama_legacy", "llama_legacy": "llama_legacy",
+}
+
+func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
+	templates := fset.String("templates", "", "the templates to check: a `DIR` of template files")
+	expected := fset.String("expected", "", "the expected renderings: a `DIR` with PATH.json for each template PATH")
+	casesFile := fset.String("cases", "../shared/oracle/cases.json", "the cases: a JSON `FILE` listing requests, each with an id")
+	engineName := fset.String("engine", "transformers", "the reference `ENGINE`: transformers, llama-server or llama-legacy")
+	nowFlag := fset.String("now", oracleNow, "the clock strftime_now reads (an RFC 3339 `TIME`)")
+	match := fset.String("run", "", "only check templates whose path matches this `REGEXP`")
 	keep := fset.Bool("keep", false, "keep the temporary build directory")
-	exportFile := fset.String("export", "", "with -engine llama_server, write each pair that fails (listed or not) as a JSON line: the template variables the profile defines and the template's output on them, for comparing with other Jinja engines")
+	exportFile := fset.String("export", "", "with -engine llama-server, write each pair that fails (listed or not) to `FILE` as a JSON line: the template variables the profile defines and the template's output on them, for comparing with other Jinja engines")
 	showErrors := fset.Bool("errors", false, "also list the pairs where both sides failed, with both messages")
-	divergencesFile := fset.String("divergences", "", "the pairs known to differ from llama.cpp, skipped (default "+defaultDivergences+" with -engine llama_server, when it exists)")
-	if err := fset.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if *templates == "" || *expected == "" {
-		return usageError{"-templates and -expected are required"}
-	}
-	switch *engine {
-	case "transformers", "llama_legacy", "llama_server":
-	default:
-		return usageError{fmt.Sprintf("unknown engine %q (transformers, llama_server, llama_legacy)", *engine)}
-	}
-	now, err := time.Parse(time.RFC3339, *nowFlag)
-	if err != nil {
-		return usageError{"-now: " + err.Error()}
-	}
-	var filter *regexp.Regexp
-	if *match != "" {
-		if filter, err = regexp.Compile(*match); err != nil {
-			return usageError{"-run: " + err.Error()}
+	divergencesFile := fset.String("divergences", "", "a `FILE` of pairs known to differ from llama.cpp, skipped (default "+defaultDivergences+" with -engine llama-server, when it exists)")
+	return func(s stdio, args []string) error {
+		stdout, stderr := s.out, s.err
+		if len(args) > 0 {
+			return usageError{"takes no arguments: give -templates and -expected"}
 		}
-	}
-	cases, err := readCases(*casesFile)
-	if err != nil {
-		return err
-	}
-	var divergences *divergenceList
-	if *engine == "llama_server" {
-		path, explicit := *divergencesFile, *divergencesFile != ""
-		if !explicit {
-			path = defaultDivergences
+		if *templates == "" || *expected == "" {
+			return usageError{"-templates and -expected are required"}
 		}
-		if _, err := os.Stat(path); err == nil || explicit {
-			if divergences, err = readDivergences(path); err != nil {
-				return err
+		engine, ok := engines[*engineName]
+		if !ok {
+			return usageError{fmt.Sprintf("unknown engine %q (transformers, llama-server, llama-legacy)", *engineName)}
+		}
+		now, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return usageError{"-now: " + err.Error()}
+		}
+		var filter *regexp.Regexp
+		if *match != "" {
+			if filter, err = regexp.Compile(*match); err != nil {
+				return usageError{"-run: " + err.Error()}
 			}
 		}
-	}
-	srcs, err := readTemplateDir(*templates, filter)
-	if err != nil {
-		return err
-	}
-	var pairs []checkPair
-	for _, s := range srcs {
-		exp, err := readExpected(filepath.Join(*expected, s.Name+".json"))
+		cases, err := readCases(*casesFile)
 		if err != nil {
 			return err
 		}
-		ids := make([]string, 0, len(exp.Cases))
-		for id := range exp.Cases {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			rec, ok := exp.Cases[id][*engine]
-			if !ok {
-				continue
+		var divergences *divergenceList
+		if engine == "llama_server" {
+			path, explicit := *divergencesFile, *divergencesFile != ""
+			if !explicit {
+				path = defaultDivergences
 			}
-			if _, ok := cases[id]; !ok {
-				return fmt.Errorf("%s: case %q is not in %s", s.Name, id, *casesFile)
+			if _, err := os.Stat(path); err == nil || explicit {
+				if divergences, err = readDivergences(path); err != nil {
+					return err
+				}
 			}
-			pairs = append(pairs, checkPair{template: s.Name, caseID: id, want: result{Prompt: rec["prompt"], Error: rec["error"]}})
 		}
-	}
-	units, failed := compile(srcs)
-	compileErrs := map[string]error{}
-	for _, f := range failed {
-		compileErrs[f.Source.Name] = f.Err
-	}
-	profile := ""
-	if *engine == "llama_server" {
-		profile = "llama_server"
-	}
-	got, err := renderPairs(units, pairs, compileErrs, cases, now, profile, *exportFile != "" && profile != "", *keep, stderr)
-	if err != nil {
-		return err
-	}
-	if *exportFile != "" {
-		if err := exportFailures(*exportFile, pairs, got); err != nil {
+		srcs, err := readTemplateDir(*templates, filter)
+		if err != nil {
 			return err
 		}
-	}
-	passed, failedN := 0, 0
-	for i, p := range pairs {
-		if divergences.skip(stdout, p, same(p.want, got[i])) {
-			continue
-		}
-		if same(p.want, got[i]) {
-			passed++
-			if *showErrors && p.want.Error != nil {
-				fmt.Fprintf(stdout, "ERR  %s %s: want %s; got %s\n", p.template, p.caseID, clip(*p.want.Error, 200), clip(*got[i].Error, 200))
+		var pairs []checkPair
+		for _, src := range srcs {
+			exp, err := readExpected(filepath.Join(*expected, src.Name+".json"))
+			if err != nil {
+				return err
 			}
-			continue
+			ids := make([]string, 0, len(exp.Cases))
+			for id := range exp.Cases {
+				ids = append(ids, id)
+			}
+			sort.Strings(ids)
+			for _, id := range ids {
+				rec, ok := exp.Cases[id][engine]
+				if !ok {
+					continue
+				}
+				if _, ok := cases[id]; !ok {
+					return fmt.Errorf("%s: case %q is not in %s", src.Name, id, *casesFile)
+				}
+				pairs = append(pairs, checkPair{template: src.Name, caseID: id, want: result{Prompt: rec["prompt"], Error: rec["error"]}})
+			}
 		}
-		failedN++
-		fmt.Fprintf(stdout, "FAIL %s %s: %s\n", p.template, p.caseID, describeMismatch(p.want, got[i]))
+		units, failed := compile(srcs)
+		compileErrs := map[string]error{}
+		for _, f := range failed {
+			compileErrs[f.Source.Name] = f.Err
+		}
+		profile := ""
+		if engine == "llama_server" {
+			profile = "llama_server"
+		}
+		got, failures, err := renderEach(units, pairs, compileErrs, cases, now, profile, *exportFile != "" && profile != "", *keep, stderr)
+		if err != nil {
+			return err
+		}
+		buildErrs := buildErrors(failures)
+		if *exportFile != "" {
+			if err := exportFailures(*exportFile, pairs, got); err != nil {
+				return err
+			}
+		}
+		passed, failedN := 0, 0
+		for i, p := range pairs {
+			if err, ok := buildErrs[p.template]; ok {
+				failedN++
+				fmt.Fprintf(stdout, "FAIL %s %s: the generated Go does not build: %s\n", p.template, p.caseID, clip(strings.ReplaceAll(err.Error(), "\n", "; "), 300))
+				continue
+			}
+			if divergences.skip(stdout, p, same(p.want, got[i])) {
+				continue
+			}
+			if same(p.want, got[i]) {
+				passed++
+				if *showErrors && p.want.Error != nil {
+					fmt.Fprintf(stdout, "ERR  %s %s: want %s; got %s\n", p.template, p.caseID, clip(*p.want.Error, 200), clip(*got[i].Error, 200))
+				}
+				continue
+			}
+			failedN++
+			fmt.Fprintf(stdout, "FAIL %s %s: %s\n", p.template, p.caseID, describeMismatch(p.want, got[i]))
+		}
+		failedN += divergences.report(stdout, srcs)
+		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failedN)
+		if failedN > 0 {
+			return fmt.Errorf("%d of %d pairs differ from %s", failedN, passed+failedN, *engineName)
+		}
+		return nil
 	}
-	failedN += divergences.report(stdout, srcs)
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failedN)
-	if failedN > 0 {
-		return fmt.Errorf("%d of %d pairs differ from %s", failedN, passed+failedN, *engine)
-	}
-	return nil
 }
 
 // same reports whether a rendering matches the expectation: the same prompt, or an
@@ -193,7 +228,7 @@ func readCases(path string) (map[string]json.RawMessage, error) {
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, jsonFileError(path, b, err)
 	}
 	out := map[string]json.RawMessage{}
 	for i, raw := range list {
@@ -225,9 +260,20 @@ func readExpected(path string) (*expectedFile, error) {
 	}
 	var e expectedFile
 	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, jsonFileError(path, b, err)
 	}
 	return &e, nil
+}
+
+// jsonFileError is the error of decoding data, the JSON file at path: a syntax error
+// with its line, column and JSON path (as runtime's decoder finds them), else err.
+func jsonFileError(path string, data []byte, err error) error {
+	var syntax *runtime.JSONError
+	if _, perr := runtime.ParseJSON(data); errors.As(perr, &syntax) {
+		syntax.File = path
+		return syntax
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // readTemplateDir reads every template file under dir, named by its path relative to
@@ -278,20 +324,46 @@ func isTemplateFile(name string) bool {
 // harness and renders every pair: its own request if it has one, else the case it
 // names, under a profile ("" or "transformers", "llama_server"), with the llama_server
 // profile's variables exported when export is set (see harness.Request). A template
-// that did not compile gives its compile error for each of its pairs.
+// that did not compile gives its compile error for each of its pairs. It fails when the
+// generated Go of a template does not build.
 func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[string]error, cases map[string]json.RawMessage, now time.Time, profile string, export, keep bool, stderr io.Writer) ([]result, error) {
+	results, failures, err := renderEach(units, pairs, compileErrs, cases, now, profile, export, keep, stderr)
+	if err == nil && len(failures) > 0 {
+		err = fmt.Errorf("building the compiled templates: %s: %w", failures[0].Unit.Name, failures[0].Err)
+	}
+	return results, err
+}
+
+// buildErrors returns the build errors of the templates whose generated Go does not
+// build, by template name.
+func buildErrors(failures []harness.Failure) map[string]error {
+	errs := map[string]error{}
+	for _, f := range failures {
+		errs[f.Unit.Name] = f.Err
+	}
+	return errs
+}
+
+// renderEach renders as renderPairs does, except that the templates whose generated Go
+// does not build are left out of the build: their pairs are not rendered, and it returns
+// those templates with their build errors.
+func renderEach(units []*codegen.Unit, pairs []checkPair, compileErrs map[string]error, cases map[string]json.RawMessage, now time.Time, profile string, export, keep bool, stderr io.Writer) ([]result, []harness.Failure, error) {
 	dir, err := os.MkdirTemp("", "tmplgen-check-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if keep {
 		fmt.Fprintf(stderr, "tmplgen check: building in %s\n", dir)
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	bin, err := harness.Build(dir, units)
+	bin, failures, err := harness.BuildEach(dir, units)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	failed := map[string]bool{}
+	for _, f := range failures {
+		failed[f.Unit.Name] = true
 	}
 	results := make([]result, len(pairs))
 	var reqs []harness.Request
@@ -300,6 +372,9 @@ func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[strin
 		if err, ok := compileErrs[p.template]; ok {
 			msg := "compile error: " + err.Error()
 			results[i] = result{Error: &msg}
+			continue
+		}
+		if failed[p.template] {
 			continue
 		}
 		req := cases[p.caseID]
@@ -311,10 +386,10 @@ func renderPairs(units []*codegen.Unit, pairs []checkPair, compileErrs map[strin
 	}
 	got, err := harness.Run(bin, reqs, now, stderr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for k, i := range sent {
 		results[i] = got[k]
 	}
-	return results, nil
+	return results, failures, nil
 }

@@ -2,25 +2,32 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
-// cmdHash prints the sha256 the registry keys each template of the inputs on, one
-// "SHA256  NAME" line per template.
-func cmdHash(args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"want template files or models"}
-	}
-	for _, path := range args {
-		srcs, _, err := readInput(path)
-		if err != nil {
-			return err
+var hashCommand = &command{
+	name:    "hash",
+	args:    "INPUT...",
+	summary: "print the sha256 each template of the inputs is keyed by, and its name",
+	doc: `hash prints one "SHA256  NAME" line for each template of the inputs: the sha256 of
+its text, which registries (Lookup, LookupText) key compiled templates by, and the
+name gen gives it (ByName).
+
+` + inputsDoc,
+	flags: noFlags(func(s stdio, args []string) error {
+		if len(args) == 0 {
+			return usageError{"want template files or models"}
 		}
-		for _, s := range srcs {
-			fmt.Fprintf(stdout, "%s  %s\n", runtime.SHA256(s.Text), s.Name)
+		for _, path := range args {
+			srcs, _, err := readInput(path, "")
+			if err != nil {
+				return err
+			}
+			for _, src := range srcs {
+				fmt.Fprintf(s.out, "%s  %s\n", runtime.SHA256(src.Text), src.Name)
+			}
 		}
-	}
-	return nil
+		return nil
+	}),
 }

@@ -4,10 +4,17 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/tmplgen/tmplgen/internal/version"
 )
 
 // runCLI runs the command with arguments and standard input, returning its exit code,
@@ -19,74 +26,178 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-func TestUsage(t *testing.T) {
-	if code, _, stderr := runCLI(t, ""); code != 2 || !strings.Contains(stderr, "usage:") {
-		t.Errorf("no arguments: exit %d, stderr %q", code, stderr)
+var (
+	binaryOnce sync.Once
+	binaryDir  string
+	binaryErr  error
+)
+
+// binary returns the path of the tmplgen command built from this package, for the
+// tests that run it as a process of its own (under go generate, say).
+func binary(t *testing.T) string {
+	t.Helper()
+	binaryOnce.Do(func() {
+		if binaryDir, binaryErr = os.MkdirTemp("", "tmplgen-bin-"); binaryErr != nil {
+			return
+		}
+		if out, err := exec.Command("go", "build", "-o", binaryDir, ".").CombinedOutput(); err != nil {
+			binaryErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if binaryErr != nil {
+		t.Fatalf("building tmplgen: %v", binaryErr)
 	}
-	if code, _, stderr := runCLI(t, "", "frobnicate"); code != 2 || !strings.Contains(stderr, `unknown command "frobnicate"`) {
-		t.Errorf("unknown command: exit %d, stderr %q", code, stderr)
+	return filepath.Join(binaryDir, "tmplgen")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binaryDir != "" {
+		os.RemoveAll(binaryDir)
 	}
-	if code, stdout, _ := runCLI(t, "", "help"); code != 0 || !strings.Contains(stdout, "tmplgen gen") {
-		t.Errorf("help: exit %d", code)
+	os.Exit(code)
+}
+
+// writeFile writes a file for a test, making its directory.
+func writeFile(t *testing.T, path, text string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestHelp: tmplgen, tmplgen help and tmplgen -h list every command; help COMMAND and
+// COMMAND -h print the command's synopsis, its positional arguments and every flag,
+// on standard output with exit 0.
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "usage: tmplgen COMMAND") {
+		t.Errorf("no arguments: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	overview := stderr
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 0 || stdout != overview || stderr != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout:\n%s", args, code, stderr, stdout)
+		}
+	}
+	for _, name := range []string{"gen", "render", "list", "hash", "audit", "ir", "check", "version", "help"} {
+		if !strings.Contains(overview, "\n  "+name+" ") {
+			t.Errorf("the overview does not list %s:\n%s", name, overview)
+		}
+	}
+	for _, c := range commands {
+		code, help, stderr := runCLI(t, "", "help", c.name)
+		if code != 0 || stderr != "" || !strings.HasPrefix(help, "usage: tmplgen "+c.name) {
+			t.Errorf("help %s: exit %d, stderr %q, stdout:\n%s", c.name, code, stderr, help)
+		}
+		if c.args != "" && !strings.Contains(strings.SplitN(help, "\n", 2)[0], c.args) {
+			t.Errorf("help %s: the synopsis lacks %s:\n%s", c.name, c.args, help)
+		}
+		fs := newFlagSet(c)
+		c.flags(fs)
+		fs.VisitAll(func(f *flag.Flag) {
+			if !strings.Contains(help, "\n  -"+f.Name) {
+				t.Errorf("help %s does not describe -%s:\n%s", c.name, f.Name, help)
+			}
+		})
+		if code, stdout, stderr := runCLI(t, "", c.name, "-h"); code != 0 || stdout != help || stderr != "" {
+			t.Errorf("%s -h: exit %d, stderr %q, stdout:\n%s", c.name, code, stderr, stdout)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"gen", "-frobnicate"}, "flag provided but not defined: -frobnicate (tmplgen help gen)"},
+	} {
+		if code, _, stderr := runCLI(t, "", tt.args...); code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
 	}
 }
 
-// TestRender renders the README's request through the compiled Qwen3 renderer and
-// compares with Python Jinja2's rendering (recorded by testdata/requests/record.py).
-func TestRender(t *testing.T) {
-	want, err := os.ReadFile("../../testdata/requests/weather.Qwen-Qwen3-0.6B.txt")
-	if err != nil {
-		t.Fatal(err)
+// TestHelpBinary: the built command exits 0 on -h, and 2 on a bad flag.
+func TestHelpBinary(t *testing.T) {
+	bin := binary(t)
+	for _, args := range [][]string{{"-h"}, {"gen", "-h"}, {"hash", "-h"}, {"ir", "-h"}, {"help", "render"}} {
+		out, err := exec.Command(bin, args...).Output()
+		if err != nil || !strings.Contains(string(out), "usage: tmplgen") {
+			t.Errorf("tmplgen %v: %v, stdout %q", args, err, out)
+		}
 	}
-	code, stdout, stderr := runCLI(t, "", "render", "-template", "Qwen-Qwen3-0.6B", "-request", "../../testdata/requests/weather.json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if stdout != string(want) {
-		t.Errorf("render output differs from Python Jinja2:\n got  %q\n want %q", stdout, want)
-	}
-	req, err := os.ReadFile("../../testdata/requests/weather.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code, stdout, _ := runCLI(t, string(req), "render", "-template", "Qwen-Qwen3-0.6B"); code != 0 || stdout != string(want) {
-		t.Errorf("render from standard input: exit %d", code)
+	err := exec.Command(bin, "gen", "-frobnicate").Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Errorf("tmplgen gen -frobnicate: %v, want exit 2", err)
 	}
 }
 
-// TestRenderModel renders through the chat template of a model file (the project's own
-// tiny GGUF in testdata/models, carrying templates/roka.jinja) with the model's special
-// tokens, and compares with Python Jinja2's rendering.
-func TestRenderModel(t *testing.T) {
-	want, err := os.ReadFile("../../testdata/requests/weather.roka-tiny.txt")
-	if err != nil {
-		t.Fatal(err)
+// TestVersion: version and -version print the release version that generated
+// headers carry.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"-version"}, {"--version"}} {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "tmplgen "+version.Version+" (") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
 	}
-	code, stdout, stderr := runCLI(t, "", "render", "-model", "../../testdata/models/roka-tiny.gguf", "-request", "../../testdata/requests/weather.json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if stdout != string(want) {
-		t.Errorf("render -model output differs from Python Jinja2:\n got  %q\n want %q", stdout, want)
+	if code, _, _ := runCLI(t, "", "version", "x"); code != 2 {
+		t.Errorf("version x: exit %d", code)
 	}
 }
 
-// TestRenderModelLlamaServer renders the model's template under the llama-server
-// profile, with the tokenizer flags of the model file (its tokenizer adds BOS, so the
-// rendered one is removed), and compares with llama.cpp's rendering (recorded by
-// testdata/requests/record_llama.py).
-func TestRenderModelLlamaServer(t *testing.T) {
-	want, err := os.ReadFile("../../testdata/requests/weather.roka-tiny.llama-server.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCLI(t, "", "render", "-model", "../../testdata/models/roka-tiny.gguf", "-profile", "llama-server", "-request", "../../testdata/requests/weather.json")
-	if code != 0 {
+// TestList lists the templates compiled into tmplgen: their names are what render
+// -template takes.
+func TestList(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "list")
+	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if stdout != string(want) {
-		t.Errorf("render -profile llama-server differs from llama.cpp:\n got  %q\n want %q", stdout, want)
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if got := strings.Fields(lines[0]); strings.Join(got, " ") != "NAME SHA256 ORIGIN CAPABILITIES" {
+		t.Errorf("header %q", lines[0])
 	}
+	all := compiled.All()
+	if len(lines) != len(all)+1 {
+		t.Errorf("%d lines for %d templates", len(lines), len(all))
+	}
+	qwen, _ := compiled.ByName("Qwen-Qwen3-0.6B")
+	want := []string{"Qwen-Qwen3-0.6B", qwen.SHA256, qwen.Origin, "system_role,string_content,tools,tool_calls,parallel_tool_calls,object_arguments,thinking,handler=generic"}
+	if !containsFields(lines, want) {
+		t.Errorf("no line %q in:\n%s", want, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "list", "-json")
+	var list []struct {
+		Name, SHA256, Origin string
+		Capabilities         struct{ Handler string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); code != 0 || err != nil || len(list) != len(all) {
+		t.Fatalf("list -json: exit %d, %v, %d entries", code, err, len(list))
+	}
+	for i, e := range list {
+		if e.Name != all[i].Name || e.SHA256 != all[i].SHA256 || e.Origin != all[i].Origin || e.Capabilities.Handler != all[i].Caps.Handler {
+			t.Errorf("entry %d: %+v, want %s", i, e, all[i].Name)
+		}
+		if code, _, stderr := runCLI(t, `{"messages": [{"role": "user", "content": "hi"}]}`, "render", "-template", e.Name); code == 2 {
+			t.Errorf("render -template %s: %s", e.Name, stderr)
+		}
+	}
+}
+
+// containsFields reports whether a line has exactly these whitespace-separated fields.
+func containsFields(lines, fields []string) bool {
+	for _, l := range lines {
+		if strings.Join(strings.Fields(l), " ") == strings.Join(fields, " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestHash prints the sha256 of each template of a template file or a model.
@@ -108,134 +219,15 @@ func TestHash(t *testing.T) {
 	if stdout != want {
 		t.Errorf("got\n%s\nwant\n%s", stdout, want)
 	}
-}
-
-// TestRenderErrors: bad input gives a one-line error saying what and where, and a
-// nonzero exit.
-func TestRenderErrors(t *testing.T) {
-	dir := t.TempDir()
-	truncated := filepath.Join(dir, "truncated.gguf")
-	if err := os.WriteFile(truncated, []byte("GGUF\x03\x00\x00\x00\x00\x00"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name  string
-		stdin string
-		args  []string
-		code  int
-		want  string
-	}{
-		{"no template", "", []string{"render"}, 2, "give one of -model and -template"},
-		{"unknown profile", "", []string{"render", "-template", "Qwen-Qwen3-0.6B", "-profile", "vllm"}, 2, `unknown profile "vllm"`},
-		{"model without a template", "", []string{"render", "-model", "../../testdata/models/no-template.gguf"}, 1, "no chat template"},
-		{"model without that variant", "", []string{"render", "-model", "../../testdata/models/roka-tiny.gguf", "-variant", "nope"}, 1, `no chat template named "nope"`},
-		{"truncated model", "", []string{"render", "-model", truncated}, 1, "gguf: "},
-		{"missing model", "", []string{"render", "-model", filepath.Join(dir, "nope.gguf")}, 1, "nope.gguf"},
-		{"missing file", "", []string{"render", "-template", filepath.Join(dir, "nope.jinja")}, 1, "neither a compiled template's name nor a file"},
-		{"malformed request", `{"messages": [`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, "request: offset"},
-		{"messages not a list", `{"messages": {}}`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, `"messages" must be a list`},
-		{"message not an object", `{"messages": ["hi"]}`, []string{"render", "-template", "Qwen-Qwen3-0.6B"}, 1, "messages[0] must be an object"},
-		{"raise_exception", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`,
-			[]string{"render", "-template", "google-gemma-2-2b-it"}, 1, "TemplateError: Conversation roles must alternate"},
-	}
-	for _, tt := range tests {
-		code, _, stderr := runCLI(t, tt.stdin, tt.args...)
-		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line containing %q", tt.name, code, stderr, tt.code, tt.want)
-		}
+	if code, _, stderr := runCLI(t, "", "hash"); code != 2 || !strings.Contains(stderr, "want template files or models") {
+		t.Errorf("hash without a file: exit %d, %s", code, stderr)
 	}
 }
 
-// TestRenderUncompiled renders a template that is not in the registry: it is compiled
-// into the cache (named by its sha256) and rendered there; the second time the cached
-// build is used.
-func TestRenderUncompiled(t *testing.T) {
-	cache := t.TempDir()
-	t.Setenv("TMPLGEN_CACHE", cache)
-	tmpl := filepath.Join(t.TempDir(), "new.jinja")
-	text := "{% for m in messages %}[{{ m.role | upper }}] {{ m.content }}\n{% endfor %}{{ bos_token }}"
-	if err := os.WriteFile(tmpl, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	req := `{"messages": [{"role": "user", "content": "hi"}], "bos_token": "<s>"}`
-	code, stdout, stderr := runCLI(t, req, "render", "-template", tmpl)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	sum := sha256.Sum256([]byte(text))
-	if want := "[USER] hi\n<s>"; stdout != want {
-		t.Errorf("got %q, want %q", stdout, want)
-	}
-	if !strings.Contains(stderr, hex.EncodeToString(sum[:])) || !strings.Contains(stderr, "not in the compiled registry") {
-		t.Errorf("stderr should say the template was compiled, naming its sha256: %q", stderr)
-	}
-	if _, err := os.Stat(filepath.Join(cache, hex.EncodeToString(sum[:]), "harness")); err != nil {
-		t.Errorf("no cached build: %v", err)
-	}
-	code, stdout, stderr = runCLI(t, req, "render", "-template", tmpl)
-	if code != 0 || stdout != "[USER] hi\n<s>" || stderr != "" {
-		t.Errorf("second render: exit %d, %q, stderr %q", code, stdout, stderr)
-	}
-}
-
-// TestGen compiles a template file into a package and checks what it wrote; a template
-// with a syntax error is reported with its line and column.
-func TestGen(t *testing.T) {
-	dir := t.TempDir()
-	tmpl := filepath.Join(dir, "my-model.jinja")
-	if err := os.WriteFile(tmpl, []byte("{% for m in messages %}{{ m.content }}{% endfor %}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "chat")
-	code, stdout, stderr := runCLI(t, "", "gen", "-o", out, tmpl)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if !strings.Contains(stdout, "wrote 1 templates") {
-		t.Errorf("stdout %q", stdout)
-	}
-	src, err := os.ReadFile(filepath.Join(out, "my_model.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"// Code generated by tmplgen from ", "package chat", "var MyModel = &runtime.Template{", "func renderMyModel(w *runtime.Writer, in *runtime.Input) {", "// my-model.jinja:1 {% for m in messages %}"} {
-		if !strings.Contains(string(src), want) {
-			t.Errorf("generated file lacks %q:\n%s", want, src)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(out, "registry.go")); err != nil {
-		t.Error(err)
-	}
-
-	bad := filepath.Join(dir, "bad.jinja")
-	if err := os.WriteFile(bad, []byte("line one\n{% if x %}\n{{ x + }}\n{% endif %}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, stderr = runCLI(t, "", "gen", "-o", out, bad)
-	if code != 1 || !strings.Contains(stderr, "line 3, column 8: unexpected") {
-		t.Errorf("bad template: exit %d, stderr %q", code, stderr)
-	}
-	refused := filepath.Join(dir, "refused.jinja")
-	if err := os.WriteFile(refused, []byte("{{ x.__class__ }}\n{% set _ = l.append(1) %}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, stderr = runCLI(t, "", "gen", "-o", out, refused)
-	if code != 0 || !strings.Contains(stderr, "refused.jinja:1:5: warning: .__class__ is a special attribute") ||
-		!strings.Contains(stderr, "refused.jinja:2:13: warning: .append() mutates a list or dict") {
-		t.Errorf("sandbox warnings: exit %d, stderr %q", code, stderr)
-	}
-	if code, _, stderr := runCLI(t, "", "gen", "-o", out); code != 2 || !strings.Contains(stderr, "no templates") {
-		t.Errorf("no input: exit %d, stderr %q", code, stderr)
-	}
-}
-
-// TestIR prints the IR of a template.
+// TestIR prints the IR of a template file, and of each template of a model (what hash
+// and audit accept).
 func TestIR(t *testing.T) {
-	dir := t.TempDir()
-	tmpl := filepath.Join(dir, "t.jinja")
-	if err := os.WriteFile(tmpl, []byte("{% set x = 1 %}{{ x + 1 }}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tmpl := writeFile(t, filepath.Join(t.TempDir(), "t.jinja"), "{% set x = 1 %}{{ x + 1 }}")
 	code, stdout, stderr := runCLI(t, "", "ir", tmpl)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -245,12 +237,24 @@ func TestIR(t *testing.T) {
 			t.Errorf("ir output lacks %q:\n%s", want, stdout)
 		}
 	}
+	code, stdout, stderr = runCLI(t, "", "ir", "../../testdata/models/roka-tiny.gguf")
+	if code != 0 {
+		t.Fatalf("ir of a model: exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "# Roka Tiny\n") || !strings.Contains(stdout, "template roka-tiny.gguf\n") {
+		t.Errorf("ir of a model:\n%s", stdout)
+	}
+	for _, want := range []string{"\n# Roka Tiny:chatml\n", "\n# Roka Tiny:tool_use\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("ir of a model lacks %q", want)
+		}
+	}
 	if code, _, _ := runCLI(t, "", "ir"); code != 2 {
 		t.Errorf("ir without a file: exit %d", code)
 	}
 }
 
-// TestCheckUsage: check needs its directories and a known engine.
+// TestCheckUsage: check needs its directories and a known engine, spelled either way.
 func TestCheckUsage(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "check"); code != 2 || !strings.Contains(stderr, "-templates and -expected are required") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
@@ -258,61 +262,14 @@ func TestCheckUsage(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "check", "-templates", ".", "-expected", ".", "-engine", "nope"); code != 2 || !strings.Contains(stderr, "unknown engine") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
-}
-
-// TestAudit reports the fields a template reads, the variables it takes, what it
-// refuses and the special tokens it writes; -diff shows what changed between two
-// versions.
-func TestAudit(t *testing.T) {
-	dir := t.TempDir()
-	v1 := filepath.Join(dir, "v1.jinja")
-	v2 := filepath.Join(dir, "v2.jinja")
-	write := func(path, text string) {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+	for _, engine := range []string{"llama-server", "llama_server", "llama-legacy", "llama_legacy", "transformers"} {
+		code, _, stderr := runCLI(t, "", "check", "-templates", ".", "-expected", ".", "-engine", engine, "-cases", filepath.Join(t.TempDir(), "none.json"))
+		if code != 1 || !strings.Contains(stderr, "none.json") {
+			t.Errorf("-engine %s: exit %d, stderr %q; want the missing cases file reported", engine, code, stderr)
 		}
 	}
-	write(v1, `{%- if messages[0].role == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}
-{%- for m in messages %}<start_of_turn>{{ m.role }}
-{{ m.content | trim }}<end_of_turn>
-{% endfor %}{% if add_generation_prompt %}<start_of_turn>model
-{% endif %}`)
-	write(v2, `{%- for m in messages %}<start_of_turn>{{ m.role }}
-{{ m.content | trim }}{% if m.reasoning_content and enable_thinking %}<think>{{ m.reasoning_content }}</think>{% endif %}<end_of_turn>
-{% endfor %}{% if add_generation_prompt %}<start_of_turn>model
-{% endif %}`)
-	code, stdout, stderr := runCLI(t, "", "audit", v1)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{
-		"template v1",
-		"reads from the request:\n  add_generation_prompt\n  messages[].content\n  messages[].role\n",
-		"reads these variables (chat_template_kwargs):\n  (none)",
-		"refuses input with (raise_exception):\n  line 1: System role not supported",
-		"writes these special tokens literally:\n  <end_of_turn> <start_of_turn>",
-	} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("audit output lacks %q:\n%s", want, stdout)
-		}
-	}
-	code, stdout, stderr = runCLI(t, "", "audit", "-diff", v2, v1)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{
-		"--- v1 (sha256 ", "+++ v2 (sha256 ",
-		"reads from the request:\n  + messages[].reasoning_content",
-		"reads these variables (chat_template_kwargs):\n  + enable_thinking",
-		"refuses input with (raise_exception):\n  - line 1: System role not supported",
-		"writes these special tokens literally:\n  + </think>\n  + <think>",
-		"- {%- if messages[0].role == 'system' %}",
-	} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("audit -diff output lacks %q:\n%s", want, stdout)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "audit"); code != 2 || !strings.Contains(stderr, "want one template file or model") {
-		t.Errorf("audit without a file: exit %d, %s", code, stderr)
+	bad := writeFile(t, filepath.Join(t.TempDir(), "cases.json"), "[\n  {\"id\": \"a\",}\n]")
+	if code, _, stderr := runCLI(t, "", "check", "-templates", ".", "-expected", ".", "-cases", bad); code != 1 || !strings.Contains(stderr, bad+": ") || !strings.Contains(stderr, "line 2, column") {
+		t.Errorf("malformed cases file: exit %d, stderr %q; want its name, line and column", code, stderr)
 	}
 }

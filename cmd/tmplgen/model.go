@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,11 +11,15 @@ import (
 
 // readInput reads the chat templates of an input: a .jinja file, or a model (a GGUF
 // file, a tokenizer_config.json or a model directory) whose templates are named after
-// the model (named variants as MODEL:VARIANT). The model's information is returned
-// for a model input, nil for a template file.
-func readInput(path string) ([]source, *runtime.ModelInfo, error) {
+// the model (named variants as MODEL:VARIANT). A name other than "" replaces the
+// file's or model's. The model's information is returned for a model input, nil for a
+// template file.
+func readInput(path, name string) ([]source, *runtime.ModelInfo, error) {
 	if isTemplateFile(path) {
 		s, err := readTemplateFile(path)
+		if name != "" {
+			s.Name = name
+		}
 		return []source{s}, nil, err
 	}
 	info, err := runtime.ReadModel(path)
@@ -26,10 +31,7 @@ func readInput(path string) ([]source, *runtime.ModelInfo, error) {
 		_, err := info.Template("")
 		return nil, nil, err
 	}
-	model := info.Name
-	if model == "" {
-		model = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	}
+	model := cmp.Or(name, info.Name, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	tokens := map[string]string{}
 	if info.HasBOS {
 		tokens["bos_token"] = info.BOSToken

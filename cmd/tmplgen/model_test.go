@@ -27,7 +27,7 @@ func TestGGUFMatchesCatalog(t *testing.T) {
 	if err := m.WriteFile(gguf); err != nil {
 		t.Fatal(err)
 	}
-	srcs, _, err := readInput(gguf)
+	srcs, _, err := readInput(gguf, "")
 	if err != nil {
 		t.Fatal(err)
 	}

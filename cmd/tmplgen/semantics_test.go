@@ -95,10 +95,11 @@ func TestSemantics(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	var stderr bytes.Buffer
-	got, err := renderPairs(units, pairs, compileErrs, nil, now, "", false, false, &stderr)
+	got, failures, err := renderEach(units, pairs, compileErrs, nil, now, "", false, false, &stderr)
 	if err != nil {
 		t.Fatalf("rendering the snippets: %v\n%s", err, stderr.String())
 	}
+	buildErrs := buildErrors(failures)
 	for id := range knownDifferences {
 		if _, ok := byName[id]; !ok {
 			t.Errorf("knownDifferences names %q, which is not a snippet", id)
@@ -106,6 +107,11 @@ func TestSemantics(t *testing.T) {
 	}
 	nfail := 0
 	for i, p := range pairs {
+		if err, ok := buildErrs[p.template]; ok {
+			nfail++
+			t.Errorf("%s: the generated Go does not build: %v", p.template, err)
+			continue
+		}
 		reason, known := knownDifferences[p.template]
 		if same(p.want, got[i]) {
 			if known {

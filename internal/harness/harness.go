@@ -9,12 +9,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,24 +65,79 @@ const Package = "github.com/tmplgen/tmplgen/checkpkg"
 const Binary = "harness"
 
 // Build writes a module holding the runtime's source, the units (as package checkpkg)
-// and the rendering program into dir, and builds the program. It returns the program's
-// path.
+// and the rendering program into dir, and builds the program with the Go toolchain. It
+// returns the program's path.
 func Build(dir string, units []*codegen.Unit) (string, error) {
-	if err := writeModule(dir, units); err != nil {
-		return "", err
+	bin, failures, err := BuildEach(dir, units)
+	if err == nil && len(failures) > 0 {
+		err = fmt.Errorf("building the compiled templates: %w", failures[0].Err)
+	}
+	return bin, err
+}
+
+// Failure is a unit whose generated Go does not build.
+type Failure struct {
+	Unit *codegen.Unit
+	Err  error // the compiler's errors in the unit's file
+}
+
+// BuildEach builds as Build does, except that the units whose generated Go does not
+// build are left out: the compiler's errors name their files, and the rest is built
+// again without them. It returns the program and the units left out; it fails when a
+// build error is not in the file of a unit.
+func BuildEach(dir string, units []*codegen.Unit) (string, []Failure, error) {
+	if _, err := exec.LookPath("go"); err != nil {
+		return "", nil, fmt.Errorf("building compiled templates needs the Go toolchain, and there is no go command on PATH (install Go from https://go.dev/dl/): %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(harnessMain), 0o644); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	bin := filepath.Join(dir, Binary)
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the compiled templates: %v\n%s", err, out)
+	var failures []Failure
+	for {
+		if err := writeModule(dir, units); err != nil {
+			return "", nil, err
+		}
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Dir = dir
+		build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		out, err := build.CombinedOutput()
+		if err == nil {
+			return bin, failures, nil
+		}
+		failed := failingUnits(out, units)
+		if len(failed) == 0 {
+			return "", nil, fmt.Errorf("building the compiled templates: %v\n%s", err, out)
+		}
+		failures = append(failures, failed...)
+		units = slices.DeleteFunc(slices.Clone(units), func(u *codegen.Unit) bool {
+			return slices.ContainsFunc(failed, func(f Failure) bool { return f.Unit == u })
+		})
 	}
-	return bin, nil
 }
+
+// buildError is a line of the compiler's output that places an error in a file of
+// package checkpkg.
+var buildError = regexp.MustCompile(`(?m)^(?:\./)?checkpkg/(unit\d+\.go):\d+:\d+: .*$`)
+
+// failingUnits returns the units whose files the errors of a build's output are in, with
+// those errors, in the order of the units.
+func failingUnits(out []byte, units []*codegen.Unit) []Failure {
+	errs := map[string][]string{}
+	for _, m := range buildError.FindAllSubmatch(out, -1) {
+		errs[string(m[1])] = append(errs[string(m[1])], string(m[0]))
+	}
+	var failed []Failure
+	for i, u := range units {
+		if lines := errs[unitFile(i)]; lines != nil {
+			failed = append(failed, Failure{Unit: u, Err: errors.New(strings.Join(lines, "\n"))})
+		}
+	}
+	return failed
+}
+
+// unitFile names the file of the i'th unit in package checkpkg.
+func unitFile(i int) string { return fmt.Sprintf("unit%04d.go", i) }
 
 // Run renders the requests with a program Build made, with the given clock for
 // strftime_now. The results are in the order of the requests.
@@ -185,7 +243,8 @@ func export(t *runtime.Template, in *runtime.Input, res map[string]string) {
 `
 
 // writeModule writes a module with the module path of tmplgen holding the runtime's
-// source and the units as package checkpkg, so that it builds without any download.
+// source and the units as package checkpkg (the i'th in unitFile(i)), so that it builds
+// without any download.
 func writeModule(dir string, units []*codegen.Unit) error {
 	gomod := "module github.com/tmplgen/tmplgen\n\ngo 1.26\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
@@ -211,7 +270,28 @@ func writeModule(dir string, units []*codegen.Unit) error {
 			return err
 		}
 	}
-	return codegen.WritePackage(filepath.Join(dir, "checkpkg"), "checkpkg", units)
+	pkgDir := filepath.Join(dir, "checkpkg")
+	// a unit left out of the last build leaves no file behind
+	if err := os.RemoveAll(pkgDir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
+		return err
+	}
+	for i, u := range units {
+		src, err := codegen.File("checkpkg", u)
+		if err != nil {
+			return fmt.Errorf("%s: %w", u.Origin, err)
+		}
+		if err := os.WriteFile(filepath.Join(pkgDir, unitFile(i)), src, 0o644); err != nil {
+			return err
+		}
+	}
+	src, err := codegen.Registry("checkpkg", units)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(pkgDir, "registry.go"), src, 0o644)
 }
 
 // ReadGeneratorSources reads every Go file of the module at root that the generator is

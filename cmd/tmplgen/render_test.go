@@ -1,0 +1,182 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tmplgen/tmplgen/internal/version"
+)
+
+// TestRender renders the README's request through the compiled Qwen3 renderer and
+// compares with Python Jinja2's rendering (recorded by testdata/requests/record.py),
+// with the request given each way render takes it.
+func TestRender(t *testing.T) {
+	const reqFile = "../../testdata/requests/weather.json"
+	want, err := os.ReadFile("../../testdata/requests/weather.Qwen-Qwen3-0.6B.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := os.ReadFile(reqFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"-request", reqFile}},
+		{"", []string{reqFile}},
+		{string(req), []string{"-request", "-"}},
+		{string(req), nil},
+	} {
+		code, stdout, stderr := runCLI(t, tt.stdin, append([]string{"render", "-template", "Qwen-Qwen3-0.6B"}, tt.args...)...)
+		if code != 0 || stdout != string(want) {
+			t.Errorf("render %v: exit %d, stderr %q; output differs from Python Jinja2:\n got  %q\n want %q", tt.args, code, stderr, stdout, want)
+		}
+	}
+}
+
+// TestRenderModel renders through the chat template of a model file (the project's own
+// tiny GGUF in testdata/models, carrying templates/roka.jinja) with the model's special
+// tokens, and compares with Python Jinja2's rendering.
+func TestRenderModel(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/requests/weather.roka-tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "render", "-model", "../../testdata/models/roka-tiny.gguf", "../../testdata/requests/weather.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stdout != string(want) {
+		t.Errorf("render -model output differs from Python Jinja2:\n got  %q\n want %q", stdout, want)
+	}
+}
+
+// TestRenderModelLlamaServer renders the model's template under the llama-server
+// profile (spelled either way), with the tokenizer flags of the model file (its
+// tokenizer adds BOS, so the rendered one is removed), and compares with llama.cpp's
+// rendering (recorded by testdata/requests/record_llama.py).
+func TestRenderModelLlamaServer(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/requests/weather.roka-tiny.llama-server.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, profile := range []string{"llama-server", "llama_server"} {
+		code, stdout, stderr := runCLI(t, "", "render", "-model", "../../testdata/models/roka-tiny.gguf", "-profile", profile, "-request", "../../testdata/requests/weather.json")
+		if code != 0 {
+			t.Fatalf("-profile %s: exit %d: %s", profile, code, stderr)
+		}
+		if stdout != string(want) {
+			t.Errorf("render -profile %s differs from llama.cpp:\n got  %q\n want %q", profile, stdout, want)
+		}
+	}
+}
+
+// TestRenderErrors: every flag combination render cannot honour is a usage error
+// (exit 2), and bad input gives a one-line error saying what and where (exit 1).
+func TestRenderErrors(t *testing.T) {
+	dir := t.TempDir()
+	truncated := writeFile(t, filepath.Join(dir, "truncated.gguf"), "GGUF\x03\x00\x00\x00\x00\x00")
+	tmpl := writeFile(t, filepath.Join(dir, "t.jinja"), "{% for m in messages %}{{ m.content }}{% endfor %}")
+	badReq := writeFile(t, filepath.Join(dir, "bad.json"), "{\n  \"messages\": [\n    {\"role\": \"user\",, \"content\": \"hi\"}\n  ]\n}\n")
+	const model, qwen, req = "../../testdata/models/roka-tiny.gguf", "Qwen-Qwen3-0.6B", "../../testdata/requests/weather.json"
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"no template", "", []string{"render"}, 2, "give one of -model and -template"},
+		{"both templates", "", []string{"render", "-model", model, "-template", qwen}, 2, "give one of -model and -template"},
+		{"unknown profile", "", []string{"render", "-template", qwen, "-profile", "vllm"}, 2, `unknown profile "vllm"`},
+		{"variant of a template", "", []string{"render", "-template", qwen, "-variant", "tool_use", req}, 2, "-variant chooses among a -model's templates"},
+		{"template file as model", "", []string{"render", "-model", tmpl, req}, 2, "t.jinja is a template file, not a model"},
+		{"two requests", "", []string{"render", "-template", qwen, req, req}, 2, "want at most one REQUEST file"},
+		{"request twice", "", []string{"render", "-template", qwen, "-request", req, req}, 2, "give the request once"},
+		{"model without a template", "", []string{"render", "-model", "../../testdata/models/no-template.gguf"}, 1, "no chat template"},
+		{"model without that variant", "", []string{"render", "-model", model, "-variant", "nope"}, 1, `no chat template named "nope"`},
+		{"truncated model", "", []string{"render", "-model", truncated}, 1, "gguf: " + truncated + ": offset "},
+		{"missing model", "", []string{"render", "-model", filepath.Join(dir, "nope.gguf")}, 1, "nope.gguf"},
+		{"missing file", "", []string{"render", "-template", filepath.Join(dir, "nope.jinja")}, 1, "neither a compiled template's name (tmplgen list shows them) nor a file"},
+		{"missing request", "", []string{"render", "-template", qwen, filepath.Join(dir, "nope.json")}, 1, "nope.json"},
+		{"malformed request", `{"messages": [`, []string{"render", "-template", qwen}, 1, "standard input: request: "},
+		{"malformed request file", "", []string{"render", "-template", qwen, badReq}, 1, badReq + ": request: "},
+		{"malformed request file", "", []string{"render", "-template", qwen, badReq}, 1, "at line 3, column 21"},
+		{"a model as the request", "", []string{"render", "-template", qwen, model}, 1, "roka-tiny.gguf: request: "},
+		{"messages not a list", `{"messages": {}}`, []string{"render", "-template", qwen}, 1, `"messages" must be a list`},
+		{"message not an object", `{"messages": ["hi"]}`, []string{"render", "-template", qwen}, 1, "messages[0] must be an object"},
+		{"raise_exception", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`,
+			[]string{"render", "-template", "google-gemma-2-2b-it"}, 1, "TemplateError: Conversation roles must alternate"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runCLI(t, tt.stdin, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line containing %q", tt.name, code, stderr, tt.code, tt.want)
+		}
+	}
+}
+
+// TestRenderUncompiled renders a template that is not in the registry: it is compiled
+// into the cache (in a folder of this tmplgen's version, named by the template's
+// sha256) and rendered there; the second time the cached build is used.
+func TestRenderUncompiled(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("TMPLGEN_CACHE", cache)
+	text := "{% for m in messages %}[{{ m.role | upper }}] {{ m.content }}\n{% endfor %}{{ bos_token }}"
+	tmpl := writeFile(t, filepath.Join(t.TempDir(), "new.jinja"), text)
+	req := `{"messages": [{"role": "user", "content": "hi"}], "bos_token": "<s>"}`
+	code, stdout, stderr := runCLI(t, req, "render", "-template", tmpl)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sum := sha256.Sum256([]byte(text))
+	if want := "[USER] hi\n<s>"; stdout != want {
+		t.Errorf("got %q, want %q", stdout, want)
+	}
+	if !strings.Contains(stderr, hex.EncodeToString(sum[:])) || !strings.Contains(stderr, "not compiled into tmplgen") {
+		t.Errorf("stderr should say the template was compiled, naming its sha256: %q", stderr)
+	}
+	entries, err := filepath.Glob(filepath.Join(cache, "*", "*"))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("cache entries %v (%v), want one", entries, err)
+	}
+	if dir, base := filepath.Split(entries[0]); base != hex.EncodeToString(sum[:]) || !strings.HasPrefix(filepath.Base(dir), version.Version+"-") {
+		t.Errorf("cache entry %s, want VERSION-BUILD/SHA256", entries[0])
+	}
+	if _, err := os.Stat(filepath.Join(entries[0], "harness")); err != nil {
+		t.Errorf("no cached build: %v", err)
+	}
+	code, stdout, stderr = runCLI(t, req, "render", "-template", tmpl)
+	if code != 0 || stdout != "[USER] hi\n<s>" || stderr != "" {
+		t.Errorf("second render: exit %d, %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestRenderWithoutGo: without the Go toolchain, rendering a template that is not
+// compiled in says so plainly and leaves nothing in the cache.
+func TestRenderWithoutGo(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("TMPLGEN_CACHE", cache)
+	t.Setenv("PATH", t.TempDir())
+	tmpl := writeFile(t, filepath.Join(t.TempDir(), "new.jinja"), "{{ messages | length }} messages")
+	code, stdout, stderr := runCLI(t, `{"messages": []}`, "render", "-template", tmpl)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "needs the Go toolchain, and there is no go command on PATH") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	var left []string
+	filepath.WalkDir(cache, func(path string, d os.DirEntry, err error) error {
+		if path != cache && (err != nil || !d.IsDir() || filepath.Dir(path) != cache) {
+			left = append(left, path)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("the failed build left %v in the cache", left)
+	}
+}

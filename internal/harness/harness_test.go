@@ -1,0 +1,47 @@
+package harness_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/internal/harness"
+)
+
+// TestBuildEach: a unit whose Go does not build (here, one that declares the variable
+// of another) is left out with its compiler errors, and the others build and render.
+func TestBuildEach(t *testing.T) {
+	units, failed := codegen.Compile([]codegen.Source{
+		{Name: "a", File: "a.jinja", Text: "A"},
+		{Name: "b", File: "b.jinja", Text: "B"},
+		{Name: "c", File: "c.jinja", Text: "C"},
+	})
+	if len(failed) > 0 {
+		t.Fatal(failed[0])
+	}
+	units[1].Ident = units[0].Ident
+	bin, failures, err := harness.BuildEach(t.TempDir(), units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failures) != 1 || failures[0].Unit != units[1] {
+		t.Fatalf("failures %v, want b's only", failures)
+	}
+	if msg := failures[0].Err.Error(); !strings.Contains(msg, "redeclared") {
+		t.Errorf("b's build error %q does not say what is wrong", msg)
+	}
+	req := json.RawMessage(`{"messages":[]}`)
+	got, err := harness.Run(bin, []harness.Request{{Template: "a", Request: req}, {Template: "b", Request: req}, {Template: "c", Request: req}}, time.Now(), os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`prompt "A"`, "error: no template b", `prompt "C"`}
+	for i, r := range got {
+		if r.String() != want[i] {
+			t.Errorf("request %d: %s, want %s", i, r, want[i])
+		}
+	}
+}
