@@ -9,9 +9,13 @@ import (
 // Attr is Jinja2's x.name in the sandbox: a Python attribute of x (a method of a dict,
 // str or list, an attribute of the loop variable or a namespace) if there is one,
 // otherwise the item x["name"], otherwise an undefined value that remembers what was
-// looked up. Attributes of undefined values raise UndefinedError.
+// looked up. Attributes of undefined values raise UndefinedError, except those Python's
+// Undefined object has (its special attributes), which the sandbox refuses.
 func (v Value) Attr(name string) Value {
 	if v.kind == KindUndefined {
+		if undefinedDunders[name] {
+			return unsafeAttr(v, name)
+		}
 		v.undefinedError()
 	}
 	if v.kind == KindDict && !mayBeDictAttribute(name) {
@@ -30,6 +34,24 @@ func (v Value) Attr(name string) Value {
 		}
 	}
 	return missingAttr(v, name)
+}
+
+// undefinedDunders are the attributes of Jinja2's Undefined object (dir(Undefined())):
+// all start with "_", so the sandbox refuses them.
+var undefinedDunders = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`__add__ __aiter__ __bool__ __call__ __class__ __complex__
+		__delattr__ __dir__ __div__ __doc__ __eq__ __float__ __floordiv__ __format__ __ge__
+		__getattr__ __getattribute__ __getitem__ __getstate__ __gt__ __hash__ __init__
+		__init_subclass__ __int__ __iter__ __le__ __len__ __lt__ __mod__ __module__ __mul__
+		__ne__ __neg__ __new__ __pos__ __pow__ __radd__ __rdiv__ __reduce__ __reduce_ex__
+		__repr__ __rfloordiv__ __rmod__ __rmul__ __rpow__ __rsub__ __rtruediv__ __setattr__
+		__sizeof__ __slots__ __str__ __sub__ __subclasshook__ __truediv__
+		_fail_with_undefined_error _undefined_exception _undefined_hint _undefined_message
+		_undefined_name _undefined_obj`) {
+		undefinedDunders[n] = true
+	}
 }
 
 // mayBeDictAttribute reports whether name could be a Python attribute of a dict: one of
@@ -125,22 +147,24 @@ func (v Value) ItemStr(key string) Value {
 func (v Value) ItemInt(i int64) Value {
 	if (v.kind == KindList || v.kind == KindTuple) && !isDictView(v) {
 		items := v.list().Items
-		if i < 0 {
-			i += int64(len(items))
+		pos := i
+		if pos < 0 {
+			pos += int64(len(items))
 		}
-		if i >= 0 && i < int64(len(items)) {
-			return items[i]
+		if pos >= 0 && pos < int64(len(items)) {
+			return items[pos]
 		}
 	}
 	return v.Item(Int(i))
 }
 
-// lookupItem is Python's x[key] without the attribute fallback.
+// lookupItem is Python's x[key] without the attribute fallback. Where Python raises
+// TypeError (an unhashable key), the sandbox's getitem finds nothing.
 func (v Value) lookupItem(key Value) (Value, bool) {
 	switch v.kind {
 	case KindDict:
 		if key.kind == KindList || key.kind == KindDict {
-			throw(TypeError, "unhashable type: '%s'", key.TypeName())
+			return Value{}, false
 		}
 		return v.dict().Get(key)
 	case KindList, KindTuple:
