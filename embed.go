@@ -1,12 +1,9 @@
-// Package tmplgen compiles Jinja chat templates into Go functions. The compiler lives in
-// the packages syntax, ir and codegen; the command is cmd/tmplgen; generated code calls
-// package runtime. This package holds the runtime's source, which the command writes
-// into the temporary modules it builds (tmplgen check, tmplgen render).
 package tmplgen
 
 import "embed"
 
-// RuntimeSource is the source of package runtime.
+// RuntimeSource is the source of package runtime, for the command (cmd/tmplgen), which
+// writes it into the temporary modules it builds (tmplgen check, tmplgen render).
 //
 //go:embed runtime/*.go
 var RuntimeSource embed.FS

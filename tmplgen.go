@@ -1,0 +1,117 @@
+// Package tmplgen renders chat prompts with compiled chat templates: the prompt format
+// every LLM checkpoint carries as a Jinja program (tokenizer.chat_template), compiled
+// ahead of time into a Go function whose output is byte-identical to Python Jinja2 as
+// Hugging Face transformers' apply_chat_template runs it, and, under the LlamaServer
+// profile, to llama.cpp's llama-server.
+//
+// A service decodes a request (ParseRequest, or builds the conversation from Go values
+// with MessagesValue and ToolsValue), finds the model's template in a package of
+// compiled templates (the module's generated package, or one `tmplgen gen` wrote from
+// the model's files) by its text or name, and renders:
+//
+//	req, err := tmplgen.ParseRequest(body)      // OpenAI-style: messages, tools, chat_template_kwargs...
+//	t, err := chattmpl.LookupText(templateText) // unknown text is an *UnknownTemplateError, never guessed
+//	prompt, err := t.Render(&req.Input)
+//
+// A Template is immutable and a render never modifies its Input, so one Template (and
+// one Input) may be rendered from any number of goroutines at once. Errors a caller
+// inspects with errors.As: *RaiseError (the template refused the conversation with
+// raise_exception), *Error (a render failed: its kind, message and template position),
+// *JSONError (a request that is not valid JSON: line, column, path),
+// *UnknownTemplateError.
+//
+// Model files (GGUF, tokenizer_config.json) are read by package
+// github.com/tmplgen/tmplgen/runtime (ReadModel); the command cmd/tmplgen compiles
+// templates. Package runtime is also what generated code calls; programs need only
+// this package.
+package tmplgen
+
+import (
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// Template is a compiled chat template: Render, AppendRender (into a caller's buffer),
+// its name, sha256 and the capabilities llama.cpp sees in it.
+type Template = runtime.Template
+
+// Registry is a set of compiled templates, looked up by sha256, text or name; each
+// generated package has one.
+type Registry = runtime.Registry
+
+// UnknownTemplateError is a template text no compiled renderer was generated from; it
+// names the text's sha256.
+type UnknownTemplateError = runtime.UnknownTemplateError
+
+// SHA256 is the hex sha256 of a template's text: what a Registry is keyed by.
+func SHA256(text string) string { return runtime.SHA256(text) }
+
+// Input is what a template renders: the conversation, tools, documents, special
+// tokens, extra template variables (Kwargs), the clock, limits and the profile.
+type Input = runtime.Input
+
+// Request is an OpenAI-style chat request decoded into an Input.
+type Request = runtime.Request
+
+// ParseRequest decodes an OpenAI-style JSON request: messages, tools, documents,
+// add_generation_prompt, continue_final_message, chat_template_kwargs, special tokens
+// and llama-server's fields (tool_choice, reasoning_format...); fields neither reference
+// reads (model, temperature...) are ignored.
+func ParseRequest(data []byte) (*Request, error) { return runtime.ParseRequest(data) }
+
+// Value is a template value with Python semantics (what Input's fields hold).
+type Value = runtime.Value
+
+// ValueOf converts an ordinary Go value (structs with json tags, slices, maps,
+// json.RawMessage...) into a Value, as encoding/json would serialise it.
+func ValueOf(x any) (Value, error) { return runtime.ValueOf(x) }
+
+// Message, ContentPart, ToolCall and Tool are the conversation with OpenAI's field
+// names, for a service that has it as Go values.
+type (
+	Message     = runtime.Message
+	ContentPart = runtime.ContentPart
+	ToolCall    = runtime.ToolCall
+	Tool        = runtime.Tool
+)
+
+// MessagesValue converts messages into Input.Messages, without reflection.
+func MessagesValue(msgs []Message) (Value, error) { return runtime.MessagesValue(msgs) }
+
+// ToolsValue converts tools into Input.Tools (None for nil), without reflection.
+func ToolsValue(tools []Tool) (Value, error) { return runtime.ToolsValue(tools) }
+
+// Continuation is Input.ContinueFinalMessage: whether the final message is left open.
+type Continuation = runtime.Continuation
+
+// The continuations (continue_final_message: false, true, "content",
+// "reasoning_content").
+const (
+	ContinueNone      = runtime.ContinueNone
+	ContinueAuto      = runtime.ContinueAuto
+	ContinueContent   = runtime.ContinueContent
+	ContinueReasoning = runtime.ContinueReasoning
+)
+
+// Profile is the request handling around the template: Transformers or LlamaServer.
+type Profile = runtime.Profile
+
+// The profiles.
+const (
+	// Transformers renders as transformers' apply_chat_template does (the default).
+	Transformers = runtime.Transformers
+	// LlamaServer renders the prompt llama.cpp's llama-server builds for the request.
+	LlamaServer = runtime.LlamaServer
+)
+
+// ServerFields are the request fields only llama-server reads (Input.Server).
+type ServerFields = runtime.ServerFields
+
+// Limits bound the work of one render (output size, loop iterations, call depth).
+type Limits = runtime.Limits
+
+// Error is a failed render: its kind (as Python names the exception), message and
+// template position.
+type Error = runtime.Error
+
+// RaiseError is the template refusing its input with raise_exception(message).
+type RaiseError = runtime.RaiseError
