@@ -53,6 +53,16 @@ type Unit struct {
 // Generator names what generated files say made them.
 const Generator = "tmplgen"
 
+// versionGuard writes the assertion that the runtime the file builds with is the
+// version of this generator (see runtime.Version).
+func versionGuard(f *jen.File) {
+	v := strings.NewReplacer(".", "_", "-", "_").Replace(version.Version)
+	f.Commentf("The runtime must be %s, the version this file was generated for: against another,", version.Version)
+	f.Comment("this line does not compile. Generate the file again with the tmplgen of that runtime.")
+	f.Var().Id("_").Interface(jen.Id("IsVersion_"+v).Params()).Op("=").Qual(RuntimePath, "ThisVersion")
+	f.Line()
+}
+
 // File returns the Go source of one template's file in package pkg.
 func File(pkg string, u *Unit) ([]byte, error) {
 	f := jen.NewFile(pkg)
@@ -96,6 +106,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	}
 	f.Var().Id(u.Ident).Op("=").Op("&").Qual(RuntimePath, "Template").Values(fields)
 	f.Line()
+	versionGuard(f)
 	f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))
 	f.Func().Id(fn).Params(
 		jen.Id("w").Op("*").Qual(RuntimePath, "Writer"),
@@ -116,6 +127,7 @@ func Registry(pkg string, units []*Unit) ([]byte, error) {
 	for _, u := range sorted {
 		ids = append(ids, jen.Line().Id(u.Ident))
 	}
+	versionGuard(f)
 	f.Comment("Registry holds the chat templates compiled into this package.")
 	f.Var().Id("Registry").Op("=").Add(rt("NewRegistry")).Call(append(ids, jen.Line())...)
 	f.Line()

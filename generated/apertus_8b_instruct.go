@@ -34,6 +34,12 @@ var Apertus8BInstruct = &runtime.Template{
 	SHA256: "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
 func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

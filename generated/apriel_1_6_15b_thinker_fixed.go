@@ -34,6 +34,12 @@ var Apriel1615bThinkerFixed = &runtime.Template{
 	SHA256: "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
 func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")

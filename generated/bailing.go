@@ -34,6 +34,12 @@ var Bailing = &runtime.Template{
 	SHA256: "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderBailing renders bailing.jinja.
 func renderBailing(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

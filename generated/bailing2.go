@@ -34,6 +34,12 @@ var Bailing2 = &runtime.Template{
 	SHA256: "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderBailing2 renders bailing2.jinja.
 func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

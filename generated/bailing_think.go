@@ -34,6 +34,12 @@ var BailingThink = &runtime.Template{
 	SHA256: "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderBailingThink renders bailing-think.jinja.
 func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

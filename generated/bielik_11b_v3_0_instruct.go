@@ -34,6 +34,12 @@ var Bielik11BV30Instruct = &runtime.Template{
 	SHA256: "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderBielik11BV30Instruct renders Bielik-11B-v3.0-Instruct.jinja.
 func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

@@ -34,6 +34,12 @@ var ByteDanceSeedOSS = &runtime.Template{
 	SHA256: "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
 func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	var bosToken runtime.Value

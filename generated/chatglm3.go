@@ -34,6 +34,12 @@ var Chatglm3 = &runtime.Template{
 	SHA256: "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderChatglm3 renders chatglm3.jinja.
 func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

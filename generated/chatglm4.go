@@ -34,6 +34,12 @@ var Chatglm4 = &runtime.Template{
 	SHA256: "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderChatglm4 renders chatglm4.jinja.
 func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var Chatml = &runtime.Template{
 	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderChatml renders chatml.jinja.
 func renderChatml(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var Cohere2MoE = &runtime.Template{
 	SHA256: "d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderCohere2MoE renders Cohere2MoE.jinja.
 func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	platformInstructionOverride := in.Lookup("platform_instruction_override")

@@ -34,6 +34,12 @@ var CohereForAIC4aiCommandR7b122024ToolUse = &runtime.Template{
 	SHA256: "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderCohereForAIC4aiCommandR7b122024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
 func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

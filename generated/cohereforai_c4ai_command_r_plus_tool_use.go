@@ -34,6 +34,12 @@ var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 	SHA256: "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderCohereForAIC4aiCommandRPlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
 func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

@@ -34,6 +34,12 @@ var CommandR = &runtime.Template{
 	SHA256: "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderCommandR renders command-r.jinja.
 func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var Deepseek = &runtime.Template{
 	SHA256: "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepseek renders deepseek.jinja.
 func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

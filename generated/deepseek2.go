@@ -34,6 +34,12 @@ var Deepseek2 = &runtime.Template{
 	SHA256: "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepseek2 renders deepseek2.jinja.
 func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

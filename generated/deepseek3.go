@@ -34,6 +34,12 @@ var Deepseek3 = &runtime.Template{
 	SHA256: "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepseek3 renders deepseek3.jinja.
 func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
 	SHA256: "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
 func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

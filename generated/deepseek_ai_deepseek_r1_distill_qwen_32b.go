@@ -34,6 +34,12 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 	SHA256: "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

@@ -34,6 +34,12 @@ var DeepseekAiDeepSeekV31 = &runtime.Template{
 	SHA256: "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepseekAiDeepSeekV31 renders deepseek-ai-DeepSeek-V3.1.jinja.
 func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

@@ -34,6 +34,12 @@ var DeepSeekV32 = &runtime.Template{
 	SHA256: "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
 func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

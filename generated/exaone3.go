@@ -34,6 +34,12 @@ var Exaone3 = &runtime.Template{
 	SHA256: "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderExaone3 renders exaone3.jinja.
 func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var Exaone4 = &runtime.Template{
 	SHA256: "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderExaone4 renders exaone4.jinja.
 func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

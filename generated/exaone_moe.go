@@ -34,6 +34,12 @@ var ExaoneMoe = &runtime.Template{
 	SHA256: "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderExaoneMoe renders exaone-moe.jinja.
 func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var Falcon3 = &runtime.Template{
 	SHA256: "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderFalcon3 renders falcon3.jinja.
 func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

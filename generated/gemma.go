@@ -34,6 +34,12 @@ var Gemma = &runtime.Template{
 	SHA256: "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGemma renders gemma.jinja.
 func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

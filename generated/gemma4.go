@@ -34,6 +34,12 @@ var Gemma4 = &runtime.Template{
 	SHA256: "2dfbfc7d538912f4ea11d29d85b4e25d7bc26386e53f57529f1d707c28b5828c",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGemma4 renders gemma4.jinja.
 func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	formatArgument2 := runtime.Undefined("format_argument")

@@ -34,6 +34,12 @@ var Gigachat = &runtime.Template{
 	SHA256: "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGigachat renders gigachat.jinja.
 func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

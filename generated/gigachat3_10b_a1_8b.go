@@ -34,6 +34,12 @@ var GigaChat310BA18B = &runtime.Template{
 	SHA256: "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
 func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")

@@ -34,6 +34,12 @@ var GigaChat3110BA18B = &runtime.Template{
 	SHA256: "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGigaChat3110BA18B renders GigaChat3.1-10B-A1.8B.jinja.
 func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")

@@ -34,6 +34,12 @@ var GigaChat35 = &runtime.Template{
 	SHA256: "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGigaChat35 renders GigaChat3.5.jinja.
 func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")

@@ -34,6 +34,12 @@ var Glm45 = &runtime.Template{
 	SHA256: "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGlm45 renders glm_4_5.jinja.
 func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

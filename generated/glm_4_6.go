@@ -34,6 +34,12 @@ var GLM46 = &runtime.Template{
 	SHA256: "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGLM46 renders GLM-4.6.jinja.
 func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

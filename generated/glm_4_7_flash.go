@@ -34,6 +34,12 @@ var GLM47Flash = &runtime.Template{
 	SHA256: "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGLM47Flash renders GLM-4.7-Flash.jinja.
 func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	clearThinkingInput := in.Lookup("clear_thinking")

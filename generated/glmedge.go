@@ -34,6 +34,12 @@ var Glmedge = &runtime.Template{
 	SHA256: "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGlmedge renders glmedge.jinja.
 func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var GoogleGemma22bIt = &runtime.Template{
 	SHA256: "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGoogleGemma22bIt renders google-gemma-2-2b-it.jinja.
 func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

@@ -34,6 +34,12 @@ var GoogleGemma431BIt = &runtime.Template{
 	SHA256: "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
 func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	formatArgument2 := runtime.Undefined("format_argument")

@@ -34,6 +34,12 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 	SHA256: "65f93a25708c952457106a30e185ba7beffddd726121c8d7e3f3e08b23c16c67",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGoogleGemma431BItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
 func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	formatArgument2 := runtime.Undefined("format_argument")

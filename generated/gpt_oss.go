@@ -34,6 +34,12 @@ var GptOss = &runtime.Template{
 	SHA256: "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGptOss renders gpt-oss.jinja.
 func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

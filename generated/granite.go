@@ -34,6 +34,12 @@ var Granite = &runtime.Template{
 	SHA256: "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGranite renders granite.jinja.
 func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

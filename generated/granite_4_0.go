@@ -34,6 +34,12 @@ var Granite40 = &runtime.Template{
 	SHA256: "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGranite40 renders granite-4.0.jinja.
 func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var Grok2 = &runtime.Template{
 	SHA256: "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderGrok2 renders grok-2.jinja.
 func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var HuggingFaceTBSmolLM33B = &runtime.Template{
 	SHA256: "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderHuggingFaceTBSmolLM33B renders HuggingFaceTB-SmolLM3-3B.jinja.
 func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")

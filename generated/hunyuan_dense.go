@@ -34,6 +34,12 @@ var HunyuanDense = &runtime.Template{
 	SHA256: "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderHunyuanDense renders hunyuan-dense.jinja.
 func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

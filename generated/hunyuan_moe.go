@@ -34,6 +34,12 @@ var HunyuanMoe = &runtime.Template{
 	SHA256: "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderHunyuanMoe renders hunyuan-moe.jinja.
 func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

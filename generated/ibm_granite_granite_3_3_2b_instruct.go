@@ -34,6 +34,12 @@ var IbmGraniteGranite332BInstruct = &runtime.Template{
 	SHA256: "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderIbmGraniteGranite332BInstruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
 func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")

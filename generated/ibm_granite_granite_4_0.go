@@ -34,6 +34,12 @@ var IbmGraniteGranite40 = &runtime.Template{
 	SHA256: "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderIbmGraniteGranite40 renders ibm-granite-granite-4.0.jinja.
 func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	var toolsSystemMessagePrefix runtime.Value

@@ -34,6 +34,12 @@ var IbmGraniteGranite41 = &runtime.Template{
 	SHA256: "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderIbmGraniteGranite41 renders ibm-granite-granite-4.1.jinja.
 func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	var toolsSystemMessagePrefix runtime.Value

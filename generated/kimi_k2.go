@@ -34,6 +34,12 @@ var KimiK2 = &runtime.Template{
 	SHA256: "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderKimiK2 renders kimi-k2.jinja.
 func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	var headers runtime.Value

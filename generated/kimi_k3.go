@@ -34,6 +34,12 @@ var KimiK3 = &runtime.Template{
 	SHA256: "4578103bf225f58d5b7ceb613ccc2ac8fe82b6707b7289211b3d4825e87806b3",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderKimiK3 renders Kimi-K3.jinja.
 func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	thinking := in.Lookup("thinking")

@@ -34,6 +34,12 @@ var LFM258BA1B = &runtime.Template{
 	SHA256: "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
 func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

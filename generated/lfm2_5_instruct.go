@@ -34,6 +34,12 @@ var LFM25Instruct = &runtime.Template{
 	SHA256: "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLFM25Instruct renders LFM2.5-Instruct.jinja.
 func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

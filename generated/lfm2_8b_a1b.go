@@ -34,6 +34,12 @@ var LFM28BA1B = &runtime.Template{
 	SHA256: "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLFM28BA1B renders LFM2-8B-A1B.jinja.
 func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

@@ -34,6 +34,12 @@ var Llama2 = &runtime.Template{
 	SHA256: "35641ece27731b1dd28cbb73b05405c90c620b8f4c78e5cc1e306c3e2fc22986",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlama2 renders llama2.jinja.
 func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

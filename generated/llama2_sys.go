@@ -34,6 +34,12 @@ var Llama2Sys = &runtime.Template{
 	SHA256: "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlama2Sys renders llama2-sys.jinja.
 func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

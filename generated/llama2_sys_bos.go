@@ -34,6 +34,12 @@ var Llama2SysBos = &runtime.Template{
 	SHA256: "919c3be48f5f550f17d088f08969e552f6e43daef45b0440e5f56bed6fdc1911",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
 func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

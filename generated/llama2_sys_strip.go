@@ -34,6 +34,12 @@ var Llama2SysStrip = &runtime.Template{
 	SHA256: "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
 func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

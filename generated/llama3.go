@@ -34,6 +34,12 @@ var Llama3 = &runtime.Template{
 	SHA256: "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlama3 renders llama3.jinja.
 func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var Llama4 = &runtime.Template{
 	SHA256: "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlama4 renders llama4.jinja.
 func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var LlamaCppLfm2 = &runtime.Template{
 	SHA256: "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
 func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

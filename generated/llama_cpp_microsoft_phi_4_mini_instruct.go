@@ -34,6 +34,12 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
 	SHA256: "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

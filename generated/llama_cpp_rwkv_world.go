@@ -34,6 +34,12 @@ var LlamaCppRwkvWorld = &runtime.Template{
 	SHA256: "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
 func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

@@ -34,6 +34,12 @@ var MeetkaiFunctionaryMediumV31 = &runtime.Template{
 	SHA256: "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMeetkaiFunctionaryMediumV31 renders meetkai-functionary-medium-v3.1.jinja.
 func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

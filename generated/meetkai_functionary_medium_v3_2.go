@@ -34,6 +34,12 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 	SHA256: "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
 func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")

@@ -34,6 +34,12 @@ var Megrez = &runtime.Template{
 	SHA256: "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMegrez renders megrez.jinja.
 func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var MetaLlamaLlama318BInstruct = &runtime.Template{
 	SHA256: "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMetaLlamaLlama318BInstruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
 func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

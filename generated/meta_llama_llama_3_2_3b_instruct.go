@@ -34,6 +34,12 @@ var MetaLlamaLlama323BInstruct = &runtime.Template{
 	SHA256: "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
 func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

@@ -34,6 +34,12 @@ var MicrosoftPhi35MiniInstruct = &runtime.Template{
 	SHA256: "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMicrosoftPhi35MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
 func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

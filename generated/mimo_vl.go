@@ -34,6 +34,12 @@ var MiMoVL = &runtime.Template{
 	SHA256: "10490379c20af484107413cc5fd93f6e587d0cb4364a183a89ab68849406b80d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMiMoVL renders MiMo-VL.jinja.
 func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

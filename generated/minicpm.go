@@ -34,6 +34,12 @@ var Minicpm = &runtime.Template{
 	SHA256: "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMinicpm renders minicpm.jinja.
 func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var MiniMaxM1 = &runtime.Template{
 	SHA256: "e1790d8fbe1c587e6fc385e2a712363f86faf52ae1fb1fcbfc5ded3eb1fae70a",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
 func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	customTools := in.Lookup("custom_tools")

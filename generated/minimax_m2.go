@@ -34,6 +34,12 @@ var MiniMaxM2 = &runtime.Template{
 	SHA256: "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
 func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")

@@ -34,6 +34,12 @@ var MiniMaxM3 = &runtime.Template{
 	SHA256: "11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
 func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")

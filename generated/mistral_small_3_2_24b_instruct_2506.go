@@ -34,6 +34,12 @@ var MistralSmall3224BInstruct2506 = &runtime.Template{
 	SHA256: "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
 func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	eosTokenInput := in.Lookup("eos_token")

@@ -34,6 +34,12 @@ var MistralV1 = &runtime.Template{
 	SHA256: "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralV1 renders mistral-v1.jinja.
 func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var MistralV3 = &runtime.Template{
 	SHA256: "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralV3 renders mistral-v3.jinja.
 func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

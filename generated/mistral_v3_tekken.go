@@ -34,6 +34,12 @@ var MistralV3Tekken = &runtime.Template{
 	SHA256: "1786d51ecbe06b2c5b2bcf31d9f50f6d756b901ab047acf3ec46e947e8df2994",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
 func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var MistralV7 = &runtime.Template{
 	SHA256: "3a89d23327431927738412f4e100a899a2343bb2b129a4c515a620c76abadd14",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralV7 renders mistral-v7.jinja.
 func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

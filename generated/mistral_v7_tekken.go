@@ -34,6 +34,12 @@ var MistralV7Tekken = &runtime.Template{
 	SHA256: "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
 func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 	SHA256: "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
 func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.Input) {
 	eosTokenInput := in.Lookup("eos_token")

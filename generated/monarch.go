@@ -34,6 +34,12 @@ var Monarch = &runtime.Template{
 	SHA256: "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMonarch renders monarch.jinja.
 func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var MoonshotaiKimiK2 = &runtime.Template{
 	SHA256: "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
 func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

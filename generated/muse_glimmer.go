@@ -34,6 +34,12 @@ var MuseGlimmer = &runtime.Template{
 	SHA256: "cfc67e5f349f37690dfd31ed1f18bc4442a9dd32fe39a648f993cb4eb3cae678",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMuseGlimmer renders muse-glimmer.jinja.
 func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")

@@ -34,6 +34,12 @@ var NousResearchHermes2ProLlama38BToolUse = &runtime.Template{
 	SHA256: "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderNousResearchHermes2ProLlama38BToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
 func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

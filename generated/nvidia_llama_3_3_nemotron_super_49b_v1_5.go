@@ -34,6 +34,12 @@ var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 	SHA256: "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input) {
 	var bos runtime.Value

@@ -34,6 +34,12 @@ var NVIDIANemotronNanoV2 = &runtime.Template{
 	SHA256: "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderNVIDIANemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
 func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	var ns runtime.Value

@@ -34,6 +34,12 @@ var OpenaiGptOss120b = &runtime.Template{
 	SHA256: "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
 func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")

@@ -34,6 +34,12 @@ var OpenbmbMiniCPM51B = &runtime.Template{
 	SHA256: "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
 func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")

@@ -34,6 +34,12 @@ var Openchat = &runtime.Template{
 	SHA256: "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderOpenchat renders openchat.jinja.
 func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

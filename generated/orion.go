@@ -34,6 +34,12 @@ var Orion = &runtime.Template{
 	SHA256: "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderOrion renders orion.jinja.
 func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var PanguEmbedded = &runtime.Template{
 	SHA256: "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderPanguEmbedded renders pangu-embedded.jinja.
 func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	var names runtime.Value

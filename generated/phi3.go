@@ -34,6 +34,12 @@ var Phi3 = &runtime.Template{
 	SHA256: "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderPhi3 renders phi3.jinja.
 func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var Phi4 = &runtime.Template{
 	SHA256: "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderPhi4 renders phi4.jinja.
 func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

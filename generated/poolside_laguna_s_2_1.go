@@ -34,6 +34,12 @@ var PoolsideLagunaS21 = &runtime.Template{
 	SHA256: "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderPoolsideLagunaS21 renders poolside-Laguna-S-2.1.jinja.
 func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")

@@ -34,6 +34,12 @@ var PoolsideLagunaXS2 = &runtime.Template{
 	SHA256: "cefcef90515772c003776b3d7db3c088f4e0ee89f8470679b95cf83210dc9e06",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderPoolsideLagunaXS2 renders poolside-Laguna-XS.2.jinja.
 func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")

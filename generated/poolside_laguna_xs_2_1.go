@@ -34,6 +34,12 @@ var PoolsideLagunaXS21 = &runtime.Template{
 	SHA256: "5f1bf14725b6a0e662678e7ca66d7b347bbaa436b09db038472045aba37da2f2",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderPoolsideLagunaXS21 renders poolside-Laguna-XS-2.1.jinja.
 func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")

@@ -34,6 +34,12 @@ var Qwen354B = &runtime.Template{
 	SHA256: "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderQwen354B renders Qwen3.5-4B.jinja.
 func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")

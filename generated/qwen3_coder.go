@@ -34,6 +34,12 @@ var Qwen3Coder = &runtime.Template{
 	SHA256: "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderQwen3Coder renders Qwen3-Coder.jinja.
 func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

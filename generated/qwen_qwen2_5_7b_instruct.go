@@ -34,6 +34,12 @@ var QwenQwen257BInstruct = &runtime.Template{
 	SHA256: "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderQwenQwen257BInstruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
 func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

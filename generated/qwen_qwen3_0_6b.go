@@ -34,6 +34,12 @@ var QwenQwen306B = &runtime.Template{
 	SHA256: "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
 func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

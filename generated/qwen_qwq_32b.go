@@ -34,6 +34,12 @@ var QwenQwQ32B = &runtime.Template{
 	SHA256: "5ed15374ce53e19a7798710736a2c9fe41c79f7385e8421a2080d6575a80ef1b",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
 func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")

@@ -4,6 +4,12 @@ package generated
 
 import "github.com/tmplgen/tmplgen/runtime"
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // Registry holds the chat templates compiled into this package.
 var Registry = runtime.NewRegistry(
 	Apertus8BInstruct,

@@ -34,6 +34,12 @@ var RekaEdge = &runtime.Template{
 	SHA256: "546b04dba74993efae8f9da3ba08e29f437f5ac3f4e40b5cb9a4de5901a841df",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderRekaEdge renders Reka-Edge.jinja.
 func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	continueFinalMessageInput := in.Lookup("continue_final_message")

@@ -34,6 +34,12 @@ var Roka = &runtime.Template{
 	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderRoka renders roka.jinja.
 func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

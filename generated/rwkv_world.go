@@ -34,6 +34,12 @@ var RwkvWorld = &runtime.Template{
 	SHA256: "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderRwkvWorld renders rwkv-world.jinja.
 func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

@@ -34,6 +34,12 @@ var SeedOss = &runtime.Template{
 	SHA256: "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderSeedOss renders seed_oss.jinja.
 func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value

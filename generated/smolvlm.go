@@ -34,6 +34,12 @@ var Smolvlm = &runtime.Template{
 	SHA256: "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderSmolvlm renders smolvlm.jinja.
 func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

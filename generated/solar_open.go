@@ -34,6 +34,12 @@ var SolarOpen = &runtime.Template{
 	SHA256: "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderSolarOpen renders solar-open.jinja.
 func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

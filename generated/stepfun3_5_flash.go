@@ -34,6 +34,12 @@ var StepFun35Flash = &runtime.Template{
 	SHA256: "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderStepFun35Flash renders StepFun3.5-Flash.jinja.
 func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")

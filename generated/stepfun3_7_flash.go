@@ -34,6 +34,12 @@ var StepFun37Flash = &runtime.Template{
 	SHA256: "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderStepFun37Flash renders StepFun3.7-Flash.jinja.
 func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	preserveThinkingInput := in.Lookup("preserve_thinking")

@@ -34,6 +34,12 @@ var TencentHy3 = &runtime.Template{
 	SHA256: "84437b9746423f042920c15289ac84d4eba7a50a11ebc05e8b414c460f814873",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderTencentHy3 renders tencent-Hy3.jinja.
 func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	var HYTK runtime.Value

@@ -34,6 +34,12 @@ var UnslothApriel15 = &runtime.Template{
 	SHA256: "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
 func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	eosTokenInput := in.Lookup("eos_token")

@@ -34,6 +34,12 @@ var UnslothMiniMaxM2 = &runtime.Template{
 	SHA256: "44ec5484bf60ce519b422889550eb7c52c6a27e00ca3a688b8cb8b489d621410",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
 func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	modelIdentityInput := in.Lookup("model_identity")

@@ -34,6 +34,12 @@ var UpstageSolarOpen100B = &runtime.Template{
 	SHA256: "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
 func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")

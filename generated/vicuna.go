@@ -34,6 +34,12 @@ var Vicuna = &runtime.Template{
 	SHA256: "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderVicuna renders vicuna.jinja.
 func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var VicunaOrca = &runtime.Template{
 	SHA256: "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderVicunaOrca renders vicuna-orca.jinja.
 func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var Yandex = &runtime.Template{
 	SHA256: "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderYandex renders yandex.jinja.
 func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

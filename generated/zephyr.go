@@ -34,6 +34,12 @@ var Zephyr = &runtime.Template{
 	SHA256: "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderZephyr renders zephyr.jinja.
 func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

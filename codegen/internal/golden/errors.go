@@ -34,6 +34,12 @@ var Errors = &runtime.Template{
 	SHA256: "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderErrors renders errors.jinja.
 func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

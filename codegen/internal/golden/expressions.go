@@ -34,6 +34,12 @@ var Expressions = &runtime.Template{
 	SHA256: "d60c4ec6e2b64739d71bc79f465bcb5115c03250a3cd9d6d4264f52043a4b05d",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderExpressions renders expressions.jinja.
 func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

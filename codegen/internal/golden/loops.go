@@ -34,6 +34,12 @@ var Loops = &runtime.Template{
 	SHA256: "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderLoops renders loops.jinja.
 func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")

@@ -34,6 +34,12 @@ var Macros = &runtime.Template{
 	SHA256: "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderMacros renders macros.jinja.
 func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	wrap := runtime.Undefined("wrap")

@@ -34,6 +34,12 @@ var Scopes = &runtime.Template{
 	SHA256: "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderScopes renders scopes.jinja.
 func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	var count runtime.Value

@@ -39,6 +39,12 @@ var ModelChatml = &runtime.Template{
 	},
 }
 
+// The runtime must be v0.1.0, the version this file was generated for: against another,
+// this line does not compile. Generate the file again with the tmplgen of that runtime.
+var _ interface {
+	IsVersion_v0_1_0()
+} = runtime.ThisVersion
+
 // renderModelChatml renders model.
 func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
