@@ -89,18 +89,20 @@ func readCorpus() (*corpus, error) {
 	return c, nil
 }
 
+// repoRoot finds the repository above the working directory: the folder that holds
+// templates/catalog.tsv (the benchmarks are a module of their own, in bench/).
 func repoRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "templates", "catalog.tsv")); err == nil {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory")
+			return "", fmt.Errorf("no templates/catalog.tsv above the working directory")
 		}
 		dir = parent
 	}

@@ -24,6 +24,7 @@ SCALING_BENCHTIME=${SCALING_BENCHTIME:-100ms}
 OUT=${OUT:-$(mktemp -d)}
 SHARED=${TMPLGEN_SHARED:-../shared}
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 if [ ! -d "$SHARED/templates" ] || [ ! -f "$SHARED/oracle/cases.json" ]; then
 	echo "update_doc.sh: $SHARED/templates or $SHARED/oracle/cases.json is missing: the benchmarks need ../shared" >&2
 	exit 1
@@ -34,11 +35,11 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
-go build -o "$OUT/benchcompare" ./bench/cmd/benchcompare
+go build -C bench -o "$OUT/benchcompare" ./cmd/benchcompare
 go build -o "$OUT/tmplgen" ./cmd/tmplgen
 
 log "coverage of the peers"
-BENCH_COVERAGE_MD="$OUT/coverage.md" go test -count=1 -run '^TestCoverage$' -v ./bench > "$OUT/coverage.log"
+BENCH_COVERAGE_MD="$OUT/coverage.md" go test -C bench -count=1 -run '^TestCoverage$' -v . > "$OUT/coverage.log"
 
 # The one target on an absolute time is measured ten more times, spread over the run (3
 # before the pairs, 3 after them, 2 after the scaling benchmarks, 2 after Python): the
@@ -48,17 +49,17 @@ qwen='BenchmarkRender/^Qwen-Qwen3-0.6B$/^tools_defined$'
 : > "$OUT/qwen.txt"
 qwen_runs() {
 	log "go test -bench '$qwen' -benchtime $BENCHTIME -count $1 (into $OUT/qwen.txt)"
-	go test -run '^$' -bench "$qwen" -benchtime "$BENCHTIME" -count "$1" -timeout 0 ./bench >> "$OUT/qwen.txt"
+	go test -C bench -run '^$' -bench "$qwen" -benchtime "$BENCHTIME" -count "$1" -timeout 0 . >> "$OUT/qwen.txt"
 }
 qwen_runs 3
 
 pattern=BenchmarkRender
 [ -n "$RUN" ] && pattern="BenchmarkRender/$RUN"
 log "go test -bench '$pattern' -benchtime $BENCHTIME -count $COUNT (into $OUT/go.txt)"
-go test -run '^$' -bench "$pattern" -benchtime "$BENCHTIME" -count "$COUNT" -timeout 0 ./bench > "$OUT/go.txt"
+go test -C bench -run '^$' -bench "$pattern" -benchtime "$BENCHTIME" -count "$COUNT" -timeout 0 . > "$OUT/go.txt"
 qwen_runs 3
 log "go test -bench BenchmarkScaling -benchtime $SCALING_BENCHTIME -count $COUNT (into $OUT/scaling.txt)"
-go test -run '^$' -bench BenchmarkScaling -benchtime "$SCALING_BENCHTIME" -count "$COUNT" -timeout 0 ./bench > "$OUT/scaling.txt"
+go test -C bench -run '^$' -bench BenchmarkScaling -benchtime "$SCALING_BENCHTIME" -count "$COUNT" -timeout 0 . > "$OUT/scaling.txt"
 qwen_runs 2
 
 log "python3 bench/python_bench.py --benchtime $BENCHTIME (into $OUT/python.txt)"
@@ -68,20 +69,22 @@ qwen_runs 2
 
 log "tmplgen gen over $SHARED/templates"
 find "$SHARED/templates" -type f \( -name '*.jinja' -o -name '*.jinja2' -o -name '*.j2' \) | sort > "$OUT/all-templates.txt"
+# each template named by its path (templates of the same file name are in several folders)
+named() { sed "s|^$SHARED/templates/\(.*\)|\1=&|" "$1"; }
 rm -rf "$OUT/gen" && mkdir -p "$OUT/gen"
 # A first pass finds the templates that do not compile (gen writes nothing when one fails).
-"$OUT/tmplgen" gen -o "$OUT/gen" $(cat "$OUT/all-templates.txt") > /dev/null 2> "$OUT/gen-errors.txt" || true
+"$OUT/tmplgen" gen -o "$OUT/gen" $(named "$OUT/all-templates.txt") > /dev/null 2> "$OUT/gen-errors.txt" || true
 { grep -v ': warning: ' "$OUT/gen-errors.txt" || true; } | sed -n 's/^tmplgen gen: \([^:]*\):.*/\1/p' | sort -u > "$OUT/bad-templates.txt"
 grep -vxFf "$OUT/bad-templates.txt" "$OUT/all-templates.txt" > "$OUT/templates.txt" || true
 ntemplates=$(wc -l < "$OUT/templates.txt")
 nbad=$(wc -l < "$OUT/bad-templates.txt")
 rm -rf "$OUT/gen" && mkdir -p "$OUT/gen"
 t=$(now)
-go run ./cmd/tmplgen gen -o "$OUT/gen" $(cat "$OUT/templates.txt") > /dev/null 2> "$OUT/gen-warnings.txt"
+go run ./cmd/tmplgen gen -o "$OUT/gen" $(named "$OUT/templates.txt") > /dev/null 2> "$OUT/gen-warnings.txt"
 gen=$(since "$t")
 rm -rf "$OUT/gen" && mkdir -p "$OUT/gen"
 t=$(now)
-"$OUT/tmplgen" gen -o "$OUT/gen" $(cat "$OUT/templates.txt") > /dev/null 2> "$OUT/gen-warnings.txt"
+"$OUT/tmplgen" gen -o "$OUT/gen" $(named "$OUT/templates.txt") > /dev/null 2> "$OUT/gen-warnings.txt"
 genbin=$(since "$t")
 log "gen: $ntemplates templates ($nbad left out: they do not compile) in ${gen}s with go run, ${genbin}s with the binary"
 

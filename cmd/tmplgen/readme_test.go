@@ -105,4 +105,18 @@ func TestREADMERecipe(t *testing.T) {
 	if langs["sh"] == 0 || langs["go"] == 0 || langs["text"] == 0 {
 		t.Errorf("the recipe has %v blocks; want shell commands, Go files and their output", langs)
 	}
+	// the module graph of a module that imports package tmplgen and a generated package
+	// holds what the generator needs, and none of the engines the benchmarks compare with
+	cmd := exec.Command("go", "list", "-m", "all")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -m all: %v\n%s", err, out)
+	}
+	for _, peer := range []string{"gonja", "ardanlabs", "logrus", "json-iterator"} {
+		if strings.Contains(string(out), peer) {
+			t.Errorf("the module graph of a user's module holds %s:\n%s", peer, out)
+		}
+	}
 }
