@@ -7,7 +7,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/modelfile"
 )
 
 // A service renders an OpenAI-style JSON request with the model's compiled template.
@@ -105,7 +105,7 @@ func Example_llamaServer() {
 // A model file carries its chat template and special tokens; the template's text finds
 // the compiled renderer.
 func Example_modelFile() {
-	info, err := runtime.ReadModel("testdata/models/roka-tiny.gguf")
+	info, err := modelfile.ReadModel("testdata/models/roka-tiny.gguf")
 	if err != nil {
 		panic(err)
 	}

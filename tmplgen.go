@@ -20,10 +20,10 @@
 // *JSONError (a request that is not valid JSON: line, column, path),
 // *UnknownTemplateError.
 //
-// Model files (GGUF, tokenizer_config.json) are read by package
-// github.com/tmplgen/tmplgen/runtime (ReadModel); the command cmd/tmplgen compiles
-// templates. Package runtime is also what generated code calls; programs need only
-// this package.
+// Model files (GGUF, tokenizer_config.json, a model directory) are read by package
+// github.com/tmplgen/tmplgen/modelfile, which a service that only renders does not
+// compile in; the command cmd/tmplgen compiles templates. Package runtime is what
+// generated code calls; programs need only this package.
 package tmplgen
 
 import (

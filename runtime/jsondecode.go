@@ -77,9 +77,19 @@ func (e *JSONError) Error() string {
 }
 
 // decodeJSON is ParseJSON for input of at most limit bytes.
+// ParseJSONLimit is ParseJSON for a text of at most limit bytes instead of MaxJSONSize
+// (a model's tokenizer_config.json may be larger than any request).
+func ParseJSONLimit(data []byte, limit int) (Value, error) {
+	v, err := decodeJSON(data, limit)
+	if err != nil {
+		return Value{}, err
+	}
+	return v, nil
+}
+
 func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	if len(data) > limit {
-		e := &JSONError{Offset: limit, Msg: fmt.Sprintf("the JSON text of %d bytes exceeds the %s limit", len(data), ggufSize(uint64(limit)))}
+		e := &JSONError{Offset: limit, Msg: fmt.Sprintf("the JSON text of %d bytes exceeds the limit of %d bytes", len(data), limit)}
 		e.locate(data)
 		return Value{}, e
 	}

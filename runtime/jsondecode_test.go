@@ -215,11 +215,6 @@ func TestJSONErrorText(t *testing.T) {
 	if !errors.As(err, &je) || err.Error() != "request: unexpected end of JSON input at line 2, column 1" {
 		t.Errorf("ParseRequest: %v", err)
 	}
-	_, err = ParseTokenizerConfig([]byte(`{"chat_template": [1,}`))
-	if !errors.As(err, &je) || je.Path != "chat_template[1]" ||
-		err.Error() != "tokenizer config: offset 21: invalid JSON: invalid character '}' looking for beginning of value at line 1, column 22 (chat_template[1])" {
-		t.Errorf("ParseTokenizerConfig: %v", err)
-	}
 }
 
 // TestParseJSONLimits: nesting deeper than MaxNesting, input larger than the size limit
@@ -258,7 +253,7 @@ func TestParseJSONLimits(t *testing.T) {
 	}
 
 	_, jerr := decodeJSON([]byte("[1, 2, 3]"), 8)
-	if jerr == nil || jerr.Msg != "the JSON text of 9 bytes exceeds the 8 bytes limit" || jerr.Offset != 8 {
+	if jerr == nil || jerr.Msg != "the JSON text of 9 bytes exceeds the limit of 8 bytes" || jerr.Offset != 8 {
 		t.Errorf("size limit: %v", jerr)
 	}
 	if testing.Short() {
@@ -266,7 +261,7 @@ func TestParseJSONLimits(t *testing.T) {
 	}
 	big := bytes.Repeat([]byte(" "), MaxJSONSize+1)
 	big[0] = '1'
-	if _, err := ParseJSON(big); err == nil || !strings.Contains(err.Error(), "exceeds the 64 MiB limit") {
+	if _, err := ParseJSON(big); err == nil || !strings.Contains(err.Error(), "exceeds the limit of 67108864 bytes") {
 		t.Errorf("MaxJSONSize+1 bytes: %v", err)
 	}
 	if v, err := ParseJSON(big[:MaxJSONSize]); err != nil || v.Repr() != "1" {

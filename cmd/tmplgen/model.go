@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/modelfile"
 )
 
 // readInput reads the chat templates of an input: a .jinja file, or a model (a GGUF
@@ -14,7 +14,7 @@ import (
 // the model (named variants as MODEL:VARIANT). A name other than "" replaces the
 // file's or model's. The model's information is returned for a model input, nil for a
 // template file.
-func readInput(path, name string) ([]source, *runtime.ModelInfo, error) {
+func readInput(path, name string) ([]source, *modelfile.ModelInfo, error) {
 	if isTemplateFile(path) {
 		s, err := readTemplateFile(path)
 		if name != "" {
@@ -22,7 +22,7 @@ func readInput(path, name string) ([]source, *runtime.ModelInfo, error) {
 		}
 		return []source{s}, nil, err
 	}
-	info, err := runtime.ReadModel(path)
+	info, err := modelfile.ReadModel(path)
 	if err != nil {
 		return nil, nil, err
 	}

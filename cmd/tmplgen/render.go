@@ -16,6 +16,7 @@ import (
 	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
+	"github.com/tmplgen/tmplgen/modelfile"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -71,10 +72,10 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 		// the template: compiled into the registry, or only its text
 		var t *runtime.Template
 		var text string
-		var info *runtime.ModelInfo
+		var info *modelfile.ModelInfo
 		switch {
 		case *model != "":
-			if info, err = runtime.ReadModel(*model); err != nil {
+			if info, err = modelfile.ReadModel(*model); err != nil {
 				return err
 			}
 			if text, err = info.Template(*variant); err != nil {
@@ -159,7 +160,7 @@ func readRequest(path string, stdin io.Reader) ([]byte, *runtime.Request, error)
 // withModelTokens adds the model's bos_token and eos_token, and whether its tokenizer
 // adds them itself (add_bos, add_eos: the llama-server profile then removes a rendered
 // one), to a request that does not give them.
-func withModelTokens(data []byte, req *runtime.Request, info *runtime.ModelInfo) ([]byte, error) {
+func withModelTokens(data []byte, req *runtime.Request, info *modelfile.ModelInfo) ([]byte, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, fmt.Errorf("request: %w", err)

@@ -1,4 +1,4 @@
-package runtime
+package modelfile
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // Formats of the model files a ModelInfo is read from.
@@ -183,13 +185,17 @@ func hfParseConfig(data []byte, m *ModelInfo, file string, tokens bool) error {
 }
 
 // hfObject decodes a JSON object. A syntax error wraps the *JSONError.
-func hfObject(data []byte, what string) (*Dict, error) {
+func hfObject(data []byte, what string) (*runtime.Dict, error) {
 	if off := hfInvalidUTF8(data); off >= 0 {
 		return nil, fmt.Errorf("%s: offset %d: invalid UTF-8", what, off)
 	}
-	v, jerr := decodeJSON(data, hfMaxJSONFile)
-	if jerr != nil {
+	v, err := runtime.ParseJSONLimit(data, hfMaxJSONFile)
+	var jerr *runtime.JSONError
+	if errors.As(err, &jerr) {
 		return nil, fmt.Errorf("%s: offset %d: invalid JSON: %w", what, jerr.Offset, jerr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	top := v.AsDict()
 	if top == nil {
@@ -200,16 +206,39 @@ func hfObject(data []byte, what string) (*Dict, error) {
 
 // hfText returns a str of the config as a string of its own: a str of decoded JSON
 // shares the memory of the whole text.
-func hfText(v Value) string { return strings.Clone(v.str()) }
+func hfText(v runtime.Value) string { return strings.Clone(text(v)) }
+
+// text is the text of a str.
+func text(v runtime.Value) string {
+	s, _ := v.AsString()
+	return s
+}
+
+// jsonTypeName names a decoded JSON value's type.
+func jsonTypeName(v runtime.Value) string {
+	switch v.Kind() {
+	case runtime.KindDict:
+		return "an object"
+	case runtime.KindList:
+		return "an array"
+	case runtime.KindString:
+		return "a string"
+	case runtime.KindNone:
+		return "null"
+	case runtime.KindBool:
+		return "a boolean"
+	}
+	return "a number"
+}
 
 // hfTemplates decodes the chat_template field.
-func hfTemplates(v Value, what string) (string, map[string]string, error) {
-	switch v.kind {
-	case KindNone:
+func hfTemplates(v runtime.Value, what string) (string, map[string]string, error) {
+	switch v.Kind() {
+	case runtime.KindNone:
 		return "", nil, nil
-	case KindString:
+	case runtime.KindString:
 		return hfText(v), nil, nil
-	case KindList:
+	case runtime.KindList:
 		var main string
 		var named map[string]string
 		for i, item := range v.Items() {
@@ -242,30 +271,30 @@ func hfTemplates(v Value, what string) (string, map[string]string, error) {
 }
 
 // hfString decodes the required string member key of obj.
-func hfString(obj *Dict, key, field, what string) (string, error) {
+func hfString(obj *runtime.Dict, key, field, what string) (string, error) {
 	v, ok := obj.GetStr(key)
 	if !ok {
 		return "", fmt.Errorf("%s: %s has no %q", what, field, key)
 	}
-	if v.kind != KindString {
+	if v.Kind() != runtime.KindString {
 		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, jsonTypeName(v))
 	}
 	return hfText(v), nil
 }
 
 // hfToken decodes a special token field: a string, an AddedToken object or null.
-func hfToken(top *Dict, key, what string) (string, bool, error) {
+func hfToken(top *runtime.Dict, key, what string) (string, bool, error) {
 	v, ok := top.GetStr(key)
 	if !ok {
 		return "", false, nil
 	}
-	switch v.kind {
-	case KindNone:
+	switch v.Kind() {
+	case runtime.KindNone:
 		return "", false, nil
-	case KindString:
+	case runtime.KindString:
 		return hfText(v), true, nil
-	case KindDict:
-		s, err := hfString(v.dict(), "content", key, what)
+	case runtime.KindDict:
+		s, err := hfString(v.AsDict(), "content", key, what)
 		return s, err == nil, err
 	default:
 		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, jsonTypeName(v))
@@ -273,9 +302,9 @@ func hfToken(top *Dict, key, what string) (string, bool, error) {
 }
 
 // hfBool decodes an optional boolean field.
-func hfBool(top *Dict, key, what string) (*bool, error) {
+func hfBool(top *runtime.Dict, key, what string) (*bool, error) {
 	v, ok := top.GetStr(key)
-	if !ok || v.kind == KindNone {
+	if !ok || v.Kind() == runtime.KindNone {
 		return nil, nil
 	}
 	b, ok := v.AsBool()
@@ -386,9 +415,9 @@ func hfReadArchitecture(dir string, m *ModelInfo) {
 		return
 	}
 	if err == nil {
-		var top *Dict
+		var top *runtime.Dict
 		if top, err = hfObject(data, path); err == nil {
-			if t, ok := top.GetStr("model_type"); ok && t.kind == KindString {
+			if t, ok := top.GetStr("model_type"); ok && t.Kind() == runtime.KindString {
 				m.Architecture = hfText(t)
 			}
 		}

@@ -1,4 +1,4 @@
-package runtime
+package modelfile
 
 import (
 	"bufio"

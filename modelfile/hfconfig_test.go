@@ -1,4 +1,4 @@
-package runtime
+package modelfile
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tmplgen/tmplgen/runtime"
 )
 
 var tokenizerConfigTests = []struct {
@@ -340,4 +342,15 @@ func FuzzParseTokenizerConfig(f *testing.F) {
 			t.Fatalf("TemplateSource %q for template %q", m.TemplateSource, m.ChatTemplate)
 		}
 	})
+}
+
+// TestTokenizerConfigJSONError: a syntax error says its offset and wraps the decoder's
+// *JSONError, with its line, column and path.
+func TestTokenizerConfigJSONError(t *testing.T) {
+	_, err := ParseTokenizerConfig([]byte(`{"chat_template": [1,}`))
+	var je *runtime.JSONError
+	if !errors.As(err, &je) || je.Path != "chat_template[1]" ||
+		err.Error() != "tokenizer config: offset 21: invalid JSON: invalid character '}' looking for beginning of value at line 1, column 22 (chat_template[1])" {
+		t.Errorf("ParseTokenizerConfig: %v", err)
+	}
 }
