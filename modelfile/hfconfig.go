@@ -65,6 +65,10 @@ type ModelInfo struct {
 	// HasEOS tell whether the model defines them (a defined token may have empty text).
 	BOSToken, EOSToken string
 	HasBOS, HasEOS     bool
+	// OtherTokens are the other special tokens a tokenizer_config.json names, by the
+	// variable name transformers gives templates (unk_token, pad_token, sep_token,
+	// cls_token, mask_token); nil when there are none.
+	OtherTokens map[string]string
 	// AddBOS and AddEOS are add_bos_token/add_eos_token when the model sets them, else nil.
 	AddBOS, AddEOS *bool
 	// Warnings lists oddities that did not stop the read, e.g. a BOS id outside the vocabulary.
@@ -176,6 +180,18 @@ func hfParseConfig(data []byte, m *ModelInfo, file string, tokens bool) error {
 	}
 	if m.EOSToken, m.HasEOS, err = hfToken(top, "eos_token", what); err != nil {
 		return err
+	}
+	for _, name := range hfOtherTokens {
+		text, ok, err := hfToken(top, name, what)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if m.OtherTokens == nil {
+				m.OtherTokens = map[string]string{}
+			}
+			m.OtherTokens[name] = text
+		}
 	}
 	if m.AddBOS, err = hfBool(top, "add_bos_token", what); err != nil {
 		return err
@@ -299,6 +315,26 @@ func hfToken(top *runtime.Dict, key, what string) (string, bool, error) {
 	default:
 		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, jsonTypeName(v))
 	}
+}
+
+// hfOtherTokens are the special tokens besides bos and eos that transformers passes to
+// a chat template (its special_tokens_map).
+var hfOtherTokens = []string{"unk_token", "sep_token", "pad_token", "cls_token", "mask_token"}
+
+// Tokens returns the model's special tokens by the variable names templates read them
+// by: bos_token and eos_token when the model defines them, and OtherTokens.
+func (m *ModelInfo) Tokens() map[string]string {
+	tokens := make(map[string]string, 2+len(m.OtherTokens))
+	if m.HasBOS {
+		tokens["bos_token"] = m.BOSToken
+	}
+	if m.HasEOS {
+		tokens["eos_token"] = m.EOSToken
+	}
+	for name, text := range m.OtherTokens {
+		tokens[name] = text
+	}
+	return tokens
 }
 
 // hfBool decodes an optional boolean field.

@@ -23,6 +23,11 @@ var tokenizerConfigTests = []struct {
 			HasBOS: true, HasEOS: true, AddBOS: boolp(true), AddEOS: boolp(false)},
 	},
 	{
+		name: "the other special tokens",
+		json: `{"chat_template": "x", "unk_token": "<unk>", "pad_token": {"content": "<pad>"}, "sep_token": null, "mask_token": "<mask>"}`,
+		want: ModelInfo{ChatTemplate: "x", TemplateSource: "chat_template", OtherTokens: map[string]string{"unk_token": "<unk>", "pad_token": "<pad>", "mask_token": "<mask>"}},
+	},
+	{
 		name: "AddedToken objects",
 		json: `{"bos_token": {"__type": "AddedToken", "content": "<|begin_of_text|>", "lstrip": false, "normalized": false, "rstrip": false, "single_word": false},
 			"eos_token": {"content": "<|eot_id|>"}, "chat_template": "x"}`,
@@ -352,5 +357,17 @@ func TestTokenizerConfigJSONError(t *testing.T) {
 	if !errors.As(err, &je) || je.Path != "chat_template[1]" ||
 		err.Error() != "tokenizer config: offset 21: invalid JSON: invalid character '}' looking for beginning of value at line 1, column 22 (chat_template[1])" {
 		t.Errorf("ParseTokenizerConfig: %v", err)
+	}
+}
+
+// TestModelTokens: Tokens gives the special tokens by template variable name.
+func TestModelTokens(t *testing.T) {
+	m, err := ParseTokenizerConfig([]byte(`{"chat_template": "x", "bos_token": "<s>", "unk_token": "<unk>"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Tokens()
+	if len(got) != 2 || got["bos_token"] != "<s>" || got["unk_token"] != "<unk>" {
+		t.Errorf("Tokens() = %v", got)
 	}
 }

@@ -32,13 +32,7 @@ func readInput(path, name string) ([]source, *modelfile.ModelInfo, error) {
 		return nil, nil, err
 	}
 	model := cmp.Or(name, info.Name, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
-	tokens := map[string]string{}
-	if info.HasBOS {
-		tokens["bos_token"] = info.BOSToken
-	}
-	if info.HasEOS {
-		tokens["eos_token"] = info.EOSToken
-	}
+	tokens := info.Tokens()
 	addBOS := info.AddBOS != nil && *info.AddBOS
 	addEOS := info.AddEOS != nil && *info.AddEOS
 	var srcs []source

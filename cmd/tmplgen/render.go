@@ -157,21 +157,37 @@ func readRequest(path string, stdin io.Reader) ([]byte, *runtime.Request, error)
 	return data, req, nil
 }
 
-// withModelTokens adds the model's bos_token and eos_token, and whether its tokenizer
-// adds them itself (add_bos, add_eos: the llama-server profile then removes a rendered
-// one), to a request that does not give them.
+// withModelTokens adds the model's special tokens (bos_token and eos_token, the others
+// in special_tokens) and whether its tokenizer adds BOS/EOS itself (add_bos, add_eos:
+// the llama-server profile then removes a rendered one) to a request that does not
+// give them.
 func withModelTokens(data []byte, req *runtime.Request, info *modelfile.ModelInfo) ([]byte, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, fmt.Errorf("request: %w", err)
 	}
-	for name, tok := range map[string]struct {
-		has  bool
-		text string
-	}{"bos_token": {info.HasBOS, info.BOSToken}, "eos_token": {info.HasEOS, info.EOSToken}} {
-		if _, given := req.SpecialTokens[name]; !given && tok.has {
-			fields[name], _ = json.Marshal(tok.text)
+	others := map[string]string{}
+	for name, text := range info.Tokens() {
+		if _, given := req.SpecialTokens[name]; given {
+			continue
 		}
+		if name == "bos_token" || name == "eos_token" {
+			fields[name], _ = json.Marshal(text)
+		} else {
+			others[name] = text
+		}
+	}
+	if len(others) > 0 {
+		special := map[string]json.RawMessage{}
+		if raw, ok := fields["special_tokens"]; ok {
+			if err := json.Unmarshal(raw, &special); err != nil {
+				return nil, fmt.Errorf("request: special_tokens: %w", err)
+			}
+		}
+		for name, text := range others {
+			special[name], _ = json.Marshal(text)
+		}
+		fields["special_tokens"], _ = json.Marshal(special)
 	}
 	for name, adds := range map[string]*bool{"add_bos": info.AddBOS, "add_eos": info.AddEOS} {
 		if _, given := fields[name]; !given && adds != nil {
