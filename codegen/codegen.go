@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/scanner"
+	"go/token"
 	"math"
 	"math/big"
 	"reflect"
@@ -148,13 +150,45 @@ func Registry(pkg string, units []*Unit) ([]byte, error) {
 
 // render formats a jennifer file, whose imports jennifer writes itself. Only gofmt's
 // formatting runs on it: it leaves out go/parser's object resolution, which gives up on
-// the deep nesting of a long elif chain.
+// the deep nesting of a long elif chain. jennifer's own formatting is off: it would
+// format the comments unindented (see indentComments).
 func render(f *jen.File) ([]byte, error) {
+	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
-	return format.Source(buf.Bytes())
+	return format.Source(indentComments(buf.Bytes()))
+}
+
+// indentComments indents by a tab the comments of jennifer's (unindented) output that
+// are inside braces, where gofmt indents them anyway. go/printer takes an unindented
+// comment directly above a token for a top-level doc comment and reformats it as one
+// (turning two apostrophes into a closing quotation mark, for one): a comment that cites
+// the template must keep the template's text.
+func indentComments(src []byte) []byte {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, scanner.ScanComments)
+	var out []byte
+	copied, depth := 0, 0
+	for {
+		pos, tok, _ := s.Scan()
+		switch tok {
+		case token.EOF:
+			return append(out, src[copied:]...)
+		case token.LBRACE:
+			depth++
+		case token.RBRACE:
+			depth--
+		case token.COMMENT:
+			if off := file.Offset(pos); depth > 0 && file.Position(pos).Column == 1 {
+				out = append(append(out, src[copied:off]...), '\t')
+				copied = off
+			}
+		}
+	}
 }
 
 // gen generates the render function of one template.
@@ -164,7 +198,7 @@ type gen struct {
 	names  map[string]bool
 	goName map[*ir.Var]string
 	needed map[*ir.Var]bool
-	// variables whose initial value no code sees (see deadInits)
+	// variables whose initial value no code sees (see ir.DeadInits)
 	deadInit map[*ir.Var]bool
 	loops    map[*ir.Var]bool // loop variables held as *runtime.Loop
 	markup   bool             // the template can make Markup values (|safe, |escape...)
@@ -188,7 +222,7 @@ type gen struct {
 
 func newGen(t *ir.Template) *gen {
 	macros := findMacroCalls(t)
-	dead := deadInits(t)
+	dead := ir.DeadInits(t)
 	needed := neededVars(t, macros, dead)
 	g := &gen{
 		t:        t,
@@ -433,11 +467,15 @@ func (g *gen) freshReads() (restore func()) {
 // at records the statement's position and kind for error messages, after a comment
 // citing it.
 func (g *gen) at(p ir.Pos, construct string) []jen.Code {
-	at := jen.Id("w").Dot("AtTag").Call(jen.Lit(p.Line), jen.Lit(p.Col), jen.Lit(construct))
+	return []jen.Code{jen.Comment(g.cite(p)), record(p, construct)}
+}
+
+// record returns the call that records the statement's position and kind.
+func record(p ir.Pos, construct string) *jen.Statement {
 	if name, ok := stmtConsts[construct]; ok {
-		at = jen.Id("w").Dot("At").Call(jen.Lit(p.Line), jen.Lit(p.Col), rt(name))
+		return jen.Id("w").Dot("At").Call(jen.Lit(p.Line), jen.Lit(p.Col), rt(name))
 	}
-	return []jen.Code{jen.Comment(g.cite(p)), at}
+	return jen.Id("w").Dot("AtTag").Call(jen.Lit(p.Line), jen.Lit(p.Col), jen.Lit(construct))
 }
 
 // stmtConsts are the runtime.Stmt constants of the statements, by ir.Construct's name.
@@ -446,14 +484,14 @@ var stmtConsts = map[string]string{
 	"call": "StmtCall", "filter": "StmtFilter", "with": "StmtWith",
 }
 
-// cite returns a comment that quotes the template at p: the tag that starts there, or
-// the rest of its line.
+// cite returns a comment that quotes the template at p: the tag that starts there (or
+// whose keyword is there, as for elif), or the rest of its line.
 func (g *gen) cite(p ir.Pos) string {
 	text := ""
 	if p.Line >= 1 && p.Line <= len(g.lines) {
 		line := []rune(g.lines[p.Line-1])
 		if p.Col >= 1 && p.Col-1 <= len(line) {
-			text = string(line[p.Col-1:])
+			text = string(line[tagStart(line, p.Col-1):])
 		}
 		for open, end := range map[string]string{"{%": "%}", "{{": "}}", "{#": "#}"} {
 			if strings.HasPrefix(text, open) {
@@ -468,6 +506,22 @@ func (g *gen) cite(p ir.Pos) string {
 		text = string(r[:maxLen]) + "…"
 	}
 	return fmt.Sprintf("%s:%d %s", sanitizeComment(g.t.File), p.Line, sanitizeComment(strings.TrimSpace(text)))
+}
+
+// tagStart returns where the tag starts whose keyword is at line[i] (the {% before it,
+// with its - or + and spaces), or i when no {% comes before it.
+func tagStart(line []rune, i int) int {
+	j := i
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (line[j-1] == '-' || line[j-1] == '+') {
+		j--
+	}
+	if j >= 2 && line[j-2] == '{' && line[j-1] == '%' {
+		return j - 2
+	}
+	return i
 }
 
 // sanitizeComment makes template text safe inside a // comment: no line breaks, no
@@ -645,12 +699,19 @@ func addOperands(x ir.Expr) []ir.Expr {
 	return []ir.Expr{x}
 }
 
+// ifStmt compiles an if statement. Each elif (an else that holds only an if) becomes an
+// else if whose init statement records the elif's position, before its condition runs,
+// and whose block starts with the comment citing it.
 func (g *gen) ifStmt(s *ir.If) jen.Code {
 	st := jen.If(g.cond(s.Cond)).Block(g.stmts(s.Then)...)
-	if len(s.Else) == 1 {
-		if elif, ok := s.Else[0].(*ir.If); ok {
-			return st.Else().Add(g.ifStmt(elif))
+	for len(s.Else) == 1 {
+		elif, ok := s.Else[0].(*ir.If)
+		if !ok {
+			break
 		}
+		body := append([]jen.Code{jen.Comment(g.cite(elif.P))}, g.stmts(elif.Then)...)
+		st.Else().If(record(elif.P, ir.Construct(elif)), g.cond(elif.Cond)).Block(body...)
+		s = elif
 	}
 	if len(s.Else) > 0 {
 		st.Else().Block(g.stmts(s.Else)...)

@@ -80,11 +80,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
 				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpecItemsType, "number") {
+				} else if w.At(6, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "number") {
+					// Apertus-8B-Instruct.jinja:6 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+				} else if w.At(8, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "integer") {
+					// Apertus-8B-Instruct.jinja:8 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+				} else if w.At(10, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "boolean") {
+					// Apertus-8B-Instruct.jinja:10 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
@@ -115,7 +118,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+		} else if w.At(29, 9, runtime.StmtIf); (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+			// Apertus-8B-Instruct.jinja:29 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31 {%- if param_spec.type | length > 1 -%}
 			w.At(31, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
@@ -127,7 +131,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(34, 13, runtime.StmtPrint)
 				w.Write(paramSpecType.ItemInt(0))
 			}
-		} else if paramSpec.Attr("oneOf").Truthy() {
+		} else if w.At(36, 9, runtime.StmtIf); paramSpec.Attr("oneOf").Truthy() {
+			// Apertus-8B-Instruct.jinja:36 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38 {%- set has_object_variants = false -%}
 			w.At(38, 9, runtime.StmtSet)
 			hasObjectVariants = runtime.Bool(false)
@@ -184,7 +189,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "string") {
+		} else if w.At(60, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "string") {
+			// Apertus-8B-Instruct.jinja:60 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61 {%- if param_spec.enum -%}
 			w.At(61, 9, runtime.StmtIf)
 			paramSpecEnum := paramSpec.Attr("enum")
@@ -202,13 +208,17 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "number") {
+		} else if w.At(69, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "number") {
+			// Apertus-8B-Instruct.jinja:69 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "integer") {
+		} else if w.At(71, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "integer") {
+			// Apertus-8B-Instruct.jinja:71 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "boolean") {
+		} else if w.At(73, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "boolean") {
+			// Apertus-8B-Instruct.jinja:73 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpecType, "object") {
+		} else if w.At(75, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "object") {
+			// Apertus-8B-Instruct.jinja:75 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76 {%- if param_spec.properties -%}
 			w.At(76, 9, runtime.StmtIf)
 			paramSpecProperties := paramSpec.Attr("properties")
@@ -323,7 +333,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.At(116, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
 							w.WriteStr(paramSpec2Default)
-						} else if paramSpec2.Attr("oneOf").Truthy() {
+						} else if w.At(117, 25, runtime.StmtIf); paramSpec2.Attr("oneOf").Truthy() {
+							// Apertus-8B-Instruct.jinja:117 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
 							w.At(118, 25, runtime.StmtPrint)
 							w.WriteString("// default: ")
@@ -413,7 +424,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				// Apertus-8B-Instruct.jinja:159 {{ system_token + messages[0].content + end_system_token }}
 				w.At(159, 13, runtime.StmtPrint)
 				w.WriteAdd(systemToken, messages0Content, endSystemToken)
-			} else if runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
+			} else if w.At(160, 13, runtime.StmtIf); runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
+				// Apertus-8B-Instruct.jinja:160 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161 {{ system_token + messages[0].content.text + end_system_token }}
 				w.At(161, 13, runtime.StmtPrint)
 				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
@@ -506,7 +518,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					// Apertus-8B-Instruct.jinja:201 {{ message.content }}
 					w.At(201, 17, runtime.StmtPrint)
 					w.Write(messageContent)
-				} else if runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
+				} else if w.At(202, 17, runtime.StmtIf); runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
+					// Apertus-8B-Instruct.jinja:202 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203 {%- set parts = message.content.parts -%}
 					w.At(203, 17, runtime.StmtSet)
 					parts = messageContent.Attr("parts")
@@ -535,7 +548,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(214, 13, runtime.StmtPrint)
 				w.Write(endUserToken)
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(216, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Apertus-8B-Instruct.jinja:216 {%- elif message.role == 'assistant' -%}
 			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
 			w.At(217, 9, runtime.StmtIf)
 			if !nsInAssistant {
@@ -567,7 +581,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
 					w.At(228, 17, runtime.StmtPrint)
 					w.Write(messageContent2)
-				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+				} else if w.At(229, 17, runtime.StmtIf); (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+					// Apertus-8B-Instruct.jinja:229 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
 					w.At(230, 17, runtime.StmtSet)
 					nsAssistantFormat = runtime.Str("mapping")
@@ -604,7 +619,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:242 {{ block.text }}
 							w.At(242, 25, runtime.StmtPrint)
 							w.Write(block.Attr("text"))
-						} else if runtime.EqStr(blockType, "tool_calls") {
+						} else if w.At(243, 25, runtime.StmtIf); runtime.EqStr(blockType, "tool_calls") {
+							// Apertus-8B-Instruct.jinja:243 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
 							w.At(244, 25, runtime.StmtIf)
 							if nsInTool {
@@ -648,7 +664,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.At(259, 25, runtime.StmtPrint)
 							w.WriteString("]")
 							w.WriteStr(endToolCallsToken)
-						} else if runtime.EqStr(blockType, "tool_outputs") {
+						} else if w.At(260, 25, runtime.StmtIf); runtime.EqStr(blockType, "tool_outputs") {
+							// Apertus-8B-Instruct.jinja:260 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
 							w.At(261, 25, runtime.StmtIf)
 							if nsInTool {
@@ -672,7 +689,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								}
 							}
 							w.WriteString("]")
-						} else if runtime.EqStr(blockType, "response") {
+						} else if w.At(272, 25, runtime.StmtIf); runtime.EqStr(blockType, "response") {
+							// Apertus-8B-Instruct.jinja:272 {%- elif block.type == 'response' -%}
 							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
 							w.At(273, 25, runtime.StmtIf)
 							if nsInTool {
@@ -705,7 +723,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.At(287, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), nsAssistantFormat)))
 				}
-			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
+			} else if w.At(289, 13, runtime.StmtIf); runtime.NotIn(runtime.Str("tool_calls"), message) {
+				// Apertus-8B-Instruct.jinja:289 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290 {{- raise_exception("Invalid assistant message " + message) -}}
 				w.At(290, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant message "), message)))
@@ -752,7 +771,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]")
 				w.WriteStr(endToolCallsToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(307, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Apertus-8B-Instruct.jinja:307 {%- elif message.role == 'tool' -%}
 			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
 			w.At(308, 9, runtime.StmtIf)
 			if !nsInAssistant {

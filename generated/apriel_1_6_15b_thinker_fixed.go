@@ -68,7 +68,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt = runtime.Or(addGenerationPrompt, func() runtime.Value {
 		return runtime.Bool(false)
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:7 {%- set available_tool_string = ” -%}
+	// Apriel-1.6-15b-Thinker-fixed.jinja:7 {%- set available_tool_string = '' -%}
 	w.At(7, 1, runtime.StmtSet)
 	availableToolString = runtime.Str("")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:8 {%- set add_tool_id = true -%}
@@ -77,12 +77,12 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9 {%- set add_thoughts = true -%}
 	w.At(9, 1, runtime.StmtSet)
 	addThoughts = runtime.Bool(true)
-	// Apriel-1.6-15b-Thinker-fixed.jinja:11 {%- set bos_token = bos_token or ” -%}
+	// Apriel-1.6-15b-Thinker-fixed.jinja:11 {%- set bos_token = bos_token or '' -%}
 	w.At(11, 1, runtime.StmtSet)
 	bosToken = runtime.Or(bosToken, func() runtime.Value {
 		return runtime.Str("")
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:12 {%- set eos_token = eos_token or ” -%}
+	// Apriel-1.6-15b-Thinker-fixed.jinja:12 {%- set eos_token = eos_token or '' -%}
 	w.At(12, 1, runtime.StmtSet)
 	eosToken = runtime.Or(eosToken, func() runtime.Value {
 		return runtime.Str("")
@@ -161,7 +161,8 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67 {{ chunk['text'] }}
 						w.At(67, 21, runtime.StmtPrint)
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.InStrs(chunkType, "image", "image_url") {
+					} else if w.At(68, 21, runtime.StmtIf); runtime.InStrs(chunkType, "image", "image_url") {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:68 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71 {{ raise_exception('Unrecognized content type!') }}
@@ -174,8 +175,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(75, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			}
-		} else if runtime.EqStr(messageRole, "system") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:80 {%- set sys_content = message.get('content', ”) -%}
+		} else if w.At(79, 9, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:79 {%- elif message['role'] == 'system' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:80 {%- set sys_content = message.get('content', '') -%}
 			w.At(80, 9, runtime.StmtSet)
 			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81 {%- if sys_content and sys_content|length > 0 -%}
@@ -193,7 +195,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					systemMessage = sysContent.ItemInt(0).ItemStr("text")
 				}
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:88 {%- set system_message = ” -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:88 {%- set system_message = '' -%}
 				w.At(88, 13, runtime.StmtSet)
 				systemMessage = runtime.Str("")
 			}
@@ -208,7 +210,8 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(94, 13, runtime.StmtPrint)
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(98, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:98 {%- elif message['role'] == 'assistant' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99 {%- if loop.last -%}
 			w.At(99, 9, runtime.StmtIf)
 			if i == len(items)-1 {
@@ -224,7 +227,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(106, 13, runtime.StmtPrint)
 				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:109 {%- set asst_content = message.get('content', ”) -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:109 {%- set asst_content = message.get('content', '') -%}
 			w.At(109, 9, runtime.StmtSet)
 			asstContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110 {%- if asst_content and asst_content|length > 0 -%}
@@ -252,7 +255,8 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.At(120, 17, runtime.StmtPrint)
 					w.Write(asstText)
 				}
-			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+			} else if w.At(122, 13, runtime.StmtIf); runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:122 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123 {{ message['chosen'][0] }}
 				w.At(123, 13, runtime.StmtPrint)
 				w.Write(message.ItemStr("chosen").ItemInt(0))
@@ -304,8 +308,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			if !(i == len(items)-1) || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:148 {%- set tool_content = message.get('content', ”) -%}
+		} else if w.At(147, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:147 {%- elif message['role'] == 'tool' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:148 {%- set tool_content = message.get('content', '') -%}
 			w.At(148, 9, runtime.StmtSet)
 			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149 {%- if tool_content is string -%}
@@ -315,7 +320,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(150, 13, runtime.StmtSet)
 				toolMessage = toolContent
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:152 {%- set tool_message = tool_content[0]['text'] if tool_content else ” -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:152 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				w.At(152, 13, runtime.StmtSet)
 				if toolContent.Truthy() {
 					toolMessage = toolContent.ItemInt(0).ItemStr("text")
@@ -329,8 +334,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "content") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', ”) -%}
+		} else if w.At(157, 9, runtime.StmtIf); runtime.EqStr(messageRole, "content") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:157 {%- elif message['role'] == 'content' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', '') -%}
 			w.At(158, 9, runtime.StmtSet)
 			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159 {%- if msg_content is not string -%}

@@ -125,12 +125,13 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_start|>user\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(39, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Bielik-11B-v3.0-Instruct.jinja:39 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
-			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default(”) %}
+			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default('') %}
 			w.At(41, 9, runtime.StmtSet)
 			content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
-			// Bielik-11B-v3.0-Instruct.jinja:42 {%- set reasoning_content = message.reasoning_content | default(”) %}
+			// Bielik-11B-v3.0-Instruct.jinja:42 {%- set reasoning_content = message.reasoning_content | default('') %}
 			w.At(42, 9, runtime.StmtSet)
 			reasoningContent = runtime.FilterDefault(message.Attr("reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
@@ -187,7 +188,8 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(61, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Bielik-11B-v3.0-Instruct.jinja:61 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
 			w.At(62, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i2)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {

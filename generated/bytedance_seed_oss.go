@@ -148,11 +148,14 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		w.At(48, 5, runtime.StmtIf)
 		if runtime.EqStr(t, "string") {
 			w.WriteString("str")
-		} else if runtime.InStrs(t, "number", "integer") {
+		} else if w.At(49, 9, runtime.StmtIf); runtime.InStrs(t, "number", "integer") {
+			// ByteDance-Seed-OSS.jinja:49 {%- elif t in ("number", "integer") -%}
 			w.WriteString("int")
-		} else if runtime.EqStr(t, "boolean") {
+		} else if w.At(50, 9, runtime.StmtIf); runtime.EqStr(t, "boolean") {
+			// ByteDance-Seed-OSS.jinja:50 {%- elif t == "boolean" -%}
 			w.WriteString("bool")
-		} else if runtime.EqStr(t, "array") {
+		} else if w.At(51, 9, runtime.StmtIf); runtime.EqStr(t, "array") {
+			// ByteDance-Seed-OSS.jinja:51 {%- elif t == "array" -%}
 			w.WriteString("list")
 		} else {
 			w.WriteString("Any")
@@ -164,7 +167,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		// ByteDance-Seed-OSS.jinja:56 {{ bos_token + "system\n" + system_message }}
 		w.At(56, 1, runtime.StmtPrint)
 		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
-	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else if w.At(58, 1, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		// ByteDance-Seed-OSS.jinja:58 {%- if tools is iterable and tools | length > 0 %}
 		// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 		w.At(59, 1, runtime.StmtPrint)
 		w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
@@ -309,7 +313,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
 			w.At(117, 1, runtime.StmtPrint)
 			w.Write(eosToken)
-		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
+		} else if w.At(118, 5, runtime.StmtIf); !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
+			// ByteDance-Seed-OSS.jinja:118 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
 			w.At(119, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("system"))
@@ -413,11 +418,13 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
 			w.At(149, 1, runtime.StmtPrint)
 			w.Write(eosToken)
-		} else if runtime.InStrs(messageRole, "user", "system") {
+		} else if w.At(150, 5, runtime.StmtIf); runtime.InStrs(messageRole, "user", "system") {
+			// ByteDance-Seed-OSS.jinja:150 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(151, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(152, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// ByteDance-Seed-OSS.jinja:152 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
 			w.At(153, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole)

@@ -291,7 +291,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			// Cohere2MoE.jinja:87 {{ text_wrapper|tojson }}
 			w.At(87, 1, runtime.StmtPrint)
 			w.WriteJSON(textWrapper2, nil, nil)
-		} else if (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+		} else if w.At(88, 5, runtime.StmtIf); (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+			// Cohere2MoE.jinja:88 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89 {{ item.document.data|tojson }}
 			w.At(89, 1, runtime.StmtPrint)
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
@@ -313,7 +314,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.At(96, 15, runtime.StmtPrint)
 			w.Write(msg2)
 			w.WriteString("<|END_TEXT|>")
-		} else if runtime.IsString(msg2.Attr("content"), nil, nil) {
+		} else if w.At(97, 9, runtime.StmtIf); runtime.IsString(msg2.Attr("content"), nil, nil) {
+			// Cohere2MoE.jinja:97 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98 {{ msg.content }}
 			w.At(98, 15, runtime.StmtPrint)
@@ -385,15 +387,18 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			// Cohere2MoE.jinja:129 {{ msg.reasoning }}
 			w.At(129, 1, runtime.StmtPrint)
 			w.Write(msg3Reasoning)
-		} else if msg3.Attr("reasoning_content").Truthy() {
+		} else if w.At(130, 9, runtime.StmtIf); msg3.Attr("reasoning_content").Truthy() {
+			// Cohere2MoE.jinja:130 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131 {{ msg.reasoning_content }}
 			w.At(131, 1, runtime.StmtPrint)
 			w.Write(msg3.Attr("reasoning_content"))
-		} else if msg3.Attr("thinking").Truthy() {
+		} else if w.At(132, 9, runtime.StmtIf); msg3.Attr("thinking").Truthy() {
+			// Cohere2MoE.jinja:132 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133 {{ msg.thinking }}
 			w.At(133, 1, runtime.StmtPrint)
 			w.Write(msg3.Attr("thinking"))
-		} else if msg3.Attr("content").Truthy() && msg3.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
+		} else if w.At(134, 9, runtime.StmtIf); msg3.Attr("content").Truthy() && msg3.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
+			// Cohere2MoE.jinja:134 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135 {{ msg.content[0].thinking }}
 			w.At(135, 1, runtime.StmtPrint)
 			w.Write(msg3.Attr("content").ItemInt(0).Attr("thinking"))
@@ -449,7 +454,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	w.At(147, 1, runtime.StmtIf)
 	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TEXT|>")
-	} else if !renderDeveloperInstruction.Truthy() {
+	} else if w.At(149, 5, runtime.StmtIf); !renderDeveloperInstruction.Truthy() {
+		// Cohere2MoE.jinja:149 {%- elif not render_developer_instruction -%}
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:153 {%- set rendered_platform_turn_chunk = false %}
@@ -562,7 +568,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	w.At(210, 1, runtime.StmtIf)
 	if renderedPlatformTurnChunk.Truthy() {
 		w.WriteString("<|END_TEXT|><|END_OF_TURN_TOKEN|>")
-	} else if !renderDeveloperInstruction.Truthy() {
+	} else if w.At(212, 5, runtime.StmtIf); !renderDeveloperInstruction.Truthy() {
+		// Cohere2MoE.jinja:212 {%- elif not render_developer_instruction -%}
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:215 {%- if render_developer_instruction -%}
@@ -591,7 +598,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.At(221, 40, runtime.StmtPrint)
 			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(msgRoleDowncased, "user") {
+		} else if w.At(222, 9, runtime.StmtIf); runtime.EqStr(msgRoleDowncased, "user") {
+			// Cohere2MoE.jinja:222 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223 {{ print_msg(message) }}
 			w.At(223, 38, runtime.StmtPrint)
@@ -610,7 +618,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.At(224, 140, runtime.StmtPrint)
 				documentTurn(documents)
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
+		} else if w.At(225, 9, runtime.StmtIf); runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
+			// Cohere2MoE.jinja:225 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227 {%- if message.tool_calls %}
 			w.At(227, 9, runtime.StmtIf)
@@ -628,7 +637,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.At(230, 39, runtime.StmtPrint)
 						w.Write(messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
+					} else if w.At(231, 21, runtime.StmtIf); ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
+						// Cohere2MoE.jinja:231 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232 {{ print_thinking(message) }}
 						w.At(232, 39, runtime.StmtPrint)
@@ -689,7 +699,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+		} else if w.At(248, 9, runtime.StmtIf); runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+			// Cohere2MoE.jinja:248 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250 {{ format_tool_message(messages, message) }}
 			w.At(250, 5, runtime.StmtPrint)

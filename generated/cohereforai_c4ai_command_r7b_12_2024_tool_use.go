@@ -220,7 +220,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.At(131, 40, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "user") {
+		} else if w.At(132, 9, runtime.StmtIf); runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "user") {
+			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133 {{ message.content }}
 			w.At(133, 38, runtime.StmtPrint)
@@ -239,7 +240,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.At(133, 211, runtime.StmtPrint)
 				documentTurn(documents)
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "chatbot") {
+		} else if w.At(134, 9, runtime.StmtIf); runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "chatbot") {
+			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135 {% if message.tool_calls %}
 			w.At(135, 41, runtime.StmtIf)
@@ -287,7 +289,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+		} else if w.At(142, 8, runtime.StmtIf); runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144 {{ format_tool_message(messages, message) }}
 			w.At(144, 1, runtime.StmtPrint)

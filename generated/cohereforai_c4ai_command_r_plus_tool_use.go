@@ -62,7 +62,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11 {{- basic_type_map[json_spec.type] }}
 			w.At(11, 5, runtime.StmtPrint)
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
+		} else if w.At(12, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "array") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.At(13, 5, runtime.StmtPrint)
 			w.WriteString("List[")
@@ -70,7 +71,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				jsonToPythonType(jsonSpec.Attr("items"))
 			}))
 			w.WriteString("]")
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
+		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "object") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.At(15, 5, runtime.StmtPrint)
 			w.WriteString("Dict[str, ")
@@ -78,7 +80,8 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				jsonToPythonType(jsonSpec.Attr("additionalProperties"))
 			}))
 			w.WriteString("]")
-		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+		} else if w.At(16, 5, runtime.StmtIf); runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
 			w.At(18, 5, runtime.StmtFor)
@@ -369,13 +372,15 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if w.At(157, 7, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(158, 5, runtime.StmtPrint)
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
+		} else if w.At(159, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
 			w.At(161, 5, runtime.StmtIf)
@@ -429,13 +434,15 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				}
 			}
 			w.WriteString("\n]```\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(184, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.At(185, 5, runtime.StmtPrint)
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(186, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}
 			w.At(188, 5, runtime.StmtPrint)

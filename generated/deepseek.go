@@ -53,13 +53,15 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 			// deepseek.jinja:16 {{- message['content'] }}
 			w.At(16, 1, runtime.StmtPrint)
 			w.Write(message.ItemStr("content"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(17, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// deepseek.jinja:17 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.At(18, 1, runtime.StmtPrint)
 			w.WriteString("### Instruction:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(19, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// deepseek.jinja:19 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.At(20, 1, runtime.StmtPrint)
 			w.WriteString("### Response:\n")

@@ -53,13 +53,15 @@ func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 			// deepseek2.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// deepseek2.jinja:13 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.At(14, 1, runtime.StmtPrint)
 			w.WriteString("User: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// deepseek2.jinja:15 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")

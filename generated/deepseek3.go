@@ -53,12 +53,14 @@ func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 			// deepseek3.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// deepseek3.jinja:13 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14 {{- '<｜User｜>' + message['content'] }}
 			w.At(14, 1, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message.ItemStr("content"))
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// deepseek3.jinja:15 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("<｜Assistant｜>")

@@ -52,7 +52,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 		w.At(2, 3, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt=”) -%}
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
 	w.At(4, 1, runtime.StmtSet)
 	nsIsFirst := false
 	nsIsTool := false

@@ -53,7 +53,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 		w.At(2, 3, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt=”) -%}
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
 	w.At(4, 1, runtime.StmtSet)
 	nsIsFirst := false
 	nsIsTool := false

@@ -69,7 +69,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			thinking = runtime.Bool(false)
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.1.jinja:11 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt=”, is_first_sp=true, is_last_us…
+	// deepseek-ai-DeepSeek-V3.1.jinja:11 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
 	w.At(11, 1, runtime.StmtSet)
 	nsIsFirst := false
 	nsIsTool := false

@@ -90,7 +90,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:15 {%- set tools_footer = '</functions>\n' -%}
 	w.At(15, 1, runtime.StmtSet)
 	toolsFooter = runtime.Str("</functions>\n")
-	// deepseek-ai-DeepSeek-V3.2.jinja:16 {%- set ns = namespace(system_prompt=”, is_first_sp=true) -%}
+	// deepseek-ai-DeepSeek-V3.2.jinja:16 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
 	w.At(16, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
@@ -103,7 +103,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19 {%- if ns.is_first_sp -%}
 			w.At(19, 5, runtime.StmtIf)
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V3.2.jinja:20 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:20 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				w.At(20, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
@@ -112,7 +112,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(21, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				w.At(23, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
@@ -123,7 +123,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:27 {%- if tools is defined and tools -%}
 	w.At(27, 1, runtime.StmtIf)
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
-		// deepseek-ai-DeepSeek-V3.2.jinja:28 {%- set ts = namespace(schemas=”) -%}
+		// deepseek-ai-DeepSeek-V3.2.jinja:28 {%- set ts = namespace(schemas='') -%}
 		w.At(28, 3, runtime.StmtSet)
 		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29 {%- for tool in tools -%}
@@ -190,7 +190,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		w.At(50, 3, runtime.StmtIf)
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "user") {
-			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or ”) -}}
+			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.At(51, 5, runtime.StmtPrint)
 			w.WriteString("<｜User｜>")
 			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
@@ -202,7 +202,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
 			w.At(53, 5, runtime.StmtSet)
 			statePendingToolMarker = false
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if w.At(54, 7, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:54 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			w.At(55, 5, runtime.StmtSet)
 			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
@@ -232,7 +233,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.At(65, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				}
-			} else if statePendingToolMarker {
+			} else if w.At(67, 9, runtime.StmtIf); statePendingToolMarker {
+				// deepseek-ai-DeepSeek-V3.2.jinja:67 {%- elif state.pending_tool_marker -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:68 {%- if is_after_last_user and thinking -%}
 				w.At(68, 7, runtime.StmtIf)
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
@@ -353,7 +355,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if w.At(104, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:104 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:105 {%- set outer_index = loop.index0 -%}
 			w.At(105, 5, runtime.StmtSet)
 			outerIndex = runtime.Int(int64(i2))
@@ -387,7 +390,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Eq(callOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
-			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or ”) + '</result>' -}}
+			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.At(118, 5, runtime.StmtPrint)
 			w.WriteString("\n<result>")
 			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
@@ -425,7 +428,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(132, 7, runtime.StmtPrint)
 				w.WriteAdd(thinkingStartToken, thinkingEndToken)
 			}
-		} else if statePendingToolMarker {
+		} else if w.At(134, 7, runtime.StmtIf); statePendingToolMarker {
+			// deepseek-ai-DeepSeek-V3.2.jinja:134 {%- elif state.pending_tool_marker -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:135 {%- if thinking -%}
 			w.At(135, 5, runtime.StmtIf)
 			if thinking.Truthy() {

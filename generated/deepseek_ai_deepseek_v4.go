@@ -112,7 +112,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:21 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
 	w.At(21, 1, runtime.StmtSet)
 	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
-	// deepseek-ai-DeepSeek-V4.jinja:22 {%- set ns = namespace(system_prompt=”, is_first_sp=true, has_tool_calls=false) -%}
+	// deepseek-ai-DeepSeek-V4.jinja:22 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
 	w.At(22, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
@@ -126,7 +126,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V4.jinja:25 {%- if ns.is_first_sp -%}
 			w.At(25, 5, runtime.StmtIf)
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V4.jinja:26 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
+				// deepseek-ai-DeepSeek-V4.jinja:26 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				w.At(26, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
@@ -135,7 +135,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.At(27, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V4.jinja:29 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
+				// deepseek-ai-DeepSeek-V4.jinja:29 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				w.At(29, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
@@ -149,7 +149,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 		// deepseek-ai-DeepSeek-V4.jinja:34 {%- set has_tools = true -%}
 		w.At(34, 3, runtime.StmtSet)
 		hasTools = runtime.Bool(true)
-		// deepseek-ai-DeepSeek-V4.jinja:35 {%- set ts = namespace(schemas=”) -%}
+		// deepseek-ai-DeepSeek-V4.jinja:35 {%- set ts = namespace(schemas='') -%}
 		w.At(35, 3, runtime.StmtSet)
 		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V4.jinja:36 {%- for tool in tools -%}
@@ -254,12 +254,13 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.At(76, 7, runtime.StmtSet)
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4.jinja:78 {{- message['content'] or ” -}}
+			// deepseek-ai-DeepSeek-V4.jinja:78 {{- message['content'] or '' -}}
 			w.At(78, 5, runtime.StmtPrint)
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if w.At(79, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
+			// deepseek-ai-DeepSeek-V4.jinja:79 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:80 {%- if state.in_user -%}
 			w.At(80, 5, runtime.StmtIf)
 			if stateInUser {
@@ -270,14 +271,15 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.At(84, 7, runtime.StmtSet)
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
+			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.At(86, 5, runtime.StmtPrint)
 			w.WriteString("<tool_result>")
 			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if runtime.EqStr(message4Role, "assistant") {
+		} else if w.At(87, 7, runtime.StmtIf); runtime.EqStr(message4Role, "assistant") {
+			// deepseek-ai-DeepSeek-V4.jinja:87 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
 			w.At(88, 5, runtime.StmtSet)
 			stateInUser = false

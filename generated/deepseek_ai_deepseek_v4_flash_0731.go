@@ -116,7 +116,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
 	w.At(22, 1, runtime.StmtSet)
 	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23 {%- set ns = namespace(system_prompt=”, is_first_sp=true, has_tool_calls=false) -%}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
 	w.At(23, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
@@ -130,7 +130,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26 {%- if ns.is_first_sp -%}
 			w.At(26, 5, runtime.StmtIf)
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or ”) -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				w.At(27, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
@@ -139,7 +139,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.At(28, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or ”) -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				w.At(30, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
@@ -153,7 +153,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35 {%- set has_tools = true -%}
 		w.At(35, 3, runtime.StmtSet)
 		hasTools = runtime.Bool(true)
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36 {%- set ts = namespace(schemas=”) -%}
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36 {%- set ts = namespace(schemas='') -%}
 		w.At(36, 3, runtime.StmtSet)
 		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37 {%- for tool in tools -%}
@@ -202,7 +202,8 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56 {{- reasoning_effort_high -}}
 		w.At(56, 3, runtime.StmtPrint)
 		w.Write(reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
+	} else if w.At(57, 5, runtime.StmtIf); ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58 {{- reasoning_effort_max -}}
 		w.At(58, 3, runtime.StmtPrint)
 		w.Write(reasoningEffortMax)
@@ -262,12 +263,13 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.At(79, 7, runtime.StmtSet)
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81 {{- message['content'] or ” -}}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81 {{- message['content'] or '' -}}
 			w.At(81, 5, runtime.StmtPrint)
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if w.At(82, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83 {%- if state.in_user -%}
 			w.At(83, 5, runtime.StmtIf)
 			if stateInUser {
@@ -278,14 +280,15 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.At(87, 7, runtime.StmtSet)
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89 {{- '<tool_result>' + (message['content'] or ”) + '</tool_result>' -}}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.At(89, 5, runtime.StmtPrint)
 			w.WriteString("<tool_result>")
 			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if runtime.EqStr(message4Role, "assistant") {
+		} else if w.At(90, 7, runtime.StmtIf); runtime.EqStr(message4Role, "assistant") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91 {%- set state.in_user = false -%}
 			w.At(91, 5, runtime.StmtSet)
 			stateInUser = false

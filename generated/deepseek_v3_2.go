@@ -277,7 +277,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:126 {%- if has_system -%}
 	w.At(126, 1, runtime.StmtIf)
 	if hasSystem.Truthy() {
-		// DeepSeek-V3.2.jinja:127 {{ messages[0].get('content', ”) }}
+		// DeepSeek-V3.2.jinja:127 {{ messages[0].get('content', '') }}
 		w.At(127, 3, runtime.StmtPrint)
 		w.Write(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
 		// DeepSeek-V3.2.jinja:128 {%- if tools -%}
@@ -297,7 +297,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.At(132, 17, runtime.StmtPrint)
 			renderResponseFormat(responseFormatValue)
 		}
-	} else if !firstIsDeveloper.Truthy() {
+	} else if w.At(134, 5, runtime.StmtIf); !firstIsDeveloper.Truthy() {
+		// DeepSeek-V3.2.jinja:134 {%- elif not first_is_developer -%}
 		// DeepSeek-V3.2.jinja:137 {%- if tools or response_format.value -%}
 		w.At(137, 3, runtime.StmtIf)
 		if tools.Truthy() || responseFormatValue.Truthy() {
@@ -375,7 +376,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(167, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(message3Role, "user") {
+		} else if w.At(173, 7, runtime.StmtIf); runtime.EqStr(message3Role, "user") {
+			// DeepSeek-V3.2.jinja:173 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174 {{ message.content }}
 			w.At(174, 13, runtime.StmtPrint)
@@ -392,7 +394,8 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(178, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if w.At(184, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
+			// DeepSeek-V3.2.jinja:184 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			w.At(186, 5, runtime.StmtSet)
 			prevAssistantIdxValue := runtime.Int(-1)
@@ -441,18 +444,19 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingEndToken)
 				}
 			}
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if w.At(216, 7, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
+			// DeepSeek-V3.2.jinja:216 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			w.At(218, 5, runtime.StmtIf)
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
-				// DeepSeek-V3.2.jinja:219 {{ message.get('reasoning_content', ”) }}
+				// DeepSeek-V3.2.jinja:219 {{ message.get('reasoning_content', '') }}
 				w.At(219, 7, runtime.StmtPrint)
 				w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))
 				// DeepSeek-V3.2.jinja:219 {{ thinking_end_token }}
 				w.At(219, 49, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			}
-			// DeepSeek-V3.2.jinja:223 {{ message.get('content', ”) }}
+			// DeepSeek-V3.2.jinja:223 {{ message.get('content', '') }}
 			w.At(223, 5, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
 			// DeepSeek-V3.2.jinja:226 {%- if message.get('tool_calls') -%}

@@ -63,13 +63,15 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// exaone3.jinja:18 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19 {{- '[|user|]' + content + '\n' }}
 			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(20, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// exaone3.jinja:20 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(21, 1, runtime.StmtPrint)
 			w.WriteString("[|assistant|]")

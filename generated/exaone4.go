@@ -63,19 +63,22 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(19, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// exaone4.jinja:19 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
 			w.At(20, 1, runtime.StmtPrint)
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(21, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// exaone4.jinja:21 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.At(22, 1, runtime.StmtPrint)
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(23, 5, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// exaone4.jinja:23 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.At(24, 1, runtime.StmtPrint)
 			w.WriteString("[|tool|]")

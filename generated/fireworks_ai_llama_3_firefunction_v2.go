@@ -70,7 +70,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
 	w.At(22, 1, runtime.StmtSet)
 	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
-	// fireworks-ai-llama-3-firefunction-v2.jinja:23 {%- set ns = namespace(role=”, content=”) -%}
+	// fireworks-ai-llama-3-firefunction-v2.jinja:23 {%- set ns = namespace(role='', content='') -%}
 	w.At(23, 1, runtime.StmtSet)
 	nsRole := runtime.Str("")
 	nsContent := runtime.Str("")
@@ -103,7 +103,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 			w.At(32, 5, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
 		}
-		// fireworks-ai-llama-3-firefunction-v2.jinja:34 {%- set msg_content = message['content'] | default(”, true) | trim -%}
+		// fireworks-ai-llama-3-firefunction-v2.jinja:34 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		w.At(34, 3, runtime.StmtSet)
 		msgContent = runtime.FilterTrim(runtime.FilterDefault(message.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35 {%- if loop.index0 == 0 -%}

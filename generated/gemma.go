@@ -47,7 +47,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	// gemma.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
 	w.At(14, 1, runtime.StmtSet)
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// gemma.jinja:15 {%- set ns = namespace(system_prompt=”) %}
+	// gemma.jinja:15 {%- set ns = namespace(system_prompt='') %}
 	w.At(15, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	// gemma.jinja:16 {%- for message in messages %}
@@ -80,7 +80,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 				// gemma.jinja:23 {{- ns.system_prompt + '\n\n' }}
 				w.At(23, 1, runtime.StmtPrint)
 				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
-				// gemma.jinja:24 {%- set ns.system_prompt = ” %}
+				// gemma.jinja:24 {%- set ns.system_prompt = '' %}
 				w.At(24, 1, runtime.StmtSet)
 				nsSystemPrompt = runtime.Str("")
 			}

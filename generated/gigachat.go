@@ -55,14 +55,16 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
 			w.At(16, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if w.At(17, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "user") {
+			// gigachat.jinja:17 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.At(18, 1, runtime.StmtPrint)
 			w.WriteString("user<|role_sep|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if w.At(20, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "assistant") {
+			// gigachat.jinja:20 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.At(21, 1, runtime.StmtPrint)
 			w.WriteString("assistant<|role_sep|>")

@@ -96,7 +96,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3-10B-A1.8B.jinja:21 {%- set additional_props_type = {'type': 'any'} -%}
 					w.At(21, 5, runtime.StmtSet)
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+				} else if w.At(22, 8, runtime.StmtIf); runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+					// GigaChat3-10B-A1.8B.jinja:22 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3-10B-A1.8B.jinja:23 {%- set additional_props_type = schema.additionalProperties -%}
 					w.At(23, 5, runtime.StmtSet)
 					additionalPropsType = schemaAdditionalProperties
@@ -152,7 +153,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				typeStr = w.Capture(func() {
 					jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Str("  ")))
 				})
-				// GigaChat3-10B-A1.8B.jinja:54 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
+				// GigaChat3-10B-A1.8B.jinja:54 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 				w.At(54, 4, runtime.StmtPrint)
 				w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 					return runtime.Str("")
@@ -197,7 +198,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3-10B-A1.8B.jinja:77 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
 			w.At(77, 3, runtime.StmtPrint)
 			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
-		} else if runtime.EqStr(ty, "string") {
+		} else if w.At(80, 6, runtime.StmtIf); runtime.EqStr(ty, "string") {
+			// GigaChat3-10B-A1.8B.jinja:80 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81 {%- if schema.get("enum") -%}
 			w.At(81, 3, runtime.StmtIf)
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
@@ -214,12 +216,14 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3-10B-A1.8B.jinja:86 {{- ns.enum | join(' | ') -}}
 				w.At(86, 4, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
+			} else if w.At(87, 7, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
+				// GigaChat3-10B-A1.8B.jinja:87 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
 				w.WriteString("string")
 			}
-		} else if runtime.InStrs(ty, "number", "integer") {
+		} else if w.At(94, 6, runtime.StmtIf); runtime.InStrs(ty, "number", "integer") {
+			// GigaChat3-10B-A1.8B.jinja:94 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95 {%- if schema.get("enum") -%}
 			w.At(95, 3, runtime.StmtIf)
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
@@ -229,9 +233,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("number")
 			}
-		} else if runtime.EqStr(ty, "boolean") {
+		} else if w.At(102, 6, runtime.StmtIf); runtime.EqStr(ty, "boolean") {
+			// GigaChat3-10B-A1.8B.jinja:102 {%- elif ty == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(ty, "array") {
+		} else if w.At(106, 6, runtime.StmtIf); runtime.EqStr(ty, "array") {
+			// GigaChat3-10B-A1.8B.jinja:106 {%- elif ty == "array" -%}
 			// GigaChat3-10B-A1.8B.jinja:107 {%- if "items" in schema -%}
 			w.At(107, 3, runtime.StmtIf)
 			if runtime.In(runtime.Str("items"), schema) {
@@ -362,7 +368,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			w.At(179, 9, runtime.StmtSet)
 			role = message.ItemStr("role")
 		}
-		// GigaChat3-10B-A1.8B.jinja:182 {%- set message_content = message['content'] or ” -%}
+		// GigaChat3-10B-A1.8B.jinja:182 {%- set message_content = message['content'] or '' -%}
 		w.At(182, 5, runtime.StmtSet)
 		messageContent = runtime.Or(message.ItemStr("content"), func() runtime.Value {
 			return runtime.Str("")
@@ -458,7 +464,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3-10B-A1.8B.jinja:323 {{- render_role_message(message, 'function result') -}}
 			w.At(323, 9, runtime.StmtPrint)
 			renderRoleMessage(message3, runtime.Str("function result"))
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if w.At(327, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
+			// GigaChat3-10B-A1.8B.jinja:327 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330 {%- if message.tool_calls is defined and message.tool_calls -%}
 			w.At(330, 9, runtime.StmtIf)
 			message3ToolCalls := message3.Attr("tool_calls")

@@ -120,7 +120,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.At(18, 2, runtime.StmtIf)
 		if !runtime.IsMapping(schema, nil, nil) {
 			w.WriteString("any")
-		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
+		} else if w.At(22, 6, runtime.StmtIf); runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
+			// GigaChat3.5.jinja:22 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23 {%- set refstr = schema['$ref'] -%}
 			w.At(23, 3, runtime.StmtSet)
 			refstr = schema.ItemStr("$ref")
@@ -129,7 +130,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			rnsChain := rns.Attr("chain")
 			if runtime.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
+			} else if w.At(26, 7, runtime.StmtIf); !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
+				// GigaChat3.5.jinja:26 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:29 {%- set segs = refstr[2:].split('/') -%}
@@ -151,7 +153,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:34 {%- set ns_p.n = ns_p.n[seg] -%}
 						w.At(34, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
-					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
+					} else if w.At(35, 9, runtime.StmtIf); (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
+						// GigaChat3.5.jinja:35 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36 {%- set ns_p.n = ns_p.n[seg | int] -%}
 						w.At(36, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
@@ -176,7 +179,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
+		} else if w.At(50, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
+			// GigaChat3.5.jinja:50 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51 {%- set nsb = namespace(parts=[]) -%}
 			w.At(51, 3, runtime.StmtSet)
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -196,7 +200,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:56 {{- nsb.parts | join(' | ') -}}
 			w.At(56, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
+		} else if w.At(58, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
+			// GigaChat3.5.jinja:58 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59 {%- set nsb = namespace(parts=[]) -%}
 			w.At(59, 3, runtime.StmtSet)
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -216,7 +221,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:64 {{- nsb.parts | join(' | ') -}}
 			w.At(64, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
+		} else if w.At(66, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
+			// GigaChat3.5.jinja:66 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67 {%- set nsb = namespace(parts=[]) -%}
 			w.At(67, 3, runtime.StmtSet)
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -236,7 +242,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:72 {{- nsb.parts | join(' & ') -}}
 			w.At(72, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
+		} else if w.At(75, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
+			// GigaChat3.5.jinja:75 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76 {%- set nsu = namespace(bits=[]) -%}
 			w.At(76, 3, runtime.StmtSet)
 			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -252,7 +259,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:79 {%- set frag = 'null' -%}
 					w.At(79, 5, runtime.StmtSet)
 					frag = runtime.Str("null")
-				} else if runtime.EqStr(tname, "string") {
+				} else if w.At(80, 8, runtime.StmtIf); runtime.EqStr(tname, "string") {
+					// GigaChat3.5.jinja:80 {%- elif tname == 'string' -%}
 					// GigaChat3.5.jinja:81 {%- if 'const' in schema -%}
 					w.At(81, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("const"), schema) {
@@ -261,13 +269,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
-					} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					} else if w.At(83, 9, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+						// GigaChat3.5.jinja:83 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						w.At(84, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
 						})
-					} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+					} else if w.At(85, 9, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+						// GigaChat3.5.jinja:85 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86 {%- set frag = 'Date' -%}
 						w.At(86, 6, runtime.StmtSet)
 						frag = runtime.Str("Date")
@@ -276,7 +286,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(88, 6, runtime.StmtSet)
 						frag = runtime.Str("string")
 					}
-				} else if runtime.InStrs(tname, "number", "integer", "int", "float") {
+				} else if w.At(90, 8, runtime.StmtIf); runtime.InStrs(tname, "number", "integer", "int", "float") {
+					// GigaChat3.5.jinja:90 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
 					// GigaChat3.5.jinja:91 {%- if 'const' in schema -%}
 					w.At(91, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("const"), schema) {
@@ -292,7 +303,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
 						})
 					}
-				} else if runtime.EqStr(tname, "boolean") {
+				} else if w.At(96, 8, runtime.StmtIf); runtime.EqStr(tname, "boolean") {
+					// GigaChat3.5.jinja:96 {%- elif tname == 'boolean' -%}
 					// GigaChat3.5.jinja:97 {%- if 'const' in schema -%}
 					w.At(97, 5, runtime.StmtIf)
 					if runtime.In(runtime.Str("const"), schema) {
@@ -306,7 +318,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(100, 6, runtime.StmtSet)
 						frag = runtime.Str("boolean")
 					}
-				} else if runtime.InStrs(tname, "object", "dict") {
+				} else if w.At(102, 8, runtime.StmtIf); runtime.InStrs(tname, "object", "dict") {
+					// GigaChat3.5.jinja:102 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103 {%- if schema.get('additionalProperties') is defined -%}
 					w.At(103, 5, runtime.StmtIf)
 					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
@@ -331,14 +344,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
 					})
-				} else if runtime.EqStr(tname, "array") {
+				} else if w.At(109, 8, runtime.StmtIf); runtime.EqStr(tname, "array") {
+					// GigaChat3.5.jinja:109 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 					w.At(110, 5, runtime.StmtIf)
 					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
 						// GigaChat3.5.jinja:111 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						w.At(111, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
-					} else if runtime.In(runtime.Str("items"), schema) {
+					} else if w.At(112, 9, runtime.StmtIf); runtime.In(runtime.Str("items"), schema) {
+						// GigaChat3.5.jinja:112 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
 						w.At(113, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), schema.ItemStr("items"))
@@ -389,7 +404,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\"")
 					w.Write(c)
 					w.WriteString("\"")
-				} else if runtime.IsBoolean(c, nil, nil) {
+				} else if w.At(134, 8, runtime.StmtIf); runtime.IsBoolean(c, nil, nil) {
+					// GigaChat3.5.jinja:134 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135 {{- 'true' if c else 'false' -}}
 					w.At(135, 5, runtime.StmtPrint)
 					if c.Truthy() {
@@ -397,14 +413,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if runtime.IsInteger(c, nil, nil) || runtime.IsFloat(c, nil, nil) {
+				} else if w.At(136, 8, runtime.StmtIf); runtime.IsInteger(c, nil, nil) || runtime.IsFloat(c, nil, nil) {
+					// GigaChat3.5.jinja:136 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137 {{- c | string -}}
 					w.At(137, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterString(c, nil, nil))
 				} else {
 					w.WriteString("any")
 				}
-			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+			} else if w.At(142, 7, runtime.StmtIf); (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+				// GigaChat3.5.jinja:142 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143 {%- set ns = namespace(enum = []) -%}
 				w.At(143, 4, runtime.StmtSet)
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -426,7 +444,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:151 {{- ns.enum | join(' | ') -}}
 				w.At(151, 4, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+			} else if w.At(154, 7, runtime.StmtIf); runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+				// GigaChat3.5.jinja:154 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157 {%- set ns = namespace(pairs=[]) -%}
 				w.At(157, 4, runtime.StmtSet)
@@ -451,7 +470,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:164 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						w.At(164, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+					} else if w.At(165, 9, runtime.StmtIf); runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+						// GigaChat3.5.jinja:165 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
 						w.At(166, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
@@ -512,7 +532,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					typeStr = w.Capture(func() {
 						jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
-					// GigaChat3.5.jinja:191 {{- indent + key + (” if key in required else '?') + ': ' + type_str + ',' -}}
+					// GigaChat3.5.jinja:191 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 					w.At(191, 5, runtime.StmtPrint)
 					w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 						return runtime.Str("")
@@ -545,7 +565,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:205 {{- indent[:-2] + '}' -}}
 				w.At(205, 4, runtime.StmtPrint)
 				w.WriteAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}"))
-			} else if runtime.EqStr(ty, "string") {
+			} else if w.At(208, 7, runtime.StmtIf); runtime.EqStr(ty, "string") {
+				// GigaChat3.5.jinja:208 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209 {%- if 'const' in schema -%}
 				w.At(209, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("const"), schema) {
@@ -558,7 +579,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("\"")
 						w.Write(schemaConst)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst, nil, nil) {
+					} else if w.At(212, 9, runtime.StmtIf); runtime.IsBoolean(schemaConst, nil, nil) {
+						// GigaChat3.5.jinja:212 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213 {{- 'true' if schema.const else 'false' -}}
 						w.At(213, 6, runtime.StmtPrint)
 						if schemaConst.Truthy() {
@@ -566,14 +588,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
+					} else if w.At(214, 9, runtime.StmtIf); runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
+						// GigaChat3.5.jinja:214 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215 {{- schema.const | string -}}
 						w.At(215, 6, runtime.StmtPrint)
 						w.Write(runtime.FilterString(schemaConst, nil, nil))
 					} else {
 						w.WriteString("string")
 					}
-				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+				} else if w.At(219, 8, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					// GigaChat3.5.jinja:219 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220 {%- set ns = namespace(enum = []) -%}
 					w.At(220, 5, runtime.StmtSet)
 					ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -587,12 +611,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:224 {{- ns.enum | join(' | ') -}}
 					w.At(224, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+				} else if w.At(225, 8, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+					// GigaChat3.5.jinja:225 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
 					w.WriteString("string")
 				}
-			} else if runtime.InStrs(ty, "number", "integer", "int", "float") {
+			} else if w.At(232, 7, runtime.StmtIf); runtime.InStrs(ty, "number", "integer", "int", "float") {
+				// GigaChat3.5.jinja:232 {%- elif ty in ["number", "integer", "int", "float"] -%}
 				// GigaChat3.5.jinja:233 {%- if 'const' in schema -%}
 				w.At(233, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("const"), schema) {
@@ -605,7 +631,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("\"")
 						w.Write(schemaConst2)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst2, nil, nil) {
+					} else if w.At(236, 9, runtime.StmtIf); runtime.IsBoolean(schemaConst2, nil, nil) {
+						// GigaChat3.5.jinja:236 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237 {{- 'true' if schema.const else 'false' -}}
 						w.At(237, 6, runtime.StmtPrint)
 						if schemaConst2.Truthy() {
@@ -613,29 +640,36 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
+					} else if w.At(238, 9, runtime.StmtIf); runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
+						// GigaChat3.5.jinja:238 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239 {{- schema.const | string -}}
 						w.At(239, 6, runtime.StmtPrint)
 						w.Write(runtime.FilterString(schemaConst2, nil, nil))
-					} else if runtime.InStrs(ty, "integer", "int") {
+					} else if w.At(241, 6, runtime.StmtIf); runtime.InStrs(ty, "integer", "int") {
+						// GigaChat3.5.jinja:241 {%- if ty in ["integer", "int"] -%}
 						w.WriteString("integer")
-					} else if runtime.EqStr(ty, "float") {
+					} else if w.At(243, 10, runtime.StmtIf); runtime.EqStr(ty, "float") {
+						// GigaChat3.5.jinja:243 {%- elif ty == "float" -%}
 						w.WriteString("float")
 					} else {
 						w.WriteString("number")
 					}
-				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+				} else if w.At(249, 8, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					// GigaChat3.5.jinja:249 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250 {{- schema.enum | join(' | ') -}}
 					w.At(250, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.InStrs(ty, "integer", "int") {
+				} else if w.At(251, 8, runtime.StmtIf); runtime.InStrs(ty, "integer", "int") {
+					// GigaChat3.5.jinja:251 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
-				} else if runtime.EqStr(ty, "float") {
+				} else if w.At(253, 8, runtime.StmtIf); runtime.EqStr(ty, "float") {
+					// GigaChat3.5.jinja:253 {%- elif ty == "float" -%}
 					w.WriteString("float")
 				} else {
 					w.WriteString("number")
 				}
-			} else if runtime.EqStr(ty, "boolean") {
+			} else if w.At(260, 7, runtime.StmtIf); runtime.EqStr(ty, "boolean") {
+				// GigaChat3.5.jinja:260 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261 {%- if 'const' in schema and schema.const is boolean -%}
 				w.At(261, 4, runtime.StmtIf)
 				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const"), nil, nil) {
@@ -649,9 +683,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					w.WriteString("boolean")
 				}
-			} else if runtime.EqStr(ty, "null") {
+			} else if w.At(268, 7, runtime.StmtIf); runtime.EqStr(ty, "null") {
+				// GigaChat3.5.jinja:268 {%- elif ty == "null" -%}
 				w.WriteString("null")
-			} else if runtime.EqStr(ty, "array") {
+			} else if w.At(272, 7, runtime.StmtIf); runtime.EqStr(ty, "array") {
+				// GigaChat3.5.jinja:272 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 				w.At(273, 4, runtime.StmtIf)
 				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
@@ -672,7 +708,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+				} else if w.At(279, 8, runtime.StmtIf); (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+					// GigaChat3.5.jinja:279 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280 {%- set nst = namespace(bits=[]) -%}
 					w.At(280, 5, runtime.StmtSet)
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -690,7 +727,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+				} else if w.At(285, 8, runtime.StmtIf); runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+					// GigaChat3.5.jinja:285 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					w.At(287, 5, runtime.StmtSet)
 					el = w.Capture(func() {
@@ -704,7 +742,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
+			} else if w.At(293, 7, runtime.StmtIf); runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
+				// GigaChat3.5.jinja:293 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
 				w.WriteString("any")
@@ -825,13 +864,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
 			}))
-		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if w.At(366, 9, runtime.StmtIf); ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:366 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.At(367, 9, runtime.StmtPrint)
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("oneOf").ItemInt(0))
 			}))
-		} else if runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if w.At(369, 9, runtime.StmtIf); runtime.NotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:369 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370 {%- if json_obj is string or json_obj is boolean -%}
 			w.At(370, 9, runtime.StmtIf)
 			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
@@ -843,7 +884,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(373, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", jsonObj)
 			}
-		} else if runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
+		} else if w.At(376, 9, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
+			// GigaChat3.5.jinja:376 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			w.At(377, 9, runtime.StmtSet)
 			if runtime.IsMapping(jsonObj, nil, nil) {
@@ -876,7 +918,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item4, propSchema)
 						})
-					} else if runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
+					} else if w.At(385, 21, runtime.StmtIf); runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
+						// GigaChat3.5.jinja:385 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
 						w.At(386, 21, runtime.StmtSet)
 						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -908,7 +951,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(399, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+		} else if w.At(402, 9, runtime.StmtIf); runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+			// GigaChat3.5.jinja:402 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403 {%- if json_obj is iterable and not json_obj is string -%}
 			w.At(403, 9, runtime.StmtIf)
 			if runtime.IsIterable(jsonObj, nil, nil) && !runtime.IsString(jsonObj, nil, nil) {
@@ -932,7 +976,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(410, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns4.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 				w.WriteString("]")
-			} else if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+			} else if w.At(413, 13, runtime.StmtIf); runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+				// GigaChat3.5.jinja:413 {%- if json_obj is string or json_obj is boolean -%}
 				// GigaChat3.5.jinja:414 {{- json_obj | tojson(ensure_ascii=False) -}}
 				w.At(414, 17, runtime.StmtPrint)
 				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -941,7 +986,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(416, 17, runtime.StmtPrint)
 				w.Write(jsonObj)
 			}
-		} else if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+		} else if w.At(421, 9, runtime.StmtIf); runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+			// GigaChat3.5.jinja:421 {%- if json_obj is string or json_obj is boolean -%}
 			// GigaChat3.5.jinja:422 {{- json_obj | tojson(ensure_ascii=False) -}}
 			w.At(422, 13, runtime.StmtPrint)
 			w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -1042,7 +1088,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(474, 9, runtime.StmtSet)
 			role = message.ItemStr("role")
 		}
-		// GigaChat3.5.jinja:477 {%- set message_content = message['content'] if message['content'] is not none else ” -%}
+		// GigaChat3.5.jinja:477 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
 		w.At(477, 5, runtime.StmtSet)
 		messageContent2 := message.ItemStr("content")
 		if !runtime.IsNone(messageContent2, nil, nil) {
@@ -1100,7 +1146,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(501, 9, runtime.StmtSet)
 			messageFinalContent = messageContent
 		}
-		// GigaChat3.5.jinja:504 {{- role + (add_tokens.role_sep if role else ”) + message_final_content + (add_tokens.message_sep i…
+		// GigaChat3.5.jinja:504 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
 		w.At(504, 5, runtime.StmtPrint)
 		w.WriteAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
 			return addTokens.Attr("role_sep")
@@ -1308,7 +1354,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:590 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			w.At(590, 9, runtime.StmtSet)
 			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.IsString(item7, nil, nil) {
+		} else if w.At(591, 9, runtime.StmtIf); runtime.IsString(item7, nil, nil) {
+			// GigaChat3.5.jinja:591 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596 {%- set body = item -%}
 			w.At(596, 9, runtime.StmtSet)
 			body = item7
@@ -1337,7 +1384,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:606 {%- set items = content -%}
 			w.At(606, 9, runtime.StmtSet)
 			items2 = content2
-		} else if runtime.IsNone(content2, nil, nil) {
+		} else if w.At(607, 9, runtime.StmtIf); runtime.IsNone(content2, nil, nil) {
+			// GigaChat3.5.jinja:607 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608 {%- set items = [] -%}
 			w.At(608, 9, runtime.StmtSet)
 			items2 = runtime.NewList()
@@ -1514,11 +1562,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:811 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		w.At(811, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
-	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
+	} else if w.At(813, 5, runtime.StmtIf); nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:813 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815 {%- set messages = messages[1:] -%}
 		w.At(815, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+	} else if w.At(817, 5, runtime.StmtIf); nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:817 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		w.At(820, 5, runtime.StmtSet)
 		devsystemContent = w.Capture(func() {
@@ -1540,7 +1590,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:829 {%- set messages = messages[1:] -%}
 		w.At(829, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if useSystem.Truthy() {
+	} else if w.At(830, 5, runtime.StmtIf); useSystem.Truthy() {
+		// GigaChat3.5.jinja:830 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831 {{- render_role_message({"role": "system", "content": ""}) -}}
 		w.At(831, 5, runtime.StmtPrint)
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
@@ -1576,11 +1627,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:858 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			w.At(858, 9, runtime.StmtSet)
 			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
-		} else if runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
+		} else if w.At(861, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
+			// GigaChat3.5.jinja:861 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862 {{- raise_exception(
 			w.At(862, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if runtime.EqStr(message4.ItemStr("role"), "available functions") {
+		} else if w.At(869, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "available functions") {
+			// GigaChat3.5.jinja:869 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870 {%- if use_suggester -%}
 			w.At(870, 9, runtime.StmtIf)
 			if useSuggester.Truthy() {
@@ -1588,15 +1641,18 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(871, 13, runtime.StmtPrint)
 				renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 			}
-		} else if runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
+		} else if w.At(876, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
+			// GigaChat3.5.jinja:876 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877 {{- render_function_descriptions(message) -}}
 			w.At(877, 9, runtime.StmtPrint)
 			renderFunctionDescriptions(message4)
-		} else if runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
+		} else if w.At(881, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
+			// GigaChat3.5.jinja:881 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
 			w.At(882, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message4.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
+		} else if w.At(894, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
+			// GigaChat3.5.jinja:894 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895 {%- if not ns_state.previous_tool_names -%}
 			w.At(895, 9, runtime.StmtIf)
 			if !nsStatePreviousToolNames.Truthy() {
@@ -1638,7 +1694,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(message4.ItemStr("role"), "user") {
+		} else if w.At(920, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "user") {
+			// GigaChat3.5.jinja:920 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921 {{- render_role_message(message, role='user') -}}
 			w.At(921, 9, runtime.StmtPrint)
 			renderRoleMessage(message4, runtime.Str("user"), runtime.Missing())
@@ -1661,7 +1718,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					})), runtime.Missing(), runtime.Missing())
 				}
 			}
-		} else if runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
+		} else if w.At(940, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
+			// GigaChat3.5.jinja:940 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			w.At(941, 9, runtime.StmtSet)
 			nsLaTrItems := runtime.NewList()
@@ -1752,8 +1810,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:973 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			w.At(973, 9, runtime.StmtPrint)
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
-		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
-			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text=”, present=False) -%}
+		} else if w.At(977, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "assistant") {
+			// GigaChat3.5.jinja:977 {%- elif message['role'] == 'assistant' -%}
+			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text='', present=False) -%}
 			w.At(993, 9, runtime.StmtSet)
 			nsThinkText := runtime.Str("")
 			nsThinkPresent := false
@@ -1793,7 +1852,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.At(1013, 17, runtime.StmtSet)
 					nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(tc))
 				}
-			} else if runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
+			} else if w.At(1015, 13, runtime.StmtIf); runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
+				// GigaChat3.5.jinja:1015 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				w.At(1016, 13, runtime.StmtSet)
 				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message4.Attr("function_call")))
@@ -1822,7 +1882,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							// GigaChat3.5.jinja:1026 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							w.At(1026, 25, runtime.StmtSet)
 							nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(fcContent))
-						} else if runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
+						} else if w.At(1027, 25, runtime.StmtIf); runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
+							// GigaChat3.5.jinja:1027 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028 {%- for c in fc_content -%}
 							w.At(1028, 25, runtime.StmtFor)
 							for _, c2 := range runtime.Iterate(w, fcContent) {
@@ -1861,7 +1922,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1047 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			w.At(1047, 9, runtime.StmtSet)
 			nsStateSkipRemaining = nsLaSkipCount
-			// GigaChat3.5.jinja:1050 {%- set ns_text = namespace(value=message.content if message.content is not none else ”) -%}
+			// GigaChat3.5.jinja:1050 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
 			w.At(1050, 9, runtime.StmtSet)
 			nsTextValue := runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
 				return message4.Attr("content")

@@ -70,7 +70,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:25 {{- content }}
 			w.At(25, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(26, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// glm_4_5.jinja:26 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27 {%- for item in content -%}
 			w.At(27, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -80,7 +81,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					// glm_4_5.jinja:29 {{- item.text }}
 					w.At(29, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if w.At(30, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
+					// glm_4_5.jinja:30 {%- elif item is string -%}
 					// glm_4_5.jinja:31 {{- item }}
 					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2)
@@ -141,9 +143,10 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(m2Role, "assistant") {
+		} else if w.At(49, 5, runtime.StmtIf); runtime.EqStr(m2Role, "assistant") {
+			// glm_4_5.jinja:49 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
-			// glm_4_5.jinja:51 {%- set reasoning_content = ” %}
+			// glm_4_5.jinja:51 {%- set reasoning_content = '' %}
 			w.At(51, 1, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// glm_4_5.jinja:52 {%- set content = visible_text(m.content) %}
@@ -158,7 +161,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				// glm_4_5.jinja:54 {%- set reasoning_content = m.reasoning_content %}
 				w.At(54, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content2) {
+			} else if w.At(56, 5, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+				// glm_4_5.jinja:56 {%- if '</think>' in content %}
 				// glm_4_5.jinja:57 {%- set parts = content.split('</think>') -%}
 				w.At(57, 9, runtime.StmtSet)
 				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
@@ -258,7 +262,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "tool") {
+		} else if w.At(97, 5, runtime.StmtIf); runtime.EqStr(m2Role, "tool") {
+			// glm_4_5.jinja:97 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98 {%- if m.content is string -%}
 			w.At(98, 1, runtime.StmtIf)
 			m2Content := m2.Attr("content")
@@ -290,7 +295,8 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "system") {
+		} else if w.At(112, 5, runtime.StmtIf); runtime.EqStr(m2Role, "system") {
+			// glm_4_5.jinja:112 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114 {{ visible_text(m.content) }}
 			w.At(114, 1, runtime.StmtPrint)
@@ -301,7 +307,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	w.At(117, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
-		// glm_4_5.jinja:118 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
+		// glm_4_5.jinja:118 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
 		w.At(118, 18, runtime.StmtPrint)
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")

@@ -70,7 +70,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.6.jinja:25 {{- content }}
 			w.At(25, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(26, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// GLM-4.6.jinja:26 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27 {%- for item in content -%}
 			w.At(27, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -80,7 +81,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					// GLM-4.6.jinja:29 {{- item.text }}
 					w.At(29, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if w.At(30, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
+					// GLM-4.6.jinja:30 {%- elif item is string -%}
 					// GLM-4.6.jinja:31 {{- item }}
 					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2)
@@ -132,9 +134,10 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(m2Role, "assistant") {
+		} else if w.At(48, 5, runtime.StmtIf); runtime.EqStr(m2Role, "assistant") {
+			// GLM-4.6.jinja:48 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
-			// GLM-4.6.jinja:50 {%- set reasoning_content = ” %}
+			// GLM-4.6.jinja:50 {%- set reasoning_content = '' %}
 			w.At(50, 1, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// GLM-4.6.jinja:51 {%- set content = visible_text(m.content) %}
@@ -149,7 +152,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.6.jinja:53 {%- set reasoning_content = m.reasoning_content %}
 				w.At(53, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content2) {
+			} else if w.At(55, 5, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+				// GLM-4.6.jinja:55 {%- if '</think>' in content %}
 				// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(56, 9, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -234,7 +238,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "tool") {
+		} else if w.At(84, 5, runtime.StmtIf); runtime.EqStr(m2Role, "tool") {
+			// GLM-4.6.jinja:84 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85 {%- if m.content is string -%}
 			w.At(85, 1, runtime.StmtIf)
 			m2Content := m2.Attr("content")
@@ -266,7 +271,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "system") {
+		} else if w.At(99, 5, runtime.StmtIf); runtime.EqStr(m2Role, "system") {
+			// GLM-4.6.jinja:99 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101 {{ visible_text(m.content) }}
 			w.At(101, 1, runtime.StmtPrint)
@@ -277,7 +283,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	w.At(104, 1, runtime.StmtIf)
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
-		// GLM-4.6.jinja:105 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else ” -}}
+		// GLM-4.6.jinja:105 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
 		w.At(105, 18, runtime.StmtPrint)
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")

@@ -71,7 +71,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.7-Flash.jinja:19 {{- content }}
 			w.At(19, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(20, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// GLM-4.7-Flash.jinja:20 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21 {%- for item in content -%}
 			w.At(21, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -81,7 +82,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					// GLM-4.7-Flash.jinja:23 {{- item.text }}
 					w.At(23, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if w.At(24, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
+					// GLM-4.7-Flash.jinja:24 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25 {{- item }}
 					w.At(25, 17, runtime.StmtPrint)
 					w.Write(item2)
@@ -125,9 +127,10 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
 			w.At(39, 36, runtime.StmtPrint)
 			visibleText(m2.Attr("content"))
-		} else if runtime.EqStr(m2Role, "assistant") {
+		} else if w.At(40, 5, runtime.StmtIf); runtime.EqStr(m2Role, "assistant") {
+			// GLM-4.7-Flash.jinja:40 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
-			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = ” %}
+			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = '' %}
 			w.At(42, 1, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// GLM-4.7-Flash.jinja:43 {%- set content = visible_text(m.content) %}
@@ -142,7 +145,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.7-Flash.jinja:45 {%- set reasoning_content = m.reasoning_content %}
 				w.At(45, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content2) {
+			} else if w.At(47, 5, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+				// GLM-4.7-Flash.jinja:47 {%- if '</think>' in content %}
 				// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(48, 9, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -214,7 +218,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "tool") {
+		} else if w.At(68, 5, runtime.StmtIf); runtime.EqStr(m2Role, "tool") {
+			// GLM-4.7-Flash.jinja:68 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69 {%- if m.content is string -%}
 			w.At(69, 1, runtime.StmtIf)
 			m2Content := m2.Attr("content")
@@ -246,7 +251,8 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "system") {
+		} else if w.At(80, 5, runtime.StmtIf); runtime.EqStr(m2Role, "system") {
+			// GLM-4.7-Flash.jinja:80 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
 			w.At(81, 11, runtime.StmtPrint)

@@ -123,7 +123,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.At(17, 26, runtime.StmtPrint)
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+				} else if w.At(19, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+					// google-gemma-4-31B-it.jinja:19 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
 					w.At(20, 17, runtime.StmtIf)
 					valueItems := value.ItemStr("items")
@@ -172,7 +173,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if w.At(34, 33, runtime.StmtIf); runtime.EqStr(itemKey, "required") {
+									// google-gemma-4-31B-it.jinja:34 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
 									w.At(36, 33, runtime.StmtFor)
@@ -191,7 +193,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if w.At(41, 33, runtime.StmtIf); runtime.EqStr(itemKey, "type") {
+									// google-gemma-4-31B-it.jinja:41 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42 {%- if item_value is string -%}
 									w.At(42, 33, runtime.StmtIf)
 									if runtime.IsString(itemValue, nil, nil) {
@@ -256,7 +259,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if runtime.IsMapping(value, nil, nil) {
+					} else if w.At(65, 21, runtime.StmtIf); runtime.IsMapping(value, nil, nil) {
+						// google-gemma-4-31B-it.jinja:65 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66 {%- if add_comma %}
 						w.At(66, 21, runtime.StmtIf)
 						if addComma.Truthy() {
@@ -438,7 +442,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument, nil, nil) {
+		} else if w.At(121, 9, runtime.StmtIf); runtime.IsBoolean(argument, nil, nil) {
+			// google-gemma-4-31B-it.jinja:121 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122 {{- 'true' if argument else 'false' -}}
 			w.At(122, 9, runtime.StmtPrint)
 			if argument.Truthy() {
@@ -446,7 +451,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument, nil, nil) {
+		} else if w.At(123, 9, runtime.StmtIf); runtime.IsMapping(argument, nil, nil) {
+			// google-gemma-4-31B-it.jinja:123 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125 {%- set ns = namespace(found_first=false) -%}
 			w.At(125, 9, runtime.StmtSet)
@@ -486,7 +492,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument, nil, nil) {
+		} else if w.At(137, 9, runtime.StmtIf); runtime.IsSequence(argument, nil, nil) {
+			// google-gemma-4-31B-it.jinja:137 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139 {%- for item in argument -%}
 			w.At(139, 9, runtime.StmtFor)
@@ -521,7 +528,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
 		var ns4 runtime.Value
-		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result=”) -%}
+		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result='') -%}
 		w.At(149, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150 {%- for part in text.split('<channel|>') -%}
@@ -779,7 +786,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								formatArgument(value4, runtime.Bool(false))
 							}))
 						}
-					} else if runtime.IsString(functionArguments, nil, nil) {
+					} else if w.At(252, 25, runtime.StmtIf); runtime.IsString(functionArguments, nil, nil) {
+						// google-gemma-4-31B-it.jinja:252 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253 {{- function['arguments'] -}}
 						w.At(253, 25, runtime.StmtPrint)
 						w.Write(functionArguments)
@@ -809,7 +817,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.At(266, 21, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
-			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			} else if w.At(268, 17, runtime.StmtIf); runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+				// google-gemma-4-31B-it.jinja:268 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				w.At(270, 17, runtime.StmtSet)
 				nsToolScanStopped := false
@@ -821,7 +830,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
 					w.At(272, 21, runtime.StmtIf)
 					if nsToolScanStopped {
-					} else if !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
+					} else if w.At(273, 25, runtime.StmtIf); !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
+						// google-gemma-4-31B-it.jinja:273 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274 {%- set ns_tool_scan.stopped = true -%}
 						w.At(274, 25, runtime.StmtSet)
 						nsToolScanStopped = true
@@ -852,8 +862,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(287, 29, runtime.StmtPrint)
 							formatToolResponseBlock(nsTnameName, toolBody)
-						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
-							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s=”) -%}
+						} else if w.At(288, 29, runtime.StmtIf); runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
+							// google-gemma-4-31B-it.jinja:288 {%- elif tool_body is sequence and tool_body is not string -%}
+							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s='') -%}
 							w.At(289, 29, runtime.StmtSet)
 							nsTxtS := runtime.Str("")
 							// google-gemma-4-31B-it.jinja:290 {%- for part in tool_body -%}
@@ -862,7 +873,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								// google-gemma-4-31B-it.jinja:291 {%- if part.get('type') == 'text' -%}
 								w.At(291, 33, runtime.StmtIf)
 								if runtime.EqStr(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
-									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default(”)) -%}
+									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
 									w.At(292, 37, runtime.StmtSet)
 									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil))
 								}
@@ -899,7 +910,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.At(309, 21, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				}
-			} else if runtime.IsSequence(messageContent, nil, nil) {
+			} else if w.At(311, 17, runtime.StmtIf); runtime.IsSequence(messageContent, nil, nil) {
+				// google-gemma-4-31B-it.jinja:311 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312 {%- for item in message['content'] -%}
 				w.At(312, 17, runtime.StmtFor)
 				for _, item5 := range runtime.Iterate(w, messageContent) {
@@ -918,17 +930,20 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.At(317, 29, runtime.StmtPrint)
 							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 						}
-					} else if runtime.EqStr(item5Type, "image") {
+					} else if w.At(319, 25, runtime.StmtIf); runtime.EqStr(item5Type, "image") {
+						// google-gemma-4-31B-it.jinja:319 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321 {%- set ns.prev_message_type = 'image' -%}
 						w.At(321, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if runtime.EqStr(item5Type, "audio") {
+					} else if w.At(322, 25, runtime.StmtIf); runtime.EqStr(item5Type, "audio") {
+						// google-gemma-4-31B-it.jinja:322 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324 {%- set ns.prev_message_type = 'audio' -%}
 						w.At(324, 25, runtime.StmtSet)
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if runtime.EqStr(item5Type, "video") {
+					} else if w.At(325, 25, runtime.StmtIf); runtime.EqStr(item5Type, "video") {
+						// google-gemma-4-31B-it.jinja:325 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327 {%- set ns.prev_message_type = 'video' -%}
 						w.At(327, 25, runtime.StmtSet)
@@ -940,7 +955,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.At(332, 9, runtime.StmtIf)
 			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
+			} else if w.At(334, 13, runtime.StmtIf); !(nsTrOutFlag && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
+				// google-gemma-4-31B-it.jinja:334 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
 		}

@@ -137,7 +137,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.At(21, 26, runtime.StmtPrint)
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
+				} else if w.At(23, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
+					// google-gemma-4-31B-it-interleaved.jinja:23 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					w.At(25, 17, runtime.StmtIf)
@@ -148,7 +149,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
-					} else if runtime.IsMapping(value, nil, nil) {
+					} else if w.At(27, 21, runtime.StmtIf); runtime.IsMapping(value, nil, nil) {
+						// google-gemma-4-31B-it-interleaved.jinja:27 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.At(28, 21, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
@@ -179,7 +181,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+				} else if w.At(39, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+					// google-gemma-4-31B-it-interleaved.jinja:39 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
 					w.At(40, 17, runtime.StmtIf)
 					valueItems := value.ItemStr("items")
@@ -219,7 +222,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if w.At(53, 33, runtime.StmtIf); runtime.EqStr(itemKey, "required") {
+									// google-gemma-4-31B-it-interleaved.jinja:53 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55 {%- for req_item in item_value -%}
 									w.At(55, 33, runtime.StmtFor)
@@ -238,7 +242,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if w.At(60, 33, runtime.StmtIf); runtime.EqStr(itemKey, "type") {
+									// google-gemma-4-31B-it-interleaved.jinja:60 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it-interleaved.jinja:61 {%- if item_value is string -%}
 									w.At(61, 33, runtime.StmtIf)
 									if runtime.IsString(itemValue, nil, nil) {
@@ -397,7 +402,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument, nil, nil) {
+		} else if w.At(114, 9, runtime.StmtIf); runtime.IsBoolean(argument, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:114 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it-interleaved.jinja:115 {{- 'true' if argument else 'false' -}}
 			w.At(115, 9, runtime.StmtPrint)
 			if argument.Truthy() {
@@ -405,7 +411,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument, nil, nil) {
+		} else if w.At(116, 9, runtime.StmtIf); runtime.IsMapping(argument, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:116 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118 {%- set ns = namespace(found_first=false) -%}
 			w.At(118, 9, runtime.StmtSet)
@@ -445,7 +452,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument, nil, nil) {
+		} else if w.At(130, 9, runtime.StmtIf); runtime.IsSequence(argument, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:130 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132 {%- for item in argument -%}
 			w.At(132, 9, runtime.StmtFor)
@@ -480,7 +488,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
 		var ns4 runtime.Value
-		// google-gemma-4-31B-it-interleaved.jinja:142 {%- set ns = namespace(result=”) -%}
+		// google-gemma-4-31B-it-interleaved.jinja:142 {%- set ns = namespace(result='') -%}
 		w.At(142, 5, runtime.StmtSet)
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143 {%- for part in text.split('<channel|>') -%}
@@ -650,7 +658,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 							formatArgument(value3, runtime.Bool(false))
 						}))
 					}
-				} else if runtime.IsString(functionArguments, nil, nil) {
+				} else if w.At(216, 25, runtime.StmtIf); runtime.IsString(functionArguments, nil, nil) {
+					// google-gemma-4-31B-it-interleaved.jinja:216 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217 {{- function['arguments'] -}}
 					w.At(217, 25, runtime.StmtPrint)
 					w.Write(functionArguments)
@@ -732,7 +741,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.At(247, 21, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(message2Content, nil, nil))
 			}
-		} else if runtime.IsSequence(message2Content, nil, nil) {
+		} else if w.At(249, 17, runtime.StmtIf); runtime.IsSequence(message2Content, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:249 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250 {%- for item in message['content'] -%}
 			w.At(250, 17, runtime.StmtFor)
 			for _, item5 := range runtime.Iterate(w, message2Content) {
@@ -751,17 +761,20 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.At(255, 29, runtime.StmtPrint)
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.EqStr(item5Type, "image") {
+				} else if w.At(257, 25, runtime.StmtIf); runtime.EqStr(item5Type, "image") {
+					// google-gemma-4-31B-it-interleaved.jinja:257 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
 					// google-gemma-4-31B-it-interleaved.jinja:259 {%- set ns.prev_message_type = 'image' -%}
 					w.At(259, 25, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(item5Type, "audio") {
+				} else if w.At(260, 25, runtime.StmtIf); runtime.EqStr(item5Type, "audio") {
+					// google-gemma-4-31B-it-interleaved.jinja:260 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262 {%- set ns.prev_message_type = 'audio' -%}
 					w.At(262, 25, runtime.StmtSet)
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(item5Type, "video") {
+				} else if w.At(263, 25, runtime.StmtIf); runtime.EqStr(item5Type, "video") {
+					// google-gemma-4-31B-it-interleaved.jinja:263 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265 {%- set ns.prev_message_type = 'video' -%}
 					w.At(265, 25, runtime.StmtSet)

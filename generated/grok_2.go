@@ -59,13 +59,15 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("System: ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|separator|>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(16, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// grok-2.jinja:16 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("Human: ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|separator|>\n\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// grok-2.jinja:18 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
 			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")

@@ -80,7 +80,8 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19 {%- set reasoning_mode = "/no_think" -%}
 			w.At(19, 9, runtime.StmtSet)
 			reasoningMode = runtime.Str("/no_think")
-		} else if runtime.In(runtime.Str("/think"), systemMessage) {
+		} else if w.At(20, 9, runtime.StmtIf); runtime.In(runtime.Str("/think"), systemMessage) {
+			// HuggingFaceTB-SmolLM3-3B.jinja:20 {%- elif "/think" in system_message -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:21 {%- set reasoning_mode = "/think" -%}
 			w.At(21, 9, runtime.StmtSet)
 			reasoningMode = runtime.Str("/think")
@@ -108,7 +109,8 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32 {{- custom_instructions + "\n\n" -}}
 		w.At(32, 5, runtime.StmtPrint)
 		w.WriteAdd(customInstructions, runtime.Str("\n\n"))
-	} else if runtime.EqStr(reasoningMode, "/think") {
+	} else if w.At(33, 5, runtime.StmtIf); runtime.EqStr(reasoningMode, "/think") {
+		// HuggingFaceTB-SmolLM3-3B.jinja:33 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face.\n\n")
@@ -137,7 +139,8 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(44, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:44 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45 {%- if reasoning_mode == "/think" -%}
 			w.At(45, 9, runtime.StmtIf)
 			if runtime.EqStr(reasoningMode, "/think") {
@@ -154,7 +157,8 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				w.WriteString("<|im_end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(50, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:50 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.At(51, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")

@@ -54,13 +54,15 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
 			w.At(18, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if w.At(19, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "user") {
+			// hunyuan-dense.jinja:19 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.At(20, 1, runtime.StmtPrint)
 			w.WriteString("<｜hy_User｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜hy_Assistant｜>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if w.At(21, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "assistant") {
+			// hunyuan-dense.jinja:21 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.At(22, 1, runtime.StmtPrint)
 			w.WriteString("<｜hy_Assistant｜>")

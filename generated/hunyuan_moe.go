@@ -55,7 +55,8 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_4|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(16, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// hunyuan-moe.jinja:16 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17 {{- message['content'] + '<|eos|>' }}
 			w.At(17, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))

@@ -78,15 +78,18 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
 			w.At(11, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
-		} else if availableTools.Truthy() {
+		} else if w.At(12, 10, runtime.StmtIf); availableTools.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:12 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
 			w.At(13, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
-		} else if documents.Truthy() {
+		} else if w.At(14, 10, runtime.StmtIf); documents.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:14 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
 			w.At(15, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
-		} else if thinking.Truthy() {
+		} else if w.At(16, 9, runtime.StmtIf); thinking.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:16 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17 {%- set system_message = system_message + " You are a helpful AI assistant.
 			w.At(17, 5, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))

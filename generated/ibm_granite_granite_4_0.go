@@ -94,7 +94,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		w.At(18, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.0.jinja:20 {%- set ns.tools_system_message = ” %}
+		// ibm-granite-granite-4.0.jinja:20 {%- set ns.tools_system_message = '' %}
 		w.At(20, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Str("")
 	}
@@ -112,7 +112,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		w.At(26, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.0.jinja:28 {%- set ns.documents_system_message = ” %}
+		// ibm-granite-granite-4.0.jinja:28 {%- set ns.documents_system_message = '' %}
 		w.At(28, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Str("")
 	}
@@ -127,14 +127,15 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.0.jinja:32 {%- set ns.system_message = messages[0].content %}
 			w.At(32, 9, runtime.StmtSet)
 			nsSystemMessage = messages0Content
-		} else if runtime.IsIterable(messages0Content, nil, nil) {
+		} else if w.At(33, 9, runtime.StmtIf); runtime.IsIterable(messages0Content, nil, nil) {
+			// ibm-granite-granite-4.0.jinja:33 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34 {%- for entry in messages[0].content %}
 			w.At(34, 9, runtime.StmtFor)
 			for _, entry := range runtime.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.0.jinja:35 {%- if entry.type== 'text' %}
 				w.At(35, 13, runtime.StmtIf)
 				if runtime.EqStr(entry.Attr("type"), "text") {
-					// ibm-granite-granite-4.0.jinja:36 {%- if ns.system_message != ” %}
+					// ibm-granite-granite-4.0.jinja:36 {%- if ns.system_message != '' %}
 					w.At(36, 17, runtime.StmtIf)
 					if !runtime.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37 {%- set ns.system_message = ns.system_message + '\n' %}
@@ -153,24 +154,29 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.0.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			w.At(44, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
-		} else if tools.Truthy() {
+		} else if w.At(45, 9, runtime.StmtIf); tools.Truthy() {
+			// ibm-granite-granite-4.0.jinja:45 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			w.At(46, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
-		} else if documents.Truthy() {
+		} else if w.At(47, 9, runtime.StmtIf); documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:47 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			w.At(48, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
-	} else if tools.Truthy() && documents.Truthy() {
+	} else if w.At(51, 5, runtime.StmtIf); tools.Truthy() && documents.Truthy() {
+		// ibm-granite-granite-4.0.jinja:51 {%- if tools and documents %}
 		// ibm-granite-granite-4.0.jinja:52 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 		w.At(52, 9, runtime.StmtSet)
 		nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
-	} else if tools.Truthy() {
+	} else if w.At(53, 9, runtime.StmtIf); tools.Truthy() {
+		// ibm-granite-granite-4.0.jinja:53 {%- elif tools %}
 		// ibm-granite-granite-4.0.jinja:54 {%- set ns.system_message = ns.tools_system_message %}
 		w.At(54, 9, runtime.StmtSet)
 		nsSystemMessage = nsToolsSystemMessage
-	} else if documents.Truthy() {
+	} else if w.At(55, 9, runtime.StmtIf); documents.Truthy() {
+		// ibm-granite-granite-4.0.jinja:55 {%- elif documents %}
 		// ibm-granite-granite-4.0.jinja:56 {%- set ns.system_message = ns.documents_system_message %}
 		w.At(56, 9, runtime.StmtSet)
 		nsSystemMessage = nsDocumentsSystemMessage
@@ -195,7 +201,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val=”) %}
+		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val='') %}
 		w.At(65, 5, runtime.StmtSet)
 		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.0.jinja:66 {%- if message.content is string %}
@@ -205,14 +211,15 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.0.jinja:67 {%- set content.val = message.content %}
 			w.At(67, 9, runtime.StmtSet)
 			contentVal = messageContent
-		} else if runtime.IsIterable(messageContent, nil, nil) {
+		} else if w.At(69, 9, runtime.StmtIf); runtime.IsIterable(messageContent, nil, nil) {
+			// ibm-granite-granite-4.0.jinja:69 {%- if message.content is iterable %}
 			// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
 			w.At(70, 13, runtime.StmtFor)
 			for _, entry2 := range runtime.Iterate(w, messageContent) {
 				// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
 				w.At(71, 17, runtime.StmtIf)
 				if runtime.EqStr(entry2.Attr("type"), "text") {
-					// ibm-granite-granite-4.0.jinja:72 {%- if content.val != ” %}
+					// ibm-granite-granite-4.0.jinja:72 {%- if content.val != '' %}
 					w.At(72, 21, runtime.StmtIf)
 					if !runtime.EqStr(contentVal, "") {
 						// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
@@ -236,7 +243,8 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(82, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// ibm-granite-granite-4.0.jinja:82 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(83, 9, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
@@ -286,7 +294,8 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(104, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// ibm-granite-granite-4.0.jinja:104 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.0.jinja:105 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			w.At(105, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {

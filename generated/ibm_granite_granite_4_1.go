@@ -89,7 +89,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		w.At(16, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.1.jinja:18 {%- set ns.tools_system_message = ” %}
+		// ibm-granite-granite-4.1.jinja:18 {%- set ns.tools_system_message = '' %}
 		w.At(18, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Str("")
 	}
@@ -107,7 +107,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		w.At(24, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.1.jinja:26 {%- set ns.documents_system_message = ” %}
+		// ibm-granite-granite-4.1.jinja:26 {%- set ns.documents_system_message = '' %}
 		w.At(26, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Str("")
 	}
@@ -122,14 +122,15 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.1.jinja:30 {%- set ns.system_message = messages[0].content %}
 			w.At(30, 9, runtime.StmtSet)
 			nsSystemMessage = messages0Content
-		} else if runtime.IsIterable(messages0Content, nil, nil) {
+		} else if w.At(31, 9, runtime.StmtIf); runtime.IsIterable(messages0Content, nil, nil) {
+			// ibm-granite-granite-4.1.jinja:31 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.1.jinja:32 {%- for entry in messages[0].content %}
 			w.At(32, 9, runtime.StmtFor)
 			for _, entry := range runtime.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33 {%- if entry.type== 'text' %}
 				w.At(33, 13, runtime.StmtIf)
 				if runtime.EqStr(entry.Attr("type"), "text") {
-					// ibm-granite-granite-4.1.jinja:34 {%- if ns.system_message != ” %}
+					// ibm-granite-granite-4.1.jinja:34 {%- if ns.system_message != '' %}
 					w.At(34, 17, runtime.StmtIf)
 					if !runtime.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.1.jinja:35 {%- set ns.system_message = ns.system_message + '\n' %}
@@ -148,24 +149,29 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.1.jinja:42 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			w.At(42, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
-		} else if tools.Truthy() {
+		} else if w.At(43, 9, runtime.StmtIf); tools.Truthy() {
+			// ibm-granite-granite-4.1.jinja:43 {%- elif tools %}
 			// ibm-granite-granite-4.1.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			w.At(44, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
-		} else if documents.Truthy() {
+		} else if w.At(45, 9, runtime.StmtIf); documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:45 {%- elif documents %}
 			// ibm-granite-granite-4.1.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			w.At(46, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
-	} else if tools.Truthy() && documents.Truthy() {
+	} else if w.At(49, 5, runtime.StmtIf); tools.Truthy() && documents.Truthy() {
+		// ibm-granite-granite-4.1.jinja:49 {%- if tools and documents %}
 		// ibm-granite-granite-4.1.jinja:50 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 		w.At(50, 9, runtime.StmtSet)
 		nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
-	} else if tools.Truthy() {
+	} else if w.At(51, 9, runtime.StmtIf); tools.Truthy() {
+		// ibm-granite-granite-4.1.jinja:51 {%- elif tools %}
 		// ibm-granite-granite-4.1.jinja:52 {%- set ns.system_message = ns.tools_system_message %}
 		w.At(52, 9, runtime.StmtSet)
 		nsSystemMessage = nsToolsSystemMessage
-	} else if documents.Truthy() {
+	} else if w.At(53, 9, runtime.StmtIf); documents.Truthy() {
+		// ibm-granite-granite-4.1.jinja:53 {%- elif documents %}
 		// ibm-granite-granite-4.1.jinja:54 {%- set ns.system_message = ns.documents_system_message %}
 		w.At(54, 9, runtime.StmtSet)
 		nsSystemMessage = nsDocumentsSystemMessage
@@ -184,7 +190,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val=”) %}
+		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val='') %}
 		w.At(61, 5, runtime.StmtSet)
 		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.1.jinja:62 {%- if message.content is string %}
@@ -194,14 +200,15 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.1.jinja:63 {%- set content.val = message.content %}
 			w.At(63, 9, runtime.StmtSet)
 			contentVal = messageContent
-		} else if runtime.IsIterable(messageContent, nil, nil) {
+		} else if w.At(65, 9, runtime.StmtIf); runtime.IsIterable(messageContent, nil, nil) {
+			// ibm-granite-granite-4.1.jinja:65 {%- if message.content is iterable %}
 			// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
 			w.At(66, 13, runtime.StmtFor)
 			for _, entry2 := range runtime.Iterate(w, messageContent) {
 				// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
 				w.At(67, 17, runtime.StmtIf)
 				if runtime.EqStr(entry2.Attr("type"), "text") {
-					// ibm-granite-granite-4.1.jinja:68 {%- if content.val != ” %}
+					// ibm-granite-granite-4.1.jinja:68 {%- if content.val != '' %}
 					w.At(68, 21, runtime.StmtIf)
 					if !runtime.EqStr(contentVal, "") {
 						// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
@@ -225,7 +232,8 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(78, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// ibm-granite-granite-4.1.jinja:78 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.At(79, 9, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")
@@ -275,7 +283,8 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(100, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// ibm-granite-granite-4.1.jinja:100 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.1.jinja:101 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			w.At(101, 9, runtime.StmtIf)
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {

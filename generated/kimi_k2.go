@@ -50,7 +50,7 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	// kimi-k2.jinja:17 {%- for message in messages %}
 	w.At(17, 1, runtime.StmtFor)
 	for _, message := range runtime.Iterate(w, messages) {
-		// kimi-k2.jinja:18 {{- headers.get(message['role'], ”) + message['content'] + '<|im_end|>' }}
+		// kimi-k2.jinja:18 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
 		w.At(18, 1, runtime.StmtPrint)
 		w.WriteAdd(runtime.CallMethod(headers, "get", []runtime.Value{message.ItemStr("role"), runtime.Str("")}, nil), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}

@@ -58,7 +58,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Instruct.jinja:4 {{ c }}
 			w.At(4, 7, runtime.StmtPrint)
 			w.Write(c)
-		} else if !runtime.IsNone(c, nil, nil) {
+		} else if w.At(5, 9, runtime.StmtIf); !runtime.IsNone(c, nil, nil) {
+			// Kimi-K2-Instruct.jinja:5 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6 {% for content in c -%}
 			w.At(6, 7, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, c) {
@@ -115,7 +116,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(29, 16, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(30, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Instruct.jinja:30 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31 {{role_name}}
 			w.At(31, 21, runtime.StmtPrint)
@@ -169,7 +171,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(45, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Kimi-K2-Instruct.jinja:45 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Instruct.jinja:46 {%- if tool_response_queue.ids -%}
 			w.At(46, 5, runtime.StmtIf)
 			if toolResponseQueueIds.Truthy() {
@@ -189,7 +192,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Instruct.jinja:52 {{render_content(message)}}
 			w.At(52, 1, runtime.StmtPrint)
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+		} else if w.At(53, 7, runtime.StmtIf); !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+			// Kimi-K2-Instruct.jinja:53 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54 {{render_content(message)}}
 			w.At(54, 5, runtime.StmtPrint)
 			renderContent(message)

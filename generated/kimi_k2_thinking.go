@@ -60,7 +60,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:4 {{ c }}
 			w.At(4, 7, runtime.StmtPrint)
 			w.Write(c)
-		} else if !runtime.IsNone(c, nil, nil) {
+		} else if w.At(5, 9, runtime.StmtIf); !runtime.IsNone(c, nil, nil) {
+			// Kimi-K2-Thinking.jinja:5 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6 {% for content in c -%}
 			w.At(6, 7, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, c) {
@@ -94,7 +95,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.At(19, 16, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(20, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Thinking.jinja:20 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21 {{role_name}}
 			w.At(21, 21, runtime.StmtPrint)
@@ -209,7 +211,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(67, 7, runtime.StmtPrint)
 				renderToolcalls(message3)
 			}
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if w.At(69, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
+			// Kimi-K2-Thinking.jinja:69 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
 			w.At(70, 5, runtime.StmtIf)
 			if toolResponseQueueIds.Truthy() {
@@ -229,7 +232,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:76 {{render_content(message)}}
 			w.At(76, 1, runtime.StmtPrint)
 			renderContent(message3)
-		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
+		} else if w.At(77, 7, runtime.StmtIf); !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
+			// Kimi-K2-Thinking.jinja:77 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78 {{render_content(message)}}
 			w.At(78, 5, runtime.StmtPrint)
 			renderContent(message3)
@@ -248,7 +252,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.At(85, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
-			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', ”) -%}
+			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', '') -%}
 			w.At(86, 5, runtime.StmtSet)
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
@@ -266,7 +270,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(89, 6, runtime.StmtPrint)
 				renderToolcalls(message4)
 			}
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if w.At(91, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
+			// Kimi-K2-Thinking.jinja:91 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
 			w.At(92, 5, runtime.StmtIf)
 			if toolResponseQueueIds.Truthy() {
@@ -286,7 +291,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:98 {{render_content(message)}}
 			w.At(98, 1, runtime.StmtPrint)
 			renderContent(message4)
-		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
+		} else if w.At(99, 7, runtime.StmtIf); !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
+			// Kimi-K2-Thinking.jinja:99 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100 {{render_content(message)}}
 			w.At(100, 5, runtime.StmtPrint)
 			renderContent(message4)

@@ -164,7 +164,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:44 {{- render_text(content, state) -}}
 			w.At(44, 5, runtime.StmtPrint)
 			renderText(content, state4)
-		} else if !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
+		} else if w.At(45, 5, runtime.StmtIf); !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
+			// Kimi-K3.jinja:45 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46 {%- for part in content -%}
 			w.At(46, 5, runtime.StmtFor)
 			for _, part2 := range runtime.Iterate(w, content) {
@@ -227,7 +228,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
+		} else if w.At(73, 5, runtime.StmtIf); ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
+			// Kimi-K3.jinja:73 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74 {{- value|tojson(ensure_ascii=false) -}}
 			w.At(74, 1, runtime.StmtPrint)
 			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -286,13 +288,17 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		w.At(99, 1, runtime.StmtIf)
 		if runtime.IsBoolean(value3, nil, nil) {
 			w.WriteString("boolean")
-		} else if runtime.IsNone(value3, nil, nil) {
+		} else if w.At(100, 5, runtime.StmtIf); runtime.IsNone(value3, nil, nil) {
+			// Kimi-K3.jinja:100 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if runtime.IsNumber(value3, nil, nil) {
+		} else if w.At(101, 5, runtime.StmtIf); runtime.IsNumber(value3, nil, nil) {
+			// Kimi-K3.jinja:101 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if runtime.IsString(value3, nil, nil) {
+		} else if w.At(102, 5, runtime.StmtIf); runtime.IsString(value3, nil, nil) {
+			// Kimi-K3.jinja:102 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if runtime.IsMapping(value3, nil, nil) {
+		} else if w.At(103, 5, runtime.StmtIf); runtime.IsMapping(value3, nil, nil) {
+			// Kimi-K3.jinja:103 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
 			w.WriteString("array")
@@ -410,7 +416,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:145 {{- close_tag('json') -}}
 					w.At(145, 13, runtime.StmtPrint)
 					closeTag(runtime.Str("json"))
-				} else if runtime.IsMapping(arguments, nil, nil) {
+				} else if w.At(146, 13, runtime.StmtIf); runtime.IsMapping(arguments, nil, nil) {
+					// Kimi-K3.jinja:146 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147 {%- for key, value in arguments.items() -%}
 					w.At(147, 13, runtime.StmtFor)
 					keys2, values2 := runtime.DictItems(arguments)
@@ -431,7 +438,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						w.At(150, 17, runtime.StmtPrint)
 						closeTag(runtime.Str("argument"))
 					}
-				} else if runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+				} else if w.At(152, 13, runtime.StmtIf); runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+					// Kimi-K3.jinja:152 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153 {{- open_tag('json', [('type', 'object')]) -}}
 					w.At(153, 13, runtime.StmtPrint)
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
@@ -441,7 +449,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:155 {{- close_tag('json') -}}
 					w.At(155, 13, runtime.StmtPrint)
 					closeTag(runtime.Str("json"))
-				} else if !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
+				} else if w.At(156, 13, runtime.StmtIf); !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
+					// Kimi-K3.jinja:156 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					w.At(157, 13, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
@@ -474,7 +483,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:168 {%- set tool_name = resolved_name -%}
 			w.At(168, 5, runtime.StmtSet)
 			toolName = resolvedName
-		} else if runtime.In(runtime.Str("tool"), message2) {
+		} else if w.At(169, 5, runtime.StmtIf); runtime.In(runtime.Str("tool"), message2) {
+			// Kimi-K3.jinja:169 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170 {%- set tool_name = message.get('tool') -%}
 			w.At(170, 5, runtime.StmtSet)
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool")}, nil)
@@ -572,7 +582,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:214 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				w.At(214, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Kimi K3 messages require a role.")))
-			} else if runtime.EqStr(message3.Attr("role"), "user") {
+			} else if w.At(215, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "user") {
+				// Kimi-K3.jinja:215 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216 {%- set attrs = [('role', 'user')] -%}
 				w.At(216, 13, runtime.StmtSet)
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
@@ -593,11 +604,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(220, 13, runtime.StmtPrint)
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+			} else if w.At(222, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+				// Kimi-K3.jinja:222 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				w.At(223, 13, runtime.StmtPrint)
 				renderToolDeclare(message3.Attr("tools"), runtime.Bool(true))
-			} else if runtime.EqStr(message3.Attr("role"), "system") {
+			} else if w.At(224, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "system") {
+				// Kimi-K3.jinja:224 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225 {%- set attrs = [('role', 'system')] -%}
 				w.At(225, 13, runtime.StmtSet)
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
@@ -618,7 +631,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(229, 13, runtime.StmtPrint)
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "assistant") {
+			} else if w.At(231, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "assistant") {
+				// Kimi-K3.jinja:231 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232 {%- set state.tool_calls = message.get('tool_calls') -%}
 				w.At(232, 13, runtime.StmtSet)
 				runtime.SetAttr(state, "tool_calls", runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
@@ -645,7 +659,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.At(238, 13, runtime.StmtPrint)
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
+			} else if w.At(240, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
+				// Kimi-K3.jinja:240 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				w.At(241, 13, runtime.StmtSet)
 				runToolMessages := runtime.NewList()
@@ -750,7 +765,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:280 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
 		w.At(280, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
-	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
+	} else if w.At(281, 5, runtime.StmtIf); runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
+		// Kimi-K3.jinja:281 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
 		w.At(282, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
@@ -761,7 +777,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:286 {%- set state.response_schema = response_schema -%}
 		w.At(286, 5, runtime.StmtSet)
 		runtime.SetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
+	} else if w.At(287, 5, runtime.StmtIf); (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
+		// Kimi-K3.jinja:287 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288 {%- set schema_wrapper = response_format.get('json_schema') -%}
 		w.At(288, 5, runtime.StmtSet)
 		schemaWrapper = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
@@ -771,7 +788,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:290 {%- set state.response_schema = schema_wrapper.get('schema') -%}
 			w.At(290, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
-		} else if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
+		} else if w.At(291, 9, runtime.StmtIf); runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
+			// Kimi-K3.jinja:291 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
 			w.At(292, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
@@ -790,7 +808,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:300 {%- set response_format_type = response_format.get('type') -%}
 		w.At(300, 5, runtime.StmtSet)
 		responseFormatType = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
-	} else if runtime.IsDefined(responseFormat, nil, nil) {
+	} else if w.At(301, 5, runtime.StmtIf); runtime.IsDefined(responseFormat, nil, nil) {
+		// Kimi-K3.jinja:301 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302 {%- set response_format_type = response_format -%}
 		w.At(302, 5, runtime.StmtSet)
 		responseFormatType = responseFormat
@@ -801,7 +820,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:305 {{- internal_system_message(
 		w.At(305, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
-	} else if runtime.EqStr(responseFormatType, "json_schema") {
+	} else if w.At(309, 5, runtime.StmtIf); runtime.EqStr(responseFormatType, "json_schema") {
+		// Kimi-K3.jinja:309 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310 {{- internal_system_message(
 		w.At(310, 5, runtime.StmtPrint)
 		internalSystemMessage(runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {

@@ -64,7 +64,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("'")
 			w.WriteStr(argValue)
 			w.WriteString("'")
-		} else if runtime.IsMapping(argValue, nil, nil) {
+		} else if w.At(7, 9, runtime.StmtIf); runtime.IsMapping(argValue, nil, nil) {
+			// LFM2.5-8B-A1B.jinja:7 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8 {{- arg_value | tojson -}}
 			w.At(8, 9, runtime.StmtPrint)
 			w.WriteJSON(argValue, nil, nil)
@@ -98,7 +99,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
 					w.At(21, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.Str("<image>")))
-				} else if runtime.EqStr(item2Type, "text") {
+				} else if w.At(22, 17, runtime.StmtIf); runtime.EqStr(item2Type, "text") {
+					// LFM2.5-8B-A1B.jinja:22 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
 					w.At(23, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item2.ItemStr("text")))

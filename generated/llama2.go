@@ -65,7 +65,8 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 			// llama2.jinja:23 {{- message['content'] + '\n' }}
 			w.At(23, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(24, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// llama2.jinja:24 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

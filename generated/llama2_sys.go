@@ -67,7 +67,8 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(24, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// llama2-sys.jinja:24 {%- elif message['role'] == 'user' %}
 			// llama2-sys.jinja:25 {{- message['content'] + ' [/INST]' }}
 			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

@@ -67,7 +67,8 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(26, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// llama2-sys-bos.jinja:26 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
 			w.At(27, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))

@@ -75,7 +75,8 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(content)
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(29, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// llama2-sys-strip.jinja:29 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
 			w.At(30, 1, runtime.StmtPrint)
 			w.WriteAdd(content, runtime.Str(" [/INST]"))

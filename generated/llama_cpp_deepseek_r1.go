@@ -53,7 +53,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 		w.At(2, 5, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// llama-cpp-deepseek-r1.jinja:4 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=”…
+	// llama-cpp-deepseek-r1.jinja:4 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
 	w.At(4, 1, runtime.StmtSet)
 	nsIsFirst := false
 	nsIsToolOutputs := false

@@ -143,7 +143,8 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-lfm2.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			w.At(31, 3, runtime.StmtSet)
 			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
-		} else if (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+		} else if w.At(32, 6, runtime.StmtIf); (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+			// llama-cpp-lfm2.jinja:32 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
 			w.At(33, 3, runtime.StmtSet)
 			nsTcResult := runtime.Str("")

@@ -54,7 +54,8 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2 {%- set system_message = messages[0]["content"] %}
 		w.At(2, 5, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
-	} else if runtime.IsDefined(tools, nil, nil) {
+	} else if w.At(3, 4, runtime.StmtIf); runtime.IsDefined(tools, nil, nil) {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		w.At(4, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
@@ -98,7 +99,8 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 			w.WriteString("<|tool_response|>")
 			w.WriteJSON(message.ItemStr("content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
-		} else if !runtime.EqStr(messageRole, "system") {
+		} else if w.At(20, 9, runtime.StmtIf); !runtime.EqStr(messageRole, "system") {
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
 			w.At(21, 9, runtime.StmtPrint)
 			w.WriteString("<|")

@@ -53,7 +53,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		w.At(2, 5, runtime.StmtSet)
 		addGenerationPrompt = runtime.Bool(true)
 	}
-	// llama-cpp-rwkv-world.jinja:4 {%- set ns = namespace(system_prompt=”) -%}
+	// llama-cpp-rwkv-world.jinja:4 {%- set ns = namespace(system_prompt='') -%}
 	w.At(4, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	// llama-cpp-rwkv-world.jinja:5 {%- for message in messages -%}
@@ -70,7 +70,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-rwkv-world.jinja:10 {{bos_token}}
 	w.At(10, 1, runtime.StmtPrint)
 	w.Write(bosToken)
-	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != ” -%}
+	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != '' -%}
 	w.At(11, 1, runtime.StmtIf)
 	if !runtime.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}

@@ -108,7 +108,8 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.1.jinja:34 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(34, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(35, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// meetkai-functionary-medium-v3.1.jinja:35 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
 			w.At(36, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))

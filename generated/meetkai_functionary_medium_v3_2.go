@@ -135,7 +135,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.2.jinja:36 {{ convert_data_type(param_type) }}
 			w.At(36, 9, runtime.StmtPrint)
 			convertDataType(paramType2)
-		} else if runtime.In(runtime.Str("oneOf"), param) {
+		} else if w.At(37, 9, runtime.StmtIf); runtime.In(runtime.Str("oneOf"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:37 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
 			w.At(38, 9, runtime.StmtSet)
 			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
@@ -156,7 +157,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.2.jinja:46 {{ param["format"] }}
 			w.At(46, 9, runtime.StmtPrint)
 			w.Write(param2.ItemStr("format"))
-		} else if runtime.In(runtime.Str("oneOf"), param2) {
+		} else if w.At(47, 9, runtime.StmtIf); runtime.In(runtime.Str("oneOf"), param2) {
+			// meetkai-functionary-medium-v3.2.jinja:47 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48 {%- set formats = [] -%}
 			w.At(48, 9, runtime.StmtSet)
 			_ = runtime.NewList()
@@ -310,7 +312,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		var arrayType runtime.Value
 		var itemInfo runtime.Value
 		var itemType runtime.Value
-		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = ” -%}
+		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = '' -%}
 		w.At(114, 5, runtime.StmtSet)
 		offset2 = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115 {%- if depth >= 1 -%}
@@ -375,7 +377,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteString("}[]")
-			} else if runtime.EqStr(arrayType, "array") {
+			} else if w.At(136, 13, runtime.StmtIf); runtime.EqStr(arrayType, "array") {
+				// meetkai-functionary-medium-v3.2.jinja:136 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				w.At(137, 13, runtime.StmtSet)
 				itemInfo = w.Capture(func() {
@@ -399,7 +402,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(runtime.FilterTrim(itemInfo, nil, nil))
 					w.WriteString("[]")
 				}
-			} else if runtime.In(runtime.Str("enum"), itemsInfo) {
+			} else if w.At(144, 13, runtime.StmtIf); runtime.In(runtime.Str("enum"), itemsInfo) {
+				// meetkai-functionary-medium-v3.2.jinja:144 {%- if 'enum' in items_info -%}
 				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 				w.At(145, 17, runtime.StmtSet)
 				itemType = w.Capture(func() {
@@ -423,7 +427,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(itemType)
 					w.WriteString(")[]")
 				}
-			} else if runtime.IsNone(paramName, nil, nil) {
+			} else if w.At(152, 17, runtime.StmtIf); runtime.IsNone(paramName, nil, nil) {
+				// meetkai-functionary-medium-v3.2.jinja:152 {%- if param_name is none -%}
 				// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
 				w.At(153, 21, runtime.StmtPrint)
 				w.WriteString("\n")
@@ -555,7 +560,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n")
 					w.WriteStr(offset3)
 					w.WriteString("},")
-				} else if runtime.EqStr(paramType4, "array") {
+				} else if w.At(201, 17, runtime.StmtIf); runtime.EqStr(paramType4, "array") {
+					// meetkai-functionary-medium-v3.2.jinja:201 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202 {%- set item_info = param.get("items", {}) -%}
 					w.At(202, 17, runtime.StmtSet)
 					itemInfo2 = runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
@@ -673,7 +679,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.2.jinja:245 {%- if function_name -%}
 			w.At(245, 9, runtime.StmtIf)
 			if functionName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:246 {%- set description = function.get('description', ”) -%}
+				// meetkai-functionary-medium-v3.2.jinja:246 {%- set description = function.get('description', '') -%}
 				w.At(246, 13, runtime.StmtSet)
 				description = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:247 {%- set parameters = function.get('parameters', {}) -%}
@@ -742,7 +748,8 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(272, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// meetkai-functionary-medium-v3.2.jinja:272 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.At(273, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")

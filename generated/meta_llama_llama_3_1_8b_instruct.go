@@ -181,7 +181,8 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.In(runtime.Str("tool_calls"), message) {
+		} else if w.At(69, 9, runtime.StmtIf); runtime.In(runtime.Str("tool_calls"), message) {
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:69 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
 			w.At(70, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
@@ -238,7 +239,8 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("<|eot_id|>")
 			}
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if w.At(97, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:97 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99 {%- if message.content is mapping or message.content is iterable %}
 			w.At(99, 9, runtime.StmtIf)

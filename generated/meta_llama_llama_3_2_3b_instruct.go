@@ -179,7 +179,8 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.In(runtime.Str("tool_calls"), message) {
+		} else if w.At(70, 9, runtime.StmtIf); runtime.In(runtime.Str("tool_calls"), message) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:70 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
 			w.At(71, 9, runtime.StmtIf)
 			messageToolCalls := message.Attr("tool_calls")
@@ -202,7 +203,8 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(78, 9, runtime.StmtPrint)
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if w.At(81, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:81 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83 {%- if message.content is mapping or message.content is iterable %}
 			w.At(83, 9, runtime.StmtIf)

@@ -57,13 +57,15 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|system|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(3, 7, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// microsoft-Phi-3.5-mini-instruct.jinja:3 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
 			w.At(3, 40, runtime.StmtPrint)
 			w.WriteString("<|user|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(5, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// microsoft-Phi-3.5-mini-instruct.jinja:5 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
 			w.At(5, 45, runtime.StmtPrint)
 			w.WriteString("<|assistant|>\n")

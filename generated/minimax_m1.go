@@ -61,7 +61,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		w.At(6, 5, runtime.StmtSet)
 		tools = runtime.None()
 	}
-	// MiniMax-M1.jinja:10 {% set ns = namespace(system_prompt=”) -%}
+	// MiniMax-M1.jinja:10 {% set ns = namespace(system_prompt='') -%}
 	w.At(10, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
@@ -83,7 +83,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
 		w.At(17, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if !runtime.IsNone(tools, nil, nil) {
+	} else if w.At(19, 5, runtime.StmtIf); !runtime.IsNone(tools, nil, nil) {
+		// MiniMax-M1.jinja:19 {%- if tools is not none %}
 		// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 		w.At(20, 9, runtime.StmtSet)
 		nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
@@ -92,7 +93,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		w.At(22, 9, runtime.StmtSet)
 		nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 	}
-	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != ” %}
+	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != '' %}
 	w.At(27, 1, runtime.StmtIf)
 	if !runtime.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
@@ -148,7 +149,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if runtime.EqStr(messageRole2, "assistant") {
+			} else if w.At(55, 13, runtime.StmtIf); runtime.EqStr(messageRole2, "assistant") {
+				// MiniMax-M1.jinja:55 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57 {%- if message['content'] is string %}
 				w.At(57, 1, runtime.StmtIf)
@@ -168,7 +170,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if runtime.In(runtime.Str("tool_calls"), message) {
+		} else if w.At(66, 9, runtime.StmtIf); runtime.In(runtime.Str("tool_calls"), message) {
+			// MiniMax-M1.jinja:66 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68 {%- for tool_call in message.tool_calls %}
 			w.At(68, 1, runtime.StmtFor)
@@ -183,7 +186,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if w.At(72, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// MiniMax-M1.jinja:72 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74 {%- if message.content is string %}
 			w.At(74, 1, runtime.StmtIf)
@@ -206,7 +210,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("tool result: ")
 						w.WriteStr(content3.ItemStr("text"))
 						w.WriteString("\n\n")
-					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+					} else if w.At(80, 5, runtime.StmtIf); runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+						// MiniMax-M1.jinja:80 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.At(81, 1, runtime.StmtPrint)
 						w.WriteString("tool name: ")

@@ -78,7 +78,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M2.jinja:12 {{ content }}
 			w.At(12, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(13, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// MiniMax-M2.jinja:13 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14 {%- for item in content -%}
 			w.At(14, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -88,7 +89,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					// MiniMax-M2.jinja:16 {{- item.text }}
 					w.At(16, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if w.At(17, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
+					// MiniMax-M2.jinja:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18 {{- item }}
 					w.At(18, 17, runtime.StmtPrint)
 					w.Write(item2)
@@ -232,7 +234,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(85, 9, runtime.StmtPrint)
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
-			// MiniMax-M2.jinja:87 {%- set reasoning_content = ” %}
+			// MiniMax-M2.jinja:87 {%- set reasoning_content = '' %}
 			w.At(87, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// MiniMax-M2.jinja:88 {%- set content = visible_text(message.content) %}
@@ -247,7 +249,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M2.jinja:90 {%- set reasoning_content = message.reasoning_content %}
 				w.At(90, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content2) {
+			} else if w.At(92, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+				// MiniMax-M2.jinja:92 {%- if '</think>' in content %}
 				// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
 				w.At(93, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -344,7 +347,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(125, 9, runtime.StmtPrint)
 			w.WriteString("[e~[")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(127, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// MiniMax-M2.jinja:127 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
 			w.At(128, 5, runtime.StmtIf)
 			if runtime.IsNone(lastToolCallName, nil, nil) {
@@ -391,7 +395,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(149, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// MiniMax-M2.jinja:149 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
 			w.At(150, 9, runtime.StmtPrint)
 			w.WriteString("]~b]user")

@@ -132,7 +132,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(k)
 				w.WriteString(">")
 			}
-		} else if runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
+		} else if w.At(25, 5, runtime.StmtIf); runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
+			// MiniMax-M3.jinja:25 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26 {%- for item in val -%}
 			w.At(26, 1, runtime.StmtFor)
 			for _, item3 := range runtime.Iterate(w, val) {
@@ -150,8 +151,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(ns)
 				w.WriteString("</item>")
 			}
-		} else if runtime.IsNone(val, nil, nil) {
-		} else if runtime.IsBoolean(val, nil, nil) {
+		} else if w.At(29, 5, runtime.StmtIf); runtime.IsNone(val, nil, nil) {
+			// MiniMax-M3.jinja:29 {%- elif val is none -%}
+		} else if w.At(31, 5, runtime.StmtIf); runtime.IsBoolean(val, nil, nil) {
+			// MiniMax-M3.jinja:31 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32 {{ val | tojson }}
 			w.At(32, 1, runtime.StmtPrint)
 			w.WriteJSON(val, nil, nil)
@@ -183,7 +186,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:45 {{ content }}
 			w.At(45, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(46, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// MiniMax-M3.jinja:46 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47 {%- for item in content -%}
 			w.At(47, 9, runtime.StmtFor)
 			for _, item4 := range runtime.Iterate(w, content) {
@@ -193,21 +197,25 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					// MiniMax-M3.jinja:49 {{- item.text }}
 					w.At(49, 17, runtime.StmtPrint)
 					w.Write(item4.Attr("text"))
-				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
+				} else if w.At(50, 17, runtime.StmtIf); runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
+					// MiniMax-M3.jinja:50 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51 {{- image_token }}
 					w.At(51, 17, runtime.StmtPrint)
 					w.Write(imageToken)
-				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
+				} else if w.At(52, 17, runtime.StmtIf); runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
+					// MiniMax-M3.jinja:52 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53 {{- video_token}}
 					w.At(53, 17, runtime.StmtPrint)
 					w.Write(videoToken)
-				} else if runtime.IsString(item4, nil, nil) {
+				} else if w.At(54, 17, runtime.StmtIf); runtime.IsString(item4, nil, nil) {
+					// MiniMax-M3.jinja:54 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55 {{- item }}
 					w.At(55, 17, runtime.StmtPrint)
 					w.Write(item4)
 				}
 			}
-		} else if runtime.IsNone(content, nil, nil) {
+		} else if w.At(58, 9, runtime.StmtIf); runtime.IsNone(content, nil, nil) {
+			// MiniMax-M3.jinja:58 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
 			// MiniMax-M3.jinja:61 {{- content }}
@@ -243,9 +251,11 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(76, 9, runtime.StmtIf)
 			if runtime.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if runtime.EqStr(thinkingMode, "disabled") {
+			} else if w.At(78, 13, runtime.StmtIf); runtime.EqStr(thinkingMode, "disabled") {
+				// MiniMax-M3.jinja:78 {%- elif thinking_mode == "disabled" -%}
 				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if runtime.EqStr(thinkingMode, "adaptive") {
+			} else if w.At(80, 13, runtime.StmtIf); runtime.EqStr(thinkingMode, "adaptive") {
+				// MiniMax-M3.jinja:80 {%- elif thinking_mode == "adaptive" -%}
 				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 			}
 		} else {
@@ -304,7 +314,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(108, 9, runtime.StmtSet)
 			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
-	} else if messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
+	} else if w.At(110, 5, runtime.StmtIf); messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
+		// MiniMax-M3.jinja:110 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111 {%- set developer_message = messages[0] -%}
 		w.At(111, 5, runtime.StmtSet)
 		developerMessage = messages.ItemInt(0)
@@ -429,7 +440,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(bosToken)
 			w.WriteString("ai")
 			w.WriteString("\n")
-			// MiniMax-M3.jinja:151 {%- set reasoning_content = ” %}
+			// MiniMax-M3.jinja:151 {%- set reasoning_content = '' %}
 			w.At(151, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// MiniMax-M3.jinja:152 {%- set content = visible_text(message.content) %}
@@ -444,7 +455,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:154 {%- set reasoning_content = message.reasoning_content %}
 				w.At(154, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
-			} else if runtime.In(thinkEndToken, content2) {
+			} else if w.At(156, 13, runtime.StmtIf); runtime.In(thinkEndToken, content2) {
+				// MiniMax-M3.jinja:156 {%- if think_end_token in content %}
 				// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
 				w.At(157, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -551,7 +563,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(199, 9, runtime.StmtPrint)
 			w.Write(eosToken)
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(201, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// MiniMax-M3.jinja:201 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
 			w.At(202, 9, runtime.StmtIf)
 			if runtime.IsNone(lastToolCallName, nil, nil) {
@@ -585,7 +598,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M3.jinja:214 {{- image_token }}
 						w.At(214, 21, runtime.StmtPrint)
 						w.Write(imageToken)
-					} else if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
+					} else if w.At(215, 21, runtime.StmtIf); (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
+						// MiniMax-M3.jinja:215 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216 {{- video_token }}
 						w.At(216, 21, runtime.StmtPrint)
 						w.Write(videoToken)
@@ -614,7 +628,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(eosToken)
 				w.WriteString("\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(227, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// MiniMax-M3.jinja:227 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
 			w.At(228, 9, runtime.StmtPrint)
 			w.Write(bosToken)
@@ -643,8 +658,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:238 {{- think_end_token }}
 			w.At(238, 5, runtime.StmtPrint)
 			w.Write(thinkEndToken)
-		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
-		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
+		} else if w.At(239, 5, runtime.StmtIf); runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
+			// MiniMax-M3.jinja:239 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
+		} else if w.At(241, 5, runtime.StmtIf); runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
+			// MiniMax-M3.jinja:241 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243 {{- think_begin_token }}
 			w.At(243, 5, runtime.StmtPrint)
 			w.Write(thinkBeginToken)

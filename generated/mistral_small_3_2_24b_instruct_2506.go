@@ -147,7 +147,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(message2Content.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(message2Role, "user") {
+		} else if w.At(67, 9, runtime.StmtIf); runtime.EqStr(message2Role, "user") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
 			w.At(68, 9, runtime.StmtIf)
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
@@ -176,7 +177,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77 {{- block['text'] }}
 						w.At(77, 21, runtime.StmtPrint)
 						w.Write(block.ItemStr("text"))
-					} else if runtime.InStrs(blockType, "image", "image_url") {
+					} else if w.At(78, 21, runtime.StmtIf); runtime.InStrs(blockType, "image", "image_url") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -186,7 +188,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if w.At(86, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87 {%- if message.get('tool_calls') %}
 			w.At(87, 9, runtime.StmtIf)
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
@@ -217,7 +220,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96 {{- eos_token }}
 				w.At(96, 13, runtime.StmtPrint)
 				w.Write(eosToken)
-			} else if runtime.IsString(message2.ItemStr("content"), nil, nil) {
+			} else if w.At(97, 13, runtime.StmtIf); runtime.IsString(message2.ItemStr("content"), nil, nil) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98 {{- message['content'] + eos_token }}
 				w.At(98, 13, runtime.StmtPrint)
 				w.WriteAdd(message2.ItemStr("content"), eosToken)
@@ -232,7 +236,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102 {{- block['text'] }}
 						w.At(102, 21, runtime.StmtPrint)
 						w.Write(block2.ItemStr("text"))
-					} else if runtime.InStrs(block2Type, "image", "image_url") {
+					} else if w.At(103, 21, runtime.StmtIf); runtime.InStrs(block2Type, "image", "image_url") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
@@ -244,7 +249,8 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.At(109, 13, runtime.StmtPrint)
 				w.Write(eosToken)
 			}
-		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+		} else if w.At(111, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112 {%- if message.content is defined and message.content.content is defined %}
 			w.At(112, 9, runtime.StmtIf)
 			message2Content3 := message2.Attr("content")

@@ -68,7 +68,8 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
 			w.At(26, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(27, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// mistral-v3.jinja:27 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
 			w.At(28, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))

@@ -64,7 +64,8 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 			// mistral-v3-tekken.jinja:23 {{- message['content'] + '\n\n' }}
 			w.At(23, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(24, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// mistral-v3-tekken.jinja:24 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25 {{- message['content'] + '[/INST]' }}
 			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))

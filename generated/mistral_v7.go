@@ -55,7 +55,8 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[SYSTEM_PROMPT] ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// mistral-v7.jinja:14 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15 {{- '[INST] ' + message['content'] + '[/INST]' }}
 			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("[INST] ")

@@ -78,7 +78,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16 {{- block['text'] }}
 					w.At(16, 17, runtime.StmtPrint)
 					w.Write(block.ItemStr("text"))
-				} else if runtime.EqStr(blockType, "thinking") {
+				} else if w.At(17, 17, runtime.StmtIf); runtime.EqStr(blockType, "thinking") {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 					w.At(18, 17, runtime.StmtPrint)
 					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
@@ -97,7 +98,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27 {%- set loop_messages = messages %}
 		w.At(27, 5, runtime.StmtSet)
 		loopMessages = messages
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28 {%- if default_system_message != ” %}
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28 {%- if default_system_message != '' %}
 		w.At(28, 5, runtime.StmtIf)
 		if !runtime.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
@@ -105,7 +106,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35 {%- set tools_definition = ” %}
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35 {%- set tools_definition = '' %}
 	w.At(35, 1, runtime.StmtSet)
 	toolsDefinition = runtime.Str("")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36 {%- set has_tools = false %}
@@ -162,7 +163,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.At(60, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("[INST]"), message2Content, runtime.Str("[/INST]"))
-			} else if runtime.Gt(runtime.FilterLength(message2Content, nil, nil), runtime.Int(0)) {
+			} else if w.At(61, 13, runtime.StmtIf); runtime.Gt(runtime.FilterLength(message2Content, nil, nil), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63 {%- if message['content'] | length == 2 %}
 				w.At(63, 13, runtime.StmtIf)
@@ -185,7 +187,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70 {{- block['text'] }}
 						w.At(70, 21, runtime.StmtPrint)
 						w.Write(block2.ItemStr("text"))
-					} else if runtime.InStrs(block2Type, "image", "image_url") {
+					} else if w.At(71, 21, runtime.StmtIf); runtime.InStrs(block2Type, "image", "image_url") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
@@ -199,8 +202,9 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				w.At(79, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if runtime.EqStr(message2Role, "assistant") {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84 {%- if (message['content'] is none or message['content'] == ” or message['content']|length == 0) an…
+		} else if w.At(83, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83 {%- elif message['role'] == 'assistant' %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			w.At(84, 9, runtime.StmtIf)
 			message2Content2 := message2.ItemStr("content")
 			if ((runtime.IsNone(message2Content2, nil, nil) || runtime.EqStr(message2Content2, "")) || runtime.Eq(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
@@ -208,13 +212,14 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				w.At(85, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88 {%- if message['content'] is string and message['content'] != ” %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88 {%- if message['content'] is string and message['content'] != '' %}
 			w.At(88, 9, runtime.StmtIf)
 			if runtime.IsString(message2Content2, nil, nil) && !runtime.EqStr(message2Content2, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89 {{- message['content'] }}
 				w.At(89, 13, runtime.StmtPrint)
 				w.Write(message2Content2)
-			} else if runtime.Gt(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0)) {
+			} else if w.At(90, 13, runtime.StmtIf); runtime.Gt(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91 {%- for block in message['content'] %}
 				w.At(91, 13, runtime.StmtFor)
 				for _, block3 := range runtime.Iterate(w, message2Content2) {
@@ -225,7 +230,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93 {{- block['text'] }}
 						w.At(93, 21, runtime.StmtPrint)
 						w.Write(block3.ItemStr("text"))
-					} else if runtime.EqStr(block3Type, "thinking") {
+					} else if w.At(94, 21, runtime.StmtIf); runtime.EqStr(block3Type, "thinking") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 						w.At(95, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
@@ -259,7 +265,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108 {%- set arguments = arguments|tojson|safe %}
 						w.At(108, 21, runtime.StmtSet)
 						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil), nil, nil)
-					} else if runtime.EqStr(arguments, "") {
+					} else if w.At(109, 21, runtime.StmtIf); runtime.EqStr(arguments, "") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110 {%- set arguments = '{}' %}
 						w.At(110, 21, runtime.StmtSet)
 						arguments = runtime.Str("{}")
@@ -272,7 +279,8 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116 {{- eos_token }}
 			w.At(116, 9, runtime.StmtPrint)
 			w.Write(eosToken)
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if w.At(119, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
 			w.At(120, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))

@@ -191,7 +191,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
+		} else if w.At(56, 9, runtime.StmtIf); runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58 {%- for tool_call in message.tool_calls %}
 			w.At(58, 9, runtime.StmtFor)
@@ -229,11 +230,13 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if w.At(71, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72 {{- message["content"] + eos_token}}
 			w.At(72, 9, runtime.StmtPrint)
 			w.WriteAdd(message2.ItemStr("content"), eosToken)
-		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+		} else if w.At(73, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74 {%- if message.content is defined and message.content.content is defined %}
 			w.At(74, 9, runtime.StmtIf)
 			message2Content := message2.Attr("content")

@@ -98,7 +98,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19 {%- set tools = none %}
 		w.At(19, 5, runtime.StmtSet)
 		tools = runtime.None()
-	} else if !runtime.IsNone(tools, nil, nil) {
+	} else if w.At(20, 5, runtime.StmtIf); !runtime.IsNone(tools, nil, nil) {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
 		w.At(21, 5, runtime.StmtSet)
 		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
@@ -241,7 +242,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77 {{- block['text'] }}
 						w.At(77, 33, runtime.StmtPrint)
 						w.Write(block.ItemStr("text"))
-					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
+					} else if w.At(78, 29, runtime.StmtIf); runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -251,7 +253,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
+		} else if w.At(86, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87 {%- if message.tool_calls is defined %}
 			w.At(87, 9, runtime.StmtIf)
 			message3ToolCalls := message3.Attr("tool_calls")
@@ -301,7 +304,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if w.At(106, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107 {%- if message['content'] is string %}
 			w.At(107, 9, runtime.StmtIf)
 			message3Content2 := message3.ItemStr("content")
@@ -314,7 +318,8 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.At(110, 13, runtime.StmtPrint)
 				w.WriteAdd(message3Content2.ItemInt(0).ItemStr("text"), eosToken)
 			}
-		} else if runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
+		} else if w.At(112, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113 {%- if message.content is defined and message.content.content is defined %}
 			w.At(113, 9, runtime.StmtIf)
 			message3Content3 := message3.Attr("content")

@@ -69,11 +69,14 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(10, 7, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// moonshotai-Kimi-K2.jinja:10 {%- elif message['role'] == 'user' -%}
 			w.WriteString("<|im_user|>user<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(12, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2.jinja:12 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(14, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2.jinja:14 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
@@ -113,7 +116,8 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(26, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2.jinja:26 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27 {{ message.tool_call_id }}
 			w.At(27, 18, runtime.StmtPrint)
@@ -122,11 +126,13 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2.jinja:27 {{ message['content'] }}
 			w.At(27, 46, runtime.StmtPrint)
 			w.Write(message.ItemStr("content"))
-		} else if runtime.IsString(message.ItemStr("content"), nil, nil) {
+		} else if w.At(28, 7, runtime.StmtIf); runtime.IsString(message.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2.jinja:28 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29 {{ message['content'] }}
 			w.At(29, 5, runtime.StmtPrint)
 			w.Write(message.ItemStr("content"))
-		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+		} else if w.At(30, 7, runtime.StmtIf); !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2.jinja:30 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31 {% for content in message['content'] -%}
 			w.At(31, 5, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, message.ItemStr("content")) {

@@ -60,7 +60,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4 {{ c }}
 			w.At(4, 7, runtime.StmtPrint)
 			w.Write(c)
-		} else if !runtime.IsNone(c, nil, nil) {
+		} else if w.At(5, 9, runtime.StmtIf); !runtime.IsNone(c, nil, nil) {
+			// moonshotai-Kimi-K2-Thinking.jinja:5 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6 {% for content in c -%}
 			w.At(6, 7, runtime.StmtFor)
 			for _, content := range runtime.Iterate(w, c) {
@@ -94,7 +95,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.At(19, 16, runtime.StmtPrint)
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(20, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2-Thinking.jinja:20 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21 {{role_name}}
 			w.At(21, 21, runtime.StmtPrint)
@@ -198,7 +200,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(64, 7, runtime.StmtPrint)
 				renderToolcalls(message3)
 			}
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if w.At(66, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
+			// moonshotai-Kimi-K2-Thinking.jinja:66 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67 {%- set tool_call_id = message.tool_call_id -%}
 			w.At(67, 5, runtime.StmtSet)
 			toolCallId = message3.Attr("tool_call_id")
@@ -210,7 +213,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:69 {{render_content(message)}}
 			w.At(69, 1, runtime.StmtPrint)
 			renderContent(message3)
-		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
+		} else if w.At(70, 7, runtime.StmtIf); !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2-Thinking.jinja:70 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71 {{render_content(message)}}
 			w.At(71, 5, runtime.StmtPrint)
 			renderContent(message3)
@@ -229,7 +233,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.At(78, 3, runtime.StmtIf)
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
-			// moonshotai-Kimi-K2-Thinking.jinja:79 {%- set rc = message.get('reasoning_content', ”) -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:79 {%- set rc = message.get('reasoning_content', '') -%}
 			w.At(79, 5, runtime.StmtSet)
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
@@ -247,7 +251,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(82, 6, runtime.StmtPrint)
 				renderToolcalls(message4)
 			}
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if w.At(84, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
+			// moonshotai-Kimi-K2-Thinking.jinja:84 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85 {%- set tool_call_id = message.tool_call_id -%}
 			w.At(85, 5, runtime.StmtSet)
 			toolCallId2 = message4.Attr("tool_call_id")
@@ -259,7 +264,8 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
 			w.At(87, 1, runtime.StmtPrint)
 			renderContent(message4)
-		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
+		} else if w.At(88, 7, runtime.StmtIf); !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2-Thinking.jinja:88 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89 {{render_content(message)}}
 			w.At(89, 5, runtime.StmtPrint)
 			renderContent(message4)

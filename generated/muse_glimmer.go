@@ -60,7 +60,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:13 {{- content -}}
 			w.At(13, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if !runtime.IsNone(content, nil, nil) {
+		} else if w.At(14, 9, runtime.StmtIf); !runtime.IsNone(content, nil, nil) {
+			// muse-glimmer.jinja:14 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15 {%- for part in content -%}
 			w.At(15, 9, runtime.StmtFor)
 			for _, part := range runtime.Iterate(w, content) {
@@ -69,9 +70,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				partType := part.ItemStr("type")
 				if runtime.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
-				} else if runtime.EqStr(partType, "video") {
+				} else if w.At(18, 17, runtime.StmtIf); runtime.EqStr(partType, "video") {
+					// muse-glimmer.jinja:18 {%- elif part['type'] == 'video' -%}
 					w.WriteString("<|video|>")
-				} else if runtime.EqStr(partType, "text") {
+				} else if w.At(20, 17, runtime.StmtIf); runtime.EqStr(partType, "text") {
+					// muse-glimmer.jinja:20 {%- elif part['type'] == 'text' -%}
 					// muse-glimmer.jinja:21 {{- part['text'] -}}
 					w.At(21, 17, runtime.StmtPrint)
 					w.Write(part.ItemStr("text"))
@@ -120,9 +123,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					w.WriteString("false")
 				}
-			} else if runtime.IsNone(v, nil, nil) {
+			} else if w.At(40, 13, runtime.StmtIf); runtime.IsNone(v, nil, nil) {
+				// muse-glimmer.jinja:40 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
+			} else if w.At(42, 13, runtime.StmtIf); runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
+				// muse-glimmer.jinja:42 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43 {{- v | tojson -}}
 				w.At(43, 13, runtime.StmtPrint)
 				w.WriteJSON(v, nil, nil)
@@ -179,7 +184,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:67 {%- for tns in nsns.seen -%}
 		w.At(67, 5, runtime.StmtFor)
 		for _, tns2 := range runtime.Iterate(w, nsns.Attr("seen")) {
-			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else ”) | tojson) +…
+			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.At(68, 9, runtime.StmtPrint)
 			w.WriteString("{\"name\": ")
 			w.WriteJSON(tns2, nil, nil)
@@ -325,7 +330,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(currentDate)
 			w.WriteString(".")
-		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
+		} else if w.At(117, 9, runtime.StmtIf); runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
+			// muse-glimmer.jinja:117 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.At(118, 9, runtime.StmtPrint)
 			w.WriteString("\nCurrent date: ")
@@ -405,13 +411,15 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.At(154, 9, runtime.StmtPrint)
 			renderSystemMeta(tools)
 			w.WriteString("<|eot|>")
-		} else if runtime.EqStr(role, "user") {
+		} else if w.At(156, 9, runtime.StmtIf); runtime.EqStr(role, "user") {
+			// muse-glimmer.jinja:156 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158 {{- render_content(message['content']) -}}
 			w.At(158, 9, runtime.StmtPrint)
 			renderContent(message.ItemStr("content"))
 			w.WriteString("<|eot|>")
-		} else if runtime.EqStr(role, "tool") {
+		} else if w.At(160, 9, runtime.StmtIf); runtime.EqStr(role, "tool") {
+			// muse-glimmer.jinja:160 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161 {%- set tname = message.get('name') -%}
 			w.At(161, 9, runtime.StmtSet)
 			tname = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
@@ -421,7 +429,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				// muse-glimmer.jinja:163 {%- set tcid = message.get('tool_call_id') -%}
 				w.At(163, 13, runtime.StmtSet)
 				tcid = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
-				// muse-glimmer.jinja:164 {%- set rns = namespace(name=tcid if tcid else ”) -%}
+				// muse-glimmer.jinja:164 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				w.At(164, 13, runtime.StmtSet)
 				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
 					return tcid
@@ -462,7 +470,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.At(177, 9, runtime.StmtPrint)
 			renderContent(message.ItemStr("content"))
 			w.WriteString("\n</tool_output><|eot|>")
-		} else if runtime.EqStr(role, "assistant") {
+		} else if w.At(179, 9, runtime.StmtIf); runtime.EqStr(role, "assistant") {
+			// muse-glimmer.jinja:179 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180 {%- if message.get('reasoning_content') -%}
 			w.At(180, 9, runtime.StmtIf)
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {

@@ -60,7 +60,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10 {{- basic_type_map[json_spec.type] }}
 			w.At(10, 5, runtime.StmtPrint)
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
+		} else if w.At(11, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "array") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.At(12, 5, runtime.StmtPrint)
 			w.WriteString("list[")
@@ -68,7 +69,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				jsonToPythonType(runtime.FilterItems(jsonSpec, nil, nil))
 			}))
 			w.WriteString("]")
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
+		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "object") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
 			w.At(14, 5, runtime.StmtIf)
 			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
@@ -83,7 +85,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			} else {
 				w.WriteString("dict")
 			}
-		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+		} else if w.At(19, 5, runtime.StmtIf); runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21 {%- for t in json_spec.type %}
 			w.At(21, 5, runtime.StmtFor)
@@ -236,7 +239,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(99, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
 			w.At(100, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
@@ -278,7 +282,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(126, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(127, 9, runtime.StmtIf)
 			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
@@ -299,7 +304,8 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			w.At(142, 9, runtime.StmtIf)
 			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>")
-			} else if loop.Last().Truthy() {
+			} else if w.At(144, 13, runtime.StmtIf); loop.Last().Truthy() {
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144 {%- elif loop.last %}
 				w.WriteString("<|im_end|>")
 			}
 		}

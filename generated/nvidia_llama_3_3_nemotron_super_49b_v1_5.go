@@ -96,7 +96,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	w.Write(systemStartHeader)
 	w.Write(systemToken)
 	w.Write(systemEndHeader)
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != ” -%}
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	w.At(5, 231, runtime.StmtIf)
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") && !runtime.EqStr(messages0.Attr("content"), "") {
@@ -106,14 +106,15 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if '/no_think' in system_content -%}
 		w.At(5, 348, runtime.StmtIf)
 		if runtime.In(runtime.Str("/no_think"), systemContent) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/no_think', ”)|trim -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
 			w.At(5, 388, runtime.StmtSet)
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = false -%}
 			w.At(5, 461, runtime.StmtSet)
 			enableThinking = runtime.Bool(false)
-		} else if runtime.In(runtime.Str("/think"), systemContent) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/think', ”)|trim -%}
+		} else if w.At(5, 500, runtime.StmtIf); runtime.In(runtime.Str("/think"), systemContent) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- elif '/think' in system_content -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/think', '')|trim -%}
 			w.At(5, 535, runtime.StmtSet)
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = true -%}
@@ -141,7 +142,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else ” -}}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else '' -}}
 			w.At(8, 119, runtime.StmtPrint)
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
@@ -175,7 +176,8 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
 			w.At(16, 341, runtime.StmtPrint)
 			w.Write(eot)
-		} else if runtime.Eq(messageRole, assistantToken) {
+		} else if w.At(16, 355, runtime.StmtIf); runtime.Eq(messageRole, assistantToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if '</think>' in message.content -%}
 			w.At(16, 395, runtime.StmtIf)
 			messageContent := message.Attr("content")
@@ -232,7 +234,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 						w.At(16, 902, runtime.StmtPrint)
 						w.WriteJSON(fnArguments, nil, nil)
 					}
-					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else ”) -}}
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else '') -}}
 					w.At(16, 944, runtime.StmtPrint)
 					w.WriteString("}")
 					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
@@ -246,7 +248,8 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
 			w.At(16, 1038, runtime.StmtPrint)
 			w.Write(eot)
-		} else if runtime.Eq(messageRole, toolToken) {
+		} else if w.At(16, 1053, runtime.StmtIf); runtime.Eq(messageRole, toolToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
 			w.At(16, 1088, runtime.StmtIf)
 			if (i2 == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
@@ -260,7 +263,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- message.content -}}
 			w.At(16, 1243, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else ” -}}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
 			w.At(16, 1266, runtime.StmtPrint)
 			if !(i2 == len(items2)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")

@@ -167,7 +167,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41 {{- "<|im_start|>system\n" + system_message }}
 		w.At(41, 5, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
-	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else if w.At(43, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43 {%- if tools is iterable and tools | length > 0 %}
 		w.WriteString("<|im_start|>system\n")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47 {%- if tools is iterable and tools | length > 0 %}
@@ -293,7 +294,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	w.At(96, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
-	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else if w.At(99, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99 {%- if tools is iterable and tools | length > 0 %}
 		w.WriteString("<|im_end|>\n")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104 {%- for message in loop_messages %}
@@ -316,7 +318,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				w.At(108, 13, runtime.StmtSet)
 				content = runtime.Concat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110 {%- set content = message.content | default(”, true) %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110 {%- set content = message.content | default('', true) %}
 				w.At(110, 13, runtime.StmtSet)
 				content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111 {%- if content is string -%}
@@ -361,7 +363,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131 {%- set c = c.split('</think>')[-1] %}
 							w.At(131, 29, runtime.StmtSet)
 							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
-						} else if runtime.In(runtime.Str("<think>"), c) {
+						} else if w.At(132, 29, runtime.StmtIf); runtime.In(runtime.Str("<think>"), c) {
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134 {%- set c = c.split('<think>')[0] %}
 							w.At(134, 29, runtime.StmtSet)
 							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(0)
@@ -428,14 +431,15 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</function>\n</tool_call>\n")
 				}
 				w.WriteString("<|im_end|>\n")
-			} else if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default(”, true) | string | trim) ~ '<|im_end|>\n' }}
+			} else if w.At(161, 13, runtime.StmtIf); !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 				w.At(162, 17, runtime.StmtPrint)
 				w.WriteString("<|im_start|>assistant\n")
 				w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil))
 				w.WriteString("<|im_end|>\n")
 			} else {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default(”, true) | string) %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default('', true) | string) %}
 				w.At(164, 17, runtime.StmtSet)
 				c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165 {%- if '<think>' in c and '</think>' in c %}
@@ -460,7 +464,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 				}
 			}
-		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		} else if w.At(176, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177 {{- '<|im_start|>' + message.role + '\n' }}
 			w.At(177, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"))
@@ -471,7 +476,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.At(179, 9, runtime.StmtPrint)
 			w.Write(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(181, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(182, 9, runtime.StmtIf)
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
@@ -486,7 +492,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.At(188, 9, runtime.StmtIf)
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop2.Last().Truthy() {
+			} else if w.At(190, 13, runtime.StmtIf); loop2.Last().Truthy() {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {

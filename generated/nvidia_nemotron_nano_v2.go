@@ -67,7 +67,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6 {%- set ns.enable_thinking = true -%}
 				w.At(6, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
-			} else if runtime.In(runtime.Str("/no_think"), content) {
+			} else if w.At(7, 9, runtime.StmtIf); runtime.In(runtime.Str("/no_think"), content) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:7 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8 {%- set ns.enable_thinking = false -%}
 				w.At(8, 7, runtime.StmtSet)
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
@@ -79,12 +80,12 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.ItemStr("role")
 	if !runtime.EqStr(messages0Role, "system") {
-		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = ” -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = '' -%}
 		w.At(14, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
-		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default(”, true)).replace('/think', …
+		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
 		w.At(18, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
@@ -95,7 +96,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:23 {%- if tools -%}
 	w.At(23, 1, runtime.StmtIf)
 	if tools.Truthy() {
-		// NVIDIA-Nemotron-Nano-v2.jinja:24 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != ” -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:24 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
 		w.At(24, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
 			w.WriteString("\n\n")
@@ -114,7 +115,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
-			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else ” -}}
+			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else '' -}}
 			w.At(34, 5, runtime.StmtPrint)
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
@@ -134,7 +135,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	w.At(56, 1, runtime.StmtIf)
 	messagesMinus1 := messages.ItemInt(-1)
 	if runtime.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
-		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default(”, true)).strip() -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
 		w.At(57, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
@@ -167,7 +168,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<SPECIAL_11>User\n")
 			w.WriteStr(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if w.At(68, 7, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:68 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
 			w.At(69, 5, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
@@ -179,7 +181,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
 			w.At(73, 5, runtime.StmtPrint)
 			w.Write(message2Content)
-			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else ” -}}
+			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
 			w.At(74, 5, runtime.StmtPrint)
 			if !(i2 == len(items2)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
@@ -191,11 +193,12 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if w.At(78, 7, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:78 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79 {%- if content and '</think>' in content -%}
 			w.At(79, 5, runtime.StmtIf)
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
-				// NVIDIA-Nemotron-Nano-v2.jinja:80 {%- set content = (content.split('</think>')[1] | default(”, true)).strip() %}
+				// NVIDIA-Nemotron-Nano-v2.jinja:80 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
 				w.At(80, 7, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.FilterDefault(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}
@@ -211,7 +214,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.At(84, 5, runtime.StmtIf)
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
-				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default(”, true)).strip() != ” -%}
+				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default('', true)).strip() != '' -%}
 				w.At(85, 7, runtime.StmtIf)
 				if !runtime.EqStr(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
@@ -248,7 +251,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 						w.At(96, 11, runtime.StmtPrint)
 						w.WriteJSON(fnArguments, nil, nil)
 					}
-					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else ”) -}}
+					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else '') -}}
 					w.At(98, 9, runtime.StmtPrint)
 					w.WriteString("}")
 					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
@@ -273,7 +276,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			w.WriteString("<think>\n")
 		}
-		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
 		w.At(117, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118 {{- ns.last_turn_assistant_content -}}
@@ -281,7 +284,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
-		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != ” -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
 		w.At(121, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
@@ -342,7 +345,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					w.At(153, 9, runtime.StmtPrint)
 					w.WriteJSON(fn2Arguments, nil, nil)
 				}
-				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else ”) -}}
+				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else '') -}}
 				w.At(155, 7, runtime.StmtPrint)
 				w.WriteString("}")
 				w.WriteStr(runtime.IfElse(!(i4 == len(items4)-1), func() runtime.Value {

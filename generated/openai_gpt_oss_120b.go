@@ -70,11 +70,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
 				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpecItemsType, "number") {
+				} else if w.At(15, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "number") {
+					// openai-gpt-oss-120b.jinja:15 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+				} else if w.At(17, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "integer") {
+					// openai-gpt-oss-120b.jinja:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+				} else if w.At(19, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "boolean") {
+					// openai-gpt-oss-120b.jinja:19 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
@@ -105,7 +108,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+		} else if w.At(38, 9, runtime.StmtIf); (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+			// openai-gpt-oss-120b.jinja:38 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40 {%- if param_spec.type | length > 1 -%}
 			w.At(40, 9, runtime.StmtIf)
 			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
@@ -117,7 +121,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.At(43, 13, runtime.StmtPrint)
 				w.Write(paramSpecType.ItemInt(0))
 			}
-		} else if paramSpec.Attr("oneOf").Truthy() {
+		} else if w.At(45, 9, runtime.StmtIf); paramSpec.Attr("oneOf").Truthy() {
+			// openai-gpt-oss-120b.jinja:45 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47 {%- set has_object_variants = false -%}
 			w.At(47, 9, runtime.StmtSet)
 			hasObjectVariants = runtime.Bool(false)
@@ -174,7 +179,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "string") {
+		} else if w.At(69, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "string") {
+			// openai-gpt-oss-120b.jinja:69 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70 {%- if param_spec.enum -%}
 			w.At(70, 9, runtime.StmtIf)
 			paramSpecEnum := paramSpec.Attr("enum")
@@ -192,13 +198,17 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "number") {
+		} else if w.At(78, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "number") {
+			// openai-gpt-oss-120b.jinja:78 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "integer") {
+		} else if w.At(80, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "integer") {
+			// openai-gpt-oss-120b.jinja:80 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "boolean") {
+		} else if w.At(82, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "boolean") {
+			// openai-gpt-oss-120b.jinja:82 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpecType, "object") {
+		} else if w.At(85, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "object") {
+			// openai-gpt-oss-120b.jinja:85 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86 {%- if param_spec.properties -%}
 			w.At(86, 9, runtime.StmtIf)
 			paramSpecProperties := paramSpec.Attr("properties")
@@ -324,7 +334,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 							w.At(129, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
 							w.WriteStr(paramSpec2Default)
-						} else if paramSpec2.Attr("oneOf").Truthy() {
+						} else if w.At(130, 25, runtime.StmtIf); paramSpec2.Attr("oneOf").Truthy() {
+							// openai-gpt-oss-120b.jinja:130 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131 {{- "// default: " + param_spec.default }}
 							w.At(131, 25, runtime.StmtPrint)
 							w.WriteString("// default: ")
@@ -419,7 +430,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:212 {%- set available_builtin_tools.browser = true %}
 					w.At(212, 17, runtime.StmtSet)
 					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
-				} else if runtime.EqStr(tool2, "python") {
+				} else if w.At(213, 17, runtime.StmtIf); runtime.EqStr(tool2, "python") {
+					// openai-gpt-oss-120b.jinja:213 {%- elif tool == "python" %}
 					// openai-gpt-oss-120b.jinja:214 {%- set available_builtin_tools.python = true %}
 					w.At(214, 17, runtime.StmtSet)
 					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
@@ -555,13 +567,15 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:290 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					w.At(290, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if messageContent2.Truthy() && !futureFinalMessageFound {
+				} else if w.At(291, 17, runtime.StmtIf); messageContent2.Truthy() && !futureFinalMessageFound {
+					// openai-gpt-oss-120b.jinja:291 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.At(292, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(messageContent2)
 					w.WriteString("<|end|>")
-				} else if message.Attr("thinking").Truthy() && !futureFinalMessageFound {
+				} else if w.At(293, 17, runtime.StmtIf); message.Attr("thinking").Truthy() && !futureFinalMessageFound {
+					// openai-gpt-oss-120b.jinja:293 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.At(294, 17, runtime.StmtPrint)
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
@@ -589,7 +603,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
 				w.At(301, 13, runtime.StmtSet)
 				lastToolCallName = toolCall.Attr("name")
-			} else if (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
+			} else if w.At(302, 13, runtime.StmtIf); (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
+				// openai-gpt-oss-120b.jinja:302 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305 {%- if "thinking" in message %}
 				w.At(305, 13, runtime.StmtIf)
 				if runtime.In(runtime.Str("thinking"), message) {
@@ -614,7 +629,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.At(315, 13, runtime.StmtSet)
 				lastToolCallName = runtime.None()
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(317, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// openai-gpt-oss-120b.jinja:317 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318 {%- if last_tool_call.name is none %}
 			w.At(318, 9, runtime.StmtIf)
 			if runtime.IsNone(lastToolCallName, nil, nil) {
@@ -631,7 +647,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
 			w.WriteJSON(message.Attr("content"), nil, nil)
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(323, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// openai-gpt-oss-120b.jinja:323 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.At(324, 9, runtime.StmtPrint)
 			w.WriteString("<|start|>user<|message|>")

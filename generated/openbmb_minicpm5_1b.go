@@ -93,7 +93,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else if w.At(23, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		// openbmb-MiniCPM5-1B.jinja:23 {%- if messages[0].role == 'system' %}
 		// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 		w.At(24, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
@@ -144,7 +145,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.At(37, 9, runtime.StmtSet)
 			content = message2Content
 		} else {
-			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = ” %}
+			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = '' %}
 			w.At(39, 9, runtime.StmtSet)
 			content = runtime.Str("")
 		}
@@ -160,8 +161,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2Role, "assistant") {
-			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = ” %}
+		} else if w.At(43, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// openbmb-MiniCPM5-1B.jinja:43 {%- elif message.role == "assistant" %}
+			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = '' %}
 			w.At(44, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45 {%- if message.reasoning_content is string %}
@@ -171,7 +173,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:46 {%- set reasoning_content = message.reasoning_content %}
 				w.At(46, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content) {
+			} else if w.At(48, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content) {
+				// openbmb-MiniCPM5-1B.jinja:48 {%- if '</think>' in content %}
 				// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(49, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -445,7 +448,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if w.At(154, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
+			// openbmb-MiniCPM5-1B.jinja:154 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(155, 9, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
@@ -482,7 +486,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.At(173, 9, runtime.StmtIf)
 			if runtime.IsFalse(enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if runtime.IsTrue(enableThinking, nil, nil) {
+			} else if w.At(175, 13, runtime.StmtIf); runtime.IsTrue(enableThinking, nil, nil) {
+				// openbmb-MiniCPM5-1B.jinja:175 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}
 		}

@@ -43,7 +43,7 @@ var _ interface {
 // renderOrion renders orion.jinja.
 func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// orion.jinja:14 {%- set ns = namespace(system_prompt=”) %}
+	// orion.jinja:14 {%- set ns = namespace(system_prompt='') %}
 	w.At(14, 1, runtime.StmtSet)
 	nsSystemPrompt := runtime.Str("")
 	// orion.jinja:15 {%- for message in messages %}
@@ -56,7 +56,8 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 			// orion.jinja:17 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
 			w.At(17, 1, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// orion.jinja:18 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
 			// orion.jinja:20 {%- if ns.system_prompt %}
 			w.At(20, 1, runtime.StmtIf)
@@ -64,7 +65,7 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 				// orion.jinja:21 {{- ns.system_prompt + '\n\n' }}
 				w.At(21, 1, runtime.StmtPrint)
 				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
-				// orion.jinja:22 {%- set ns.system_prompt = ” %}
+				// orion.jinja:22 {%- set ns.system_prompt = '' %}
 				w.At(22, 1, runtime.StmtSet)
 				nsSystemPrompt = runtime.Str("")
 			}

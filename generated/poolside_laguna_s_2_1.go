@@ -130,12 +130,13 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<user>")
 			w.WriteStr(content)
 			w.WriteString("</user>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(44, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// poolside-Laguna-S-2.1.jinja:44 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
 			{
 				var reasoningContent runtime.Value
 				w.WriteString("<assistant>")
-				// poolside-Laguna-S-2.1.jinja:48 {%- set reasoning_content = ” -%}
+				// poolside-Laguna-S-2.1.jinja:48 {%- set reasoning_content = '' -%}
 				w.At(48, 7, runtime.StmtSet)
 				reasoningContent = runtime.Str("")
 				// poolside-Laguna-S-2.1.jinja:49 {%- if message.reasoning is string -%}
@@ -145,7 +146,8 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-S-2.1.jinja:50 {%- set reasoning_content = message.reasoning -%}
 					w.At(50, 9, runtime.StmtSet)
 					reasoningContent = messageReasoning
-				} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+				} else if w.At(51, 11, runtime.StmtIf); runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+					// poolside-Laguna-S-2.1.jinja:51 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52 {%- set reasoning_content = message.reasoning_content -%}
 					w.At(52, 9, runtime.StmtSet)
 					reasoningContent = message.Attr("reasoning_content")
@@ -213,13 +215,15 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</assistant>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(78, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// poolside-Laguna-S-2.1.jinja:78 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.At(79, 5, runtime.StmtPrint)
 			w.WriteString("<tool_response>")
 			w.WriteStr(content)
 			w.WriteString("</tool_response>\n")
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if w.At(80, 7, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
+			// poolside-Laguna-S-2.1.jinja:80 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
 			w.At(82, 5, runtime.StmtPrint)
 			w.WriteString("<system>")

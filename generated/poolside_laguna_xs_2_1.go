@@ -135,7 +135,8 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<user>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</user>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(54, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// poolside-Laguna-XS-2.1.jinja:54 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
 			{
 				var reasoningContent runtime.Value
@@ -152,7 +153,8 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
-					} else if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
+					} else if w.At(66, 11, runtime.StmtIf); !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
+						// poolside-Laguna-XS-2.1.jinja:66 {%- if not content.startswith('</think>') -%}
 						w.WriteString("</think>")
 					}
 					// poolside-Laguna-XS-2.1.jinja:70 {{- content -}}
@@ -165,7 +167,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("\n")
 				} else {
-					// poolside-Laguna-XS-2.1.jinja:78 {%- set reasoning_content = ” %}
+					// poolside-Laguna-XS-2.1.jinja:78 {%- set reasoning_content = '' %}
 					w.At(78, 9, runtime.StmtSet)
 					reasoningContent = runtime.Str("")
 					// poolside-Laguna-XS-2.1.jinja:79 {%- if message.reasoning is string %}
@@ -175,7 +177,8 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-XS-2.1.jinja:80 {%- set reasoning_content = message.reasoning %}
 						w.At(80, 11, runtime.StmtSet)
 						reasoningContent = messageReasoning
-					} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+					} else if w.At(81, 13, runtime.StmtIf); runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+						// poolside-Laguna-XS-2.1.jinja:81 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS-2.1.jinja:82 {%- set reasoning_content = message.reasoning_content %}
 						w.At(82, 11, runtime.StmtSet)
 						reasoningContent = message.Attr("reasoning_content")
@@ -260,13 +263,15 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</assistant>\n")
 				}
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(116, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// poolside-Laguna-XS-2.1.jinja:116 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS-2.1.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.At(117, 5, runtime.StmtPrint)
 			w.WriteString("<tool_response>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</tool_response>\n")
-		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+		} else if w.At(118, 7, runtime.StmtIf); runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			// poolside-Laguna-XS-2.1.jinja:118 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS-2.1.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.At(120, 5, runtime.StmtPrint)
 			w.WriteString("<system>\n")

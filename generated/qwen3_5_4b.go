@@ -67,7 +67,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:5 {{- content }}
 			w.At(5, 9, runtime.StmtPrint)
 			w.Write(content2)
-		} else if runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
+		} else if w.At(6, 9, runtime.StmtIf); runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
+			// Qwen3.5-4B.jinja:6 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7 {%- for item in content %}
 			w.At(7, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content2) {
@@ -99,7 +100,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
+				} else if w.At(19, 17, runtime.StmtIf); runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
+					// Qwen3.5-4B.jinja:19 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20 {%- if is_system_content %}
 					w.At(20, 17, runtime.StmtIf)
 					if isSystemContent.Truthy() {
@@ -124,7 +126,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("text"), item2) {
+				} else if w.At(30, 17, runtime.StmtIf); runtime.In(runtime.Str("text"), item2) {
+					// Qwen3.5-4B.jinja:30 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31 {{- item.text }}
 					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
@@ -134,7 +137,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if runtime.IsNone(content2, nil, nil) || runtime.IsUndefined(content2, nil, nil) {
+		} else if w.At(36, 9, runtime.StmtIf); runtime.IsNone(content2, nil, nil) || runtime.IsUndefined(content2, nil, nil) {
+			// Qwen3.5-4B.jinja:36 {%- elif content is none or content is undefined %}
 			w.WriteString("")
 		} else {
 			// Qwen3.5-4B.jinja:39 {{- raise_exception('Unexpected content type.') }}
@@ -180,7 +184,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("<|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else if w.At(62, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		// Qwen3.5-4B.jinja:62 {%- if messages[0].role == 'system' %}
 		// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
 		w.At(63, 9, runtime.StmtSet)
 		content = runtime.FilterTrim(w.Capture(func() {
@@ -254,12 +259,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				w.At(85, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
 			}
-		} else if runtime.EqStr(message2Role, "user") {
+		} else if w.At(87, 9, runtime.StmtIf); runtime.EqStr(message2Role, "user") {
+			// Qwen3.5-4B.jinja:87 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(88, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message2Role, "assistant") {
-			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = ” %}
+		} else if w.At(89, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// Qwen3.5-4B.jinja:89 {%- elif message.role == "assistant" %}
+			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = '' %}
 			w.At(90, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// Qwen3.5-4B.jinja:91 {%- if message.reasoning_content is string %}
@@ -269,7 +276,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen3.5-4B.jinja:92 {%- set reasoning_content = message.reasoning_content %}
 				w.At(92, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content4) {
+			} else if w.At(94, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content4) {
+				// Qwen3.5-4B.jinja:94 {%- if '</think>' in content %}
 				// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(95, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -357,7 +365,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if w.At(131, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
+			// Qwen3.5-4B.jinja:131 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(132, 9, runtime.StmtIf)
 			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
@@ -372,7 +381,8 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.At(138, 9, runtime.StmtIf)
 			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop.Last().Truthy() {
+			} else if w.At(140, 13, runtime.StmtIf); loop.Last().Truthy() {
+				// Qwen3.5-4B.jinja:140 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {

@@ -116,7 +116,8 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		// Qwen3-Coder.jinja:25 {{- "<|im_start|>system\n" + system_message }}
 		w.At(25, 5, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
-	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else if w.At(27, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		// Qwen3-Coder.jinja:27 {%- if tools is iterable and tools | length > 0 %}
 		w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 	}
 	// Qwen3-Coder.jinja:31 {%- if tools is iterable and tools | length > 0 %}
@@ -218,7 +219,8 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	w.At(68, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
-	} else if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else if w.At(71, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		// Qwen3-Coder.jinja:71 {%- if tools is iterable and tools | length > 0 %}
 		w.WriteString("<|im_end|>\n")
 	}
 	// Qwen3-Coder.jinja:75 {%- for message in loop_messages %}
@@ -284,11 +286,13 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</function>\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(97, 9, runtime.StmtIf); (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
+			// Qwen3-Coder.jinja:97 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.At(98, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(99, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Qwen3-Coder.jinja:99 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			w.At(100, 9, runtime.StmtIf)
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
@@ -303,7 +307,8 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.At(106, 9, runtime.StmtIf)
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop2.Last().Truthy() {
+			} else if w.At(108, 13, runtime.StmtIf); loop2.Last().Truthy() {
+				// Qwen3-Coder.jinja:108 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {

@@ -69,7 +69,8 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		// Qwen-Qwen2.5-7B-Instruct.jinja:15 {%- if messages[0]['role'] == 'system' %}
 		// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 		w.At(16, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
@@ -95,7 +96,8 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(24, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:24 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25 {{- '<|im_start|>' + message.role }}
 			w.At(25, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>")
@@ -131,7 +133,8 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(40, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:40 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(41, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {

@@ -68,7 +68,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		// Qwen-Qwen3-0.6B.jinja:13 {%- if messages[0].role == 'system' %}
 		// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 		w.At(14, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
@@ -118,12 +119,13 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message2.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if w.At(28, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// Qwen-Qwen3-0.6B.jinja:28 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9, runtime.StmtSet)
 			message2Content := message2.Attr("content")
 			content = message2Content
-			// Qwen-Qwen3-0.6B.jinja:30 {%- set reasoning_content = ” %}
+			// Qwen-Qwen3-0.6B.jinja:30 {%- set reasoning_content = '' %}
 			w.At(30, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
@@ -133,7 +135,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
 				w.At(32, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), message2Content) {
+			} else if w.At(34, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), message2Content) {
+				// Qwen-Qwen3-0.6B.jinja:34 {%- if '</think>' in message.content %}
 				// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				w.At(35, 17, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -214,7 +217,8 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if w.At(68, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
+			// Qwen-Qwen3-0.6B.jinja:68 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(69, 9, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {

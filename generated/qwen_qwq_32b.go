@@ -70,7 +70,8 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		// Qwen-QwQ-32B.jinja:15 {%- if messages[0]['role'] == 'system' %}
 		// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 		w.At(16, 9, runtime.StmtPrint)
 		w.WriteString("<|im_start|>system\n")
@@ -95,7 +96,8 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
+		} else if w.At(22, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
+			// Qwen-QwQ-32B.jinja:22 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23 {%- set content = message.content %}
 			w.At(23, 9, runtime.StmtSet)
 			messageContent := message.Attr("content")
@@ -115,7 +117,8 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(28, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// Qwen-QwQ-32B.jinja:28 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29 {%- set content = message.content %}
 			w.At(29, 9, runtime.StmtSet)
 			messageContent2 := message.Attr("content")
@@ -161,7 +164,8 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(48, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// Qwen-QwQ-32B.jinja:48 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(49, 9, runtime.StmtIf)
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {

@@ -65,7 +65,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:3 {{- content -}}
 			w.At(3, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsSequence(content, nil, nil) {
+		} else if w.At(4, 9, runtime.StmtIf); runtime.IsSequence(content, nil, nil) {
+			// Reka-Edge.jinja:4 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5 {%- set ns = namespace(out="", prev_was_text=false) -%}
 			w.At(5, 9, runtime.StmtSet)
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
@@ -101,14 +102,16 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					// Reka-Edge.jinja:16 {%- set ns.prev_was_text = text != "" -%}
 					w.At(16, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
+				} else if w.At(17, 17, runtime.StmtIf); (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
+					// Reka-Edge.jinja:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
 					w.At(18, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19 {%- set ns.prev_was_text = false -%}
 					w.At(19, 17, runtime.StmtSet)
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
+				} else if w.At(20, 17, runtime.StmtIf); (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
+					// Reka-Edge.jinja:20 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					w.At(21, 17, runtime.StmtSet)
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
@@ -271,7 +274,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 						if text2.Truthy() {
 							break
 						}
-					} else if runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+					} else if w.At(89, 21, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+						// Reka-Edge.jinja:89 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90 {%- set prefix_ns.value = "human:" -%}
 						w.At(90, 21, runtime.StmtSet)
 						prefixNsValue = runtime.Str("human:")
@@ -284,7 +288,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
-		} else if runtime.EqStr(role, "assistant") {
+		} else if w.At(96, 9, runtime.StmtIf); runtime.EqStr(role, "assistant") {
+			// Reka-Edge.jinja:96 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97 {%- set tool_calls = message.get("tool_calls") -%}
 			w.At(97, 9, runtime.StmtSet)
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
@@ -302,7 +307,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:101 {%- set reasoning_text = message.get("reasoning_content") -%}
 				w.At(101, 13, runtime.StmtSet)
 				reasoningText = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
-			} else if runtime.In(runtime.Str("</think>"), contentText) {
+			} else if w.At(102, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), contentText) {
+				// Reka-Edge.jinja:102 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
 				w.At(103, 13, runtime.StmtSet)
 				reasoningText = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -363,7 +369,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 						// Reka-Edge.jinja:125 {%- set arguments_json = arguments -%}
 						w.At(125, 21, runtime.StmtSet)
 						argumentsJson = arguments
-					} else if runtime.IsMapping(arguments, nil, nil) {
+					} else if w.At(126, 21, runtime.StmtIf); runtime.IsMapping(arguments, nil, nil) {
+						// Reka-Edge.jinja:126 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						w.At(127, 21, runtime.StmtSet)
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
@@ -384,7 +391,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				w.At(139, 13, runtime.StmtSet)
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n\n<sep>")))
 			}
-		} else if runtime.EqStr(role, "tool") {
+		} else if w.At(141, 9, runtime.StmtIf); runtime.EqStr(role, "tool") {
+			// Reka-Edge.jinja:141 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
 			w.At(142, 9, runtime.StmtIf)
 			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {

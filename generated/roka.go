@@ -71,7 +71,8 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 			w.At(34, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(36, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// roka.jinja:36 {%- elif message.role == 'user' -%}
 			// roka.jinja:37 {{- llama3_header('user') -}}
 			w.At(37, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("user"))
@@ -79,7 +80,8 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 			w.At(38, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(40, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// roka.jinja:40 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41 {{- llama3_header('assistant') -}}
 			w.At(41, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("assistant"))
@@ -134,7 +136,8 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(62, 5, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// roka.jinja:62 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63 {{- llama3_header('user') -}}
 			w.At(63, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("user"))

@@ -65,7 +65,8 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("System: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// rwkv-world.jinja:18 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
 			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("User: ")
@@ -76,7 +77,8 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(23, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// rwkv-world.jinja:23 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
 			w.At(24, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")

@@ -54,7 +54,8 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 			// smolvlm.jinja:13 {{- message['content'] + '\n\n' }}
 			w.At(13, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// smolvlm.jinja:14 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("User: ")

@@ -53,11 +53,13 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		w.At(1, 36, runtime.StmtIf)
 		if runtime.IsNone(content, nil, nil) {
 			w.WriteString("")
-		} else if runtime.IsString(content, nil, nil) {
+		} else if w.At(1, 72, runtime.StmtIf); runtime.IsString(content, nil, nil) {
+			// StepFun3.5-Flash.jinja:1 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1 {{- content }}
 			w.At(1, 97, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsMapping(content, nil, nil) {
+		} else if w.At(1, 114, runtime.StmtIf); runtime.IsMapping(content, nil, nil) {
+			// StepFun3.5-Flash.jinja:1 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1 {{- content['value'] if 'value' in content else content['text'] }}
 			w.At(1, 140, runtime.StmtPrint)
 			if runtime.In(runtime.Str("value"), content) {
@@ -65,7 +67,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.Write(content.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(content, nil, nil) {
+		} else if w.At(1, 209, runtime.StmtIf); runtime.IsIterable(content, nil, nil) {
+			// StepFun3.5-Flash.jinja:1 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1 {% for item in content %}
 			w.At(1, 236, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -80,7 +83,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
-				} else if runtime.EqStr(item2Type, "image") {
+				} else if w.At(1, 349, runtime.StmtIf); runtime.EqStr(item2Type, "image") {
+					// StepFun3.5-Flash.jinja:1 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 				}
 			}
@@ -113,7 +117,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		// StepFun3.5-Flash.jinja:14 {%- if messages[0].role == 'system' %}
 		// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 		w.At(15, 9, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
@@ -177,7 +182,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.5-Flash.jinja:30 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(30, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if w.At(31, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
+			// StepFun3.5-Flash.jinja:31 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32 {%- if message.reasoning_content is string %}
 			w.At(32, 9, runtime.StmtIf)
 			message2ReasoningContent := message2.Attr("reasoning_content")
@@ -187,7 +193,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent = w.Capture(func() {
 					renderContent(message2ReasoningContent)
 				})
-			} else if runtime.In(runtime.Str("</think>"), content2) {
+			} else if w.At(35, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+				// StepFun3.5-Flash.jinja:35 {%- if '</think>' in content %}
 				// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(36, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -195,7 +202,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				w.At(37, 17, runtime.StmtSet)
 				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
-				// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = ” %}
+				// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = '' %}
 				w.At(39, 17, runtime.StmtSet)
 				reasoningContent = runtime.Str("")
 			}
@@ -262,7 +269,8 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if w.At(66, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
+			// StepFun3.5-Flash.jinja:66 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(67, 9, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {

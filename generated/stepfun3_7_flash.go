@@ -58,11 +58,13 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		messageContent := message.Attr("content")
 		if runtime.IsNone(messageContent, nil, nil) {
 			w.WriteString("")
-		} else if runtime.IsString(messageContent, nil, nil) {
+		} else if w.At(1, 88, runtime.StmtIf); runtime.IsString(messageContent, nil, nil) {
+			// StepFun3.7-Flash.jinja:1 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1 {{- message.content }}
 			w.At(1, 121, runtime.StmtPrint)
 			w.Write(messageContent)
-		} else if runtime.IsMapping(messageContent, nil, nil) {
+		} else if w.At(1, 146, runtime.StmtIf); runtime.IsMapping(messageContent, nil, nil) {
+			// StepFun3.7-Flash.jinja:1 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			w.At(1, 180, runtime.StmtPrint)
 			if runtime.In(runtime.Str("value"), messageContent) {
@@ -70,7 +72,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.Write(messageContent.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(messageContent, nil, nil) {
+		} else if w.At(1, 273, runtime.StmtIf); runtime.IsIterable(messageContent, nil, nil) {
+			// StepFun3.7-Flash.jinja:1 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1 {% set ns = namespace(needs_text_separator=false) %}
 			w.At(1, 308, runtime.StmtSet)
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
@@ -96,7 +99,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = true %}
 					w.At(1, 531, runtime.StmtSet)
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
-				} else if runtime.EqStr(item2Type, "image") {
+				} else if w.At(1, 574, runtime.StmtIf); runtime.EqStr(item2Type, "image") {
+					// StepFun3.7-Flash.jinja:1 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = false %}
 					w.At(1, 612, runtime.StmtSet)
@@ -139,7 +143,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
-	} else if runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else if w.At(17, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+		// StepFun3.7-Flash.jinja:17 {%- if messages[0].role == 'system' %}
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
 		w.At(19, 9, runtime.StmtIf)
@@ -153,7 +158,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		w.WriteAdd(w.Capture(func() {
 			renderMessageContent(messages.ItemInt(0))
 		}), runtime.Str("<|im_end|>\n"))
-	} else if runtime.IsDefined(reasoningEffort, nil, nil) {
+	} else if w.At(23, 9, runtime.StmtIf); runtime.IsDefined(reasoningEffort, nil, nil) {
+		// StepFun3.7-Flash.jinja:23 {%- elif reasoning_effort is defined %}
 		// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
 		w.At(24, 9, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
@@ -215,7 +221,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.At(39, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if w.At(40, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
+			// StepFun3.7-Flash.jinja:40 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
 			w.At(41, 9, runtime.StmtIf)
 			message3ReasoningContent := message3.Attr("reasoning_content")
@@ -223,7 +230,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.7-Flash.jinja:42 {%- set reasoning_content = message.reasoning_content %}
 				w.At(42, 13, runtime.StmtSet)
 				reasoningContent = message3ReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content) {
+			} else if w.At(44, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content) {
+				// StepFun3.7-Flash.jinja:44 {%- if '</think>' in content %}
 				// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 				w.At(45, 17, runtime.StmtSet)
 				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
@@ -231,7 +239,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				w.At(46, 17, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
-				// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = ” %}
+				// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = '' %}
 				w.At(48, 17, runtime.StmtSet)
 				reasoningContent = runtime.Str("")
 			}
@@ -302,7 +310,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if w.At(78, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
+			// StepFun3.7-Flash.jinja:78 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			w.At(79, 9, runtime.StmtIf)
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {

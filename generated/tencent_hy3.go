@@ -172,7 +172,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:41 {%- set reasoning_effort = 'no_think' %}
 		w.At(41, 5, runtime.StmtSet)
 		reasoningEffort = runtime.Str("no_think")
-	} else if !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
+	} else if w.At(42, 5, runtime.StmtIf); !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
+		// tencent-Hy3.jinja:42 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43 {%- if reasoning_effort is none %}
 		w.At(43, 5, runtime.StmtIf)
 		if runtime.IsNone(reasoningEffort, nil, nil) {
@@ -211,7 +212,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			// tencent-Hy3.jinja:60 {{- content }}
 			w.At(60, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(61, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// tencent-Hy3.jinja:61 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62 {%- for item in content -%}
 			w.At(62, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -221,13 +223,15 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					// tencent-Hy3.jinja:64 {{- item.text }}
 					w.At(64, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if w.At(65, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
+					// tencent-Hy3.jinja:65 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66 {{- item }}
 					w.At(66, 17, runtime.StmtPrint)
 					w.Write(item2)
 				}
 			}
-		} else if runtime.IsNone(content, nil, nil) {
+		} else if w.At(69, 9, runtime.StmtIf); runtime.IsNone(content, nil, nil) {
+			// tencent-Hy3.jinja:69 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
 			// tencent-Hy3.jinja:72 {{- content }}
@@ -238,7 +242,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:76 {%- set ns = namespace(last_user_index=-1) %}
 	w.At(76, 1, runtime.StmtSet)
 	nsLastUserIndex := runtime.Int(-1)
-	// tencent-Hy3.jinja:77 {%- set sp_ns = namespace(system_prompt=”, is_first_sp=true) %}
+	// tencent-Hy3.jinja:77 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
 	w.At(77, 1, runtime.StmtSet)
 	spNsSystemPrompt := runtime.Str("")
 	// tencent-Hy3.jinja:78 {%- for message in messages %}
@@ -264,7 +268,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” and not…
+	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
 	w.At(86, 1, runtime.StmtIf)
 	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
@@ -280,7 +284,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:91 {%- if tools %}
 	w.At(91, 1, runtime.StmtIf)
 	if tools.Truthy() {
-		// tencent-Hy3.jinja:92 {%- if sp_ns.system_prompt != ” %}
+		// tencent-Hy3.jinja:92 {%- if sp_ns.system_prompt != '' %}
 		w.At(92, 5, runtime.StmtIf)
 		if !runtime.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
@@ -328,7 +332,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:114 {{- toolcall_end_token + '\n' }}
 		w.At(114, 5, runtime.StmtPrint)
 		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
-		// tencent-Hy3.jinja:115 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != ” %}
+		// tencent-Hy3.jinja:115 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		w.At(115, 5, runtime.StmtIf)
 		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
@@ -391,7 +395,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					// tencent-Hy3.jinja:135 {%- set rc = message['reasoning_content'] %}
 					w.At(135, 17, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning_content")
-				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+				} else if w.At(136, 17, runtime.StmtIf); runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+					// tencent-Hy3.jinja:136 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137 {%- set rc = message['reasoning'] %}
 					w.At(137, 17, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning")
@@ -415,14 +420,16 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
-			} else if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
+			} else if w.At(147, 13, runtime.StmtIf); (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
+				// tencent-Hy3.jinja:147 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 				w.At(148, 17, runtime.StmtIf)
 				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
 					// tencent-Hy3.jinja:149 {%- set rc = message['reasoning_content'] %}
 					w.At(149, 21, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning_content")
-				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+				} else if w.At(150, 21, runtime.StmtIf); runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+					// tencent-Hy3.jinja:150 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:151 {%- set rc = message['reasoning'] %}
 					w.At(151, 21, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning")
@@ -514,11 +521,13 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:184 {{- toolcalls_end_token + eos_token }}
 				w.At(184, 13, runtime.StmtPrint)
 				w.WriteAdd(toolcallsEndToken, eosToken)
-			} else if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
+			} else if w.At(186, 13, runtime.StmtIf); (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
+				// tencent-Hy3.jinja:186 {%- if loop.last and raw_last_assistant %}
 				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
 				w.At(187, 17, runtime.StmtPrint)
 				visibleText(message2.ItemStr("content"))
-			} else if !(i3 == len(items3)-1) || isTraining.Truthy() {
+			} else if w.At(188, 17, runtime.StmtIf); !(i3 == len(items3)-1) || isTraining.Truthy() {
+				// tencent-Hy3.jinja:188 {%- elif not loop.last or is_training %}
 				// tencent-Hy3.jinja:189 {{- content + eos_token }}
 				w.At(189, 17, runtime.StmtPrint)
 				w.WriteAdd(content2, eosToken)
@@ -580,7 +589,8 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:215 {{- assistant_token + think_begin_token }}
 				w.At(215, 13, runtime.StmtPrint)
 				w.WriteAdd(assistantToken, thinkBeginToken)
-			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
+			} else if w.At(216, 13, runtime.StmtIf); runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
+				// tencent-Hy3.jinja:216 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217 {{- assistant_token + think_begin_token + think_end_token }}
 				w.At(217, 13, runtime.StmtPrint)
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)

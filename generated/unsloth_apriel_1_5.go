@@ -53,10 +53,10 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	var reasoningPrompt runtime.Value
 	messages := in.Lookup("messages")
-	// unsloth-Apriel-1.5.jinja:2 {%- set available_tools_string = ” -%}
+	// unsloth-Apriel-1.5.jinja:2 {%- set available_tools_string = '' -%}
 	w.At(2, 1, runtime.StmtSet)
 	availableToolsString = runtime.Str("")
-	// unsloth-Apriel-1.5.jinja:3 {%- set thought_instructions = ” -%}
+	// unsloth-Apriel-1.5.jinja:3 {%- set thought_instructions = '' -%}
 	w.At(3, 1, runtime.StmtSet)
 	_ = runtime.Str("")
 	// unsloth-Apriel-1.5.jinja:4 {%- set add_tool_id = true -%}
@@ -91,7 +91,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		mark3 := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
 		toolOutputInstructions = w.Cut(mark3)
-	} else if runtime.EqStr(toolOutputFormat, "yaml") {
+	} else if w.At(21, 5, runtime.StmtIf); runtime.EqStr(toolOutputFormat, "yaml") {
+		// unsloth-Apriel-1.5.jinja:21 {%- elif tool_output_format == "yaml" -%}
 		// unsloth-Apriel-1.5.jinja:22 {%- set tool_output_instructions -%}
 		w.At(22, 1, runtime.StmtSet)
 		mark4 := w.Mark()
@@ -163,7 +164,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 						// unsloth-Apriel-1.5.jinja:52 {{- chunk['text'] }}
 						w.At(52, 21, runtime.StmtPrint)
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
+					} else if w.At(53, 21, runtime.StmtIf); runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
+						// unsloth-Apriel-1.5.jinja:53 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:56 {{- raise_exception('Unrecognized content type!') }}
@@ -177,7 +179,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.Write(messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
-		} else if runtime.EqStr(messageRole, "content") {
+		} else if w.At(63, 9, runtime.StmtIf); runtime.EqStr(messageRole, "content") {
+			// unsloth-Apriel-1.5.jinja:63 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64 {%- if message['content'] is not string %}
 			w.At(64, 9, runtime.StmtIf)
 			messageContent2 := message.ItemStr("content")
@@ -194,7 +197,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent2)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if w.At(69, 9, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
+			// unsloth-Apriel-1.5.jinja:69 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70 {%- if message['content'] is not none and message['content']|length > 0 %}
 			w.At(70, 9, runtime.StmtIf)
 			messageContent3 := message.ItemStr("content")
@@ -211,7 +215,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					systemMessage = messageContent3.ItemInt(0).ItemStr("text")
 				}
 			} else {
-				// unsloth-Apriel-1.5.jinja:77 {%- set system_message = ” %}
+				// unsloth-Apriel-1.5.jinja:77 {%- set system_message = '' %}
 				w.At(77, 13, runtime.StmtSet)
 				systemMessage = runtime.Str("")
 			}
@@ -234,7 +238,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(systemMessage)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(84, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// unsloth-Apriel-1.5.jinja:84 {%- elif message['role'] == 'assistant' -%}
 			// unsloth-Apriel-1.5.jinja:85 {%- if loop.last -%}
 			w.At(85, 9, runtime.StmtIf)
 			if i == len(items)-1 {
@@ -258,7 +263,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.At(93, 17, runtime.StmtPrint)
 					w.Write(messageContent4)
 				}
-			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+			} else if w.At(95, 13, runtime.StmtIf); (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+				// unsloth-Apriel-1.5.jinja:95 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96 {{- message['chosen'][0] -}}
 				w.At(96, 13, runtime.StmtPrint)
 				w.Write(message.ItemStr("chosen").ItemInt(0))
@@ -311,7 +317,8 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			w.At(113, 9, runtime.StmtPrint)
 			w.WriteString("\n<|end|>\n")
 			w.WriteStr(eosToken)
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(114, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// unsloth-Apriel-1.5.jinja:114 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115 {%- if message['content'] is string %}
 			w.At(115, 9, runtime.StmtIf)
 			messageContent5 := message.ItemStr("content")

@@ -78,7 +78,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-MiniMax-M2.jinja:13 {{ content }}
 			w.At(13, 9, runtime.StmtPrint)
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if w.At(14, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// unsloth-MiniMax-M2.jinja:14 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15 {%- for item in content -%}
 			w.At(15, 9, runtime.StmtFor)
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -88,7 +89,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-MiniMax-M2.jinja:17 {{- item.text }}
 					w.At(17, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if w.At(18, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
+					// unsloth-MiniMax-M2.jinja:18 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19 {{- item }}
 					w.At(19, 17, runtime.StmtPrint)
 					w.Write(item2)
@@ -233,7 +235,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(86, 9, runtime.StmtPrint)
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
-			// unsloth-MiniMax-M2.jinja:88 {%- set reasoning_content = ” %}
+			// unsloth-MiniMax-M2.jinja:88 {%- set reasoning_content = '' %}
 			w.At(88, 9, runtime.StmtSet)
 			reasoningContent = runtime.Str("")
 			// unsloth-MiniMax-M2.jinja:89 {%- set content = visible_text(message.content) %}
@@ -248,7 +250,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:91 {%- set reasoning_content = message.reasoning_content %}
 				w.At(91, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
-			} else if runtime.In(runtime.Str("</think>"), content2) {
+			} else if w.At(93, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+				// unsloth-MiniMax-M2.jinja:93 {%- if '</think>' in content %}
 				// unsloth-MiniMax-M2.jinja:95 {%- set parts = content.split('</think>') %}
 				w.At(95, 17, runtime.StmtSet)
 				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
@@ -371,7 +374,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(137, 9, runtime.StmtPrint)
 			w.WriteString("[e~[")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(139, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// unsloth-MiniMax-M2.jinja:139 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
 			w.At(140, 5, runtime.StmtIf)
 			if runtime.IsNone(lastToolCallName, nil, nil) {
@@ -418,7 +422,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(161, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// unsloth-MiniMax-M2.jinja:161 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
 			w.At(162, 9, runtime.StmtPrint)
 			w.WriteString("]~b]user")

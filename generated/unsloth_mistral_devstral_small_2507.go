@@ -146,7 +146,8 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 							w.At(50, 25, runtime.StmtPrint)
 							w.Write(block.ItemStr("content"))
 						}
-					} else if runtime.InStrs(blockType, "image", "image_url") {
+					} else if w.At(53, 21, runtime.StmtIf); runtime.InStrs(blockType, "image", "image_url") {
+						// unsloth-mistral-Devstral-Small-2507.jinja:53 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:56 {{- raise_exception('Only text and image blocks are supported in message content!') }}
@@ -156,7 +157,8 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if w.At(62, 9, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
+			// unsloth-mistral-Devstral-Small-2507.jinja:62 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63 {%- if message['content'] is string %}
 			w.At(63, 9, runtime.StmtIf)
 			messageContent2 := message.ItemStr("content")
@@ -173,7 +175,8 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(70, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// unsloth-mistral-Devstral-Small-2507.jinja:70 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71 {%- if message['content'] is string %}
 			w.At(71, 9, runtime.StmtIf)
 			messageContent3 := message.ItemStr("content")
@@ -216,7 +219,8 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			// unsloth-mistral-Devstral-Small-2507.jinja:90 {{- eos_token }}
 			w.At(90, 9, runtime.StmtPrint)
 			w.Write(eosToken)
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if w.At(92, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			// unsloth-mistral-Devstral-Small-2507.jinja:92 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93 {%- if message.content is defined and message.content.content is defined %}
 			w.At(93, 9, runtime.StmtIf)
 			messageContent4 := message.Attr("content")

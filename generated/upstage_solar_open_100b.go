@@ -262,7 +262,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|begin|>user<|content|>")
 			w.WriteStr(message3.Attr("content"))
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if w.At(110, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
+			// upstage-Solar-Open-100B.jinja:110 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			w.At(111, 9, runtime.StmtSet)
 			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0))), func() runtime.Value {
@@ -297,7 +298,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if w.At(124, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
+			// upstage-Solar-Open-100B.jinja:124 {%- elif message.role == 'assistant' -%}
 			// upstage-Solar-Open-100B.jinja:126 {%- if think_render_option == "all" -%}
 			w.At(126, 9, runtime.StmtIf)
 			if runtime.EqStr(thinkRenderOption, "all") {
@@ -311,7 +313,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(message3Reasoning)
 					w.WriteString("<|end|>")
 				}
-			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
+			} else if w.At(130, 13, runtime.StmtIf); runtime.EqStr(thinkRenderOption, "lastthink") {
+				// upstage-Solar-Open-100B.jinja:130 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				w.At(131, 13, runtime.StmtIf)
 				message3Reasoning2 := message3.Attr("reasoning")

@@ -53,13 +53,15 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
 			w.At(12, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// vicuna.jinja:13 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(14, 1, runtime.StmtPrint)
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// vicuna.jinja:15 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("ASSISTANT: ")

@@ -55,13 +55,15 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("SYSTEM: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// vicuna-orca.jinja:14 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
 			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(16, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// vicuna-orca.jinja:16 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("ASSISTANT: ")

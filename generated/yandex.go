@@ -55,7 +55,8 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" Пользователь: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// yandex.jinja:14 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.At(15, 1, runtime.StmtPrint)
 			w.WriteString(" Ассистент: ")

@@ -21,22 +21,15 @@ const maxPathDepth = 8
 // arguments and the common filters; it reports what the template may read, whatever the
 // input.
 func Reads(t *Template) []string {
-	a := &readAnalysis{vars: map[*Var]pathSet{}, reads: pathSet{}, macros: map[*Var]*Macro{}, assigned: map[*Var]bool{}}
-	// A variable that starts as an input value but is assigned before it is first read
-	// (in source order) only looks like an input because of Jinja2's scoping: its
-	// input value is never used.
-	seen := map[*Var]bool{}
+	// A variable that starts as an input value but is assigned on every path before it
+	// is read (DeadInits) only looks like an input because of Jinja2's scoping: its
+	// input value is never used. One assigned on some paths only, as Llama 3.1's
+	// {% if custom_tools is defined %}{% set tools = custom_tools %}{% endif %}, does
+	// read it.
+	a := &readAnalysis{vars: map[*Var]pathSet{}, reads: pathSet{}, macros: map[*Var]*Macro{}, assigned: DeadInits(t)}
 	Inspect(t.Body.Stmts, func(n any) bool {
-		switch n := n.(type) {
-		case *MacroDef:
+		if n, ok := n.(*MacroDef); ok {
 			a.macros[n.Var] = n.Macro
-		case *Load:
-			seen[n.Var] = true
-		case *VarTarget:
-			if !seen[n.Var] {
-				a.assigned[n.Var] = true
-			}
-			seen[n.Var] = true
 		}
 		return true
 	})
@@ -59,7 +52,7 @@ type readAnalysis struct {
 	vars     map[*Var]pathSet
 	reads    pathSet
 	macros   map[*Var]*Macro
-	assigned map[*Var]bool // assigned before their first read
+	assigned map[*Var]bool // assigned on every path before they are read (DeadInits)
 	changed  bool
 }
 
@@ -172,6 +165,8 @@ func (a *readAnalysis) target(t Target, ps pathSet) {
 	switch t := t.(type) {
 	case *VarTarget:
 		a.flow(t.Var, ps)
+	case *AttrTarget:
+		a.flow(t.NS, nsAttr(ps, t.Attr))
 	case *TupleTarget:
 		// unpacking a dict's items gives its values second; other sequences any item
 		values, items := pathSet{}, pathSet{}
@@ -192,10 +187,12 @@ func (a *readAnalysis) target(t Target, ps pathSet) {
 	}
 }
 
-// use records that a value is used as a whole (printed, compared, serialized).
+// use records that a value is used as a whole (printed, compared, serialized); a
+// namespace is used with the values of its attributes.
 func (a *readAnalysis) use(ps pathSet) {
 	for p := range ps {
-		a.read(p)
+		base, _, _ := strings.Cut(p, nsMark)
+		a.read(base)
 	}
 }
 
@@ -219,11 +216,30 @@ func (a *readAnalysis) args(args Args) []pathSet {
 // itemsMark ends the path of a dict's items(): iterating it gives (key, value) pairs.
 const itemsMark = "\x00items"
 
+// nsMark ends the path of a value held in a namespace's attribute: P + nsMark + "t" is
+// the value of P kept as attribute t, which ns.t gives back as P.
+const nsMark = "\x00ns."
+
+// nsAttr returns the paths ps as the values of a namespace's attribute attr.
+func nsAttr(ps pathSet, attr string) pathSet {
+	out := pathSet{}
+	for p := range ps {
+		out[p+nsMark+attr] = true
+	}
+	return out
+}
+
 // extend appends a step to every path, within the depth bound. A step that repeats the
 // path's last one (x = x.next in a loop) leaves the path as it is.
 func extend(ps pathSet, step string) pathSet {
 	out := pathSet{}
 	for p := range ps {
+		if base, attr, ok := strings.Cut(p, nsMark); ok {
+			if step == "."+attr {
+				out[base] = true // ns.attr gives back what was kept
+			}
+			continue
+		}
 		switch {
 		case strings.HasSuffix(p, step) && step != "[]":
 			out[p] = true
@@ -361,6 +377,17 @@ func (a *readAnalysis) filter(f *Filter) pathSet {
 }
 
 func (a *readAnalysis) call(c *Call) pathSet {
+	if g, ok := c.Fn.(*Global); ok && g.Name == "namespace" {
+		// namespace(t=x) keeps x as its attribute t
+		out := pathSet{}
+		for _, kw := range c.Args.Kwargs {
+			out = union(out, nsAttr(a.expr(kw.Value), kw.Name))
+		}
+		for _, x := range append(c.Args.Args, c.Args.DynArgs, c.Args.DynKwargs) {
+			a.use(a.expr(x))
+		}
+		return out
+	}
 	args := a.args(c.Args)
 	switch fn := c.Fn.(type) {
 	case *Attr:

@@ -147,7 +147,7 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		countdown(runtime.Int(3))
 	}))
 	w.WriteString("\n")
-	// macros.jinja:20 {{ header('end', sep=”) }}
+	// macros.jinja:20 {{ header('end', sep='') }}
 	w.At(20, 1, runtime.StmtPrint)
 	header(runtime.Str("end"), runtime.Str(""))
 }

@@ -76,7 +76,8 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 			w.At(34, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if w.At(36, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
+			// model:36 {%- elif message.role == 'user' -%}
 			// model:37 {{- llama3_header('user') -}}
 			w.At(37, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("user"))
@@ -84,7 +85,8 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 			w.At(38, 1, runtime.StmtPrint)
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if w.At(40, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
+			// model:40 {%- elif message.role == 'assistant' -%}
 			// model:41 {{- llama3_header('assistant') -}}
 			w.At(41, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("assistant"))
@@ -139,7 +141,8 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if w.At(62, 5, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
+			// model:62 {%- elif message.role == 'tool' -%}
 			// model:63 {{- llama3_header('user') -}}
 			w.At(63, 1, runtime.StmtPrint)
 			llama3Header(runtime.Str("user"))

@@ -1,11 +1,9 @@
-package codegen
+package ir
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tmplgen/tmplgen/ir"
 )
 
 // TestDeadInits checks which variables start without their initial value: those every
@@ -31,12 +29,12 @@ func TestDeadInits(t *testing.T) {
 		{"set first in a macro", `{% macro f() %}{% set c = 1 %}{{ c }}{% endmacro %}{{ f() }}`, "c"},
 	}
 	for _, tt := range tests {
-		tmpl, err := ir.Compile(tt.name, tt.src)
+		tmpl, err := Compile(tt.name, tt.src)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		var got []string
-		for v := range deadInits(tmpl) {
+		for v := range DeadInits(tmpl) {
 			got = append(got, v.Name)
 		}
 		slices.Sort(got)

@@ -1,15 +1,14 @@
-package codegen
+package ir
 
-import "github.com/tmplgen/tmplgen/ir"
-
-// deadInits returns the variables whose initial value no code can see: every path
-// through their scope's statements assigns them before anything reads them. Such a
-// variable is declared without its initial value, and the input variable or enclosing
-// variable it would start from is not read for it: a loop body that begins with
-// {% set content = message.content %} does not look up the input's content.
-func deadInits(t *ir.Template) map[*ir.Var]bool {
-	dead := map[*ir.Var]bool{}
-	check := func(s *ir.Scope, stmts []ir.Stmt) {
+// DeadInits returns the variables whose initial value no code can see: every path
+// through their scope's statements assigns them before anything reads them. Code
+// generation declares such a variable without its initial value, so that the input
+// variable or enclosing variable it would start from is not read for it (a loop body
+// that begins with {% set content = message.content %} does not look up the input's
+// content), and Reads does not count that value as read.
+func DeadInits(t *Template) map[*Var]bool {
+	dead := map[*Var]bool{}
+	check := func(s *Scope, stmts []Stmt) {
 		for _, v := range s.Vars {
 			if v.Init != nil {
 				if reads, _ := firstUse(stmts, v); !reads {
@@ -19,8 +18,8 @@ func deadInits(t *ir.Template) map[*ir.Var]bool {
 		}
 	}
 	check(t.Body.Scope, t.Body.Stmts)
-	ir.Inspect(t.Body.Stmts, func(n any) bool {
-		if b, ok := n.(*ir.Block); ok && b.Scope != nil {
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if b, ok := n.(*Block); ok && b.Scope != nil {
 			check(b.Scope, b.Stmts)
 		}
 		return true
@@ -31,14 +30,14 @@ func deadInits(t *ir.Template) map[*ir.Var]bool {
 // firstUse follows stmts in order: reads says that v may be read before it is assigned
 // (any use the analysis does not follow counts as a read), assigned that every path
 // through stmts assigns it.
-func firstUse(stmts []ir.Stmt, v *ir.Var) (reads, assigned bool) {
+func firstUse(stmts []Stmt, v *Var) (reads, assigned bool) {
 	for _, s := range stmts {
 		switch s := s.(type) {
-		case *ir.Assign:
-			if t, ok := s.Target.(*ir.VarTarget); ok && t.Var == v {
+		case *Assign:
+			if t, ok := s.Target.(*VarTarget); ok && t.Var == v {
 				return mentionsExpr(s.Value, v), true
 			}
-		case *ir.If:
+		case *If:
 			if mentionsExpr(s.Cond, v) {
 				return true, false
 			}
@@ -61,33 +60,33 @@ func firstUse(stmts []ir.Stmt, v *ir.Var) (reads, assigned bool) {
 
 // mentions reports whether a statement uses v in any way: reads it, assigns it or one
 // of its attributes, or starts a nested scope's variable from it.
-func mentions(s ir.Stmt, v *ir.Var) bool {
+func mentions(s Stmt, v *Var) bool {
 	found, visit := mentionFinder(v)
-	ir.Inspect([]ir.Stmt{s}, visit)
+	Inspect([]Stmt{s}, visit)
 	return *found
 }
 
 // mentionsExpr is mentions for an expression.
-func mentionsExpr(x ir.Expr, v *ir.Var) bool {
+func mentionsExpr(x Expr, v *Var) bool {
 	found, visit := mentionFinder(v)
-	ir.InspectExpr(x, visit)
+	InspectExpr(x, visit)
 	return *found
 }
 
-// mentionFinder returns a visitor for ir.Inspect that sets *found at the first use of v.
-func mentionFinder(v *ir.Var) (found *bool, visit func(n any) bool) {
+// mentionFinder returns a visitor for Inspect that sets *found at the first use of v.
+func mentionFinder(v *Var) (found *bool, visit func(n any) bool) {
 	found = new(bool)
 	visit = func(n any) bool {
 		switch n := n.(type) {
-		case *ir.Load:
+		case *Load:
 			*found = *found || n.Var == v
-		case *ir.VarTarget:
+		case *VarTarget:
 			*found = *found || n.Var == v
-		case *ir.AttrTarget:
+		case *AttrTarget:
 			*found = *found || n.NS == v
-		case *ir.Block:
+		case *Block:
 			*found = *found || startsFrom(n.Scope, v)
-		case *ir.For:
+		case *For:
 			*found = *found || startsFrom(n.FilterScope, v)
 		}
 		return !*found
@@ -96,12 +95,12 @@ func mentionFinder(v *ir.Var) (found *bool, visit func(n any) bool) {
 }
 
 // startsFrom reports whether a variable of scope s starts as the value of v.
-func startsFrom(s *ir.Scope, v *ir.Var) bool {
+func startsFrom(s *Scope, v *Var) bool {
 	if s == nil {
 		return false
 	}
 	for _, sv := range s.Vars {
-		if l, ok := sv.Init.(*ir.Load); ok && l.Var == v {
+		if l, ok := sv.Init.(*Load); ok && l.Var == v {
 			return true
 		}
 	}
