@@ -309,14 +309,7 @@ each preceded by a "# NAME" line.
 
 ` + inputsDoc,
 	flags: noFlags(func(s stdio, args []string) error {
-		if len(args) == 0 {
-			return usageError{"want template files or models"}
-		}
-		for _, path := range args {
-			srcs, _, err := readInput(path, "")
-			if err != nil {
-				return err
-			}
+		return eachInput(args, func(srcs []source) error {
 			for _, src := range srcs {
 				t, err := ir.Compile(src.File, src.Text)
 				if err != nil {
@@ -329,7 +322,7 @@ each preceded by a "# NAME" line.
 					return err
 				}
 			}
-		}
-		return nil
+			return nil
+		})
 	}),
 }

@@ -16,18 +16,11 @@ name gen gives it (ByName).
 
 ` + inputsDoc,
 	flags: noFlags(func(s stdio, args []string) error {
-		if len(args) == 0 {
-			return usageError{"want template files or models"}
-		}
-		for _, path := range args {
-			srcs, _, err := readInput(path, "")
-			if err != nil {
-				return err
-			}
+		return eachInput(args, func(srcs []source) error {
 			for _, src := range srcs {
 				fmt.Fprintf(s.out, "%s  %s\n", runtime.SHA256(src.Text), src.Name)
 			}
-		}
-		return nil
+			return nil
+		})
 	}),
 }

@@ -51,6 +51,24 @@ func readInput(path, name string) ([]source, *modelfile.ModelInfo, error) {
 	return srcs, info, nil
 }
 
+// eachInput reads the templates of each input of args (at least one), in order, and
+// hands them to fn.
+func eachInput(args []string, fn func(srcs []source) error) error {
+	if len(args) == 0 {
+		return usageError{"want template files or models"}
+	}
+	for _, path := range args {
+		srcs, _, err := readInput(path, "")
+		if err != nil {
+			return err
+		}
+		if err := fn(srcs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readTemplateFile reads a .jinja file as a source named after the file.
 func readTemplateFile(path string) (source, error) {
 	b, err := os.ReadFile(path)
