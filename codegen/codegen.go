@@ -699,12 +699,12 @@ func addOperands(x ir.Expr) []ir.Expr {
 	return []ir.Expr{x}
 }
 
-// ifStmt compiles an if statement. Each elif (an else that holds only an if) becomes an
-// else if whose init statement records the elif's position, before its condition runs,
-// and whose block starts with the comment citing it.
+// ifStmt compiles an if statement. Each elif becomes an else if whose init statement
+// records the elif's position, before its condition runs, and whose block starts with
+// the comment citing it; an else block starts with the comment citing its tag.
 func (g *gen) ifStmt(s *ir.If) jen.Code {
 	st := jen.If(g.cond(s.Cond)).Block(g.stmts(s.Then)...)
-	for len(s.Else) == 1 {
+	for len(s.Else) == 1 && s.ElseAt == (ir.Pos{}) {
 		elif, ok := s.Else[0].(*ir.If)
 		if !ok {
 			break
@@ -714,7 +714,11 @@ func (g *gen) ifStmt(s *ir.If) jen.Code {
 		s = elif
 	}
 	if len(s.Else) > 0 {
-		st.Else().Block(g.stmts(s.Else)...)
+		var body []jen.Code
+		if s.ElseAt != (ir.Pos{}) {
+			body = append(body, jen.Comment(g.cite(s.ElseAt)))
+		}
+		st.Else().Block(append(body, g.stmts(s.Else)...)...)
 	}
 	return st
 }

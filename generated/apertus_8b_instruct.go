@@ -90,6 +90,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					// Apertus-8B-Instruct.jinja:10 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
+					// Apertus-8B-Instruct.jinja:12 {%- else -%}
 					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					w.At(13, 17, runtime.StmtSet)
 					innerType = w.Capture(func() {
@@ -100,6 +101,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
+						// Apertus-8B-Instruct.jinja:16 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17 {{- inner_type + "[]" }}
 						w.At(17, 21, runtime.StmtPrint)
 						w.WriteAdd(innerType, runtime.Str("[]"))
@@ -111,6 +113,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			} else {
+				// Apertus-8B-Instruct.jinja:23 {%- else -%}
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25 {%- if param_spec.nullable -%}
 				w.At(25, 13, runtime.StmtIf)
@@ -127,6 +130,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(32, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
+				// Apertus-8B-Instruct.jinja:33 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34 {{- param_spec.type[0] }}
 				w.At(34, 13, runtime.StmtPrint)
 				w.Write(paramSpecType.ItemInt(0))
@@ -153,6 +157,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
+				// Apertus-8B-Instruct.jinja:46 {%- else -%}
 				// Apertus-8B-Instruct.jinja:47 {%- for variant in param_spec.oneOf -%}
 				w.At(47, 13, runtime.StmtFor)
 				items := runtime.Iterate(w, paramSpecOneOf)
@@ -201,6 +206,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
+				// Apertus-8B-Instruct.jinja:63 {%- else -%}
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65 {%- if param_spec.nullable %}
 				w.At(65, 13, runtime.StmtIf)
@@ -257,9 +263,11 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("}")
 			} else {
+				// Apertus-8B-Instruct.jinja:90 {%- else -%}
 				w.WriteString("object")
 			}
 		} else {
+			// Apertus-8B-Instruct.jinja:93 {%- else -%}
 			w.WriteString("any")
 		}
 	}
@@ -340,6 +348,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("// default: ")
 							w.WriteStr(paramSpec2Default)
 						} else {
+							// Apertus-8B-Instruct.jinja:119 {%- else %}
 							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(120, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
@@ -351,11 +360,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					if !(i4 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
+						// Apertus-8B-Instruct.jinja:125 {%- else %}
 						w.WriteString("\n")
 					}
 				}
 				w.WriteString("}) => any;")
 			} else {
+				// Apertus-8B-Instruct.jinja:130 {%- else -%}
 				w.WriteString("() => any;")
 			}
 			// Apertus-8B-Instruct.jinja:133 {%- if not loop.last -%}
@@ -430,11 +441,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(161, 13, runtime.StmtPrint)
 				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
 			} else {
+				// Apertus-8B-Instruct.jinja:162 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163 {{- raise_exception("Invalid system message") -}}
 				w.At(163, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 			}
 		} else {
+			// Apertus-8B-Instruct.jinja:165 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166 {{- raise_exception("Invalid system message") -}}
 			w.At(166, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
@@ -443,6 +456,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.At(168, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// Apertus-8B-Instruct.jinja:169 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
 		w.At(170, 5, runtime.StmtPrint)
 		w.WriteAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), endSystemToken)
@@ -458,6 +472,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
+		// Apertus-8B-Instruct.jinja:177 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180 {%- if tools is defined and tools -%}
@@ -470,6 +485,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			renderTools(tools)
 		}))
 	} else {
+		// Apertus-8B-Instruct.jinja:182 {%- else -%}
 		w.WriteString("Tool Capabilities: disabled")
 	}
 	// Apertus-8B-Instruct.jinja:185 {{ end_developer_token }}
@@ -534,12 +550,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.At(206, 25, runtime.StmtPrint)
 							w.Write(part.Attr("text"))
 						} else {
+							// Apertus-8B-Instruct.jinja:207 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208 {{- raise_exception("Invalid user part: " + part.type) -}}
 							w.At(208, 25, runtime.StmtPrint)
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
+					// Apertus-8B-Instruct.jinja:211 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212 {{- raise_exception("Invalid user message: " + message.role) -}}
 					w.At(212, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
@@ -713,12 +731,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.At(281, 25, runtime.StmtPrint)
 							w.Write(block.Attr("text"))
 						} else {
+							// Apertus-8B-Instruct.jinja:282 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
 							w.At(283, 25, runtime.StmtPrint)
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
+					// Apertus-8B-Instruct.jinja:286 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
 					w.At(287, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), nsAssistantFormat)))
@@ -761,6 +781,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString(", ")
 						}
 					} else {
+						// Apertus-8B-Instruct.jinja:301 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
 						w.At(302, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2Type)))
@@ -788,12 +809,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(313, 13, runtime.StmtSet)
 				nsInTool = true
 			} else {
+				// Apertus-8B-Instruct.jinja:314 {%- else -%}
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317 {{ message.content }}
 			w.At(317, 9, runtime.StmtPrint)
 			w.Write(message.Attr("content"))
 		} else {
+			// Apertus-8B-Instruct.jinja:318 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319 {{- raise_exception("Invalid message role") -}}
 			w.At(319, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Invalid message role")))

@@ -122,6 +122,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			w.At(51, 9, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 		} else {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:52 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
 			w.At(53, 9, runtime.StmtPrint)
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"))
@@ -165,12 +166,14 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:70 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71 {{ raise_exception('Unrecognized content type!') }}
 						w.At(71, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:74 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75 {{ message['content'] }}
 				w.At(75, 13, runtime.StmtPrint)
 				w.Write(messageContent)
@@ -190,11 +193,13 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.At(83, 17, runtime.StmtSet)
 					systemMessage = sysContent
 				} else {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:84 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85 {%- set system_message = sys_content[0]['text'] -%}
 					w.At(85, 17, runtime.StmtSet)
 					systemMessage = sysContent.ItemInt(0).ItemStr("text")
 				}
 			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:87 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:88 {%- set system_message = '' -%}
 				w.At(88, 13, runtime.StmtSet)
 				systemMessage = runtime.Str("")
@@ -206,6 +211,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(92, 13, runtime.StmtPrint)
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:93 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
 				w.At(94, 13, runtime.StmtPrint)
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
@@ -240,6 +246,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.At(112, 17, runtime.StmtSet)
 					asstText = asstContent.ItemInt(0).ItemStr("text")
 				} else {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:113 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114 {%- set asst_text = asst_content -%}
 					w.At(114, 17, runtime.StmtSet)
 					asstText = asstContent
@@ -251,6 +258,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.At(118, 17, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
 				} else {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:119 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120 {{- asst_text -}}
 					w.At(120, 17, runtime.StmtPrint)
 					w.Write(asstText)
@@ -320,6 +328,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.At(150, 13, runtime.StmtSet)
 				toolMessage = toolContent
 			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:151 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				w.At(152, 13, runtime.StmtSet)
 				if toolContent.Truthy() {
@@ -348,6 +357,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n")
 			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:161 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162 {{ '<|begin_content|>\n' + msg_content + '\n' }}
 				w.At(162, 13, runtime.StmtPrint)
 				w.WriteString("<|begin_content|>\n")

@@ -63,6 +63,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.At(4, 5, runtime.StmtSet)
 		loopStartIndex = runtime.Int(1)
 	} else {
+		// Bielik-11B-v3.0-Instruct.jinja:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6 {%- set system_message = "" %}
 		w.At(6, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")

@@ -130,6 +130,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		w.At(38, 1, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// ByteDance-Seed-OSS.jinja:39 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40 {%- set loop_messages = messages %}
 		w.At(40, 1, runtime.StmtSet)
 		loopMessages = messages
@@ -158,6 +159,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:51 {%- elif t == "array" -%}
 			w.WriteString("list")
 		} else {
+			// ByteDance-Seed-OSS.jinja:52 {%- else -%}
 			w.WriteString("Any")
 		}
 	}
@@ -167,11 +169,15 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		// ByteDance-Seed-OSS.jinja:56 {{ bos_token + "system\n" + system_message }}
 		w.At(56, 1, runtime.StmtPrint)
 		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
-	} else if w.At(58, 1, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else {
+		// ByteDance-Seed-OSS.jinja:57 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58 {%- if tools is iterable and tools | length > 0 %}
-		// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-		w.At(59, 1, runtime.StmtPrint)
-		w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
+		w.At(58, 1, runtime.StmtIf)
+		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
+			w.At(59, 1, runtime.StmtPrint)
+			w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
+		}
 	}
 	// ByteDance-Seed-OSS.jinja:62 {%- if use_json_tooldef is defined and use_json_tooldef %}
 	w.At(62, 1, runtime.StmtIf)
@@ -181,6 +187,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		w.At(65, 1, runtime.StmtPrint)
 		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	} else {
+		// ByteDance-Seed-OSS.jinja:66 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
 		w.At(67, 1, runtime.StmtFor)
 		var loop runtime.Loop
@@ -245,6 +252,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					if runtime.In(name2, item4FunctionParameters.Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
+						// ByteDance-Seed-OSS.jinja:84 {% else %}
 						w.WriteString(" [选填]")
 					}
 					w.WriteString(":")
@@ -450,6 +458,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(eosToken)
 			}
 		} else {
+			// ByteDance-Seed-OSS.jinja:161 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.At(162, 1, runtime.StmtPrint)
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)

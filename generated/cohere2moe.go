@@ -216,6 +216,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// Cohere2MoE.jinja:57 {%- else -%}
 			// Cohere2MoE.jinja:58 {{ tool_call_id }}
 			w.At(58, 5, runtime.StmtPrint)
 			w.Write(toolCallId)
@@ -243,6 +244,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.At(68, 17, runtime.StmtSet)
 				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
 			} else {
+				// Cohere2MoE.jinja:69 {%- else -%}
 				// Cohere2MoE.jinja:70 {%- set text_wrapper = tool_msg.content -%}
 				w.At(70, 17, runtime.StmtSet)
 				textWrapper = toolMsgContent
@@ -252,6 +254,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.At(72, 18, runtime.StmtPrint)
 			w.WriteJSON(textWrapper, nil, nil)
 		} else {
+			// Cohere2MoE.jinja:73 {%- else %}
 			// Cohere2MoE.jinja:74 {%- for content in tool_msg.content %}
 			w.At(74, 13, runtime.StmtFor)
 			items2 := runtime.Iterate(w, toolMsgContent)
@@ -297,6 +300,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.At(89, 1, runtime.StmtPrint)
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
 		} else {
+			// Cohere2MoE.jinja:90 {%- else -%}
 			// Cohere2MoE.jinja:91 {{ item|tojson }}
 			w.At(91, 1, runtime.StmtPrint)
 			w.WriteJSON(item2, nil, nil)
@@ -322,6 +326,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.Write(msg2.Attr("content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
+			// Cohere2MoE.jinja:99 {%- else %}
 			// Cohere2MoE.jinja:100 {%- set last_was_text = namespace(value=false) %}
 			w.At(100, 9, runtime.StmtSet)
 			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
@@ -351,6 +356,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.At(110, 17, runtime.StmtSet)
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(true))
 				} else {
+					// Cohere2MoE.jinja:111 {%- else -%}
 					// Cohere2MoE.jinja:112 {%- if last_was_text.value -%}
 					w.At(112, 17, runtime.StmtIf)
 					if lastWasText.Attr("value").Truthy() {
@@ -371,6 +377,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.At(119, 1, runtime.StmtPrint)
 						w.Write(content2Data)
 					} else {
+						// Cohere2MoE.jinja:120 {%- else -%}
 						w.WriteString("<|IMG_PATCH|>")
 					}
 				}
@@ -506,6 +513,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				if tools.Truthy() {
 					w.WriteString(",\n")
 				} else {
+					// Cohere2MoE.jinja:180 {% else %}
 					w.WriteString("\n")
 				}
 			}
@@ -536,6 +544,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 		} else {
+			// Cohere2MoE.jinja:189 {%- else %}
 			w.WriteString("\n")
 		}
 		w.WriteString("]\n```")
@@ -660,6 +669,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.At(237, 53, runtime.StmtPrint)
 						w.Write(toolIdxValue)
 					} else {
+						// Cohere2MoE.jinja:237 {%- else -%}
 						// Cohere2MoE.jinja:237 {{ tc.id }}
 						w.At(237, 85, runtime.StmtPrint)
 						w.Write(tc.Attr("id"))
@@ -685,6 +695,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
+				// Cohere2MoE.jinja:242 {%- else -%}
 				// Cohere2MoE.jinja:243 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
 				w.At(243, 13, runtime.StmtIf)
 				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
@@ -719,6 +730,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.At(255, 17, runtime.StmtSet)
 					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg4.Attr("tool_call_id")))
 				} else {
+					// Cohere2MoE.jinja:256 {%- else %}
 					break
 				}
 			}
@@ -734,6 +746,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		if reasoning.Truthy() {
 			w.WriteString("<|START_THINKING|>")
 		} else {
+			// Cohere2MoE.jinja:263 {% else %}
 			w.WriteString("<|START_THINKING|><|END_THINKING|>")
 		}
 	}

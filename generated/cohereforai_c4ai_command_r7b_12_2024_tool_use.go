@@ -283,6 +283,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				}
 				w.WriteString("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141 {% else %}
 				w.WriteString("<|START_RESPONSE|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141 {{message.content}}
 				w.At(141, 65, runtime.StmtPrint)
@@ -309,6 +310,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.At(148, 13, runtime.StmtSet)
 					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg2.Attr("tool_call_id")))
 				} else {
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149 {%- else %}
 					break
 				}
 			}

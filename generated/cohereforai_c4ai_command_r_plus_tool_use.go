@@ -101,6 +101,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			w.WriteString("]")
 		} else {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25 {%- else %}
 			w.WriteString("Any")
 		}
 	}
@@ -146,6 +147,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					w.WriteStr(paramFields.Attr("type"))
 					w.WriteString("] = None")
 				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44 {{- param_fields.type }}
 					w.At(44, 13, runtime.StmtPrint)
 					w.Write(paramFields.Attr("type"))
@@ -182,6 +184,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 						w.WriteStr(paramFields2.Attr("type"))
 						w.WriteString("]")
 					} else {
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59 {{- param_fields.type }}
 						w.At(59, 17, runtime.StmtPrint)
 						w.Write(paramFields2.Attr("type"))
@@ -248,6 +251,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					}))
 					w.WriteString("] = None")
 				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
 					w.At(86, 7, runtime.StmtPrint)
 					w.Write(w.Capture(func() {
@@ -288,6 +292,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 						}))
 						w.WriteString("]")
 					} else {
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
 						w.At(102, 9, runtime.StmtPrint)
 						w.Write(w.Capture(func() {
@@ -317,6 +322,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		w.At(114, 3, runtime.StmtSet)
 		systemMessage = messages0.ItemStr("content")
 	} else {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116 {%- set loop_messages = messages %}
 		w.At(116, 3, runtime.StmtSet)
 		loopMessages = messages
@@ -351,6 +357,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		w.At(148, 5, runtime.StmtPrint)
 		newToolParser(tools)
 	} else {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150 {{- old_tool_parser(tools) }}
 		w.At(150, 5, runtime.StmtPrint)
 		oldToolParser(tools)
@@ -422,6 +429,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178 {{- '}'|indent(4, first=true) }}

@@ -120,6 +120,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 					w.At(18, 9, runtime.StmtSet)
 					nsIsFirst = true
 				} else {
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(19, 21, runtime.StmtPrint)
 					w.WriteString("\n")
@@ -153,6 +154,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				w.At(25, 7, runtime.StmtSet)
 				nsIsTool = false
 			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27 {%- set content = message['content'] -%}
 				w.At(27, 7, runtime.StmtSet)
 				content = message2.ItemStr("content")
@@ -188,6 +190,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				w.At(36, 7, runtime.StmtSet)
 				nsIsOutputFirst = false
 			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(37, 19, runtime.StmtPrint)
 				w.WriteString("\n<｜tool▁output▁begin｜>")

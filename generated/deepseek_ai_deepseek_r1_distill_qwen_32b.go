@@ -121,6 +121,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 					w.At(19, 9, runtime.StmtSet)
 					nsIsFirst = true
 				} else {
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.At(21, 9, runtime.StmtPrint)
 					w.WriteString("\n")
@@ -154,6 +155,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				w.At(28, 7, runtime.StmtSet)
 				nsIsTool = false
 			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30 {%- set content = message['content'] -%}
 				w.At(30, 7, runtime.StmtSet)
 				content = message2.ItemStr("content")
@@ -189,6 +191,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				w.At(39, 7, runtime.StmtSet)
 				nsIsOutputFirst = false
 			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.At(40, 19, runtime.StmtPrint)
 				w.WriteString("\n<｜tool▁output▁begin｜>")

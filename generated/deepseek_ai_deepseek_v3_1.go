@@ -64,6 +64,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
+			// deepseek-ai-DeepSeek-V3.1.jinja:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.1.jinja:8 {%- set thinking = false -%}
 			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
@@ -92,6 +93,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				w.At(16, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
+				// deepseek-ai-DeepSeek-V3.1.jinja:17 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18 {%- set ns.system_prompt = ns.system_prompt + '
 				w.At(18, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), message.ItemStr("content"))
@@ -162,6 +164,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 						w.WriteJSON(toolFunction.ItemStr("arguments"), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
+						// deepseek-ai-DeepSeek-V3.1.jinja:39 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
 						w.At(39, 23, runtime.StmtPrint)
 						w.WriteAdd(message2Content, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
@@ -170,6 +173,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 					w.At(41, 9, runtime.StmtSet)
 					nsIsFirst = true
 				} else {
+					// deepseek-ai-DeepSeek-V3.1.jinja:42 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					w.At(42, 21, runtime.StmtPrint)
 					toolFunction2 := tool.ItemStr("function")
@@ -195,6 +199,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				if (runtime.IsDefined(message2Prefix, nil, nil) && message2Prefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
+					// deepseek-ai-DeepSeek-V3.1.jinja:49 {%- else -%}
 					w.WriteString("<think></think>")
 				}
 			}
@@ -211,6 +216,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				w.At(54, 7, runtime.StmtSet)
 				nsIsTool = false
 			} else {
+				// deepseek-ai-DeepSeek-V3.1.jinja:55 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56 {%- set content = message['content'] -%}
 				w.At(56, 7, runtime.StmtSet)
 				content = message2.ItemStr("content")
@@ -251,6 +257,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 		if !thinking.Truthy() {
 			w.WriteString("<think></think>")
 		} else {
+			// deepseek-ai-DeepSeek-V3.1.jinja:69 {%- else -%}
 			w.WriteString("<think>")
 		}
 	}

@@ -70,6 +70,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
+			// deepseek-ai-DeepSeek-V3.2.jinja:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:8 {%- set thinking = false -%}
 			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
@@ -112,6 +113,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(21, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
+				// deepseek-ai-DeepSeek-V3.2.jinja:22 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				w.At(23, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
@@ -144,6 +146,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.At(35, 5, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
+			// deepseek-ai-DeepSeek-V3.2.jinja:36 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:37 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			w.At(37, 5, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
@@ -229,6 +232,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.At(63, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				} else {
+					// deepseek-ai-DeepSeek-V3.2.jinja:64 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:65 {{- thinking_end_token -}}
 					w.At(65, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
@@ -254,6 +258,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.At(73, 9, runtime.StmtPrint)
 					w.Write(thinkingEndToken)
 				} else {
+					// deepseek-ai-DeepSeek-V3.2.jinja:74 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75 {{- '\n\n' + thinking_end_token -}}
 					w.At(75, 9, runtime.StmtPrint)
 					w.WriteString("\n\n")
@@ -329,6 +334,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
+							// deepseek-ai-DeepSeek-V3.2.jinja:95 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(96, 13, runtime.StmtPrint)
 							w.WriteString("<")
@@ -424,6 +430,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(130, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 			} else {
+				// deepseek-ai-DeepSeek-V3.2.jinja:131 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:132 {{- thinking_start_token + thinking_end_token -}}
 				w.At(132, 7, runtime.StmtPrint)
 				w.WriteAdd(thinkingStartToken, thinkingEndToken)
@@ -438,6 +445,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 				w.WriteStr(thinkingStartToken)
 			} else {
+				// deepseek-ai-DeepSeek-V3.2.jinja:137 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
 				w.At(138, 7, runtime.StmtPrint)
 				w.WriteString("\n\n")

@@ -76,6 +76,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
+			// deepseek-ai-DeepSeek-V4.jinja:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4.jinja:8 {%- set thinking = false -%}
 			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
@@ -135,6 +136,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.At(27, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:28 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:29 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				w.At(29, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
@@ -170,6 +172,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.At(42, 5, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
+			// deepseek-ai-DeepSeek-V4.jinja:43 {%- else -%}
 			// deepseek-ai-DeepSeek-V4.jinja:44 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			w.At(44, 5, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
@@ -249,6 +252,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:74 {%- else -%}
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4.jinja:76 {%- set state.in_user = true -%}
 				w.At(76, 7, runtime.StmtSet)
@@ -266,6 +270,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:82 {%- else -%}
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4.jinja:84 {%- set state.in_user = true -%}
 				w.At(84, 7, runtime.StmtSet)
@@ -316,6 +321,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.At(97, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:98 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:99 {{- thinking_end_token -}}
 				w.At(99, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
@@ -383,6 +389,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
+							// deepseek-ai-DeepSeek-V4.jinja:116 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(117, 13, runtime.StmtPrint)
 							w.WriteString("<")
@@ -427,6 +434,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.At(133, 5, runtime.StmtPrint)
 			w.Write(thinkingStartToken)
 		} else {
+			// deepseek-ai-DeepSeek-V4.jinja:134 {%- else -%}
 			// deepseek-ai-DeepSeek-V4.jinja:135 {{- thinking_end_token -}}
 			w.At(135, 5, runtime.StmtPrint)
 			w.Write(thinkingEndToken)

@@ -77,6 +77,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			w.At(6, 5, runtime.StmtSet)
 			thinking = enableThinking
 		} else {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:8 {%- set thinking = false -%}
 			w.At(8, 5, runtime.StmtSet)
 			thinking = runtime.Bool(false)
@@ -139,6 +140,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.At(28, 7, runtime.StmtSet)
 				nsIsFirstSp = false
 			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				w.At(30, 7, runtime.StmtSet)
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
@@ -174,6 +176,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			w.At(43, 5, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			w.At(45, 5, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
@@ -258,6 +261,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:77 {%- else -%}
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:79 {%- set state.in_user = true -%}
 				w.At(79, 7, runtime.StmtSet)
@@ -275,6 +279,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:85 {%- else -%}
 				w.WriteString("<｜User｜>")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:87 {%- set state.in_user = true -%}
 				w.At(87, 7, runtime.StmtSet)
@@ -325,6 +330,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.At(100, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
 			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102 {{- thinking_end_token -}}
 				w.At(102, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
@@ -392,6 +398,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.At(120, 13, runtime.StmtPrint)
 							w.WriteString("<")
@@ -436,6 +443,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			w.At(136, 5, runtime.StmtPrint)
 			w.Write(thinkingStartToken)
 		} else {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138 {{- thinking_end_token -}}
 			w.At(138, 5, runtime.StmtPrint)
 			w.Write(thinkingEndToken)

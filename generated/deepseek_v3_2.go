@@ -372,6 +372,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(165, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 			} else {
+				// DeepSeek-V3.2.jinja:166 {%- else -%}
 				// DeepSeek-V3.2.jinja:167 {{ thinking_end_token }}
 				w.At(167, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
@@ -390,6 +391,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(176, 7, runtime.StmtPrint)
 				w.Write(thinkingStartToken)
 			} else {
+				// DeepSeek-V3.2.jinja:177 {%- else -%}
 				// DeepSeek-V3.2.jinja:178 {{ thinking_end_token }}
 				w.At(178, 7, runtime.StmtPrint)
 				w.Write(thinkingEndToken)
@@ -438,6 +440,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.At(207, 21, runtime.StmtPrint)
 					w.Write(thinkingStartToken)
 				} else {
+					// DeepSeek-V3.2.jinja:208 {%- else -%}
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:209 {{ thinking_end_token }}
 					w.At(209, 21, runtime.StmtPrint)
@@ -510,6 +513,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.At(243, 5, runtime.StmtPrint)
 			w.Write(thinkingStartToken)
 		} else {
+			// DeepSeek-V3.2.jinja:244 {%- else -%}
 			// DeepSeek-V3.2.jinja:245 {{ thinking_end_token }}
 			w.At(245, 5, runtime.StmtPrint)
 			w.Write(thinkingEndToken)

@@ -116,6 +116,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 				w.At(37, 7, runtime.StmtSet)
 				systemPrompt = runtime.Sum(runtime.Add(runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			} else {
+				// fireworks-ai-llama-3-firefunction-v2.jinja:38 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
 				w.At(39, 7, runtime.StmtSet)
 				systemPrompt = runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))

@@ -62,6 +62,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 			w.At(18, 1, runtime.StmtSet)
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 		} else {
+			// gemma.jinja:19 {%- else %}
 			// gemma.jinja:20 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			w.At(20, 1, runtime.StmtSet)
 			if runtime.EqStr(messageRole, "assistant") {

@@ -109,6 +109,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
+						// gemma4.jinja:15 {%- else -%}
 						// gemma4.jinja:15 {%- set add_comma = true -%}
 						w.At(15, 50, runtime.StmtSet)
 						addComma = runtime.Bool(true)
@@ -128,6 +129,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// gemma4.jinja:20 {%- else -%}
 							// gemma4.jinja:20 {%- set add_comma = true -%}
 							w.At(20, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -252,12 +254,14 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 										w.At(62, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
+										// gemma4.jinja:63 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
 										w.At(64, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
+									// gemma4.jinja:66 {%- else -%}
 									// gemma4.jinja:67 {{ item_key }}
 									w.At(67, 33, runtime.StmtPrint)
 									w.Write(itemKey)
@@ -276,6 +280,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
+					// gemma4.jinja:74 {%- else -%}
 					// gemma4.jinja:74 {%- set add_comma = true -%}
 					w.At(74, 46, runtime.StmtSet)
 					addComma = runtime.Bool(true)
@@ -440,6 +445,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
+					// gemma4.jinja:124 {%- else -%}
 					// gemma4.jinja:125 {{- key -}}
 					w.At(125, 17, runtime.StmtPrint)
 					w.Write(key2)
@@ -473,6 +479,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("]")
 		} else {
+			// gemma4.jinja:137 {%- else -%}
 			// gemma4.jinja:138 {{- argument -}}
 			w.At(138, 9, runtime.StmtPrint)
 			w.Write(argument)
@@ -501,6 +508,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.At(145, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
+				// gemma4.jinja:146 {%- else -%}
 				// gemma4.jinja:147 {%- set ns.result = ns.result + part -%}
 				w.At(147, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
@@ -681,6 +689,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("}")
 				} else {
+					// gemma4.jinja:219 {%- else -%}
 					// gemma4.jinja:220 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.At(220, 25, runtime.StmtPrint)
 					w.WriteString("response:")
@@ -708,6 +717,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.At(229, 21, runtime.StmtPrint)
 				stripThinking(messageContent)
 			} else {
+				// gemma4.jinja:230 {%- else -%}
 				// gemma4.jinja:231 {{- message['content'] | trim -}}
 				w.At(231, 21, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
@@ -728,6 +738,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.At(237, 29, runtime.StmtPrint)
 						stripThinking(item5.ItemStr("text"))
 					} else {
+						// gemma4.jinja:238 {%- else -%}
 						// gemma4.jinja:239 {{- item['text'] | trim -}}
 						w.At(239, 29, runtime.StmtPrint)
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))

@@ -142,6 +142,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 							w.At(41, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
+							// GigaChat3-10B-A1.8B.jinja:42 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							w.At(43, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
@@ -175,6 +176,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(default2)
 						w.WriteString("\"")
 					} else {
+						// GigaChat3-10B-A1.8B.jinja:60 {%- else -%}
 						// GigaChat3-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
 						w.At(61, 6, runtime.StmtPrint)
 						w.WriteString(" // default: ")
@@ -220,6 +222,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3-10B-A1.8B.jinja:87 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
+				// GigaChat3-10B-A1.8B.jinja:89 {%- else -%}
 				w.WriteString("string")
 			}
 		} else if w.At(94, 6, runtime.StmtIf); runtime.InStrs(ty, "number", "integer") {
@@ -231,6 +234,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.At(96, 4, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
+				// GigaChat3-10B-A1.8B.jinja:97 {%- else -%}
 				w.WriteString("number")
 			}
 		} else if w.At(102, 6, runtime.StmtIf); runtime.EqStr(ty, "boolean") {
@@ -247,9 +251,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 					jsonSchemaToTypescript(schema.ItemStr("items"), indent)
 				}), runtime.Str("[]"))
 			} else {
+				// GigaChat3-10B-A1.8B.jinja:109 {%- else -%}
 				w.WriteString("Array<any>")
 			}
 		} else {
+			// GigaChat3-10B-A1.8B.jinja:114 {%- else -%}
 			w.WriteString("any")
 		}
 	}
@@ -314,6 +320,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.At(147, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
 			} else {
+				// GigaChat3-10B-A1.8B.jinja:148 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
 				w.At(149, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
@@ -333,6 +340,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.At(156, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, returnType)
 			} else {
+				// GigaChat3-10B-A1.8B.jinja:157 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:158 {%- set main_body = main_body ~ 'any' -%}
 				w.At(158, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
@@ -474,6 +482,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.At(331, 13, runtime.StmtSet)
 				functionCall = message3ToolCalls.ItemInt(0)
 			} else {
+				// GigaChat3-10B-A1.8B.jinja:332 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:333 {%- set function_call = None -%}
 				w.At(333, 13, runtime.StmtSet)
 				functionCall = runtime.None()
@@ -489,6 +498,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				renderFunctionCall(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall))
 			}
 		} else {
+			// GigaChat3-10B-A1.8B.jinja:345 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:346 {{- render_role_message(message) -}}
 			w.At(346, 9, runtime.StmtPrint)
 			renderRoleMessage(message3, runtime.Missing())

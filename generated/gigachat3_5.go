@@ -98,6 +98,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(5, 3, runtime.StmtSet)
 			root = schema
 		} else {
+			// GigaChat3.5.jinja:6 {%- else -%}
 			// GigaChat3.5.jinja:7 {%- set _root = schema_root -%}
 			w.At(7, 3, runtime.StmtSet)
 			root = schemaRoot
@@ -109,6 +110,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(10, 3, runtime.StmtSet)
 			rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
 		} else {
+			// GigaChat3.5.jinja:11 {%- else -%}
 			// GigaChat3.5.jinja:12 {%- set _rns = ref_ns -%}
 			w.At(12, 3, runtime.StmtSet)
 			rns = refNs
@@ -134,6 +136,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:26 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
+				// GigaChat3.5.jinja:28 {%- else -%}
 				// GigaChat3.5.jinja:29 {%- set segs = refstr[2:].split('/') -%}
 				w.At(29, 4, runtime.StmtSet)
 				segs = runtime.CallMethod(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), "split", []runtime.Value{runtime.Str("/")}, nil)
@@ -159,6 +162,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(36, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
 					} else {
+						// GigaChat3.5.jinja:37 {%- else -%}
 						// GigaChat3.5.jinja:38 {%- set ns_p.n = none -%}
 						w.At(38, 6, runtime.StmtSet)
 						runtime.SetAttr(nsP, "n", runtime.None())
@@ -176,6 +180,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
+					// GigaChat3.5.jinja:44 {%- else -%}
 					w.WriteString("any")
 				}
 			}
@@ -282,6 +287,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(86, 6, runtime.StmtSet)
 						frag = runtime.Str("Date")
 					} else {
+						// GigaChat3.5.jinja:87 {%- else -%}
 						// GigaChat3.5.jinja:88 {%- set frag = 'string' -%}
 						w.At(88, 6, runtime.StmtSet)
 						frag = runtime.Str("string")
@@ -297,6 +303,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
+						// GigaChat3.5.jinja:93 {%- else -%}
 						// GigaChat3.5.jinja:94 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						w.At(94, 6, runtime.StmtSet)
 						frag = w.Capture(func() {
@@ -314,6 +321,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
+						// GigaChat3.5.jinja:99 {%- else -%}
 						// GigaChat3.5.jinja:100 {%- set frag = 'boolean' -%}
 						w.At(100, 6, runtime.StmtSet)
 						frag = runtime.Str("boolean")
@@ -331,6 +339,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							return runtime.NewList()
 						}), runtime.Str("additionalProperties"), schema.Attr("additionalProperties"))
 					} else {
+						// GigaChat3.5.jinja:105 {%- else -%}
 						// GigaChat3.5.jinja:106 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
 						w.At(106, 6, runtime.StmtSet)
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
@@ -358,6 +367,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(113, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), schema.ItemStr("items"))
 					} else {
+						// GigaChat3.5.jinja:114 {%- else -%}
 						// GigaChat3.5.jinja:115 {%- set sub_a = {'type': 'array'} -%}
 						w.At(115, 6, runtime.StmtSet)
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"))
@@ -368,6 +378,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
 					})
 				} else {
+					// GigaChat3.5.jinja:118 {%- else -%}
 					// GigaChat3.5.jinja:119 {%- set frag = 'any' -%}
 					w.At(119, 5, runtime.StmtSet)
 					frag = runtime.Str("any")
@@ -380,6 +391,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(123, 3, runtime.StmtPrint)
 			w.Write(runtime.FilterJoin(nsu.Attr("bits"), []runtime.Value{runtime.Str(" | ")}, nil))
 		} else {
+			// GigaChat3.5.jinja:125 {%- else -%}
 			// GigaChat3.5.jinja:126 {%- set ty_raw = schema.get("type") -%}
 			w.At(126, 3, runtime.StmtSet)
 			tyRaw = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
@@ -419,6 +431,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.At(137, 5, runtime.StmtPrint)
 					w.Write(runtime.FilterString(c, nil, nil))
 				} else {
+					// GigaChat3.5.jinja:138 {%- else -%}
 					w.WriteString("any")
 				}
 			} else if w.At(142, 7, runtime.StmtIf); (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
@@ -436,6 +449,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(146, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 					} else {
+						// GigaChat3.5.jinja:147 {%- else -%}
 						// GigaChat3.5.jinja:148 {%- set ns.enum = ns.enum + [en | string] -%}
 						w.At(148, 6, runtime.StmtSet)
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en, nil, nil))))
@@ -522,6 +536,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							w.At(183, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
+							// GigaChat3.5.jinja:184 {%- else -%}
 							// GigaChat3.5.jinja:185 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							w.At(185, 7, runtime.StmtPrint)
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
@@ -554,6 +569,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(default2)
 							w.WriteString("\"")
 						} else {
+							// GigaChat3.5.jinja:197 {%- else -%}
 							// GigaChat3.5.jinja:198 {{- ' // default: ' ~ default | string -}}
 							w.At(198, 7, runtime.StmtPrint)
 							w.WriteString(" // default: ")
@@ -594,6 +610,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(215, 6, runtime.StmtPrint)
 						w.Write(runtime.FilterString(schemaConst, nil, nil))
 					} else {
+						// GigaChat3.5.jinja:216 {%- else -%}
 						w.WriteString("string")
 					}
 				} else if w.At(219, 8, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
@@ -615,6 +632,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:225 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
+					// GigaChat3.5.jinja:227 {%- else -%}
 					w.WriteString("string")
 				}
 			} else if w.At(232, 7, runtime.StmtIf); runtime.InStrs(ty, "number", "integer", "int", "float") {
@@ -645,14 +663,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:239 {{- schema.const | string -}}
 						w.At(239, 6, runtime.StmtPrint)
 						w.Write(runtime.FilterString(schemaConst2, nil, nil))
-					} else if w.At(241, 6, runtime.StmtIf); runtime.InStrs(ty, "integer", "int") {
-						// GigaChat3.5.jinja:241 {%- if ty in ["integer", "int"] -%}
-						w.WriteString("integer")
-					} else if w.At(243, 10, runtime.StmtIf); runtime.EqStr(ty, "float") {
-						// GigaChat3.5.jinja:243 {%- elif ty == "float" -%}
-						w.WriteString("float")
 					} else {
-						w.WriteString("number")
+						// GigaChat3.5.jinja:240 {%- else -%}
+						// GigaChat3.5.jinja:241 {%- if ty in ["integer", "int"] -%}
+						w.At(241, 6, runtime.StmtIf)
+						if runtime.InStrs(ty, "integer", "int") {
+							w.WriteString("integer")
+						} else if w.At(243, 10, runtime.StmtIf); runtime.EqStr(ty, "float") {
+							// GigaChat3.5.jinja:243 {%- elif ty == "float" -%}
+							w.WriteString("float")
+						} else {
+							// GigaChat3.5.jinja:245 {%- else -%}
+							w.WriteString("number")
+						}
 					}
 				} else if w.At(249, 8, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:249 {%- elif schema.get("enum") -%}
@@ -666,6 +689,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:253 {%- elif ty == "float" -%}
 					w.WriteString("float")
 				} else {
+					// GigaChat3.5.jinja:255 {%- else -%}
 					w.WriteString("number")
 				}
 			} else if w.At(260, 7, runtime.StmtIf); runtime.EqStr(ty, "boolean") {
@@ -681,6 +705,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("false")
 					}
 				} else {
+					// GigaChat3.5.jinja:263 {%- else -%}
 					w.WriteString("boolean")
 				}
 			} else if w.At(268, 7, runtime.StmtIf); runtime.EqStr(ty, "null") {
@@ -740,12 +765,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.Write(el)
 					w.WriteString(")[]")
 				} else {
+					// GigaChat3.5.jinja:289 {%- else -%}
 					w.WriteString("Array<any>")
 				}
 			} else if w.At(293, 7, runtime.StmtIf); runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:293 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
+				// GigaChat3.5.jinja:297 {%- else -%}
 				w.WriteString("any")
 			}
 		}
@@ -803,6 +830,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(330, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
 			} else {
+				// GigaChat3.5.jinja:331 {%- else -%}
 				// GigaChat3.5.jinja:332 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
 				w.At(332, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
@@ -822,6 +850,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(339, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, returnType)
 			} else {
+				// GigaChat3.5.jinja:340 {%- else -%}
 				// GigaChat3.5.jinja:341 {%- set main_body = main_body ~ 'any' -%}
 				w.At(341, 4, runtime.StmtSet)
 				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
@@ -880,6 +909,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(371, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
+				// GigaChat3.5.jinja:372 {%- else -%}
 				// GigaChat3.5.jinja:373 {%- set ns.result = json_obj -%}
 				w.At(373, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", jsonObj)
@@ -924,6 +954,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(386, 21, runtime.StmtSet)
 						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 					} else {
+						// GigaChat3.5.jinja:387 {%- else -%}
 						// GigaChat3.5.jinja:388 {%- set aligned_item = item -%}
 						w.At(388, 21, runtime.StmtSet)
 						alignedItem = item4
@@ -976,25 +1007,35 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(410, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(ns4.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 				w.WriteString("]")
-			} else if w.At(413, 13, runtime.StmtIf); runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+			} else {
+				// GigaChat3.5.jinja:412 {%- else -%}
 				// GigaChat3.5.jinja:413 {%- if json_obj is string or json_obj is boolean -%}
-				// GigaChat3.5.jinja:414 {{- json_obj | tojson(ensure_ascii=False) -}}
-				w.At(414, 17, runtime.StmtPrint)
+				w.At(413, 13, runtime.StmtIf)
+				if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+					// GigaChat3.5.jinja:414 {{- json_obj | tojson(ensure_ascii=False) -}}
+					w.At(414, 17, runtime.StmtPrint)
+					w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				} else {
+					// GigaChat3.5.jinja:415 {%- else -%}
+					// GigaChat3.5.jinja:416 {{- json_obj -}}
+					w.At(416, 17, runtime.StmtPrint)
+					w.Write(jsonObj)
+				}
+			}
+		} else {
+			// GigaChat3.5.jinja:420 {%- else -%}
+			// GigaChat3.5.jinja:421 {%- if json_obj is string or json_obj is boolean -%}
+			w.At(421, 9, runtime.StmtIf)
+			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+				// GigaChat3.5.jinja:422 {{- json_obj | tojson(ensure_ascii=False) -}}
+				w.At(422, 13, runtime.StmtPrint)
 				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			} else {
-				// GigaChat3.5.jinja:416 {{- json_obj -}}
-				w.At(416, 17, runtime.StmtPrint)
+				// GigaChat3.5.jinja:423 {%- else -%}
+				// GigaChat3.5.jinja:424 {{- json_obj -}}
+				w.At(424, 13, runtime.StmtPrint)
 				w.Write(jsonObj)
 			}
-		} else if w.At(421, 9, runtime.StmtIf); runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
-			// GigaChat3.5.jinja:421 {%- if json_obj is string or json_obj is boolean -%}
-			// GigaChat3.5.jinja:422 {{- json_obj | tojson(ensure_ascii=False) -}}
-			w.At(422, 13, runtime.StmtPrint)
-			w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
-		} else {
-			// GigaChat3.5.jinja:424 {{- json_obj -}}
-			w.At(424, 13, runtime.StmtPrint)
-			w.Write(jsonObj)
 		}
 	}
 	// GigaChat3.5.jinja:430 {%- macro render_examples(functions) -%}
@@ -1036,6 +1077,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
 							})
 						} else {
+							// GigaChat3.5.jinja:443 {%- else -%}
 							// GigaChat3.5.jinja:444 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
 							w.At(444, 25, runtime.StmtSet)
 							params2 = runtime.FilterTojson(example.ItemStr("params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -1133,6 +1175,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.At(493, 21, runtime.StmtSet)
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(nsEmbedResult.Attr("result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
+					// GigaChat3.5.jinja:494 {%- else -%}
 					// GigaChat3.5.jinja:495 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
 					w.At(495, 21, runtime.StmtSet)
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.Add(tokenized, nsEmbedResult.Attr("result_text")))
@@ -1142,6 +1185,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(499, 9, runtime.StmtSet)
 			messageFinalContent = nsEmbedResult.Attr("result_text")
 		} else {
+			// GigaChat3.5.jinja:500 {%- else -%}
 			// GigaChat3.5.jinja:501 {%- set message_final_content = message_content -%}
 			w.At(501, 9, runtime.StmtSet)
 			messageFinalContent = messageContent
@@ -1223,6 +1267,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.Write(value)
 			w.WriteString("</｜GCML｜parameter>")
 		} else {
+			// GigaChat3.5.jinja:535 {%- else -%}
 			// GigaChat3.5.jinja:536 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
 			w.At(536, 9, runtime.StmtPrint)
 			w.WriteString("<｜GCML｜parameter name=\"")
@@ -1360,6 +1405,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(596, 9, runtime.StmtSet)
 			body = item7
 		} else {
+			// GigaChat3.5.jinja:597 {%- else -%}
 			// GigaChat3.5.jinja:598 {%- set body = item | tojson(ensure_ascii=False) -%}
 			w.At(598, 9, runtime.StmtSet)
 			body = runtime.FilterTojson(item7, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -1390,6 +1436,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.At(608, 9, runtime.StmtSet)
 			items2 = runtime.NewList()
 		} else {
+			// GigaChat3.5.jinja:609 {%- else -%}
 			// GigaChat3.5.jinja:610 {%- set items = [content] -%}
 			w.At(610, 9, runtime.StmtSet)
 			items2 = runtime.NewList(content2)
@@ -1451,6 +1498,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.At(729, 5, runtime.StmtSet)
 		FUNCTIONNAMES = ns.Attr("function_names")
 	} else {
+		// GigaChat3.5.jinja:730 {%- else -%}
 		// GigaChat3.5.jinja:731 {%- set FUNCTION_DESCRIPTIONS = [] -%}
 		w.At(731, 5, runtime.StmtSet)
 		FUNCTIONDESCRIPTIONS = runtime.NewList()
@@ -1686,6 +1734,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(911, 21, runtime.StmtPrint)
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 					} else {
+						// GigaChat3.5.jinja:912 {%- else -%}
 						// GigaChat3.5.jinja:913 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 						w.At(913, 21, runtime.StmtPrint)
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
@@ -1711,6 +1760,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.At(927, 17, runtime.StmtPrint)
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 				} else {
+					// GigaChat3.5.jinja:928 {%- else -%}
 					// GigaChat3.5.jinja:929 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 					w.At(929, 17, runtime.StmtPrint)
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
@@ -1775,6 +1825,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(952, 21, runtime.StmtSet)
 						nsLaTrSkip = runtime.Add(nsLaTrSkip, runtime.Int(1))
 					} else {
+						// GigaChat3.5.jinja:953 {%- else -%}
 						// GigaChat3.5.jinja:954 {%- set ns_la_tr.stopped = True -%}
 						w.At(954, 21, runtime.StmtSet)
 						nsLaTrStopped = true
@@ -1797,6 +1848,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.At(967, 17, runtime.StmtSet)
 					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
 				} else {
+					// GigaChat3.5.jinja:968 {%- else -%}
 					// GigaChat3.5.jinja:969 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					w.At(969, 17, runtime.StmtSet)
 					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
@@ -1824,6 +1876,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(998, 13, runtime.StmtIf)
 				if dropHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), nsHistoryLastUserIdx) {
 				} else {
+					// GigaChat3.5.jinja:1000 {%- else -%}
 					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
 					w.At(1001, 17, runtime.StmtSet)
 					nsThinkText = message4ReasoningContent
@@ -1896,6 +1949,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						w.At(1032, 21, runtime.StmtSet)
 						nsLaSkipCount = runtime.Add(nsLaSkipCount, runtime.Int(1))
 					} else {
+						// GigaChat3.5.jinja:1033 {%- else -%}
 						// GigaChat3.5.jinja:1034 {%- set ns_la.stopped = True -%}
 						w.At(1034, 21, runtime.StmtSet)
 						nsLaStopped = true
@@ -2017,11 +2071,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.At(1110, 13, runtime.StmtPrint)
 				w.Write(eosToken)
 			} else {
+				// GigaChat3.5.jinja:1111 {%- else -%}
 				// GigaChat3.5.jinja:1112 {{- add_tokens.message_sep -}}
 				w.At(1112, 13, runtime.StmtPrint)
 				w.Write(addTokens.Attr("message_sep"))
 			}
 		} else {
+			// GigaChat3.5.jinja:1117 {%- else -%}
 			// GigaChat3.5.jinja:1118 {{- render_role_message(message) -}}
 			w.At(1118, 9, runtime.StmtPrint)
 			renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
@@ -2038,6 +2094,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(addTokens.Attr("role_sep"))
 				w.WriteString("<think>")
 			} else {
+				// GigaChat3.5.jinja:1134 {%- else -%}
 				// GigaChat3.5.jinja:1135 {{- 'assistant' + add_tokens.role_sep -}}
 				w.At(1135, 13, runtime.StmtPrint)
 				w.WriteString("assistant")

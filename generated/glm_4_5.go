@@ -89,6 +89,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// glm_4_5.jinja:34 {%- else -%}
 			// glm_4_5.jinja:35 {{- content }}
 			w.At(35, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -161,29 +162,33 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				// glm_4_5.jinja:54 {%- set reasoning_content = m.reasoning_content %}
 				w.At(54, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
-			} else if w.At(56, 5, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+			} else {
+				// glm_4_5.jinja:55 {%- else %}
 				// glm_4_5.jinja:56 {%- if '</think>' in content %}
-				// glm_4_5.jinja:57 {%- set parts = content.split('</think>') -%}
-				w.At(57, 9, runtime.StmtSet)
-				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
-				// glm_4_5.jinja:58 {%- set before_first_close = parts | first -%}
-				w.At(58, 9, runtime.StmtSet)
-				beforeFirstClose = runtime.FilterFirst(parts, nil, nil)
-				// glm_4_5.jinja:59 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-				w.At(59, 9, runtime.StmtSet)
-				innerParts = runtime.CallMethod(runtime.CallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
-				// glm_4_5.jinja:60 {%- set extracted_reasoning = inner_parts | last -%}
-				w.At(60, 9, runtime.StmtSet)
-				extractedReasoning = runtime.FilterLast(innerParts, nil, nil)
-				// glm_4_5.jinja:61 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-				w.At(61, 9, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// glm_4_5.jinja:62 {%- set after_last_close = parts | last -%}
-				w.At(62, 9, runtime.StmtSet)
-				afterLastClose = runtime.FilterLast(parts, nil, nil)
-				// glm_4_5.jinja:63 {%- set content = after_last_close.lstrip('\n') -%}
-				w.At(63, 9, runtime.StmtSet)
-				content2 = runtime.CallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(56, 5, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content2) {
+					// glm_4_5.jinja:57 {%- set parts = content.split('</think>') -%}
+					w.At(57, 9, runtime.StmtSet)
+					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+					// glm_4_5.jinja:58 {%- set before_first_close = parts | first -%}
+					w.At(58, 9, runtime.StmtSet)
+					beforeFirstClose = runtime.FilterFirst(parts, nil, nil)
+					// glm_4_5.jinja:59 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
+					w.At(59, 9, runtime.StmtSet)
+					innerParts = runtime.CallMethod(runtime.CallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
+					// glm_4_5.jinja:60 {%- set extracted_reasoning = inner_parts | last -%}
+					w.At(60, 9, runtime.StmtSet)
+					extractedReasoning = runtime.FilterLast(innerParts, nil, nil)
+					// glm_4_5.jinja:61 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
+					w.At(61, 9, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// glm_4_5.jinja:62 {%- set after_last_close = parts | last -%}
+					w.At(62, 9, runtime.StmtSet)
+					afterLastClose = runtime.FilterLast(parts, nil, nil)
+					// glm_4_5.jinja:63 {%- set content = after_last_close.lstrip('\n') -%}
+					w.At(63, 9, runtime.StmtSet)
+					content2 = runtime.CallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// glm_4_5.jinja:66 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			w.At(66, 1, runtime.StmtIf)
@@ -194,6 +199,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
 			} else {
+				// glm_4_5.jinja:68 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71 {%- if content.strip() -%}
@@ -220,6 +226,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 						w.At(77, 5, runtime.StmtSet)
 						tcObj = tcFunction
 					} else {
+						// glm_4_5.jinja:78 {%- else %}
 						// glm_4_5.jinja:79 {%- set tc_obj = tc %}
 						w.At(79, 5, runtime.StmtSet)
 						tcObj = tc
@@ -253,6 +260,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("</arg_value>")
 						}
 					} else {
+						// glm_4_5.jinja:88 {%- else -%}
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93 {{ tc_obj.arguments }}
 						w.At(93, 12, runtime.StmtPrint)
@@ -279,6 +287,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
+				// glm_4_5.jinja:105 {%- else -%}
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106 {% for tr in m.content %}
 				w.At(106, 16, runtime.StmtFor)

@@ -89,6 +89,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// GLM-4.6.jinja:34 {%- else -%}
 			// GLM-4.6.jinja:35 {{- content }}
 			w.At(35, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -152,14 +153,18 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.6.jinja:53 {%- set reasoning_content = m.reasoning_content %}
 				w.At(53, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
-			} else if w.At(55, 5, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+			} else {
+				// GLM-4.6.jinja:54 {%- else %}
 				// GLM-4.6.jinja:55 {%- if '</think>' in content %}
-				// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(56, 9, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// GLM-4.6.jinja:57 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(57, 9, runtime.StmtSet)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(55, 5, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content2) {
+					// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					w.At(56, 9, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// GLM-4.6.jinja:57 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					w.At(57, 9, runtime.StmtSet)
+					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// GLM-4.6.jinja:60 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			w.At(60, 1, runtime.StmtIf)
@@ -170,6 +175,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
 			} else {
+				// GLM-4.6.jinja:62 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65 {%- if content.strip() -%}
@@ -255,6 +261,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
+				// GLM-4.6.jinja:92 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93 {% for tr in m.content %}
 				w.At(93, 16, runtime.StmtFor)

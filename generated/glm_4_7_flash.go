@@ -90,6 +90,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// GLM-4.7-Flash.jinja:28 {%- else -%}
 			// GLM-4.7-Flash.jinja:29 {{- content }}
 			w.At(29, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -145,14 +146,18 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.7-Flash.jinja:45 {%- set reasoning_content = m.reasoning_content %}
 				w.At(45, 5, runtime.StmtSet)
 				reasoningContent = m2ReasoningContent
-			} else if w.At(47, 5, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+			} else {
+				// GLM-4.7-Flash.jinja:46 {%- else %}
 				// GLM-4.7-Flash.jinja:47 {%- if '</think>' in content %}
-				// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(48, 9, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// GLM-4.7-Flash.jinja:49 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(49, 9, runtime.StmtSet)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(47, 5, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content2) {
+					// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					w.At(48, 9, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// GLM-4.7-Flash.jinja:49 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					w.At(49, 9, runtime.StmtSet)
+					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			w.At(52, 1, runtime.StmtIf)
@@ -163,6 +168,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
 			} else {
+				// GLM-4.7-Flash.jinja:54 {%- else -%}
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57 {%- if content.strip() -%}
@@ -235,6 +241,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				w.Write(m2Content)
 				w.WriteString("</tool_response>")
 			} else {
+				// GLM-4.7-Flash.jinja:76 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77 {% for tr in m.content %}
 				w.At(77, 16, runtime.StmtFor)

@@ -76,6 +76,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 			w.At(1, 352, runtime.StmtSet)
 			role = runtime.Str("model")
 		} else {
+			// google-gemma-2-2b-it.jinja:1 {% else %}
 			// google-gemma-2-2b-it.jinja:1 {% set role = message['role'] %}
 			w.At(1, 386, runtime.StmtSet)
 			role = messageRole

@@ -114,6 +114,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// google-gemma-4-31B-it.jinja:16 {%- else -%}
 							// google-gemma-4-31B-it.jinja:16 {%- set add_comma = true -%}
 							w.At(16, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -134,6 +135,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// google-gemma-4-31B-it.jinja:21 {%- else -%}
 							// google-gemma-4-31B-it.jinja:21 {%- set add_comma = true -%}
 							w.At(21, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -203,12 +205,14 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										w.At(43, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
+										// google-gemma-4-31B-it.jinja:44 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45 {{ format_argument(item_value | map('upper') | list) }}
 										w.At(45, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
+									// google-gemma-4-31B-it.jinja:47 {%- else -%}
 									// google-gemma-4-31B-it.jinja:48 {{ item_key }}
 									w.At(48, 33, runtime.StmtPrint)
 									w.Write(itemKey)
@@ -230,6 +234,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
+						// google-gemma-4-31B-it.jinja:56 {%- else -%}
 						// google-gemma-4-31B-it.jinja:56 {%- set add_comma = true -%}
 						w.At(56, 50, runtime.StmtSet)
 						addComma = runtime.Bool(true)
@@ -248,6 +253,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// google-gemma-4-31B-it.jinja:61 {%- else -%}
 							// google-gemma-4-31B-it.jinja:61 {%- set add_comma = true -%}
 							w.At(61, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -266,6 +272,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// google-gemma-4-31B-it.jinja:66 {%- else -%}
 							// google-gemma-4-31B-it.jinja:66 {%- set add_comma = true -%}
 							w.At(66, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -287,6 +294,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// google-gemma-4-31B-it.jinja:72 {%- else -%}
 							// google-gemma-4-31B-it.jinja:72 {%- set add_comma = true -%}
 							w.At(72, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -316,6 +324,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
+					// google-gemma-4-31B-it.jinja:81 {%- else -%}
 					// google-gemma-4-31B-it.jinja:81 {%- set add_comma = true -%}
 					w.At(81, 46, runtime.StmtSet)
 					addComma = runtime.Bool(true)
@@ -480,6 +489,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
+					// google-gemma-4-31B-it.jinja:131 {%- else -%}
 					// google-gemma-4-31B-it.jinja:132 {{- key -}}
 					w.At(132, 17, runtime.StmtPrint)
 					w.Write(key2)
@@ -513,6 +523,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("]")
 		} else {
+			// google-gemma-4-31B-it.jinja:144 {%- else -%}
 			// google-gemma-4-31B-it.jinja:145 {{- argument -}}
 			w.At(145, 9, runtime.StmtPrint)
 			w.Write(argument)
@@ -541,6 +552,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.At(152, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
+				// google-gemma-4-31B-it.jinja:153 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154 {%- set ns.result = ns.result + part -%}
 				w.At(154, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
@@ -586,6 +598,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("}")
 		} else {
+			// google-gemma-4-31B-it.jinja:169 {%- else -%}
 			// google-gemma-4-31B-it.jinja:170 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
 			w.At(170, 9, runtime.StmtPrint)
 			w.WriteString("response:")
@@ -836,6 +849,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.At(274, 25, runtime.StmtSet)
 						nsToolScanStopped = true
 					} else {
+						// google-gemma-4-31B-it.jinja:275 {%- else -%}
 						// google-gemma-4-31B-it.jinja:276 {%- set follow = loop_messages[k] -%}
 						w.At(276, 25, runtime.StmtSet)
 						follow = loopMessages.Item(k)
@@ -882,6 +896,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.At(295, 29, runtime.StmtPrint)
 							formatToolResponseBlock(nsTnameName, nsTxtS)
 						} else {
+							// google-gemma-4-31B-it.jinja:296 {%- else -%}
 							// google-gemma-4-31B-it.jinja:297 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							w.At(297, 29, runtime.StmtPrint)
 							formatToolResponseBlock(nsTnameName, toolBody)
@@ -906,6 +921,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.At(307, 21, runtime.StmtPrint)
 					stripThinking(messageContent)
 				} else {
+					// google-gemma-4-31B-it.jinja:308 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309 {{- message['content'] | trim -}}
 					w.At(309, 21, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
@@ -926,6 +942,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.At(315, 29, runtime.StmtPrint)
 							stripThinking(item5.ItemStr("text"))
 						} else {
+							// google-gemma-4-31B-it.jinja:316 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317 {{- item['text'] | trim -}}
 							w.At(317, 29, runtime.StmtPrint)
 							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))

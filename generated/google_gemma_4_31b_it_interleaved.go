@@ -109,6 +109,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
+						// google-gemma-4-31B-it-interleaved.jinja:15 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:15 {%- set add_comma = true -%}
 						w.At(15, 50, runtime.StmtSet)
 						addComma = runtime.Bool(true)
@@ -128,6 +129,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
+							// google-gemma-4-31B-it-interleaved.jinja:20 {%- else -%}
 							// google-gemma-4-31B-it-interleaved.jinja:20 {%- set add_comma = true -%}
 							w.At(20, 54, runtime.StmtSet)
 							addComma = runtime.Bool(true)
@@ -252,12 +254,14 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 										w.At(62, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
+										// google-gemma-4-31B-it-interleaved.jinja:63 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
 										w.At(64, 42, runtime.StmtPrint)
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
+									// google-gemma-4-31B-it-interleaved.jinja:66 {%- else -%}
 									// google-gemma-4-31B-it-interleaved.jinja:67 {{ item_key }}
 									w.At(67, 33, runtime.StmtPrint)
 									w.Write(itemKey)
@@ -276,6 +280,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
+					// google-gemma-4-31B-it-interleaved.jinja:74 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:74 {%- set add_comma = true -%}
 					w.At(74, 46, runtime.StmtSet)
 					addComma = runtime.Bool(true)
@@ -440,6 +445,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
+					// google-gemma-4-31B-it-interleaved.jinja:124 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:125 {{- key -}}
 					w.At(125, 17, runtime.StmtPrint)
 					w.Write(key2)
@@ -473,6 +479,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("]")
 		} else {
+			// google-gemma-4-31B-it-interleaved.jinja:137 {%- else -%}
 			// google-gemma-4-31B-it-interleaved.jinja:138 {{- argument -}}
 			w.At(138, 9, runtime.StmtPrint)
 			w.Write(argument)
@@ -501,6 +508,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.At(145, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
+				// google-gemma-4-31B-it-interleaved.jinja:146 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147 {%- set ns.result = ns.result + part -%}
 				w.At(147, 13, runtime.StmtSet)
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
@@ -710,6 +718,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("}")
 				} else {
+					// google-gemma-4-31B-it-interleaved.jinja:235 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.At(236, 25, runtime.StmtPrint)
 					w.WriteString("response:")
@@ -737,6 +746,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.At(245, 21, runtime.StmtPrint)
 				stripThinking(message2Content)
 			} else {
+				// google-gemma-4-31B-it-interleaved.jinja:246 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247 {{- message['content'] | trim -}}
 				w.At(247, 21, runtime.StmtPrint)
 				w.Write(runtime.FilterTrim(message2Content, nil, nil))
@@ -757,6 +767,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.At(253, 29, runtime.StmtPrint)
 						stripThinking(item5.ItemStr("text"))
 					} else {
+						// google-gemma-4-31B-it-interleaved.jinja:254 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255 {{- item['text'] | trim -}}
 						w.At(255, 29, runtime.StmtPrint)
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))

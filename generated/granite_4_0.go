@@ -52,6 +52,7 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
+			// granite-4.0.jinja:12 {%- else %}
 			// granite-4.0.jinja:13 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 			w.At(13, 1, runtime.StmtPrint)
 			w.WriteString("<|start_of_role|>")

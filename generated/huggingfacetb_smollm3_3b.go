@@ -62,6 +62,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		w.At(10, 5, runtime.StmtSet)
 		reasoningMode = runtime.Str("/think")
 	} else {
+		// HuggingFaceTB-SmolLM3-3B.jinja:11 {%- else -%}
 		// HuggingFaceTB-SmolLM3-3B.jinja:12 {%- set reasoning_mode = "/no_think" -%}
 		w.At(12, 5, runtime.StmtSet)
 		reasoningMode = runtime.Str("/no_think")
@@ -113,6 +114,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
+		// HuggingFaceTB-SmolLM3-3B.jinja:35 {%- else -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face.\n\n")
 	}
 	w.WriteString("<|im_end|>\n")
@@ -150,6 +152,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				w.WriteString("<|im_end|>\n")
 			} else {
+				// HuggingFaceTB-SmolLM3-3B.jinja:47 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.At(48, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>assistant\n")
@@ -175,6 +178,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")
 		} else {
+			// HuggingFaceTB-SmolLM3-3B.jinja:58 {%- else -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:59 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
 			w.At(59, 9, runtime.StmtPrint)
 			w.WriteString("<|im_start|>assistant\n")

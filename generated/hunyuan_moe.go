@@ -61,6 +61,7 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 			w.At(17, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))
 		} else {
+			// hunyuan-moe.jinja:18 {%- else %}
 			// hunyuan-moe.jinja:19 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
 			w.At(19, 1, runtime.StmtPrint)
 			w.WriteString("<|startoftext|>")

@@ -69,6 +69,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.At(7, 6, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:8 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
 		w.At(9, 6, runtime.StmtSet)
 		systemMessage = runtime.Add(runtime.Add(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
@@ -94,6 +95,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(17, 5, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:19 {%- else %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20 {%- set system_message = system_message + " You are a helpful AI assistant." %}
 			w.At(20, 10, runtime.StmtSet)
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant."))

@@ -94,6 +94,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		w.At(18, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
+		// ibm-granite-granite-4.0.jinja:19 {%- else %}
 		// ibm-granite-granite-4.0.jinja:20 {%- set ns.tools_system_message = '' %}
 		w.At(20, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Str("")
@@ -112,6 +113,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		w.At(26, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
+		// ibm-granite-granite-4.0.jinja:27 {%- else %}
 		// ibm-granite-granite-4.0.jinja:28 {%- set ns.documents_system_message = '' %}
 		w.At(28, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Str("")
@@ -165,21 +167,25 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.At(48, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
-	} else if w.At(51, 5, runtime.StmtIf); tools.Truthy() && documents.Truthy() {
+	} else {
+		// ibm-granite-granite-4.0.jinja:50 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51 {%- if tools and documents %}
-		// ibm-granite-granite-4.0.jinja:52 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-		w.At(52, 9, runtime.StmtSet)
-		nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
-	} else if w.At(53, 9, runtime.StmtIf); tools.Truthy() {
-		// ibm-granite-granite-4.0.jinja:53 {%- elif tools %}
-		// ibm-granite-granite-4.0.jinja:54 {%- set ns.system_message = ns.tools_system_message %}
-		w.At(54, 9, runtime.StmtSet)
-		nsSystemMessage = nsToolsSystemMessage
-	} else if w.At(55, 9, runtime.StmtIf); documents.Truthy() {
-		// ibm-granite-granite-4.0.jinja:55 {%- elif documents %}
-		// ibm-granite-granite-4.0.jinja:56 {%- set ns.system_message = ns.documents_system_message %}
-		w.At(56, 9, runtime.StmtSet)
-		nsSystemMessage = nsDocumentsSystemMessage
+		w.At(51, 5, runtime.StmtIf)
+		if tools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:52 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
+			w.At(52, 9, runtime.StmtSet)
+			nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		} else if w.At(53, 9, runtime.StmtIf); tools.Truthy() {
+			// ibm-granite-granite-4.0.jinja:53 {%- elif tools %}
+			// ibm-granite-granite-4.0.jinja:54 {%- set ns.system_message = ns.tools_system_message %}
+			w.At(54, 9, runtime.StmtSet)
+			nsSystemMessage = nsToolsSystemMessage
+		} else if w.At(55, 9, runtime.StmtIf); documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:55 {%- elif documents %}
+			// ibm-granite-granite-4.0.jinja:56 {%- set ns.system_message = ns.documents_system_message %}
+			w.At(56, 9, runtime.StmtSet)
+			nsSystemMessage = nsDocumentsSystemMessage
+		}
 	}
 	// ibm-granite-granite-4.0.jinja:59 {%- if ns.system_message %}
 	w.At(59, 1, runtime.StmtIf)
@@ -190,6 +196,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	} else {
+		// ibm-granite-granite-4.0.jinja:61 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
 		w.At(62, 5, runtime.StmtPrint)
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
@@ -211,24 +218,28 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.0.jinja:67 {%- set content.val = message.content %}
 			w.At(67, 9, runtime.StmtSet)
 			contentVal = messageContent
-		} else if w.At(69, 9, runtime.StmtIf); runtime.IsIterable(messageContent, nil, nil) {
+		} else {
+			// ibm-granite-granite-4.0.jinja:68 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69 {%- if message.content is iterable %}
-			// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
-			w.At(70, 13, runtime.StmtFor)
-			for _, entry2 := range runtime.Iterate(w, messageContent) {
-				// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
-				w.At(71, 17, runtime.StmtIf)
-				if runtime.EqStr(entry2.Attr("type"), "text") {
-					// ibm-granite-granite-4.0.jinja:72 {%- if content.val != '' %}
-					w.At(72, 21, runtime.StmtIf)
-					if !runtime.EqStr(contentVal, "") {
-						// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
-						w.At(73, 25, runtime.StmtSet)
-						contentVal = runtime.Add(contentVal, runtime.Str("\n"))
+			w.At(69, 9, runtime.StmtIf)
+			if runtime.IsIterable(messageContent, nil, nil) {
+				// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
+				w.At(70, 13, runtime.StmtFor)
+				for _, entry2 := range runtime.Iterate(w, messageContent) {
+					// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
+					w.At(71, 17, runtime.StmtIf)
+					if runtime.EqStr(entry2.Attr("type"), "text") {
+						// ibm-granite-granite-4.0.jinja:72 {%- if content.val != '' %}
+						w.At(72, 21, runtime.StmtIf)
+						if !runtime.EqStr(contentVal, "") {
+							// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
+							w.At(73, 25, runtime.StmtSet)
+							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
+						}
+						// ibm-granite-granite-4.0.jinja:75 {%- set content.val = content.val + entry.text %}
+						w.At(75, 21, runtime.StmtSet)
+						contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 					}
-					// ibm-granite-granite-4.0.jinja:75 {%- set content.val = content.val + entry.text %}
-					w.At(75, 21, runtime.StmtSet)
-					contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 				}
 			}
 		}
@@ -286,6 +297,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 						w.At(96, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
+						// ibm-granite-granite-4.0.jinja:97 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98 {{- tool_call.arguments | tojson }}
 						w.At(98, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)

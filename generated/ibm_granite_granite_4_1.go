@@ -89,6 +89,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		w.At(16, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
+		// ibm-granite-granite-4.1.jinja:17 {%- else %}
 		// ibm-granite-granite-4.1.jinja:18 {%- set ns.tools_system_message = '' %}
 		w.At(18, 5, runtime.StmtSet)
 		nsToolsSystemMessage = runtime.Str("")
@@ -107,6 +108,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 		w.At(24, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
+		// ibm-granite-granite-4.1.jinja:25 {%- else %}
 		// ibm-granite-granite-4.1.jinja:26 {%- set ns.documents_system_message = '' %}
 		w.At(26, 5, runtime.StmtSet)
 		nsDocumentsSystemMessage = runtime.Str("")
@@ -160,21 +162,25 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			w.At(46, 9, runtime.StmtSet)
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
-	} else if w.At(49, 5, runtime.StmtIf); tools.Truthy() && documents.Truthy() {
+	} else {
+		// ibm-granite-granite-4.1.jinja:48 {%- else %}
 		// ibm-granite-granite-4.1.jinja:49 {%- if tools and documents %}
-		// ibm-granite-granite-4.1.jinja:50 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-		w.At(50, 9, runtime.StmtSet)
-		nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
-	} else if w.At(51, 9, runtime.StmtIf); tools.Truthy() {
-		// ibm-granite-granite-4.1.jinja:51 {%- elif tools %}
-		// ibm-granite-granite-4.1.jinja:52 {%- set ns.system_message = ns.tools_system_message %}
-		w.At(52, 9, runtime.StmtSet)
-		nsSystemMessage = nsToolsSystemMessage
-	} else if w.At(53, 9, runtime.StmtIf); documents.Truthy() {
-		// ibm-granite-granite-4.1.jinja:53 {%- elif documents %}
-		// ibm-granite-granite-4.1.jinja:54 {%- set ns.system_message = ns.documents_system_message %}
-		w.At(54, 9, runtime.StmtSet)
-		nsSystemMessage = nsDocumentsSystemMessage
+		w.At(49, 5, runtime.StmtIf)
+		if tools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:50 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
+			w.At(50, 9, runtime.StmtSet)
+			nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		} else if w.At(51, 9, runtime.StmtIf); tools.Truthy() {
+			// ibm-granite-granite-4.1.jinja:51 {%- elif tools %}
+			// ibm-granite-granite-4.1.jinja:52 {%- set ns.system_message = ns.tools_system_message %}
+			w.At(52, 9, runtime.StmtSet)
+			nsSystemMessage = nsToolsSystemMessage
+		} else if w.At(53, 9, runtime.StmtIf); documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:53 {%- elif documents %}
+			// ibm-granite-granite-4.1.jinja:54 {%- set ns.system_message = ns.documents_system_message %}
+			w.At(54, 9, runtime.StmtSet)
+			nsSystemMessage = nsDocumentsSystemMessage
+		}
 	}
 	// ibm-granite-granite-4.1.jinja:57 {%- if ns.system_message %}
 	w.At(57, 1, runtime.StmtIf)
@@ -200,24 +206,28 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.1.jinja:63 {%- set content.val = message.content %}
 			w.At(63, 9, runtime.StmtSet)
 			contentVal = messageContent
-		} else if w.At(65, 9, runtime.StmtIf); runtime.IsIterable(messageContent, nil, nil) {
+		} else {
+			// ibm-granite-granite-4.1.jinja:64 {%- else %}
 			// ibm-granite-granite-4.1.jinja:65 {%- if message.content is iterable %}
-			// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
-			w.At(66, 13, runtime.StmtFor)
-			for _, entry2 := range runtime.Iterate(w, messageContent) {
-				// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
-				w.At(67, 17, runtime.StmtIf)
-				if runtime.EqStr(entry2.Attr("type"), "text") {
-					// ibm-granite-granite-4.1.jinja:68 {%- if content.val != '' %}
-					w.At(68, 21, runtime.StmtIf)
-					if !runtime.EqStr(contentVal, "") {
-						// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
-						w.At(69, 25, runtime.StmtSet)
-						contentVal = runtime.Add(contentVal, runtime.Str("\n"))
+			w.At(65, 9, runtime.StmtIf)
+			if runtime.IsIterable(messageContent, nil, nil) {
+				// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
+				w.At(66, 13, runtime.StmtFor)
+				for _, entry2 := range runtime.Iterate(w, messageContent) {
+					// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
+					w.At(67, 17, runtime.StmtIf)
+					if runtime.EqStr(entry2.Attr("type"), "text") {
+						// ibm-granite-granite-4.1.jinja:68 {%- if content.val != '' %}
+						w.At(68, 21, runtime.StmtIf)
+						if !runtime.EqStr(contentVal, "") {
+							// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
+							w.At(69, 25, runtime.StmtSet)
+							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
+						}
+						// ibm-granite-granite-4.1.jinja:71 {%- set content.val = content.val + entry.text %}
+						w.At(71, 21, runtime.StmtSet)
+						contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 					}
-					// ibm-granite-granite-4.1.jinja:71 {%- set content.val = content.val + entry.text %}
-					w.At(71, 21, runtime.StmtSet)
-					contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 				}
 			}
 		}
@@ -275,6 +285,7 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 						w.At(92, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
+						// ibm-granite-granite-4.1.jinja:93 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94 {{- tool_call.arguments | tojson }}
 						w.At(94, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)

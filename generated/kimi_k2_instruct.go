@@ -68,6 +68,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
+					// Kimi-K2-Instruct.jinja:9 {% else -%}
 					// Kimi-K2-Instruct.jinja:10 {{ content['text'] }}
 					w.At(10, 11, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
@@ -124,6 +125,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
+			// Kimi-K2-Instruct.jinja:32 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33 {{role_name}}
 			w.At(33, 18, runtime.StmtPrint)
@@ -164,6 +166,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 					w.At(42, 125, runtime.StmtPrint)
 					w.Write(toolCallFunctionArguments)
 				} else {
+					// Kimi-K2-Instruct.jinja:42 {% else %}
 					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] | tojson }}
 					w.At(42, 175, runtime.StmtPrint)
 					w.WriteJSON(toolCallFunctionArguments, nil, nil)
@@ -180,6 +183,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(47, 7, runtime.StmtSet)
 				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
+				// Kimi-K2-Instruct.jinja:48 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(49, 7, runtime.StmtSet)
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))

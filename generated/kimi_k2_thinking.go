@@ -70,6 +70,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
+					// Kimi-K2-Thinking.jinja:9 {% else -%}
 					// Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
 					w.At(10, 11, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
@@ -103,6 +104,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
+			// Kimi-K2-Thinking.jinja:22 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Thinking.jinja:23 {{role_name}}
 			w.At(23, 18, runtime.StmtPrint)
@@ -147,6 +149,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(36, 123, runtime.StmtPrint)
 				w.Write(toolCallFunctionArguments)
 			} else {
+				// Kimi-K2-Thinking.jinja:36 {% else %}
 				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] | tojson }}
 				w.At(36, 173, runtime.StmtPrint)
 				w.WriteJSON(toolCallFunctionArguments, nil, nil)
@@ -220,6 +223,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(71, 7, runtime.StmtSet)
 				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
+				// Kimi-K2-Thinking.jinja:72 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(73, 7, runtime.StmtSet)
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
@@ -279,6 +283,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(93, 7, runtime.StmtSet)
 				toolCallId2 = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
+				// Kimi-K2-Thinking.jinja:94 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				w.At(95, 7, runtime.StmtSet)
 				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))

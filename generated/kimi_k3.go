@@ -115,6 +115,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(23, 5, runtime.StmtSet)
 			runtime.SetAttr(state2, "image_index", runtime.Add(state2.Attr("image_index"), runtime.Int(1)))
 		} else {
+			// Kimi-K3.jinja:24 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
 		}
 	}
@@ -149,6 +150,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// Kimi-K3.jinja:37 {%- else -%}
 			// Kimi-K3.jinja:38 {{- text -}}
 			w.At(38, 5, runtime.StmtPrint)
 			w.Write(text)
@@ -176,6 +178,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					w.At(48, 13, runtime.StmtPrint)
 					nextImage(state4)
 				} else {
+					// Kimi-K3.jinja:49 {%- else -%}
 					// Kimi-K3.jinja:50 {{- render_text(part.text, state) -}}
 					w.At(50, 13, runtime.StmtPrint)
 					renderText(part2.Attr("text"), state4)
@@ -234,6 +237,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(74, 1, runtime.StmtPrint)
 			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
+			// Kimi-K3.jinja:75 {%- else -%}
 			w.WriteString("[")
 			// Kimi-K3.jinja:77 {%- for item in value -%}
 			w.At(77, 1, runtime.StmtFor)
@@ -268,6 +272,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
 		} else {
+			// Kimi-K3.jinja:89 {%- else -%}
 			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 		}
 		// Kimi-K3.jinja:92 {{- json_sorted(tool_list) -}}
@@ -301,6 +306,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:103 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
+			// Kimi-K3.jinja:104 {%- else -%}
 			w.WriteString("array")
 		}
 	}
@@ -314,6 +320,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(110, 1, runtime.StmtPrint)
 			w.Write(value4)
 		} else {
+			// Kimi-K3.jinja:111 {%- else -%}
 			// Kimi-K3.jinja:112 {{- value|tojson(ensure_ascii=false) -}}
 			w.At(112, 1, runtime.StmtPrint)
 			w.WriteJSON(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -489,6 +496,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(170, 5, runtime.StmtSet)
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool")}, nil)
 		} else {
+			// Kimi-K3.jinja:171 {%- else -%}
 			// Kimi-K3.jinja:172 {%- set tool_name = message.get('name') -%}
 			w.At(172, 5, runtime.StmtSet)
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("name")}, nil)
@@ -748,6 +756,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 				} else {
+					// Kimi-K3.jinja:270 {%- else -%}
 					// Kimi-K3.jinja:271 {%- for tool_message in run.tool_messages -%}
 					w.At(271, 17, runtime.StmtFor)
 					for _, toolMessage2 := range runtime.Iterate(w, runToolMessages) {
@@ -794,6 +803,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.At(292, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
 		} else {
+			// Kimi-K3.jinja:293 {%- else -%}
 			// Kimi-K3.jinja:294 {%- set state.response_schema = schema_wrapper -%}
 			w.At(294, 9, runtime.StmtSet)
 			runtime.SetAttr(state, "response_schema", schemaWrapper)

@@ -70,6 +70,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			w.At(8, 9, runtime.StmtPrint)
 			w.WriteJSON(argValue, nil, nil)
 		} else {
+			// LFM2.5-8B-A1B.jinja:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10 {{- arg_value | string -}}
 			w.At(10, 9, runtime.StmtPrint)
 			w.Write(runtime.FilterString(argValue, nil, nil))
@@ -86,6 +87,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			w.At(16, 9, runtime.StmtPrint)
 			w.Write(content)
 		} else {
+			// LFM2.5-8B-A1B.jinja:17 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18 {%- set _ns = namespace(result="") -%}
 			w.At(18, 9, runtime.StmtSet)
 			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
@@ -105,6 +107,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 					w.At(23, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item2.ItemStr("text")))
 				} else {
+					// LFM2.5-8B-A1B.jinja:24 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25 {%- set _ns.result = _ns.result + item | tojson -%}
 					w.At(25, 17, runtime.StmtSet)
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
@@ -309,6 +312,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 						w.At(93, 17, runtime.StmtPrint)
 						w.Write(content2.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
+						// LFM2.5-8B-A1B.jinja:94 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95 {{- content -}}
 						w.At(95, 17, runtime.StmtPrint)
 						w.Write(content2)
@@ -331,6 +335,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
+			// LFM2.5-8B-A1B.jinja:106 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107 {%- if message.get("content") -%}
 			w.At(107, 9, runtime.StmtIf)
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {

@@ -71,6 +71,7 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
+			// llama2.jinja:26 {%- else %}
 			// llama2.jinja:27 {{- message['content'] + '</s>' }}
 			w.At(27, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))

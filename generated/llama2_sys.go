@@ -73,6 +73,7 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
+			// llama2-sys.jinja:26 {%- else %}
 			// llama2-sys.jinja:27 {{- message['content'] + '</s>' }}
 			w.At(27, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))

@@ -73,6 +73,7 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 			w.At(27, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
+			// llama2-sys-bos.jinja:28 {%- else %}
 			// llama2-sys-bos.jinja:29 {{- message['content'] + '</s>' }}
 			w.At(29, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))

@@ -81,6 +81,7 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 			w.At(30, 1, runtime.StmtPrint)
 			w.WriteAdd(content, runtime.Str(" [/INST]"))
 		} else {
+			// llama2-sys-strip.jinja:31 {%- else %}
 			// llama2-sys-strip.jinja:32 {{- content + '</s>' }}
 			w.At(32, 1, runtime.StmtPrint)
 			w.WriteAdd(content, runtime.Str("</s>"))

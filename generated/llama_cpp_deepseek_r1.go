@@ -139,6 +139,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 					w.At(46, 17, runtime.StmtSet)
 					nsIsFirst = false
 				} else {
+					// llama-cpp-deepseek-r1.jinja:47 {%- else -%}
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50 {%- set tool_name = tc['function']['name'] -%}

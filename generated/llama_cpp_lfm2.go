@@ -175,6 +175,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 					w.At(39, 5, runtime.StmtSet)
 					nsTcResult = runtime.Add(nsTcResult, args2)
 				} else {
+					// llama-cpp-lfm2.jinja:40 {%- else -%}
 					// llama-cpp-lfm2.jinja:41 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
 					w.At(41, 5, runtime.StmtSet)
 					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args2, nil, nil))

@@ -60,6 +60,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 		w.At(4, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
 	} else {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5 {% else %}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6 {%- set system_message = "" -%}
 		w.At(6, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
@@ -130,6 +131,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 	} else {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33 {%- else -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34 {{- eos_token -}}
 		w.At(34, 4, runtime.StmtPrint)
 		w.Write(eosToken)

@@ -72,6 +72,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
 	} else {
+		// meetkai-functionary-medium-v3.1.jinja:14 {%- else -%}
 		w.WriteString("\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n\n")
@@ -89,6 +90,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 				w.At(22, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
 			} else {
+				// meetkai-functionary-medium-v3.1.jinja:23 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
 				w.At(24, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t, nil, nil))
@@ -114,6 +116,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 			w.At(36, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
+			// meetkai-functionary-medium-v3.1.jinja:37 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(38, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"))
@@ -140,6 +143,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 						w.At(45, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					} else {
+						// meetkai-functionary-medium-v3.1.jinja:46 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
 						w.At(47, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("<function="), toolCallFunctionName, runtime.Str(">"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
@@ -147,6 +151,7 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<|eom_id|>")
 			} else {
+				// meetkai-functionary-medium-v3.1.jinja:51 {%- else -%}
 				w.WriteString("<|eot_id|>")
 			}
 		}

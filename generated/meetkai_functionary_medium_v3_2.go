@@ -101,6 +101,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
 			w.WriteString("number")
 		} else {
+			// meetkai-functionary-medium-v3.2.jinja:21 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:22 {{ param_type }}
 			w.At(22, 9, runtime.StmtPrint)
 			w.Write(paramType)
@@ -128,6 +129,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.At(32, 13, runtime.StmtSet)
 				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
+				// meetkai-functionary-medium-v3.2.jinja:33 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34 {%- set param_type = raw_param_type -%}
 				w.At(34, 13, runtime.StmtSet)
 				paramType2 = rawParamType
@@ -177,6 +179,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						w.At(52, 21, runtime.StmtPrint)
 						w.Write(item2Format)
 					} else {
+						// meetkai-functionary-medium-v3.2.jinja:53 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54 {{ item["format"] + " or "}}
 						w.At(54, 21, runtime.StmtPrint)
 						w.WriteAdd(item2Format, runtime.Str(" or "))
@@ -184,6 +187,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// meetkai-functionary-medium-v3.2.jinja:58 {%- else -%}
 			w.WriteString("<|NONE|>")
 		}
 	}
@@ -272,6 +276,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// meetkai-functionary-medium-v3.2.jinja:95 {%- else -%}
 			w.WriteString("<|NONE|>")
 		}
 	}
@@ -290,6 +295,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(v)
 				w.WriteString("\"")
 			} else {
+				// meetkai-functionary-medium-v3.2.jinja:104 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:105 {{ v }}
 				w.At(105, 13, runtime.StmtPrint)
 				w.Write(v)
@@ -338,6 +344,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(paramName)
 				w.WriteString(": []")
 			} else {
+				// meetkai-functionary-medium-v3.2.jinja:123 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:124 {{ "\n" + offset + "[]" }}
 				w.At(124, 13, runtime.StmtPrint)
 				w.WriteString("\n")
@@ -345,6 +352,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("[]")
 			}
 		} else {
+			// meetkai-functionary-medium-v3.2.jinja:126 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
 			w.At(127, 9, runtime.StmtSet)
 			arrayType = w.Capture(func() {
@@ -363,6 +371,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(paramName)
 					w.WriteString(": {")
 				} else {
+					// meetkai-functionary-medium-v3.2.jinja:131 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:132 {{ "\n" + offset + "{" }}
 					w.At(132, 17, runtime.StmtPrint)
 					w.WriteString("\n")
@@ -393,6 +402,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(itemInfo)
 					w.WriteString("[]")
 				} else {
+					// meetkai-functionary-medium-v3.2.jinja:140 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
 					w.At(141, 17, runtime.StmtPrint)
 					w.WriteString("\n")
@@ -402,47 +412,57 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(runtime.FilterTrim(itemInfo, nil, nil))
 					w.WriteString("[]")
 				}
-			} else if w.At(144, 13, runtime.StmtIf); runtime.In(runtime.Str("enum"), itemsInfo) {
-				// meetkai-functionary-medium-v3.2.jinja:144 {%- if 'enum' in items_info -%}
-				// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
-				w.At(145, 17, runtime.StmtSet)
-				itemType = w.Capture(func() {
-					getEnumOptionStr(itemsInfo.ItemStr("enum"))
-				})
-				// meetkai-functionary-medium-v3.2.jinja:146 {%- if param_name is none -%}
-				w.At(146, 17, runtime.StmtIf)
-				if runtime.IsNone(paramName, nil, nil) {
-					// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
-					w.At(147, 21, runtime.StmtPrint)
-					w.WriteString("(")
-					w.WriteStr(itemType)
-					w.WriteString(")[]")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-					w.At(149, 21, runtime.StmtPrint)
-					w.WriteString("\n")
-					w.WriteStr(offset2)
-					w.WriteStr(paramName)
-					w.WriteString(": (")
-					w.WriteStr(itemType)
-					w.WriteString(")[]")
-				}
-			} else if w.At(152, 17, runtime.StmtIf); runtime.IsNone(paramName, nil, nil) {
-				// meetkai-functionary-medium-v3.2.jinja:152 {%- if param_name is none -%}
-				// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
-				w.At(153, 21, runtime.StmtPrint)
-				w.WriteString("\n")
-				w.WriteStr(arrayType)
-				w.WriteString("[]")
 			} else {
-				// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-				w.At(155, 21, runtime.StmtPrint)
-				w.WriteString("\n")
-				w.WriteStr(offset2)
-				w.WriteStr(paramName)
-				w.WriteString(": ")
-				w.WriteStr(arrayType)
-				w.WriteString("[],")
+				// meetkai-functionary-medium-v3.2.jinja:143 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:144 {%- if 'enum' in items_info -%}
+				w.At(144, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("enum"), itemsInfo) {
+					// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
+					w.At(145, 17, runtime.StmtSet)
+					itemType = w.Capture(func() {
+						getEnumOptionStr(itemsInfo.ItemStr("enum"))
+					})
+					// meetkai-functionary-medium-v3.2.jinja:146 {%- if param_name is none -%}
+					w.At(146, 17, runtime.StmtIf)
+					if runtime.IsNone(paramName, nil, nil) {
+						// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
+						w.At(147, 21, runtime.StmtPrint)
+						w.WriteString("(")
+						w.WriteStr(itemType)
+						w.WriteString(")[]")
+					} else {
+						// meetkai-functionary-medium-v3.2.jinja:148 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
+						w.At(149, 21, runtime.StmtPrint)
+						w.WriteString("\n")
+						w.WriteStr(offset2)
+						w.WriteStr(paramName)
+						w.WriteString(": (")
+						w.WriteStr(itemType)
+						w.WriteString(")[]")
+					}
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:151 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:152 {%- if param_name is none -%}
+					w.At(152, 17, runtime.StmtIf)
+					if runtime.IsNone(paramName, nil, nil) {
+						// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
+						w.At(153, 21, runtime.StmtPrint)
+						w.WriteString("\n")
+						w.WriteStr(arrayType)
+						w.WriteString("[]")
+					} else {
+						// meetkai-functionary-medium-v3.2.jinja:154 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
+						w.At(155, 21, runtime.StmtPrint)
+						w.WriteString("\n")
+						w.WriteStr(offset2)
+						w.WriteStr(paramName)
+						w.WriteString(": ")
+						w.WriteStr(arrayType)
+						w.WriteString("[],")
+					}
+				}
 			}
 		}
 	}
@@ -575,6 +595,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						w.At(205, 21, runtime.StmtPrint)
 						appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 					} else {
+						// meetkai-functionary-medium-v3.2.jinja:206 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:207 {%- if comment_info != "<|NONE|>" -%}
 						w.At(207, 21, runtime.StmtIf)
 						if !runtime.EqStr(commentInfo2, "<|NONE|>") {
@@ -615,6 +636,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						w.Write(arrayDeclaration)
 					}
 				} else {
+					// meetkai-functionary-medium-v3.2.jinja:221 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222 {%- if "enum" in param -%}
 					w.At(222, 17, runtime.StmtIf)
 					if runtime.In(runtime.Str("enum"), param4) {
@@ -708,6 +730,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
+					// meetkai-functionary-medium-v3.2.jinja:255 {%- else -%}
 					w.WriteString(" = () => any;\n\n")
 				}
 			}
@@ -758,6 +781,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
 		} else {
+			// meetkai-functionary-medium-v3.2.jinja:274 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.At(275, 9, runtime.StmtPrint)
 			w.WriteString("<|start_header_id|>")

@@ -78,6 +78,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(10, 9, runtime.StmtSet)
 			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
 		} else {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:11 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12 {%- set date_string = "26 Jul 2024" %}
 			w.At(12, 9, runtime.StmtSet)
 			dateString = runtime.Str("26 Jul 2024")
@@ -101,6 +102,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.At(22, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:23 {%- else %}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24 {%- set system_message = "" %}
 		w.At(24, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
@@ -147,6 +149,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(51, 9, runtime.StmtSet)
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:52 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
 			w.At(53, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
@@ -214,6 +217,7 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(84, 13, runtime.StmtPrint)
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:85 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86 {{- message.content }}
 				w.At(86, 13, runtime.StmtPrint)
 				w.Write(messageContent)

@@ -94,6 +94,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 		w.At(18, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:19 {%- else %}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:20 {%- set system_message = "" %}
 		w.At(20, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
@@ -149,6 +150,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(50, 9, runtime.StmtSet)
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:51 {%- else %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:52 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
 			w.At(52, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
@@ -220,6 +222,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString(")")
 			} else {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:84 {%- else  %}
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.At(86, 13, runtime.StmtPrint)
@@ -237,6 +240,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:94 {%- else %}
 				w.WriteString("<|eot_id|>")
 			}
 		} else if w.At(97, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
@@ -250,6 +254,7 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.At(100, 13, runtime.StmtPrint)
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:101 {%- else %}
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102 {{- message.content }}
 				w.At(102, 13, runtime.StmtPrint)
 				w.Write(messageContent)

@@ -78,6 +78,7 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>\n")
 	} else {
+		// microsoft-Phi-3.5-mini-instruct.jinja:8 {% else %}
 		// microsoft-Phi-3.5-mini-instruct.jinja:8 {{ eos_token }}
 		w.At(8, 15, runtime.StmtPrint)
 		w.Write(eosToken)

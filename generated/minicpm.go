@@ -59,6 +59,7 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<AI>")
 		} else {
+			// minicpm.jinja:19 {%- else %}
 			// minicpm.jinja:20 {{- message['content'].strip(c_space) }}
 			w.At(20, 1, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))

@@ -76,6 +76,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			w.At(13, 9, runtime.StmtSet)
 			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
 		} else {
+			// MiniMax-M1.jinja:14 {%- else %}
 			// MiniMax-M1.jinja:15 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
 			w.At(15, 9, runtime.StmtSet)
 			nsSystemPrompt = runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil)
@@ -83,15 +84,20 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
 		w.At(17, 5, runtime.StmtSet)
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if w.At(19, 5, runtime.StmtIf); !runtime.IsNone(tools, nil, nil) {
-		// MiniMax-M1.jinja:19 {%- if tools is not none %}
-		// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-		w.At(20, 9, runtime.StmtSet)
-		nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 	} else {
-		// MiniMax-M1.jinja:22 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-		w.At(22, 9, runtime.StmtSet)
-		nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+		// MiniMax-M1.jinja:18 {%- else %}
+		// MiniMax-M1.jinja:19 {%- if tools is not none %}
+		w.At(19, 5, runtime.StmtIf)
+		if !runtime.IsNone(tools, nil, nil) {
+			// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
+			w.At(20, 9, runtime.StmtSet)
+			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+		} else {
+			// MiniMax-M1.jinja:21 {%- else %}
+			// MiniMax-M1.jinja:22 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
+			w.At(22, 9, runtime.StmtSet)
+			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+		}
 	}
 	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != '' %}
 	w.At(27, 1, runtime.StmtIf)
@@ -136,6 +142,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					w.At(46, 1, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				} else {
+					// MiniMax-M1.jinja:47 {%- else %}
 					// MiniMax-M1.jinja:48 {%- for content in message['content'] %}
 					w.At(48, 1, runtime.StmtFor)
 					for _, content := range runtime.Iterate(w, messageContent) {
@@ -160,6 +167,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					w.At(58, 1, runtime.StmtPrint)
 					w.Write(runtime.FilterTrim(messageContent2, nil, nil))
 				} else {
+					// MiniMax-M1.jinja:59 {%- else %}
 					// MiniMax-M1.jinja:60 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					w.At(60, 1, runtime.StmtFor)
 					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent2, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
@@ -199,6 +207,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent3)
 				w.WriteString("\n\n")
 			} else {
+				// MiniMax-M1.jinja:76 {%- else %}
 				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}
 				w.At(77, 1, runtime.StmtFor)
 				for _, content3 := range runtime.Iterate(w, message.ItemStr("content")) {

@@ -97,6 +97,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// MiniMax-M2.jinja:21 {%- else -%}
 			// MiniMax-M2.jinja:22 {{- content }}
 			w.At(22, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -113,6 +114,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(28, 9, runtime.StmtPrint)
 			visibleText(systemMessage2.Attr("content"))
 		} else {
+			// MiniMax-M2.jinja:29 {%- else -%}
 			// MiniMax-M2.jinja:30 {%- if model_identity is not defined -%}
 			w.At(30, 9, runtime.StmtIf)
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
@@ -249,14 +251,18 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M2.jinja:90 {%- set reasoning_content = message.reasoning_content %}
 				w.At(90, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
-			} else if w.At(92, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+			} else {
+				// MiniMax-M2.jinja:91 {%- else %}
 				// MiniMax-M2.jinja:92 {%- if '</think>' in content %}
-				// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-				w.At(93, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
-				// MiniMax-M2.jinja:94 {%- set content = content.split('</think>')[-1].strip('\n') %}
-				w.At(94, 17, runtime.StmtSet)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(92, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content2) {
+					// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
+					w.At(93, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					// MiniMax-M2.jinja:94 {%- set content = content.split('</think>')[-1].strip('\n') %}
+					w.At(94, 17, runtime.StmtSet)
+					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// MiniMax-M2.jinja:97 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			w.At(97, 9, runtime.StmtIf)
@@ -339,6 +345,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.At(121, 13, runtime.StmtSet)
 				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
 			} else {
+				// MiniMax-M2.jinja:122 {%- else -%}
 				// MiniMax-M2.jinja:123 {%- set last_tool_call.name = none -%}
 				w.At(123, 13, runtime.StmtSet)
 				lastToolCallName = runtime.None()
@@ -371,6 +378,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
+				// MiniMax-M2.jinja:138 {%- else -%}
 				// MiniMax-M2.jinja:139 {%- for tr in message.content -%}
 				w.At(139, 9, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, messageContent) {

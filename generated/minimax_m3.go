@@ -159,6 +159,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(32, 1, runtime.StmtPrint)
 			w.WriteJSON(val, nil, nil)
 		} else {
+			// MiniMax-M3.jinja:33 {%- else -%}
 			// MiniMax-M3.jinja:34 {{ val }}
 			w.At(34, 1, runtime.StmtPrint)
 			w.Write(val)
@@ -218,6 +219,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:58 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
+			// MiniMax-M3.jinja:60 {%- else -%}
 			// MiniMax-M3.jinja:61 {{- content }}
 			w.At(61, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -233,6 +235,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(67, 9, runtime.StmtPrint)
 			visibleText(systemMessage2.Attr("content"))
 		} else {
+			// MiniMax-M3.jinja:68 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 		}
 		w.WriteString("\n\n<thinking_instructions>\n")
@@ -259,6 +262,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 			}
 		} else {
+			// MiniMax-M3.jinja:83 {%- else -%}
 			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 		}
 		w.WriteString("</thinking_instructions>")
@@ -274,6 +278,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.At(90, 9, runtime.StmtPrint)
 			visibleText(developerMessage2.Attr("content"))
 		} else {
+			// MiniMax-M3.jinja:91 {%- else -%}
 			// MiniMax-M3.jinja:92 {%- if model_identity is not defined -%}
 			w.At(92, 9, runtime.StmtIf)
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
@@ -455,14 +460,18 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:154 {%- set reasoning_content = message.reasoning_content %}
 				w.At(154, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
-			} else if w.At(156, 13, runtime.StmtIf); runtime.In(thinkEndToken, content2) {
+			} else {
+				// MiniMax-M3.jinja:155 {%- else %}
 				// MiniMax-M3.jinja:156 {%- if think_end_token in content %}
-				// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-				w.At(157, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
-				// MiniMax-M3.jinja:158 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-				w.At(158, 17, runtime.StmtSet)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(156, 13, runtime.StmtIf)
+				if runtime.In(thinkEndToken, content2) {
+					// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
+					w.At(157, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					// MiniMax-M3.jinja:158 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
+					w.At(158, 17, runtime.StmtSet)
+					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// MiniMax-M3.jinja:162 {%- if reasoning_content -%}
 			w.At(162, 9, runtime.StmtIf)
@@ -473,6 +482,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(reasoningContent)
 				w.Write(thinkEndToken)
 			} else {
+				// MiniMax-M3.jinja:165 {%- else -%}
 				// MiniMax-M3.jinja:167 {{- think_end_token }}
 				w.At(167, 13, runtime.StmtPrint)
 				w.Write(thinkEndToken)
@@ -550,11 +560,13 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					w.At(192, 17, runtime.StmtSet)
 					lastToolCallName = messageToolCallsMinus1Function.Attr("name")
 				} else {
+					// MiniMax-M3.jinja:193 {%- else -%}
 					// MiniMax-M3.jinja:194 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
 					w.At(194, 17, runtime.StmtSet)
 					lastToolCallName = messageToolCallsMinus1.Attr("name")
 				}
 			} else {
+				// MiniMax-M3.jinja:196 {%- else -%}
 				// MiniMax-M3.jinja:197 {%- set last_tool_call.name = none -%}
 				w.At(197, 13, runtime.StmtSet)
 				lastToolCallName = runtime.None()
@@ -589,6 +601,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.At(210, 13, runtime.StmtPrint)
 				w.Write(messageContent)
 			} else {
+				// MiniMax-M3.jinja:211 {%- else -%}
 				// MiniMax-M3.jinja:212 {%- for tr in message.content -%}
 				w.At(212, 13, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, messageContent) {
@@ -604,6 +617,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						w.At(216, 21, runtime.StmtPrint)
 						w.Write(videoToken)
 					} else {
+						// MiniMax-M3.jinja:217 {%- else -%}
 						// MiniMax-M3.jinja:218 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						w.At(218, 21, runtime.StmtPrint)
 						trOutput := tr.Attr("output")

@@ -85,6 +85,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.At(39, 9, runtime.StmtSet)
 			systemPrompt = messages0Content
 		} else {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41 {%- set system_prompt = messages[0]['content'][0]['text'] %}
 			w.At(41, 9, runtime.StmtSet)
 			systemPrompt = messages0Content.ItemInt(0).ItemStr("text")
@@ -141,6 +142,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(message2Content)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(65, 13, runtime.StmtPrint)
 				w.WriteString("[SYSTEM_PROMPT]")
@@ -167,6 +169,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.At(73, 13, runtime.StmtPrint)
 				w.Write(message2Content2)
 			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75 {%- for block in message['content'] %}
 				w.At(75, 13, runtime.StmtFor)
 				for _, block := range runtime.Iterate(w, message2Content2) {
@@ -181,6 +184,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
 						w.At(81, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
@@ -226,6 +230,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.At(98, 13, runtime.StmtPrint)
 				w.WriteAdd(message2.ItemStr("content"), eosToken)
 			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100 {%- for block in message['content'] %}
 				w.At(100, 13, runtime.StmtFor)
 				for _, block2 := range runtime.Iterate(w, message2.ItemStr("content")) {
@@ -240,6 +245,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
 						w.At(106, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in assistant content!")))
@@ -259,6 +265,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.At(113, 13, runtime.StmtSet)
 				content = message2Content3.Attr("content")
 			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115 {%- set content = message.content %}
 				w.At(115, 13, runtime.StmtSet)
 				content = message2Content3
@@ -279,6 +286,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
 			w.At(122, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only system, user, assistant, and tool roles are supported!")))

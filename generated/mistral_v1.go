@@ -70,6 +70,7 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 			w.At(25, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
+			// mistral-v1.jinja:26 {%- else %}
 			// mistral-v1.jinja:27 {{- ' ' + message['content'] + '</s>' }}
 			w.At(27, 1, runtime.StmtPrint)
 			w.WriteString(" ")

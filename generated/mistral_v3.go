@@ -74,6 +74,7 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 			w.At(28, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
+			// mistral-v3.jinja:29 {%- else %}
 			// mistral-v3.jinja:30 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.At(30, 1, runtime.StmtPrint)
 			w.WriteString(" ")

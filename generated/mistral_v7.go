@@ -63,6 +63,7 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/INST]")
 		} else {
+			// mistral-v7.jinja:16 {%- else %}
 			// mistral-v7.jinja:17 {{- ' ' + message['content'] + '</s>' }}
 			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString(" ")

@@ -68,6 +68,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			w.At(12, 9, runtime.StmtPrint)
 			w.Write(messages0Content)
 		} else {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14 {%- for block in messages[0]['content'] %}
 			w.At(14, 9, runtime.StmtFor)
 			for _, block := range runtime.Iterate(w, messages0Content) {
@@ -84,6 +85,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					w.At(18, 17, runtime.StmtPrint)
 					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
 				} else {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
 					w.At(20, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in system message contents.")))
@@ -95,6 +97,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		w.At(25, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27 {%- set loop_messages = messages %}
 		w.At(27, 5, runtime.StmtSet)
 		loopMessages = messages
@@ -173,6 +176,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					w.At(64, 17, runtime.StmtSet)
 					blocks = runtime.FilterSort(message2Content, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
 				} else {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66 {%- set blocks = message['content'] %}
 					w.At(66, 17, runtime.StmtSet)
 					blocks = message2Content
@@ -191,6 +195,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
 						w.At(74, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
@@ -198,6 +203,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				}
 				w.WriteString("[/INST]")
 			} else {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79 {{- raise_exception('User message must have a string or a list of chunks in content') }}
 				w.At(79, 13, runtime.StmtPrint)
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
@@ -236,6 +242,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 						w.At(95, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
 					} else {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
 						w.At(97, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
@@ -285,6 +292,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			w.At(120, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
 			w.At(124, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), message2Role), runtime.Str("."))))

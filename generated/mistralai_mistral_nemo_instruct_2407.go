@@ -61,6 +61,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		w.At(3, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4 {%- else %}
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5 {%- set loop_messages = messages %}
 		w.At(5, 5, runtime.StmtSet)
 		loopMessages = messages
@@ -150,6 +151,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 							w.WriteStr(val)
 							w.WriteString("\"")
 						} else {
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36 {{- '"' + key + '": ' + val|tojson }}
 							w.At(36, 25, runtime.StmtPrint)
 							w.WriteString("\"")
@@ -169,6 +171,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:45 {%- else %}
 						w.WriteString("]")
 					}
 				}
@@ -185,6 +188,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("[/INST]")
 			} else {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.At(54, 13, runtime.StmtPrint)
 				w.WriteString("[INST]")
@@ -224,6 +228,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68 {{- "]" + eos_token }}
 					w.At(68, 17, runtime.StmtPrint)
 					w.WriteString("]")
@@ -245,6 +250,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.At(75, 13, runtime.StmtSet)
 				content = message2Content.Attr("content")
 			} else {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77 {%- set content = message.content %}
 				w.At(77, 13, runtime.StmtSet)
 				content = message2Content
@@ -268,6 +274,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			w.WriteStr(message2ToolCallId)
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(85, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))

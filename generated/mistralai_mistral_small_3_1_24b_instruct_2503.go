@@ -77,6 +77,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			w.At(9, 9, runtime.StmtSet)
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11 {%- set system_message = messages[0]['content'][0]['text'] %}
 			w.At(11, 9, runtime.StmtSet)
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
@@ -85,6 +86,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 	} else {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14 {%- else %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:15 {%- set system_message = default_system_message %}
 		w.At(15, 5, runtime.StmtSet)
 		systemMessage = defaultSystemMessage
@@ -110,6 +112,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			w.At(23, 9, runtime.StmtSet)
 			systemMessage = runtime.Sum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
 		} else {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25 {%- set system_message = parallel_tool_prompt %}
 			w.At(25, 9, runtime.StmtSet)
 			systemMessage = parallelToolPrompt
@@ -197,6 +200,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 							w.WriteStr(val)
 							w.WriteString("\"")
 						} else {
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56 {{- '"' + key + '": ' + val|tojson }}
 							w.At(56, 25, runtime.StmtPrint)
 							w.WriteString("\"")
@@ -216,6 +220,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:65 {%- else %}
 						w.WriteString("]")
 					}
 				}
@@ -231,6 +236,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.WriteStr(message3Content)
 				w.WriteString("[/INST]")
 			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73 {%- else %}
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75 {%- for block in message['content'] %}
 				w.At(75, 17, runtime.StmtFor)
@@ -246,6 +252,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
 						w.At(81, 33, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
@@ -263,6 +270,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.At(88, 13, runtime.StmtSet)
 				toolCalls = message3ToolCalls
 			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90 {%- set tool_calls = message.content %}
 				w.At(90, 13, runtime.StmtSet)
 				toolCalls = message3.Attr("content")
@@ -298,6 +306,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103 {{- "]" + eos_token }}
 					w.At(103, 17, runtime.StmtPrint)
 					w.WriteString("]")
@@ -314,6 +323,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.At(108, 13, runtime.StmtPrint)
 				w.WriteAdd(message3Content2, eosToken)
 			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110 {{- message['content'][0]['text'] + eos_token }}
 				w.At(110, 13, runtime.StmtPrint)
 				w.WriteAdd(message3Content2.ItemInt(0).ItemStr("text"), eosToken)
@@ -328,6 +338,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.At(114, 13, runtime.StmtSet)
 				content = message3Content3.Attr("content")
 			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116 {%- set content = message.content %}
 				w.At(116, 13, runtime.StmtSet)
 				content = message3Content3
@@ -351,6 +362,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			w.WriteStr(message3ToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.At(124, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))

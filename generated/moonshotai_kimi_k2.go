@@ -141,6 +141,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
+					// moonshotai-Kimi-K2.jinja:34 {% else -%}
 					// moonshotai-Kimi-K2.jinja:35 {{ content['text'] }}
 					w.At(35, 9, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))

@@ -70,6 +70,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
+					// moonshotai-Kimi-K2-Thinking.jinja:9 {% else -%}
 					// moonshotai-Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
 					w.At(10, 11, runtime.StmtPrint)
 					w.Write(content.ItemStr("text"))
@@ -103,6 +104,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
+			// moonshotai-Kimi-K2-Thinking.jinja:22 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:23 {{role_name}}
 			w.At(23, 18, runtime.StmtPrint)
@@ -135,6 +137,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 				w.At(32, 123, runtime.StmtPrint)
 				w.Write(toolCallFunctionArguments)
 			} else {
+				// moonshotai-Kimi-K2-Thinking.jinja:32 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] | tojson }}
 				w.At(32, 173, runtime.StmtPrint)
 				w.WriteJSON(toolCallFunctionArguments, nil, nil)

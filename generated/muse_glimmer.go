@@ -121,6 +121,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				if v.Truthy() {
 					w.WriteString("true")
 				} else {
+					// muse-glimmer.jinja:37 {%- else -%}
 					w.WriteString("false")
 				}
 			} else if w.At(40, 13, runtime.StmtIf); runtime.IsNone(v, nil, nil) {
@@ -132,6 +133,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				w.At(43, 13, runtime.StmtPrint)
 				w.WriteJSON(v, nil, nil)
 			} else {
+				// muse-glimmer.jinja:44 {%- else -%}
 				// muse-glimmer.jinja:45 {{- v -}}
 				w.At(45, 13, runtime.StmtPrint)
 				w.Write(v)
@@ -504,10 +506,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 						w.At(188, 21, runtime.StmtPrint)
 						w.Write(endToken)
 					} else {
+						// muse-glimmer.jinja:189 {%- else -%}
 						w.WriteString("<|eom|>")
 					}
 				}
 			} else {
+				// muse-glimmer.jinja:193 {%- else -%}
 				// muse-glimmer.jinja:194 {%- set recipient = message.get('recipient') or 'user' -%}
 				w.At(194, 13, runtime.StmtSet)
 				recipient = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("recipient")}, nil), func() runtime.Value {

@@ -83,6 +83,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				}))
 				w.WriteString("]")
 			} else {
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:16 {%- else %}
 				w.WriteString("dict")
 			}
 		} else if w.At(19, 5, runtime.StmtIf); runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
@@ -106,6 +107,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			}
 			w.WriteString("]")
 		} else {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:28 {%- else %}
 			w.WriteString("Any")
 		}
 	}
@@ -210,6 +212,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		if runtime.Eq(runtime.FilterLength(toolParametersProperties, nil, nil), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:74 {%- else %}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75 {{- tool.parameters|tojson }}
 			w.At(75, 9, runtime.StmtPrint)
 			w.WriteJSON(toolParameters, nil, nil)
@@ -274,6 +277,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 						w.At(115, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
+						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:116 {%- else %}
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117 {{- tool_call.arguments|tojson }}
 						w.At(117, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)
@@ -298,6 +302,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
 			} else {
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:138 {%- else %}
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:142 {%- if not loop.last and loop.nextitem.role != "tool" %}

@@ -186,6 +186,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				w.At(16, 435, runtime.StmtSet)
 				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
 			} else {
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content -%}
 				w.At(16, 515, runtime.StmtSet)
 				content = messageContent
@@ -230,6 +231,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 						w.At(16, 870, runtime.StmtPrint)
 						w.Write(fnArguments)
 					} else {
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments | tojson -}}
 						w.At(16, 902, runtime.StmtPrint)
 						w.WriteJSON(fnArguments, nil, nil)

@@ -78,6 +78,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.Write(jsonKey2)
 					w.WriteString(">")
 				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.At(7, 17, runtime.StmtPrint)
 					w.WriteString("\n<")
@@ -131,6 +132,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		w.At(25, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27 {%- set system_message = "" %}
 		w.At(27, 5, runtime.StmtSet)
 		systemMessage = runtime.Str("")
@@ -167,9 +169,13 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41 {{- "<|im_start|>system\n" + system_message }}
 		w.At(41, 5, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
-	} else if w.At(43, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43 {%- if tools is iterable and tools | length > 0 %}
-		w.WriteString("<|im_start|>system\n")
+		w.At(43, 5, runtime.StmtIf)
+		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			w.WriteString("<|im_start|>system\n")
+		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47 {%- if tools is iterable and tools | length > 0 %}
 	w.At(47, 1, runtime.StmtIf)
@@ -294,9 +300,13 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	w.At(96, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
-	} else if w.At(99, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99 {%- if tools is iterable and tools | length > 0 %}
-		w.WriteString("<|im_end|>\n")
+		w.At(99, 5, runtime.StmtIf)
+		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			w.WriteString("<|im_end|>\n")
+		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104 {%- for message in loop_messages %}
 	w.At(104, 1, runtime.StmtFor)
@@ -318,6 +328,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				w.At(108, 13, runtime.StmtSet)
 				content = runtime.Concat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110 {%- set content = message.content | default('', true) %}
 				w.At(110, 13, runtime.StmtSet)
 				content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
@@ -332,6 +343,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						content = runtime.Concat(runtime.Str("<think></think>"), content)
 					}
 				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116 {%- else -%}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:117 {%- set content = content -%} (assigns a variable to itself)
 				}
 			}
@@ -354,6 +366,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						w.Write(runtime.FilterTrim(content, nil, nil))
 						w.WriteString("\n")
 					} else {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128 {%- set c = (content | string) %}
 						w.At(128, 25, runtime.StmtSet)
 						c = runtime.FilterString(content, nil, nil)
@@ -382,6 +395,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:141 {%- else %}
 					w.WriteString("<think></think>")
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144 {%- for tool_call in message.tool_calls %}
@@ -431,37 +445,43 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</function>\n</tool_call>\n")
 				}
 				w.WriteString("<|im_end|>\n")
-			} else if w.At(161, 13, runtime.StmtIf); !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-				w.At(162, 17, runtime.StmtPrint)
-				w.WriteString("<|im_start|>assistant\n")
-				w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil))
-				w.WriteString("<|im_end|>\n")
 			} else {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default('', true) | string) %}
-				w.At(164, 17, runtime.StmtSet)
-				c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165 {%- if '<think>' in c and '</think>' in c %}
-				w.At(165, 17, runtime.StmtIf)
-				if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-					w.At(166, 21, runtime.StmtSet)
-					c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1))
-				}
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168 {%- set c = c | trim %}
-				w.At(168, 17, runtime.StmtSet)
-				c = runtime.FilterTrim(c, nil, nil)
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169 {%- if c | length > 0 %}
-				w.At(169, 17, runtime.StmtIf)
-				if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-					w.At(170, 21, runtime.StmtPrint)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
+				w.At(161, 13, runtime.StmtIf)
+				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
+					w.At(162, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>assistant\n")
-					w.Write(c)
+					w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil))
 					w.WriteString("<|im_end|>\n")
 				} else {
-					w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163 {%- else %}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default('', true) | string) %}
+					w.At(164, 17, runtime.StmtSet)
+					c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165 {%- if '<think>' in c and '</think>' in c %}
+					w.At(165, 17, runtime.StmtIf)
+					if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
+						w.At(166, 21, runtime.StmtSet)
+						c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1))
+					}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168 {%- set c = c | trim %}
+					w.At(168, 17, runtime.StmtSet)
+					c = runtime.FilterTrim(c, nil, nil)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169 {%- if c | length > 0 %}
+					w.At(169, 17, runtime.StmtIf)
+					if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
+						w.At(170, 21, runtime.StmtPrint)
+						w.WriteString("<|im_start|>assistant\n")
+						w.Write(c)
+						w.WriteString("<|im_end|>\n")
+					} else {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171 {%- else %}
+						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
+					}
 				}
 			}
 		} else if w.At(176, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
@@ -497,6 +517,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.At(194, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
@@ -510,6 +531,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		if enableThinking.Truthy() {
 			w.WriteString("<|im_start|>assistant\n<think>\n")
 		} else {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:201 {%- else %}
 			w.WriteString("<|im_start|>assistant\n<think></think>")
 		}
 	}

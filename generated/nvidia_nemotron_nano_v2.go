@@ -85,6 +85,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
+		// NVIDIA-Nemotron-Nano-v2.jinja:17 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
 		w.At(18, 3, runtime.StmtSet)
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
@@ -247,6 +248,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 						w.At(94, 11, runtime.StmtPrint)
 						w.Write(fnArguments)
 					} else {
+						// NVIDIA-Nemotron-Nano-v2.jinja:95 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96 {{- fn.arguments | tojson -}}
 						w.At(96, 11, runtime.StmtPrint)
 						w.WriteJSON(fnArguments, nil, nil)
@@ -274,6 +276,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
+			// NVIDIA-Nemotron-Nano-v2.jinja:113 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
@@ -284,6 +287,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
+		// NVIDIA-Nemotron-Nano-v2.jinja:120 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
 		w.At(121, 3, runtime.StmtIf)
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
@@ -293,6 +297,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
+				// NVIDIA-Nemotron-Nano-v2.jinja:126 {%- else -%}
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130 {{- ns.last_turn_assistant_content -}}
@@ -307,6 +312,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
+				// NVIDIA-Nemotron-Nano-v2.jinja:137 {%- else -%}
 				w.WriteString("\n<SPECIAL_12>\n")
 			}
 		}
@@ -341,6 +347,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					w.At(151, 9, runtime.StmtPrint)
 					w.Write(fn2Arguments)
 				} else {
+					// NVIDIA-Nemotron-Nano-v2.jinja:152 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153 {{- fn.arguments | tojson -}}
 					w.At(153, 9, runtime.StmtPrint)
 					w.WriteJSON(fn2Arguments, nil, nil)

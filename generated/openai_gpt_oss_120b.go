@@ -80,6 +80,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:19 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
+					// openai-gpt-oss-120b.jinja:21 {%- else -%}
 					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					w.At(22, 17, runtime.StmtSet)
 					innerType = w.Capture(func() {
@@ -90,6 +91,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
+						// openai-gpt-oss-120b.jinja:25 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26 {{- inner_type + "[]" }}
 						w.At(26, 21, runtime.StmtPrint)
 						w.WriteAdd(innerType, runtime.Str("[]"))
@@ -101,6 +103,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			} else {
+				// openai-gpt-oss-120b.jinja:32 {%- else -%}
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34 {%- if param_spec.nullable -%}
 				w.At(34, 13, runtime.StmtIf)
@@ -117,6 +120,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.At(41, 13, runtime.StmtPrint)
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
+				// openai-gpt-oss-120b.jinja:42 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43 {{- param_spec.type[0] }}
 				w.At(43, 13, runtime.StmtPrint)
 				w.Write(paramSpecType.ItemInt(0))
@@ -143,6 +147,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
+				// openai-gpt-oss-120b.jinja:55 {%- else -%}
 				// openai-gpt-oss-120b.jinja:56 {%- for variant in param_spec.oneOf -%}
 				w.At(56, 13, runtime.StmtFor)
 				items := runtime.Iterate(w, paramSpecOneOf)
@@ -191,6 +196,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
+				// openai-gpt-oss-120b.jinja:72 {%- else -%}
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74 {%- if param_spec.nullable %}
 				w.At(74, 13, runtime.StmtIf)
@@ -247,9 +253,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("}")
 			} else {
+				// openai-gpt-oss-120b.jinja:100 {%- else -%}
 				w.WriteString("object")
 			}
 		} else {
+			// openai-gpt-oss-120b.jinja:103 {%- else -%}
 			w.WriteString("any")
 		}
 	}
@@ -341,6 +349,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("// default: ")
 							w.WriteStr(paramSpec2Default)
 						} else {
+							// openai-gpt-oss-120b.jinja:132 {%- else %}
 							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
 							w.At(133, 25, runtime.StmtPrint)
 							w.WriteString(", // default: ")
@@ -352,11 +361,13 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					if !(i3 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
+						// openai-gpt-oss-120b.jinja:138 {%- else %}
 						w.WriteString(",\n")
 					}
 				}
 				w.WriteString("}) => any;\n\n")
 			} else {
+				// openai-gpt-oss-120b.jinja:143 {%- else -%}
 				w.WriteString("() => any;\n\n")
 			}
 		}
@@ -465,6 +476,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.At(236, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// openai-gpt-oss-120b.jinja:237 {%- else %}
 		// openai-gpt-oss-120b.jinja:238 {%- set developer_message = "" %}
 		w.At(238, 5, runtime.StmtSet)
 		developerMessage = runtime.Str("")
@@ -620,6 +632,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|return|>")
 			} else {
+				// openai-gpt-oss-120b.jinja:312 {%- else %}
 				// openai-gpt-oss-120b.jinja:314 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.At(314, 13, runtime.StmtPrint)
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")

@@ -83,23 +83,30 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				w.At(14, 13, runtime.StmtPrint)
 				w.Write(runtime.CallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
+				// openbmb-MiniCPM5-1B.jinja:15 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16 {{- messages[0].content + '\n\n' + tool_definitions }}
 				w.At(16, 13, runtime.StmtPrint)
 				w.WriteAdd(messages0Content, runtime.Str("\n\n"), toolDefinitions)
 			}
 		} else {
+			// openbmb-MiniCPM5-1B.jinja:18 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19 {{- tool_definitions.lstrip() }}
 			w.At(19, 9, runtime.StmtPrint)
 			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
-	} else if w.At(23, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else {
+		// openbmb-MiniCPM5-1B.jinja:22 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23 {%- if messages[0].role == 'system' %}
-		// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-		w.At(24, 9, runtime.StmtPrint)
-		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(messages.ItemInt(0).Attr("content"))
-		w.WriteString("<|im_end|>\n")
+		w.At(23, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.Attr("role"), "system") {
+			// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
+			w.At(24, 9, runtime.StmtPrint)
+			w.WriteString("<|im_start|>system\n")
+			w.WriteStr(messages02.Attr("content"))
+			w.WriteString("<|im_end|>\n")
+		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(27, 1, runtime.StmtSet)
@@ -145,6 +152,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.At(37, 9, runtime.StmtSet)
 			content = message2Content
 		} else {
+			// openbmb-MiniCPM5-1B.jinja:38 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = '' %}
 			w.At(39, 9, runtime.StmtSet)
 			content = runtime.Str("")
@@ -173,14 +181,18 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:46 {%- set reasoning_content = message.reasoning_content %}
 				w.At(46, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
-			} else if w.At(48, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content) {
+			} else {
+				// openbmb-MiniCPM5-1B.jinja:47 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48 {%- if '</think>' in content %}
-				// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(49, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// openbmb-MiniCPM5-1B.jinja:50 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(50, 17, runtime.StmtSet)
-				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(48, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content) {
+					// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					w.At(49, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// openbmb-MiniCPM5-1B.jinja:50 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					w.At(50, 17, runtime.StmtSet)
+					content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54 {%- if message.tool_calls %}
 			w.At(54, 9, runtime.StmtIf)
@@ -261,6 +273,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 									w.WriteStr(paramValue)
 									w.WriteString("]]>")
 								} else {
+									// openbmb-MiniCPM5-1B.jinja:76 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77 {{- param_value }}
 									w.At(77, 37, runtime.StmtPrint)
 									w.Write(paramValue)
@@ -274,6 +287,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						w.At(84, 21, runtime.StmtSet)
 						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i3))
 					} else {
+						// openbmb-MiniCPM5-1B.jinja:85 {%- else %}
 						// openbmb-MiniCPM5-1B.jinja:86 {%- set processed_content = processed_content + content_parts[i] %}
 						w.At(86, 21, runtime.StmtSet)
 						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i3))
@@ -335,6 +349,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 									w.WriteStr(paramValue2)
 									w.WriteString("]]>")
 								} else {
+									// openbmb-MiniCPM5-1B.jinja:104 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105 {{- param_value }}
 									w.At(105, 37, runtime.StmtPrint)
 									w.Write(paramValue2)
@@ -368,6 +383,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</think>\n\n")
 					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
+					// openbmb-MiniCPM5-1B.jinja:122 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(123, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
@@ -376,6 +392,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(content)
 				}
 			} else {
+				// openbmb-MiniCPM5-1B.jinja:125 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(126, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>")
@@ -437,6 +454,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								w.WriteStr(paramValue3)
 								w.WriteString("]]>")
 							} else {
+								// openbmb-MiniCPM5-1B.jinja:144 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145 {{- param_value }}
 								w.At(145, 29, runtime.StmtPrint)
 								w.Write(paramValue3)
@@ -463,6 +481,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				w.At(160, 13, runtime.StmtPrint)
 				w.Write(content)
 			} else {
+				// openbmb-MiniCPM5-1B.jinja:161 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162 {{- message.content | tojson(ensure_ascii=False) }}
 				w.At(162, 13, runtime.StmtPrint)
 				w.WriteJSON(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})

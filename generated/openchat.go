@@ -54,6 +54,7 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 			w.At(14, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		} else {
+			// openchat.jinja:15 {%- else %}
 			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.At(16, 1, runtime.StmtPrint)
 			w.WriteString("GPT4 Correct ")

@@ -73,6 +73,7 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 			w.At(24, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\nAssistant: </s>"))
 		} else {
+			// orion.jinja:25 {%- else %}
 			// orion.jinja:26 {{- message['content'] + '</s>' }}
 			w.At(26, 1, runtime.StmtPrint)
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))

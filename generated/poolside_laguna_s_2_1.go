@@ -161,6 +161,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(reasoningContent)
 					w.WriteString("</think>")
 				} else {
+					// poolside-Laguna-S-2.1.jinja:57 {%- else -%}
 					w.WriteString("</think>")
 				}
 				// poolside-Laguna-S-2.1.jinja:61 {%- if content -%}
@@ -240,6 +241,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		if enableThinking.Truthy() {
 			w.WriteString("<think>")
 		} else {
+			// poolside-Laguna-S-2.1.jinja:91 {%- else -%}
 			w.WriteString("</think>")
 		}
 	}

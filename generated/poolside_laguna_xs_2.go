@@ -102,6 +102,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 				w.At(31, 7, runtime.StmtSet)
 				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			} else {
+				// poolside-Laguna-XS.2.jinja:36 {%- else -%}
 				// poolside-Laguna-XS.2.jinja:37 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
 				w.At(37, 7, runtime.StmtSet)
 				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
@@ -153,9 +154,13 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
-					} else if w.At(66, 11, runtime.StmtIf); !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
+					} else {
+						// poolside-Laguna-XS.2.jinja:65 {%- else -%}
 						// poolside-Laguna-XS.2.jinja:66 {%- if not content.startswith('</think>') -%}
-						w.WriteString("</think>")
+						w.At(66, 11, runtime.StmtIf)
+						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
+							w.WriteString("</think>")
+						}
 					}
 					// poolside-Laguna-XS.2.jinja:70 {{- content -}}
 					w.At(70, 9, runtime.StmtPrint)
@@ -167,6 +172,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("\n")
 				} else {
+					// poolside-Laguna-XS.2.jinja:76 {%- else -%}
 					// poolside-Laguna-XS.2.jinja:78 {%- set reasoning_content = '' %}
 					w.At(78, 9, runtime.StmtSet)
 					reasoningContent = runtime.Str("")
@@ -206,6 +212,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 						w.WriteString("\n</think>\n")
 					} else {
+						// poolside-Laguna-XS.2.jinja:94 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS.2.jinja:98 {%- if content.strip() -%}
@@ -288,6 +295,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
+			// poolside-Laguna-XS.2.jinja:129 {%- else %}
 			w.WriteString("<think>")
 		}
 	}

@@ -132,6 +132,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					w.At(31, 17, runtime.StmtPrint)
 					w.Write(item2.Attr("text"))
 				} else {
+					// Qwen3.5-4B.jinja:32 {%- else %}
 					// Qwen3.5-4B.jinja:33 {{- raise_exception('Unexpected item type in content.') }}
 					w.At(33, 17, runtime.StmtPrint)
 					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
@@ -141,6 +142,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:36 {%- elif content is none or content is undefined %}
 			w.WriteString("")
 		} else {
+			// Qwen3.5-4B.jinja:38 {%- else %}
 			// Qwen3.5-4B.jinja:39 {{- raise_exception('Unexpected content type.') }}
 			w.At(39, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected content type.")))
@@ -184,16 +186,21 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		w.WriteString("<|im_end|>\n")
-	} else if w.At(62, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else {
+		// Qwen3.5-4B.jinja:61 {%- else %}
 		// Qwen3.5-4B.jinja:62 {%- if messages[0].role == 'system' %}
-		// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
-		w.At(63, 9, runtime.StmtSet)
-		content = runtime.FilterTrim(w.Capture(func() {
-			renderContent(messages.ItemInt(0).Attr("content"), runtime.Bool(false), runtime.Bool(true))
-		}), nil, nil)
-		// Qwen3.5-4B.jinja:64 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-		w.At(64, 9, runtime.StmtPrint)
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
+		w.At(62, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.Attr("role"), "system") {
+			// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
+			w.At(63, 9, runtime.StmtSet)
+			content = runtime.FilterTrim(w.Capture(func() {
+				renderContent(messages02.Attr("content"), runtime.Bool(false), runtime.Bool(true))
+			}), nil, nil)
+			// Qwen3.5-4B.jinja:64 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
+			w.At(64, 9, runtime.StmtPrint)
+			w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
+		}
 	}
 	// Qwen3.5-4B.jinja:67 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(67, 1, runtime.StmtSet)
@@ -276,14 +283,18 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen3.5-4B.jinja:92 {%- set reasoning_content = message.reasoning_content %}
 				w.At(92, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
-			} else if w.At(94, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content4) {
+			} else {
+				// Qwen3.5-4B.jinja:93 {%- else %}
 				// Qwen3.5-4B.jinja:94 {%- if '</think>' in content %}
-				// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(95, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// Qwen3.5-4B.jinja:96 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(96, 17, runtime.StmtSet)
-				content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(94, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content4) {
+					// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					w.At(95, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// Qwen3.5-4B.jinja:96 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					w.At(96, 17, runtime.StmtSet)
+					content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// Qwen3.5-4B.jinja:99 {%- set reasoning_content = reasoning_content|trim %}
 			w.At(99, 9, runtime.StmtSet)
@@ -295,6 +306,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				w.At(101, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
 			} else {
+				// Qwen3.5-4B.jinja:102 {%- else %}
 				// Qwen3.5-4B.jinja:103 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(103, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4)
@@ -326,11 +338,13 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 							w.At(112, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						} else {
+							// Qwen3.5-4B.jinja:113 {%- else %}
 							// Qwen3.5-4B.jinja:114 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							w.At(114, 25, runtime.StmtPrint)
 							w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						}
 					} else {
+						// Qwen3.5-4B.jinja:116 {%- else %}
 						// Qwen3.5-4B.jinja:117 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 						w.At(117, 21, runtime.StmtPrint)
 						w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
@@ -386,6 +400,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
+			// Qwen3.5-4B.jinja:143 {%- else %}
 			// Qwen3.5-4B.jinja:144 {{- raise_exception('Unexpected message role.') }}
 			w.At(144, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected message role.")))
@@ -400,6 +415,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
+			// Qwen3.5-4B.jinja:151 {%- else %}
 			w.WriteString("<think>\n")
 		}
 	}

@@ -75,6 +75,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.Write(jsonKey2)
 					w.WriteString(">")
 				} else {
+					// Qwen3-Coder.jinja:6 {%- else %}
 					// Qwen3-Coder.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.At(7, 17, runtime.StmtPrint)
 					w.WriteString("\n<")
@@ -99,6 +100,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		w.At(15, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// Qwen3-Coder.jinja:16 {%- else %}
 		// Qwen3-Coder.jinja:17 {%- set loop_messages = messages %}
 		w.At(17, 5, runtime.StmtSet)
 		loopMessages = messages
@@ -116,9 +118,13 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		// Qwen3-Coder.jinja:25 {{- "<|im_start|>system\n" + system_message }}
 		w.At(25, 5, runtime.StmtPrint)
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
-	} else if w.At(27, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else {
+		// Qwen3-Coder.jinja:26 {%- else %}
 		// Qwen3-Coder.jinja:27 {%- if tools is iterable and tools | length > 0 %}
-		w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
+		w.At(27, 5, runtime.StmtIf)
+		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
+		}
 	}
 	// Qwen3-Coder.jinja:31 {%- if tools is iterable and tools | length > 0 %}
 	w.At(31, 1, runtime.StmtIf)
@@ -219,9 +225,13 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	w.At(68, 1, runtime.StmtIf)
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
-	} else if w.At(71, 5, runtime.StmtIf); runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	} else {
+		// Qwen3-Coder.jinja:70 {%- else %}
 		// Qwen3-Coder.jinja:71 {%- if tools is iterable and tools | length > 0 %}
-		w.WriteString("<|im_end|>\n")
+		w.At(71, 5, runtime.StmtIf)
+		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			w.WriteString("<|im_end|>\n")
+		}
 	}
 	// Qwen3-Coder.jinja:75 {%- for message in loop_messages %}
 	w.At(75, 1, runtime.StmtFor)
@@ -312,6 +322,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
+			// Qwen3-Coder.jinja:111 {%- else %}
 			// Qwen3-Coder.jinja:112 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.At(112, 9, runtime.StmtPrint)
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))

@@ -57,6 +57,7 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.At(4, 9, runtime.StmtPrint)
 			w.Write(messages0.ItemStr("content"))
 		} else {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:5 {%- else %}
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
@@ -69,15 +70,21 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
-		// Qwen-Qwen2.5-7B-Instruct.jinja:15 {%- if messages[0]['role'] == 'system' %}
-		// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-		w.At(16, 9, runtime.StmtPrint)
-		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
-		w.WriteString("<|im_end|>\n")
 	} else {
-		w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
+		// Qwen-Qwen2.5-7B-Instruct.jinja:14 {%- else %}
+		// Qwen-Qwen2.5-7B-Instruct.jinja:15 {%- if messages[0]['role'] == 'system' %}
+		w.At(15, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.ItemStr("role"), "system") {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
+			w.At(16, 9, runtime.StmtPrint)
+			w.WriteString("<|im_start|>system\n")
+			w.WriteStr(messages02.ItemStr("content"))
+			w.WriteString("<|im_end|>\n")
+		} else {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:17 {%- else %}
+			w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
+		}
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:21 {%- for message in messages %}
 	w.At(21, 1, runtime.StmtFor)

@@ -68,13 +68,18 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else {
+		// Qwen-Qwen3-0.6B.jinja:12 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13 {%- if messages[0].role == 'system' %}
-		// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-		w.At(14, 9, runtime.StmtPrint)
-		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(messages.ItemInt(0).Attr("content"))
-		w.WriteString("<|im_end|>\n")
+		w.At(13, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.Attr("role"), "system") {
+			// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
+			w.At(14, 9, runtime.StmtPrint)
+			w.WriteString("<|im_start|>system\n")
+			w.WriteStr(messages02.Attr("content"))
+			w.WriteString("<|im_end|>\n")
+		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(17, 1, runtime.StmtSet)
@@ -135,14 +140,18 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
 				w.At(32, 13, runtime.StmtSet)
 				reasoningContent = message2ReasoningContent
-			} else if w.At(34, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), message2Content) {
+			} else {
+				// Qwen-Qwen3-0.6B.jinja:33 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34 {%- if '</think>' in message.content %}
-				// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(35, 17, runtime.StmtSet)
-				content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-				w.At(36, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(34, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), message2Content) {
+					// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
+					w.At(35, 17, runtime.StmtSet)
+					content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
+					w.At(36, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
 			w.At(39, 9, runtime.StmtIf)
@@ -159,6 +168,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</think>\n\n")
 					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
+					// Qwen-Qwen3-0.6B.jinja:42 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.At(43, 17, runtime.StmtPrint)
 					w.WriteString("<|im_start|>")
@@ -167,6 +177,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(content)
 				}
 			} else {
+				// Qwen-Qwen3-0.6B.jinja:45 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(46, 13, runtime.StmtPrint)
 				w.WriteString("<|im_start|>")
@@ -209,6 +220,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 						w.At(60, 21, runtime.StmtPrint)
 						w.Write(toolCallArguments)
 					} else {
+						// Qwen-Qwen3-0.6B.jinja:61 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62 {{- tool_call.arguments | tojson }}
 						w.At(62, 21, runtime.StmtPrint)
 						w.WriteJSON(toolCallArguments, nil, nil)

@@ -58,6 +58,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.At(4, 9, runtime.StmtPrint)
 			w.Write(messages0.ItemStr("content"))
 		} else {
+			// Qwen-QwQ-32B.jinja:5 {%- else %}
 			w.WriteString("")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
@@ -70,13 +71,18 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
-	} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	} else {
+		// Qwen-QwQ-32B.jinja:14 {%- else %}
 		// Qwen-QwQ-32B.jinja:15 {%- if messages[0]['role'] == 'system' %}
-		// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-		w.At(16, 9, runtime.StmtPrint)
-		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(messages.ItemInt(0).ItemStr("content"))
-		w.WriteString("<|im_end|>\n")
+		w.At(15, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.ItemStr("role"), "system") {
+			// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
+			w.At(16, 9, runtime.StmtPrint)
+			w.WriteString("<|im_start|>system\n")
+			w.WriteStr(messages02.ItemStr("content"))
+			w.WriteString("<|im_end|>\n")
+		}
 	}
 	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
 	w.At(19, 1, runtime.StmtFor)

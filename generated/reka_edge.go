@@ -207,6 +207,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				w.At(56, 13, runtime.StmtSet)
 				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n\n"))
 			} else {
+				// Reka-Edge.jinja:57 {%- else -%}
 				// Reka-Edge.jinja:58 {%- set preamble_ns.text = "system: " -%}
 				w.At(58, 13, runtime.StmtSet)
 				preambleNsText = runtime.Str("system: ")
@@ -375,6 +376,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 						w.At(127, 21, runtime.StmtSet)
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					} else {
+						// Reka-Edge.jinja:128 {%- else -%}
 						// Reka-Edge.jinja:129 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						w.At(129, 21, runtime.StmtSet)
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
@@ -427,6 +429,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			w.At(156, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: <think>\n")))
 		} else {
+			// Reka-Edge.jinja:157 {%- else -%}
 			// Reka-Edge.jinja:158 {%- set ns.out = ns.out ~ "assistant:" -%}
 			w.At(158, 9, runtime.StmtSet)
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant:")))

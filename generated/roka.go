@@ -109,6 +109,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 						w.At(48, 1, runtime.StmtSet)
 						call = tcFunction
 					} else {
+						// roka.jinja:49 {%- else -%}
 						// roka.jinja:50 {%- set call = tc -%}
 						w.At(50, 1, runtime.StmtSet)
 						call = tc
@@ -128,6 +129,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 						w.Write(callArguments)
 						w.WriteString("}")
 					} else {
+						// roka.jinja:55 {%- else %}
 						// roka.jinja:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
 						w.At(56, 1, runtime.StmtPrint)
 						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)

@@ -59,6 +59,7 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 			w.At(14, 1, runtime.StmtSet)
 			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		} else {
+			// seed_oss.jinja:15 {%- else %}
 			// seed_oss.jinja:16 {%- set content = message['content'] %}
 			w.At(16, 1, runtime.StmtSet)
 			content = message.ItemStr("content")

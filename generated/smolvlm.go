@@ -62,6 +62,7 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<end_of_utterance>\n")
 		} else {
+			// smolvlm.jinja:16 {%- else %}
 			// smolvlm.jinja:17 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.At(17, 1, runtime.StmtPrint)
 			w.WriteString("Assistant: ")

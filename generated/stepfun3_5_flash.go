@@ -117,13 +117,18 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
-	} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else {
+		// StepFun3.5-Flash.jinja:13 {%- else %}
 		// StepFun3.5-Flash.jinja:14 {%- if messages[0].role == 'system' %}
-		// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-		w.At(15, 9, runtime.StmtPrint)
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
-			renderContent(messages.ItemInt(0).Attr("content"))
-		}), runtime.Str("<|im_end|>\n"))
+		w.At(14, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.Attr("role"), "system") {
+			// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
+			w.At(15, 9, runtime.StmtPrint)
+			w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
+				renderContent(messages02.Attr("content"))
+			}), runtime.Str("<|im_end|>\n"))
+		}
 	}
 	// StepFun3.5-Flash.jinja:18 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(18, 1, runtime.StmtSet)
@@ -193,18 +198,23 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent = w.Capture(func() {
 					renderContent(message2ReasoningContent)
 				})
-			} else if w.At(35, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
-				// StepFun3.5-Flash.jinja:35 {%- if '</think>' in content %}
-				// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(36, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// StepFun3.5-Flash.jinja:37 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(37, 17, runtime.StmtSet)
-				content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
-				// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = '' %}
-				w.At(39, 17, runtime.StmtSet)
-				reasoningContent = runtime.Str("")
+				// StepFun3.5-Flash.jinja:34 {%- else %}
+				// StepFun3.5-Flash.jinja:35 {%- if '</think>' in content %}
+				w.At(35, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content2) {
+					// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					w.At(36, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// StepFun3.5-Flash.jinja:37 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					w.At(37, 17, runtime.StmtSet)
+					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				} else {
+					// StepFun3.5-Flash.jinja:38 {%- else %}
+					// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = '' %}
+					w.At(39, 17, runtime.StmtSet)
+					reasoningContent = runtime.Str("")
+				}
 			}
 			// StepFun3.5-Flash.jinja:42 {%- if loop.index0 > ns.last_query_index %}
 			w.At(42, 9, runtime.StmtIf)
@@ -213,6 +223,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				w.At(43, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
 			} else {
+				// StepFun3.5-Flash.jinja:44 {%- else %}
 				// StepFun3.5-Flash.jinja:45 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(45, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content2)

@@ -143,26 +143,31 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
-	} else if w.At(17, 5, runtime.StmtIf); runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	} else {
+		// StepFun3.7-Flash.jinja:16 {%- else %}
 		// StepFun3.7-Flash.jinja:17 {%- if messages[0].role == 'system' %}
-		w.WriteString("<|im_start|>system\n")
-		// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
-		w.At(19, 9, runtime.StmtIf)
-		if runtime.IsDefined(reasoningEffort, nil, nil) {
-			// StepFun3.7-Flash.jinja:20 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.At(20, 13, runtime.StmtPrint)
-			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
+		w.At(17, 5, runtime.StmtIf)
+		messages02 := messages.ItemInt(0)
+		if runtime.EqStr(messages02.Attr("role"), "system") {
+			w.WriteString("<|im_start|>system\n")
+			// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
+			w.At(19, 9, runtime.StmtIf)
+			if runtime.IsDefined(reasoningEffort, nil, nil) {
+				// StepFun3.7-Flash.jinja:20 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
+				w.At(20, 13, runtime.StmtPrint)
+				w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
+			}
+			// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
+			w.At(22, 9, runtime.StmtPrint)
+			w.WriteAdd(w.Capture(func() {
+				renderMessageContent(messages02)
+			}), runtime.Str("<|im_end|>\n"))
+		} else if w.At(23, 9, runtime.StmtIf); runtime.IsDefined(reasoningEffort, nil, nil) {
+			// StepFun3.7-Flash.jinja:23 {%- elif reasoning_effort is defined %}
+			// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
+			w.At(24, 9, runtime.StmtPrint)
+			w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 		}
-		// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-		w.At(22, 9, runtime.StmtPrint)
-		w.WriteAdd(w.Capture(func() {
-			renderMessageContent(messages.ItemInt(0))
-		}), runtime.Str("<|im_end|>\n"))
-	} else if w.At(23, 9, runtime.StmtIf); runtime.IsDefined(reasoningEffort, nil, nil) {
-		// StepFun3.7-Flash.jinja:23 {%- elif reasoning_effort is defined %}
-		// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-		w.At(24, 9, runtime.StmtPrint)
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 	}
 	// StepFun3.7-Flash.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	w.At(27, 1, runtime.StmtSet)
@@ -230,18 +235,23 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.7-Flash.jinja:42 {%- set reasoning_content = message.reasoning_content %}
 				w.At(42, 13, runtime.StmtSet)
 				reasoningContent = message3ReasoningContent
-			} else if w.At(44, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content) {
-				// StepFun3.7-Flash.jinja:44 {%- if '</think>' in content %}
-				// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-				w.At(45, 17, runtime.StmtSet)
-				reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// StepFun3.7-Flash.jinja:46 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-				w.At(46, 17, runtime.StmtSet)
-				content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			} else {
-				// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = '' %}
-				w.At(48, 17, runtime.StmtSet)
-				reasoningContent = runtime.Str("")
+				// StepFun3.7-Flash.jinja:43 {%- else %}
+				// StepFun3.7-Flash.jinja:44 {%- if '</think>' in content %}
+				w.At(44, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content) {
+					// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					w.At(45, 17, runtime.StmtSet)
+					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					// StepFun3.7-Flash.jinja:46 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					w.At(46, 17, runtime.StmtSet)
+					content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				} else {
+					// StepFun3.7-Flash.jinja:47 {%- else %}
+					// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = '' %}
+					w.At(48, 17, runtime.StmtSet)
+					reasoningContent = runtime.Str("")
+				}
 			}
 			// StepFun3.7-Flash.jinja:54 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
 			w.At(54, 9, runtime.StmtIf)
@@ -250,6 +260,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				w.At(55, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
+				// StepFun3.7-Flash.jinja:56 {%- else %}
 				// StepFun3.7-Flash.jinja:57 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.At(57, 13, runtime.StmtPrint)
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n"), content)

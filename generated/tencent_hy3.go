@@ -154,6 +154,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.At(31, 9, runtime.StmtSet)
 			preservedThinking = runtime.Bool(false)
 		} else {
+			// tencent-Hy3.jinja:32 {%- else %}
 			// tencent-Hy3.jinja:33 {%- set preserved_thinking = true %}
 			w.At(33, 9, runtime.StmtSet)
 			preservedThinking = runtime.Bool(true)
@@ -181,6 +182,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.At(44, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
+			// tencent-Hy3.jinja:45 {%- else %}
 			// tencent-Hy3.jinja:46 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
 			w.At(46, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
@@ -234,6 +236,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			// tencent-Hy3.jinja:69 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
+			// tencent-Hy3.jinja:71 {%- else -%}
 			// tencent-Hy3.jinja:72 {{- content }}
 			w.At(72, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -289,6 +292,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		if !runtime.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
+			// tencent-Hy3.jinja:94 {%- else %}
 			w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.")
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
@@ -343,6 +347,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("reasoning_effort:")
 			w.WriteStr(reasoningEffort)
 		} else {
+			// tencent-Hy3.jinja:117 {%- else %}
 			// tencent-Hy3.jinja:118 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
 			w.At(118, 9, runtime.StmtPrint)
 			w.WriteString("At the end of function call returns, you should print ")
@@ -401,6 +406,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					w.At(137, 17, runtime.StmtSet)
 					rc = message2.ItemStr("reasoning")
 				} else {
+					// tencent-Hy3.jinja:138 {%- else %}
 					// tencent-Hy3.jinja:139 {%- set rc = none %}
 					w.At(139, 17, runtime.StmtSet)
 					rc = runtime.None()
@@ -414,51 +420,59 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						visibleText(message2.ItemStr("content"))
 					}))
 				} else {
+					// tencent-Hy3.jinja:143 {%- else %}
 					// tencent-Hy3.jinja:144 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					w.At(144, 17, runtime.StmtSet)
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
-			} else if w.At(147, 13, runtime.StmtIf); (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
+			} else {
+				// tencent-Hy3.jinja:146 {%- else %}
 				// tencent-Hy3.jinja:147 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				w.At(148, 17, runtime.StmtIf)
-				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
-					// tencent-Hy3.jinja:149 {%- set rc = message['reasoning_content'] %}
-					w.At(149, 21, runtime.StmtSet)
-					rc = message2.ItemStr("reasoning_content")
-				} else if w.At(150, 21, runtime.StmtIf); runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
-					// tencent-Hy3.jinja:150 {%- elif 'reasoning' in message and message['reasoning'] is string %}
-					// tencent-Hy3.jinja:151 {%- set rc = message['reasoning'] %}
-					w.At(151, 21, runtime.StmtSet)
-					rc = message2.ItemStr("reasoning")
+				w.At(147, 13, runtime.StmtIf)
+				if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
+					// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
+					w.At(148, 17, runtime.StmtIf)
+					if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
+						// tencent-Hy3.jinja:149 {%- set rc = message['reasoning_content'] %}
+						w.At(149, 21, runtime.StmtSet)
+						rc = message2.ItemStr("reasoning_content")
+					} else if w.At(150, 21, runtime.StmtIf); runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+						// tencent-Hy3.jinja:150 {%- elif 'reasoning' in message and message['reasoning'] is string %}
+						// tencent-Hy3.jinja:151 {%- set rc = message['reasoning'] %}
+						w.At(151, 21, runtime.StmtSet)
+						rc = message2.ItemStr("reasoning")
+					} else {
+						// tencent-Hy3.jinja:152 {%- else %}
+						// tencent-Hy3.jinja:153 {%- set rc = none %}
+						w.At(153, 21, runtime.StmtSet)
+						rc = runtime.None()
+					}
+					// tencent-Hy3.jinja:155 {%- if rc is not none %}
+					w.At(155, 17, runtime.StmtIf)
+					if !runtime.IsNone(rc, nil, nil) {
+						// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
+						w.At(156, 21, runtime.StmtSet)
+						content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+							visibleText(message2.ItemStr("content"))
+						}))
+					} else {
+						// tencent-Hy3.jinja:157 {%- else %}
+						// tencent-Hy3.jinja:158 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
+						w.At(158, 21, runtime.StmtSet)
+						content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+							visibleText(message2.ItemStr("content"))
+						}))
+					}
 				} else {
-					// tencent-Hy3.jinja:153 {%- set rc = none %}
-					w.At(153, 21, runtime.StmtSet)
-					rc = runtime.None()
-				}
-				// tencent-Hy3.jinja:155 {%- if rc is not none %}
-				w.At(155, 17, runtime.StmtIf)
-				if !runtime.IsNone(rc, nil, nil) {
-					// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					w.At(156, 21, runtime.StmtSet)
-					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(message2.ItemStr("content"))
-					}))
-				} else {
-					// tencent-Hy3.jinja:158 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					w.At(158, 21, runtime.StmtSet)
+					// tencent-Hy3.jinja:160 {%- else %}
+					// tencent-Hy3.jinja:161 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
+					w.At(161, 17, runtime.StmtSet)
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
-			} else {
-				// tencent-Hy3.jinja:161 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-				w.At(161, 17, runtime.StmtSet)
-				content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-					visibleText(message2.ItemStr("content"))
-				}))
 			}
 			// tencent-Hy3.jinja:164 {%- if prev_ns.is_tool %}
 			w.At(164, 9, runtime.StmtIf)
@@ -521,20 +535,25 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:184 {{- toolcalls_end_token + eos_token }}
 				w.At(184, 13, runtime.StmtPrint)
 				w.WriteAdd(toolcallsEndToken, eosToken)
-			} else if w.At(186, 13, runtime.StmtIf); (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
-				// tencent-Hy3.jinja:186 {%- if loop.last and raw_last_assistant %}
-				// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
-				w.At(187, 17, runtime.StmtPrint)
-				visibleText(message2.ItemStr("content"))
-			} else if w.At(188, 17, runtime.StmtIf); !(i3 == len(items3)-1) || isTraining.Truthy() {
-				// tencent-Hy3.jinja:188 {%- elif not loop.last or is_training %}
-				// tencent-Hy3.jinja:189 {{- content + eos_token }}
-				w.At(189, 17, runtime.StmtPrint)
-				w.WriteAdd(content2, eosToken)
 			} else {
-				// tencent-Hy3.jinja:191 {{- content }}
-				w.At(191, 17, runtime.StmtPrint)
-				w.Write(content2)
+				// tencent-Hy3.jinja:185 {%- else %}
+				// tencent-Hy3.jinja:186 {%- if loop.last and raw_last_assistant %}
+				w.At(186, 13, runtime.StmtIf)
+				if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
+					// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
+					w.At(187, 17, runtime.StmtPrint)
+					visibleText(message2.ItemStr("content"))
+				} else if w.At(188, 17, runtime.StmtIf); !(i3 == len(items3)-1) || isTraining.Truthy() {
+					// tencent-Hy3.jinja:188 {%- elif not loop.last or is_training %}
+					// tencent-Hy3.jinja:189 {{- content + eos_token }}
+					w.At(189, 17, runtime.StmtPrint)
+					w.WriteAdd(content2, eosToken)
+				} else {
+					// tencent-Hy3.jinja:190 {%- else %}
+					// tencent-Hy3.jinja:191 {{- content }}
+					w.At(191, 17, runtime.StmtPrint)
+					w.Write(content2)
+				}
 			}
 			// tencent-Hy3.jinja:194 {%- set prev_ns.is_tool = false %}
 			w.At(194, 9, runtime.StmtSet)
@@ -595,6 +614,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				w.At(217, 13, runtime.StmtPrint)
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)
 			} else {
+				// tencent-Hy3.jinja:218 {%- else %}
 				// tencent-Hy3.jinja:219 {{- assistant_token }}
 				w.At(219, 13, runtime.StmtPrint)
 				w.Write(assistantToken)

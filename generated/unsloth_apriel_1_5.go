@@ -168,12 +168,14 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 						// unsloth-Apriel-1.5.jinja:53 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
+						// unsloth-Apriel-1.5.jinja:55 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56 {{- raise_exception('Unrecognized content type!') }}
 						w.At(56, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
+				// unsloth-Apriel-1.5.jinja:59 {%- else %}
 				// unsloth-Apriel-1.5.jinja:60 {{- message['content'] }}
 				w.At(60, 13, runtime.StmtPrint)
 				w.Write(messageContent)
@@ -191,6 +193,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n<|end|>\n")
 			} else {
+				// unsloth-Apriel-1.5.jinja:66 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.At(67, 13, runtime.StmtPrint)
 				w.WriteString("<|content|>\n")
@@ -210,11 +213,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.At(72, 17, runtime.StmtSet)
 					systemMessage = messageContent3
 				} else {
+					// unsloth-Apriel-1.5.jinja:73 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74 {%- set system_message = message['content'][0]['text'] %}
 					w.At(74, 17, runtime.StmtSet)
 					systemMessage = messageContent3.ItemInt(0).ItemStr("text")
 				}
 			} else {
+				// unsloth-Apriel-1.5.jinja:76 {%- else %}
 				// unsloth-Apriel-1.5.jinja:77 {%- set system_message = '' %}
 				w.At(77, 13, runtime.StmtSet)
 				systemMessage = runtime.Str("")
@@ -231,6 +236,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(availableToolsString)
 				w.WriteString("\n<|end|>\n")
 			} else {
+				// unsloth-Apriel-1.5.jinja:81 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
 				w.At(82, 13, runtime.StmtPrint)
 				w.WriteString("<|system|>\n")
@@ -259,6 +265,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.At(91, 17, runtime.StmtPrint)
 					w.Write(messageContent4.ItemInt(0).ItemStr("text"))
 				} else {
+					// unsloth-Apriel-1.5.jinja:92 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93 {{- message['content'] -}}
 					w.At(93, 17, runtime.StmtPrint)
 					w.Write(messageContent4)
@@ -327,6 +334,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.At(116, 13, runtime.StmtSet)
 				toolMessage = messageContent5
 			} else {
+				// unsloth-Apriel-1.5.jinja:117 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118 {%- set tool_message = message['content'][0]['text'] %}
 				w.At(118, 13, runtime.StmtSet)
 				toolMessage = messageContent5.ItemInt(0).ItemStr("text")

@@ -97,6 +97,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		} else {
+			// unsloth-MiniMax-M2.jinja:22 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:23 {{- content }}
 			w.At(23, 9, runtime.StmtPrint)
 			w.Write(content)
@@ -113,6 +114,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.At(29, 9, runtime.StmtPrint)
 			visibleText(systemMessage2.Attr("content"))
 		} else {
+			// unsloth-MiniMax-M2.jinja:30 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31 {%- if model_identity is not defined -%}
 			w.At(31, 9, runtime.StmtIf)
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
@@ -250,33 +252,38 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:91 {%- set reasoning_content = message.reasoning_content %}
 				w.At(91, 13, runtime.StmtSet)
 				reasoningContent = messageReasoningContent
-			} else if w.At(93, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), content2) {
+			} else {
+				// unsloth-MiniMax-M2.jinja:92 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93 {%- if '</think>' in content %}
-				// unsloth-MiniMax-M2.jinja:95 {%- set parts = content.split('</think>') %}
-				w.At(95, 17, runtime.StmtSet)
-				parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
-				// unsloth-MiniMax-M2.jinja:96 {%- for part in parts %}
-				w.At(96, 17, runtime.StmtFor)
-				items3 := runtime.Iterate(w, parts)
-				for i3 := range items3 {
-					part := items3[i3]
-					var reasoningContent2 runtime.Value
-					// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}
-					w.At(97, 21, runtime.StmtIf)
-					if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
-						// unsloth-MiniMax-M2.jinja:98 {%- set reasoning_content = part.strip('\n') %}
-						w.At(98, 25, runtime.StmtSet)
-						reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
-						// unsloth-MiniMax-M2.jinja:99 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-						w.At(99, 25, runtime.StmtSet)
-						reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
-						// unsloth-MiniMax-M2.jinja:100 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-						w.At(100, 25, runtime.StmtSet)
-						reasoningContent2 = runtime.CallMethod(reasoningContent2, "strip", []runtime.Value{runtime.Str("\n")}, nil)
-					} else {
-						// unsloth-MiniMax-M2.jinja:102 {%- set content = part.strip('\n') %}
-						w.At(102, 25, runtime.StmtSet)
-						_ = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+				w.At(93, 13, runtime.StmtIf)
+				if runtime.In(runtime.Str("</think>"), content2) {
+					// unsloth-MiniMax-M2.jinja:95 {%- set parts = content.split('</think>') %}
+					w.At(95, 17, runtime.StmtSet)
+					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+					// unsloth-MiniMax-M2.jinja:96 {%- for part in parts %}
+					w.At(96, 17, runtime.StmtFor)
+					items3 := runtime.Iterate(w, parts)
+					for i3 := range items3 {
+						part := items3[i3]
+						var reasoningContent2 runtime.Value
+						// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}
+						w.At(97, 21, runtime.StmtIf)
+						if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
+							// unsloth-MiniMax-M2.jinja:98 {%- set reasoning_content = part.strip('\n') %}
+							w.At(98, 25, runtime.StmtSet)
+							reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							// unsloth-MiniMax-M2.jinja:99 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
+							w.At(99, 25, runtime.StmtSet)
+							reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
+							// unsloth-MiniMax-M2.jinja:100 {%- set reasoning_content = reasoning_content.strip('\n') -%}
+							w.At(100, 25, runtime.StmtSet)
+							reasoningContent2 = runtime.CallMethod(reasoningContent2, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+						} else {
+							// unsloth-MiniMax-M2.jinja:101 {%- else -%}
+							// unsloth-MiniMax-M2.jinja:102 {%- set content = part.strip('\n') %}
+							w.At(102, 25, runtime.StmtSet)
+							_ = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+						}
 					}
 				}
 			}
@@ -366,6 +373,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.At(133, 13, runtime.StmtSet)
 				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
 			} else {
+				// unsloth-MiniMax-M2.jinja:134 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135 {%- set last_tool_call.name = none -%}
 				w.At(135, 13, runtime.StmtSet)
 				lastToolCallName = runtime.None()
@@ -398,6 +406,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
+				// unsloth-MiniMax-M2.jinja:150 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151 {%- for tr in message.content -%}
 				w.At(151, 9, runtime.StmtFor)
 				for _, tr := range runtime.Iterate(w, messageContent) {

@@ -68,6 +68,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			w.At(10, 9, runtime.StmtSet)
 			systemMessage = messages0Content
 		} else {
+			// unsloth-mistral-Devstral-Small-2507.jinja:11 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:12 {%- set system_message = messages[0]['content'][0]['text'] %}
 			w.At(12, 9, runtime.StmtSet)
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
@@ -76,6 +77,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 		w.At(14, 5, runtime.StmtSet)
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
+		// unsloth-mistral-Devstral-Small-2507.jinja:15 {%- else %}
 		// unsloth-mistral-Devstral-Small-2507.jinja:16 {%- set system_message = default_system_message %}
 		w.At(16, 5, runtime.StmtSet)
 		systemMessage = defaultSystemMessage
@@ -126,6 +128,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				w.WriteStr(messageContent)
 				w.WriteString("[/INST]")
 			} else {
+				// unsloth-mistral-Devstral-Small-2507.jinja:41 {%- else %}
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43 {%- for block in message['content'] %}
 				w.At(43, 13, runtime.StmtFor)
@@ -142,6 +145,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 							w.At(48, 25, runtime.StmtPrint)
 							w.Write(blockText)
 						} else {
+							// unsloth-mistral-Devstral-Small-2507.jinja:49 {%- else %}
 							// unsloth-mistral-Devstral-Small-2507.jinja:50 {{- block['content'] }}
 							w.At(50, 25, runtime.StmtPrint)
 							w.Write(block.ItemStr("content"))
@@ -150,6 +154,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 						// unsloth-mistral-Devstral-Small-2507.jinja:53 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
+						// unsloth-mistral-Devstral-Small-2507.jinja:55 {%- else %}
 						// unsloth-mistral-Devstral-Small-2507.jinja:56 {{- raise_exception('Only text and image blocks are supported in message content!') }}
 						w.At(56, 21, runtime.StmtPrint)
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
@@ -169,6 +174,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				w.WriteStr(messageContent2)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
+				// unsloth-mistral-Devstral-Small-2507.jinja:65 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.At(66, 13, runtime.StmtPrint)
 				w.WriteString("[SYSTEM_PROMPT]")
@@ -185,6 +191,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				w.At(72, 13, runtime.StmtPrint)
 				w.Write(messageContent3)
 			} else {
+				// unsloth-mistral-Devstral-Small-2507.jinja:73 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74 {{- message['content'][0]['text'] }}
 				w.At(74, 13, runtime.StmtPrint)
 				w.Write(messageContent3.ItemInt(0).ItemStr("text"))
@@ -229,6 +236,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				w.At(94, 13, runtime.StmtSet)
 				content = messageContent4.Attr("content")
 			} else {
+				// unsloth-mistral-Devstral-Small-2507.jinja:95 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96 {%- set content = message.content %}
 				w.At(96, 13, runtime.StmtSet)
 				content = messageContent4
@@ -239,6 +247,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
+			// unsloth-mistral-Devstral-Small-2507.jinja:100 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
 			w.At(101, 9, runtime.StmtPrint)
 			w.Write(runtime.RaiseException(runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))

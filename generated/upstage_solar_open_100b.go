@@ -204,6 +204,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			w.At(80, 9, runtime.StmtPrint)
 			w.WriteJSON(toolArguments, nil, nil)
 		} else {
+			// upstage-Solar-Open-100B.jinja:81 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82 {{- tool_arguments }}
 			w.At(82, 9, runtime.StmtPrint)
 			w.Write(toolArguments)
@@ -348,6 +349,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<|calls|>")
 			} else {
+				// upstage-Solar-Open-100B.jinja:145 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.At(146, 13, runtime.StmtPrint)
 				w.WriteString("<|begin|>assistant<|content|>")

@@ -85,6 +85,9 @@ type If struct {
 	Cond Expr
 	Then []Stmt
 	Else []Stmt
+	// ElseAt is where the else keyword of Else is; the zero Pos for an elif chain's
+	// link (Else holds only the elif's If) or when there is no else.
+	ElseAt Pos
 }
 
 // For is a for loop. Body's scope is entered for every item after Target is assigned.

@@ -195,13 +195,13 @@ func (l *lowerer) scoped(f *frame, p Pos, nodes []syntax.Node) Stmt {
 
 func (l *lowerer) ifStmt(f *frame, n *syntax.If) Stmt {
 	s := &If{At: At{n.P}, Cond: l.expr(f, n.Test), Then: l.stmts(f, n.Body)}
-	tail := &s.Else
+	last := s
 	for _, e := range n.Elifs {
 		elif := &If{At: At{e.P}, Cond: l.expr(f, e.Test), Then: l.stmts(f, e.Body)}
-		*tail = []Stmt{elif}
-		tail = &elif.Else
+		last.Else = []Stmt{elif}
+		last = elif
 	}
-	*tail = l.stmts(f, n.Else)
+	last.Else, last.ElseAt = l.stmts(f, n.Else), n.ElsePos
 	return s
 }
 

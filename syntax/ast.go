@@ -42,6 +42,8 @@ type If struct {
 	Body  []Node
 	Elifs []*If
 	Else  []Node
+	// ElsePos is where the else keyword is, the zero Pos without an else.
+	ElsePos Pos
 }
 
 // For is {% for target in iter [if test] [recursive] %}body{% else %}else{% endfor %}.

@@ -334,6 +334,7 @@ func (p *parser) parseIf(pos Pos) Node {
 			continue
 		}
 		if t.text == "else" {
+			result.ElsePos = t.pos
 			result.Else = p.parseStatements([]string{"endif"}, true)
 		}
 		return result

@@ -114,6 +114,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 						w.At(48, 1, runtime.StmtSet)
 						call = tcFunction
 					} else {
+						// model:49 {%- else -%}
 						// model:50 {%- set call = tc -%}
 						w.At(50, 1, runtime.StmtSet)
 						call = tc
@@ -133,6 +134,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 						w.Write(callArguments)
 						w.WriteString("}")
 					} else {
+						// model:55 {%- else %}
 						// model:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
 						w.At(56, 1, runtime.StmtPrint)
 						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)
