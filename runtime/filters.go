@@ -34,7 +34,7 @@ func init() {
 		"selectattr": FilterSelectattr, "slice": FilterSlice, "sort": FilterSort,
 		"string": FilterString, "striptags": FilterStriptags, "sum": FilterSum, "title": FilterTitle,
 		"tojson": FilterTojson, "trim": FilterTrim, "truncate": FilterTruncate, "unique": FilterUnique,
-		"upper": FilterUpper, "urlencode": FilterUrlencode, "wordcount": FilterWordcount,
+		"upper": FilterUpper, "urlencode": FilterUrlencode, "urlize": FilterUrlize, "wordcount": FilterWordcount,
 		"wordwrap": FilterWordwrap, "xmlattr": FilterXmlattr,
 	}
 }
@@ -246,7 +246,7 @@ func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
 	case f == 1:
 		return Str("1 Byte")
 	case f < base:
-		return Str(strconv.Itoa(int(f)) + " Bytes")
+		return Str(floatToInt(f).String() + " Bytes")
 	}
 	unit := 0.0
 	for i, p := range prefixes {
@@ -507,12 +507,17 @@ func FilterInt(v Value, args []Value, kwargs []Kwarg) Value {
 	case KindBool:
 		return Int(v.n)
 	case KindFloat:
+		// int(nan) is a ValueError, which int(float(nan)) repeats: the default
+		if math.IsNaN(v.float()) {
+			return def
+		}
 		return floatToInt(v.float())
 	case KindString:
 		if i, ok := parsePyInt(v.str(), base); ok {
 			return i
 		}
-		if f, ok := parsePyFloat(v.str()); ok {
+		// int(float(s)), where the OverflowError of inf and ValueError of nan give the default
+		if f, ok := parsePyFloat(v.str()); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return floatToInt(f)
 		}
 		return def
@@ -587,6 +592,9 @@ func parsePyInt(s string, base int) (Value, bool) {
 	}
 	if s == "" || strings.Contains(s, "__") || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || base < 2 || base > 36 {
 		return Value{}, false
+	}
+	if base&(base-1) != 0 && len(s)-strings.Count(s, "_") > maxStrDigits {
+		return Value{}, false // Python's ValueError for too many digits
 	}
 	b, ok := new(big.Int).SetString(sign+strings.ReplaceAll(s, "_", ""), base)
 	if !ok {
@@ -865,18 +873,29 @@ func FilterRound(v Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "type %s doesn't define __round__ method", v.TypeName())
 	}
 	prec := optInt(a[0], 0)
-	f := toFloat(v)
-	p := math.Pow(10, float64(prec))
-	switch method {
-	case "ceil":
-		return Float(math.Ceil(f*p) / p)
-	case "floor":
-		return Float(math.Floor(f*p) / p)
+	if method != "common" {
+		return roundCeilFloor(v, prec, method == "ceil")
 	}
 	if v.kind != KindFloat {
 		return roundInt(v.bigInt(), prec)
 	}
-	return Float(roundHalfEven(f, prec))
+	return Float(roundHalfEven(toFloat(v), prec))
+}
+
+// roundCeilFloor is Jinja2's round with method ceil or floor:
+// math.ceil(value * 10**precision) / 10**precision (math.floor for floor), in Python's
+// arithmetic: math.ceil gives an int, so a zero result is 0.0, never -0.0.
+func roundCeilFloor(v Value, prec int, ceil bool) Value {
+	unit := Pow(Int(10), Int(int64(prec)))
+	scaled := Mul(v, unit)
+	if scaled.kind == KindFloat {
+		if ceil {
+			scaled = floatToInt(math.Ceil(scaled.float()))
+		} else {
+			scaled = floatToInt(math.Floor(scaled.float()))
+		}
+	}
+	return Div(scaled, unit)
 }
 
 // roundInt is Python's round(int, ndigits): the int itself when ndigits >= 0, else
@@ -1032,7 +1051,7 @@ func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterTitle is Jinja2's title: each word (split at whitespace, -, (, {, [ and <)
-// with its first character upper-cased and the rest lowered.
+// with its first character upper-cased and the rest lowered, as a plain str.
 func FilterTitle(v Value, args []Value, kwargs []Kwarg) Value {
 	noArgs("title", args, kwargs)
 	s := softStr(v).str()
@@ -1051,7 +1070,8 @@ func FilterTitle(v Value, args []Value, kwargs []Kwarg) Value {
 			lowerRune(&b, s, i, r)
 		}
 	}
-	return sameKind(softStr(v), b.String())
+	// "".join of the words is a plain str, even for a Markup value
+	return Str(b.String())
 }
 
 // FilterTojson is transformers' tojson (json.dumps, non-ASCII kept).
@@ -1067,31 +1087,38 @@ func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterTruncate is truncate(s, length=255, killwords=False, end='...', leeway=None).
 func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("truncate", args, kwargs, "length", "killwords", "end", "leeway")
-	s := softStr(v).str()
 	length := optInt(a[0], 255)
-	end := "..."
+	end := Str("...")
 	if given(a[2]) {
-		end = a[2].String()
+		end = a[2]
 	}
 	leeway := optInt(a[3], 5)
-	endLen := utf8.RuneCountInString(end)
+	endLen := Len(end)
 	if length < endLen {
 		throw(AssertionError, "expected length >= %d, got %d", endLen, length)
 	}
 	if leeway < 0 {
 		throw(AssertionError, "expected leeway >= 0, got %d", leeway)
 	}
-	if utf8.RuneCountInString(s) <= length+leeway {
-		return Str(s)
+	// Jinja2 does not convert the value to str: a list, dict or undefined value short
+	// enough is returned as it is, and len() of a number is a TypeError
+	if Len(v) <= length+leeway {
+		return v
 	}
-	head := Str(s).Slice(None(), Int(int64(length-endLen)), None()).str()
+	if v.kind == KindDict {
+		throw(TypeError, "unhashable type: 'slice'")
+	}
+	head := v.Slice(None(), Int(int64(length-endLen)), None())
 	if given(a[1]) && a[1].Truthy() {
-		return Str(head + end)
+		return Add(head, end)
 	}
-	if i := strings.LastIndexByte(head, ' '); i >= 0 {
-		head = head[:i]
+	if head.kind != KindString {
+		throw(AttributeError, "'%s' object has no attribute 'rsplit'", head.TypeName())
 	}
-	return Str(head + end)
+	if i := strings.LastIndexByte(head.str(), ' '); i >= 0 {
+		head = sameKind(head, head.str()[:i])
+	}
+	return Add(head, end)
 }
 
 // FilterUnique is unique(value, case_sensitive=False, attribute=None).
@@ -1203,7 +1230,7 @@ func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 	return Str(wordwrap(v.str(), tw, wrap))
 }
 
-// FilterXmlattr is xmlattr(d, autospace=True).
+// FilterXmlattr is xmlattr(d, autospace=True), a plain str of escaped attributes.
 func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("xmlattr", args, kwargs, "autospace")
 	d := v.AsDict()
@@ -1225,5 +1252,6 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 	if s != "" && (!given(a[0]) || a[0].Truthy()) {
 		s = " " + s
 	}
-	return Markup(s)
+	// the result is Markup only where autoescape is on, which it is not in transformers
+	return Str(s)
 }

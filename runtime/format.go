@@ -232,7 +232,12 @@ func truncateRunes(s string, n int) string {
 }
 
 func pctInt(i *big.Int, base int, spec pctSpec, alt bool) string {
-	digits := new(big.Int).Abs(i).Text(base)
+	var digits string
+	if base == 10 {
+		digits = string(appendDecimal(nil, new(big.Int).Abs(i)))
+	} else {
+		digits = new(big.Int).Abs(i).Text(base)
+	}
 	if spec.prec > len(digits) {
 		digits = strings.Repeat("0", spec.prec-len(digits)) + digits
 	}
@@ -712,7 +717,7 @@ func formatSpec(v Value, spec string) string {
 			}
 			digits, negative = string(rune(i.Int64())), false
 		default:
-			digits = abs.Text(10)
+			digits = string(appendDecimal(nil, abs))
 		}
 		if typ == 'n' && group != "" {
 			throw(ValueError, "Cannot specify '%s' with 'n'.", group)

@@ -244,7 +244,7 @@ func appendJSONScalar(b []byte, v Value) []byte {
 		return append(b, "false"...)
 	case KindInt:
 		if v.ptr != nil {
-			return v.bigInt().Append(b, 10)
+			return appendDecimal(b, v.bigInt())
 		}
 		return strconv.AppendInt(b, v.n, 10)
 	case KindFloat:

@@ -1,6 +1,10 @@
 package runtime
 
 import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -142,6 +146,18 @@ var intMethods = map[string]method{
 		noArgs("bit_length", a, k)
 		return Int(int64(r.bigInt().BitLen()))
 	},
+	"bit_count": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("bit_count", a, k)
+		n := 0
+		for _, w := range r.bigInt().Bits() {
+			n += bits.OnesCount(uint(w))
+		}
+		return Int(int64(n))
+	},
+	"as_integer_ratio": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("as_integer_ratio", a, k)
+		return NewTuple(BigInt(r.bigInt()), Int(1))
+	},
 	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("conjugate", a, k); return r },
 }
 
@@ -149,9 +165,50 @@ var floatMethods = map[string]method{
 	"is_integer": func(r Value, a []Value, k []Kwarg) Value {
 		noArgs("is_integer", a, k)
 		f := r.float()
-		return Bool(f == float64(int64(f)))
+		return Bool(!math.IsInf(f, 0) && f == math.Trunc(f))
 	},
+	"as_integer_ratio": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("as_integer_ratio", a, k)
+		f := r.float()
+		switch {
+		case math.IsInf(f, 0):
+			throw(OverflowError, "cannot convert Infinity to integer ratio")
+		case math.IsNaN(f):
+			throw(ValueError, "cannot convert NaN to integer ratio")
+		}
+		q := new(big.Rat).SetFloat64(f)
+		return NewTuple(BigInt(q.Num()), BigInt(q.Denom()))
+	},
+	"hex":       func(r Value, a []Value, k []Kwarg) Value { noArgs("hex", a, k); return Str(floatHex(r.float())) },
 	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("conjugate", a, k); return r },
+}
+
+// floatHex is Python's float.hex(): "0x1.8000000000000p+0" for 1.5, the 13 hex digits
+// of the fraction in full; subnormals have a leading 0 and exponent -1022.
+func floatHex(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	sign := ""
+	if math.Signbit(f) {
+		sign = "-"
+	}
+	if f == 0 {
+		return sign + "0x0.0p+0"
+	}
+	b := math.Float64bits(f)
+	exp := int(b>>52) & 0x7ff
+	frac := b & (1<<52 - 1)
+	lead := "1"
+	if exp == 0 {
+		lead, exp = "0", 1 // subnormal
+	}
+	return fmt.Sprintf("%s0x%s.%013xp%+d", sign, lead, frac, exp-1023)
 }
 
 // unsafeMethods are the mutating methods ImmutableSandboxedEnvironment refuses.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -41,6 +42,29 @@ func appendStr(b []byte, v Value) []byte {
 	return appendRepr(b, v, 0)
 }
 
+// maxStrDigits is Python's limit on the digits of an int converted to or from decimal
+// text (sys.get_int_max_str_digits()).
+const maxStrDigits = 4300
+
+// appendDecimal appends the decimal digits of i, raising Python's ValueError for an int
+// of more than maxStrDigits digits.
+func appendDecimal(b []byte, i *big.Int) []byte {
+	// an int of 14286 bits or more is at least 2**14285, which has 4301 digits
+	if i.BitLen() < 14286 {
+		n := len(b)
+		b = i.Append(b, 10)
+		digits := len(b) - n
+		if i.Sign() < 0 {
+			digits-- // the minus sign
+		}
+		if digits <= maxStrDigits {
+			return b
+		}
+	}
+	throw(ValueError, "Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", maxStrDigits)
+	return nil
+}
+
 // appendRepr appends Python's repr(v).
 func appendRepr(b []byte, v Value, depth int) []byte {
 	if depth > maxReprDepth {
@@ -58,7 +82,7 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		return append(b, "False"...)
 	case KindInt:
 		if v.ptr != nil {
-			return v.bigInt().Append(b, 10)
+			return appendDecimal(b, v.bigInt())
 		}
 		return strconv.AppendInt(b, v.n, 10)
 	case KindFloat:

@@ -128,6 +128,7 @@ func IsTrue(v Value, args []Value, kwargs []Kwarg) bool {
 // IsFilter reports whether value names a filter.
 func IsFilter(v Value, args []Value, kwargs []Kwarg) bool {
 	noArgs("filter", args, kwargs)
+	checkHashable(v) // value in the dict of filters
 	_, ok := Filters[v.str()]
 	return v.kind == KindString && ok
 }
@@ -135,6 +136,7 @@ func IsFilter(v Value, args []Value, kwargs []Kwarg) bool {
 // IsTest reports whether value names a test.
 func IsTest(v Value, args []Value, kwargs []Kwarg) bool {
 	noArgs("test", args, kwargs)
+	checkHashable(v) // value in the dict of tests
 	_, ok := Tests[v.str()]
 	return v.kind == KindString && ok
 }

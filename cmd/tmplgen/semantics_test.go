@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +48,8 @@ func (s snippet) request() json.RawMessage {
 
 // TestSemantics compiles every snippet of testdata/semantics/snippets.json with the
 // real pipeline, renders it and compares with the Python Jinja2 rendering recorded in
-// expected.json: the same bytes, or an error where Jinja2 raised one.
+// expected.json: the same bytes, or an error where Jinja2 raised one, at the template
+// line Jinja2's traceback names.
 func TestSemantics(t *testing.T) {
 	var snippets []snippet
 	readJSON(t, filepath.Join(semanticsDir, "snippets.json"), &snippets)
@@ -57,6 +59,11 @@ func TestSemantics(t *testing.T) {
 	// without failing, and a failure when one starts to match (to take it off the list)
 	var knownDifferences map[string]string
 	readJSON(t, filepath.Join(semanticsDir, "known_differences.json"), &knownDifferences)
+	// the template line Jinja2's traceback names for an error raised while rendering
+	var errorLines map[string]struct {
+		Line int `json:"line"`
+	}
+	readJSON(t, filepath.Join(semanticsDir, "expected.json"), &errorLines)
 
 	srcs := make([]source, 0, len(snippets))
 	pairs := make([]checkPair, 0, len(snippets))
@@ -113,6 +120,19 @@ func TestSemantics(t *testing.T) {
 			continue
 		}
 		reason, known := knownDifferences[p.template]
+		if want := errorLines[p.template].Line; want > 0 && got[i].Error != nil {
+			line := errorLine(*got[i].Error, p.template+".jinja")
+			lineReason, knownLine := knownLineDifferences[p.template]
+			switch {
+			case line == want && knownLine:
+				t.Errorf("%s now reports Jinja2's error line: take it off knownLineDifferences", p.template)
+			case line != want && knownLine:
+				t.Logf("known difference %s (%s): Jinja2 reports line %d; got %s", p.template, lineReason, want, *got[i].Error)
+			case line != want:
+				nfail++
+				t.Errorf("%s: Jinja2 reports the error at line %d; got %s", p.template, want, *got[i].Error)
+			}
+		}
 		if same(p.want, got[i]) {
 			if known {
 				t.Errorf("%s now matches Jinja2: take it off knownDifferences", p.template)
@@ -130,6 +150,23 @@ func TestSemantics(t *testing.T) {
 	if nfail > 0 {
 		t.Logf("%d of %d snippets differ from Python Jinja2", nfail, len(pairs))
 	}
+}
+
+// knownLineDifferences are the snippets whose error tmplgen reports at another line than
+// Jinja2's traceback, with the reason.
+var knownLineDifferences = map[string]string{
+	"elif_pos_06": "Jinja2 gives an elif the line of the first token of its condition, tmplgen the line of the elif keyword",
+}
+
+// errorLine returns the template line an error message of a render of file names
+// ("file:line:col ..."), or 0.
+func errorLine(msg, file string) int {
+	m := regexp.MustCompile(regexp.QuoteMeta(file) + `:([0-9]+):[0-9]+`).FindStringSubmatch(msg)
+	if m == nil {
+		return 0
+	}
+	line, _ := strconv.Atoi(m[1])
+	return line
 }
 
 // showResult prints a rendering for a mismatch report: a quoted prompt, or the error.

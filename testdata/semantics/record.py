@@ -10,7 +10,9 @@ conformance corpus was recorded with) from the request
      "bos": "<s>", "eos": "</s>", "chat_template_kwargs": <vars>}
 
 which is exactly the request cmd/tmplgen/semantics_test.go gives the compiled snippet.
-The answers go to expected.json as {"id": {"prompt": ...}} or {"id": {"error": ...}}.
+The answers go to expected.json as {"id": {"prompt": ...}} or {"id": {"error": ...}}; an
+error raised while rendering also records "line", the template line Jinja2's traceback
+names (the innermost frame of the template).
 
 Usage: python3 testdata/semantics/record.py [--oracle PATH/TO/hf_render.py]
 The output is deterministic: rerunning it on unchanged snippets rewrites the same bytes.
@@ -21,6 +23,7 @@ import json
 import os
 import re
 import sys
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ORACLE = os.path.join(HERE, "..", "..", "..", "shared", "oracle", "tools", "hf_render.py")
@@ -54,6 +57,14 @@ def request(snippet):
         "eos": "</s>",
         "chat_template_kwargs": snippet.get("vars", {}),
     }
+
+
+def template_line(e):
+    """The template line of the innermost frame of the template in e's traceback (Jinja2
+    rewrites the frames of compiled templates to name "<template>" and the template's
+    line), or None when no frame of the template raised it."""
+    lines = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<template>"]
+    return lines[-1] if lines else None
 
 
 def check(snippets):
@@ -99,6 +110,9 @@ def main():
             # addresses of objects are not reproducible; only the fact of an error is compared
             msg = ADDRESS_RE.sub("", "%s: %s" % (type(e).__name__, e))
             expected[s["id"]] = {"error": msg.encode("utf-8", "backslashreplace").decode("utf-8")}
+            line = template_line(e)
+            if line is not None:
+                expected[s["id"]]["line"] = line
             continue
         if ADDRESS_RE.search(prompt):
             unstable.append("%s prints an object address, which is not reproducible: %r" % (s["id"], prompt))
