@@ -14,23 +14,7 @@ import (
 // request with encoding/json keeping key order (as its users must, for tojson and dict
 // iteration), builds its variables and renders. Pairs the template refuses are left out.
 func BenchmarkEndToEnd(b *testing.B) {
-	c := mustCorpus(b)
-	for _, t := range c.templates {
-		b.Run(t.name, func(b *testing.B) {
-			pt := prepareTemplate(t)
-			ran := false
-			for _, cs := range c.cases {
-				p := preparePair(pt, cs.id, cs.tree, cs.raw)
-				if p.err != nil {
-					continue
-				}
-				ran = b.Run(cs.id, func(b *testing.B) { benchEndToEnd(b, pt, p, cs.raw) }) || ran
-			}
-			if !ran {
-				b.Skip("the template refuses every case")
-			}
-		})
-	}
+	benchCorpus(b, benchEndToEnd)
 }
 
 // benchEndToEnd runs the engine sub-benchmarks of one pair, from raw.

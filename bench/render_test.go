@@ -94,6 +94,12 @@ func mustCorpus(tb testing.TB) *corpus {
 // where the peer manages to parse and render it (see TestCoverage). Pairs the template
 // itself refuses (raise_exception) are left out.
 func BenchmarkRender(b *testing.B) {
+	benchCorpus(b, func(b *testing.B, _ *preparedTemplate, p *pair, _ []byte) { benchPair(b, p) })
+}
+
+// benchCorpus runs bench as <template>/<case> for every catalog template and oracle
+// case, leaving out the pairs the template refuses.
+func benchCorpus(b *testing.B, bench func(b *testing.B, pt *preparedTemplate, p *pair, raw []byte)) {
 	c := mustCorpus(b)
 	for _, t := range c.templates {
 		b.Run(t.name, func(b *testing.B) {
@@ -104,7 +110,7 @@ func BenchmarkRender(b *testing.B) {
 				if p.err != nil {
 					continue
 				}
-				ran = b.Run(cs.id, func(b *testing.B) { benchPair(b, p) }) || ran
+				ran = b.Run(cs.id, func(b *testing.B) { bench(b, pt, p, cs.raw) }) || ran
 			}
 			if !ran {
 				// Else the template level itself would be reported as a benchmark.
