@@ -334,7 +334,7 @@ func (l *lexer) exprToken(off int) (int, error) {
 	}
 	if n := matchName(s); n > 0 {
 		name := s[:n]
-		if r, _ := utf8.DecodeRuneInString(name); !(r == '_' || unicode.IsLetter(r)) {
+		if r, _ := utf8.DecodeRuneInString(name); !isNameStart(r) {
 			return 0, l.errorf(off, "Invalid character in identifier")
 		}
 		l.emit(tokName, off, name)
@@ -522,17 +522,25 @@ func matchInt(s string) (n, base int) {
 	return p, 10
 }
 
-// matchName matches a run of identifier characters (letters, digits, marks, underscore).
+// matchName matches a run of the characters Python accepts in identifiers (XID_Continue:
+// letters, letter numbers, marks, digits, connector punctuation, Other_ID_Start and
+// Other_ID_Continue such as ℘ and ·), as Jinja2's name pattern does.
 func matchName(s string) int {
 	n := 0
 	for n < len(s) {
 		r, size := utf8.DecodeRuneInString(s[n:])
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Pc, r)) {
+		if !(isNameStart(r) || unicode.IsDigit(r) || unicode.IsMark(r) || unicode.Is(unicode.Pc, r) || unicode.Is(unicode.Other_ID_Continue, r)) {
 			break
 		}
 		n += size
 	}
 	return n
+}
+
+// isNameStart reports whether an identifier may start with r (Python's XID_Start and
+// the underscore).
+func isNameStart(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
 }
 
 // matchString matches a quoted string literal with backslash escapes and returns its
