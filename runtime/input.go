@@ -71,6 +71,28 @@ type ServerFields struct {
 	ResponseFormat, JSONSchema, Grammar Value
 }
 
+// field returns the field of f that holds the request field name, nil for a name
+// llama-server does not read there.
+func (f *ServerFields) field(name string) *Value {
+	switch name {
+	case "tool_choice":
+		return &f.ToolChoice
+	case "parallel_tool_calls":
+		return &f.ParallelToolCalls
+	case "reasoning_format":
+		return &f.ReasoningFormat
+	case "reasoning_effort":
+		return &f.ReasoningEffort
+	case "response_format":
+		return &f.ResponseFormat
+	case "json_schema":
+		return &f.JSONSchema
+	case "grammar":
+		return &f.Grammar
+	}
+	return nil
+}
+
 // Continuation says whether the final message is continued, and what of it
 // (continue_final_message).
 type Continuation uint8
@@ -181,20 +203,6 @@ func ParseRequest(data []byte) (*Request, error) {
 			} else {
 				r.Documents = val
 			}
-		case "tool_choice":
-			r.Server.ToolChoice = val
-		case "parallel_tool_calls":
-			r.Server.ParallelToolCalls = val
-		case "reasoning_format":
-			r.Server.ReasoningFormat = val
-		case "reasoning_effort":
-			r.Server.ReasoningEffort = val
-		case "response_format":
-			r.Server.ResponseFormat = val
-		case "json_schema":
-			r.Server.JSONSchema = val
-		case "grammar":
-			r.Server.Grammar = val
 		case "continue_final_message":
 			c, err := parseContinuation(val)
 			if err != nil {
@@ -258,6 +266,10 @@ func ParseRequest(data []byte) (*Request, error) {
 			// (Lookup reads them first), llama-server lets kwargs replace its variables
 			for j, kk := range kd.keys {
 				r.Kwargs[kk.str()] = kd.vals[j]
+			}
+		default:
+			if f := r.Server.field(k.str()); f != nil {
+				*f = val
 			}
 		}
 	}
