@@ -3,7 +3,6 @@ package tmplgen_test
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
@@ -77,29 +76,6 @@ func Example_raiseException() {
 	}
 	// Output:
 	// refused: System role not supported
-}
-
-// The LlamaServer profile gives the prompt llama.cpp's llama-server builds for the same
-// request: here the system message merged into the user's, as it does for a template
-// without a system role, and the date it reads from the clock.
-func Example_llamaServer() {
-	req, err := tmplgen.ParseRequest([]byte(`{"messages": [
-		{"role": "system", "content": "Be brief."},
-		{"role": "user", "content": "Hi!"}
-	], "bos_token": "<bos>"}`))
-	if err != nil {
-		panic(err)
-	}
-	req.Profile = tmplgen.LlamaServer
-	req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	t, _ := generated.ByName("google-gemma-2-2b-it")
-	prompt, err := t.Render(&req.Input)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("%q\n", prompt)
-	// Output:
-	// "<bos><start_of_turn>user\nBe brief.\nHi!<end_of_turn>\n<start_of_turn>model\n"
 }
 
 // A model file carries its chat template and special tokens; the template's text finds

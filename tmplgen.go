@@ -1,8 +1,8 @@
 // Package tmplgen renders chat prompts with compiled chat templates: the prompt format
 // every LLM checkpoint carries as a Jinja program (tokenizer.chat_template), compiled
 // ahead of time into a Go function whose output is byte-identical to Python Jinja2 as
-// Hugging Face transformers' apply_chat_template runs it, and, under the LlamaServer
-// profile, to llama.cpp's llama-server.
+// Hugging Face transformers' apply_chat_template runs it (and, through package
+// llamaserver, to the prompt llama.cpp's llama-server builds).
 //
 // A service decodes a request (ParseRequest, or builds the conversation from Go values
 // with MessagesValue and ToolsValue), finds the model's template in a package of
@@ -21,8 +21,9 @@
 // *UnknownTemplateError.
 //
 // Model files (GGUF, tokenizer_config.json, a model directory) are read by package
-// github.com/tmplgen/tmplgen/modelfile, which a service that only renders does not
-// compile in; the command cmd/tmplgen compiles templates. Package runtime is what
+// github.com/tmplgen/tmplgen/modelfile, and the prompt llama-server builds for a
+// request is package github.com/tmplgen/tmplgen/llamaserver's: a service that only
+// renders compiles in neither. The command cmd/tmplgen compiles templates. Package runtime is what
 // generated code calls; programs need only this package.
 package tmplgen
 
@@ -46,7 +47,8 @@ type UnknownTemplateError = runtime.UnknownTemplateError
 func SHA256(text string) string { return runtime.SHA256(text) }
 
 // Input is what a template renders: the conversation, tools, documents, special
-// tokens, extra template variables (Kwargs), the clock, limits and the profile.
+// tokens, extra template variables (Kwargs), the clock, limits and llama-server's own
+// fields.
 type Input = runtime.Input
 
 // Request is an OpenAI-style chat request decoded into an Input.
@@ -92,18 +94,8 @@ const (
 	ContinueReasoning = runtime.ContinueReasoning
 )
 
-// Profile is the request handling around the template: Transformers or LlamaServer.
-type Profile = runtime.Profile
-
-// The profiles.
-const (
-	// Transformers renders as transformers' apply_chat_template does (the default).
-	Transformers = runtime.Transformers
-	// LlamaServer renders the prompt llama.cpp's llama-server builds for the request.
-	LlamaServer = runtime.LlamaServer
-)
-
-// ServerFields are the request fields only llama-server reads (Input.Server).
+// ServerFields are the request fields only llama-server reads (Input.Server, read by
+// package llamaserver).
 type ServerFields = runtime.ServerFields
 
 // Limits bound the work of one render (output size, loop iterations, call depth).

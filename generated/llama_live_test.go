@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -21,8 +22,8 @@ import (
 // templates of testdata/llama_server/live/templates.txt twice: live through llama.cpp
 // b10257 as llama-server's /apply-template runs it (llama_chat_driver: llama.cpp's own
 // chat code with llama-server's request handling, built from the sources of the
-// @fugood/llama.node binding by ../shared/oracle/tools/build_native.sh), and through the
-// LlamaServer profile; every prompt must be the same bytes, every error an error.
+// @fugood/llama.node binding by ../shared/oracle/tools/build_native.sh), and through
+// llamaserver.Render; every prompt must be the same bytes, every error an error.
 //
 // TMPLGEN_LLAMA_ORACLE names the directory ../shared/oracle/tools/setup.sh installed the
 // binding into and build_native.sh built DIR/native/llama_chat_driver in (.ci/run does
@@ -96,7 +97,7 @@ func TestLlamaServerLive(t *testing.T) {
 		t.Fatalf("llama.cpp answered %d requests of %d\n%s", len(answers), len(pairs), stderr.String())
 	}
 
-	// the LlamaServer profile, on the same requests
+	// llamaserver.Render, on the same requests
 	prompts, errs := 0, 0
 	for i, p := range pairs {
 		name := names[p.tmpl]
@@ -110,9 +111,8 @@ func TestLlamaServerLive(t *testing.T) {
 				req.SpecialTokens[k] = v
 			}
 		}
-		req.Profile = runtime.LlamaServer
 		req.Now = now
-		got, err := tmpl.Render(&req.Input)
+		got, err := llamaserver.Render(tmpl, &req.Input)
 		want := answers[i]
 		switch {
 		case want["error"] != nil && err == nil:
@@ -132,7 +132,7 @@ func TestLlamaServerLive(t *testing.T) {
 			prompts++
 		}
 	}
-	t.Logf("%d requests x %d templates through llama.cpp live and the LlamaServer profile: %d same prompts, %d errors on both sides", len(requests), len(names), prompts, errs)
+	t.Logf("%d requests x %d templates through llama.cpp live and llamaserver.Render: %d same prompts, %d errors on both sides", len(requests), len(names), prompts, errs)
 }
 
 func deref(s *string) string {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -43,7 +44,6 @@ func oracleCases(t *testing.T) (ids []string, reqs []*runtime.Request) {
 			}
 		}
 		req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-		req.Profile = runtime.LlamaServer
 		ids = append(ids, id.ID)
 		reqs = append(reqs, req)
 	}
@@ -51,7 +51,7 @@ func oracleCases(t *testing.T) (ids []string, reqs []*runtime.Request) {
 }
 
 // TestLlamaServerOracle renders every case through every compiled catalog template of
-// the shared corpus with the LlamaServer profile, as a Go service would, and compares
+// the shared corpus with llamaserver.Render, as a Go service would, and compares
 // with what llama-server b10256 answered (../shared/oracle/expected), except the pairs
 // testdata/llama-server-divergences.tsv lists (llama.cpp refused the template, or its
 // Jinja engine deviates from Jinja2 there).
@@ -106,7 +106,7 @@ func TestLlamaServerOracle(t *testing.T) {
 				skipped++
 				continue
 			}
-			got, err := tmpl.Render(&reqs[i].Input)
+			got, err := llamaserver.Render(tmpl, &reqs[i].Input)
 			switch {
 			case want.Error != nil && err == nil:
 				t.Errorf("%s %s: got a prompt, llama-server answered %s", path, id, *want.Error)
@@ -125,9 +125,10 @@ func TestLlamaServerOracle(t *testing.T) {
 	}
 }
 
-// TestConcurrentRenderLlamaServer renders every compiled template under the LlamaServer
-// profile from many goroutines sharing the same inputs (run with -race), and checks the
-// renders get the same answers as renders on their own and leave the inputs as they were.
+// TestConcurrentRenderLlamaServer renders every compiled template with
+// llamaserver.Render from many goroutines sharing the same inputs (run with -race), and
+// checks the renders get the same answers as renders on their own and leave the inputs
+// as they were.
 func TestConcurrentRenderLlamaServer(t *testing.T) {
 	requireShared(t)
 	_, reqs := oracleCases(t)
@@ -143,7 +144,7 @@ func TestConcurrentRenderLlamaServer(t *testing.T) {
 	var jobs []job
 	for _, tmpl := range generated.Registry.All() {
 		for _, r := range reqs {
-			prompt, err := tmpl.Render(&r.Input)
+			prompt, err := llamaserver.Render(tmpl, &r.Input)
 			if err != nil {
 				prompt = "error: " + err.Error()
 			}
@@ -157,7 +158,7 @@ func TestConcurrentRenderLlamaServer(t *testing.T) {
 			defer wg.Done()
 			for i := g; i < len(jobs); i += 8 {
 				j := jobs[i]
-				got, err := j.tmpl.Render(j.in)
+				got, err := llamaserver.Render(j.tmpl, j.in)
 				if err != nil {
 					got = "error: " + err.Error()
 				}

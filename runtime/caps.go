@@ -5,7 +5,7 @@ package runtime
 // template on fixed probe requests (jinja::caps_get), the specialized handler it picks
 // by substrings of the template text, and whether the template supports thinking.
 // tmplgen computes them when it compiles a template (see package interp) and writes them
-// into the generated Template; the LlamaServer profile reads them to rewrite requests
+// into the generated Template; package llamaserver reads them to rewrite requests
 // the way llama-server does. The field comments name llama.cpp's own fields.
 type Capabilities struct {
 	// SystemRole: the template reads the content of a leading system message
@@ -43,7 +43,7 @@ type Capabilities struct {
 	// Thinking is llama.cpp's supports_thinking for the template.
 	Thinking bool
 	// ThinkingStartTag is the thinking start tag llama.cpp reports (thinking_start_tag).
-	// The LlamaServer profile defaults enable_thinking to whether it is non-empty, as the
+	// llamaserver.Render defaults enable_thinking to whether it is non-empty, as the
 	// recorded llama-server answers do; it differs from Thinking only for a template
 	// whose reasoning has an end marker and no start marker.
 	ThinkingStartTag string

@@ -7,30 +7,36 @@ import (
 	"testing"
 )
 
-// TestStandardLibraryOnly enforces that importing runtime adds no dependency: everything
-// it imports is in the standard library, as go list reports it (its Standard flag) and by
-// where its source lives (GOROOT/src). (An import path is not judged by its dots: since
-// Go 1.24 crypto/sha256 imports crypto/internal/entropy/v1.0.0, which is standard.)
+// TestStandardLibraryOnly enforces that importing the packages a service uses (runtime,
+// the root package tmplgen, llamaserver and modelfile) adds no dependency: everything
+// they import is runtime or in the standard library, as go list reports it (its
+// Standard flag) and by where its source lives (GOROOT/src). (An import path is not
+// judged by its dots: since Go 1.24 crypto/sha256 imports
+// crypto/internal/entropy/v1.0.0, which is standard.)
 func TestStandardLibraryOnly(t *testing.T) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src") + string(filepath.Separator)
-	out, err = exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			t.Fatalf("go list printed %q", line)
+	for _, pkg := range []string{".", "..", "../llamaserver", "../modelfile"} {
+		out, err = exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
 		}
-		if f[0] == "github.com/tmplgen/tmplgen/runtime" {
-			continue
-		}
-		if f[1] != "true" || !strings.HasPrefix(f[2], src) {
-			t.Errorf("runtime depends on %s (in %s), which is not in the standard library", f[0], f[2])
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		self := lines[len(lines)-1] // go list -deps lists the package itself last
+		for _, line := range lines {
+			f := strings.Split(line, "\t")
+			if len(f) != 3 {
+				t.Fatalf("go list printed %q", line)
+			}
+			if line == self || f[0] == "github.com/tmplgen/tmplgen/runtime" {
+				continue
+			}
+			if f[1] != "true" || !strings.HasPrefix(f[2], src) {
+				t.Errorf("%s depends on %s (in %s), which is not in the standard library", strings.Split(self, "\t")[0], f[0], f[2])
+			}
 		}
 	}
 }

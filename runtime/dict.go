@@ -110,6 +110,20 @@ func (d *Dict) Has(key Value) bool { return d.find(key) >= 0 }
 // SetStr sets the value of a str key.
 func (d *Dict) SetStr(key string, v Value) { d.Set(Str(key), v) }
 
+// Delete removes key and its value, if d has it; the other keys keep their order.
+func (d *Dict) Delete(key Value) {
+	i := d.find(key)
+	if i < 0 {
+		return
+	}
+	d.keys = append(d.keys[:i:i], d.keys[i+1:]...)
+	d.vals = append(d.vals[:i:i], d.vals[i+1:]...)
+	d.index = nil
+	if len(d.keys) >= indexThreshold {
+		d.buildIndex()
+	}
+}
+
 // Set sets the value of key, appending it when it is new.
 func (d *Dict) Set(key, v Value) {
 	if i := d.find(key); i >= 0 {
@@ -124,11 +138,16 @@ func (d *Dict) Set(key, v Value) {
 			d.index[key.str()] = len(d.keys) - 1
 		}
 	case len(d.keys) >= indexThreshold:
-		d.index = make(map[string]int, len(d.keys)*2)
-		for i, k := range d.keys {
-			if k.kind == KindString {
-				d.index[k.str()] = i
-			}
+		d.buildIndex()
+	}
+}
+
+// buildIndex indexes the str keys of a large dict.
+func (d *Dict) buildIndex() {
+	d.index = make(map[string]int, len(d.keys)*2)
+	for i, k := range d.keys {
+		if k.kind == KindString {
+			d.index[k.str()] = i
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -509,12 +510,11 @@ func TestTypedAsJSON(t *testing.T) {
 			sameValue(t, "ValueOf(messages)", viaValueOf, req.Messages)
 			rendered := 0
 			for _, tmpl := range generated.Registry.All() {
-				for _, profile := range []runtime.Profile{runtime.Transformers, runtime.LlamaServer} {
-					in.Profile, req.Profile = profile, profile
-					got, gotErr := tmpl.Render(in)
-					want, wantErr := tmpl.Render(&req.Input)
+				for _, profile := range renderers {
+					got, gotErr := profile.render(tmpl, in)
+					want, wantErr := profile.render(tmpl, &req.Input)
 					if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-						t.Errorf("%s (profile %d): typed input renders\n%q (%v)\nJSON renders\n%q (%v)", tmpl.Name, profile, got, gotErr, want, wantErr)
+						t.Errorf("%s (%s): typed input renders\n%q (%v)\nJSON renders\n%q (%v)", tmpl.Name, profile.name, got, gotErr, want, wantErr)
 					}
 					if wantErr == nil {
 						rendered++
@@ -543,4 +543,14 @@ func TestTypedQwen3(t *testing.T) {
 	if !strings.Contains(prompt, want) {
 		t.Errorf("the prompt lacks %s:\n%s", want, prompt)
 	}
+}
+
+// renderers are the two ways a service renders a template: as transformers does, and
+// as llama-server does.
+var renderers = []struct {
+	name   string
+	render func(*runtime.Template, *runtime.Input) (string, error)
+}{
+	{"transformers", (*runtime.Template).Render},
+	{"llama-server", llamaserver.Render},
 }

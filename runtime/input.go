@@ -19,8 +19,8 @@ type Input struct {
 	AddGenerationPrompt bool
 	// ContinueFinalMessage leaves the final message open, so that the model continues
 	// it (continue_final_message); it cannot be combined with AddGenerationPrompt.
-	// Under the LlamaServer profile a final assistant message is continued even when
-	// it is ContinueNone, as llama-server does.
+	// (llamaserver.Render continues a final assistant message even when it is
+	// ContinueNone, as llama-server does.)
 	ContinueFinalMessage Continuation
 	// SpecialTokens are the tokenizer's special tokens by variable name: bos_token,
 	// eos_token, unk_token, pad_token... A name not present is undefined.
@@ -32,22 +32,18 @@ type Input struct {
 	Now time.Time
 	// Limits bound the work of a render.
 	Limits Limits
-	// Profile is the request handling around the template: Transformers (the zero
-	// value) renders the input as transformers' apply_chat_template does; LlamaServer
-	// rewrites it as llama-server's /apply-template does and post-processes the prompt.
-	Profile Profile
 	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token
-	// itself; under the LlamaServer profile a leading bos_token or trailing eos_token of
-	// the rendered prompt is then removed.
+	// itself; llamaserver.Render then removes a leading bos_token or trailing
+	// eos_token of the rendered prompt.
 	AddBOS, AddEOS bool
 	// Server holds the request fields llama-server reads besides the conversation
-	// (tool_choice, reasoning_format...); the Transformers profile ignores them.
+	// (tool_choice, reasoning_format...); only llamaserver.Render reads them.
 	Server ServerFields
 	// Vars, when not nil, are the template's variables exactly: the template sees the
 	// entries of Vars and nothing else (Messages, Tools, Documents, AddGenerationPrompt,
 	// SpecialTokens and Kwargs are not read, and a name Vars lacks is undefined; Now and
-	// Limits still apply). The LlamaServer profile renders this way, with the variables it
-	// builds (see Template.LlamaServerVars); it ignores the caller's Vars.
+	// Limits still apply). llamaserver.Render renders this way, with the variables it
+	// builds (llamaserver.Vars); it ignores the caller's Vars.
 	Vars *Dict
 }
 
@@ -148,8 +144,8 @@ func noneIfUndefined(v Value) Value {
 	return v
 }
 
-// now returns the input's clock.
-func (in *Input) now() time.Time {
+// Clock returns the time strftime_now reads: Now, or the current time when Now is zero.
+func (in *Input) Clock() time.Time {
 	if in.Now.IsZero() {
 		return time.Now()
 	}
@@ -291,7 +287,7 @@ func parseContinuation(v Value) (Continuation, error) {
 	case v.kind == KindString && v.str() == "reasoning_content":
 		return ContinueReasoning, nil
 	}
-	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, dumpJSON(v))
+	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, CompactJSON(v))
 }
 
 // jsonTypeName names a decoded JSON value's type.

@@ -556,3 +556,37 @@ func quoteOrBackslash(x uint64) uint64 {
 	quote, backslash := x^(ones*'"'), x^(ones*'\\')
 	return (quote-ones)&^quote | (backslash-ones)&^backslash
 }
+
+// CopyJSON copies the lists and dicts of a JSON value, so that a render that changes
+// the copy never changes (nor shares) the caller's value.
+func CopyJSON(v Value) Value {
+	switch v.kind {
+	case KindList, KindTuple:
+		items := v.Items()
+		out := make([]Value, len(items))
+		for i, it := range items {
+			out[i] = CopyJSON(it)
+		}
+		return listValue(v.kind, &List{Items: out, name: v.list().name})
+	case KindDict:
+		d := v.AsDict()
+		out := NewDict(d.Len())
+		for i, k := range d.keys {
+			out.Set(k, CopyJSON(d.vals[i]))
+		}
+		return DictValue(out)
+	}
+	return v
+}
+
+// CompactJSON is v as nlohmann::json's dump() writes it, as llama.cpp shows values in
+// its errors: compact JSON (no spaces), non-ASCII kept; a value JSON cannot hold is
+// shown by its repr.
+func CompactJSON(v Value) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = v.Repr()
+		}
+	}()
+	return string(appendJSON(nil, v, &jsonOptions{itemSep: ",", keySep: ":"}, 0))
+}

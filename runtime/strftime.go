@@ -17,7 +17,7 @@ func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
 	if a[0].kind != KindString {
 		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
 	}
-	return Str(Strftime(in.now(), a[0].str()))
+	return Str(Strftime(in.Clock(), a[0].str()))
 }
 
 // Strftime formats t with C strftime directives as glibc implements them:

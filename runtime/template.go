@@ -25,7 +25,7 @@ type Template struct {
 	// Func is the generated render function.
 	Func func(w *Writer, in *Input)
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
-	// template was compiled; the LlamaServer profile reads them.
+	// template was compiled; package llamaserver reads them.
 	Caps Capabilities
 	// Tokens are the special tokens of the model the template was generated from, by
 	// variable name (bos_token, eos_token, unk_token...: the texts its model file
@@ -44,19 +44,25 @@ func (t *Template) Render(in *Input) (string, error) {
 	return string(b), err
 }
 
-// AppendRender renders the template for in, appending the prompt to dst. The input's
-// Profile says what request handling surrounds the template; in is never modified.
+// AppendRender renders the template for in as transformers' apply_chat_template does,
+// appending the prompt to dst; in is never modified. (Package llamaserver renders the
+// prompt llama-server builds instead.)
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
-	if t.lacksTokens(in) {
-		in = t.withTokens(in)
-	}
-	if in.Profile == LlamaServer {
-		return t.appendLlamaServer(dst, in)
-	}
+	in = t.ModelInput(in)
 	if in.ContinueFinalMessage != ContinueNone {
 		return t.appendContinued(dst, in)
 	}
 	return t.appendRender(dst, in)
+}
+
+// ModelInput returns in with the special tokens and tokenizer settings of the
+// template's model (Tokens, AddBOS, AddEOS) that in lacks: in itself when it lacks
+// none, else a copy. Every render takes its input through it.
+func (t *Template) ModelInput(in *Input) *Input {
+	if t.lacksTokens(in) {
+		return t.withTokens(in)
+	}
+	return in
 }
 
 // lacksTokens reports whether in misses one of the model's special tokens or
@@ -107,7 +113,7 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 	if in.Messages.kind != KindList || len(msgs) == 0 {
 		return fail("continue_final_message needs a final message: messages is empty")
 	}
-	messages := deepCopyJSON(in.Messages)
+	messages := CopyJSON(in.Messages)
 	last := messages.Items()[len(msgs)-1].AsDict()
 	if last == nil {
 		return fail("continue_final_message: messages[%d] is not a dict", len(msgs)-1)

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"testing"
 
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -18,22 +19,23 @@ func printTokens(w *runtime.Writer, in *runtime.Input) {
 // TestTemplateTokens: a template generated from a model file renders with the model's
 // special tokens and tokenizer settings, unless the input gives its own.
 func TestTemplateTokens(t *testing.T) {
-	tmpl := &runtime.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: generic,
+	tmpl := &runtime.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: runtime.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
 		Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}, AddBOS: true}
 	tests := []struct {
-		name string
-		in   runtime.Input
-		want string
+		name   string
+		in     runtime.Input
+		render func(*runtime.Template, *runtime.Input) (string, error)
+		want   string
 	}{
-		{"the model's tokens", runtime.Input{Messages: runtime.NewList()}, "<B>|bos_token=<B>;eos_token=<E>;unk_token=;"},
+		{"the model's tokens", runtime.Input{Messages: runtime.NewList()}, (*runtime.Template).Render, "<B>|bos_token=<B>;eos_token=<E>;unk_token=;"},
 		{"the input's own win", runtime.Input{Messages: runtime.NewList(), SpecialTokens: map[string]string{"bos_token": "<s>", "unk_token": "<u>"}},
-			"<s>|bos_token=<s>;eos_token=<E>;unk_token=<u>;"},
-		{"llama-server strips the bos the tokenizer adds", runtime.Input{Messages: runtime.NewList(), Profile: runtime.LlamaServer},
-			"|bos_token=<B>;eos_token=<E>;unk_token=;"},
+			(*runtime.Template).Render, "<s>|bos_token=<s>;eos_token=<E>;unk_token=<u>;"},
+		{"llama-server strips the bos the tokenizer adds", runtime.Input{Messages: runtime.NewList()},
+			llamaserver.Render, "|bos_token=<B>;eos_token=<E>;unk_token=;"},
 	}
 	for _, tt := range tests {
 		in := tt.in
-		got, err := tmpl.Render(&in)
+		got, err := tt.render(tmpl, &in)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

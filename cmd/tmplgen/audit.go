@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/interp"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
@@ -54,7 +55,7 @@ func auditFlags(fs *flag.FlagSet) func(stdio, []string) error {
 		case (set["cases"] || set["profile"]) && !*prompts:
 			return usageError{"-cases and -profile choose what -prompts renders: give -prompts"}
 		}
-		profile, err := runtime.ParseProfile(*profileName)
+		profile, err := harness.ParseProfile(*profileName)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -400,7 +401,7 @@ type promptsChange struct {
 
 // diffPrompts renders both templates on every case of the cases file (compiled and
 // built together, as check does) and returns how their prompts differ.
-func diffPrompts(a, b *audit, casesFile string, profile runtime.Profile, stderr io.Writer) (*promptsDiff, error) {
+func diffPrompts(a, b *audit, casesFile string, profile harness.Profile, stderr io.Writer) (*promptsDiff, error) {
 	cases, err := readCases(casesFile)
 	if err != nil {
 		return nil, err

@@ -49,7 +49,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 	reqFile := flags.String("request", "", "the request JSON `FILE`, - for standard input (default: the REQUEST argument, else standard input)")
 	profileName := flags.String("profile", "transformers", "the request handling around the template, `PROFILE`: transformers (apply_chat_template) or llama-server (its /apply-template)")
 	return func(s stdio, args []string) error {
-		profile, err := runtime.ParseProfile(*profileName)
+		profile, err := harness.ParseProfile(*profileName)
 		switch {
 		case err != nil:
 			return usageError{err.Error()}
@@ -115,13 +115,11 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 				return err
 			}
 		}
-		req.Profile = profile
-
 		var prompt string
 		if t != nil {
-			prompt, err = t.Render(&req.Input)
+			prompt, err = profile.Render(t, &req.Input)
 		} else {
-			prompt, err = renderUncompiled(text, req, data, s.err)
+			prompt, err = renderUncompiled(text, profile, data, s.err)
 		}
 		if err != nil {
 			return err
@@ -199,8 +197,8 @@ func withModelTokens(data []byte, req *runtime.Request, info *modelfile.ModelInf
 
 // renderUncompiled renders a template that is not in the compiled registry: it is
 // compiled (never interpreted) into the cache, built once, and run there on the
-// request data under req's profile.
-func renderUncompiled(text string, req *runtime.Request, request []byte, stderr io.Writer) (string, error) {
+// request data under the profile.
+func renderUncompiled(text string, profile harness.Profile, request []byte, stderr io.Writer) (string, error) {
 	sum := runtime.SHA256(text)
 	dir, err := cacheDir(sum)
 	if err != nil {
@@ -213,7 +211,7 @@ func renderUncompiled(text string, req *runtime.Request, request []byte, stderr 
 			return "", err
 		}
 	}
-	res, err := harness.Run(bin, []harness.Request{{Template: "template", Request: request, Profile: req.Profile.String()}}, time.Now(), stderr)
+	res, err := harness.Run(bin, []harness.Request{{Template: "template", Request: request, Profile: profile.String()}}, time.Now(), stderr)
 	if err != nil {
 		return "", err
 	}

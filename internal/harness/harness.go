@@ -182,6 +182,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/checkpkg"
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
@@ -209,11 +210,15 @@ func main() {
 			res["error"] = "no template " + req.Template
 		} else if r, err := runtime.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
-		} else if r.Profile, err = runtime.ParseProfile(req.Profile); err != nil {
-			res["error"] = err.Error()
+		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" {
+			res["error"] = "unknown profile " + req.Profile
 		} else {
 			r.Now = now
-			if prompt, err := t.Render(&r.Input); err != nil {
+			render := t.Render
+			if req.Profile == "llama_server" {
+				render = func(in *runtime.Input) (string, error) { return llamaserver.Render(t, in) }
+			}
+			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
 			} else {
 				res["prompt"] = prompt
@@ -229,7 +234,7 @@ func main() {
 // export adds the variables the llama_server profile gives the template, and the
 // template's output on them before post-processing.
 func export(t *runtime.Template, in *runtime.Input, res map[string]string) {
-	vars, err := t.LlamaServerVars(in)
+	vars, err := llamaserver.Vars(t, in)
 	if err != nil {
 		return
 	}
@@ -242,31 +247,16 @@ func export(t *runtime.Template, in *runtime.Input, res map[string]string) {
 }
 `
 
-// writeModule writes a module with the module path of tmplgen holding the runtime's
-// source and the units as package checkpkg (the i'th in unitFile(i)), so that it builds
-// without any download.
+// writeModule writes a module with the module path of tmplgen holding the source of
+// packages runtime and llamaserver and the units as package checkpkg (the i'th in
+// unitFile(i)), so that it builds without any download.
 func writeModule(dir string, units []*codegen.Unit) error {
 	gomod := "module github.com/tmplgen/tmplgen\n\ngo 1.26\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		return err
 	}
-	rtDir := filepath.Join(dir, "runtime")
-	if err := os.MkdirAll(rtDir, 0o755); err != nil {
-		return err
-	}
-	entries, err := fs.ReadDir(tmplgen.RuntimeSource, "runtime")
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		b, err := fs.ReadFile(tmplgen.RuntimeSource, "runtime/"+e.Name())
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(rtDir, e.Name()), b, 0o644); err != nil {
+	for _, pkg := range []string{"runtime", "llamaserver"} {
+		if err := writePackageSource(filepath.Join(dir, pkg), pkg); err != nil {
 			return err
 		}
 	}
@@ -292,6 +282,31 @@ func writeModule(dir string, units []*codegen.Unit) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(pkgDir, "registry.go"), src, 0o644)
+}
+
+// writePackageSource writes the source of package pkg of tmplgen.RuntimeSource, without
+// its tests, into dir.
+func writePackageSource(dir, pkg string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	entries, err := fs.ReadDir(tmplgen.RuntimeSource, pkg)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := fs.ReadFile(tmplgen.RuntimeSource, pkg+"/"+e.Name())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ReadGeneratorSources reads every Go file of the module at root that the generator is

@@ -1,4 +1,4 @@
-package runtime_test
+package llamaserver_test
 
 import (
 	"errors"
@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // dumpVars is a template function that writes the JSON of each variable it sees, so that
-// a test reads exactly what the LlamaServer profile gives a template.
+// a test reads exactly what llamaserver.Render gives a template.
 func dumpVars(w *runtime.Writer, in *runtime.Input) {
 	for _, n := range []string{"messages", "tools", "bos_token", "eos_token", "enable_thinking", "add_generation_prompt", "datetime", "date_string", "documents", "foo", "preserve_thinking", "clear_thinking", "response_format"} {
 		if v := in.Lookup(n); !v.IsUndefined() {
@@ -29,13 +30,12 @@ func llamaRender(t *testing.T, caps runtime.Capabilities, request string, prepar
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Profile = runtime.LlamaServer
 	req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	for _, p := range prepare {
 		p(&req.Input)
 	}
 	tmpl := &runtime.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
-	return tmpl.Render(&req.Input)
+	return llamaserver.Render(tmpl, &req.Input)
 }
 
 func TestLlamaServerRewrite(t *testing.T) {
@@ -215,12 +215,11 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req.Profile = runtime.LlamaServer
-			if tt.prepare != nil {
+					if tt.prepare != nil {
 				tt.prepare(&req.Input)
 			}
 			tmpl := &runtime.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
-			got, err := tmpl.AppendRender([]byte(tt.dst), &req.Input)
+			got, err := llamaserver.AppendRender([]byte(tt.dst), tmpl, &req.Input)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -231,7 +230,7 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	}
 }
 
-// TestLlamaServerLeavesInputAlone: the profile builds its own input; the caller's is
+// TestLlamaServerLeavesInputAlone: Render builds its own input; the caller's is
 // never changed (renders share inputs across goroutines).
 func TestLlamaServerLeavesInputAlone(t *testing.T) {
 	noSystem := generic
@@ -245,9 +244,8 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := string(runtime.AppendJSON(nil, req.Messages)) + string(runtime.AppendJSON(nil, req.Tools)) + string(runtime.AppendJSON(nil, req.Kwargs["k"]))
-	req.Profile = runtime.LlamaServer
 	tmpl := &runtime.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
-	if _, err := tmpl.Render(&req.Input); err != nil {
+	if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
 		t.Fatal(err)
 	}
 	after := string(runtime.AppendJSON(nil, req.Messages)) + string(runtime.AppendJSON(nil, req.Tools)) + string(runtime.AppendJSON(nil, req.Kwargs["k"]))
@@ -258,19 +256,8 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 
 func TestLlamaServerNeedsCapabilities(t *testing.T) {
 	tmpl := &runtime.Template{Name: "old", File: "old.jinja", Func: dumpVars}
-	_, err := tmpl.Render(&runtime.Input{Messages: runtime.NewList(), Profile: runtime.LlamaServer})
+	_, err := llamaserver.Render(tmpl, &runtime.Input{Messages: runtime.NewList()})
 	if err == nil || !strings.Contains(err.Error(), "capabilities") {
 		t.Errorf("got %v, want an error about the missing capabilities", err)
-	}
-}
-
-func TestParseProfile(t *testing.T) {
-	for _, p := range []runtime.Profile{runtime.Transformers, runtime.LlamaServer} {
-		if got, err := runtime.ParseProfile(p.String()); err != nil || got != p {
-			t.Errorf("ParseProfile(%q) = %v, %v", p.String(), got, err)
-		}
-	}
-	if _, err := runtime.ParseProfile("vllm"); err == nil {
-		t.Error("ParseProfile(vllm) succeeded")
 	}
 }

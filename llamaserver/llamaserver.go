@@ -1,78 +1,61 @@
-package runtime
+// Package llamaserver renders the prompt llama.cpp's llama-server (b10257) builds for a
+// request, in POST /apply-template and /v1/chat/completions, with a compiled template:
+// it rewrites the messages and tools according to the template's capabilities
+// (runtime.Capabilities, computed when the template was compiled: developer role to
+// system, a system message merged into the next one where the template has no system
+// role, typed content joined or kept, null content as "", tool-call arguments as
+// objects or strings, llama.cpp's key order and fields, empty reasoning_content
+// dropped), validates llama-server's own fields (tool_choice, reasoning_format,
+// response_format...) with its errors, defines enable_thinking, date_string and
+// datetime, continues a final assistant message (or the final message
+// ContinueFinalMessage names) as llama.cpp does, and post-processes the prompt (a
+// leading bos_token and a trailing eos_token removed when AddBOS and AddEOS say the
+// tokenizer adds them).
+//
+// A service that renders as transformers does (tmplgen's Template.Render) does not
+// compile this package in. Render, like Template.Render, is safe from many goroutines
+// at once and never modifies its input.
+package llamaserver
 
 import (
 	"bytes"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tmplgen/tmplgen/runtime"
 )
 
-// Profile is the request handling a render applies around the compiled template
-// function, which is the same for every profile.
-type Profile uint8
-
-// The profiles.
-const (
-	// Transformers renders the input as it is, as transformers' apply_chat_template
-	// does with Python Jinja2.
-	Transformers Profile = iota
-	// LlamaServer handles the request as llama.cpp's llama-server (b10257) does in
-	// POST /apply-template and /v1/chat/completions: it rewrites the messages and tools
-	// according to the template's Capabilities (developer role to system, a system
-	// message merged into the next one where the template has no system role, typed
-	// content joined or kept, null content as "", tool-call arguments as objects or
-	// strings, llama.cpp's key order and fields, empty reasoning_content dropped),
-	// defines enable_thinking, date_string and datetime, continues a final assistant
-	// message (or the final message ContinueFinalMessage names) as llama.cpp does, and
-	// post-processes the prompt (a leading bos_token and a trailing eos_token removed
-	// when AddBOS and AddEOS say the tokenizer adds them).
-	LlamaServer
-)
-
-// String returns the profile's name as ParseProfile accepts it.
-func (p Profile) String() string {
-	switch p {
-	case Transformers:
-		return "transformers"
-	case LlamaServer:
-		return "llama_server"
-	}
-	return fmt.Sprintf("Profile(%d)", uint8(p))
-}
-
-// ParseProfile returns the profile named "transformers" or "llama_server" (also spelled
-// "llama-server", as the server's binary is named).
-func ParseProfile(name string) (Profile, error) {
-	switch name {
-	case "transformers", "":
-		return Transformers, nil
-	case "llama_server", "llama-server":
-		return LlamaServer, nil
-	}
-	return 0, fmt.Errorf("unknown profile %q (transformers, llama-server)", name)
-}
-
-// LlamaServerVars returns the template variables llama-server's request handling
-// defines for in, in the order llama.cpp defines them; the LlamaServer profile renders
-// the template with exactly these (Input.Vars), then post-processes the prompt. It is
-// what other Jinja engines need to be given to compare with a LlamaServer render. An
-// error is a *Error (what llama-server answers instead of a prompt).
-func (t *Template) LlamaServerVars(in *Input) (*Dict, error) {
-	rw, err := t.llamaServerRewrite(in)
+// Vars returns the template variables llama-server's request handling defines for in,
+// in the order llama.cpp defines them; Render renders the template with exactly these
+// (as runtime.Input.Vars), then post-processes the prompt. It is what another Jinja
+// engine needs to be given to compare with Render. An error is a *runtime.Error (what
+// llama-server answers instead of a prompt).
+func Vars(t *runtime.Template, in *runtime.Input) (*runtime.Dict, error) {
+	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return nil, err
 	}
 	return rw.vars, nil
 }
 
-// appendLlamaServer renders in under the LlamaServer profile.
-func (t *Template) appendLlamaServer(dst []byte, in *Input) ([]byte, error) {
-	rw, err := t.llamaServerRewrite(in)
+// Render returns the prompt llama-server builds for in with template t.
+func Render(t *runtime.Template, in *runtime.Input) (string, error) {
+	b, err := AppendRender(nil, t, in)
+	return string(b), err
+}
+
+// AppendRender renders the prompt llama-server builds for in with template t, appending
+// it to dst; in is never modified. An error is a *runtime.Error: what llama-server
+// answers instead of a prompt, or the template's own failure.
+func AppendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, error) {
+	in = t.ModelInput(in)
+	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return dst, err
 	}
 	start := len(dst)
-	out, err := t.llamaApply(dst, rw, in, rw.agp)
+	out, err := llamaApply(t, dst, rw, in, rw.agp)
 	if err != nil {
 		return dst, err
 	}
@@ -89,10 +72,10 @@ func (t *Template) appendLlamaServer(dst []byte, in *Input) ([]byte, error) {
 			out = append(out, "<|turn>model\n"...)
 		}
 	}
-	if rw.cont == ContinueNone {
+	if rw.cont == runtime.ContinueNone {
 		return out, nil
 	}
-	gen, err := t.continuationPrompt(rw, in, out[start:])
+	gen, err := continuationPrompt(t, rw, in, out[start:])
 	if err != nil {
 		return dst, err
 	}
@@ -102,15 +85,16 @@ func (t *Template) appendLlamaServer(dst []byte, in *Input) ([]byte, error) {
 // llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
 // rewritten variables, with add_generation_prompt defined as true when agp says so, and
 // a leading bos_token and trailing eos_token removed when the tokenizer adds them.
-func (t *Template) llamaApply(dst []byte, rw *llamaRewrite, in *Input, agp bool) ([]byte, error) {
+func llamaApply(t *runtime.Template, dst []byte, rw *llamaRewrite, in *runtime.Input, agp bool) ([]byte, error) {
 	vars := rw.vars
 	if agp && !rw.agp {
 		vars = vars.Copy()
-		vars.SetStr("add_generation_prompt", Bool(true))
+		vars.SetStr("add_generation_prompt", runtime.Bool(true))
 	}
-	inner := Input{Vars: vars, Now: in.Now, Limits: in.Limits}
+	// in holds the model's tokens already (AppendRender), so the render takes no copy
+	inner := runtime.Input{Vars: vars, Now: in.Now, Limits: in.Limits, SpecialTokens: in.SpecialTokens, AddBOS: in.AddBOS, AddEOS: in.AddEOS}
 	start := len(dst)
-	out, err := t.appendRender(dst, &inner)
+	out, err := t.AppendRender(dst, &inner)
 	if err != nil {
 		return dst, err
 	}
@@ -126,8 +110,8 @@ func (t *Template) llamaApply(dst []byte, rw *llamaRewrite, in *Input, agp bool)
 // generationPrompt is common_chat_template_generation_prompt: what the template adds
 // for the generation prompt, as the difference of the renders without (prompt) and with
 // it.
-func (t *Template) generationPrompt(rw *llamaRewrite, in *Input, prompt []byte) (string, error) {
-	with, err := t.llamaApply(nil, rw, in, true)
+func generationPrompt(t *runtime.Template, rw *llamaRewrite, in *runtime.Input, prompt []byte) (string, error) {
+	with, err := llamaApply(t, nil, rw, in, true)
 	if err != nil {
 		return "", err
 	}
@@ -142,9 +126,9 @@ func (t *Template) generationPrompt(rw *llamaRewrite, in *Input, prompt []byte) 
 // continue the final message (common_chat_templates_apply_jinja and each handler's
 // continuation block): the generation prompt, the reasoning markers and the continued
 // reasoning, and the content when the content is continued.
-func (t *Template) continuationPrompt(rw *llamaRewrite, in *Input, prompt []byte) (string, error) {
+func continuationPrompt(t *runtime.Template, rw *llamaRewrite, in *runtime.Input, prompt []byte) (string, error) {
 	m := &rw.contMsg
-	content := rw.cont == ContinueContent
+	content := rw.cont == runtime.ContinueContent
 	reasoning := func(open, close string) string {
 		s := open + m.reasoning
 		if content {
@@ -198,7 +182,7 @@ func (t *Template) continuationPrompt(rw *llamaRewrite, in *Input, prompt []byte
 	case "minicpm5":
 		return reasoning("<|im_start|>assistant\n<think>\n", "\n</think>\n\n"), nil
 	}
-	gen, err := t.generationPrompt(rw, in, prompt)
+	gen, err := generationPrompt(t, rw, in, prompt)
 	if err != nil {
 		return "", err
 	}
@@ -223,12 +207,12 @@ func (t *Template) continuationPrompt(rw *llamaRewrite, in *Input, prompt []byte
 
 // llamaRewrite is a request as llama-server hands it to the template.
 type llamaRewrite struct {
-	vars     *Dict // the template's variables
-	agp      bool  // add_generation_prompt
+	vars     *runtime.Dict // the template's variables
+	agp      bool          // add_generation_prompt
 	bos, eos string
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
 	// (left out of vars), is continued; ContinueNone otherwise.
-	cont    Continuation
+	cont    runtime.Continuation
 	contMsg llamaMsg
 }
 
@@ -266,7 +250,7 @@ func (m *llamaMsg) renderContent() string {
 // llamaPart is a typed content part; extra are its other keys, in order.
 type llamaPart struct {
 	typ, text string
-	extra     *Dict
+	extra     *runtime.Dict
 }
 
 // llamaCall is a tool call; arguments are kept as a JSON string.
@@ -275,93 +259,93 @@ type llamaCall struct {
 }
 
 // llamaError is an error llama-server answers with.
-func (t *Template) llamaError(format string, args ...any) *Error {
-	return &Error{Kind: InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+func llamaError(t *runtime.Template, format string, args ...any) *runtime.Error {
+	return &runtime.Error{Kind: runtime.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 }
 
 // llamaServerRewrite applies llama-server's request handling to in (docs/llama-server.md
 // sections 4.1 to 4.7); in is only read.
-func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
+func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, error) {
 	caps := &t.Caps
 	if !caps.Known() {
-		return nil, t.llamaError("the LlamaServer profile needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
+		return nil, llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
 	}
 	rw := &llamaRewrite{bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
 
 	// oaicompat_chat_params_parse
-	schema, err := t.llamaResponseSchema(&in.Server)
+	schema, err := llamaResponseSchema(t, &in.Server)
 	if err != nil {
 		return nil, err
 	}
-	if in.Messages.kind != KindList {
-		return nil, t.llamaError("Expected 'messages' to be an array")
+	if in.Messages.Kind() != runtime.KindList {
+		return nil, llamaError(t, "Expected 'messages' to be an array")
 	}
 	if err := checkServerMessages(in.Messages.Items()); err != nil {
-		return nil, t.llamaError("%s", err)
+		return nil, llamaError(t, "%s", err)
 	}
 	msgs, err := parseLlamaMessages(in.Messages.Items())
 	if err != nil {
-		return nil, t.llamaError("Failed to parse messages: %v", err)
+		return nil, llamaError(t, "Failed to parse messages: %v", err)
 	}
 	tools, err := parseLlamaTools(in.Tools)
 	if err != nil {
-		return nil, t.llamaError("Failed to parse tools: %v", err)
+		return nil, llamaError(t, "Failed to parse tools: %v", err)
 	}
 	toolChoice := "auto"
-	if tc := in.Server.ToolChoice; tc.kind == KindString {
-		toolChoice = tc.str()
+	if tc := in.Server.ToolChoice; tc.Kind() == runtime.KindString {
+		toolChoice = str(tc)
 	}
 	switch toolChoice {
 	case "auto", "none", "required":
 	default:
-		return nil, t.llamaError("Invalid tool_choice: %s", toolChoice)
+		return nil, llamaError(t, "Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
-	if n := len(msgs); cont == ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
+	if n := len(msgs); cont == runtime.ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
 		if n >= 2 && msgs[n-2].role == "assistant" {
-			return nil, t.llamaError("Cannot have 2 or more assistant messages at the end of the list.")
+			return nil, llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
 		}
-		cont, agp = ContinueAuto, false
+		cont, agp = runtime.ContinueAuto, false
 	}
-	if cont != ContinueNone && agp {
-		return nil, t.llamaError("Cannot set both add_generation_prompt and continue_final_message to true.")
+	if cont != runtime.ContinueNone && agp {
+		return nil, llamaError(t, "Cannot set both add_generation_prompt and continue_final_message to true.")
 	}
 	rw.agp = agp
 	if f := in.Server.ReasoningFormat; !f.IsUndefined() {
-		if f.kind != KindString {
-			return nil, t.llamaError("%s", typeError302(f))
+		if f.Kind() != runtime.KindString {
+			return nil, llamaError(t, "%s", typeError302(f))
 		}
-		switch f.str() {
+		switch str(f) {
 		case "none", "auto", "deepseek", "deepseek-legacy":
 		default:
-			return nil, t.llamaError("Unknown reasoning format: %s", f.str())
+			return nil, llamaError(t, "Unknown reasoning format: %s", str(f))
 		}
 	}
-	if tools.kind == KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
-		return nil, t.llamaError("Cannot use custom grammar constraints with tools.")
+	if tools.Kind() == runtime.KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
+		return nil, llamaError(t, "Cannot use custom grammar constraints with tools.")
 	}
 	enableThinking := caps.ThinkingStartTag != ""
 	if v, ok := in.Kwargs["enable_thinking"]; ok {
-		switch v.kind {
-		case KindBool:
-			enableThinking = v.n != 0
-		case KindString:
-			return nil, t.llamaError(`invalid type for "enable_thinking" (expected boolean, got string)`)
+		switch v.Kind() {
+		case runtime.KindBool:
+			enableThinking, _ = v.AsBool()
+		case runtime.KindString:
+			return nil, llamaError(t, `invalid type for "enable_thinking" (expected boolean, got string)`)
 		}
 	}
-	if e := in.Server.ReasoningEffort; e.kind == KindString && e.str() == "none" {
+	if e := in.Server.ReasoningEffort; runtime.EqStr(e, "none") {
 		enableThinking = false
 	}
 
 	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
 	// is continued after them
-	if n := len(msgs); cont != ContinueNone && n > 0 {
+	if n := len(msgs); cont != runtime.ContinueNone && n > 0 {
 		rw.contMsg, msgs = msgs[n-1], msgs[:n-1]
 		m := &rw.contMsg
-		if cont == ContinueAuto {
-			cont = ContinueContent
+		if cont == runtime.ContinueAuto {
+			cont = runtime.ContinueContent
 			if m.reasoning != "" && m.content == "" && len(m.parts) == 0 {
-				cont = ContinueReasoning
+				cont = runtime.ContinueReasoning
 			}
 		}
 		if !m.empty() {
@@ -381,31 +365,31 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	}
 	onlyString := caps.StringContent && !caps.TypedContent
 	onlyTyped := !caps.StringContent && caps.TypedContent
-	jm := make([]*Dict, len(msgs))
+	jm := make([]*runtime.Dict, len(msgs))
 	for i := range msgs {
 		jm[i] = msgs[i].toJSON(onlyString)
-		if c, _ := jm[i].GetStr("content"); onlyTyped && c.kind == KindString {
-			jm[i].SetStr("content", NewList(DictOf(Str("type"), Str("text"), Str("text"), c)))
+		if c, _ := jm[i].GetStr("content"); onlyTyped && c.Kind() == runtime.KindString {
+			jm[i].SetStr("content", runtime.NewList(runtime.DictOf(runtime.Str("type"), runtime.Str("text"), runtime.Str("text"), c)))
 		}
 	}
 	if !caps.KeepDeveloperRole {
 		for _, m := range jm {
-			if r, _ := m.GetStr("role"); r.kind == KindString && r.str() == "developer" {
-				m.SetStr("role", Str("system"))
+			if r, _ := m.GetStr("role"); runtime.EqStr(r, "developer") {
+				m.SetStr("role", runtime.Str("system"))
 			}
 		}
 	}
 	if !caps.SystemRole && len(jm) > 0 {
-		if r, _ := jm[0].GetStr("role"); r.kind == KindString && r.str() == "system" {
+		if r, _ := jm[0].GetStr("role"); runtime.EqStr(r, "system") {
 			if len(jm) > 1 {
 				a, _ := jm[0].GetStr("content")
 				b, _ := jm[1].GetStr("content")
-				for _, x := range []Value{a, b} {
-					if x.kind != KindString {
-						return nil, t.llamaError("[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
+				for _, x := range []runtime.Value{a, b} {
+					if x.Kind() != runtime.KindString {
+						return nil, llamaError(t, "[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
 					}
 				}
-				jm[1].SetStr("content", Str(a.str()+"\n"+b.str()))
+				jm[1].SetStr("content", runtime.Str(str(a)+"\n"+str(b)))
 			}
 			jm = jm[1:]
 		}
@@ -419,12 +403,12 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 			for _, c := range calls.Items() {
 				fn, _ := c.AsDict().GetStr("function")
 				args, _ := fn.AsDict().GetStr("arguments")
-				if args.kind != KindString {
+				if args.Kind() != runtime.KindString {
 					continue
 				}
-				v, err := ParseJSON([]byte(args.str()))
+				v, err := runtime.ParseJSON([]byte(str(args)))
 				if err != nil {
-					return nil, t.llamaError("Failed to parse tool call arguments as JSON: %v", err)
+					return nil, llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
 				}
 				fn.AsDict().SetStr("arguments", v)
 			}
@@ -442,12 +426,12 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	case "gpt_oss", "lfm2", "lfm2_5":
 		for _, m := range jm {
 			r, ok := m.GetStr("reasoning_content")
-			if !ok || r.kind != KindString {
+			if !ok || r.Kind() != runtime.KindString {
 				continue
 			}
 			m.SetStr("thinking", r)
-			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.kind == KindList && len(calls.Items()) > 0 {
-				deleteKey(m, "content")
+			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.Kind() == runtime.KindList && len(calls.Items()) > 0 {
+				m.Delete(runtime.Str("content"))
 			}
 		}
 	case "deepseek_v3_2":
@@ -457,44 +441,44 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 	}
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
-	vars := NewDict(12)
-	list := make([]Value, len(jm))
+	vars := runtime.NewDict(12)
+	list := make([]runtime.Value, len(jm))
 	for i, m := range jm {
-		list[i] = DictValue(m)
+		list[i] = runtime.DictValue(m)
 	}
-	vars.SetStr("messages", ListOf(list))
-	vars.SetStr("bos_token", Str(rw.bos))
-	vars.SetStr("eos_token", Str(rw.eos))
-	vars.SetStr("enable_thinking", Bool(enableThinking))
-	if tools.kind == KindList {
+	vars.SetStr("messages", runtime.ListOf(list))
+	vars.SetStr("bos_token", runtime.Str(rw.bos))
+	vars.SetStr("eos_token", runtime.Str(rw.eos))
+	vars.SetStr("enable_thinking", runtime.Bool(enableThinking))
+	if tools.Kind() == runtime.KindList {
 		vars.SetStr("tools", tools)
 	}
-	now := in.now()
-	vars.SetStr("datetime", Str(Strftime(now, "%b %d %Y")))
-	vars.SetStr("date_string", Str(Strftime(now, "%d %b %Y")))
+	now := in.Clock()
+	vars.SetStr("datetime", runtime.Str(runtime.Strftime(now, "%b %d %Y")))
+	vars.SetStr("date_string", runtime.Str(runtime.Strftime(now, "%d %b %Y")))
 	keys := make([]string, 0, len(in.Kwargs))
 	for k := range in.Kwargs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		vars.SetStr(k, deepCopyJSON(in.Kwargs[k]))
+		vars.SetStr(k, runtime.CopyJSON(in.Kwargs[k]))
 	}
-	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.kind == KindDict {
+	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.Kind() == runtime.KindDict {
 		// DeepSeek V4 writes the response schema into the prompt
 		vars.SetStr("response_format", schema)
 	}
 	if rw.agp {
-		vars.SetStr("add_generation_prompt", Bool(true))
+		vars.SetStr("add_generation_prompt", runtime.Bool(true))
 	}
-	if pr, ok := vars.GetStr("preserve_reasoning"); ok && pr.kind == KindBool {
-		on := pr.n != 0
+	if pr, ok := vars.GetStr("preserve_reasoning"); ok && pr.Kind() == runtime.KindBool {
+		on, _ := pr.AsBool()
 		for _, kv := range []struct {
 			k string
 			v bool
 		}{{"preserve_thinking", on}, {"clear_thinking", !on}, {"truncate_history_thinking", !on}, {"drop_thinking", !on}} {
-			if !vars.Has(Str(kv.k)) {
-				vars.SetStr(kv.k, Bool(kv.v))
+			if !vars.Has(runtime.Str(kv.k)) {
+				vars.SetStr(kv.k, runtime.Bool(kv.v))
 			}
 		}
 	}
@@ -505,35 +489,35 @@ func (t *Template) llamaServerRewrite(in *Input) (*llamaRewrite, error) {
 // llamaResponseSchema is the JSON schema of the answer llama-server reads from
 // json_schema and response_format, or undefined when there is none; its errors are
 // llama-server's.
-func (t *Template) llamaResponseSchema(f *ServerFields) (Value, error) {
+func llamaResponseSchema(t *runtime.Template, f *runtime.ServerFields) (runtime.Value, error) {
 	schema := f.JSONSchema
-	if schema.kind == KindNone {
-		schema = Undefined("json_schema")
+	if schema.Kind() == runtime.KindNone {
+		schema = runtime.Undefined("json_schema")
 	}
-	grammar := f.Grammar.kind == KindString && f.Grammar.str() != ""
+	grammar := f.Grammar.Kind() == runtime.KindString && str(f.Grammar) != ""
 	if !schema.IsUndefined() && grammar {
-		return Value{}, t.llamaError("Cannot use both json_schema and grammar")
+		return runtime.Value{}, llamaError(t, "Cannot use both json_schema and grammar")
 	}
 	if f.ResponseFormat.IsUndefined() {
 		return schema, nil
 	}
 	rf := f.ResponseFormat.AsDict()
-	field := func(d *Dict, key string) (Value, bool) {
+	field := func(d *runtime.Dict, key string) (runtime.Value, bool) {
 		if d == nil {
-			return Value{}, false
+			return runtime.Value{}, false
 		}
 		v, ok := d.GetStr(key)
-		return v, ok && v.kind != KindNone
+		return v, ok && v.Kind() != runtime.KindNone
 	}
-	orEmpty := func(v Value, ok bool) Value {
+	orEmpty := func(v runtime.Value, ok bool) runtime.Value {
 		if !ok {
-			return DictValue(NewDict(0))
+			return runtime.DictValue(runtime.NewDict(0))
 		}
 		return v
 	}
 	typ := ""
-	if v, ok := field(rf, "type"); ok && v.kind == KindString {
-		typ = v.str()
+	if v, ok := field(rf, "type"); ok && v.Kind() == runtime.KindString {
+		typ = str(v)
 	}
 	switch typ {
 	case "json_object":
@@ -545,18 +529,18 @@ func (t *Template) llamaResponseSchema(f *ServerFields) (Value, error) {
 		schema = orEmpty(field(wrapper.AsDict(), "schema"))
 	case "", "text":
 	default:
-		return Value{}, t.llamaError(`response_format type must be one of "text" or "json_object", but got: %s`, typ)
+		return runtime.Value{}, llamaError(t, `response_format type must be one of "text" or "json_object", but got: %s`, typ)
 	}
 	return schema, nil
 }
 
 // isEmptyJSON is nlohmann's empty(): an empty object or array (null is handled by the
 // caller).
-func isEmptyJSON(v Value) bool {
-	switch v.kind {
-	case KindDict:
+func isEmptyJSON(v runtime.Value) bool {
+	switch v.Kind() {
+	case runtime.KindDict:
 		return v.AsDict().Len() == 0
-	case KindList, KindTuple:
+	case runtime.KindList, runtime.KindTuple:
 		return len(v.Items()) == 0
 	}
 	return false
@@ -566,14 +550,14 @@ func isEmptyJSON(v Value) bool {
 // content is required except from the assistant (which needs content or tool calls), a
 // string, null or a list of parts; image and audio parts need a multimodal projector,
 // which a prompt-only server does not have.
-func checkServerMessages(messages []Value) error {
+func checkServerMessages(messages []runtime.Value) error {
 	for _, mv := range messages {
 		m := mv.AsDict()
 		role := ""
-		content, hasContent := Value{}, false
+		content, hasContent := runtime.Value{}, false
 		if m != nil {
-			if r, ok := m.GetStr("role"); ok && r.kind == KindString {
-				role = r.str()
+			if r, ok := m.GetStr("role"); ok && r.Kind() == runtime.KindString {
+				role = str(r)
 			}
 			content, hasContent = m.GetStr("content")
 		}
@@ -581,23 +565,23 @@ func checkServerMessages(messages []Value) error {
 			return fmt.Errorf("All non-assistant messages must contain 'content'")
 		}
 		if role == "assistant" && !hasContent {
-			if !m.Has(Str("tool_calls")) {
+			if !m.Has(runtime.Str("tool_calls")) {
 				return fmt.Errorf("Assistant message must contain either 'content' or 'tool_calls'!")
 			}
 			continue
 		}
-		switch content.kind {
-		case KindString, KindNone:
+		switch content.Kind() {
+		case runtime.KindString, runtime.KindNone:
 			continue
-		case KindList:
+		case runtime.KindList:
 		default:
 			return fmt.Errorf("Expected 'content' to be a string or an array")
 		}
 		for _, p := range content.Items() {
 			typ := ""
 			if d := p.AsDict(); d != nil {
-				if v, ok := d.GetStr("type"); ok && v.kind == KindString {
-					typ = v.str()
+				if v, ok := d.GetStr("type"); ok && v.Kind() == runtime.KindString {
+					typ = str(v)
 				}
 			}
 			switch typ {
@@ -615,27 +599,27 @@ func checkServerMessages(messages []Value) error {
 }
 
 // isRole reports whether a message is a dict whose role is role.
-func isRole(m Value, role string) bool {
+func isRole(m runtime.Value, role string) bool {
 	d := m.AsDict()
 	if d == nil {
 		return false
 	}
 	r, _ := d.GetStr("role")
-	return r.kind == KindString && r.str() == role
+	return runtime.EqStr(r, role)
 }
 
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.
-func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
+func parseLlamaMessages(messages []runtime.Value) ([]llamaMsg, error) {
 	out := make([]llamaMsg, 0, len(messages))
 	for _, mv := range messages {
 		m := mv.AsDict()
 		if m == nil {
-			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", dumpJSON(mv))
+			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", runtime.CompactJSON(mv))
 		}
 		var msg llamaMsg
 		role, ok := m.GetStr("role")
 		if !ok {
-			return nil, fmt.Errorf("Missing 'role' in message: %s", dumpJSON(mv))
+			return nil, fmt.Errorf("Missing 'role' in message: %s", runtime.CompactJSON(mv))
 		}
 		if msg.role, ok = jsonString(role); !ok {
 			return nil, typeError302(role)
@@ -643,63 +627,63 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 		content, hasContent := m.GetStr("content")
 		calls, hasCalls := m.GetStr("tool_calls")
 		if hasContent {
-			switch content.kind {
-			case KindString:
-				msg.content = content.str()
-			case KindList:
+			switch content.Kind() {
+			case runtime.KindString:
+				msg.content = str(content)
+			case runtime.KindList:
 				for _, pv := range content.Items() {
 					p := pv.AsDict()
-					if p == nil || !p.Has(Str("type")) {
-						return nil, fmt.Errorf("Missing content part type: %s", dumpJSON(pv))
+					if p == nil || !p.Has(runtime.Str("type")) {
+						return nil, fmt.Errorf("Missing content part type: %s", runtime.CompactJSON(pv))
 					}
 					typ, _ := p.GetStr("type")
-					if typ.kind != KindString || (typ.str() != "text" && typ.str() != "media_marker") {
-						return nil, fmt.Errorf("Unsupported content part type: %s", dumpJSON(typ))
+					if typ.Kind() != runtime.KindString || (str(typ) != "text" && str(typ) != "media_marker") {
+						return nil, fmt.Errorf("Unsupported content part type: %s", runtime.CompactJSON(typ))
 					}
 					text, ok := p.GetStr("text")
 					if !ok {
 						return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'text' not found")
 					}
-					if text.kind != KindString {
+					if text.Kind() != runtime.KindString {
 						return nil, typeError302(text)
 					}
-					part := llamaPart{typ: typ.str(), text: text.str(), extra: NewDict(0)}
-					for i, k := range p.keys {
-						if k.kind == KindString && k.str() != "type" && k.str() != "text" {
-							part.extra.Set(k, p.vals[i])
+					part := llamaPart{typ: str(typ), text: str(text), extra: runtime.NewDict(0)}
+					for i, k := range p.Keys() {
+						if k.Kind() == runtime.KindString && str(k) != "type" && str(k) != "text" {
+							part.extra.Set(k, p.Values()[i])
 						}
 					}
 					msg.parts = append(msg.parts, part)
 				}
-			case KindNone:
+			case runtime.KindNone:
 			default:
-				return nil, fmt.Errorf("Invalid 'content' type: expected string or array, got %s (ref: https://github.com/ggml-org/llama.cpp/issues/8367)", dumpJSON(content))
+				return nil, fmt.Errorf("Invalid 'content' type: expected string or array, got %s (ref: https://github.com/ggml-org/llama.cpp/issues/8367)", runtime.CompactJSON(content))
 			}
 		}
 		if hasCalls {
-			var items []Value
-			switch calls.kind {
-			case KindList:
+			var items []runtime.Value
+			switch calls.Kind() {
+			case runtime.KindList:
 				items = calls.Items()
-			case KindNone:
+			case runtime.KindNone:
 			default:
-				items = []Value{calls}
+				items = []runtime.Value{calls}
 			}
 			for _, cv := range items {
 				c := cv.AsDict()
-				if c == nil || !c.Has(Str("type")) {
-					return nil, fmt.Errorf("Missing tool call type: %s", dumpJSON(cv))
+				if c == nil || !c.Has(runtime.Str("type")) {
+					return nil, fmt.Errorf("Missing tool call type: %s", runtime.CompactJSON(cv))
 				}
-				if typ, _ := c.GetStr("type"); typ.kind != KindString || typ.str() != "function" {
-					return nil, fmt.Errorf("Unsupported tool call type: %s", dumpJSON(cv))
+				if typ, _ := c.GetStr("type"); !runtime.EqStr(typ, "function") {
+					return nil, fmt.Errorf("Unsupported tool call type: %s", runtime.CompactJSON(cv))
 				}
 				fv, ok := c.GetStr("function")
 				if !ok {
-					return nil, fmt.Errorf("Missing tool call function: %s", dumpJSON(cv))
+					return nil, fmt.Errorf("Missing tool call function: %s", runtime.CompactJSON(cv))
 				}
 				fn := fv.AsDict()
-				if fn == nil || !fn.Has(Str("name")) {
-					return nil, fmt.Errorf("Missing tool call name: %s", dumpJSON(cv))
+				if fn == nil || !fn.Has(runtime.Str("name")) {
+					return nil, fmt.Errorf("Missing tool call name: %s", runtime.CompactJSON(cv))
 				}
 				var call llamaCall
 				name, _ := fn.GetStr("name")
@@ -710,10 +694,10 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 				if !ok {
 					return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'arguments' not found")
 				}
-				if args.kind == KindString {
-					call.args = args.str()
+				if args.Kind() == runtime.KindString {
+					call.args = str(args)
 				} else {
-					call.args = dumpJSON(args)
+					call.args = runtime.CompactJSON(args)
 				}
 				if id, ok := c.GetStr("id"); ok {
 					if call.id, ok = jsonString(id); !ok {
@@ -743,16 +727,16 @@ func parseLlamaMessages(messages []Value) ([]llamaMsg, error) {
 
 // toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
 // with llama.cpp's keys in llama.cpp's order.
-func (m *llamaMsg) toJSON(concatText bool) *Dict {
-	j := NewDict(6)
-	j.SetStr("role", Str(m.role))
+func (m *llamaMsg) toJSON(concatText bool) *runtime.Dict {
+	j := runtime.NewDict(6)
+	j.SetStr("role", runtime.Str(m.role))
 	media := false
 	for _, p := range m.parts {
 		media = media || p.typ == "media_marker"
 	}
 	switch {
 	case m.content != "":
-		j.SetStr("content", Str(m.content))
+		j.SetStr("content", runtime.Str(m.content))
 	case len(m.parts) > 0 && (concatText || media):
 		var text strings.Builder
 		lastMedia := false
@@ -770,43 +754,43 @@ func (m *llamaMsg) toJSON(concatText bool) *Dict {
 			}
 			text.WriteString(p.text)
 		}
-		j.SetStr("content", Str(text.String()))
+		j.SetStr("content", runtime.Str(text.String()))
 	case len(m.parts) > 0:
-		parts := make([]Value, len(m.parts))
+		parts := make([]runtime.Value, len(m.parts))
 		for i, p := range m.parts {
-			d := NewDict(2 + p.extra.Len())
-			d.SetStr("type", Str(p.typ))
-			d.SetStr("text", Str(p.text))
-			for k, key := range p.extra.keys {
-				d.Set(key, deepCopyJSON(p.extra.vals[k]))
+			d := runtime.NewDict(2 + p.extra.Len())
+			d.SetStr("type", runtime.Str(p.typ))
+			d.SetStr("text", runtime.Str(p.text))
+			for k, key := range p.extra.Keys() {
+				d.Set(key, runtime.CopyJSON(p.extra.Values()[k]))
 			}
-			parts[i] = DictValue(d)
+			parts[i] = runtime.DictValue(d)
 		}
-		j.SetStr("content", ListOf(parts))
+		j.SetStr("content", runtime.ListOf(parts))
 	default:
-		j.SetStr("content", Str(""))
+		j.SetStr("content", runtime.Str(""))
 	}
 	if m.reasoning != "" {
-		j.SetStr("reasoning_content", Str(m.reasoning))
+		j.SetStr("reasoning_content", runtime.Str(m.reasoning))
 	}
 	if m.name != "" {
-		j.SetStr("name", Str(m.name))
+		j.SetStr("name", runtime.Str(m.name))
 	}
 	if m.tcID != "" {
-		j.SetStr("tool_call_id", Str(m.tcID))
+		j.SetStr("tool_call_id", runtime.Str(m.tcID))
 	}
 	if len(m.toolCalls) > 0 {
-		calls := make([]Value, len(m.toolCalls))
+		calls := make([]runtime.Value, len(m.toolCalls))
 		for i, c := range m.toolCalls {
-			d := NewDict(3)
-			d.SetStr("type", Str("function"))
-			d.SetStr("function", DictOf(Str("name"), Str(c.name), Str("arguments"), Str(c.args)))
+			d := runtime.NewDict(3)
+			d.SetStr("type", runtime.Str("function"))
+			d.SetStr("function", runtime.DictOf(runtime.Str("name"), runtime.Str(c.name), runtime.Str("arguments"), runtime.Str(c.args)))
 			if c.id != "" {
-				d.SetStr("id", Str(c.id))
+				d.SetStr("id", runtime.Str(c.id))
 			}
-			calls[i] = DictValue(d)
+			calls[i] = runtime.DictValue(d)
 		}
-		j.SetStr("tool_calls", ListOf(calls))
+		j.SetStr("tool_calls", runtime.ListOf(calls))
 	}
 	return j
 }
@@ -814,105 +798,106 @@ func (m *llamaMsg) toJSON(concatText bool) *Dict {
 // parseLlamaTools is what llama-server makes of the request's tools: none unless a
 // non-empty list; each tool rebuilt as {type, function: {name, description,
 // parameters}}. It returns a list, or None when there are no tools.
-func parseLlamaTools(tools Value) (Value, error) {
-	if tools.kind != KindList || len(tools.Items()) == 0 {
-		return None(), nil
+func parseLlamaTools(tools runtime.Value) (runtime.Value, error) {
+	if tools.Kind() != runtime.KindList || len(tools.Items()) == 0 {
+		return runtime.None(), nil
 	}
-	out := make([]Value, 0, len(tools.Items()))
+	out := make([]runtime.Value, 0, len(tools.Items()))
 	for _, tv := range tools.Items() {
 		t := tv.AsDict()
-		if t == nil || !t.Has(Str("type")) {
-			return Value{}, fmt.Errorf("Missing tool type: %s", dumpJSON(tv))
+		if t == nil || !t.Has(runtime.Str("type")) {
+			return runtime.Value{}, fmt.Errorf("Missing tool type: %s", runtime.CompactJSON(tv))
 		}
-		if typ, _ := t.GetStr("type"); typ.kind != KindString || typ.str() != "function" {
-			return Value{}, fmt.Errorf("Unsupported tool type: %s", dumpJSON(tv))
+		if typ, _ := t.GetStr("type"); !runtime.EqStr(typ, "function") {
+			return runtime.Value{}, fmt.Errorf("Unsupported tool type: %s", runtime.CompactJSON(tv))
 		}
 		fv, ok := t.GetStr("function")
 		if !ok {
-			return Value{}, fmt.Errorf("Missing tool function: %s", dumpJSON(tv))
+			return runtime.Value{}, fmt.Errorf("Missing tool function: %s", runtime.CompactJSON(tv))
 		}
 		fn := fv.AsDict()
 		if fn == nil {
-			return Value{}, fmt.Errorf("[json.exception.type_error.304] cannot use at() with %s", nlohmannType(fv))
+			return runtime.Value{}, fmt.Errorf("[json.exception.type_error.304] cannot use at() with %s", nlohmannType(fv))
 		}
 		name, ok := fn.GetStr("name")
 		if !ok {
-			return Value{}, fmt.Errorf("[json.exception.out_of_range.403] key 'name' not found")
+			return runtime.Value{}, fmt.Errorf("[json.exception.out_of_range.403] key 'name' not found")
 		}
-		if name.kind != KindString {
-			return Value{}, typeError302(name)
+		if name.Kind() != runtime.KindString {
+			return runtime.Value{}, typeError302(name)
 		}
-		desc := Str("")
+		desc := runtime.Str("")
 		if d, ok := fn.GetStr("description"); ok {
-			if d.kind != KindString {
-				return Value{}, typeError302(d)
+			if d.Kind() != runtime.KindString {
+				return runtime.Value{}, typeError302(d)
 			}
 			desc = d
 		}
-		params := DictValue(NewDict(0))
+		params := runtime.DictValue(runtime.NewDict(0))
 		if p, ok := fn.GetStr("parameters"); ok {
-			params = deepCopyJSON(p)
+			params = runtime.CopyJSON(p)
 		}
-		f := NewDict(3)
+		f := runtime.NewDict(3)
 		f.SetStr("name", name)
 		f.SetStr("description", desc)
 		f.SetStr("parameters", params)
-		out = append(out, DictOf(Str("type"), Str("function"), Str("function"), DictValue(f)))
+		out = append(out, runtime.DictOf(runtime.Str("type"), runtime.Str("function"), runtime.Str("function"), runtime.DictValue(f)))
 	}
-	return ListOf(out), nil
+	return runtime.ListOf(out), nil
 }
 
 // ministralMessage gives a system or assistant message the content blocks the
 // ministral_3 handler builds: its reasoning as a thinking block, then its content.
-func ministralMessage(m *Dict) *Dict {
+func ministralMessage(m *runtime.Dict) *runtime.Dict {
 	role, _ := m.GetStr("role")
-	if role.kind != KindString || (role.str() != "system" && role.str() != "assistant") {
+	if role.Kind() != runtime.KindString || (str(role) != "system" && str(role) != "assistant") {
 		return m
 	}
-	var blocks []Value
-	if r, ok := m.GetStr("reasoning_content"); ok && r.kind == KindString {
-		blocks = append(blocks, DictOf(Str("type"), Str("thinking"), Str("thinking"), r))
+	var blocks []runtime.Value
+	if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == runtime.KindString {
+		blocks = append(blocks, runtime.DictOf(runtime.Str("type"), runtime.Str("thinking"), runtime.Str("thinking"), r))
 	}
 	if c, ok := m.GetStr("content"); ok {
-		switch c.kind {
-		case KindString:
-			blocks = append(blocks, DictOf(Str("type"), Str("text"), Str("text"), c))
-		case KindList:
+		switch c.Kind() {
+		case runtime.KindString:
+			blocks = append(blocks, runtime.DictOf(runtime.Str("type"), runtime.Str("text"), runtime.Str("text"), c))
+		case runtime.KindList:
 			blocks = append(blocks, c.Items()...)
 		}
 	}
-	out := deleteKey(m.Copy(), "reasoning_content")
-	out.SetStr("content", ListOf(blocks))
+	out := m.Copy()
+	out.Delete(runtime.Str("reasoning_content"))
+	out.SetStr("content", runtime.ListOf(blocks))
 	return out
 }
 
 // gemma4ToolResponses is workaround::convert_tool_responses_gemma4: an assistant message
 // with tool calls absorbs the tool messages after it (as tool_responses) and a plain
 // assistant message after those.
-func gemma4ToolResponses(msgs []*Dict) []*Dict {
-	var out []*Dict
+func gemma4ToolResponses(msgs []*runtime.Dict) []*runtime.Dict {
+	var out []*runtime.Dict
 	for i := 0; i < len(msgs); {
 		m := msgs[i]
 		calls, _ := m.GetStr("tool_calls")
-		if !dictRole(m, "assistant") || calls.kind != KindList || len(calls.Items()) == 0 {
+		if !dictRole(m, "assistant") || calls.Kind() != runtime.KindList || len(calls.Items()) == 0 {
 			out = append(out, m)
 			i++
 			continue
 		}
-		var reasoning *Value
-		if r, ok := m.GetStr("reasoning_content"); ok && r.kind == KindString {
+		var reasoning *runtime.Value
+		if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == runtime.KindString {
 			reasoning = &r
 		}
 		callList := calls.Items()
-		var responses []Value
+		var responses []runtime.Value
 		i++
 		for ; i < len(msgs) && dictRole(msgs[i], "tool"); i++ {
 			cur := msgs[i]
-			resp := None()
+			resp := runtime.None()
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
-				if c.kind == KindString {
-					if v, err := ParseJSON([]byte(c.str())); err == nil {
+				if c.Kind() == runtime.KindString {
+					if v, err := runtime.ParseJSON([]byte(str(c))); err == nil {
 						resp = v
 					}
 				}
@@ -921,36 +906,36 @@ func gemma4ToolResponses(msgs []*Dict) []*Dict {
 			if idx := len(responses); idx < len(callList) {
 				if tc := callList[idx].AsDict(); tc != nil {
 					if fn, ok := tc.GetStr("function"); ok && fn.AsDict() != nil {
-						if n, ok := fn.AsDict().GetStr("name"); ok && n.kind == KindString {
-							name = n.str()
+						if n, ok := fn.AsDict().GetStr("name"); ok && n.Kind() == runtime.KindString {
+							name = str(n)
 						}
 					}
 				}
 			}
 			if name == "" {
-				if id, ok := cur.GetStr("tool_call_id"); ok && id.kind == KindString {
-					name = id.str()
+				if id, ok := cur.GetStr("tool_call_id"); ok && id.Kind() == runtime.KindString {
+					name = str(id)
 				}
 			}
-			responses = append(responses, DictOf(Str("name"), Str(name), Str("response"), resp))
+			responses = append(responses, runtime.DictOf(runtime.Str("name"), runtime.Str(name), runtime.Str("response"), resp))
 		}
-		var content *Value
+		var content *runtime.Value
 		if i < len(msgs) && dictRole(msgs[i], "assistant") {
 			next := msgs[i]
 			nc, _ := next.GetStr("tool_calls")
-			hasCalls := nc.kind == KindList && len(nc.Items()) > 0
+			hasCalls := nc.Kind() == runtime.KindList && len(nc.Items()) > 0
 			c, _ := next.GetStr("content")
-			hasContent := (c.kind == KindString && c.str() != "") || (c.kind == KindList && len(c.Items()) > 0)
+			hasContent := (c.Kind() == runtime.KindString && str(c) != "") || (c.Kind() == runtime.KindList && len(c.Items()) > 0)
 			if !hasCalls && hasContent {
 				content = &c
 				i++
 			}
 		}
-		nm := NewDict(5)
-		nm.SetStr("role", Str("assistant"))
-		nm.SetStr("tool_calls", ListOf(append([]Value(nil), callList...)))
+		nm := runtime.NewDict(5)
+		nm.SetStr("role", runtime.Str("assistant"))
+		nm.SetStr("tool_calls", runtime.ListOf(append([]runtime.Value(nil), callList...)))
 		if len(responses) > 0 {
-			nm.SetStr("tool_responses", ListOf(responses))
+			nm.SetStr("tool_responses", runtime.ListOf(responses))
 		}
 		if content != nil {
 			nm.SetStr("content", *content)
@@ -966,16 +951,16 @@ func gemma4ToolResponses(msgs []*Dict) []*Dict {
 // sortDeepSeekToolResults is deepseek_v4_sort_tool_results: in each run of user and
 // tool messages after an assistant message with tool calls, the tool results are sorted
 // (stably) into the order of the calls.
-func sortDeepSeekToolResults(msgs []*Dict) {
+func sortDeepSeekToolResults(msgs []*runtime.Dict) {
 	order := map[string]int{}
 	for i := 0; i < len(msgs); {
 		calls, _ := msgs[i].GetStr("tool_calls")
-		if dictRole(msgs[i], "assistant") && calls.kind == KindList && len(calls.Items()) > 0 {
+		if dictRole(msgs[i], "assistant") && calls.Kind() == runtime.KindList && len(calls.Items()) > 0 {
 			order = map[string]int{}
 			for k, c := range calls.Items() {
 				if d := c.AsDict(); d != nil {
-					if id, ok := d.GetStr("id"); ok && id.kind == KindString && id.str() != "" {
-						order[id.str()] = k
+					if id, ok := d.GetStr("id"); ok && id.Kind() == runtime.KindString && str(id) != "" {
+						order[str(id)] = k
 					}
 				}
 			}
@@ -996,13 +981,13 @@ func sortDeepSeekToolResults(msgs []*Dict) {
 			}
 		}
 		if len(pos) > 1 && len(order) > 0 {
-			results := make([]*Dict, len(pos))
+			results := make([]*runtime.Dict, len(pos))
 			for k, p := range pos {
 				results[k] = msgs[p]
 			}
-			rank := func(m *Dict) int {
-				if id, ok := m.GetStr("tool_call_id"); ok && id.kind == KindString {
-					return order[id.str()]
+			rank := func(m *runtime.Dict) int {
+				if id, ok := m.GetStr("tool_call_id"); ok && id.Kind() == runtime.KindString {
+					return order[str(id)]
 				}
 				return 0
 			}
@@ -1016,97 +1001,50 @@ func sortDeepSeekToolResults(msgs []*Dict) {
 }
 
 // dictRole reports whether a message's role is role.
-func dictRole(m *Dict, role string) bool {
+func dictRole(m *runtime.Dict, role string) bool {
 	r, _ := m.GetStr("role")
-	return r.kind == KindString && r.str() == role
-}
-
-// deleteKey removes key from d (in place) and returns d.
-func deleteKey(d *Dict, key string) *Dict {
-	i := d.find(Str(key))
-	if i < 0 {
-		return d
-	}
-	keys := append(d.keys[:i:i], d.keys[i+1:]...)
-	vals := append(d.vals[:i:i], d.vals[i+1:]...)
-	d.keys, d.vals, d.index = keys, vals, nil
-	if len(keys) >= indexThreshold {
-		d.index = make(map[string]int, len(keys))
-		for k, key := range keys {
-			if key.kind == KindString {
-				d.index[key.str()] = k
-			}
-		}
-	}
-	return d
-}
-
-// deepCopyJSON copies the lists and dicts of a JSON value, so that the caller's input
-// is never shared with (and never changed by) a render.
-func deepCopyJSON(v Value) Value {
-	switch v.kind {
-	case KindList, KindTuple:
-		items := v.Items()
-		out := make([]Value, len(items))
-		for i, it := range items {
-			out[i] = deepCopyJSON(it)
-		}
-		return listValue(v.kind, &List{Items: out, name: v.list().name})
-	case KindDict:
-		d := v.AsDict()
-		out := NewDict(d.Len())
-		for i, k := range d.keys {
-			out.Set(k, deepCopyJSON(d.vals[i]))
-		}
-		return DictValue(out)
-	}
-	return v
+	return runtime.EqStr(r, role)
 }
 
 // jsonString returns the str in v, as nlohmann's get<std::string> does.
-func jsonString(v Value) (string, bool) {
-	if v.kind == KindString {
-		return v.str(), true
+func jsonString(v runtime.Value) (string, bool) {
+	if v.Kind() == runtime.KindString {
+		return str(v), true
 	}
 	return "", false
 }
 
 // typeError302 is nlohmann's error for a value that should have been a string.
-func typeError302(v Value) error {
+func typeError302(v runtime.Value) error {
 	return fmt.Errorf("[json.exception.type_error.302] type must be string, but is %s", nlohmannType(v))
 }
 
 // nlohmannType names a JSON value's type as nlohmann::json does.
-func nlohmannType(v Value) string {
-	switch v.kind {
-	case KindNone, KindUndefined:
+func nlohmannType(v runtime.Value) string {
+	switch v.Kind() {
+	case runtime.KindNone, runtime.KindUndefined:
 		return "null"
-	case KindString:
+	case runtime.KindString:
 		return "string"
-	case KindBool:
+	case runtime.KindBool:
 		return "boolean"
-	case KindInt, KindFloat:
+	case runtime.KindInt, runtime.KindFloat:
 		return "number"
-	case KindList, KindTuple:
+	case runtime.KindList, runtime.KindTuple:
 		return "array"
-	case KindDict:
+	case runtime.KindDict:
 		return "object"
 	}
 	return v.TypeName()
 }
 
-// dumpJSON is nlohmann's dump(): compact JSON, non-ASCII kept; a value JSON cannot
-// hold is shown by its repr.
-func dumpJSON(v Value) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = v.Repr()
-		}
-	}()
-	return string(appendJSON(nil, v, &jsonOptions{itemSep: ",", keySep: ":"}, 0))
-}
-
 // trimASCIISpace removes the ASCII whitespace (C isspace) around s.
 func trimASCIISpace(s string) string {
 	return strings.Trim(s, " \t\n\v\f\r")
+}
+
+// str returns the str in v, "" when v is not a str.
+func str(v runtime.Value) string {
+	s, _ := v.AsString()
+	return s
 }

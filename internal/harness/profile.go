@@ -1,0 +1,52 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// Profile is the request handling a render applies around a compiled template, as the
+// command's -profile flag and a Request's profile name it.
+type Profile uint8
+
+// The profiles.
+const (
+	// Transformers renders as transformers' apply_chat_template does
+	// (runtime.Template.Render).
+	Transformers Profile = iota
+	// LlamaServer renders the prompt llama-server builds (llamaserver.Render).
+	LlamaServer
+)
+
+// String returns the profile's name as ParseProfile accepts it and a Request names it.
+func (p Profile) String() string {
+	switch p {
+	case Transformers:
+		return "transformers"
+	case LlamaServer:
+		return "llama_server"
+	}
+	return fmt.Sprintf("Profile(%d)", uint8(p))
+}
+
+// ParseProfile returns the profile named "transformers" (also "") or "llama_server"
+// (also spelled "llama-server", as the server's binary is named).
+func ParseProfile(name string) (Profile, error) {
+	switch name {
+	case "transformers", "":
+		return Transformers, nil
+	case "llama_server", "llama-server":
+		return LlamaServer, nil
+	}
+	return 0, fmt.Errorf("unknown profile %q (transformers, llama-server)", name)
+}
+
+// Render renders in with t under the profile.
+func (p Profile) Render(t *runtime.Template, in *runtime.Input) (string, error) {
+	if p == LlamaServer {
+		return llamaserver.Render(t, in)
+	}
+	return t.Render(in)
+}
