@@ -215,7 +215,7 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-					if tt.prepare != nil {
+			if tt.prepare != nil {
 				tt.prepare(&req.Input)
 			}
 			tmpl := &runtime.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
