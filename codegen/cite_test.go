@@ -45,7 +45,7 @@ func catalogTexts(t *testing.T, catalog, shared string) map[string]string {
 var (
 	fileField   = regexp.MustCompile(`(?m)^\tFile: +("[^"\n]*")`)
 	sha256Field = regexp.MustCompile(`(?m)^\tSHA256: +"([0-9a-f]{64})"`)
-	citeLine    = regexp.MustCompile(`^\t*// (.*?):([0-9]+)(?: (.*))?$`)
+	citeLine    = regexp.MustCompile(`^\t*// (.*?):([0-9]+):([0-9]+)(?: (.*))?$`)
 )
 
 // citeSuffixes are the notes some cites end with, after the template's text.
@@ -114,12 +114,16 @@ func checkCites(t *testing.T, path, src, file string, lines []string) int {
 		n++
 		at := path + ":" + strconv.Itoa(i+1)
 		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
 		if line < 1 || line > len(lines) {
 			t.Errorf("%s: cites line %d of a template of %d lines", at, line, len(lines))
 			continue
 		}
-		if !quotes(sanitizeComment(lines[line-1]), m[3]) {
-			t.Errorf("%s: the cite does not quote line %d of the template\n cite:     %s\n template: %s", at, line, m[3], lines[line-1])
+		if col < 1 || col > len([]rune(lines[line-1]))+1 {
+			t.Errorf("%s: cites column %d of line %d, which has %d characters", at, col, line, len([]rune(lines[line-1])))
+		}
+		if !quotes(sanitizeComment(lines[line-1]), m[4]) {
+			t.Errorf("%s: the cite does not quote line %d of the template\n cite:     %s\n template: %s", at, line, m[4], lines[line-1])
 		}
 	}
 	return n

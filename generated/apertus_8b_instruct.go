@@ -32,6 +32,7 @@ var Apertus8BInstruct = &runtime.Template{
 	Name:   "Apertus-8B-Instruct",
 	Origin: "llama.cpp/Apertus-8B-Instruct.jinja",
 	SHA256: "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
+	Spans:  spansApertus8BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -60,187 +61,157 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Apertus-8B-Instruct.jinja:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
 		paramSpec = runtime.Param(paramSpec, "param_spec")
 		requiredParams = runtime.Param(requiredParams, "required_params")
 		var innerType runtime.Value
 		var hasObjectVariants runtime.Value
-		// Apertus-8B-Instruct.jinja:2 {%- if param_spec.type == "array" -%}
-		w.At(2, 5, runtime.StmtIf)
+		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := paramSpec.Attr("type")
 		if runtime.EqStr(paramSpecType, "array") {
-			// Apertus-8B-Instruct.jinja:3 {%- if param_spec['items'] -%}
-			w.At(3, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 			paramSpecItems := paramSpec.ItemStr("items")
 			if paramSpecItems.Truthy() {
-				// Apertus-8B-Instruct.jinja:4 {%- if param_spec['items']['type'] == "string" -%}
-				w.At(4, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
 				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if w.At(6, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "number") {
-					// Apertus-8B-Instruct.jinja:6 {%- elif param_spec['items']['type'] == "number" -%}
+				} else if runtime.EqStr(paramSpecItemsType, "number") {
+					// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if w.At(8, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "integer") {
-					// Apertus-8B-Instruct.jinja:8 {%- elif param_spec['items']['type'] == "integer" -%}
+				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+					// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if w.At(10, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "boolean") {
-					// Apertus-8B-Instruct.jinja:10 {%- elif param_spec['items']['type'] == "boolean" -%}
+				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+					// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
-					// Apertus-8B-Instruct.jinja:12 {%- else -%}
-					// Apertus-8B-Instruct.jinja:13 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					w.At(13, 17, runtime.StmtSet)
+					// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
+					// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					innerType = w.Capture(func() {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
-					// Apertus-8B-Instruct.jinja:14 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					w.At(14, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
-						// Apertus-8B-Instruct.jinja:16 {%- else -%}
-						// Apertus-8B-Instruct.jinja:17 {{- inner_type + "[]" }}
-						w.At(17, 21, runtime.StmtPrint)
+						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
+						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
 						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
-				// Apertus-8B-Instruct.jinja:20 {%- if param_spec.nullable -%}
-				w.At(20, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
-				// Apertus-8B-Instruct.jinja:23 {%- else -%}
+				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 				w.WriteString("any[]")
-				// Apertus-8B-Instruct.jinja:25 {%- if param_spec.nullable -%}
-				w.At(25, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if w.At(29, 9, runtime.StmtIf); (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
-			// Apertus-8B-Instruct.jinja:29 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
-			// Apertus-8B-Instruct.jinja:31 {%- if param_spec.type | length > 1 -%}
-			w.At(31, 9, runtime.StmtIf)
+		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
 			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
-				// Apertus-8B-Instruct.jinja:32 {{- param_spec.type | join(" | ") }}
-				w.At(32, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
-				// Apertus-8B-Instruct.jinja:33 {%- else -%}
-				// Apertus-8B-Instruct.jinja:34 {{- param_spec.type[0] }}
-				w.At(34, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
+				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
 				w.Write(paramSpecType.ItemInt(0))
 			}
-		} else if w.At(36, 9, runtime.StmtIf); paramSpec.Attr("oneOf").Truthy() {
-			// Apertus-8B-Instruct.jinja:36 {%- elif param_spec.oneOf -%}
-			// Apertus-8B-Instruct.jinja:38 {%- set has_object_variants = false -%}
-			w.At(38, 9, runtime.StmtSet)
+		} else if paramSpec.Attr("oneOf").Truthy() {
+			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
+			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = runtime.Bool(false)
-			// Apertus-8B-Instruct.jinja:39 {%- for variant in param_spec.oneOf -%}
-			w.At(39, 9, runtime.StmtFor)
+			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
 			paramSpecOneOf := paramSpec.Attr("oneOf")
 			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
-				// Apertus-8B-Instruct.jinja:40 {%- if variant.type == "object" -%}
-				w.At(40, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
 				if runtime.EqStr(variant.Attr("type"), "object") {
-					// Apertus-8B-Instruct.jinja:41 {%- set has_object_variants = true -%}
-					w.At(41, 17, runtime.StmtSet)
+					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 					_ = runtime.Bool(true)
 				}
 			}
-			// Apertus-8B-Instruct.jinja:44 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			w.At(44, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
-				// Apertus-8B-Instruct.jinja:46 {%- else -%}
-				// Apertus-8B-Instruct.jinja:47 {%- for variant in param_spec.oneOf -%}
-				w.At(47, 13, runtime.StmtFor)
+				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
+				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
 				items := runtime.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant2 := items[i]
-					// Apertus-8B-Instruct.jinja:48 {{- render_typescript_type(variant, required_params) -}}
-					w.At(48, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
 					w.Write(w.Capture(func() {
 						renderTypescriptType(variant2, requiredParams, runtime.Missing())
 					}))
-					// Apertus-8B-Instruct.jinja:49 {%- if variant.description %}
-					w.At(49, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
 					variant2Description := variant2.Attr("description")
 					if variant2Description.Truthy() {
-						// Apertus-8B-Instruct.jinja:50 {{- "// " + variant.description }}
-						w.At(50, 21, runtime.StmtPrint)
+						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
 						w.WriteStr(variant2Description)
 					}
-					// Apertus-8B-Instruct.jinja:52 {%- if variant.default is defined %}
-					w.At(52, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 					variant2Default := variant2.Attr("default")
 					if runtime.IsDefined(variant2Default, nil, nil) {
 						w.WriteString("                    ")
-						// Apertus-8B-Instruct.jinja:53 {{ "// default: " + variant.default|tojson }}
-						w.At(53, 21, runtime.StmtPrint)
+						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
 						w.WriteJSON(variant2Default, nil, nil)
 					}
-					// Apertus-8B-Instruct.jinja:55 {%- if not loop.last %}
-					w.At(55, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(" | \n")
 					}
 				}
 			}
-		} else if w.At(60, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "string") {
-			// Apertus-8B-Instruct.jinja:60 {%- elif param_spec.type == "string" -%}
-			// Apertus-8B-Instruct.jinja:61 {%- if param_spec.enum -%}
-			w.At(61, 9, runtime.StmtIf)
+		} else if runtime.EqStr(paramSpecType, "string") {
+			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
+			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
 			paramSpecEnum := paramSpec.Attr("enum")
 			if paramSpecEnum.Truthy() {
-				// Apertus-8B-Instruct.jinja:62 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.At(62, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
 				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
-				// Apertus-8B-Instruct.jinja:63 {%- else -%}
+				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
-				// Apertus-8B-Instruct.jinja:65 {%- if param_spec.nullable %}
-				w.At(65, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if w.At(69, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "number") {
-			// Apertus-8B-Instruct.jinja:69 {%- elif param_spec.type == "number" -%}
+		} else if runtime.EqStr(paramSpecType, "number") {
+			// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if w.At(71, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "integer") {
-			// Apertus-8B-Instruct.jinja:71 {%- elif param_spec.type == "integer" -%}
+		} else if runtime.EqStr(paramSpecType, "integer") {
+			// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if w.At(73, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "boolean") {
-			// Apertus-8B-Instruct.jinja:73 {%- elif param_spec.type == "boolean" -%}
+		} else if runtime.EqStr(paramSpecType, "boolean") {
+			// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if w.At(75, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "object") {
-			// Apertus-8B-Instruct.jinja:75 {%- elif param_spec.type == "object" -%}
-			// Apertus-8B-Instruct.jinja:76 {%- if param_spec.properties -%}
-			w.At(76, 9, runtime.StmtIf)
+		} else if runtime.EqStr(paramSpecType, "object") {
+			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
+			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
 			paramSpecProperties := paramSpec.Attr("properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
-				// Apertus-8B-Instruct.jinja:78 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				w.At(78, 13, runtime.StmtFor)
+				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				keys, values := runtime.DictItems(paramSpecProperties)
 				for i2 := range w.Count(len(keys)) {
 					propName := keys[i2]
 					propSpec := values[i2]
-					// Apertus-8B-Instruct.jinja:79 {{- prop_name -}}
-					w.At(79, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 					w.Write(propName)
-					// Apertus-8B-Instruct.jinja:80 {%- if prop_name not in (param_spec.required or []) -%}
-					w.At(80, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
 					paramSpecRequired := paramSpec.Attr("required")
 					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -248,74 +219,63 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
-					// Apertus-8B-Instruct.jinja:84 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.At(84, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.Write(w.Capture(func() {
 						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
-					// Apertus-8B-Instruct.jinja:85 {%- if not loop.last -%}
-					w.At(85, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
 					if !(i2 == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
 				w.WriteString("}")
 			} else {
-				// Apertus-8B-Instruct.jinja:90 {%- else -%}
+				// Apertus-8B-Instruct.jinja:90:13 {%- else -%}
 				w.WriteString("object")
 			}
 		} else {
-			// Apertus-8B-Instruct.jinja:93 {%- else -%}
+			// Apertus-8B-Instruct.jinja:93:9 {%- else -%}
 			w.WriteString("any")
 		}
 	}
-	// Apertus-8B-Instruct.jinja:98 {%- macro render_tools(tools) -%}
+	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
 	renderTools := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
-		// Apertus-8B-Instruct.jinja:99 {%- for tool in tools %}
-		w.At(99, 5, runtime.StmtFor)
+		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
 		items2 := runtime.Iterate(w, tools2)
 		for i3 := range items2 {
 			tool := items2[i3]
-			// Apertus-8B-Instruct.jinja:100 {{- "// " + tool.function.description + "\n" }}
-			w.At(100, 9, runtime.StmtPrint)
+			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
 			toolFunction := tool.Attr("function")
 			w.WriteString("// ")
 			w.WriteStr(toolFunction.Attr("description"))
 			w.WriteString("\n")
-			// Apertus-8B-Instruct.jinja:101 {{- "type "+ tool.function.name + " = " }}
-			w.At(101, 9, runtime.StmtPrint)
+			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
 			w.WriteString("type ")
 			w.WriteStr(toolFunction.Attr("name"))
 			w.WriteString(" = ")
-			// Apertus-8B-Instruct.jinja:102 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			w.At(102, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
 			toolFunctionParameters := toolFunction.Attr("parameters")
 			if toolFunctionParameters.Truthy() && toolFunctionParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
-				// Apertus-8B-Instruct.jinja:104 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				w.At(104, 13, runtime.StmtFor)
+				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 				keys2, values2 := runtime.DictItems(toolFunctionParameters.Attr("properties"))
 				for i4 := range w.Count(len(keys2)) {
 					paramName := keys2[i4]
 					paramSpec2 := values2[i4]
-					// Apertus-8B-Instruct.jinja:105 {%- if param_spec.description %}
-					w.At(105, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
 					paramSpec2Description := paramSpec2.Attr("description")
 					if paramSpec2Description.Truthy() {
-						// Apertus-8B-Instruct.jinja:106 {{- "// " + param_spec.description + "\n" }}
-						w.At(106, 21, runtime.StmtPrint)
+						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
 						w.WriteStr(paramSpec2Description)
 						w.WriteString("\n")
 					}
-					// Apertus-8B-Instruct.jinja:108 {{- param_name }}
-					w.At(108, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 					w.Write(paramName)
-					// Apertus-8B-Instruct.jinja:109 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					w.At(109, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
 					toolFunctionParametersRequired := toolFunctionParameters.Attr("required")
 					if runtime.NotIn(paramName, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -323,515 +283,583 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
-					// Apertus-8B-Instruct.jinja:113 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					w.At(113, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 					w.Write(w.Capture(func() {
 						renderTypescriptType(paramSpec2, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
-					// Apertus-8B-Instruct.jinja:114 {%- if param_spec.default is defined -%}
-					w.At(114, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 					paramSpec2Default := paramSpec2.Attr("default")
 					if runtime.IsDefined(paramSpec2Default, nil, nil) {
-						// Apertus-8B-Instruct.jinja:115 {%- if param_spec.enum %}
-						w.At(115, 21, runtime.StmtIf)
+						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 						if paramSpec2.Attr("enum").Truthy() {
-							// Apertus-8B-Instruct.jinja:116 {{- ", // default: " + param_spec.default }}
-							w.At(116, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
 							w.WriteStr(paramSpec2Default)
-						} else if w.At(117, 25, runtime.StmtIf); paramSpec2.Attr("oneOf").Truthy() {
-							// Apertus-8B-Instruct.jinja:117 {%- elif param_spec.oneOf %}
-							// Apertus-8B-Instruct.jinja:118 {{- "// default: " + param_spec.default }}
-							w.At(118, 25, runtime.StmtPrint)
+						} else if paramSpec2.Attr("oneOf").Truthy() {
+							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
+							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
 							w.WriteStr(paramSpec2Default)
 						} else {
-							// Apertus-8B-Instruct.jinja:119 {%- else %}
-							// Apertus-8B-Instruct.jinja:120 {{- ", // default: " + param_spec.default|tojson }}
-							w.At(120, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
+							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
 							w.WriteJSON(paramSpec2Default, nil, nil)
 						}
 					}
-					// Apertus-8B-Instruct.jinja:123 {%- if not loop.last %}
-					w.At(123, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
 					if !(i4 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
-						// Apertus-8B-Instruct.jinja:125 {%- else %}
+						// Apertus-8B-Instruct.jinja:125:21 {%- else %}
 						w.WriteString("\n")
 					}
 				}
 				w.WriteString("}) => any;")
 			} else {
-				// Apertus-8B-Instruct.jinja:130 {%- else -%}
+				// Apertus-8B-Instruct.jinja:130:13 {%- else -%}
 				w.WriteString("() => any;")
 			}
-			// Apertus-8B-Instruct.jinja:133 {%- if not loop.last -%}
-			w.At(133, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
 			if !(i3 == len(items2)-1) {
 				w.WriteString("\n")
 			}
 		}
 	}
-	// Apertus-8B-Instruct.jinja:139 {{ bos_token }}
-	w.At(139, 1, runtime.StmtPrint)
+	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
 	w.Write(bosToken)
-	// Apertus-8B-Instruct.jinja:141 {%- set system_token = '<|system_start|>' -%}
-	w.At(141, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
 	systemToken = runtime.Str("<|system_start|>")
-	// Apertus-8B-Instruct.jinja:142 {%- set end_system_token = '<|system_end|>' -%}
-	w.At(142, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
 	endSystemToken = runtime.Str("<|system_end|>")
-	// Apertus-8B-Instruct.jinja:143 {%- set developer_token = '<|developer_start|>' -%}
-	w.At(143, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:143:1 {%- set developer_token = '<|developer_start|>' -%}
 	developerToken = runtime.Str("<|developer_start|>")
-	// Apertus-8B-Instruct.jinja:144 {%- set end_developer_token = '<|developer_end|>' -%}
-	w.At(144, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:144:1 {%- set end_developer_token = '<|developer_end|>' -%}
 	endDeveloperToken = runtime.Str("<|developer_end|>")
-	// Apertus-8B-Instruct.jinja:145 {%- set user_token = '<|user_start|>' -%}
-	w.At(145, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:145:1 {%- set user_token = '<|user_start|>' -%}
 	userToken = runtime.Str("<|user_start|>")
-	// Apertus-8B-Instruct.jinja:146 {%- set end_user_token = '<|user_end|>' -%}
-	w.At(146, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:146:1 {%- set end_user_token = '<|user_end|>' -%}
 	endUserToken = runtime.Str("<|user_end|>")
-	// Apertus-8B-Instruct.jinja:147 {%- set assistant_token = '<|assistant_start|>' -%}
-	w.At(147, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:147:1 {%- set assistant_token = '<|assistant_start|>' -%}
 	assistantToken = runtime.Str("<|assistant_start|>")
-	// Apertus-8B-Instruct.jinja:148 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	w.At(148, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:148:1 {%- set end_assistant_token = '<|assistant_end|>' -%}
 	endAssistantToken = runtime.Str("<|assistant_end|>")
-	// Apertus-8B-Instruct.jinja:149 {%- set inner_token = '<|inner_prefix|>' -%}
-	w.At(149, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:149:1 {%- set inner_token = '<|inner_prefix|>' -%}
 	innerToken = runtime.Str("<|inner_prefix|>")
-	// Apertus-8B-Instruct.jinja:150 {%- set outer_token = '<|inner_suffix|>' -%}
-	w.At(150, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:150:1 {%- set outer_token = '<|inner_suffix|>' -%}
 	outerToken = runtime.Str("<|inner_suffix|>")
-	// Apertus-8B-Instruct.jinja:151 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	w.At(151, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:151:1 {%- set tool_calls_token = '<|tools_prefix|>' -%}
 	toolCallsToken = runtime.Str("<|tools_prefix|>")
-	// Apertus-8B-Instruct.jinja:152 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	w.At(152, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:152:1 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
 	endToolCallsToken = runtime.Str("<|tools_suffix|>")
-	// Apertus-8B-Instruct.jinja:154 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
-	w.At(154, 1, runtime.StmtSet)
+	// Apertus-8B-Instruct.jinja:154:1 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
 	nsInAssistant := false
 	nsInTool := false
 	nsInInner := false
 	nsAssistantFormat := runtime.None()
-	// Apertus-8B-Instruct.jinja:156 {%- if messages and messages[0].role == 'system' -%}
-	w.At(156, 1, runtime.StmtIf)
+	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
-		// Apertus-8B-Instruct.jinja:157 {%- if "content" in messages[0] -%}
-		w.At(157, 5, runtime.StmtIf)
+		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := messages.ItemInt(0)
 		if runtime.In(runtime.Str("content"), messages0) {
-			// Apertus-8B-Instruct.jinja:158 {%- if messages[0].content is string -%}
-			w.At(158, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := messages0.Attr("content")
 			if runtime.IsString(messages0Content, nil, nil) {
-				// Apertus-8B-Instruct.jinja:159 {{ system_token + messages[0].content + end_system_token }}
-				w.At(159, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				w.WriteAdd(systemToken, messages0Content, endSystemToken)
-			} else if w.At(160, 13, runtime.StmtIf); runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
-				// Apertus-8B-Instruct.jinja:160 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
-				// Apertus-8B-Instruct.jinja:161 {{ system_token + messages[0].content.text + end_system_token }}
-				w.At(161, 13, runtime.StmtPrint)
+			} else if runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
+				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
+				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
 			} else {
-				// Apertus-8B-Instruct.jinja:162 {%- else -%}
-				// Apertus-8B-Instruct.jinja:163 {{- raise_exception("Invalid system message") -}}
-				w.At(163, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
+				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
 				w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 			}
 		} else {
-			// Apertus-8B-Instruct.jinja:165 {%- else -%}
-			// Apertus-8B-Instruct.jinja:166 {{- raise_exception("Invalid system message") -}}
-			w.At(166, 9, runtime.StmtPrint)
+			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
+			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
 			w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
 		}
-		// Apertus-8B-Instruct.jinja:168 {%- set loop_messages = messages[1:] -%}
-		w.At(168, 5, runtime.StmtSet)
+		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// Apertus-8B-Instruct.jinja:169 {%- else -%}
-		// Apertus-8B-Instruct.jinja:170 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		w.At(170, 5, runtime.StmtPrint)
+		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
+		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
 		w.WriteAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), endSystemToken)
-		// Apertus-8B-Instruct.jinja:171 {%- set loop_messages = messages -%}
-		w.At(171, 5, runtime.StmtSet)
+		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
-	// Apertus-8B-Instruct.jinja:174 {{ developer_token + 'Deliberation: ' }}
-	w.At(174, 1, runtime.StmtPrint)
+	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
 	w.WriteAdd(developerToken, runtime.Str("Deliberation: "))
-	// Apertus-8B-Instruct.jinja:175 {%- if enable_thinking is defined and enable_thinking -%}
-	w.At(175, 1, runtime.StmtIf)
+	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
 	if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
-		// Apertus-8B-Instruct.jinja:177 {%- else -%}
+		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
-	// Apertus-8B-Instruct.jinja:180 {%- if tools is defined and tools -%}
-	w.At(180, 1, runtime.StmtIf)
+	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
-		// Apertus-8B-Instruct.jinja:181 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		w.At(181, 5, runtime.StmtPrint)
+		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
 		w.WriteStr(w.Capture(func() {
 			renderTools(tools)
 		}))
 	} else {
-		// Apertus-8B-Instruct.jinja:182 {%- else -%}
+		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
 		w.WriteString("Tool Capabilities: disabled")
 	}
-	// Apertus-8B-Instruct.jinja:185 {{ end_developer_token }}
-	w.At(185, 1, runtime.StmtPrint)
+	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
 	w.Write(endDeveloperToken)
-	// Apertus-8B-Instruct.jinja:187 {%- for message in loop_messages -%}
-	w.At(187, 1, runtime.StmtFor)
+	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		var parts runtime.Value
 		var blocks runtime.Value
-		// Apertus-8B-Instruct.jinja:188 {%- if message.role == 'user' -%}
-		w.At(188, 5, runtime.StmtIf)
+		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// Apertus-8B-Instruct.jinja:189 {%- set ns.in_inner = false -%}
-			w.At(189, 9, runtime.StmtSet)
+			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
-			// Apertus-8B-Instruct.jinja:190 {%- if ns.in_tool -%}
-			w.At(190, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:190:9 {%- if ns.in_tool -%}
 			if nsInTool {
 				w.WriteString("]")
-				// Apertus-8B-Instruct.jinja:192 {%- set ns.in_tool = false -%}
-				w.At(192, 13, runtime.StmtSet)
+				// Apertus-8B-Instruct.jinja:192:13 {%- set ns.in_tool = false -%}
 				nsInTool = false
 			}
-			// Apertus-8B-Instruct.jinja:194 {%- if ns.in_assistant -%}
-			w.At(194, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:194:9 {%- if ns.in_assistant -%}
 			if nsInAssistant {
-				// Apertus-8B-Instruct.jinja:195 {{ end_assistant_token }}
-				w.At(195, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:195:13 {{ end_assistant_token }}
 				w.Write(endAssistantToken)
-				// Apertus-8B-Instruct.jinja:196 {%- set ns.in_assistant = false -%}
-				w.At(196, 13, runtime.StmtSet)
+				// Apertus-8B-Instruct.jinja:196:13 {%- set ns.in_assistant = false -%}
 				nsInAssistant = false
 			}
-			// Apertus-8B-Instruct.jinja:198 {%- if "content" in message -%}
-			w.At(198, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
 			if runtime.In(runtime.Str("content"), message) {
-				// Apertus-8B-Instruct.jinja:199 {{ user_token }}
-				w.At(199, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				w.Write(userToken)
-				// Apertus-8B-Instruct.jinja:200 {%- if message.content is string -%}
-				w.At(200, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
 				messageContent := message.Attr("content")
 				if runtime.IsString(messageContent, nil, nil) {
-					// Apertus-8B-Instruct.jinja:201 {{ message.content }}
-					w.At(201, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					w.Write(messageContent)
-				} else if w.At(202, 17, runtime.StmtIf); runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
-					// Apertus-8B-Instruct.jinja:202 {%- elif message.content is mapping and "parts" in message.content -%}
-					// Apertus-8B-Instruct.jinja:203 {%- set parts = message.content.parts -%}
-					w.At(203, 17, runtime.StmtSet)
+				} else if runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
+					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
+					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = messageContent.Attr("parts")
-					// Apertus-8B-Instruct.jinja:204 {%- for part in parts -%}
-					w.At(204, 17, runtime.StmtFor)
+					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
 					for _, part := range runtime.Iterate(w, parts) {
-						// Apertus-8B-Instruct.jinja:205 {%- if part.type == "text" -%}
-						w.At(205, 21, runtime.StmtIf)
+						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
 						partType := part.Attr("type")
 						if runtime.EqStr(partType, "text") {
-							// Apertus-8B-Instruct.jinja:206 {{ part.text }}
-							w.At(206, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
 							w.Write(part.Attr("text"))
 						} else {
-							// Apertus-8B-Instruct.jinja:207 {%- else -%}
-							// Apertus-8B-Instruct.jinja:208 {{- raise_exception("Invalid user part: " + part.type) -}}
-							w.At(208, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
+							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
-					// Apertus-8B-Instruct.jinja:211 {%- else -%}
-					// Apertus-8B-Instruct.jinja:212 {{- raise_exception("Invalid user message: " + message.role) -}}
-					w.At(212, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
+					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
 				}
-				// Apertus-8B-Instruct.jinja:214 {{ end_user_token }}
-				w.At(214, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				w.Write(endUserToken)
 			}
-		} else if w.At(216, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Apertus-8B-Instruct.jinja:216 {%- elif message.role == 'assistant' -%}
-			// Apertus-8B-Instruct.jinja:217 {%- if not ns.in_assistant -%}
-			w.At(217, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Apertus-8B-Instruct.jinja:216:9 {%- elif message.role == 'assistant' -%}
+			// Apertus-8B-Instruct.jinja:217:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
-				// Apertus-8B-Instruct.jinja:218 {{ assistant_token }}
-				w.At(218, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:218:13 {{ assistant_token }}
 				w.Write(assistantToken)
-				// Apertus-8B-Instruct.jinja:219 {%- set ns.in_assistant = true -%}
-				w.At(219, 13, runtime.StmtSet)
+				// Apertus-8B-Instruct.jinja:219:13 {%- set ns.in_assistant = true -%}
 				nsInAssistant = true
 			}
-			// Apertus-8B-Instruct.jinja:221 {%- if "content" in message and message.content is not none -%}
-			w.At(221, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
 			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content"), nil, nil) {
-				// Apertus-8B-Instruct.jinja:222 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				w.At(222, 13, runtime.StmtIf)
+				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent2 := message.Attr("content")
 				if runtime.IsString(messageContent2, nil, nil) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "string")) {
-					// Apertus-8B-Instruct.jinja:223 {%- if ns.in_tool -%}
-					w.At(223, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
-						// Apertus-8B-Instruct.jinja:225 {%- set ns.in_tool = false -%}
-						w.At(225, 21, runtime.StmtSet)
+						// Apertus-8B-Instruct.jinja:225:21 {%- set ns.in_tool = false -%}
 						nsInTool = false
 					}
-					// Apertus-8B-Instruct.jinja:227 {%- set ns.assistant_format = "string" -%}
-					w.At(227, 17, runtime.StmtSet)
+					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
 					nsAssistantFormat = runtime.Str("string")
-					// Apertus-8B-Instruct.jinja:228 {{ message.content }}
-					w.At(228, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					w.Write(messageContent2)
-				} else if w.At(229, 17, runtime.StmtIf); (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
-					// Apertus-8B-Instruct.jinja:229 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
-					// Apertus-8B-Instruct.jinja:230 {%- set ns.assistant_format = "mapping" -%}
-					w.At(230, 17, runtime.StmtSet)
+				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
+					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = runtime.Str("mapping")
-					// Apertus-8B-Instruct.jinja:231 {%- set blocks = message.content.blocks -%}
-					w.At(231, 17, runtime.StmtSet)
+					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
 					blocks = messageContent2.Attr("blocks")
-					// Apertus-8B-Instruct.jinja:232 {%- for block in blocks -%}
-					w.At(232, 17, runtime.StmtFor)
+					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
 					items3 := runtime.Iterate(w, blocks)
 					for i5 := range items3 {
 						block := items3[i5]
-						// Apertus-8B-Instruct.jinja:233 {%- if block.type == 'thoughts' -%}
-						w.At(233, 21, runtime.StmtIf)
+						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
 						blockType := block.Attr("type")
 						if runtime.EqStr(blockType, "thoughts") {
-							// Apertus-8B-Instruct.jinja:234 {%- if ns.in_tool -%}
-							w.At(234, 25, runtime.StmtIf)
+							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								w.WriteString("]")
-								// Apertus-8B-Instruct.jinja:236 {%- set ns.in_tool = false -%}
-								w.At(236, 29, runtime.StmtSet)
+								// Apertus-8B-Instruct.jinja:236:29 {%- set ns.in_tool = false -%}
 								nsInTool = false
 							}
-							// Apertus-8B-Instruct.jinja:238 {%- if not ns.in_inner -%}
-							w.At(238, 25, runtime.StmtIf)
+							// Apertus-8B-Instruct.jinja:238:25 {%- if not ns.in_inner -%}
 							if !nsInInner {
-								// Apertus-8B-Instruct.jinja:239 {%- set ns.in_inner = true -%}
-								w.At(239, 29, runtime.StmtSet)
+								// Apertus-8B-Instruct.jinja:239:29 {%- set ns.in_inner = true -%}
 								nsInInner = true
-								// Apertus-8B-Instruct.jinja:240 {{ inner_token }}
-								w.At(240, 29, runtime.StmtPrint)
+								// Apertus-8B-Instruct.jinja:240:29 {{ inner_token }}
 								w.Write(innerToken)
 							}
-							// Apertus-8B-Instruct.jinja:242 {{ block.text }}
-							w.At(242, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
 							w.Write(block.Attr("text"))
-						} else if w.At(243, 25, runtime.StmtIf); runtime.EqStr(blockType, "tool_calls") {
-							// Apertus-8B-Instruct.jinja:243 {%- elif block.type == 'tool_calls' -%}
-							// Apertus-8B-Instruct.jinja:244 {%- if ns.in_tool -%}
-							w.At(244, 25, runtime.StmtIf)
+						} else if runtime.EqStr(blockType, "tool_calls") {
+							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
+							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								w.WriteString("]")
-								// Apertus-8B-Instruct.jinja:246 {%- set ns.in_tool = false -%}
-								w.At(246, 29, runtime.StmtSet)
+								// Apertus-8B-Instruct.jinja:246:29 {%- set ns.in_tool = false -%}
 								nsInTool = false
 							}
-							// Apertus-8B-Instruct.jinja:248 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							w.At(248, 25, runtime.StmtIf)
+							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
 							if ((nsInInner && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
-								// Apertus-8B-Instruct.jinja:249 {%- set ns.in_inner = false -%}
-								w.At(249, 29, runtime.StmtSet)
+								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
-								// Apertus-8B-Instruct.jinja:250 {{ outer_token }}
-								w.At(250, 29, runtime.StmtPrint)
+								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
 								w.Write(outerToken)
 							}
-							// Apertus-8B-Instruct.jinja:252 {{ tool_calls_token + '[' }}
-							w.At(252, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
 							w.WriteAdd(toolCallsToken, runtime.Str("["))
-							// Apertus-8B-Instruct.jinja:253 {%- for tool_call in block.calls -%}
-							w.At(253, 25, runtime.StmtFor)
+							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
 							items4 := runtime.Iterate(w, block.Attr("calls"))
 							for i6 := range items4 {
 								toolCall := items4[i6]
-								// Apertus-8B-Instruct.jinja:254 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								w.At(254, 29, runtime.StmtPrint)
+								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
 								w.WriteStr(toolCall.Attr("name"))
 								w.WriteString("\": ")
 								w.WriteStr(toolCall.Attr("arguments"))
 								w.WriteString("}")
-								// Apertus-8B-Instruct.jinja:255 {%- if not loop.last -%}
-								w.At(255, 29, runtime.StmtIf)
+								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i6 == len(items4)-1) {
 									w.WriteString(", ")
 								}
 							}
-							// Apertus-8B-Instruct.jinja:259 {{ ']' + end_tool_calls_token }}
-							w.At(259, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
 							w.WriteString("]")
 							w.WriteStr(endToolCallsToken)
-						} else if w.At(260, 25, runtime.StmtIf); runtime.EqStr(blockType, "tool_outputs") {
-							// Apertus-8B-Instruct.jinja:260 {%- elif block.type == 'tool_outputs' -%}
-							// Apertus-8B-Instruct.jinja:261 {%- if ns.in_tool -%}
-							w.At(261, 25, runtime.StmtIf)
+						} else if runtime.EqStr(blockType, "tool_outputs") {
+							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
+							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
-								// Apertus-8B-Instruct.jinja:262 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								w.At(262, 29, runtime.StmtPrint)
+								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
 								w.Write(runtime.RaiseException(runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
-							// Apertus-8B-Instruct.jinja:265 {%- for tool_output in block.outputs -%}
-							w.At(265, 25, runtime.StmtFor)
+							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
 							items5 := runtime.Iterate(w, block.Attr("outputs"))
 							for i7 := range items5 {
 								toolOutput := items5[i7]
-								// Apertus-8B-Instruct.jinja:266 {{- tool_output.output }}
-								w.At(266, 29, runtime.StmtPrint)
+								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
 								w.Write(toolOutput.Attr("output"))
-								// Apertus-8B-Instruct.jinja:267 {%- if not loop.last -%}
-								w.At(267, 29, runtime.StmtIf)
+								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
 								if !(i7 == len(items5)-1) {
 									w.WriteString(", ")
 								}
 							}
 							w.WriteString("]")
-						} else if w.At(272, 25, runtime.StmtIf); runtime.EqStr(blockType, "response") {
-							// Apertus-8B-Instruct.jinja:272 {%- elif block.type == 'response' -%}
-							// Apertus-8B-Instruct.jinja:273 {%- if ns.in_tool -%}
-							w.At(273, 25, runtime.StmtIf)
+						} else if runtime.EqStr(blockType, "response") {
+							// Apertus-8B-Instruct.jinja:272:25 {%- elif block.type == 'response' -%}
+							// Apertus-8B-Instruct.jinja:273:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								w.WriteString("]")
-								// Apertus-8B-Instruct.jinja:275 {%- set ns.in_tool = false -%}
-								w.At(275, 29, runtime.StmtSet)
+								// Apertus-8B-Instruct.jinja:275:29 {%- set ns.in_tool = false -%}
 								nsInTool = false
 							}
-							// Apertus-8B-Instruct.jinja:277 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
-							w.At(277, 25, runtime.StmtIf)
+							// Apertus-8B-Instruct.jinja:277:25 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
 							if (!(i5 == 0) && nsInInner) || (nsInAssistant && nsInInner) {
-								// Apertus-8B-Instruct.jinja:278 {%- set ns.in_inner = false -%}
-								w.At(278, 29, runtime.StmtSet)
+								// Apertus-8B-Instruct.jinja:278:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
-								// Apertus-8B-Instruct.jinja:279 {{ outer_token }}
-								w.At(279, 29, runtime.StmtPrint)
+								// Apertus-8B-Instruct.jinja:279:29 {{ outer_token }}
 								w.Write(outerToken)
 							}
-							// Apertus-8B-Instruct.jinja:281 {{ block.text }}
-							w.At(281, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
 							w.Write(block.Attr("text"))
 						} else {
-							// Apertus-8B-Instruct.jinja:282 {%- else -%}
-							// Apertus-8B-Instruct.jinja:283 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							w.At(283, 25, runtime.StmtPrint)
+							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
+							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
 							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
-					// Apertus-8B-Instruct.jinja:286 {%- else -%}
-					// Apertus-8B-Instruct.jinja:287 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.At(287, 17, runtime.StmtPrint)
+					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
+					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), nsAssistantFormat)))
 				}
-			} else if w.At(289, 13, runtime.StmtIf); runtime.NotIn(runtime.Str("tool_calls"), message) {
-				// Apertus-8B-Instruct.jinja:289 {%- elif "tool_calls" not in message -%}
-				// Apertus-8B-Instruct.jinja:290 {{- raise_exception("Invalid assistant message " + message) -}}
-				w.At(290, 13, runtime.StmtPrint)
+			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
+				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
+				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant message "), message)))
 			}
-			// Apertus-8B-Instruct.jinja:292 {%- if "tool_calls" in message and message.tool_calls -%}
-			w.At(292, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
 			if runtime.In(runtime.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
-				// Apertus-8B-Instruct.jinja:293 {{ tool_calls_token + '[' }}
-				w.At(293, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				w.WriteAdd(toolCallsToken, runtime.Str("["))
-				// Apertus-8B-Instruct.jinja:294 {%- for tool_call in message.tool_calls -%}
-				w.At(294, 13, runtime.StmtFor)
+				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
 				items6 := runtime.Iterate(w, message.Attr("tool_calls"))
 				for i8 := range items6 {
 					toolCall2 := items6[i8]
 					var function runtime.Value
-					// Apertus-8B-Instruct.jinja:295 {%- if tool_call.type == 'function' -%}
-					w.At(295, 17, runtime.StmtIf)
+					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
 					toolCall2Type := toolCall2.Attr("type")
 					if runtime.EqStr(toolCall2Type, "function") {
-						// Apertus-8B-Instruct.jinja:296 {%- set function = tool_call.function -%}
-						w.At(296, 21, runtime.StmtSet)
+						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
 						function = toolCall2.Attr("function")
-						// Apertus-8B-Instruct.jinja:297 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						w.At(297, 21, runtime.StmtPrint)
+						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
 						w.WriteStr(function.Attr("name"))
 						w.WriteString("\": ")
 						w.WriteJSON(function.Attr("arguments"), nil, nil)
 						w.WriteString("}")
-						// Apertus-8B-Instruct.jinja:298 {%- if not loop.last -%}
-						w.At(298, 21, runtime.StmtIf)
+						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i8 == len(items6)-1) {
 							w.WriteString(", ")
 						}
 					} else {
-						// Apertus-8B-Instruct.jinja:301 {%- else -%}
-						// Apertus-8B-Instruct.jinja:302 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.At(302, 21, runtime.StmtPrint)
+						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
+						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2Type)))
 					}
 				}
-				// Apertus-8B-Instruct.jinja:305 {{ ']' + end_tool_calls_token }}
-				w.At(305, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
 				w.WriteString("]")
 				w.WriteStr(endToolCallsToken)
 			}
-		} else if w.At(307, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Apertus-8B-Instruct.jinja:307 {%- elif message.role == 'tool' -%}
-			// Apertus-8B-Instruct.jinja:308 {%- if not ns.in_assistant -%}
-			w.At(308, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
+			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
-				// Apertus-8B-Instruct.jinja:309 {{- raise_exception("Tool message outside of assistant") -}}
-				w.At(309, 13, runtime.StmtPrint)
+				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
 				w.Write(runtime.RaiseException(runtime.Str("Tool message outside of assistant")))
 			}
-			// Apertus-8B-Instruct.jinja:311 {%- if not ns.in_tool -%}
-			w.At(311, 9, runtime.StmtIf)
+			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
 				w.WriteString("[")
-				// Apertus-8B-Instruct.jinja:313 {%- set ns.in_tool = true -%}
-				w.At(313, 13, runtime.StmtSet)
+				// Apertus-8B-Instruct.jinja:313:13 {%- set ns.in_tool = true -%}
 				nsInTool = true
 			} else {
-				// Apertus-8B-Instruct.jinja:314 {%- else -%}
+				// Apertus-8B-Instruct.jinja:314:13 {%- else -%}
 				w.WriteString(", ")
 			}
-			// Apertus-8B-Instruct.jinja:317 {{ message.content }}
-			w.At(317, 9, runtime.StmtPrint)
+			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
 			w.Write(message.Attr("content"))
 		} else {
-			// Apertus-8B-Instruct.jinja:318 {%- else -%}
-			// Apertus-8B-Instruct.jinja:319 {{- raise_exception("Invalid message role") -}}
-			w.At(319, 9, runtime.StmtPrint)
+			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
+			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
 			w.Write(runtime.RaiseException(runtime.Str("Invalid message role")))
 		}
 	}
-	// Apertus-8B-Instruct.jinja:322 {%- if ns.in_tool -%}
-	w.At(322, 1, runtime.StmtIf)
+	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
 	if nsInTool {
 		w.WriteString("]")
 	}
-	// Apertus-8B-Instruct.jinja:325 {%- if add_generation_prompt -%}
-	w.At(325, 1, runtime.StmtIf)
+	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// Apertus-8B-Instruct.jinja:326 {{ assistant_token }}
-		w.At(326, 5, runtime.StmtPrint)
+		// Apertus-8B-Instruct.jinja:326:5 {{ assistant_token }}
 		w.Write(assistantToken)
 	}
+}
+
+// spansApertus8BInstruct is the position table of Apertus-8B-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansApertus8BInstruct = []runtime.Span{
+	{From: 65, To: 242, Line: 1, Col: 1, Construct: "macro"},
+	{From: 72, To: 241, Line: 2, Col: 5, Construct: "if"},
+	{From: 75, To: 116, Line: 3, Col: 9, Construct: "if"},
+	{From: 78, To: 104, Line: 4, Col: 13, Construct: "if"},
+	{From: 81, To: 104, Line: 6, Col: 17, Construct: "if"},
+	{From: 84, To: 104, Line: 8, Col: 17, Construct: "if"},
+	{From: 87, To: 104, Line: 10, Col: 17, Construct: "if"},
+	{From: 93, To: 95, Line: 13, Col: 17, Construct: "set"},
+	{From: 97, To: 103, Line: 14, Col: 17, Construct: "if"},
+	{From: 102, To: 102, Line: 17, Col: 21, Construct: "{{ }}"},
+	{From: 106, To: 108, Line: 20, Col: 13, Construct: "if"},
+	{From: 113, To: 115, Line: 25, Col: 13, Construct: "if"},
+	{From: 117, To: 241, Line: 29, Col: 9, Construct: "if"},
+	{From: 120, To: 127, Line: 31, Col: 9, Construct: "if"},
+	{From: 122, To: 122, Line: 32, Col: 13, Construct: "{{ }}"},
+	{From: 126, To: 126, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 128, To: 241, Line: 36, Col: 9, Construct: "if"},
+	{From: 131, To: 131, Line: 38, Col: 9, Construct: "set"},
+	{From: 133, To: 140, Line: 39, Col: 9, Construct: "for"},
+	{From: 136, To: 139, Line: 40, Col: 13, Construct: "if"},
+	{From: 138, To: 138, Line: 41, Col: 17, Construct: "set"},
+	{From: 142, To: 174, Line: 44, Col: 9, Construct: "if"},
+	{From: 147, To: 173, Line: 47, Col: 13, Construct: "for"},
+	{From: 151, To: 153, Line: 48, Col: 17, Construct: "{{ }}"},
+	{From: 155, To: 160, Line: 49, Col: 17, Construct: "if"},
+	{From: 158, To: 159, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 162, To: 168, Line: 52, Col: 17, Construct: "if"},
+	{From: 166, To: 167, Line: 53, Col: 21, Construct: "{{ }}"},
+	{From: 170, To: 172, Line: 55, Col: 17, Construct: "if"},
+	{From: 175, To: 241, Line: 60, Col: 9, Construct: "if"},
+	{From: 178, To: 191, Line: 61, Col: 9, Construct: "if"},
+	{From: 181, To: 183, Line: 62, Col: 13, Construct: "{{ }}"},
+	{From: 188, To: 190, Line: 65, Col: 13, Construct: "if"},
+	{From: 192, To: 241, Line: 69, Col: 9, Construct: "if"},
+	{From: 195, To: 241, Line: 71, Col: 9, Construct: "if"},
+	{From: 198, To: 241, Line: 73, Col: 9, Construct: "if"},
+	{From: 201, To: 241, Line: 75, Col: 9, Construct: "if"},
+	{From: 204, To: 237, Line: 76, Col: 9, Construct: "if"},
+	{From: 208, To: 233, Line: 78, Col: 13, Construct: "for"},
+	{From: 213, To: 213, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 215, To: 221, Line: 80, Col: 17, Construct: "if"},
+	{From: 223, To: 227, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 229, To: 231, Line: 85, Col: 17, Construct: "if"},
+	{From: 244, To: 330, Line: 98, Col: 1, Construct: "macro"},
+	{From: 247, To: 329, Line: 99, Col: 5, Construct: "for"},
+	{From: 251, To: 254, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 256, To: 258, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 260, To: 324, Line: 102, Col: 9, Construct: "if"},
+	{From: 264, To: 320, Line: 104, Col: 13, Construct: "for"},
+	{From: 269, To: 275, Line: 105, Col: 17, Construct: "if"},
+	{From: 272, To: 274, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 277, To: 277, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 279, To: 285, Line: 109, Col: 17, Construct: "if"},
+	{From: 287, To: 291, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 293, To: 311, Line: 114, Col: 17, Construct: "if"},
+	{From: 296, To: 310, Line: 115, Col: 21, Construct: "if"},
+	{From: 298, To: 299, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 300, To: 310, Line: 117, Col: 25, Construct: "if"},
+	{From: 303, To: 304, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 308, To: 309, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 313, To: 318, Line: 123, Col: 17, Construct: "if"},
+	{From: 326, To: 328, Line: 133, Col: 9, Construct: "if"},
+	{From: 332, To: 332, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 141, Col: 1, Construct: "set"},
+	{From: 336, To: 336, Line: 142, Col: 1, Construct: "set"},
+	{From: 338, To: 338, Line: 143, Col: 1, Construct: "set"},
+	{From: 340, To: 340, Line: 144, Col: 1, Construct: "set"},
+	{From: 342, To: 342, Line: 145, Col: 1, Construct: "set"},
+	{From: 344, To: 344, Line: 146, Col: 1, Construct: "set"},
+	{From: 346, To: 346, Line: 147, Col: 1, Construct: "set"},
+	{From: 348, To: 348, Line: 148, Col: 1, Construct: "set"},
+	{From: 350, To: 350, Line: 149, Col: 1, Construct: "set"},
+	{From: 352, To: 352, Line: 150, Col: 1, Construct: "set"},
+	{From: 354, To: 354, Line: 151, Col: 1, Construct: "set"},
+	{From: 356, To: 356, Line: 152, Col: 1, Construct: "set"},
+	{From: 358, To: 361, Line: 154, Col: 1, Construct: "set"},
+	{From: 363, To: 394, Line: 156, Col: 1, Construct: "if"},
+	{From: 365, To: 385, Line: 157, Col: 5, Construct: "if"},
+	{From: 368, To: 380, Line: 158, Col: 9, Construct: "if"},
+	{From: 371, To: 371, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 372, To: 380, Line: 160, Col: 13, Construct: "if"},
+	{From: 375, To: 375, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 379, To: 379, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 387, To: 387, Line: 168, Col: 5, Construct: "set"},
+	{From: 391, To: 391, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 393, To: 393, Line: 171, Col: 5, Construct: "set"},
+	{From: 396, To: 396, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 398, To: 403, Line: 175, Col: 1, Construct: "if"},
+	{From: 405, To: 414, Line: 180, Col: 1, Construct: "if"},
+	{From: 407, To: 410, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 416, To: 416, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 418, To: 670, Line: 187, Col: 1, Construct: "for"},
+	{From: 422, To: 669, Line: 188, Col: 5, Construct: "if"},
+	{From: 425, To: 425, Line: 189, Col: 9, Construct: "set"},
+	{From: 427, To: 431, Line: 190, Col: 9, Construct: "if"},
+	{From: 430, To: 430, Line: 192, Col: 13, Construct: "set"},
+	{From: 433, To: 438, Line: 194, Col: 9, Construct: "if"},
+	{From: 435, To: 435, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 437, To: 437, Line: 196, Col: 13, Construct: "set"},
+	{From: 440, To: 472, Line: 198, Col: 9, Construct: "if"},
+	{From: 442, To: 442, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 444, To: 469, Line: 200, Col: 13, Construct: "if"},
+	{From: 447, To: 447, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 448, To: 469, Line: 202, Col: 17, Construct: "if"},
+	{From: 451, To: 451, Line: 203, Col: 17, Construct: "set"},
+	{From: 453, To: 464, Line: 204, Col: 17, Construct: "for"},
+	{From: 455, To: 463, Line: 205, Col: 21, Construct: "if"},
+	{From: 458, To: 458, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 462, To: 462, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 468, To: 468, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 471, To: 471, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 473, To: 669, Line: 216, Col: 9, Construct: "if"},
+	{From: 476, To: 481, Line: 217, Col: 9, Construct: "if"},
+	{From: 478, To: 478, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 480, To: 480, Line: 219, Col: 13, Construct: "set"},
+	{From: 483, To: 612, Line: 221, Col: 9, Construct: "if"},
+	{From: 485, To: 607, Line: 222, Col: 13, Construct: "if"},
+	{From: 488, To: 492, Line: 223, Col: 17, Construct: "if"},
+	{From: 491, To: 491, Line: 225, Col: 21, Construct: "set"},
+	{From: 494, To: 494, Line: 227, Col: 17, Construct: "set"},
+	{From: 496, To: 496, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 497, To: 607, Line: 229, Col: 17, Construct: "if"},
+	{From: 500, To: 500, Line: 230, Col: 17, Construct: "set"},
+	{From: 502, To: 502, Line: 231, Col: 17, Construct: "set"},
+	{From: 504, To: 602, Line: 232, Col: 17, Construct: "for"},
+	{From: 508, To: 601, Line: 233, Col: 21, Construct: "if"},
+	{From: 511, To: 515, Line: 234, Col: 25, Construct: "if"},
+	{From: 514, To: 514, Line: 236, Col: 29, Construct: "set"},
+	{From: 517, To: 522, Line: 238, Col: 25, Construct: "if"},
+	{From: 519, To: 519, Line: 239, Col: 29, Construct: "set"},
+	{From: 521, To: 521, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 524, To: 524, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 525, To: 601, Line: 243, Col: 25, Construct: "if"},
+	{From: 528, To: 532, Line: 244, Col: 25, Construct: "if"},
+	{From: 531, To: 531, Line: 246, Col: 29, Construct: "set"},
+	{From: 534, To: 539, Line: 248, Col: 25, Construct: "if"},
+	{From: 536, To: 536, Line: 249, Col: 29, Construct: "set"},
+	{From: 538, To: 538, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 541, To: 541, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 543, To: 556, Line: 253, Col: 25, Construct: "for"},
+	{From: 547, To: 551, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 553, To: 555, Line: 255, Col: 29, Construct: "if"},
+	{From: 558, To: 559, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 560, To: 601, Line: 260, Col: 25, Construct: "if"},
+	{From: 563, To: 567, Line: 261, Col: 25, Construct: "if"},
+	{From: 565, To: 565, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 569, To: 579, Line: 265, Col: 25, Construct: "for"},
+	{From: 573, To: 573, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 575, To: 577, Line: 267, Col: 29, Construct: "if"},
+	{From: 580, To: 601, Line: 272, Col: 25, Construct: "if"},
+	{From: 583, To: 587, Line: 273, Col: 25, Construct: "if"},
+	{From: 586, To: 586, Line: 275, Col: 29, Construct: "set"},
+	{From: 589, To: 594, Line: 277, Col: 25, Construct: "if"},
+	{From: 591, To: 591, Line: 278, Col: 29, Construct: "set"},
+	{From: 593, To: 593, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 596, To: 596, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 600, To: 600, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 606, To: 606, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 608, To: 612, Line: 289, Col: 13, Construct: "if"},
+	{From: 611, To: 611, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 614, To: 646, Line: 292, Col: 9, Construct: "if"},
+	{From: 616, To: 616, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 618, To: 642, Line: 294, Col: 13, Construct: "for"},
+	{From: 623, To: 641, Line: 295, Col: 17, Construct: "if"},
+	{From: 626, To: 626, Line: 296, Col: 21, Construct: "set"},
+	{From: 628, To: 632, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 634, To: 636, Line: 298, Col: 21, Construct: "if"},
+	{From: 640, To: 640, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 644, To: 645, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 647, To: 669, Line: 307, Col: 9, Construct: "if"},
+	{From: 650, To: 653, Line: 308, Col: 9, Construct: "if"},
+	{From: 652, To: 652, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 655, To: 662, Line: 311, Col: 9, Construct: "if"},
+	{From: 658, To: 658, Line: 313, Col: 13, Construct: "set"},
+	{From: 664, To: 664, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 668, To: 668, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 672, To: 674, Line: 322, Col: 1, Construct: "if"},
+	{From: 676, To: 679, Line: 325, Col: 1, Construct: "if"},
+	{From: 678, To: 678, Line: 326, Col: 5, Construct: "{{ }}"},
 }

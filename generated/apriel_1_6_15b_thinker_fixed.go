@@ -32,6 +32,7 @@ var Apriel1615bThinkerFixed = &runtime.Template{
 	Name:   "Apriel-1.6-15b-Thinker-fixed",
 	Origin: "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
 	SHA256: "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
+	Spans:  spansApriel1615bThinkerFixed,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -53,83 +54,65 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	eosToken := in.Lookup("eos_token")
 	reasoningPrompt := runtime.Undefined("reasoning_prompt")
 	var reasoningAsstTurnStart runtime.Value
-	// Apriel-1.6-15b-Thinker-fixed.jinja:4 {%- set messages = messages or [] -%}
-	w.At(4, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
 	messages = runtime.Or(messages, func() runtime.Value {
 		return runtime.NewList()
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:5 {%- set tools = tools or [] -%}
-	w.At(5, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:5:1 {%- set tools = tools or [] -%}
 	tools = runtime.Or(tools, func() runtime.Value {
 		return runtime.NewList()
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:6 {%- set add_generation_prompt = add_generation_prompt or false -%}
-	w.At(6, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt or false -%}
 	addGenerationPrompt = runtime.Or(addGenerationPrompt, func() runtime.Value {
 		return runtime.Bool(false)
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:7 {%- set available_tool_string = '' -%}
-	w.At(7, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
 	availableToolString = runtime.Str("")
-	// Apriel-1.6-15b-Thinker-fixed.jinja:8 {%- set add_tool_id = true -%}
-	w.At(8, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:8:1 {%- set add_tool_id = true -%}
 	addToolId = runtime.Bool(true)
-	// Apriel-1.6-15b-Thinker-fixed.jinja:9 {%- set add_thoughts = true -%}
-	w.At(9, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
 	addThoughts = runtime.Bool(true)
-	// Apriel-1.6-15b-Thinker-fixed.jinja:11 {%- set bos_token = bos_token or '' -%}
-	w.At(11, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
 	bosToken = runtime.Or(bosToken, func() runtime.Value {
 		return runtime.Str("")
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:12 {%- set eos_token = eos_token or '' -%}
-	w.At(12, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
 	eosToken = runtime.Or(eosToken, func() runtime.Value {
 		return runtime.Str("")
 	})
-	// Apriel-1.6-15b-Thinker-fixed.jinja:16 {%- set reasoning_prompt -%}
-	w.At(16, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
 	mark2 := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
 	reasoningPrompt = w.Cut(mark2)
-	// Apriel-1.6-15b-Thinker-fixed.jinja:21 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
-	w.At(21, 1, runtime.StmtSet)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
-	// Apriel-1.6-15b-Thinker-fixed.jinja:25 {%- if tools|length > 0 -%}
-	w.At(25, 1, runtime.StmtIf)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-		// Apriel-1.6-15b-Thinker-fixed.jinja:26 {%- set available_tool_string -%}
-		w.At(26, 5, runtime.StmtSet)
+		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark3 := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
-		// Apriel-1.6-15b-Thinker-fixed.jinja:33 {% for tool in tools %}
-		w.At(33, 9, runtime.StmtFor)
+		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:33 {{ tool|string }}
-			w.At(33, 32, runtime.StmtPrint)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
 			w.Write(runtime.FilterString(tool, nil, nil))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
+		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark3)
 	}
-	// Apriel-1.6-15b-Thinker-fixed.jinja:49 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	w.At(49, 1, runtime.StmtIf)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
-		// Apriel-1.6-15b-Thinker-fixed.jinja:50 {%- if tools|length > 0 -%}
-		w.At(50, 5, runtime.StmtIf)
+		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
 		if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:51 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			w.At(51, 9, runtime.StmtPrint)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 		} else {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:52 {%- else -%}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:53 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			w.At(53, 9, runtime.StmtPrint)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"))
 		}
 	}
-	// Apriel-1.6-15b-Thinker-fixed.jinja:59 {%- for message in messages -%}
-	w.At(59, 1, runtime.StmtFor)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -143,235 +126,266 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		var toolContent runtime.Value
 		var toolMessage runtime.Value
 		var msgContent runtime.Value
-		// Apriel-1.6-15b-Thinker-fixed.jinja:62 {%- if message['role'] == 'user' -%}
-		w.At(62, 5, runtime.StmtIf)
+		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
-			// Apriel-1.6-15b-Thinker-fixed.jinja:64 {%- if message['content'] is not string -%}
-			w.At(64, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
 			messageContent := message.ItemStr("content")
 			if !runtime.IsString(messageContent, nil, nil) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:65 {%- for chunk in message['content'] -%}
-				w.At(65, 13, runtime.StmtFor)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
 				for _, chunk := range runtime.Iterate(w, messageContent) {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:66 {%- if chunk['type'] == 'text' -%}
-					w.At(66, 17, runtime.StmtIf)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
 					chunkType := chunk.ItemStr("type")
 					if runtime.EqStr(chunkType, "text") {
-						// Apriel-1.6-15b-Thinker-fixed.jinja:67 {{ chunk['text'] }}
-						w.At(67, 21, runtime.StmtPrint)
+						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
 						w.Write(chunk.ItemStr("text"))
-					} else if w.At(68, 21, runtime.StmtIf); runtime.InStrs(chunkType, "image", "image_url") {
-						// Apriel-1.6-15b-Thinker-fixed.jinja:68 {%- elif chunk['type'] in ['image', 'image_url'] -%}
+					} else if runtime.InStrs(chunkType, "image", "image_url") {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
-						// Apriel-1.6-15b-Thinker-fixed.jinja:70 {%- else -%}
-						// Apriel-1.6-15b-Thinker-fixed.jinja:71 {{ raise_exception('Unrecognized content type!') }}
-						w.At(71, 21, runtime.StmtPrint)
+						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
+						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
 						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:74 {%- else -%}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:75 {{ message['content'] }}
-				w.At(75, 13, runtime.StmtPrint)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:74:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:75:13 {{ message['content'] }}
 				w.Write(messageContent)
 			}
-		} else if w.At(79, 9, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:79 {%- elif message['role'] == 'system' -%}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:80 {%- set sys_content = message.get('content', '') -%}
-			w.At(80, 9, runtime.StmtSet)
+		} else if runtime.EqStr(messageRole, "system") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
 			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
-			// Apriel-1.6-15b-Thinker-fixed.jinja:81 {%- if sys_content and sys_content|length > 0 -%}
-			w.At(81, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
 			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent, nil, nil), runtime.Int(0)) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:82 {%- if sys_content is string -%}
-				w.At(82, 13, runtime.StmtIf)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
 				if runtime.IsString(sysContent, nil, nil) {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:83 {%- set system_message = sys_content -%}
-					w.At(83, 17, runtime.StmtSet)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:84 {%- else -%}
-					// Apriel-1.6-15b-Thinker-fixed.jinja:85 {%- set system_message = sys_content[0]['text'] -%}
-					w.At(85, 17, runtime.StmtSet)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
+					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
 					systemMessage = sysContent.ItemInt(0).ItemStr("text")
 				}
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:87 {%- else -%}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:88 {%- set system_message = '' -%}
-				w.At(88, 13, runtime.StmtSet)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:88:13 {%- set system_message = '' -%}
 				systemMessage = runtime.Str("")
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:91 {%- if tools|length > 0 -%}
-			w.At(91, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
 			if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:92 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				w.At(92, 13, runtime.StmtPrint)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:93 {%- else -%}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:94 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				w.At(94, 13, runtime.StmtPrint)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
 			}
-		} else if w.At(98, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:98 {%- elif message['role'] == 'assistant' -%}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:99 {%- if loop.last -%}
-			w.At(99, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:99:9 {%- if loop.last -%}
 			if i == len(items)-1 {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:100 {%- set add_tool_id = false -%}
-				w.At(100, 13, runtime.StmtSet)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:100:13 {%- set add_tool_id = false -%}
 				addToolId2 = runtime.Bool(false)
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
-			// Apriel-1.6-15b-Thinker-fixed.jinja:105 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			w.At(105, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
 			if (addThoughts.Truthy() && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:106 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				w.At(106, 13, runtime.StmtPrint)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
 				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:109 {%- set asst_content = message.get('content', '') -%}
-			w.At(109, 9, runtime.StmtSet)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
-			// Apriel-1.6-15b-Thinker-fixed.jinja:110 {%- if asst_content and asst_content|length > 0 -%}
-			w.At(110, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
 			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent, nil, nil), runtime.Int(0)) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:111 {%- if asst_content is not string -%}
-				w.At(111, 13, runtime.StmtIf)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !runtime.IsString(asstContent, nil, nil) {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:112 {%- set asst_text = asst_content[0]['text'] -%}
-					w.At(112, 17, runtime.StmtSet)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
 					asstText = asstContent.ItemInt(0).ItemStr("text")
 				} else {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:113 {%- else -%}
-					// Apriel-1.6-15b-Thinker-fixed.jinja:114 {%- set asst_text = asst_content -%}
-					w.At(114, 17, runtime.StmtSet)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
+					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
 					asstText = asstContent
 				}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:117 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				w.At(117, 13, runtime.StmtIf)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:118 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					w.At(118, 17, runtime.StmtPrint)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
 					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
 				} else {
-					// Apriel-1.6-15b-Thinker-fixed.jinja:119 {%- else -%}
-					// Apriel-1.6-15b-Thinker-fixed.jinja:120 {{- asst_text -}}
-					w.At(120, 17, runtime.StmtPrint)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
+					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					w.Write(asstText)
 				}
-			} else if w.At(122, 13, runtime.StmtIf); runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:122 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:123 {{ message['chosen'][0] }}
-				w.At(123, 13, runtime.StmtPrint)
+			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:127 {%- set tool_calls = message.get('tool_calls', []) -%}
-			w.At(127, 9, runtime.StmtSet)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil)
-			// Apriel-1.6-15b-Thinker-fixed.jinja:128 {%- if tool_calls and tool_calls|length > 0 -%}
-			w.At(128, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
 			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
-				// Apriel-1.6-15b-Thinker-fixed.jinja:130 {%- for tool_call in tool_calls -%}
-				w.At(130, 13, runtime.StmtFor)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items2 := runtime.Iterate(w, toolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
-					// Apriel-1.6-15b-Thinker-fixed.jinja:131 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					w.At(131, 17, runtime.StmtPrint)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
 					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
-					// Apriel-1.6-15b-Thinker-fixed.jinja:132 {%- if add_tool_id == true and 'id' in tool_call -%}
-					w.At(132, 17, runtime.StmtIf)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {
-						// Apriel-1.6-15b-Thinker-fixed.jinja:133 {{ ', "id": "' + tool_call['id'] + '"' }}
-						w.At(133, 21, runtime.StmtPrint)
+						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
 						w.WriteStr(toolCall.ItemStr("id"))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
-					// Apriel-1.6-15b-Thinker-fixed.jinja:136 {%- if not loop.last -%}
-					w.At(136, 17, runtime.StmtIf)
+					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					}
 				}
 				w.WriteString("]</tool_calls>")
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:141 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			w.At(141, 9, runtime.StmtSet)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
 			if !(runtime.IsDefined(trainingPrompt, nil, nil)) {
 				trainingPrompt = runtime.Bool(false)
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:142 {%- if not loop.last or training_prompt -%}
-			w.At(142, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
 			if !(i == len(items)-1) || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if w.At(147, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:147 {%- elif message['role'] == 'tool' -%}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:148 {%- set tool_content = message.get('content', '') -%}
-			w.At(148, 9, runtime.StmtSet)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
 			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
-			// Apriel-1.6-15b-Thinker-fixed.jinja:149 {%- if tool_content is string -%}
-			w.At(149, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
 			if runtime.IsString(toolContent, nil, nil) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:150 {%- set tool_message = tool_content -%}
-				w.At(150, 13, runtime.StmtSet)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:151 {%- else -%}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:152 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
-				w.At(152, 13, runtime.StmtSet)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				if toolContent.Truthy() {
 					toolMessage = toolContent.ItemInt(0).ItemStr("text")
 				} else {
 					toolMessage = runtime.Str("")
 				}
 			}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:154 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			w.At(154, 9, runtime.StmtPrint)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
 			w.WriteString("<|begin_tool_result|>\n")
 			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
-		} else if w.At(157, 9, runtime.StmtIf); runtime.EqStr(messageRole, "content") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:157 {%- elif message['role'] == 'content' -%}
-			// Apriel-1.6-15b-Thinker-fixed.jinja:158 {%- set msg_content = message.get('content', '') -%}
-			w.At(158, 9, runtime.StmtSet)
+		} else if runtime.EqStr(messageRole, "content") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
 			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
-			// Apriel-1.6-15b-Thinker-fixed.jinja:159 {%- if msg_content is not string -%}
-			w.At(159, 9, runtime.StmtIf)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !runtime.IsString(msgContent, nil, nil) {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:160 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				w.At(160, 13, runtime.StmtPrint)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.WriteString("<|begin_content|>\n")
 				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n")
 			} else {
-				// Apriel-1.6-15b-Thinker-fixed.jinja:161 {%- else -%}
-				// Apriel-1.6-15b-Thinker-fixed.jinja:162 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				w.At(162, 13, runtime.StmtPrint)
+				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
 				w.WriteString("<|begin_content|>\n")
 				w.WriteStr(msgContent)
 				w.WriteString("\n")
 			}
 		}
-		// Apriel-1.6-15b-Thinker-fixed.jinja:167 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		w.At(167, 5, runtime.StmtIf)
+		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
-			// Apriel-1.6-15b-Thinker-fixed.jinja:168 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			w.At(168, 9, runtime.StmtPrint)
+			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.WriteString("\n<|begin_assistant|>\n")
 			w.WriteStr(reasoningAsstTurnStart)
 		}
 	}
+}
+
+// spansApriel1615bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansApriel1615bThinkerFixed = []runtime.Span{
+	{From: 58, To: 60, Line: 4, Col: 1, Construct: "set"},
+	{From: 62, To: 64, Line: 5, Col: 1, Construct: "set"},
+	{From: 66, To: 68, Line: 6, Col: 1, Construct: "set"},
+	{From: 70, To: 70, Line: 7, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 8, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 9, Col: 1, Construct: "set"},
+	{From: 76, To: 78, Line: 11, Col: 1, Construct: "set"},
+	{From: 80, To: 82, Line: 12, Col: 1, Construct: "set"},
+	{From: 84, To: 86, Line: 16, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 21, Col: 1, Construct: "set"},
+	{From: 90, To: 102, Line: 25, Col: 1, Construct: "if"},
+	{From: 92, To: 93, Line: 26, Col: 5, Construct: "set"},
+	{From: 95, To: 99, Line: 33, Col: 9, Construct: "for"},
+	{From: 97, To: 97, Line: 33, Col: 32, Construct: "{{ }}"},
+	{From: 101, To: 101, Line: 26, Col: 5, Construct: "set"},
+	{From: 104, To: 114, Line: 49, Col: 1, Construct: "if"},
+	{From: 106, To: 113, Line: 50, Col: 5, Construct: "if"},
+	{From: 108, To: 108, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 112, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 116, To: 310, Line: 59, Col: 1, Construct: "for"},
+	{From: 130, To: 303, Line: 62, Col: 5, Construct: "if"},
+	{From: 134, To: 156, Line: 64, Col: 9, Construct: "if"},
+	{From: 137, To: 151, Line: 65, Col: 13, Construct: "for"},
+	{From: 139, To: 150, Line: 66, Col: 17, Construct: "if"},
+	{From: 142, To: 142, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 143, To: 150, Line: 68, Col: 21, Construct: "if"},
+	{From: 149, To: 149, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 155, To: 155, Line: 75, Col: 13, Construct: "{{ }}"},
+	{From: 157, To: 303, Line: 79, Col: 9, Construct: "if"},
+	{From: 160, To: 160, Line: 80, Col: 9, Construct: "set"},
+	{From: 162, To: 176, Line: 81, Col: 9, Construct: "if"},
+	{From: 164, To: 171, Line: 82, Col: 13, Construct: "if"},
+	{From: 166, To: 166, Line: 83, Col: 17, Construct: "set"},
+	{From: 170, To: 170, Line: 85, Col: 17, Construct: "set"},
+	{From: 175, To: 175, Line: 88, Col: 13, Construct: "set"},
+	{From: 178, To: 185, Line: 91, Col: 9, Construct: "if"},
+	{From: 180, To: 180, Line: 92, Col: 13, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 186, To: 303, Line: 98, Col: 9, Construct: "if"},
+	{From: 189, To: 193, Line: 99, Col: 9, Construct: "if"},
+	{From: 191, To: 191, Line: 100, Col: 13, Construct: "set"},
+	{From: 195, To: 198, Line: 105, Col: 9, Construct: "if"},
+	{From: 197, To: 197, Line: 106, Col: 13, Construct: "{{ }}"},
+	{From: 200, To: 200, Line: 109, Col: 9, Construct: "set"},
+	{From: 202, To: 225, Line: 110, Col: 9, Construct: "if"},
+	{From: 204, To: 211, Line: 111, Col: 13, Construct: "if"},
+	{From: 206, To: 206, Line: 112, Col: 17, Construct: "set"},
+	{From: 210, To: 210, Line: 114, Col: 17, Construct: "set"},
+	{From: 213, To: 220, Line: 117, Col: 13, Construct: "if"},
+	{From: 215, To: 215, Line: 118, Col: 17, Construct: "{{ }}"},
+	{From: 219, To: 219, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 221, To: 225, Line: 122, Col: 13, Construct: "if"},
+	{From: 224, To: 224, Line: 123, Col: 13, Construct: "{{ }}"},
+	{From: 227, To: 227, Line: 127, Col: 9, Construct: "set"},
+	{From: 229, To: 255, Line: 128, Col: 9, Construct: "if"},
+	{From: 232, To: 254, Line: 130, Col: 13, Construct: "for"},
+	{From: 236, To: 240, Line: 131, Col: 17, Construct: "{{ }}"},
+	{From: 242, To: 248, Line: 132, Col: 17, Construct: "if"},
+	{From: 244, To: 246, Line: 133, Col: 21, Construct: "{{ }}"},
+	{From: 250, To: 252, Line: 136, Col: 17, Construct: "if"},
+	{From: 257, To: 259, Line: 141, Col: 9, Construct: "set"},
+	{From: 261, To: 263, Line: 142, Col: 9, Construct: "if"},
+	{From: 264, To: 303, Line: 147, Col: 9, Construct: "if"},
+	{From: 267, To: 267, Line: 148, Col: 9, Construct: "set"},
+	{From: 269, To: 280, Line: 149, Col: 9, Construct: "if"},
+	{From: 271, To: 271, Line: 150, Col: 13, Construct: "set"},
+	{From: 275, To: 279, Line: 152, Col: 13, Construct: "set"},
+	{From: 282, To: 285, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 286, To: 303, Line: 157, Col: 9, Construct: "if"},
+	{From: 289, To: 289, Line: 158, Col: 9, Construct: "set"},
+	{From: 291, To: 302, Line: 159, Col: 9, Construct: "if"},
+	{From: 293, To: 295, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 299, To: 301, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 305, To: 309, Line: 167, Col: 5, Construct: "if"},
+	{From: 307, To: 308, Line: 168, Col: 9, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Bailing = &runtime.Template{
 	Name:   "bailing",
 	Origin: "builtin/bailing.jinja",
 	SHA256: "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
+	Spans:  spansBailing,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,24 +44,29 @@ var _ interface {
 // renderBailing renders bailing.jinja.
 func renderBailing(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// bailing.jinja:10 {%- for message in messages %}
-	w.At(10, 1, runtime.StmtFor)
+	// bailing.jinja:10:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var role runtime.Value
-		// bailing.jinja:11 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(11, 1, runtime.StmtSet)
+		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
-		// bailing.jinja:12 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.At(12, 1, runtime.StmtPrint)
+		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")
 		w.WriteStr(role)
 		w.WriteString("</role>")
 		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
+}
+
+// spansBailing is the position table of bailing.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansBailing = []runtime.Span{
+	{From: 48, To: 63, Line: 10, Col: 1, Construct: "for"},
+	{From: 51, To: 56, Line: 11, Col: 1, Construct: "set"},
+	{From: 58, To: 61, Line: 12, Col: 1, Construct: "{{ }}"},
 }

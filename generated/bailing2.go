@@ -32,6 +32,7 @@ var Bailing2 = &runtime.Template{
 	Name:   "bailing2",
 	Origin: "builtin/bailing2.jinja",
 	SHA256: "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
+	Spans:  spansBailing2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,25 +44,21 @@ var _ interface {
 // renderBailing2 renders bailing2.jinja.
 func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// bailing2.jinja:11 {%- if not messages or messages[0]['role'] != 'system' %}
-	w.At(11, 1, runtime.StmtIf)
+	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
 	if !messages.Truthy() || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
-	// bailing2.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// bailing2.jinja:14:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var role runtime.Value
-		// bailing2.jinja:15 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(15, 1, runtime.StmtSet)
+		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
-		// bailing2.jinja:16 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		w.At(16, 1, runtime.StmtPrint)
+		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.WriteString("<role>")
 		w.WriteStr(role)
 		w.WriteString("</role>")
@@ -69,4 +66,13 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
+}
+
+// spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansBailing2 = []runtime.Span{
+	{From: 48, To: 50, Line: 11, Col: 1, Construct: "if"},
+	{From: 52, To: 68, Line: 14, Col: 1, Construct: "for"},
+	{From: 55, To: 60, Line: 15, Col: 1, Construct: "set"},
+	{From: 62, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
 }

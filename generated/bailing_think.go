@@ -32,6 +32,7 @@ var BailingThink = &runtime.Template{
 	Name:   "bailing-think",
 	Origin: "builtin/bailing-think.jinja",
 	SHA256: "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
+	Spans:  spansBailingThink,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,24 +44,29 @@ var _ interface {
 // renderBailingThink renders bailing-think.jinja.
 func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// bailing-think.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// bailing-think.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var role runtime.Value
-		// bailing-think.jinja:12 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		w.At(12, 1, runtime.StmtSet)
+		// bailing-think.jinja:12:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
 			role = runtime.FilterUpper(messageRole, nil, nil)
 		}
-		// bailing-think.jinja:13 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.At(13, 1, runtime.StmtPrint)
+		// bailing-think.jinja:13:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")
 		w.WriteStr(role)
 		w.WriteString("</role>")
 		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<role>ASSISTANT</role><think>")
+}
+
+// spansBailingThink is the position table of bailing-think.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansBailingThink = []runtime.Span{
+	{From: 48, To: 63, Line: 11, Col: 1, Construct: "for"},
+	{From: 51, To: 56, Line: 12, Col: 1, Construct: "set"},
+	{From: 58, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
 }

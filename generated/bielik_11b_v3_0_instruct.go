@@ -32,6 +32,7 @@ var Bielik11BV30Instruct = &runtime.Template{
 	Name:   "Bielik-11B-v3.0-Instruct",
 	Origin: "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
 	SHA256: "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
+	Spans:  spansBielik11BV30Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,134 +50,103 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Bielik-11B-v3.0-Instruct.jinja:1 {{ bos_token }}
-	w.At(1, 1, runtime.StmtPrint)
+	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
 	w.Write(bosToken)
-	// Bielik-11B-v3.0-Instruct.jinja:2 {%- if messages[0]['role'] == 'system' %}
-	w.At(2, 1, runtime.StmtIf)
+	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// Bielik-11B-v3.0-Instruct.jinja:3 {%- set system_message = messages[0]['content'] %}
-		w.At(3, 5, runtime.StmtSet)
+		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
 		systemMessage = messages0.ItemStr("content")
-		// Bielik-11B-v3.0-Instruct.jinja:4 {%- set loop_start_index = 1 %}
-		w.At(4, 5, runtime.StmtSet)
+		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
 		loopStartIndex = runtime.Int(1)
 	} else {
-		// Bielik-11B-v3.0-Instruct.jinja:5 {%- else %}
-		// Bielik-11B-v3.0-Instruct.jinja:6 {%- set system_message = "" %}
-		w.At(6, 5, runtime.StmtSet)
+		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
+		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
 		systemMessage = runtime.Str("")
-		// Bielik-11B-v3.0-Instruct.jinja:7 {%- set loop_start_index = 0 %}
-		w.At(7, 5, runtime.StmtSet)
+		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
 		loopStartIndex = runtime.Int(0)
 	}
-	// Bielik-11B-v3.0-Instruct.jinja:10 {%- if system_message or tools %}
-	w.At(10, 1, runtime.StmtIf)
+	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
 	if systemMessage.Truthy() || tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
-		// Bielik-11B-v3.0-Instruct.jinja:12 {%- if system_message %}
-		w.At(12, 5, runtime.StmtIf)
+		// Bielik-11B-v3.0-Instruct.jinja:12:5 {%- if system_message %}
 		if systemMessage.Truthy() {
-			// Bielik-11B-v3.0-Instruct.jinja:13 {{- system_message }}
-			w.At(13, 9, runtime.StmtPrint)
+			// Bielik-11B-v3.0-Instruct.jinja:13:9 {{- system_message }}
 			w.Write(systemMessage)
 		}
-		// Bielik-11B-v3.0-Instruct.jinja:15 {%- if tools %}
-		w.At(15, 5, runtime.StmtIf)
+		// Bielik-11B-v3.0-Instruct.jinja:15:5 {%- if tools %}
 		if tools.Truthy() {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
-			// Bielik-11B-v3.0-Instruct.jinja:18 {%- for tool in tools %}
-			w.At(18, 9, runtime.StmtFor)
+			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
 			items := runtime.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
-				// Bielik-11B-v3.0-Instruct.jinja:19 {{- tool | tojson }}
-				w.At(19, 13, runtime.StmtPrint)
+				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
 				w.WriteJSON(tool, nil, nil)
-				// Bielik-11B-v3.0-Instruct.jinja:20 {%- if not loop.last %}
-				w.At(20, 13, runtime.StmtIf)
+				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
 				}
 			}
 			w.WriteString("]\n<|function_list|>\n\nAby wywołać narzędzie, użyj formatu <tool_call>{\"name\": \"nazwa_narzędzia\", \"arguments\": {\"argument\": \"wartość\"}}</tool_call>. Wyniki działania narzędzi zostaną przekazane z markerem <|function_output|>.\n")
 		}
-		// Bielik-11B-v3.0-Instruct.jinja:26 {%- if enable_thinking %}
-		w.At(26, 5, runtime.StmtIf)
+		// Bielik-11B-v3.0-Instruct.jinja:26:5 {%- if enable_thinking %}
 		if enableThinking.Truthy() {
 			w.WriteString("\n\nZanim odpowiesz na pytanie, najpierw przemyśl swoje kroki i umieść swoje myśli wewnątrz tagów <think>...</think>. Musisz najpierw pomyśleć, zanim udzielisz odpowiedzi. WAŻNE: Powinieneś myśleć w tym samym języku, co pytanie użytkownika. Jeśli pytanie jest zadane po polsku, powinieneś również myśleć po polsku. Jeśli pytanie jest po angielsku, myślisz również po angielsku itd. ** PAMIĘTAJ! ** Pytanie po polsku -> myślenie po polsku -> odpowiedź po polsku!*** BARDZO WAŻNE!!! *** Jesteś Bielikiem, polskim modelem językowym. Twoją główną cechą jest umiejętność pisania po polsku. Jeśli użytkownik zadaje Ci pytania po polsku, ZAWSZE odpowiadaj po polsku. Nawet, jeśli korzystasz z narzędzia, którego większość instrukcji jest po angielsku, powinieneś przede wszystkim odpowiadać po polsku, jeśli użytkownik zadaje pytanie w tym języku. ")
 		}
 		w.WriteString("<|im_end|>\n")
 	}
-	// Bielik-11B-v3.0-Instruct.jinja:36 {%- for message in messages[loop_start_index:] %}
-	w.At(36, 1, runtime.StmtFor)
+	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
 	items2 := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
 	for i2 := range items2 {
 		message := items2[i2]
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		var reasoningParts runtime.Value
-		// Bielik-11B-v3.0-Instruct.jinja:37 {%- if message['role'] == 'user' %}
-		w.At(37, 5, runtime.StmtIf)
+		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// Bielik-11B-v3.0-Instruct.jinja:38 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			w.At(38, 9, runtime.StmtPrint)
+			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>user\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(39, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Bielik-11B-v3.0-Instruct.jinja:39 {%- elif message['role'] == 'assistant' %}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
-			// Bielik-11B-v3.0-Instruct.jinja:41 {%- set content = message.content | default('') %}
-			w.At(41, 9, runtime.StmtSet)
+			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
 			content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
-			// Bielik-11B-v3.0-Instruct.jinja:42 {%- set reasoning_content = message.reasoning_content | default('') %}
-			w.At(42, 9, runtime.StmtSet)
+			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
 			reasoningContent = runtime.FilterDefault(message.Attr("reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
-			// Bielik-11B-v3.0-Instruct.jinja:43 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			w.At(43, 9, runtime.StmtIf)
+			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && runtime.In(runtime.Str("<think>"), content)) && runtime.In(runtime.Str("</think>"), content) {
-				// Bielik-11B-v3.0-Instruct.jinja:44 {%- set reasoning_parts = content.split('</think>') %}
-				w.At(44, 13, runtime.StmtSet)
+				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
 				reasoningParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
-				// Bielik-11B-v3.0-Instruct.jinja:45 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				w.At(45, 13, runtime.StmtSet)
+				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = runtime.CallMethod(reasoningParts.ItemInt(0), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1)
-				// Bielik-11B-v3.0-Instruct.jinja:46 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				w.At(46, 13, runtime.StmtSet)
+				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
 				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
 			}
-			// Bielik-11B-v3.0-Instruct.jinja:48 {%- if reasoning_content %}
-			w.At(48, 9, runtime.StmtIf)
+			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
-				// Bielik-11B-v3.0-Instruct.jinja:49 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				w.At(49, 13, runtime.StmtPrint)
+				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.WriteString("<think>\n")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("\n</think>\n")
 			}
-			// Bielik-11B-v3.0-Instruct.jinja:51 {{- content.lstrip() }}
-			w.At(51, 9, runtime.StmtPrint)
+			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			w.Write(runtime.CallMethod(content, "lstrip", nil, nil))
-			// Bielik-11B-v3.0-Instruct.jinja:52 {%- if message.tool_calls %}
-			w.At(52, 9, runtime.StmtIf)
+			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// Bielik-11B-v3.0-Instruct.jinja:53 {%- for tool_call in message.tool_calls %}
-				w.At(53, 13, runtime.StmtFor)
+				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					// Bielik-11B-v3.0-Instruct.jinja:54 {%- if tool_call.function %}
-					w.At(54, 17, runtime.StmtIf)
+					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// Bielik-11B-v3.0-Instruct.jinja:55 {%- set tool_call = tool_call.function %}
-						w.At(55, 21, runtime.StmtSet)
+						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// Bielik-11B-v3.0-Instruct.jinja:57 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					w.At(57, 17, runtime.StmtPrint)
+					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
@@ -189,32 +159,70 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(61, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Bielik-11B-v3.0-Instruct.jinja:61 {%- elif message['role'] == 'tool' %}
-			// Bielik-11B-v3.0-Instruct.jinja:62 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			w.At(62, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
+			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
 			if runtime.Eq(runtime.Int(int64(i2)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
-			// Bielik-11B-v3.0-Instruct.jinja:65 {{- '<|function_output|>' + message['content'] }}
-			w.At(65, 9, runtime.StmtPrint)
+			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			w.WriteStr(message.ItemStr("content"))
-			// Bielik-11B-v3.0-Instruct.jinja:66 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			w.At(66, 9, runtime.StmtIf)
+			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// Bielik-11B-v3.0-Instruct.jinja:72 {%- if add_generation_prompt %}
-	w.At(72, 1, runtime.StmtIf)
+	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
-		// Bielik-11B-v3.0-Instruct.jinja:74 {%- if enable_thinking %}
-		w.At(74, 5, runtime.StmtIf)
+		// Bielik-11B-v3.0-Instruct.jinja:74:5 {%- if enable_thinking %}
 		if enableThinking.Truthy() {
 			w.WriteString("<think>\n")
 		}
 	}
+}
+
+// spansBielik11BV30Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansBielik11BV30Instruct = []runtime.Span{
+	{From: 54, To: 54, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 2, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 3, Col: 5, Construct: "set"},
+	{From: 61, To: 61, Line: 4, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 6, Col: 5, Construct: "set"},
+	{From: 67, To: 67, Line: 7, Col: 5, Construct: "set"},
+	{From: 70, To: 98, Line: 10, Col: 1, Construct: "if"},
+	{From: 73, To: 76, Line: 12, Col: 5, Construct: "if"},
+	{From: 75, To: 75, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 78, To: 92, Line: 15, Col: 5, Construct: "if"},
+	{From: 81, To: 91, Line: 18, Col: 9, Construct: "for"},
+	{From: 85, To: 85, Line: 19, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 89, Line: 20, Col: 13, Construct: "if"},
+	{From: 94, To: 97, Line: 26, Col: 5, Construct: "if"},
+	{From: 100, To: 176, Line: 36, Col: 1, Construct: "for"},
+	{From: 107, To: 175, Line: 37, Col: 5, Construct: "if"},
+	{From: 110, To: 112, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 113, To: 175, Line: 39, Col: 9, Construct: "if"},
+	{From: 117, To: 117, Line: 41, Col: 9, Construct: "set"},
+	{From: 119, To: 119, Line: 42, Col: 9, Construct: "set"},
+	{From: 121, To: 128, Line: 43, Col: 9, Construct: "if"},
+	{From: 123, To: 123, Line: 44, Col: 13, Construct: "set"},
+	{From: 125, To: 125, Line: 45, Col: 13, Construct: "set"},
+	{From: 127, To: 127, Line: 46, Col: 13, Construct: "set"},
+	{From: 130, To: 135, Line: 48, Col: 9, Construct: "if"},
+	{From: 132, To: 134, Line: 49, Col: 13, Construct: "{{ }}"},
+	{From: 137, To: 137, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 139, To: 161, Line: 52, Col: 9, Construct: "if"},
+	{From: 142, To: 159, Line: 53, Col: 13, Construct: "for"},
+	{From: 144, To: 148, Line: 54, Col: 17, Construct: "if"},
+	{From: 147, To: 147, Line: 55, Col: 21, Construct: "set"},
+	{From: 150, To: 158, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 162, To: 175, Line: 61, Col: 9, Construct: "if"},
+	{From: 165, To: 167, Line: 62, Col: 9, Construct: "if"},
+	{From: 169, To: 170, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 172, To: 174, Line: 66, Col: 9, Construct: "if"},
+	{From: 178, To: 184, Line: 72, Col: 1, Construct: "if"},
+	{From: 181, To: 183, Line: 74, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var ByteDanceSeedOSS = &runtime.Template{
 	Name:   "ByteDance-Seed-OSS",
 	Origin: "llama.cpp/ByteDance-Seed-OSS.jinja",
 	SHA256: "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
+	Spans:  spansByteDanceSeedOSS,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -58,138 +59,106 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// ByteDance-Seed-OSS.jinja:2 {%- set bos_token              = '<seed:bos>'               -%}
-	w.At(2, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
 	bosToken = runtime.Str("<seed:bos>")
-	// ByteDance-Seed-OSS.jinja:3 {%- set eos_token              = '<seed:eos>'               -%}
-	w.At(3, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
 	eosToken = runtime.Str("<seed:eos>")
-	// ByteDance-Seed-OSS.jinja:4 {%- set pad_token              = '<seed:pad>'               -%}
-	w.At(4, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:4:1 {%- set pad_token              = '<seed:pad>'               -%}
 	_ = runtime.Str("<seed:pad>")
-	// ByteDance-Seed-OSS.jinja:5 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	w.At(5, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:5:1 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
 	toolcallBeginToken = runtime.Str("<seed:tool_call>")
-	// ByteDance-Seed-OSS.jinja:6 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	w.At(6, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:6:1 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
 	toolcallEndToken = runtime.Str("</seed:tool_call>")
-	// ByteDance-Seed-OSS.jinja:7 {%- set think_begin_token      = '<seed:think>'             -%}
-	w.At(7, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:7:1 {%- set think_begin_token      = '<seed:think>'             -%}
 	thinkBeginToken = runtime.Str("<seed:think>")
-	// ByteDance-Seed-OSS.jinja:8 {%- set think_end_token        = '</seed:think>'            -%}
-	w.At(8, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:8:1 {%- set think_end_token        = '</seed:think>'            -%}
 	thinkEndToken = runtime.Str("</seed:think>")
-	// ByteDance-Seed-OSS.jinja:9 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	w.At(9, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:9:1 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
 	budgetBeginToken = runtime.Str("<seed:cot_budget_reflect>")
-	// ByteDance-Seed-OSS.jinja:10 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	w.At(10, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
 	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
-	// ByteDance-Seed-OSS.jinja:12 {%- if not thinking_budget is defined %}
-	w.At(12, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
 	if !runtime.IsDefined(thinkingBudget, nil, nil) {
-		// ByteDance-Seed-OSS.jinja:13 {%- set thinking_budget = -1 -%}
-		w.At(13, 1, runtime.StmtSet)
+		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
 		thinkingBudget = runtime.Int(-1)
 	}
-	// ByteDance-Seed-OSS.jinja:15 {%- set budget_reflections_v05 = {
-	w.At(15, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:15:1 {%- set budget_reflections_v05 = {
 	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
-	// ByteDance-Seed-OSS.jinja:25 {%- set ns = namespace(interval = None) -%}
-	w.At(25, 1, runtime.StmtSet)
+	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := runtime.None()
-	// ByteDance-Seed-OSS.jinja:26 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	w.At(26, 1, runtime.StmtFor)
+	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
 	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
-		// ByteDance-Seed-OSS.jinja:27 {%- if ns.interval is none and thinking_budget <= k -%}
-		w.At(27, 5, runtime.StmtIf)
+		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
 		if runtime.IsNone(nsInterval, nil, nil) && runtime.Le(thinkingBudget, k) {
-			// ByteDance-Seed-OSS.jinja:28 {%- set ns.interval = v -%}
-			w.At(28, 9, runtime.StmtSet)
+			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
-	// ByteDance-Seed-OSS.jinja:32 {%- if ns.interval is none -%}
-	w.At(32, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
 	if runtime.IsNone(nsInterval, nil, nil) {
-		// ByteDance-Seed-OSS.jinja:33 {%- set ns.interval = budget_reflections_v05[16384] -%}
-		w.At(33, 5, runtime.StmtSet)
+		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
 		nsInterval = budgetReflectionsV05.ItemInt(16384)
 	}
-	// ByteDance-Seed-OSS.jinja:36 {%- if messages[0]["role"] == "system" %}
-	w.At(36, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// ByteDance-Seed-OSS.jinja:37 {%- set system_message = messages[0]["content"] %}
-		w.At(37, 1, runtime.StmtSet)
+		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-		// ByteDance-Seed-OSS.jinja:38 {%- set loop_messages = messages[1:] %}
-		w.At(38, 1, runtime.StmtSet)
+		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// ByteDance-Seed-OSS.jinja:39 {%- else %}
-		// ByteDance-Seed-OSS.jinja:40 {%- set loop_messages = messages %}
-		w.At(40, 1, runtime.StmtSet)
+		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
+		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// ByteDance-Seed-OSS.jinja:43 {%- if not tools is defined or tools is none %}
-	w.At(43, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
 	if !runtime.IsDefined(tools, nil, nil) || runtime.IsNone(tools, nil, nil) {
-		// ByteDance-Seed-OSS.jinja:44 {%- set tools = [] %}
-		w.At(44, 1, runtime.StmtSet)
+		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
-	// ByteDance-Seed-OSS.jinja:47 {%- macro py_type(t) -%}
+	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
 	pyType := func(t runtime.Value) {
 		t = runtime.Param(t, "t")
-		// ByteDance-Seed-OSS.jinja:48 {%- if t == "string" -%}
-		w.At(48, 5, runtime.StmtIf)
+		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
 		if runtime.EqStr(t, "string") {
 			w.WriteString("str")
-		} else if w.At(49, 9, runtime.StmtIf); runtime.InStrs(t, "number", "integer") {
-			// ByteDance-Seed-OSS.jinja:49 {%- elif t in ("number", "integer") -%}
+		} else if runtime.InStrs(t, "number", "integer") {
+			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
 			w.WriteString("int")
-		} else if w.At(50, 9, runtime.StmtIf); runtime.EqStr(t, "boolean") {
-			// ByteDance-Seed-OSS.jinja:50 {%- elif t == "boolean" -%}
+		} else if runtime.EqStr(t, "boolean") {
+			// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
 			w.WriteString("bool")
-		} else if w.At(51, 9, runtime.StmtIf); runtime.EqStr(t, "array") {
-			// ByteDance-Seed-OSS.jinja:51 {%- elif t == "array" -%}
+		} else if runtime.EqStr(t, "array") {
+			// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
 			w.WriteString("list")
 		} else {
-			// ByteDance-Seed-OSS.jinja:52 {%- else -%}
+			// ByteDance-Seed-OSS.jinja:52:9 {%- else -%}
 			w.WriteString("Any")
 		}
 	}
-	// ByteDance-Seed-OSS.jinja:55 {%- if system_message is defined %}
-	w.At(55, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
 	if runtime.IsDefined(systemMessage, nil, nil) {
-		// ByteDance-Seed-OSS.jinja:56 {{ bos_token + "system\n" + system_message }}
-		w.At(56, 1, runtime.StmtPrint)
+		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
 		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
 	} else {
-		// ByteDance-Seed-OSS.jinja:57 {%- else %}
-		// ByteDance-Seed-OSS.jinja:58 {%- if tools is iterable and tools | length > 0 %}
-		w.At(58, 1, runtime.StmtIf)
+		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
+		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
 		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-			// ByteDance-Seed-OSS.jinja:59 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			w.At(59, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
-	// ByteDance-Seed-OSS.jinja:62 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	w.At(62, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
 	if runtime.IsDefined(useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
-		// ByteDance-Seed-OSS.jinja:65 {{ tools | tojson(ensure_ascii=False) }}
-		w.At(65, 1, runtime.StmtPrint)
+		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
 		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	} else {
-		// ByteDance-Seed-OSS.jinja:66 {%- else %}
-		// ByteDance-Seed-OSS.jinja:67 {%- for item in tools if item.type == "function" %}
-		w.At(67, 1, runtime.StmtFor)
+		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
+		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
 		var loop runtime.Loop
 		for loop.Start(w, tools, func(item2 runtime.Value) bool {
 			item3 := item2
@@ -197,67 +166,55 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}); loop.Next(); {
 			item4 := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
-			// ByteDance-Seed-OSS.jinja:71 {{ item.function.name }}
-			w.At(71, 5, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
 			item4Function := item4.Attr("function")
 			w.Write(item4Function.Attr("name"))
 			w.WriteString("(")
-			// ByteDance-Seed-OSS.jinja:72 {%- for name, spec in item.function.parameters.properties.items() %}
-			w.At(72, 1, runtime.StmtFor)
+			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
 			item4FunctionParameters := item4Function.Attr("parameters")
 			item4FunctionParametersProperties := item4FunctionParameters.Attr("properties")
 			keys2, values2 := runtime.DictItems(item4FunctionParametersProperties)
 			for i2 := range w.Count(len(keys2)) {
 				name := keys2[i2]
 				spec := values2[i2]
-				// ByteDance-Seed-OSS.jinja:73 {{- name }}
-				w.At(73, 9, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
 				w.Write(name)
 				w.WriteString(": ")
-				// ByteDance-Seed-OSS.jinja:73 {{ py_type(spec.type) }}
-				w.At(73, 22, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
 				pyType(spec.Attr("type"))
-				// ByteDance-Seed-OSS.jinja:73 {% if not loop.last %}
-				w.At(73, 46, runtime.StmtIf)
+				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i2 == len(keys2)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
-			// ByteDance-Seed-OSS.jinja:76 {{ item.function.description | trim }}
-			w.At(76, 5, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
 			w.Write(runtime.FilterTrim(item4Function.Attr("description"), nil, nil))
 			w.WriteString("\n\n")
-			// ByteDance-Seed-OSS.jinja:79 {%- if item.function.parameters.properties %}
-			w.At(79, 5, runtime.StmtIf)
+			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			if item4FunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
-				// ByteDance-Seed-OSS.jinja:81 {%- for name, spec in item.function.parameters.properties.items() %}
-				w.At(81, 5, runtime.StmtFor)
+				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
 				keys3, values3 := runtime.DictItems(item4FunctionParametersProperties)
 				for i3 := range w.Count(len(keys3)) {
 					name2 := keys3[i3]
 					spec2 := values3[i3]
 					w.WriteString("\n    - ")
-					// ByteDance-Seed-OSS.jinja:83 {{ name }}
-					w.At(83, 7, runtime.StmtPrint)
+					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
 					w.Write(name2)
 					w.WriteString(" (")
-					// ByteDance-Seed-OSS.jinja:83 {{ py_type(spec.type) }}
-					w.At(83, 19, runtime.StmtPrint)
+					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
 					pyType(spec2.Attr("type"))
 					w.WriteString(")")
-					// ByteDance-Seed-OSS.jinja:84 {%- if name in item.function.parameters.required %}
-					w.At(84, 7, runtime.StmtIf)
+					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
 					if runtime.In(name2, item4FunctionParameters.Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
-						// ByteDance-Seed-OSS.jinja:84 {% else %}
+						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
 						w.WriteString(" [选填]")
 					}
 					w.WriteString(":")
-					// ByteDance-Seed-OSS.jinja:85 {{- " " ~ (spec.description or "") }}
-					w.At(85, 7, runtime.StmtPrint)
+					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
 					w.Write(runtime.Or(spec2.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
@@ -265,28 +222,23 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("\n")
-			// ByteDance-Seed-OSS.jinja:90 {%- if item.function.returns is defined
-			w.At(90, 5, runtime.StmtIf)
+			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			item4FunctionReturns := item4Function.Attr("returns")
 			if (runtime.IsDefined(item4FunctionReturns, nil, nil) && runtime.IsDefined(item4FunctionReturns.Attr("properties"), nil, nil)) && item4FunctionReturns.Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
-				// ByteDance-Seed-OSS.jinja:94 {%- for name, spec in item.function.returns.properties.items() %}
-				w.At(94, 5, runtime.StmtFor)
+				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
 				keys4, values4 := runtime.DictItems(item4FunctionReturns.Attr("properties"))
 				for i4 := range w.Count(len(keys4)) {
 					name3 := keys4[i4]
 					spec3 := values4[i4]
 					w.WriteString("\n    - ")
-					// ByteDance-Seed-OSS.jinja:96 {{ name }}
-					w.At(96, 7, runtime.StmtPrint)
+					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
 					w.Write(name3)
 					w.WriteString(" (")
-					// ByteDance-Seed-OSS.jinja:96 {{ py_type(spec.type) }}
-					w.At(96, 19, runtime.StmtPrint)
+					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
 					pyType(spec3.Attr("type"))
 					w.WriteString("):")
-					// ByteDance-Seed-OSS.jinja:97 {{- " " ~ (spec.description or "") }}
-					w.At(97, 7, runtime.StmtPrint)
+					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
 					w.Write(runtime.Or(spec3.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
@@ -296,186 +248,247 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n    \"\"\"")
 		}
 	}
-	// ByteDance-Seed-OSS.jinja:104 {%- if tools is iterable and tools | length > 0 %}
-	w.At(104, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
-	// ByteDance-Seed-OSS.jinja:109 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	w.At(109, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
 	if runtime.IsDefined(systemMessage, nil, nil) || (runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0))) {
-		// ByteDance-Seed-OSS.jinja:110 {{ eos_token }}
-		w.At(110, 1, runtime.StmtPrint)
+		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		w.Write(eosToken)
 	}
-	// ByteDance-Seed-OSS.jinja:113 {%- if thinking_budget is defined %}
-	w.At(113, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
 	if runtime.IsDefined(thinkingBudget, nil, nil) {
-		// ByteDance-Seed-OSS.jinja:114 {%- if thinking_budget == 0 %}
-		w.At(114, 1, runtime.StmtIf)
+		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
-			// ByteDance-Seed-OSS.jinja:115 {{ bos_token+"system" }}
-			w.At(115, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
 			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
-			// ByteDance-Seed-OSS.jinja:117 {{ eos_token }}
-			w.At(117, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			w.Write(eosToken)
-		} else if w.At(118, 5, runtime.StmtIf); !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
-			// ByteDance-Seed-OSS.jinja:118 {%- elif not thinking_budget == -1 %}
-			// ByteDance-Seed-OSS.jinja:119 {{ bos_token+"system" }}
-			w.At(119, 1, runtime.StmtPrint)
+		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
+			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
+			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
 			w.WriteAdd(bosToken, runtime.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
-			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
-			w.At(120, 166, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
 			w.Write(thinkingBudget)
 			w.WriteString(". That is, you need to complete your thinking within ")
-			// ByteDance-Seed-OSS.jinja:120 {{thinking_budget}}
-			w.At(120, 244, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
 			w.Write(thinkingBudget)
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
-			// ByteDance-Seed-OSS.jinja:120 {{ns.interval}}
-			w.At(120, 367, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
 			w.Write(nsInterval)
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
-			// ByteDance-Seed-OSS.jinja:121 {{ eos_token }}
-			w.At(121, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
 			w.Write(eosToken)
 		}
 	}
-	// ByteDance-Seed-OSS.jinja:125 {%- for message in loop_messages %}
-	w.At(125, 1, runtime.StmtFor)
+	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		// ByteDance-Seed-OSS.jinja:126 {%- if message.role == "assistant"
-		w.At(126, 1, runtime.StmtIf)
+		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := message.Attr("role")
 		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
-			// ByteDance-Seed-OSS.jinja:130 {{ bos_token + message.role }}
-			w.At(130, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			w.WriteAdd(bosToken, messageRole)
-			// ByteDance-Seed-OSS.jinja:131 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(131, 1, runtime.StmtIf)
+			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := message.Attr("reasoning_content")
 			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
-				// ByteDance-Seed-OSS.jinja:132 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.At(132, 1, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
 				w.WriteStr(runtime.FilterTrim(messageReasoningContent, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
-			// ByteDance-Seed-OSS.jinja:134 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(134, 1, runtime.StmtIf)
+			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
 			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
-				// ByteDance-Seed-OSS.jinja:135 {{ "\n" + message.content | trim + "\n" }}
-				w.At(135, 1, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
 				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
 				w.WriteString("\n")
 			}
-			// ByteDance-Seed-OSS.jinja:137 {%- for tool_call in message.tool_calls %}
-			w.At(137, 1, runtime.StmtFor)
+			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
-				// ByteDance-Seed-OSS.jinja:138 {%- if tool_call.function is defined %}
-				w.At(138, 1, runtime.StmtIf)
+				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
-					// ByteDance-Seed-OSS.jinja:138 {% set tool_call = tool_call.function %}
-					w.At(138, 40, runtime.StmtSet)
+					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				// ByteDance-Seed-OSS.jinja:139 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				w.At(139, 1, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
 				w.WriteString("\n")
 				w.WriteStr(toolcallBeginToken)
 				w.WriteString("\n<function=")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString(">\n")
-				// ByteDance-Seed-OSS.jinja:140 {%- if tool_call.arguments is defined %}
-				w.At(140, 1, runtime.StmtIf)
+				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) {
-					// ByteDance-Seed-OSS.jinja:141 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					w.At(141, 1, runtime.StmtFor)
+					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					keys5, values5 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i5 := range w.Count(len(keys5)) {
 						argName := keys5[i5]
 						argValue := values5[i5]
-						// ByteDance-Seed-OSS.jinja:142 {{ "<parameter=" + arg_name + ">" }}
-						w.At(142, 1, runtime.StmtPrint)
+						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
 						w.WriteString("<parameter=")
 						w.WriteStr(argName)
 						w.WriteString(">")
-						// ByteDance-Seed-OSS.jinja:143 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						w.At(143, 1, runtime.StmtSet)
+						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						if !(runtime.IsString(argValue, nil, nil)) {
 							argValue = runtime.FilterString(argValue, nil, nil)
 						}
-						// ByteDance-Seed-OSS.jinja:144 {{ arg_value+"</parameter>\n" }}
-						w.At(144, 1, runtime.StmtPrint)
+						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
 						w.WriteAdd(argValue, runtime.Str("</parameter>\n"))
 					}
 				}
-				// ByteDance-Seed-OSS.jinja:147 {{ "</function>\n" + toolcall_end_token }}
-				w.At(147, 1, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
 				w.WriteString("</function>\n")
 				w.WriteStr(toolcallEndToken)
 			}
-			// ByteDance-Seed-OSS.jinja:149 {{ eos_token }}
-			w.At(149, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
 			w.Write(eosToken)
-		} else if w.At(150, 5, runtime.StmtIf); runtime.InStrs(messageRole, "user", "system") {
-			// ByteDance-Seed-OSS.jinja:150 {%- elif message.role in ["user", "system"] %}
-			// ByteDance-Seed-OSS.jinja:151 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.At(151, 1, runtime.StmtPrint)
+		} else if runtime.InStrs(messageRole, "user", "system") {
+			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
+			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
-		} else if w.At(152, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// ByteDance-Seed-OSS.jinja:152 {%- elif message.role == "assistant" %}
-			// ByteDance-Seed-OSS.jinja:153 {{ bos_token + message.role }}
-			w.At(153, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
+			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			w.WriteAdd(bosToken, messageRole)
-			// ByteDance-Seed-OSS.jinja:154 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(154, 1, runtime.StmtIf)
+			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent2 := message.Attr("reasoning_content")
 			if (runtime.IsDefined(messageReasoningContent2, nil, nil) && runtime.IsString(messageReasoningContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent2, nil, nil), nil, nil), runtime.Int(0)) {
-				// ByteDance-Seed-OSS.jinja:155 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.At(155, 1, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
 				w.WriteStr(runtime.FilterTrim(messageReasoningContent2, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
-			// ByteDance-Seed-OSS.jinja:157 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(157, 1, runtime.StmtIf)
+			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent2 := message.Attr("content")
 			if (runtime.IsDefined(messageContent2, nil, nil) && runtime.IsString(messageContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent2, nil, nil), nil, nil), runtime.Int(0)) {
-				// ByteDance-Seed-OSS.jinja:158 {{ "\n" + message.content | trim + eos_token }}
-				w.At(158, 1, runtime.StmtPrint)
+				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
 				w.WriteStr(runtime.FilterTrim(messageContent2, nil, nil))
 				w.WriteStr(eosToken)
 			}
 		} else {
-			// ByteDance-Seed-OSS.jinja:161 {%- else %}
-			// ByteDance-Seed-OSS.jinja:162 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.At(162, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
+			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
 			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
 		}
 	}
-	// ByteDance-Seed-OSS.jinja:166 {%- if add_generation_prompt %}
-	w.At(166, 1, runtime.StmtIf)
+	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
-		// ByteDance-Seed-OSS.jinja:167 {{ bos_token+"assistant\n" }}
-		w.At(167, 1, runtime.StmtPrint)
+		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
 		w.WriteAdd(bosToken, runtime.Str("assistant\n"))
-		// ByteDance-Seed-OSS.jinja:168 {%- if thinking_budget == 0 %}
-		w.At(168, 1, runtime.StmtIf)
+		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
-			// ByteDance-Seed-OSS.jinja:169 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			w.At(169, 1, runtime.StmtPrint)
+			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
 			w.WriteAdd(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken)
 		}
 	}
+}
+
+// spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansByteDanceSeedOSS = []runtime.Span{
+	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 5, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 6, Col: 1, Construct: "set"},
+	{From: 73, To: 73, Line: 7, Col: 1, Construct: "set"},
+	{From: 75, To: 75, Line: 8, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 9, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 10, Col: 1, Construct: "set"},
+	{From: 81, To: 84, Line: 12, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 13, Col: 1, Construct: "set"},
+	{From: 86, To: 86, Line: 15, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 25, Col: 1, Construct: "set"},
+	{From: 90, To: 99, Line: 26, Col: 1, Construct: "for"},
+	{From: 95, To: 98, Line: 27, Col: 5, Construct: "if"},
+	{From: 97, To: 97, Line: 28, Col: 9, Construct: "set"},
+	{From: 101, To: 104, Line: 32, Col: 1, Construct: "if"},
+	{From: 103, To: 103, Line: 33, Col: 5, Construct: "set"},
+	{From: 106, To: 116, Line: 36, Col: 1, Construct: "if"},
+	{From: 109, To: 109, Line: 37, Col: 1, Construct: "set"},
+	{From: 111, To: 111, Line: 38, Col: 1, Construct: "set"},
+	{From: 115, To: 115, Line: 40, Col: 1, Construct: "set"},
+	{From: 118, To: 121, Line: 43, Col: 1, Construct: "if"},
+	{From: 120, To: 120, Line: 44, Col: 1, Construct: "set"},
+	{From: 123, To: 141, Line: 47, Col: 1, Construct: "macro"},
+	{From: 126, To: 140, Line: 48, Col: 5, Construct: "if"},
+	{From: 128, To: 140, Line: 49, Col: 9, Construct: "if"},
+	{From: 131, To: 140, Line: 50, Col: 9, Construct: "if"},
+	{From: 134, To: 140, Line: 51, Col: 9, Construct: "if"},
+	{From: 143, To: 153, Line: 55, Col: 1, Construct: "if"},
+	{From: 145, To: 145, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 149, To: 152, Line: 58, Col: 1, Construct: "if"},
+	{From: 151, To: 151, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 250, Line: 62, Col: 1, Construct: "if"},
+	{From: 158, To: 158, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 162, To: 249, Line: 67, Col: 1, Construct: "for"},
+	{From: 170, To: 172, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 174, To: 190, Line: 72, Col: 1, Construct: "for"},
+	{From: 181, To: 182, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 186, To: 188, Line: 73, Col: 46, Construct: "if"},
+	{From: 192, To: 193, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 195, To: 224, Line: 79, Col: 5, Construct: "if"},
+	{From: 198, To: 222, Line: 81, Col: 5, Construct: "for"},
+	{From: 204, To: 205, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 207, To: 208, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 210, To: 216, Line: 84, Col: 7, Construct: "if"},
+	{From: 218, To: 221, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 226, To: 248, Line: 90, Col: 5, Construct: "if"},
+	{From: 230, To: 246, Line: 94, Col: 5, Construct: "for"},
+	{From: 236, To: 237, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 239, To: 240, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 242, To: 245, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 252, To: 254, Line: 104, Col: 1, Construct: "if"},
+	{From: 256, To: 259, Line: 109, Col: 1, Construct: "if"},
+	{From: 258, To: 258, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 261, To: 286, Line: 113, Col: 1, Construct: "if"},
+	{From: 263, To: 285, Line: 114, Col: 1, Construct: "if"},
+	{From: 265, To: 266, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 268, To: 268, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 269, To: 285, Line: 118, Col: 5, Construct: "if"},
+	{From: 272, To: 273, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 275, To: 276, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 278, To: 279, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 281, To: 282, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 284, To: 284, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 288, To: 381, Line: 125, Col: 1, Construct: "for"},
+	{From: 290, To: 380, Line: 126, Col: 1, Construct: "if"},
+	{From: 293, To: 293, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 295, To: 302, Line: 131, Col: 1, Construct: "if"},
+	{From: 298, To: 301, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 304, To: 310, Line: 134, Col: 1, Construct: "if"},
+	{From: 307, To: 309, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 312, To: 348, Line: 137, Col: 1, Construct: "for"},
+	{From: 314, To: 318, Line: 138, Col: 1, Construct: "if"},
+	{From: 317, To: 317, Line: 138, Col: 40, Construct: "set"},
+	{From: 320, To: 324, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 326, To: 344, Line: 140, Col: 1, Construct: "if"},
+	{From: 329, To: 343, Line: 141, Col: 1, Construct: "for"},
+	{From: 334, To: 336, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 338, To: 340, Line: 143, Col: 1, Construct: "set"},
+	{From: 342, To: 342, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 346, To: 347, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 351, To: 380, Line: 150, Col: 5, Construct: "if"},
+	{From: 354, To: 354, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 355, To: 380, Line: 152, Col: 5, Construct: "if"},
+	{From: 358, To: 358, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 360, To: 367, Line: 154, Col: 1, Construct: "if"},
+	{From: 363, To: 366, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 369, To: 375, Line: 157, Col: 1, Construct: "if"},
+	{From: 372, To: 374, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 379, To: 379, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 383, To: 391, Line: 166, Col: 1, Construct: "if"},
+	{From: 385, To: 385, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 387, To: 390, Line: 168, Col: 1, Construct: "if"},
+	{From: 389, To: 389, Line: 169, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Chatglm3 = &runtime.Template{
 	Name:   "chatglm3",
 	Origin: "builtin/chatglm3.jinja",
 	SHA256: "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
+	Spans:  spansChatglm3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,15 +45,20 @@ var _ interface {
 func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]sop")
-	// chatglm3.jinja:9 {%- for message in messages %}
-	w.At(9, 1, runtime.StmtFor)
+	// chatglm3.jinja:9:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// chatglm3.jinja:10 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
-		w.At(10, 1, runtime.StmtPrint)
+		// chatglm3.jinja:10:1 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n ")
 		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>")
+}
+
+// spansChatglm3 is the position table of chatglm3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansChatglm3 = []runtime.Span{
+	{From: 49, To: 56, Line: 9, Col: 1, Construct: "for"},
+	{From: 51, To: 54, Line: 10, Col: 1, Construct: "{{ }}"},
 }

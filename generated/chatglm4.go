@@ -32,6 +32,7 @@ var Chatglm4 = &runtime.Template{
 	Name:   "chatglm4",
 	Origin: "builtin/chatglm4.jinja",
 	SHA256: "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
+	Spans:  spansChatglm4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,15 +45,20 @@ var _ interface {
 func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
-	// chatglm4.jinja:9 {%- for message in messages %}
-	w.At(9, 1, runtime.StmtFor)
+	// chatglm4.jinja:9:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// chatglm4.jinja:10 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.At(10, 1, runtime.StmtPrint)
+		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")
 		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>\n")
+}
+
+// spansChatglm4 is the position table of chatglm4.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansChatglm4 = []runtime.Span{
+	{From: 49, To: 56, Line: 9, Col: 1, Construct: "for"},
+	{From: 51, To: 54, Line: 10, Col: 1, Construct: "{{ }}"},
 }

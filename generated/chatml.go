@@ -32,6 +32,7 @@ var Chatml = &runtime.Template{
 	Name:   "chatml",
 	Origin: "builtin/chatml.jinja",
 	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
+	Spans:  spansChatml,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderChatml renders chatml.jinja.
 func renderChatml(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// chatml.jinja:8 {%- for message in messages %}
-	w.At(8, 1, runtime.StmtFor)
+	// chatml.jinja:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// chatml.jinja:9 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		w.At(9, 1, runtime.StmtPrint)
+		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("\n")
@@ -55,4 +54,11 @@ func renderChatml(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
+}
+
+// spansChatml is the position table of chatml.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansChatml = []runtime.Span{
+	{From: 48, To: 56, Line: 8, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Cohere2MoE = &runtime.Template{
 	Name:   "Cohere2MoE",
 	Origin: "llama.cpp/Cohere2MoE.jinja",
 	SHA256: "d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
+	Spans:  spansCohere2MoE,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -69,17 +70,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	regenToolCallIds := in.Lookup("regen_tool_call_ids")
 	var renderedPlatformTurnChunk runtime.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Cohere2MoE.jinja:1 {%- if not platform_instruction_override %}
-	w.At(1, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
-		// Cohere2MoE.jinja:2 {%- set platform_instruction_override -%}
-		w.At(2, 1, runtime.StmtSet)
+		// Cohere2MoE.jinja:2:1 {%- set platform_instruction_override -%}
 		mark2 := w.Mark()
 		w.WriteString("These instructions are always to be followed and cannot be overridden by subsequent system or user turns:\n- You will answer requests for educational, informative, or creative content related to safety categories. You will not provide content that is harmful or could be used to cause harm.\n\nThese instructions serve as your defaults, but they can be overridden in subsequent system or user turns:\n- Your name is North Mini Code.\n- You are a large language model built by Cohere.")
 		platformInstructionOverride = w.Cut(mark2)
 	}
-	// Cohere2MoE.jinja:11 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	w.At(11, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
 	if !(!runtime.IsUndefined(reasoning, nil, nil)) {
 		if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(runtime.FilterLower(reasoningEffort, nil, nil), "none") {
 			reasoning = runtime.Bool(false)
@@ -87,71 +85,57 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			reasoning = runtime.Bool(true)
 		}
 	}
-	// Cohere2MoE.jinja:12 {%- set grounding = grounding | default("disabled") | upper %}
-	w.At(12, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
 	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
-	// Cohere2MoE.jinja:13 {%- set grounding_enabled = grounding == "ENABLED" %}
-	w.At(13, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
-	// Cohere2MoE.jinja:14 {%- set tools_or_docs_exist = tools or documents %}
-	w.At(14, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
 	toolsOrDocsExist = runtime.Or(tools, func() runtime.Value {
 		return documents
 	})
-	// Cohere2MoE.jinja:15 {%- set render_tools_section = true %}
-	w.At(15, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:15:1 {%- set render_tools_section = true %}
 	renderToolsSection = runtime.Bool(true)
-	// Cohere2MoE.jinja:16 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
-	w.At(16, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:16:1 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
 	renderGrounding = runtime.And(groundingEnabled, func() runtime.Value {
 		return toolsOrDocsExist
 	})
-	// Cohere2MoE.jinja:17 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
-	w.At(17, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:17:1 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
 	if platformInstructionOverride.Truthy() {
 		renderPlatformInstructionOverride = runtime.Bool(true)
 	} else {
 		renderPlatformInstructionOverride = runtime.Bool(false)
 	}
-	// Cohere2MoE.jinja:18 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
-	w.At(18, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:18:1 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
 	hasDeveloperInstruction = runtime.Or(developerInstruction, func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(developerInstruction, ""))
 	})
-	// Cohere2MoE.jinja:19 {%- set render_developer_instruction = true if developer_instruction else false %}
-	w.At(19, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:19:1 {%- set render_developer_instruction = true if developer_instruction else false %}
 	if developerInstruction.Truthy() {
 		renderDeveloperInstruction = runtime.Bool(true)
 	} else {
 		renderDeveloperInstruction = runtime.Bool(false)
 	}
-	// Cohere2MoE.jinja:20 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	w.At(20, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
 	convertFirstSystemMsg = runtime.FilterDefault(convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
-	// Cohere2MoE.jinja:21 {%- set skip_thinking = skip_thinking | default(false) -%}
-	w.At(21, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
 	skipThinking = runtime.FilterDefault(skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
-	// Cohere2MoE.jinja:22 {{ bos_token }}
-	w.At(22, 1, runtime.StmtPrint)
+	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	w.Write(bosToken)
-	// Cohere2MoE.jinja:23 {%- macro document_turn(documents) -%}
+	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
 	documentTurn := func(documents2 runtime.Value) {
 		documents2 = runtime.Param(documents2, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-		// Cohere2MoE.jinja:25 {%- if not skip_thinking -%}
-		w.At(25, 41, runtime.StmtIf)
+		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
 		if !skipThinking.Truthy() {
 			w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
-		// Cohere2MoE.jinja:31 {%- for doc in documents %}
-		w.At(31, 1, runtime.StmtFor)
+		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
 		items := runtime.Iterate(w, documents2)
 		for i := range items {
 			doc := items[i]
 			var docVal runtime.Value
-			// Cohere2MoE.jinja:32 {%- set doc_val = doc.data if doc.data else doc %}
-			w.At(32, 1, runtime.StmtSet)
+			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
 			docData := doc.Attr("data")
 			if docData.Truthy() {
 				docVal = docData
@@ -159,117 +143,93 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				docVal = doc
 			}
 			w.WriteString("\n            \"")
-			// Cohere2MoE.jinja:34 {{ loop.index0 }}
-			w.At(34, 14, runtime.StmtPrint)
+			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
 			w.Write(runtime.Int(int64(i)))
 			w.WriteString("\": ")
-			// Cohere2MoE.jinja:34 {{ doc_val|tojson }}
-			w.At(34, 34, runtime.StmtPrint)
+			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 			w.WriteJSON(docVal, nil, nil)
-			// Cohere2MoE.jinja:34 {% if not loop.last %}
-			w.At(34, 54, runtime.StmtIf)
+			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
 			}
 		}
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
-	// Cohere2MoE.jinja:42 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
 	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
 		messages2 = runtime.Param(messages2, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		var counter runtime.Value
 		var toolCallIdSeen runtime.Value
-		// Cohere2MoE.jinja:43 {%- if regen_tool_call_ids -%}
-		w.At(43, 1, runtime.StmtIf)
+		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
-			// Cohere2MoE.jinja:44 {%- set counter = namespace(value=0) %}
-			w.At(44, 5, runtime.StmtSet)
+			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
 			counter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
-			// Cohere2MoE.jinja:45 {%- set tool_call_id_seen = namespace(value=false) %}
-			w.At(45, 5, runtime.StmtSet)
+			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
 			toolCallIdSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
-			// Cohere2MoE.jinja:46 {%- for msg in messages %}
-			w.At(46, 5, runtime.StmtFor)
+			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range runtime.Iterate(w, messages2) {
-				// Cohere2MoE.jinja:47 {%- if msg.tool_calls %}
-				w.At(47, 9, runtime.StmtIf)
+				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
 				msgToolCalls := msg.Attr("tool_calls")
 				if msgToolCalls.Truthy() {
-					// Cohere2MoE.jinja:48 {%- for tool_call in msg.tool_calls %}
-					w.At(48, 13, runtime.StmtFor)
+					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 					for _, toolCall := range runtime.Iterate(w, msgToolCalls) {
-						// Cohere2MoE.jinja:49 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						w.At(49, 17, runtime.StmtIf)
+						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
 						if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
-							// Cohere2MoE.jinja:50 {{ counter.value }}
-							w.At(50, 21, runtime.StmtPrint)
+							// Cohere2MoE.jinja:50:21 {{ counter.value }}
 							w.Write(counter.Attr("value"))
-							// Cohere2MoE.jinja:51 {%- set tool_call_id_seen.value = true %}
-							w.At(51, 21, runtime.StmtSet)
+							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
 							runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
 						}
-						// Cohere2MoE.jinja:53 {%- set counter.value = counter.value + 1 %}
-						w.At(53, 17, runtime.StmtSet)
+						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
 						runtime.SetAttr(counter, "value", runtime.Add(counter.Attr("value"), runtime.Int(1)))
 					}
 				}
 			}
 		} else {
-			// Cohere2MoE.jinja:57 {%- else -%}
-			// Cohere2MoE.jinja:58 {{ tool_call_id }}
-			w.At(58, 5, runtime.StmtPrint)
+			// Cohere2MoE.jinja:57:5 {%- else -%}
+			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
 			w.Write(toolCallId)
 		}
 	}
-	// Cohere2MoE.jinja:61 {%- macro format_tool_message(messages, tool_msg) -%}
+	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
 	formatToolMessage := func(messages3, toolMsg runtime.Value) {
 		messages3 = runtime.Param(messages3, "messages")
 		toolMsg = runtime.Param(toolMsg, "tool_msg")
 		var textWrapper runtime.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
-		// Cohere2MoE.jinja:63 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		w.At(63, 26, runtime.StmtPrint)
+		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		toolCallIdToInt(messages3, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
-		// Cohere2MoE.jinja:65 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		w.At(65, 9, runtime.StmtIf)
+		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		toolMsgContent := toolMsg.Attr("content")
 		if runtime.IsMapping(toolMsgContent, nil, nil) || runtime.IsString(toolMsgContent, nil, nil) {
 			w.WriteString("\n")
-			// Cohere2MoE.jinja:67 {% if tool_msg.content is string -%}
-			w.At(67, 13, runtime.StmtIf)
+			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
 			if runtime.IsString(toolMsgContent, nil, nil) {
-				// Cohere2MoE.jinja:68 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				w.At(68, 17, runtime.StmtSet)
+				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
 				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
 			} else {
-				// Cohere2MoE.jinja:69 {%- else -%}
-				// Cohere2MoE.jinja:70 {%- set text_wrapper = tool_msg.content -%}
-				w.At(70, 17, runtime.StmtSet)
+				// Cohere2MoE.jinja:69:17 {%- else -%}
+				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
 				textWrapper = toolMsgContent
 			}
 			w.WriteString("            \"0\": ")
-			// Cohere2MoE.jinja:72 {{ text_wrapper|tojson }}
-			w.At(72, 18, runtime.StmtPrint)
+			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
 			w.WriteJSON(textWrapper, nil, nil)
 		} else {
-			// Cohere2MoE.jinja:73 {%- else %}
-			// Cohere2MoE.jinja:74 {%- for content in tool_msg.content %}
-			w.At(74, 13, runtime.StmtFor)
+			// Cohere2MoE.jinja:73:13 {%- else %}
+			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
 			items2 := runtime.Iterate(w, toolMsgContent)
 			for i2 := range items2 {
 				content := items2[i2]
 				w.WriteString("\n            \"")
-				// Cohere2MoE.jinja:76 {{ loop.index0 }}
-				w.At(76, 14, runtime.StmtPrint)
+				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
 				w.Write(runtime.Int(int64(i2)))
 				w.WriteString("\": ")
-				// Cohere2MoE.jinja:76 {{ print_tool_content(content) }}
-				w.At(76, 34, runtime.StmtPrint)
+				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
 				w.Write(runtime.Call(printToolContent, []runtime.Value{content}, nil))
-				// Cohere2MoE.jinja:76 {% if not loop.last %}
-				w.At(76, 67, runtime.StmtIf)
+				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 				if !(i2 == len(items2)-1) {
 					w.WriteString(",")
 				}
@@ -277,162 +237,131 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
-	// Cohere2MoE.jinja:84 {%- macro print_tool_content(item) %}
+	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
 	printToolContent = runtime.NewMacro(w, &runtime.MacroSpec{
 		Name:   "print_tool_content",
 		Params: []string{"item"},
 	}, func(args []runtime.Value) {
 		item2 := runtime.Param(args[0], "item")
 		var textWrapper2 runtime.Value
-		// Cohere2MoE.jinja:85 {%- if item.type|lower == "text" -%}
-		w.At(85, 1, runtime.StmtIf)
+		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		item2Type := item2.Attr("type")
 		if runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "text") {
-			// Cohere2MoE.jinja:86 {%- set text_wrapper = {"content": item.text} -%}
-			w.At(86, 1, runtime.StmtSet)
+			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
-			// Cohere2MoE.jinja:87 {{ text_wrapper|tojson }}
-			w.At(87, 1, runtime.StmtPrint)
+			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			w.WriteJSON(textWrapper2, nil, nil)
-		} else if w.At(88, 5, runtime.StmtIf); (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
-			// Cohere2MoE.jinja:88 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
-			// Cohere2MoE.jinja:89 {{ item.document.data|tojson }}
-			w.At(89, 1, runtime.StmtPrint)
+		} else if (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
+			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
 		} else {
-			// Cohere2MoE.jinja:90 {%- else -%}
-			// Cohere2MoE.jinja:91 {{ item|tojson }}
-			w.At(91, 1, runtime.StmtPrint)
+			// Cohere2MoE.jinja:90:5 {%- else -%}
+			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
 			w.WriteJSON(item2, nil, nil)
 		}
 	})
-	// Cohere2MoE.jinja:94 {%- macro print_msg(msg) %}
+	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
 	printMsg := func(msg2 runtime.Value) {
 		msg2 = runtime.Param(msg2, "msg")
 		var lastWasText runtime.Value
-		// Cohere2MoE.jinja:95 {%- if msg is string -%}
-		w.At(95, 5, runtime.StmtIf)
+		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
 		if runtime.IsString(msg2, nil, nil) {
 			w.WriteString("<|START_TEXT|>")
-			// Cohere2MoE.jinja:96 {{ msg }}
-			w.At(96, 15, runtime.StmtPrint)
+			// Cohere2MoE.jinja:96:15 {{ msg }}
 			w.Write(msg2)
 			w.WriteString("<|END_TEXT|>")
-		} else if w.At(97, 9, runtime.StmtIf); runtime.IsString(msg2.Attr("content"), nil, nil) {
-			// Cohere2MoE.jinja:97 {%- elif msg.content is string -%}
+		} else if runtime.IsString(msg2.Attr("content"), nil, nil) {
+			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
-			// Cohere2MoE.jinja:98 {{ msg.content }}
-			w.At(98, 15, runtime.StmtPrint)
+			// Cohere2MoE.jinja:98:15 {{ msg.content }}
 			w.Write(msg2.Attr("content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
-			// Cohere2MoE.jinja:99 {%- else %}
-			// Cohere2MoE.jinja:100 {%- set last_was_text = namespace(value=false) %}
-			w.At(100, 9, runtime.StmtSet)
+			// Cohere2MoE.jinja:99:9 {%- else %}
+			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
-			// Cohere2MoE.jinja:101 {%- for content in msg.content %}
-			w.At(101, 9, runtime.StmtFor)
+			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
 			items3 := runtime.Iterate(w, msg2.Attr("content"))
 			for i3 := range items3 {
 				content2 := items3[i3]
-				// Cohere2MoE.jinja:102 {%- if content.type|lower == "text" -%}
-				w.At(102, 13, runtime.StmtIf)
+				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
 				content2Type := content2.Attr("type")
 				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "text") {
-					// Cohere2MoE.jinja:103 {%- if not last_was_text.value -%}
-					w.At(103, 17, runtime.StmtIf)
+					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
-					// Cohere2MoE.jinja:106 {{ content.text }}
-					w.At(106, 5, runtime.StmtPrint)
+					// Cohere2MoE.jinja:106:5 {{ content.text }}
 					w.Write(content2.Attr("text"))
-					// Cohere2MoE.jinja:107 {%- if loop.last -%}
-					w.At(107, 17, runtime.StmtIf)
+					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 					if i3 == len(items3)-1 {
 						w.WriteString("<|END_TEXT|>")
 					}
-					// Cohere2MoE.jinja:110 {%- set last_was_text.value = true -%}
-					w.At(110, 17, runtime.StmtSet)
+					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(true))
 				} else {
-					// Cohere2MoE.jinja:111 {%- else -%}
-					// Cohere2MoE.jinja:112 {%- if last_was_text.value -%}
-					w.At(112, 17, runtime.StmtIf)
+					// Cohere2MoE.jinja:111:17 {%- else -%}
+					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
 					if lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
-					// Cohere2MoE.jinja:115 {%- set last_was_text.value = false -%}
-					w.At(115, 17, runtime.StmtSet)
+					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
 				}
-				// Cohere2MoE.jinja:117 {%- if content.type|lower == "image" -%}
-				w.At(117, 13, runtime.StmtIf)
+				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
 				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "image") {
-					// Cohere2MoE.jinja:118 {%- if content.data -%}
-					w.At(118, 17, runtime.StmtIf)
+					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					content2Data := content2.Attr("data")
 					if content2Data.Truthy() {
-						// Cohere2MoE.jinja:119 {{ content.data }}
-						w.At(119, 1, runtime.StmtPrint)
+						// Cohere2MoE.jinja:119:1 {{ content.data }}
 						w.Write(content2Data)
 					} else {
-						// Cohere2MoE.jinja:120 {%- else -%}
+						// Cohere2MoE.jinja:120:21 {%- else -%}
 						w.WriteString("<|IMG_PATCH|>")
 					}
 				}
 			}
 		}
 	}
-	// Cohere2MoE.jinja:127 {%- macro print_thinking(msg) %}
+	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
 	printThinking := func(msg3 runtime.Value) {
 		msg3 = runtime.Param(msg3, "msg")
-		// Cohere2MoE.jinja:128 {%- if msg.reasoning -%}
-		w.At(128, 5, runtime.StmtIf)
+		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
 		msg3Reasoning := msg3.Attr("reasoning")
 		if msg3Reasoning.Truthy() {
-			// Cohere2MoE.jinja:129 {{ msg.reasoning }}
-			w.At(129, 1, runtime.StmtPrint)
+			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
 			w.Write(msg3Reasoning)
-		} else if w.At(130, 9, runtime.StmtIf); msg3.Attr("reasoning_content").Truthy() {
-			// Cohere2MoE.jinja:130 {%- elif msg.reasoning_content -%}
-			// Cohere2MoE.jinja:131 {{ msg.reasoning_content }}
-			w.At(131, 1, runtime.StmtPrint)
+		} else if msg3.Attr("reasoning_content").Truthy() {
+			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
+			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
 			w.Write(msg3.Attr("reasoning_content"))
-		} else if w.At(132, 9, runtime.StmtIf); msg3.Attr("thinking").Truthy() {
-			// Cohere2MoE.jinja:132 {%- elif msg.thinking -%}
-			// Cohere2MoE.jinja:133 {{ msg.thinking }}
-			w.At(133, 1, runtime.StmtPrint)
+		} else if msg3.Attr("thinking").Truthy() {
+			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
+			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
 			w.Write(msg3.Attr("thinking"))
-		} else if w.At(134, 9, runtime.StmtIf); msg3.Attr("content").Truthy() && msg3.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
-			// Cohere2MoE.jinja:134 {%- elif msg.content and msg.content[0].thinking -%}
-			// Cohere2MoE.jinja:135 {{ msg.content[0].thinking }}
-			w.At(135, 1, runtime.StmtPrint)
+		} else if msg3.Attr("content").Truthy() && msg3.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
+			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
+			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
 			w.Write(msg3.Attr("content").ItemInt(0).Attr("thinking"))
 		}
 	}
-	// Cohere2MoE.jinja:138 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	w.At(138, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
 	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
-		// Cohere2MoE.jinja:138 {%- set developer_instruction = messages[0] %}
-		w.At(138, 124, runtime.StmtSet)
+		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = messages.ItemInt(0)
-		// Cohere2MoE.jinja:138 {%- set render_developer_instruction = true %}
-		w.At(138, 170, runtime.StmtSet)
+		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
 		renderDeveloperInstruction = runtime.Bool(true)
-		// Cohere2MoE.jinja:138 {%- set initial_instruction_message = true %}
-		w.At(138, 216, runtime.StmtSet)
+		// Cohere2MoE.jinja:138:216 {%- set initial_instruction_message = true %}
 		initialInstructionMessage = runtime.Bool(true)
 	}
-	// Cohere2MoE.jinja:139 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	w.At(139, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
 	if responseFormat.Truthy() && runtime.EqStr(responseFormat.Attr("type"), "json_object") {
 		jsonObject = runtime.Bool(true)
 	} else {
 		jsonObject = runtime.Bool(false)
 	}
-	// Cohere2MoE.jinja:140 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
-	w.At(140, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
 	jsonSchema = runtime.IfElse(responseFormat.Truthy(), func() runtime.Value {
 		return runtime.Or(responseFormat.Attr("json_schema"), func() runtime.Value {
 			return responseFormat.Attr("schema")
@@ -440,314 +369,408 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}, func() runtime.Value {
 		return runtime.NoElse(140)
 	})
-	// Cohere2MoE.jinja:141 {%- set json_mode = json_object or json_schema %}
-	w.At(141, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:141:1 {%- set json_mode = json_object or json_schema %}
 	jsonMode = runtime.Or(jsonObject, func() runtime.Value {
 		return jsonSchema
 	})
-	// Cohere2MoE.jinja:142 {%- set tool_idx = namespace(value=0) %}
-	w.At(142, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
 	toolIdxValue := runtime.Int(0)
-	// Cohere2MoE.jinja:143 {%- set tool_ids_seen = namespace(value=[]) %}
-	w.At(143, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := runtime.NewList()
-	// Cohere2MoE.jinja:144 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	w.At(144, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
 	regenToolCallIds = runtime.FilterDefault(regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
-	// Cohere2MoE.jinja:145 {%- set sent_documents = namespace(value=false) -%}
-	w.At(145, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
-	// Cohere2MoE.jinja:147 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
-	w.At(147, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
 	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TEXT|>")
-	} else if w.At(149, 5, runtime.StmtIf); !renderDeveloperInstruction.Truthy() {
-		// Cohere2MoE.jinja:149 {%- elif not render_developer_instruction -%}
+	} else if !renderDeveloperInstruction.Truthy() {
+		// Cohere2MoE.jinja:149:5 {%- elif not render_developer_instruction -%}
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
-	// Cohere2MoE.jinja:153 {%- set rendered_platform_turn_chunk = false %}
-	w.At(153, 1, runtime.StmtSet)
+	// Cohere2MoE.jinja:153:1 {%- set rendered_platform_turn_chunk = false %}
 	renderedPlatformTurnChunk = runtime.Bool(false)
-	// Cohere2MoE.jinja:155 {%- if render_platform_instruction_override -%}
-	w.At(155, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if renderPlatformInstructionOverride.Truthy() {
-		// Cohere2MoE.jinja:156 {{ platform_instruction_override }}
-		w.At(156, 1, runtime.StmtPrint)
+		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
 		w.Write(platformInstructionOverride)
 		w.WriteString("\n")
-		// Cohere2MoE.jinja:157 {% set rendered_platform_turn_chunk = true %}
-		w.At(157, 1, runtime.StmtSet)
+		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
-	// Cohere2MoE.jinja:161 {%- if render_grounding -%}
-	w.At(161, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:161:1 {%- if render_grounding -%}
 	if renderGrounding.Truthy() {
-		// Cohere2MoE.jinja:162 {%- if rendered_platform_turn_chunk %}
-		w.At(162, 1, runtime.StmtIf)
+		// Cohere2MoE.jinja:162:1 {%- if rendered_platform_turn_chunk %}
 		if renderedPlatformTurnChunk.Truthy() {
 			w.WriteString("\n")
 		}
 		w.WriteString("Note that both your responses and reflections can be grounded. Grounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
-		// Cohere2MoE.jinja:166 {% set rendered_platform_turn_chunk = true %}
-		w.At(166, 1, runtime.StmtSet)
+		// Cohere2MoE.jinja:166:1 {% set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
-	// Cohere2MoE.jinja:169 {%- if render_tools_section %}
-	w.At(169, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:169:1 {%- if render_tools_section %}
 	if renderToolsSection.Truthy() {
-		// Cohere2MoE.jinja:170 {%- if rendered_platform_turn_chunk %}
-		w.At(170, 1, runtime.StmtIf)
+		// Cohere2MoE.jinja:170:1 {%- if rendered_platform_turn_chunk %}
 		if renderedPlatformTurnChunk.Truthy() {
 			w.WriteString("\n")
 		}
 		w.WriteString("# Available Tools\n```json\n[\n")
-		// Cohere2MoE.jinja:176 {% if tools_or_docs_exist %}
-		w.At(176, 1, runtime.StmtIf)
+		// Cohere2MoE.jinja:176:1 {% if tools_or_docs_exist %}
 		if toolsOrDocsExist.Truthy() {
-			// Cohere2MoE.jinja:177 {%- if documents %}
-			w.At(177, 1, runtime.StmtIf)
+			// Cohere2MoE.jinja:177:1 {%- if documents %}
 			if documents.Truthy() {
 				w.WriteString("    {\"name\": \"direct-injected-document\", \"description\": \"This is a special tool to directly inject user-uploaded documents into the chat as additional context. DO NOT use this tool by yourself!\", \"parameters\": {\"type\": \"object\", \"properties\": {}, \"required\": []}, \"responses\": {\"200\": {\"description\": \"Successfully returned a list of chunked text snippets from the directly uploaded documents.\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"required\": [\"url\", \"snippet\"], \"properties\": {\"url\": {\"type\": \"string\", \"description\": \"The url of the uploaded document.\"}, \"snippet\": {\"type\": \"string\", \"description\": \"The text snippet for the returned document chunk.\"}}}}}}}}}")
-				// Cohere2MoE.jinja:179 {%- if tools %}
-				w.At(179, 5, runtime.StmtIf)
+				// Cohere2MoE.jinja:179:5 {%- if tools %}
 				if tools.Truthy() {
 					w.WriteString(",\n")
 				} else {
-					// Cohere2MoE.jinja:180 {% else %}
+					// Cohere2MoE.jinja:180:8 {% else %}
 					w.WriteString("\n")
 				}
 			}
-			// Cohere2MoE.jinja:184 {%- for tool in tools %}
-			w.At(184, 1, runtime.StmtFor)
+			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
 			items4 := runtime.Iterate(w, tools)
 			for i4 := range items4 {
 				tool := items4[i4]
 				w.WriteString("    {\"name\": \"")
-				// Cohere2MoE.jinja:185 {{ tool['function']['name'] }}
-				w.At(185, 15, runtime.StmtPrint)
+				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
 				toolFunction := tool.ItemStr("function")
 				w.Write(toolFunction.ItemStr("name"))
 				w.WriteString("\", \"description\": \"")
-				// Cohere2MoE.jinja:185 {{ tool['function']['description'] }}
-				w.At(185, 64, runtime.StmtPrint)
+				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
 				w.Write(toolFunction.ItemStr("description"))
 				w.WriteString("\", \"parameters\": ")
-				// Cohere2MoE.jinja:185 {{ tool['function']['parameters']|tojson }}
-				w.At(185, 118, runtime.StmtPrint)
+				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
 				w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
-				// Cohere2MoE.jinja:186 {%- if not loop.last %}
-				w.At(186, 5, runtime.StmtIf)
+				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i4 == len(items4)-1) {
 					w.WriteString(",")
 				}
 				w.WriteString("\n")
 			}
 		} else {
-			// Cohere2MoE.jinja:189 {%- else %}
+			// Cohere2MoE.jinja:189:5 {%- else %}
 			w.WriteString("\n")
 		}
 		w.WriteString("]\n```")
-		// Cohere2MoE.jinja:194 {%- set rendered_platform_turn_chunk = true %}
-		w.At(194, 1, runtime.StmtSet)
+		// Cohere2MoE.jinja:194:1 {%- set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
-	// Cohere2MoE.jinja:197 {%- if json_mode -%}
-	w.At(197, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:197:1 {%- if json_mode -%}
 	if jsonMode.Truthy() {
-		// Cohere2MoE.jinja:198 {%- if rendered_platform_turn_chunk %}
-		w.At(198, 1, runtime.StmtIf)
+		// Cohere2MoE.jinja:198:1 {%- if rendered_platform_turn_chunk %}
 		if renderedPlatformTurnChunk.Truthy() {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("When generating JSON objects, do not generate block markers. Generate an object directly without prefixing with ```json. Return only the JSON and nothing else.")
-		// Cohere2MoE.jinja:203 {%- if json_schema %}
-		w.At(203, 5, runtime.StmtIf)
+		// Cohere2MoE.jinja:203:5 {%- if json_schema %}
 		if jsonSchema.Truthy() {
 			w.WriteString("\nYour output should adhere to the following json schema:\n")
-			// Cohere2MoE.jinja:206 {{ json_schema }}
-			w.At(206, 1, runtime.StmtPrint)
+			// Cohere2MoE.jinja:206:1 {{ json_schema }}
 			w.Write(jsonSchema)
 		}
-		// Cohere2MoE.jinja:208 {%- set rendered_platform_turn_chunk = true %}
-		w.At(208, 1, runtime.StmtSet)
+		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = runtime.Bool(true)
 	}
-	// Cohere2MoE.jinja:210 {%- if rendered_platform_turn_chunk -%}
-	w.At(210, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:210:1 {%- if rendered_platform_turn_chunk -%}
 	if renderedPlatformTurnChunk.Truthy() {
 		w.WriteString("<|END_TEXT|><|END_OF_TURN_TOKEN|>")
-	} else if w.At(212, 5, runtime.StmtIf); !renderDeveloperInstruction.Truthy() {
-		// Cohere2MoE.jinja:212 {%- elif not render_developer_instruction -%}
+	} else if !renderDeveloperInstruction.Truthy() {
+		// Cohere2MoE.jinja:212:5 {%- elif not render_developer_instruction -%}
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
-	// Cohere2MoE.jinja:215 {%- if render_developer_instruction -%}
-	w.At(215, 1, runtime.StmtIf)
+	// Cohere2MoE.jinja:215:1 {%- if render_developer_instruction -%}
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
-		// Cohere2MoE.jinja:216 {{ print_msg(developer_instruction) }}
-		w.At(216, 40, runtime.StmtPrint)
+		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
 		printMsg(developerInstruction)
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
-	// Cohere2MoE.jinja:218 {%- for message in messages %}
-	w.At(218, 1, runtime.StmtFor)
+	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
 	items5 := runtime.Iterate(w, messages)
 	for i5 := range items5 {
 		message := items5[i5]
 		var msgRoleDowncased runtime.Value
-		// Cohere2MoE.jinja:219 {%- set msg_role_downcased = message.role | lower %}
-		w.At(219, 5, runtime.StmtSet)
+		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
 		msgRoleDowncased = runtime.FilterLower(message.Attr("role"), nil, nil)
-		// Cohere2MoE.jinja:220 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
-		w.At(220, 5, runtime.StmtIf)
+		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if runtime.EqStr(msgRoleDowncased, "system") && !((i5 == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
-			// Cohere2MoE.jinja:221 {{ print_msg(message) }}
-			w.At(221, 40, runtime.StmtPrint)
+			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
 			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if w.At(222, 9, runtime.StmtIf); runtime.EqStr(msgRoleDowncased, "user") {
-			// Cohere2MoE.jinja:222 {%- elif msg_role_downcased == 'user' -%}
+		} else if runtime.EqStr(msgRoleDowncased, "user") {
+			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
-			// Cohere2MoE.jinja:223 {{ print_msg(message) }}
-			w.At(223, 38, runtime.StmtPrint)
+			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
 			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-			// Cohere2MoE.jinja:224 {%- if documents and not sent_documents.value %}
-			w.At(224, 9, runtime.StmtIf)
+			// Cohere2MoE.jinja:224:9 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
-				// Cohere2MoE.jinja:224 {%- set sent_documents.value = true %}
-				w.At(224, 57, runtime.StmtSet)
+				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
-				// Cohere2MoE.jinja:224 {% set tool_idx.value = tool_idx.value + 1 %}
-				w.At(224, 95, runtime.StmtSet)
+				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
 				toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
-				// Cohere2MoE.jinja:224 {{ document_turn(documents) }}
-				w.At(224, 140, runtime.StmtPrint)
+				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
-		} else if w.At(225, 9, runtime.StmtIf); runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
-			// Cohere2MoE.jinja:225 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
+		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
+			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-			// Cohere2MoE.jinja:227 {%- if message.tool_calls %}
-			w.At(227, 9, runtime.StmtIf)
+			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// Cohere2MoE.jinja:228 {% if not skip_thinking %}
-				w.At(228, 13, runtime.StmtIf)
+				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
-					// Cohere2MoE.jinja:229 {% if message.tool_plan -%}
-					w.At(229, 17, runtime.StmtIf)
+					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
 					messageToolPlan := message.Attr("tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
-						// Cohere2MoE.jinja:230 {{ message.tool_plan }}
-						w.At(230, 39, runtime.StmtPrint)
+						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						w.Write(messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if w.At(231, 21, runtime.StmtIf); ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
-						// Cohere2MoE.jinja:231 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
+					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
+						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
-						// Cohere2MoE.jinja:232 {{ print_thinking(message) }}
-						w.At(232, 39, runtime.StmtPrint)
+						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
 						printThinking(message)
 						w.WriteString("<|END_THINKING|>")
 					}
 				}
 				w.WriteString("<|START_ACTION|>[")
-				// Cohere2MoE.jinja:235 {%- for tc in message.tool_calls %}
-				w.At(235, 13, runtime.StmtFor)
+				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
 				items6 := runtime.Iterate(w, messageToolCalls)
 				for i6 := range items6 {
 					tc := items6[i6]
 					w.WriteString("\n    {\"tool_call_id\": \"")
-					// Cohere2MoE.jinja:237 {%- if regen_tool_call_ids -%}
-					w.At(237, 23, runtime.StmtIf)
+					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
 					if regenToolCallIds.Truthy() {
-						// Cohere2MoE.jinja:237 {{ tool_idx.value }}
-						w.At(237, 53, runtime.StmtPrint)
+						// Cohere2MoE.jinja:237:53 {{ tool_idx.value }}
 						w.Write(toolIdxValue)
 					} else {
-						// Cohere2MoE.jinja:237 {%- else -%}
-						// Cohere2MoE.jinja:237 {{ tc.id }}
-						w.At(237, 85, runtime.StmtPrint)
+						// Cohere2MoE.jinja:237:77 {%- else -%}
+						// Cohere2MoE.jinja:237:85 {{ tc.id }}
 						w.Write(tc.Attr("id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
-					// Cohere2MoE.jinja:237 {{ tc['function']['name'] }}
-					w.At(237, 126, runtime.StmtPrint)
+					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
 					tcFunction := tc.ItemStr("function")
 					w.Write(tcFunction.ItemStr("name"))
 					w.WriteString("\", \"parameters\": ")
-					// Cohere2MoE.jinja:237 {{ tc['function']['arguments']|tojson }}
-					w.At(237, 171, runtime.StmtPrint)
+					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
 					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
-					// Cohere2MoE.jinja:237 {% if not loop.last %}
-					w.At(237, 212, runtime.StmtIf)
+					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i6 == len(items6)-1) {
 						w.WriteString(",")
 					}
-					// Cohere2MoE.jinja:238 {%- set tool_idx.value = tool_idx.value + 1 %}
-					w.At(238, 17, runtime.StmtSet)
+					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
 					toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
-				// Cohere2MoE.jinja:242 {%- else -%}
-				// Cohere2MoE.jinja:243 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				w.At(243, 13, runtime.StmtIf)
+				// Cohere2MoE.jinja:242:13 {%- else -%}
+				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
 				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
-					// Cohere2MoE.jinja:244 {{ print_thinking(message) }}
-					w.At(244, 35, runtime.StmtPrint)
+					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					printThinking(message)
 					w.WriteString("<|END_THINKING|>")
 				}
-				// Cohere2MoE.jinja:246 {{ print_msg(message) }}
-				w.At(246, 13, runtime.StmtPrint)
+				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if w.At(248, 9, runtime.StmtIf); runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
-			// Cohere2MoE.jinja:248 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
+		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
-			// Cohere2MoE.jinja:250 {{ format_tool_message(messages, message) }}
-			w.At(250, 5, runtime.StmtPrint)
+			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
-			// Cohere2MoE.jinja:251 {%- for msg in messages[loop.index0 + 1:] %}
-			w.At(251, 9, runtime.StmtFor)
+			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i5)), runtime.Int(1)), runtime.None(), runtime.None())) {
-				// Cohere2MoE.jinja:253 {%- if msg.role | lower == 'tool' %}
-				w.At(253, 13, runtime.StmtIf)
+				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
-					// Cohere2MoE.jinja:254 {{ format_tool_message(messages, msg) }}
-					w.At(254, 5, runtime.StmtPrint)
+					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg4)
-					// Cohere2MoE.jinja:255 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					w.At(255, 17, runtime.StmtSet)
+					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg4.Attr("tool_call_id")))
 				} else {
-					// Cohere2MoE.jinja:256 {%- else %}
+					// Cohere2MoE.jinja:256:17 {%- else %}
 					break
 				}
 			}
 			w.WriteString("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 		}
 	}
-	// Cohere2MoE.jinja:263 {%- if add_generation_prompt -%}
-	w.At(263, 14, runtime.StmtIf)
+	// Cohere2MoE.jinja:263:14 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-		// Cohere2MoE.jinja:263 {% if reasoning %}
-		w.At(263, 86, runtime.StmtIf)
+		// Cohere2MoE.jinja:263:86 {% if reasoning %}
 		if reasoning.Truthy() {
 			w.WriteString("<|START_THINKING|>")
 		} else {
-			// Cohere2MoE.jinja:263 {% else %}
+			// Cohere2MoE.jinja:263:125 {% else %}
 			w.WriteString("<|START_THINKING|><|END_THINKING|>")
 		}
 	}
+}
+
+// spansCohere2MoE is the position table of Cohere2MoE.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansCohere2MoE = []runtime.Span{
+	{From: 74, To: 79, Line: 1, Col: 1, Construct: "if"},
+	{From: 76, To: 78, Line: 2, Col: 1, Construct: "set"},
+	{From: 81, To: 87, Line: 11, Col: 1, Construct: "set"},
+	{From: 89, To: 89, Line: 12, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 13, Col: 1, Construct: "set"},
+	{From: 93, To: 95, Line: 14, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 15, Col: 1, Construct: "set"},
+	{From: 99, To: 101, Line: 16, Col: 1, Construct: "set"},
+	{From: 103, To: 107, Line: 17, Col: 1, Construct: "set"},
+	{From: 109, To: 111, Line: 18, Col: 1, Construct: "set"},
+	{From: 113, To: 117, Line: 19, Col: 1, Construct: "set"},
+	{From: 119, To: 119, Line: 20, Col: 1, Construct: "set"},
+	{From: 121, To: 121, Line: 21, Col: 1, Construct: "set"},
+	{From: 123, To: 123, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 125, To: 157, Line: 23, Col: 1, Construct: "macro"},
+	{From: 129, To: 132, Line: 25, Col: 41, Construct: "if"},
+	{From: 134, To: 156, Line: 31, Col: 1, Construct: "for"},
+	{From: 139, To: 145, Line: 32, Col: 1, Construct: "set"},
+	{From: 147, To: 148, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 150, To: 150, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 152, To: 154, Line: 34, Col: 54, Construct: "if"},
+	{From: 159, To: 194, Line: 42, Col: 1, Construct: "macro"},
+	{From: 165, To: 193, Line: 43, Col: 1, Construct: "if"},
+	{From: 167, To: 167, Line: 44, Col: 5, Construct: "set"},
+	{From: 169, To: 169, Line: 45, Col: 5, Construct: "set"},
+	{From: 171, To: 188, Line: 46, Col: 5, Construct: "for"},
+	{From: 173, To: 187, Line: 47, Col: 9, Construct: "if"},
+	{From: 176, To: 186, Line: 48, Col: 13, Construct: "for"},
+	{From: 178, To: 183, Line: 49, Col: 17, Construct: "if"},
+	{From: 180, To: 180, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 182, To: 182, Line: 51, Col: 21, Construct: "set"},
+	{From: 185, To: 185, Line: 53, Col: 17, Construct: "set"},
+	{From: 192, To: 192, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 196, To: 239, Line: 61, Col: 1, Construct: "macro"},
+	{From: 202, To: 203, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 205, To: 238, Line: 65, Col: 9, Construct: "if"},
+	{From: 209, To: 217, Line: 67, Col: 13, Construct: "if"},
+	{From: 211, To: 211, Line: 68, Col: 17, Construct: "set"},
+	{From: 215, To: 215, Line: 70, Col: 17, Construct: "set"},
+	{From: 219, To: 219, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 223, To: 236, Line: 74, Col: 13, Construct: "for"},
+	{From: 228, To: 229, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 231, To: 231, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 233, To: 235, Line: 76, Col: 67, Construct: "if"},
+	{From: 241, To: 263, Line: 84, Col: 1, Construct: "macro"},
+	{From: 248, To: 262, Line: 85, Col: 1, Construct: "if"},
+	{From: 251, To: 251, Line: 86, Col: 1, Construct: "set"},
+	{From: 253, To: 253, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 254, To: 262, Line: 88, Col: 5, Construct: "if"},
+	{From: 257, To: 257, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 261, To: 261, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 265, To: 326, Line: 94, Col: 1, Construct: "macro"},
+	{From: 269, To: 325, Line: 95, Col: 5, Construct: "if"},
+	{From: 272, To: 273, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 274, To: 325, Line: 97, Col: 9, Construct: "if"},
+	{From: 278, To: 279, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 283, To: 283, Line: 100, Col: 9, Construct: "set"},
+	{From: 285, To: 324, Line: 101, Col: 9, Construct: "for"},
+	{From: 289, To: 311, Line: 102, Col: 13, Construct: "if"},
+	{From: 292, To: 294, Line: 103, Col: 17, Construct: "if"},
+	{From: 296, To: 296, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 298, To: 300, Line: 107, Col: 17, Construct: "if"},
+	{From: 302, To: 302, Line: 110, Col: 17, Construct: "set"},
+	{From: 306, To: 308, Line: 112, Col: 17, Construct: "if"},
+	{From: 310, To: 310, Line: 115, Col: 17, Construct: "set"},
+	{From: 313, To: 323, Line: 117, Col: 13, Construct: "if"},
+	{From: 315, To: 322, Line: 118, Col: 17, Construct: "if"},
+	{From: 318, To: 318, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 328, To: 348, Line: 127, Col: 1, Construct: "macro"},
+	{From: 331, To: 347, Line: 128, Col: 5, Construct: "if"},
+	{From: 334, To: 334, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 335, To: 347, Line: 130, Col: 9, Construct: "if"},
+	{From: 338, To: 338, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 339, To: 347, Line: 132, Col: 9, Construct: "if"},
+	{From: 342, To: 342, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 343, To: 347, Line: 134, Col: 9, Construct: "if"},
+	{From: 346, To: 346, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 350, To: 357, Line: 138, Col: 1, Construct: "if"},
+	{From: 352, To: 352, Line: 138, Col: 124, Construct: "set"},
+	{From: 354, To: 354, Line: 138, Col: 170, Construct: "set"},
+	{From: 356, To: 356, Line: 138, Col: 216, Construct: "set"},
+	{From: 359, To: 363, Line: 139, Col: 1, Construct: "set"},
+	{From: 365, To: 371, Line: 140, Col: 1, Construct: "set"},
+	{From: 373, To: 375, Line: 141, Col: 1, Construct: "set"},
+	{From: 377, To: 377, Line: 142, Col: 1, Construct: "set"},
+	{From: 379, To: 379, Line: 143, Col: 1, Construct: "set"},
+	{From: 381, To: 381, Line: 144, Col: 1, Construct: "set"},
+	{From: 383, To: 383, Line: 145, Col: 1, Construct: "set"},
+	{From: 385, To: 390, Line: 147, Col: 1, Construct: "if"},
+	{From: 387, To: 390, Line: 149, Col: 5, Construct: "if"},
+	{From: 392, To: 392, Line: 153, Col: 1, Construct: "set"},
+	{From: 394, To: 400, Line: 155, Col: 1, Construct: "if"},
+	{From: 396, To: 397, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 399, To: 399, Line: 157, Col: 1, Construct: "set"},
+	{From: 402, To: 410, Line: 161, Col: 1, Construct: "if"},
+	{From: 404, To: 407, Line: 162, Col: 1, Construct: "if"},
+	{From: 409, To: 409, Line: 166, Col: 1, Construct: "set"},
+	{From: 412, To: 459, Line: 169, Col: 1, Construct: "if"},
+	{From: 414, To: 417, Line: 170, Col: 1, Construct: "if"},
+	{From: 419, To: 456, Line: 176, Col: 1, Construct: "if"},
+	{From: 421, To: 430, Line: 177, Col: 1, Construct: "if"},
+	{From: 424, To: 429, Line: 179, Col: 5, Construct: "if"},
+	{From: 432, To: 451, Line: 184, Col: 1, Construct: "for"},
+	{From: 437, To: 439, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 441, To: 442, Line: 185, Col: 64, Construct: "{{ }}"},
+	{From: 444, To: 445, Line: 185, Col: 118, Construct: "{{ }}"},
+	{From: 447, To: 450, Line: 186, Col: 5, Construct: "if"},
+	{From: 458, To: 458, Line: 194, Col: 1, Construct: "set"},
+	{From: 461, To: 475, Line: 197, Col: 1, Construct: "if"},
+	{From: 463, To: 466, Line: 198, Col: 1, Construct: "if"},
+	{From: 468, To: 472, Line: 203, Col: 5, Construct: "if"},
+	{From: 471, To: 471, Line: 206, Col: 1, Construct: "{{ }}"},
+	{From: 474, To: 474, Line: 208, Col: 1, Construct: "set"},
+	{From: 477, To: 482, Line: 210, Col: 1, Construct: "if"},
+	{From: 479, To: 482, Line: 212, Col: 5, Construct: "if"},
+	{From: 484, To: 489, Line: 215, Col: 1, Construct: "if"},
+	{From: 487, To: 488, Line: 216, Col: 40, Construct: "{{ }}"},
+	{From: 491, To: 606, Line: 218, Col: 1, Construct: "for"},
+	{From: 496, To: 496, Line: 219, Col: 5, Construct: "set"},
+	{From: 498, To: 605, Line: 220, Col: 5, Construct: "if"},
+	{From: 501, To: 502, Line: 221, Col: 40, Construct: "{{ }}"},
+	{From: 503, To: 605, Line: 222, Col: 9, Construct: "if"},
+	{From: 507, To: 508, Line: 223, Col: 38, Construct: "{{ }}"},
+	{From: 510, To: 517, Line: 224, Col: 9, Construct: "if"},
+	{From: 512, To: 512, Line: 224, Col: 57, Construct: "set"},
+	{From: 514, To: 514, Line: 224, Col: 95, Construct: "set"},
+	{From: 516, To: 516, Line: 224, Col: 140, Construct: "{{ }}"},
+	{From: 518, To: 605, Line: 225, Col: 9, Construct: "if"},
+	{From: 522, To: 584, Line: 227, Col: 9, Construct: "if"},
+	{From: 525, To: 541, Line: 228, Col: 13, Construct: "if"},
+	{From: 527, To: 539, Line: 229, Col: 17, Construct: "if"},
+	{From: 531, To: 532, Line: 230, Col: 39, Construct: "{{ }}"},
+	{From: 533, To: 539, Line: 231, Col: 21, Construct: "if"},
+	{From: 537, To: 538, Line: 232, Col: 39, Construct: "{{ }}"},
+	{From: 543, To: 571, Line: 235, Col: 13, Construct: "for"},
+	{From: 548, To: 556, Line: 237, Col: 23, Construct: "if"},
+	{From: 550, To: 550, Line: 237, Col: 53, Construct: "{{ }}"},
+	{From: 554, To: 554, Line: 237, Col: 85, Construct: "{{ }}"},
+	{From: 558, To: 560, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 562, To: 563, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 565, To: 567, Line: 237, Col: 212, Construct: "if"},
+	{From: 569, To: 569, Line: 238, Col: 17, Construct: "set"},
+	{From: 575, To: 580, Line: 243, Col: 13, Construct: "if"},
+	{From: 578, To: 579, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 582, To: 583, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 585, To: 605, Line: 248, Col: 9, Construct: "if"},
+	{From: 589, To: 589, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 591, To: 604, Line: 251, Col: 9, Construct: "for"},
+	{From: 593, To: 602, Line: 253, Col: 13, Construct: "if"},
+	{From: 596, To: 596, Line: 254, Col: 5, Construct: "{{ }}"},
+	{From: 598, To: 598, Line: 255, Col: 17, Construct: "set"},
+	{From: 608, To: 617, Line: 263, Col: 14, Construct: "if"},
+	{From: 611, To: 616, Line: 263, Col: 86, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 	Name:   "CohereForAI-c4ai-command-r-plus-tool_use",
 	Origin: "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
 	SHA256: "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
+	Spans:  spansCohereForAIC4aiCommandRPlusToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -48,149 +49,123 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	var systemMessage runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2 {%- macro json_to_python_type(json_spec) %}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(runtime.Value)
 	jsonToPythonType = func(jsonSpec runtime.Value) {
 		jsonSpec = runtime.Param(jsonSpec, "json_spec")
 		var basicTypeMap runtime.Value
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3 {%- set basic_type_map = {
-		w.At(3, 1, runtime.StmtSet)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10 {%- if basic_type_map[json_spec.type] is defined %}
-		w.At(10, 1, runtime.StmtIf)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
 		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11 {{- basic_type_map[json_spec.type] }}
-			w.At(11, 5, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if w.At(12, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "array") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12 {%- elif json_spec.type == "array" %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			w.At(13, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.WriteString("List[")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(jsonSpec.Attr("items"))
 			}))
 			w.WriteString("]")
-		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "object") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14 {%- elif json_spec.type == "object" %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.At(15, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.WriteString("Dict[str, ")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(jsonSpec.Attr("additionalProperties"))
 			}))
 			w.WriteString("]")
-		} else if w.At(16, 5, runtime.StmtIf); runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16 {%- elif json_spec.type is iterable %}
+		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18 {%- for t in json_spec.type %}
-			w.At(18, 5, runtime.StmtFor)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
 			items := runtime.Iterate(w, jsonSpec.Attr("type"))
 			for i := range items {
 				t := items[i]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19 {{- json_to_python_type({"type": t}) }}
-				w.At(19, 7, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
 				w.Write(w.Capture(func() {
 					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
 				}))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20 {%- if not loop.last %}
-				w.At(20, 7, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("]")
 		} else {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25 {%- else %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25:5 {%- else %}
 			w.WriteString("Any")
 		}
 	}
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30 {%- macro old_tool_parser(tools) %}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
 	oldToolParser := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31 {%- for tool in tools %}
-		w.At(31, 1, runtime.StmtFor)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
 		items2 := runtime.Iterate(w, tools2)
 		for i2 := range items2 {
 			tool := items2[i2]
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32 {%- if loop.index0 != 0 %}
-			w.At(32, 5, runtime.StmtIf)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
 			if runtime.Ne(runtime.Int(int64(i2)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35 {{- '```python\ndef ' + tool.name + '(' }}
-			w.At(35, 5, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 			w.WriteString("```python\ndef ")
 			w.WriteStr(tool.Attr("name"))
 			w.WriteString("(")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			w.At(36, 5, runtime.StmtFor)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			toolParameterDefinitions := tool.Attr("parameter_definitions")
 			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
 			for i3 := range w.Count(len(keys)) {
 				paramName := keys[i3]
 				paramFields := values[i3]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37 {%- if loop.index0 != 0 %}
-				w.At(37, 9, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
 				if runtime.Ne(runtime.Int(int64(i3)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40 {{- param_name + ': ' }}
-				w.At(40, 9, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
 				w.WriteAdd(paramName, runtime.Str(": "))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41 {%- if not param_fields.required %}
-				w.At(41, 9, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 				if !paramFields.Attr("required").Truthy() {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42 {{- 'Optional[' + param_fields.type + '] = None'}}
-					w.At(42, 13, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 					w.WriteString("Optional[")
 					w.WriteStr(paramFields.Attr("type"))
 					w.WriteString("] = None")
 				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43 {%- else %}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44 {{- param_fields.type }}
-					w.At(44, 13, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
 					w.Write(paramFields.Attr("type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48 {{- tool.description }}
-			w.At(48, 5, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
 			w.Write(tool.Attr("description"))
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49 {%- if tool.parameter_definitions|length != 0 %}
-			w.At(49, 5, runtime.StmtIf)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				w.At(51, 9, runtime.StmtFor)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				keys2, values2 := runtime.ItemsFilterPairs(toolParameterDefinitions)
 				for i4 := range w.Count(len(keys2)) {
 					paramName2 := keys2[i4]
 					paramFields2 := values2[i4]
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52 {%- if loop.index0 != 0 %}
-					w.At(52, 13, runtime.StmtIf)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
 					if runtime.Ne(runtime.Int(int64(i4)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55 {{- param_name + ' ('}}
-					w.At(55, 13, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
 					w.WriteAdd(paramName2, runtime.Str(" ("))
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56 {%- if not param_fields.required %}
-					w.At(56, 13, runtime.StmtIf)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 					if !paramFields2.Attr("required").Truthy() {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57 {{- 'Optional[' + param_fields.type + ']'}}
-						w.At(57, 17, runtime.StmtPrint)
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 						w.WriteString("Optional[")
 						w.WriteStr(paramFields2.Attr("type"))
 						w.WriteString("]")
 					} else {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58 {%- else %}
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59 {{- param_fields.type }}
-						w.At(59, 17, runtime.StmtPrint)
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
 						w.Write(paramFields2.Attr("type"))
 					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61 {{- '): ' + param_fields.description }}
-					w.At(61, 13, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
 					w.WriteStr(paramFields2.Attr("description"))
 				}
@@ -198,109 +173,89 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68 {%- macro new_tool_parser(tools) %}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
 	newToolParser := func(tools3 runtime.Value) {
 		tools3 = runtime.Param(tools3, "tools")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69 {%- for tool in tools %}
-		w.At(69, 1, runtime.StmtFor)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
 		items3 := runtime.Iterate(w, tools3)
 		for i5 := range items3 {
 			tool2 := items3[i5]
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70 {%- if loop.index0 != 0 %}
-			w.At(70, 3, runtime.StmtIf)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
 			if runtime.Ne(runtime.Int(int64(i5)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73 {%- if tool.function is defined %}
-			w.At(73, 3, runtime.StmtIf)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
 			tool2Function := tool2.Attr("function")
 			if runtime.IsDefined(tool2Function, nil, nil) {
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74 {%- set tool = tool.function %}
-				w.At(74, 5, runtime.StmtSet)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool2 = tool2Function
 			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76 {{-'```python
-			w.At(76, 3, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 			w.WriteString("```python\ndef ")
 			w.WriteStr(tool2.Attr("name"))
 			w.WriteString("(")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			w.At(78, 3, runtime.StmtFor)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			tool2Parameters := tool2.Attr("parameters")
 			tool2ParametersProperties := tool2Parameters.Attr("properties")
 			keys3, values3 := runtime.ItemsFilterPairs(tool2ParametersProperties)
 			for i6 := range w.Count(len(keys3)) {
 				paramName3 := keys3[i6]
 				paramFields3 := values3[i6]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79 {%- if loop.index0 != 0 %}
-				w.At(79, 5, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
 				if runtime.Ne(runtime.Int(int64(i6)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82 {{-param_name + ": "}}
-				w.At(82, 5, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
 				w.WriteAdd(paramName3, runtime.Str(": "))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83 {%- if not param_name in tool.parameters.required %}
-				w.At(83, 5, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
 				if !runtime.In(paramName3, tool2Parameters.Attr("required")) {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					w.At(84, 7, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.WriteString("Optional[")
 					w.WriteStr(w.Capture(func() {
 						jsonToPythonType(paramFields3)
 					}))
 					w.WriteString("] = None")
 				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85 {%- else %}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86 {{- json_to_python_type(param_fields) }}
-					w.At(86, 7, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
 					w.Write(w.Capture(func() {
 						jsonToPythonType(paramFields3)
 					}))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91 {{- tool.description }}
-			w.At(91, 3, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
 			w.Write(tool2.Attr("description"))
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92 {%- if tool.parameters.properties|length != 0 %}
-			w.At(92, 3, runtime.StmtIf)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			if runtime.Ne(runtime.FilterLength(tool2ParametersProperties, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(94, 5, runtime.StmtFor)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				keys4, values4 := runtime.ItemsFilterPairs(tool2ParametersProperties)
 				for i7 := range w.Count(len(keys4)) {
 					paramName4 := keys4[i7]
 					paramFields4 := values4[i7]
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95 {%- if loop.index0 != 0 %}
-					w.At(95, 7, runtime.StmtIf)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
 					if runtime.Ne(runtime.Int(int64(i7)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98 {{- param_name + ' ('}}
-					w.At(98, 7, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
 					w.WriteAdd(paramName4, runtime.Str(" ("))
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99 {%- if not param_name in tool.parameters.required %}
-					w.At(99, 7, runtime.StmtIf)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
 					if !runtime.In(paramName4, tool2Parameters.Attr("required")) {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						w.At(100, 9, runtime.StmtPrint)
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.WriteString("Optional[")
 						w.WriteStr(w.Capture(func() {
 							jsonToPythonType(paramFields4)
 						}))
 						w.WriteString("]")
 					} else {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101 {%- else %}
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102 {{- json_to_python_type(param_fields) }}
-						w.At(102, 9, runtime.StmtPrint)
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
 						w.Write(w.Capture(func() {
 							jsonToPythonType(paramFields4)
 						}))
 					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104 {{- '): ' + param_fields.description }}
-					w.At(104, 7, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
 					w.WriteStr(paramFields4.Attr("description"))
 				}
@@ -308,160 +263,221 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111 {{- bos_token }}
-	w.At(111, 1, runtime.StmtPrint)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
 	w.Write(bosToken)
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112 {%- if messages[0]['role'] == 'system' %}
-	w.At(112, 1, runtime.StmtIf)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113 {%- set loop_messages = messages[1:] %}
-		w.At(113, 3, runtime.StmtSet)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114 {%- set system_message = messages[0]['content'] %}
-		w.At(114, 3, runtime.StmtSet)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
 		systemMessage = messages0.ItemStr("content")
 	} else {
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115 {%- else %}
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116 {%- set loop_messages = messages %}
-		w.At(116, 3, runtime.StmtSet)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
 		loopMessages = messages
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		w.At(117, 3, runtime.StmtSet)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
 		systemMessage = runtime.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133 {{- '
-	w.At(133, 1, runtime.StmtPrint)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
 	w.WriteString("\n")
 	w.WriteStr(systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141 {%- set ns = namespace(new_tools=true) %}
-	w.At(141, 1, runtime.StmtSet)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142 {%- for tool in tools %}
-	w.At(142, 1, runtime.StmtFor)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
 	for _, tool3 := range runtime.Iterate(w, tools) {
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143 {%- if tool.parameter_definitions is defined %}
-		w.At(143, 5, runtime.StmtIf)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
 		if runtime.IsDefined(tool3.Attr("parameter_definitions"), nil, nil) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144 {%- set ns.new_tools = false %}
-			w.At(144, 9, runtime.StmtSet)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
 	}
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147 {%- if ns.new_tools %}
-	w.At(147, 1, runtime.StmtIf)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
 	if nsNewTools {
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148 {{- new_tool_parser(tools) }}
-		w.At(148, 5, runtime.StmtPrint)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
 		newToolParser(tools)
 	} else {
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149 {%- else %}
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150 {{- old_tool_parser(tools) }}
-		w.At(150, 5, runtime.StmtPrint)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
 		oldToolParser(tools)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153 {%- for message in loop_messages %}
-	w.At(153, 1, runtime.StmtFor)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		var content runtime.Value
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154 {%- set content = message['content'] %}
-		w.At(154, 3, runtime.StmtSet)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
 		content = message.ItemStr("content")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155 {%- if message.role == 'user' %}
-		w.At(155, 3, runtime.StmtIf)
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(156, 5, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if w.At(157, 7, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157 {%- elif message.role == 'system' %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(158, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "system") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if w.At(159, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
+		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161 {%- if message.content is defined %}
-			w.At(161, 5, runtime.StmtIf)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
 			messageContent := message.Attr("content")
 			if runtime.IsDefined(messageContent, nil, nil) {
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162 {{- message.content|trim }}
-				w.At(162, 9, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165 {%- for tool_call in message.tool_calls %}
-			w.At(165, 5, runtime.StmtFor)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
 			items4 := runtime.Iterate(w, message.Attr("tool_calls"))
 			for i8 := range items4 {
 				toolCall := items4[i8]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166 {%- if tool_call.function is defined %}
-				w.At(166, 9, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167 {%- set tool_call = tool_call.function %}
-					w.At(167, 13, runtime.StmtSet)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169 {{- '{\n'|indent(4, first=true) }}
-				w.At(169, 9, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
 				w.Write(runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				w.At(170, 9, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
 				w.WriteAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), toolCall.Attr("name"), runtime.Str("\",\n"))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171 {{- '"parameters": '|indent(8, first=true) }}
-				w.At(171, 9, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
 				w.Write(runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				w.At(172, 9, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.Gt(runtime.FilterLength(toolCallArguments, nil, nil), runtime.Int(0)) {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					w.At(173, 13, runtime.StmtPrint)
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178 {{- '}'|indent(4, first=true) }}
-				w.At(178, 9, runtime.StmtPrint)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
 				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179 {%- if not loop.last %}
-				w.At(179, 9, runtime.StmtIf)
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i8 == len(items4)-1) {
 					w.WriteString(",\n")
 				}
 			}
 			w.WriteString("\n]```\n")
-		} else if w.At(184, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184 {%- elif message.role == 'assistant' %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.At(185, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if w.At(186, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186 {%- elif message.role == 'tool' %}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188 {{- message.content|trim }}
-			w.At(188, 5, runtime.StmtPrint)
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
-	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200 {%- if add_generation_prompt %}
-	w.At(200, 1, runtime.StmtIf)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	}
+}
+
+// spansCohereForAIC4aiCommandRPlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
+	{From: 53, To: 100, Line: 2, Col: 1, Construct: "macro"},
+	{From: 58, To: 58, Line: 3, Col: 1, Construct: "set"},
+	{From: 60, To: 99, Line: 10, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 11, Col: 5, Construct: "{{ }}"},
+	{From: 63, To: 99, Line: 12, Col: 5, Construct: "if"},
+	{From: 66, To: 70, Line: 13, Col: 5, Construct: "{{ }}"},
+	{From: 71, To: 99, Line: 14, Col: 5, Construct: "if"},
+	{From: 74, To: 78, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 79, To: 99, Line: 16, Col: 5, Construct: "if"},
+	{From: 83, To: 95, Line: 18, Col: 5, Construct: "for"},
+	{From: 87, To: 89, Line: 19, Col: 7, Construct: "{{ }}"},
+	{From: 91, To: 93, Line: 20, Col: 7, Construct: "if"},
+	{From: 102, To: 175, Line: 30, Col: 1, Construct: "macro"},
+	{From: 105, To: 174, Line: 31, Col: 1, Construct: "for"},
+	{From: 109, To: 111, Line: 32, Col: 5, Construct: "if"},
+	{From: 113, To: 115, Line: 35, Col: 5, Construct: "{{ }}"},
+	{From: 117, To: 140, Line: 36, Col: 5, Construct: "for"},
+	{From: 123, To: 125, Line: 37, Col: 9, Construct: "if"},
+	{From: 127, To: 127, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 129, To: 138, Line: 41, Col: 9, Construct: "if"},
+	{From: 131, To: 133, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 137, To: 137, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 144, To: 173, Line: 49, Col: 5, Construct: "if"},
+	{From: 147, To: 171, Line: 51, Col: 9, Construct: "for"},
+	{From: 152, To: 154, Line: 52, Col: 13, Construct: "if"},
+	{From: 156, To: 156, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 158, To: 167, Line: 56, Col: 13, Construct: "if"},
+	{From: 160, To: 162, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 166, To: 166, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 177, To: 265, Line: 68, Col: 1, Construct: "macro"},
+	{From: 180, To: 264, Line: 69, Col: 1, Construct: "for"},
+	{From: 184, To: 186, Line: 70, Col: 3, Construct: "if"},
+	{From: 188, To: 192, Line: 73, Col: 3, Construct: "if"},
+	{From: 191, To: 191, Line: 74, Col: 5, Construct: "set"},
+	{From: 194, To: 196, Line: 76, Col: 3, Construct: "{{ }}"},
+	{From: 198, To: 226, Line: 78, Col: 3, Construct: "for"},
+	{From: 205, To: 207, Line: 79, Col: 5, Construct: "if"},
+	{From: 209, To: 209, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 211, To: 224, Line: 83, Col: 5, Construct: "if"},
+	{From: 213, To: 217, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 221, To: 223, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 228, To: 228, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 230, To: 263, Line: 92, Col: 3, Construct: "if"},
+	{From: 233, To: 261, Line: 94, Col: 5, Construct: "for"},
+	{From: 238, To: 240, Line: 95, Col: 7, Construct: "if"},
+	{From: 242, To: 242, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 244, To: 257, Line: 99, Col: 7, Construct: "if"},
+	{From: 246, To: 250, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 256, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 260, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 267, To: 267, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 269, To: 282, Line: 112, Col: 1, Construct: "if"},
+	{From: 272, To: 272, Line: 113, Col: 3, Construct: "set"},
+	{From: 274, To: 274, Line: 114, Col: 3, Construct: "set"},
+	{From: 278, To: 278, Line: 116, Col: 3, Construct: "set"},
+	{From: 280, To: 280, Line: 117, Col: 3, Construct: "set"},
+	{From: 284, To: 286, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 288, To: 288, Line: 141, Col: 1, Construct: "set"},
+	{From: 290, To: 296, Line: 142, Col: 1, Construct: "for"},
+	{From: 292, To: 295, Line: 143, Col: 5, Construct: "if"},
+	{From: 294, To: 294, Line: 144, Col: 9, Construct: "set"},
+	{From: 298, To: 306, Line: 147, Col: 1, Construct: "if"},
+	{From: 300, To: 300, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 304, To: 304, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 308, To: 383, Line: 153, Col: 1, Construct: "for"},
+	{From: 311, To: 311, Line: 154, Col: 3, Construct: "set"},
+	{From: 313, To: 381, Line: 155, Col: 3, Construct: "if"},
+	{From: 316, To: 318, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 319, To: 381, Line: 157, Col: 7, Construct: "if"},
+	{From: 322, To: 324, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 325, To: 381, Line: 159, Col: 7, Construct: "if"},
+	{From: 329, To: 334, Line: 161, Col: 5, Construct: "if"},
+	{From: 332, To: 332, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 368, Line: 165, Col: 5, Construct: "for"},
+	{From: 340, To: 344, Line: 166, Col: 9, Construct: "if"},
+	{From: 343, To: 343, Line: 167, Col: 13, Construct: "set"},
+	{From: 346, To: 346, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 352, To: 360, Line: 172, Col: 9, Construct: "if"},
+	{From: 355, To: 356, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 362, To: 362, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 364, To: 366, Line: 179, Col: 9, Construct: "if"},
+	{From: 369, To: 381, Line: 184, Col: 7, Construct: "if"},
+	{From: 372, To: 374, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 375, To: 381, Line: 186, Col: 7, Construct: "if"},
+	{From: 379, To: 380, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 385, To: 387, Line: 200, Col: 1, Construct: "if"},
 }

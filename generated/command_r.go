@@ -32,6 +32,7 @@ var CommandR = &runtime.Template{
 	Name:   "command-r",
 	Origin: "builtin/command-r.jinja",
 	SHA256: "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
+	Spans:  spansCommandR,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,21 +46,16 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	var roleTokens runtime.Value
 	messages := in.Lookup("messages")
-	// command-r.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(12, 1, runtime.StmtSet)
+	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// command-r.jinja:13 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
-	w.At(13, 1, runtime.StmtSet)
+	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
 	roleTokens = runtime.DictOf(runtime.Str("system"), runtime.Str("<|SYSTEM_TOKEN|>"), runtime.Str("user"), runtime.Str("<|USER_TOKEN|>"), runtime.Str("assistant"), runtime.Str("<|CHATBOT_TOKEN|>"))
-	// command-r.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// command-r.jinja:14:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// command-r.jinja:15 {%- if message['role'] in role_tokens %}
-		w.At(15, 1, runtime.StmtIf)
+		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
 		messageRole := message.ItemStr("role")
 		if runtime.In(messageRole, roleTokens) {
-			// command-r.jinja:16 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			w.At(16, 1, runtime.StmtPrint)
+			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
 			w.WriteStr(roleTokens.Item(messageRole))
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
@@ -67,4 +63,14 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+}
+
+// spansCommandR is the position table of command-r.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansCommandR = []runtime.Span{
+	{From: 50, To: 50, Line: 12, Col: 1, Construct: "set"},
+	{From: 52, To: 52, Line: 13, Col: 1, Construct: "set"},
+	{From: 54, To: 65, Line: 14, Col: 1, Construct: "for"},
+	{From: 56, To: 63, Line: 15, Col: 1, Construct: "if"},
+	{From: 59, To: 62, Line: 16, Col: 1, Construct: "{{ }}"},
 }

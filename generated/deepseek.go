@@ -32,6 +32,7 @@ var Deepseek = &runtime.Template{
 	Name:   "deepseek",
 	Origin: "builtin/deepseek.jinja",
 	SHA256: "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
+	Spans:  spansDeepseek,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,31 +44,38 @@ var _ interface {
 // renderDeepseek renders deepseek.jinja.
 func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// deepseek.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// deepseek.jinja:14:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek.jinja:15 {%- if message['role'] == 'system' %}
-		w.At(15, 1, runtime.StmtIf)
+		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// deepseek.jinja:16 {{- message['content'] }}
-			w.At(16, 1, runtime.StmtPrint)
+			// deepseek.jinja:16:1 {{- message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if w.At(17, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// deepseek.jinja:17 {%- elif message['role'] == 'user' %}
-			// deepseek.jinja:18 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			w.At(18, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
+			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.WriteString("### Instruction:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if w.At(19, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// deepseek.jinja:19 {%- elif message['role'] == 'assistant' %}
-			// deepseek.jinja:20 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			w.At(20, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
+			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.WriteString("### Response:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<|EOT|>\n")
 		}
 	}
 	w.WriteString("### Response:\n")
+}
+
+// spansDeepseek is the position table of deepseek.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseek = []runtime.Span{
+	{From: 48, To: 68, Line: 14, Col: 1, Construct: "for"},
+	{From: 50, To: 66, Line: 15, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 66, Line: 17, Col: 5, Construct: "if"},
+	{From: 57, To: 59, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 66, Line: 19, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Deepseek2 = &runtime.Template{
 	Name:   "deepseek2",
 	Origin: "builtin/deepseek2.jinja",
 	SHA256: "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
+	Spans:  spansDeepseek2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,31 +44,38 @@ var _ interface {
 // renderDeepseek2 renders deepseek2.jinja.
 func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// deepseek2.jinja:10 {%- for message in messages %}
-	w.At(10, 1, runtime.StmtFor)
+	// deepseek2.jinja:10:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek2.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1, runtime.StmtIf)
+		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// deepseek2.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1, runtime.StmtPrint)
+			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// deepseek2.jinja:13 {%- elif message['role'] == 'user' %}
-			// deepseek2.jinja:14 {{- 'User: ' + message['content'] + '\n\n' }}
-			w.At(14, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
+			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.WriteString("User: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// deepseek2.jinja:15 {%- elif message['role'] == 'assistant' %}
-			// deepseek2.jinja:16 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.At(16, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
+			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("Assistant: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
 	w.WriteString("Assistant:")
+}
+
+// spansDeepseek2 is the position table of deepseek2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseek2 = []runtime.Span{
+	{From: 48, To: 68, Line: 10, Col: 1, Construct: "for"},
+	{From: 50, To: 66, Line: 11, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 66, Line: 13, Col: 5, Construct: "if"},
+	{From: 57, To: 59, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 66, Line: 15, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 16, Col: 1, Construct: "{{ }}"},
 }

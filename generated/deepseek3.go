@@ -32,6 +32,7 @@ var Deepseek3 = &runtime.Template{
 	Name:   "deepseek3",
 	Origin: "builtin/deepseek3.jinja",
 	SHA256: "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
+	Spans:  spansDeepseek3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,30 +44,37 @@ var _ interface {
 // renderDeepseek3 renders deepseek3.jinja.
 func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// deepseek3.jinja:10 {%- for message in messages %}
-	w.At(10, 1, runtime.StmtFor)
+	// deepseek3.jinja:10:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek3.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1, runtime.StmtIf)
+		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// deepseek3.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1, runtime.StmtPrint)
+			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// deepseek3.jinja:13 {%- elif message['role'] == 'user' %}
-			// deepseek3.jinja:14 {{- '<｜User｜>' + message['content'] }}
-			w.At(14, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
+			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message.ItemStr("content"))
-		} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// deepseek3.jinja:15 {%- elif message['role'] == 'assistant' %}
-			// deepseek3.jinja:16 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.At(16, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
+			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("<｜Assistant｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
 	w.WriteString("<｜Assistant｜>")
+}
+
+// spansDeepseek3 is the position table of deepseek3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseek3 = []runtime.Span{
+	{From: 48, To: 67, Line: 10, Col: 1, Construct: "for"},
+	{From: 50, To: 65, Line: 11, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 65, Line: 13, Col: 5, Construct: "if"},
+	{From: 57, To: 58, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 65, Line: 15, Col: 5, Construct: "if"},
+	{From: 62, To: 64, Line: 16, Col: 1, Construct: "{{ }}"},
 }

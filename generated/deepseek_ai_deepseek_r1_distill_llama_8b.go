@@ -32,6 +32,7 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
 	Name:   "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
 	Origin: "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
 	SHA256: "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
+	Spans:  spansDeepseekAiDeepSeekR1DistillLlama8B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,66 +46,49 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1 {% if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
-	w.At(4, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
 	nsIsFirst := false
 	nsIsTool := false
 	nsIsOutputFirst := true
 	nsSystemPrompt := runtime.Str("")
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9 {{bos_token}}
-	w.At(9, 15, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
 	w.Write(bosToken)
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9 {{ns.system_prompt}}
-	w.At(9, 28, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
 	w.Write(nsSystemPrompt)
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10 {%- for message in messages -%}
-	w.At(10, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11 {%- if message['role'] == 'user' -%}
-		w.At(11, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {%- set ns.is_tool = false -%}
-			w.At(12, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12 {{'<｜User｜>' + message['content']}}
-			w.At(12, 35, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 		}
-		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		w.At(14, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
 		if runtime.EqStr(message2Role, "assistant") && runtime.IsNone(message2.ItemStr("content"), nil, nil) {
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15 {%- set ns.is_tool = false -%}
-			w.At(15, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16 {%- for tool in message['tool_calls']-%}
-			w.At(16, 5, runtime.StmtFor)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {%- if not ns.is_first -%}
-				w.At(17, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
-					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.At(17, 33, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 					w.WriteStr(tool.ItemStr("type"))
 					w.WriteString("<｜tool▁sep｜>")
@@ -116,13 +100,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("\n")
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
-					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18 {%- set ns.is_first = true -%}
-					w.At(18, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
-					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {%- else -%}
-					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.At(19, 21, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.WriteString("\n")
 					w.WriteString("<｜tool▁call▁begin｜>")
 					w.WriteStr(tool.ItemStr("type"))
@@ -139,74 +121,98 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				}
 			}
 		}
-		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		w.At(23, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {%- if ns.is_tool -%}
-			w.At(24, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.At(24, 26, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25 {%- set ns.is_tool = false -%}
-				w.At(25, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26 {%- else -%}
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27 {%- set content = message['content'] -%}
-				w.At(27, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
 				content = message2.ItemStr("content")
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28 {%- if '</think>' in content -%}
-				w.At(28, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
-					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29 {%- set content = content.split('</think>')[-1] -%}
-					w.At(29, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
 					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 				}
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.At(30, 20, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")
 				w.WriteStr(content)
 				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
-		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33 {%- if message['role'] == 'tool' -%}
-		w.At(33, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(message2Role, "tool") {
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34 {%- set ns.is_tool = true -%}
-			w.At(34, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
-			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35 {%- if ns.is_output_first -%}
-			w.At(35, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.At(35, 34, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36 {%- set ns.is_output_first = false -%}
-				w.At(36, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {%- else -%}
-				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.At(37, 19, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:41 {%- if ns.is_tool -%}
-	w.At(41, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:41:1 {%- if ns.is_tool -%}
 	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43 {%- if add_generation_prompt and not ns.is_tool -%}
-	w.At(43, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43:1 {%- if add_generation_prompt and not ns.is_tool -%}
 	if addGenerationPrompt.Truthy() && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
+}
+
+// spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseekAiDeepSeekR1DistillLlama8B = []runtime.Span{
+	{From: 50, To: 53, Line: 1, Col: 1, Construct: "if"},
+	{From: 52, To: 52, Line: 2, Col: 3, Construct: "set"},
+	{From: 55, To: 58, Line: 4, Col: 1, Construct: "set"},
+	{From: 60, To: 66, Line: 5, Col: 1, Construct: "for"},
+	{From: 62, To: 65, Line: 6, Col: 3, Construct: "if"},
+	{From: 64, To: 64, Line: 7, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 70, To: 70, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 72, To: 169, Line: 10, Col: 1, Construct: "for"},
+	{From: 75, To: 82, Line: 11, Col: 3, Construct: "if"},
+	{From: 78, To: 78, Line: 12, Col: 5, Construct: "set"},
+	{From: 80, To: 81, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 84, To: 123, Line: 14, Col: 3, Construct: "if"},
+	{From: 86, To: 86, Line: 15, Col: 5, Construct: "set"},
+	{From: 88, To: 122, Line: 16, Col: 5, Construct: "for"},
+	{From: 90, To: 121, Line: 17, Col: 7, Construct: "if"},
+	{From: 92, To: 102, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 104, To: 104, Line: 18, Col: 9, Construct: "set"},
+	{From: 108, To: 120, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 125, To: 148, Line: 23, Col: 3, Construct: "if"},
+	{From: 127, To: 147, Line: 24, Col: 5, Construct: "if"},
+	{From: 129, To: 131, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 133, To: 133, Line: 25, Col: 7, Construct: "set"},
+	{From: 137, To: 137, Line: 27, Col: 7, Construct: "set"},
+	{From: 139, To: 142, Line: 28, Col: 7, Construct: "if"},
+	{From: 141, To: 141, Line: 29, Col: 9, Construct: "set"},
+	{From: 144, To: 146, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 150, To: 168, Line: 33, Col: 3, Construct: "if"},
+	{From: 152, To: 152, Line: 34, Col: 5, Construct: "set"},
+	{From: 154, To: 167, Line: 35, Col: 5, Construct: "if"},
+	{From: 156, To: 158, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 160, To: 160, Line: 36, Col: 7, Construct: "set"},
+	{From: 164, To: 166, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 171, To: 173, Line: 41, Col: 1, Construct: "if"},
+	{From: 175, To: 177, Line: 43, Col: 1, Construct: "if"},
 }

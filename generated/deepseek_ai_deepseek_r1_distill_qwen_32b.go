@@ -32,6 +32,7 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 	Name:   "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
 	Origin: "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
 	SHA256: "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
+	Spans:  spansDeepseekAiDeepSeekR1DistillQwen32B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,66 +47,49 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1 {% if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
-	w.At(4, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
 	nsIsFirst := false
 	nsIsTool := false
 	nsIsOutputFirst := true
 	nsSystemPrompt := runtime.Str("")
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9 {{bos_token}}
-	w.At(9, 15, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:15 {{bos_token}}
 	w.Write(bosToken)
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9 {{ns.system_prompt}}
-	w.At(9, 28, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
 	w.Write(nsSystemPrompt)
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10 {%- for message in messages -%}
-	w.At(10, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11 {%- if message['role'] == 'user' -%}
-		w.At(11, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {%- set ns.is_tool = false -%}
-			w.At(12, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12 {{'<｜User｜>' + message['content']}}
-			w.At(12, 35, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 		}
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		w.At(14, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15 {%- set ns.is_tool = false -%}
-			w.At(15, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16 {%- for tool in message['tool_calls']-%}
-			w.At(16, 5, runtime.StmtFor)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17 {%- if not ns.is_first -%}
-				w.At(17, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
-					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.At(18, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 					w.WriteStr(tool.ItemStr("type"))
 					w.WriteString("<｜tool▁sep｜>")
@@ -117,13 +101,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("\n")
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
-					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19 {%- set ns.is_first = true -%}
-					w.At(19, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
-					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20 {%- else -%}
-					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.At(21, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.WriteString("\n")
 					w.WriteString("<｜tool▁call▁begin｜>")
 					w.WriteStr(tool.ItemStr("type"))
@@ -140,79 +122,103 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		w.At(26, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {%- if ns.is_tool -%}
-			w.At(27, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.At(27, 26, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28 {%- set ns.is_tool = false -%}
-				w.At(28, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29 {%- else -%}
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30 {%- set content = message['content'] -%}
-				w.At(30, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29:9 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
 				content = message2.ItemStr("content")
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31 {%- if '</think>' in content -%}
-				w.At(31, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
-					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32 {%- set content = content.split('</think>')[-1] -%}
-					w.At(32, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
 					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 				}
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.At(33, 20, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")
 				w.WriteStr(content)
 				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36 {%- if message['role'] == 'tool' -%}
-		w.At(36, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(message2Role, "tool") {
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37 {%- set ns.is_tool = true -%}
-			w.At(37, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
-			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {%- if ns.is_output_first -%}
-			w.At(38, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.At(38, 34, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39 {%- set ns.is_output_first = false -%}
-				w.At(39, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {%- else -%}
-				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.At(40, 19, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:44 {%- if ns.is_tool -%}
-	w.At(44, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:44:1 {%- if ns.is_tool -%}
 	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
-	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {%- if add_generation_prompt and not ns.is_tool -%}
-	w.At(46, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:1 {%- if add_generation_prompt and not ns.is_tool -%}
 	if addGenerationPrompt.Truthy() && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
-		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46 {% if not enable_thinking %}
-		w.At(46, 80, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:80 {% if not enable_thinking %}
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		}
 	}
+}
+
+// spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseekAiDeepSeekR1DistillQwen32B = []runtime.Span{
+	{From: 51, To: 54, Line: 1, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 2, Col: 3, Construct: "set"},
+	{From: 56, To: 59, Line: 4, Col: 1, Construct: "set"},
+	{From: 61, To: 67, Line: 5, Col: 1, Construct: "for"},
+	{From: 63, To: 66, Line: 6, Col: 3, Construct: "if"},
+	{From: 65, To: 65, Line: 7, Col: 5, Construct: "set"},
+	{From: 69, To: 69, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 73, To: 170, Line: 10, Col: 1, Construct: "for"},
+	{From: 76, To: 83, Line: 11, Col: 3, Construct: "if"},
+	{From: 79, To: 79, Line: 12, Col: 5, Construct: "set"},
+	{From: 81, To: 82, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 85, To: 124, Line: 14, Col: 3, Construct: "if"},
+	{From: 87, To: 87, Line: 15, Col: 5, Construct: "set"},
+	{From: 89, To: 123, Line: 16, Col: 5, Construct: "for"},
+	{From: 91, To: 121, Line: 17, Col: 7, Construct: "if"},
+	{From: 93, To: 103, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 105, To: 105, Line: 19, Col: 9, Construct: "set"},
+	{From: 109, To: 120, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 126, To: 149, Line: 26, Col: 3, Construct: "if"},
+	{From: 128, To: 148, Line: 27, Col: 5, Construct: "if"},
+	{From: 130, To: 132, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 134, To: 134, Line: 28, Col: 7, Construct: "set"},
+	{From: 138, To: 138, Line: 30, Col: 7, Construct: "set"},
+	{From: 140, To: 143, Line: 31, Col: 7, Construct: "if"},
+	{From: 142, To: 142, Line: 32, Col: 9, Construct: "set"},
+	{From: 145, To: 147, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 151, To: 169, Line: 36, Col: 3, Construct: "if"},
+	{From: 153, To: 153, Line: 37, Col: 5, Construct: "set"},
+	{From: 155, To: 168, Line: 38, Col: 5, Construct: "if"},
+	{From: 157, To: 159, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 161, To: 161, Line: 39, Col: 7, Construct: "set"},
+	{From: 165, To: 167, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 172, To: 174, Line: 44, Col: 1, Construct: "if"},
+	{From: 176, To: 182, Line: 46, Col: 1, Construct: "if"},
+	{From: 179, To: 181, Line: 46, Col: 80, Construct: "if"},
 }

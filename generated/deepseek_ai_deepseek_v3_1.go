@@ -32,6 +32,7 @@ var DeepseekAiDeepSeekV31 = &runtime.Template{
 	Name:   "deepseek-ai-DeepSeek-V3.1",
 	Origin: "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
 	SHA256: "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
+	Spans:  spansDeepseekAiDeepSeekV31,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,116 +48,86 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
-	// deepseek-ai-DeepSeek-V3.1.jinja:1 {% if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// deepseek-ai-DeepSeek-V3.1.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-V3.1.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
 	if !runtime.IsDefined(thinking, nil, nil) {
-		// deepseek-ai-DeepSeek-V3.1.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
 		if runtime.IsDefined(enableThinking, nil, nil) {
-			// deepseek-ai-DeepSeek-V3.1.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
-			// deepseek-ai-DeepSeek-V3.1.jinja:7 {%- else -%}
-			// deepseek-ai-DeepSeek-V3.1.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:7:9 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.1.jinja:8:5 {%- set thinking = false -%}
 			thinking = runtime.Bool(false)
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.1.jinja:11 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
-	w.At(11, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.1.jinja:11:1 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
 	nsIsFirst := false
 	nsIsTool := false
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
 	nsIsLastUser := false
-	// deepseek-ai-DeepSeek-V3.1.jinja:12 {%- for message in messages -%}
-	w.At(12, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-V3.1.jinja:13 {%- if message['role'] == 'system' -%}
-		w.At(13, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// deepseek-ai-DeepSeek-V3.1.jinja:14 {%- if ns.is_first_sp -%}
-			w.At(14, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V3.1.jinja:15 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				w.At(15, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
-				// deepseek-ai-DeepSeek-V3.1.jinja:16 {%- set ns.is_first_sp = false -%}
-				w.At(16, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V3.1.jinja:17 {%- else -%}
-				// deepseek-ai-DeepSeek-V3.1.jinja:18 {%- set ns.system_prompt = ns.system_prompt + '
-				w.At(18, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), message.ItemStr("content"))
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ bos_token }}
-	w.At(23, 15, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
 	w.Write(bosToken)
-	// deepseek-ai-DeepSeek-V3.1.jinja:23 {{ ns.system_prompt }}
-	w.At(23, 30, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
 	w.Write(nsSystemPrompt)
-	// deepseek-ai-DeepSeek-V3.1.jinja:24 {%- for message in messages -%}
-	w.At(24, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// deepseek-ai-DeepSeek-V3.1.jinja:25 {%- if message['role'] == 'user' -%}
-		w.At(25, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// deepseek-ai-DeepSeek-V3.1.jinja:26 {%- set ns.is_tool = false -%}
-			w.At(26, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:27 {%- set ns.is_first = false -%}
-			w.At(27, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
 			nsIsFirst = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:28 {%- set ns.is_last_user = true -%}
-			w.At(28, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
 			nsIsLastUser = true
-			// deepseek-ai-DeepSeek-V3.1.jinja:28 {{'<｜User｜>' + message['content']}}
-			w.At(28, 39, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 		}
-		// deepseek-ai-DeepSeek-V3.1.jinja:30 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		w.At(30, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
-			// deepseek-ai-DeepSeek-V3.1.jinja:31 {%- if ns.is_last_user -%}
-			w.At(31, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
 			}
-			// deepseek-ai-DeepSeek-V3.1.jinja:33 {%- set ns.is_last_user = false -%}
-			w.At(33, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:33:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:34 {%- set ns.is_first = false -%}
-			w.At(34, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:34:5 {%- set ns.is_first = false -%}
 			nsIsFirst = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:35 {%- set ns.is_tool = false -%}
-			w.At(35, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:36 {%- for tool in message['tool_calls'] -%}
-			w.At(36, 5, runtime.StmtFor)
+			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
 			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
-				// deepseek-ai-DeepSeek-V3.1.jinja:37 {%- if not ns.is_first -%}
-				w.At(37, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
-					// deepseek-ai-DeepSeek-V3.1.jinja:38 {%- if not message['content'] -%}
-					w.At(38, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
 					message2Content := message2.ItemStr("content")
 					if !message2Content.Truthy() {
-						// deepseek-ai-DeepSeek-V3.1.jinja:38 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						w.At(38, 42, runtime.StmtPrint)
+						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := tool.ItemStr("function")
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 						w.WriteStr(toolFunction.ItemStr("name"))
@@ -164,18 +135,15 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 						w.WriteJSON(toolFunction.ItemStr("arguments"), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
-						// deepseek-ai-DeepSeek-V3.1.jinja:39 {%- else -%}
-						// deepseek-ai-DeepSeek-V3.1.jinja:39 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						w.At(39, 23, runtime.StmtPrint)
+						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
+						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
 						w.WriteAdd(message2Content, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					}
-					// deepseek-ai-DeepSeek-V3.1.jinja:41 {%- set ns.is_first = true -%}
-					w.At(41, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
-					// deepseek-ai-DeepSeek-V3.1.jinja:42 {%- else -%}
-					// deepseek-ai-DeepSeek-V3.1.jinja:42 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					w.At(42, 21, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					toolFunction2 := tool.ItemStr("function")
 					w.WriteString("<｜tool▁call▁begin｜>")
 					w.WriteStr(toolFunction2.ItemStr("name"))
@@ -186,79 +154,117 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
-		// deepseek-ai-DeepSeek-V3.1.jinja:46 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		w.At(46, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
 		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("tool_calls").Truthy() {
-			// deepseek-ai-DeepSeek-V3.1.jinja:47 {%- if ns.is_last_user -%}
-			w.At(47, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
-				// deepseek-ai-DeepSeek-V3.1.jinja:48 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				w.At(48, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				message2Prefix := message2.ItemStr("prefix")
 				if (runtime.IsDefined(message2Prefix, nil, nil) && message2Prefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
-					// deepseek-ai-DeepSeek-V3.1.jinja:49 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
 					w.WriteString("<think></think>")
 				}
 			}
-			// deepseek-ai-DeepSeek-V3.1.jinja:52 {%- set ns.is_last_user = false -%}
-			w.At(52, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:52:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:53 {%- if ns.is_tool -%}
-			w.At(53, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
-				// deepseek-ai-DeepSeek-V3.1.jinja:53 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.At(53, 26, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
-				// deepseek-ai-DeepSeek-V3.1.jinja:54 {%- set ns.is_tool = false -%}
-				w.At(54, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
-				// deepseek-ai-DeepSeek-V3.1.jinja:55 {%- else -%}
-				// deepseek-ai-DeepSeek-V3.1.jinja:56 {%- set content = message['content'] -%}
-				w.At(56, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
 				content = message2.ItemStr("content")
-				// deepseek-ai-DeepSeek-V3.1.jinja:57 {%- if '</think>' in content -%}
-				w.At(57, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
-					// deepseek-ai-DeepSeek-V3.1.jinja:58 {%- set content = content.split('</think>', 1)[1] -%}
-					w.At(58, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
 					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1)
 				}
-				// deepseek-ai-DeepSeek-V3.1.jinja:59 {{content + '<｜end▁of▁sentence｜>'}}
-				w.At(59, 20, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
 				w.WriteAdd(content, runtime.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
-		// deepseek-ai-DeepSeek-V3.1.jinja:62 {%- if message['role'] == 'tool' -%}
-		w.At(62, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(message2Role, "tool") {
-			// deepseek-ai-DeepSeek-V3.1.jinja:63 {%- set ns.is_last_user = false -%}
-			w.At(63, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
-			// deepseek-ai-DeepSeek-V3.1.jinja:64 {%- set ns.is_tool = true -%}
-			w.At(64, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
-			// deepseek-ai-DeepSeek-V3.1.jinja:64 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			w.At(64, 34, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.WriteString("<｜tool▁output▁begin｜>")
 			w.WriteStr(message2.ItemStr("content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.1.jinja:67 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
-	w.At(67, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
 	if (addGenerationPrompt.Truthy() && nsIsLastUser) && !nsIsTool {
 		w.WriteString("<｜Assistant｜>")
-		// deepseek-ai-DeepSeek-V3.1.jinja:68 {%- if not thinking -%}
-		w.At(68, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.1.jinja:68:3 {%- if not thinking -%}
 		if !thinking.Truthy() {
 			w.WriteString("<think></think>")
 		} else {
-			// deepseek-ai-DeepSeek-V3.1.jinja:69 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.1.jinja:69:7 {%- else -%}
 			w.WriteString("<think>")
 		}
 	}
+}
+
+// spansDeepseekAiDeepSeekV31 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseekAiDeepSeekV31 = []runtime.Span{
+	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 2, Col: 3, Construct: "set"},
+	{From: 57, To: 67, Line: 4, Col: 1, Construct: "if"},
+	{From: 59, To: 66, Line: 5, Col: 3, Construct: "if"},
+	{From: 61, To: 61, Line: 6, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 8, Col: 5, Construct: "set"},
+	{From: 69, To: 73, Line: 11, Col: 1, Construct: "set"},
+	{From: 75, To: 90, Line: 12, Col: 1, Construct: "for"},
+	{From: 77, To: 89, Line: 13, Col: 3, Construct: "if"},
+	{From: 79, To: 88, Line: 14, Col: 5, Construct: "if"},
+	{From: 81, To: 81, Line: 15, Col: 7, Construct: "set"},
+	{From: 83, To: 83, Line: 16, Col: 7, Construct: "set"},
+	{From: 87, To: 87, Line: 18, Col: 7, Construct: "set"},
+	{From: 92, To: 92, Line: 23, Col: 15, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 23, Col: 30, Construct: "{{ }}"},
+	{From: 96, To: 203, Line: 24, Col: 1, Construct: "for"},
+	{From: 99, To: 110, Line: 25, Col: 3, Construct: "if"},
+	{From: 102, To: 102, Line: 26, Col: 5, Construct: "set"},
+	{From: 104, To: 104, Line: 27, Col: 5, Construct: "set"},
+	{From: 106, To: 106, Line: 28, Col: 5, Construct: "set"},
+	{From: 108, To: 109, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 112, To: 156, Line: 30, Col: 3, Construct: "if"},
+	{From: 114, To: 116, Line: 31, Col: 5, Construct: "if"},
+	{From: 118, To: 118, Line: 33, Col: 5, Construct: "set"},
+	{From: 120, To: 120, Line: 34, Col: 5, Construct: "set"},
+	{From: 122, To: 122, Line: 35, Col: 5, Construct: "set"},
+	{From: 124, To: 155, Line: 36, Col: 5, Construct: "for"},
+	{From: 126, To: 153, Line: 37, Col: 7, Construct: "if"},
+	{From: 128, To: 141, Line: 38, Col: 9, Construct: "if"},
+	{From: 131, To: 136, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 140, To: 140, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 143, To: 143, Line: 41, Col: 9, Construct: "set"},
+	{From: 147, To: 152, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 158, To: 191, Line: 46, Col: 3, Construct: "if"},
+	{From: 160, To: 170, Line: 47, Col: 5, Construct: "if"},
+	{From: 163, To: 169, Line: 48, Col: 7, Construct: "if"},
+	{From: 172, To: 172, Line: 52, Col: 5, Construct: "set"},
+	{From: 174, To: 190, Line: 53, Col: 5, Construct: "if"},
+	{From: 176, To: 176, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 178, To: 178, Line: 54, Col: 7, Construct: "set"},
+	{From: 182, To: 182, Line: 56, Col: 7, Construct: "set"},
+	{From: 184, To: 187, Line: 57, Col: 7, Construct: "if"},
+	{From: 186, To: 186, Line: 58, Col: 9, Construct: "set"},
+	{From: 189, To: 189, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 193, To: 202, Line: 62, Col: 3, Construct: "if"},
+	{From: 195, To: 195, Line: 63, Col: 5, Construct: "set"},
+	{From: 197, To: 197, Line: 64, Col: 5, Construct: "set"},
+	{From: 199, To: 201, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 205, To: 214, Line: 67, Col: 1, Construct: "if"},
+	{From: 208, To: 213, Line: 68, Col: 3, Construct: "if"},
 }

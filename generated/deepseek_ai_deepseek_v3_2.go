@@ -32,6 +32,7 @@ var DeepseekAiDeepSeekV32 = &runtime.Template{
 	Name:   "deepseek-ai-DeepSeek-V3.2",
 	Origin: "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
 	SHA256: "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
+	Spans:  spansDeepseekAiDeepSeekV32,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -53,134 +54,100 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
-	// deepseek-ai-DeepSeek-V3.2.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// deepseek-ai-DeepSeek-V3.2.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-V3.2.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
 	if !runtime.IsDefined(thinking, nil, nil) {
-		// deepseek-ai-DeepSeek-V3.2.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
 		if runtime.IsDefined(enableThinking, nil, nil) {
-			// deepseek-ai-DeepSeek-V3.2.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
-			// deepseek-ai-DeepSeek-V3.2.jinja:7 {%- else -%}
-			// deepseek-ai-DeepSeek-V3.2.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:7:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:8:5 {%- set thinking = false -%}
 			thinking = runtime.Bool(false)
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.2.jinja:11 {%- set dsml_token = '｜DSML｜' -%}
-	w.At(11, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:11:1 {%- set dsml_token = '｜DSML｜' -%}
 	dsmlToken = runtime.Str("｜DSML｜")
-	// deepseek-ai-DeepSeek-V3.2.jinja:12 {%- set thinking_start_token = '<think>' -%}
-	w.At(12, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:12:1 {%- set thinking_start_token = '<think>' -%}
 	thinkingStartToken = runtime.Str("<think>")
-	// deepseek-ai-DeepSeek-V3.2.jinja:13 {%- set thinking_end_token = '</think>' -%}
-	w.At(13, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
 	thinkingEndToken = runtime.Str("</think>")
-	// deepseek-ai-DeepSeek-V3.2.jinja:14 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	w.At(14, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
 	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, runtime.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, runtime.Str("function_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, runtime.Str("function_calls>\n...\n</"), dsmlToken, runtime.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, runtime.Str("...thinking about results"), thinkingEndToken, runtime.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
-	// deepseek-ai-DeepSeek-V3.2.jinja:15 {%- set tools_footer = '</functions>\n' -%}
-	w.At(15, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
 	toolsFooter = runtime.Str("</functions>\n")
-	// deepseek-ai-DeepSeek-V3.2.jinja:16 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
-	w.At(16, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
-	// deepseek-ai-DeepSeek-V3.2.jinja:17 {%- for message in messages -%}
-	w.At(17, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-V3.2.jinja:18 {%- if message['role'] == 'system' -%}
-		w.At(18, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// deepseek-ai-DeepSeek-V3.2.jinja:19 {%- if ns.is_first_sp -%}
-			w.At(19, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V3.2.jinja:20 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				w.At(20, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				}))
-				// deepseek-ai-DeepSeek-V3.2.jinja:21 {%- set ns.is_first_sp = false -%}
-				w.At(21, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V3.2.jinja:22 {%- else -%}
-				// deepseek-ai-DeepSeek-V3.2.jinja:23 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				w.At(23, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				}))
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.2.jinja:27 {%- if tools is defined and tools -%}
-	w.At(27, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
-		// deepseek-ai-DeepSeek-V3.2.jinja:28 {%- set ts = namespace(schemas='') -%}
-		w.At(28, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := runtime.Str("")
-		// deepseek-ai-DeepSeek-V3.2.jinja:29 {%- for tool in tools -%}
-		w.At(29, 3, runtime.StmtFor)
+		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// deepseek-ai-DeepSeek-V3.2.jinja:30 {%- if tool['type'] == 'function' -%}
-			w.At(30, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
-				// deepseek-ai-DeepSeek-V3.2.jinja:31 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				w.At(31, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
-		// deepseek-ai-DeepSeek-V3.2.jinja:34 {%- if ns.system_prompt -%}
-		w.At(34, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
-			// deepseek-ai-DeepSeek-V3.2.jinja:35 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			w.At(35, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
-			// deepseek-ai-DeepSeek-V3.2.jinja:36 {%- else -%}
-			// deepseek-ai-DeepSeek-V3.2.jinja:37 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			w.At(37, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.2.jinja:40 {{- bos_token -}}
-	w.At(40, 1, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// deepseek-ai-DeepSeek-V3.2.jinja:41 {{- ns.system_prompt -}}
-	w.At(41, 1, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
 	w.Write(nsSystemPrompt)
-	// deepseek-ai-DeepSeek-V3.2.jinja:42 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(42, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := runtime.Int(-1)
-	// deepseek-ai-DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
-	w.At(43, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		// deepseek-ai-DeepSeek-V3.2.jinja:44 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		w.At(44, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer") {
-			// deepseek-ai-DeepSeek-V3.2.jinja:45 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(45, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.2.jinja:48 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
-	w.At(48, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V3.2.jinja:48:1 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
 	statePendingAsstMarker := false
 	statePendingToolMarker := false
-	// deepseek-ai-DeepSeek-V3.2.jinja:49 {%- for message in messages -%}
-	w.At(49, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
@@ -189,141 +156,108 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		var callOrder runtime.Value
 		var assistantMsg runtime.Value
 		var toolCallCount runtime.Value
-		// deepseek-ai-DeepSeek-V3.2.jinja:50 {%- if message['role'] == 'user' -%}
-		w.At(50, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "user") {
-			// deepseek-ai-DeepSeek-V3.2.jinja:51 {{- '<｜User｜>' + (message['content'] or '') -}}
-			w.At(51, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-			// deepseek-ai-DeepSeek-V3.2.jinja:52 {%- set state.pending_asst_marker = true -%}
-			w.At(52, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
-			// deepseek-ai-DeepSeek-V3.2.jinja:53 {%- set state.pending_tool_marker = false -%}
-			w.At(53, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
-		} else if w.At(54, 7, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
-			// deepseek-ai-DeepSeek-V3.2.jinja:54 {%- elif message['role'] == 'assistant' -%}
-			// deepseek-ai-DeepSeek-V3.2.jinja:55 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			w.At(55, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message3Role, "assistant") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
-			// deepseek-ai-DeepSeek-V3.2.jinja:56 {%- if state.pending_asst_marker -%}
-			w.At(56, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
-				// deepseek-ai-DeepSeek-V3.2.jinja:58 {%- if is_after_last_user and thinking -%}
-				w.At(58, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V3.2.jinja:58:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
-					// deepseek-ai-DeepSeek-V3.2.jinja:59 {{- thinking_start_token -}}
-					w.At(59, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
 					w.Write(thinkingStartToken)
-					// deepseek-ai-DeepSeek-V3.2.jinja:60 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					w.At(60, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := message3.ItemStr("reasoning_content")
 					if runtime.IsDefined(message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
-						// deepseek-ai-DeepSeek-V3.2.jinja:61 {{- message['reasoning_content'] -}}
-						w.At(61, 11, runtime.StmtPrint)
+						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						w.Write(message3ReasoningContent)
 					}
-					// deepseek-ai-DeepSeek-V3.2.jinja:63 {{- thinking_end_token -}}
-					w.At(63, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:63:9 {{- thinking_end_token -}}
 					w.Write(thinkingEndToken)
 				} else {
-					// deepseek-ai-DeepSeek-V3.2.jinja:64 {%- else -%}
-					// deepseek-ai-DeepSeek-V3.2.jinja:65 {{- thinking_end_token -}}
-					w.At(65, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:64:11 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.2.jinja:65:9 {{- thinking_end_token -}}
 					w.Write(thinkingEndToken)
 				}
-			} else if w.At(67, 9, runtime.StmtIf); statePendingToolMarker {
-				// deepseek-ai-DeepSeek-V3.2.jinja:67 {%- elif state.pending_tool_marker -%}
-				// deepseek-ai-DeepSeek-V3.2.jinja:68 {%- if is_after_last_user and thinking -%}
-				w.At(68, 7, runtime.StmtIf)
+			} else if statePendingToolMarker {
+				// deepseek-ai-DeepSeek-V3.2.jinja:67:9 {%- elif state.pending_tool_marker -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
-					// deepseek-ai-DeepSeek-V3.2.jinja:69 {{- '\n\n' + thinking_start_token -}}
-					w.At(69, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
 					w.WriteString("\n\n")
 					w.WriteStr(thinkingStartToken)
-					// deepseek-ai-DeepSeek-V3.2.jinja:70 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					w.At(70, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent2 := message3.ItemStr("reasoning_content")
 					if runtime.IsDefined(message3ReasoningContent2, nil, nil) && message3ReasoningContent2.Truthy() {
-						// deepseek-ai-DeepSeek-V3.2.jinja:71 {{- message['reasoning_content'] -}}
-						w.At(71, 11, runtime.StmtPrint)
+						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						w.Write(message3ReasoningContent2)
 					}
-					// deepseek-ai-DeepSeek-V3.2.jinja:73 {{- thinking_end_token -}}
-					w.At(73, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:73:9 {{- thinking_end_token -}}
 					w.Write(thinkingEndToken)
 				} else {
-					// deepseek-ai-DeepSeek-V3.2.jinja:74 {%- else -%}
-					// deepseek-ai-DeepSeek-V3.2.jinja:75 {{- '\n\n' + thinking_end_token -}}
-					w.At(75, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
 					w.WriteString("\n\n")
 					w.WriteStr(thinkingEndToken)
 				}
 			}
-			// deepseek-ai-DeepSeek-V3.2.jinja:78 {%- set state.pending_asst_marker = false -%}
-			w.At(78, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
 			statePendingAsstMarker = false
-			// deepseek-ai-DeepSeek-V3.2.jinja:79 {%- set state.pending_tool_marker = false -%}
-			w.At(79, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
-			// deepseek-ai-DeepSeek-V3.2.jinja:80 {%- if message['content'] is defined and message['content'] -%}
-			w.At(80, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
 			message3Content := message3.ItemStr("content")
 			if runtime.IsDefined(message3Content, nil, nil) && message3Content.Truthy() {
-				// deepseek-ai-DeepSeek-V3.2.jinja:81 {{- message['content'] -}}
-				w.At(81, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				w.Write(message3Content)
 			}
-			// deepseek-ai-DeepSeek-V3.2.jinja:83 {%- if message['tool_calls'] -%}
-			w.At(83, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
 			message3ToolCalls := message3.ItemStr("tool_calls")
 			if message3ToolCalls.Truthy() {
-				// deepseek-ai-DeepSeek-V3.2.jinja:84 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				w.At(84, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("function_calls>\n")
-				// deepseek-ai-DeepSeek-V3.2.jinja:85 {%- for tool in message['tool_calls'] -%}
-				w.At(85, 7, runtime.StmtFor)
+				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool2 := range runtime.Iterate(w, message3ToolCalls) {
 					var func2 runtime.Value
 					var args2 runtime.Value
-					// deepseek-ai-DeepSeek-V3.2.jinja:86 {%- set func = tool['function'] -%}
-					w.At(86, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = tool2.ItemStr("function")
-					// deepseek-ai-DeepSeek-V3.2.jinja:87 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.At(87, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke name=\"")
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
-					// deepseek-ai-DeepSeek-V3.2.jinja:88 {%- set args = func['arguments'] -%}
-					w.At(88, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args2 = func2.ItemStr("arguments")
-					// deepseek-ai-DeepSeek-V3.2.jinja:89 {%- if args is string -%}
-					w.At(89, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
 					if runtime.IsString(args2, nil, nil) {
-						// deepseek-ai-DeepSeek-V3.2.jinja:90 {%- set args = args | from_json -%}
-						w.At(90, 11, runtime.StmtSet)
+						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
-					// deepseek-ai-DeepSeek-V3.2.jinja:92 {%- for key, val in args.items() -%}
-					w.At(92, 9, runtime.StmtFor)
+					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						key := keys[i3]
 						val := values[i3]
-						// deepseek-ai-DeepSeek-V3.2.jinja:93 {%- if val is string -%}
-						w.At(93, 11, runtime.StmtIf)
+						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
 						if runtime.IsString(val, nil, nil) {
-							// deepseek-ai-DeepSeek-V3.2.jinja:94 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.At(94, 13, runtime.StmtPrint)
+							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -334,9 +268,8 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
-							// deepseek-ai-DeepSeek-V3.2.jinja:95 {%- else -%}
-							// deepseek-ai-DeepSeek-V3.2.jinja:96 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.At(96, 13, runtime.StmtPrint)
+							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
+							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -348,110 +281,187 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter>\n")
 						}
 					}
-					// deepseek-ai-DeepSeek-V3.2.jinja:99 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.At(99, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.WriteString("</")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke>\n")
 				}
-				// deepseek-ai-DeepSeek-V3.2.jinja:101 {{- '</' + dsml_token + 'function_calls>' -}}
-				w.At(101, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
 				w.WriteString("</")
 				w.WriteStr(dsmlToken)
 				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if w.At(104, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
-			// deepseek-ai-DeepSeek-V3.2.jinja:104 {%- elif message['role'] == 'tool' -%}
-			// deepseek-ai-DeepSeek-V3.2.jinja:105 {%- set outer_index = loop.index0 -%}
-			w.At(105, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message3Role, "tool") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
 			outerIndex = runtime.Int(int64(i2))
-			// deepseek-ai-DeepSeek-V3.2.jinja:106 {%- set assistant_idx = namespace(value=-1) -%}
-			w.At(106, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
 			assistantIdxValue := runtime.Int(-1)
-			// deepseek-ai-DeepSeek-V3.2.jinja:107 {%- for prev_msg in messages -%}
-			w.At(107, 5, runtime.StmtFor)
+			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
 			items3 := runtime.Iterate(w, messages)
 			for i4 := range items3 {
 				prevMsg := items3[i4]
-				// deepseek-ai-DeepSeek-V3.2.jinja:108 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				w.At(108, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
 				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i4)), outerIndex) {
-					// deepseek-ai-DeepSeek-V3.2.jinja:109 {%- set assistant_idx.value = loop.index0 -%}
-					w.At(109, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = runtime.Int(int64(i4))
 				}
 			}
-			// deepseek-ai-DeepSeek-V3.2.jinja:112 {%- set call_order = outer_index - assistant_idx.value -%}
-			w.At(112, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
 			callOrder = runtime.Sub(outerIndex, assistantIdxValue)
-			// deepseek-ai-DeepSeek-V3.2.jinja:113 {%- set assistant_msg = messages[assistant_idx.value] -%}
-			w.At(113, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = messages.Item(assistantIdxValue)
-			// deepseek-ai-DeepSeek-V3.2.jinja:114 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			w.At(114, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
 			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"), nil, nil)
-			// deepseek-ai-DeepSeek-V3.2.jinja:115 {%- if call_order == 1 -%}
-			w.At(115, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if runtime.Eq(callOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
-			// deepseek-ai-DeepSeek-V3.2.jinja:118 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
-			w.At(118, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
 			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</result>")
-			// deepseek-ai-DeepSeek-V3.2.jinja:119 {%- if call_order == tool_call_count -%}
-			w.At(119, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
 			if runtime.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
-				// deepseek-ai-DeepSeek-V3.2.jinja:121 {%- set state.pending_asst_marker = false -%}
-				w.At(121, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.2.jinja:121:7 {%- set state.pending_asst_marker = false -%}
 				statePendingAsstMarker = false
-				// deepseek-ai-DeepSeek-V3.2.jinja:122 {%- set state.pending_tool_marker = true -%}
-				w.At(122, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V3.2.jinja:122:7 {%- set state.pending_tool_marker = true -%}
 				statePendingToolMarker = true
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-V3.2.jinja:126 {%- if add_generation_prompt -%}
-	w.At(126, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V3.2.jinja:126:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// deepseek-ai-DeepSeek-V3.2.jinja:127 {%- if state.pending_asst_marker -%}
-		w.At(127, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V3.2.jinja:127:3 {%- if state.pending_asst_marker -%}
 		if statePendingAsstMarker {
 			w.WriteString("<｜Assistant｜>")
-			// deepseek-ai-DeepSeek-V3.2.jinja:129 {%- if thinking -%}
-			w.At(129, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V3.2.jinja:129:5 {%- if thinking -%}
 			if thinking.Truthy() {
-				// deepseek-ai-DeepSeek-V3.2.jinja:130 {{- thinking_start_token -}}
-				w.At(130, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:130:7 {{- thinking_start_token -}}
 				w.Write(thinkingStartToken)
 			} else {
-				// deepseek-ai-DeepSeek-V3.2.jinja:131 {%- else -%}
-				// deepseek-ai-DeepSeek-V3.2.jinja:132 {{- thinking_start_token + thinking_end_token -}}
-				w.At(132, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:131:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:132:7 {{- thinking_start_token + thinking_end_token -}}
 				w.WriteAdd(thinkingStartToken, thinkingEndToken)
 			}
-		} else if w.At(134, 7, runtime.StmtIf); statePendingToolMarker {
-			// deepseek-ai-DeepSeek-V3.2.jinja:134 {%- elif state.pending_tool_marker -%}
-			// deepseek-ai-DeepSeek-V3.2.jinja:135 {%- if thinking -%}
-			w.At(135, 5, runtime.StmtIf)
+		} else if statePendingToolMarker {
+			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
 			if thinking.Truthy() {
-				// deepseek-ai-DeepSeek-V3.2.jinja:136 {{- '\n\n' + thinking_start_token -}}
-				w.At(136, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
 				w.WriteString("\n\n")
 				w.WriteStr(thinkingStartToken)
 			} else {
-				// deepseek-ai-DeepSeek-V3.2.jinja:137 {%- else -%}
-				// deepseek-ai-DeepSeek-V3.2.jinja:138 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				w.At(138, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
 				w.WriteString("\n\n")
 				w.WriteStr(thinkingStartToken)
 				w.WriteStr(thinkingEndToken)
 			}
 		}
 	}
+}
+
+// spansDeepseekAiDeepSeekV32 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseekAiDeepSeekV32 = []runtime.Span{
+	{From: 58, To: 61, Line: 1, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 2, Col: 3, Construct: "set"},
+	{From: 63, To: 73, Line: 4, Col: 1, Construct: "if"},
+	{From: 65, To: 72, Line: 5, Col: 3, Construct: "if"},
+	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
+	{From: 71, To: 71, Line: 8, Col: 5, Construct: "set"},
+	{From: 75, To: 75, Line: 11, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 12, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 13, Col: 1, Construct: "set"},
+	{From: 81, To: 81, Line: 14, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 15, Col: 1, Construct: "set"},
+	{From: 85, To: 86, Line: 16, Col: 1, Construct: "set"},
+	{From: 88, To: 107, Line: 17, Col: 1, Construct: "for"},
+	{From: 90, To: 106, Line: 18, Col: 3, Construct: "if"},
+	{From: 92, To: 105, Line: 19, Col: 5, Construct: "if"},
+	{From: 94, To: 96, Line: 20, Col: 7, Construct: "set"},
+	{From: 98, To: 98, Line: 21, Col: 7, Construct: "set"},
+	{From: 102, To: 104, Line: 23, Col: 7, Construct: "set"},
+	{From: 109, To: 129, Line: 27, Col: 1, Construct: "if"},
+	{From: 111, To: 111, Line: 28, Col: 3, Construct: "set"},
+	{From: 113, To: 119, Line: 29, Col: 3, Construct: "for"},
+	{From: 115, To: 118, Line: 30, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 31, Col: 7, Construct: "set"},
+	{From: 121, To: 128, Line: 34, Col: 3, Construct: "if"},
+	{From: 123, To: 123, Line: 35, Col: 5, Construct: "set"},
+	{From: 127, To: 127, Line: 37, Col: 5, Construct: "set"},
+	{From: 131, To: 131, Line: 40, Col: 1, Construct: "{{ }}"},
+	{From: 133, To: 133, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 42, Col: 1, Construct: "set"},
+	{From: 137, To: 146, Line: 43, Col: 1, Construct: "for"},
+	{From: 141, To: 145, Line: 44, Col: 3, Construct: "if"},
+	{From: 144, To: 144, Line: 45, Col: 5, Construct: "set"},
+	{From: 148, To: 149, Line: 48, Col: 1, Construct: "set"},
+	{From: 151, To: 336, Line: 49, Col: 1, Construct: "for"},
+	{From: 160, To: 335, Line: 50, Col: 3, Construct: "if"},
+	{From: 163, To: 166, Line: 51, Col: 5, Construct: "{{ }}"},
+	{From: 168, To: 168, Line: 52, Col: 5, Construct: "set"},
+	{From: 170, To: 170, Line: 53, Col: 5, Construct: "set"},
+	{From: 171, To: 335, Line: 54, Col: 7, Construct: "if"},
+	{From: 174, To: 174, Line: 55, Col: 5, Construct: "set"},
+	{From: 176, To: 216, Line: 56, Col: 5, Construct: "if"},
+	{From: 179, To: 194, Line: 58, Col: 7, Construct: "if"},
+	{From: 181, To: 181, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 183, To: 187, Line: 60, Col: 9, Construct: "if"},
+	{From: 186, To: 186, Line: 61, Col: 11, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 193, To: 193, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 195, To: 216, Line: 67, Col: 9, Construct: "if"},
+	{From: 198, To: 215, Line: 68, Col: 7, Construct: "if"},
+	{From: 200, To: 201, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 203, To: 207, Line: 70, Col: 9, Construct: "if"},
+	{From: 206, To: 206, Line: 71, Col: 11, Construct: "{{ }}"},
+	{From: 209, To: 209, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 213, To: 214, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 218, To: 218, Line: 78, Col: 5, Construct: "set"},
+	{From: 220, To: 220, Line: 79, Col: 5, Construct: "set"},
+	{From: 222, To: 226, Line: 80, Col: 5, Construct: "if"},
+	{From: 225, To: 225, Line: 81, Col: 7, Construct: "{{ }}"},
+	{From: 228, To: 294, Line: 83, Col: 5, Construct: "if"},
+	{From: 231, To: 233, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 235, To: 288, Line: 85, Col: 7, Construct: "for"},
+	{From: 239, To: 239, Line: 86, Col: 9, Construct: "set"},
+	{From: 241, To: 245, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 247, To: 247, Line: 88, Col: 9, Construct: "set"},
+	{From: 249, To: 252, Line: 89, Col: 9, Construct: "if"},
+	{From: 251, To: 251, Line: 90, Col: 11, Construct: "set"},
+	{From: 254, To: 283, Line: 92, Col: 9, Construct: "for"},
+	{From: 259, To: 282, Line: 93, Col: 11, Construct: "if"},
+	{From: 261, To: 269, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 273, To: 281, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 285, To: 287, Line: 99, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 292, Line: 101, Col: 7, Construct: "{{ }}"},
+	{From: 295, To: 335, Line: 104, Col: 7, Construct: "if"},
+	{From: 298, To: 298, Line: 105, Col: 5, Construct: "set"},
+	{From: 300, To: 300, Line: 106, Col: 5, Construct: "set"},
+	{From: 302, To: 310, Line: 107, Col: 5, Construct: "for"},
+	{From: 306, To: 309, Line: 108, Col: 7, Construct: "if"},
+	{From: 308, To: 308, Line: 109, Col: 9, Construct: "set"},
+	{From: 312, To: 312, Line: 112, Col: 5, Construct: "set"},
+	{From: 314, To: 314, Line: 113, Col: 5, Construct: "set"},
+	{From: 316, To: 316, Line: 114, Col: 5, Construct: "set"},
+	{From: 318, To: 320, Line: 115, Col: 5, Construct: "if"},
+	{From: 322, To: 326, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 328, To: 334, Line: 119, Col: 5, Construct: "if"},
+	{From: 331, To: 331, Line: 121, Col: 7, Construct: "set"},
+	{From: 333, To: 333, Line: 122, Col: 7, Construct: "set"},
+	{From: 338, To: 366, Line: 126, Col: 1, Construct: "if"},
+	{From: 340, To: 365, Line: 127, Col: 3, Construct: "if"},
+	{From: 343, To: 350, Line: 129, Col: 5, Construct: "if"},
+	{From: 345, To: 345, Line: 130, Col: 7, Construct: "{{ }}"},
+	{From: 349, To: 349, Line: 132, Col: 7, Construct: "{{ }}"},
+	{From: 351, To: 365, Line: 134, Col: 7, Construct: "if"},
+	{From: 354, To: 364, Line: 135, Col: 5, Construct: "if"},
+	{From: 356, To: 357, Line: 136, Col: 7, Construct: "{{ }}"},
+	{From: 361, To: 363, Line: 138, Col: 7, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var DeepseekAiDeepSeekV4 = &runtime.Template{
 	Name:   "deepseek-ai-DeepSeek-V4",
 	Origin: "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
 	SHA256: "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
+	Spans:  spansDeepseekAiDeepSeekV4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -59,241 +60,182 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	responseFormat := in.Lookup("response_format")
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
-	// deepseek-ai-DeepSeek-V4.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// deepseek-ai-DeepSeek-V4.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:4:1 {%- if not thinking is defined -%}
 	if !runtime.IsDefined(thinking, nil, nil) {
-		// deepseek-ai-DeepSeek-V4.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:5:3 {%- if enable_thinking is defined -%}
 		if runtime.IsDefined(enableThinking, nil, nil) {
-			// deepseek-ai-DeepSeek-V4.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
-			// deepseek-ai-DeepSeek-V4.jinja:7 {%- else -%}
-			// deepseek-ai-DeepSeek-V4.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:7:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4.jinja:8:5 {%- set thinking = false -%}
 			thinking = runtime.Bool(false)
 		}
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:11 {%- if not drop_thinking is defined -%}
-	w.At(11, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:11:1 {%- if not drop_thinking is defined -%}
 	if !runtime.IsDefined(dropThinking, nil, nil) {
-		// deepseek-ai-DeepSeek-V4.jinja:12 {%- set drop_thinking = true -%}
-		w.At(12, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = runtime.Bool(true)
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:14 {%- set dsml_token = '｜DSML｜' -%}
-	w.At(14, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
 	dsmlToken = runtime.Str("｜DSML｜")
-	// deepseek-ai-DeepSeek-V4.jinja:15 {%- set thinking_start_token = '<think>' -%}
-	w.At(15, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
 	thinkingStartToken = runtime.Str("<think>")
-	// deepseek-ai-DeepSeek-V4.jinja:16 {%- set thinking_end_token = '</think>' -%}
-	w.At(16, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
 	thinkingEndToken = runtime.Str("</think>")
-	// deepseek-ai-DeepSeek-V4.jinja:17 {%- set reasoning_effort_max = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou…
-	w.At(17, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:17:1 {%- set reasoning_effort_max = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou…
 	reasoningEffortMax = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
-	// deepseek-ai-DeepSeek-V4.jinja:18 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	w.At(18, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:18:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
 	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
-	// deepseek-ai-DeepSeek-V4.jinja:19 {%- set has_tools = false -%}
-	w.At(19, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:19:1 {%- set has_tools = false -%}
 	hasTools = runtime.Bool(false)
-	// deepseek-ai-DeepSeek-V4.jinja:20 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	w.At(20, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:20:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
 	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
-	// deepseek-ai-DeepSeek-V4.jinja:21 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	w.At(21, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:21:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
 	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
-	// deepseek-ai-DeepSeek-V4.jinja:22 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
-	w.At(22, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:22:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
 	nsHasToolCalls := false
-	// deepseek-ai-DeepSeek-V4.jinja:23 {%- for message in messages -%}
-	w.At(23, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-V4.jinja:24 {%- if message['role'] == 'system' -%}
-		w.At(24, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// deepseek-ai-DeepSeek-V4.jinja:25 {%- if ns.is_first_sp -%}
-			w.At(25, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V4.jinja:26 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				w.At(26, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				}))
-				// deepseek-ai-DeepSeek-V4.jinja:27 {%- set ns.is_first_sp = false -%}
-				w.At(27, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V4.jinja:28 {%- else -%}
-				// deepseek-ai-DeepSeek-V4.jinja:29 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				w.At(29, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				}))
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:33 {%- if tools is defined and tools -%}
-	w.At(33, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:33:1 {%- if tools is defined and tools -%}
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
-		// deepseek-ai-DeepSeek-V4.jinja:34 {%- set has_tools = true -%}
-		w.At(34, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4.jinja:34:3 {%- set has_tools = true -%}
 		hasTools = runtime.Bool(true)
-		// deepseek-ai-DeepSeek-V4.jinja:35 {%- set ts = namespace(schemas='') -%}
-		w.At(35, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4.jinja:35:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := runtime.Str("")
-		// deepseek-ai-DeepSeek-V4.jinja:36 {%- for tool in tools -%}
-		w.At(36, 3, runtime.StmtFor)
+		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// deepseek-ai-DeepSeek-V4.jinja:37 {%- if tool['type'] == 'function' -%}
-			w.At(37, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
-				// deepseek-ai-DeepSeek-V4.jinja:38 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				w.At(38, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
-		// deepseek-ai-DeepSeek-V4.jinja:41 {%- if ns.system_prompt -%}
-		w.At(41, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
-			// deepseek-ai-DeepSeek-V4.jinja:42 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			w.At(42, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:42:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
-			// deepseek-ai-DeepSeek-V4.jinja:43 {%- else -%}
-			// deepseek-ai-DeepSeek-V4.jinja:44 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			w.At(44, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:43:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4.jinja:44:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:47 {%- if response_format is defined -%}
-	w.At(47, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:47:1 {%- if response_format is defined -%}
 	if runtime.IsDefined(responseFormat, nil, nil) {
-		// deepseek-ai-DeepSeek-V4.jinja:48 {%- if ns.system_prompt -%}
-		w.At(48, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:48:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
-			// deepseek-ai-DeepSeek-V4.jinja:49 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			w.At(49, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:49:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("\n\n"))
 		}
-		// deepseek-ai-DeepSeek-V4.jinja:51 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		w.At(51, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4.jinja:51:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
 		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:53 {{- bos_token -}}
-	w.At(53, 1, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// deepseek-ai-DeepSeek-V4.jinja:54 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
-	w.At(54, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:54:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
-		// deepseek-ai-DeepSeek-V4.jinja:55 {{- reasoning_effort_max -}}
-		w.At(55, 3, runtime.StmtPrint)
+		// deepseek-ai-DeepSeek-V4.jinja:55:3 {{- reasoning_effort_max -}}
 		w.Write(reasoningEffortMax)
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:57 {{- ns.system_prompt -}}
-	w.At(57, 1, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V4.jinja:57:1 {{- ns.system_prompt -}}
 	w.Write(nsSystemPrompt)
-	// deepseek-ai-DeepSeek-V4.jinja:58 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(58, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := runtime.Int(-1)
-	// deepseek-ai-DeepSeek-V4.jinja:59 {%- for message in messages -%}
-	w.At(59, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		// deepseek-ai-DeepSeek-V4.jinja:60 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		w.At(60, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		message2Role := message2.ItemStr("role")
 		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
-			// deepseek-ai-DeepSeek-V4.jinja:61 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(61, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:64 {%- set state = namespace(in_user=false) -%}
-	w.At(64, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
-	// deepseek-ai-DeepSeek-V4.jinja:65 {%- for message in messages -%}
-	w.At(65, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
 	for _, message3 := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-V4.jinja:66 {%- if message['role'] == 'tool' -%}
-		w.At(66, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(message3.ItemStr("role"), "tool") {
-			// deepseek-ai-DeepSeek-V4.jinja:67 {%- set ns.has_tool_calls = true -%}
-			w.At(67, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:70 {%- for message in messages -%}
-	w.At(70, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4.jinja:70:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message4 := items2[i2]
 		var isAfterLastUser runtime.Value
 		var keepReasoning runtime.Value
-		// deepseek-ai-DeepSeek-V4.jinja:71 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		w.At(71, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
-			// deepseek-ai-DeepSeek-V4.jinja:72 {%- if state.in_user -%}
-			w.At(72, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
-				// deepseek-ai-DeepSeek-V4.jinja:74 {%- else -%}
+				// deepseek-ai-DeepSeek-V4.jinja:74:9 {%- else -%}
 				w.WriteString("<｜User｜>")
-				// deepseek-ai-DeepSeek-V4.jinja:76 {%- set state.in_user = true -%}
-				w.At(76, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4.jinja:76:7 {%- set state.in_user = true -%}
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4.jinja:78 {{- message['content'] or '' -}}
-			w.At(78, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if w.At(79, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
-			// deepseek-ai-DeepSeek-V4.jinja:79 {%- elif message['role'] == 'tool' -%}
-			// deepseek-ai-DeepSeek-V4.jinja:80 {%- if state.in_user -%}
-			w.At(80, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message4Role, "tool") {
+			// deepseek-ai-DeepSeek-V4.jinja:79:7 {%- elif message['role'] == 'tool' -%}
+			// deepseek-ai-DeepSeek-V4.jinja:80:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
-				// deepseek-ai-DeepSeek-V4.jinja:82 {%- else -%}
+				// deepseek-ai-DeepSeek-V4.jinja:82:9 {%- else -%}
 				w.WriteString("<｜User｜>")
-				// deepseek-ai-DeepSeek-V4.jinja:84 {%- set state.in_user = true -%}
-				w.At(84, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4.jinja:84:7 {%- set state.in_user = true -%}
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4.jinja:86 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			w.At(86, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
 			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if w.At(87, 7, runtime.StmtIf); runtime.EqStr(message4Role, "assistant") {
-			// deepseek-ai-DeepSeek-V4.jinja:87 {%- elif message['role'] == 'assistant' -%}
-			// deepseek-ai-DeepSeek-V4.jinja:88 {%- set state.in_user = false -%}
-			w.At(88, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message4Role, "assistant") {
+			// deepseek-ai-DeepSeek-V4.jinja:87:7 {%- elif message['role'] == 'assistant' -%}
+			// deepseek-ai-DeepSeek-V4.jinja:88:5 {%- set state.in_user = false -%}
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
-			// deepseek-ai-DeepSeek-V4.jinja:90 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			w.At(90, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
-			// deepseek-ai-DeepSeek-V4.jinja:91 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			w.At(91, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
 				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
 					return hasTools
@@ -303,82 +245,63 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					return runtime.Bool(nsHasToolCalls)
 				})
 			})
-			// deepseek-ai-DeepSeek-V4.jinja:92 {%- if keep_reasoning -%}
-			w.At(92, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4.jinja:92:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
-				// deepseek-ai-DeepSeek-V4.jinja:93 {{- thinking_start_token -}}
-				w.At(93, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
 				w.Write(thinkingStartToken)
-				// deepseek-ai-DeepSeek-V4.jinja:94 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				w.At(94, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				message4ReasoningContent := message4.ItemStr("reasoning_content")
 				if runtime.IsDefined(message4ReasoningContent, nil, nil) && message4ReasoningContent.Truthy() {
-					// deepseek-ai-DeepSeek-V4.jinja:95 {{- message['reasoning_content'] -}}
-					w.At(95, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
 					w.Write(message4ReasoningContent)
 				}
-				// deepseek-ai-DeepSeek-V4.jinja:97 {{- thinking_end_token -}}
-				w.At(97, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4.jinja:97:7 {{- thinking_end_token -}}
 				w.Write(thinkingEndToken)
 			} else {
-				// deepseek-ai-DeepSeek-V4.jinja:98 {%- else -%}
-				// deepseek-ai-DeepSeek-V4.jinja:99 {{- thinking_end_token -}}
-				w.At(99, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4.jinja:98:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4.jinja:99:7 {{- thinking_end_token -}}
 				w.Write(thinkingEndToken)
 			}
-			// deepseek-ai-DeepSeek-V4.jinja:101 {%- if message['content'] is defined and message['content'] -%}
-			w.At(101, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
 			message4Content := message4.ItemStr("content")
 			if runtime.IsDefined(message4Content, nil, nil) && message4Content.Truthy() {
-				// deepseek-ai-DeepSeek-V4.jinja:102 {{- message['content'] -}}
-				w.At(102, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
 				w.Write(message4Content)
 			}
-			// deepseek-ai-DeepSeek-V4.jinja:104 {%- if message['tool_calls'] -%}
-			w.At(104, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
 			message4ToolCalls := message4.ItemStr("tool_calls")
 			if message4ToolCalls.Truthy() {
-				// deepseek-ai-DeepSeek-V4.jinja:105 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.At(105, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>\n")
-				// deepseek-ai-DeepSeek-V4.jinja:106 {%- for tool in message['tool_calls'] -%}
-				w.At(106, 7, runtime.StmtFor)
+				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
 					var func2 runtime.Value
 					var args2 runtime.Value
-					// deepseek-ai-DeepSeek-V4.jinja:107 {%- set func = tool['function'] -%}
-					w.At(107, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
 					func2 = tool2.ItemStr("function")
-					// deepseek-ai-DeepSeek-V4.jinja:108 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.At(108, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke name=\"")
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
-					// deepseek-ai-DeepSeek-V4.jinja:109 {%- set args = func['arguments'] -%}
-					w.At(109, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
 					args2 = func2.ItemStr("arguments")
-					// deepseek-ai-DeepSeek-V4.jinja:110 {%- if args is string -%}
-					w.At(110, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
 					if runtime.IsString(args2, nil, nil) {
-						// deepseek-ai-DeepSeek-V4.jinja:111 {%- set args = args | from_json -%}
-						w.At(111, 11, runtime.StmtSet)
+						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
-					// deepseek-ai-DeepSeek-V4.jinja:113 {%- for key, val in args.items() -%}
-					w.At(113, 9, runtime.StmtFor)
+					// deepseek-ai-DeepSeek-V4.jinja:113:9 {%- for key, val in args.items() -%}
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						key := keys[i3]
 						val := values[i3]
-						// deepseek-ai-DeepSeek-V4.jinja:114 {%- if val is string -%}
-						w.At(114, 11, runtime.StmtIf)
+						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
 						if runtime.IsString(val, nil, nil) {
-							// deepseek-ai-DeepSeek-V4.jinja:115 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.At(115, 13, runtime.StmtPrint)
+							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -389,9 +312,8 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
-							// deepseek-ai-DeepSeek-V4.jinja:116 {%- else -%}
-							// deepseek-ai-DeepSeek-V4.jinja:117 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.At(117, 13, runtime.StmtPrint)
+							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
+							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -403,19 +325,16 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter>\n")
 						}
 					}
-					// deepseek-ai-DeepSeek-V4.jinja:120 {%- if not args -%}
-					w.At(120, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
 					if !args2.Truthy() {
 						w.WriteString("\n")
 					}
-					// deepseek-ai-DeepSeek-V4.jinja:123 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.At(123, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.WriteString("</")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke>\n")
 				}
-				// deepseek-ai-DeepSeek-V4.jinja:125 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.At(125, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.WriteString("</")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>")
@@ -423,21 +342,110 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
-	// deepseek-ai-DeepSeek-V4.jinja:130 {%- if add_generation_prompt -%}
-	w.At(130, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4.jinja:130:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<｜Assistant｜>")
-		// deepseek-ai-DeepSeek-V4.jinja:132 {%- if thinking -%}
-		w.At(132, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4.jinja:132:3 {%- if thinking -%}
 		if thinking.Truthy() {
-			// deepseek-ai-DeepSeek-V4.jinja:133 {{- thinking_start_token -}}
-			w.At(133, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4.jinja:133:5 {{- thinking_start_token -}}
 			w.Write(thinkingStartToken)
 		} else {
-			// deepseek-ai-DeepSeek-V4.jinja:134 {%- else -%}
-			// deepseek-ai-DeepSeek-V4.jinja:135 {{- thinking_end_token -}}
-			w.At(135, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4.jinja:134:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4.jinja:135:5 {{- thinking_end_token -}}
 			w.Write(thinkingEndToken)
 		}
 	}
+}
+
+// spansDeepseekAiDeepSeekV4 is the position table of deepseek-ai-DeepSeek-V4.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseekAiDeepSeekV4 = []runtime.Span{
+	{From: 64, To: 67, Line: 1, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 2, Col: 3, Construct: "set"},
+	{From: 69, To: 79, Line: 4, Col: 1, Construct: "if"},
+	{From: 71, To: 78, Line: 5, Col: 3, Construct: "if"},
+	{From: 73, To: 73, Line: 6, Col: 5, Construct: "set"},
+	{From: 77, To: 77, Line: 8, Col: 5, Construct: "set"},
+	{From: 81, To: 84, Line: 11, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 12, Col: 3, Construct: "set"},
+	{From: 86, To: 86, Line: 14, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 15, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 16, Col: 1, Construct: "set"},
+	{From: 92, To: 92, Line: 17, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 18, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 19, Col: 1, Construct: "set"},
+	{From: 98, To: 98, Line: 20, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 21, Col: 1, Construct: "set"},
+	{From: 102, To: 104, Line: 22, Col: 1, Construct: "set"},
+	{From: 106, To: 125, Line: 23, Col: 1, Construct: "for"},
+	{From: 108, To: 124, Line: 24, Col: 3, Construct: "if"},
+	{From: 110, To: 123, Line: 25, Col: 5, Construct: "if"},
+	{From: 112, To: 114, Line: 26, Col: 7, Construct: "set"},
+	{From: 116, To: 116, Line: 27, Col: 7, Construct: "set"},
+	{From: 120, To: 122, Line: 29, Col: 7, Construct: "set"},
+	{From: 127, To: 149, Line: 33, Col: 1, Construct: "if"},
+	{From: 129, To: 129, Line: 34, Col: 3, Construct: "set"},
+	{From: 131, To: 131, Line: 35, Col: 3, Construct: "set"},
+	{From: 133, To: 139, Line: 36, Col: 3, Construct: "for"},
+	{From: 135, To: 138, Line: 37, Col: 5, Construct: "if"},
+	{From: 137, To: 137, Line: 38, Col: 7, Construct: "set"},
+	{From: 141, To: 148, Line: 41, Col: 3, Construct: "if"},
+	{From: 143, To: 143, Line: 42, Col: 5, Construct: "set"},
+	{From: 147, To: 147, Line: 44, Col: 5, Construct: "set"},
+	{From: 151, To: 159, Line: 47, Col: 1, Construct: "if"},
+	{From: 153, To: 156, Line: 48, Col: 3, Construct: "if"},
+	{From: 155, To: 155, Line: 49, Col: 5, Construct: "set"},
+	{From: 158, To: 158, Line: 51, Col: 3, Construct: "set"},
+	{From: 161, To: 161, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 163, To: 166, Line: 54, Col: 1, Construct: "if"},
+	{From: 165, To: 165, Line: 55, Col: 3, Construct: "{{ }}"},
+	{From: 168, To: 168, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 170, To: 170, Line: 58, Col: 1, Construct: "set"},
+	{From: 172, To: 181, Line: 59, Col: 1, Construct: "for"},
+	{From: 176, To: 180, Line: 60, Col: 3, Construct: "if"},
+	{From: 179, To: 179, Line: 61, Col: 5, Construct: "set"},
+	{From: 183, To: 183, Line: 64, Col: 1, Construct: "set"},
+	{From: 185, To: 191, Line: 65, Col: 1, Construct: "for"},
+	{From: 187, To: 190, Line: 66, Col: 3, Construct: "if"},
+	{From: 189, To: 189, Line: 67, Col: 5, Construct: "set"},
+	{From: 193, To: 344, Line: 70, Col: 1, Construct: "for"},
+	{From: 199, To: 343, Line: 71, Col: 3, Construct: "if"},
+	{From: 202, To: 209, Line: 72, Col: 5, Construct: "if"},
+	{From: 208, To: 208, Line: 76, Col: 7, Construct: "set"},
+	{From: 211, To: 213, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 214, To: 343, Line: 79, Col: 7, Construct: "if"},
+	{From: 217, To: 224, Line: 80, Col: 5, Construct: "if"},
+	{From: 223, To: 223, Line: 84, Col: 7, Construct: "set"},
+	{From: 226, To: 230, Line: 86, Col: 5, Construct: "{{ }}"},
+	{From: 231, To: 343, Line: 87, Col: 7, Construct: "if"},
+	{From: 234, To: 235, Line: 88, Col: 5, Construct: "set"},
+	{From: 237, To: 237, Line: 90, Col: 5, Construct: "set"},
+	{From: 239, To: 247, Line: 91, Col: 5, Construct: "set"},
+	{From: 249, To: 264, Line: 92, Col: 5, Construct: "if"},
+	{From: 251, To: 251, Line: 93, Col: 7, Construct: "{{ }}"},
+	{From: 253, To: 257, Line: 94, Col: 7, Construct: "if"},
+	{From: 256, To: 256, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 259, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 263, To: 263, Line: 99, Col: 7, Construct: "{{ }}"},
+	{From: 266, To: 270, Line: 101, Col: 5, Construct: "if"},
+	{From: 269, To: 269, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 272, To: 342, Line: 104, Col: 5, Construct: "if"},
+	{From: 275, To: 277, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 279, To: 336, Line: 106, Col: 7, Construct: "for"},
+	{From: 283, To: 283, Line: 107, Col: 9, Construct: "set"},
+	{From: 285, To: 289, Line: 108, Col: 9, Construct: "{{ }}"},
+	{From: 291, To: 291, Line: 109, Col: 9, Construct: "set"},
+	{From: 293, To: 296, Line: 110, Col: 9, Construct: "if"},
+	{From: 295, To: 295, Line: 111, Col: 11, Construct: "set"},
+	{From: 298, To: 327, Line: 113, Col: 9, Construct: "for"},
+	{From: 303, To: 326, Line: 114, Col: 11, Construct: "if"},
+	{From: 305, To: 313, Line: 115, Col: 13, Construct: "{{ }}"},
+	{From: 317, To: 325, Line: 117, Col: 13, Construct: "{{ }}"},
+	{From: 329, To: 331, Line: 120, Col: 9, Construct: "if"},
+	{From: 333, To: 335, Line: 123, Col: 9, Construct: "{{ }}"},
+	{From: 338, To: 340, Line: 125, Col: 7, Construct: "{{ }}"},
+	{From: 346, To: 357, Line: 130, Col: 1, Construct: "if"},
+	{From: 349, To: 356, Line: 132, Col: 3, Construct: "if"},
+	{From: 351, To: 351, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 355, To: 355, Line: 135, Col: 5, Construct: "{{ }}"},
 }

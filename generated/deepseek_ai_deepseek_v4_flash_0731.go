@@ -32,6 +32,7 @@ var DeepseekAiDeepSeekV4Flash0731 = &runtime.Template{
 	Name:   "deepseek-ai-DeepSeek-V4-Flash-0731",
 	Origin: "llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
 	SHA256: "aec3d906bce80d43a9e6e89922c04e8e752c05f71f10040ba3f61b746ebacd6d",
+	Spans:  spansDeepseekAiDeepSeekV4Flash0731,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -60,249 +61,188 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	responseFormat := in.Lookup("response_format")
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4 {%- if not thinking is defined -%}
-	w.At(4, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
 	if !runtime.IsDefined(thinking, nil, nil) {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5 {%- if enable_thinking is defined -%}
-		w.At(5, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
 		if runtime.IsDefined(enableThinking, nil, nil) {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6 {%- set thinking = enable_thinking -%}
-			w.At(6, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:7 {%- else -%}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:8 {%- set thinking = false -%}
-			w.At(8, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:7:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:8:5 {%- set thinking = false -%}
 			thinking = runtime.Bool(false)
 		}
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11 {%- if not drop_thinking is defined -%}
-	w.At(11, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
 	if !runtime.IsDefined(dropThinking, nil, nil) {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12 {%- set drop_thinking = true -%}
-		w.At(12, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = runtime.Bool(true)
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14 {%- set dsml_token = '｜DSML｜' -%}
-	w.At(14, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
 	dsmlToken = runtime.Str("｜DSML｜")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15 {%- set thinking_start_token = '<think>' -%}
-	w.At(15, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
 	thinkingStartToken = runtime.Str("<think>")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16 {%- set thinking_end_token = '</think>' -%}
-	w.At(16, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
 	thinkingEndToken = runtime.Str("</think>")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
-	w.At(17, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17:1 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
 	reasoningEffortHigh = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
-	w.At(18, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18:1 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
 	reasoningEffortMax = runtime.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	w.At(19, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
 	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20 {%- set has_tools = false -%}
-	w.At(20, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
 	hasTools = runtime.Bool(false)
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	w.At(21, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
 	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	w.At(22, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
 	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
-	w.At(23, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
 	nsSystemPrompt := runtime.Str("")
 	nsIsFirstSp := true
 	nsHasToolCalls := false
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24 {%- for message in messages -%}
-	w.At(24, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25 {%- if message['role'] == 'system' -%}
-		w.At(25, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26 {%- if ns.is_first_sp -%}
-			w.At(26, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				w.At(27, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				}))
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28 {%- set ns.is_first_sp = false -%}
-				w.At(28, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29 {%- else -%}
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				w.At(30, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
 				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
 					return runtime.Str("")
 				}))
 			}
 		}
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34 {%- if tools is defined and tools -%}
-	w.At(34, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35 {%- set has_tools = true -%}
-		w.At(35, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = runtime.Bool(true)
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36 {%- set ts = namespace(schemas='') -%}
-		w.At(36, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := runtime.Str("")
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37 {%- for tool in tools -%}
-		w.At(37, 3, runtime.StmtFor)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38 {%- if tool['type'] == 'function' -%}
-			w.At(38, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
 			if runtime.EqStr(tool.ItemStr("type"), "function") {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				w.At(39, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
 				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42 {%- if ns.system_prompt -%}
-		w.At(42, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			w.At(43, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44 {%- else -%}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			w.At(45, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48 {%- if response_format is defined -%}
-	w.At(48, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
 	if runtime.IsDefined(responseFormat, nil, nil) {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49 {%- if ns.system_prompt -%}
-		w.At(49, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			w.At(50, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("\n\n"))
 		}
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		w.At(52, 3, runtime.StmtSet)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
 		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54 {{- bos_token -}}
-	w.At(54, 1, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	w.At(55, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
 	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "high") {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56 {{- reasoning_effort_high -}}
-		w.At(56, 3, runtime.StmtPrint)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
 		w.Write(reasoningEffortHigh)
-	} else if w.At(57, 5, runtime.StmtIf); ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58 {{- reasoning_effort_max -}}
-		w.At(58, 3, runtime.StmtPrint)
+	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
 		w.Write(reasoningEffortMax)
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60 {{- ns.system_prompt -}}
-	w.At(60, 1, runtime.StmtPrint)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60:1 {{- ns.system_prompt -}}
 	w.Write(nsSystemPrompt)
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(61, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := runtime.Int(-1)
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62 {%- for message in messages -%}
-	w.At(62, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message2 := items[i]
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		w.At(63, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		message2Role := message2.ItemStr("role")
 		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(64, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67 {%- set state = namespace(in_user=false) -%}
-	w.At(67, 1, runtime.StmtSet)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68 {%- for message in messages -%}
-	w.At(68, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
 	for _, message3 := range runtime.Iterate(w, messages) {
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69 {%- if message['role'] == 'tool' -%}
-		w.At(69, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(message3.ItemStr("role"), "tool") {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70 {%- set ns.has_tool_calls = true -%}
-			w.At(70, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73 {%- for message in messages -%}
-	w.At(73, 1, runtime.StmtFor)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message4 := items2[i2]
 		var isAfterLastUser runtime.Value
 		var keepReasoning runtime.Value
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		w.At(74, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75 {%- if state.in_user -%}
-			w.At(75, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:77 {%- else -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:77:9 {%- else -%}
 				w.WriteString("<｜User｜>")
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:79 {%- set state.in_user = true -%}
-				w.At(79, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:79:7 {%- set state.in_user = true -%}
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81 {{- message['content'] or '' -}}
-			w.At(81, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
 			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if w.At(82, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82 {%- elif message['role'] == 'tool' -%}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83 {%- if state.in_user -%}
-			w.At(83, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message4Role, "tool") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82:7 {%- elif message['role'] == 'tool' -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
 			} else {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:85 {%- else -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:85:9 {%- else -%}
 				w.WriteString("<｜User｜>")
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:87 {%- set state.in_user = true -%}
-				w.At(87, 7, runtime.StmtSet)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:87:7 {%- set state.in_user = true -%}
 				stateInUser = true
 			}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			w.At(89, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
 			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if w.At(90, 7, runtime.StmtIf); runtime.EqStr(message4Role, "assistant") {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90 {%- elif message['role'] == 'assistant' -%}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91 {%- set state.in_user = false -%}
-			w.At(91, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message4Role, "assistant") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			w.At(93, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			w.At(94, 5, runtime.StmtSet)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
 				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
 					return hasTools
@@ -312,82 +252,63 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					return runtime.Bool(nsHasToolCalls)
 				})
 			})
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95 {%- if keep_reasoning -%}
-			w.At(95, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96 {{- thinking_start_token -}}
-				w.At(96, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
 				w.Write(thinkingStartToken)
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				w.At(97, 7, runtime.StmtIf)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				message4ReasoningContent := message4.ItemStr("reasoning_content")
 				if runtime.IsDefined(message4ReasoningContent, nil, nil) && message4ReasoningContent.Truthy() {
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98 {{- message['reasoning_content'] -}}
-					w.At(98, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					w.Write(message4ReasoningContent)
 				}
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100 {{- thinking_end_token -}}
-				w.At(100, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100:7 {{- thinking_end_token -}}
 				w.Write(thinkingEndToken)
 			} else {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101 {%- else -%}
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102 {{- thinking_end_token -}}
-				w.At(102, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102:7 {{- thinking_end_token -}}
 				w.Write(thinkingEndToken)
 			}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104 {%- if message['content'] is defined and message['content'] -%}
-			w.At(104, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
 			message4Content := message4.ItemStr("content")
 			if runtime.IsDefined(message4Content, nil, nil) && message4Content.Truthy() {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105 {{- message['content'] -}}
-				w.At(105, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				w.Write(message4Content)
 			}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107 {%- if message['tool_calls'] -%}
-			w.At(107, 5, runtime.StmtIf)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
 			message4ToolCalls := message4.ItemStr("tool_calls")
 			if message4ToolCalls.Truthy() {
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.At(108, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>\n")
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109 {%- for tool in message['tool_calls'] -%}
-				w.At(109, 7, runtime.StmtFor)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
 					var func2 runtime.Value
 					var args2 runtime.Value
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110 {%- set func = tool['function'] -%}
-					w.At(110, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = tool2.ItemStr("function")
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.At(111, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke name=\"")
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112 {%- set args = func['arguments'] -%}
-					w.At(112, 9, runtime.StmtSet)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
 					args2 = func2.ItemStr("arguments")
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113 {%- if args is string -%}
-					w.At(113, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
 					if runtime.IsString(args2, nil, nil) {
-						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114 {%- set args = args | from_json -%}
-						w.At(114, 11, runtime.StmtSet)
+						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116 {%- for key, val in args.items() -%}
-					w.At(116, 9, runtime.StmtFor)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						key := keys[i3]
 						val := values[i3]
-						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117 {%- if val is string -%}
-						w.At(117, 11, runtime.StmtIf)
+						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
 						if runtime.IsString(val, nil, nil) {
-							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.At(118, 13, runtime.StmtPrint)
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -398,9 +319,8 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
-							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119 {%- else -%}
-							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.At(120, 13, runtime.StmtPrint)
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
 							w.WriteString("parameter name=\"")
@@ -412,19 +332,16 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("parameter>\n")
 						}
 					}
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123 {%- if not args -%}
-					w.At(123, 9, runtime.StmtIf)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
 					if !args2.Truthy() {
 						w.WriteString("\n")
 					}
-					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.At(126, 9, runtime.StmtPrint)
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.WriteString("</")
 					w.WriteStr(dsmlToken)
 					w.WriteString("invoke>\n")
 				}
-				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.At(128, 7, runtime.StmtPrint)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.WriteString("</")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>")
@@ -432,21 +349,113 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
-	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:133 {%- if add_generation_prompt -%}
-	w.At(133, 1, runtime.StmtIf)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:133:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<｜Assistant｜>")
-		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135 {%- if thinking -%}
-		w.At(135, 3, runtime.StmtIf)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135:3 {%- if thinking -%}
 		if thinking.Truthy() {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136 {{- thinking_start_token -}}
-			w.At(136, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136:5 {{- thinking_start_token -}}
 			w.Write(thinkingStartToken)
 		} else {
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137 {%- else -%}
-			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138 {{- thinking_end_token -}}
-			w.At(138, 5, runtime.StmtPrint)
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138:5 {{- thinking_end_token -}}
 			w.Write(thinkingEndToken)
 		}
 	}
+}
+
+// spansDeepseekAiDeepSeekV4Flash0731 is the position table of deepseek-ai-DeepSeek-V4-Flash-0731.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepseekAiDeepSeekV4Flash0731 = []runtime.Span{
+	{From: 65, To: 68, Line: 1, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 2, Col: 3, Construct: "set"},
+	{From: 70, To: 80, Line: 4, Col: 1, Construct: "if"},
+	{From: 72, To: 79, Line: 5, Col: 3, Construct: "if"},
+	{From: 74, To: 74, Line: 6, Col: 5, Construct: "set"},
+	{From: 78, To: 78, Line: 8, Col: 5, Construct: "set"},
+	{From: 82, To: 85, Line: 11, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 12, Col: 3, Construct: "set"},
+	{From: 87, To: 87, Line: 14, Col: 1, Construct: "set"},
+	{From: 89, To: 89, Line: 15, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 16, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 17, Col: 1, Construct: "set"},
+	{From: 95, To: 95, Line: 18, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 19, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 20, Col: 1, Construct: "set"},
+	{From: 101, To: 101, Line: 21, Col: 1, Construct: "set"},
+	{From: 103, To: 103, Line: 22, Col: 1, Construct: "set"},
+	{From: 105, To: 107, Line: 23, Col: 1, Construct: "set"},
+	{From: 109, To: 128, Line: 24, Col: 1, Construct: "for"},
+	{From: 111, To: 127, Line: 25, Col: 3, Construct: "if"},
+	{From: 113, To: 126, Line: 26, Col: 5, Construct: "if"},
+	{From: 115, To: 117, Line: 27, Col: 7, Construct: "set"},
+	{From: 119, To: 119, Line: 28, Col: 7, Construct: "set"},
+	{From: 123, To: 125, Line: 30, Col: 7, Construct: "set"},
+	{From: 130, To: 152, Line: 34, Col: 1, Construct: "if"},
+	{From: 132, To: 132, Line: 35, Col: 3, Construct: "set"},
+	{From: 134, To: 134, Line: 36, Col: 3, Construct: "set"},
+	{From: 136, To: 142, Line: 37, Col: 3, Construct: "for"},
+	{From: 138, To: 141, Line: 38, Col: 5, Construct: "if"},
+	{From: 140, To: 140, Line: 39, Col: 7, Construct: "set"},
+	{From: 144, To: 151, Line: 42, Col: 3, Construct: "if"},
+	{From: 146, To: 146, Line: 43, Col: 5, Construct: "set"},
+	{From: 150, To: 150, Line: 45, Col: 5, Construct: "set"},
+	{From: 154, To: 162, Line: 48, Col: 1, Construct: "if"},
+	{From: 156, To: 159, Line: 49, Col: 3, Construct: "if"},
+	{From: 158, To: 158, Line: 50, Col: 5, Construct: "set"},
+	{From: 161, To: 161, Line: 52, Col: 3, Construct: "set"},
+	{From: 164, To: 164, Line: 54, Col: 1, Construct: "{{ }}"},
+	{From: 166, To: 173, Line: 55, Col: 1, Construct: "if"},
+	{From: 168, To: 168, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 169, To: 173, Line: 57, Col: 5, Construct: "if"},
+	{From: 172, To: 172, Line: 58, Col: 3, Construct: "{{ }}"},
+	{From: 175, To: 175, Line: 60, Col: 1, Construct: "{{ }}"},
+	{From: 177, To: 177, Line: 61, Col: 1, Construct: "set"},
+	{From: 179, To: 188, Line: 62, Col: 1, Construct: "for"},
+	{From: 183, To: 187, Line: 63, Col: 3, Construct: "if"},
+	{From: 186, To: 186, Line: 64, Col: 5, Construct: "set"},
+	{From: 190, To: 190, Line: 67, Col: 1, Construct: "set"},
+	{From: 192, To: 198, Line: 68, Col: 1, Construct: "for"},
+	{From: 194, To: 197, Line: 69, Col: 3, Construct: "if"},
+	{From: 196, To: 196, Line: 70, Col: 5, Construct: "set"},
+	{From: 200, To: 351, Line: 73, Col: 1, Construct: "for"},
+	{From: 206, To: 350, Line: 74, Col: 3, Construct: "if"},
+	{From: 209, To: 216, Line: 75, Col: 5, Construct: "if"},
+	{From: 215, To: 215, Line: 79, Col: 7, Construct: "set"},
+	{From: 218, To: 220, Line: 81, Col: 5, Construct: "{{ }}"},
+	{From: 221, To: 350, Line: 82, Col: 7, Construct: "if"},
+	{From: 224, To: 231, Line: 83, Col: 5, Construct: "if"},
+	{From: 230, To: 230, Line: 87, Col: 7, Construct: "set"},
+	{From: 233, To: 237, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 238, To: 350, Line: 90, Col: 7, Construct: "if"},
+	{From: 241, To: 242, Line: 91, Col: 5, Construct: "set"},
+	{From: 244, To: 244, Line: 93, Col: 5, Construct: "set"},
+	{From: 246, To: 254, Line: 94, Col: 5, Construct: "set"},
+	{From: 256, To: 271, Line: 95, Col: 5, Construct: "if"},
+	{From: 258, To: 258, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 260, To: 264, Line: 97, Col: 7, Construct: "if"},
+	{From: 263, To: 263, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 266, To: 266, Line: 100, Col: 7, Construct: "{{ }}"},
+	{From: 270, To: 270, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 273, To: 277, Line: 104, Col: 5, Construct: "if"},
+	{From: 276, To: 276, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 279, To: 349, Line: 107, Col: 5, Construct: "if"},
+	{From: 282, To: 284, Line: 108, Col: 7, Construct: "{{ }}"},
+	{From: 286, To: 343, Line: 109, Col: 7, Construct: "for"},
+	{From: 290, To: 290, Line: 110, Col: 9, Construct: "set"},
+	{From: 292, To: 296, Line: 111, Col: 9, Construct: "{{ }}"},
+	{From: 298, To: 298, Line: 112, Col: 9, Construct: "set"},
+	{From: 300, To: 303, Line: 113, Col: 9, Construct: "if"},
+	{From: 302, To: 302, Line: 114, Col: 11, Construct: "set"},
+	{From: 305, To: 334, Line: 116, Col: 9, Construct: "for"},
+	{From: 310, To: 333, Line: 117, Col: 11, Construct: "if"},
+	{From: 312, To: 320, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 324, To: 332, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 336, To: 338, Line: 123, Col: 9, Construct: "if"},
+	{From: 340, To: 342, Line: 126, Col: 9, Construct: "{{ }}"},
+	{From: 345, To: 347, Line: 128, Col: 7, Construct: "{{ }}"},
+	{From: 353, To: 364, Line: 133, Col: 1, Construct: "if"},
+	{From: 356, To: 363, Line: 135, Col: 3, Construct: "if"},
+	{From: 358, To: 358, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 362, To: 362, Line: 138, Col: 5, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var DeepSeekV32 = &runtime.Template{
 	Name:   "DeepSeek-V3.2",
 	Origin: "llama.cpp/DeepSeek-V3.2.jinja",
 	SHA256: "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
+	Spans:  spansDeepSeekV32,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -54,44 +55,31 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	var hasSystem runtime.Value
 	var firstIsDeveloper runtime.Value
 	var startIdx runtime.Value
-	// DeepSeek-V3.2.jinja:18 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	w.At(18, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
-	// DeepSeek-V3.2.jinja:19 {%- set enable_thinking = enable_thinking | default(true) -%}
-	w.At(19, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
-	// DeepSeek-V3.2.jinja:20 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
-	w.At(20, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
 	bosToken = runtime.Str("<｜begin▁of▁sentence｜>")
-	// DeepSeek-V3.2.jinja:21 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
-	w.At(21, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
 	eosToken = runtime.Str("<｜end▁of▁sentence｜>")
-	// DeepSeek-V3.2.jinja:22 {%- set thinking_start_token = "<think>" -%}
-	w.At(22, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:22:1 {%- set thinking_start_token = "<think>" -%}
 	thinkingStartToken = runtime.Str("<think>")
-	// DeepSeek-V3.2.jinja:23 {%- set thinking_end_token = "</think>" -%}
-	w.At(23, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:23:1 {%- set thinking_end_token = "</think>" -%}
 	thinkingEndToken = runtime.Str("</think>")
-	// DeepSeek-V3.2.jinja:24 {%- set dsml_token = "｜DSML｜" -%}
-	w.At(24, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
 	dsmlToken = runtime.Str("｜DSML｜")
-	// DeepSeek-V3.2.jinja:30 {%- if not tools -%}
-	w.At(30, 1, runtime.StmtIf)
+	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
-		// DeepSeek-V3.2.jinja:31 {%- set tools = namespace(value=[]) -%}
-		w.At(31, 3, runtime.StmtSet)
+		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
 		tools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
-		// DeepSeek-V3.2.jinja:32 {%- for message in messages -%}
-		w.At(32, 3, runtime.StmtFor)
+		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range runtime.Iterate(w, messages) {
-			// DeepSeek-V3.2.jinja:33 {%- if message.get('tools') -%}
-			w.At(33, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
-				// DeepSeek-V3.2.jinja:34 {%- for tool in message.tools -%}
-				w.At(34, 7, runtime.StmtFor)
+				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
 				for _, tool := range runtime.Iterate(w, message.Attr("tools")) {
-					// DeepSeek-V3.2.jinja:35 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					w.At(35, 9, runtime.StmtSet)
+					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
 					_ = runtime.CallMethod(tools.Attr("value"), "append", []runtime.Value{runtime.IfElse(runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy(), func() runtime.Value {
 						return tool.Attr("function")
 					}, func() runtime.Value {
@@ -100,423 +88,448 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-		// DeepSeek-V3.2.jinja:39 {%- set tools = tools.value -%}
-		w.At(39, 3, runtime.StmtSet)
+		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
 		tools = tools.Attr("value")
 	}
-	// DeepSeek-V3.2.jinja:42 {%- set response_format = namespace(value=none) -%}
-	w.At(42, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := runtime.None()
-	// DeepSeek-V3.2.jinja:43 {%- for message in messages -%}
-	w.At(43, 1, runtime.StmtFor)
+	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
-		// DeepSeek-V3.2.jinja:44 {%- if message.get('response_format') -%}
-		w.At(44, 3, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
 		if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("response_format")}, nil).Truthy() {
-			// DeepSeek-V3.2.jinja:45 {%- set response_format.value = message.response_format -%}
-			w.At(45, 5, runtime.StmtSet)
+			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = message2.Attr("response_format")
 		}
 	}
-	// DeepSeek-V3.2.jinja:53 {%- macro render_tools(tools) -%}
+	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
 	renderTools := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
-		// DeepSeek-V3.2.jinja:55 {{ dsml_token }}
-		w.At(55, 41, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
-		// DeepSeek-V3.2.jinja:56 {{ dsml_token }}
-		w.At(56, 2, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n<")
-		// DeepSeek-V3.2.jinja:57 {{ dsml_token }}
-		w.At(57, 2, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
-		// DeepSeek-V3.2.jinja:58 {{ dsml_token }}
-		w.At(58, 2, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
-		// DeepSeek-V3.2.jinja:58 {{ dsml_token }}
-		w.At(58, 89, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("parameter>\n...\n</")
-		// DeepSeek-V3.2.jinja:60 {{ dsml_token }}
-		w.At(60, 3, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("invoke>\n<")
-		// DeepSeek-V3.2.jinja:61 {{ dsml_token }}
-		w.At(61, 2, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
-		// DeepSeek-V3.2.jinja:63 {{ dsml_token }}
-		w.At(63, 3, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("invoke>\n</")
-		// DeepSeek-V3.2.jinja:64 {{ dsml_token }}
-		w.At(64, 3, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
-		// DeepSeek-V3.2.jinja:70 {{ dsml_token }}
-		w.At(70, 2, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n...\n</")
-		// DeepSeek-V3.2.jinja:72 {{ dsml_token }}
-		w.At(72, 3, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
 		w.Write(dsmlToken)
 		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
-		// DeepSeek-V3.2.jinja:78 {{ thinking_start_token }}
-		w.At(78, 1, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
 		w.Write(thinkingStartToken)
 		w.WriteString("...thinking about results")
-		// DeepSeek-V3.2.jinja:78 {{ thinking_end_token }}
-		w.At(78, 52, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
 		w.Write(thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
-		// DeepSeek-V3.2.jinja:80 {%- for tool in tools -%}
-		w.At(80, 3, runtime.StmtFor)
+		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
 		for _, tool2 := range runtime.Iterate(w, tools2) {
 			w.WriteString("\n")
-			// DeepSeek-V3.2.jinja:81 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(81, 15, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
 	}
-	// DeepSeek-V3.2.jinja:86 {%- macro encode_arguments_to_dsml(tool_call) -%}
+	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
 	encodeArgumentsToDsml := func(toolCall runtime.Value) {
 		toolCall = runtime.Param(toolCall, "tool_call")
 		var arguments runtime.Value
-		// DeepSeek-V3.2.jinja:87 {%- set arguments = tool_call.function.arguments -%}
-		w.At(87, 1, runtime.StmtSet)
+		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 		arguments = toolCall.Attr("function").Attr("arguments")
-		// DeepSeek-V3.2.jinja:88 {%- if arguments is mapping -%}
-		w.At(88, 1, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 		if runtime.IsMapping(arguments, nil, nil) {
-			// DeepSeek-V3.2.jinja:90 {%- for key, value in arguments.items() -%}
-			w.At(90, 3, runtime.StmtFor)
+			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
 			keys, values := runtime.DictItems(arguments)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
-				// DeepSeek-V3.2.jinja:91 {%- if not loop.first -%}
-				w.At(91, 5, runtime.StmtIf)
+				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
 				if !(i == 0) {
 					w.WriteString("\n")
 				}
 				w.WriteString("<")
-				// DeepSeek-V3.2.jinja:92 {{ dsml_token }}
-				w.At(92, 6, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
 				w.Write(dsmlToken)
 				w.WriteString("parameter name=\"")
-				// DeepSeek-V3.2.jinja:92 {{ key }}
-				w.At(92, 38, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:92:38 {{ key }}
 				w.Write(key)
 				w.WriteString("\" string=\"")
-				// DeepSeek-V3.2.jinja:92 {{ 'true' if value is string else 'false' }}
-				w.At(92, 57, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
 				if runtime.IsString(value, nil, nil) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
-				// DeepSeek-V3.2.jinja:92 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				w.At(92, 103, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
 				if runtime.IsString(value, nil, nil) {
 					w.Write(value)
 				} else {
 					w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				}
 				w.WriteString("</")
-				// DeepSeek-V3.2.jinja:92 {{ dsml_token }}
-				w.At(92, 177, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
 				w.Write(dsmlToken)
 				w.WriteString("parameter>")
 			}
 		}
 	}
-	// DeepSeek-V3.2.jinja:98 {%- macro render_response_format(response_format) -%}
+	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
 	renderResponseFormat := func(responseFormat runtime.Value) {
 		responseFormat = runtime.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
-		// DeepSeek-V3.2.jinja:102 {{ response_format | tojson(ensure_ascii=False) }}
-		w.At(102, 1, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
 		w.WriteJSON(responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 	}
-	// DeepSeek-V3.2.jinja:109 {%- set last_user_index = namespace(value=-1) -%}
-	w.At(109, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := runtime.Int(-1)
-	// DeepSeek-V3.2.jinja:110 {%- for msg in messages -%}
-	w.At(110, 1, runtime.StmtFor)
+	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i2 := range items {
 		msg := items[i2]
-		// DeepSeek-V3.2.jinja:111 {%- if msg.role in ["user", "developer"] -%}
-		w.At(111, 3, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
 		if runtime.InStrs(msg.Attr("role"), "user", "developer") {
-			// DeepSeek-V3.2.jinja:112 {%- set last_user_index.value = loop.index0 -%}
-			w.At(112, 5, runtime.StmtSet)
+			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = runtime.Int(int64(i2))
 		}
 	}
-	// DeepSeek-V3.2.jinja:121 {{ bos_token }}
-	w.At(121, 1, runtime.StmtPrint)
+	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	w.Write(bosToken)
-	// DeepSeek-V3.2.jinja:124 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	w.At(124, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "system"))
 	})
-	// DeepSeek-V3.2.jinja:125 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	w.At(125, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
 	})
-	// DeepSeek-V3.2.jinja:126 {%- if has_system -%}
-	w.At(126, 1, runtime.StmtIf)
+	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
-		// DeepSeek-V3.2.jinja:127 {{ messages[0].get('content', '') }}
-		w.At(127, 3, runtime.StmtPrint)
+		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
 		w.Write(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
-		// DeepSeek-V3.2.jinja:128 {%- if tools -%}
-		w.At(128, 3, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
-			// DeepSeek-V3.2.jinja:129 {{ render_tools(tools) }}
-			w.At(129, 17, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
 			renderTools(tools)
 			w.WriteString("\n")
 		}
-		// DeepSeek-V3.2.jinja:131 {%- if response_format.value -%}
-		w.At(131, 3, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:131:3 {%- if response_format.value -%}
 		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
-			// DeepSeek-V3.2.jinja:132 {{ render_response_format(response_format.value) }}
-			w.At(132, 17, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
 			renderResponseFormat(responseFormatValue)
 		}
-	} else if w.At(134, 5, runtime.StmtIf); !firstIsDeveloper.Truthy() {
-		// DeepSeek-V3.2.jinja:134 {%- elif not first_is_developer -%}
-		// DeepSeek-V3.2.jinja:137 {%- if tools or response_format.value -%}
-		w.At(137, 3, runtime.StmtIf)
+	} else if !firstIsDeveloper.Truthy() {
+		// DeepSeek-V3.2.jinja:134:5 {%- elif not first_is_developer -%}
+		// DeepSeek-V3.2.jinja:137:3 {%- if tools or response_format.value -%}
 		if tools.Truthy() || responseFormatValue.Truthy() {
-			// DeepSeek-V3.2.jinja:138 {%- if tools -%}
-			w.At(138, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
 			if tools.Truthy() {
-				// DeepSeek-V3.2.jinja:139 {{ render_tools(tools) }}
-				w.At(139, 7, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
 				renderTools(tools)
 				w.WriteString("\n")
 			}
-			// DeepSeek-V3.2.jinja:141 {%- if response_format.value -%}
-			w.At(141, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:141:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
-				// DeepSeek-V3.2.jinja:142 {{ render_response_format(response_format.value) }}
-				w.At(142, 19, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
 				renderResponseFormat(responseFormatValue)
 			}
 		}
 	}
-	// DeepSeek-V3.2.jinja:148 {%- set start_idx = 1 if has_system else 0 -%}
-	w.At(148, 1, runtime.StmtSet)
+	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
 	if hasSystem.Truthy() {
 		startIdx = runtime.Int(1)
 	} else {
 		startIdx = runtime.Int(0)
 	}
-	// DeepSeek-V3.2.jinja:149 {%- for message in messages[start_idx:] -%}
-	w.At(149, 1, runtime.StmtFor)
+	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
 	items2 := runtime.Iterate(w, messages.Slice(startIdx, runtime.None(), runtime.None()))
 	for i3 := range items2 {
 		message3 := items2[i3]
 		var msgIndex runtime.Value
 		var toolCallOrder runtime.Value
 		var assistantMsg runtime.Value
-		// DeepSeek-V3.2.jinja:150 {%- set msg_index = loop.index0 + start_idx -%}
-		w.At(150, 3, runtime.StmtSet)
+		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = runtime.Add(runtime.Int(int64(i3)), startIdx)
-		// DeepSeek-V3.2.jinja:155 {%- if message.role == "developer" -%}
-		w.At(155, 3, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
 		message3Role := message3.Attr("role")
 		if runtime.EqStr(message3Role, "developer") {
 			w.WriteString("<｜User｜>")
-			// DeepSeek-V3.2.jinja:157 {%- if tools -%}
-			w.At(157, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
-				// DeepSeek-V3.2.jinja:158 {{ render_tools(tools) }}
-				w.At(158, 19, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
 				renderTools(tools)
 				w.WriteString("\n\n")
 			}
-			// DeepSeek-V3.2.jinja:160 {%- if response_format.value -%}
-			w.At(160, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:160:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
-				// DeepSeek-V3.2.jinja:161 {{ render_response_format(response_format.value) }}
-				w.At(161, 19, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
 				renderResponseFormat(responseFormatValue)
 			}
 			w.WriteString("\n# The user's message is: ")
-			// DeepSeek-V3.2.jinja:163 {{ message.content }}
-			w.At(163, 40, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
 			w.Write(message3.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
-			// DeepSeek-V3.2.jinja:164 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			w.At(164, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
-				// DeepSeek-V3.2.jinja:165 {{ thinking_start_token }}
-				w.At(165, 7, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
 				w.Write(thinkingStartToken)
 			} else {
-				// DeepSeek-V3.2.jinja:166 {%- else -%}
-				// DeepSeek-V3.2.jinja:167 {{ thinking_end_token }}
-				w.At(167, 7, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:166:9 {%- else -%}
+				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-		} else if w.At(173, 7, runtime.StmtIf); runtime.EqStr(message3Role, "user") {
-			// DeepSeek-V3.2.jinja:173 {%- elif message.role == "user" -%}
+		} else if runtime.EqStr(message3Role, "user") {
+			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
-			// DeepSeek-V3.2.jinja:174 {{ message.content }}
-			w.At(174, 13, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
 			w.Write(message3.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
-			// DeepSeek-V3.2.jinja:175 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			w.At(175, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
-				// DeepSeek-V3.2.jinja:176 {{ thinking_start_token }}
-				w.At(176, 7, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
 				w.Write(thinkingStartToken)
 			} else {
-				// DeepSeek-V3.2.jinja:177 {%- else -%}
-				// DeepSeek-V3.2.jinja:178 {{ thinking_end_token }}
-				w.At(178, 7, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:177:9 {%- else -%}
+				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-		} else if w.At(184, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
-			// DeepSeek-V3.2.jinja:184 {%- elif message.role == "tool" -%}
-			// DeepSeek-V3.2.jinja:186 {%- set prev_assistant_idx = namespace(value=-1) -%}
-			w.At(186, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message3Role, "tool") {
+			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
+			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := runtime.Int(-1)
-			// DeepSeek-V3.2.jinja:187 {%- for i in range(msg_index - 1, -1, -1) -%}
-			w.At(187, 5, runtime.StmtFor)
+			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i4 := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
-				// DeepSeek-V3.2.jinja:188 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				w.At(188, 7, runtime.StmtIf)
+				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
-					// DeepSeek-V3.2.jinja:189 {%- set prev_assistant_idx.value = i -%}
-					w.At(189, 9, runtime.StmtSet)
+					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i4
 				}
 			}
-			// DeepSeek-V3.2.jinja:192 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
-			w.At(192, 5, runtime.StmtSet)
+			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
 			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdxValue)
-			// DeepSeek-V3.2.jinja:193 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
-			w.At(193, 5, runtime.StmtSet)
+			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			assistantMsg = messages.Item(prevAssistantIdxValue)
-			// DeepSeek-V3.2.jinja:196 {%- if tool_call_order == 1 -%}
-			w.At(196, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
 			if runtime.Eq(toolCallOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
-			// DeepSeek-V3.2.jinja:201 {{ message.content }}
-			w.At(201, 23, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
 			w.Write(message3.Attr("content"))
 			w.WriteString("</result>")
-			// DeepSeek-V3.2.jinja:204 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			w.At(204, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.CallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil), nil, nil)) {
 				w.WriteString("\n</function_results>")
-				// DeepSeek-V3.2.jinja:206 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				w.At(206, 7, runtime.StmtIf)
+				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
-					// DeepSeek-V3.2.jinja:207 {{ thinking_start_token }}
-					w.At(207, 21, runtime.StmtPrint)
+					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
 					w.Write(thinkingStartToken)
 				} else {
-					// DeepSeek-V3.2.jinja:208 {%- else -%}
+					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
 					w.WriteString("\n\n")
-					// DeepSeek-V3.2.jinja:209 {{ thinking_end_token }}
-					w.At(209, 21, runtime.StmtPrint)
+					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
 					w.Write(thinkingEndToken)
 				}
 			}
-		} else if w.At(216, 7, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
-			// DeepSeek-V3.2.jinja:216 {%- elif message.role == "assistant" -%}
-			// DeepSeek-V3.2.jinja:218 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			w.At(218, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "assistant") {
+			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
+			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
-				// DeepSeek-V3.2.jinja:219 {{ message.get('reasoning_content', '') }}
-				w.At(219, 7, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
 				w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))
-				// DeepSeek-V3.2.jinja:219 {{ thinking_end_token }}
-				w.At(219, 49, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-			// DeepSeek-V3.2.jinja:223 {{ message.get('content', '') }}
-			w.At(223, 5, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
 			w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
-			// DeepSeek-V3.2.jinja:226 {%- if message.get('tool_calls') -%}
-			w.At(226, 5, runtime.StmtIf)
+			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				w.WriteString("\n\n<")
-				// DeepSeek-V3.2.jinja:227 {{ dsml_token }}
-				w.At(227, 14, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				w.Write(dsmlToken)
 				w.WriteString("function_calls>")
-				// DeepSeek-V3.2.jinja:228 {%- for tool_call in message.tool_calls -%}
-				w.At(228, 1, runtime.StmtFor)
+				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall2 := range runtime.Iterate(w, message3.Attr("tool_calls")) {
 					w.WriteString("\n<")
-					// DeepSeek-V3.2.jinja:229 {{ dsml_token }}
-					w.At(229, 12, runtime.StmtPrint)
+					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					w.Write(dsmlToken)
 					w.WriteString("invoke name=\"")
-					// DeepSeek-V3.2.jinja:229 {{ tool_call.function.name }}
-					w.At(229, 41, runtime.StmtPrint)
+					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
 					w.Write(toolCall2.Attr("function").Attr("name"))
 					w.WriteString("\">\n")
-					// DeepSeek-V3.2.jinja:229 {{- encode_arguments_to_dsml(tool_call) -}}
-					w.At(229, 82, runtime.StmtPrint)
+					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					encodeArgumentsToDsml(toolCall2)
 					w.WriteString("\n</")
-					// DeepSeek-V3.2.jinja:229 {{ dsml_token }}
-					w.At(229, 137, runtime.StmtPrint)
+					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
 					w.Write(dsmlToken)
 					w.WriteString("invoke>")
 				}
 				w.WriteString("\n</")
-				// DeepSeek-V3.2.jinja:231 {{ dsml_token }}
-				w.At(231, 13, runtime.StmtPrint)
+				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
 				w.Write(dsmlToken)
 				w.WriteString("function_calls>")
 			}
-			// DeepSeek-V3.2.jinja:235 {{ eos_token }}
-			w.At(235, 5, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
 			w.Write(eosToken)
 		}
 	}
-	// DeepSeek-V3.2.jinja:240 {%- if add_generation_prompt -%}
-	w.At(240, 1, runtime.StmtIf)
+	// DeepSeek-V3.2.jinja:240:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<｜User｜>\n<｜Assistant｜>")
-		// DeepSeek-V3.2.jinja:242 {%- if enable_thinking -%}
-		w.At(242, 3, runtime.StmtIf)
+		// DeepSeek-V3.2.jinja:242:3 {%- if enable_thinking -%}
 		if enableThinking.Truthy() {
-			// DeepSeek-V3.2.jinja:243 {{ thinking_start_token }}
-			w.At(243, 5, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:243:5 {{ thinking_start_token }}
 			w.Write(thinkingStartToken)
 		} else {
-			// DeepSeek-V3.2.jinja:244 {%- else -%}
-			// DeepSeek-V3.2.jinja:245 {{ thinking_end_token }}
-			w.At(245, 5, runtime.StmtPrint)
+			// DeepSeek-V3.2.jinja:244:7 {%- else -%}
+			// DeepSeek-V3.2.jinja:245:5 {{ thinking_end_token }}
 			w.Write(thinkingEndToken)
 		}
 	}
+}
+
+// spansDeepSeekV32 is the position table of DeepSeek-V3.2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansDeepSeekV32 = []runtime.Span{
+	{From: 59, To: 59, Line: 18, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 19, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 20, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 21, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 22, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 23, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 24, Col: 1, Construct: "set"},
+	{From: 73, To: 93, Line: 30, Col: 1, Construct: "if"},
+	{From: 75, To: 75, Line: 31, Col: 3, Construct: "set"},
+	{From: 77, To: 90, Line: 32, Col: 3, Construct: "for"},
+	{From: 79, To: 89, Line: 33, Col: 5, Construct: "if"},
+	{From: 81, To: 88, Line: 34, Col: 7, Construct: "for"},
+	{From: 83, To: 87, Line: 35, Col: 9, Construct: "set"},
+	{From: 92, To: 92, Line: 39, Col: 3, Construct: "set"},
+	{From: 95, To: 95, Line: 42, Col: 1, Construct: "set"},
+	{From: 97, To: 103, Line: 43, Col: 1, Construct: "for"},
+	{From: 99, To: 102, Line: 44, Col: 3, Construct: "if"},
+	{From: 101, To: 101, Line: 45, Col: 5, Construct: "set"},
+	{From: 105, To: 154, Line: 53, Col: 1, Construct: "macro"},
+	{From: 109, To: 110, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 112, To: 113, Line: 56, Col: 2, Construct: "{{ }}"},
+	{From: 115, To: 116, Line: 57, Col: 2, Construct: "{{ }}"},
+	{From: 118, To: 119, Line: 58, Col: 2, Construct: "{{ }}"},
+	{From: 121, To: 122, Line: 58, Col: 89, Construct: "{{ }}"},
+	{From: 124, To: 125, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 127, To: 128, Line: 61, Col: 2, Construct: "{{ }}"},
+	{From: 130, To: 131, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 133, To: 134, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 136, To: 137, Line: 70, Col: 2, Construct: "{{ }}"},
+	{From: 139, To: 140, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 142, To: 143, Line: 78, Col: 1, Construct: "{{ }}"},
+	{From: 145, To: 146, Line: 78, Col: 52, Construct: "{{ }}"},
+	{From: 148, To: 153, Line: 80, Col: 3, Construct: "for"},
+	{From: 151, To: 151, Line: 81, Col: 15, Construct: "{{ }}"},
+	{From: 156, To: 198, Line: 86, Col: 1, Construct: "macro"},
+	{From: 160, To: 160, Line: 87, Col: 1, Construct: "set"},
+	{From: 162, To: 197, Line: 88, Col: 1, Construct: "if"},
+	{From: 164, To: 196, Line: 90, Col: 3, Construct: "for"},
+	{From: 169, To: 172, Line: 91, Col: 5, Construct: "if"},
+	{From: 174, To: 175, Line: 92, Col: 6, Construct: "{{ }}"},
+	{From: 177, To: 178, Line: 92, Col: 38, Construct: "{{ }}"},
+	{From: 180, To: 185, Line: 92, Col: 57, Construct: "{{ }}"},
+	{From: 187, To: 192, Line: 92, Col: 103, Construct: "{{ }}"},
+	{From: 194, To: 195, Line: 92, Col: 177, Construct: "{{ }}"},
+	{From: 200, To: 205, Line: 98, Col: 1, Construct: "macro"},
+	{From: 204, To: 204, Line: 102, Col: 1, Construct: "{{ }}"},
+	{From: 207, To: 207, Line: 109, Col: 1, Construct: "set"},
+	{From: 209, To: 217, Line: 110, Col: 1, Construct: "for"},
+	{From: 213, To: 216, Line: 111, Col: 3, Construct: "if"},
+	{From: 215, To: 215, Line: 112, Col: 5, Construct: "set"},
+	{From: 219, To: 219, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 221, To: 223, Line: 124, Col: 1, Construct: "set"},
+	{From: 225, To: 227, Line: 125, Col: 1, Construct: "set"},
+	{From: 229, To: 262, Line: 126, Col: 1, Construct: "if"},
+	{From: 231, To: 231, Line: 127, Col: 3, Construct: "{{ }}"},
+	{From: 233, To: 238, Line: 128, Col: 3, Construct: "if"},
+	{From: 236, To: 237, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 240, To: 244, Line: 131, Col: 3, Construct: "if"},
+	{From: 243, To: 243, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 245, To: 262, Line: 134, Col: 5, Construct: "if"},
+	{From: 248, To: 261, Line: 137, Col: 3, Construct: "if"},
+	{From: 250, To: 254, Line: 138, Col: 5, Construct: "if"},
+	{From: 252, To: 253, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 256, To: 260, Line: 141, Col: 5, Construct: "if"},
+	{From: 259, To: 259, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 264, To: 268, Line: 148, Col: 1, Construct: "set"},
+	{From: 270, To: 403, Line: 149, Col: 1, Construct: "for"},
+	{From: 277, To: 277, Line: 150, Col: 3, Construct: "set"},
+	{From: 279, To: 402, Line: 155, Col: 3, Construct: "if"},
+	{From: 283, To: 288, Line: 157, Col: 5, Construct: "if"},
+	{From: 286, To: 287, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 290, To: 295, Line: 160, Col: 5, Construct: "if"},
+	{From: 293, To: 293, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 297, To: 298, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 300, To: 307, Line: 164, Col: 5, Construct: "if"},
+	{From: 302, To: 302, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 308, To: 402, Line: 173, Col: 7, Construct: "if"},
+	{From: 312, To: 313, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 315, To: 322, Line: 175, Col: 5, Construct: "if"},
+	{From: 317, To: 317, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 321, To: 321, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 323, To: 402, Line: 184, Col: 7, Construct: "if"},
+	{From: 326, To: 326, Line: 186, Col: 5, Construct: "set"},
+	{From: 328, To: 334, Line: 187, Col: 5, Construct: "for"},
+	{From: 330, To: 333, Line: 188, Col: 7, Construct: "if"},
+	{From: 332, To: 332, Line: 189, Col: 9, Construct: "set"},
+	{From: 336, To: 336, Line: 192, Col: 5, Construct: "set"},
+	{From: 338, To: 338, Line: 193, Col: 5, Construct: "set"},
+	{From: 340, To: 343, Line: 196, Col: 5, Construct: "if"},
+	{From: 345, To: 346, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 348, To: 361, Line: 204, Col: 5, Construct: "if"},
+	{From: 351, To: 360, Line: 206, Col: 7, Construct: "if"},
+	{From: 354, To: 354, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 359, To: 359, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 362, To: 402, Line: 216, Col: 7, Construct: "if"},
+	{From: 365, To: 370, Line: 218, Col: 5, Construct: "if"},
+	{From: 367, To: 367, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 369, To: 369, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 372, To: 372, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 374, To: 399, Line: 226, Col: 5, Construct: "if"},
+	{From: 377, To: 378, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 380, To: 395, Line: 228, Col: 1, Construct: "for"},
+	{From: 383, To: 384, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 386, To: 387, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 389, To: 390, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 392, To: 393, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 397, To: 398, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 401, To: 401, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 405, To: 416, Line: 240, Col: 1, Construct: "if"},
+	{From: 408, To: 415, Line: 242, Col: 3, Construct: "if"},
+	{From: 410, To: 410, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 414, To: 414, Line: 245, Col: 5, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Exaone3 = &runtime.Template{
 	Name:   "exaone3",
 	Origin: "builtin/exaone3.jinja",
 	SHA256: "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
+	Spans:  spansExaone3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,40 +45,47 @@ var _ interface {
 func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// exaone3.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(13, 1, runtime.StmtSet)
+	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// exaone3.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// exaone3.jinja:14:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// exaone3.jinja:15 {%- set content = message['content'].strip(c_space) %}
-		w.At(15, 1, runtime.StmtSet)
+		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
-		// exaone3.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1, runtime.StmtIf)
+		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// exaone3.jinja:17 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.At(17, 1, runtime.StmtPrint)
+			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// exaone3.jinja:18 {%- elif message['role'] == 'user' %}
-			// exaone3.jinja:19 {{- '[|user|]' + content + '\n' }}
-			w.At(19, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
+			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if w.At(20, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// exaone3.jinja:20 {%- elif message['role'] == 'assistant' %}
-			// exaone3.jinja:21 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.At(21, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
+			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
 		}
 	}
 	w.WriteString("[|assistant|]")
+}
+
+// spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansExaone3 = []runtime.Span{
+	{From: 49, To: 49, Line: 13, Col: 1, Construct: "set"},
+	{From: 51, To: 76, Line: 14, Col: 1, Construct: "for"},
+	{From: 54, To: 54, Line: 15, Col: 1, Construct: "set"},
+	{From: 56, To: 74, Line: 16, Col: 1, Construct: "if"},
+	{From: 59, To: 61, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 74, Line: 18, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 74, Line: 20, Col: 5, Construct: "if"},
+	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Exaone4 = &runtime.Template{
 	Name:   "exaone4",
 	Origin: "builtin/exaone4.jinja",
 	SHA256: "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
+	Spans:  spansExaone4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,47 +45,55 @@ var _ interface {
 func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// exaone4.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(14, 1, runtime.StmtSet)
+	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// exaone4.jinja:15 {%- for message in messages %}
-	w.At(15, 1, runtime.StmtFor)
+	// exaone4.jinja:15:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// exaone4.jinja:16 {%- set content = message['content'].strip(c_space) %}
-		w.At(16, 1, runtime.StmtSet)
+		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
-		// exaone4.jinja:17 {%- if message['role'] == 'system' %}
-		w.At(17, 1, runtime.StmtIf)
+		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// exaone4.jinja:18 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.At(18, 1, runtime.StmtPrint)
+			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if w.At(19, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// exaone4.jinja:19 {%- elif message['role'] == 'user' %}
-			// exaone4.jinja:20 {{- '[|user|]' + content + '\n' }}
-			w.At(20, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
+			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if w.At(21, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// exaone4.jinja:21 {%- elif message['role'] == 'assistant' %}
-			// exaone4.jinja:22 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.At(22, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
+			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if w.At(23, 5, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// exaone4.jinja:23 {%- elif message['role'] == 'tool' %}
-			// exaone4.jinja:24 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			w.At(24, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
+			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|tool|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
 		}
 	}
 	w.WriteString("[|assistant|]")
+}
+
+// spansExaone4 is the position table of exaone4.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansExaone4 = []runtime.Span{
+	{From: 49, To: 49, Line: 14, Col: 1, Construct: "set"},
+	{From: 51, To: 82, Line: 15, Col: 1, Construct: "for"},
+	{From: 54, To: 54, Line: 16, Col: 1, Construct: "set"},
+	{From: 56, To: 80, Line: 17, Col: 1, Construct: "if"},
+	{From: 59, To: 61, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 80, Line: 19, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 80, Line: 21, Col: 5, Construct: "if"},
+	{From: 71, To: 73, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 80, Line: 23, Col: 5, Construct: "if"},
+	{From: 77, To: 79, Line: 24, Col: 1, Construct: "{{ }}"},
 }

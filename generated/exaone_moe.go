@@ -32,6 +32,7 @@ var ExaoneMoe = &runtime.Template{
 	Name:   "exaone-moe",
 	Origin: "builtin/exaone-moe.jinja",
 	SHA256: "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
+	Spans:  spansExaoneMoe,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,18 +45,14 @@ var _ interface {
 func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// exaone-moe.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1, runtime.StmtSet)
+	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// exaone-moe.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// exaone-moe.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// exaone-moe.jinja:12 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
-		w.At(12, 1, runtime.StmtIf)
+		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
 		messageRole := message.ItemStr("role")
 		if runtime.InStrs(messageRole, "system", "user", "assistant", "tool") {
-			// exaone-moe.jinja:13 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			w.At(13, 1, runtime.StmtPrint)
+			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.WriteString("<|")
 			w.WriteStr(messageRole)
 			w.WriteString("|>\n")
@@ -64,4 +61,13 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	w.WriteString("<|assistant|>\n")
+}
+
+// spansExaoneMoe is the position table of exaone-moe.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansExaoneMoe = []runtime.Span{
+	{From: 49, To: 49, Line: 10, Col: 1, Construct: "set"},
+	{From: 51, To: 63, Line: 11, Col: 1, Construct: "for"},
+	{From: 53, To: 61, Line: 12, Col: 1, Construct: "if"},
+	{From: 56, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Falcon3 = &runtime.Template{
 	Name:   "falcon3",
 	Origin: "builtin/falcon3.jinja",
 	SHA256: "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
+	Spans:  spansFalcon3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderFalcon3 renders falcon3.jinja.
 func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// falcon3.jinja:7 {%- for message in messages %}
-	w.At(7, 1, runtime.StmtFor)
+	// falcon3.jinja:7:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// falcon3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
-		w.At(8, 1, runtime.StmtPrint)
+		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")
@@ -55,4 +54,11 @@ func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n")
 	}
 	w.WriteString("<|assistant|>\n")
+}
+
+// spansFalcon3 is the position table of falcon3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansFalcon3 = []runtime.Span{
+	{From: 48, To: 56, Line: 7, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 8, Col: 1, Construct: "{{ }}"},
 }

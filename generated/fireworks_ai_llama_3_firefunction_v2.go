@@ -32,6 +32,7 @@ var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
 	Name:   "fireworks-ai-llama-3-firefunction-v2",
 	Origin: "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
 	SHA256: "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
+	Spans:  spansFireworksAiLlama3FirefunctionV2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,40 +50,31 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	systemPromptSuffix := runtime.Undefined("system_prompt_suffix")
 	functions := in.Lookup("functions")
 	datetime := in.Lookup("datetime")
-	// fireworks-ai-llama-3-firefunction-v2.jinja:1 {%- set loop_messages = messages -%}
-	w.At(1, 1, runtime.StmtSet)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
-	// fireworks-ai-llama-3-firefunction-v2.jinja:2 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
-	w.At(2, 1, runtime.StmtSet)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
 	messageRoles = runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))
-	// fireworks-ai-llama-3-firefunction-v2.jinja:3 {%- set system_prompt_suffix -%}
-	w.At(3, 1, runtime.StmtSet)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	mark2 := w.Mark()
-	// fireworks-ai-llama-3-firefunction-v2.jinja:4 {%- filter trim -%}
-	w.At(4, 1, runtime.StmtFilter)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
 	mark3 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
 	w.Write(runtime.FilterTrim(w.Cut(mark3), nil, nil))
+	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark2)
-	// fireworks-ai-llama-3-firefunction-v2.jinja:21 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	w.At(21, 1, runtime.StmtSet)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
 	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\n"), functions)
-	// fireworks-ai-llama-3-firefunction-v2.jinja:22 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	w.At(22, 1, runtime.StmtSet)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
 	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
-	// fireworks-ai-llama-3-firefunction-v2.jinja:23 {%- set ns = namespace(role='', content='') -%}
-	w.At(23, 1, runtime.StmtSet)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
 	nsRole := runtime.Str("")
 	nsContent := runtime.Str("")
-	// fireworks-ai-llama-3-firefunction-v2.jinja:25 {%- if not loop_messages -%}
-	w.At(25, 1, runtime.StmtIf)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
-		// fireworks-ai-llama-3-firefunction-v2.jinja:26 {{ raise_exception('Expected non-empty messages') }}
-		w.At(26, 3, runtime.StmtPrint)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
 		w.Write(runtime.RaiseException(runtime.Str("Expected non-empty messages")))
 	}
-	// fireworks-ai-llama-3-firefunction-v2.jinja:28 {%- for message in loop_messages -%}
-	w.At(28, 1, runtime.StmtFor)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
@@ -90,74 +82,90 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 		var msgContent runtime.Value
 		var systemPrompt runtime.Value
 		bosToken := bosTokenInput
-		// fireworks-ai-llama-3-firefunction-v2.jinja:29 {%- set ns.role = message['role'] | lower -%}
-		w.At(29, 3, runtime.StmtSet)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
 		nsRole = runtime.FilterLower(message.ItemStr("role"), nil, nil)
-		// fireworks-ai-llama-3-firefunction-v2.jinja:30 {%- if ns.role not in message_roles -%}
-		w.At(30, 3, runtime.StmtIf)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if runtime.NotIn(nsRole, messageRoles) {
-			// fireworks-ai-llama-3-firefunction-v2.jinja:31 {%- set message_roles_string = message_roles | join(', ') -%}
-			w.At(31, 5, runtime.StmtSet)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
-			// fireworks-ai-llama-3-firefunction-v2.jinja:32 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			w.At(32, 5, runtime.StmtPrint)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
 			w.Write(runtime.RaiseException(runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
 		}
-		// fireworks-ai-llama-3-firefunction-v2.jinja:34 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		w.At(34, 3, runtime.StmtSet)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = runtime.FilterTrim(runtime.FilterDefault(message.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
-		// fireworks-ai-llama-3-firefunction-v2.jinja:35 {%- if loop.index0 == 0 -%}
-		w.At(35, 3, runtime.StmtIf)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
-			// fireworks-ai-llama-3-firefunction-v2.jinja:36 {%- if ns.role == 'system' -%}
-			w.At(36, 5, runtime.StmtIf)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if runtime.EqStr(nsRole, "system") {
-				// fireworks-ai-llama-3-firefunction-v2.jinja:37 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				w.At(37, 7, runtime.StmtSet)
+				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
 				systemPrompt = runtime.Sum(runtime.Add(runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			} else {
-				// fireworks-ai-llama-3-firefunction-v2.jinja:38 {%- else -%}
-				// fireworks-ai-llama-3-firefunction-v2.jinja:39 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				w.At(39, 7, runtime.StmtSet)
+				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
+				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
 				systemPrompt = runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			}
-			// fireworks-ai-llama-3-firefunction-v2.jinja:41 {%- set ns.content = bos_token + system_prompt -%}
-			w.At(41, 5, runtime.StmtSet)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
 			nsContent = runtime.Add(bosToken, systemPrompt)
-			// fireworks-ai-llama-3-firefunction-v2.jinja:42 {{- ns.content -}}
-			w.At(42, 5, runtime.StmtPrint)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:42:5 {{- ns.content -}}
 			w.Write(nsContent)
 		}
-		// fireworks-ai-llama-3-firefunction-v2.jinja:44 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		w.At(44, 3, runtime.StmtIf)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
-			// fireworks-ai-llama-3-firefunction-v2.jinja:45 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			w.At(45, 5, runtime.StmtSet)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = runtime.Sum(runtime.Add(runtime.Str("<|start_header_id|>"), nsRole), runtime.Str("<|end_header_id|>\n\n"), msgContent)
-			// fireworks-ai-llama-3-firefunction-v2.jinja:46 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(46, 5, runtime.StmtIf)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
-				// fireworks-ai-llama-3-firefunction-v2.jinja:47 {%- set tool = namespace(calls=[]) -%}
-				w.At(47, 7, runtime.StmtSet)
+				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := runtime.NewList()
-				// fireworks-ai-llama-3-firefunction-v2.jinja:48 {%- for call in message['tool_calls'] -%}
-				w.At(48, 7, runtime.StmtFor)
+				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
 				for _, call := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-					// fireworks-ai-llama-3-firefunction-v2.jinja:49 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					w.At(49, 9, runtime.StmtSet)
+					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
 					toolCalls = runtime.Add(toolCalls, runtime.NewList(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("}"))))
 				}
-				// fireworks-ai-llama-3-firefunction-v2.jinja:51 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				w.At(51, 7, runtime.StmtSet)
+				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
 				nsContent = runtime.Add(runtime.Add(runtime.Add(nsContent, runtime.Str(" functools[")), runtime.FilterJoin(toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
 			}
-			// fireworks-ai-llama-3-firefunction-v2.jinja:53 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			w.At(53, 5, runtime.StmtSet)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
 			nsContent = runtime.Add(nsContent, runtime.Str("<|eot_id|>"))
-			// fireworks-ai-llama-3-firefunction-v2.jinja:54 {{- ns.content -}}
-			w.At(54, 5, runtime.StmtPrint)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
 			w.Write(nsContent)
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+}
+
+// spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansFireworksAiLlama3FirefunctionV2 = []runtime.Span{
+	{From: 54, To: 54, Line: 1, Col: 1, Construct: "set"},
+	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
+	{From: 58, To: 58, Line: 3, Col: 1, Construct: "set"},
+	{From: 60, To: 62, Line: 4, Col: 1, Construct: "filter"},
+	{From: 64, To: 64, Line: 3, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 21, Col: 1, Construct: "set"},
+	{From: 68, To: 68, Line: 22, Col: 1, Construct: "set"},
+	{From: 70, To: 71, Line: 23, Col: 1, Construct: "set"},
+	{From: 73, To: 76, Line: 25, Col: 1, Construct: "if"},
+	{From: 75, To: 75, Line: 26, Col: 3, Construct: "{{ }}"},
+	{From: 78, To: 134, Line: 28, Col: 1, Construct: "for"},
+	{From: 86, To: 86, Line: 29, Col: 3, Construct: "set"},
+	{From: 88, To: 93, Line: 30, Col: 3, Construct: "if"},
+	{From: 90, To: 90, Line: 31, Col: 5, Construct: "set"},
+	{From: 92, To: 92, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 34, Col: 3, Construct: "set"},
+	{From: 97, To: 111, Line: 35, Col: 3, Construct: "if"},
+	{From: 99, To: 106, Line: 36, Col: 5, Construct: "if"},
+	{From: 101, To: 101, Line: 37, Col: 7, Construct: "set"},
+	{From: 105, To: 105, Line: 39, Col: 7, Construct: "set"},
+	{From: 108, To: 108, Line: 41, Col: 5, Construct: "set"},
+	{From: 110, To: 110, Line: 42, Col: 5, Construct: "{{ }}"},
+	{From: 113, To: 132, Line: 44, Col: 3, Construct: "if"},
+	{From: 115, To: 115, Line: 45, Col: 5, Construct: "set"},
+	{From: 117, To: 127, Line: 46, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 47, Col: 7, Construct: "set"},
+	{From: 121, To: 124, Line: 48, Col: 7, Construct: "for"},
+	{From: 123, To: 123, Line: 49, Col: 9, Construct: "set"},
+	{From: 126, To: 126, Line: 51, Col: 7, Construct: "set"},
+	{From: 129, To: 129, Line: 53, Col: 5, Construct: "set"},
+	{From: 131, To: 131, Line: 54, Col: 5, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Gemma = &runtime.Template{
 	Name:   "gemma",
 	Origin: "builtin/gemma.jinja",
 	SHA256: "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
+	Spans:  spansGemma,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,51 +45,56 @@ var _ interface {
 func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// gemma.jinja:14 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(14, 1, runtime.StmtSet)
+	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// gemma.jinja:15 {%- set ns = namespace(system_prompt='') %}
-	w.At(15, 1, runtime.StmtSet)
+	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := runtime.Str("")
-	// gemma.jinja:16 {%- for message in messages %}
-	w.At(16, 1, runtime.StmtFor)
+	// gemma.jinja:16:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var role runtime.Value
-		// gemma.jinja:17 {%- if message['role'] == 'system' %}
-		w.At(17, 1, runtime.StmtIf)
+		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// gemma.jinja:18 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			w.At(18, 1, runtime.StmtSet)
+			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 		} else {
-			// gemma.jinja:19 {%- else %}
-			// gemma.jinja:20 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
-			w.At(20, 1, runtime.StmtSet)
+			// gemma.jinja:19:5 {%- else %}
+			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			if runtime.EqStr(messageRole, "assistant") {
 				role = runtime.Str("model")
 			} else {
 				role = messageRole
 			}
-			// gemma.jinja:21 {{- '<start_of_turn>' + role + '\n' }}
-			w.At(21, 1, runtime.StmtPrint)
+			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
 			w.WriteString("<start_of_turn>")
 			w.WriteStr(role)
 			w.WriteString("\n")
-			// gemma.jinja:22 {%- if ns.system_prompt and role != 'model' %}
-			w.At(22, 1, runtime.StmtIf)
+			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !runtime.EqStr(role, "model") {
-				// gemma.jinja:23 {{- ns.system_prompt + '\n\n' }}
-				w.At(23, 1, runtime.StmtPrint)
+				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
 				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
-				// gemma.jinja:24 {%- set ns.system_prompt = '' %}
-				w.At(24, 1, runtime.StmtSet)
+				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = runtime.Str("")
 			}
-			// gemma.jinja:26 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			w.At(26, 1, runtime.StmtPrint)
+			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
 			w.WriteAdd(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
+}
+
+// spansGemma is the position table of gemma.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGemma = []runtime.Span{
+	{From: 49, To: 49, Line: 14, Col: 1, Construct: "set"},
+	{From: 51, To: 51, Line: 15, Col: 1, Construct: "set"},
+	{From: 53, To: 83, Line: 16, Col: 1, Construct: "for"},
+	{From: 56, To: 81, Line: 17, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 18, Col: 1, Construct: "set"},
+	{From: 63, To: 67, Line: 20, Col: 1, Construct: "set"},
+	{From: 69, To: 71, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 78, Line: 22, Col: 1, Construct: "if"},
+	{From: 75, To: 75, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 77, Line: 24, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 26, Col: 1, Construct: "{{ }}"},
 }

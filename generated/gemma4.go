@@ -32,6 +32,7 @@ var Gemma4 = &runtime.Template{
 	Name:   "gemma4",
 	Origin: "llama.cpp/gemma4.jinja",
 	SHA256: "2dfbfc7d538912f4ea11d29d85b4e25d7bc26386e53f57529f1d707c28b5828c",
+	Spans:  spansGemma4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,224 +51,181 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// gemma4.jinja:1 {%- macro format_parameters(properties, required) -%}
+	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(runtime.Value, runtime.Value)
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		var standardKeys runtime.Value
 		var ns2 runtime.Value
-		// gemma4.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5, runtime.StmtSet)
+		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
-		// gemma4.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5, runtime.StmtSet)
+		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-		// gemma4.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5, runtime.StmtFor)
+		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
 			var addComma runtime.Value
 			var nsItems runtime.Value
-			// gemma4.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9, runtime.StmtSet)
+			// gemma4.jinja:5:9 {%- set add_comma = false -%}
 			addComma = runtime.Bool(false)
-			// gemma4.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9, runtime.StmtIf)
+			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
 			if runtime.NotIn(key, standardKeys) {
-				// gemma4.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13, runtime.StmtIf)
+				// gemma4.jinja:7:13 {%- if ns.found_first %}
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
-				// gemma4.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13, runtime.StmtSet)
+				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
-				// gemma4.jinja:9 {{ key }}
-				w.At(9, 13, runtime.StmtPrint)
+				// gemma4.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
-				// gemma4.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13, runtime.StmtIf)
+				// gemma4.jinja:10:13 {%- if value['description'] -%}
 				valueDescription := value.ItemStr("description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
-					// gemma4.jinja:11 {{ value['description'] }}
-					w.At(11, 34, runtime.StmtPrint)
+					// gemma4.jinja:11:34 {{ value['description'] }}
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
-					// gemma4.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17, runtime.StmtSet)
+					// gemma4.jinja:12:17 {%- set add_comma = true -%}
 					addComma = runtime.Bool(true)
 				}
-				// gemma4.jinja:14 {%- if value['nullable'] %}
-				w.At(14, 13, runtime.StmtIf)
+				// gemma4.jinja:14:13 {%- if value['nullable'] %}
 				if value.ItemStr("nullable").Truthy() {
-					// gemma4.jinja:15 {%- if add_comma %}
-					w.At(15, 17, runtime.StmtIf)
+					// gemma4.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
-						// gemma4.jinja:15 {%- else -%}
-						// gemma4.jinja:15 {%- set add_comma = true -%}
-						w.At(15, 50, runtime.StmtSet)
+						// gemma4.jinja:15:41 {%- else -%}
+						// gemma4.jinja:15:50 {%- set add_comma = true -%}
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
-				// gemma4.jinja:18 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(18, 13, runtime.StmtIf)
+				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
-					// gemma4.jinja:19 {%- if value['enum'] -%}
-					w.At(19, 17, runtime.StmtIf)
+					// gemma4.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
-						// gemma4.jinja:20 {%- if add_comma %}
-						w.At(20, 21, runtime.StmtIf)
+						// gemma4.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// gemma4.jinja:20 {%- else -%}
-							// gemma4.jinja:20 {%- set add_comma = true -%}
-							w.At(20, 54, runtime.StmtSet)
+							// gemma4.jinja:20:45 {%- else -%}
+							// gemma4.jinja:20:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
-						// gemma4.jinja:21 {{ format_argument(value['enum']) }}
-						w.At(21, 26, runtime.StmtPrint)
+						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if w.At(23, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
-					// gemma4.jinja:23 {%- elif value['type'] | upper == 'OBJECT' -%}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
+					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
-					// gemma4.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(25, 17, runtime.StmtIf)
+					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
 					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
-						// gemma4.jinja:26 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(26, 21, runtime.StmtPrint)
+						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
-					} else if w.At(27, 21, runtime.StmtIf); runtime.IsMapping(value, nil, nil) {
-						// gemma4.jinja:27 {%- elif value is mapping -%}
-						// gemma4.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(28, 21, runtime.StmtPrint)
+					} else if runtime.IsMapping(value, nil, nil) {
+						// gemma4.jinja:27:21 {%- elif value is mapping -%}
+						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
-					// gemma4.jinja:31 {%- if value['required'] -%}
-					w.At(31, 17, runtime.StmtIf)
+					// gemma4.jinja:31:17 {%- if value['required'] -%}
 					valueRequired := value.ItemStr("required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
-						// gemma4.jinja:33 {%- for item in value['required'] | default([]) -%}
-						w.At(33, 21, runtime.StmtFor)
+						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
 						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
 						for i2 := range items {
 							item2 := items[i2]
 							w.WriteString("<|\"|>")
-							// gemma4.jinja:34 {{- item -}}
-							w.At(34, 30, runtime.StmtPrint)
+							// gemma4.jinja:34:30 {{- item -}}
 							w.Write(item2)
 							w.WriteString("<|\"|>")
-							// gemma4.jinja:35 {%- if not loop.last %}
-							w.At(35, 25, runtime.StmtIf)
+							// gemma4.jinja:35:25 {%- if not loop.last %}
 							if !(i2 == len(items)-1) {
 								w.WriteString(",")
 							}
 						}
 						w.WriteString("]")
 					}
-				} else if w.At(39, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
-					// gemma4.jinja:39 {%- elif value['type'] | upper == 'ARRAY' -%}
-					// gemma4.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(40, 17, runtime.StmtIf)
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
 					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
-						// gemma4.jinja:42 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(42, 21, runtime.StmtSet)
+						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-						// gemma4.jinja:43 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(43, 21, runtime.StmtFor)
+						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
 						for i3 := range w.Count(len(keys2)) {
 							itemKey := keys2[i3]
 							itemValue := values2[i3]
-							// gemma4.jinja:44 {%- if item_value is not none -%}
-							w.At(44, 25, runtime.StmtIf)
+							// gemma4.jinja:44:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue, nil, nil) {
-								// gemma4.jinja:45 {%- if ns_items.found_first %}
-								w.At(45, 29, runtime.StmtIf)
+								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
-								// gemma4.jinja:46 {%- set ns_items.found_first = true -%}
-								w.At(46, 29, runtime.StmtSet)
+								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
-								// gemma4.jinja:47 {%- if item_key == 'properties' -%}
-								w.At(47, 29, runtime.StmtIf)
+								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
-									// gemma4.jinja:49 {%- if item_value is mapping -%}
-									w.At(49, 33, runtime.StmtIf)
+									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
 									if runtime.IsMapping(itemValue, nil, nil) {
-										// gemma4.jinja:50 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(50, 37, runtime.StmtPrint)
+										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if w.At(53, 33, runtime.StmtIf); runtime.EqStr(itemKey, "required") {
-									// gemma4.jinja:53 {%- elif item_key == 'required' -%}
+								} else if runtime.EqStr(itemKey, "required") {
+									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
-									// gemma4.jinja:55 {%- for req_item in item_value -%}
-									w.At(55, 33, runtime.StmtFor)
+									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
 									items2 := runtime.Iterate(w, itemValue)
 									for i4 := range items2 {
 										reqItem := items2[i4]
 										w.WriteString("<|\"|>")
-										// gemma4.jinja:56 {{- req_item -}}
-										w.At(56, 42, runtime.StmtPrint)
+										// gemma4.jinja:56:42 {{- req_item -}}
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
-										// gemma4.jinja:57 {%- if not loop.last %}
-										w.At(57, 37, runtime.StmtIf)
+										// gemma4.jinja:57:37 {%- if not loop.last %}
 										if !(i4 == len(items2)-1) {
 											w.WriteString(",")
 										}
 									}
 									w.WriteString("]")
-								} else if w.At(60, 33, runtime.StmtIf); runtime.EqStr(itemKey, "type") {
-									// gemma4.jinja:60 {%- elif item_key == 'type' -%}
-									// gemma4.jinja:61 {%- if item_value is string -%}
-									w.At(61, 33, runtime.StmtIf)
+								} else if runtime.EqStr(itemKey, "type") {
+									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
+									// gemma4.jinja:61:33 {%- if item_value is string -%}
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
-										// gemma4.jinja:62 {{ format_argument(item_value | upper) }}
-										w.At(62, 42, runtime.StmtPrint)
+										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
-										// gemma4.jinja:63 {%- else -%}
+										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
-										// gemma4.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(64, 42, runtime.StmtPrint)
+										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
-									// gemma4.jinja:66 {%- else -%}
-									// gemma4.jinja:67 {{ item_key }}
-									w.At(67, 33, runtime.StmtPrint)
+									// gemma4.jinja:66:33 {%- else -%}
+									// gemma4.jinja:67:33 {{ item_key }}
 									w.Write(itemKey)
 									w.WriteString(":")
-									// gemma4.jinja:67 {{ format_argument(item_value) }}
-									w.At(67, 48, runtime.StmtPrint)
+									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
 									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -275,123 +233,102 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("}")
 					}
 				}
-				// gemma4.jinja:74 {%- if add_comma %}
-				w.At(74, 13, runtime.StmtIf)
+				// gemma4.jinja:74:13 {%- if add_comma %}
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
-					// gemma4.jinja:74 {%- else -%}
-					// gemma4.jinja:74 {%- set add_comma = true -%}
-					w.At(74, 46, runtime.StmtSet)
+					// gemma4.jinja:74:37 {%- else -%}
+					// gemma4.jinja:74:46 {%- set add_comma = true -%}
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:75 {{ value['type'] | upper }}
-				w.At(75, 23, runtime.StmtPrint)
+				// gemma4.jinja:75:23 {{ value['type'] | upper }}
 				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
-	// gemma4.jinja:79 {%- macro format_function_declaration(tool_data) -%}
+	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
 		var params runtime.Value
 		var responseDeclaration runtime.Value
 		w.WriteString("declaration:")
-		// gemma4.jinja:80 {{- tool_data['function']['name'] -}}
-		w.At(80, 17, runtime.StmtPrint)
+		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := toolData.ItemStr("function")
 		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
-		// gemma4.jinja:80 {{- tool_data['function']['description'] -}}
-		w.At(80, 72, runtime.StmtPrint)
+		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
 		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
-		// gemma4.jinja:81 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(81, 5, runtime.StmtSet)
+		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 		params = toolDataFunction.ItemStr("parameters")
-		// gemma4.jinja:82 {%- if params -%}
-		w.At(82, 5, runtime.StmtIf)
+		// gemma4.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
-			// gemma4.jinja:84 {%- if params['properties'] -%}
-			w.At(84, 9, runtime.StmtIf)
+			// gemma4.jinja:84:9 {%- if params['properties'] -%}
 			paramsProperties := params.ItemStr("properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
-				// gemma4.jinja:85 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(85, 26, runtime.StmtPrint)
+				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 				w.Write(w.Capture(func() {
 					formatParameters(paramsProperties, params.ItemStr("required"))
 				}))
 				w.WriteString("},")
 			}
-			// gemma4.jinja:87 {%- if params['required'] -%}
-			w.At(87, 9, runtime.StmtIf)
+			// gemma4.jinja:87:9 {%- if params['required'] -%}
 			paramsRequired := params.ItemStr("required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
-				// gemma4.jinja:89 {%- for item in params['required'] -%}
-				w.At(89, 13, runtime.StmtFor)
+				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
 				items3 := runtime.Iterate(w, paramsRequired)
 				for i5 := range items3 {
 					item3 := items3[i5]
 					w.WriteString("<|\"|>")
-					// gemma4.jinja:90 {{- item -}}
-					w.At(90, 22, runtime.StmtPrint)
+					// gemma4.jinja:90:22 {{- item -}}
 					w.Write(item3)
 					w.WriteString("<|\"|>")
-					// gemma4.jinja:91 {{- ',' if not loop.last -}}
-					w.At(91, 17, runtime.StmtPrint)
+					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
 				}
 				w.WriteString("],")
 			}
-			// gemma4.jinja:95 {%- if params['type'] -%}
-			w.At(95, 9, runtime.StmtIf)
+			// gemma4.jinja:95:9 {%- if params['type'] -%}
 			paramsType := params.ItemStr("type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:96 {{- params['type'] | upper -}}
-				w.At(96, 23, runtime.StmtPrint)
+				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
 				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
-		// gemma4.jinja:99 {%- if 'response' in tool_data['function'] -%}
-		w.At(99, 5, runtime.StmtIf)
+		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
 		if runtime.In(runtime.Str("response"), toolDataFunction) {
-			// gemma4.jinja:100 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(100, 9, runtime.StmtSet)
+			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
-			// gemma4.jinja:102 {%- if response_declaration['description'] -%}
-			w.At(102, 9, runtime.StmtIf)
+			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
 			responseDeclarationDescription := responseDeclaration.ItemStr("description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
-				// gemma4.jinja:103 {{- response_declaration['description'] -}}
-				w.At(103, 30, runtime.StmtPrint)
+				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
 				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
-			// gemma4.jinja:105 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(105, 9, runtime.StmtIf)
+			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
 			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:106 {{- response_declaration['type'] | upper -}}
-				w.At(106, 23, runtime.StmtPrint)
+				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
 				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
-	// gemma4.jinja:111 {%- macro format_argument(argument, escape_keys=True) -%}
+	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
 	var formatArgument func(runtime.Value, runtime.Value)
 	formatArgument = func(argument, escapeKeys runtime.Value) {
 		argument = runtime.Param(argument, "argument")
@@ -399,89 +336,74 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			escapeKeys = runtime.Bool(true)
 		}
 		var ns3 runtime.Value
-		// gemma4.jinja:112 {%- if argument is string -%}
-		w.At(112, 5, runtime.StmtIf)
+		// gemma4.jinja:112:5 {%- if argument is string -%}
 		if runtime.IsString(argument, nil, nil) {
-			// gemma4.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(113, 9, runtime.StmtPrint)
+			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if w.At(114, 9, runtime.StmtIf); runtime.IsBoolean(argument, nil, nil) {
-			// gemma4.jinja:114 {%- elif argument is boolean -%}
-			// gemma4.jinja:115 {{- 'true' if argument else 'false' -}}
-			w.At(115, 9, runtime.StmtPrint)
+		} else if runtime.IsBoolean(argument, nil, nil) {
+			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
+			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
 				w.WriteString("false")
 			}
-		} else if w.At(116, 9, runtime.StmtIf); runtime.IsMapping(argument, nil, nil) {
-			// gemma4.jinja:116 {%- elif argument is mapping -%}
+		} else if runtime.IsMapping(argument, nil, nil) {
+			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
-			// gemma4.jinja:118 {%- set ns = namespace(found_first=false) -%}
-			w.At(118, 9, runtime.StmtSet)
+			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-			// gemma4.jinja:119 {%- for key, value in argument | dictsort -%}
-			w.At(119, 9, runtime.StmtFor)
+			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
 			for i6 := range w.Count(len(keys3)) {
 				key2 := keys3[i6]
 				value2 := values3[i6]
-				// gemma4.jinja:120 {%- if ns.found_first %}
-				w.At(120, 13, runtime.StmtIf)
+				// gemma4.jinja:120:13 {%- if ns.found_first %}
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
-				// gemma4.jinja:121 {%- set ns.found_first = true -%}
-				w.At(121, 13, runtime.StmtSet)
+				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
-				// gemma4.jinja:122 {%- if escape_keys -%}
-				w.At(122, 13, runtime.StmtIf)
+				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
-					// gemma4.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(123, 17, runtime.StmtPrint)
+					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
-					// gemma4.jinja:124 {%- else -%}
-					// gemma4.jinja:125 {{- key -}}
-					w.At(125, 17, runtime.StmtPrint)
+					// gemma4.jinja:124:17 {%- else -%}
+					// gemma4.jinja:125:17 {{- key -}}
 					w.Write(key2)
 				}
 				w.WriteString(":")
-				// gemma4.jinja:127 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(127, 14, runtime.StmtPrint)
+				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(value2, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if w.At(130, 9, runtime.StmtIf); runtime.IsSequence(argument, nil, nil) {
-			// gemma4.jinja:130 {%- elif argument is sequence -%}
+		} else if runtime.IsSequence(argument, nil, nil) {
+			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
-			// gemma4.jinja:132 {%- for item in argument -%}
-			w.At(132, 9, runtime.StmtFor)
+			// gemma4.jinja:132:9 {%- for item in argument -%}
 			items4 := runtime.Iterate(w, argument)
 			for i7 := range items4 {
 				item4 := items4[i7]
-				// gemma4.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(133, 13, runtime.StmtPrint)
+				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(item4, escapeKeys)
 				}))
-				// gemma4.jinja:134 {%- if not loop.last %}
-				w.At(134, 13, runtime.StmtIf)
+				// gemma4.jinja:134:13 {%- if not loop.last %}
 				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("]")
 		} else {
-			// gemma4.jinja:137 {%- else -%}
-			// gemma4.jinja:138 {{- argument -}}
-			w.At(138, 9, runtime.StmtPrint)
+			// gemma4.jinja:137:9 {%- else -%}
+			// gemma4.jinja:138:9 {{- argument -}}
 			w.Write(argument)
 		}
 	}
@@ -491,207 +413,162 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		formatArgument(args[0], args[1])
 	})
-	// gemma4.jinja:141 {%- macro strip_thinking(text) -%}
+	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
 		var ns4 runtime.Value
-		// gemma4.jinja:142 {%- set ns = namespace(result='') -%}
-		w.At(142, 5, runtime.StmtSet)
+		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
-		// gemma4.jinja:143 {%- for part in text.split('<channel|>') -%}
-		w.At(143, 5, runtime.StmtFor)
+		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
-			// gemma4.jinja:144 {%- if '<|channel>' in part -%}
-			w.At(144, 9, runtime.StmtIf)
+			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
-				// gemma4.jinja:145 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(145, 13, runtime.StmtSet)
+				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
-				// gemma4.jinja:146 {%- else -%}
-				// gemma4.jinja:147 {%- set ns.result = ns.result + part -%}
-				w.At(147, 13, runtime.StmtSet)
+				// gemma4.jinja:146:13 {%- else -%}
+				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
-		// gemma4.jinja:150 {{- ns.result | trim -}}
-		w.At(150, 5, runtime.StmtPrint)
+		// gemma4.jinja:150:5 {{- ns.result | trim -}}
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	}
-	// gemma4.jinja:153 {%- set ns = namespace(prev_message_type=None) -%}
-	w.At(153, 1, runtime.StmtSet)
+	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
-	// gemma4.jinja:154 {%- set loop_messages = messages -%}
-	w.At(154, 1, runtime.StmtSet)
+	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
-	// gemma4.jinja:155 {{ bos_token }}
-	w.At(155, 1, runtime.StmtPrint)
+	// gemma4.jinja:155:1 {{ bos_token }}
 	w.Write(bosToken)
-	// gemma4.jinja:157 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(157, 1, runtime.StmtIf)
+	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
-		// gemma4.jinja:161 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(161, 5, runtime.StmtIf)
+		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
-			// gemma4.jinja:163 {%- set ns.prev_message_type = 'think' -%}
-			w.At(163, 9, runtime.StmtSet)
+			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
-		// gemma4.jinja:166 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(166, 5, runtime.StmtIf)
+		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := messages.ItemInt(0)
 		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
-			// gemma4.jinja:167 {{- messages[0]['content'] | trim -}}
-			w.At(167, 9, runtime.StmtPrint)
+			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
-			// gemma4.jinja:168 {%- set loop_messages = messages[1:] -%}
-			w.At(168, 9, runtime.StmtSet)
+			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
-		// gemma4.jinja:171 {%- if tools -%}
-		w.At(171, 5, runtime.StmtIf)
+		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
-			// gemma4.jinja:172 {%- for tool in tools %}
-			w.At(172, 9, runtime.StmtFor)
+			// gemma4.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
-				// gemma4.jinja:174 {{- format_function_declaration(tool) | trim -}}
-				w.At(174, 13, runtime.StmtPrint)
+				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
 				w.Write(runtime.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
-			// gemma4.jinja:177 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(177, 9, runtime.StmtSet)
+			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
-	// gemma4.jinja:184 {%- for message in loop_messages -%}
-	w.At(184, 1, runtime.StmtFor)
+	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		var role runtime.Value
-		// gemma4.jinja:185 {%- set ns.prev_message_type = None -%}
-		w.At(185, 5, runtime.StmtSet)
+		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
-		// gemma4.jinja:186 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		w.At(186, 5, runtime.StmtSet)
+		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			role = runtime.Str("model")
 		} else {
 			role = messageRole
 		}
-		// gemma4.jinja:187 {{- '<|turn>' + role + '\n' }}
-		w.At(187, 9, runtime.StmtPrint)
+		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
 		w.WriteString("<|turn>")
 		w.WriteStr(role)
 		w.WriteString("\n")
-		// gemma4.jinja:189 {%- if message['tool_calls'] -%}
-		w.At(189, 13, runtime.StmtIf)
+		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := message.ItemStr("tool_calls")
 		if messageToolCalls.Truthy() {
-			// gemma4.jinja:190 {%- for tool_call in message['tool_calls'] -%}
-			w.At(190, 17, runtime.StmtFor)
+			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 				var function runtime.Value
-				// gemma4.jinja:191 {%- set function = tool_call['function'] -%}
-				w.At(191, 21, runtime.StmtSet)
+				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
 				function = toolCall.ItemStr("function")
-				// gemma4.jinja:192 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.At(192, 21, runtime.StmtPrint)
+				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
 				w.WriteStr(function.ItemStr("name"))
 				w.WriteString("{")
-				// gemma4.jinja:193 {%- if function['arguments'] is mapping -%}
-				w.At(193, 21, runtime.StmtIf)
+				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := function.ItemStr("arguments")
 				if runtime.IsMapping(functionArguments, nil, nil) {
-					// gemma4.jinja:194 {%- set ns_args = namespace(found_first=false) -%}
-					w.At(194, 25, runtime.StmtSet)
+					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
-					// gemma4.jinja:195 {%- for key, value in function['arguments'] | dictsort -%}
-					w.At(195, 25, runtime.StmtFor)
+					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
 					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
 					for i8 := range w.Count(len(keys4)) {
 						key3 := keys4[i8]
 						value3 := values4[i8]
-						// gemma4.jinja:196 {%- if ns_args.found_first %}
-						w.At(196, 29, runtime.StmtIf)
+						// gemma4.jinja:196:29 {%- if ns_args.found_first %}
 						if nsArgsFoundFirst {
 							w.WriteString(",")
 						}
-						// gemma4.jinja:197 {%- set ns_args.found_first = true -%}
-						w.At(197, 29, runtime.StmtSet)
+						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
-						// gemma4.jinja:198 {{- key -}}
-						w.At(198, 29, runtime.StmtPrint)
+						// gemma4.jinja:198:29 {{- key -}}
 						w.Write(key3)
 						w.WriteString(":")
-						// gemma4.jinja:198 {{- format_argument(value, escape_keys=False) -}}
-						w.At(198, 41, runtime.StmtPrint)
+						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
 							formatArgument(value3, runtime.Bool(false))
 						}))
 					}
-				} else if w.At(200, 25, runtime.StmtIf); runtime.IsString(functionArguments, nil, nil) {
-					// gemma4.jinja:200 {%- elif function['arguments'] is string -%}
-					// gemma4.jinja:201 {{- function['arguments'] -}}
-					w.At(201, 25, runtime.StmtPrint)
+				} else if runtime.IsString(functionArguments, nil, nil) {
+					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
+					// gemma4.jinja:201:25 {{- function['arguments'] -}}
 					w.Write(functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
-			// gemma4.jinja:205 {%- set ns.prev_message_type = 'tool_call' -%}
-			w.At(205, 17, runtime.StmtSet)
+			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
-		// gemma4.jinja:208 {%- if message['tool_responses'] -%}
-		w.At(208, 13, runtime.StmtIf)
+		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := message.ItemStr("tool_responses")
 		if messageToolResponses.Truthy() {
-			// gemma4.jinja:210 {%- for tool_response in message['tool_responses'] -%}
-			w.At(210, 17, runtime.StmtFor)
+			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
 			for _, toolResponse := range runtime.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
-				// gemma4.jinja:212 {%- if tool_response['response'] is mapping -%}
-				w.At(212, 21, runtime.StmtIf)
+				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := toolResponse.ItemStr("response")
 				if runtime.IsMapping(toolResponseResponse, nil, nil) {
-					// gemma4.jinja:213 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.At(213, 25, runtime.StmtPrint)
+					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{")
-					// gemma4.jinja:214 {%- for key, value in tool_response['response'] | dictsort -%}
-					w.At(214, 25, runtime.StmtFor)
+					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys5, values5 := runtime.DictsortPairs(toolResponseResponse, nil, nil)
 					for i9 := range w.Count(len(keys5)) {
 						key4 := keys5[i9]
 						value4 := values5[i9]
-						// gemma4.jinja:215 {{- key -}}
-						w.At(215, 29, runtime.StmtPrint)
+						// gemma4.jinja:215:29 {{- key -}}
 						w.Write(key4)
 						w.WriteString(":")
-						// gemma4.jinja:215 {{- format_argument(value, escape_keys=False) -}}
-						w.At(215, 41, runtime.StmtPrint)
+						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
 							formatArgument(value4, runtime.Bool(false))
 						}))
-						// gemma4.jinja:216 {%- if not loop.last %}
-						w.At(216, 29, runtime.StmtIf)
+						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i9 == len(keys5)-1) {
 							w.WriteString(",")
 						}
 					}
 					w.WriteString("}")
 				} else {
-					// gemma4.jinja:219 {%- else -%}
-					// gemma4.jinja:220 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.At(220, 25, runtime.StmtPrint)
+					// gemma4.jinja:219:25 {%- else -%}
+					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{value:")
@@ -702,86 +579,232 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<tool_response|>")
 			}
-			// gemma4.jinja:224 {%- set ns.prev_message_type = 'tool_response' -%}
-			w.At(224, 17, runtime.StmtSet)
+			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
-		// gemma4.jinja:227 {%- if message['content'] is string -%}
-		w.At(227, 13, runtime.StmtIf)
+		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := message.ItemStr("content")
 		if runtime.IsString(messageContent, nil, nil) {
-			// gemma4.jinja:228 {%- if role == 'model' -%}
-			w.At(228, 17, runtime.StmtIf)
+			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if runtime.EqStr(role, "model") {
-				// gemma4.jinja:229 {{- strip_thinking(message['content']) -}}
-				w.At(229, 21, runtime.StmtPrint)
+				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
 				stripThinking(messageContent)
 			} else {
-				// gemma4.jinja:230 {%- else -%}
-				// gemma4.jinja:231 {{- message['content'] | trim -}}
-				w.At(231, 21, runtime.StmtPrint)
+				// gemma4.jinja:230:21 {%- else -%}
+				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
-		} else if w.At(233, 17, runtime.StmtIf); runtime.IsSequence(messageContent, nil, nil) {
-			// gemma4.jinja:233 {%- elif message['content'] is sequence -%}
-			// gemma4.jinja:234 {%- for item in message['content'] -%}
-			w.At(234, 17, runtime.StmtFor)
+		} else if runtime.IsSequence(messageContent, nil, nil) {
+			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
+			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
 			for _, item5 := range runtime.Iterate(w, messageContent) {
-				// gemma4.jinja:235 {%- if item['type'] == 'text' -%}
-				w.At(235, 21, runtime.StmtIf)
+				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
 				item5Type := item5.ItemStr("type")
 				if runtime.EqStr(item5Type, "text") {
-					// gemma4.jinja:236 {%- if role == 'model' -%}
-					w.At(236, 25, runtime.StmtIf)
+					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if runtime.EqStr(role, "model") {
-						// gemma4.jinja:237 {{- strip_thinking(item['text']) -}}
-						w.At(237, 29, runtime.StmtPrint)
+						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
 						stripThinking(item5.ItemStr("text"))
 					} else {
-						// gemma4.jinja:238 {%- else -%}
-						// gemma4.jinja:239 {{- item['text'] | trim -}}
-						w.At(239, 29, runtime.StmtPrint)
+						// gemma4.jinja:238:29 {%- else -%}
+						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 					}
-				} else if w.At(241, 25, runtime.StmtIf); runtime.EqStr(item5Type, "image") {
-					// gemma4.jinja:241 {%- elif item['type'] == 'image' -%}
+				} else if runtime.EqStr(item5Type, "image") {
+					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
-					// gemma4.jinja:243 {%- set ns.prev_message_type = 'image' -%}
-					w.At(243, 25, runtime.StmtSet)
+					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if w.At(244, 25, runtime.StmtIf); runtime.EqStr(item5Type, "audio") {
-					// gemma4.jinja:244 {%- elif item['type'] == 'audio' -%}
+				} else if runtime.EqStr(item5Type, "audio") {
+					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
-					// gemma4.jinja:246 {%- set ns.prev_message_type = 'audio' -%}
-					w.At(246, 25, runtime.StmtSet)
+					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if w.At(247, 25, runtime.StmtIf); runtime.EqStr(item5Type, "video") {
-					// gemma4.jinja:247 {%- elif item['type'] == 'video' -%}
+				} else if runtime.EqStr(item5Type, "video") {
+					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
-					// gemma4.jinja:249 {%- set ns.prev_message_type = 'video' -%}
-					w.At(249, 25, runtime.StmtSet)
+					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
 			}
 		}
-		// gemma4.jinja:254 {%- if not (message['tool_responses'] and not message['content']) -%}
-		w.At(254, 9, runtime.StmtIf)
+		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
 		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
-	// gemma4.jinja:259 {%- if add_generation_prompt -%}
-	w.At(259, 1, runtime.StmtIf)
+	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// gemma4.jinja:260 {%- if ns.prev_message_type != 'tool_response' -%}
-		w.At(260, 5, runtime.StmtIf)
+		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
 		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
-		// gemma4.jinja:263 {%- if not enable_thinking | default(false) -%}
-		w.At(263, 5, runtime.StmtIf)
+		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
 		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
+}
+
+// spansGemma4 is the position table of gemma4.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGemma4 = []runtime.Span{
+	{From: 55, To: 250, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
+	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
+	{From: 65, To: 249, Line: 4, Col: 5, Construct: "for"},
+	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
+	{From: 74, To: 248, Line: 6, Col: 9, Construct: "if"},
+	{From: 76, To: 78, Line: 7, Col: 13, Construct: "if"},
+	{From: 80, To: 80, Line: 8, Col: 13, Construct: "set"},
+	{From: 82, To: 83, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 85, To: 93, Line: 10, Col: 13, Construct: "if"},
+	{From: 89, To: 90, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 12, Col: 17, Construct: "set"},
+	{From: 95, To: 105, Line: 14, Col: 13, Construct: "if"},
+	{From: 97, To: 104, Line: 15, Col: 17, Construct: "if"},
+	{From: 102, To: 102, Line: 15, Col: 50, Construct: "set"},
+	{From: 107, To: 235, Line: 18, Col: 13, Construct: "if"},
+	{From: 110, To: 123, Line: 19, Col: 17, Construct: "if"},
+	{From: 113, To: 120, Line: 20, Col: 21, Construct: "if"},
+	{From: 118, To: 118, Line: 20, Col: 54, Construct: "set"},
+	{From: 122, To: 122, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 124, To: 235, Line: 23, Col: 17, Construct: "if"},
+	{From: 128, To: 141, Line: 25, Col: 17, Construct: "if"},
+	{From: 131, To: 133, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 134, To: 140, Line: 27, Col: 21, Construct: "if"},
+	{From: 137, To: 139, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 143, To: 160, Line: 31, Col: 17, Construct: "if"},
+	{From: 147, To: 159, Line: 33, Col: 21, Construct: "for"},
+	{From: 152, To: 153, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 155, To: 157, Line: 35, Col: 25, Construct: "if"},
+	{From: 161, To: 235, Line: 39, Col: 17, Construct: "if"},
+	{From: 164, To: 234, Line: 40, Col: 17, Construct: "if"},
+	{From: 168, To: 168, Line: 42, Col: 21, Construct: "set"},
+	{From: 170, To: 233, Line: 43, Col: 21, Construct: "for"},
+	{From: 175, To: 231, Line: 44, Col: 25, Construct: "if"},
+	{From: 177, To: 179, Line: 45, Col: 29, Construct: "if"},
+	{From: 181, To: 181, Line: 46, Col: 29, Construct: "set"},
+	{From: 183, To: 230, Line: 47, Col: 29, Construct: "if"},
+	{From: 186, To: 192, Line: 49, Col: 33, Construct: "if"},
+	{From: 188, To: 190, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 193, To: 230, Line: 53, Col: 33, Construct: "if"},
+	{From: 197, To: 209, Line: 55, Col: 33, Construct: "for"},
+	{From: 202, To: 203, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 205, To: 207, Line: 57, Col: 37, Construct: "if"},
+	{From: 210, To: 230, Line: 60, Col: 33, Construct: "if"},
+	{From: 213, To: 222, Line: 61, Col: 33, Construct: "if"},
+	{From: 216, To: 216, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 226, To: 227, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 237, To: 244, Line: 74, Col: 13, Construct: "if"},
+	{From: 242, To: 242, Line: 74, Col: 46, Construct: "set"},
+	{From: 246, To: 247, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 252, To: 330, Line: 79, Col: 1, Construct: "macro"},
+	{From: 258, To: 260, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 262, To: 263, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 265, To: 265, Line: 81, Col: 5, Construct: "set"},
+	{From: 267, To: 306, Line: 82, Col: 5, Construct: "if"},
+	{From: 270, To: 278, Line: 84, Col: 9, Construct: "if"},
+	{From: 274, To: 277, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 280, To: 297, Line: 87, Col: 9, Construct: "if"},
+	{From: 284, To: 296, Line: 89, Col: 13, Construct: "for"},
+	{From: 289, To: 290, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 299, To: 305, Line: 95, Col: 9, Construct: "if"},
+	{From: 303, To: 304, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 308, To: 329, Line: 99, Col: 5, Construct: "if"},
+	{From: 310, To: 311, Line: 100, Col: 9, Construct: "set"},
+	{From: 313, To: 319, Line: 102, Col: 9, Construct: "if"},
+	{From: 317, To: 318, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 321, To: 327, Line: 105, Col: 9, Construct: "if"},
+	{From: 325, To: 326, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 332, To: 415, Line: 111, Col: 1, Construct: "macro"},
+	{From: 340, To: 408, Line: 112, Col: 5, Construct: "if"},
+	{From: 342, To: 344, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 345, To: 408, Line: 114, Col: 9, Construct: "if"},
+	{From: 348, To: 352, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 353, To: 408, Line: 116, Col: 9, Construct: "if"},
+	{From: 357, To: 357, Line: 118, Col: 9, Construct: "set"},
+	{From: 359, To: 386, Line: 119, Col: 9, Construct: "for"},
+	{From: 364, To: 366, Line: 120, Col: 13, Construct: "if"},
+	{From: 368, To: 368, Line: 121, Col: 13, Construct: "set"},
+	{From: 370, To: 380, Line: 122, Col: 13, Construct: "if"},
+	{From: 372, To: 374, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 378, To: 378, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 382, To: 384, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 387, To: 408, Line: 130, Col: 9, Construct: "if"},
+	{From: 391, To: 403, Line: 132, Col: 9, Construct: "for"},
+	{From: 395, To: 397, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 399, To: 401, Line: 134, Col: 13, Construct: "if"},
+	{From: 407, To: 407, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 417, To: 436, Line: 141, Col: 1, Construct: "macro"},
+	{From: 421, To: 421, Line: 142, Col: 5, Construct: "set"},
+	{From: 423, To: 433, Line: 143, Col: 5, Construct: "for"},
+	{From: 425, To: 432, Line: 144, Col: 9, Construct: "if"},
+	{From: 427, To: 427, Line: 145, Col: 13, Construct: "set"},
+	{From: 431, To: 431, Line: 147, Col: 13, Construct: "set"},
+	{From: 435, To: 435, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 153, Col: 1, Construct: "set"},
+	{From: 440, To: 440, Line: 154, Col: 1, Construct: "set"},
+	{From: 442, To: 442, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 444, To: 475, Line: 157, Col: 1, Construct: "if"},
+	{From: 447, To: 451, Line: 161, Col: 5, Construct: "if"},
+	{From: 450, To: 450, Line: 163, Col: 9, Construct: "set"},
+	{From: 453, To: 459, Line: 166, Col: 5, Construct: "if"},
+	{From: 456, To: 456, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 458, To: 458, Line: 168, Col: 9, Construct: "set"},
+	{From: 461, To: 474, Line: 171, Col: 5, Construct: "if"},
+	{From: 463, To: 470, Line: 172, Col: 9, Construct: "for"},
+	{From: 466, To: 469, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 177, Col: 9, Construct: "set"},
+	{From: 477, To: 635, Line: 184, Col: 1, Construct: "for"},
+	{From: 480, To: 480, Line: 185, Col: 5, Construct: "set"},
+	{From: 482, To: 487, Line: 186, Col: 5, Construct: "set"},
+	{From: 489, To: 491, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 493, To: 537, Line: 189, Col: 13, Construct: "if"},
+	{From: 496, To: 534, Line: 190, Col: 17, Construct: "for"},
+	{From: 499, To: 499, Line: 191, Col: 21, Construct: "set"},
+	{From: 501, To: 503, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 505, To: 533, Line: 193, Col: 21, Construct: "if"},
+	{From: 508, To: 508, Line: 194, Col: 25, Construct: "set"},
+	{From: 510, To: 527, Line: 195, Col: 25, Construct: "for"},
+	{From: 515, To: 517, Line: 196, Col: 29, Construct: "if"},
+	{From: 519, To: 519, Line: 197, Col: 29, Construct: "set"},
+	{From: 521, To: 522, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 524, To: 526, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 528, To: 532, Line: 200, Col: 25, Construct: "if"},
+	{From: 531, To: 531, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 536, To: 536, Line: 205, Col: 17, Construct: "set"},
+	{From: 539, To: 584, Line: 208, Col: 13, Construct: "if"},
+	{From: 542, To: 581, Line: 210, Col: 17, Construct: "for"},
+	{From: 545, To: 580, Line: 212, Col: 21, Construct: "if"},
+	{From: 548, To: 550, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 552, To: 568, Line: 214, Col: 25, Construct: "for"},
+	{From: 557, To: 558, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 560, To: 562, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 564, To: 566, Line: 216, Col: 29, Construct: "if"},
+	{From: 572, To: 578, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 583, To: 583, Line: 224, Col: 17, Construct: "set"},
+	{From: 586, To: 630, Line: 227, Col: 13, Construct: "if"},
+	{From: 589, To: 596, Line: 228, Col: 17, Construct: "if"},
+	{From: 591, To: 591, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 595, To: 595, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 597, To: 630, Line: 233, Col: 17, Construct: "if"},
+	{From: 600, To: 629, Line: 234, Col: 17, Construct: "for"},
+	{From: 602, To: 628, Line: 235, Col: 21, Construct: "if"},
+	{From: 605, To: 612, Line: 236, Col: 25, Construct: "if"},
+	{From: 607, To: 607, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 611, To: 611, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 613, To: 628, Line: 241, Col: 25, Construct: "if"},
+	{From: 617, To: 617, Line: 243, Col: 25, Construct: "set"},
+	{From: 618, To: 628, Line: 244, Col: 25, Construct: "if"},
+	{From: 622, To: 622, Line: 246, Col: 25, Construct: "set"},
+	{From: 623, To: 628, Line: 247, Col: 25, Construct: "if"},
+	{From: 627, To: 627, Line: 249, Col: 25, Construct: "set"},
+	{From: 632, To: 634, Line: 254, Col: 9, Construct: "if"},
+	{From: 637, To: 646, Line: 259, Col: 1, Construct: "if"},
+	{From: 639, To: 641, Line: 260, Col: 5, Construct: "if"},
+	{From: 643, To: 645, Line: 263, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var Gigachat = &runtime.Template{
 	Name:   "gigachat",
 	Origin: "builtin/gigachat.jinja",
 	SHA256: "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
+	Spans:  spansGigachat,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,33 +45,40 @@ var _ interface {
 func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
-	// gigachat.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// gigachat.jinja:14:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// gigachat.jinja:15 {%- if loop.first and message['role'] == 'system' %}
-		w.At(15, 1, runtime.StmtIf)
+		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
-			// gigachat.jinja:16 {{- message['content'] + '<|message_sep|>' }}
-			w.At(16, 1, runtime.StmtPrint)
+			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
-		} else if w.At(17, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "user") {
-			// gigachat.jinja:17 {%- elif message['role'] == 'user' %}
-			// gigachat.jinja:18 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.At(18, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
+			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("user<|role_sep|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if w.At(20, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "assistant") {
-			// gigachat.jinja:20 {%- elif message['role'] == 'assistant' %}
-			// gigachat.jinja:21 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.At(21, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
+			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("assistant<|role_sep|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|message_sep|>")
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
+}
+
+// spansGigachat is the position table of gigachat.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGigachat = []runtime.Span{
+	{From: 49, To: 71, Line: 14, Col: 1, Construct: "for"},
+	{From: 53, To: 69, Line: 15, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 69, Line: 17, Col: 5, Construct: "if"},
+	{From: 59, To: 62, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 69, Line: 20, Col: 5, Construct: "if"},
+	{From: 66, To: 68, Line: 21, Col: 1, Construct: "{{ }}"},
 }

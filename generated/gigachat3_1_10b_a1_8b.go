@@ -32,6 +32,7 @@ var GigaChat3110BA18B = &runtime.Template{
 	Name:   "GigaChat3.1-10B-A1.8B",
 	Origin: "llama.cpp/GigaChat3.1-10B-A1.8B.jinja",
 	SHA256: "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
+	Spans:  spansGigaChat3110BA18B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,7 +50,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	var toolsContent runtime.Value
-	// GigaChat3.1-10B-A1.8B.jinja:6 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	// GigaChat3.1-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
 	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
 		schema = runtime.Param(schema, "schema")
@@ -64,211 +65,168 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		var additionalPropsType runtime.Value
 		var additionalTypeStr runtime.Value
 		var ns runtime.Value
-		// GigaChat3.1-10B-A1.8B.jinja:7 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		w.At(7, 2, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
-		// GigaChat3.1-10B-A1.8B.jinja:8 {%- set ty = schema.get("type") -%}
-		w.At(8, 2, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
-		// GigaChat3.1-10B-A1.8B.jinja:11 {%- if ty == "object" -%}
-		w.At(11, 2, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if runtime.EqStr(ty, "object") {
 			w.WriteString("{\n")
-			// GigaChat3.1-10B-A1.8B.jinja:15 {%- set props = schema.get("properties", {}) -%}
-			w.At(15, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
 			props = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
-			// GigaChat3.1-10B-A1.8B.jinja:16 {%- set required = schema.get("required", []) -%}
-			w.At(16, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
 			required = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
-			// GigaChat3.1-10B-A1.8B.jinja:17 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			w.At(17, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
 			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil))
-			// GigaChat3.1-10B-A1.8B.jinja:18 {%- set additional_props_type = none -%}
-			w.At(18, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = runtime.None()
-			// GigaChat3.1-10B-A1.8B.jinja:19 {%- if has_additional_props -%}
-			w.At(19, 3, runtime.StmtIf)
+			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:20 {%- if schema.additionalProperties == true -%}
-				w.At(20, 4, runtime.StmtIf)
+				// GigaChat3.1-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
 				schemaAdditionalProperties := schema.Attr("additionalProperties")
 				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
-					// GigaChat3.1-10B-A1.8B.jinja:21 {%- set additional_props_type = {'type': 'any'} -%}
-					w.At(21, 5, runtime.StmtSet)
+					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if w.At(22, 8, runtime.StmtIf); runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
-					// GigaChat3.1-10B-A1.8B.jinja:22 {%- elif schema.additionalProperties is mapping -%}
-					// GigaChat3.1-10B-A1.8B.jinja:23 {%- set additional_props_type = schema.additionalProperties -%}
-					w.At(23, 5, runtime.StmtSet)
+				} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+					// GigaChat3.1-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
+					// GigaChat3.1-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
 				}
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:27 {%- for key, val in props.items() -%}
-			w.At(27, 3, runtime.StmtFor)
+			// GigaChat3.1-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
 			keys, values := runtime.DictItems(props)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				val := values[i]
 				var typeStr runtime.Value
 				var default2 runtime.Value
-				// GigaChat3.1-10B-A1.8B.jinja:29 {%- if "description" in val -%}
-				w.At(29, 4, runtime.StmtIf)
+				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if runtime.In(runtime.Str("description"), val) {
-					// GigaChat3.1-10B-A1.8B.jinja:30 {%- for line in val['description'].split('\n') -%}
-					w.At(30, 5, runtime.StmtFor)
+					// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
 					for _, line := range runtime.Iterate(w, runtime.CallMethod(val.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
-						// GigaChat3.1-10B-A1.8B.jinja:31 {%- if line.strip() -%}
-						w.At(31, 6, runtime.StmtIf)
+						// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 						if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
-							// GigaChat3.1-10B-A1.8B.jinja:32 {{- indent + '// ' + line + '\n' -}}
-							w.At(32, 7, runtime.StmtPrint)
+							// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
 							w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 						}
 					}
 				}
-				// GigaChat3.1-10B-A1.8B.jinja:38 {%- for add_key, add_val in val.items() -%}
-				w.At(38, 4, runtime.StmtFor)
+				// GigaChat3.1-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
 				keys2, values2 := runtime.DictItems(val)
 				for i2 := range w.Count(len(keys2)) {
 					addKey := keys2[i2]
 					addVal := values2[i2]
-					// GigaChat3.1-10B-A1.8B.jinja:39 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					w.At(39, 5, runtime.StmtIf)
+					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					if runtime.In(addKey, ADDITIONALJSONKEYS) {
-						// GigaChat3.1-10B-A1.8B.jinja:40 {%- if add_val is string -%}
-						w.At(40, 6, runtime.StmtIf)
+						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if runtime.IsString(addVal, nil, nil) {
-							// GigaChat3.1-10B-A1.8B.jinja:41 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.At(41, 7, runtime.StmtPrint)
+							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
-							// GigaChat3.1-10B-A1.8B.jinja:42 {%- else -%}
-							// GigaChat3.1-10B-A1.8B.jinja:43 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.At(43, 7, runtime.StmtPrint)
+							// GigaChat3.1-10B-A1.8B.jinja:42:10 {%- else -%}
+							// GigaChat3.1-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
 				}
-				// GigaChat3.1-10B-A1.8B.jinja:49 {%- set type_str = json_schema_to_typescript(
-				w.At(49, 13, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
 				typeStr = w.Capture(func() {
 					jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Str("  ")))
 				})
-				// GigaChat3.1-10B-A1.8B.jinja:54 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				w.At(54, 4, runtime.StmtPrint)
+				// GigaChat3.1-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 				w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 					return runtime.Str("")
 				}, func() runtime.Value {
 					return runtime.Str("?")
 				}), runtime.Str(": "), typeStr, runtime.Str(","))
-				// GigaChat3.1-10B-A1.8B.jinja:56 {%- if "default" in val or "defalut_value" in val -%}
-				w.At(56, 4, runtime.StmtIf)
+				// GigaChat3.1-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
 				if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
-					// GigaChat3.1-10B-A1.8B.jinja:57 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					w.At(57, 5, runtime.StmtSet)
+					// GigaChat3.1-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
 					default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
-					// GigaChat3.1-10B-A1.8B.jinja:58 {%- if default is string -%}
-					w.At(58, 5, runtime.StmtIf)
+					// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 					if runtime.IsString(default2, nil, nil) {
-						// GigaChat3.1-10B-A1.8B.jinja:59 {{- ' // default: "' + default + '"' -}}
-						w.At(59, 6, runtime.StmtPrint)
+						// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
 						w.WriteString(" // default: \"")
 						w.WriteStr(default2)
 						w.WriteString("\"")
 					} else {
-						// GigaChat3.1-10B-A1.8B.jinja:60 {%- else -%}
-						// GigaChat3.1-10B-A1.8B.jinja:61 {{- ' // default: ' ~ default -}}
-						w.At(61, 6, runtime.StmtPrint)
+						// GigaChat3.1-10B-A1.8B.jinja:60:9 {%- else -%}
+						// GigaChat3.1-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
 						w.WriteString(" // default: ")
 						w.Write(default2)
 					}
 				}
 				w.WriteString("\n")
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:69 {%- if has_additional_props and additional_props_type is not none -%}
-			w.At(69, 3, runtime.StmtIf)
+			// GigaChat3.1-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
 			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType, nil, nil) {
-				// GigaChat3.1-10B-A1.8B.jinja:70 {%- set additional_type_str = json_schema_to_typescript(
-				w.At(70, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
 					jsonSchemaToTypescript(additionalPropsType, runtime.Add(indent, runtime.Str("  ")))
 				})
-				// GigaChat3.1-10B-A1.8B.jinja:74 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				w.At(74, 4, runtime.StmtPrint)
+				// GigaChat3.1-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
 				w.WriteAdd(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n"))
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:77 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			w.At(77, 3, runtime.StmtPrint)
+			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
 			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
-		} else if w.At(80, 6, runtime.StmtIf); runtime.EqStr(ty, "string") {
-			// GigaChat3.1-10B-A1.8B.jinja:80 {%- elif ty == "string" -%}
-			// GigaChat3.1-10B-A1.8B.jinja:81 {%- if schema.get("enum") -%}
-			w.At(81, 3, runtime.StmtIf)
+		} else if runtime.EqStr(ty, "string") {
+			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
+			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:82 {%- set ns = namespace(enum = []) -%}
-				w.At(82, 13, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
-				// GigaChat3.1-10B-A1.8B.jinja:83 {%- for en in schema['enum'] -%}
-				w.At(83, 13, runtime.StmtFor)
+				// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
-					// GigaChat3.1-10B-A1.8B.jinja:84 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					w.At(84, 17, runtime.StmtSet)
+					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 					runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
-				// GigaChat3.1-10B-A1.8B.jinja:86 {{- ns.enum | join(' | ') -}}
-				w.At(86, 4, runtime.StmtPrint)
+				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if w.At(87, 7, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
-				// GigaChat3.1-10B-A1.8B.jinja:87 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
+			} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
+				// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
-				// GigaChat3.1-10B-A1.8B.jinja:89 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:89:7 {%- else -%}
 				w.WriteString("string")
 			}
-		} else if w.At(94, 6, runtime.StmtIf); runtime.InStrs(ty, "number", "integer") {
-			// GigaChat3.1-10B-A1.8B.jinja:94 {%- elif ty in ["number", "integer"] -%}
-			// GigaChat3.1-10B-A1.8B.jinja:95 {%- if schema.get("enum") -%}
-			w.At(95, 3, runtime.StmtIf)
+		} else if runtime.InStrs(ty, "number", "integer") {
+			// GigaChat3.1-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
+			// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:96 {{- schema.enum | join(' | ') -}}
-				w.At(96, 4, runtime.StmtPrint)
+				// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
-				// GigaChat3.1-10B-A1.8B.jinja:97 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
 			}
-		} else if w.At(102, 6, runtime.StmtIf); runtime.EqStr(ty, "boolean") {
-			// GigaChat3.1-10B-A1.8B.jinja:102 {%- elif ty == "boolean" -%}
+		} else if runtime.EqStr(ty, "boolean") {
+			// GigaChat3.1-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
 			w.WriteString("boolean")
-		} else if w.At(106, 6, runtime.StmtIf); runtime.EqStr(ty, "array") {
-			// GigaChat3.1-10B-A1.8B.jinja:106 {%- elif ty == "array" -%}
-			// GigaChat3.1-10B-A1.8B.jinja:107 {%- if "items" in schema -%}
-			w.At(107, 3, runtime.StmtIf)
+		} else if runtime.EqStr(ty, "array") {
+			// GigaChat3.1-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
+			// GigaChat3.1-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
 			if runtime.In(runtime.Str("items"), schema) {
-				// GigaChat3.1-10B-A1.8B.jinja:108 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				w.At(108, 4, runtime.StmtPrint)
+				// GigaChat3.1-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
 				w.WriteAdd(w.Capture(func() {
 					jsonSchemaToTypescript(schema.ItemStr("items"), indent)
 				}), runtime.Str("[]"))
 			} else {
-				// GigaChat3.1-10B-A1.8B.jinja:109 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:109:7 {%- else -%}
 				w.WriteString("Array<any>")
 			}
 		} else {
-			// GigaChat3.1-10B-A1.8B.jinja:114 {%- else -%}
+			// GigaChat3.1-10B-A1.8B.jinja:114:6 {%- else -%}
 			w.WriteString("any")
 		}
 	}
-	// GigaChat3.1-10B-A1.8B.jinja:123 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	// GigaChat3.1-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
 	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
 		tools2 = runtime.Param(tools2, "tools")
 		var ns2 runtime.Value
-		// GigaChat3.1-10B-A1.8B.jinja:124 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		w.At(124, 2, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
-		// GigaChat3.1-10B-A1.8B.jinja:126 {%- for tool in tools -%}
-		w.At(126, 2, runtime.StmtFor)
+		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools2) {
 			var nsTool runtime.Value
 			var mainBody runtime.Value
@@ -276,227 +234,285 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			var paramType runtime.Value
 			var returnParams runtime.Value
 			var returnType runtime.Value
-			// GigaChat3.1-10B-A1.8B.jinja:127 {%- if tool.function -%}
-			w.At(127, 3, runtime.StmtIf)
+			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 			toolFunction := tool.Attr("function")
 			if toolFunction.Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:128 {%- set tool = tool.function -%}
-				w.At(128, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:131 {%- set ns_tool = namespace(content_lines=[]) -%}
-			w.At(131, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
-			// GigaChat3.1-10B-A1.8B.jinja:134 {%- if tool.get('description') -%}
-			w.At(134, 3, runtime.StmtIf)
+			// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 			if runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:135 {%- for line in tool['description'].split('\n') -%}
-				w.At(135, 4, runtime.StmtFor)
+				// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
-					// GigaChat3.1-10B-A1.8B.jinja:136 {%- if line.strip() -%}
-					w.At(136, 5, runtime.StmtIf)
+					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
-						// GigaChat3.1-10B-A1.8B.jinja:137 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						w.At(137, 6, runtime.StmtSet)
+						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
 				}
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:143 {%- set main_body = "" -%}
-			w.At(143, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
 			mainBody = runtime.Str("")
-			// GigaChat3.1-10B-A1.8B.jinja:144 {%- set params = tool.get("parameters") -%}
-			w.At(144, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
 			params = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
-			// GigaChat3.1-10B-A1.8B.jinja:145 {%- if params and params.get("properties") -%}
-			w.At(145, 3, runtime.StmtIf)
+			// GigaChat3.1-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
 			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:146 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				w.At(146, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "))
 				})
-				// GigaChat3.1-10B-A1.8B.jinja:147 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				w.At(147, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
 			} else {
-				// GigaChat3.1-10B-A1.8B.jinja:148 {%- else -%}
-				// GigaChat3.1-10B-A1.8B.jinja:149 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				w.At(149, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:153 {%- set return_params = tool.get("return_parameters") -%}
-			w.At(153, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
-			// GigaChat3.1-10B-A1.8B.jinja:154 {%- if return_params and return_params.get("properties") -%}
-			w.At(154, 3, runtime.StmtIf)
+			// GigaChat3.1-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
 			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
-				// GigaChat3.1-10B-A1.8B.jinja:155 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				w.At(155, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
 				})
-				// GigaChat3.1-10B-A1.8B.jinja:156 {%- set main_body = main_body ~ return_type -%}
-				w.At(156, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
 				mainBody = runtime.Concat(mainBody, returnType)
 			} else {
-				// GigaChat3.1-10B-A1.8B.jinja:157 {%- else -%}
-				// GigaChat3.1-10B-A1.8B.jinja:158 {%- set main_body = main_body ~ 'any' -%}
-				w.At(158, 4, runtime.StmtSet)
+				// GigaChat3.1-10B-A1.8B.jinja:157:7 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
 				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
 			}
-			// GigaChat3.1-10B-A1.8B.jinja:161 {%- set main_body = main_body ~ ';\n' -%}
-			w.At(161, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
-			// GigaChat3.1-10B-A1.8B.jinja:163 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			w.At(163, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
-			// GigaChat3.1-10B-A1.8B.jinja:166 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			w.At(166, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
 			runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:169 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		w.At(169, 2, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
-		// GigaChat3.1-10B-A1.8B.jinja:171 {{- ns.sections | join('\n') -}}
-		w.At(171, 2, runtime.StmtPrint)
+		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
 		w.Write(runtime.FilterJoin(ns2.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
-	// GigaChat3.1-10B-A1.8B.jinja:177 {%- macro render_function_call(call) -%}
+	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
 	renderFunctionCall := func(call runtime.Value) {
 		call = runtime.Param(call, "call")
 		var arguments runtime.Value
-		// GigaChat3.1-10B-A1.8B.jinja:178 {%- if call.function -%}
-		w.At(178, 5, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
 		callFunction := call.Attr("function")
 		if callFunction.Truthy() {
-			// GigaChat3.1-10B-A1.8B.jinja:179 {%- set call = call.function -%}
-			w.At(179, 9, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 			call = callFunction
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:182 {%- set arguments = call['arguments'] -%}
-		w.At(182, 5, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
 		arguments = call.ItemStr("arguments")
-		// GigaChat3.1-10B-A1.8B.jinja:183 {%- if arguments is not string -%}
-		w.At(183, 2, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
 		if !runtime.IsString(arguments, nil, nil) {
-			// GigaChat3.1-10B-A1.8B.jinja:184 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			w.At(184, 3, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:187 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
-		w.At(187, 5, runtime.StmtPrint)
+		// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
 		w.WriteString("{\"name\": \"")
 		w.Write(call.ItemStr("name"))
 		w.WriteString("\", \"arguments\": ")
 		w.Write(arguments)
 		w.WriteString("}")
 	}
-	// GigaChat3.1-10B-A1.8B.jinja:191 {%- macro render_role_message(message, role=None) -%}
+	// GigaChat3.1-10B-A1.8B.jinja:191:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role runtime.Value) {
 		message = runtime.Param(message, "message")
 		if role.IsMissing() {
 			role = runtime.None()
 		}
 		var messageContent runtime.Value
-		// GigaChat3.1-10B-A1.8B.jinja:192 {%- if not role -%}
-		w.At(192, 5, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:192:5 {%- if not role -%}
 		if !role.Truthy() {
-			// GigaChat3.1-10B-A1.8B.jinja:193 {%- set role = message["role"] -%}
-			w.At(193, 9, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:193:9 {%- set role = message["role"] -%}
 			role = message.ItemStr("role")
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:196 {%- set message_content = message['content'] or '' -%}
-		w.At(196, 5, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:196:5 {%- set message_content = message['content'] or '' -%}
 		messageContent = runtime.Or(message.ItemStr("content"), func() runtime.Value {
 			return runtime.Str("")
 		})
-		// GigaChat3.1-10B-A1.8B.jinja:197 {%- if message_content is not string -%}
-		w.At(197, 5, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
 		if !runtime.IsString(messageContent, nil, nil) {
-			// GigaChat3.1-10B-A1.8B.jinja:198 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			w.At(198, 9, runtime.StmtSet)
+			// GigaChat3.1-10B-A1.8B.jinja:198:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:201 {{- role + add_tokens.role_sep + message_content -}}
-		w.At(201, 5, runtime.StmtPrint)
+		// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
 		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent)
-		// GigaChat3.1-10B-A1.8B.jinja:203 {%- if message.tool_calls is defined and message.tool_calls -%}
-		w.At(203, 5, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
 		messageToolCalls := message.Attr("tool_calls")
 		if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
-			// GigaChat3.1-10B-A1.8B.jinja:204 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
-			w.At(204, 9, runtime.StmtPrint)
+			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 			w.WriteAdd(addTokens.Attr("function_call"), w.Capture(func() {
 				renderFunctionCall(messageToolCalls.ItemInt(0))
 			}))
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:207 {{- add_tokens.message_sep -}}
-		w.At(207, 5, runtime.StmtPrint)
+		// GigaChat3.1-10B-A1.8B.jinja:207:5 {{- add_tokens.message_sep -}}
 		w.Write(addTokens.Attr("message_sep"))
 	}
-	// GigaChat3.1-10B-A1.8B.jinja:215 {%- set add_tokens = namespace(
-	w.At(215, 1, runtime.StmtSet)
+	// GigaChat3.1-10B-A1.8B.jinja:215:1 {%- set add_tokens = namespace(
 	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("function_call", runtime.Str("<|function_call|>"))})
-	// GigaChat3.1-10B-A1.8B.jinja:223 {%- set DEVSYSTEM -%}
-	w.At(223, 1, runtime.StmtSet)
+	// GigaChat3.1-10B-A1.8B.jinja:223:1 {%- set DEVSYSTEM -%}
 	mark2 := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	DEVSYSTEM = w.Cut(mark2)
-	// GigaChat3.1-10B-A1.8B.jinja:300 {{- bos_token -}}
-	w.At(300, 1, runtime.StmtPrint)
+	// GigaChat3.1-10B-A1.8B.jinja:300:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// GigaChat3.1-10B-A1.8B.jinja:304 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	w.At(304, 1, runtime.StmtPrint)
+	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
-	// GigaChat3.1-10B-A1.8B.jinja:307 {%- if messages and messages[0]['role'] == 'system' -%}
-	w.At(307, 1, runtime.StmtIf)
+	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
-		// GigaChat3.1-10B-A1.8B.jinja:308 {{- render_role_message(messages[0]) -}}
-		w.At(308, 5, runtime.StmtPrint)
+		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(messages.ItemInt(0), runtime.Missing())
-		// GigaChat3.1-10B-A1.8B.jinja:309 {%- set messages = messages[1:] -%}
-		w.At(309, 5, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// GigaChat3.1-10B-A1.8B.jinja:313 {%- if tools -%}
-	w.At(313, 1, runtime.StmtIf)
+	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
 	if tools.Truthy() {
-		// GigaChat3.1-10B-A1.8B.jinja:314 {%- set tools_content = (
-		w.At(314, 5, runtime.StmtSet)
+		// GigaChat3.1-10B-A1.8B.jinja:314:5 {%- set tools_content = (
 		toolsContent = runtime.Add(w.Capture(func() {
 			renderToolNamespace(runtime.Str("functions"), tools)
 		}), runtime.Str("\n\n"))
-		// GigaChat3.1-10B-A1.8B.jinja:318 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		w.At(318, 5, runtime.StmtPrint)
+		// GigaChat3.1-10B-A1.8B.jinja:318:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
 	}
-	// GigaChat3.1-10B-A1.8B.jinja:322 {%- for message in messages -%}
-	w.At(322, 1, runtime.StmtFor)
+	// GigaChat3.1-10B-A1.8B.jinja:322:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i3 := range items {
 		message2 := items[i3]
 		addGenerationPrompt := addGenerationPromptInput
-		// GigaChat3.1-10B-A1.8B.jinja:325 {%- if message['role'] == 'tool' -%}
-		w.At(325, 5, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "tool") {
-			// GigaChat3.1-10B-A1.8B.jinja:326 {{- render_role_message(message, 'function result') -}}
-			w.At(326, 9, runtime.StmtPrint)
+			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
 			renderRoleMessage(message2, runtime.Str("function result"))
 		} else {
-			// GigaChat3.1-10B-A1.8B.jinja:329 {%- else -%}
-			// GigaChat3.1-10B-A1.8B.jinja:330 {{- render_role_message(message) -}}
-			w.At(330, 9, runtime.StmtPrint)
+			// GigaChat3.1-10B-A1.8B.jinja:329:9 {%- else -%}
+			// GigaChat3.1-10B-A1.8B.jinja:330:9 {{- render_role_message(message) -}}
 			renderRoleMessage(message2, runtime.Missing())
 		}
-		// GigaChat3.1-10B-A1.8B.jinja:335 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		w.At(335, 5, runtime.StmtIf)
+		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i3 == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(message2Role, "assistant") {
-			// GigaChat3.1-10B-A1.8B.jinja:336 {{- 'assistant' + add_tokens.role_sep -}}
-			w.At(336, 9, runtime.StmtPrint)
+			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
 			w.WriteStr(addTokens.Attr("role_sep"))
 		}
 	}
+}
+
+// spansGigaChat3110BA18B is the position table of GigaChat3.1-10B-A1.8B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGigaChat3110BA18B = []runtime.Span{
+	{From: 54, To: 221, Line: 6, Col: 1, Construct: "macro"},
+	{From: 69, To: 69, Line: 7, Col: 2, Construct: "set"},
+	{From: 71, To: 71, Line: 8, Col: 2, Construct: "set"},
+	{From: 73, To: 220, Line: 11, Col: 2, Construct: "if"},
+	{From: 76, To: 76, Line: 15, Col: 3, Construct: "set"},
+	{From: 78, To: 78, Line: 16, Col: 3, Construct: "set"},
+	{From: 80, To: 80, Line: 17, Col: 3, Construct: "set"},
+	{From: 82, To: 82, Line: 18, Col: 3, Construct: "set"},
+	{From: 84, To: 95, Line: 19, Col: 3, Construct: "if"},
+	{From: 86, To: 94, Line: 20, Col: 4, Construct: "if"},
+	{From: 89, To: 89, Line: 21, Col: 5, Construct: "set"},
+	{From: 90, To: 94, Line: 22, Col: 8, Construct: "if"},
+	{From: 93, To: 93, Line: 23, Col: 5, Construct: "set"},
+	{From: 97, To: 160, Line: 27, Col: 3, Construct: "for"},
+	{From: 104, To: 113, Line: 29, Col: 4, Construct: "if"},
+	{From: 106, To: 112, Line: 30, Col: 5, Construct: "for"},
+	{From: 108, To: 111, Line: 31, Col: 6, Construct: "if"},
+	{From: 110, To: 110, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 115, To: 131, Line: 38, Col: 4, Construct: "for"},
+	{From: 120, To: 130, Line: 39, Col: 5, Construct: "if"},
+	{From: 122, To: 129, Line: 40, Col: 6, Construct: "if"},
+	{From: 124, To: 124, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 128, To: 128, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 133, To: 135, Line: 49, Col: 13, Construct: "set"},
+	{From: 137, To: 141, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 143, To: 159, Line: 56, Col: 4, Construct: "if"},
+	{From: 145, To: 145, Line: 57, Col: 5, Construct: "set"},
+	{From: 147, To: 157, Line: 58, Col: 5, Construct: "if"},
+	{From: 149, To: 151, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 155, To: 156, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 162, To: 169, Line: 69, Col: 3, Construct: "if"},
+	{From: 164, To: 166, Line: 70, Col: 4, Construct: "set"},
+	{From: 168, To: 168, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 171, To: 171, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 172, To: 220, Line: 80, Col: 6, Construct: "if"},
+	{From: 175, To: 191, Line: 81, Col: 3, Construct: "if"},
+	{From: 177, To: 177, Line: 82, Col: 13, Construct: "set"},
+	{From: 179, To: 182, Line: 83, Col: 13, Construct: "for"},
+	{From: 181, To: 181, Line: 84, Col: 17, Construct: "set"},
+	{From: 184, To: 184, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 185, To: 191, Line: 87, Col: 7, Construct: "if"},
+	{From: 192, To: 220, Line: 94, Col: 6, Construct: "if"},
+	{From: 195, To: 201, Line: 95, Col: 3, Construct: "if"},
+	{From: 197, To: 197, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 202, To: 220, Line: 102, Col: 6, Construct: "if"},
+	{From: 205, To: 220, Line: 106, Col: 6, Construct: "if"},
+	{From: 208, To: 216, Line: 107, Col: 3, Construct: "if"},
+	{From: 210, To: 212, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 223, To: 299, Line: 123, Col: 1, Construct: "macro"},
+	{From: 228, To: 228, Line: 124, Col: 2, Construct: "set"},
+	{From: 230, To: 294, Line: 126, Col: 2, Construct: "for"},
+	{From: 238, To: 242, Line: 127, Col: 3, Construct: "if"},
+	{From: 241, To: 241, Line: 128, Col: 4, Construct: "set"},
+	{From: 244, To: 244, Line: 131, Col: 3, Construct: "set"},
+	{From: 246, To: 255, Line: 134, Col: 3, Construct: "if"},
+	{From: 248, To: 254, Line: 135, Col: 4, Construct: "for"},
+	{From: 250, To: 253, Line: 136, Col: 5, Construct: "if"},
+	{From: 252, To: 252, Line: 137, Col: 6, Construct: "set"},
+	{From: 257, To: 257, Line: 143, Col: 3, Construct: "set"},
+	{From: 259, To: 259, Line: 144, Col: 3, Construct: "set"},
+	{From: 261, To: 272, Line: 145, Col: 3, Construct: "if"},
+	{From: 263, To: 265, Line: 146, Col: 4, Construct: "set"},
+	{From: 267, To: 267, Line: 147, Col: 4, Construct: "set"},
+	{From: 271, To: 271, Line: 149, Col: 4, Construct: "set"},
+	{From: 274, To: 274, Line: 153, Col: 3, Construct: "set"},
+	{From: 276, To: 287, Line: 154, Col: 3, Construct: "if"},
+	{From: 278, To: 280, Line: 155, Col: 4, Construct: "set"},
+	{From: 282, To: 282, Line: 156, Col: 4, Construct: "set"},
+	{From: 286, To: 286, Line: 158, Col: 4, Construct: "set"},
+	{From: 289, To: 289, Line: 161, Col: 3, Construct: "set"},
+	{From: 291, To: 291, Line: 163, Col: 3, Construct: "set"},
+	{From: 293, To: 293, Line: 166, Col: 3, Construct: "set"},
+	{From: 296, To: 296, Line: 169, Col: 2, Construct: "set"},
+	{From: 298, To: 298, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 301, To: 323, Line: 177, Col: 1, Construct: "macro"},
+	{From: 305, To: 309, Line: 178, Col: 5, Construct: "if"},
+	{From: 308, To: 308, Line: 179, Col: 9, Construct: "set"},
+	{From: 311, To: 311, Line: 182, Col: 5, Construct: "set"},
+	{From: 313, To: 316, Line: 183, Col: 2, Construct: "if"},
+	{From: 315, To: 315, Line: 184, Col: 3, Construct: "set"},
+	{From: 318, To: 322, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 325, To: 357, Line: 191, Col: 1, Construct: "macro"},
+	{From: 332, To: 335, Line: 192, Col: 5, Construct: "if"},
+	{From: 334, To: 334, Line: 193, Col: 9, Construct: "set"},
+	{From: 337, To: 339, Line: 196, Col: 5, Construct: "set"},
+	{From: 341, To: 344, Line: 197, Col: 5, Construct: "if"},
+	{From: 343, To: 343, Line: 198, Col: 9, Construct: "set"},
+	{From: 346, To: 346, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 348, To: 354, Line: 203, Col: 5, Construct: "if"},
+	{From: 351, To: 353, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 356, To: 356, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 359, To: 359, Line: 215, Col: 1, Construct: "set"},
+	{From: 361, To: 363, Line: 223, Col: 1, Construct: "set"},
+	{From: 365, To: 365, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 367, To: 367, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 369, To: 374, Line: 307, Col: 1, Construct: "if"},
+	{From: 371, To: 371, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 373, To: 373, Line: 309, Col: 5, Construct: "set"},
+	{From: 376, To: 383, Line: 313, Col: 1, Construct: "if"},
+	{From: 378, To: 380, Line: 314, Col: 5, Construct: "set"},
+	{From: 382, To: 382, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 385, To: 405, Line: 322, Col: 1, Construct: "for"},
+	{From: 390, To: 398, Line: 325, Col: 5, Construct: "if"},
+	{From: 393, To: 393, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 397, To: 397, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 400, To: 404, Line: 335, Col: 5, Construct: "if"},
+	{From: 402, To: 403, Line: 336, Col: 9, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var GigaChat35 = &runtime.Template{
 	Name:   "GigaChat3.5",
 	Origin: "llama.cpp/GigaChat3.5.jinja",
 	SHA256: "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
+	Spans:  spansGigaChat35,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -59,7 +60,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	defaultDevsystem := in.Lookup("default_devsystem")
 	var devsystemContent runtime.Value
-	// GigaChat3.5.jinja:3 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
+	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
 		schema = runtime.Param(schema, "schema")
@@ -91,434 +92,343 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var required runtime.Value
 		var nst runtime.Value
 		var el runtime.Value
-		// GigaChat3.5.jinja:4 {%- if schema_root is none -%}
-		w.At(4, 2, runtime.StmtIf)
+		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
 		if runtime.IsNone(schemaRoot, nil, nil) {
-			// GigaChat3.5.jinja:5 {%- set _root = schema -%}
-			w.At(5, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
-			// GigaChat3.5.jinja:6 {%- else -%}
-			// GigaChat3.5.jinja:7 {%- set _root = schema_root -%}
-			w.At(7, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:6:6 {%- else -%}
+			// GigaChat3.5.jinja:7:3 {%- set _root = schema_root -%}
 			root = schemaRoot
 		}
-		// GigaChat3.5.jinja:9 {%- if ref_ns is none -%}
-		w.At(9, 2, runtime.StmtIf)
+		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
 		if runtime.IsNone(refNs, nil, nil) {
-			// GigaChat3.5.jinja:10 {%- set _rns = namespace(chain=[]) -%}
-			w.At(10, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
 			rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
 		} else {
-			// GigaChat3.5.jinja:11 {%- else -%}
-			// GigaChat3.5.jinja:12 {%- set _rns = ref_ns -%}
-			w.At(12, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:11:6 {%- else -%}
+			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
 			rns = refNs
 		}
-		// GigaChat3.5.jinja:15 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		w.At(15, 2, runtime.StmtSet)
+		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
-		// GigaChat3.5.jinja:18 {%- if schema is not mapping -%}
-		w.At(18, 2, runtime.StmtIf)
+		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !runtime.IsMapping(schema, nil, nil) {
 			w.WriteString("any")
-		} else if w.At(22, 6, runtime.StmtIf); runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
-			// GigaChat3.5.jinja:22 {%- elif schema.get('$ref') is string -%}
-			// GigaChat3.5.jinja:23 {%- set refstr = schema['$ref'] -%}
-			w.At(23, 3, runtime.StmtSet)
+		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
+			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
+			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = schema.ItemStr("$ref")
-			// GigaChat3.5.jinja:24 {%- if refstr in _rns.chain -%}
-			w.At(24, 3, runtime.StmtIf)
+			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
 			rnsChain := rns.Attr("chain")
 			if runtime.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if w.At(26, 7, runtime.StmtIf); !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
-				// GigaChat3.5.jinja:26 {%- elif not refstr.startswith('#/') -%}
+			} else if !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
+				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
-				// GigaChat3.5.jinja:28 {%- else -%}
-				// GigaChat3.5.jinja:29 {%- set segs = refstr[2:].split('/') -%}
-				w.At(29, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:28:7 {%- else -%}
+				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
 				segs = runtime.CallMethod(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), "split", []runtime.Value{runtime.Str("/")}, nil)
-				// GigaChat3.5.jinja:30 {%- set ns_p = namespace(n=_root) -%}
-				w.At(30, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("n", root)})
-				// GigaChat3.5.jinja:31 {%- for raw_seg in segs -%}
-				w.At(31, 4, runtime.StmtFor)
+				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				for _, rawSeg := range runtime.Iterate(w, segs) {
 					var seg runtime.Value
-					// GigaChat3.5.jinja:32 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					w.At(32, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
-					// GigaChat3.5.jinja:33 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					w.At(33, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if runtime.IsMapping(nsP.Attr("n"), nil, nil) && runtime.In(seg, nsP.Attr("n")) {
-						// GigaChat3.5.jinja:34 {%- set ns_p.n = ns_p.n[seg] -%}
-						w.At(34, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
-					} else if w.At(35, 9, runtime.StmtIf); (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
-						// GigaChat3.5.jinja:35 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
-						// GigaChat3.5.jinja:36 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						w.At(36, 6, runtime.StmtSet)
+					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
+						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
+						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
 					} else {
-						// GigaChat3.5.jinja:37 {%- else -%}
-						// GigaChat3.5.jinja:38 {%- set ns_p.n = none -%}
-						w.At(38, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:37:9 {%- else -%}
+						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
 						runtime.SetAttr(nsP, "n", runtime.None())
 					}
 				}
-				// GigaChat3.5.jinja:41 {%- if ns_p.n is mapping -%}
-				w.At(41, 4, runtime.StmtIf)
+				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
 				if runtime.IsMapping(nsP.Attr("n"), nil, nil) {
-					// GigaChat3.5.jinja:42 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					w.At(42, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
-					// GigaChat3.5.jinja:43 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					w.At(43, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					w.Write(w.Capture(func() {
 						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
-					// GigaChat3.5.jinja:44 {%- else -%}
+					// GigaChat3.5.jinja:44:8 {%- else -%}
 					w.WriteString("any")
 				}
 			}
-		} else if w.At(50, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
-			// GigaChat3.5.jinja:50 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
-			// GigaChat3.5.jinja:51 {%- set nsb = namespace(parts=[]) -%}
-			w.At(51, 3, runtime.StmtSet)
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
+			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
+			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
-			// GigaChat3.5.jinja:52 {%- for br in schema.anyOf -%}
-			w.At(52, 3, runtime.StmtFor)
+			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 			for _, br := range runtime.Iterate(w, schema.Attr("anyOf")) {
 				var t runtime.Value
-				// GigaChat3.5.jinja:53 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				w.At(53, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
-				// GigaChat3.5.jinja:54 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				w.At(54, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
 			}
-			// GigaChat3.5.jinja:56 {{- nsb.parts | join(' | ') -}}
-			w.At(56, 3, runtime.StmtPrint)
+			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if w.At(58, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
-			// GigaChat3.5.jinja:58 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
-			// GigaChat3.5.jinja:59 {%- set nsb = namespace(parts=[]) -%}
-			w.At(59, 3, runtime.StmtSet)
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
+			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
+			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
-			// GigaChat3.5.jinja:60 {%- for br in schema.oneOf -%}
-			w.At(60, 3, runtime.StmtFor)
+			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 			for _, br2 := range runtime.Iterate(w, schema.Attr("oneOf")) {
 				var t2 runtime.Value
-				// GigaChat3.5.jinja:61 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				w.At(61, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t2 = w.Capture(func() {
 					jsonSchemaToTypescript(br2, indent, indentFactor, root, rns)
 				})
-				// GigaChat3.5.jinja:62 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				w.At(62, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t2, runtime.Str(")")))))
 			}
-			// GigaChat3.5.jinja:64 {{- nsb.parts | join(' | ') -}}
-			w.At(64, 3, runtime.StmtPrint)
+			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if w.At(66, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
-			// GigaChat3.5.jinja:66 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
-			// GigaChat3.5.jinja:67 {%- set nsb = namespace(parts=[]) -%}
-			w.At(67, 3, runtime.StmtSet)
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
+			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
+			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
-			// GigaChat3.5.jinja:68 {%- for br in schema.allOf -%}
-			w.At(68, 3, runtime.StmtFor)
+			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 			for _, br3 := range runtime.Iterate(w, schema.Attr("allOf")) {
 				var t3 runtime.Value
-				// GigaChat3.5.jinja:69 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				w.At(69, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t3 = w.Capture(func() {
 					jsonSchemaToTypescript(br3, indent, indentFactor, root, rns)
 				})
-				// GigaChat3.5.jinja:70 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				w.At(70, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t3, runtime.Str(")")))))
 			}
-			// GigaChat3.5.jinja:72 {{- nsb.parts | join(' & ') -}}
-			w.At(72, 3, runtime.StmtPrint)
+			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if w.At(75, 6, runtime.StmtIf); runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
-			// GigaChat3.5.jinja:75 {%- elif schema.get('type') is sequence and schema.type is not string -%}
-			// GigaChat3.5.jinja:76 {%- set nsu = namespace(bits=[]) -%}
-			w.At(76, 3, runtime.StmtSet)
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
+			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
+			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
-			// GigaChat3.5.jinja:77 {%- for tname in schema.type -%}
-			w.At(77, 3, runtime.StmtFor)
+			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			for _, tname := range runtime.Iterate(w, schema.Attr("type")) {
 				var frag runtime.Value
 				var subO runtime.Value
 				var subA runtime.Value
-				// GigaChat3.5.jinja:78 {%- if tname == 'null' -%}
-				w.At(78, 4, runtime.StmtIf)
+				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if runtime.EqStr(tname, "null") {
-					// GigaChat3.5.jinja:79 {%- set frag = 'null' -%}
-					w.At(79, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
 					frag = runtime.Str("null")
-				} else if w.At(80, 8, runtime.StmtIf); runtime.EqStr(tname, "string") {
-					// GigaChat3.5.jinja:80 {%- elif tname == 'string' -%}
-					// GigaChat3.5.jinja:81 {%- if 'const' in schema -%}
-					w.At(81, 5, runtime.StmtIf)
+				} else if runtime.EqStr(tname, "string") {
+					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
+					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
 					if runtime.In(runtime.Str("const"), schema) {
-						// GigaChat3.5.jinja:82 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
-						w.At(82, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
-					} else if w.At(83, 9, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
-						// GigaChat3.5.jinja:83 {%- elif schema.get('enum') -%}
-						// GigaChat3.5.jinja:84 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
-						w.At(84, 6, runtime.StmtSet)
+					} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
+						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
 						})
-					} else if w.At(85, 9, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
-						// GigaChat3.5.jinja:85 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
-						// GigaChat3.5.jinja:86 {%- set frag = 'Date' -%}
-						w.At(86, 6, runtime.StmtSet)
+					} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
+						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
 						frag = runtime.Str("Date")
 					} else {
-						// GigaChat3.5.jinja:87 {%- else -%}
-						// GigaChat3.5.jinja:88 {%- set frag = 'string' -%}
-						w.At(88, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:87:9 {%- else -%}
+						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
 						frag = runtime.Str("string")
 					}
-				} else if w.At(90, 8, runtime.StmtIf); runtime.InStrs(tname, "number", "integer", "int", "float") {
-					// GigaChat3.5.jinja:90 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
-					// GigaChat3.5.jinja:91 {%- if 'const' in schema -%}
-					w.At(91, 5, runtime.StmtIf)
+				} else if runtime.InStrs(tname, "number", "integer", "int", "float") {
+					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
+					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
 					if runtime.In(runtime.Str("const"), schema) {
-						// GigaChat3.5.jinja:92 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
-						w.At(92, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
-						// GigaChat3.5.jinja:93 {%- else -%}
-						// GigaChat3.5.jinja:94 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
-						w.At(94, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:93:9 {%- else -%}
+						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
 						})
 					}
-				} else if w.At(96, 8, runtime.StmtIf); runtime.EqStr(tname, "boolean") {
-					// GigaChat3.5.jinja:96 {%- elif tname == 'boolean' -%}
-					// GigaChat3.5.jinja:97 {%- if 'const' in schema -%}
-					w.At(97, 5, runtime.StmtIf)
+				} else if runtime.EqStr(tname, "boolean") {
+					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
+					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
 					if runtime.In(runtime.Str("const"), schema) {
-						// GigaChat3.5.jinja:98 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
-						w.At(98, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
-						// GigaChat3.5.jinja:99 {%- else -%}
-						// GigaChat3.5.jinja:100 {%- set frag = 'boolean' -%}
-						w.At(100, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:99:9 {%- else -%}
+						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
 						frag = runtime.Str("boolean")
 					}
-				} else if w.At(102, 8, runtime.StmtIf); runtime.InStrs(tname, "object", "dict") {
-					// GigaChat3.5.jinja:102 {%- elif tname in ['object', 'dict'] -%}
-					// GigaChat3.5.jinja:103 {%- if schema.get('additionalProperties') is defined -%}
-					w.At(103, 5, runtime.StmtIf)
+				} else if runtime.InStrs(tname, "object", "dict") {
+					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
+					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
 					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
-						// GigaChat3.5.jinja:104 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						w.At(104, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
 						}), runtime.Str("required"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Str("additionalProperties"), schema.Attr("additionalProperties"))
 					} else {
-						// GigaChat3.5.jinja:105 {%- else -%}
-						// GigaChat3.5.jinja:106 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						w.At(106, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:105:9 {%- else -%}
+						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
 						}), runtime.Str("required"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
 							return runtime.NewList()
 						}))
 					}
-					// GigaChat3.5.jinja:108 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
-					w.At(108, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
 					})
-				} else if w.At(109, 8, runtime.StmtIf); runtime.EqStr(tname, "array") {
-					// GigaChat3.5.jinja:109 {%- elif tname == 'array' -%}
-					// GigaChat3.5.jinja:110 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					w.At(110, 5, runtime.StmtIf)
+				} else if runtime.EqStr(tname, "array") {
+					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
+					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
-						// GigaChat3.5.jinja:111 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						w.At(111, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
-					} else if w.At(112, 9, runtime.StmtIf); runtime.In(runtime.Str("items"), schema) {
-						// GigaChat3.5.jinja:112 {%- elif 'items' in schema -%}
-						// GigaChat3.5.jinja:113 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						w.At(113, 6, runtime.StmtSet)
+					} else if runtime.In(runtime.Str("items"), schema) {
+						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
+						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), schema.ItemStr("items"))
 					} else {
-						// GigaChat3.5.jinja:114 {%- else -%}
-						// GigaChat3.5.jinja:115 {%- set sub_a = {'type': 'array'} -%}
-						w.At(115, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:114:9 {%- else -%}
+						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"))
 					}
-					// GigaChat3.5.jinja:117 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
-					w.At(117, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
 					})
 				} else {
-					// GigaChat3.5.jinja:118 {%- else -%}
-					// GigaChat3.5.jinja:119 {%- set frag = 'any' -%}
-					w.At(119, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:118:8 {%- else -%}
+					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
 					frag = runtime.Str("any")
 				}
-				// GigaChat3.5.jinja:121 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				w.At(121, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
 				runtime.SetAttr(nsu, "bits", runtime.Add(nsu.Attr("bits"), runtime.NewList(runtime.Concat(runtime.Str("("), frag, runtime.Str(")")))))
 			}
-			// GigaChat3.5.jinja:123 {{- nsu.bits | join(' | ') -}}
-			w.At(123, 3, runtime.StmtPrint)
+			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsu.Attr("bits"), []runtime.Value{runtime.Str(" | ")}, nil))
 		} else {
-			// GigaChat3.5.jinja:125 {%- else -%}
-			// GigaChat3.5.jinja:126 {%- set ty_raw = schema.get("type") -%}
-			w.At(126, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:125:6 {%- else -%}
+			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
 			tyRaw = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
-			// GigaChat3.5.jinja:127 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
-			w.At(127, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if runtime.EqStr(tyRaw, "dict") {
 				ty = runtime.Str("object")
 			} else {
 				ty = tyRaw
 			}
-			// GigaChat3.5.jinja:130 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			w.At(130, 3, runtime.StmtIf)
+			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
 			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
-				// GigaChat3.5.jinja:131 {%- set c = schema.const -%}
-				w.At(131, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = schema.Attr("const")
-				// GigaChat3.5.jinja:132 {%- if c is string -%}
-				w.At(132, 4, runtime.StmtIf)
+				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
 				if runtime.IsString(c, nil, nil) {
-					// GigaChat3.5.jinja:133 {{- '"' ~ c ~ '"' -}}
-					w.At(133, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
 					w.WriteString("\"")
 					w.Write(c)
 					w.WriteString("\"")
-				} else if w.At(134, 8, runtime.StmtIf); runtime.IsBoolean(c, nil, nil) {
-					// GigaChat3.5.jinja:134 {%- elif c is boolean -%}
-					// GigaChat3.5.jinja:135 {{- 'true' if c else 'false' -}}
-					w.At(135, 5, runtime.StmtPrint)
+				} else if runtime.IsBoolean(c, nil, nil) {
+					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
+					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
 					}
-				} else if w.At(136, 8, runtime.StmtIf); runtime.IsInteger(c, nil, nil) || runtime.IsFloat(c, nil, nil) {
-					// GigaChat3.5.jinja:136 {%- elif c is integer or c is float -%}
-					// GigaChat3.5.jinja:137 {{- c | string -}}
-					w.At(137, 5, runtime.StmtPrint)
+				} else if runtime.IsInteger(c, nil, nil) || runtime.IsFloat(c, nil, nil) {
+					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
+					// GigaChat3.5.jinja:137:5 {{- c | string -}}
 					w.Write(runtime.FilterString(c, nil, nil))
 				} else {
-					// GigaChat3.5.jinja:138 {%- else -%}
+					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if w.At(142, 7, runtime.StmtIf); (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
-				// GigaChat3.5.jinja:142 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
-				// GigaChat3.5.jinja:143 {%- set ns = namespace(enum = []) -%}
-				w.At(143, 4, runtime.StmtSet)
+			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
+				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
-				// GigaChat3.5.jinja:144 {%- for en in schema.enum -%}
-				w.At(144, 4, runtime.StmtFor)
+				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
-					// GigaChat3.5.jinja:145 {%- if en is string -%}
-					w.At(145, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if runtime.IsString(en, nil, nil) {
-						// GigaChat3.5.jinja:146 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						w.At(146, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 					} else {
-						// GigaChat3.5.jinja:147 {%- else -%}
-						// GigaChat3.5.jinja:148 {%- set ns.enum = ns.enum + [en | string] -%}
-						w.At(148, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:147:9 {%- else -%}
+						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en, nil, nil))))
 					}
 				}
-				// GigaChat3.5.jinja:151 {{- ns.enum | join(' | ') -}}
-				w.At(151, 4, runtime.StmtPrint)
+				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if w.At(154, 7, runtime.StmtIf); runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
-				// GigaChat3.5.jinja:154 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
+			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
-				// GigaChat3.5.jinja:157 {%- set ns = namespace(pairs=[]) -%}
-				w.At(157, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
-				// GigaChat3.5.jinja:158 {%- for k, v in schema.get("properties", {}).items() -%}
-				w.At(158, 4, runtime.StmtFor)
+				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 				keys, values := runtime.DictItems(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil))
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
-					// GigaChat3.5.jinja:159 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					w.At(159, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
 					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
-				// GigaChat3.5.jinja:162 {%- if schema.get("additionalProperties") is defined -%}
-				w.At(162, 4, runtime.StmtIf)
+				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 				if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
-					// GigaChat3.5.jinja:163 {%- if schema.additionalProperties == true -%}
-					w.At(163, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
-						// GigaChat3.5.jinja:164 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						w.At(164, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if w.At(165, 9, runtime.StmtIf); runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
-						// GigaChat3.5.jinja:165 {%- elif schema.additionalProperties is mapping -%}
-						// GigaChat3.5.jinja:166 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						w.At(166, 6, runtime.StmtSet)
+					} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
+						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
-				// GigaChat3.5.jinja:170 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				w.At(170, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
 				required = runtime.Add(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
-				// GigaChat3.5.jinja:172 {%- for key, val in ns.pairs -%}
-				w.At(172, 4, runtime.StmtFor)
+				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				for _, item2 := range runtime.Iterate(w, ns2.Attr("pairs")) {
 					vals := runtime.Unpack(item2, 2)
 					key := vals[0]
 					val := vals[1]
 					var typeStr runtime.Value
 					var default2 runtime.Value
-					// GigaChat3.5.jinja:173 {%- if "description" in val -%}
-					w.At(173, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if runtime.In(runtime.Str("description"), val) {
-						// GigaChat3.5.jinja:174 {%- for line in val['description'].split('\n') -%}
-						w.At(174, 6, runtime.StmtFor)
+						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
 						for _, line := range runtime.Iterate(w, runtime.CallMethod(val.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
-							// GigaChat3.5.jinja:175 {%- if line.strip() -%}
-							w.At(175, 7, runtime.StmtIf)
+							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
 							if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
-								// GigaChat3.5.jinja:176 {{- indent + '// ' + line + '\n' -}}
-								w.At(176, 8, runtime.StmtPrint)
+								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
 								w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 							}
 						}
 					}
-					// GigaChat3.5.jinja:181 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
-					w.At(181, 5, runtime.StmtFor)
+					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
 					var loop runtime.Loop
 					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item3 runtime.Value) bool {
 						vals2 := runtime.Unpack(item3, 2)
@@ -529,264 +439,222 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						vals3 := runtime.Unpack(loop.Item(), 2)
 						addKey2 := vals3[0]
 						addVal := vals3[1]
-						// GigaChat3.5.jinja:182 {%- if add_val is string -%}
-						w.At(182, 6, runtime.StmtIf)
+						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
 						if runtime.IsString(addVal, nil, nil) {
-							// GigaChat3.5.jinja:183 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.At(183, 7, runtime.StmtPrint)
+							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
-							// GigaChat3.5.jinja:184 {%- else -%}
-							// GigaChat3.5.jinja:185 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.At(185, 7, runtime.StmtPrint)
+							// GigaChat3.5.jinja:184:10 {%- else -%}
+							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
-					// GigaChat3.5.jinja:189 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
-					w.At(189, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
 						jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
-					// GigaChat3.5.jinja:191 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					w.At(191, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 					w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
 						return runtime.Str("")
 					}, func() runtime.Value {
 						return runtime.Str("?")
 					}), runtime.Str(": "), typeStr, runtime.Str(","))
-					// GigaChat3.5.jinja:193 {%- if "default" in val or "defalut_value" in val -%}
-					w.At(193, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
 					if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
-						// GigaChat3.5.jinja:194 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						w.At(194, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
 						default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
-						// GigaChat3.5.jinja:195 {%- if default is string -%}
-						w.At(195, 6, runtime.StmtIf)
+						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 						if runtime.IsString(default2, nil, nil) {
-							// GigaChat3.5.jinja:196 {{- ' // default: "' + default + '"' -}}
-							w.At(196, 7, runtime.StmtPrint)
+							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
 							w.WriteString(" // default: \"")
 							w.WriteStr(default2)
 							w.WriteString("\"")
 						} else {
-							// GigaChat3.5.jinja:197 {%- else -%}
-							// GigaChat3.5.jinja:198 {{- ' // default: ' ~ default | string -}}
-							w.At(198, 7, runtime.StmtPrint)
+							// GigaChat3.5.jinja:197:10 {%- else -%}
+							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
 							w.WriteString(" // default: ")
 							w.Write(runtime.FilterString(default2, nil, nil))
 						}
 					}
 					w.WriteString("\n")
 				}
-				// GigaChat3.5.jinja:205 {{- indent[:-2] + '}' -}}
-				w.At(205, 4, runtime.StmtPrint)
+				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
 				w.WriteAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}"))
-			} else if w.At(208, 7, runtime.StmtIf); runtime.EqStr(ty, "string") {
-				// GigaChat3.5.jinja:208 {%- elif ty == "string" -%}
-				// GigaChat3.5.jinja:209 {%- if 'const' in schema -%}
-				w.At(209, 4, runtime.StmtIf)
+			} else if runtime.EqStr(ty, "string") {
+				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
+				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
 				if runtime.In(runtime.Str("const"), schema) {
-					// GigaChat3.5.jinja:210 {%- if schema.const is string -%}
-					w.At(210, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := schema.Attr("const")
 					if runtime.IsString(schemaConst, nil, nil) {
-						// GigaChat3.5.jinja:211 {{- '"' ~ schema.const ~ '"' -}}
-						w.At(211, 6, runtime.StmtPrint)
+						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
 						w.Write(schemaConst)
 						w.WriteString("\"")
-					} else if w.At(212, 9, runtime.StmtIf); runtime.IsBoolean(schemaConst, nil, nil) {
-						// GigaChat3.5.jinja:212 {%- elif schema.const is boolean -%}
-						// GigaChat3.5.jinja:213 {{- 'true' if schema.const else 'false' -}}
-						w.At(213, 6, runtime.StmtPrint)
+					} else if runtime.IsBoolean(schemaConst, nil, nil) {
+						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
+						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
 							w.WriteString("true")
 						} else {
 							w.WriteString("false")
 						}
-					} else if w.At(214, 9, runtime.StmtIf); runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
-						// GigaChat3.5.jinja:214 {%- elif schema.const is integer or schema.const is float -%}
-						// GigaChat3.5.jinja:215 {{- schema.const | string -}}
-						w.At(215, 6, runtime.StmtPrint)
+					} else if runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
+						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
+						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
 						w.Write(runtime.FilterString(schemaConst, nil, nil))
 					} else {
-						// GigaChat3.5.jinja:216 {%- else -%}
+						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if w.At(219, 8, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
-					// GigaChat3.5.jinja:219 {%- elif schema.get("enum") -%}
-					// GigaChat3.5.jinja:220 {%- set ns = namespace(enum = []) -%}
-					w.At(220, 5, runtime.StmtSet)
+				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
+					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
-					// GigaChat3.5.jinja:221 {%- for en in schema['enum'] -%}
-					w.At(221, 5, runtime.StmtFor)
+					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 					for _, en2 := range runtime.Iterate(w, schema.ItemStr("enum")) {
-						// GigaChat3.5.jinja:222 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						w.At(222, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en2, runtime.Str("\"")))))
 					}
-					// GigaChat3.5.jinja:224 {{- ns.enum | join(' | ') -}}
-					w.At(224, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
 					w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if w.At(225, 8, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
-					// GigaChat3.5.jinja:225 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
+				} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
-					// GigaChat3.5.jinja:227 {%- else -%}
+					// GigaChat3.5.jinja:227:8 {%- else -%}
 					w.WriteString("string")
 				}
-			} else if w.At(232, 7, runtime.StmtIf); runtime.InStrs(ty, "number", "integer", "int", "float") {
-				// GigaChat3.5.jinja:232 {%- elif ty in ["number", "integer", "int", "float"] -%}
-				// GigaChat3.5.jinja:233 {%- if 'const' in schema -%}
-				w.At(233, 4, runtime.StmtIf)
+			} else if runtime.InStrs(ty, "number", "integer", "int", "float") {
+				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
+				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
 				if runtime.In(runtime.Str("const"), schema) {
-					// GigaChat3.5.jinja:234 {%- if schema.const is string -%}
-					w.At(234, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst2 := schema.Attr("const")
 					if runtime.IsString(schemaConst2, nil, nil) {
-						// GigaChat3.5.jinja:235 {{- '"' ~ schema.const ~ '"' -}}
-						w.At(235, 6, runtime.StmtPrint)
+						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
 						w.Write(schemaConst2)
 						w.WriteString("\"")
-					} else if w.At(236, 9, runtime.StmtIf); runtime.IsBoolean(schemaConst2, nil, nil) {
-						// GigaChat3.5.jinja:236 {%- elif schema.const is boolean -%}
-						// GigaChat3.5.jinja:237 {{- 'true' if schema.const else 'false' -}}
-						w.At(237, 6, runtime.StmtPrint)
+					} else if runtime.IsBoolean(schemaConst2, nil, nil) {
+						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
+						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst2.Truthy() {
 							w.WriteString("true")
 						} else {
 							w.WriteString("false")
 						}
-					} else if w.At(238, 9, runtime.StmtIf); runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
-						// GigaChat3.5.jinja:238 {%- elif schema.const is integer or schema.const is float -%}
-						// GigaChat3.5.jinja:239 {{- schema.const | string -}}
-						w.At(239, 6, runtime.StmtPrint)
+					} else if runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
+						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
+						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
 						w.Write(runtime.FilterString(schemaConst2, nil, nil))
 					} else {
-						// GigaChat3.5.jinja:240 {%- else -%}
-						// GigaChat3.5.jinja:241 {%- if ty in ["integer", "int"] -%}
-						w.At(241, 6, runtime.StmtIf)
+						// GigaChat3.5.jinja:240:9 {%- else -%}
+						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
 						if runtime.InStrs(ty, "integer", "int") {
 							w.WriteString("integer")
-						} else if w.At(243, 10, runtime.StmtIf); runtime.EqStr(ty, "float") {
-							// GigaChat3.5.jinja:243 {%- elif ty == "float" -%}
+						} else if runtime.EqStr(ty, "float") {
+							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
 							w.WriteString("float")
 						} else {
-							// GigaChat3.5.jinja:245 {%- else -%}
+							// GigaChat3.5.jinja:245:10 {%- else -%}
 							w.WriteString("number")
 						}
 					}
-				} else if w.At(249, 8, runtime.StmtIf); runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
-					// GigaChat3.5.jinja:249 {%- elif schema.get("enum") -%}
-					// GigaChat3.5.jinja:250 {{- schema.enum | join(' | ') -}}
-					w.At(250, 5, runtime.StmtPrint)
+				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
+					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
 					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if w.At(251, 8, runtime.StmtIf); runtime.InStrs(ty, "integer", "int") {
-					// GigaChat3.5.jinja:251 {%- elif ty in ["integer", "int"] -%}
+				} else if runtime.InStrs(ty, "integer", "int") {
+					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
-				} else if w.At(253, 8, runtime.StmtIf); runtime.EqStr(ty, "float") {
-					// GigaChat3.5.jinja:253 {%- elif ty == "float" -%}
+				} else if runtime.EqStr(ty, "float") {
+					// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
 					w.WriteString("float")
 				} else {
-					// GigaChat3.5.jinja:255 {%- else -%}
+					// GigaChat3.5.jinja:255:8 {%- else -%}
 					w.WriteString("number")
 				}
-			} else if w.At(260, 7, runtime.StmtIf); runtime.EqStr(ty, "boolean") {
-				// GigaChat3.5.jinja:260 {%- elif ty == "boolean" -%}
-				// GigaChat3.5.jinja:261 {%- if 'const' in schema and schema.const is boolean -%}
-				w.At(261, 4, runtime.StmtIf)
+			} else if runtime.EqStr(ty, "boolean") {
+				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
+				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
 				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const"), nil, nil) {
-					// GigaChat3.5.jinja:262 {{- 'true' if schema.const else 'false' -}}
-					w.At(262, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if schema.Attr("const").Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
 					}
 				} else {
-					// GigaChat3.5.jinja:263 {%- else -%}
+					// GigaChat3.5.jinja:263:8 {%- else -%}
 					w.WriteString("boolean")
 				}
-			} else if w.At(268, 7, runtime.StmtIf); runtime.EqStr(ty, "null") {
-				// GigaChat3.5.jinja:268 {%- elif ty == "null" -%}
+			} else if runtime.EqStr(ty, "null") {
+				// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
 				w.WriteString("null")
-			} else if w.At(272, 7, runtime.StmtIf); runtime.EqStr(ty, "array") {
-				// GigaChat3.5.jinja:272 {%- elif ty == "array" -%}
-				// GigaChat3.5.jinja:273 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				w.At(273, 4, runtime.StmtIf)
+			} else if runtime.EqStr(ty, "array") {
+				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
+				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
-					// GigaChat3.5.jinja:274 {%- set nst = namespace(bits=[]) -%}
-					w.At(274, 5, runtime.StmtSet)
+					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
-					// GigaChat3.5.jinja:275 {%- for ps in schema.prefixItems -%}
-					w.At(275, 5, runtime.StmtFor)
+					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 					for _, ps := range runtime.Iterate(w, schema.Attr("prefixItems")) {
-						// GigaChat3.5.jinja:276 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						w.At(276, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
-					// GigaChat3.5.jinja:278 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.At(278, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if w.At(279, 8, runtime.StmtIf); (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
-					// GigaChat3.5.jinja:279 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
-					// GigaChat3.5.jinja:280 {%- set nst = namespace(bits=[]) -%}
-					w.At(280, 5, runtime.StmtSet)
+				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
+					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
-					// GigaChat3.5.jinja:281 {%- for ps in schema['items'] -%}
-					w.At(281, 5, runtime.StmtFor)
+					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 					for _, ps2 := range runtime.Iterate(w, schema.ItemStr("items")) {
-						// GigaChat3.5.jinja:282 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						w.At(282, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps2, indent, indentFactor, root, rns)
 						}))))
 					}
-					// GigaChat3.5.jinja:284 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.At(284, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if w.At(285, 8, runtime.StmtIf); runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
-					// GigaChat3.5.jinja:285 {%- elif schema.get('items') is mapping -%}
-					// GigaChat3.5.jinja:287 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
-					w.At(287, 5, runtime.StmtSet)
+				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
+					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
 						jsonSchemaToTypescript(schema.ItemStr("items"), indent, indentFactor, root, rns)
 					})
-					// GigaChat3.5.jinja:288 {{- '(' ~ el ~ ')[]' -}}
-					w.At(288, 5, runtime.StmtPrint)
+					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
 					w.WriteString("(")
 					w.Write(el)
 					w.WriteString(")[]")
 				} else {
-					// GigaChat3.5.jinja:289 {%- else -%}
+					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if w.At(293, 7, runtime.StmtIf); runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
-				// GigaChat3.5.jinja:293 {%- elif schema.get('not') is mapping -%}
+			} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
+				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
-				// GigaChat3.5.jinja:297 {%- else -%}
+				// GigaChat3.5.jinja:297:7 {%- else -%}
 				w.WriteString("any")
 			}
 		}
 	}
-	// GigaChat3.5.jinja:310 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
 	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
 		tools2 = runtime.Param(tools2, "tools")
 		var ns3 runtime.Value
-		// GigaChat3.5.jinja:311 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		w.At(311, 2, runtime.StmtSet)
+		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
-		// GigaChat3.5.jinja:313 {%- for tool in tools -%}
-		w.At(313, 2, runtime.StmtFor)
+		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools2) {
 			var nsTool runtime.Value
 			var mainBody runtime.Value
@@ -794,85 +662,64 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			var paramType runtime.Value
 			var returnParams runtime.Value
 			var returnType runtime.Value
-			// GigaChat3.5.jinja:314 {%- set ns_tool = namespace(content_lines=[]) -%}
-			w.At(314, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
-			// GigaChat3.5.jinja:317 {%- if tool.get('description') -%}
-			w.At(317, 3, runtime.StmtIf)
+			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 			if runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
-				// GigaChat3.5.jinja:318 {%- for line in tool['description'].split('\n') -%}
-				w.At(318, 4, runtime.StmtFor)
+				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
-					// GigaChat3.5.jinja:319 {%- if line.strip() -%}
-					w.At(319, 5, runtime.StmtIf)
+					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
-						// GigaChat3.5.jinja:320 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						w.At(320, 6, runtime.StmtSet)
+						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
 				}
 			}
-			// GigaChat3.5.jinja:326 {%- set main_body = "" -%}
-			w.At(326, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
 			mainBody = runtime.Str("")
-			// GigaChat3.5.jinja:327 {%- set params = tool.get("parameters") -%}
-			w.At(327, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
 			params = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
-			// GigaChat3.5.jinja:328 {%- if params and params.get("properties") -%}
-			w.At(328, 3, runtime.StmtIf)
+			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
 			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
-				// GigaChat3.5.jinja:329 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				w.At(329, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
 				})
-				// GigaChat3.5.jinja:330 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				w.At(330, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
 			} else {
-				// GigaChat3.5.jinja:331 {%- else -%}
-				// GigaChat3.5.jinja:332 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				w.At(332, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:331:7 {%- else -%}
+				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
 			}
-			// GigaChat3.5.jinja:336 {%- set return_params = tool.get("return_parameters") -%}
-			w.At(336, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
-			// GigaChat3.5.jinja:337 {%- if return_params and return_params.get("properties") -%}
-			w.At(337, 3, runtime.StmtIf)
+			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
 			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
-				// GigaChat3.5.jinja:338 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				w.At(338, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
 				})
-				// GigaChat3.5.jinja:339 {%- set main_body = main_body ~ return_type -%}
-				w.At(339, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
 				mainBody = runtime.Concat(mainBody, returnType)
 			} else {
-				// GigaChat3.5.jinja:340 {%- else -%}
-				// GigaChat3.5.jinja:341 {%- set main_body = main_body ~ 'any' -%}
-				w.At(341, 4, runtime.StmtSet)
+				// GigaChat3.5.jinja:340:7 {%- else -%}
+				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
 				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
 			}
-			// GigaChat3.5.jinja:344 {%- set main_body = main_body ~ ';\n' -%}
-			w.At(344, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
-			// GigaChat3.5.jinja:346 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			w.At(346, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
-			// GigaChat3.5.jinja:349 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			w.At(349, 3, runtime.StmtSet)
+			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
 			runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
-		// GigaChat3.5.jinja:352 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		w.At(352, 2, runtime.StmtSet)
+		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
-		// GigaChat3.5.jinja:354 {{- ns.sections | join('\n') -}}
-		w.At(354, 2, runtime.StmtPrint)
+		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
 		w.Write(runtime.FilterJoin(ns3.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
-	// GigaChat3.5.jinja:360 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
+	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
 	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
 		jsonObj = runtime.Param(jsonObj, "json_obj")
@@ -882,236 +729,187 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var properties runtime.Value
 		var nsNewObj runtime.Value
 		var itemSchema runtime.Value
-		// GigaChat3.5.jinja:361 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		w.At(361, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
-		// GigaChat3.5.jinja:363 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		w.At(363, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("anyOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
-			// GigaChat3.5.jinja:364 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			w.At(364, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
 			}))
-		} else if w.At(366, 9, runtime.StmtIf); ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
-			// GigaChat3.5.jinja:366 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
-			// GigaChat3.5.jinja:367 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			w.At(367, 9, runtime.StmtPrint)
+		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
+			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("oneOf").ItemInt(0))
 			}))
-		} else if w.At(369, 9, runtime.StmtIf); runtime.NotIn(runtime.Str("type"), jsonSchema) {
-			// GigaChat3.5.jinja:369 {%- elif 'type' not in json_schema -%}
-			// GigaChat3.5.jinja:370 {%- if json_obj is string or json_obj is boolean -%}
-			w.At(370, 9, runtime.StmtIf)
+		} else if runtime.NotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
+			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
-				// GigaChat3.5.jinja:371 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				w.At(371, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
 				runtime.SetAttr(ns4, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
-				// GigaChat3.5.jinja:372 {%- else -%}
-				// GigaChat3.5.jinja:373 {%- set ns.result = json_obj -%}
-				w.At(373, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:372:13 {%- else -%}
+				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				runtime.SetAttr(ns4, "result", jsonObj)
 			}
-		} else if w.At(376, 9, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
-			// GigaChat3.5.jinja:376 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
-			// GigaChat3.5.jinja:377 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			w.At(377, 9, runtime.StmtSet)
+		} else if runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
+			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
+			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			if runtime.IsMapping(jsonObj, nil, nil) {
 				keySet = runtime.CallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = runtime.NewList()
 			}
-			// GigaChat3.5.jinja:378 {%- set properties = json_schema.get('properties', {}) -%}
-			w.At(378, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
 			properties = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
-			// GigaChat3.5.jinja:380 {%- for key, prop_schema in properties.items() -%}
-			w.At(380, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
 			keys2, values2 := runtime.DictItems(properties)
 			for i2 := range w.Count(len(keys2)) {
 				key2 := keys2[i2]
 				propSchema := values2[i2]
 				var item4 runtime.Value
 				var alignedItem runtime.Value
-				// GigaChat3.5.jinja:381 {%- if key in key_set -%}
-				w.At(381, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
 				if runtime.In(key2, keySet) {
-					// GigaChat3.5.jinja:382 {%- set item = json_obj[key] -%}
-					w.At(382, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item4 = jsonObj.Item(key2)
-					// GigaChat3.5.jinja:383 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					w.At(383, 17, runtime.StmtIf)
+					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
 					if runtime.IsMapping(item4, nil, nil) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
-						// GigaChat3.5.jinja:384 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
-						w.At(384, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item4, propSchema)
 						})
-					} else if w.At(385, 21, runtime.StmtIf); runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
-						// GigaChat3.5.jinja:385 {%- elif item is string or item is boolean -%}
-						// GigaChat3.5.jinja:386 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						w.At(386, 21, runtime.StmtSet)
+					} else if runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
+						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
+						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
 						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 					} else {
-						// GigaChat3.5.jinja:387 {%- else -%}
-						// GigaChat3.5.jinja:388 {%- set aligned_item = item -%}
-						w.At(388, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:387:21 {%- else -%}
+						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
 						alignedItem = item4
 					}
-					// GigaChat3.5.jinja:390 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					w.At(390, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
 					runtime.SetAttr(ns4, "kv_list", runtime.Add(ns4.Attr("kv_list"), runtime.NewList(runtime.NewTuple(key2, alignedItem))))
 				}
 			}
 			w.WriteString("{")
-			// GigaChat3.5.jinja:395 {%- set ns_new_obj = namespace(result = []) -%}
-			w.At(395, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
 			nsNewObj = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
-			// GigaChat3.5.jinja:396 {%- for key, val in ns.kv_list -%}
-			w.At(396, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 			for _, item5 := range runtime.Iterate(w, ns4.Attr("kv_list")) {
 				vals4 := runtime.Unpack(item5, 2)
 				key3 := vals4[0]
 				val2 := vals4[1]
-				// GigaChat3.5.jinja:397 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				w.At(397, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
 				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key3, runtime.Str("\": "), val2))))
 			}
-			// GigaChat3.5.jinja:399 {{- ns_new_obj.result | join(', ') -}}
-			w.At(399, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
 			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if w.At(402, 9, runtime.StmtIf); runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
-			// GigaChat3.5.jinja:402 {%- elif json_schema.get('type') == 'array' -%}
-			// GigaChat3.5.jinja:403 {%- if json_obj is iterable and not json_obj is string -%}
-			w.At(403, 9, runtime.StmtIf)
+		} else if runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
+			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
 			if runtime.IsIterable(jsonObj, nil, nil) && !runtime.IsString(jsonObj, nil, nil) {
-				// GigaChat3.5.jinja:404 {%- set item_schema = json_schema.get('items', {}) -%}
-				w.At(404, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
 				itemSchema = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
-				// GigaChat3.5.jinja:405 {%- set ns.result = [] -%}
-				w.At(405, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
 				runtime.SetAttr(ns4, "result", runtime.NewList())
-				// GigaChat3.5.jinja:406 {%- for item in json_obj -%}
-				w.At(406, 13, runtime.StmtFor)
+				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
 				for _, item6 := range runtime.Iterate(w, jsonObj) {
-					// GigaChat3.5.jinja:407 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					w.At(407, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
 					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item6, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
-				// GigaChat3.5.jinja:410 {{- ns.result | join(', ') -}}
-				w.At(410, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
 				w.Write(runtime.FilterJoin(ns4.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
-				// GigaChat3.5.jinja:412 {%- else -%}
-				// GigaChat3.5.jinja:413 {%- if json_obj is string or json_obj is boolean -%}
-				w.At(413, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:412:13 {%- else -%}
+				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
 				if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
-					// GigaChat3.5.jinja:414 {{- json_obj | tojson(ensure_ascii=False) -}}
-					w.At(414, 17, runtime.StmtPrint)
+					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
 					w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				} else {
-					// GigaChat3.5.jinja:415 {%- else -%}
-					// GigaChat3.5.jinja:416 {{- json_obj -}}
-					w.At(416, 17, runtime.StmtPrint)
+					// GigaChat3.5.jinja:415:17 {%- else -%}
+					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
 					w.Write(jsonObj)
 				}
 			}
 		} else {
-			// GigaChat3.5.jinja:420 {%- else -%}
-			// GigaChat3.5.jinja:421 {%- if json_obj is string or json_obj is boolean -%}
-			w.At(421, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:420:9 {%- else -%}
+			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
 			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
-				// GigaChat3.5.jinja:422 {{- json_obj | tojson(ensure_ascii=False) -}}
-				w.At(422, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
 				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			} else {
-				// GigaChat3.5.jinja:423 {%- else -%}
-				// GigaChat3.5.jinja:424 {{- json_obj -}}
-				w.At(424, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:423:13 {%- else -%}
+				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
 				w.Write(jsonObj)
 			}
 		}
 	}
-	// GigaChat3.5.jinja:430 {%- macro render_examples(functions) -%}
+	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
 	renderExamples := func(functions runtime.Value) {
 		functions = runtime.Param(functions, "functions")
 		var nsPrompt runtime.Value
 		var indent2 runtime.Value
-		// GigaChat3.5.jinja:431 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		w.At(431, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 		nsPrompt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
-		// GigaChat3.5.jinja:432 {%- set indent = "  " -%}
-		w.At(432, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent2 = runtime.Str("  ")
-		// GigaChat3.5.jinja:433 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		w.At(433, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
 		if runtime.Gt(runtime.FilterLength(functions, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
-			// GigaChat3.5.jinja:434 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			w.At(434, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
 			runtime.SetAttr(nsPrompt, "prompt", runtime.Add(nsPrompt.Attr("prompt"), runtime.Str("//Examples:")))
-			// GigaChat3.5.jinja:435 {%- for function in functions -%}
-			w.At(435, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range runtime.Iterate(w, functions) {
-				// GigaChat3.5.jinja:437 {%- if function.few_shot_examples is defined -%}
-				w.At(437, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
 				functionFewShotExamples := function.Attr("few_shot_examples")
 				if runtime.IsDefined(functionFewShotExamples, nil, nil) {
-					// GigaChat3.5.jinja:438 {%- for example in function.few_shot_examples -%}
-					w.At(438, 17, runtime.StmtFor)
+					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
 						var params2 runtime.Value
 						var call runtime.Value
-						// GigaChat3.5.jinja:439 {%- if (
-						w.At(439, 21, runtime.StmtIf)
+						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := function.Attr("parameters")
 						if runtime.IsDefined(functionParameters, nil, nil) && runtime.IsDefined(functionParameters.Attr("properties"), nil, nil) {
-							// GigaChat3.5.jinja:442 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
-							w.At(442, 25, runtime.StmtSet)
+							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params2 = w.Capture(func() {
 								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
 							})
 						} else {
-							// GigaChat3.5.jinja:443 {%- else -%}
-							// GigaChat3.5.jinja:444 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							w.At(444, 25, runtime.StmtSet)
+							// GigaChat3.5.jinja:443:25 {%- else -%}
+							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
 							params2 = runtime.FilterTojson(example.ItemStr("params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
-						// GigaChat3.5.jinja:446 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						w.At(446, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
 						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params2, runtime.Str("}"))
-						// GigaChat3.5.jinja:447 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						w.At(447, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
 						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent2), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
 					}
 				}
 			}
 		}
-		// GigaChat3.5.jinja:453 {{- ns_prompt.prompt -}}
-		w.At(453, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
 		w.Write(nsPrompt.Attr("prompt"))
 	}
-	// GigaChat3.5.jinja:460 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
+	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
 	prepareDevsystem := func(devsystem, addTokens2 runtime.Value) {
 		devsystem = runtime.Param(devsystem, "devsystem")
 		addTokens2 = runtime.Param(addTokens2, "add_tokens")
-		// GigaChat3.5.jinja:461 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		w.At(461, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if runtime.NotIn(addTokens2.Attr("role_sep"), devsystem) || runtime.NotIn(addTokens2.Attr("message_sep"), devsystem) {
-			// GigaChat3.5.jinja:462 {%- set devsystem = (
-			w.At(462, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
 			devsystem = runtime.FilterReplace(runtime.FilterReplace(devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
 		}
-		// GigaChat3.5.jinja:469 {{- devsystem -}}
-		w.At(469, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		w.Write(devsystem)
 	}
-	// GigaChat3.5.jinja:472 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
+	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
 	renderRoleMessage := func(message, role, addMessageSepToken runtime.Value) {
 		message = runtime.Param(message, "message")
 		if role.IsMissing() {
@@ -1123,75 +921,59 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var messageContent runtime.Value
 		var nsEmbedResult runtime.Value
 		var messageFinalContent runtime.Value
-		// GigaChat3.5.jinja:473 {%- if not role -%}
-		w.At(473, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
-			// GigaChat3.5.jinja:474 {%- set role = message["role"] -%}
-			w.At(474, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
 			role = message.ItemStr("role")
 		}
-		// GigaChat3.5.jinja:477 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-		w.At(477, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
 		messageContent2 := message.ItemStr("content")
 		if !runtime.IsNone(messageContent2, nil, nil) {
 			messageContent = messageContent2
 		} else {
 			messageContent = runtime.Str("")
 		}
-		// GigaChat3.5.jinja:478 {%- if message_content is not string -%}
-		w.At(478, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
 		if !runtime.IsString(messageContent, nil, nil) {
-			// GigaChat3.5.jinja:479 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			w.At(479, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
-		// GigaChat3.5.jinja:482 {%- if message.get('embed_files', []) -%}
-		w.At(482, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
 		if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("embed_files"), runtime.NewList()}, nil).Truthy() {
-			// GigaChat3.5.jinja:483 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			w.At(483, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
-			// GigaChat3.5.jinja:484 {%- for f in message.embed_files[::-1] -%}
-			w.At(484, 13, runtime.StmtFor)
+			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			items := runtime.IterateReversed(w, message.Attr("embed_files"))
 			for i3 := range items {
 				f := items[len(items)-1-i3]
 				var tokenized runtime.Value
 				var placeholder runtime.Value
-				// GigaChat3.5.jinja:485 {%- set tokenized = (
-				w.At(485, 17, runtime.StmtSet)
+				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
 				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
 					return addTokens.Item(f.Attr("type"))
 				}, func() runtime.Value {
 					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
 				}), addTokens.Attr("file_end"))
-				// GigaChat3.5.jinja:491 {%- if message.get("file_placeholders", False) -%}
-				w.At(491, 17, runtime.StmtIf)
+				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
 				if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("file_placeholders"), runtime.Bool(false)}, nil).Truthy() {
-					// GigaChat3.5.jinja:492 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					w.At(492, 21, runtime.StmtSet)
+					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 					placeholder = runtime.Concat(runtime.Str("<file_placeholder_"), f.Attr("id"), runtime.Str(">"))
-					// GigaChat3.5.jinja:493 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					w.At(493, 21, runtime.StmtSet)
+					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(nsEmbedResult.Attr("result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
-					// GigaChat3.5.jinja:494 {%- else -%}
-					// GigaChat3.5.jinja:495 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					w.At(495, 21, runtime.StmtSet)
+					// GigaChat3.5.jinja:494:21 {%- else -%}
+					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.Add(tokenized, nsEmbedResult.Attr("result_text")))
 				}
 			}
-			// GigaChat3.5.jinja:499 {%- set message_final_content = ns_embed_result.result_text -%}
-			w.At(499, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
 			messageFinalContent = nsEmbedResult.Attr("result_text")
 		} else {
-			// GigaChat3.5.jinja:500 {%- else -%}
-			// GigaChat3.5.jinja:501 {%- set message_final_content = message_content -%}
-			w.At(501, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:500:9 {%- else -%}
+			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
 			messageFinalContent = messageContent
 		}
-		// GigaChat3.5.jinja:504 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		w.At(504, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
 		w.WriteAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
 			return addTokens.Attr("role_sep")
 		}, func() runtime.Value {
@@ -1202,74 +984,61 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			return runtime.Str("")
 		}))
 	}
-	// GigaChat3.5.jinja:509 {%- macro render_function_descriptions(message) -%}
+	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
 		var functionIds runtime.Value
 		var nsCurrentTools runtime.Value
 		var content runtime.Value
-		// GigaChat3.5.jinja:510 {%- if 'function_descriptions' not in message -%}
-		w.At(510, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if runtime.NotIn(runtime.Str("function_descriptions"), message2) {
-			// GigaChat3.5.jinja:511 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			w.At(511, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
 			w.Write(runtime.RaiseException(runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
-		// GigaChat3.5.jinja:514 {%- set function_ids = message['function_descriptions'] -%}
-		w.At(514, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = message2.ItemStr("function_descriptions")
-		// GigaChat3.5.jinja:516 {%- set ns_current_tools = namespace(tools=[]) -%}
-		w.At(516, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
-		// GigaChat3.5.jinja:517 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		w.At(517, 5, runtime.StmtFor)
+		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		for _, tool2 := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
 			var toolId runtime.Value
-			// GigaChat3.5.jinja:518 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			w.At(518, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := tool2.Attr("id")
 			if runtime.IsDefined(tool2Id, nil, nil) {
 				toolId = tool2Id
 			} else {
 				toolId = tool2.Attr("name")
 			}
-			// GigaChat3.5.jinja:519 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			w.At(519, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
 			if runtime.In(toolId, functionIds) || runtime.In(tool2.Attr("name"), functionIds) {
-				// GigaChat3.5.jinja:520 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				w.At(520, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
 				runtime.SetAttr(nsCurrentTools, "tools", runtime.Add(nsCurrentTools.Attr("tools"), runtime.NewList(tool2)))
 			}
 		}
-		// GigaChat3.5.jinja:524 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		w.At(524, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		content = runtime.Add(w.Capture(func() {
 			renderToolNamespace(runtime.Str("functions"), nsCurrentTools.Attr("tools"))
 		}), w.Capture(func() {
 			renderExamples(nsCurrentTools.Attr("tools"))
 		}))
-		// GigaChat3.5.jinja:526 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		w.At(526, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content), runtime.Missing(), runtime.Missing())
 	}
-	// GigaChat3.5.jinja:532 {%- macro render_gcml_parameter(name, value) -%}
+	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
 	renderGcmlParameter := func(name, value runtime.Value) {
 		name = runtime.Param(name, "name")
 		value = runtime.Param(value, "value")
-		// GigaChat3.5.jinja:533 {%- if value is string -%}
-		w.At(533, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
 		if runtime.IsString(value, nil, nil) {
-			// GigaChat3.5.jinja:534 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			w.At(534, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			w.WriteString("<｜GCML｜parameter name=\"")
 			w.Write(name)
 			w.WriteString("\" string=\"true\">")
 			w.Write(value)
 			w.WriteString("</｜GCML｜parameter>")
 		} else {
-			// GigaChat3.5.jinja:535 {%- else -%}
-			// GigaChat3.5.jinja:536 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			w.At(536, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:535:9 {%- else -%}
+			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
 			w.WriteString("<｜GCML｜parameter name=\"")
 			w.Write(name)
 			w.WriteString("\" string=\"false\">")
@@ -1277,327 +1046,251 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</｜GCML｜parameter>")
 		}
 	}
-	// GigaChat3.5.jinja:542 {%- macro render_gcml_invoke(call) -%}
+	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
 	renderGcmlInvoke := func(call2 runtime.Value) {
 		call2 = runtime.Param(call2, "call")
 		var inner runtime.Value
 		var args2 runtime.Value
 		var nsParams runtime.Value
-		// GigaChat3.5.jinja:543 {%- set inner = call -%}
-		w.At(543, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call2
-		// GigaChat3.5.jinja:544 {%- if inner.function -%}
-		w.At(544, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
 		innerFunction := inner.Attr("function")
 		if innerFunction.Truthy() {
-			// GigaChat3.5.jinja:545 {%- set inner = inner.function -%}
-			w.At(545, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 			inner = innerFunction
 		}
-		// GigaChat3.5.jinja:547 {%- set args = inner.get('arguments', {}) -%}
-		w.At(547, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
 		args2 = runtime.CallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
-		// GigaChat3.5.jinja:548 {%- if args is string -%}
-		w.At(548, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if runtime.IsString(args2, nil, nil) {
-			// GigaChat3.5.jinja:549 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			w.At(549, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
 			w.Write(runtime.RaiseException(runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
-		// GigaChat3.5.jinja:552 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		w.At(552, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
 		w.Write(inner.ItemStr("name"))
 		w.WriteString("\">\n")
-		// GigaChat3.5.jinja:553 {%- if args -%}
-		w.At(553, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args2.Truthy() {
-			// GigaChat3.5.jinja:554 {%- set ns_params = namespace(lines=[]) -%}
-			w.At(554, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
 			nsParams = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
-			// GigaChat3.5.jinja:555 {%- for k, v in args.items() -%}
-			w.At(555, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
 			keys3, values3 := runtime.DictItems(args2)
 			for i4 := range w.Count(len(keys3)) {
 				k2 := keys3[i4]
 				v2 := values3[i4]
-				// GigaChat3.5.jinja:556 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				w.At(556, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
 				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
 					renderGcmlParameter(k2, v2)
 				}))))
 			}
-			// GigaChat3.5.jinja:558 {{- ns_params.lines | join('\n') -}}
-			w.At(558, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
 			w.Write(runtime.FilterJoin(nsParams.Attr("lines"), []runtime.Value{runtime.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
 	}
-	// GigaChat3.5.jinja:566 {%- macro render_gcml_tool_calls(calls) -%}
+	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
 	renderGcmlToolCalls := func(calls runtime.Value) {
 		calls = runtime.Param(calls, "calls")
 		var nsInv runtime.Value
-		// GigaChat3.5.jinja:567 {%- set ns_inv = namespace(blocks=[]) -%}
-		w.At(567, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 		nsInv = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
-		// GigaChat3.5.jinja:568 {%- for call in calls -%}
-		w.At(568, 5, runtime.StmtFor)
+		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 		for _, call3 := range runtime.Iterate(w, calls) {
-			// GigaChat3.5.jinja:569 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			w.At(569, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
 			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(w.Capture(func() {
 				renderGcmlInvoke(call3)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
-		// GigaChat3.5.jinja:572 {{- ns_inv.blocks | join('\n') -}}
-		w.At(572, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
 		w.Write(runtime.FilterJoin(nsInv.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
-	// GigaChat3.5.jinja:578 {%- macro render_function_response(name, item) -%}
+	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
 	renderFunctionResponse := func(name2, item7 runtime.Value) {
 		name2 = runtime.Param(name2, "name")
 		item7 = runtime.Param(item7, "item")
 		var nsStrip runtime.Value
 		var nsBody runtime.Value
 		var body runtime.Value
-		// GigaChat3.5.jinja:579 {%- if item is mapping -%}
-		w.At(579, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if runtime.IsMapping(item7, nil, nil) {
-			// GigaChat3.5.jinja:580 {%- set ns_strip = namespace(pairs=[]) -%}
-			w.At(580, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
-			// GigaChat3.5.jinja:581 {%- for k, v in item.items() -%}
-			w.At(581, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
 			keys4, values4 := runtime.DictItems(item7)
 			for i5 := range w.Count(len(keys4)) {
 				k3 := keys4[i5]
 				v3 := values4[i5]
-				// GigaChat3.5.jinja:582 {%- if k != 'id' -%}
-				w.At(582, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
 				if !runtime.EqStr(k3, "id") {
-					// GigaChat3.5.jinja:583 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					w.At(583, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
 					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k3, v3))))
 				}
 			}
-			// GigaChat3.5.jinja:586 {%- set ns_body = namespace(parts=[]) -%}
-			w.At(586, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
-			// GigaChat3.5.jinja:587 {%- for k, v in ns_strip.pairs -%}
-			w.At(587, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 			for _, item8 := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
 				vals5 := runtime.Unpack(item8, 2)
 				k4 := vals5[0]
 				v4 := vals5[1]
-				// GigaChat3.5.jinja:588 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				w.At(588, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
 				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k4, runtime.Str("\": "), runtime.FilterTojson(v4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
 			}
-			// GigaChat3.5.jinja:590 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			w.At(590, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if w.At(591, 9, runtime.StmtIf); runtime.IsString(item7, nil, nil) {
-			// GigaChat3.5.jinja:591 {%- elif item is string -%}
-			// GigaChat3.5.jinja:596 {%- set body = item -%}
-			w.At(596, 9, runtime.StmtSet)
+		} else if runtime.IsString(item7, nil, nil) {
+			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
+			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item7
 		} else {
-			// GigaChat3.5.jinja:597 {%- else -%}
-			// GigaChat3.5.jinja:598 {%- set body = item | tojson(ensure_ascii=False) -%}
-			w.At(598, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:597:9 {%- else -%}
+			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
 			body = runtime.FilterTojson(item7, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
-		// GigaChat3.5.jinja:600 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		w.At(600, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.WriteString("<function_response name=\"")
 		w.Write(name2)
 		w.WriteString("\">")
 		w.Write(body)
 		w.WriteString("</function_response>")
 	}
-	// GigaChat3.5.jinja:604 {%- macro render_function_responses(content, names) -%}
+	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
 	renderFunctionResponses := func(content2, names runtime.Value) {
 		content2 = runtime.Param(content2, "content")
 		names = runtime.Param(names, "names")
 		var items2 runtime.Value
 		var nsResp runtime.Value
-		// GigaChat3.5.jinja:605 {%- if content is iterable and content is not string and content is not mapping -%}
-		w.At(605, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
 		if (runtime.IsIterable(content2, nil, nil) && !runtime.IsString(content2, nil, nil)) && !runtime.IsMapping(content2, nil, nil) {
-			// GigaChat3.5.jinja:606 {%- set items = content -%}
-			w.At(606, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items2 = content2
-		} else if w.At(607, 9, runtime.StmtIf); runtime.IsNone(content2, nil, nil) {
-			// GigaChat3.5.jinja:607 {%- elif content is none -%}
-			// GigaChat3.5.jinja:608 {%- set items = [] -%}
-			w.At(608, 9, runtime.StmtSet)
+		} else if runtime.IsNone(content2, nil, nil) {
+			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
+			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
 			items2 = runtime.NewList()
 		} else {
-			// GigaChat3.5.jinja:609 {%- else -%}
-			// GigaChat3.5.jinja:610 {%- set items = [content] -%}
-			w.At(610, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:609:9 {%- else -%}
+			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
 			items2 = runtime.NewList(content2)
 		}
-		// GigaChat3.5.jinja:613 {%- if (items | length) != (names | length) -%}
-		w.At(613, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if runtime.Ne(runtime.FilterLength(items2, nil, nil), runtime.FilterLength(names, nil, nil)) {
-			// GigaChat3.5.jinja:614 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.At(614, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
 			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items2, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names, nil, nil))))
 		}
-		// GigaChat3.5.jinja:617 {%- set ns_resp = namespace(blocks=[]) -%}
-		w.At(617, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
-		// GigaChat3.5.jinja:618 {%- for idx in range(items | length) -%}
-		w.At(618, 5, runtime.StmtFor)
+		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
 		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items2, nil, nil))) {
-			// GigaChat3.5.jinja:619 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			w.At(619, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
 			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
 				renderFunctionResponse(names.Item(idx), items2.Item(idx))
 			}))))
 		}
-		// GigaChat3.5.jinja:621 {{- ns_resp.blocks | join('\n') -}}
-		w.At(621, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
 		w.Write(runtime.FilterJoin(nsResp.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
-	// GigaChat3.5.jinja:627 {%- set DEVSYSTEM =
-	w.At(627, 1, runtime.StmtSet)
+	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
-	// GigaChat3.5.jinja:707 {%- set add_tokens = namespace(
-	w.At(707, 1, runtime.StmtSet)
+	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
 	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
-	// GigaChat3.5.jinja:718 {%- if tools -%}
-	w.At(718, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
-		// GigaChat3.5.jinja:719 {%- set ns = namespace(functions = [], function_names = []) -%}
-		w.At(719, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
 		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
-		// GigaChat3.5.jinja:720 {%- for item in tools -%}
-		w.At(720, 5, runtime.StmtFor)
+		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item9 := range runtime.Iterate(w, tools) {
-			// GigaChat3.5.jinja:722 {%- set item = item["function"] if "function" in item else item -%}
-			w.At(722, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
 			if runtime.In(runtime.Str("function"), item9) {
 				item9 = item9.ItemStr("function")
 			}
-			// GigaChat3.5.jinja:724 {%- set ns.functions = ns.functions + [item] -%}
-			w.At(724, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
 			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item9)))
-			// GigaChat3.5.jinja:725 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			w.At(725, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
 			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item9.Attr("name"))))
 		}
-		// GigaChat3.5.jinja:728 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		w.At(728, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		FUNCTIONDESCRIPTIONS = ns.Attr("functions")
-		// GigaChat3.5.jinja:729 {%- set FUNCTION_NAMES = ns.function_names -%}
-		w.At(729, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
 		FUNCTIONNAMES = ns.Attr("function_names")
 	} else {
-		// GigaChat3.5.jinja:730 {%- else -%}
-		// GigaChat3.5.jinja:731 {%- set FUNCTION_DESCRIPTIONS = [] -%}
-		w.At(731, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:730:5 {%- else -%}
+		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
 		FUNCTIONDESCRIPTIONS = runtime.NewList()
-		// GigaChat3.5.jinja:732 {%- set FUNCTION_NAMES = [] -%}
-		w.At(732, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:732:5 {%- set FUNCTION_NAMES = [] -%}
 		FUNCTIONNAMES = runtime.NewList()
 	}
-	// GigaChat3.5.jinja:739 {%- if reasoning is not defined -%}
-	w.At(739, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
 	if !runtime.IsDefined(reasoning, nil, nil) {
-		// GigaChat3.5.jinja:740 {%- set reasoning = False -%}
-		w.At(740, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
 		reasoning = runtime.Bool(false)
 	}
-	// GigaChat3.5.jinja:743 {%- if use_devsystem is not defined -%}
-	w.At(743, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
 	if !runtime.IsDefined(useDevsystem, nil, nil) {
-		// GigaChat3.5.jinja:744 {%- set use_devsystem = True -%}
-		w.At(744, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
 		useDevsystem = runtime.Bool(true)
 	}
-	// GigaChat3.5.jinja:747 {%- if use_suggester is not defined -%}
-	w.At(747, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
 	if !runtime.IsDefined(useSuggester, nil, nil) {
-		// GigaChat3.5.jinja:748 {%- set use_suggester = True -%}
-		w.At(748, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
 		useSuggester = runtime.Bool(true)
 	}
-	// GigaChat3.5.jinja:751 {%- if use_system is not defined -%}
-	w.At(751, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
 	if !runtime.IsDefined(useSystem, nil, nil) {
-		// GigaChat3.5.jinja:752 {%- set use_system = True -%}
-		w.At(752, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
 		useSystem = runtime.Bool(true)
 	}
-	// GigaChat3.5.jinja:761 {%- if drop_history_thinking is not defined -%}
-	w.At(761, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
 	if !runtime.IsDefined(dropHistoryThinking, nil, nil) {
-		// GigaChat3.5.jinja:762 {%- set drop_history_thinking = True -%}
-		w.At(762, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
 		dropHistoryThinking = runtime.Bool(true)
 	}
-	// GigaChat3.5.jinja:766 {%- set ns_history = namespace(last_user_idx=-1) -%}
-	w.At(766, 1, runtime.StmtSet)
+	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
 	nsHistoryLastUserIdx := runtime.Int(-1)
-	// GigaChat3.5.jinja:767 {%- for m in messages -%}
-	w.At(767, 1, runtime.StmtFor)
+	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
 	items3 := runtime.Iterate(w, messages)
 	for i6 := range items3 {
 		m := items3[i6]
-		// GigaChat3.5.jinja:768 {%- if m['role'] == 'user' -%}
-		w.At(768, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
 		if runtime.EqStr(m.ItemStr("role"), "user") {
-			// GigaChat3.5.jinja:769 {%- set ns_history.last_user_idx = loop.index0 -%}
-			w.At(769, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
 			nsHistoryLastUserIdx = runtime.Int(int64(i6))
 		}
 	}
-	// GigaChat3.5.jinja:776 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
-	w.At(776, 1, runtime.StmtSet)
-	// GigaChat3.5.jinja:777 {%-set ns_role_presence = namespace(
-	w.At(777, 1, runtime.StmtSet)
+	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
+	// GigaChat3.5.jinja:777:1 {%-set ns_role_presence = namespace(
 	nsRolePresenceHasAvailableFunctions := false
 	nsRolePresenceHasFunctionDescriptions := false
 	nsRolePresenceHasDevsystem := false
-	// GigaChat3.5.jinja:782 {%- for message in messages -%}
-	w.At(782, 1, runtime.StmtFor)
+	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
 	for _, message3 := range runtime.Iterate(w, messages) {
-		// GigaChat3.5.jinja:783 {%- if message["role"] == "available functions" -%}
-		w.At(783, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "available functions") {
-			// GigaChat3.5.jinja:784 {%- set ns_role_presence.has_available_functions = True -%}
-			w.At(784, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
-		// GigaChat3.5.jinja:787 {%- if message["role"] == "function descriptions" -%}
-		w.At(787, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
 		if runtime.EqStr(message3Role, "function descriptions") {
-			// GigaChat3.5.jinja:788 {%- set ns_role_presence.has_function_descriptions = True -%}
-			w.At(788, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
-		// GigaChat3.5.jinja:791 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		w.At(791, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
 		if runtime.InStrs(message3Role, "developer system", "developer_system") {
-			// GigaChat3.5.jinja:792 {%- set ns_role_presence.has_devsystem = True -%}
-			w.At(792, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
 	}
-	// GigaChat3.5.jinja:799 {{- bos_token -}}
-	w.At(799, 1, runtime.StmtPrint)
+	// GigaChat3.5.jinja:799:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// GigaChat3.5.jinja:804 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
-	w.At(804, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
-		// GigaChat3.5.jinja:805 {%- set devsystem_content = (
-		w.At(805, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
 		if runtime.IsDefined(defaultDevsystem, nil, nil) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
@@ -1607,56 +1300,43 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				prepareDevsystem(DEVSYSTEM, addTokens)
 			})
 		}
-		// GigaChat3.5.jinja:811 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		w.At(811, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
-	} else if w.At(813, 5, runtime.StmtIf); nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
-		// GigaChat3.5.jinja:813 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
-		// GigaChat3.5.jinja:815 {%- set messages = messages[1:] -%}
-		w.At(815, 5, runtime.StmtSet)
+	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
+		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if w.At(817, 5, runtime.StmtIf); nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
-		// GigaChat3.5.jinja:817 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
-		// GigaChat3.5.jinja:820 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
-		w.At(820, 5, runtime.StmtSet)
+	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
+		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
 			prepareDevsystem(messages.ItemInt(0).ItemStr("content"), addTokens)
 		})
-		// GigaChat3.5.jinja:821 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		w.At(821, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
-		// GigaChat3.5.jinja:822 {%- set messages = messages[1:] -%}
-		w.At(822, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// GigaChat3.5.jinja:827 {%- if messages and messages[0]['role'] == 'system' -%}
-	w.At(827, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
-		// GigaChat3.5.jinja:828 {{- render_role_message(messages[0]) -}}
-		w.At(828, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(messages.ItemInt(0), runtime.Missing(), runtime.Missing())
-		// GigaChat3.5.jinja:829 {%- set messages = messages[1:] -%}
-		w.At(829, 5, runtime.StmtSet)
+		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-	} else if w.At(830, 5, runtime.StmtIf); useSystem.Truthy() {
-		// GigaChat3.5.jinja:830 {%- elif use_system -%}
-		// GigaChat3.5.jinja:831 {{- render_role_message({"role": "system", "content": ""}) -}}
-		w.At(831, 5, runtime.StmtPrint)
+	} else if useSystem.Truthy() {
+		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
+		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
 		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
 	}
-	// GigaChat3.5.jinja:835 {%- if not ns_role_presence.has_function_descriptions and tools -%}
-	w.At(835, 1, runtime.StmtIf)
+	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
-		// GigaChat3.5.jinja:836 {{- render_function_descriptions(
-		w.At(836, 5, runtime.StmtPrint)
+		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
 		renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
 	}
-	// GigaChat3.5.jinja:850 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
-	w.At(850, 1, runtime.StmtSet)
+	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := runtime.Int(0)
 	nsStatePreviousToolNames := runtime.NewList()
-	// GigaChat3.5.jinja:854 {%- for message in messages -%}
-	w.At(854, 1, runtime.StmtFor)
+	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
 	var loop2 runtime.Loop
 	for loop2.Start(w, messages, nil); loop2.Next(); {
 		message4 := loop2.Item()
@@ -1669,118 +1349,92 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		addGenerationPrompt := addGenerationPromptInput
 		var isFinalAssistant runtime.Value
 		eosToken := eosTokenInput
-		// GigaChat3.5.jinja:856 {%- if ns_state.skip_remaining > 0 -%}
-		w.At(856, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
 		if runtime.Gt(nsStateSkipRemaining, runtime.Int(0)) {
-			// GigaChat3.5.jinja:858 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			w.At(858, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
-		} else if w.At(861, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
-			// GigaChat3.5.jinja:861 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
-			// GigaChat3.5.jinja:862 {{- raise_exception(
-			w.At(862, 9, runtime.StmtPrint)
+		} else if runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
+			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
+			// GigaChat3.5.jinja:862:9 {{- raise_exception(
 			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if w.At(869, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "available functions") {
-			// GigaChat3.5.jinja:869 {%- elif message['role'] == 'available functions' -%}
-			// GigaChat3.5.jinja:870 {%- if use_suggester -%}
-			w.At(870, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message4.ItemStr("role"), "available functions") {
+			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
+			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
-				// GigaChat3.5.jinja:871 {{- render_role_message(message) -}}
-				w.At(871, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
 				renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 			}
-		} else if w.At(876, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
-			// GigaChat3.5.jinja:876 {%- elif message['role'] == 'function descriptions' -%}
-			// GigaChat3.5.jinja:877 {{- render_function_descriptions(message) -}}
-			w.At(877, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
+			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
+			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
 			renderFunctionDescriptions(message4)
-		} else if w.At(881, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
-			// GigaChat3.5.jinja:881 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
-			// GigaChat3.5.jinja:882 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			w.At(882, 9, runtime.StmtPrint)
+		} else if runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
+			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
+			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
 			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message4.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if w.At(894, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
-			// GigaChat3.5.jinja:894 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
-			// GigaChat3.5.jinja:895 {%- if not ns_state.previous_tool_names -%}
-			w.At(895, 9, runtime.StmtIf)
+		} else if runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
+			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
+			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
-				// GigaChat3.5.jinja:896 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				w.At(896, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
 				w.Write(runtime.RaiseException(runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
-			// GigaChat3.5.jinja:898 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
-			w.At(898, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
 				renderFunctionResponses(message4.ItemStr("content"), nsStatePreviousToolNames)
 			})
-			// GigaChat3.5.jinja:899 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			w.At(899, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
-			// GigaChat3.5.jinja:907 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
-			w.At(907, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
-				// GigaChat3.5.jinja:908 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
-				w.At(908, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = runtime.And(runtime.Bool(!loop2.Last().Truthy()), func() runtime.Value {
 					return runtime.Bool(runtime.InStrs(loop2.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
 				})
-				// GigaChat3.5.jinja:909 {%- if not _next_is_fr -%}
-				w.At(909, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
-					// GigaChat3.5.jinja:910 {%- if message.functions is defined and message.functions -%}
-					w.At(910, 17, runtime.StmtIf)
+					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
 					if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
-						// GigaChat3.5.jinja:911 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						w.At(911, 21, runtime.StmtPrint)
+						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 					} else {
-						// GigaChat3.5.jinja:912 {%- else -%}
-						// GigaChat3.5.jinja:913 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						w.At(913, 21, runtime.StmtPrint)
+						// GigaChat3.5.jinja:912:21 {%- else -%}
+						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
 							return runtime.NewList()
 						})), runtime.Missing(), runtime.Missing())
 					}
 				}
 			}
-		} else if w.At(920, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "user") {
-			// GigaChat3.5.jinja:920 {%- elif message['role'] == 'user' -%}
-			// GigaChat3.5.jinja:921 {{- render_role_message(message, role='user') -}}
-			w.At(921, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(message4.ItemStr("role"), "user") {
+			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
+			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
 			renderRoleMessage(message4, runtime.Str("user"), runtime.Missing())
-			// GigaChat3.5.jinja:923 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
-			w.At(923, 9, runtime.StmtSet)
-			// GigaChat3.5.jinja:925 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
-			w.At(925, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
+			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
-				// GigaChat3.5.jinja:926 {%- if message.functions is defined and message.functions -%}
-				w.At(926, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
 				if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
-					// GigaChat3.5.jinja:927 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					w.At(927, 17, runtime.StmtPrint)
+					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 				} else {
-					// GigaChat3.5.jinja:928 {%- else -%}
-					// GigaChat3.5.jinja:929 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					w.At(929, 17, runtime.StmtPrint)
+					// GigaChat3.5.jinja:928:17 {%- else -%}
+					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
 						return runtime.NewList()
 					})), runtime.Missing(), runtime.Missing())
 				}
 			}
-		} else if w.At(940, 9, runtime.StmtIf); runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
-			// GigaChat3.5.jinja:940 {%- elif message['role'] in ['tool', 'function'] -%}
-			// GigaChat3.5.jinja:941 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
-			w.At(941, 9, runtime.StmtSet)
+		} else if runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
+			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
+			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := runtime.NewList()
 			nsLaTrNames := runtime.NewList()
 			nsLaTrSkip := runtime.Int(0)
 			nsLaTrStopped := false
-			// GigaChat3.5.jinja:943 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			w.At(943, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
 			nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(message4.ItemStr("content")))
-			// GigaChat3.5.jinja:944 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			w.At(944, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			message4Name := message4.Attr("name")
 			if runtime.IsDefined(message4Name, nil, nil) {
 				name3 = message4Name
@@ -1791,24 +1445,18 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					name3 = runtime.Str("")
 				}
 			}
-			// GigaChat3.5.jinja:945 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			w.At(945, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name3))
-			// GigaChat3.5.jinja:946 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			w.At(946, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				var nm runtime.Value
-				// GigaChat3.5.jinja:947 {%- if not ns_la_tr.stopped -%}
-				w.At(947, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
-					// GigaChat3.5.jinja:948 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					w.At(948, 17, runtime.StmtIf)
+					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
 					if runtime.InStrs(messages.Item(k5).ItemStr("role"), "tool", "function") {
-						// GigaChat3.5.jinja:949 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						w.At(949, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(messages.Item(k5).ItemStr("content")))
-						// GigaChat3.5.jinja:950 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						w.At(950, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
 						if runtime.IsDefined(messages.Item(k5).Attr("name"), nil, nil) {
 							nm = messages.Item(k5).Attr("name")
 						} else {
@@ -1818,288 +1466,713 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 								nm = runtime.Str("")
 							}
 						}
-						// GigaChat3.5.jinja:951 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
-						w.At(951, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
 						nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(nm))
-						// GigaChat3.5.jinja:952 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						w.At(952, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
 						nsLaTrSkip = runtime.Add(nsLaTrSkip, runtime.Int(1))
 					} else {
-						// GigaChat3.5.jinja:953 {%- else -%}
-						// GigaChat3.5.jinja:954 {%- set ns_la_tr.stopped = True -%}
-						w.At(954, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:953:21 {%- else -%}
+						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
 						nsLaTrStopped = true
 					}
 				}
 			}
-			// GigaChat3.5.jinja:958 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
-			w.At(958, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:958:9 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
 			nsStateSkipRemaining = nsLaTrSkip
-			// GigaChat3.5.jinja:962 {%- set ns_parsed = namespace(items=[]) -%}
-			w.At(962, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:962:9 {%- set ns_parsed = namespace(items=[]) -%}
 			nsParsedItems := runtime.NewList()
-			// GigaChat3.5.jinja:963 {%- for it in ns_la_tr.items -%}
-			w.At(963, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
 			for _, it := range runtime.Iterate(w, nsLaTrItems) {
-				// GigaChat3.5.jinja:964 {%- if it is string -%}
-				w.At(964, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
 				if runtime.IsString(it, nil, nil) {
-					// GigaChat3.5.jinja:967 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					w.At(967, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
 				} else {
-					// GigaChat3.5.jinja:968 {%- else -%}
-					// GigaChat3.5.jinja:969 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					w.At(969, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:968:17 {%- else -%}
+					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
 				}
 			}
-			// GigaChat3.5.jinja:972 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
-			w.At(972, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
 			frBody = w.Capture(func() {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
-			// GigaChat3.5.jinja:973 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			w.At(973, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
-		} else if w.At(977, 9, runtime.StmtIf); runtime.EqStr(message4.ItemStr("role"), "assistant") {
-			// GigaChat3.5.jinja:977 {%- elif message['role'] == 'assistant' -%}
-			// GigaChat3.5.jinja:993 {%- set ns_think = namespace(text='', present=False) -%}
-			w.At(993, 9, runtime.StmtSet)
+		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
+			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
+			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
 			nsThinkText := runtime.Str("")
 			nsThinkPresent := false
-			// GigaChat3.5.jinja:994 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			w.At(994, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			message4ReasoningContent := message4.Attr("reasoning_content")
 			if runtime.IsDefined(message4ReasoningContent, nil, nil) && !runtime.IsNone(message4ReasoningContent, nil, nil) {
-				// GigaChat3.5.jinja:998 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				w.At(998, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), nsHistoryLastUserIdx) {
 				} else {
-					// GigaChat3.5.jinja:1000 {%- else -%}
-					// GigaChat3.5.jinja:1001 {%- set ns_think.text = message.reasoning_content -%}
-					w.At(1001, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:1000:17 {%- else -%}
+					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
 					nsThinkText = message4ReasoningContent
-					// GigaChat3.5.jinja:1002 {%- set ns_think.present = True -%}
-					w.At(1002, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:1002:17 {%- set ns_think.present = True -%}
 					nsThinkPresent = true
 				}
 			}
-			// GigaChat3.5.jinja:1005 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			w.At(1005, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
 			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText, nil, nil) {
-				// GigaChat3.5.jinja:1006 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				w.At(1006, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
 				nsThinkText = runtime.FilterTojson(nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
-			// GigaChat3.5.jinja:1010 {%- set ns_inline = namespace(tool_calls=[]) -%}
-			w.At(1010, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := runtime.NewList()
-			// GigaChat3.5.jinja:1011 {%- if message.tool_calls is defined and message.tool_calls -%}
-			w.At(1011, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
 			if runtime.IsDefined(message4.Attr("tool_calls"), nil, nil) && message4.Attr("tool_calls").Truthy() {
-				// GigaChat3.5.jinja:1012 {%- for tc in message.tool_calls -%}
-				w.At(1012, 13, runtime.StmtFor)
+				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, message4.Attr("tool_calls")) {
-					// GigaChat3.5.jinja:1013 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
-					w.At(1013, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(tc))
 				}
-			} else if w.At(1015, 13, runtime.StmtIf); runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
-				// GigaChat3.5.jinja:1015 {%- elif message.function_call is defined and message.function_call -%}
-				// GigaChat3.5.jinja:1016 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				w.At(1016, 13, runtime.StmtSet)
+			} else if runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
+				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
+				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message4.Attr("function_call")))
 			}
-			// GigaChat3.5.jinja:1020 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
-			w.At(1020, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := runtime.NewList()
 			nsLaSkipCount := runtime.Int(0)
 			nsLaStopped := false
-			// GigaChat3.5.jinja:1021 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			w.At(1021, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
 				var fcContent runtime.Value
-				// GigaChat3.5.jinja:1022 {%- if not ns_la.stopped -%}
-				w.At(1022, 13, runtime.StmtIf)
+				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
-					// GigaChat3.5.jinja:1023 {%- if messages[k]['role'] == 'function call' -%}
-					w.At(1023, 17, runtime.StmtIf)
+					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
 					if runtime.EqStr(messages.Item(k6).ItemStr("role"), "function call") {
-						// GigaChat3.5.jinja:1024 {%- set fc_content = messages[k]['content'] -%}
-						w.At(1024, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
 						fcContent = messages.Item(k6).ItemStr("content")
-						// GigaChat3.5.jinja:1025 {%- if fc_content is mapping -%}
-						w.At(1025, 21, runtime.StmtIf)
+						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
 						if runtime.IsMapping(fcContent, nil, nil) {
-							// GigaChat3.5.jinja:1026 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
-							w.At(1026, 25, runtime.StmtSet)
+							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(fcContent))
-						} else if w.At(1027, 25, runtime.StmtIf); runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
-							// GigaChat3.5.jinja:1027 {%- elif fc_content is iterable and fc_content is not string -%}
-							// GigaChat3.5.jinja:1028 {%- for c in fc_content -%}
-							w.At(1028, 25, runtime.StmtFor)
+						} else if runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
+							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
+							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
 							for _, c2 := range runtime.Iterate(w, fcContent) {
-								// GigaChat3.5.jinja:1029 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								w.At(1029, 29, runtime.StmtSet)
+								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
 								nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(c2))
 							}
 						}
-						// GigaChat3.5.jinja:1032 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						w.At(1032, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
 						nsLaSkipCount = runtime.Add(nsLaSkipCount, runtime.Int(1))
 					} else {
-						// GigaChat3.5.jinja:1033 {%- else -%}
-						// GigaChat3.5.jinja:1034 {%- set ns_la.stopped = True -%}
-						w.At(1034, 21, runtime.StmtSet)
+						// GigaChat3.5.jinja:1033:21 {%- else -%}
+						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
 						nsLaStopped = true
 					}
 				}
 			}
-			// GigaChat3.5.jinja:1039 {%- set ns_combined = namespace(calls=[]) -%}
-			w.At(1039, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
 			nsCombinedCalls := runtime.NewList()
-			// GigaChat3.5.jinja:1040 {%- for tc in ns_inline.tool_calls -%}
-			w.At(1040, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
 			for _, tc2 := range runtime.Iterate(w, nsInlineToolCalls) {
-				// GigaChat3.5.jinja:1041 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				w.At(1041, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
 				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc2))
 			}
-			// GigaChat3.5.jinja:1043 {%- for tc in ns_la.tool_calls -%}
-			w.At(1043, 9, runtime.StmtFor)
+			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
 			for _, tc3 := range runtime.Iterate(w, nsLaToolCalls) {
-				// GigaChat3.5.jinja:1044 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				w.At(1044, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
 				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc3))
 			}
-			// GigaChat3.5.jinja:1047 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
-			w.At(1047, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
-			// GigaChat3.5.jinja:1050 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			w.At(1050, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
 			nsTextValue := runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
 				return message4.Attr("content")
 			}, func() runtime.Value {
 				return runtime.Str("")
 			})
-			// GigaChat3.5.jinja:1051 {%- if ns_text.value is not string -%}
-			w.At(1051, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
 			if !runtime.IsString(nsTextValue, nil, nil) {
-				// GigaChat3.5.jinja:1052 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				w.At(1052, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
 				nsTextValue = runtime.FilterTojson(nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
-			// GigaChat3.5.jinja:1056 {%- set ns_parts = namespace(blocks=[]) -%}
-			w.At(1056, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
 			nsPartsBlocks := runtime.NewList()
-			// GigaChat3.5.jinja:1057 {%- if ns_think.present -%}
-			w.At(1057, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
 			if nsThinkPresent {
-				// GigaChat3.5.jinja:1058 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				w.At(1058, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
 				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(runtime.Concat(runtime.Str("<think>"), nsThinkText, runtime.Str("</think>"))))
 			}
-			// GigaChat3.5.jinja:1060 {%- if ns_text.value -%}
-			w.At(1060, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if nsTextValue.Truthy() {
-				// GigaChat3.5.jinja:1061 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
-				w.At(1061, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
 				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(nsTextValue))
 			}
-			// GigaChat3.5.jinja:1063 {%- if ns_combined.calls -%}
-			w.At(1063, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
 			if nsCombinedCalls.Truthy() {
-				// GigaChat3.5.jinja:1064 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
-				w.At(1064, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1064:13 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
 				gcmlBlock = w.Capture(func() {
 					renderGcmlToolCalls(nsCombinedCalls)
 				})
-				// GigaChat3.5.jinja:1065 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
-				w.At(1065, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
 				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(gcmlBlock))
-				// GigaChat3.5.jinja:1068 {%- set ns_names_update = namespace(items=[]) -%}
-				w.At(1068, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
 				nsNamesUpdateItems := runtime.NewList()
-				// GigaChat3.5.jinja:1069 {%- for c in ns_combined.calls -%}
-				w.At(1069, 13, runtime.StmtFor)
+				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
 				for _, c3 := range runtime.Iterate(w, nsCombinedCalls) {
 					var inner2 runtime.Value
-					// GigaChat3.5.jinja:1070 {%- set inner = c.function if c.function is defined else c -%}
-					w.At(1070, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
 					c3Function := c3.Attr("function")
 					if runtime.IsDefined(c3Function, nil, nil) {
 						inner2 = c3Function
 					} else {
 						inner2 = c3
 					}
-					// GigaChat3.5.jinja:1071 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					w.At(1071, 17, runtime.StmtSet)
+					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
 					nsNamesUpdateItems = runtime.Add(nsNamesUpdateItems, runtime.NewList(inner2.ItemStr("name")))
 				}
-				// GigaChat3.5.jinja:1073 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
-				w.At(1073, 13, runtime.StmtSet)
+				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
 			}
-			// GigaChat3.5.jinja:1090 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
-			w.At(1090, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
-				// GigaChat3.5.jinja:1091 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				w.At(1091, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
 				w.Write(runtime.RaiseException(runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
-			// GigaChat3.5.jinja:1094 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			w.At(1094, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
 			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
-			// GigaChat3.5.jinja:1096 {%- set ns_roles.current_assistant_role = 'assistant' -%}
-			w.At(1096, 9, runtime.StmtSet)
-			// GigaChat3.5.jinja:1103 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
-			w.At(1103, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
+			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = runtime.Add(loop2.Index0(), nsLaSkipCount)
-			// GigaChat3.5.jinja:1104 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			w.At(1104, 9, runtime.StmtSet)
+			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(!addGenerationPrompt.Truthy())
 			})
-			// GigaChat3.5.jinja:1108 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			w.At(1108, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Missing(), runtime.Bool(false))
-			// GigaChat3.5.jinja:1109 {%- if is_final_assistant -%}
-			w.At(1109, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
-				// GigaChat3.5.jinja:1110 {{- eos_token -}}
-				w.At(1110, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
 				w.Write(eosToken)
 			} else {
-				// GigaChat3.5.jinja:1111 {%- else -%}
-				// GigaChat3.5.jinja:1112 {{- add_tokens.message_sep -}}
-				w.At(1112, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:1111:13 {%- else -%}
+				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
 				w.Write(addTokens.Attr("message_sep"))
 			}
 		} else {
-			// GigaChat3.5.jinja:1117 {%- else -%}
-			// GigaChat3.5.jinja:1118 {{- render_role_message(message) -}}
-			w.At(1118, 9, runtime.StmtPrint)
+			// GigaChat3.5.jinja:1117:9 {%- else -%}
+			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
 			renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
 		}
-		// GigaChat3.5.jinja:1129 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		w.At(1129, 5, runtime.StmtIf)
+		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		if (loop2.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message4.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
-			// GigaChat3.5.jinja:1132 {%- if reasoning -%}
-			w.At(1132, 9, runtime.StmtIf)
+			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
-				// GigaChat3.5.jinja:1133 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				w.At(1133, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.WriteString("assistant")
 				w.WriteStr(addTokens.Attr("role_sep"))
 				w.WriteString("<think>")
 			} else {
-				// GigaChat3.5.jinja:1134 {%- else -%}
-				// GigaChat3.5.jinja:1135 {{- 'assistant' + add_tokens.role_sep -}}
-				w.At(1135, 13, runtime.StmtPrint)
+				// GigaChat3.5.jinja:1134:13 {%- else -%}
+				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
 				w.WriteString("assistant")
 				w.WriteStr(addTokens.Attr("role_sep"))
 			}
 		}
 	}
+}
+
+// spansGigaChat35 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGigaChat35 = []runtime.Span{
+	{From: 64, To: 649, Line: 3, Col: 1, Construct: "macro"},
+	{From: 96, To: 103, Line: 4, Col: 2, Construct: "if"},
+	{From: 98, To: 98, Line: 5, Col: 3, Construct: "set"},
+	{From: 102, To: 102, Line: 7, Col: 3, Construct: "set"},
+	{From: 105, To: 112, Line: 9, Col: 2, Construct: "if"},
+	{From: 107, To: 107, Line: 10, Col: 3, Construct: "set"},
+	{From: 111, To: 111, Line: 12, Col: 3, Construct: "set"},
+	{From: 114, To: 114, Line: 15, Col: 2, Construct: "set"},
+	{From: 116, To: 648, Line: 18, Col: 2, Construct: "if"},
+	{From: 118, To: 648, Line: 22, Col: 6, Construct: "if"},
+	{From: 121, To: 121, Line: 23, Col: 3, Construct: "set"},
+	{From: 123, To: 166, Line: 24, Col: 3, Construct: "if"},
+	{From: 126, To: 166, Line: 26, Col: 7, Construct: "if"},
+	{From: 132, To: 132, Line: 29, Col: 4, Construct: "set"},
+	{From: 134, To: 134, Line: 30, Col: 4, Construct: "set"},
+	{From: 136, To: 153, Line: 31, Col: 4, Construct: "for"},
+	{From: 139, To: 139, Line: 32, Col: 5, Construct: "set"},
+	{From: 141, To: 152, Line: 33, Col: 5, Construct: "if"},
+	{From: 143, To: 143, Line: 34, Col: 6, Construct: "set"},
+	{From: 144, To: 152, Line: 35, Col: 9, Construct: "if"},
+	{From: 147, To: 147, Line: 36, Col: 6, Construct: "set"},
+	{From: 151, To: 151, Line: 38, Col: 6, Construct: "set"},
+	{From: 155, To: 165, Line: 41, Col: 4, Construct: "if"},
+	{From: 157, To: 157, Line: 42, Col: 5, Construct: "set"},
+	{From: 159, To: 161, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 167, To: 648, Line: 50, Col: 6, Construct: "if"},
+	{From: 170, To: 170, Line: 51, Col: 3, Construct: "set"},
+	{From: 172, To: 180, Line: 52, Col: 3, Construct: "for"},
+	{From: 175, To: 177, Line: 53, Col: 4, Construct: "set"},
+	{From: 179, To: 179, Line: 54, Col: 4, Construct: "set"},
+	{From: 182, To: 182, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 183, To: 648, Line: 58, Col: 6, Construct: "if"},
+	{From: 186, To: 186, Line: 59, Col: 3, Construct: "set"},
+	{From: 188, To: 196, Line: 60, Col: 3, Construct: "for"},
+	{From: 191, To: 193, Line: 61, Col: 4, Construct: "set"},
+	{From: 195, To: 195, Line: 62, Col: 4, Construct: "set"},
+	{From: 198, To: 198, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 199, To: 648, Line: 66, Col: 6, Construct: "if"},
+	{From: 202, To: 202, Line: 67, Col: 3, Construct: "set"},
+	{From: 204, To: 212, Line: 68, Col: 3, Construct: "for"},
+	{From: 207, To: 209, Line: 69, Col: 4, Construct: "set"},
+	{From: 211, To: 211, Line: 70, Col: 4, Construct: "set"},
+	{From: 214, To: 214, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 215, To: 648, Line: 75, Col: 6, Construct: "if"},
+	{From: 218, To: 218, Line: 76, Col: 3, Construct: "set"},
+	{From: 220, To: 328, Line: 77, Col: 3, Construct: "for"},
+	{From: 225, To: 325, Line: 78, Col: 4, Construct: "if"},
+	{From: 227, To: 227, Line: 79, Col: 5, Construct: "set"},
+	{From: 228, To: 325, Line: 80, Col: 8, Construct: "if"},
+	{From: 231, To: 250, Line: 81, Col: 5, Construct: "if"},
+	{From: 233, To: 235, Line: 82, Col: 6, Construct: "set"},
+	{From: 236, To: 250, Line: 83, Col: 9, Construct: "if"},
+	{From: 239, To: 241, Line: 84, Col: 6, Construct: "set"},
+	{From: 242, To: 250, Line: 85, Col: 9, Construct: "if"},
+	{From: 245, To: 245, Line: 86, Col: 6, Construct: "set"},
+	{From: 249, To: 249, Line: 88, Col: 6, Construct: "set"},
+	{From: 251, To: 325, Line: 90, Col: 8, Construct: "if"},
+	{From: 254, To: 265, Line: 91, Col: 5, Construct: "if"},
+	{From: 256, To: 258, Line: 92, Col: 6, Construct: "set"},
+	{From: 262, To: 264, Line: 94, Col: 6, Construct: "set"},
+	{From: 266, To: 325, Line: 96, Col: 8, Construct: "if"},
+	{From: 269, To: 278, Line: 97, Col: 5, Construct: "if"},
+	{From: 271, To: 273, Line: 98, Col: 6, Construct: "set"},
+	{From: 277, To: 277, Line: 100, Col: 6, Construct: "set"},
+	{From: 279, To: 325, Line: 102, Col: 8, Construct: "if"},
+	{From: 282, To: 297, Line: 103, Col: 5, Construct: "if"},
+	{From: 284, To: 288, Line: 104, Col: 6, Construct: "set"},
+	{From: 292, To: 296, Line: 106, Col: 6, Construct: "set"},
+	{From: 299, To: 301, Line: 108, Col: 5, Construct: "set"},
+	{From: 302, To: 325, Line: 109, Col: 8, Construct: "if"},
+	{From: 305, To: 316, Line: 110, Col: 5, Construct: "if"},
+	{From: 307, To: 307, Line: 111, Col: 6, Construct: "set"},
+	{From: 308, To: 316, Line: 112, Col: 9, Construct: "if"},
+	{From: 311, To: 311, Line: 113, Col: 6, Construct: "set"},
+	{From: 315, To: 315, Line: 115, Col: 6, Construct: "set"},
+	{From: 318, To: 320, Line: 117, Col: 5, Construct: "set"},
+	{From: 324, To: 324, Line: 119, Col: 5, Construct: "set"},
+	{From: 327, To: 327, Line: 121, Col: 4, Construct: "set"},
+	{From: 330, To: 330, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 126, Col: 3, Construct: "set"},
+	{From: 336, To: 340, Line: 127, Col: 3, Construct: "set"},
+	{From: 342, To: 647, Line: 130, Col: 3, Construct: "if"},
+	{From: 344, To: 344, Line: 131, Col: 4, Construct: "set"},
+	{From: 346, To: 366, Line: 132, Col: 4, Construct: "if"},
+	{From: 348, To: 350, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 351, To: 366, Line: 134, Col: 8, Construct: "if"},
+	{From: 354, To: 358, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 359, To: 366, Line: 136, Col: 8, Construct: "if"},
+	{From: 362, To: 362, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 367, To: 647, Line: 142, Col: 7, Construct: "if"},
+	{From: 370, To: 370, Line: 143, Col: 4, Construct: "set"},
+	{From: 372, To: 382, Line: 144, Col: 4, Construct: "for"},
+	{From: 374, To: 381, Line: 145, Col: 5, Construct: "if"},
+	{From: 376, To: 376, Line: 146, Col: 6, Construct: "set"},
+	{From: 380, To: 380, Line: 148, Col: 6, Construct: "set"},
+	{From: 384, To: 384, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 385, To: 647, Line: 154, Col: 7, Construct: "if"},
+	{From: 389, To: 389, Line: 157, Col: 4, Construct: "set"},
+	{From: 391, To: 397, Line: 158, Col: 4, Construct: "for"},
+	{From: 396, To: 396, Line: 159, Col: 5, Construct: "set"},
+	{From: 399, To: 410, Line: 162, Col: 4, Construct: "if"},
+	{From: 401, To: 409, Line: 163, Col: 5, Construct: "if"},
+	{From: 404, To: 404, Line: 164, Col: 6, Construct: "set"},
+	{From: 405, To: 409, Line: 165, Col: 9, Construct: "if"},
+	{From: 408, To: 408, Line: 166, Col: 6, Construct: "set"},
+	{From: 412, To: 412, Line: 170, Col: 4, Construct: "set"},
+	{From: 414, To: 480, Line: 172, Col: 4, Construct: "for"},
+	{From: 421, To: 430, Line: 173, Col: 5, Construct: "if"},
+	{From: 423, To: 429, Line: 174, Col: 6, Construct: "for"},
+	{From: 425, To: 428, Line: 175, Col: 7, Construct: "if"},
+	{From: 427, To: 427, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 432, To: 451, Line: 181, Col: 5, Construct: "for"},
+	{From: 443, To: 450, Line: 182, Col: 6, Construct: "if"},
+	{From: 445, To: 445, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 453, To: 455, Line: 189, Col: 5, Construct: "set"},
+	{From: 457, To: 461, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 463, To: 479, Line: 193, Col: 5, Construct: "if"},
+	{From: 465, To: 465, Line: 194, Col: 6, Construct: "set"},
+	{From: 467, To: 477, Line: 195, Col: 6, Construct: "if"},
+	{From: 469, To: 471, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 475, To: 476, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 482, To: 482, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 483, To: 647, Line: 208, Col: 7, Construct: "if"},
+	{From: 486, To: 527, Line: 209, Col: 4, Construct: "if"},
+	{From: 488, To: 509, Line: 210, Col: 5, Construct: "if"},
+	{From: 491, To: 493, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 494, To: 509, Line: 212, Col: 9, Construct: "if"},
+	{From: 497, To: 501, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 502, To: 509, Line: 214, Col: 9, Construct: "if"},
+	{From: 505, To: 505, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 510, To: 527, Line: 219, Col: 8, Construct: "if"},
+	{From: 513, To: 513, Line: 220, Col: 5, Construct: "set"},
+	{From: 515, To: 518, Line: 221, Col: 5, Construct: "for"},
+	{From: 517, To: 517, Line: 222, Col: 6, Construct: "set"},
+	{From: 520, To: 520, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 521, To: 527, Line: 225, Col: 8, Construct: "if"},
+	{From: 528, To: 647, Line: 232, Col: 7, Construct: "if"},
+	{From: 531, To: 577, Line: 233, Col: 4, Construct: "if"},
+	{From: 533, To: 563, Line: 234, Col: 5, Construct: "if"},
+	{From: 536, To: 538, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 539, To: 563, Line: 236, Col: 9, Construct: "if"},
+	{From: 542, To: 546, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 547, To: 563, Line: 238, Col: 9, Construct: "if"},
+	{From: 550, To: 550, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 554, To: 562, Line: 241, Col: 6, Construct: "if"},
+	{From: 556, To: 562, Line: 243, Col: 10, Construct: "if"},
+	{From: 564, To: 577, Line: 249, Col: 8, Construct: "if"},
+	{From: 567, To: 567, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 568, To: 577, Line: 251, Col: 8, Construct: "if"},
+	{From: 571, To: 577, Line: 253, Col: 8, Construct: "if"},
+	{From: 578, To: 647, Line: 260, Col: 7, Construct: "if"},
+	{From: 581, To: 591, Line: 261, Col: 4, Construct: "if"},
+	{From: 583, To: 587, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 592, To: 647, Line: 268, Col: 7, Construct: "if"},
+	{From: 595, To: 647, Line: 272, Col: 7, Construct: "if"},
+	{From: 598, To: 640, Line: 273, Col: 4, Construct: "if"},
+	{From: 600, To: 600, Line: 274, Col: 5, Construct: "set"},
+	{From: 602, To: 607, Line: 275, Col: 5, Construct: "for"},
+	{From: 604, To: 606, Line: 276, Col: 6, Construct: "set"},
+	{From: 609, To: 611, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 612, To: 640, Line: 279, Col: 8, Construct: "if"},
+	{From: 615, To: 615, Line: 280, Col: 5, Construct: "set"},
+	{From: 617, To: 622, Line: 281, Col: 5, Construct: "for"},
+	{From: 619, To: 621, Line: 282, Col: 6, Construct: "set"},
+	{From: 624, To: 626, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 627, To: 640, Line: 285, Col: 8, Construct: "if"},
+	{From: 630, To: 632, Line: 287, Col: 5, Construct: "set"},
+	{From: 634, To: 636, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 641, To: 647, Line: 293, Col: 7, Construct: "if"},
+	{From: 651, To: 721, Line: 310, Col: 1, Construct: "macro"},
+	{From: 656, To: 656, Line: 311, Col: 2, Construct: "set"},
+	{From: 658, To: 716, Line: 313, Col: 2, Construct: "for"},
+	{From: 666, To: 666, Line: 314, Col: 3, Construct: "set"},
+	{From: 668, To: 677, Line: 317, Col: 3, Construct: "if"},
+	{From: 670, To: 676, Line: 318, Col: 4, Construct: "for"},
+	{From: 672, To: 675, Line: 319, Col: 5, Construct: "if"},
+	{From: 674, To: 674, Line: 320, Col: 6, Construct: "set"},
+	{From: 679, To: 679, Line: 326, Col: 3, Construct: "set"},
+	{From: 681, To: 681, Line: 327, Col: 3, Construct: "set"},
+	{From: 683, To: 694, Line: 328, Col: 3, Construct: "if"},
+	{From: 685, To: 687, Line: 329, Col: 4, Construct: "set"},
+	{From: 689, To: 689, Line: 330, Col: 4, Construct: "set"},
+	{From: 693, To: 693, Line: 332, Col: 4, Construct: "set"},
+	{From: 696, To: 696, Line: 336, Col: 3, Construct: "set"},
+	{From: 698, To: 709, Line: 337, Col: 3, Construct: "if"},
+	{From: 700, To: 702, Line: 338, Col: 4, Construct: "set"},
+	{From: 704, To: 704, Line: 339, Col: 4, Construct: "set"},
+	{From: 708, To: 708, Line: 341, Col: 4, Construct: "set"},
+	{From: 711, To: 711, Line: 344, Col: 3, Construct: "set"},
+	{From: 713, To: 713, Line: 346, Col: 3, Construct: "set"},
+	{From: 715, To: 715, Line: 349, Col: 3, Construct: "set"},
+	{From: 718, To: 718, Line: 352, Col: 2, Construct: "set"},
+	{From: 720, To: 720, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 723, To: 854, Line: 360, Col: 1, Construct: "macro"},
+	{From: 733, To: 733, Line: 361, Col: 5, Construct: "set"},
+	{From: 735, To: 853, Line: 363, Col: 5, Construct: "if"},
+	{From: 737, To: 739, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 740, To: 853, Line: 366, Col: 9, Construct: "if"},
+	{From: 743, To: 745, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 746, To: 853, Line: 369, Col: 9, Construct: "if"},
+	{From: 749, To: 756, Line: 370, Col: 9, Construct: "if"},
+	{From: 751, To: 751, Line: 371, Col: 13, Construct: "set"},
+	{From: 755, To: 755, Line: 373, Col: 13, Construct: "set"},
+	{From: 757, To: 853, Line: 376, Col: 9, Construct: "if"},
+	{From: 760, To: 764, Line: 377, Col: 9, Construct: "set"},
+	{From: 766, To: 766, Line: 378, Col: 9, Construct: "set"},
+	{From: 768, To: 797, Line: 380, Col: 9, Construct: "for"},
+	{From: 775, To: 795, Line: 381, Col: 13, Construct: "if"},
+	{From: 777, To: 777, Line: 382, Col: 17, Construct: "set"},
+	{From: 779, To: 792, Line: 383, Col: 17, Construct: "if"},
+	{From: 781, To: 783, Line: 384, Col: 21, Construct: "set"},
+	{From: 784, To: 792, Line: 385, Col: 21, Construct: "if"},
+	{From: 787, To: 787, Line: 386, Col: 21, Construct: "set"},
+	{From: 791, To: 791, Line: 388, Col: 21, Construct: "set"},
+	{From: 794, To: 794, Line: 390, Col: 17, Construct: "set"},
+	{From: 799, To: 799, Line: 395, Col: 9, Construct: "set"},
+	{From: 801, To: 807, Line: 396, Col: 9, Construct: "for"},
+	{From: 806, To: 806, Line: 397, Col: 13, Construct: "set"},
+	{From: 809, To: 810, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 811, To: 853, Line: 402, Col: 9, Construct: "if"},
+	{From: 814, To: 841, Line: 403, Col: 9, Construct: "if"},
+	{From: 816, To: 816, Line: 404, Col: 13, Construct: "set"},
+	{From: 818, To: 818, Line: 405, Col: 13, Construct: "set"},
+	{From: 820, To: 826, Line: 406, Col: 13, Construct: "for"},
+	{From: 822, To: 824, Line: 407, Col: 17, Construct: "set"},
+	{From: 828, To: 829, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 833, To: 840, Line: 413, Col: 13, Construct: "if"},
+	{From: 835, To: 835, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 839, To: 839, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 845, To: 852, Line: 421, Col: 9, Construct: "if"},
+	{From: 847, To: 847, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 851, To: 851, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 856, To: 899, Line: 430, Col: 1, Construct: "macro"},
+	{From: 861, To: 861, Line: 431, Col: 5, Construct: "set"},
+	{From: 863, To: 863, Line: 432, Col: 5, Construct: "set"},
+	{From: 865, To: 896, Line: 433, Col: 5, Construct: "if"},
+	{From: 867, To: 867, Line: 434, Col: 9, Construct: "set"},
+	{From: 869, To: 895, Line: 435, Col: 9, Construct: "for"},
+	{From: 871, To: 894, Line: 437, Col: 13, Construct: "if"},
+	{From: 874, To: 893, Line: 438, Col: 17, Construct: "for"},
+	{From: 878, To: 888, Line: 439, Col: 21, Construct: "if"},
+	{From: 881, To: 883, Line: 442, Col: 25, Construct: "set"},
+	{From: 887, To: 887, Line: 444, Col: 25, Construct: "set"},
+	{From: 890, To: 890, Line: 446, Col: 21, Construct: "set"},
+	{From: 892, To: 892, Line: 447, Col: 21, Construct: "set"},
+	{From: 898, To: 898, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 901, To: 911, Line: 460, Col: 1, Construct: "macro"},
+	{From: 905, To: 908, Line: 461, Col: 5, Construct: "if"},
+	{From: 907, To: 907, Line: 462, Col: 9, Construct: "set"},
+	{From: 910, To: 910, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 913, To: 986, Line: 472, Col: 1, Construct: "macro"},
+	{From: 925, To: 928, Line: 473, Col: 5, Construct: "if"},
+	{From: 927, To: 927, Line: 474, Col: 9, Construct: "set"},
+	{From: 930, To: 935, Line: 477, Col: 5, Construct: "set"},
+	{From: 937, To: 940, Line: 478, Col: 5, Construct: "if"},
+	{From: 939, To: 939, Line: 479, Col: 9, Construct: "set"},
+	{From: 942, To: 975, Line: 482, Col: 5, Construct: "if"},
+	{From: 944, To: 944, Line: 483, Col: 9, Construct: "set"},
+	{From: 946, To: 968, Line: 484, Col: 13, Construct: "for"},
+	{From: 952, To: 956, Line: 485, Col: 17, Construct: "set"},
+	{From: 958, To: 967, Line: 491, Col: 17, Construct: "if"},
+	{From: 960, To: 960, Line: 492, Col: 21, Construct: "set"},
+	{From: 962, To: 962, Line: 493, Col: 21, Construct: "set"},
+	{From: 966, To: 966, Line: 495, Col: 21, Construct: "set"},
+	{From: 970, To: 970, Line: 499, Col: 9, Construct: "set"},
+	{From: 974, To: 974, Line: 501, Col: 9, Construct: "set"},
+	{From: 977, To: 985, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 988, To: 1026, Line: 509, Col: 1, Construct: "macro"},
+	{From: 994, To: 997, Line: 510, Col: 5, Construct: "if"},
+	{From: 996, To: 996, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 999, To: 999, Line: 514, Col: 5, Construct: "set"},
+	{From: 1001, To: 1001, Line: 516, Col: 5, Construct: "set"},
+	{From: 1003, To: 1017, Line: 517, Col: 5, Construct: "for"},
+	{From: 1006, To: 1011, Line: 518, Col: 9, Construct: "set"},
+	{From: 1013, To: 1016, Line: 519, Col: 9, Construct: "if"},
+	{From: 1015, To: 1015, Line: 520, Col: 13, Construct: "set"},
+	{From: 1019, To: 1023, Line: 524, Col: 5, Construct: "set"},
+	{From: 1025, To: 1025, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 1028, To: 1048, Line: 532, Col: 1, Construct: "macro"},
+	{From: 1032, To: 1047, Line: 533, Col: 5, Construct: "if"},
+	{From: 1034, To: 1038, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 1042, To: 1046, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 1050, To: 1093, Line: 542, Col: 1, Construct: "macro"},
+	{From: 1056, To: 1056, Line: 543, Col: 5, Construct: "set"},
+	{From: 1058, To: 1062, Line: 544, Col: 5, Construct: "if"},
+	{From: 1061, To: 1061, Line: 545, Col: 9, Construct: "set"},
+	{From: 1064, To: 1064, Line: 547, Col: 5, Construct: "set"},
+	{From: 1066, To: 1069, Line: 548, Col: 5, Construct: "if"},
+	{From: 1068, To: 1068, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 1071, To: 1073, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 1075, To: 1092, Line: 553, Col: 5, Construct: "if"},
+	{From: 1077, To: 1077, Line: 554, Col: 9, Construct: "set"},
+	{From: 1079, To: 1087, Line: 555, Col: 9, Construct: "for"},
+	{From: 1084, To: 1086, Line: 556, Col: 13, Construct: "set"},
+	{From: 1089, To: 1090, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 1095, To: 1111, Line: 566, Col: 1, Construct: "macro"},
+	{From: 1099, To: 1099, Line: 567, Col: 5, Construct: "set"},
+	{From: 1101, To: 1107, Line: 568, Col: 5, Construct: "for"},
+	{From: 1103, To: 1105, Line: 569, Col: 9, Construct: "set"},
+	{From: 1109, To: 1110, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 1113, To: 1161, Line: 578, Col: 1, Construct: "macro"},
+	{From: 1120, To: 1154, Line: 579, Col: 5, Construct: "if"},
+	{From: 1122, To: 1122, Line: 580, Col: 9, Construct: "set"},
+	{From: 1124, To: 1133, Line: 581, Col: 9, Construct: "for"},
+	{From: 1129, To: 1132, Line: 582, Col: 13, Construct: "if"},
+	{From: 1131, To: 1131, Line: 583, Col: 17, Construct: "set"},
+	{From: 1135, To: 1135, Line: 586, Col: 9, Construct: "set"},
+	{From: 1137, To: 1143, Line: 587, Col: 9, Construct: "for"},
+	{From: 1142, To: 1142, Line: 588, Col: 13, Construct: "set"},
+	{From: 1145, To: 1145, Line: 590, Col: 9, Construct: "set"},
+	{From: 1146, To: 1154, Line: 591, Col: 9, Construct: "if"},
+	{From: 1149, To: 1149, Line: 596, Col: 9, Construct: "set"},
+	{From: 1153, To: 1153, Line: 598, Col: 9, Construct: "set"},
+	{From: 1156, To: 1160, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 1163, To: 1197, Line: 604, Col: 1, Construct: "macro"},
+	{From: 1169, To: 1180, Line: 605, Col: 5, Construct: "if"},
+	{From: 1171, To: 1171, Line: 606, Col: 9, Construct: "set"},
+	{From: 1172, To: 1180, Line: 607, Col: 9, Construct: "if"},
+	{From: 1175, To: 1175, Line: 608, Col: 9, Construct: "set"},
+	{From: 1179, To: 1179, Line: 610, Col: 9, Construct: "set"},
+	{From: 1182, To: 1185, Line: 613, Col: 5, Construct: "if"},
+	{From: 1184, To: 1184, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 1187, To: 1187, Line: 617, Col: 5, Construct: "set"},
+	{From: 1189, To: 1194, Line: 618, Col: 5, Construct: "for"},
+	{From: 1191, To: 1193, Line: 619, Col: 9, Construct: "set"},
+	{From: 1196, To: 1196, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 1199, To: 1199, Line: 627, Col: 1, Construct: "set"},
+	{From: 1201, To: 1201, Line: 707, Col: 1, Construct: "set"},
+	{From: 1203, To: 1227, Line: 718, Col: 1, Construct: "if"},
+	{From: 1205, To: 1205, Line: 719, Col: 5, Construct: "set"},
+	{From: 1207, To: 1216, Line: 720, Col: 5, Construct: "for"},
+	{From: 1209, To: 1211, Line: 722, Col: 9, Construct: "set"},
+	{From: 1213, To: 1213, Line: 724, Col: 9, Construct: "set"},
+	{From: 1215, To: 1215, Line: 725, Col: 9, Construct: "set"},
+	{From: 1218, To: 1218, Line: 728, Col: 5, Construct: "set"},
+	{From: 1220, To: 1220, Line: 729, Col: 5, Construct: "set"},
+	{From: 1224, To: 1224, Line: 731, Col: 5, Construct: "set"},
+	{From: 1226, To: 1226, Line: 732, Col: 5, Construct: "set"},
+	{From: 1229, To: 1232, Line: 739, Col: 1, Construct: "if"},
+	{From: 1231, To: 1231, Line: 740, Col: 5, Construct: "set"},
+	{From: 1234, To: 1237, Line: 743, Col: 1, Construct: "if"},
+	{From: 1236, To: 1236, Line: 744, Col: 5, Construct: "set"},
+	{From: 1239, To: 1242, Line: 747, Col: 1, Construct: "if"},
+	{From: 1241, To: 1241, Line: 748, Col: 5, Construct: "set"},
+	{From: 1244, To: 1247, Line: 751, Col: 1, Construct: "if"},
+	{From: 1246, To: 1246, Line: 752, Col: 5, Construct: "set"},
+	{From: 1249, To: 1252, Line: 761, Col: 1, Construct: "if"},
+	{From: 1251, To: 1251, Line: 762, Col: 5, Construct: "set"},
+	{From: 1254, To: 1254, Line: 766, Col: 1, Construct: "set"},
+	{From: 1256, To: 1264, Line: 767, Col: 1, Construct: "for"},
+	{From: 1260, To: 1263, Line: 768, Col: 5, Construct: "if"},
+	{From: 1262, To: 1262, Line: 769, Col: 9, Construct: "set"},
+	{From: 1267, To: 1269, Line: 777, Col: 1, Construct: "set"},
+	{From: 1271, To: 1288, Line: 782, Col: 1, Construct: "for"},
+	{From: 1273, To: 1277, Line: 783, Col: 5, Construct: "if"},
+	{From: 1276, To: 1276, Line: 784, Col: 9, Construct: "set"},
+	{From: 1279, To: 1282, Line: 787, Col: 5, Construct: "if"},
+	{From: 1281, To: 1281, Line: 788, Col: 9, Construct: "set"},
+	{From: 1284, To: 1287, Line: 791, Col: 5, Construct: "if"},
+	{From: 1286, To: 1286, Line: 792, Col: 9, Construct: "set"},
+	{From: 1290, To: 1290, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 1292, To: 1319, Line: 804, Col: 1, Construct: "if"},
+	{From: 1294, To: 1302, Line: 805, Col: 5, Construct: "set"},
+	{From: 1304, To: 1304, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 1305, To: 1319, Line: 813, Col: 5, Construct: "if"},
+	{From: 1308, To: 1308, Line: 815, Col: 5, Construct: "set"},
+	{From: 1309, To: 1319, Line: 817, Col: 5, Construct: "if"},
+	{From: 1312, To: 1314, Line: 820, Col: 5, Construct: "set"},
+	{From: 1316, To: 1316, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 1318, To: 1318, Line: 822, Col: 5, Construct: "set"},
+	{From: 1321, To: 1330, Line: 827, Col: 1, Construct: "if"},
+	{From: 1323, To: 1323, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 1325, To: 1325, Line: 829, Col: 5, Construct: "set"},
+	{From: 1326, To: 1330, Line: 830, Col: 5, Construct: "if"},
+	{From: 1329, To: 1329, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 1332, To: 1335, Line: 835, Col: 1, Construct: "if"},
+	{From: 1334, To: 1334, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 1337, To: 1338, Line: 850, Col: 1, Construct: "set"},
+	{From: 1340, To: 1681, Line: 854, Col: 1, Construct: "for"},
+	{From: 1353, To: 1665, Line: 856, Col: 5, Construct: "if"},
+	{From: 1355, To: 1355, Line: 858, Col: 9, Construct: "set"},
+	{From: 1356, To: 1665, Line: 861, Col: 9, Construct: "if"},
+	{From: 1359, To: 1359, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 1360, To: 1665, Line: 869, Col: 9, Construct: "if"},
+	{From: 1363, To: 1366, Line: 870, Col: 9, Construct: "if"},
+	{From: 1365, To: 1365, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 1367, To: 1665, Line: 876, Col: 9, Construct: "if"},
+	{From: 1370, To: 1370, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 1371, To: 1665, Line: 881, Col: 9, Construct: "if"},
+	{From: 1374, To: 1374, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 1375, To: 1665, Line: 894, Col: 9, Construct: "if"},
+	{From: 1378, To: 1381, Line: 895, Col: 9, Construct: "if"},
+	{From: 1380, To: 1380, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 1383, To: 1385, Line: 898, Col: 9, Construct: "set"},
+	{From: 1387, To: 1387, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 1389, To: 1408, Line: 907, Col: 9, Construct: "if"},
+	{From: 1391, To: 1393, Line: 908, Col: 13, Construct: "set"},
+	{From: 1395, To: 1407, Line: 909, Col: 13, Construct: "if"},
+	{From: 1397, To: 1406, Line: 910, Col: 17, Construct: "if"},
+	{From: 1399, To: 1399, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 1403, To: 1405, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 1409, To: 1665, Line: 920, Col: 9, Construct: "if"},
+	{From: 1412, To: 1412, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 1415, To: 1427, Line: 925, Col: 9, Construct: "if"},
+	{From: 1417, To: 1426, Line: 926, Col: 13, Construct: "if"},
+	{From: 1419, To: 1419, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 1423, To: 1425, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 1428, To: 1665, Line: 940, Col: 9, Construct: "if"},
+	{From: 1431, To: 1434, Line: 941, Col: 9, Construct: "set"},
+	{From: 1436, To: 1436, Line: 943, Col: 9, Construct: "set"},
+	{From: 1438, To: 1447, Line: 944, Col: 9, Construct: "set"},
+	{From: 1449, To: 1449, Line: 945, Col: 9, Construct: "set"},
+	{From: 1451, To: 1479, Line: 946, Col: 9, Construct: "for"},
+	{From: 1454, To: 1478, Line: 947, Col: 13, Construct: "if"},
+	{From: 1456, To: 1477, Line: 948, Col: 17, Construct: "if"},
+	{From: 1458, To: 1458, Line: 949, Col: 21, Construct: "set"},
+	{From: 1460, To: 1468, Line: 950, Col: 21, Construct: "set"},
+	{From: 1470, To: 1470, Line: 951, Col: 21, Construct: "set"},
+	{From: 1472, To: 1472, Line: 952, Col: 21, Construct: "set"},
+	{From: 1476, To: 1476, Line: 954, Col: 21, Construct: "set"},
+	{From: 1481, To: 1481, Line: 958, Col: 9, Construct: "set"},
+	{From: 1483, To: 1483, Line: 962, Col: 9, Construct: "set"},
+	{From: 1485, To: 1495, Line: 963, Col: 9, Construct: "for"},
+	{From: 1487, To: 1494, Line: 964, Col: 13, Construct: "if"},
+	{From: 1489, To: 1489, Line: 967, Col: 17, Construct: "set"},
+	{From: 1493, To: 1493, Line: 969, Col: 17, Construct: "set"},
+	{From: 1497, To: 1499, Line: 972, Col: 9, Construct: "set"},
+	{From: 1501, To: 1501, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 1502, To: 1665, Line: 977, Col: 9, Construct: "if"},
+	{From: 1505, To: 1506, Line: 993, Col: 9, Construct: "set"},
+	{From: 1508, To: 1519, Line: 994, Col: 9, Construct: "if"},
+	{From: 1511, To: 1518, Line: 998, Col: 13, Construct: "if"},
+	{From: 1515, To: 1515, Line: 1001, Col: 17, Construct: "set"},
+	{From: 1517, To: 1517, Line: 1002, Col: 17, Construct: "set"},
+	{From: 1521, To: 1524, Line: 1005, Col: 9, Construct: "if"},
+	{From: 1523, To: 1523, Line: 1006, Col: 13, Construct: "set"},
+	{From: 1526, To: 1526, Line: 1010, Col: 9, Construct: "set"},
+	{From: 1528, To: 1538, Line: 1011, Col: 9, Construct: "if"},
+	{From: 1530, To: 1533, Line: 1012, Col: 13, Construct: "for"},
+	{From: 1532, To: 1532, Line: 1013, Col: 17, Construct: "set"},
+	{From: 1534, To: 1538, Line: 1015, Col: 13, Construct: "if"},
+	{From: 1537, To: 1537, Line: 1016, Col: 13, Construct: "set"},
+	{From: 1540, To: 1542, Line: 1020, Col: 9, Construct: "set"},
+	{From: 1544, To: 1572, Line: 1021, Col: 9, Construct: "for"},
+	{From: 1547, To: 1571, Line: 1022, Col: 13, Construct: "if"},
+	{From: 1549, To: 1570, Line: 1023, Col: 17, Construct: "if"},
+	{From: 1551, To: 1551, Line: 1024, Col: 21, Construct: "set"},
+	{From: 1553, To: 1563, Line: 1025, Col: 21, Construct: "if"},
+	{From: 1555, To: 1555, Line: 1026, Col: 25, Construct: "set"},
+	{From: 1556, To: 1563, Line: 1027, Col: 25, Construct: "if"},
+	{From: 1559, To: 1562, Line: 1028, Col: 25, Construct: "for"},
+	{From: 1561, To: 1561, Line: 1029, Col: 29, Construct: "set"},
+	{From: 1565, To: 1565, Line: 1032, Col: 21, Construct: "set"},
+	{From: 1569, To: 1569, Line: 1034, Col: 21, Construct: "set"},
+	{From: 1574, To: 1574, Line: 1039, Col: 9, Construct: "set"},
+	{From: 1576, To: 1579, Line: 1040, Col: 9, Construct: "for"},
+	{From: 1578, To: 1578, Line: 1041, Col: 13, Construct: "set"},
+	{From: 1581, To: 1584, Line: 1043, Col: 9, Construct: "for"},
+	{From: 1583, To: 1583, Line: 1044, Col: 13, Construct: "set"},
+	{From: 1586, To: 1586, Line: 1047, Col: 9, Construct: "set"},
+	{From: 1588, To: 1592, Line: 1050, Col: 9, Construct: "set"},
+	{From: 1594, To: 1597, Line: 1051, Col: 9, Construct: "if"},
+	{From: 1596, To: 1596, Line: 1052, Col: 13, Construct: "set"},
+	{From: 1599, To: 1599, Line: 1056, Col: 9, Construct: "set"},
+	{From: 1601, To: 1604, Line: 1057, Col: 9, Construct: "if"},
+	{From: 1603, To: 1603, Line: 1058, Col: 13, Construct: "set"},
+	{From: 1606, To: 1609, Line: 1060, Col: 9, Construct: "if"},
+	{From: 1608, To: 1608, Line: 1061, Col: 13, Construct: "set"},
+	{From: 1611, To: 1635, Line: 1063, Col: 9, Construct: "if"},
+	{From: 1613, To: 1615, Line: 1064, Col: 13, Construct: "set"},
+	{From: 1617, To: 1617, Line: 1065, Col: 13, Construct: "set"},
+	{From: 1619, To: 1619, Line: 1068, Col: 13, Construct: "set"},
+	{From: 1621, To: 1632, Line: 1069, Col: 13, Construct: "for"},
+	{From: 1624, To: 1629, Line: 1070, Col: 17, Construct: "set"},
+	{From: 1631, To: 1631, Line: 1071, Col: 17, Construct: "set"},
+	{From: 1634, To: 1634, Line: 1073, Col: 13, Construct: "set"},
+	{From: 1637, To: 1640, Line: 1090, Col: 9, Construct: "if"},
+	{From: 1639, To: 1639, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 1642, To: 1642, Line: 1094, Col: 9, Construct: "set"},
+	{From: 1645, To: 1645, Line: 1103, Col: 9, Construct: "set"},
+	{From: 1647, To: 1649, Line: 1104, Col: 9, Construct: "set"},
+	{From: 1651, To: 1651, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 1653, To: 1660, Line: 1109, Col: 9, Construct: "if"},
+	{From: 1655, To: 1655, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 1659, To: 1659, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 1664, To: 1664, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 1667, To: 1680, Line: 1129, Col: 5, Construct: "if"},
+	{From: 1669, To: 1679, Line: 1132, Col: 9, Construct: "if"},
+	{From: 1671, To: 1673, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 1677, To: 1678, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

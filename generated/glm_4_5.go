@@ -32,6 +32,7 @@ var Glm45 = &runtime.Template{
 	Name:   "glm_4_5",
 	Origin: "llama.cpp/glm_4_5.jinja",
 	SHA256: "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
+	Spans:  spansGlm45,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,72 +48,57 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
-	// glm_4_5.jinja:2 {%- if tools -%}
-	w.At(2, 1, runtime.StmtIf)
+	// glm_4_5.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
-		// glm_4_5.jinja:10 {% for tool in tools %}
-		w.At(10, 1, runtime.StmtFor)
+		// glm_4_5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// glm_4_5.jinja:11 {{ tool | tojson }}
-			w.At(11, 1, runtime.StmtPrint)
+			// glm_4_5.jinja:11:1 {{ tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
-	// glm_4_5.jinja:23 {%- macro visible_text(content) -%}
+	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// glm_4_5.jinja:24 {%- if content is string -%}
-		w.At(24, 5, runtime.StmtIf)
+		// glm_4_5.jinja:24:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// glm_4_5.jinja:25 {{- content }}
-			w.At(25, 9, runtime.StmtPrint)
+			// glm_4_5.jinja:25:9 {{- content }}
 			w.Write(content)
-		} else if w.At(26, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// glm_4_5.jinja:26 {%- elif content is iterable and content is not mapping -%}
-			// glm_4_5.jinja:27 {%- for item in content -%}
-			w.At(27, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+			// glm_4_5.jinja:27:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// glm_4_5.jinja:28 {%- if item is mapping and item.type == 'text' -%}
-				w.At(28, 13, runtime.StmtIf)
+				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
-					// glm_4_5.jinja:29 {{- item.text }}
-					w.At(29, 17, runtime.StmtPrint)
+					// glm_4_5.jinja:29:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if w.At(30, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
-					// glm_4_5.jinja:30 {%- elif item is string -%}
-					// glm_4_5.jinja:31 {{- item }}
-					w.At(31, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item2, nil, nil) {
+					// glm_4_5.jinja:30:17 {%- elif item is string -%}
+					// glm_4_5.jinja:31:17 {{- item }}
 					w.Write(item2)
 				}
 			}
 		} else {
-			// glm_4_5.jinja:34 {%- else -%}
-			// glm_4_5.jinja:35 {{- content }}
-			w.At(35, 9, runtime.StmtPrint)
+			// glm_4_5.jinja:34:9 {%- else -%}
+			// glm_4_5.jinja:35:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// glm_4_5.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(38, 1, runtime.StmtSet)
+	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)
-	// glm_4_5.jinja:39 {%- for m in messages %}
-	w.At(39, 1, runtime.StmtFor)
+	// glm_4_5.jinja:39:1 {%- for m in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
-		// glm_4_5.jinja:40 {%- if m.role == 'user' %}
-		w.At(40, 5, runtime.StmtIf)
+		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
 		if runtime.EqStr(m.Attr("role"), "user") {
-			// glm_4_5.jinja:41 {% set ns.last_user_index = loop.index0 -%}
-			w.At(41, 9, runtime.StmtSet)
+			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// glm_4_5.jinja:44 {% for m in messages %}
-	w.At(44, 1, runtime.StmtFor)
+	// glm_4_5.jinja:44:1 {% for m in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
@@ -124,134 +110,104 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		var innerParts runtime.Value
 		var extractedReasoning runtime.Value
 		var afterLastClose runtime.Value
-		// glm_4_5.jinja:45 {%- if m.role == 'user' -%}
-		w.At(45, 1, runtime.StmtIf)
+		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
 		m2Role := m2.Attr("role")
 		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>")
-			// glm_4_5.jinja:46 {%- set user_content = visible_text(m.content) -%}
-			w.At(46, 1, runtime.StmtSet)
+			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
-			// glm_4_5.jinja:47 {{ user_content }}
-			w.At(47, 1, runtime.StmtPrint)
+			// glm_4_5.jinja:47:1 {{ user_content }}
 			w.Write(userContent)
-			// glm_4_5.jinja:48 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			w.At(48, 1, runtime.StmtPrint)
+			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
 			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if w.At(49, 5, runtime.StmtIf); runtime.EqStr(m2Role, "assistant") {
-			// glm_4_5.jinja:49 {%- elif m.role == 'assistant' -%}
+		} else if runtime.EqStr(m2Role, "assistant") {
+			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
-			// glm_4_5.jinja:51 {%- set reasoning_content = '' %}
-			w.At(51, 1, runtime.StmtSet)
+			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// glm_4_5.jinja:52 {%- set content = visible_text(m.content) %}
-			w.At(52, 1, runtime.StmtSet)
+			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content2 = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
-			// glm_4_5.jinja:53 {%- if m.reasoning_content is string %}
-			w.At(53, 1, runtime.StmtIf)
+			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			m2ReasoningContent := m2.Attr("reasoning_content")
 			if runtime.IsString(m2ReasoningContent, nil, nil) {
-				// glm_4_5.jinja:54 {%- set reasoning_content = m.reasoning_content %}
-				w.At(54, 5, runtime.StmtSet)
+				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = m2ReasoningContent
 			} else {
-				// glm_4_5.jinja:55 {%- else %}
-				// glm_4_5.jinja:56 {%- if '</think>' in content %}
-				w.At(56, 5, runtime.StmtIf)
+				// glm_4_5.jinja:55:5 {%- else %}
+				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
-					// glm_4_5.jinja:57 {%- set parts = content.split('</think>') -%}
-					w.At(57, 9, runtime.StmtSet)
+					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
 					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
-					// glm_4_5.jinja:58 {%- set before_first_close = parts | first -%}
-					w.At(58, 9, runtime.StmtSet)
+					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
 					beforeFirstClose = runtime.FilterFirst(parts, nil, nil)
-					// glm_4_5.jinja:59 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					w.At(59, 9, runtime.StmtSet)
+					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
 					innerParts = runtime.CallMethod(runtime.CallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
-					// glm_4_5.jinja:60 {%- set extracted_reasoning = inner_parts | last -%}
-					w.At(60, 9, runtime.StmtSet)
+					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
 					extractedReasoning = runtime.FilterLast(innerParts, nil, nil)
-					// glm_4_5.jinja:61 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					w.At(61, 9, runtime.StmtSet)
+					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
 					reasoningContent = runtime.CallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// glm_4_5.jinja:62 {%- set after_last_close = parts | last -%}
-					w.At(62, 9, runtime.StmtSet)
+					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
 					afterLastClose = runtime.FilterLast(parts, nil, nil)
-					// glm_4_5.jinja:63 {%- set content = after_last_close.lstrip('\n') -%}
-					w.At(63, 9, runtime.StmtSet)
+					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
 					content2 = runtime.CallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// glm_4_5.jinja:66 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			w.At(66, 1, runtime.StmtIf)
+			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
-				// glm_4_5.jinja:67 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(67, 1, runtime.StmtPrint)
+				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
 			} else {
-				// glm_4_5.jinja:68 {%- else -%}
+				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
-			// glm_4_5.jinja:71 {%- if content.strip() -%}
-			w.At(71, 1, runtime.StmtIf)
+			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
-				// glm_4_5.jinja:72 {{ '\n' + content.strip() }}
-				w.At(72, 1, runtime.StmtPrint)
+				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
 				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
 			}
-			// glm_4_5.jinja:74 {% if m.tool_calls %}
-			w.At(74, 1, runtime.StmtIf)
+			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			m2ToolCalls := m2.Attr("tool_calls")
 			if m2ToolCalls.Truthy() {
-				// glm_4_5.jinja:75 {% for tc in m.tool_calls %}
-				w.At(75, 1, runtime.StmtFor)
+				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					var tcObj runtime.Value
-					// glm_4_5.jinja:76 {%- if tc.function %}
-					w.At(76, 1, runtime.StmtIf)
+					// glm_4_5.jinja:76:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
-						// glm_4_5.jinja:77 {%- set tc_obj = tc.function %}
-						w.At(77, 5, runtime.StmtSet)
+						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
 					} else {
-						// glm_4_5.jinja:78 {%- else %}
-						// glm_4_5.jinja:79 {%- set tc_obj = tc %}
-						w.At(79, 5, runtime.StmtSet)
+						// glm_4_5.jinja:78:5 {%- else %}
+						// glm_4_5.jinja:79:5 {%- set tc_obj = tc %}
 						tcObj = tc
 					}
-					// glm_4_5.jinja:81 {{ '\n<tool_call>' + tc_obj.name }}
-					w.At(81, 1, runtime.StmtPrint)
+					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
 					w.WriteString("\n<tool_call>")
 					w.WriteStr(tcObj.Attr("name"))
-					// glm_4_5.jinja:82 {%- if tc_obj.arguments is mapping -%}
-					w.At(82, 1, runtime.StmtIf)
+					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := tcObj.Attr("arguments")
 					if runtime.IsMapping(tcObjArguments, nil, nil) {
-						// glm_4_5.jinja:83 {%- for k, v in tc_obj.arguments.items() -%}
-						w.At(83, 5, runtime.StmtFor)
+						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						keys, values := runtime.DictItems(tcObjArguments)
 						for i3 := range w.Count(len(keys)) {
 							k := keys[i3]
 							v := values[i3]
 							w.WriteString("<arg_key>")
-							// glm_4_5.jinja:85 {{ k }}
-							w.At(85, 10, runtime.StmtPrint)
+							// glm_4_5.jinja:85:10 {{ k }}
 							w.Write(k)
 							w.WriteString("</arg_key>\n<arg_value>")
-							// glm_4_5.jinja:86 {{ v | tojson if v is not string else v }}
-							w.At(86, 12, runtime.StmtPrint)
+							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !runtime.IsString(v, nil, nil) {
 								w.WriteJSON(v, nil, nil)
 							} else {
@@ -260,41 +216,35 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("</arg_value>")
 						}
 					} else {
-						// glm_4_5.jinja:88 {%- else -%}
+						// glm_4_5.jinja:88:5 {%- else -%}
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
-						// glm_4_5.jinja:93 {{ tc_obj.arguments }}
-						w.At(93, 12, runtime.StmtPrint)
+						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
 						w.Write(tcObjArguments)
 						w.WriteString("</arg_value>")
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if w.At(97, 5, runtime.StmtIf); runtime.EqStr(m2Role, "tool") {
-			// glm_4_5.jinja:97 {%- elif m.role == 'tool' -%}
-			// glm_4_5.jinja:98 {%- if m.content is string -%}
-			w.At(98, 1, runtime.StmtIf)
+		} else if runtime.EqStr(m2Role, "tool") {
+			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
+			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
 			m2Content := m2.Attr("content")
 			if runtime.IsString(m2Content, nil, nil) {
-				// glm_4_5.jinja:99 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(99, 1, runtime.StmtIf)
+				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
-				// glm_4_5.jinja:103 {{- m.content }}
-				w.At(103, 1, runtime.StmtPrint)
+				// glm_4_5.jinja:103:1 {{- m.content }}
 				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
-				// glm_4_5.jinja:105 {%- else -%}
+				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
-				// glm_4_5.jinja:106 {% for tr in m.content %}
-				w.At(106, 16, runtime.StmtFor)
+				// glm_4_5.jinja:106:16 {% for tr in m.content %}
 				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("\n<tool_response>\n")
-					// glm_4_5.jinja:109 {{ tr.output if tr.output is defined else tr }}
-					w.At(109, 1, runtime.StmtPrint)
+					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -304,24 +254,86 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if w.At(112, 5, runtime.StmtIf); runtime.EqStr(m2Role, "system") {
-			// glm_4_5.jinja:112 {%- elif m.role == 'system' -%}
+		} else if runtime.EqStr(m2Role, "system") {
+			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
-			// glm_4_5.jinja:114 {{ visible_text(m.content) }}
-			w.At(114, 1, runtime.StmtPrint)
+			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
 		}
 	}
-	// glm_4_5.jinja:117 {%- if add_generation_prompt -%}
-	w.At(117, 1, runtime.StmtIf)
+	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
-		// glm_4_5.jinja:118 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		w.At(118, 18, runtime.StmtPrint)
+		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
 		}
 	}
+}
+
+// spansGlm45 is the position table of glm_4_5.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGlm45 = []runtime.Span{
+	{From: 52, To: 61, Line: 2, Col: 1, Construct: "if"},
+	{From: 55, To: 60, Line: 10, Col: 1, Construct: "for"},
+	{From: 57, To: 58, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 88, Line: 23, Col: 1, Construct: "macro"},
+	{From: 66, To: 87, Line: 24, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 69, To: 87, Line: 26, Col: 9, Construct: "if"},
+	{From: 72, To: 82, Line: 27, Col: 9, Construct: "for"},
+	{From: 74, To: 81, Line: 28, Col: 13, Construct: "if"},
+	{From: 76, To: 76, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 77, To: 81, Line: 30, Col: 17, Construct: "if"},
+	{From: 80, To: 80, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 86, To: 86, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 38, Col: 1, Construct: "set"},
+	{From: 92, To: 100, Line: 39, Col: 1, Construct: "for"},
+	{From: 96, To: 99, Line: 40, Col: 5, Construct: "if"},
+	{From: 98, To: 98, Line: 41, Col: 9, Construct: "set"},
+	{From: 102, To: 263, Line: 44, Col: 1, Construct: "for"},
+	{From: 114, To: 262, Line: 45, Col: 1, Construct: "if"},
+	{From: 118, To: 120, Line: 46, Col: 1, Construct: "set"},
+	{From: 122, To: 122, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 124, To: 128, Line: 48, Col: 1, Construct: "{{ }}"},
+	{From: 129, To: 262, Line: 49, Col: 5, Construct: "if"},
+	{From: 133, To: 133, Line: 51, Col: 1, Construct: "set"},
+	{From: 135, To: 137, Line: 52, Col: 1, Construct: "set"},
+	{From: 139, To: 162, Line: 53, Col: 1, Construct: "if"},
+	{From: 142, To: 142, Line: 54, Col: 5, Construct: "set"},
+	{From: 146, To: 161, Line: 56, Col: 5, Construct: "if"},
+	{From: 148, To: 148, Line: 57, Col: 9, Construct: "set"},
+	{From: 150, To: 150, Line: 58, Col: 9, Construct: "set"},
+	{From: 152, To: 152, Line: 59, Col: 9, Construct: "set"},
+	{From: 154, To: 154, Line: 60, Col: 9, Construct: "set"},
+	{From: 156, To: 156, Line: 61, Col: 9, Construct: "set"},
+	{From: 158, To: 158, Line: 62, Col: 9, Construct: "set"},
+	{From: 160, To: 160, Line: 63, Col: 9, Construct: "set"},
+	{From: 164, To: 172, Line: 66, Col: 1, Construct: "if"},
+	{From: 166, To: 168, Line: 67, Col: 1, Construct: "{{ }}"},
+	{From: 174, To: 178, Line: 71, Col: 1, Construct: "if"},
+	{From: 176, To: 177, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 180, To: 227, Line: 74, Col: 1, Construct: "if"},
+	{From: 183, To: 226, Line: 75, Col: 1, Construct: "for"},
+	{From: 186, To: 194, Line: 76, Col: 1, Construct: "if"},
+	{From: 189, To: 189, Line: 77, Col: 5, Construct: "set"},
+	{From: 193, To: 193, Line: 79, Col: 5, Construct: "set"},
+	{From: 196, To: 197, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 199, To: 225, Line: 82, Col: 1, Construct: "if"},
+	{From: 202, To: 217, Line: 83, Col: 5, Construct: "for"},
+	{From: 208, To: 209, Line: 85, Col: 10, Construct: "{{ }}"},
+	{From: 211, To: 216, Line: 86, Col: 12, Construct: "{{ }}"},
+	{From: 222, To: 223, Line: 93, Col: 12, Construct: "{{ }}"},
+	{From: 228, To: 262, Line: 97, Col: 5, Construct: "if"},
+	{From: 231, To: 256, Line: 98, Col: 1, Construct: "if"},
+	{From: 234, To: 237, Line: 99, Col: 1, Construct: "if"},
+	{From: 239, To: 240, Line: 103, Col: 1, Construct: "{{ }}"},
+	{From: 245, To: 255, Line: 106, Col: 16, Construct: "for"},
+	{From: 248, To: 254, Line: 109, Col: 1, Construct: "{{ }}"},
+	{From: 257, To: 262, Line: 112, Col: 5, Construct: "if"},
+	{From: 261, To: 261, Line: 114, Col: 1, Construct: "{{ }}"},
+	{From: 265, To: 273, Line: 117, Col: 1, Construct: "if"},
+	{From: 268, To: 272, Line: 118, Col: 18, Construct: "{{ }}"},
 }

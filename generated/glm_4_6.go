@@ -32,6 +32,7 @@ var GLM46 = &runtime.Template{
 	Name:   "GLM-4.6",
 	Origin: "llama.cpp/GLM-4.6.jinja",
 	SHA256: "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
+	Spans:  spansGLM46,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,87 +48,69 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
-	// GLM-4.6.jinja:2 {%- if tools -%}
-	w.At(2, 1, runtime.StmtIf)
+	// GLM-4.6.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
-		// GLM-4.6.jinja:10 {% for tool in tools %}
-		w.At(10, 1, runtime.StmtFor)
+		// GLM-4.6.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// GLM-4.6.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(11, 1, runtime.StmtPrint)
+			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
-	// GLM-4.6.jinja:23 {%- macro visible_text(content) -%}
+	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// GLM-4.6.jinja:24 {%- if content is string -%}
-		w.At(24, 5, runtime.StmtIf)
+		// GLM-4.6.jinja:24:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// GLM-4.6.jinja:25 {{- content }}
-			w.At(25, 9, runtime.StmtPrint)
+			// GLM-4.6.jinja:25:9 {{- content }}
 			w.Write(content)
-		} else if w.At(26, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// GLM-4.6.jinja:26 {%- elif content is iterable and content is not mapping -%}
-			// GLM-4.6.jinja:27 {%- for item in content -%}
-			w.At(27, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+			// GLM-4.6.jinja:27:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// GLM-4.6.jinja:28 {%- if item is mapping and item.type == 'text' -%}
-				w.At(28, 13, runtime.StmtIf)
+				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
-					// GLM-4.6.jinja:29 {{- item.text }}
-					w.At(29, 17, runtime.StmtPrint)
+					// GLM-4.6.jinja:29:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if w.At(30, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
-					// GLM-4.6.jinja:30 {%- elif item is string -%}
-					// GLM-4.6.jinja:31 {{- item }}
-					w.At(31, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item2, nil, nil) {
+					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
+					// GLM-4.6.jinja:31:17 {{- item }}
 					w.Write(item2)
 				}
 			}
 		} else {
-			// GLM-4.6.jinja:34 {%- else -%}
-			// GLM-4.6.jinja:35 {{- content }}
-			w.At(35, 9, runtime.StmtPrint)
+			// GLM-4.6.jinja:34:9 {%- else -%}
+			// GLM-4.6.jinja:35:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// GLM-4.6.jinja:38 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(38, 1, runtime.StmtSet)
+	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)
-	// GLM-4.6.jinja:39 {%- for m in messages %}
-	w.At(39, 1, runtime.StmtFor)
+	// GLM-4.6.jinja:39:1 {%- for m in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
-		// GLM-4.6.jinja:40 {%- if m.role == 'user' %}
-		w.At(40, 5, runtime.StmtIf)
+		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
 		if runtime.EqStr(m.Attr("role"), "user") {
-			// GLM-4.6.jinja:41 {% set ns.last_user_index = loop.index0 -%}
-			w.At(41, 9, runtime.StmtSet)
+			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// GLM-4.6.jinja:44 {% for m in messages %}
-	w.At(44, 1, runtime.StmtFor)
+	// GLM-4.6.jinja:44:1 {% for m in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
 		var reasoningContent runtime.Value
 		var content2 runtime.Value
-		// GLM-4.6.jinja:45 {%- if m.role == 'user' -%}
-		w.At(45, 1, runtime.StmtIf)
+		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
 		m2Role := m2.Attr("role")
 		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>\n")
-			// GLM-4.6.jinja:46 {{ visible_text(m.content) }}
-			w.At(46, 1, runtime.StmtPrint)
+			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
-			// GLM-4.6.jinja:47 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			w.At(47, 1, runtime.StmtPrint)
+			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
@@ -135,105 +118,83 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("")
 			}
-		} else if w.At(48, 5, runtime.StmtIf); runtime.EqStr(m2Role, "assistant") {
-			// GLM-4.6.jinja:48 {%- elif m.role == 'assistant' -%}
+		} else if runtime.EqStr(m2Role, "assistant") {
+			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
-			// GLM-4.6.jinja:50 {%- set reasoning_content = '' %}
-			w.At(50, 1, runtime.StmtSet)
+			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// GLM-4.6.jinja:51 {%- set content = visible_text(m.content) %}
-			w.At(51, 1, runtime.StmtSet)
+			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content2 = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
-			// GLM-4.6.jinja:52 {%- if m.reasoning_content is string %}
-			w.At(52, 1, runtime.StmtIf)
+			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			m2ReasoningContent := m2.Attr("reasoning_content")
 			if runtime.IsString(m2ReasoningContent, nil, nil) {
-				// GLM-4.6.jinja:53 {%- set reasoning_content = m.reasoning_content %}
-				w.At(53, 5, runtime.StmtSet)
+				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = m2ReasoningContent
 			} else {
-				// GLM-4.6.jinja:54 {%- else %}
-				// GLM-4.6.jinja:55 {%- if '</think>' in content %}
-				w.At(55, 5, runtime.StmtIf)
+				// GLM-4.6.jinja:54:5 {%- else %}
+				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
-					// GLM-4.6.jinja:56 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					w.At(56, 9, runtime.StmtSet)
+					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// GLM-4.6.jinja:57 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					w.At(57, 9, runtime.StmtSet)
+					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// GLM-4.6.jinja:60 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			w.At(60, 1, runtime.StmtIf)
+			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
-				// GLM-4.6.jinja:61 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(61, 1, runtime.StmtPrint)
+				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
 			} else {
-				// GLM-4.6.jinja:62 {%- else -%}
+				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
-			// GLM-4.6.jinja:65 {%- if content.strip() -%}
-			w.At(65, 1, runtime.StmtIf)
+			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
-				// GLM-4.6.jinja:66 {{ '\n' + content.strip() }}
-				w.At(66, 1, runtime.StmtPrint)
+				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
 				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
 			}
-			// GLM-4.6.jinja:68 {% if m.tool_calls %}
-			w.At(68, 1, runtime.StmtIf)
+			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			m2ToolCalls := m2.Attr("tool_calls")
 			if m2ToolCalls.Truthy() {
-				// GLM-4.6.jinja:69 {% for tc in m.tool_calls %}
-				w.At(69, 1, runtime.StmtFor)
+				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					var args2 runtime.Value
-					// GLM-4.6.jinja:70 {%- if tc.function %}
-					w.At(70, 1, runtime.StmtIf)
+					// GLM-4.6.jinja:70:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
-						// GLM-4.6.jinja:71 {%- set tc = tc.function %}
-						w.At(71, 5, runtime.StmtSet)
+						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
-					// GLM-4.6.jinja:73 {{ '\n<tool_call>' + tc.name }}
-					w.At(73, 1, runtime.StmtPrint)
+					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
 					w.WriteString("\n<tool_call>")
 					w.WriteStr(tc.Attr("name"))
 					w.WriteString("\n")
-					// GLM-4.6.jinja:74 {% set _args = tc.arguments or {} %}
-					w.At(74, 1, runtime.StmtSet)
+					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
 					args2 = runtime.Or(tc.Attr("arguments"), func() runtime.Value {
 						return runtime.DictOf()
 					})
-					// GLM-4.6.jinja:75 {% if _args is not mapping %}
-					w.At(75, 1, runtime.StmtIf)
+					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
 					if !runtime.IsMapping(args2, nil, nil) {
 						w.WriteString("    ")
-						// GLM-4.6.jinja:76 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.At(76, 5, runtime.StmtPrint)
+						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
 						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args2, nil, nil))))
 						w.WriteString("\n")
 					}
-					// GLM-4.6.jinja:78 {% for k, v in _args.items() %}
-					w.At(78, 1, runtime.StmtFor)
+					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						k := keys[i3]
 						v := values[i3]
 						w.WriteString("<arg_key>")
-						// GLM-4.6.jinja:79 {{ k }}
-						w.At(79, 10, runtime.StmtPrint)
+						// GLM-4.6.jinja:79:10 {{ k }}
 						w.Write(k)
 						w.WriteString("</arg_key>\n<arg_value>")
-						// GLM-4.6.jinja:80 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(80, 12, runtime.StmtPrint)
+						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -244,31 +205,26 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if w.At(84, 5, runtime.StmtIf); runtime.EqStr(m2Role, "tool") {
-			// GLM-4.6.jinja:84 {%- elif m.role == 'tool' -%}
-			// GLM-4.6.jinja:85 {%- if m.content is string -%}
-			w.At(85, 1, runtime.StmtIf)
+		} else if runtime.EqStr(m2Role, "tool") {
+			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
+			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
 			m2Content := m2.Attr("content")
 			if runtime.IsString(m2Content, nil, nil) {
-				// GLM-4.6.jinja:86 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(86, 1, runtime.StmtIf)
+				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
-				// GLM-4.6.jinja:90 {{- m.content }}
-				w.At(90, 1, runtime.StmtPrint)
+				// GLM-4.6.jinja:90:1 {{- m.content }}
 				w.Write(m2Content)
 				w.WriteString("\n</tool_response>")
 			} else {
-				// GLM-4.6.jinja:92 {%- else -%}
+				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
-				// GLM-4.6.jinja:93 {% for tr in m.content %}
-				w.At(93, 16, runtime.StmtFor)
+				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
 				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("\n<tool_response>\n")
-					// GLM-4.6.jinja:96 {{ tr.output if tr.output is defined else tr }}
-					w.At(96, 1, runtime.StmtPrint)
+					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -278,24 +234,80 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if w.At(99, 5, runtime.StmtIf); runtime.EqStr(m2Role, "system") {
-			// GLM-4.6.jinja:99 {%- elif m.role == 'system' -%}
+		} else if runtime.EqStr(m2Role, "system") {
+			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
-			// GLM-4.6.jinja:101 {{ visible_text(m.content) }}
-			w.At(101, 1, runtime.StmtPrint)
+			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
 		}
 	}
-	// GLM-4.6.jinja:104 {%- if add_generation_prompt -%}
-	w.At(104, 1, runtime.StmtIf)
+	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
-		// GLM-4.6.jinja:105 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		w.At(105, 18, runtime.StmtPrint)
+		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
 		}
 	}
+}
+
+// spansGLM46 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGLM46 = []runtime.Span{
+	{From: 52, To: 61, Line: 2, Col: 1, Construct: "if"},
+	{From: 55, To: 60, Line: 10, Col: 1, Construct: "for"},
+	{From: 57, To: 58, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 88, Line: 23, Col: 1, Construct: "macro"},
+	{From: 66, To: 87, Line: 24, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 69, To: 87, Line: 26, Col: 9, Construct: "if"},
+	{From: 72, To: 82, Line: 27, Col: 9, Construct: "for"},
+	{From: 74, To: 81, Line: 28, Col: 13, Construct: "if"},
+	{From: 76, To: 76, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 77, To: 81, Line: 30, Col: 17, Construct: "if"},
+	{From: 80, To: 80, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 86, To: 86, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 38, Col: 1, Construct: "set"},
+	{From: 92, To: 100, Line: 39, Col: 1, Construct: "for"},
+	{From: 96, To: 99, Line: 40, Col: 5, Construct: "if"},
+	{From: 98, To: 98, Line: 41, Col: 9, Construct: "set"},
+	{From: 102, To: 243, Line: 44, Col: 1, Construct: "for"},
+	{From: 108, To: 242, Line: 45, Col: 1, Construct: "if"},
+	{From: 112, To: 112, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 120, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 121, To: 242, Line: 48, Col: 5, Construct: "if"},
+	{From: 125, To: 125, Line: 50, Col: 1, Construct: "set"},
+	{From: 127, To: 129, Line: 51, Col: 1, Construct: "set"},
+	{From: 131, To: 144, Line: 52, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 53, Col: 5, Construct: "set"},
+	{From: 138, To: 143, Line: 55, Col: 5, Construct: "if"},
+	{From: 140, To: 140, Line: 56, Col: 9, Construct: "set"},
+	{From: 142, To: 142, Line: 57, Col: 9, Construct: "set"},
+	{From: 146, To: 154, Line: 60, Col: 1, Construct: "if"},
+	{From: 148, To: 150, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 156, To: 160, Line: 65, Col: 1, Construct: "if"},
+	{From: 158, To: 159, Line: 66, Col: 1, Construct: "{{ }}"},
+	{From: 162, To: 207, Line: 68, Col: 1, Construct: "if"},
+	{From: 165, To: 206, Line: 69, Col: 1, Construct: "for"},
+	{From: 168, To: 172, Line: 70, Col: 1, Construct: "if"},
+	{From: 171, To: 171, Line: 71, Col: 5, Construct: "set"},
+	{From: 174, To: 176, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 180, Line: 74, Col: 1, Construct: "set"},
+	{From: 182, To: 187, Line: 75, Col: 1, Construct: "if"},
+	{From: 185, To: 186, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 189, To: 205, Line: 78, Col: 1, Construct: "for"},
+	{From: 195, To: 196, Line: 79, Col: 10, Construct: "{{ }}"},
+	{From: 198, To: 203, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 208, To: 242, Line: 84, Col: 5, Construct: "if"},
+	{From: 211, To: 236, Line: 85, Col: 1, Construct: "if"},
+	{From: 214, To: 217, Line: 86, Col: 1, Construct: "if"},
+	{From: 219, To: 220, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 225, To: 235, Line: 93, Col: 16, Construct: "for"},
+	{From: 228, To: 234, Line: 96, Col: 1, Construct: "{{ }}"},
+	{From: 237, To: 242, Line: 99, Col: 5, Construct: "if"},
+	{From: 241, To: 241, Line: 101, Col: 1, Construct: "{{ }}"},
+	{From: 245, To: 253, Line: 104, Col: 1, Construct: "if"},
+	{From: 248, To: 252, Line: 105, Col: 18, Construct: "{{ }}"},
 }

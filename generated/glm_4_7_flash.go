@@ -32,6 +32,7 @@ var GLM47Flash = &runtime.Template{
 	Name:   "GLM-4.7-Flash",
 	Origin: "llama.cpp/GLM-4.7-Flash.jinja",
 	SHA256: "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
+	Spans:  spansGLM47Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -48,172 +49,135 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
-	// GLM-4.7-Flash.jinja:2 {%- if tools -%}
-	w.At(2, 1, runtime.StmtIf)
+	// GLM-4.7-Flash.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
-		// GLM-4.7-Flash.jinja:10 {% for tool in tools %}
-		w.At(10, 1, runtime.StmtFor)
+		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// GLM-4.7-Flash.jinja:11 {{ tool | tojson(ensure_ascii=False) }}
-			w.At(11, 1, runtime.StmtPrint)
+			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
 	}
-	// GLM-4.7-Flash.jinja:17 {%- macro visible_text(content) -%}
+	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// GLM-4.7-Flash.jinja:18 {%- if content is string -%}
-		w.At(18, 5, runtime.StmtIf)
+		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// GLM-4.7-Flash.jinja:19 {{- content }}
-			w.At(19, 9, runtime.StmtPrint)
+			// GLM-4.7-Flash.jinja:19:9 {{- content }}
 			w.Write(content)
-		} else if w.At(20, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// GLM-4.7-Flash.jinja:20 {%- elif content is iterable and content is not mapping -%}
-			// GLM-4.7-Flash.jinja:21 {%- for item in content -%}
-			w.At(21, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
+			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// GLM-4.7-Flash.jinja:22 {%- if item is mapping and item.type == 'text' -%}
-				w.At(22, 13, runtime.StmtIf)
+				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
-					// GLM-4.7-Flash.jinja:23 {{- item.text }}
-					w.At(23, 17, runtime.StmtPrint)
+					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if w.At(24, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
-					// GLM-4.7-Flash.jinja:24 {%- elif item is string -%}
-					// GLM-4.7-Flash.jinja:25 {{- item }}
-					w.At(25, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item2, nil, nil) {
+					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
+					// GLM-4.7-Flash.jinja:25:17 {{- item }}
 					w.Write(item2)
 				}
 			}
 		} else {
-			// GLM-4.7-Flash.jinja:28 {%- else -%}
-			// GLM-4.7-Flash.jinja:29 {{- content }}
-			w.At(29, 9, runtime.StmtPrint)
+			// GLM-4.7-Flash.jinja:28:9 {%- else -%}
+			// GLM-4.7-Flash.jinja:29:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// GLM-4.7-Flash.jinja:32 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(32, 1, runtime.StmtSet)
+	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)
-	// GLM-4.7-Flash.jinja:33 {%- for m in messages %}
-	w.At(33, 1, runtime.StmtFor)
+	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
-		// GLM-4.7-Flash.jinja:34 {%- if m.role == 'user' %}
-		w.At(34, 5, runtime.StmtIf)
+		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
 		if runtime.EqStr(m.Attr("role"), "user") {
-			// GLM-4.7-Flash.jinja:35 {% set ns.last_user_index = loop.index0 -%}
-			w.At(35, 9, runtime.StmtSet)
+			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// GLM-4.7-Flash.jinja:38 {% for m in messages %}
-	w.At(38, 1, runtime.StmtFor)
+	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		m2 := items2[i2]
 		var reasoningContent runtime.Value
 		var content2 runtime.Value
 		clearThinking := clearThinkingInput
-		// GLM-4.7-Flash.jinja:39 {%- if m.role == 'user' -%}
-		w.At(39, 1, runtime.StmtIf)
+		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
 		m2Role := m2.Attr("role")
 		if runtime.EqStr(m2Role, "user") {
 			w.WriteString("<|user|>")
-			// GLM-4.7-Flash.jinja:39 {{ visible_text(m.content) }}
-			w.At(39, 36, runtime.StmtPrint)
+			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
-		} else if w.At(40, 5, runtime.StmtIf); runtime.EqStr(m2Role, "assistant") {
-			// GLM-4.7-Flash.jinja:40 {%- elif m.role == 'assistant' -%}
+		} else if runtime.EqStr(m2Role, "assistant") {
+			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
-			// GLM-4.7-Flash.jinja:42 {%- set reasoning_content = '' %}
-			w.At(42, 1, runtime.StmtSet)
+			// GLM-4.7-Flash.jinja:42:1 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// GLM-4.7-Flash.jinja:43 {%- set content = visible_text(m.content) %}
-			w.At(43, 1, runtime.StmtSet)
+			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content2 = w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			})
-			// GLM-4.7-Flash.jinja:44 {%- if m.reasoning_content is string %}
-			w.At(44, 1, runtime.StmtIf)
+			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
 			m2ReasoningContent := m2.Attr("reasoning_content")
 			if runtime.IsString(m2ReasoningContent, nil, nil) {
-				// GLM-4.7-Flash.jinja:45 {%- set reasoning_content = m.reasoning_content %}
-				w.At(45, 5, runtime.StmtSet)
+				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = m2ReasoningContent
 			} else {
-				// GLM-4.7-Flash.jinja:46 {%- else %}
-				// GLM-4.7-Flash.jinja:47 {%- if '</think>' in content %}
-				w.At(47, 5, runtime.StmtIf)
+				// GLM-4.7-Flash.jinja:46:5 {%- else %}
+				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
-					// GLM-4.7-Flash.jinja:48 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					w.At(48, 9, runtime.StmtSet)
+					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// GLM-4.7-Flash.jinja:49 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					w.At(49, 9, runtime.StmtSet)
+					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// GLM-4.7-Flash.jinja:52 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			w.At(52, 1, runtime.StmtIf)
+			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex)) && reasoningContent.Truthy() {
-				// GLM-4.7-Flash.jinja:53 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				w.At(53, 1, runtime.StmtPrint)
+				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 				w.WriteString("</think>")
 			} else {
-				// GLM-4.7-Flash.jinja:54 {%- else -%}
+				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
 			}
-			// GLM-4.7-Flash.jinja:57 {%- if content.strip() -%}
-			w.At(57, 1, runtime.StmtIf)
+			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
 			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
-				// GLM-4.7-Flash.jinja:58 {{ content.strip() }}
-				w.At(58, 1, runtime.StmtPrint)
+				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
 				w.Write(runtime.CallMethod(content2, "strip", nil, nil))
 			}
-			// GLM-4.7-Flash.jinja:60 {% if m.tool_calls %}
-			w.At(60, 1, runtime.StmtIf)
+			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
 			m2ToolCalls := m2.Attr("tool_calls")
 			if m2ToolCalls.Truthy() {
-				// GLM-4.7-Flash.jinja:61 {% for tc in m.tool_calls %}
-				w.At(61, 1, runtime.StmtFor)
+				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
 					var args2 runtime.Value
-					// GLM-4.7-Flash.jinja:62 {%- if tc.function %}
-					w.At(62, 1, runtime.StmtIf)
+					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
-						// GLM-4.7-Flash.jinja:63 {%- set tc = tc.function %}
-						w.At(63, 5, runtime.StmtSet)
+						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
-					// GLM-4.7-Flash.jinja:65 {{- '<tool_call>' + tc.name -}}
-					w.At(65, 1, runtime.StmtPrint)
+					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
 					w.WriteString("<tool_call>")
 					w.WriteStr(tc.Attr("name"))
-					// GLM-4.7-Flash.jinja:66 {% set _args = tc.arguments %}
-					w.At(66, 1, runtime.StmtSet)
+					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
 					args2 = tc.Attr("arguments")
-					// GLM-4.7-Flash.jinja:66 {% for k, v in _args.items() %}
-					w.At(66, 31, runtime.StmtFor)
+					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						k := keys[i3]
 						v := values[i3]
 						w.WriteString("<arg_key>")
-						// GLM-4.7-Flash.jinja:66 {{ k }}
-						w.At(66, 71, runtime.StmtPrint)
+						// GLM-4.7-Flash.jinja:66:71 {{ k }}
 						w.Write(k)
 						w.WriteString("</arg_key><arg_value>")
-						// GLM-4.7-Flash.jinja:66 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(66, 99, runtime.StmtPrint)
+						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -224,31 +188,26 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if w.At(68, 5, runtime.StmtIf); runtime.EqStr(m2Role, "tool") {
-			// GLM-4.7-Flash.jinja:68 {%- elif m.role == 'tool' -%}
-			// GLM-4.7-Flash.jinja:69 {%- if m.content is string -%}
-			w.At(69, 1, runtime.StmtIf)
+		} else if runtime.EqStr(m2Role, "tool") {
+			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
+			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
 			m2Content := m2.Attr("content")
 			if runtime.IsString(m2Content, nil, nil) {
-				// GLM-4.7-Flash.jinja:70 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				w.At(70, 1, runtime.StmtIf)
+				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
-				// GLM-4.7-Flash.jinja:74 {{- m.content }}
-				w.At(74, 1, runtime.StmtPrint)
+				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
 				w.Write(m2Content)
 				w.WriteString("</tool_response>")
 			} else {
-				// GLM-4.7-Flash.jinja:76 {%- else -%}
+				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
 				w.WriteString("<|observation|>")
-				// GLM-4.7-Flash.jinja:77 {% for tr in m.content %}
-				w.At(77, 16, runtime.StmtFor)
+				// GLM-4.7-Flash.jinja:77:16 {% for tr in m.content %}
 				for _, tr := range runtime.Iterate(w, m2Content) {
 					w.WriteString("<tool_response>")
-					// GLM-4.7-Flash.jinja:78 {{ tr.output if tr.output is defined else tr }}
-					w.At(78, 16, runtime.StmtPrint)
+					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -258,24 +217,77 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_response>")
 				}
 			}
-		} else if w.At(80, 5, runtime.StmtIf); runtime.EqStr(m2Role, "system") {
-			// GLM-4.7-Flash.jinja:80 {%- elif m.role == 'system' -%}
+		} else if runtime.EqStr(m2Role, "system") {
+			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
-			// GLM-4.7-Flash.jinja:81 {{ visible_text(m.content) }}
-			w.At(81, 11, runtime.StmtPrint)
+			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
 		}
 	}
-	// GLM-4.7-Flash.jinja:84 {%- if add_generation_prompt -%}
-	w.At(84, 1, runtime.StmtIf)
+	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
-		// GLM-4.7-Flash.jinja:85 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		w.At(85, 18, runtime.StmtPrint)
+		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
 		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")
 		}
 	}
+}
+
+// spansGLM47Flash is the position table of GLM-4.7-Flash.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGLM47Flash = []runtime.Span{
+	{From: 53, To: 62, Line: 2, Col: 1, Construct: "if"},
+	{From: 56, To: 61, Line: 10, Col: 1, Construct: "for"},
+	{From: 58, To: 59, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 89, Line: 17, Col: 1, Construct: "macro"},
+	{From: 67, To: 88, Line: 18, Col: 5, Construct: "if"},
+	{From: 69, To: 69, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 70, To: 88, Line: 20, Col: 9, Construct: "if"},
+	{From: 73, To: 83, Line: 21, Col: 9, Construct: "for"},
+	{From: 75, To: 82, Line: 22, Col: 13, Construct: "if"},
+	{From: 77, To: 77, Line: 23, Col: 17, Construct: "{{ }}"},
+	{From: 78, To: 82, Line: 24, Col: 17, Construct: "if"},
+	{From: 81, To: 81, Line: 25, Col: 17, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 91, To: 91, Line: 32, Col: 1, Construct: "set"},
+	{From: 93, To: 101, Line: 33, Col: 1, Construct: "for"},
+	{From: 97, To: 100, Line: 34, Col: 5, Construct: "if"},
+	{From: 99, To: 99, Line: 35, Col: 9, Construct: "set"},
+	{From: 103, To: 226, Line: 38, Col: 1, Construct: "for"},
+	{From: 110, To: 225, Line: 39, Col: 1, Construct: "if"},
+	{From: 114, To: 114, Line: 39, Col: 36, Construct: "{{ }}"},
+	{From: 115, To: 225, Line: 40, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 42, Col: 1, Construct: "set"},
+	{From: 121, To: 123, Line: 43, Col: 1, Construct: "set"},
+	{From: 125, To: 138, Line: 44, Col: 1, Construct: "if"},
+	{From: 128, To: 128, Line: 45, Col: 5, Construct: "set"},
+	{From: 132, To: 137, Line: 47, Col: 5, Construct: "if"},
+	{From: 134, To: 134, Line: 48, Col: 9, Construct: "set"},
+	{From: 136, To: 136, Line: 49, Col: 9, Construct: "set"},
+	{From: 140, To: 148, Line: 52, Col: 1, Construct: "if"},
+	{From: 142, To: 144, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 150, To: 153, Line: 57, Col: 1, Construct: "if"},
+	{From: 152, To: 152, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 190, Line: 60, Col: 1, Construct: "if"},
+	{From: 158, To: 189, Line: 61, Col: 1, Construct: "for"},
+	{From: 161, To: 165, Line: 62, Col: 1, Construct: "if"},
+	{From: 164, To: 164, Line: 63, Col: 5, Construct: "set"},
+	{From: 167, To: 168, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 170, To: 170, Line: 66, Col: 1, Construct: "set"},
+	{From: 172, To: 188, Line: 66, Col: 31, Construct: "for"},
+	{From: 178, To: 179, Line: 66, Col: 71, Construct: "{{ }}"},
+	{From: 181, To: 186, Line: 66, Col: 99, Construct: "{{ }}"},
+	{From: 191, To: 225, Line: 68, Col: 5, Construct: "if"},
+	{From: 194, To: 219, Line: 69, Col: 1, Construct: "if"},
+	{From: 197, To: 200, Line: 70, Col: 1, Construct: "if"},
+	{From: 202, To: 203, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 208, To: 218, Line: 77, Col: 16, Construct: "for"},
+	{From: 211, To: 217, Line: 78, Col: 16, Construct: "{{ }}"},
+	{From: 220, To: 225, Line: 80, Col: 5, Construct: "if"},
+	{From: 224, To: 224, Line: 81, Col: 11, Construct: "{{ }}"},
+	{From: 228, To: 236, Line: 84, Col: 1, Construct: "if"},
+	{From: 231, To: 235, Line: 85, Col: 18, Construct: "{{ }}"},
 }

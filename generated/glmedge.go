@@ -32,6 +32,7 @@ var Glmedge = &runtime.Template{
 	Name:   "glmedge",
 	Origin: "builtin/glmedge.jinja",
 	SHA256: "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
+	Spans:  spansGlmedge,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,15 +44,20 @@ var _ interface {
 // renderGlmedge renders glmedge.jinja.
 func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// glmedge.jinja:8 {%- for message in messages %}
-	w.At(8, 1, runtime.StmtFor)
+	// glmedge.jinja:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// glmedge.jinja:9 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.At(9, 1, runtime.StmtPrint)
+		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")
 		w.WriteStr(message.ItemStr("content"))
 	}
 	w.WriteString("<|assistant|>")
+}
+
+// spansGlmedge is the position table of glmedge.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGlmedge = []runtime.Span{
+	{From: 48, To: 55, Line: 8, Col: 1, Construct: "for"},
+	{From: 50, To: 53, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var GoogleGemma22bIt = &runtime.Template{
 	Name:   "google-gemma-2-2b-it",
 	Origin: "llama.cpp/google-gemma-2-2b-it.jinja",
 	SHA256: "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
+	Spans:  spansGoogleGemma22bIt,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,53 +46,58 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// google-gemma-2-2b-it.jinja:1 {{ bos_token }}
-	w.At(1, 1, runtime.StmtPrint)
+	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
 	w.Write(bosToken)
-	// google-gemma-2-2b-it.jinja:1 {% if messages[0]['role'] == 'system' %}
-	w.At(1, 16, runtime.StmtIf)
+	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
 	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
-		// google-gemma-2-2b-it.jinja:1 {{ raise_exception('System role not supported') }}
-		w.At(1, 56, runtime.StmtPrint)
+		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
 		w.Write(runtime.RaiseException(runtime.Str("System role not supported")))
 	}
-	// google-gemma-2-2b-it.jinja:1 {% for message in messages %}
-	w.At(1, 117, runtime.StmtFor)
+	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		var role runtime.Value
-		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		w.At(1, 146, runtime.StmtIf)
+		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		messageRole := message.ItemStr("role")
 		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
-			// google-gemma-2-2b-it.jinja:1 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			w.At(1, 208, runtime.StmtPrint)
+			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			w.Write(runtime.RaiseException(runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
-		// google-gemma-2-2b-it.jinja:1 {% if (message['role'] == 'assistant') %}
-		w.At(1, 311, runtime.StmtIf)
+		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		if runtime.EqStr(messageRole, "assistant") {
-			// google-gemma-2-2b-it.jinja:1 {% set role = 'model' %}
-			w.At(1, 352, runtime.StmtSet)
+			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
 			role = runtime.Str("model")
 		} else {
-			// google-gemma-2-2b-it.jinja:1 {% else %}
-			// google-gemma-2-2b-it.jinja:1 {% set role = message['role'] %}
-			w.At(1, 386, runtime.StmtSet)
+			// google-gemma-2-2b-it.jinja:1:379 {% else %}
+			// google-gemma-2-2b-it.jinja:1:386 {% set role = message['role'] %}
 			role = messageRole
 		}
-		// google-gemma-2-2b-it.jinja:1 {{ '<start_of_turn>' + role + '
-		w.At(1, 429, runtime.StmtPrint)
+		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
 		w.WriteString("<start_of_turn>")
 		w.WriteStr(role)
 		w.WriteString("\n")
 		w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
-	// google-gemma-2-2b-it.jinja:3 {% if add_generation_prompt %}
-	w.At(3, 17, runtime.StmtIf)
+	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<start_of_turn>model\n")
 	}
+}
+
+// spansGoogleGemma22bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGoogleGemma22bIt = []runtime.Span{
+	{From: 50, To: 50, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 52, To: 55, Line: 1, Col: 16, Construct: "if"},
+	{From: 54, To: 54, Line: 1, Col: 56, Construct: "{{ }}"},
+	{From: 57, To: 82, Line: 1, Col: 117, Construct: "for"},
+	{From: 62, To: 66, Line: 1, Col: 146, Construct: "if"},
+	{From: 65, To: 65, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 68, To: 75, Line: 1, Col: 311, Construct: "if"},
+	{From: 70, To: 70, Line: 1, Col: 352, Construct: "set"},
+	{From: 74, To: 74, Line: 1, Col: 386, Construct: "set"},
+	{From: 77, To: 81, Line: 1, Col: 429, Construct: "{{ }}"},
+	{From: 84, To: 86, Line: 3, Col: 17, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var GoogleGemma431BIt = &runtime.Template{
 	Name:   "google-gemma-4-31B-it",
 	Origin: "llama.cpp/google-gemma-4-31B-it.jinja",
 	SHA256: "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
+	Spans:  spansGoogleGemma431BIt,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,175 +51,140 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// google-gemma-4-31B-it.jinja:1 {%- macro format_parameters(properties, required) -%}
+	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(runtime.Value, runtime.Value)
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		var standardKeys runtime.Value
 		var ns2 runtime.Value
-		// google-gemma-4-31B-it.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
-		// google-gemma-4-31B-it.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-		// google-gemma-4-31B-it.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5, runtime.StmtFor)
+		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
 			var addComma runtime.Value
 			var nsItems runtime.Value
-			// google-gemma-4-31B-it.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
 			addComma = runtime.Bool(false)
-			// google-gemma-4-31B-it.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
 			if runtime.NotIn(key, standardKeys) {
-				// google-gemma-4-31B-it.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
-				// google-gemma-4-31B-it.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
-				// google-gemma-4-31B-it.jinja:9 {{ key }}
-				w.At(9, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
-				// google-gemma-4-31B-it.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
 				valueDescription := value.ItemStr("description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
-					// google-gemma-4-31B-it.jinja:11 {{ value['description'] }}
-					w.At(11, 34, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
-					// google-gemma-4-31B-it.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17, runtime.StmtSet)
+					// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
 					addComma = runtime.Bool(true)
 				}
-				// google-gemma-4-31B-it.jinja:14 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(14, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
-					// google-gemma-4-31B-it.jinja:15 {%- if value['enum'] -%}
-					w.At(15, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
-						// google-gemma-4-31B-it.jinja:16 {%- if add_comma %}
-						w.At(16, 21, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// google-gemma-4-31B-it.jinja:16 {%- else -%}
-							// google-gemma-4-31B-it.jinja:16 {%- set add_comma = true -%}
-							w.At(16, 54, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:16:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:16:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
-						// google-gemma-4-31B-it.jinja:17 {{ format_argument(value['enum']) }}
-						w.At(17, 26, runtime.StmtPrint)
+						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if w.At(19, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
-					// google-gemma-4-31B-it.jinja:19 {%- elif value['type'] | upper == 'ARRAY' -%}
-					// google-gemma-4-31B-it.jinja:20 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(20, 17, runtime.StmtIf)
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
 					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
-						// google-gemma-4-31B-it.jinja:21 {%- if add_comma %}
-						w.At(21, 21, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// google-gemma-4-31B-it.jinja:21 {%- else -%}
-							// google-gemma-4-31B-it.jinja:21 {%- set add_comma = true -%}
-							w.At(21, 54, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:21:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:21:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("items:{")
-						// google-gemma-4-31B-it.jinja:23 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(23, 21, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-						// google-gemma-4-31B-it.jinja:24 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(24, 21, runtime.StmtFor)
+						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
 						for i2 := range w.Count(len(keys2)) {
 							itemKey := keys2[i2]
 							itemValue := values2[i2]
-							// google-gemma-4-31B-it.jinja:25 {%- if item_value is not none -%}
-							w.At(25, 25, runtime.StmtIf)
+							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue, nil, nil) {
-								// google-gemma-4-31B-it.jinja:26 {%- if ns_items.found_first %}
-								w.At(26, 29, runtime.StmtIf)
+								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
-								// google-gemma-4-31B-it.jinja:27 {%- set ns_items.found_first = true -%}
-								w.At(27, 29, runtime.StmtSet)
+								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
-								// google-gemma-4-31B-it.jinja:28 {%- if item_key == 'properties' -%}
-								w.At(28, 29, runtime.StmtIf)
+								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
-									// google-gemma-4-31B-it.jinja:30 {%- if item_value is mapping -%}
-									w.At(30, 33, runtime.StmtIf)
+									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
 									if runtime.IsMapping(itemValue, nil, nil) {
-										// google-gemma-4-31B-it.jinja:31 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(31, 37, runtime.StmtPrint)
+										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if w.At(34, 33, runtime.StmtIf); runtime.EqStr(itemKey, "required") {
-									// google-gemma-4-31B-it.jinja:34 {%- elif item_key == 'required' -%}
+								} else if runtime.EqStr(itemKey, "required") {
+									// google-gemma-4-31B-it.jinja:34:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
-									// google-gemma-4-31B-it.jinja:36 {%- for req_item in item_value -%}
-									w.At(36, 33, runtime.StmtFor)
+									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
 									items := runtime.Iterate(w, itemValue)
 									for i3 := range items {
 										reqItem := items[i3]
 										w.WriteString("<|\"|>")
-										// google-gemma-4-31B-it.jinja:37 {{- req_item -}}
-										w.At(37, 42, runtime.StmtPrint)
+										// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
-										// google-gemma-4-31B-it.jinja:38 {%- if not loop.last %}
-										w.At(38, 37, runtime.StmtIf)
+										// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
 										if !(i3 == len(items)-1) {
 											w.WriteString(",")
 										}
 									}
 									w.WriteString("]")
-								} else if w.At(41, 33, runtime.StmtIf); runtime.EqStr(itemKey, "type") {
-									// google-gemma-4-31B-it.jinja:41 {%- elif item_key == 'type' -%}
-									// google-gemma-4-31B-it.jinja:42 {%- if item_value is string -%}
-									w.At(42, 33, runtime.StmtIf)
+								} else if runtime.EqStr(itemKey, "type") {
+									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
+									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
-										// google-gemma-4-31B-it.jinja:43 {{ format_argument(item_value | upper) }}
-										w.At(43, 42, runtime.StmtPrint)
+										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
-										// google-gemma-4-31B-it.jinja:44 {%- else -%}
+										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
-										// google-gemma-4-31B-it.jinja:45 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(45, 42, runtime.StmtPrint)
+										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
-									// google-gemma-4-31B-it.jinja:47 {%- else -%}
-									// google-gemma-4-31B-it.jinja:48 {{ item_key }}
-									w.At(48, 33, runtime.StmtPrint)
+									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
+									// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
 									w.Write(itemKey)
 									w.WriteString(":")
-									// google-gemma-4-31B-it.jinja:48 {{ format_argument(item_value) }}
-									w.At(48, 48, runtime.StmtPrint)
+									// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
 									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -226,92 +192,75 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("}")
 					}
 				}
-				// google-gemma-4-31B-it.jinja:55 {%- if value['nullable'] %}
-				w.At(55, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:55:13 {%- if value['nullable'] %}
 				if value.ItemStr("nullable").Truthy() {
-					// google-gemma-4-31B-it.jinja:56 {%- if add_comma %}
-					w.At(56, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:56:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
-						// google-gemma-4-31B-it.jinja:56 {%- else -%}
-						// google-gemma-4-31B-it.jinja:56 {%- set add_comma = true -%}
-						w.At(56, 50, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:56:41 {%- else -%}
+						// google-gemma-4-31B-it.jinja:56:50 {%- set add_comma = true -%}
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
-				// google-gemma-4-31B-it.jinja:59 {%- if value['type'] | upper == 'OBJECT' -%}
-				w.At(59, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
-					// google-gemma-4-31B-it.jinja:60 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(60, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
 					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
-						// google-gemma-4-31B-it.jinja:61 {%- if add_comma %}
-						w.At(61, 21, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// google-gemma-4-31B-it.jinja:61 {%- else -%}
-							// google-gemma-4-31B-it.jinja:61 {%- set add_comma = true -%}
-							w.At(61, 54, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:61:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:61:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("properties:{")
-						// google-gemma-4-31B-it.jinja:63 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(63, 21, runtime.StmtPrint)
+						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if w.At(65, 21, runtime.StmtIf); runtime.IsMapping(value, nil, nil) {
-						// google-gemma-4-31B-it.jinja:65 {%- elif value is mapping -%}
-						// google-gemma-4-31B-it.jinja:66 {%- if add_comma %}
-						w.At(66, 21, runtime.StmtIf)
+					} else if runtime.IsMapping(value, nil, nil) {
+						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
+						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// google-gemma-4-31B-it.jinja:66 {%- else -%}
-							// google-gemma-4-31B-it.jinja:66 {%- set add_comma = true -%}
-							w.At(66, 54, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:66:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:66:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("properties:{")
-						// google-gemma-4-31B-it.jinja:68 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(68, 21, runtime.StmtPrint)
+						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
-					// google-gemma-4-31B-it.jinja:71 {%- if value['required'] -%}
-					w.At(71, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
 					valueRequired := value.ItemStr("required")
 					if valueRequired.Truthy() {
-						// google-gemma-4-31B-it.jinja:72 {%- if add_comma %}
-						w.At(72, 21, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// google-gemma-4-31B-it.jinja:72 {%- else -%}
-							// google-gemma-4-31B-it.jinja:72 {%- set add_comma = true -%}
-							w.At(72, 54, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:72:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:72:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("required:[")
-						// google-gemma-4-31B-it.jinja:74 {%- for item in value['required'] | default([]) -%}
-						w.At(74, 21, runtime.StmtFor)
+						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
 						items2 := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
 						for i4 := range items2 {
 							item2 := items2[i4]
 							w.WriteString("<|\"|>")
-							// google-gemma-4-31B-it.jinja:75 {{- item -}}
-							w.At(75, 30, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
 							w.Write(item2)
 							w.WriteString("<|\"|>")
-							// google-gemma-4-31B-it.jinja:76 {%- if not loop.last %}
-							w.At(76, 25, runtime.StmtIf)
+							// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
 							if !(i4 == len(items2)-1) {
 								w.WriteString(",")
 							}
@@ -319,123 +268,102 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("]")
 					}
 				}
-				// google-gemma-4-31B-it.jinja:81 {%- if add_comma %}
-				w.At(81, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:81:13 {%- if add_comma %}
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
-					// google-gemma-4-31B-it.jinja:81 {%- else -%}
-					// google-gemma-4-31B-it.jinja:81 {%- set add_comma = true -%}
-					w.At(81, 46, runtime.StmtSet)
+					// google-gemma-4-31B-it.jinja:81:37 {%- else -%}
+					// google-gemma-4-31B-it.jinja:81:46 {%- set add_comma = true -%}
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
-				// google-gemma-4-31B-it.jinja:82 {{ value['type'] | upper }}
-				w.At(82, 23, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
 				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
-	// google-gemma-4-31B-it.jinja:86 {%- macro format_function_declaration(tool_data) -%}
+	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
 		var params runtime.Value
 		var responseDeclaration runtime.Value
 		w.WriteString("declaration:")
-		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['name'] -}}
-		w.At(87, 17, runtime.StmtPrint)
+		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := toolData.ItemStr("function")
 		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
-		// google-gemma-4-31B-it.jinja:87 {{- tool_data['function']['description'] -}}
-		w.At(87, 72, runtime.StmtPrint)
+		// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
 		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
-		// google-gemma-4-31B-it.jinja:88 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(88, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
 		params = toolDataFunction.ItemStr("parameters")
-		// google-gemma-4-31B-it.jinja:89 {%- if params -%}
-		w.At(89, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
-			// google-gemma-4-31B-it.jinja:91 {%- if params['properties'] -%}
-			w.At(91, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
 			paramsProperties := params.ItemStr("properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
-				// google-gemma-4-31B-it.jinja:92 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(92, 26, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
 				w.Write(w.Capture(func() {
 					formatParameters(paramsProperties, params.ItemStr("required"))
 				}))
 				w.WriteString("},")
 			}
-			// google-gemma-4-31B-it.jinja:94 {%- if params['required'] -%}
-			w.At(94, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
 			paramsRequired := params.ItemStr("required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
-				// google-gemma-4-31B-it.jinja:96 {%- for item in params['required'] -%}
-				w.At(96, 13, runtime.StmtFor)
+				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
 				items3 := runtime.Iterate(w, paramsRequired)
 				for i5 := range items3 {
 					item3 := items3[i5]
 					w.WriteString("<|\"|>")
-					// google-gemma-4-31B-it.jinja:97 {{- item -}}
-					w.At(97, 22, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
 					w.Write(item3)
 					w.WriteString("<|\"|>")
-					// google-gemma-4-31B-it.jinja:98 {{- ',' if not loop.last -}}
-					w.At(98, 17, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
 					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
 				}
 				w.WriteString("],")
 			}
-			// google-gemma-4-31B-it.jinja:102 {%- if params['type'] -%}
-			w.At(102, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
 			paramsType := params.ItemStr("type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
-				// google-gemma-4-31B-it.jinja:103 {{- params['type'] | upper -}}
-				w.At(103, 23, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
 				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
-		// google-gemma-4-31B-it.jinja:106 {%- if 'response' in tool_data['function'] -%}
-		w.At(106, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
 		if runtime.In(runtime.Str("response"), toolDataFunction) {
-			// google-gemma-4-31B-it.jinja:107 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(107, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
-			// google-gemma-4-31B-it.jinja:109 {%- if response_declaration['description'] -%}
-			w.At(109, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
 			responseDeclarationDescription := responseDeclaration.ItemStr("description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
-				// google-gemma-4-31B-it.jinja:110 {{- response_declaration['description'] -}}
-				w.At(110, 30, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
 				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
-			// google-gemma-4-31B-it.jinja:112 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(112, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
 			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
-				// google-gemma-4-31B-it.jinja:113 {{- response_declaration['type'] | upper -}}
-				w.At(113, 23, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
 				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
-	// google-gemma-4-31B-it.jinja:118 {%- macro format_argument(argument, escape_keys=True) -%}
+	// google-gemma-4-31B-it.jinja:118:1 {%- macro format_argument(argument, escape_keys=True) -%}
 	var formatArgument func(runtime.Value, runtime.Value)
 	formatArgument = func(argument, escapeKeys runtime.Value) {
 		argument = runtime.Param(argument, "argument")
@@ -443,89 +371,74 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			escapeKeys = runtime.Bool(true)
 		}
 		var ns3 runtime.Value
-		// google-gemma-4-31B-it.jinja:119 {%- if argument is string -%}
-		w.At(119, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
 		if runtime.IsString(argument, nil, nil) {
-			// google-gemma-4-31B-it.jinja:120 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(120, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if w.At(121, 9, runtime.StmtIf); runtime.IsBoolean(argument, nil, nil) {
-			// google-gemma-4-31B-it.jinja:121 {%- elif argument is boolean -%}
-			// google-gemma-4-31B-it.jinja:122 {{- 'true' if argument else 'false' -}}
-			w.At(122, 9, runtime.StmtPrint)
+		} else if runtime.IsBoolean(argument, nil, nil) {
+			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
+			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
 				w.WriteString("false")
 			}
-		} else if w.At(123, 9, runtime.StmtIf); runtime.IsMapping(argument, nil, nil) {
-			// google-gemma-4-31B-it.jinja:123 {%- elif argument is mapping -%}
+		} else if runtime.IsMapping(argument, nil, nil) {
+			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
-			// google-gemma-4-31B-it.jinja:125 {%- set ns = namespace(found_first=false) -%}
-			w.At(125, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-			// google-gemma-4-31B-it.jinja:126 {%- for key, value in argument | dictsort -%}
-			w.At(126, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
 			for i6 := range w.Count(len(keys3)) {
 				key2 := keys3[i6]
 				value2 := values3[i6]
-				// google-gemma-4-31B-it.jinja:127 {%- if ns.found_first %}
-				w.At(127, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
-				// google-gemma-4-31B-it.jinja:128 {%- set ns.found_first = true -%}
-				w.At(128, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
-				// google-gemma-4-31B-it.jinja:129 {%- if escape_keys -%}
-				w.At(129, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
-					// google-gemma-4-31B-it.jinja:130 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(130, 17, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
-					// google-gemma-4-31B-it.jinja:131 {%- else -%}
-					// google-gemma-4-31B-it.jinja:132 {{- key -}}
-					w.At(132, 17, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
+					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
 					w.Write(key2)
 				}
 				w.WriteString(":")
-				// google-gemma-4-31B-it.jinja:134 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(134, 14, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(value2, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if w.At(137, 9, runtime.StmtIf); runtime.IsSequence(argument, nil, nil) {
-			// google-gemma-4-31B-it.jinja:137 {%- elif argument is sequence -%}
+		} else if runtime.IsSequence(argument, nil, nil) {
+			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
-			// google-gemma-4-31B-it.jinja:139 {%- for item in argument -%}
-			w.At(139, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
 			items4 := runtime.Iterate(w, argument)
 			for i7 := range items4 {
 				item4 := items4[i7]
-				// google-gemma-4-31B-it.jinja:140 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(140, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(item4, escapeKeys)
 				}))
-				// google-gemma-4-31B-it.jinja:141 {%- if not loop.last %}
-				w.At(141, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:141:13 {%- if not loop.last %}
 				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("]")
 		} else {
-			// google-gemma-4-31B-it.jinja:144 {%- else -%}
-			// google-gemma-4-31B-it.jinja:145 {{- argument -}}
-			w.At(145, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it.jinja:144:9 {%- else -%}
+			// google-gemma-4-31B-it.jinja:145:9 {{- argument -}}
 			w.Write(argument)
 		}
 	}
@@ -535,72 +448,59 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		formatArgument(args[0], args[1])
 	})
-	// google-gemma-4-31B-it.jinja:148 {%- macro strip_thinking(text) -%}
+	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
 		var ns4 runtime.Value
-		// google-gemma-4-31B-it.jinja:149 {%- set ns = namespace(result='') -%}
-		w.At(149, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
-		// google-gemma-4-31B-it.jinja:150 {%- for part in text.split('<channel|>') -%}
-		w.At(150, 5, runtime.StmtFor)
+		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
-			// google-gemma-4-31B-it.jinja:151 {%- if '<|channel>' in part -%}
-			w.At(151, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
-				// google-gemma-4-31B-it.jinja:152 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(152, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
-				// google-gemma-4-31B-it.jinja:153 {%- else -%}
-				// google-gemma-4-31B-it.jinja:154 {%- set ns.result = ns.result + part -%}
-				w.At(154, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
+				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
-		// google-gemma-4-31B-it.jinja:157 {{- ns.result | trim -}}
-		w.At(157, 5, runtime.StmtPrint)
+		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	}
-	// google-gemma-4-31B-it.jinja:160 {%- macro format_tool_response_block(tool_name, response) -%}
+	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response runtime.Value) {
 		toolName = runtime.Param(toolName, "tool_name")
 		response = runtime.Param(response, "response")
 		w.WriteString("<|tool_response>")
-		// google-gemma-4-31B-it.jinja:162 {%- if response is mapping -%}
-		w.At(162, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
 		if runtime.IsMapping(response, nil, nil) {
-			// google-gemma-4-31B-it.jinja:163 {{- 'response:' + tool_name + '{' -}}
-			w.At(163, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
 			w.WriteString("response:")
 			w.WriteStr(toolName)
 			w.WriteString("{")
-			// google-gemma-4-31B-it.jinja:164 {%- for key, value in response | dictsort -%}
-			w.At(164, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
 			keys4, values4 := runtime.DictsortPairs(response, nil, nil)
 			for i8 := range w.Count(len(keys4)) {
 				key3 := keys4[i8]
 				value3 := values4[i8]
-				// google-gemma-4-31B-it.jinja:165 {{- key -}}
-				w.At(165, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
 				w.Write(key3)
 				w.WriteString(":")
-				// google-gemma-4-31B-it.jinja:165 {{- format_argument(value, escape_keys=False) -}}
-				w.At(165, 25, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(value3, runtime.Bool(false))
 				}))
-				// google-gemma-4-31B-it.jinja:166 {%- if not loop.last %}
-				w.At(166, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
 				if !(i8 == len(keys4)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("}")
 		} else {
-			// google-gemma-4-31B-it.jinja:169 {%- else -%}
-			// google-gemma-4-31B-it.jinja:170 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-			w.At(170, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
+			// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
 			w.WriteString("response:")
 			w.WriteStr(toolName)
 			w.WriteString("{value:")
@@ -611,385 +511,512 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<tool_response|>")
 	}
-	// google-gemma-4-31B-it.jinja:175 {%- set ns = namespace(prev_message_type=None) -%}
-	w.At(175, 1, runtime.StmtSet)
+	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
-	// google-gemma-4-31B-it.jinja:176 {%- set loop_messages = messages -%}
-	w.At(176, 1, runtime.StmtSet)
+	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
-	// google-gemma-4-31B-it.jinja:177 {{- bos_token -}}
-	w.At(177, 1, runtime.StmtPrint)
+	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// google-gemma-4-31B-it.jinja:179 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(179, 1, runtime.StmtIf)
+	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
-		// google-gemma-4-31B-it.jinja:183 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(183, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
-			// google-gemma-4-31B-it.jinja:185 {%- set ns.prev_message_type = 'think' -%}
-			w.At(185, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
-		// google-gemma-4-31B-it.jinja:188 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(188, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := messages.ItemInt(0)
 		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
-			// google-gemma-4-31B-it.jinja:189 {{- messages[0]['content'] | trim -}}
-			w.At(189, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
-			// google-gemma-4-31B-it.jinja:190 {%- set loop_messages = messages[1:] -%}
-			w.At(190, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
-		// google-gemma-4-31B-it.jinja:193 {%- if tools -%}
-		w.At(193, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
-			// google-gemma-4-31B-it.jinja:194 {%- for tool in tools %}
-			w.At(194, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
-				// google-gemma-4-31B-it.jinja:196 {{- format_function_declaration(tool) | trim -}}
-				w.At(196, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
 				w.Write(runtime.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
-			// google-gemma-4-31B-it.jinja:199 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(199, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
-	// google-gemma-4-31B-it.jinja:206 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	w.At(206, 1, runtime.StmtSet)
+	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := runtime.Int(-1)
-	// google-gemma-4-31B-it.jinja:207 {%- for i in range(loop_messages | length) -%}
-	w.At(207, 1, runtime.StmtFor)
+	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
 	for _, i9 := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages, nil, nil))) {
-		// google-gemma-4-31B-it.jinja:208 {%- if loop_messages[i]['role'] == 'user' -%}
-		w.At(208, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
 		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
-			// google-gemma-4-31B-it.jinja:209 {%- set ns_turn.last_user_idx = i -%}
-			w.At(209, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i9
 		}
 	}
-	// google-gemma-4-31B-it.jinja:214 {%- for message in loop_messages -%}
-	w.At(214, 1, runtime.StmtFor)
+	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
 	items5 := runtime.Iterate(w, loopMessages)
 	for i10 := range items5 {
 		message := items5[i10]
 		var role runtime.Value
 		var continueSameModelTurn runtime.Value
 		var thinkingText runtime.Value
-		// google-gemma-4-31B-it.jinja:215 {%- if message['role'] != 'tool' -%}
-		w.At(215, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
 		if !runtime.EqStr(message.ItemStr("role"), "tool") {
-			// google-gemma-4-31B-it.jinja:216 {%- set ns.prev_message_type = None -%}
-			w.At(216, 5, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.None())
-			// google-gemma-4-31B-it.jinja:217 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			w.At(217, 5, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 			if runtime.EqStr(message.ItemStr("role"), "assistant") {
 				role = runtime.Str("model")
 			} else {
 				role = message.ItemStr("role")
 			}
-			// google-gemma-4-31B-it.jinja:219 {%- set prev_nt = namespace(role=None, found=false) -%}
-			w.At(219, 5, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
 			prevNtRole := runtime.None()
 			prevNtFound := false
-			// google-gemma-4-31B-it.jinja:220 {%- if loop.index0 > 0 -%}
-			w.At(220, 5, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
 			if runtime.Gt(runtime.Int(int64(i10)), runtime.Int(0)) {
-				// google-gemma-4-31B-it.jinja:221 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				w.At(221, 9, runtime.StmtFor)
+				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
 				for _, j := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
-					// google-gemma-4-31B-it.jinja:222 {%- if not prev_nt.found -%}
-					w.At(222, 13, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
-						// google-gemma-4-31B-it.jinja:223 {%- if loop_messages[j]['role'] != 'tool' -%}
-						w.At(223, 17, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
 						if !runtime.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
-							// google-gemma-4-31B-it.jinja:224 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							w.At(224, 21, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
 							prevNtRole = loopMessages.Item(j).ItemStr("role")
-							// google-gemma-4-31B-it.jinja:225 {%- set prev_nt.found = true -%}
-							w.At(225, 21, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
 							prevNtFound = true
 						}
 					}
 				}
 			}
-			// google-gemma-4-31B-it.jinja:230 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
-			w.At(230, 5, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:230:5 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
 			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(prevNtRole, "assistant"))
 			})
-			// google-gemma-4-31B-it.jinja:231 {%- if not continue_same_model_turn -%}
-			w.At(231, 5, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !continueSameModelTurn.Truthy() {
-				// google-gemma-4-31B-it.jinja:232 {{- '<|turn>' + role + '\n' }}
-				w.At(232, 9, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
 				w.WriteString("<|turn>")
 				w.WriteStr(role)
 				w.WriteString("\n")
 			}
-			// google-gemma-4-31B-it.jinja:236 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			w.At(236, 5, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
 			thinkingText = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil), func() runtime.Value {
 				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			})
-			// google-gemma-4-31B-it.jinja:237 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			w.At(237, 5, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
 			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurnLastUserIdx)) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// google-gemma-4-31B-it.jinja:238 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				w.At(238, 9, runtime.StmtPrint)
+				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				w.WriteStr(thinkingText)
 				w.WriteString("\n<channel|>")
 			}
-			// google-gemma-4-31B-it.jinja:241 {%- if message['tool_calls'] -%}
-			w.At(241, 13, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
 			messageToolCalls := message.ItemStr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// google-gemma-4-31B-it.jinja:242 {%- for tool_call in message['tool_calls'] -%}
-				w.At(242, 17, runtime.StmtFor)
+				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					var function runtime.Value
-					// google-gemma-4-31B-it.jinja:243 {%- set function = tool_call['function'] -%}
-					w.At(243, 21, runtime.StmtSet)
+					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
 					function = toolCall.ItemStr("function")
-					// google-gemma-4-31B-it.jinja:244 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					w.At(244, 21, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					w.WriteString("<|tool_call>call:")
 					w.WriteStr(function.ItemStr("name"))
 					w.WriteString("{")
-					// google-gemma-4-31B-it.jinja:245 {%- if function['arguments'] is mapping -%}
-					w.At(245, 21, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := function.ItemStr("arguments")
 					if runtime.IsMapping(functionArguments, nil, nil) {
-						// google-gemma-4-31B-it.jinja:246 {%- set ns_args = namespace(found_first=false) -%}
-						w.At(246, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
-						// google-gemma-4-31B-it.jinja:247 {%- for key, value in function['arguments'] | dictsort -%}
-						w.At(247, 25, runtime.StmtFor)
+						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
 						keys5, values5 := runtime.DictsortPairs(functionArguments, nil, nil)
 						for i11 := range w.Count(len(keys5)) {
 							key4 := keys5[i11]
 							value4 := values5[i11]
-							// google-gemma-4-31B-it.jinja:248 {%- if ns_args.found_first %}
-							w.At(248, 29, runtime.StmtIf)
+							// google-gemma-4-31B-it.jinja:248:29 {%- if ns_args.found_first %}
 							if nsArgsFoundFirst {
 								w.WriteString(",")
 							}
-							// google-gemma-4-31B-it.jinja:249 {%- set ns_args.found_first = true -%}
-							w.At(249, 29, runtime.StmtSet)
+							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
-							// google-gemma-4-31B-it.jinja:250 {{- key -}}
-							w.At(250, 29, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
 							w.Write(key4)
 							w.WriteString(":")
-							// google-gemma-4-31B-it.jinja:250 {{- format_argument(value, escape_keys=False) -}}
-							w.At(250, 41, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
 							w.Write(w.Capture(func() {
 								formatArgument(value4, runtime.Bool(false))
 							}))
 						}
-					} else if w.At(252, 25, runtime.StmtIf); runtime.IsString(functionArguments, nil, nil) {
-						// google-gemma-4-31B-it.jinja:252 {%- elif function['arguments'] is string -%}
-						// google-gemma-4-31B-it.jinja:253 {{- function['arguments'] -}}
-						w.At(253, 25, runtime.StmtPrint)
+					} else if runtime.IsString(functionArguments, nil, nil) {
+						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
+						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
 						w.Write(functionArguments)
 					}
 					w.WriteString("}<tool_call|>")
 				}
-				// google-gemma-4-31B-it.jinja:257 {%- set ns.prev_message_type = 'tool_call' -%}
-				w.At(257, 17, runtime.StmtSet)
+				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
 				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 			}
-			// google-gemma-4-31B-it.jinja:260 {%- set ns_tr_out = namespace(flag=false) -%}
-			w.At(260, 13, runtime.StmtSet)
+			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
-			// google-gemma-4-31B-it.jinja:261 {%- if message.get('tool_responses') -%}
-			w.At(261, 13, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
-				// google-gemma-4-31B-it.jinja:263 {%- for tool_response in message['tool_responses'] -%}
-				w.At(263, 17, runtime.StmtFor)
+				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
-					// google-gemma-4-31B-it.jinja:264 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					w.At(264, 21, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
 					formatToolResponseBlock(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response"))
-					// google-gemma-4-31B-it.jinja:265 {%- set ns_tr_out.flag = true -%}
-					w.At(265, 21, runtime.StmtSet)
+					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
-					// google-gemma-4-31B-it.jinja:266 {%- set ns.prev_message_type = 'tool_response' -%}
-					w.At(266, 21, runtime.StmtSet)
+					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
-			} else if w.At(268, 17, runtime.StmtIf); runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// google-gemma-4-31B-it.jinja:268 {%- elif message.get('tool_calls') -%}
-				// google-gemma-4-31B-it.jinja:270 {%- set ns_tool_scan = namespace(stopped=false) -%}
-				w.At(270, 17, runtime.StmtSet)
+			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
+				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
-				// google-gemma-4-31B-it.jinja:271 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				w.At(271, 17, runtime.StmtFor)
+				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
 					var follow runtime.Value
 					var toolBody runtime.Value
-					// google-gemma-4-31B-it.jinja:272 {%- if ns_tool_scan.stopped -%}
-					w.At(272, 21, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if w.At(273, 25, runtime.StmtIf); !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
-						// google-gemma-4-31B-it.jinja:273 {%- elif loop_messages[k]['role'] != 'tool' -%}
-						// google-gemma-4-31B-it.jinja:274 {%- set ns_tool_scan.stopped = true -%}
-						w.At(274, 25, runtime.StmtSet)
+					} else if !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
+						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
+						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
 					} else {
-						// google-gemma-4-31B-it.jinja:275 {%- else -%}
-						// google-gemma-4-31B-it.jinja:276 {%- set follow = loop_messages[k] -%}
-						w.At(276, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:275:25 {%- else -%}
+						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = loopMessages.Item(k)
-						// google-gemma-4-31B-it.jinja:278 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						w.At(278, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
 						nsTnameName := runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil)
-						// google-gemma-4-31B-it.jinja:279 {%- for tc in message['tool_calls'] -%}
-						w.At(279, 25, runtime.StmtFor)
+						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
 						for _, tc := range runtime.Iterate(w, messageToolCalls) {
-							// google-gemma-4-31B-it.jinja:280 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							w.At(280, 29, runtime.StmtIf)
+							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
 							if runtime.Eq(runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
-								// google-gemma-4-31B-it.jinja:281 {%- set ns_tname.name = tc['function']['name'] -%}
-								w.At(281, 33, runtime.StmtSet)
+								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = tc.ItemStr("function").ItemStr("name")
 							}
 						}
-						// google-gemma-4-31B-it.jinja:285 {%- set tool_body = follow.get('content') -%}
-						w.At(285, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
 						toolBody = runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
-						// google-gemma-4-31B-it.jinja:286 {%- if tool_body is string -%}
-						w.At(286, 25, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
 						if runtime.IsString(toolBody, nil, nil) {
-							// google-gemma-4-31B-it.jinja:287 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							w.At(287, 29, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							formatToolResponseBlock(nsTnameName, toolBody)
-						} else if w.At(288, 29, runtime.StmtIf); runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
-							// google-gemma-4-31B-it.jinja:288 {%- elif tool_body is sequence and tool_body is not string -%}
-							// google-gemma-4-31B-it.jinja:289 {%- set ns_txt = namespace(s='') -%}
-							w.At(289, 29, runtime.StmtSet)
+						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
+							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
+							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
 							nsTxtS := runtime.Str("")
-							// google-gemma-4-31B-it.jinja:290 {%- for part in tool_body -%}
-							w.At(290, 29, runtime.StmtFor)
+							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
 							for _, part2 := range runtime.Iterate(w, toolBody) {
-								// google-gemma-4-31B-it.jinja:291 {%- if part.get('type') == 'text' -%}
-								w.At(291, 33, runtime.StmtIf)
+								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
 								if runtime.EqStr(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
-									// google-gemma-4-31B-it.jinja:292 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									w.At(292, 37, runtime.StmtSet)
+									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
 									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil))
 								}
 							}
-							// google-gemma-4-31B-it.jinja:295 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
-							w.At(295, 29, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
 							formatToolResponseBlock(nsTnameName, nsTxtS)
 						} else {
-							// google-gemma-4-31B-it.jinja:296 {%- else -%}
-							// google-gemma-4-31B-it.jinja:297 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							w.At(297, 29, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:296:29 {%- else -%}
+							// google-gemma-4-31B-it.jinja:297:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							formatToolResponseBlock(nsTnameName, toolBody)
 						}
-						// google-gemma-4-31B-it.jinja:299 {%- set ns_tr_out.flag = true -%}
-						w.At(299, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
-						// google-gemma-4-31B-it.jinja:300 {%- set ns.prev_message_type = 'tool_response' -%}
-						w.At(300, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 					}
 				}
 			}
-			// google-gemma-4-31B-it.jinja:305 {%- if message['content'] is string -%}
-			w.At(305, 13, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
 			messageContent := message.ItemStr("content")
 			if runtime.IsString(messageContent, nil, nil) {
-				// google-gemma-4-31B-it.jinja:306 {%- if role == 'model' -%}
-				w.At(306, 17, runtime.StmtIf)
+				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if runtime.EqStr(role, "model") {
-					// google-gemma-4-31B-it.jinja:307 {{- strip_thinking(message['content']) -}}
-					w.At(307, 21, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
 					stripThinking(messageContent)
 				} else {
-					// google-gemma-4-31B-it.jinja:308 {%- else -%}
-					// google-gemma-4-31B-it.jinja:309 {{- message['content'] | trim -}}
-					w.At(309, 21, runtime.StmtPrint)
+					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
+					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				}
-			} else if w.At(311, 17, runtime.StmtIf); runtime.IsSequence(messageContent, nil, nil) {
-				// google-gemma-4-31B-it.jinja:311 {%- elif message['content'] is sequence -%}
-				// google-gemma-4-31B-it.jinja:312 {%- for item in message['content'] -%}
-				w.At(312, 17, runtime.StmtFor)
+			} else if runtime.IsSequence(messageContent, nil, nil) {
+				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
+				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
 				for _, item5 := range runtime.Iterate(w, messageContent) {
-					// google-gemma-4-31B-it.jinja:313 {%- if item['type'] == 'text' -%}
-					w.At(313, 21, runtime.StmtIf)
+					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
 					item5Type := item5.ItemStr("type")
 					if runtime.EqStr(item5Type, "text") {
-						// google-gemma-4-31B-it.jinja:314 {%- if role == 'model' -%}
-						w.At(314, 25, runtime.StmtIf)
+						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if runtime.EqStr(role, "model") {
-							// google-gemma-4-31B-it.jinja:315 {{- strip_thinking(item['text']) -}}
-							w.At(315, 29, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
 							stripThinking(item5.ItemStr("text"))
 						} else {
-							// google-gemma-4-31B-it.jinja:316 {%- else -%}
-							// google-gemma-4-31B-it.jinja:317 {{- item['text'] | trim -}}
-							w.At(317, 29, runtime.StmtPrint)
+							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
+							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
 							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 						}
-					} else if w.At(319, 25, runtime.StmtIf); runtime.EqStr(item5Type, "image") {
-						// google-gemma-4-31B-it.jinja:319 {%- elif item['type'] == 'image' -%}
+					} else if runtime.EqStr(item5Type, "image") {
+						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
-						// google-gemma-4-31B-it.jinja:321 {%- set ns.prev_message_type = 'image' -%}
-						w.At(321, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if w.At(322, 25, runtime.StmtIf); runtime.EqStr(item5Type, "audio") {
-						// google-gemma-4-31B-it.jinja:322 {%- elif item['type'] == 'audio' -%}
+					} else if runtime.EqStr(item5Type, "audio") {
+						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
-						// google-gemma-4-31B-it.jinja:324 {%- set ns.prev_message_type = 'audio' -%}
-						w.At(324, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if w.At(325, 25, runtime.StmtIf); runtime.EqStr(item5Type, "video") {
-						// google-gemma-4-31B-it.jinja:325 {%- elif item['type'] == 'video' -%}
+					} else if runtime.EqStr(item5Type, "video") {
+						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
-						// google-gemma-4-31B-it.jinja:327 {%- set ns.prev_message_type = 'video' -%}
-						w.At(327, 25, runtime.StmtSet)
+						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 					}
 				}
 			}
-			// google-gemma-4-31B-it.jinja:332 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			w.At(332, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if w.At(334, 13, runtime.StmtIf); !(nsTrOutFlag && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
-				// google-gemma-4-31B-it.jinja:334 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
+			} else if !(nsTrOutFlag && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
+				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
 		}
 	}
-	// google-gemma-4-31B-it.jinja:340 {%- if add_generation_prompt -%}
-	w.At(340, 1, runtime.StmtIf)
+	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// google-gemma-4-31B-it.jinja:341 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		w.At(341, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
 		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && !runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
-			// google-gemma-4-31B-it.jinja:343 {%- if not enable_thinking | default(false) -%}
-			w.At(343, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
 			if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
 	}
+}
+
+// spansGoogleGemma431BIt is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGoogleGemma431BIt = []runtime.Span{
+	{From: 55, To: 285, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
+	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
+	{From: 65, To: 284, Line: 4, Col: 5, Construct: "for"},
+	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
+	{From: 74, To: 283, Line: 6, Col: 9, Construct: "if"},
+	{From: 76, To: 78, Line: 7, Col: 13, Construct: "if"},
+	{From: 80, To: 80, Line: 8, Col: 13, Construct: "set"},
+	{From: 82, To: 83, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 85, To: 93, Line: 10, Col: 13, Construct: "if"},
+	{From: 89, To: 90, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 12, Col: 17, Construct: "set"},
+	{From: 95, To: 194, Line: 14, Col: 13, Construct: "if"},
+	{From: 98, To: 111, Line: 15, Col: 17, Construct: "if"},
+	{From: 101, To: 108, Line: 16, Col: 21, Construct: "if"},
+	{From: 106, To: 106, Line: 16, Col: 54, Construct: "set"},
+	{From: 110, To: 110, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 112, To: 194, Line: 19, Col: 17, Construct: "if"},
+	{From: 115, To: 193, Line: 20, Col: 17, Construct: "if"},
+	{From: 118, To: 125, Line: 21, Col: 21, Construct: "if"},
+	{From: 123, To: 123, Line: 21, Col: 54, Construct: "set"},
+	{From: 127, To: 127, Line: 23, Col: 21, Construct: "set"},
+	{From: 129, To: 192, Line: 24, Col: 21, Construct: "for"},
+	{From: 134, To: 190, Line: 25, Col: 25, Construct: "if"},
+	{From: 136, To: 138, Line: 26, Col: 29, Construct: "if"},
+	{From: 140, To: 140, Line: 27, Col: 29, Construct: "set"},
+	{From: 142, To: 189, Line: 28, Col: 29, Construct: "if"},
+	{From: 145, To: 151, Line: 30, Col: 33, Construct: "if"},
+	{From: 147, To: 149, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 152, To: 189, Line: 34, Col: 33, Construct: "if"},
+	{From: 156, To: 168, Line: 36, Col: 33, Construct: "for"},
+	{From: 161, To: 162, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 164, To: 166, Line: 38, Col: 37, Construct: "if"},
+	{From: 169, To: 189, Line: 41, Col: 33, Construct: "if"},
+	{From: 172, To: 181, Line: 42, Col: 33, Construct: "if"},
+	{From: 175, To: 175, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 180, To: 180, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 185, To: 186, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 188, To: 188, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 196, To: 206, Line: 55, Col: 13, Construct: "if"},
+	{From: 198, To: 205, Line: 56, Col: 17, Construct: "if"},
+	{From: 203, To: 203, Line: 56, Col: 50, Construct: "set"},
+	{From: 208, To: 270, Line: 59, Col: 13, Construct: "if"},
+	{From: 210, To: 242, Line: 60, Col: 17, Construct: "if"},
+	{From: 213, To: 220, Line: 61, Col: 21, Construct: "if"},
+	{From: 218, To: 218, Line: 61, Col: 54, Construct: "set"},
+	{From: 222, To: 225, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 226, To: 242, Line: 65, Col: 21, Construct: "if"},
+	{From: 229, To: 236, Line: 66, Col: 21, Construct: "if"},
+	{From: 234, To: 234, Line: 66, Col: 54, Construct: "set"},
+	{From: 238, To: 241, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 244, To: 269, Line: 71, Col: 17, Construct: "if"},
+	{From: 247, To: 254, Line: 72, Col: 21, Construct: "if"},
+	{From: 252, To: 252, Line: 72, Col: 54, Construct: "set"},
+	{From: 256, To: 268, Line: 74, Col: 21, Construct: "for"},
+	{From: 261, To: 262, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 264, To: 266, Line: 76, Col: 25, Construct: "if"},
+	{From: 272, To: 279, Line: 81, Col: 13, Construct: "if"},
+	{From: 277, To: 277, Line: 81, Col: 46, Construct: "set"},
+	{From: 281, To: 282, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 287, To: 365, Line: 86, Col: 1, Construct: "macro"},
+	{From: 293, To: 295, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 297, To: 298, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 300, To: 300, Line: 88, Col: 5, Construct: "set"},
+	{From: 302, To: 341, Line: 89, Col: 5, Construct: "if"},
+	{From: 305, To: 313, Line: 91, Col: 9, Construct: "if"},
+	{From: 309, To: 312, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 315, To: 332, Line: 94, Col: 9, Construct: "if"},
+	{From: 319, To: 331, Line: 96, Col: 13, Construct: "for"},
+	{From: 324, To: 325, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 327, To: 329, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 334, To: 340, Line: 102, Col: 9, Construct: "if"},
+	{From: 338, To: 339, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 343, To: 364, Line: 106, Col: 5, Construct: "if"},
+	{From: 345, To: 346, Line: 107, Col: 9, Construct: "set"},
+	{From: 348, To: 354, Line: 109, Col: 9, Construct: "if"},
+	{From: 352, To: 353, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 356, To: 362, Line: 112, Col: 9, Construct: "if"},
+	{From: 360, To: 361, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 367, To: 450, Line: 118, Col: 1, Construct: "macro"},
+	{From: 375, To: 443, Line: 119, Col: 5, Construct: "if"},
+	{From: 377, To: 379, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 380, To: 443, Line: 121, Col: 9, Construct: "if"},
+	{From: 383, To: 387, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 388, To: 443, Line: 123, Col: 9, Construct: "if"},
+	{From: 392, To: 392, Line: 125, Col: 9, Construct: "set"},
+	{From: 394, To: 421, Line: 126, Col: 9, Construct: "for"},
+	{From: 399, To: 401, Line: 127, Col: 13, Construct: "if"},
+	{From: 403, To: 403, Line: 128, Col: 13, Construct: "set"},
+	{From: 405, To: 415, Line: 129, Col: 13, Construct: "if"},
+	{From: 407, To: 409, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 413, To: 413, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 417, To: 419, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 422, To: 443, Line: 137, Col: 9, Construct: "if"},
+	{From: 426, To: 438, Line: 139, Col: 9, Construct: "for"},
+	{From: 430, To: 432, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 434, To: 436, Line: 141, Col: 13, Construct: "if"},
+	{From: 442, To: 442, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 452, To: 471, Line: 148, Col: 1, Construct: "macro"},
+	{From: 456, To: 456, Line: 149, Col: 5, Construct: "set"},
+	{From: 458, To: 468, Line: 150, Col: 5, Construct: "for"},
+	{From: 460, To: 467, Line: 151, Col: 9, Construct: "if"},
+	{From: 462, To: 462, Line: 152, Col: 13, Construct: "set"},
+	{From: 466, To: 466, Line: 154, Col: 13, Construct: "set"},
+	{From: 470, To: 470, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 473, To: 513, Line: 160, Col: 1, Construct: "macro"},
+	{From: 478, To: 512, Line: 162, Col: 5, Construct: "if"},
+	{From: 480, To: 482, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 484, To: 500, Line: 164, Col: 9, Construct: "for"},
+	{From: 489, To: 490, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 492, To: 494, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 496, To: 498, Line: 166, Col: 13, Construct: "if"},
+	{From: 504, To: 510, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 515, To: 515, Line: 175, Col: 1, Construct: "set"},
+	{From: 517, To: 517, Line: 176, Col: 1, Construct: "set"},
+	{From: 519, To: 519, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 521, To: 552, Line: 179, Col: 1, Construct: "if"},
+	{From: 524, To: 528, Line: 183, Col: 5, Construct: "if"},
+	{From: 527, To: 527, Line: 185, Col: 9, Construct: "set"},
+	{From: 530, To: 536, Line: 188, Col: 5, Construct: "if"},
+	{From: 533, To: 533, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 535, To: 535, Line: 190, Col: 9, Construct: "set"},
+	{From: 538, To: 551, Line: 193, Col: 5, Construct: "if"},
+	{From: 540, To: 547, Line: 194, Col: 9, Construct: "for"},
+	{From: 543, To: 546, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 549, To: 549, Line: 199, Col: 9, Construct: "set"},
+	{From: 554, To: 554, Line: 206, Col: 1, Construct: "set"},
+	{From: 556, To: 562, Line: 207, Col: 1, Construct: "for"},
+	{From: 558, To: 561, Line: 208, Col: 5, Construct: "if"},
+	{From: 560, To: 560, Line: 209, Col: 9, Construct: "set"},
+	{From: 564, To: 794, Line: 214, Col: 1, Construct: "for"},
+	{From: 571, To: 793, Line: 215, Col: 5, Construct: "if"},
+	{From: 573, To: 573, Line: 216, Col: 5, Construct: "set"},
+	{From: 575, To: 579, Line: 217, Col: 5, Construct: "set"},
+	{From: 581, To: 582, Line: 219, Col: 5, Construct: "set"},
+	{From: 584, To: 598, Line: 220, Col: 5, Construct: "if"},
+	{From: 586, To: 597, Line: 221, Col: 9, Construct: "for"},
+	{From: 588, To: 596, Line: 222, Col: 13, Construct: "if"},
+	{From: 590, To: 595, Line: 223, Col: 17, Construct: "if"},
+	{From: 592, To: 592, Line: 224, Col: 21, Construct: "set"},
+	{From: 594, To: 594, Line: 225, Col: 21, Construct: "set"},
+	{From: 600, To: 602, Line: 230, Col: 5, Construct: "set"},
+	{From: 604, To: 609, Line: 231, Col: 5, Construct: "if"},
+	{From: 606, To: 608, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 611, To: 613, Line: 236, Col: 5, Construct: "set"},
+	{From: 615, To: 620, Line: 237, Col: 5, Construct: "if"},
+	{From: 617, To: 619, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 622, To: 666, Line: 241, Col: 13, Construct: "if"},
+	{From: 625, To: 663, Line: 242, Col: 17, Construct: "for"},
+	{From: 628, To: 628, Line: 243, Col: 21, Construct: "set"},
+	{From: 630, To: 632, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 634, To: 662, Line: 245, Col: 21, Construct: "if"},
+	{From: 637, To: 637, Line: 246, Col: 25, Construct: "set"},
+	{From: 639, To: 656, Line: 247, Col: 25, Construct: "for"},
+	{From: 644, To: 646, Line: 248, Col: 29, Construct: "if"},
+	{From: 648, To: 648, Line: 249, Col: 29, Construct: "set"},
+	{From: 650, To: 651, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 653, To: 655, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 657, To: 661, Line: 252, Col: 25, Construct: "if"},
+	{From: 660, To: 660, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 665, To: 665, Line: 257, Col: 17, Construct: "set"},
+	{From: 668, To: 668, Line: 260, Col: 13, Construct: "set"},
+	{From: 670, To: 739, Line: 261, Col: 13, Construct: "if"},
+	{From: 672, To: 679, Line: 263, Col: 17, Construct: "for"},
+	{From: 674, To: 674, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 676, To: 676, Line: 265, Col: 21, Construct: "set"},
+	{From: 678, To: 678, Line: 266, Col: 21, Construct: "set"},
+	{From: 680, To: 739, Line: 268, Col: 17, Construct: "if"},
+	{From: 683, To: 683, Line: 270, Col: 17, Construct: "set"},
+	{From: 685, To: 738, Line: 271, Col: 17, Construct: "for"},
+	{From: 689, To: 737, Line: 272, Col: 21, Construct: "if"},
+	{From: 690, To: 737, Line: 273, Col: 25, Construct: "if"},
+	{From: 693, To: 693, Line: 274, Col: 25, Construct: "set"},
+	{From: 697, To: 697, Line: 276, Col: 25, Construct: "set"},
+	{From: 699, To: 699, Line: 278, Col: 25, Construct: "set"},
+	{From: 701, To: 707, Line: 279, Col: 25, Construct: "for"},
+	{From: 703, To: 706, Line: 280, Col: 29, Construct: "if"},
+	{From: 705, To: 705, Line: 281, Col: 33, Construct: "set"},
+	{From: 709, To: 709, Line: 285, Col: 25, Construct: "set"},
+	{From: 711, To: 732, Line: 286, Col: 25, Construct: "if"},
+	{From: 713, To: 713, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 714, To: 732, Line: 288, Col: 29, Construct: "if"},
+	{From: 717, To: 717, Line: 289, Col: 29, Construct: "set"},
+	{From: 719, To: 725, Line: 290, Col: 29, Construct: "for"},
+	{From: 721, To: 724, Line: 291, Col: 33, Construct: "if"},
+	{From: 723, To: 723, Line: 292, Col: 37, Construct: "set"},
+	{From: 727, To: 727, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 731, To: 731, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 734, To: 734, Line: 299, Col: 25, Construct: "set"},
+	{From: 736, To: 736, Line: 300, Col: 25, Construct: "set"},
+	{From: 741, To: 785, Line: 305, Col: 13, Construct: "if"},
+	{From: 744, To: 751, Line: 306, Col: 17, Construct: "if"},
+	{From: 746, To: 746, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 750, To: 750, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 752, To: 785, Line: 311, Col: 17, Construct: "if"},
+	{From: 755, To: 784, Line: 312, Col: 17, Construct: "for"},
+	{From: 757, To: 783, Line: 313, Col: 21, Construct: "if"},
+	{From: 760, To: 767, Line: 314, Col: 25, Construct: "if"},
+	{From: 762, To: 762, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 766, To: 766, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 768, To: 783, Line: 319, Col: 25, Construct: "if"},
+	{From: 772, To: 772, Line: 321, Col: 25, Construct: "set"},
+	{From: 773, To: 783, Line: 322, Col: 25, Construct: "if"},
+	{From: 777, To: 777, Line: 324, Col: 25, Construct: "set"},
+	{From: 778, To: 783, Line: 325, Col: 25, Construct: "if"},
+	{From: 782, To: 782, Line: 327, Col: 25, Construct: "set"},
+	{From: 787, To: 792, Line: 332, Col: 9, Construct: "if"},
+	{From: 789, To: 792, Line: 334, Col: 13, Construct: "if"},
+	{From: 796, To: 805, Line: 340, Col: 1, Construct: "if"},
+	{From: 798, To: 804, Line: 341, Col: 5, Construct: "if"},
+	{From: 801, To: 803, Line: 343, Col: 9, Construct: "if"},
 }

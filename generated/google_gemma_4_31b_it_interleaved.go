@@ -32,6 +32,7 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 	Name:   "google-gemma-4-31B-it-interleaved",
 	Origin: "llama.cpp/google-gemma-4-31B-it-interleaved.jinja",
 	SHA256: "65f93a25708c952457106a30e185ba7beffddd726121c8d7e3f3e08b23c16c67",
+	Spans:  spansGoogleGemma431BItInterleaved,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,224 +51,181 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// google-gemma-4-31B-it-interleaved.jinja:1 {%- macro format_parameters(properties, required) -%}
+	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(runtime.Value, runtime.Value)
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		var standardKeys runtime.Value
 		var ns2 runtime.Value
-		// google-gemma-4-31B-it-interleaved.jinja:2 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		w.At(2, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
-		// google-gemma-4-31B-it-interleaved.jinja:3 {%- set ns = namespace(found_first=false) -%}
-		w.At(3, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-		// google-gemma-4-31B-it-interleaved.jinja:4 {%- for key, value in properties | dictsort -%}
-		w.At(4, 5, runtime.StmtFor)
+		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
 			var addComma runtime.Value
 			var nsItems runtime.Value
-			// google-gemma-4-31B-it-interleaved.jinja:5 {%- set add_comma = false -%}
-			w.At(5, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
 			addComma = runtime.Bool(false)
-			// google-gemma-4-31B-it-interleaved.jinja:6 {%- if key not in standard_keys -%}
-			w.At(6, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
 			if runtime.NotIn(key, standardKeys) {
-				// google-gemma-4-31B-it-interleaved.jinja:7 {%- if ns.found_first %}
-				w.At(7, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
-				// google-gemma-4-31B-it-interleaved.jinja:8 {%- set ns.found_first = true -%}
-				w.At(8, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
-				// google-gemma-4-31B-it-interleaved.jinja:9 {{ key }}
-				w.At(9, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
-				// google-gemma-4-31B-it-interleaved.jinja:10 {%- if value['description'] -%}
-				w.At(10, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
 				valueDescription := value.ItemStr("description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
-					// google-gemma-4-31B-it-interleaved.jinja:11 {{ value['description'] }}
-					w.At(11, 34, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
-					// google-gemma-4-31B-it-interleaved.jinja:12 {%- set add_comma = true -%}
-					w.At(12, 17, runtime.StmtSet)
+					// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
 					addComma = runtime.Bool(true)
 				}
-				// google-gemma-4-31B-it-interleaved.jinja:14 {%- if value['nullable'] %}
-				w.At(14, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
 				if value.ItemStr("nullable").Truthy() {
-					// google-gemma-4-31B-it-interleaved.jinja:15 {%- if add_comma %}
-					w.At(15, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it-interleaved.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
-						// google-gemma-4-31B-it-interleaved.jinja:15 {%- else -%}
-						// google-gemma-4-31B-it-interleaved.jinja:15 {%- set add_comma = true -%}
-						w.At(15, 50, runtime.StmtSet)
+						// google-gemma-4-31B-it-interleaved.jinja:15:41 {%- else -%}
+						// google-gemma-4-31B-it-interleaved.jinja:15:50 {%- set add_comma = true -%}
 						addComma = runtime.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
-				// google-gemma-4-31B-it-interleaved.jinja:18 {%- if value['type'] | upper == 'STRING' -%}
-				w.At(18, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
 				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
-					// google-gemma-4-31B-it-interleaved.jinja:19 {%- if value['enum'] -%}
-					w.At(19, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
-						// google-gemma-4-31B-it-interleaved.jinja:20 {%- if add_comma %}
-						w.At(20, 21, runtime.StmtIf)
+						// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
-							// google-gemma-4-31B-it-interleaved.jinja:20 {%- else -%}
-							// google-gemma-4-31B-it-interleaved.jinja:20 {%- set add_comma = true -%}
-							w.At(20, 54, runtime.StmtSet)
+							// google-gemma-4-31B-it-interleaved.jinja:20:45 {%- else -%}
+							// google-gemma-4-31B-it-interleaved.jinja:20:54 {%- set add_comma = true -%}
 							addComma = runtime.Bool(true)
 						}
 						w.WriteString("enum:")
-						// google-gemma-4-31B-it-interleaved.jinja:21 {{ format_argument(value['enum']) }}
-						w.At(21, 26, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if w.At(23, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
-					// google-gemma-4-31B-it-interleaved.jinja:23 {%- elif value['type'] | upper == 'OBJECT' -%}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
+					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
-					// google-gemma-4-31B-it-interleaved.jinja:25 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					w.At(25, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
 					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
-						// google-gemma-4-31B-it-interleaved.jinja:26 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.At(26, 21, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
-					} else if w.At(27, 21, runtime.StmtIf); runtime.IsMapping(value, nil, nil) {
-						// google-gemma-4-31B-it-interleaved.jinja:27 {%- elif value is mapping -%}
-						// google-gemma-4-31B-it-interleaved.jinja:28 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.At(28, 21, runtime.StmtPrint)
+					} else if runtime.IsMapping(value, nil, nil) {
+						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
+						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
-					// google-gemma-4-31B-it-interleaved.jinja:31 {%- if value['required'] -%}
-					w.At(31, 17, runtime.StmtIf)
+					// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
 					valueRequired := value.ItemStr("required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
-						// google-gemma-4-31B-it-interleaved.jinja:33 {%- for item in value['required'] | default([]) -%}
-						w.At(33, 21, runtime.StmtFor)
+						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
 						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
 						for i2 := range items {
 							item2 := items[i2]
 							w.WriteString("<|\"|>")
-							// google-gemma-4-31B-it-interleaved.jinja:34 {{- item -}}
-							w.At(34, 30, runtime.StmtPrint)
+							// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
 							w.Write(item2)
 							w.WriteString("<|\"|>")
-							// google-gemma-4-31B-it-interleaved.jinja:35 {%- if not loop.last %}
-							w.At(35, 25, runtime.StmtIf)
+							// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
 							if !(i2 == len(items)-1) {
 								w.WriteString(",")
 							}
 						}
 						w.WriteString("]")
 					}
-				} else if w.At(39, 17, runtime.StmtIf); runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
-					// google-gemma-4-31B-it-interleaved.jinja:39 {%- elif value['type'] | upper == 'ARRAY' -%}
-					// google-gemma-4-31B-it-interleaved.jinja:40 {%- if value['items'] is mapping and value['items'] -%}
-					w.At(40, 17, runtime.StmtIf)
+				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
 					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
-						// google-gemma-4-31B-it-interleaved.jinja:42 {%- set ns_items = namespace(found_first=false) -%}
-						w.At(42, 21, runtime.StmtSet)
+						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-						// google-gemma-4-31B-it-interleaved.jinja:43 {%- for item_key, item_value in value['items'] | dictsort -%}
-						w.At(43, 21, runtime.StmtFor)
+						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
 						for i3 := range w.Count(len(keys2)) {
 							itemKey := keys2[i3]
 							itemValue := values2[i3]
-							// google-gemma-4-31B-it-interleaved.jinja:44 {%- if item_value is not none -%}
-							w.At(44, 25, runtime.StmtIf)
+							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue, nil, nil) {
-								// google-gemma-4-31B-it-interleaved.jinja:45 {%- if ns_items.found_first %}
-								w.At(45, 29, runtime.StmtIf)
+								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
-								// google-gemma-4-31B-it-interleaved.jinja:46 {%- set ns_items.found_first = true -%}
-								w.At(46, 29, runtime.StmtSet)
+								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
-								// google-gemma-4-31B-it-interleaved.jinja:47 {%- if item_key == 'properties' -%}
-								w.At(47, 29, runtime.StmtIf)
+								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
-									// google-gemma-4-31B-it-interleaved.jinja:49 {%- if item_value is mapping -%}
-									w.At(49, 33, runtime.StmtIf)
+									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
 									if runtime.IsMapping(itemValue, nil, nil) {
-										// google-gemma-4-31B-it-interleaved.jinja:50 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.At(50, 37, runtime.StmtPrint)
+										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if w.At(53, 33, runtime.StmtIf); runtime.EqStr(itemKey, "required") {
-									// google-gemma-4-31B-it-interleaved.jinja:53 {%- elif item_key == 'required' -%}
+								} else if runtime.EqStr(itemKey, "required") {
+									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
-									// google-gemma-4-31B-it-interleaved.jinja:55 {%- for req_item in item_value -%}
-									w.At(55, 33, runtime.StmtFor)
+									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
 									items2 := runtime.Iterate(w, itemValue)
 									for i4 := range items2 {
 										reqItem := items2[i4]
 										w.WriteString("<|\"|>")
-										// google-gemma-4-31B-it-interleaved.jinja:56 {{- req_item -}}
-										w.At(56, 42, runtime.StmtPrint)
+										// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
-										// google-gemma-4-31B-it-interleaved.jinja:57 {%- if not loop.last %}
-										w.At(57, 37, runtime.StmtIf)
+										// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
 										if !(i4 == len(items2)-1) {
 											w.WriteString(",")
 										}
 									}
 									w.WriteString("]")
-								} else if w.At(60, 33, runtime.StmtIf); runtime.EqStr(itemKey, "type") {
-									// google-gemma-4-31B-it-interleaved.jinja:60 {%- elif item_key == 'type' -%}
-									// google-gemma-4-31B-it-interleaved.jinja:61 {%- if item_value is string -%}
-									w.At(61, 33, runtime.StmtIf)
+								} else if runtime.EqStr(itemKey, "type") {
+									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
+									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
 									if runtime.IsString(itemValue, nil, nil) {
 										w.WriteString("type:")
-										// google-gemma-4-31B-it-interleaved.jinja:62 {{ format_argument(item_value | upper) }}
-										w.At(62, 42, runtime.StmtPrint)
+										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
 									} else {
-										// google-gemma-4-31B-it-interleaved.jinja:63 {%- else -%}
+										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
-										// google-gemma-4-31B-it-interleaved.jinja:64 {{ format_argument(item_value | map('upper') | list) }}
-										w.At(64, 42, runtime.StmtPrint)
+										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
 										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
-									// google-gemma-4-31B-it-interleaved.jinja:66 {%- else -%}
-									// google-gemma-4-31B-it-interleaved.jinja:67 {{ item_key }}
-									w.At(67, 33, runtime.StmtPrint)
+									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
+									// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
 									w.Write(itemKey)
 									w.WriteString(":")
-									// google-gemma-4-31B-it-interleaved.jinja:67 {{ format_argument(item_value) }}
-									w.At(67, 48, runtime.StmtPrint)
+									// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
 									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
 								}
 							}
@@ -275,123 +233,102 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("}")
 					}
 				}
-				// google-gemma-4-31B-it-interleaved.jinja:74 {%- if add_comma %}
-				w.At(74, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:74:13 {%- if add_comma %}
 				if addComma.Truthy() {
 					w.WriteString(",")
 				} else {
-					// google-gemma-4-31B-it-interleaved.jinja:74 {%- else -%}
-					// google-gemma-4-31B-it-interleaved.jinja:74 {%- set add_comma = true -%}
-					w.At(74, 46, runtime.StmtSet)
+					// google-gemma-4-31B-it-interleaved.jinja:74:37 {%- else -%}
+					// google-gemma-4-31B-it-interleaved.jinja:74:46 {%- set add_comma = true -%}
 					addComma = runtime.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
-				// google-gemma-4-31B-it-interleaved.jinja:75 {{ value['type'] | upper }}
-				w.At(75, 23, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
 				w.Write(runtime.FilterUpper(valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
-	// google-gemma-4-31B-it-interleaved.jinja:79 {%- macro format_function_declaration(tool_data) -%}
+	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData runtime.Value) {
 		toolData = runtime.Param(toolData, "tool_data")
 		var params runtime.Value
 		var responseDeclaration runtime.Value
 		w.WriteString("declaration:")
-		// google-gemma-4-31B-it-interleaved.jinja:80 {{- tool_data['function']['name'] -}}
-		w.At(80, 17, runtime.StmtPrint)
+		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := toolData.ItemStr("function")
 		w.Write(toolDataFunction.ItemStr("name"))
 		w.WriteString("{description:<|\"|>")
-		// google-gemma-4-31B-it-interleaved.jinja:80 {{- tool_data['function']['description'] -}}
-		w.At(80, 72, runtime.StmtPrint)
+		// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
 		w.Write(toolDataFunction.ItemStr("description"))
 		w.WriteString("<|\"|>")
-		// google-gemma-4-31B-it-interleaved.jinja:81 {%- set params = tool_data['function']['parameters'] -%}
-		w.At(81, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 		params = toolDataFunction.ItemStr("parameters")
-		// google-gemma-4-31B-it-interleaved.jinja:82 {%- if params -%}
-		w.At(82, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
-			// google-gemma-4-31B-it-interleaved.jinja:84 {%- if params['properties'] -%}
-			w.At(84, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
 			paramsProperties := params.ItemStr("properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
-				// google-gemma-4-31B-it-interleaved.jinja:85 {{- format_parameters(params['properties'], params['required']) -}}
-				w.At(85, 26, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 				w.Write(w.Capture(func() {
 					formatParameters(paramsProperties, params.ItemStr("required"))
 				}))
 				w.WriteString("},")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:87 {%- if params['required'] -%}
-			w.At(87, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
 			paramsRequired := params.ItemStr("required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
-				// google-gemma-4-31B-it-interleaved.jinja:89 {%- for item in params['required'] -%}
-				w.At(89, 13, runtime.StmtFor)
+				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
 				items3 := runtime.Iterate(w, paramsRequired)
 				for i5 := range items3 {
 					item3 := items3[i5]
 					w.WriteString("<|\"|>")
-					// google-gemma-4-31B-it-interleaved.jinja:90 {{- item -}}
-					w.At(90, 22, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
 					w.Write(item3)
 					w.WriteString("<|\"|>")
-					// google-gemma-4-31B-it-interleaved.jinja:91 {{- ',' if not loop.last -}}
-					w.At(91, 17, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i5 == len(items3)-1) {
 						w.WriteString(",")
 					}
 				}
 				w.WriteString("],")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:95 {%- if params['type'] -%}
-			w.At(95, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
 			paramsType := params.ItemStr("type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
-				// google-gemma-4-31B-it-interleaved.jinja:96 {{- params['type'] | upper -}}
-				w.At(96, 23, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
 				w.Write(runtime.FilterUpper(paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:99 {%- if 'response' in tool_data['function'] -%}
-		w.At(99, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
 		if runtime.In(runtime.Str("response"), toolDataFunction) {
-			// google-gemma-4-31B-it-interleaved.jinja:100 {%- set response_declaration = tool_data['function']['response'] -%}
-			w.At(100, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
-			// google-gemma-4-31B-it-interleaved.jinja:102 {%- if response_declaration['description'] -%}
-			w.At(102, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
 			responseDeclarationDescription := responseDeclaration.ItemStr("description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
-				// google-gemma-4-31B-it-interleaved.jinja:103 {{- response_declaration['description'] -}}
-				w.At(103, 30, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
 				w.Write(responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:105 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			w.At(105, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
 			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
-				// google-gemma-4-31B-it-interleaved.jinja:106 {{- response_declaration['type'] | upper -}}
-				w.At(106, 23, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
 				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
-	// google-gemma-4-31B-it-interleaved.jinja:111 {%- macro format_argument(argument, escape_keys=True) -%}
+	// google-gemma-4-31B-it-interleaved.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
 	var formatArgument func(runtime.Value, runtime.Value)
 	formatArgument = func(argument, escapeKeys runtime.Value) {
 		argument = runtime.Param(argument, "argument")
@@ -399,89 +336,74 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			escapeKeys = runtime.Bool(true)
 		}
 		var ns3 runtime.Value
-		// google-gemma-4-31B-it-interleaved.jinja:112 {%- if argument is string -%}
-		w.At(112, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
 		if runtime.IsString(argument, nil, nil) {
-			// google-gemma-4-31B-it-interleaved.jinja:113 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.At(113, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if w.At(114, 9, runtime.StmtIf); runtime.IsBoolean(argument, nil, nil) {
-			// google-gemma-4-31B-it-interleaved.jinja:114 {%- elif argument is boolean -%}
-			// google-gemma-4-31B-it-interleaved.jinja:115 {{- 'true' if argument else 'false' -}}
-			w.At(115, 9, runtime.StmtPrint)
+		} else if runtime.IsBoolean(argument, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
+			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
 				w.WriteString("true")
 			} else {
 				w.WriteString("false")
 			}
-		} else if w.At(116, 9, runtime.StmtIf); runtime.IsMapping(argument, nil, nil) {
-			// google-gemma-4-31B-it-interleaved.jinja:116 {%- elif argument is mapping -%}
+		} else if runtime.IsMapping(argument, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
-			// google-gemma-4-31B-it-interleaved.jinja:118 {%- set ns = namespace(found_first=false) -%}
-			w.At(118, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
-			// google-gemma-4-31B-it-interleaved.jinja:119 {%- for key, value in argument | dictsort -%}
-			w.At(119, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
 			for i6 := range w.Count(len(keys3)) {
 				key2 := keys3[i6]
 				value2 := values3[i6]
-				// google-gemma-4-31B-it-interleaved.jinja:120 {%- if ns.found_first %}
-				w.At(120, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
-				// google-gemma-4-31B-it-interleaved.jinja:121 {%- set ns.found_first = true -%}
-				w.At(121, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
-				// google-gemma-4-31B-it-interleaved.jinja:122 {%- if escape_keys -%}
-				w.At(122, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
-					// google-gemma-4-31B-it-interleaved.jinja:123 {{- '<|"|>' + key + '<|"|>' -}}
-					w.At(123, 17, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
 					w.WriteStr(key2)
 					w.WriteString("<|\"|>")
 				} else {
-					// google-gemma-4-31B-it-interleaved.jinja:124 {%- else -%}
-					// google-gemma-4-31B-it-interleaved.jinja:125 {{- key -}}
-					w.At(125, 17, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
+					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
 					w.Write(key2)
 				}
 				w.WriteString(":")
-				// google-gemma-4-31B-it-interleaved.jinja:127 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.At(127, 14, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(value2, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if w.At(130, 9, runtime.StmtIf); runtime.IsSequence(argument, nil, nil) {
-			// google-gemma-4-31B-it-interleaved.jinja:130 {%- elif argument is sequence -%}
+		} else if runtime.IsSequence(argument, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
-			// google-gemma-4-31B-it-interleaved.jinja:132 {%- for item in argument -%}
-			w.At(132, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
 			items4 := runtime.Iterate(w, argument)
 			for i7 := range items4 {
 				item4 := items4[i7]
-				// google-gemma-4-31B-it-interleaved.jinja:133 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.At(133, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
 					formatArgument(item4, escapeKeys)
 				}))
-				// google-gemma-4-31B-it-interleaved.jinja:134 {%- if not loop.last %}
-				w.At(134, 13, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:134:13 {%- if not loop.last %}
 				if !(i7 == len(items4)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("]")
 		} else {
-			// google-gemma-4-31B-it-interleaved.jinja:137 {%- else -%}
-			// google-gemma-4-31B-it-interleaved.jinja:138 {{- argument -}}
-			w.At(138, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it-interleaved.jinja:137:9 {%- else -%}
+			// google-gemma-4-31B-it-interleaved.jinja:138:9 {{- argument -}}
 			w.Write(argument)
 		}
 	}
@@ -491,236 +413,185 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		formatArgument(args[0], args[1])
 	})
-	// google-gemma-4-31B-it-interleaved.jinja:141 {%- macro strip_thinking(text) -%}
+	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
 		var ns4 runtime.Value
-		// google-gemma-4-31B-it-interleaved.jinja:142 {%- set ns = namespace(result='') -%}
-		w.At(142, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
-		// google-gemma-4-31B-it-interleaved.jinja:143 {%- for part in text.split('<channel|>') -%}
-		w.At(143, 5, runtime.StmtFor)
+		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
-			// google-gemma-4-31B-it-interleaved.jinja:144 {%- if '<|channel>' in part -%}
-			w.At(144, 9, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
-				// google-gemma-4-31B-it-interleaved.jinja:145 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				w.At(145, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
-				// google-gemma-4-31B-it-interleaved.jinja:146 {%- else -%}
-				// google-gemma-4-31B-it-interleaved.jinja:147 {%- set ns.result = ns.result + part -%}
-				w.At(147, 13, runtime.StmtSet)
+				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
+				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:150 {{- ns.result | trim -}}
-		w.At(150, 5, runtime.StmtPrint)
+		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
 		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
 	}
-	// google-gemma-4-31B-it-interleaved.jinja:153 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	w.At(153, 1, runtime.StmtSet)
+	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
-	// google-gemma-4-31B-it-interleaved.jinja:154 {%- set loop_messages = messages -%}
-	w.At(154, 1, runtime.StmtSet)
+	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
-	// google-gemma-4-31B-it-interleaved.jinja:155 {{- bos_token -}}
-	w.At(155, 1, runtime.StmtPrint)
+	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// google-gemma-4-31B-it-interleaved.jinja:157 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	w.At(157, 1, runtime.StmtIf)
+	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
 	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
-		// google-gemma-4-31B-it-interleaved.jinja:161 {%- if enable_thinking is defined and enable_thinking -%}
-		w.At(161, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
-			// google-gemma-4-31B-it-interleaved.jinja:163 {%- set ns.prev_message_type = 'think' -%}
-			w.At(163, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:166 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		w.At(166, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := messages.ItemInt(0)
 		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
-			// google-gemma-4-31B-it-interleaved.jinja:167 {{- messages[0]['content'] | trim -}}
-			w.At(167, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
 			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
-			// google-gemma-4-31B-it-interleaved.jinja:168 {%- set loop_messages = messages[1:] -%}
-			w.At(168, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:171 {%- if tools -%}
-		w.At(171, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
-			// google-gemma-4-31B-it-interleaved.jinja:172 {%- for tool in tools %}
-			w.At(172, 9, runtime.StmtFor)
+			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range runtime.Iterate(w, tools) {
 				w.WriteString("<|tool>")
-				// google-gemma-4-31B-it-interleaved.jinja:174 {{- format_function_declaration(tool) | trim -}}
-				w.At(174, 13, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
 				w.Write(runtime.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:177 {%- set ns.prev_message_type = 'tool' -%}
-			w.At(177, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
-	// google-gemma-4-31B-it-interleaved.jinja:184 {%- for message in loop_messages -%}
-	w.At(184, 1, runtime.StmtFor)
+	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
 	items5 := runtime.Iterate(w, loopMessages)
 	for i8 := range items5 {
 		message := items5[i8]
-		// google-gemma-4-31B-it-interleaved.jinja:185 {%- if message['role'] == 'user' -%}
-		w.At(185, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(message.ItemStr("role"), "user") {
-			// google-gemma-4-31B-it-interleaved.jinja:186 {%- set ns.last_user_message = loop.index0 -%}
-			w.At(186, 9, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
 			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i8)))
 		}
 	}
-	// google-gemma-4-31B-it-interleaved.jinja:191 {%- for message in loop_messages -%}
-	w.At(191, 1, runtime.StmtFor)
+	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
 	items6 := runtime.Iterate(w, loopMessages)
 	for i9 := range items6 {
 		message2 := items6[i9]
 		var role runtime.Value
-		// google-gemma-4-31B-it-interleaved.jinja:192 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		w.At(192, 5, runtime.StmtSet)
+		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "assistant") {
 			role = runtime.Str("model")
 		} else {
 			role = message2Role
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:193 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		w.At(193, 9, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
 		if !(runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && message2.ItemStr("tool_calls").Truthy()) {
-			// google-gemma-4-31B-it-interleaved.jinja:194 {{- '<|turn>' + role + '\n' }}
-			w.At(194, 9, runtime.StmtPrint)
+			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			w.WriteStr(role)
 			w.WriteString("\n")
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:197 {%- set ns.prev_message_type = None -%}
-		w.At(197, 9, runtime.StmtSet)
+		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
-		// google-gemma-4-31B-it-interleaved.jinja:199 {%- if message['tool_calls'] -%}
-		w.At(199, 13, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
 		message2ToolCalls := message2.ItemStr("tool_calls")
 		if message2ToolCalls.Truthy() {
-			// google-gemma-4-31B-it-interleaved.jinja:201 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			w.At(201, 17, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			message2ReasoningContent := message2.ItemStr("reasoning_content")
 			if message2ReasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i9)), ns.Attr("last_user_message")) {
 				w.WriteString("<|channel>thought\n")
-				// google-gemma-4-31B-it-interleaved.jinja:203 {{- message['reasoning_content'] -}}
-				w.At(203, 19, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
 				w.Write(message2ReasoningContent)
 				w.WriteString("<channel|>")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:206 {%- for tool_call in message['tool_calls'] -%}
-			w.At(206, 17, runtime.StmtFor)
+			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
 				var function runtime.Value
-				// google-gemma-4-31B-it-interleaved.jinja:207 {%- set function = tool_call['function'] -%}
-				w.At(207, 21, runtime.StmtSet)
+				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = toolCall.ItemStr("function")
-				// google-gemma-4-31B-it-interleaved.jinja:208 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.At(208, 21, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
 				w.WriteStr(function.ItemStr("name"))
 				w.WriteString("{")
-				// google-gemma-4-31B-it-interleaved.jinja:209 {%- if function['arguments'] is mapping -%}
-				w.At(209, 21, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := function.ItemStr("arguments")
 				if runtime.IsMapping(functionArguments, nil, nil) {
-					// google-gemma-4-31B-it-interleaved.jinja:210 {%- set ns_args = namespace(found_first=false) -%}
-					w.At(210, 25, runtime.StmtSet)
+					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
-					// google-gemma-4-31B-it-interleaved.jinja:211 {%- for key, value in function['arguments'] | dictsort -%}
-					w.At(211, 25, runtime.StmtFor)
+					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
 					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
 					for i10 := range w.Count(len(keys4)) {
 						key3 := keys4[i10]
 						value3 := values4[i10]
-						// google-gemma-4-31B-it-interleaved.jinja:212 {%- if ns_args.found_first %}
-						w.At(212, 29, runtime.StmtIf)
+						// google-gemma-4-31B-it-interleaved.jinja:212:29 {%- if ns_args.found_first %}
 						if nsArgsFoundFirst {
 							w.WriteString(",")
 						}
-						// google-gemma-4-31B-it-interleaved.jinja:213 {%- set ns_args.found_first = true -%}
-						w.At(213, 29, runtime.StmtSet)
+						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
-						// google-gemma-4-31B-it-interleaved.jinja:214 {{- key -}}
-						w.At(214, 29, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
 						w.Write(key3)
 						w.WriteString(":")
-						// google-gemma-4-31B-it-interleaved.jinja:214 {{- format_argument(value, escape_keys=False) -}}
-						w.At(214, 41, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
 							formatArgument(value3, runtime.Bool(false))
 						}))
 					}
-				} else if w.At(216, 25, runtime.StmtIf); runtime.IsString(functionArguments, nil, nil) {
-					// google-gemma-4-31B-it-interleaved.jinja:216 {%- elif function['arguments'] is string -%}
-					// google-gemma-4-31B-it-interleaved.jinja:217 {{- function['arguments'] -}}
-					w.At(217, 25, runtime.StmtPrint)
+				} else if runtime.IsString(functionArguments, nil, nil) {
+					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
+					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
 					w.Write(functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:221 {%- set ns.prev_message_type = 'tool_call' -%}
-			w.At(221, 17, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:224 {%- if message['tool_responses'] -%}
-		w.At(224, 13, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
 		message2ToolResponses := message2.ItemStr("tool_responses")
 		if message2ToolResponses.Truthy() {
-			// google-gemma-4-31B-it-interleaved.jinja:226 {%- for tool_response in message['tool_responses'] -%}
-			w.At(226, 17, runtime.StmtFor)
+			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
 			for _, toolResponse := range runtime.Iterate(w, message2ToolResponses) {
 				w.WriteString("<|tool_response>")
-				// google-gemma-4-31B-it-interleaved.jinja:228 {%- if tool_response['response'] is mapping -%}
-				w.At(228, 21, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := toolResponse.ItemStr("response")
 				if runtime.IsMapping(toolResponseResponse, nil, nil) {
-					// google-gemma-4-31B-it-interleaved.jinja:229 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.At(229, 25, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{")
-					// google-gemma-4-31B-it-interleaved.jinja:230 {%- for key, value in tool_response['response'] | dictsort -%}
-					w.At(230, 25, runtime.StmtFor)
+					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys5, values5 := runtime.DictsortPairs(toolResponseResponse, nil, nil)
 					for i11 := range w.Count(len(keys5)) {
 						key4 := keys5[i11]
 						value4 := values5[i11]
-						// google-gemma-4-31B-it-interleaved.jinja:231 {{- key -}}
-						w.At(231, 29, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
 						w.Write(key4)
 						w.WriteString(":")
-						// google-gemma-4-31B-it-interleaved.jinja:231 {{- format_argument(value, escape_keys=False) -}}
-						w.At(231, 41, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
 							formatArgument(value4, runtime.Bool(false))
 						}))
-						// google-gemma-4-31B-it-interleaved.jinja:232 {%- if not loop.last %}
-						w.At(232, 29, runtime.StmtIf)
+						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
 						if !(i11 == len(keys5)-1) {
 							w.WriteString(",")
 						}
 					}
 					w.WriteString("}")
 				} else {
-					// google-gemma-4-31B-it-interleaved.jinja:235 {%- else -%}
-					// google-gemma-4-31B-it-interleaved.jinja:236 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.At(236, 25, runtime.StmtPrint)
+					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
+					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{value:")
@@ -731,86 +602,238 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<tool_response|>")
 			}
-			// google-gemma-4-31B-it-interleaved.jinja:240 {%- set ns.prev_message_type = 'tool_response' -%}
-			w.At(240, 17, runtime.StmtSet)
+			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:243 {%- if message['content'] is string -%}
-		w.At(243, 13, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		message2Content := message2.ItemStr("content")
 		if runtime.IsString(message2Content, nil, nil) {
-			// google-gemma-4-31B-it-interleaved.jinja:244 {%- if role == 'model' -%}
-			w.At(244, 17, runtime.StmtIf)
+			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if runtime.EqStr(role, "model") {
-				// google-gemma-4-31B-it-interleaved.jinja:245 {{- strip_thinking(message['content']) -}}
-				w.At(245, 21, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
 				stripThinking(message2Content)
 			} else {
-				// google-gemma-4-31B-it-interleaved.jinja:246 {%- else -%}
-				// google-gemma-4-31B-it-interleaved.jinja:247 {{- message['content'] | trim -}}
-				w.At(247, 21, runtime.StmtPrint)
+				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
+				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
 				w.Write(runtime.FilterTrim(message2Content, nil, nil))
 			}
-		} else if w.At(249, 17, runtime.StmtIf); runtime.IsSequence(message2Content, nil, nil) {
-			// google-gemma-4-31B-it-interleaved.jinja:249 {%- elif message['content'] is sequence -%}
-			// google-gemma-4-31B-it-interleaved.jinja:250 {%- for item in message['content'] -%}
-			w.At(250, 17, runtime.StmtFor)
+		} else if runtime.IsSequence(message2Content, nil, nil) {
+			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
+			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
 			for _, item5 := range runtime.Iterate(w, message2Content) {
-				// google-gemma-4-31B-it-interleaved.jinja:251 {%- if item['type'] == 'text' -%}
-				w.At(251, 21, runtime.StmtIf)
+				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
 				item5Type := item5.ItemStr("type")
 				if runtime.EqStr(item5Type, "text") {
-					// google-gemma-4-31B-it-interleaved.jinja:252 {%- if role == 'model' -%}
-					w.At(252, 25, runtime.StmtIf)
+					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if runtime.EqStr(role, "model") {
-						// google-gemma-4-31B-it-interleaved.jinja:253 {{- strip_thinking(item['text']) -}}
-						w.At(253, 29, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
 						stripThinking(item5.ItemStr("text"))
 					} else {
-						// google-gemma-4-31B-it-interleaved.jinja:254 {%- else -%}
-						// google-gemma-4-31B-it-interleaved.jinja:255 {{- item['text'] | trim -}}
-						w.At(255, 29, runtime.StmtPrint)
+						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
+						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
 						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
 					}
-				} else if w.At(257, 25, runtime.StmtIf); runtime.EqStr(item5Type, "image") {
-					// google-gemma-4-31B-it-interleaved.jinja:257 {%- elif item['type'] == 'image' -%}
+				} else if runtime.EqStr(item5Type, "image") {
+					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
-					// google-gemma-4-31B-it-interleaved.jinja:259 {%- set ns.prev_message_type = 'image' -%}
-					w.At(259, 25, runtime.StmtSet)
+					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if w.At(260, 25, runtime.StmtIf); runtime.EqStr(item5Type, "audio") {
-					// google-gemma-4-31B-it-interleaved.jinja:260 {%- elif item['type'] == 'audio' -%}
+				} else if runtime.EqStr(item5Type, "audio") {
+					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
-					// google-gemma-4-31B-it-interleaved.jinja:262 {%- set ns.prev_message_type = 'audio' -%}
-					w.At(262, 25, runtime.StmtSet)
+					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if w.At(263, 25, runtime.StmtIf); runtime.EqStr(item5Type, "video") {
-					// google-gemma-4-31B-it-interleaved.jinja:263 {%- elif item['type'] == 'video' -%}
+				} else if runtime.EqStr(item5Type, "video") {
+					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
-					// google-gemma-4-31B-it-interleaved.jinja:265 {%- set ns.prev_message_type = 'video' -%}
-					w.At(265, 25, runtime.StmtSet)
+					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
 			}
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:270 {%- if not (message['tool_responses'] and not message['content']) -%}
-		w.At(270, 9, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
 		if !(message2ToolResponses.Truthy() && !message2Content.Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
-	// google-gemma-4-31B-it-interleaved.jinja:275 {%- if add_generation_prompt -%}
-	w.At(275, 1, runtime.StmtIf)
+	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// google-gemma-4-31B-it-interleaved.jinja:276 {%- if ns.prev_message_type != 'tool_response' -%}
-		w.At(276, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
 		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
-		// google-gemma-4-31B-it-interleaved.jinja:279 {%- if not enable_thinking | default(false) -%}
-		w.At(279, 5, runtime.StmtIf)
+		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
 		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
+}
+
+// spansGoogleGemma431BItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGoogleGemma431BItInterleaved = []runtime.Span{
+	{From: 55, To: 250, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
+	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
+	{From: 65, To: 249, Line: 4, Col: 5, Construct: "for"},
+	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
+	{From: 74, To: 248, Line: 6, Col: 9, Construct: "if"},
+	{From: 76, To: 78, Line: 7, Col: 13, Construct: "if"},
+	{From: 80, To: 80, Line: 8, Col: 13, Construct: "set"},
+	{From: 82, To: 83, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 85, To: 93, Line: 10, Col: 13, Construct: "if"},
+	{From: 89, To: 90, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 12, Col: 17, Construct: "set"},
+	{From: 95, To: 105, Line: 14, Col: 13, Construct: "if"},
+	{From: 97, To: 104, Line: 15, Col: 17, Construct: "if"},
+	{From: 102, To: 102, Line: 15, Col: 50, Construct: "set"},
+	{From: 107, To: 235, Line: 18, Col: 13, Construct: "if"},
+	{From: 110, To: 123, Line: 19, Col: 17, Construct: "if"},
+	{From: 113, To: 120, Line: 20, Col: 21, Construct: "if"},
+	{From: 118, To: 118, Line: 20, Col: 54, Construct: "set"},
+	{From: 122, To: 122, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 124, To: 235, Line: 23, Col: 17, Construct: "if"},
+	{From: 128, To: 141, Line: 25, Col: 17, Construct: "if"},
+	{From: 131, To: 133, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 134, To: 140, Line: 27, Col: 21, Construct: "if"},
+	{From: 137, To: 139, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 143, To: 160, Line: 31, Col: 17, Construct: "if"},
+	{From: 147, To: 159, Line: 33, Col: 21, Construct: "for"},
+	{From: 152, To: 153, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 155, To: 157, Line: 35, Col: 25, Construct: "if"},
+	{From: 161, To: 235, Line: 39, Col: 17, Construct: "if"},
+	{From: 164, To: 234, Line: 40, Col: 17, Construct: "if"},
+	{From: 168, To: 168, Line: 42, Col: 21, Construct: "set"},
+	{From: 170, To: 233, Line: 43, Col: 21, Construct: "for"},
+	{From: 175, To: 231, Line: 44, Col: 25, Construct: "if"},
+	{From: 177, To: 179, Line: 45, Col: 29, Construct: "if"},
+	{From: 181, To: 181, Line: 46, Col: 29, Construct: "set"},
+	{From: 183, To: 230, Line: 47, Col: 29, Construct: "if"},
+	{From: 186, To: 192, Line: 49, Col: 33, Construct: "if"},
+	{From: 188, To: 190, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 193, To: 230, Line: 53, Col: 33, Construct: "if"},
+	{From: 197, To: 209, Line: 55, Col: 33, Construct: "for"},
+	{From: 202, To: 203, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 205, To: 207, Line: 57, Col: 37, Construct: "if"},
+	{From: 210, To: 230, Line: 60, Col: 33, Construct: "if"},
+	{From: 213, To: 222, Line: 61, Col: 33, Construct: "if"},
+	{From: 216, To: 216, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 226, To: 227, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 237, To: 244, Line: 74, Col: 13, Construct: "if"},
+	{From: 242, To: 242, Line: 74, Col: 46, Construct: "set"},
+	{From: 246, To: 247, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 252, To: 330, Line: 79, Col: 1, Construct: "macro"},
+	{From: 258, To: 260, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 262, To: 263, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 265, To: 265, Line: 81, Col: 5, Construct: "set"},
+	{From: 267, To: 306, Line: 82, Col: 5, Construct: "if"},
+	{From: 270, To: 278, Line: 84, Col: 9, Construct: "if"},
+	{From: 274, To: 277, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 280, To: 297, Line: 87, Col: 9, Construct: "if"},
+	{From: 284, To: 296, Line: 89, Col: 13, Construct: "for"},
+	{From: 289, To: 290, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 299, To: 305, Line: 95, Col: 9, Construct: "if"},
+	{From: 303, To: 304, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 308, To: 329, Line: 99, Col: 5, Construct: "if"},
+	{From: 310, To: 311, Line: 100, Col: 9, Construct: "set"},
+	{From: 313, To: 319, Line: 102, Col: 9, Construct: "if"},
+	{From: 317, To: 318, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 321, To: 327, Line: 105, Col: 9, Construct: "if"},
+	{From: 325, To: 326, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 332, To: 415, Line: 111, Col: 1, Construct: "macro"},
+	{From: 340, To: 408, Line: 112, Col: 5, Construct: "if"},
+	{From: 342, To: 344, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 345, To: 408, Line: 114, Col: 9, Construct: "if"},
+	{From: 348, To: 352, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 353, To: 408, Line: 116, Col: 9, Construct: "if"},
+	{From: 357, To: 357, Line: 118, Col: 9, Construct: "set"},
+	{From: 359, To: 386, Line: 119, Col: 9, Construct: "for"},
+	{From: 364, To: 366, Line: 120, Col: 13, Construct: "if"},
+	{From: 368, To: 368, Line: 121, Col: 13, Construct: "set"},
+	{From: 370, To: 380, Line: 122, Col: 13, Construct: "if"},
+	{From: 372, To: 374, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 378, To: 378, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 382, To: 384, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 387, To: 408, Line: 130, Col: 9, Construct: "if"},
+	{From: 391, To: 403, Line: 132, Col: 9, Construct: "for"},
+	{From: 395, To: 397, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 399, To: 401, Line: 134, Col: 13, Construct: "if"},
+	{From: 407, To: 407, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 417, To: 436, Line: 141, Col: 1, Construct: "macro"},
+	{From: 421, To: 421, Line: 142, Col: 5, Construct: "set"},
+	{From: 423, To: 433, Line: 143, Col: 5, Construct: "for"},
+	{From: 425, To: 432, Line: 144, Col: 9, Construct: "if"},
+	{From: 427, To: 427, Line: 145, Col: 13, Construct: "set"},
+	{From: 431, To: 431, Line: 147, Col: 13, Construct: "set"},
+	{From: 435, To: 435, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 153, Col: 1, Construct: "set"},
+	{From: 440, To: 440, Line: 154, Col: 1, Construct: "set"},
+	{From: 442, To: 442, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 444, To: 475, Line: 157, Col: 1, Construct: "if"},
+	{From: 447, To: 451, Line: 161, Col: 5, Construct: "if"},
+	{From: 450, To: 450, Line: 163, Col: 9, Construct: "set"},
+	{From: 453, To: 459, Line: 166, Col: 5, Construct: "if"},
+	{From: 456, To: 456, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 458, To: 458, Line: 168, Col: 9, Construct: "set"},
+	{From: 461, To: 474, Line: 171, Col: 5, Construct: "if"},
+	{From: 463, To: 470, Line: 172, Col: 9, Construct: "for"},
+	{From: 466, To: 469, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 177, Col: 9, Construct: "set"},
+	{From: 477, To: 485, Line: 184, Col: 1, Construct: "for"},
+	{From: 481, To: 484, Line: 185, Col: 5, Construct: "if"},
+	{From: 483, To: 483, Line: 186, Col: 9, Construct: "set"},
+	{From: 487, To: 658, Line: 191, Col: 1, Construct: "for"},
+	{From: 492, To: 497, Line: 192, Col: 5, Construct: "set"},
+	{From: 499, To: 504, Line: 193, Col: 9, Construct: "if"},
+	{From: 501, To: 503, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 197, Col: 9, Construct: "set"},
+	{From: 508, To: 560, Line: 199, Col: 13, Construct: "if"},
+	{From: 511, To: 517, Line: 201, Col: 17, Construct: "if"},
+	{From: 515, To: 516, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 519, To: 557, Line: 206, Col: 17, Construct: "for"},
+	{From: 522, To: 522, Line: 207, Col: 21, Construct: "set"},
+	{From: 524, To: 526, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 528, To: 556, Line: 209, Col: 21, Construct: "if"},
+	{From: 531, To: 531, Line: 210, Col: 25, Construct: "set"},
+	{From: 533, To: 550, Line: 211, Col: 25, Construct: "for"},
+	{From: 538, To: 540, Line: 212, Col: 29, Construct: "if"},
+	{From: 542, To: 542, Line: 213, Col: 29, Construct: "set"},
+	{From: 544, To: 545, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 547, To: 549, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 551, To: 555, Line: 216, Col: 25, Construct: "if"},
+	{From: 554, To: 554, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 559, To: 559, Line: 221, Col: 17, Construct: "set"},
+	{From: 562, To: 607, Line: 224, Col: 13, Construct: "if"},
+	{From: 565, To: 604, Line: 226, Col: 17, Construct: "for"},
+	{From: 568, To: 603, Line: 228, Col: 21, Construct: "if"},
+	{From: 571, To: 573, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 575, To: 591, Line: 230, Col: 25, Construct: "for"},
+	{From: 580, To: 581, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 583, To: 585, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 587, To: 589, Line: 232, Col: 29, Construct: "if"},
+	{From: 595, To: 601, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 606, To: 606, Line: 240, Col: 17, Construct: "set"},
+	{From: 609, To: 653, Line: 243, Col: 13, Construct: "if"},
+	{From: 612, To: 619, Line: 244, Col: 17, Construct: "if"},
+	{From: 614, To: 614, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 618, To: 618, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 620, To: 653, Line: 249, Col: 17, Construct: "if"},
+	{From: 623, To: 652, Line: 250, Col: 17, Construct: "for"},
+	{From: 625, To: 651, Line: 251, Col: 21, Construct: "if"},
+	{From: 628, To: 635, Line: 252, Col: 25, Construct: "if"},
+	{From: 630, To: 630, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 634, To: 634, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 636, To: 651, Line: 257, Col: 25, Construct: "if"},
+	{From: 640, To: 640, Line: 259, Col: 25, Construct: "set"},
+	{From: 641, To: 651, Line: 260, Col: 25, Construct: "if"},
+	{From: 645, To: 645, Line: 262, Col: 25, Construct: "set"},
+	{From: 646, To: 651, Line: 263, Col: 25, Construct: "if"},
+	{From: 650, To: 650, Line: 265, Col: 25, Construct: "set"},
+	{From: 655, To: 657, Line: 270, Col: 9, Construct: "if"},
+	{From: 660, To: 669, Line: 275, Col: 1, Construct: "if"},
+	{From: 662, To: 664, Line: 276, Col: 5, Construct: "if"},
+	{From: 666, To: 668, Line: 279, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var GptOss = &runtime.Template{
 	Name:   "gpt-oss",
 	Origin: "builtin/gpt-oss.jinja",
 	SHA256: "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
+	Spans:  spansGptOss,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,18 +44,15 @@ var _ interface {
 // renderGptOss renders gpt-oss.jinja.
 func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// gpt-oss.jinja:12 {%- for message in messages %}
-	w.At(12, 1, runtime.StmtFor)
+	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// gpt-oss.jinja:13 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		w.At(13, 1, runtime.StmtPrint)
+		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|start|>")
 		w.WriteStr(messageRole)
 		w.WriteString("<|message|>")
 		w.WriteStr(message.ItemStr("content"))
-		// gpt-oss.jinja:14 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		w.At(14, 1, runtime.StmtPrint)
+		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
 		} else {
@@ -62,4 +60,12 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	w.WriteString("<|start|>assistant")
+}
+
+// spansGptOss is the position table of gpt-oss.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGptOss = []runtime.Span{
+	{From: 48, To: 62, Line: 12, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Granite = &runtime.Template{
 	Name:   "granite",
 	Origin: "builtin/granite.jinja",
 	SHA256: "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
+	Spans:  spansGranite,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,23 +44,28 @@ var _ interface {
 // renderGranite renders granite.jinja.
 func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// granite.jinja:8 {%- for message in messages %}
-	w.At(8, 1, runtime.StmtFor)
+	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// granite.jinja:9 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		w.At(9, 1, runtime.StmtPrint)
+		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|start_of_role|>")
 		w.WriteStr(messageRole)
 		w.WriteString("<|end_of_role|>")
-		// granite.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
-		w.At(10, 1, runtime.StmtIf)
+		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
-		// granite.jinja:13 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.At(13, 1, runtime.StmtPrint)
+		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
 		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+}
+
+// spansGranite is the position table of granite.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGranite = []runtime.Span{
+	{From: 48, To: 61, Line: 8, Col: 1, Construct: "for"},
+	{From: 50, To: 53, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 57, Line: 10, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Granite40 = &runtime.Template{
 	Name:   "granite-4.0",
 	Origin: "builtin/granite-4.0.jinja",
 	SHA256: "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
+	Spans:  spansGranite40,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,25 +44,30 @@ var _ interface {
 // renderGranite40 renders granite-4.0.jinja.
 func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// granite-4.0.jinja:9 {%- for message in messages %}
-	w.At(9, 1, runtime.StmtFor)
+	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// granite-4.0.jinja:10 {%- if message['role'] == 'assistant_tool_call' %}
-		w.At(10, 1, runtime.StmtIf)
+		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
-			// granite-4.0.jinja:12 {%- else %}
-			// granite-4.0.jinja:13 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			w.At(13, 1, runtime.StmtPrint)
+			// granite-4.0.jinja:12:5 {%- else %}
+			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 		}
-		// granite-4.0.jinja:15 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.At(15, 1, runtime.StmtPrint)
+		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
 		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+}
+
+// spansGranite40 is the position table of granite-4.0.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGranite40 = []runtime.Span{
+	{From: 48, To: 63, Line: 9, Col: 1, Construct: "for"},
+	{From: 50, To: 59, Line: 10, Col: 1, Construct: "if"},
+	{From: 56, To: 58, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
 }

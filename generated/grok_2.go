@@ -32,6 +32,7 @@ var Grok2 = &runtime.Template{
 	Name:   "grok-2",
 	Origin: "builtin/grok-2.jinja",
 	SHA256: "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
+	Spans:  spansGrok2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,36 +45,43 @@ var _ interface {
 func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// grok-2.jinja:12 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(12, 1, runtime.StmtSet)
+	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// grok-2.jinja:13 {%- for message in messages %}
-	w.At(13, 1, runtime.StmtFor)
+	// grok-2.jinja:13:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// grok-2.jinja:14 {%- if message['role'] == 'system' %}
-		w.At(14, 1, runtime.StmtIf)
+		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// grok-2.jinja:15 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.At(15, 1, runtime.StmtPrint)
+			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("System: ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|separator|>\n\n")
-		} else if w.At(16, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// grok-2.jinja:16 {%- elif message['role'] == 'user' %}
-			// grok-2.jinja:17 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.At(17, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
+			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("Human: ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<|separator|>\n\n")
-		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// grok-2.jinja:18 {%- elif message['role'] == 'assistant' %}
-			// grok-2.jinja:19 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			w.At(19, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
+			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
 			w.WriteString("Assistant: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|separator|>\n\n")
 		}
 	}
 	w.WriteString("Assistant:")
+}
+
+// spansGrok2 is the position table of grok-2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansGrok2 = []runtime.Span{
+	{From: 49, To: 49, Line: 12, Col: 1, Construct: "set"},
+	{From: 51, To: 73, Line: 13, Col: 1, Construct: "for"},
+	{From: 53, To: 71, Line: 14, Col: 1, Construct: "if"},
+	{From: 56, To: 58, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 71, Line: 16, Col: 5, Construct: "if"},
+	{From: 62, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 71, Line: 18, Col: 5, Construct: "if"},
+	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
 }

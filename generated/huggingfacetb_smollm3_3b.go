@@ -32,6 +32,7 @@ var HuggingFaceTBSmolLM33B = &runtime.Template{
 	Name:   "HuggingFaceTB-SmolLM3-3B",
 	Origin: "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
 	SHA256: "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
+	Spans:  spansHuggingFaceTBSmolLM33B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -48,141 +49,150 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	var systemMessage runtime.Value
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// HuggingFaceTB-SmolLM3-3B.jinja:5 {%- if enable_thinking is not defined -%}
-	w.At(5, 1, runtime.StmtIf)
+	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
 	if !runtime.IsDefined(enableThinking, nil, nil) {
-		// HuggingFaceTB-SmolLM3-3B.jinja:6 {%- set enable_thinking = true -%}
-		w.At(6, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
 		enableThinking = runtime.Bool(true)
 	}
-	// HuggingFaceTB-SmolLM3-3B.jinja:9 {%- if enable_thinking -%}
-	w.At(9, 1, runtime.StmtIf)
+	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
 	if enableThinking.Truthy() {
-		// HuggingFaceTB-SmolLM3-3B.jinja:10 {%- set reasoning_mode = "/think" -%}
-		w.At(10, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
 		reasoningMode = runtime.Str("/think")
 	} else {
-		// HuggingFaceTB-SmolLM3-3B.jinja:11 {%- else -%}
-		// HuggingFaceTB-SmolLM3-3B.jinja:12 {%- set reasoning_mode = "/no_think" -%}
-		w.At(12, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:11:5 {%- else -%}
+		// HuggingFaceTB-SmolLM3-3B.jinja:12:5 {%- set reasoning_mode = "/no_think" -%}
 		reasoningMode = runtime.Str("/no_think")
 	}
 	w.WriteString("<|im_start|>system\n")
-	// HuggingFaceTB-SmolLM3-3B.jinja:16 {%- if messages[0].role == "system" -%}
-	w.At(16, 1, runtime.StmtIf)
+	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") {
-		// HuggingFaceTB-SmolLM3-3B.jinja:17 {%- set system_message = messages[0].content -%}
-		w.At(17, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
 		systemMessage = messages0.Attr("content")
-		// HuggingFaceTB-SmolLM3-3B.jinja:18 {%- if "/no_think" in system_message -%}
-		w.At(18, 5, runtime.StmtIf)
+		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
 		if runtime.In(runtime.Str("/no_think"), systemMessage) {
-			// HuggingFaceTB-SmolLM3-3B.jinja:19 {%- set reasoning_mode = "/no_think" -%}
-			w.At(19, 9, runtime.StmtSet)
+			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
 			reasoningMode = runtime.Str("/no_think")
-		} else if w.At(20, 9, runtime.StmtIf); runtime.In(runtime.Str("/think"), systemMessage) {
-			// HuggingFaceTB-SmolLM3-3B.jinja:20 {%- elif "/think" in system_message -%}
-			// HuggingFaceTB-SmolLM3-3B.jinja:21 {%- set reasoning_mode = "/think" -%}
-			w.At(21, 9, runtime.StmtSet)
+		} else if runtime.In(runtime.Str("/think"), systemMessage) {
+			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
 			reasoningMode = runtime.Str("/think")
 		}
-		// HuggingFaceTB-SmolLM3-3B.jinja:23 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		w.At(23, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
 		customInstructions = runtime.CallMethod(systemMessage, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil)
-		// HuggingFaceTB-SmolLM3-3B.jinja:24 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		w.At(24, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
 		customInstructions = runtime.CallMethod(customInstructions, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil)
-		// HuggingFaceTB-SmolLM3-3B.jinja:25 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		w.At(25, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
 		customInstructions = runtime.CallMethod(customInstructions, "rstrip", nil, nil)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
-	// HuggingFaceTB-SmolLM3-3B.jinja:29 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	w.At(29, 1, runtime.StmtPrint)
+	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
 	w.WriteString("Reasoning Mode: ")
 	w.WriteStr(reasoningMode)
 	w.WriteString("\n\n")
 	w.WriteString("## Custom Instructions\n\n")
-	// HuggingFaceTB-SmolLM3-3B.jinja:31 {%- if custom_instructions -%}
-	w.At(31, 1, runtime.StmtIf)
+	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
-		// HuggingFaceTB-SmolLM3-3B.jinja:32 {{- custom_instructions + "\n\n" -}}
-		w.At(32, 5, runtime.StmtPrint)
+		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
 		w.WriteAdd(customInstructions, runtime.Str("\n\n"))
-	} else if w.At(33, 5, runtime.StmtIf); runtime.EqStr(reasoningMode, "/think") {
-		// HuggingFaceTB-SmolLM3-3B.jinja:33 {%- elif reasoning_mode == "/think" -%}
+	} else if runtime.EqStr(reasoningMode, "/think") {
+		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
-		// HuggingFaceTB-SmolLM3-3B.jinja:35 {%- else -%}
+		// HuggingFaceTB-SmolLM3-3B.jinja:35:5 {%- else -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face.\n\n")
 	}
 	w.WriteString("<|im_end|>\n")
-	// HuggingFaceTB-SmolLM3-3B.jinja:40 {%- for message in messages -%}
-	w.At(40, 1, runtime.StmtFor)
+	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// HuggingFaceTB-SmolLM3-3B.jinja:41 {%- set content = message.content if message.content is string else "" -%}
-		w.At(41, 5, runtime.StmtSet)
+		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
-		// HuggingFaceTB-SmolLM3-3B.jinja:42 {%- if message.role == "user" -%}
-		w.At(42, 5, runtime.StmtIf)
+		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// HuggingFaceTB-SmolLM3-3B.jinja:43 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			w.At(43, 9, runtime.StmtPrint)
+			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(44, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// HuggingFaceTB-SmolLM3-3B.jinja:44 {%- elif message.role == "assistant" -%}
-			// HuggingFaceTB-SmolLM3-3B.jinja:45 {%- if reasoning_mode == "/think" -%}
-			w.At(45, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
 			if runtime.EqStr(reasoningMode, "/think") {
-				// HuggingFaceTB-SmolLM3-3B.jinja:46 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.At(46, 13, runtime.StmtPrint)
+				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				w.WriteString("<|im_end|>\n")
 			} else {
-				// HuggingFaceTB-SmolLM3-3B.jinja:47 {%- else -%}
-				// HuggingFaceTB-SmolLM3-3B.jinja:48 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.At(48, 13, runtime.StmtPrint)
+				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
+				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
 				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				w.WriteString("<|im_end|>\n")
 			}
-		} else if w.At(50, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// HuggingFaceTB-SmolLM3-3B.jinja:50 {%- elif message.role == "tool" -%}
-			// HuggingFaceTB-SmolLM3-3B.jinja:51 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			w.At(51, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
 			w.WriteString("user\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// HuggingFaceTB-SmolLM3-3B.jinja:55 {%- if add_generation_prompt -%}
-	w.At(55, 1, runtime.StmtIf)
+	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// HuggingFaceTB-SmolLM3-3B.jinja:56 {%- if reasoning_mode == "/think" -%}
-		w.At(56, 5, runtime.StmtIf)
+		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
 		if runtime.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")
 		} else {
-			// HuggingFaceTB-SmolLM3-3B.jinja:58 {%- else -%}
-			// HuggingFaceTB-SmolLM3-3B.jinja:59 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			w.At(59, 9, runtime.StmtPrint)
+			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
 			w.WriteString("<|im_start|>assistant\n")
 			w.WriteString("<think>\n\n</think>\n")
 		}
 	}
+}
+
+// spansHuggingFaceTBSmolLM33B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansHuggingFaceTBSmolLM33B = []runtime.Span{
+	{From: 53, To: 56, Line: 5, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 6, Col: 5, Construct: "set"},
+	{From: 58, To: 66, Line: 9, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 10, Col: 5, Construct: "set"},
+	{From: 64, To: 64, Line: 12, Col: 5, Construct: "set"},
+	{From: 68, To: 88, Line: 16, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 17, Col: 5, Construct: "set"},
+	{From: 73, To: 80, Line: 18, Col: 5, Construct: "if"},
+	{From: 75, To: 75, Line: 19, Col: 9, Construct: "set"},
+	{From: 76, To: 80, Line: 20, Col: 9, Construct: "if"},
+	{From: 79, To: 79, Line: 21, Col: 9, Construct: "set"},
+	{From: 82, To: 82, Line: 23, Col: 5, Construct: "set"},
+	{From: 84, To: 84, Line: 24, Col: 5, Construct: "set"},
+	{From: 86, To: 86, Line: 25, Col: 5, Construct: "set"},
+	{From: 90, To: 93, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 95, To: 105, Line: 31, Col: 1, Construct: "if"},
+	{From: 97, To: 97, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 98, To: 104, Line: 33, Col: 5, Construct: "if"},
+	{From: 107, To: 149, Line: 40, Col: 1, Construct: "for"},
+	{From: 110, To: 115, Line: 41, Col: 5, Construct: "set"},
+	{From: 117, To: 148, Line: 42, Col: 5, Construct: "if"},
+	{From: 120, To: 124, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 125, To: 148, Line: 44, Col: 9, Construct: "if"},
+	{From: 128, To: 140, Line: 45, Col: 9, Construct: "if"},
+	{From: 130, To: 132, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 136, To: 139, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 141, To: 148, Line: 50, Col: 9, Construct: "if"},
+	{From: 144, To: 147, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 151, To: 161, Line: 55, Col: 1, Construct: "if"},
+	{From: 153, To: 160, Line: 56, Col: 5, Construct: "if"},
+	{From: 158, To: 159, Line: 59, Col: 9, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var HunyuanDense = &runtime.Template{
 	Name:   "hunyuan-dense",
 	Origin: "builtin/hunyuan-dense.jinja",
 	SHA256: "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
+	Spans:  spansHunyuanDense,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,31 +44,38 @@ var _ interface {
 // renderHunyuanDense renders hunyuan-dense.jinja.
 func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// hunyuan-dense.jinja:16 {%- for message in messages %}
-	w.At(16, 1, runtime.StmtFor)
+	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// hunyuan-dense.jinja:17 {%- if loop.first and message['role'] == 'system' %}
-		w.At(17, 1, runtime.StmtIf)
+		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
-			// hunyuan-dense.jinja:18 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			w.At(18, 1, runtime.StmtPrint)
+			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
-		} else if w.At(19, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "user") {
-			// hunyuan-dense.jinja:19 {%- elif message['role'] == 'user' %}
-			// hunyuan-dense.jinja:20 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			w.At(20, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
+			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.WriteString("<｜hy_User｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜hy_Assistant｜>")
-		} else if w.At(21, 5, runtime.StmtIf); runtime.EqStr(message.ItemStr("role"), "assistant") {
-			// hunyuan-dense.jinja:21 {%- elif message['role'] == 'assistant' %}
-			// hunyuan-dense.jinja:22 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			w.At(22, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
+			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.WriteString("<｜hy_Assistant｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
 		}
 	}
+}
+
+// spansHunyuanDense is the position table of hunyuan-dense.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansHunyuanDense = []runtime.Span{
+	{From: 48, To: 68, Line: 16, Col: 1, Construct: "for"},
+	{From: 52, To: 67, Line: 17, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 67, Line: 19, Col: 5, Construct: "if"},
+	{From: 58, To: 60, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 67, Line: 21, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 22, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var HunyuanMoe = &runtime.Template{
 	Name:   "hunyuan-moe",
 	Origin: "builtin/hunyuan-moe.jinja",
 	SHA256: "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
+	Spans:  spansHunyuanMoe,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,30 +44,36 @@ var _ interface {
 // renderHunyuanMoe renders hunyuan-moe.jinja.
 func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// hunyuan-moe.jinja:13 {%- for message in messages %}
-	w.At(13, 1, runtime.StmtFor)
+	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// hunyuan-moe.jinja:14 {%- if message['role'] == 'system' %}
-		w.At(14, 1, runtime.StmtIf)
+		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// hunyuan-moe.jinja:15 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			w.At(15, 1, runtime.StmtPrint)
+			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_4|>")
-		} else if w.At(16, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// hunyuan-moe.jinja:16 {%- elif message['role'] == 'assistant' %}
-			// hunyuan-moe.jinja:17 {{- message['content'] + '<|eos|>' }}
-			w.At(17, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
+			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))
 		} else {
-			// hunyuan-moe.jinja:18 {%- else %}
-			// hunyuan-moe.jinja:19 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			w.At(19, 1, runtime.StmtPrint)
+			// hunyuan-moe.jinja:18:5 {%- else %}
+			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_0|>")
 		}
 	}
+}
+
+// spansHunyuanMoe is the position table of hunyuan-moe.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansHunyuanMoe = []runtime.Span{
+	{From: 48, To: 67, Line: 13, Col: 1, Construct: "for"},
+	{From: 50, To: 66, Line: 14, Col: 1, Construct: "if"},
+	{From: 53, To: 55, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 66, Line: 16, Col: 5, Construct: "if"},
+	{From: 59, To: 59, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 65, Line: 19, Col: 1, Construct: "{{ }}"},
 }

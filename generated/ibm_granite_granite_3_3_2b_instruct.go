@@ -32,6 +32,7 @@ var IbmGraniteGranite332BInstruct = &runtime.Template{
 	Name:   "ibm-granite-granite-3.3-2B-Instruct",
 	Origin: "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
 	SHA256: "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
+	Spans:  spansIbmGraniteGranite332BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -51,130 +52,138 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	documents := in.Lookup("documents")
 	thinking := in.Lookup("thinking")
 	controls := in.Lookup("controls")
-	// ibm-granite-granite-3.3-2B-Instruct.jinja:2 {%- if tools and not available_tools -%}
-	w.At(2, 1, runtime.StmtIf)
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:2:1 {%- if tools and not available_tools -%}
 	if tools.Truthy() && !availableTools.Truthy() {
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:3 {%- set available_tools = tools -%}
-		w.At(3, 5, runtime.StmtSet)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:3:5 {%- set available_tools = tools -%}
 		availableTools = tools
 	}
-	// ibm-granite-granite-3.3-2B-Instruct.jinja:5 {%- if messages[0]['role'] == 'system' %}
-	w.At(5, 1, runtime.StmtIf)
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:6 {%- set system_message = messages[0]['content'] %}
-		w.At(6, 6, runtime.StmtSet)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
 		systemMessage = messages0.ItemStr("content")
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:7 {%- set loop_messages = messages[1:] %}
-		w.At(7, 6, runtime.StmtSet)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:8 {%- else %}
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:9 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		w.At(9, 6, runtime.StmtSet)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
 		systemMessage = runtime.Add(runtime.Add(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:10 {%- if available_tools and documents %}
-		w.At(10, 6, runtime.StmtIf)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:11 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			w.At(11, 10, runtime.StmtSet)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
-		} else if w.At(12, 10, runtime.StmtIf); availableTools.Truthy() {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:12 {%- elif available_tools %}
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:13 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			w.At(13, 10, runtime.StmtSet)
+		} else if availableTools.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
-		} else if w.At(14, 10, runtime.StmtIf); documents.Truthy() {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:14 {%- elif documents %}
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:15 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			w.At(15, 10, runtime.StmtSet)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
-		} else if w.At(16, 9, runtime.StmtIf); thinking.Truthy() {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:16 {%- elif thinking %}
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:17 {%- set system_message = system_message + " You are a helpful AI assistant.
-			w.At(17, 5, runtime.StmtSet)
+		} else if thinking.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:19 {%- else %}
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:20 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			w.At(20, 10, runtime.StmtSet)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
 			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant."))
 		}
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:22 {%- if 'citations' in controls and documents %}
-		w.At(22, 6, runtime.StmtIf)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
 		if runtime.In(runtime.Str("citations"), controls) && documents.Truthy() {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:23 {%- set system_message = system_message + '
-			w.At(23, 10, runtime.StmtSet)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:26 {%- if 'hallucinations' in controls and documents %}
-		w.At(26, 6, runtime.StmtIf)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
 		if runtime.In(runtime.Str("hallucinations"), controls) && documents.Truthy() {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:27 {%- set system_message = system_message + '
-			w.At(27, 10, runtime.StmtSet)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:30 {%- set loop_messages = messages %}
-		w.At(30, 6, runtime.StmtSet)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// ibm-granite-granite-3.3-2B-Instruct.jinja:32 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	w.At(32, 2, runtime.StmtPrint)
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
 	w.WriteString("<|start_of_role|>system<|end_of_role|>")
 	w.WriteStr(systemMessage)
 	w.WriteString("<|end_of_text|>\n")
-	// ibm-granite-granite-3.3-2B-Instruct.jinja:34 {%- if available_tools %}
-	w.At(34, 2, runtime.StmtIf)
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:36 {{- available_tools | tojson(indent=4) }}
-		w.At(36, 6, runtime.StmtPrint)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
 		w.WriteJSON(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
-	// ibm-granite-granite-3.3-2B-Instruct.jinja:40 {%- if documents %}
-	w.At(40, 2, runtime.StmtIf)
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
 	if documents.Truthy() {
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:41 {%- for document in documents %}
-		w.At(41, 6, runtime.StmtFor)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
 		for _, document := range runtime.Iterate(w, documents) {
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:42 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			w.At(42, 10, runtime.StmtPrint)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
 			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
 			w.WriteStr(runtime.FilterString(document.ItemStr("doc_id"), nil, nil))
 			w.WriteString("\"}<|end_of_role|>\n")
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:44 {{- document['text'] }}
-			w.At(44, 10, runtime.StmtPrint)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
 			w.Write(document.ItemStr("text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
-	// ibm-granite-granite-3.3-2B-Instruct.jinja:49 {%- for message in loop_messages %}
-	w.At(49, 2, runtime.StmtFor)
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		addGenerationPrompt := addGenerationPromptInput
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:50 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		w.At(50, 6, runtime.StmtPrint)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.WriteString("<|start_of_role|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|end_of_role|>")
 		w.WriteStr(message.ItemStr("content"))
 		w.WriteString("<|end_of_text|>\n")
-		// ibm-granite-granite-3.3-2B-Instruct.jinja:52 {%- if loop.last and add_generation_prompt %}
-		w.At(52, 6, runtime.StmtIf)
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
-			// ibm-granite-granite-3.3-2B-Instruct.jinja:54 {%- if controls %}
-			w.At(54, 14, runtime.StmtIf)
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
 			if controls.Truthy() {
-				// ibm-granite-granite-3.3-2B-Instruct.jinja:55 {{- ' ' + controls | tojson()}}
-				w.At(55, 18, runtime.StmtPrint)
+				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
 				w.WriteString(" ")
 				w.WriteJSON(controls, nil, nil)
 			}
 			w.WriteString("<|end_of_role|>")
 		}
 	}
+}
+
+// spansIbmGraniteGranite332BInstruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansIbmGraniteGranite332BInstruct = []runtime.Span{
+	{From: 56, To: 59, Line: 2, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 3, Col: 5, Construct: "set"},
+	{From: 61, To: 104, Line: 5, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 6, Col: 6, Construct: "set"},
+	{From: 66, To: 66, Line: 7, Col: 6, Construct: "set"},
+	{From: 70, To: 70, Line: 9, Col: 6, Construct: "set"},
+	{From: 72, To: 91, Line: 10, Col: 6, Construct: "if"},
+	{From: 74, To: 74, Line: 11, Col: 10, Construct: "set"},
+	{From: 75, To: 91, Line: 12, Col: 10, Construct: "if"},
+	{From: 78, To: 78, Line: 13, Col: 10, Construct: "set"},
+	{From: 79, To: 91, Line: 14, Col: 10, Construct: "if"},
+	{From: 82, To: 82, Line: 15, Col: 10, Construct: "set"},
+	{From: 83, To: 91, Line: 16, Col: 9, Construct: "if"},
+	{From: 86, To: 86, Line: 17, Col: 5, Construct: "set"},
+	{From: 90, To: 90, Line: 20, Col: 10, Construct: "set"},
+	{From: 93, To: 96, Line: 22, Col: 6, Construct: "if"},
+	{From: 95, To: 95, Line: 23, Col: 10, Construct: "set"},
+	{From: 98, To: 101, Line: 26, Col: 6, Construct: "if"},
+	{From: 100, To: 100, Line: 27, Col: 10, Construct: "set"},
+	{From: 103, To: 103, Line: 30, Col: 6, Construct: "set"},
+	{From: 106, To: 108, Line: 32, Col: 2, Construct: "{{ }}"},
+	{From: 110, To: 115, Line: 34, Col: 2, Construct: "if"},
+	{From: 113, To: 114, Line: 36, Col: 6, Construct: "{{ }}"},
+	{From: 117, To: 128, Line: 40, Col: 2, Construct: "if"},
+	{From: 119, To: 127, Line: 41, Col: 6, Construct: "for"},
+	{From: 121, To: 123, Line: 42, Col: 10, Construct: "{{ }}"},
+	{From: 125, To: 126, Line: 44, Col: 10, Construct: "{{ }}"},
+	{From: 130, To: 151, Line: 49, Col: 2, Construct: "for"},
+	{From: 135, To: 139, Line: 50, Col: 6, Construct: "{{ }}"},
+	{From: 141, To: 150, Line: 52, Col: 6, Construct: "if"},
+	{From: 144, To: 149, Line: 54, Col: 14, Construct: "if"},
+	{From: 146, To: 147, Line: 55, Col: 18, Construct: "{{ }}"},
 }

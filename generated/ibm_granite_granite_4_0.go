@@ -32,6 +32,7 @@ var IbmGraniteGranite40 = &runtime.Template{
 	Name:   "ibm-granite-granite-4.0",
 	Origin: "llama.cpp/ibm-granite-granite-4.0.jinja",
 	SHA256: "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
+	Spans:  spansIbmGraniteGranite40,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -52,282 +53,294 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	documents := in.Lookup("documents")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// ibm-granite-granite-4.0.jinja:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	w.At(1, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
 	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-	// ibm-granite-granite-4.0.jinja:2 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	w.At(2, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
 	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
-	// ibm-granite-granite-4.0.jinja:3 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	w.At(3, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.0.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
 	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
-	// ibm-granite-granite-4.0.jinja:4 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	w.At(4, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.0.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
 	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
-	// ibm-granite-granite-4.0.jinja:5 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
-	w.At(5, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
 	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
-	// ibm-granite-granite-4.0.jinja:6 {%- if available_tools is defined and available_tools %}
-	w.At(6, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
 	if runtime.IsDefined(availableTools, nil, nil) && availableTools.Truthy() {
-		// ibm-granite-granite-4.0.jinja:7 {%- set tools = available_tools %}
-		w.At(7, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
-	// ibm-granite-granite-4.0.jinja:9 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
-	w.At(9, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.0.jinja:9:1 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
 	nsToolsSystemMessage := toolsSystemMessagePrefix
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsDefaultSystemMessage := g4DefaultSystemMessage
 	nsSystemMessage := runtime.Str("")
-	// ibm-granite-granite-4.0.jinja:14 {%- if tools %}
-	w.At(14, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
-		// ibm-granite-granite-4.0.jinja:15 {%- for tool in tools %}
-		w.At(15, 5, runtime.StmtFor)
+		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// ibm-granite-granite-4.0.jinja:16 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			w.At(16, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
 			nsToolsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
 		}
-		// ibm-granite-granite-4.0.jinja:18 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		w.At(18, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.0.jinja:19 {%- else %}
-		// ibm-granite-granite-4.0.jinja:20 {%- set ns.tools_system_message = '' %}
-		w.At(20, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
 		nsToolsSystemMessage = runtime.Str("")
 	}
-	// ibm-granite-granite-4.0.jinja:22 {%- if documents %}
-	w.At(22, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
-		// ibm-granite-granite-4.0.jinja:23 {%- for document in documents %}
-		w.At(23, 5, runtime.StmtFor)
+		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
 		for _, document := range runtime.Iterate(w, documents) {
-			// ibm-granite-granite-4.0.jinja:24 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			w.At(24, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
 			nsDocumentsSystemMessage = runtime.Add(runtime.Add(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
 		}
-		// ibm-granite-granite-4.0.jinja:26 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		w.At(26, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.0.jinja:27 {%- else %}
-		// ibm-granite-granite-4.0.jinja:28 {%- set ns.documents_system_message = '' %}
-		w.At(28, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
 		nsDocumentsSystemMessage = runtime.Str("")
 	}
-	// ibm-granite-granite-4.0.jinja:30 {%- if messages[0].role == 'system' %}
-	w.At(30, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") {
-		// ibm-granite-granite-4.0.jinja:31 {%- if messages[0].content is string %}
-		w.At(31, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
 		messages0Content := messages0.Attr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// ibm-granite-granite-4.0.jinja:32 {%- set ns.system_message = messages[0].content %}
-			w.At(32, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if w.At(33, 9, runtime.StmtIf); runtime.IsIterable(messages0Content, nil, nil) {
-			// ibm-granite-granite-4.0.jinja:33 {%- elif messages[0].content is iterable %}
-			// ibm-granite-granite-4.0.jinja:34 {%- for entry in messages[0].content %}
-			w.At(34, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(messages0Content, nil, nil) {
+			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
+			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
 			for _, entry := range runtime.Iterate(w, messages0Content) {
-				// ibm-granite-granite-4.0.jinja:35 {%- if entry.type== 'text' %}
-				w.At(35, 13, runtime.StmtIf)
+				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
 				if runtime.EqStr(entry.Attr("type"), "text") {
-					// ibm-granite-granite-4.0.jinja:36 {%- if ns.system_message != '' %}
-					w.At(36, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
 					if !runtime.EqStr(nsSystemMessage, "") {
-						// ibm-granite-granite-4.0.jinja:37 {%- set ns.system_message = ns.system_message + '\n' %}
-						w.At(37, 21, runtime.StmtSet)
+						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
 						nsSystemMessage = runtime.Add(nsSystemMessage, runtime.Str("\n"))
 					}
-					// ibm-granite-granite-4.0.jinja:39 {%- set ns.system_message = ns.system_message + entry.text %}
-					w.At(39, 17, runtime.StmtSet)
+					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
 					nsSystemMessage = runtime.Add(nsSystemMessage, entry.Attr("text"))
 				}
 			}
 		}
-		// ibm-granite-granite-4.0.jinja:43 {%- if tools and documents %}
-		w.At(43, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
-			// ibm-granite-granite-4.0.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			w.At(44, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
-		} else if w.At(45, 9, runtime.StmtIf); tools.Truthy() {
-			// ibm-granite-granite-4.0.jinja:45 {%- elif tools %}
-			// ibm-granite-granite-4.0.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			w.At(46, 9, runtime.StmtSet)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
+			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
-		} else if w.At(47, 9, runtime.StmtIf); documents.Truthy() {
-			// ibm-granite-granite-4.0.jinja:47 {%- elif documents %}
-			// ibm-granite-granite-4.0.jinja:48 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			w.At(48, 9, runtime.StmtSet)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
+			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
-		// ibm-granite-granite-4.0.jinja:50 {%- else %}
-		// ibm-granite-granite-4.0.jinja:51 {%- if tools and documents %}
-		w.At(51, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
-			// ibm-granite-granite-4.0.jinja:52 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			w.At(52, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 			nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
-		} else if w.At(53, 9, runtime.StmtIf); tools.Truthy() {
-			// ibm-granite-granite-4.0.jinja:53 {%- elif tools %}
-			// ibm-granite-granite-4.0.jinja:54 {%- set ns.system_message = ns.tools_system_message %}
-			w.At(54, 9, runtime.StmtSet)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
+			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
 			nsSystemMessage = nsToolsSystemMessage
-		} else if w.At(55, 9, runtime.StmtIf); documents.Truthy() {
-			// ibm-granite-granite-4.0.jinja:55 {%- elif documents %}
-			// ibm-granite-granite-4.0.jinja:56 {%- set ns.system_message = ns.documents_system_message %}
-			w.At(56, 9, runtime.StmtSet)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:55:9 {%- elif documents %}
+			// ibm-granite-granite-4.0.jinja:56:9 {%- set ns.system_message = ns.documents_system_message %}
 			nsSystemMessage = nsDocumentsSystemMessage
 		}
 	}
-	// ibm-granite-granite-4.0.jinja:59 {%- if ns.system_message %}
-	w.At(59, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
-		// ibm-granite-granite-4.0.jinja:60 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		w.At(60, 5, runtime.StmtPrint)
+		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		w.WriteStr(nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	} else {
-		// ibm-granite-granite-4.0.jinja:61 {%- else %}
-		// ibm-granite-granite-4.0.jinja:62 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		w.At(62, 5, runtime.StmtPrint)
+		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		w.WriteStr(nsDefaultSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	}
-	// ibm-granite-granite-4.0.jinja:64 {%- for message in messages %}
-	w.At(64, 1, runtime.StmtFor)
+	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// ibm-granite-granite-4.0.jinja:65 {%- set content = namespace(val='') %}
-		w.At(65, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
 		contentVal := runtime.Str("")
-		// ibm-granite-granite-4.0.jinja:66 {%- if message.content is string %}
-		w.At(66, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
-			// ibm-granite-granite-4.0.jinja:67 {%- set content.val = message.content %}
-			w.At(67, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
-			// ibm-granite-granite-4.0.jinja:68 {%- else %}
-			// ibm-granite-granite-4.0.jinja:69 {%- if message.content is iterable %}
-			w.At(69, 9, runtime.StmtIf)
+			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
+			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
 			if runtime.IsIterable(messageContent, nil, nil) {
-				// ibm-granite-granite-4.0.jinja:70 {%- for entry in message.content %}
-				w.At(70, 13, runtime.StmtFor)
+				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
 				for _, entry2 := range runtime.Iterate(w, messageContent) {
-					// ibm-granite-granite-4.0.jinja:71 {%- if entry.type== 'text' %}
-					w.At(71, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
 					if runtime.EqStr(entry2.Attr("type"), "text") {
-						// ibm-granite-granite-4.0.jinja:72 {%- if content.val != '' %}
-						w.At(72, 21, runtime.StmtIf)
+						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
 						if !runtime.EqStr(contentVal, "") {
-							// ibm-granite-granite-4.0.jinja:73 {%- set content.val = content.val + '\n' %}
-							w.At(73, 25, runtime.StmtSet)
+							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
 							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
 						}
-						// ibm-granite-granite-4.0.jinja:75 {%- set content.val = content.val + entry.text %}
-						w.At(75, 21, runtime.StmtSet)
+						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
 						contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 					}
 				}
 			}
 		}
-		// ibm-granite-granite-4.0.jinja:80 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		w.At(80, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.0.jinja:80:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
-			// ibm-granite-granite-4.0.jinja:81 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			w.At(81, 9, runtime.StmtPrint)
+			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
-		} else if w.At(82, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// ibm-granite-granite-4.0.jinja:82 {%- elif message.role == 'assistant' %}
-			// ibm-granite-granite-4.0.jinja:83 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			w.At(83, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
+			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
-			// ibm-granite-granite-4.0.jinja:84 {%- if message.tool_calls %}
-			w.At(84, 9, runtime.StmtIf)
+			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// ibm-granite-granite-4.0.jinja:85 {%- for tool_call in message.tool_calls %}
-				w.At(85, 13, runtime.StmtFor)
+				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
 				items2 := runtime.Iterate(w, messageToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
-					// ibm-granite-granite-4.0.jinja:86 {%- if (loop.first and content.val) or (not loop.first) %}
-					w.At(86, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
 					if ((i2 == 0) && contentVal.Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
-					// ibm-granite-granite-4.0.jinja:89 {%- if tool_call.function %}
-					w.At(89, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// ibm-granite-granite-4.0.jinja:90 {%- set tool_call = tool_call.function %}
-						w.At(90, 21, runtime.StmtSet)
+						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
-					// ibm-granite-granite-4.0.jinja:93 {{- tool_call.name }}
-					w.At(93, 17, runtime.StmtPrint)
+					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					// ibm-granite-granite-4.0.jinja:95 {%- if tool_call.arguments is string %}
-					w.At(95, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsString(toolCallArguments, nil, nil) {
-						// ibm-granite-granite-4.0.jinja:96 {{- tool_call.arguments }}
-						w.At(96, 21, runtime.StmtPrint)
+						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
-						// ibm-granite-granite-4.0.jinja:97 {%- else %}
-						// ibm-granite-granite-4.0.jinja:98 {{- tool_call.arguments | tojson }}
-						w.At(98, 21, runtime.StmtPrint)
+						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
+						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if w.At(104, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// ibm-granite-granite-4.0.jinja:104 {%- elif message.role == 'tool' %}
-			// ibm-granite-granite-4.0.jinja:105 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			w.At(105, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// ibm-granite-granite-4.0.jinja:104:9 {%- elif message.role == 'tool' %}
+			// ibm-granite-granite-4.0.jinja:105:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// ibm-granite-granite-4.0.jinja:109 {{- content.val }}
-			w.At(109, 9, runtime.StmtPrint)
+			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
 			w.Write(contentVal)
 			w.WriteString("\n</tool_response>")
-			// ibm-granite-granite-4.0.jinja:111 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			w.At(111, 9, runtime.StmtIf)
+			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
 	}
-	// ibm-granite-granite-4.0.jinja:116 {%- if add_generation_prompt %}
-	w.At(116, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	}
+}
+
+// spansIbmGraniteGranite40 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansIbmGraniteGranite40 = []runtime.Span{
+	{From: 57, To: 57, Line: 1, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 3, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 4, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 5, Col: 1, Construct: "set"},
+	{From: 67, To: 70, Line: 6, Col: 1, Construct: "if"},
+	{From: 69, To: 69, Line: 7, Col: 5, Construct: "set"},
+	{From: 72, To: 75, Line: 9, Col: 1, Construct: "set"},
+	{From: 77, To: 89, Line: 14, Col: 1, Construct: "if"},
+	{From: 79, To: 82, Line: 15, Col: 5, Construct: "for"},
+	{From: 81, To: 81, Line: 16, Col: 9, Construct: "set"},
+	{From: 84, To: 84, Line: 18, Col: 5, Construct: "set"},
+	{From: 88, To: 88, Line: 20, Col: 5, Construct: "set"},
+	{From: 91, To: 103, Line: 22, Col: 1, Construct: "if"},
+	{From: 93, To: 96, Line: 23, Col: 5, Construct: "for"},
+	{From: 95, To: 95, Line: 24, Col: 9, Construct: "set"},
+	{From: 98, To: 98, Line: 26, Col: 5, Construct: "set"},
+	{From: 102, To: 102, Line: 28, Col: 5, Construct: "set"},
+	{From: 105, To: 156, Line: 30, Col: 1, Construct: "if"},
+	{From: 108, To: 127, Line: 31, Col: 5, Construct: "if"},
+	{From: 111, To: 111, Line: 32, Col: 9, Construct: "set"},
+	{From: 112, To: 127, Line: 33, Col: 9, Construct: "if"},
+	{From: 115, To: 126, Line: 34, Col: 9, Construct: "for"},
+	{From: 117, To: 125, Line: 35, Col: 13, Construct: "if"},
+	{From: 119, To: 122, Line: 36, Col: 17, Construct: "if"},
+	{From: 121, To: 121, Line: 37, Col: 21, Construct: "set"},
+	{From: 124, To: 124, Line: 39, Col: 17, Construct: "set"},
+	{From: 129, To: 140, Line: 43, Col: 5, Construct: "if"},
+	{From: 131, To: 131, Line: 44, Col: 9, Construct: "set"},
+	{From: 132, To: 140, Line: 45, Col: 9, Construct: "if"},
+	{From: 135, To: 135, Line: 46, Col: 9, Construct: "set"},
+	{From: 136, To: 140, Line: 47, Col: 9, Construct: "if"},
+	{From: 139, To: 139, Line: 48, Col: 9, Construct: "set"},
+	{From: 144, To: 155, Line: 51, Col: 5, Construct: "if"},
+	{From: 146, To: 146, Line: 52, Col: 9, Construct: "set"},
+	{From: 147, To: 155, Line: 53, Col: 9, Construct: "if"},
+	{From: 150, To: 150, Line: 54, Col: 9, Construct: "set"},
+	{From: 151, To: 155, Line: 55, Col: 9, Construct: "if"},
+	{From: 154, To: 154, Line: 56, Col: 9, Construct: "set"},
+	{From: 158, To: 169, Line: 59, Col: 1, Construct: "if"},
+	{From: 160, To: 162, Line: 60, Col: 5, Construct: "{{ }}"},
+	{From: 166, To: 168, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 171, To: 266, Line: 64, Col: 1, Construct: "for"},
+	{From: 175, To: 175, Line: 65, Col: 5, Construct: "set"},
+	{From: 177, To: 199, Line: 66, Col: 5, Construct: "if"},
+	{From: 180, To: 180, Line: 67, Col: 9, Construct: "set"},
+	{From: 184, To: 198, Line: 69, Col: 9, Construct: "if"},
+	{From: 186, To: 197, Line: 70, Col: 13, Construct: "for"},
+	{From: 188, To: 196, Line: 71, Col: 17, Construct: "if"},
+	{From: 190, To: 193, Line: 72, Col: 21, Construct: "if"},
+	{From: 192, To: 192, Line: 73, Col: 25, Construct: "set"},
+	{From: 195, To: 195, Line: 75, Col: 21, Construct: "set"},
+	{From: 201, To: 265, Line: 80, Col: 5, Construct: "if"},
+	{From: 204, To: 208, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 209, To: 265, Line: 82, Col: 9, Construct: "if"},
+	{From: 212, To: 215, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 217, To: 250, Line: 84, Col: 9, Construct: "if"},
+	{From: 220, To: 248, Line: 85, Col: 13, Construct: "for"},
+	{From: 224, To: 226, Line: 86, Col: 17, Construct: "if"},
+	{From: 228, To: 233, Line: 89, Col: 17, Construct: "if"},
+	{From: 231, To: 231, Line: 90, Col: 21, Construct: "set"},
+	{From: 235, To: 236, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 238, To: 247, Line: 95, Col: 17, Construct: "if"},
+	{From: 241, To: 241, Line: 96, Col: 21, Construct: "{{ }}"},
+	{From: 245, To: 245, Line: 98, Col: 21, Construct: "{{ }}"},
+	{From: 251, To: 265, Line: 104, Col: 9, Construct: "if"},
+	{From: 254, To: 257, Line: 105, Col: 9, Construct: "if"},
+	{From: 259, To: 260, Line: 109, Col: 9, Construct: "{{ }}"},
+	{From: 262, To: 264, Line: 111, Col: 9, Construct: "if"},
+	{From: 268, To: 270, Line: 116, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var IbmGraniteGranite41 = &runtime.Template{
 	Name:   "ibm-granite-granite-4.1",
 	Origin: "llama.cpp/ibm-granite-granite-4.1.jinja",
 	SHA256: "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
+	Spans:  spansIbmGraniteGranite41,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -51,271 +52,283 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	documents := in.Lookup("documents")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// ibm-granite-granite-4.1.jinja:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	w.At(1, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.1.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
 	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-	// ibm-granite-granite-4.1.jinja:2 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	w.At(2, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.1.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
 	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
-	// ibm-granite-granite-4.1.jinja:3 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	w.At(3, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.1.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
 	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
-	// ibm-granite-granite-4.1.jinja:4 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	w.At(4, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.1.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
 	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
-	// ibm-granite-granite-4.1.jinja:5 {%- if available_tools is defined and available_tools %}
-	w.At(5, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.1.jinja:5:1 {%- if available_tools is defined and available_tools %}
 	if runtime.IsDefined(availableTools, nil, nil) && availableTools.Truthy() {
-		// ibm-granite-granite-4.1.jinja:6 {%- set tools = available_tools %}
-		w.At(6, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.1.jinja:6:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
-	// ibm-granite-granite-4.1.jinja:8 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
-	w.At(8, 1, runtime.StmtSet)
+	// ibm-granite-granite-4.1.jinja:8:1 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
 	nsToolsSystemMessage := toolsSystemMessagePrefix
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsSystemMessage := runtime.Str("")
-	// ibm-granite-granite-4.1.jinja:12 {%- if tools %}
-	w.At(12, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.1.jinja:12:1 {%- if tools %}
 	if tools.Truthy() {
-		// ibm-granite-granite-4.1.jinja:13 {%- for tool in tools %}
-		w.At(13, 5, runtime.StmtFor)
+		// ibm-granite-granite-4.1.jinja:13:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// ibm-granite-granite-4.1.jinja:14 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			w.At(14, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.1.jinja:14:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
 			nsToolsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
 		}
-		// ibm-granite-granite-4.1.jinja:16 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		w.At(16, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.1.jinja:16:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.1.jinja:17 {%- else %}
-		// ibm-granite-granite-4.1.jinja:18 {%- set ns.tools_system_message = '' %}
-		w.At(18, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.1.jinja:17:5 {%- else %}
+		// ibm-granite-granite-4.1.jinja:18:5 {%- set ns.tools_system_message = '' %}
 		nsToolsSystemMessage = runtime.Str("")
 	}
-	// ibm-granite-granite-4.1.jinja:20 {%- if documents %}
-	w.At(20, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.1.jinja:20:1 {%- if documents %}
 	if documents.Truthy() {
-		// ibm-granite-granite-4.1.jinja:21 {%- for document in documents %}
-		w.At(21, 5, runtime.StmtFor)
+		// ibm-granite-granite-4.1.jinja:21:5 {%- for document in documents %}
 		for _, document := range runtime.Iterate(w, documents) {
-			// ibm-granite-granite-4.1.jinja:22 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			w.At(22, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.1.jinja:22:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
 			nsDocumentsSystemMessage = runtime.Add(runtime.Add(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
 		}
-		// ibm-granite-granite-4.1.jinja:24 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		w.At(24, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.1.jinja:24:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
-		// ibm-granite-granite-4.1.jinja:25 {%- else %}
-		// ibm-granite-granite-4.1.jinja:26 {%- set ns.documents_system_message = '' %}
-		w.At(26, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.1.jinja:25:5 {%- else %}
+		// ibm-granite-granite-4.1.jinja:26:5 {%- set ns.documents_system_message = '' %}
 		nsDocumentsSystemMessage = runtime.Str("")
 	}
-	// ibm-granite-granite-4.1.jinja:28 {%- if messages[0].role == 'system' %}
-	w.At(28, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.1.jinja:28:1 {%- if messages[0].role == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") {
-		// ibm-granite-granite-4.1.jinja:29 {%- if messages[0].content is string %}
-		w.At(29, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
 		messages0Content := messages0.Attr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// ibm-granite-granite-4.1.jinja:30 {%- set ns.system_message = messages[0].content %}
-			w.At(30, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if w.At(31, 9, runtime.StmtIf); runtime.IsIterable(messages0Content, nil, nil) {
-			// ibm-granite-granite-4.1.jinja:31 {%- elif messages[0].content is iterable %}
-			// ibm-granite-granite-4.1.jinja:32 {%- for entry in messages[0].content %}
-			w.At(32, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(messages0Content, nil, nil) {
+			// ibm-granite-granite-4.1.jinja:31:9 {%- elif messages[0].content is iterable %}
+			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
 			for _, entry := range runtime.Iterate(w, messages0Content) {
-				// ibm-granite-granite-4.1.jinja:33 {%- if entry.type== 'text' %}
-				w.At(33, 13, runtime.StmtIf)
+				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
 				if runtime.EqStr(entry.Attr("type"), "text") {
-					// ibm-granite-granite-4.1.jinja:34 {%- if ns.system_message != '' %}
-					w.At(34, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
 					if !runtime.EqStr(nsSystemMessage, "") {
-						// ibm-granite-granite-4.1.jinja:35 {%- set ns.system_message = ns.system_message + '\n' %}
-						w.At(35, 21, runtime.StmtSet)
+						// ibm-granite-granite-4.1.jinja:35:21 {%- set ns.system_message = ns.system_message + '\n' %}
 						nsSystemMessage = runtime.Add(nsSystemMessage, runtime.Str("\n"))
 					}
-					// ibm-granite-granite-4.1.jinja:37 {%- set ns.system_message = ns.system_message + entry.text %}
-					w.At(37, 17, runtime.StmtSet)
+					// ibm-granite-granite-4.1.jinja:37:17 {%- set ns.system_message = ns.system_message + entry.text %}
 					nsSystemMessage = runtime.Add(nsSystemMessage, entry.Attr("text"))
 				}
 			}
 		}
-		// ibm-granite-granite-4.1.jinja:41 {%- if tools and documents %}
-		w.At(41, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.1.jinja:41:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
-			// ibm-granite-granite-4.1.jinja:42 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			w.At(42, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.1.jinja:42:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
-		} else if w.At(43, 9, runtime.StmtIf); tools.Truthy() {
-			// ibm-granite-granite-4.1.jinja:43 {%- elif tools %}
-			// ibm-granite-granite-4.1.jinja:44 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			w.At(44, 9, runtime.StmtSet)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.1.jinja:43:9 {%- elif tools %}
+			// ibm-granite-granite-4.1.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
-		} else if w.At(45, 9, runtime.StmtIf); documents.Truthy() {
-			// ibm-granite-granite-4.1.jinja:45 {%- elif documents %}
-			// ibm-granite-granite-4.1.jinja:46 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			w.At(46, 9, runtime.StmtSet)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:45:9 {%- elif documents %}
+			// ibm-granite-granite-4.1.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
-		// ibm-granite-granite-4.1.jinja:48 {%- else %}
-		// ibm-granite-granite-4.1.jinja:49 {%- if tools and documents %}
-		w.At(49, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.1.jinja:48:5 {%- else %}
+		// ibm-granite-granite-4.1.jinja:49:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
-			// ibm-granite-granite-4.1.jinja:50 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			w.At(50, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.1.jinja:50:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 			nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
-		} else if w.At(51, 9, runtime.StmtIf); tools.Truthy() {
-			// ibm-granite-granite-4.1.jinja:51 {%- elif tools %}
-			// ibm-granite-granite-4.1.jinja:52 {%- set ns.system_message = ns.tools_system_message %}
-			w.At(52, 9, runtime.StmtSet)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.1.jinja:51:9 {%- elif tools %}
+			// ibm-granite-granite-4.1.jinja:52:9 {%- set ns.system_message = ns.tools_system_message %}
 			nsSystemMessage = nsToolsSystemMessage
-		} else if w.At(53, 9, runtime.StmtIf); documents.Truthy() {
-			// ibm-granite-granite-4.1.jinja:53 {%- elif documents %}
-			// ibm-granite-granite-4.1.jinja:54 {%- set ns.system_message = ns.documents_system_message %}
-			w.At(54, 9, runtime.StmtSet)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:53:9 {%- elif documents %}
+			// ibm-granite-granite-4.1.jinja:54:9 {%- set ns.system_message = ns.documents_system_message %}
 			nsSystemMessage = nsDocumentsSystemMessage
 		}
 	}
-	// ibm-granite-granite-4.1.jinja:57 {%- if ns.system_message %}
-	w.At(57, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.1.jinja:57:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
-		// ibm-granite-granite-4.1.jinja:58 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		w.At(58, 5, runtime.StmtPrint)
+		// ibm-granite-granite-4.1.jinja:58:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		w.WriteStr(nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	}
-	// ibm-granite-granite-4.1.jinja:60 {%- for message in messages %}
-	w.At(60, 1, runtime.StmtFor)
+	// ibm-granite-granite-4.1.jinja:60:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// ibm-granite-granite-4.1.jinja:61 {%- set content = namespace(val='') %}
-		w.At(61, 5, runtime.StmtSet)
+		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
 		contentVal := runtime.Str("")
-		// ibm-granite-granite-4.1.jinja:62 {%- if message.content is string %}
-		w.At(62, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
-			// ibm-granite-granite-4.1.jinja:63 {%- set content.val = message.content %}
-			w.At(63, 9, runtime.StmtSet)
+			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
-			// ibm-granite-granite-4.1.jinja:64 {%- else %}
-			// ibm-granite-granite-4.1.jinja:65 {%- if message.content is iterable %}
-			w.At(65, 9, runtime.StmtIf)
+			// ibm-granite-granite-4.1.jinja:64:9 {%- else %}
+			// ibm-granite-granite-4.1.jinja:65:9 {%- if message.content is iterable %}
 			if runtime.IsIterable(messageContent, nil, nil) {
-				// ibm-granite-granite-4.1.jinja:66 {%- for entry in message.content %}
-				w.At(66, 13, runtime.StmtFor)
+				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
 				for _, entry2 := range runtime.Iterate(w, messageContent) {
-					// ibm-granite-granite-4.1.jinja:67 {%- if entry.type== 'text' %}
-					w.At(67, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
 					if runtime.EqStr(entry2.Attr("type"), "text") {
-						// ibm-granite-granite-4.1.jinja:68 {%- if content.val != '' %}
-						w.At(68, 21, runtime.StmtIf)
+						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
 						if !runtime.EqStr(contentVal, "") {
-							// ibm-granite-granite-4.1.jinja:69 {%- set content.val = content.val + '\n' %}
-							w.At(69, 25, runtime.StmtSet)
+							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
 							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
 						}
-						// ibm-granite-granite-4.1.jinja:71 {%- set content.val = content.val + entry.text %}
-						w.At(71, 21, runtime.StmtSet)
+						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
 						contentVal = runtime.Add(contentVal, entry2.Attr("text"))
 					}
 				}
 			}
 		}
-		// ibm-granite-granite-4.1.jinja:76 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		w.At(76, 5, runtime.StmtIf)
+		// ibm-granite-granite-4.1.jinja:76:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
-			// ibm-granite-granite-4.1.jinja:77 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			w.At(77, 9, runtime.StmtPrint)
+			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
-		} else if w.At(78, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// ibm-granite-granite-4.1.jinja:78 {%- elif message.role == 'assistant' %}
-			// ibm-granite-granite-4.1.jinja:79 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			w.At(79, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// ibm-granite-granite-4.1.jinja:78:9 {%- elif message.role == 'assistant' %}
+			// ibm-granite-granite-4.1.jinja:79:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
-			// ibm-granite-granite-4.1.jinja:80 {%- if message.tool_calls %}
-			w.At(80, 9, runtime.StmtIf)
+			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// ibm-granite-granite-4.1.jinja:81 {%- for tool_call in message.tool_calls %}
-				w.At(81, 13, runtime.StmtFor)
+				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
 				items2 := runtime.Iterate(w, messageToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
-					// ibm-granite-granite-4.1.jinja:82 {%- if (loop.first and content.val) or (not loop.first) %}
-					w.At(82, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.1.jinja:82:17 {%- if (loop.first and content.val) or (not loop.first) %}
 					if ((i2 == 0) && contentVal.Truthy()) || !(i2 == 0) {
 						w.WriteString("\n")
 					}
-					// ibm-granite-granite-4.1.jinja:85 {%- if tool_call.function %}
-					w.At(85, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// ibm-granite-granite-4.1.jinja:86 {%- set tool_call = tool_call.function %}
-						w.At(86, 21, runtime.StmtSet)
+						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
-					// ibm-granite-granite-4.1.jinja:89 {{- tool_call.name }}
-					w.At(89, 17, runtime.StmtPrint)
+					// ibm-granite-granite-4.1.jinja:89:17 {{- tool_call.name }}
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					// ibm-granite-granite-4.1.jinja:91 {%- if tool_call.arguments is string %}
-					w.At(91, 17, runtime.StmtIf)
+					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsString(toolCallArguments, nil, nil) {
-						// ibm-granite-granite-4.1.jinja:92 {{- tool_call.arguments }}
-						w.At(92, 21, runtime.StmtPrint)
+						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
-						// ibm-granite-granite-4.1.jinja:93 {%- else %}
-						// ibm-granite-granite-4.1.jinja:94 {{- tool_call.arguments | tojson }}
-						w.At(94, 21, runtime.StmtPrint)
+						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
+						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if w.At(100, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// ibm-granite-granite-4.1.jinja:100 {%- elif message.role == 'tool' %}
-			// ibm-granite-granite-4.1.jinja:101 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			w.At(101, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// ibm-granite-granite-4.1.jinja:100:9 {%- elif message.role == 'tool' %}
+			// ibm-granite-granite-4.1.jinja:101:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
 			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// ibm-granite-granite-4.1.jinja:105 {{- content.val }}
-			w.At(105, 9, runtime.StmtPrint)
+			// ibm-granite-granite-4.1.jinja:105:9 {{- content.val }}
 			w.Write(contentVal)
 			w.WriteString("\n</tool_response>")
-			// ibm-granite-granite-4.1.jinja:107 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			w.At(107, 9, runtime.StmtIf)
+			// ibm-granite-granite-4.1.jinja:107:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
 	}
-	// ibm-granite-granite-4.1.jinja:112 {%- if add_generation_prompt %}
-	w.At(112, 1, runtime.StmtIf)
+	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	}
+}
+
+// spansIbmGraniteGranite41 is the position table of ibm-granite-granite-4.1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansIbmGraniteGranite41 = []runtime.Span{
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "set"},
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 4, Col: 1, Construct: "set"},
+	{From: 64, To: 67, Line: 5, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
+	{From: 69, To: 71, Line: 8, Col: 1, Construct: "set"},
+	{From: 73, To: 85, Line: 12, Col: 1, Construct: "if"},
+	{From: 75, To: 78, Line: 13, Col: 5, Construct: "for"},
+	{From: 77, To: 77, Line: 14, Col: 9, Construct: "set"},
+	{From: 80, To: 80, Line: 16, Col: 5, Construct: "set"},
+	{From: 84, To: 84, Line: 18, Col: 5, Construct: "set"},
+	{From: 87, To: 99, Line: 20, Col: 1, Construct: "if"},
+	{From: 89, To: 92, Line: 21, Col: 5, Construct: "for"},
+	{From: 91, To: 91, Line: 22, Col: 9, Construct: "set"},
+	{From: 94, To: 94, Line: 24, Col: 5, Construct: "set"},
+	{From: 98, To: 98, Line: 26, Col: 5, Construct: "set"},
+	{From: 101, To: 152, Line: 28, Col: 1, Construct: "if"},
+	{From: 104, To: 123, Line: 29, Col: 5, Construct: "if"},
+	{From: 107, To: 107, Line: 30, Col: 9, Construct: "set"},
+	{From: 108, To: 123, Line: 31, Col: 9, Construct: "if"},
+	{From: 111, To: 122, Line: 32, Col: 9, Construct: "for"},
+	{From: 113, To: 121, Line: 33, Col: 13, Construct: "if"},
+	{From: 115, To: 118, Line: 34, Col: 17, Construct: "if"},
+	{From: 117, To: 117, Line: 35, Col: 21, Construct: "set"},
+	{From: 120, To: 120, Line: 37, Col: 17, Construct: "set"},
+	{From: 125, To: 136, Line: 41, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 42, Col: 9, Construct: "set"},
+	{From: 128, To: 136, Line: 43, Col: 9, Construct: "if"},
+	{From: 131, To: 131, Line: 44, Col: 9, Construct: "set"},
+	{From: 132, To: 136, Line: 45, Col: 9, Construct: "if"},
+	{From: 135, To: 135, Line: 46, Col: 9, Construct: "set"},
+	{From: 140, To: 151, Line: 49, Col: 5, Construct: "if"},
+	{From: 142, To: 142, Line: 50, Col: 9, Construct: "set"},
+	{From: 143, To: 151, Line: 51, Col: 9, Construct: "if"},
+	{From: 146, To: 146, Line: 52, Col: 9, Construct: "set"},
+	{From: 147, To: 151, Line: 53, Col: 9, Construct: "if"},
+	{From: 150, To: 150, Line: 54, Col: 9, Construct: "set"},
+	{From: 154, To: 159, Line: 57, Col: 1, Construct: "if"},
+	{From: 156, To: 158, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 161, To: 256, Line: 60, Col: 1, Construct: "for"},
+	{From: 165, To: 165, Line: 61, Col: 5, Construct: "set"},
+	{From: 167, To: 189, Line: 62, Col: 5, Construct: "if"},
+	{From: 170, To: 170, Line: 63, Col: 9, Construct: "set"},
+	{From: 174, To: 188, Line: 65, Col: 9, Construct: "if"},
+	{From: 176, To: 187, Line: 66, Col: 13, Construct: "for"},
+	{From: 178, To: 186, Line: 67, Col: 17, Construct: "if"},
+	{From: 180, To: 183, Line: 68, Col: 21, Construct: "if"},
+	{From: 182, To: 182, Line: 69, Col: 25, Construct: "set"},
+	{From: 185, To: 185, Line: 71, Col: 21, Construct: "set"},
+	{From: 191, To: 255, Line: 76, Col: 5, Construct: "if"},
+	{From: 194, To: 198, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 199, To: 255, Line: 78, Col: 9, Construct: "if"},
+	{From: 202, To: 205, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 207, To: 240, Line: 80, Col: 9, Construct: "if"},
+	{From: 210, To: 238, Line: 81, Col: 13, Construct: "for"},
+	{From: 214, To: 216, Line: 82, Col: 17, Construct: "if"},
+	{From: 218, To: 223, Line: 85, Col: 17, Construct: "if"},
+	{From: 221, To: 221, Line: 86, Col: 21, Construct: "set"},
+	{From: 225, To: 226, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 228, To: 237, Line: 91, Col: 17, Construct: "if"},
+	{From: 231, To: 231, Line: 92, Col: 21, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 94, Col: 21, Construct: "{{ }}"},
+	{From: 241, To: 255, Line: 100, Col: 9, Construct: "if"},
+	{From: 244, To: 247, Line: 101, Col: 9, Construct: "if"},
+	{From: 249, To: 250, Line: 105, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 254, Line: 107, Col: 9, Construct: "if"},
+	{From: 258, To: 260, Line: 112, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var KimiK2 = &runtime.Template{
 	Name:   "kimi-k2",
 	Origin: "builtin/kimi-k2.jinja",
 	SHA256: "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
+	Spans:  spansKimiK2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,15 +45,20 @@ var _ interface {
 func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	var headers runtime.Value
 	messages := in.Lookup("messages")
-	// kimi-k2.jinja:11 {%- set headers = {
-	w.At(11, 1, runtime.StmtSet)
+	// kimi-k2.jinja:11:1 {%- set headers = {
 	headers = runtime.DictOf(runtime.Str("system"), runtime.Str("<|im_system|>system<|im_middle|>"), runtime.Str("user"), runtime.Str("<|im_user|>user<|im_middle|>"), runtime.Str("assistant"), runtime.Str("<|im_assistant|>assistant<|im_middle|>"), runtime.Str("tool"), runtime.Str("<|im_system|>tool<|im_middle|>"))
-	// kimi-k2.jinja:17 {%- for message in messages %}
-	w.At(17, 1, runtime.StmtFor)
+	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// kimi-k2.jinja:18 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		w.At(18, 1, runtime.StmtPrint)
+		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
 		w.WriteAdd(runtime.CallMethod(headers, "get", []runtime.Value{message.ItemStr("role"), runtime.Str("")}, nil), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+}
+
+// spansKimiK2 is the position table of kimi-k2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansKimiK2 = []runtime.Span{
+	{From: 49, To: 49, Line: 11, Col: 1, Construct: "set"},
+	{From: 51, To: 55, Line: 17, Col: 1, Construct: "for"},
+	{From: 53, To: 53, Line: 18, Col: 1, Construct: "{{ }}"},
 }

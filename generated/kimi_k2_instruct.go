@@ -32,6 +32,7 @@ var KimiK2Instruct = &runtime.Template{
 	Name:   "Kimi-K2-Instruct",
 	Origin: "llama.cpp/Kimi-K2-Instruct.jinja",
 	SHA256: "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
+	Spans:  spansKimiK2Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,168 +46,178 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Kimi-K2-Instruct.jinja:1 {% macro render_content(msg) -%}
+	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
 	renderContent := func(msg runtime.Value) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
-		// Kimi-K2-Instruct.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5, runtime.StmtSet)
+		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
-		// Kimi-K2-Instruct.jinja:3 {%- if c is string -%}
-		w.At(3, 5, runtime.StmtIf)
+		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c, nil, nil) {
-			// Kimi-K2-Instruct.jinja:4 {{ c }}
-			w.At(4, 7, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if w.At(5, 9, runtime.StmtIf); !runtime.IsNone(c, nil, nil) {
-			// Kimi-K2-Instruct.jinja:5 {%- elif c is not none -%}
-			// Kimi-K2-Instruct.jinja:6 {% for content in c -%}
-			w.At(6, 7, runtime.StmtFor)
+		} else if !runtime.IsNone(c, nil, nil) {
+			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
+			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, c) {
-				// Kimi-K2-Instruct.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9, runtime.StmtIf)
+				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
-					// Kimi-K2-Instruct.jinja:9 {% else -%}
-					// Kimi-K2-Instruct.jinja:10 {{ content['text'] }}
-					w.At(10, 11, runtime.StmtPrint)
+					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
+					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
 					w.Write(content.ItemStr("text"))
 				}
 			}
 		}
 	}
-	// Kimi-K2-Instruct.jinja:16 {%- set tool_response_queue = namespace(ids=[]) -%}
-	w.At(16, 1, runtime.StmtSet)
+	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := runtime.NewList()
-	// Kimi-K2-Instruct.jinja:17 {%- set tool_call_counter = namespace(value=0) -%}
-	w.At(17, 1, runtime.StmtSet)
+	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
 	toolCallCounterValue := runtime.Int(0)
-	// Kimi-K2-Instruct.jinja:19 {%- if tools -%}
-	w.At(19, 1, runtime.StmtIf)
+	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
-		// Kimi-K2-Instruct.jinja:20 {{ tools | tojson }}
-		w.At(20, 41, runtime.StmtPrint)
+		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
-	// Kimi-K2-Instruct.jinja:22 {% for message in messages %}
-	w.At(22, 1, runtime.StmtFor)
+	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		var roleName runtime.Value
 		var toolCallId runtime.Value
-		// Kimi-K2-Instruct.jinja:23 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		w.At(23, 3, runtime.StmtIf)
+		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
-		// Kimi-K2-Instruct.jinja:27 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(27, 3, runtime.StmtSet)
+		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
-		// Kimi-K2-Instruct.jinja:28 {%- if message['role'] == 'user' -%}
-		w.At(28, 3, runtime.StmtIf)
+		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
-			// Kimi-K2-Instruct.jinja:29 {{role_name}}
-			w.At(29, 16, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if w.At(30, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Kimi-K2-Instruct.jinja:30 {%- elif message['role'] == 'assistant' -%}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
-			// Kimi-K2-Instruct.jinja:31 {{role_name}}
-			w.At(31, 21, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
-			// Kimi-K2-Instruct.jinja:32 {%- else -%}
+			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
 			w.WriteString("<|im_system|>")
-			// Kimi-K2-Instruct.jinja:33 {{role_name}}
-			w.At(33, 18, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
-		// Kimi-K2-Instruct.jinja:36 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		w.At(36, 3, runtime.StmtIf)
+		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-			// Kimi-K2-Instruct.jinja:37 {{render_content(message)}}
-			w.At(37, 5, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
-			// Kimi-K2-Instruct.jinja:38 {%- for tool_call in message['tool_calls'] -%}
-			w.At(38, 5, runtime.StmtFor)
+			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				var formattedId runtime.Value
-				// Kimi-K2-Instruct.jinja:39 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				w.At(39, 7, runtime.StmtSet)
+				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				toolCallFunction := toolCall.ItemStr("function")
 				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
-				// Kimi-K2-Instruct.jinja:40 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				w.At(40, 7, runtime.StmtSet)
+				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
-				// Kimi-K2-Instruct.jinja:41 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				w.At(41, 7, runtime.StmtSet)
+				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
-				// Kimi-K2-Instruct.jinja:42 {{ formatted_id }}
-				w.At(42, 26, runtime.StmtPrint)
+				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
 				w.Write(formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
-				// Kimi-K2-Instruct.jinja:42 {% if tool_call['function']['arguments'] is string %}
-				w.At(42, 72, runtime.StmtIf)
+				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
 				if runtime.IsString(toolCallFunctionArguments, nil, nil) {
-					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] }}
-					w.At(42, 125, runtime.StmtPrint)
+					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					w.Write(toolCallFunctionArguments)
 				} else {
-					// Kimi-K2-Instruct.jinja:42 {% else %}
-					// Kimi-K2-Instruct.jinja:42 {{ tool_call['function']['arguments'] | tojson }}
-					w.At(42, 175, runtime.StmtPrint)
+					// Kimi-K2-Instruct.jinja:42:168 {% else %}
+					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
 					w.WriteJSON(toolCallFunctionArguments, nil, nil)
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if w.At(45, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Kimi-K2-Instruct.jinja:45 {%- elif message['role'] == 'tool' -%}
-			// Kimi-K2-Instruct.jinja:46 {%- if tool_response_queue.ids -%}
-			w.At(46, 5, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Kimi-K2-Instruct.jinja:45:7 {%- elif message['role'] == 'tool' -%}
+			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
-				// Kimi-K2-Instruct.jinja:47 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(47, 7, runtime.StmtSet)
+				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
-				// Kimi-K2-Instruct.jinja:48 {%- else -%}
-				// Kimi-K2-Instruct.jinja:49 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(49, 7, runtime.StmtSet)
+				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
+				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
-			// Kimi-K2-Instruct.jinja:51 {{ tool_call_id }}
-			w.At(51, 18, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
 			w.Write(toolCallId)
 			w.WriteString("\n")
-			// Kimi-K2-Instruct.jinja:52 {{render_content(message)}}
-			w.At(52, 1, runtime.StmtPrint)
+			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderContent(message)
-		} else if w.At(53, 7, runtime.StmtIf); !runtime.IsNone(message.ItemStr("content"), nil, nil) {
-			// Kimi-K2-Instruct.jinja:53 {%- elif message['content'] is not none -%}
-			// Kimi-K2-Instruct.jinja:54 {{render_content(message)}}
-			w.At(54, 5, runtime.StmtPrint)
+		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
+			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// Kimi-K2-Instruct.jinja:58 {%- if add_generation_prompt -%}
-	w.At(58, 1, runtime.StmtIf)
+	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
+}
+
+// spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansKimiK2Instruct = []runtime.Span{
+	{From: 50, To: 73, Line: 1, Col: 1, Construct: "macro"},
+	{From: 54, To: 54, Line: 2, Col: 5, Construct: "set"},
+	{From: 56, To: 72, Line: 3, Col: 5, Construct: "if"},
+	{From: 58, To: 58, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 59, To: 72, Line: 5, Col: 9, Construct: "if"},
+	{From: 62, To: 71, Line: 6, Col: 7, Construct: "for"},
+	{From: 64, To: 70, Line: 7, Col: 9, Construct: "if"},
+	{From: 69, To: 69, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 16, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 17, Col: 1, Construct: "set"},
+	{From: 79, To: 84, Line: 19, Col: 1, Construct: "if"},
+	{From: 82, To: 83, Line: 20, Col: 41, Construct: "{{ }}"},
+	{From: 86, To: 174, Line: 22, Col: 1, Construct: "for"},
+	{From: 92, To: 94, Line: 23, Col: 3, Construct: "if"},
+	{From: 96, To: 98, Line: 27, Col: 3, Construct: "set"},
+	{From: 100, To: 118, Line: 28, Col: 3, Construct: "if"},
+	{From: 104, To: 105, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 106, To: 118, Line: 30, Col: 7, Construct: "if"},
+	{From: 110, To: 111, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 116, To: 117, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 120, To: 173, Line: 36, Col: 3, Construct: "if"},
+	{From: 122, To: 123, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 125, To: 150, Line: 38, Col: 5, Construct: "for"},
+	{From: 128, To: 129, Line: 39, Col: 7, Construct: "set"},
+	{From: 131, To: 131, Line: 40, Col: 7, Construct: "set"},
+	{From: 133, To: 134, Line: 41, Col: 7, Construct: "set"},
+	{From: 136, To: 137, Line: 42, Col: 26, Construct: "{{ }}"},
+	{From: 139, To: 148, Line: 42, Col: 72, Construct: "if"},
+	{From: 142, To: 142, Line: 42, Col: 125, Construct: "{{ }}"},
+	{From: 146, To: 146, Line: 42, Col: 175, Construct: "{{ }}"},
+	{From: 151, To: 172, Line: 45, Col: 7, Construct: "if"},
+	{From: 154, To: 162, Line: 46, Col: 5, Construct: "if"},
+	{From: 156, To: 156, Line: 47, Col: 7, Construct: "set"},
+	{From: 160, To: 160, Line: 49, Col: 7, Construct: "set"},
+	{From: 164, To: 165, Line: 51, Col: 18, Construct: "{{ }}"},
+	{From: 167, To: 167, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 168, To: 172, Line: 53, Col: 7, Construct: "if"},
+	{From: 171, To: 171, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 176, To: 178, Line: 58, Col: 1, Construct: "if"},
 }

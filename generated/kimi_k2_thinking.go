@@ -32,6 +32,7 @@ var KimiK2Thinking = &runtime.Template{
 	Name:   "Kimi-K2-Thinking",
 	Origin: "llama.cpp/Kimi-K2-Thinking.jinja",
 	SHA256: "2f6c593d50682612ccc3229f043ecd1bdeb5a32fdfe86ca2158203a61d885817",
+	Spans:  spansKimiK2Thinking,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,266 +48,280 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	var suffixMsgs runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Kimi-K2-Thinking.jinja:1 {%- macro render_content(msg) -%}
+	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg runtime.Value) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
-		// Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5, runtime.StmtSet)
+		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
-		// Kimi-K2-Thinking.jinja:3 {%- if c is string -%}
-		w.At(3, 5, runtime.StmtIf)
+		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c, nil, nil) {
-			// Kimi-K2-Thinking.jinja:4 {{ c }}
-			w.At(4, 7, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if w.At(5, 9, runtime.StmtIf); !runtime.IsNone(c, nil, nil) {
-			// Kimi-K2-Thinking.jinja:5 {%- elif c is not none -%}
-			// Kimi-K2-Thinking.jinja:6 {% for content in c -%}
-			w.At(6, 7, runtime.StmtFor)
+		} else if !runtime.IsNone(c, nil, nil) {
+			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, c) {
-				// Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9, runtime.StmtIf)
+				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
-					// Kimi-K2-Thinking.jinja:9 {% else -%}
-					// Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
-					w.At(10, 11, runtime.StmtPrint)
+					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
+					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
 					w.Write(content.ItemStr("text"))
 				}
 			}
 		}
 	}
-	// Kimi-K2-Thinking.jinja:16 {% macro set_roles(message) -%}
+	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
 	setRoles := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
 		var roleName runtime.Value
-		// Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(17, 3, runtime.StmtSet)
+		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
-		// Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
-		w.At(18, 3, runtime.StmtIf)
+		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
-			// Kimi-K2-Thinking.jinja:19 {{role_name}}
-			w.At(19, 16, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if w.At(20, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Kimi-K2-Thinking.jinja:20 {%- elif message['role'] == 'assistant' -%}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
-			// Kimi-K2-Thinking.jinja:21 {{role_name}}
-			w.At(21, 21, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
-			// Kimi-K2-Thinking.jinja:22 {%- else -%}
+			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
-			// Kimi-K2-Thinking.jinja:23 {{role_name}}
-			w.At(23, 18, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
-	// Kimi-K2-Thinking.jinja:27 {%- set tool_response_queue = namespace(ids=[]) -%}
-	w.At(27, 1, runtime.StmtSet)
+	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := runtime.NewList()
-	// Kimi-K2-Thinking.jinja:28 {%- set tool_call_counter = namespace(value=0) -%}
-	w.At(28, 1, runtime.StmtSet)
+	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
 	toolCallCounterValue := runtime.Int(0)
-	// Kimi-K2-Thinking.jinja:30 {%- macro render_toolcalls(message) -%}
+	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
-		// Kimi-K2-Thinking.jinja:32 {%- for tool_call in message['tool_calls'] -%}
-		w.At(32, 3, runtime.StmtFor)
+		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 			var formattedId runtime.Value
-			// Kimi-K2-Thinking.jinja:33 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			w.At(33, 5, runtime.StmtSet)
+			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			toolCallFunction := toolCall.ItemStr("function")
 			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
-			// Kimi-K2-Thinking.jinja:34 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			w.At(34, 5, runtime.StmtSet)
+			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
-			// Kimi-K2-Thinking.jinja:35 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			w.At(35, 5, runtime.StmtSet)
+			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 			_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
-			// Kimi-K2-Thinking.jinja:36 {{ formatted_id }}
-			w.At(36, 24, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
 			w.Write(formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
-			// Kimi-K2-Thinking.jinja:36 {% if tool_call['function']['arguments'] is string %}
-			w.At(36, 70, runtime.StmtIf)
+			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
 			if runtime.IsString(toolCallFunctionArguments, nil, nil) {
-				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] }}
-				w.At(36, 123, runtime.StmtPrint)
+				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
 				w.Write(toolCallFunctionArguments)
 			} else {
-				// Kimi-K2-Thinking.jinja:36 {% else %}
-				// Kimi-K2-Thinking.jinja:36 {{ tool_call['function']['arguments'] | tojson }}
-				w.At(36, 173, runtime.StmtPrint)
+				// Kimi-K2-Thinking.jinja:36:166 {% else %}
+				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
 				w.WriteJSON(toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
 		w.WriteString("<|tool_calls_section_end|>")
 	}
-	// Kimi-K2-Thinking.jinja:43 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	w.At(43, 1, runtime.StmtSet)
+	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
-	// Kimi-K2-Thinking.jinja:44 {%- for idx in range(messages|length-1, -1, -1) -%}
-	w.At(44, 1, runtime.StmtFor)
+	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
-		// Kimi-K2-Thinking.jinja:45 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		w.At(45, 5, runtime.StmtIf)
+		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-			// Kimi-K2-Thinking.jinja:46 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
-			w.At(46, 9, runtime.StmtSet)
+			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
 	}
-	// Kimi-K2-Thinking.jinja:51 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	w.At(51, 1, runtime.StmtSet)
+	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
 	histMsgs = messages.Slice(runtime.None(), runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
-	// Kimi-K2-Thinking.jinja:52 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	w.At(52, 1, runtime.StmtSet)
+	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
 	suffixMsgs = messages.Slice(runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
-	// Kimi-K2-Thinking.jinja:54 {%- if tools -%}
-	w.At(54, 1, runtime.StmtIf)
+	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
-		// Kimi-K2-Thinking.jinja:55 {{ tools | tojson }}
-		w.At(55, 41, runtime.StmtPrint)
+		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
-	// Kimi-K2-Thinking.jinja:58 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	w.At(58, 1, runtime.StmtIf)
+	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
-	// Kimi-K2-Thinking.jinja:62 {%- for message in hist_msgs -%}
-	w.At(62, 1, runtime.StmtFor)
+	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
 		var toolCallId runtime.Value
-		// Kimi-K2-Thinking.jinja:63 {{set_roles(message)}}
-		w.At(63, 3, runtime.StmtPrint)
+		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
 		setRoles(message3)
-		// Kimi-K2-Thinking.jinja:64 {%- if message['role'] == 'assistant' -%}
-		w.At(64, 3, runtime.StmtIf)
+		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "assistant") {
 			w.WriteString("<think></think>")
-			// Kimi-K2-Thinking.jinja:65 {{render_content(message)}}
-			w.At(65, 20, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
 			renderContent(message3)
-			// Kimi-K2-Thinking.jinja:66 {%- if message.get('tool_calls') -%}
-			w.At(66, 5, runtime.StmtIf)
+			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// Kimi-K2-Thinking.jinja:67 {{render_toolcalls(message)}}
-				w.At(67, 7, runtime.StmtPrint)
+				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				renderToolcalls(message3)
 			}
-		} else if w.At(69, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
-			// Kimi-K2-Thinking.jinja:69 {%- elif message['role'] == 'tool' -%}
-			// Kimi-K2-Thinking.jinja:70 {%- if tool_response_queue.ids -%}
-			w.At(70, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "tool") {
+			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
+			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
-				// Kimi-K2-Thinking.jinja:71 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(71, 7, runtime.StmtSet)
+				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
-				// Kimi-K2-Thinking.jinja:72 {%- else -%}
-				// Kimi-K2-Thinking.jinja:73 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(73, 7, runtime.StmtSet)
+				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
+				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
-			// Kimi-K2-Thinking.jinja:75 {{ tool_call_id }}
-			w.At(75, 18, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
 			w.Write(toolCallId)
 			w.WriteString("\n")
-			// Kimi-K2-Thinking.jinja:76 {{render_content(message)}}
-			w.At(76, 1, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderContent(message3)
-		} else if w.At(77, 7, runtime.StmtIf); !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
-			// Kimi-K2-Thinking.jinja:77 {%- elif message['content'] is not none -%}
-			// Kimi-K2-Thinking.jinja:78 {{render_content(message)}}
-			w.At(78, 5, runtime.StmtPrint)
+		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
+			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
+			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
 			renderContent(message3)
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// Kimi-K2-Thinking.jinja:83 {%- for message in suffix_msgs -%}
-	w.At(83, 1, runtime.StmtFor)
+	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
 		var rc runtime.Value
 		var toolCallId2 runtime.Value
-		// Kimi-K2-Thinking.jinja:84 {{set_roles(message)}}
-		w.At(84, 3, runtime.StmtPrint)
+		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		setRoles(message4)
-		// Kimi-K2-Thinking.jinja:85 {%- if message['role'] == 'assistant' -%}
-		w.At(85, 3, runtime.StmtIf)
+		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
-			// Kimi-K2-Thinking.jinja:86 {%- set rc = message.get('reasoning_content', '') -%}
-			w.At(86, 5, runtime.StmtSet)
+			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
-			// Kimi-K2-Thinking.jinja:87 {{rc}}
-			w.At(87, 12, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			w.Write(rc)
 			w.WriteString("</think>")
-			// Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
-			w.At(87, 26, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderContent(message4)
-			// Kimi-K2-Thinking.jinja:88 {%- if message.get('tool_calls') -%}
-			w.At(88, 5, runtime.StmtIf)
+			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// Kimi-K2-Thinking.jinja:89 {{render_toolcalls(message)}}
-				w.At(89, 6, runtime.StmtPrint)
+				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				renderToolcalls(message4)
 			}
-		} else if w.At(91, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
-			// Kimi-K2-Thinking.jinja:91 {%- elif message['role'] == 'tool' -%}
-			// Kimi-K2-Thinking.jinja:92 {%- if tool_response_queue.ids -%}
-			w.At(92, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message4Role, "tool") {
+			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
+			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
-				// Kimi-K2-Thinking.jinja:93 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				w.At(93, 7, runtime.StmtSet)
+				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				toolCallId2 = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
-				// Kimi-K2-Thinking.jinja:94 {%- else -%}
-				// Kimi-K2-Thinking.jinja:95 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				w.At(95, 7, runtime.StmtSet)
+				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
+				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
-			// Kimi-K2-Thinking.jinja:97 {{ tool_call_id }}
-			w.At(97, 18, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
 			w.Write(toolCallId2)
 			w.WriteString("\n")
-			// Kimi-K2-Thinking.jinja:98 {{render_content(message)}}
-			w.At(98, 1, runtime.StmtPrint)
+			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderContent(message4)
-		} else if w.At(99, 7, runtime.StmtIf); !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
-			// Kimi-K2-Thinking.jinja:99 {%- elif message['content'] is not none -%}
-			// Kimi-K2-Thinking.jinja:100 {{render_content(message)}}
-			w.At(100, 5, runtime.StmtPrint)
+		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
+			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
+			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
 			renderContent(message4)
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// Kimi-K2-Thinking.jinja:106 {%- if add_generation_prompt -%}
-	w.At(106, 1, runtime.StmtIf)
+	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
+}
+
+// spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansKimiK2Thinking = []runtime.Span{
+	{From: 52, To: 75, Line: 1, Col: 1, Construct: "macro"},
+	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
+	{From: 58, To: 74, Line: 3, Col: 5, Construct: "if"},
+	{From: 60, To: 60, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 61, To: 74, Line: 5, Col: 9, Construct: "if"},
+	{From: 64, To: 73, Line: 6, Col: 7, Construct: "for"},
+	{From: 66, To: 72, Line: 7, Col: 9, Construct: "if"},
+	{From: 71, To: 71, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 77, To: 104, Line: 16, Col: 1, Construct: "macro"},
+	{From: 81, To: 83, Line: 17, Col: 3, Construct: "set"},
+	{From: 85, To: 103, Line: 18, Col: 3, Construct: "if"},
+	{From: 89, To: 90, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 91, To: 103, Line: 20, Col: 7, Construct: "if"},
+	{From: 95, To: 96, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 101, To: 102, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 106, To: 106, Line: 27, Col: 1, Construct: "set"},
+	{From: 108, To: 108, Line: 28, Col: 1, Construct: "set"},
+	{From: 110, To: 140, Line: 30, Col: 1, Construct: "macro"},
+	{From: 114, To: 139, Line: 32, Col: 3, Construct: "for"},
+	{From: 117, To: 118, Line: 33, Col: 5, Construct: "set"},
+	{From: 120, To: 120, Line: 34, Col: 5, Construct: "set"},
+	{From: 122, To: 123, Line: 35, Col: 5, Construct: "set"},
+	{From: 125, To: 126, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 128, To: 137, Line: 36, Col: 70, Construct: "if"},
+	{From: 131, To: 131, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 43, Col: 1, Construct: "set"},
+	{From: 144, To: 150, Line: 44, Col: 1, Construct: "for"},
+	{From: 146, To: 149, Line: 45, Col: 5, Construct: "if"},
+	{From: 148, To: 148, Line: 46, Col: 9, Construct: "set"},
+	{From: 152, To: 152, Line: 51, Col: 1, Construct: "set"},
+	{From: 154, To: 154, Line: 52, Col: 1, Construct: "set"},
+	{From: 156, To: 161, Line: 54, Col: 1, Construct: "if"},
+	{From: 159, To: 160, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 163, To: 165, Line: 58, Col: 1, Construct: "if"},
+	{From: 167, To: 205, Line: 62, Col: 1, Construct: "for"},
+	{From: 170, To: 170, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 172, To: 204, Line: 64, Col: 3, Construct: "if"},
+	{From: 176, To: 176, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 178, To: 181, Line: 66, Col: 5, Construct: "if"},
+	{From: 180, To: 180, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 182, To: 203, Line: 69, Col: 7, Construct: "if"},
+	{From: 185, To: 193, Line: 70, Col: 5, Construct: "if"},
+	{From: 187, To: 187, Line: 71, Col: 7, Construct: "set"},
+	{From: 191, To: 191, Line: 73, Col: 7, Construct: "set"},
+	{From: 195, To: 196, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 198, To: 198, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 199, To: 203, Line: 77, Col: 7, Construct: "if"},
+	{From: 202, To: 202, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 207, To: 251, Line: 83, Col: 1, Construct: "for"},
+	{From: 211, To: 211, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 213, To: 250, Line: 85, Col: 3, Construct: "if"},
+	{From: 216, To: 217, Line: 86, Col: 5, Construct: "set"},
+	{From: 219, To: 220, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 222, To: 222, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 224, To: 227, Line: 88, Col: 5, Construct: "if"},
+	{From: 226, To: 226, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 228, To: 249, Line: 91, Col: 7, Construct: "if"},
+	{From: 231, To: 239, Line: 92, Col: 5, Construct: "if"},
+	{From: 233, To: 233, Line: 93, Col: 7, Construct: "set"},
+	{From: 237, To: 237, Line: 95, Col: 7, Construct: "set"},
+	{From: 241, To: 242, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 244, To: 244, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 245, To: 249, Line: 99, Col: 7, Construct: "if"},
+	{From: 248, To: 248, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 253, To: 255, Line: 106, Col: 1, Construct: "if"},
 }

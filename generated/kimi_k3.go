@@ -32,6 +32,7 @@ var KimiK3 = &runtime.Template{
 	Name:   "Kimi-K3",
 	Origin: "llama.cpp/Kimi-K3.jinja",
 	SHA256: "4578103bf225f58d5b7ceb613ccc2ac8fe82b6707b7289211b3d4825e87806b3",
+	Spans:  spansKimiK3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -54,203 +55,166 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	var responseFormatType runtime.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	imagePrompts := in.Lookup("image_prompts")
-	// Kimi-K3.jinja:1 {%- macro escape_attr(value) -%}
+	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
 	escapeAttr := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
-		// Kimi-K3.jinja:2 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		w.At(2, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
 		w.Write(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value, nil, nil), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
 	}
-	// Kimi-K3.jinja:5 {%- macro open_tag(tag, attrs=[]) -%}
+	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs runtime.Value) {
 		tag = runtime.Param(tag, "tag")
 		if attrs.IsMissing() {
 			attrs = runtime.NewList()
 		}
-		// Kimi-K3.jinja:6 {{- '<|open|>' + tag -}}
-		w.At(6, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
 		w.WriteString("<|open|>")
 		w.WriteStr(tag)
-		// Kimi-K3.jinja:7 {%- for attr in attrs -%}
-		w.At(7, 1, runtime.StmtFor)
+		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
 		for _, attr := range runtime.Iterate(w, attrs) {
-			// Kimi-K3.jinja:8 {{- ' ' + attr[0] + '="' -}}
-			w.At(8, 1, runtime.StmtPrint)
+			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
 			w.WriteString(" ")
 			w.WriteStr(attr.ItemInt(0))
 			w.WriteString("=\"")
-			// Kimi-K3.jinja:8 {{- escape_attr(attr[1]) -}}
-			w.At(8, 29, runtime.StmtPrint)
+			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
 			escapeAttr(attr.ItemInt(1))
 			w.WriteString("\"")
 		}
 		w.WriteString("<|sep|>")
 	}
-	// Kimi-K3.jinja:13 {%- macro close_tag(tag) -%}
+	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
 	closeTag := func(tag2 runtime.Value) {
 		tag2 = runtime.Param(tag2, "tag")
-		// Kimi-K3.jinja:14 {{- '<|close|>' + tag + '<|sep|>' -}}
-		w.At(14, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.WriteString("<|close|>")
 		w.WriteStr(tag2)
 		w.WriteString("<|sep|>")
 	}
-	// Kimi-K3.jinja:17 {%- macro next_image(state) -%}
+	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
 	nextImage := func(state2 runtime.Value) {
 		state2 = runtime.Param(state2, "state")
-		// Kimi-K3.jinja:18 {%- if image_prompts is defined and image_prompts is not none -%}
-		w.At(18, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil) {
-			// Kimi-K3.jinja:19 {%- if state.image_index >= image_prompts|length -%}
-			w.At(19, 5, runtime.StmtIf)
+			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if runtime.Ge(state2.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
-				// Kimi-K3.jinja:20 {{- raise_exception('More image placeholders than image prompts.') -}}
-				w.At(20, 9, runtime.StmtPrint)
+				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				w.Write(runtime.RaiseException(runtime.Str("More image placeholders than image prompts.")))
 			}
-			// Kimi-K3.jinja:22 {{- image_prompts[state.image_index] -}}
-			w.At(22, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			w.Write(imagePrompts.Item(state2.Attr("image_index")))
-			// Kimi-K3.jinja:23 {%- set state.image_index = state.image_index + 1 -%}
-			w.At(23, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
 			runtime.SetAttr(state2, "image_index", runtime.Add(state2.Attr("image_index"), runtime.Int(1)))
 		} else {
-			// Kimi-K3.jinja:24 {%- else -%}
+			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
 		}
 	}
-	// Kimi-K3.jinja:29 {%- macro render_text(text, state) -%}
+	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
 	renderText := func(text, state3 runtime.Value) {
 		text = runtime.Param(text, "text")
 		state3 = runtime.Param(state3, "state")
 		var parts runtime.Value
-		// Kimi-K3.jinja:30 {%- set text = text|string -%}
-		w.At(30, 1, runtime.StmtSet)
+		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 		text = runtime.FilterString(text, nil, nil)
-		// Kimi-K3.jinja:31 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		w.At(31, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
 		if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
-			// Kimi-K3.jinja:32 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			w.At(32, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
 			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
-			// Kimi-K3.jinja:33 {%- for part in parts -%}
-			w.At(33, 5, runtime.StmtFor)
+			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
 			items := runtime.Iterate(w, parts)
 			for i := range items {
 				part := items[i]
-				// Kimi-K3.jinja:34 {{- part -}}
-				w.At(34, 9, runtime.StmtPrint)
+				// Kimi-K3.jinja:34:9 {{- part -}}
 				w.Write(part)
-				// Kimi-K3.jinja:35 {%- if not loop.last -%}
-				w.At(35, 9, runtime.StmtIf)
+				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
-					// Kimi-K3.jinja:35 {{- next_image(state) -}}
-					w.At(35, 33, runtime.StmtPrint)
+					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
 					nextImage(state3)
 				}
 			}
 		} else {
-			// Kimi-K3.jinja:37 {%- else -%}
-			// Kimi-K3.jinja:38 {{- text -}}
-			w.At(38, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:37:5 {%- else -%}
+			// Kimi-K3.jinja:38:5 {{- text -}}
 			w.Write(text)
 		}
 	}
-	// Kimi-K3.jinja:42 {%- macro render_content(content, state) -%}
+	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
 	renderContent := func(content, state4 runtime.Value) {
 		content = runtime.Param(content, "content")
 		state4 = runtime.Param(state4, "state")
-		// Kimi-K3.jinja:43 {%- if content is string -%}
-		w.At(43, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:43:1 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// Kimi-K3.jinja:44 {{- render_text(content, state) -}}
-			w.At(44, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
 			renderText(content, state4)
-		} else if w.At(45, 5, runtime.StmtIf); !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
-			// Kimi-K3.jinja:45 {%- elif content is not none and content is defined -%}
-			// Kimi-K3.jinja:46 {%- for part in content -%}
-			w.At(46, 5, runtime.StmtFor)
+		} else if !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
+			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
+			// Kimi-K3.jinja:46:5 {%- for part in content -%}
 			for _, part2 := range runtime.Iterate(w, content) {
-				// Kimi-K3.jinja:47 {%- if part.type in ['image', 'image_url'] -%}
-				w.At(47, 9, runtime.StmtIf)
+				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
 				if runtime.InStrs(part2.Attr("type"), "image", "image_url") {
-					// Kimi-K3.jinja:48 {{- next_image(state) -}}
-					w.At(48, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 					nextImage(state4)
 				} else {
-					// Kimi-K3.jinja:49 {%- else -%}
-					// Kimi-K3.jinja:50 {{- render_text(part.text, state) -}}
-					w.At(50, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:49:13 {%- else -%}
+					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
 					renderText(part2.Attr("text"), state4)
 				}
 			}
 		}
 	}
-	// Kimi-K3.jinja:56 {%- macro internal_system_message(message_type, body) -%}
+	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
 	internalSystemMessage := func(messageType, body runtime.Value) {
 		messageType = runtime.Param(messageType, "message_type")
 		body = runtime.Param(body, "body")
-		// Kimi-K3.jinja:57 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		w.At(57, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
-		// Kimi-K3.jinja:58 {{- body|trim -}}
-		w.At(58, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:58:1 {{- body|trim -}}
 		w.Write(runtime.FilterTrim(body, nil, nil))
-		// Kimi-K3.jinja:59 {{- close_tag('message') -}}
-		w.At(59, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
-	// Kimi-K3.jinja:63 {%- macro json_sorted(value) -%}
+	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
 	var jsonSorted func(runtime.Value)
 	jsonSorted = func(value2 runtime.Value) {
 		value2 = runtime.Param(value2, "value")
-		// Kimi-K3.jinja:66 {%- if value is mapping -%}
-		w.At(66, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
 		if runtime.IsMapping(value2, nil, nil) {
 			w.WriteString("{")
-			// Kimi-K3.jinja:68 {%- for key, item in value|dictsort -%}
-			w.At(68, 1, runtime.StmtFor)
+			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
 			keys, values := runtime.DictsortPairs(value2, nil, nil)
 			for i2 := range w.Count(len(keys)) {
 				key := keys[i2]
 				item2 := values[i2]
-				// Kimi-K3.jinja:69 {%- if not loop.first -%}
-				w.At(69, 1, runtime.StmtIf)
+				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
 				if !(i2 == 0) {
 					w.WriteString(",")
 				}
-				// Kimi-K3.jinja:70 {{- key|tojson(ensure_ascii=false) -}}
-				w.At(70, 1, runtime.StmtPrint)
+				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
 				w.WriteJSON(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				w.WriteString(":")
-				// Kimi-K3.jinja:70 {{- json_sorted(item) -}}
-				w.At(70, 50, runtime.StmtPrint)
+				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
 				w.Write(w.Capture(func() {
 					jsonSorted(item2)
 				}))
 			}
 			w.WriteString("}")
-		} else if w.At(73, 5, runtime.StmtIf); ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
-			// Kimi-K3.jinja:73 {%- elif value is string or value is number or value is boolean or value is none -%}
-			// Kimi-K3.jinja:74 {{- value|tojson(ensure_ascii=false) -}}
-			w.At(74, 1, runtime.StmtPrint)
+		} else if ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
+			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
+			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
 			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
-			// Kimi-K3.jinja:75 {%- else -%}
+			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
-			// Kimi-K3.jinja:77 {%- for item in value -%}
-			w.At(77, 1, runtime.StmtFor)
+			// Kimi-K3.jinja:77:1 {%- for item in value -%}
 			items2 := runtime.Iterate(w, value2)
 			for i3 := range items2 {
 				item3 := items2[i3]
-				// Kimi-K3.jinja:78 {%- if not loop.first -%}
-				w.At(78, 1, runtime.StmtIf)
+				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
 				if !(i3 == 0) {
 					w.WriteString(",")
 				}
-				// Kimi-K3.jinja:79 {{- json_sorted(item) -}}
-				w.At(79, 1, runtime.StmtPrint)
+				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
 				w.Write(w.Capture(func() {
 					jsonSorted(item3)
 				}))
@@ -258,220 +222,177 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]")
 		}
 	}
-	// Kimi-K3.jinja:85 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
+	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
 	renderToolDeclare := func(toolList, dynamic runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
 		if dynamic.IsMissing() {
 			dynamic = runtime.Bool(false)
 		}
-		// Kimi-K3.jinja:86 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		w.At(86, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare"))))
-		// Kimi-K3.jinja:87 {%- if dynamic -%}
-		w.At(87, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
 		} else {
-			// Kimi-K3.jinja:89 {%- else -%}
+			// Kimi-K3.jinja:89:5 {%- else -%}
 			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 		}
-		// Kimi-K3.jinja:92 {{- json_sorted(tool_list) -}}
-		w.At(92, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
 		w.Write(w.Capture(func() {
 			jsonSorted(toolList)
 		}))
 		w.WriteString("\n```")
-		// Kimi-K3.jinja:94 {{- close_tag('message') -}}
-		w.At(94, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
-	// Kimi-K3.jinja:98 {%- macro xtml_type(value) -%}
+	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
 	xtmlType := func(value3 runtime.Value) {
 		value3 = runtime.Param(value3, "value")
-		// Kimi-K3.jinja:99 {%- if value is boolean -%}
-		w.At(99, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
 		if runtime.IsBoolean(value3, nil, nil) {
 			w.WriteString("boolean")
-		} else if w.At(100, 5, runtime.StmtIf); runtime.IsNone(value3, nil, nil) {
-			// Kimi-K3.jinja:100 {%- elif value is none -%}
+		} else if runtime.IsNone(value3, nil, nil) {
+			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if w.At(101, 5, runtime.StmtIf); runtime.IsNumber(value3, nil, nil) {
-			// Kimi-K3.jinja:101 {%- elif value is number -%}
+		} else if runtime.IsNumber(value3, nil, nil) {
+			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if w.At(102, 5, runtime.StmtIf); runtime.IsString(value3, nil, nil) {
-			// Kimi-K3.jinja:102 {%- elif value is string -%}
+		} else if runtime.IsString(value3, nil, nil) {
+			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if w.At(103, 5, runtime.StmtIf); runtime.IsMapping(value3, nil, nil) {
-			// Kimi-K3.jinja:103 {%- elif value is mapping -%}
+		} else if runtime.IsMapping(value3, nil, nil) {
+			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
-			// Kimi-K3.jinja:104 {%- else -%}
+			// Kimi-K3.jinja:104:5 {%- else -%}
 			w.WriteString("array")
 		}
 	}
-	// Kimi-K3.jinja:108 {%- macro xtml_value(value) -%}
+	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
 	xtmlValue := func(value4 runtime.Value) {
 		value4 = runtime.Param(value4, "value")
-		// Kimi-K3.jinja:109 {%- if value is string -%}
-		w.At(109, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:109:1 {%- if value is string -%}
 		if runtime.IsString(value4, nil, nil) {
-			// Kimi-K3.jinja:110 {{- value -}}
-			w.At(110, 1, runtime.StmtPrint)
+			// Kimi-K3.jinja:110:1 {{- value -}}
 			w.Write(value4)
 		} else {
-			// Kimi-K3.jinja:111 {%- else -%}
-			// Kimi-K3.jinja:112 {{- value|tojson(ensure_ascii=false) -}}
-			w.At(112, 1, runtime.StmtPrint)
+			// Kimi-K3.jinja:111:5 {%- else -%}
+			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
 			w.WriteJSON(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 	}
-	// Kimi-K3.jinja:116 {%- macro render_assistant(message, state) -%}
+	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
 	renderAssistant := func(message, state5 runtime.Value) {
 		message = runtime.Param(message, "message")
 		state5 = runtime.Param(state5, "state")
 		var reasoningContent runtime.Value
 		var toolCalls runtime.Value
-		// Kimi-K3.jinja:117 {%- if thinking -%}
-		w.At(117, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
-			// Kimi-K3.jinja:118 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			w.At(118, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
 			reasoningContent = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), func() runtime.Value {
 				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil)
 			})
-			// Kimi-K3.jinja:119 {{- open_tag('think') -}}
-			w.At(119, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
 			openTag(runtime.Str("think"), runtime.Missing())
-			// Kimi-K3.jinja:120 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			w.At(120, 5, runtime.StmtIf)
+			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
 			if !runtime.IsNone(reasoningContent, nil, nil) && runtime.FilterTrim(runtime.FilterString(reasoningContent, nil, nil), nil, nil).Truthy() {
-				// Kimi-K3.jinja:121 {{- render_text(reasoning_content, state) -}}
-				w.At(121, 9, runtime.StmtPrint)
+				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				renderText(reasoningContent, state5)
 			}
-			// Kimi-K3.jinja:123 {{- close_tag('think') -}}
-			w.At(123, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
 			closeTag(runtime.Str("think"))
 		}
-		// Kimi-K3.jinja:125 {{- open_tag('response') -}}
-		w.At(125, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
 		openTag(runtime.Str("response"), runtime.Missing())
-		// Kimi-K3.jinja:126 {{- render_content(message.get('content'), state) -}}
-		w.At(126, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
 		renderContent(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state5)
-		// Kimi-K3.jinja:127 {{- close_tag('response') -}}
-		w.At(127, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
 		closeTag(runtime.Str("response"))
-		// Kimi-K3.jinja:128 {%- set tool_calls = message.get('tool_calls') -%}
-		w.At(128, 1, runtime.StmtSet)
+		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
 		toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
-		// Kimi-K3.jinja:129 {%- if tool_calls -%}
-		w.At(129, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
-			// Kimi-K3.jinja:130 {{- open_tag('tools') -}}
-			w.At(130, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
 			openTag(runtime.Str("tools"), runtime.Missing())
-			// Kimi-K3.jinja:131 {%- for tool_call in tool_calls -%}
-			w.At(131, 5, runtime.StmtFor)
+			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
 			items3 := runtime.Iterate(w, toolCalls)
 			for i4 := range items3 {
 				toolCall := items3[i4]
 				var fn runtime.Value
 				var arguments runtime.Value
 				var jsonBlock runtime.Value
-				// Kimi-K3.jinja:132 {%- if tool_call is not mapping -%}
-				w.At(132, 9, runtime.StmtIf)
+				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !runtime.IsMapping(toolCall, nil, nil) {
-					// Kimi-K3.jinja:133 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					w.At(133, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls must be mappings.")))
 				}
-				// Kimi-K3.jinja:135 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				w.At(135, 9, runtime.StmtSet)
+				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) && runtime.IsMapping(toolCallFunction, nil, nil) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
-				// Kimi-K3.jinja:136 {%- if fn.get('name') is none -%}
-				w.At(136, 9, runtime.StmtIf)
+				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
 				if runtime.IsNone(runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil), nil, nil) {
-					// Kimi-K3.jinja:137 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					w.At(137, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
-				// Kimi-K3.jinja:139 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				w.At(139, 9, runtime.StmtPrint)
+				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1)))))
-				// Kimi-K3.jinja:140 {%- set arguments = fn.get('arguments', {}) -%}
-				w.At(140, 9, runtime.StmtSet)
+				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
-				// Kimi-K3.jinja:141 {%- set json_block = fn.get('_xtml_json_block') -%}
-				w.At(141, 9, runtime.StmtSet)
+				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
 				jsonBlock = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
-				// Kimi-K3.jinja:142 {%- if json_block is not none -%}
-				w.At(142, 9, runtime.StmtIf)
+				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
 				if !runtime.IsNone(jsonBlock, nil, nil) {
-					// Kimi-K3.jinja:143 {{- open_tag('json', [('type', 'object')]) -}}
-					w.At(143, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
-					// Kimi-K3.jinja:144 {{- render_text(json_block, state) -}}
-					w.At(144, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
 					renderText(jsonBlock, state5)
-					// Kimi-K3.jinja:145 {{- close_tag('json') -}}
-					w.At(145, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
 					closeTag(runtime.Str("json"))
-				} else if w.At(146, 13, runtime.StmtIf); runtime.IsMapping(arguments, nil, nil) {
-					// Kimi-K3.jinja:146 {%- elif arguments is mapping -%}
-					// Kimi-K3.jinja:147 {%- for key, value in arguments.items() -%}
-					w.At(147, 13, runtime.StmtFor)
+				} else if runtime.IsMapping(arguments, nil, nil) {
+					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
+					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
 					keys2, values2 := runtime.DictItems(arguments)
 					for i5 := range w.Count(len(keys2)) {
 						key2 := keys2[i5]
 						value5 := values2[i5]
-						// Kimi-K3.jinja:148 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						w.At(148, 17, runtime.StmtPrint)
+						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
 						openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
 							xtmlType(value5)
 						}))))
-						// Kimi-K3.jinja:149 {{- render_text(xtml_value(value), state) -}}
-						w.At(149, 17, runtime.StmtPrint)
+						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
 						renderText(w.Capture(func() {
 							xtmlValue(value5)
 						}), state5)
-						// Kimi-K3.jinja:150 {{- close_tag('argument') -}}
-						w.At(150, 17, runtime.StmtPrint)
+						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
 						closeTag(runtime.Str("argument"))
 					}
-				} else if w.At(152, 13, runtime.StmtIf); runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
-					// Kimi-K3.jinja:152 {%- elif arguments is string and arguments|trim -%}
-					// Kimi-K3.jinja:153 {{- open_tag('json', [('type', 'object')]) -}}
-					w.At(153, 13, runtime.StmtPrint)
+				} else if runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
+					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
-					// Kimi-K3.jinja:154 {{- render_text(arguments, state) -}}
-					w.At(154, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
 					renderText(arguments, state5)
-					// Kimi-K3.jinja:155 {{- close_tag('json') -}}
-					w.At(155, 13, runtime.StmtPrint)
+					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
 					closeTag(runtime.Str("json"))
-				} else if w.At(156, 13, runtime.StmtIf); !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
-					// Kimi-K3.jinja:156 {%- elif arguments is not none and arguments is not string -%}
-					// Kimi-K3.jinja:157 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					w.At(157, 13, runtime.StmtPrint)
+				} else if !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
+					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
+					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
-				// Kimi-K3.jinja:159 {{- close_tag('call') -}}
-				w.At(159, 9, runtime.StmtPrint)
+				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
 				closeTag(runtime.Str("call"))
 			}
-			// Kimi-K3.jinja:161 {{- close_tag('tools') -}}
-			w.At(161, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
 			closeTag(runtime.Str("tools"))
 		}
 	}
-	// Kimi-K3.jinja:165 {%- macro render_tool_message(message, state, resolved_name=none) -%}
+	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
 	renderToolMessage := func(message2, state6, resolvedName runtime.Value) {
 		message2 = runtime.Param(message2, "message")
 		state6 = runtime.Param(state6, "state")
@@ -481,382 +402,500 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		var toolName runtime.Value
 		var fallbackCall runtime.Value
 		var fallbackFn runtime.Value
-		// Kimi-K3.jinja:166 {%- set state.tool_index = state.tool_index + 1 -%}
-		w.At(166, 1, runtime.StmtSet)
+		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
 		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
-		// Kimi-K3.jinja:167 {%- if resolved_name is not none -%}
-		w.At(167, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !runtime.IsNone(resolvedName, nil, nil) {
-			// Kimi-K3.jinja:168 {%- set tool_name = resolved_name -%}
-			w.At(168, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if w.At(169, 5, runtime.StmtIf); runtime.In(runtime.Str("tool"), message2) {
-			// Kimi-K3.jinja:169 {%- elif 'tool' in message -%}
-			// Kimi-K3.jinja:170 {%- set tool_name = message.get('tool') -%}
-			w.At(170, 5, runtime.StmtSet)
+		} else if runtime.In(runtime.Str("tool"), message2) {
+			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
+			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool")}, nil)
 		} else {
-			// Kimi-K3.jinja:171 {%- else -%}
-			// Kimi-K3.jinja:172 {%- set tool_name = message.get('name') -%}
-			w.At(172, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:171:5 {%- else -%}
+			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("name")}, nil)
 		}
-		// Kimi-K3.jinja:174 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		w.At(174, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		if (runtime.IsNone(toolName, nil, nil) && !runtime.IsNone(state6.Attr("tool_calls"), nil, nil)) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"), nil, nil)) {
-			// Kimi-K3.jinja:175 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			w.At(175, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
 			fallbackCall = state6.Attr("tool_calls").Item(runtime.Sub(state6.Attr("tool_index"), runtime.Int(1)))
-			// Kimi-K3.jinja:176 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			w.At(176, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := fallbackCall.Attr("function")
 			if runtime.IsDefined(fallbackCallFunction, nil, nil) && runtime.IsMapping(fallbackCallFunction, nil, nil) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
-			// Kimi-K3.jinja:177 {%- set tool_name = fallback_fn.name -%}
-			w.At(177, 5, runtime.StmtSet)
+			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
 			toolName = fallbackFn.Attr("name")
 		}
-		// Kimi-K3.jinja:179 {%- if tool_name is none -%}
-		w.At(179, 1, runtime.StmtIf)
+		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if runtime.IsNone(toolName, nil, nil) {
-			// Kimi-K3.jinja:180 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			w.At(180, 5, runtime.StmtPrint)
+			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
 			w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
-		// Kimi-K3.jinja:182 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		w.At(182, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state6.Attr("tool_index"))))
-		// Kimi-K3.jinja:183 {{- render_content(message.get('content'), state) -}}
-		w.At(183, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
 		renderContent(runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil), state6)
-		// Kimi-K3.jinja:184 {{- close_tag('message') -}}
-		w.At(184, 1, runtime.StmtPrint)
+		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
-	// Kimi-K3.jinja:188 {%- if thinking is undefined -%}
-	w.At(188, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
 	if runtime.IsUndefined(thinking, nil, nil) {
-		// Kimi-K3.jinja:189 {%- set thinking = true -%}
-		w.At(189, 5, runtime.StmtSet)
+		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
 		thinking = runtime.Bool(true)
 	}
-	// Kimi-K3.jinja:191 {%- if thinking_effort is undefined -%}
-	w.At(191, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
 	if runtime.IsUndefined(thinkingEffort, nil, nil) {
-		// Kimi-K3.jinja:192 {%- set thinking_effort = 'max' -%}
-		w.At(192, 5, runtime.StmtSet)
+		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
 		thinkingEffort = runtime.Str("max")
 	}
-	// Kimi-K3.jinja:194 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	w.At(194, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort, nil, nil)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
-		// Kimi-K3.jinja:195 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		w.At(195, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
 	}
-	// Kimi-K3.jinja:198 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	w.At(198, 1, runtime.StmtSet)
+	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
-	// Kimi-K3.jinja:200 {%- if tools is defined and tools -%}
-	w.At(200, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
-		// Kimi-K3.jinja:201 {{- render_tool_declare(tools) -}}
-		w.At(201, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
 		renderToolDeclare(tools, runtime.Missing())
 	}
-	// Kimi-K3.jinja:204 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
-	w.At(204, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && runtime.InStrs(thinkingEffort, "low", "high", "max") {
-		// Kimi-K3.jinja:205 {{- internal_system_message(
-		w.At(205, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:205:5 {{- internal_system_message(
 		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("`.")))
 	}
-	// Kimi-K3.jinja:211 {%- for message in messages -%}
-	w.At(211, 1, runtime.StmtFor)
+	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	items4 := runtime.Iterate(w, messages)
 	for i6 := range items4 {
 		message3 := items4[i6]
 		var attrs2 runtime.Value
-		// Kimi-K3.jinja:212 {%- if message is mapping -%}
-		w.At(212, 5, runtime.StmtIf)
+		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
 		if runtime.IsMapping(message3, nil, nil) {
-			// Kimi-K3.jinja:213 {%- if 'role' not in message -%}
-			w.At(213, 9, runtime.StmtIf)
+			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if runtime.NotIn(runtime.Str("role"), message3) {
-				// Kimi-K3.jinja:214 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				w.At(214, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				w.Write(runtime.RaiseException(runtime.Str("Kimi K3 messages require a role.")))
-			} else if w.At(215, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "user") {
-				// Kimi-K3.jinja:215 {%- elif message.role == 'user' -%}
-				// Kimi-K3.jinja:216 {%- set attrs = [('role', 'user')] -%}
-				w.At(216, 13, runtime.StmtSet)
+			} else if runtime.EqStr(message3.Attr("role"), "user") {
+				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
+				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
-				// Kimi-K3.jinja:217 {%- if message.get('name') -%}
-				w.At(217, 13, runtime.StmtIf)
+				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
 				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
-					// Kimi-K3.jinja:217 {%- set attrs = attrs + [('name', message.name)] -%}
-					w.At(217, 43, runtime.StmtSet)
+					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
-				// Kimi-K3.jinja:218 {{- open_tag('message', attrs) -}}
-				w.At(218, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				openTag(runtime.Str("message"), attrs2)
-				// Kimi-K3.jinja:219 {{- render_content(message.get('content'), state) -}}
-				w.At(219, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
 				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
-				// Kimi-K3.jinja:220 {{- close_tag('message') -}}
-				w.At(220, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if w.At(222, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
-				// Kimi-K3.jinja:222 {%- elif message.role == 'system' and message.get('tools') -%}
-				// Kimi-K3.jinja:223 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				w.At(223, 13, runtime.StmtPrint)
+			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
+				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderToolDeclare(message3.Attr("tools"), runtime.Bool(true))
-			} else if w.At(224, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "system") {
-				// Kimi-K3.jinja:224 {%- elif message.role == 'system' -%}
-				// Kimi-K3.jinja:225 {%- set attrs = [('role', 'system')] -%}
-				w.At(225, 13, runtime.StmtSet)
+			} else if runtime.EqStr(message3.Attr("role"), "system") {
+				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
+				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
-				// Kimi-K3.jinja:226 {%- if message.get('name') -%}
-				w.At(226, 13, runtime.StmtIf)
+				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
 				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
-					// Kimi-K3.jinja:226 {%- set attrs = attrs + [('name', message.name)] -%}
-					w.At(226, 43, runtime.StmtSet)
+					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
-				// Kimi-K3.jinja:227 {{- open_tag('message', attrs) -}}
-				w.At(227, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				openTag(runtime.Str("message"), attrs2)
-				// Kimi-K3.jinja:228 {{- render_content(message.get('content'), state) -}}
-				w.At(228, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
 				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
-				// Kimi-K3.jinja:229 {{- close_tag('message') -}}
-				w.At(229, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if w.At(231, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "assistant") {
-				// Kimi-K3.jinja:231 {%- elif message.role == 'assistant' -%}
-				// Kimi-K3.jinja:232 {%- set state.tool_calls = message.get('tool_calls') -%}
-				w.At(232, 13, runtime.StmtSet)
+			} else if runtime.EqStr(message3.Attr("role"), "assistant") {
+				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
+				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
 				runtime.SetAttr(state, "tool_calls", runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
-				// Kimi-K3.jinja:233 {%- set state.tool_index = 0 -%}
-				w.At(233, 13, runtime.StmtSet)
+				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
 				runtime.SetAttr(state, "tool_index", runtime.Int(0))
-				// Kimi-K3.jinja:234 {%- set attrs = [('role', 'assistant')] -%}
-				w.At(234, 13, runtime.StmtSet)
+				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
-				// Kimi-K3.jinja:235 {%- if message.get('name') -%}
-				w.At(235, 13, runtime.StmtIf)
+				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
 				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
-					// Kimi-K3.jinja:235 {%- set attrs = attrs + [('name', message.name)] -%}
-					w.At(235, 43, runtime.StmtSet)
+					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
-				// Kimi-K3.jinja:236 {{- open_tag('message', attrs) -}}
-				w.At(236, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
 				openTag(runtime.Str("message"), attrs2)
-				// Kimi-K3.jinja:237 {{- render_assistant(message, state) -}}
-				w.At(237, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
 				renderAssistant(message3, state)
-				// Kimi-K3.jinja:238 {{- close_tag('message') -}}
-				w.At(238, 13, runtime.StmtPrint)
+				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if w.At(240, 13, runtime.StmtIf); runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
-				// Kimi-K3.jinja:240 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
-				// Kimi-K3.jinja:241 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
-				w.At(241, 13, runtime.StmtSet)
+			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
+				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
+				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := runtime.NewList()
 				runResolvedCount := runtime.Int(0)
-				// Kimi-K3.jinja:242 {%- for candidate in messages[loop.index0:] -%}
-				w.At(242, 13, runtime.StmtFor)
+				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
 				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
 					var callId runtime.Value
-					// Kimi-K3.jinja:243 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					w.At(243, 17, runtime.StmtIf)
+					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !runtime.IsMapping(candidate, nil, nil) || !runtime.EqStr(candidate.Attr("role"), "tool") {
 						break
 					}
-					// Kimi-K3.jinja:244 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
-					w.At(244, 17, runtime.StmtSet)
+					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					runToolMessages = runtime.Add(runToolMessages, runtime.NewList(candidate))
-					// Kimi-K3.jinja:245 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					w.At(245, 17, runtime.StmtSet)
+					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
 					callId = runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
-					// Kimi-K3.jinja:246 {%- set match = namespace(found=false) -%}
-					w.At(246, 17, runtime.StmtSet)
+					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
-					// Kimi-K3.jinja:247 {%- if call_id is not none and state.tool_calls is not none -%}
-					w.At(247, 17, runtime.StmtIf)
+					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
 					if !runtime.IsNone(callId, nil, nil) && !runtime.IsNone(state.Attr("tool_calls"), nil, nil) {
-						// Kimi-K3.jinja:248 {%- for tool_call in state.tool_calls -%}
-						w.At(248, 21, runtime.StmtFor)
+						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
-							// Kimi-K3.jinja:249 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							w.At(249, 25, runtime.StmtIf)
+							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							if ((!matchFound && runtime.IsMapping(toolCall2, nil, nil)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
-								// Kimi-K3.jinja:250 {%- set match.found = true -%}
-								w.At(250, 29, runtime.StmtSet)
+								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
 						}
 					}
-					// Kimi-K3.jinja:254 {%- if match.found -%}
-					w.At(254, 17, runtime.StmtIf)
+					// Kimi-K3.jinja:254:17 {%- if match.found -%}
 					if matchFound {
-						// Kimi-K3.jinja:254 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						w.At(254, 39, runtime.StmtSet)
+						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
 						runResolvedCount = runtime.Add(runResolvedCount, runtime.Int(1))
 					}
 				}
-				// Kimi-K3.jinja:256 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				w.At(256, 13, runtime.StmtIf)
+				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
 				if runtime.Gt(runtime.FilterLength(runToolMessages, nil, nil), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages, nil, nil)) {
-					// Kimi-K3.jinja:257 {%- set emitted = namespace(ids=[]) -%}
-					w.At(257, 17, runtime.StmtSet)
+					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := runtime.NewList()
-					// Kimi-K3.jinja:258 {%- for tool_call in state.tool_calls -%}
-					w.At(258, 17, runtime.StmtFor)
+					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 						var fn2 runtime.Value
-						// Kimi-K3.jinja:259 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						w.At(259, 21, runtime.StmtIf)
+						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
-							// Kimi-K3.jinja:260 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							w.At(260, 25, runtime.StmtSet)
+							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)))
-							// Kimi-K3.jinja:261 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							w.At(261, 25, runtime.StmtSet)
+							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCall3Function := toolCall3.Attr("function")
 							if runtime.IsDefined(toolCall3Function, nil, nil) && runtime.IsMapping(toolCall3Function, nil, nil) {
 								fn2 = toolCall3Function
 							} else {
 								fn2 = toolCall3
 							}
-							// Kimi-K3.jinja:262 {%- for tool_message in run.tool_messages -%}
-							w.At(262, 25, runtime.StmtFor)
+							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
 							for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
 								var resultId runtime.Value
-								// Kimi-K3.jinja:263 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								w.At(263, 29, runtime.StmtSet)
+								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								resultId = runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
-								// Kimi-K3.jinja:264 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								w.At(264, 29, runtime.StmtIf)
+								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
 								if !runtime.IsNone(resultId, nil, nil) && runtime.Eq(runtime.FilterString(resultId, nil, nil), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
-									// Kimi-K3.jinja:265 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									w.At(265, 33, runtime.StmtPrint)
+									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									renderToolMessage(toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil))
 								}
 							}
 						}
 					}
 				} else {
-					// Kimi-K3.jinja:270 {%- else -%}
-					// Kimi-K3.jinja:271 {%- for tool_message in run.tool_messages -%}
-					w.At(271, 17, runtime.StmtFor)
+					// Kimi-K3.jinja:270:17 {%- else -%}
+					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
 					for _, toolMessage2 := range runtime.Iterate(w, runToolMessages) {
-						// Kimi-K3.jinja:272 {{- render_tool_message(tool_message, state) -}}
-						w.At(272, 21, runtime.StmtPrint)
+						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
 						renderToolMessage(toolMessage2, state, runtime.Missing())
 					}
 				}
 			}
 		}
 	}
-	// Kimi-K3.jinja:279 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	w.At(279, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
 	if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
-		// Kimi-K3.jinja:280 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		w.At(280, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
-	} else if w.At(281, 5, runtime.StmtIf); runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
-		// Kimi-K3.jinja:281 {%- elif tool_choice is defined and tool_choice == 'none' -%}
-		// Kimi-K3.jinja:282 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		w.At(282, 5, runtime.StmtPrint)
+	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
+		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
+		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
-	// Kimi-K3.jinja:285 {%- if response_schema is defined -%}
-	w.At(285, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
 	if runtime.IsDefined(responseSchema, nil, nil) {
-		// Kimi-K3.jinja:286 {%- set state.response_schema = response_schema -%}
-		w.At(286, 5, runtime.StmtSet)
+		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		runtime.SetAttr(state, "response_schema", responseSchema)
-	} else if w.At(287, 5, runtime.StmtIf); (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
-		// Kimi-K3.jinja:287 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
-		// Kimi-K3.jinja:288 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		w.At(288, 5, runtime.StmtSet)
+	} else if (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
+		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
+		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
 		schemaWrapper = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
-		// Kimi-K3.jinja:289 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		w.At(289, 5, runtime.StmtIf)
+		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
 		if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("schema"), schemaWrapper) {
-			// Kimi-K3.jinja:290 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			w.At(290, 9, runtime.StmtSet)
+			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
-		} else if w.At(291, 9, runtime.StmtIf); runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
-			// Kimi-K3.jinja:291 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
-			// Kimi-K3.jinja:292 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			w.At(292, 9, runtime.StmtSet)
+		} else if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
+			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
+			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
 		} else {
-			// Kimi-K3.jinja:293 {%- else -%}
-			// Kimi-K3.jinja:294 {%- set state.response_schema = schema_wrapper -%}
-			w.At(294, 9, runtime.StmtSet)
+			// Kimi-K3.jinja:293:9 {%- else -%}
+			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%}
 			runtime.SetAttr(state, "response_schema", schemaWrapper)
 		}
 	}
-	// Kimi-K3.jinja:298 {%- set response_format_type = none -%}
-	w.At(298, 1, runtime.StmtSet)
+	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
 	responseFormatType = runtime.None()
-	// Kimi-K3.jinja:299 {%- if response_format is defined and response_format is mapping -%}
-	w.At(299, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
 	if runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil) {
-		// Kimi-K3.jinja:300 {%- set response_format_type = response_format.get('type') -%}
-		w.At(300, 5, runtime.StmtSet)
+		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
 		responseFormatType = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
-	} else if w.At(301, 5, runtime.StmtIf); runtime.IsDefined(responseFormat, nil, nil) {
-		// Kimi-K3.jinja:301 {%- elif response_format is defined -%}
-		// Kimi-K3.jinja:302 {%- set response_format_type = response_format -%}
-		w.At(302, 5, runtime.StmtSet)
+	} else if runtime.IsDefined(responseFormat, nil, nil) {
+		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
+		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
 	}
-	// Kimi-K3.jinja:304 {%- if response_format_type == 'json_object' -%}
-	w.At(304, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if runtime.EqStr(responseFormatType, "json_object") {
-		// Kimi-K3.jinja:305 {{- internal_system_message(
-		w.At(305, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:305:5 {{- internal_system_message(
 		internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
-	} else if w.At(309, 5, runtime.StmtIf); runtime.EqStr(responseFormatType, "json_schema") {
-		// Kimi-K3.jinja:309 {%- elif response_format_type == 'json_schema' -%}
-		// Kimi-K3.jinja:310 {{- internal_system_message(
-		w.At(310, 5, runtime.StmtPrint)
+	} else if runtime.EqStr(responseFormatType, "json_schema") {
+		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
+		// Kimi-K3.jinja:310:5 {{- internal_system_message(
 		internalSystemMessage(runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
 			jsonSorted(state.Attr("response_schema"))
 		})), runtime.Str("\n```")))
 	}
-	// Kimi-K3.jinja:316 {%- if add_generation_prompt -%}
-	w.At(316, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// Kimi-K3.jinja:317 {{- open_tag('message', [('role', 'assistant')]) -}}
-		w.At(317, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant"))))
-		// Kimi-K3.jinja:318 {{- open_tag('think' if thinking else 'response') -}}
-		w.At(318, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
 		openTag(runtime.IfElse(thinking.Truthy(), func() runtime.Value {
 			return runtime.Str("think")
 		}, func() runtime.Value {
 			return runtime.Str("response")
 		}), runtime.Missing())
 	}
-	// Kimi-K3.jinja:321 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	w.At(321, 1, runtime.StmtIf)
+	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
-		// Kimi-K3.jinja:322 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		w.At(322, 5, runtime.StmtPrint)
+		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
 		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index"), nil, nil))))
 	}
+}
+
+// spansKimiK3 is the position table of Kimi-K3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansKimiK3 = []runtime.Span{
+	{From: 59, To: 63, Line: 1, Col: 1, Construct: "macro"},
+	{From: 62, To: 62, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 84, Line: 5, Col: 1, Construct: "macro"},
+	{From: 71, To: 72, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 83, Line: 7, Col: 1, Construct: "for"},
+	{From: 76, To: 78, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 81, Line: 8, Col: 29, Construct: "{{ }}"},
+	{From: 86, To: 92, Line: 13, Col: 1, Construct: "macro"},
+	{From: 89, To: 91, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 111, Line: 17, Col: 1, Construct: "macro"},
+	{From: 97, To: 110, Line: 18, Col: 1, Construct: "if"},
+	{From: 99, To: 102, Line: 19, Col: 5, Construct: "if"},
+	{From: 101, To: 101, Line: 20, Col: 9, Construct: "{{ }}"},
+	{From: 104, To: 104, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 106, To: 106, Line: 23, Col: 5, Construct: "set"},
+	{From: 113, To: 140, Line: 29, Col: 1, Construct: "macro"},
+	{From: 118, To: 118, Line: 30, Col: 1, Construct: "set"},
+	{From: 120, To: 139, Line: 31, Col: 1, Construct: "if"},
+	{From: 122, To: 122, Line: 32, Col: 5, Construct: "set"},
+	{From: 124, To: 134, Line: 33, Col: 5, Construct: "for"},
+	{From: 128, To: 128, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 130, To: 133, Line: 35, Col: 9, Construct: "if"},
+	{From: 132, To: 132, Line: 35, Col: 33, Construct: "{{ }}"},
+	{From: 138, To: 138, Line: 38, Col: 5, Construct: "{{ }}"},
+	{From: 142, To: 164, Line: 42, Col: 1, Construct: "macro"},
+	{From: 146, To: 163, Line: 43, Col: 1, Construct: "if"},
+	{From: 148, To: 148, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 149, To: 163, Line: 45, Col: 5, Construct: "if"},
+	{From: 152, To: 162, Line: 46, Col: 5, Construct: "for"},
+	{From: 154, To: 161, Line: 47, Col: 9, Construct: "if"},
+	{From: 156, To: 156, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 160, To: 160, Line: 50, Col: 13, Construct: "{{ }}"},
+	{From: 166, To: 176, Line: 56, Col: 1, Construct: "macro"},
+	{From: 170, To: 170, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 224, Line: 63, Col: 1, Construct: "macro"},
+	{From: 182, To: 223, Line: 66, Col: 1, Construct: "if"},
+	{From: 185, To: 201, Line: 68, Col: 1, Construct: "for"},
+	{From: 190, To: 192, Line: 69, Col: 1, Construct: "if"},
+	{From: 194, To: 195, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 197, To: 199, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 202, To: 223, Line: 73, Col: 5, Construct: "if"},
+	{From: 205, To: 205, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 210, To: 222, Line: 77, Col: 1, Construct: "for"},
+	{From: 214, To: 216, Line: 78, Col: 1, Construct: "if"},
+	{From: 218, To: 220, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 226, To: 248, Line: 85, Col: 1, Construct: "macro"},
+	{From: 232, To: 232, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 234, To: 239, Line: 87, Col: 1, Construct: "if"},
+	{From: 241, To: 244, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 246, To: 247, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 250, To: 271, Line: 98, Col: 1, Construct: "macro"},
+	{From: 253, To: 270, Line: 99, Col: 1, Construct: "if"},
+	{From: 255, To: 270, Line: 100, Col: 5, Construct: "if"},
+	{From: 258, To: 270, Line: 101, Col: 5, Construct: "if"},
+	{From: 261, To: 270, Line: 102, Col: 5, Construct: "if"},
+	{From: 264, To: 270, Line: 103, Col: 5, Construct: "if"},
+	{From: 273, To: 284, Line: 108, Col: 1, Construct: "macro"},
+	{From: 276, To: 283, Line: 109, Col: 1, Construct: "if"},
+	{From: 278, To: 278, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 282, To: 282, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 286, To: 394, Line: 116, Col: 1, Construct: "macro"},
+	{From: 292, To: 306, Line: 117, Col: 1, Construct: "if"},
+	{From: 294, To: 296, Line: 118, Col: 5, Construct: "set"},
+	{From: 298, To: 298, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 300, To: 303, Line: 120, Col: 5, Construct: "if"},
+	{From: 302, To: 302, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 305, To: 305, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 308, To: 308, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 310, To: 310, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 312, To: 312, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 128, Col: 1, Construct: "set"},
+	{From: 316, To: 393, Line: 129, Col: 1, Construct: "if"},
+	{From: 318, To: 318, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 320, To: 390, Line: 131, Col: 5, Construct: "for"},
+	{From: 327, To: 330, Line: 132, Col: 9, Construct: "if"},
+	{From: 329, To: 329, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 332, To: 337, Line: 135, Col: 9, Construct: "set"},
+	{From: 339, To: 342, Line: 136, Col: 9, Construct: "if"},
+	{From: 341, To: 341, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 344, To: 344, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 346, To: 346, Line: 140, Col: 9, Construct: "set"},
+	{From: 348, To: 348, Line: 141, Col: 9, Construct: "set"},
+	{From: 350, To: 387, Line: 142, Col: 9, Construct: "if"},
+	{From: 352, To: 352, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 356, To: 356, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 357, To: 387, Line: 146, Col: 13, Construct: "if"},
+	{From: 360, To: 374, Line: 147, Col: 13, Construct: "for"},
+	{From: 365, To: 367, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 369, To: 371, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 373, To: 373, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 375, To: 387, Line: 152, Col: 13, Construct: "if"},
+	{From: 378, To: 378, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 380, To: 380, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 382, To: 382, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 383, To: 387, Line: 156, Col: 13, Construct: "if"},
+	{From: 386, To: 386, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 392, To: 392, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 396, To: 446, Line: 165, Col: 1, Construct: "macro"},
+	{From: 406, To: 406, Line: 166, Col: 1, Construct: "set"},
+	{From: 408, To: 419, Line: 167, Col: 1, Construct: "if"},
+	{From: 410, To: 410, Line: 168, Col: 5, Construct: "set"},
+	{From: 411, To: 419, Line: 169, Col: 5, Construct: "if"},
+	{From: 414, To: 414, Line: 170, Col: 5, Construct: "set"},
+	{From: 418, To: 418, Line: 172, Col: 5, Construct: "set"},
+	{From: 421, To: 433, Line: 174, Col: 1, Construct: "if"},
+	{From: 423, To: 423, Line: 175, Col: 5, Construct: "set"},
+	{From: 425, To: 430, Line: 176, Col: 5, Construct: "set"},
+	{From: 432, To: 432, Line: 177, Col: 5, Construct: "set"},
+	{From: 435, To: 438, Line: 179, Col: 1, Construct: "if"},
+	{From: 437, To: 437, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 440, To: 440, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 442, To: 442, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 444, To: 445, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 448, To: 451, Line: 188, Col: 1, Construct: "if"},
+	{From: 450, To: 450, Line: 189, Col: 5, Construct: "set"},
+	{From: 453, To: 456, Line: 191, Col: 1, Construct: "if"},
+	{From: 455, To: 455, Line: 192, Col: 5, Construct: "set"},
+	{From: 458, To: 461, Line: 194, Col: 1, Construct: "if"},
+	{From: 460, To: 460, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 463, To: 463, Line: 198, Col: 1, Construct: "set"},
+	{From: 465, To: 468, Line: 200, Col: 1, Construct: "if"},
+	{From: 467, To: 467, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 470, To: 473, Line: 204, Col: 1, Construct: "if"},
+	{From: 472, To: 472, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 475, To: 617, Line: 211, Col: 1, Construct: "for"},
+	{From: 480, To: 616, Line: 212, Col: 5, Construct: "if"},
+	{From: 482, To: 615, Line: 213, Col: 9, Construct: "if"},
+	{From: 484, To: 484, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 485, To: 615, Line: 215, Col: 13, Construct: "if"},
+	{From: 488, To: 488, Line: 216, Col: 13, Construct: "set"},
+	{From: 490, To: 493, Line: 217, Col: 13, Construct: "if"},
+	{From: 492, To: 492, Line: 217, Col: 43, Construct: "set"},
+	{From: 495, To: 495, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 497, To: 497, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 499, To: 500, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 501, To: 615, Line: 222, Col: 13, Construct: "if"},
+	{From: 504, To: 504, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 505, To: 615, Line: 224, Col: 13, Construct: "if"},
+	{From: 508, To: 508, Line: 225, Col: 13, Construct: "set"},
+	{From: 510, To: 513, Line: 226, Col: 13, Construct: "if"},
+	{From: 512, To: 512, Line: 226, Col: 43, Construct: "set"},
+	{From: 515, To: 515, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 517, To: 517, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 519, To: 520, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 521, To: 615, Line: 231, Col: 13, Construct: "if"},
+	{From: 524, To: 524, Line: 232, Col: 13, Construct: "set"},
+	{From: 526, To: 526, Line: 233, Col: 13, Construct: "set"},
+	{From: 528, To: 528, Line: 234, Col: 13, Construct: "set"},
+	{From: 530, To: 533, Line: 235, Col: 13, Construct: "if"},
+	{From: 532, To: 532, Line: 235, Col: 43, Construct: "set"},
+	{From: 535, To: 535, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 537, To: 537, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 539, To: 540, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 541, To: 615, Line: 240, Col: 13, Construct: "if"},
+	{From: 544, To: 545, Line: 241, Col: 13, Construct: "set"},
+	{From: 547, To: 575, Line: 242, Col: 13, Construct: "for"},
+	{From: 550, To: 552, Line: 243, Col: 17, Construct: "if"},
+	{From: 554, To: 554, Line: 244, Col: 17, Construct: "set"},
+	{From: 556, To: 556, Line: 245, Col: 17, Construct: "set"},
+	{From: 558, To: 558, Line: 246, Col: 17, Construct: "set"},
+	{From: 560, To: 569, Line: 247, Col: 17, Construct: "if"},
+	{From: 562, To: 568, Line: 248, Col: 21, Construct: "for"},
+	{From: 564, To: 567, Line: 249, Col: 25, Construct: "if"},
+	{From: 566, To: 566, Line: 250, Col: 29, Construct: "set"},
+	{From: 571, To: 574, Line: 254, Col: 17, Construct: "if"},
+	{From: 573, To: 573, Line: 254, Col: 39, Construct: "set"},
+	{From: 577, To: 614, Line: 256, Col: 13, Construct: "if"},
+	{From: 579, To: 579, Line: 257, Col: 17, Construct: "set"},
+	{From: 581, To: 606, Line: 258, Col: 17, Construct: "for"},
+	{From: 584, To: 605, Line: 259, Col: 21, Construct: "if"},
+	{From: 586, To: 586, Line: 260, Col: 25, Construct: "set"},
+	{From: 588, To: 593, Line: 261, Col: 25, Construct: "set"},
+	{From: 595, To: 604, Line: 262, Col: 25, Construct: "for"},
+	{From: 598, To: 598, Line: 263, Col: 29, Construct: "set"},
+	{From: 600, To: 603, Line: 264, Col: 29, Construct: "if"},
+	{From: 602, To: 602, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 610, To: 613, Line: 271, Col: 17, Construct: "for"},
+	{From: 612, To: 612, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 619, To: 626, Line: 279, Col: 1, Construct: "if"},
+	{From: 621, To: 621, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 622, To: 626, Line: 281, Col: 5, Construct: "if"},
+	{From: 625, To: 625, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 628, To: 648, Line: 285, Col: 1, Construct: "if"},
+	{From: 630, To: 630, Line: 286, Col: 5, Construct: "set"},
+	{From: 631, To: 648, Line: 287, Col: 5, Construct: "if"},
+	{From: 634, To: 634, Line: 288, Col: 5, Construct: "set"},
+	{From: 636, To: 647, Line: 289, Col: 5, Construct: "if"},
+	{From: 638, To: 638, Line: 290, Col: 9, Construct: "set"},
+	{From: 639, To: 647, Line: 291, Col: 9, Construct: "if"},
+	{From: 642, To: 642, Line: 292, Col: 9, Construct: "set"},
+	{From: 646, To: 646, Line: 294, Col: 9, Construct: "set"},
+	{From: 650, To: 650, Line: 298, Col: 1, Construct: "set"},
+	{From: 652, To: 659, Line: 299, Col: 1, Construct: "if"},
+	{From: 654, To: 654, Line: 300, Col: 5, Construct: "set"},
+	{From: 655, To: 659, Line: 301, Col: 5, Construct: "if"},
+	{From: 658, To: 658, Line: 302, Col: 5, Construct: "set"},
+	{From: 661, To: 670, Line: 304, Col: 1, Construct: "if"},
+	{From: 663, To: 663, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 664, To: 670, Line: 309, Col: 5, Construct: "if"},
+	{From: 667, To: 669, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 672, To: 681, Line: 316, Col: 1, Construct: "if"},
+	{From: 674, To: 674, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 676, To: 680, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 683, To: 686, Line: 321, Col: 1, Construct: "if"},
+	{From: 685, To: 685, Line: 322, Col: 5, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var LFM258BA1B = &runtime.Template{
 	Name:   "LFM2.5-8B-A1B",
 	Origin: "llama.cpp/LFM2.5-8B-A1B.jinja",
 	SHA256: "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
+	Spans:  spansLFM258BA1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,308 +48,319 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// LFM2.5-8B-A1B.jinja:1 {{- bos_token -}}
-	w.At(1, 1, runtime.StmtPrint)
+	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// LFM2.5-8B-A1B.jinja:2 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	w.At(2, 1, runtime.StmtSet)
+	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
-	// LFM2.5-8B-A1B.jinja:4 {%- macro format_arg_value(arg_value) -%}
+	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue := func(argValue runtime.Value) {
 		argValue = runtime.Param(argValue, "arg_value")
-		// LFM2.5-8B-A1B.jinja:5 {%- if arg_value is string -%}
-		w.At(5, 5, runtime.StmtIf)
+		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
 		if runtime.IsString(argValue, nil, nil) {
-			// LFM2.5-8B-A1B.jinja:6 {{- "'" + arg_value + "'" -}}
-			w.At(6, 9, runtime.StmtPrint)
+			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
 			w.WriteString("'")
 			w.WriteStr(argValue)
 			w.WriteString("'")
-		} else if w.At(7, 9, runtime.StmtIf); runtime.IsMapping(argValue, nil, nil) {
-			// LFM2.5-8B-A1B.jinja:7 {%- elif arg_value is mapping -%}
-			// LFM2.5-8B-A1B.jinja:8 {{- arg_value | tojson -}}
-			w.At(8, 9, runtime.StmtPrint)
+		} else if runtime.IsMapping(argValue, nil, nil) {
+			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
+			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
 			w.WriteJSON(argValue, nil, nil)
 		} else {
-			// LFM2.5-8B-A1B.jinja:9 {%- else -%}
-			// LFM2.5-8B-A1B.jinja:10 {{- arg_value | string -}}
-			w.At(10, 9, runtime.StmtPrint)
+			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
+			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
 			w.Write(runtime.FilterString(argValue, nil, nil))
 		}
 	}
-	// LFM2.5-8B-A1B.jinja:14 {%- macro parse_content(content) -%}
+	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
 	parseContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		var ns runtime.Value
-		// LFM2.5-8B-A1B.jinja:15 {%- if content is string -%}
-		w.At(15, 5, runtime.StmtIf)
+		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// LFM2.5-8B-A1B.jinja:16 {{- content -}}
-			w.At(16, 9, runtime.StmtPrint)
+			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
 			w.Write(content)
 		} else {
-			// LFM2.5-8B-A1B.jinja:17 {%- else -%}
-			// LFM2.5-8B-A1B.jinja:18 {%- set _ns = namespace(result="") -%}
-			w.At(18, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
+			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
 			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
-			// LFM2.5-8B-A1B.jinja:19 {%- for item in content -%}
-			w.At(19, 9, runtime.StmtFor)
+			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// LFM2.5-8B-A1B.jinja:20 {%- if item["type"] == "image" -%}
-				w.At(20, 13, runtime.StmtIf)
+				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
 				item2Type := item2.ItemStr("type")
 				if runtime.EqStr(item2Type, "image") {
-					// LFM2.5-8B-A1B.jinja:21 {%- set _ns.result = _ns.result + "<image>" -%}
-					w.At(21, 17, runtime.StmtSet)
+					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.Str("<image>")))
-				} else if w.At(22, 17, runtime.StmtIf); runtime.EqStr(item2Type, "text") {
-					// LFM2.5-8B-A1B.jinja:22 {%- elif item["type"] == "text" -%}
-					// LFM2.5-8B-A1B.jinja:23 {%- set _ns.result = _ns.result + item["text"] -%}
-					w.At(23, 17, runtime.StmtSet)
+				} else if runtime.EqStr(item2Type, "text") {
+					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
+					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item2.ItemStr("text")))
 				} else {
-					// LFM2.5-8B-A1B.jinja:24 {%- else -%}
-					// LFM2.5-8B-A1B.jinja:25 {%- set _ns.result = _ns.result + item | tojson -%}
-					w.At(25, 17, runtime.StmtSet)
+					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
+					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
 				}
 			}
-			// LFM2.5-8B-A1B.jinja:28 {{- _ns.result -}}
-			w.At(28, 9, runtime.StmtPrint)
+			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
 			w.Write(ns.Attr("result"))
 		}
 	}
-	// LFM2.5-8B-A1B.jinja:32 {%- macro render_tool_calls(tool_calls) -%}
+	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
 	renderToolCalls := func(toolCalls runtime.Value) {
 		toolCalls = runtime.Param(toolCalls, "tool_calls")
 		var toolCallsNs runtime.Value
-		// LFM2.5-8B-A1B.jinja:33 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		w.At(33, 5, runtime.StmtSet)
+		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 		toolCallsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
-		// LFM2.5-8B-A1B.jinja:34 {%- for tool_call in tool_calls -%}
-		w.At(34, 5, runtime.StmtFor)
+		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 		for _, toolCall := range runtime.Iterate(w, toolCalls) {
 			var funcName runtime.Value
 			var funcArgs runtime.Value
 			var argsNs runtime.Value
-			// LFM2.5-8B-A1B.jinja:35 {%- set func_name = tool_call["function"]["name"] -%}
-			w.At(35, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
 			toolCallFunction := toolCall.ItemStr("function")
 			funcName = toolCallFunction.ItemStr("name")
-			// LFM2.5-8B-A1B.jinja:36 {%- set func_args = tool_call["function"]["arguments"] -%}
-			w.At(36, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
 			funcArgs = toolCallFunction.ItemStr("arguments")
-			// LFM2.5-8B-A1B.jinja:37 {%- set args_ns = namespace(arg_strings=[]) -%}
-			w.At(37, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 			argsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
-			// LFM2.5-8B-A1B.jinja:38 {%- for arg_name, arg_value in func_args.items() -%}
-			w.At(38, 9, runtime.StmtFor)
+			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
 			keys, values := runtime.DictItems(funcArgs)
 			for i := range w.Count(len(keys)) {
 				argName := keys[i]
 				argValue2 := values[i]
-				// LFM2.5-8B-A1B.jinja:39 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				w.At(39, 13, runtime.StmtSet)
+				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
 				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), w.Capture(func() {
 					formatArgValue(argValue2)
 				})))))
 			}
-			// LFM2.5-8B-A1B.jinja:41 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			w.At(41, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
 			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.Add(toolCallsNs.Attr("tool_calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(funcName, runtime.Str("(")), runtime.FilterJoin(argsNs.Attr("arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
 		}
-		// LFM2.5-8B-A1B.jinja:43 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		w.At(43, 5, runtime.StmtPrint)
+		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
 		w.WriteStr(runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
-	// LFM2.5-8B-A1B.jinja:46 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	w.At(46, 1, runtime.StmtSet)
+	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := runtime.Str("")
 	nsLastUserIndex := runtime.Int(-1)
-	// LFM2.5-8B-A1B.jinja:47 {%- if messages[0]["role"] == "system" -%}
-	w.At(47, 1, runtime.StmtIf)
+	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// LFM2.5-8B-A1B.jinja:48 {%- if messages[0].get("content") -%}
-		w.At(48, 5, runtime.StmtIf)
+		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
 		if runtime.CallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
-			// LFM2.5-8B-A1B.jinja:49 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
-			w.At(49, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(messages0.ItemStr("content"))
 			})
 		}
-		// LFM2.5-8B-A1B.jinja:51 {%- set messages = messages[1:] -%}
-		w.At(51, 5, runtime.StmtSet)
+		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// LFM2.5-8B-A1B.jinja:53 {%- if tools -%}
-	w.At(53, 1, runtime.StmtIf)
+	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
-		// LFM2.5-8B-A1B.jinja:54 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		w.At(54, 5, runtime.StmtSet)
+		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: ["))
-		// LFM2.5-8B-A1B.jinja:55 {%- for tool in tools -%}
-		w.At(55, 5, runtime.StmtFor)
+		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
 		for i2 := range items {
 			tool := items[i2]
-			// LFM2.5-8B-A1B.jinja:56 {%- if tool is not string -%}
-			w.At(56, 9, runtime.StmtIf)
+			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
 			if !runtime.IsString(tool, nil, nil) {
-				// LFM2.5-8B-A1B.jinja:57 {%- set tool = tool | tojson -%}
-				w.At(57, 13, runtime.StmtSet)
+				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
-			// LFM2.5-8B-A1B.jinja:59 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(59, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
-			// LFM2.5-8B-A1B.jinja:60 {%- if not loop.last -%}
-			w.At(60, 9, runtime.StmtIf)
+			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
 			if !(i2 == len(items)-1) {
-				// LFM2.5-8B-A1B.jinja:61 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(61, 13, runtime.StmtSet)
+				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
 		}
-		// LFM2.5-8B-A1B.jinja:64 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		w.At(64, 5, runtime.StmtSet)
+		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
 		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]"))
 	}
-	// LFM2.5-8B-A1B.jinja:66 {%- if ns.system_prompt -%}
-	w.At(66, 1, runtime.StmtIf)
+	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
-		// LFM2.5-8B-A1B.jinja:67 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(67, 5, runtime.StmtPrint)
+		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
-	// LFM2.5-8B-A1B.jinja:69 {%- for message in messages -%}
-	w.At(69, 1, runtime.StmtFor)
+	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i3 := range items2 {
 		message := items2[i3]
-		// LFM2.5-8B-A1B.jinja:70 {%- if message["role"] == "user" -%}
-		w.At(70, 5, runtime.StmtIf)
+		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
 		if runtime.EqStr(message.ItemStr("role"), "user") {
-			// LFM2.5-8B-A1B.jinja:71 {%- set ns.last_user_index = loop.index0 -%}
-			w.At(71, 9, runtime.StmtSet)
+			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = runtime.Int(int64(i3))
 		}
 	}
-	// LFM2.5-8B-A1B.jinja:74 {%- for message in messages -%}
-	w.At(74, 1, runtime.StmtFor)
+	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
 	items3 := runtime.Iterate(w, messages)
 	for i4 := range items3 {
 		message2 := items3[i4]
-		// LFM2.5-8B-A1B.jinja:75 {{- "<|im_start|>" + message.role + "\n" -}}
-		w.At(75, 5, runtime.StmtPrint)
+		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
 		message2Role := message2.Attr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message2Role)
 		w.WriteString("\n")
-		// LFM2.5-8B-A1B.jinja:76 {%- if message.role == "assistant" -%}
-		w.At(76, 5, runtime.StmtIf)
+		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
 		if runtime.EqStr(message2Role, "assistant") {
-			// LFM2.5-8B-A1B.jinja:77 {%- generation -%}
+			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
 				var cfmTag runtime.Value
 				var hasCfm runtime.Value
 				var content2 runtime.Value
 				var truncLen runtime.Value
-				// LFM2.5-8B-A1B.jinja:78 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				w.At(78, 9, runtime.StmtIf)
+				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				message2Thinking := message2.Attr("thinking")
 				if runtime.IsDefined(message2Thinking, nil, nil) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
-					// LFM2.5-8B-A1B.jinja:79 {{- "<think>" + message.thinking + "</think>" -}}
-					w.At(79, 13, runtime.StmtPrint)
+					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
 					w.WriteStr(message2Thinking)
 					w.WriteString("</think>")
 				}
-				// LFM2.5-8B-A1B.jinja:81 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				w.At(81, 9, runtime.StmtSet)
+				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				cfmTag = runtime.Str("CONTINUE_FINAL_MESSAGE_TAG ")
-				// LFM2.5-8B-A1B.jinja:82 {%- set _has_cfm = false -%}
-				w.At(82, 9, runtime.StmtSet)
+				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = runtime.Bool(false)
-				// LFM2.5-8B-A1B.jinja:83 {%- if message.content is defined -%}
-				w.At(83, 9, runtime.StmtIf)
+				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
 				message2Content := message2.Attr("content")
 				if runtime.IsDefined(message2Content, nil, nil) {
-					// LFM2.5-8B-A1B.jinja:84 {%- set content = parse_content(message.content) -%}
-					w.At(84, 13, runtime.StmtSet)
+					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content2 = w.Capture(func() {
 						parseContent(message2Content)
 					})
-					// LFM2.5-8B-A1B.jinja:85 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					w.At(85, 13, runtime.StmtIf)
+					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
-						// LFM2.5-8B-A1B.jinja:86 {%- if "</think>" in content -%}
-						w.At(86, 17, runtime.StmtIf)
+						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if runtime.In(runtime.Str("</think>"), content2) {
-							// LFM2.5-8B-A1B.jinja:87 {%- set content = content.split("</think>")[-1] | trim -%}
-							w.At(87, 21, runtime.StmtSet)
+							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
 							content2 = runtime.FilterTrim(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 						}
 					}
-					// LFM2.5-8B-A1B.jinja:90 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					w.At(90, 13, runtime.StmtIf)
+					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
 					if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && runtime.CallMethod(content2, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
-						// LFM2.5-8B-A1B.jinja:91 {%- set _has_cfm = true -%}
-						w.At(91, 17, runtime.StmtSet)
+						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
-						// LFM2.5-8B-A1B.jinja:92 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						w.At(92, 17, runtime.StmtSet)
+						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
 						truncLen = runtime.Sub(runtime.FilterLength(content2, nil, nil), runtime.FilterLength(cfmTag, nil, nil))
-						// LFM2.5-8B-A1B.jinja:93 {{- content[:_trunc_len] -}}
-						w.At(93, 17, runtime.StmtPrint)
+						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						w.Write(content2.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
-						// LFM2.5-8B-A1B.jinja:94 {%- else -%}
-						// LFM2.5-8B-A1B.jinja:95 {{- content -}}
-						w.At(95, 17, runtime.StmtPrint)
+						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
+						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
 						w.Write(content2)
 					}
 				}
-				// LFM2.5-8B-A1B.jinja:98 {%- if message.tool_calls is defined -%}
-				w.At(98, 9, runtime.StmtIf)
+				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
 				if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) {
-					// LFM2.5-8B-A1B.jinja:99 {{- render_tool_calls(message.tool_calls) -}}
-					w.At(99, 13, runtime.StmtPrint)
+					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
 					renderToolCalls(message2.Attr("tool_calls"))
 				}
-				// LFM2.5-8B-A1B.jinja:101 {%- if _has_cfm -%}
-				w.At(101, 9, runtime.StmtIf)
+				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
-					// LFM2.5-8B-A1B.jinja:102 {{- _cfm_tag -}}
-					w.At(102, 13, runtime.StmtPrint)
+					// LFM2.5-8B-A1B.jinja:102:13 {{- _cfm_tag -}}
 					w.Write(cfmTag)
 				}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
-			// LFM2.5-8B-A1B.jinja:106 {%- else %}
-			// LFM2.5-8B-A1B.jinja:107 {%- if message.get("content") -%}
-			w.At(107, 9, runtime.StmtIf)
+			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
+			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
-				// LFM2.5-8B-A1B.jinja:108 {{- parse_content(message["content"]) -}}
-				w.At(108, 13, runtime.StmtPrint)
+				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				parseContent(message2.ItemStr("content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// LFM2.5-8B-A1B.jinja:113 {%- if add_generation_prompt -%}
-	w.At(113, 1, runtime.StmtIf)
+	// LFM2.5-8B-A1B.jinja:113:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansLFM258BA1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLFM258BA1B = []runtime.Span{
+	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 2, Col: 1, Construct: "set"},
+	{From: 56, To: 73, Line: 4, Col: 1, Construct: "macro"},
+	{From: 59, To: 72, Line: 5, Col: 5, Construct: "if"},
+	{From: 61, To: 63, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 64, To: 72, Line: 7, Col: 9, Construct: "if"},
+	{From: 67, To: 67, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 75, To: 106, Line: 14, Col: 1, Construct: "macro"},
+	{From: 79, To: 105, Line: 15, Col: 5, Construct: "if"},
+	{From: 81, To: 81, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 18, Col: 9, Construct: "set"},
+	{From: 87, To: 102, Line: 19, Col: 9, Construct: "for"},
+	{From: 89, To: 101, Line: 20, Col: 13, Construct: "if"},
+	{From: 92, To: 92, Line: 21, Col: 17, Construct: "set"},
+	{From: 93, To: 101, Line: 22, Col: 17, Construct: "if"},
+	{From: 96, To: 96, Line: 23, Col: 17, Construct: "set"},
+	{From: 100, To: 100, Line: 25, Col: 17, Construct: "set"},
+	{From: 104, To: 104, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 108, To: 142, Line: 32, Col: 1, Construct: "macro"},
+	{From: 112, To: 112, Line: 33, Col: 5, Construct: "set"},
+	{From: 114, To: 137, Line: 34, Col: 5, Construct: "for"},
+	{From: 119, To: 120, Line: 35, Col: 9, Construct: "set"},
+	{From: 122, To: 122, Line: 36, Col: 9, Construct: "set"},
+	{From: 124, To: 124, Line: 37, Col: 9, Construct: "set"},
+	{From: 126, To: 134, Line: 38, Col: 9, Construct: "for"},
+	{From: 131, To: 133, Line: 39, Col: 13, Construct: "set"},
+	{From: 136, To: 136, Line: 41, Col: 9, Construct: "set"},
+	{From: 139, To: 141, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 144, To: 145, Line: 46, Col: 1, Construct: "set"},
+	{From: 147, To: 158, Line: 47, Col: 1, Construct: "if"},
+	{From: 150, To: 155, Line: 48, Col: 5, Construct: "if"},
+	{From: 152, To: 154, Line: 49, Col: 9, Construct: "set"},
+	{From: 157, To: 157, Line: 51, Col: 5, Construct: "set"},
+	{From: 160, To: 186, Line: 53, Col: 1, Construct: "if"},
+	{From: 162, To: 166, Line: 54, Col: 5, Construct: "set"},
+	{From: 168, To: 183, Line: 55, Col: 5, Construct: "for"},
+	{From: 172, To: 175, Line: 56, Col: 9, Construct: "if"},
+	{From: 174, To: 174, Line: 57, Col: 13, Construct: "set"},
+	{From: 177, To: 177, Line: 59, Col: 9, Construct: "set"},
+	{From: 179, To: 182, Line: 60, Col: 9, Construct: "if"},
+	{From: 181, To: 181, Line: 61, Col: 13, Construct: "set"},
+	{From: 185, To: 185, Line: 64, Col: 5, Construct: "set"},
+	{From: 188, To: 193, Line: 66, Col: 1, Construct: "if"},
+	{From: 190, To: 192, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 195, To: 203, Line: 69, Col: 1, Construct: "for"},
+	{From: 199, To: 202, Line: 70, Col: 5, Construct: "if"},
+	{From: 201, To: 201, Line: 71, Col: 9, Construct: "set"},
+	{From: 205, To: 283, Line: 74, Col: 1, Construct: "for"},
+	{From: 209, To: 212, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 214, To: 282, Line: 76, Col: 5, Construct: "if"},
+	{From: 216, To: 273, Line: 76, Col: 5, Construct: "with"},
+	{From: 222, To: 228, Line: 78, Col: 9, Construct: "if"},
+	{From: 225, To: 227, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 230, To: 230, Line: 81, Col: 9, Construct: "set"},
+	{From: 232, To: 232, Line: 82, Col: 9, Construct: "set"},
+	{From: 234, To: 261, Line: 83, Col: 9, Construct: "if"},
+	{From: 237, To: 239, Line: 84, Col: 13, Construct: "set"},
+	{From: 241, To: 247, Line: 85, Col: 13, Construct: "if"},
+	{From: 243, To: 246, Line: 86, Col: 17, Construct: "if"},
+	{From: 245, To: 245, Line: 87, Col: 21, Construct: "set"},
+	{From: 249, To: 260, Line: 90, Col: 13, Construct: "if"},
+	{From: 251, To: 251, Line: 91, Col: 17, Construct: "set"},
+	{From: 253, To: 253, Line: 92, Col: 17, Construct: "set"},
+	{From: 255, To: 255, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 259, To: 259, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 263, To: 266, Line: 98, Col: 9, Construct: "if"},
+	{From: 265, To: 265, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 268, To: 272, Line: 101, Col: 9, Construct: "if"},
+	{From: 270, To: 270, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 277, To: 281, Line: 107, Col: 9, Construct: "if"},
+	{From: 279, To: 279, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 285, To: 287, Line: 113, Col: 1, Construct: "if"},
 }

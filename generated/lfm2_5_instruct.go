@@ -32,6 +32,7 @@ var LFM25Instruct = &runtime.Template{
 	Name:   "LFM2.5-Instruct",
 	Origin: "llama.cpp/LFM2.5-Instruct.jinja",
 	SHA256: "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
+	Spans:  spansLFM25Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -48,128 +49,133 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// LFM2.5-Instruct.jinja:1 {{- bos_token -}}
-	w.At(1, 1, runtime.StmtPrint)
+	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// LFM2.5-Instruct.jinja:2 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	w.At(2, 1, runtime.StmtSet)
+	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
-	// LFM2.5-Instruct.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1, runtime.StmtSet)
+	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
-	// LFM2.5-Instruct.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1, runtime.StmtIf)
+	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// LFM2.5-Instruct.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 5, runtime.StmtSet)
+		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
-		// LFM2.5-Instruct.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 5, runtime.StmtSet)
+		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// LFM2.5-Instruct.jinja:8 {%- if tools -%}
-	w.At(8, 1, runtime.StmtIf)
+	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
-		// LFM2.5-Instruct.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		w.At(9, 5, runtime.StmtSet)
+		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: [")))
-		// LFM2.5-Instruct.jinja:10 {%- for tool in tools -%}
-		w.At(10, 5, runtime.StmtFor)
+		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
-			// LFM2.5-Instruct.jinja:11 {%- if tool is not string -%}
-			w.At(11, 9, runtime.StmtIf)
+			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
 			if !runtime.IsString(tool, nil, nil) {
-				// LFM2.5-Instruct.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 13, runtime.StmtSet)
+				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
-			// LFM2.5-Instruct.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 9, runtime.StmtSet)
+			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
-			// LFM2.5-Instruct.jinja:15 {%- if not loop.last -%}
-			w.At(15, 9, runtime.StmtIf)
+			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
-				// LFM2.5-Instruct.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 13, runtime.StmtSet)
+				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
-		// LFM2.5-Instruct.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		w.At(19, 5, runtime.StmtSet)
+		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
 	}
-	// LFM2.5-Instruct.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1, runtime.StmtIf)
+	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if ns.Attr("system_prompt").Truthy() {
-		// LFM2.5-Instruct.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 5, runtime.StmtPrint)
+		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
-	// LFM2.5-Instruct.jinja:24 {%- set ns.last_assistant_index = -1 -%}
-	w.At(24, 1, runtime.StmtSet)
+	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
-	// LFM2.5-Instruct.jinja:25 {%- for message in messages -%}
-	w.At(25, 1, runtime.StmtFor)
+	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message := items2[i2]
-		// LFM2.5-Instruct.jinja:26 {%- if message["role"] == "assistant" -%}
-		w.At(26, 5, runtime.StmtIf)
+		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
 		if runtime.EqStr(message.ItemStr("role"), "assistant") {
-			// LFM2.5-Instruct.jinja:27 {%- set ns.last_assistant_index = loop.index0 -%}
-			w.At(27, 9, runtime.StmtSet)
+			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
 			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i2)))
 		}
 	}
-	// LFM2.5-Instruct.jinja:30 {%- for message in messages -%}
-	w.At(30, 1, runtime.StmtFor)
+	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
 		var content runtime.Value
-		// LFM2.5-Instruct.jinja:31 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(31, 5, runtime.StmtPrint)
+		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		message2Role := message2.ItemStr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message2Role)
 		w.WriteString("\n")
-		// LFM2.5-Instruct.jinja:32 {%- set content = message["content"] -%}
-		w.At(32, 5, runtime.StmtSet)
+		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = message2.ItemStr("content")
-		// LFM2.5-Instruct.jinja:33 {%- if content is not string -%}
-		w.At(33, 5, runtime.StmtIf)
+		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
 		if !runtime.IsString(content, nil, nil) {
-			// LFM2.5-Instruct.jinja:34 {%- set content = content | tojson -%}
-			w.At(34, 9, runtime.StmtSet)
+			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}
-		// LFM2.5-Instruct.jinja:36 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		w.At(36, 5, runtime.StmtIf)
+		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		if (runtime.EqStr(message2Role, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i3)), ns.Attr("last_assistant_index")) {
-			// LFM2.5-Instruct.jinja:37 {%- if "</think>" in content -%}
-			w.At(37, 9, runtime.StmtIf)
+			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
-				// LFM2.5-Instruct.jinja:38 {%- set content = content.split("</think>")[-1] | trim -%}
-				w.At(38, 13, runtime.StmtSet)
+				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
 				content = runtime.FilterTrim(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
 			}
 		}
-		// LFM2.5-Instruct.jinja:41 {{- content + "<|im_end|>\n" -}}
-		w.At(41, 5, runtime.StmtPrint)
+		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
-	// LFM2.5-Instruct.jinja:43 {%- if add_generation_prompt -%}
-	w.At(43, 1, runtime.StmtIf)
+	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansLFM25Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLFM25Instruct = []runtime.Span{
+	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
+	{From: 59, To: 65, Line: 4, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 5, Col: 5, Construct: "set"},
+	{From: 64, To: 64, Line: 6, Col: 5, Construct: "set"},
+	{From: 67, To: 93, Line: 8, Col: 1, Construct: "if"},
+	{From: 69, To: 73, Line: 9, Col: 5, Construct: "set"},
+	{From: 75, To: 90, Line: 10, Col: 5, Construct: "for"},
+	{From: 79, To: 82, Line: 11, Col: 9, Construct: "if"},
+	{From: 81, To: 81, Line: 12, Col: 13, Construct: "set"},
+	{From: 84, To: 84, Line: 14, Col: 9, Construct: "set"},
+	{From: 86, To: 89, Line: 15, Col: 9, Construct: "if"},
+	{From: 88, To: 88, Line: 16, Col: 13, Construct: "set"},
+	{From: 92, To: 92, Line: 19, Col: 5, Construct: "set"},
+	{From: 95, To: 100, Line: 21, Col: 1, Construct: "if"},
+	{From: 97, To: 99, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 102, To: 102, Line: 24, Col: 1, Construct: "set"},
+	{From: 104, To: 112, Line: 25, Col: 1, Construct: "for"},
+	{From: 108, To: 111, Line: 26, Col: 5, Construct: "if"},
+	{From: 110, To: 110, Line: 27, Col: 9, Construct: "set"},
+	{From: 114, To: 140, Line: 30, Col: 1, Construct: "for"},
+	{From: 119, To: 122, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 124, To: 124, Line: 32, Col: 5, Construct: "set"},
+	{From: 126, To: 129, Line: 33, Col: 5, Construct: "if"},
+	{From: 128, To: 128, Line: 34, Col: 9, Construct: "set"},
+	{From: 131, To: 137, Line: 36, Col: 5, Construct: "if"},
+	{From: 133, To: 136, Line: 37, Col: 9, Construct: "if"},
+	{From: 135, To: 135, Line: 38, Col: 13, Construct: "set"},
+	{From: 139, To: 139, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 142, To: 144, Line: 43, Col: 1, Construct: "if"},
 }

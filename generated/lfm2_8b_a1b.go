@@ -32,6 +32,7 @@ var LFM28BA1B = &runtime.Template{
 	Name:   "LFM2-8B-A1B",
 	Origin: "llama.cpp/LFM2-8B-A1B.jinja",
 	SHA256: "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
+	Spans:  spansLFM28BA1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,106 +47,111 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// LFM2-8B-A1B.jinja:1 {{- bos_token -}}
-	w.At(1, 1, runtime.StmtPrint)
+	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// LFM2-8B-A1B.jinja:2 {%- set system_prompt = "" -%}
-	w.At(2, 1, runtime.StmtSet)
+	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
 	_ = runtime.Str("")
-	// LFM2-8B-A1B.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1, runtime.StmtSet)
+	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	nsSystemPrompt := runtime.Str("")
-	// LFM2-8B-A1B.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1, runtime.StmtIf)
+	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// LFM2-8B-A1B.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 2, runtime.StmtSet)
+		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = messages0.ItemStr("content")
-		// LFM2-8B-A1B.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 2, runtime.StmtSet)
+		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// LFM2-8B-A1B.jinja:8 {%- if tools -%}
-	w.At(8, 1, runtime.StmtIf)
+	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
-		// LFM2-8B-A1B.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		w.At(9, 2, runtime.StmtSet)
+		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: <|tool_list_start|>["))
-		// LFM2-8B-A1B.jinja:10 {%- for tool in tools -%}
-		w.At(10, 2, runtime.StmtFor)
+		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
-			// LFM2-8B-A1B.jinja:11 {%- if tool is not string -%}
-			w.At(11, 3, runtime.StmtIf)
+			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
 			if !runtime.IsString(tool, nil, nil) {
-				// LFM2-8B-A1B.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 4, runtime.StmtSet)
+				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
-			// LFM2-8B-A1B.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 3, runtime.StmtSet)
+			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
-			// LFM2-8B-A1B.jinja:15 {%- if not loop.last -%}
-			w.At(15, 3, runtime.StmtIf)
+			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
-				// LFM2-8B-A1B.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 4, runtime.StmtSet)
+				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
 		}
-		// LFM2-8B-A1B.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		w.At(19, 2, runtime.StmtSet)
+		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
 		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
 	}
-	// LFM2-8B-A1B.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1, runtime.StmtIf)
+	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
-		// LFM2-8B-A1B.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 2, runtime.StmtPrint)
+		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
-	// LFM2-8B-A1B.jinja:24 {%- for message in messages -%}
-	w.At(24, 1, runtime.StmtFor)
+	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// LFM2-8B-A1B.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(25, 2, runtime.StmtPrint)
+		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(messageRole)
 		w.WriteString("\n")
-		// LFM2-8B-A1B.jinja:26 {%- set content = message["content"] -%}
-		w.At(26, 2, runtime.StmtSet)
+		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = message.ItemStr("content")
-		// LFM2-8B-A1B.jinja:27 {%- if content is not string -%}
-		w.At(27, 2, runtime.StmtIf)
+		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
 		if !runtime.IsString(content, nil, nil) {
-			// LFM2-8B-A1B.jinja:28 {%- set content = content | tojson -%}
-			w.At(28, 3, runtime.StmtSet)
+			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}
-		// LFM2-8B-A1B.jinja:30 {%- if message["role"] == "tool" -%}
-		w.At(30, 2, runtime.StmtIf)
+		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if runtime.EqStr(messageRole, "tool") {
-			// LFM2-8B-A1B.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			w.At(31, 3, runtime.StmtSet)
+			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
 		}
-		// LFM2-8B-A1B.jinja:33 {{- content + "<|im_end|>\n" -}}
-		w.At(33, 2, runtime.StmtPrint)
+		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
-	// LFM2-8B-A1B.jinja:35 {%- if add_generation_prompt -%}
-	w.At(35, 1, runtime.StmtIf)
+	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansLFM28BA1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLFM28BA1B = []runtime.Span{
+	{From: 51, To: 51, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 53, Line: 2, Col: 1, Construct: "set"},
+	{From: 55, To: 55, Line: 3, Col: 1, Construct: "set"},
+	{From: 57, To: 63, Line: 4, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 5, Col: 2, Construct: "set"},
+	{From: 62, To: 62, Line: 6, Col: 2, Construct: "set"},
+	{From: 65, To: 91, Line: 8, Col: 1, Construct: "if"},
+	{From: 67, To: 71, Line: 9, Col: 2, Construct: "set"},
+	{From: 73, To: 88, Line: 10, Col: 2, Construct: "for"},
+	{From: 77, To: 80, Line: 11, Col: 3, Construct: "if"},
+	{From: 79, To: 79, Line: 12, Col: 4, Construct: "set"},
+	{From: 82, To: 82, Line: 14, Col: 3, Construct: "set"},
+	{From: 84, To: 87, Line: 15, Col: 3, Construct: "if"},
+	{From: 86, To: 86, Line: 16, Col: 4, Construct: "set"},
+	{From: 90, To: 90, Line: 19, Col: 2, Construct: "set"},
+	{From: 93, To: 98, Line: 21, Col: 1, Construct: "if"},
+	{From: 95, To: 97, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 100, To: 121, Line: 24, Col: 1, Construct: "for"},
+	{From: 103, To: 106, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 108, To: 108, Line: 26, Col: 2, Construct: "set"},
+	{From: 110, To: 113, Line: 27, Col: 2, Construct: "if"},
+	{From: 112, To: 112, Line: 28, Col: 3, Construct: "set"},
+	{From: 115, To: 118, Line: 30, Col: 2, Construct: "if"},
+	{From: 117, To: 117, Line: 31, Col: 3, Construct: "set"},
+	{From: 120, To: 120, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 123, To: 125, Line: 35, Col: 1, Construct: "if"},
 }

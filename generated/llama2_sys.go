@@ -32,6 +32,7 @@ var Llama2Sys = &runtime.Template{
 	Name:   "llama2-sys",
 	Origin: "builtin/llama2-sys.jinja",
 	SHA256: "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
+	Spans:  spansLlama2Sys,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,43 +44,49 @@ var _ interface {
 // renderLlama2Sys renders llama2-sys.jinja.
 func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// llama2-sys.jinja:15 {%- set ns = namespace(inside_turn=true) %}
-	w.At(15, 1, runtime.StmtSet)
+	// llama2-sys.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
-	// llama2-sys.jinja:17 {%- for message in messages %}
-	w.At(17, 1, runtime.StmtFor)
+	// llama2-sys.jinja:17:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama2-sys.jinja:18 {%- if not ns.inside_turn %}
-		w.At(18, 1, runtime.StmtIf)
+		// llama2-sys.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
-			// llama2-sys.jinja:20 {%- set ns.inside_turn = true %}
-			w.At(20, 1, runtime.StmtSet)
+			// llama2-sys.jinja:20:1 {%- set ns.inside_turn = true %}
 			nsInsideTurn = true
 		}
-		// llama2-sys.jinja:22 {%- if message['role'] == 'system' %}
-		w.At(22, 1, runtime.StmtIf)
+		// llama2-sys.jinja:22:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// llama2-sys.jinja:23 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.At(23, 1, runtime.StmtPrint)
+			// llama2-sys.jinja:23:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if w.At(24, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// llama2-sys.jinja:24 {%- elif message['role'] == 'user' %}
-			// llama2-sys.jinja:25 {{- message['content'] + ' [/INST]' }}
-			w.At(25, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// llama2-sys.jinja:24:5 {%- elif message['role'] == 'user' %}
+			// llama2-sys.jinja:25:1 {{- message['content'] + ' [/INST]' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
-			// llama2-sys.jinja:26 {%- else %}
-			// llama2-sys.jinja:27 {{- message['content'] + '</s>' }}
-			w.At(27, 1, runtime.StmtPrint)
+			// llama2-sys.jinja:26:5 {%- else %}
+			// llama2-sys.jinja:27:1 {{- message['content'] + '</s>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
-			// llama2-sys.jinja:28 {%- set ns.inside_turn = false %}
-			w.At(28, 1, runtime.StmtSet)
+			// llama2-sys.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
 	}
+}
+
+// spansLlama2Sys is the position table of llama2-sys.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlama2Sys = []runtime.Span{
+	{From: 48, To: 49, Line: 15, Col: 1, Construct: "set"},
+	{From: 51, To: 76, Line: 17, Col: 1, Construct: "for"},
+	{From: 53, To: 57, Line: 18, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 20, Col: 1, Construct: "set"},
+	{From: 59, To: 75, Line: 22, Col: 1, Construct: "if"},
+	{From: 62, To: 64, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 75, Line: 24, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 72, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 28, Col: 1, Construct: "set"},
 }

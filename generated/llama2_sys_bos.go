@@ -32,6 +32,7 @@ var Llama2SysBos = &runtime.Template{
 	Name:   "llama2-sys-bos",
 	Origin: "builtin/llama2-sys-bos.jinja",
 	SHA256: "919c3be48f5f550f17d088f08969e552f6e43daef45b0440e5f56bed6fdc1911",
+	Spans:  spansLlama2SysBos,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,43 +44,49 @@ var _ interface {
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
 func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// llama2-sys-bos.jinja:17 {%- set ns = namespace(inside_turn=true) %}
-	w.At(17, 1, runtime.StmtSet)
+	// llama2-sys-bos.jinja:17:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
-	// llama2-sys-bos.jinja:19 {%- for message in messages %}
-	w.At(19, 1, runtime.StmtFor)
+	// llama2-sys-bos.jinja:19:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama2-sys-bos.jinja:20 {%- if not ns.inside_turn %}
-		w.At(20, 1, runtime.StmtIf)
+		// llama2-sys-bos.jinja:20:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("<s>[INST] ")
-			// llama2-sys-bos.jinja:22 {%- set ns.inside_turn = true %}
-			w.At(22, 1, runtime.StmtSet)
+			// llama2-sys-bos.jinja:22:1 {%- set ns.inside_turn = true %}
 			nsInsideTurn = true
 		}
-		// llama2-sys-bos.jinja:24 {%- if message['role'] == 'system' %}
-		w.At(24, 1, runtime.StmtIf)
+		// llama2-sys-bos.jinja:24:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// llama2-sys-bos.jinja:25 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.At(25, 1, runtime.StmtPrint)
+			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if w.At(26, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// llama2-sys-bos.jinja:26 {%- elif message['role'] == 'user' %}
-			// llama2-sys-bos.jinja:27 {{- message['content'] + ' [/INST]' }}
-			w.At(27, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
+			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
-			// llama2-sys-bos.jinja:28 {%- else %}
-			// llama2-sys-bos.jinja:29 {{- message['content'] + '</s>' }}
-			w.At(29, 1, runtime.StmtPrint)
+			// llama2-sys-bos.jinja:28:5 {%- else %}
+			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
-			// llama2-sys-bos.jinja:30 {%- set ns.inside_turn = false %}
-			w.At(30, 1, runtime.StmtSet)
+			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
 	}
+}
+
+// spansLlama2SysBos is the position table of llama2-sys-bos.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlama2SysBos = []runtime.Span{
+	{From: 48, To: 49, Line: 17, Col: 1, Construct: "set"},
+	{From: 51, To: 76, Line: 19, Col: 1, Construct: "for"},
+	{From: 53, To: 57, Line: 20, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 22, Col: 1, Construct: "set"},
+	{From: 59, To: 75, Line: 24, Col: 1, Construct: "if"},
+	{From: 62, To: 64, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 75, Line: 26, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 72, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 30, Col: 1, Construct: "set"},
 }

@@ -32,6 +32,7 @@ var Llama2SysStrip = &runtime.Template{
 	Name:   "llama2-sys-strip",
 	Origin: "builtin/llama2-sys-strip.jinja",
 	SHA256: "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
+	Spans:  spansLlama2SysStrip,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,50 +45,56 @@ var _ interface {
 func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// llama2-sys-strip.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(18, 1, runtime.StmtSet)
+	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// llama2-sys-strip.jinja:19 {%- set ns = namespace(inside_turn=true) %}
-	w.At(19, 1, runtime.StmtSet)
+	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
-	// llama2-sys-strip.jinja:21 {%- for message in messages %}
-	w.At(21, 1, runtime.StmtFor)
+	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// llama2-sys-strip.jinja:22 {%- set content = message['content'].strip(c_space) %}
-		w.At(22, 1, runtime.StmtSet)
+		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
-		// llama2-sys-strip.jinja:23 {%- if not ns.inside_turn %}
-		w.At(23, 1, runtime.StmtIf)
+		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
-			// llama2-sys-strip.jinja:25 {%- set ns.inside_turn = true %}
-			w.At(25, 1, runtime.StmtSet)
+			// llama2-sys-strip.jinja:25:1 {%- set ns.inside_turn = true %}
 			nsInsideTurn = true
 		}
-		// llama2-sys-strip.jinja:27 {%- if message['role'] == 'system' %}
-		w.At(27, 1, runtime.StmtIf)
+		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// llama2-sys-strip.jinja:28 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			w.At(28, 1, runtime.StmtPrint)
+			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(content)
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if w.At(29, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// llama2-sys-strip.jinja:29 {%- elif message['role'] == 'user' %}
-			// llama2-sys-strip.jinja:30 {{- content + ' [/INST]' }}
-			w.At(30, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
+			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
 			w.WriteAdd(content, runtime.Str(" [/INST]"))
 		} else {
-			// llama2-sys-strip.jinja:31 {%- else %}
-			// llama2-sys-strip.jinja:32 {{- content + '</s>' }}
-			w.At(32, 1, runtime.StmtPrint)
+			// llama2-sys-strip.jinja:31:5 {%- else %}
+			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
 			w.WriteAdd(content, runtime.Str("</s>"))
-			// llama2-sys-strip.jinja:33 {%- set ns.inside_turn = false %}
-			w.At(33, 1, runtime.StmtSet)
+			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
 	}
+}
+
+// spansLlama2SysStrip is the position table of llama2-sys-strip.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlama2SysStrip = []runtime.Span{
+	{From: 49, To: 49, Line: 18, Col: 1, Construct: "set"},
+	{From: 51, To: 52, Line: 19, Col: 1, Construct: "set"},
+	{From: 54, To: 82, Line: 21, Col: 1, Construct: "for"},
+	{From: 57, To: 57, Line: 22, Col: 1, Construct: "set"},
+	{From: 59, To: 63, Line: 23, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 25, Col: 1, Construct: "set"},
+	{From: 65, To: 81, Line: 27, Col: 1, Construct: "if"},
+	{From: 68, To: 70, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 81, Line: 29, Col: 5, Construct: "if"},
+	{From: 74, To: 74, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 80, Line: 33, Col: 1, Construct: "set"},
 }

@@ -32,6 +32,7 @@ var Llama3 = &runtime.Template{
 	Name:   "llama3",
 	Origin: "builtin/llama3.jinja",
 	SHA256: "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
+	Spans:  spansLlama3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,14 +45,11 @@ var _ interface {
 func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// llama3.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1, runtime.StmtSet)
+	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// llama3.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// llama3.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama3.jinja:12 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		w.At(12, 1, runtime.StmtPrint)
+		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
 		w.WriteString("<|start_header_id|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|end_header_id|>\n\n")
@@ -59,4 +57,12 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+}
+
+// spansLlama3 is the position table of llama3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlama3 = []runtime.Span{
+	{From: 49, To: 49, Line: 10, Col: 1, Construct: "set"},
+	{From: 51, To: 59, Line: 11, Col: 1, Construct: "for"},
+	{From: 53, To: 57, Line: 12, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Llama4 = &runtime.Template{
 	Name:   "llama4",
 	Origin: "builtin/llama4.jinja",
 	SHA256: "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
+	Spans:  spansLlama4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,14 +45,11 @@ var _ interface {
 func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// llama4.jinja:10 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(10, 1, runtime.StmtSet)
+	// llama4.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// llama4.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// llama4.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama4.jinja:12 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
-		w.At(12, 1, runtime.StmtPrint)
+		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
 		w.WriteString("<|header_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|header_end|>\n\n")
@@ -59,4 +57,12 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
+}
+
+// spansLlama4 is the position table of llama4.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlama4 = []runtime.Span{
+	{From: 49, To: 49, Line: 10, Col: 1, Construct: "set"},
+	{From: 51, To: 59, Line: 11, Col: 1, Construct: "for"},
+	{From: 53, To: 57, Line: 12, Col: 1, Construct: "{{ }}"},
 }

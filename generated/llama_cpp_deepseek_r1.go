@@ -32,6 +32,7 @@ var LlamaCppDeepseekR1 = &runtime.Template{
 	Name:   "llama-cpp-deepseek-r1",
 	Origin: "llama.cpp/llama-cpp-deepseek-r1.jinja",
 	SHA256: "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
+	Spans:  spansLlamaCppDeepseekR1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,111 +47,85 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
-	// llama-cpp-deepseek-r1.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// llama-cpp-deepseek-r1.jinja:2 {%- set add_generation_prompt = false -%}
-		w.At(2, 5, runtime.StmtSet)
+		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// llama-cpp-deepseek-r1.jinja:4 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
-	w.At(4, 1, runtime.StmtSet)
+	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
 	nsIsFirst := false
 	nsIsToolOutputs := false
 	nsIsOutputFirst := true
 	nsSystemPrompt := runtime.Str("")
-	// llama-cpp-deepseek-r1.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, runtime.StmtFor)
+	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama-cpp-deepseek-r1.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// llama-cpp-deepseek-r1.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 9, runtime.StmtSet)
+			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
-	// llama-cpp-deepseek-r1.jinja:10 {{bos_token}}
-	w.At(10, 1, runtime.StmtPrint)
+	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
 	w.Write(bosToken)
-	// llama-cpp-deepseek-r1.jinja:11 {%- if tools %}
-	w.At(11, 1, runtime.StmtIf)
+	// llama-cpp-deepseek-r1.jinja:11:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
-		// llama-cpp-deepseek-r1.jinja:12 {{tools | map(attribute='function') | tojson(indent=2)}}
-		w.At(12, 82, runtime.StmtPrint)
+		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
 		w.WriteJSON(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
-	// llama-cpp-deepseek-r1.jinja:26 {{ns.system_prompt}}
-	w.At(26, 1, runtime.StmtPrint)
+	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
 	w.Write(nsSystemPrompt)
-	// llama-cpp-deepseek-r1.jinja:27 {%- macro flush_tool_outputs() -%}
+	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs := func() {
-		// llama-cpp-deepseek-r1.jinja:28 {%- if ns.is_tool_outputs -%}
-		w.At(28, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
 		if nsIsToolOutputs {
 			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
-			// llama-cpp-deepseek-r1.jinja:30 {%- set ns.is_tool_outputs = false -%}
-			w.At(30, 9, runtime.StmtSet)
+			// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%}
 			nsIsToolOutputs = false
 		}
 	}
-	// llama-cpp-deepseek-r1.jinja:33 {{- flush_tool_outputs() -}}
-	w.At(33, 1, runtime.StmtPrint)
+	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
 	flushToolOutputs()
-	// llama-cpp-deepseek-r1.jinja:34 {%- for message in messages -%}
-	w.At(34, 1, runtime.StmtFor)
+	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// llama-cpp-deepseek-r1.jinja:35 {%- if message['role'] != 'tool' -%}
-		w.At(35, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
 		message2Role := message2.ItemStr("role")
 		if !runtime.EqStr(message2Role, "tool") {
-			// llama-cpp-deepseek-r1.jinja:36 {{- flush_tool_outputs() -}}
-			w.At(36, 9, runtime.StmtPrint)
+			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
 		}
-		// llama-cpp-deepseek-r1.jinja:38 {%- if message['role'] == 'user' -%}
-		w.At(38, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(message2Role, "user") {
-			// llama-cpp-deepseek-r1.jinja:39 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			w.At(39, 9, runtime.StmtPrint)
+			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message2.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
-		// llama-cpp-deepseek-r1.jinja:41 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		w.At(41, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
-			// llama-cpp-deepseek-r1.jinja:43 {%- set ns.is_first = true -%}
-			w.At(43, 9, runtime.StmtSet)
+			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
-			// llama-cpp-deepseek-r1.jinja:44 {%- for tc in message['tool_calls'] -%}
-			w.At(44, 9, runtime.StmtFor)
+			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			for _, tc := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 				var toolName runtime.Value
 				var toolArgs runtime.Value
-				// llama-cpp-deepseek-r1.jinja:45 {%- if ns.is_first -%}
-				w.At(45, 13, runtime.StmtIf)
+				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
-					// llama-cpp-deepseek-r1.jinja:46 {%- set ns.is_first = false -%}
-					w.At(46, 17, runtime.StmtSet)
+					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
 					nsIsFirst = false
 				} else {
-					// llama-cpp-deepseek-r1.jinja:47 {%- else -%}
+					// llama-cpp-deepseek-r1.jinja:47:17 {%- else -%}
 					w.WriteString("\n")
 				}
-				// llama-cpp-deepseek-r1.jinja:50 {%- set tool_name = tc['function']['name'] -%}
-				w.At(50, 13, runtime.StmtSet)
+				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
 				tcFunction := tc.ItemStr("function")
 				toolName = tcFunction.ItemStr("name")
-				// llama-cpp-deepseek-r1.jinja:51 {%- set tool_args = tc['function']['arguments'] -%}
-				w.At(51, 13, runtime.StmtSet)
+				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
 				toolArgs = tcFunction.ItemStr("arguments")
-				// llama-cpp-deepseek-r1.jinja:52 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				w.At(52, 13, runtime.StmtPrint)
+				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.WriteString("<｜tool▁call▁begin｜>")
 				w.WriteStr(tc.ItemStr("type"))
 				w.WriteString("<｜tool▁sep｜>")
@@ -165,55 +140,87 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
-		// llama-cpp-deepseek-r1.jinja:56 {%- if message['role'] == 'assistant' and message['content'] -%}
-		w.At(56, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
 		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("content").Truthy() {
-			// llama-cpp-deepseek-r1.jinja:57 {{- flush_tool_outputs() -}}
-			w.At(57, 9, runtime.StmtPrint)
+			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
-			// llama-cpp-deepseek-r1.jinja:58 {%- set content = message['content'] -%}
-			w.At(58, 9, runtime.StmtSet)
+			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = message2.ItemStr("content")
-			// llama-cpp-deepseek-r1.jinja:59 {%- if '</think>' in content -%}
-			w.At(59, 9, runtime.StmtIf)
+			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
-				// llama-cpp-deepseek-r1.jinja:60 {%- set content = content.split('</think>')[-1] -%}
-				w.At(60, 13, runtime.StmtSet)
+				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
 				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
-			// llama-cpp-deepseek-r1.jinja:62 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			w.At(62, 9, runtime.StmtPrint)
+			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜Assistant｜>")
 			w.WriteStr(content)
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
-		// llama-cpp-deepseek-r1.jinja:64 {%- if message['role'] == 'tool' -%}
-		w.At(64, 5, runtime.StmtIf)
+		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(message2Role, "tool") {
-			// llama-cpp-deepseek-r1.jinja:65 {%- set ns.is_tool_outputs = true -%}
-			w.At(65, 9, runtime.StmtSet)
+			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			nsIsToolOutputs = true
-			// llama-cpp-deepseek-r1.jinja:66 {%- if ns.is_output_first -%}
-			w.At(66, 9, runtime.StmtIf)
+			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
-				// llama-cpp-deepseek-r1.jinja:68 {%- set ns.is_output_first = false -%}
-				w.At(68, 13, runtime.StmtSet)
+				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			}
-			// llama-cpp-deepseek-r1.jinja:70 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			w.At(70, 9, runtime.StmtPrint)
+			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
 			w.WriteStr(message2.ItemStr("content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
-	// llama-cpp-deepseek-r1.jinja:73 {{- flush_tool_outputs() -}}
-	w.At(73, 1, runtime.StmtPrint)
+	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
 	flushToolOutputs()
-	// llama-cpp-deepseek-r1.jinja:74 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
-	w.At(74, 1, runtime.StmtIf)
+	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	if addGenerationPrompt.Truthy() && !nsIsToolOutputs {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
+}
+
+// spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlamaCppDeepseekR1 = []runtime.Span{
+	{From: 51, To: 54, Line: 1, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 2, Col: 5, Construct: "set"},
+	{From: 56, To: 59, Line: 4, Col: 1, Construct: "set"},
+	{From: 61, To: 67, Line: 5, Col: 1, Construct: "for"},
+	{From: 63, To: 66, Line: 6, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 7, Col: 9, Construct: "set"},
+	{From: 69, To: 69, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 76, Line: 11, Col: 1, Construct: "if"},
+	{From: 74, To: 75, Line: 12, Col: 82, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 87, Line: 27, Col: 1, Construct: "macro"},
+	{From: 82, To: 86, Line: 28, Col: 5, Construct: "if"},
+	{From: 85, To: 85, Line: 30, Col: 9, Construct: "set"},
+	{From: 89, To: 89, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 174, Line: 34, Col: 1, Construct: "for"},
+	{From: 94, To: 98, Line: 35, Col: 5, Construct: "if"},
+	{From: 97, To: 97, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 100, To: 105, Line: 38, Col: 5, Construct: "if"},
+	{From: 102, To: 104, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 142, Line: 41, Col: 5, Construct: "if"},
+	{From: 110, To: 110, Line: 43, Col: 9, Construct: "set"},
+	{From: 112, To: 141, Line: 44, Col: 9, Construct: "for"},
+	{From: 116, To: 122, Line: 45, Col: 13, Construct: "if"},
+	{From: 118, To: 118, Line: 46, Col: 17, Construct: "set"},
+	{From: 124, To: 125, Line: 50, Col: 13, Construct: "set"},
+	{From: 127, To: 127, Line: 51, Col: 13, Construct: "set"},
+	{From: 129, To: 139, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 144, To: 158, Line: 56, Col: 5, Construct: "if"},
+	{From: 146, To: 146, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 148, To: 148, Line: 58, Col: 9, Construct: "set"},
+	{From: 150, To: 153, Line: 59, Col: 9, Construct: "if"},
+	{From: 152, To: 152, Line: 60, Col: 13, Construct: "set"},
+	{From: 155, To: 157, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 160, To: 173, Line: 64, Col: 5, Construct: "if"},
+	{From: 162, To: 162, Line: 65, Col: 9, Construct: "set"},
+	{From: 164, To: 168, Line: 66, Col: 9, Construct: "if"},
+	{From: 167, To: 167, Line: 68, Col: 13, Construct: "set"},
+	{From: 170, To: 172, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 176, To: 176, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 180, Line: 74, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var LlamaCppLfm2 = &runtime.Template{
 	Name:   "llama-cpp-lfm2",
 	Origin: "llama.cpp/llama-cpp-lfm2.jinja",
 	SHA256: "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
+	Spans:  spansLlamaCppLfm2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,162 +47,168 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// llama-cpp-lfm2.jinja:1 {{- bos_token -}}
-	w.At(1, 1, runtime.StmtPrint)
+	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// llama-cpp-lfm2.jinja:2 {%- set system_prompt = "" -%}
-	w.At(2, 1, runtime.StmtSet)
+	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
 	_ = runtime.Str("")
-	// llama-cpp-lfm2.jinja:3 {%- set ns = namespace(system_prompt="") -%}
-	w.At(3, 1, runtime.StmtSet)
+	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	nsSystemPrompt := runtime.Str("")
-	// llama-cpp-lfm2.jinja:4 {%- if messages[0]["role"] == "system" -%}
-	w.At(4, 1, runtime.StmtIf)
+	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// llama-cpp-lfm2.jinja:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		w.At(5, 2, runtime.StmtSet)
+		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = messages0.ItemStr("content")
-		// llama-cpp-lfm2.jinja:6 {%- set messages = messages[1:] -%}
-		w.At(6, 2, runtime.StmtSet)
+		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// llama-cpp-lfm2.jinja:8 {%- if tools -%}
-	w.At(8, 1, runtime.StmtIf)
+	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
-		// llama-cpp-lfm2.jinja:9 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		w.At(9, 2, runtime.StmtSet)
+		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
 		})), runtime.Str("List of tools: <|tool_list_start|>["))
-		// llama-cpp-lfm2.jinja:10 {%- for tool in tools -%}
-		w.At(10, 2, runtime.StmtFor)
+		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
-			// llama-cpp-lfm2.jinja:11 {%- if tool is not string -%}
-			w.At(11, 3, runtime.StmtIf)
+			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
 			if !runtime.IsString(tool, nil, nil) {
-				// llama-cpp-lfm2.jinja:12 {%- set tool = tool | tojson -%}
-				w.At(12, 4, runtime.StmtSet)
+				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
-			// llama-cpp-lfm2.jinja:14 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			w.At(14, 3, runtime.StmtSet)
+			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
-			// llama-cpp-lfm2.jinja:15 {%- if not loop.last -%}
-			w.At(15, 3, runtime.StmtIf)
+			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
-				// llama-cpp-lfm2.jinja:16 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				w.At(16, 4, runtime.StmtSet)
+				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
 		}
-		// llama-cpp-lfm2.jinja:19 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		w.At(19, 2, runtime.StmtSet)
+		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
 		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
 	}
-	// llama-cpp-lfm2.jinja:21 {%- if ns.system_prompt -%}
-	w.At(21, 1, runtime.StmtIf)
+	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
-		// llama-cpp-lfm2.jinja:22 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.At(22, 2, runtime.StmtPrint)
+		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
-	// llama-cpp-lfm2.jinja:24 {%- for message in messages -%}
-	w.At(24, 1, runtime.StmtFor)
+	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// llama-cpp-lfm2.jinja:25 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.At(25, 2, runtime.StmtPrint)
+		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
 		w.WriteStr(messageRole)
 		w.WriteString("\n")
-		// llama-cpp-lfm2.jinja:26 {%- set content = message["content"] if message["content"] else "" -%}
-		w.At(26, 2, runtime.StmtSet)
+		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
 		messageContent := message.ItemStr("content")
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
-		// llama-cpp-lfm2.jinja:27 {%- if content is not string -%}
-		w.At(27, 2, runtime.StmtIf)
+		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
 		if !runtime.IsString(content, nil, nil) {
-			// llama-cpp-lfm2.jinja:28 {%- set content = content | tojson -%}
-			w.At(28, 3, runtime.StmtSet)
+			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}
-		// llama-cpp-lfm2.jinja:30 {%- if message["role"] == "tool" -%}
-		w.At(30, 2, runtime.StmtIf)
+		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if runtime.EqStr(messageRole, "tool") {
-			// llama-cpp-lfm2.jinja:31 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			w.At(31, 3, runtime.StmtSet)
+			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
-		} else if w.At(32, 6, runtime.StmtIf); (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
-			// llama-cpp-lfm2.jinja:32 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
-			// llama-cpp-lfm2.jinja:33 {%- set ns_tc = namespace(result="") -%}
-			w.At(33, 3, runtime.StmtSet)
+		} else if (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
+			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := runtime.Str("")
-			// llama-cpp-lfm2.jinja:34 {%- for tc in message["tool_calls"] -%}
-			w.At(34, 3, runtime.StmtFor)
+			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
 			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 			for i2 := range items2 {
 				tc := items2[i2]
 				var args2 runtime.Value
-				// llama-cpp-lfm2.jinja:35 {%- if not loop.first -%}
-				w.At(35, 4, runtime.StmtIf)
+				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i2 == 0) {
-					// llama-cpp-lfm2.jinja:35 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					w.At(35, 29, runtime.StmtSet)
+					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
 					nsTcResult = runtime.Add(nsTcResult, runtime.Str(", "))
 				}
-				// llama-cpp-lfm2.jinja:36 {%- set args = tc["function"]["arguments"] -%}
-				w.At(36, 4, runtime.StmtSet)
+				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
 				tcFunction := tc.ItemStr("function")
 				args2 = tcFunction.ItemStr("arguments")
-				// llama-cpp-lfm2.jinja:37 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				w.At(37, 4, runtime.StmtSet)
+				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": "))
-				// llama-cpp-lfm2.jinja:38 {%- if args is string -%}
-				w.At(38, 4, runtime.StmtIf)
+				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if runtime.IsString(args2, nil, nil) {
-					// llama-cpp-lfm2.jinja:39 {%- set ns_tc.result = ns_tc.result + args -%}
-					w.At(39, 5, runtime.StmtSet)
+					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
 					nsTcResult = runtime.Add(nsTcResult, args2)
 				} else {
-					// llama-cpp-lfm2.jinja:40 {%- else -%}
-					// llama-cpp-lfm2.jinja:41 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					w.At(41, 5, runtime.StmtSet)
+					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
+					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
 					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args2, nil, nil))
 				}
-				// llama-cpp-lfm2.jinja:43 {%- if tc.get("id") -%}
-				w.At(43, 4, runtime.StmtIf)
+				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
 				if runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil).Truthy() {
-					// llama-cpp-lfm2.jinja:44 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					w.At(44, 5, runtime.StmtSet)
+					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
 					nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str(", \"id\": \"")), tc.ItemStr("id")), runtime.Str("\""))
 				}
-				// llama-cpp-lfm2.jinja:46 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				w.At(46, 4, runtime.StmtSet)
+				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
 				nsTcResult = runtime.Add(nsTcResult, runtime.Str("}"))
 			}
-			// llama-cpp-lfm2.jinja:48 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			w.At(48, 3, runtime.StmtSet)
+			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
 			content = runtime.Sum(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTcResult), runtime.Str("]<|tool_call_end|>"), content)
 		}
-		// llama-cpp-lfm2.jinja:50 {{- content + "<|im_end|>\n" -}}
-		w.At(50, 2, runtime.StmtPrint)
+		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
 		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
 	}
-	// llama-cpp-lfm2.jinja:52 {%- if add_generation_prompt -%}
-	w.At(52, 1, runtime.StmtIf)
+	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlamaCppLfm2 = []runtime.Span{
+	{From: 51, To: 51, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 53, Line: 2, Col: 1, Construct: "set"},
+	{From: 55, To: 55, Line: 3, Col: 1, Construct: "set"},
+	{From: 57, To: 63, Line: 4, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 5, Col: 2, Construct: "set"},
+	{From: 62, To: 62, Line: 6, Col: 2, Construct: "set"},
+	{From: 65, To: 91, Line: 8, Col: 1, Construct: "if"},
+	{From: 67, To: 71, Line: 9, Col: 2, Construct: "set"},
+	{From: 73, To: 88, Line: 10, Col: 2, Construct: "for"},
+	{From: 77, To: 80, Line: 11, Col: 3, Construct: "if"},
+	{From: 79, To: 79, Line: 12, Col: 4, Construct: "set"},
+	{From: 82, To: 82, Line: 14, Col: 3, Construct: "set"},
+	{From: 84, To: 87, Line: 15, Col: 3, Construct: "if"},
+	{From: 86, To: 86, Line: 16, Col: 4, Construct: "set"},
+	{From: 90, To: 90, Line: 19, Col: 2, Construct: "set"},
+	{From: 93, To: 98, Line: 21, Col: 1, Construct: "if"},
+	{From: 95, To: 97, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 100, To: 164, Line: 24, Col: 1, Construct: "for"},
+	{From: 103, To: 106, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 108, To: 113, Line: 26, Col: 2, Construct: "set"},
+	{From: 115, To: 118, Line: 27, Col: 2, Construct: "if"},
+	{From: 117, To: 117, Line: 28, Col: 3, Construct: "set"},
+	{From: 120, To: 161, Line: 30, Col: 2, Construct: "if"},
+	{From: 122, To: 122, Line: 31, Col: 3, Construct: "set"},
+	{From: 123, To: 161, Line: 32, Col: 6, Construct: "if"},
+	{From: 126, To: 126, Line: 33, Col: 3, Construct: "set"},
+	{From: 128, To: 158, Line: 34, Col: 3, Construct: "for"},
+	{From: 133, To: 136, Line: 35, Col: 4, Construct: "if"},
+	{From: 135, To: 135, Line: 35, Col: 29, Construct: "set"},
+	{From: 138, To: 139, Line: 36, Col: 4, Construct: "set"},
+	{From: 141, To: 141, Line: 37, Col: 4, Construct: "set"},
+	{From: 143, To: 150, Line: 38, Col: 4, Construct: "if"},
+	{From: 145, To: 145, Line: 39, Col: 5, Construct: "set"},
+	{From: 149, To: 149, Line: 41, Col: 5, Construct: "set"},
+	{From: 152, To: 155, Line: 43, Col: 4, Construct: "if"},
+	{From: 154, To: 154, Line: 44, Col: 5, Construct: "set"},
+	{From: 157, To: 157, Line: 46, Col: 4, Construct: "set"},
+	{From: 160, To: 160, Line: 48, Col: 3, Construct: "set"},
+	{From: 163, To: 163, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 166, To: 168, Line: 52, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
 	Name:   "llama-cpp-microsoft-Phi-4-mini-instruct",
 	Origin: "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
 	SHA256: "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
+	Spans:  spansLlamaCppMicrosoftPhi4MiniInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,78 +48,60 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
-	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1 {%- if messages[0]["role"] == "system" %}
-	w.At(1, 1, runtime.StmtIf)
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2 {%- set system_message = messages[0]["content"] %}
-		w.At(2, 5, runtime.StmtSet)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-	} else if w.At(3, 4, runtime.StmtIf); runtime.IsDefined(tools, nil, nil) {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3 {% elif tools is defined -%}
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4 {%- set system_message = "You are a helpful assistant with access to tools." -%}
-		w.At(4, 5, runtime.StmtSet)
+	} else if runtime.IsDefined(tools, nil, nil) {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
 	} else {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5 {% else %}
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6 {%- set system_message = "" -%}
-		w.At(6, 5, runtime.StmtSet)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5:4 {% else %}
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6:5 {%- set system_message = "" -%}
 		systemMessage = runtime.Str("")
 	}
-	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8 {%- if tools is defined -%}
-	w.At(8, 1, runtime.StmtIf)
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
 	if runtime.IsDefined(tools, nil, nil) {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		w.At(9, 5, runtime.StmtSet)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
 		systemMessage = runtime.Add(runtime.Add(runtime.Add(systemMessage, runtime.Str("<|tool|>")), runtime.FilterTojson(tools, nil, nil)), runtime.Str("<|/tool|>"))
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10 {%- if '<|tool_call|>' not in system_message -%}
-		w.At(10, 5, runtime.StmtIf)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
 		if runtime.NotIn(runtime.Str("<|tool_call|>"), systemMessage) {
-			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			w.At(11, 9, runtime.StmtSet)
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
 			systemMessage = runtime.Add(systemMessage, runtime.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
-	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14 {%- if system_message is defined -%}
-	w.At(14, 1, runtime.StmtIf)
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
 	if runtime.IsDefined(systemMessage, nil, nil) {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15 {{- '<|system|>' + system_message + '<|end|>' -}}
-		w.At(15, 5, runtime.StmtPrint)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
 		w.WriteString("<|system|>")
 		w.WriteStr(systemMessage)
 		w.WriteString("<|end|>")
 	}
-	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17 {%- for message in messages -%}
-	w.At(17, 1, runtime.StmtFor)
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18 {%- if message['role'] == 'tool' -%}
-		w.At(18, 5, runtime.StmtIf)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "tool") {
-			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
-			w.At(19, 9, runtime.StmtPrint)
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
 			w.WriteJSON(message.ItemStr("content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
-		} else if w.At(20, 9, runtime.StmtIf); !runtime.EqStr(messageRole, "system") {
-			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20 {%- elif message['role'] != 'system' -%}
-			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21 {{- '<|' + message['role'] + '|>' -}}
-			w.At(21, 9, runtime.StmtPrint)
+		} else if !runtime.EqStr(messageRole, "system") {
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
 			w.WriteString("<|")
 			w.WriteStr(messageRole)
 			w.WriteString("|>")
-			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22 {%- if message.content -%}
-			w.At(22, 9, runtime.StmtIf)
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
 			if message.Attr("content").Truthy() {
-				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23 {{- message['content'] -}}
-				w.At(23, 13, runtime.StmtPrint)
+				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
 				w.Write(message.ItemStr("content"))
 			}
-			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25 {%- for tool_call in message.tool_calls -%}
-			w.At(25, 9, runtime.StmtFor)
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
-				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
-				w.At(26, 13, runtime.StmtPrint)
+				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				w.WriteJSON(toolCall, nil, nil)
 				w.WriteString("<|/tool_call|>")
@@ -126,14 +109,39 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 			w.WriteString("<|end|>")
 		}
 	}
-	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:31 {%- if add_generation_prompt -%}
-	w.At(31, 1, runtime.StmtIf)
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:31:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 	} else {
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33 {%- else -%}
-		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34 {{- eos_token -}}
-		w.At(34, 4, runtime.StmtPrint)
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33:5 {%- else -%}
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34:4 {{- eos_token -}}
 		w.Write(eosToken)
 	}
+}
+
+// spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlamaCppMicrosoftPhi4MiniInstruct = []runtime.Span{
+	{From: 52, To: 64, Line: 1, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
+	{From: 56, To: 64, Line: 3, Col: 4, Construct: "if"},
+	{From: 59, To: 59, Line: 4, Col: 5, Construct: "set"},
+	{From: 63, To: 63, Line: 6, Col: 5, Construct: "set"},
+	{From: 66, To: 74, Line: 8, Col: 1, Construct: "if"},
+	{From: 68, To: 68, Line: 9, Col: 5, Construct: "set"},
+	{From: 70, To: 73, Line: 10, Col: 5, Construct: "if"},
+	{From: 72, To: 72, Line: 11, Col: 9, Construct: "set"},
+	{From: 76, To: 81, Line: 14, Col: 1, Construct: "if"},
+	{From: 78, To: 80, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 83, To: 111, Line: 17, Col: 1, Construct: "for"},
+	{From: 85, To: 110, Line: 18, Col: 5, Construct: "if"},
+	{From: 88, To: 90, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 91, To: 110, Line: 20, Col: 9, Construct: "if"},
+	{From: 94, To: 96, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 98, To: 101, Line: 22, Col: 9, Construct: "if"},
+	{From: 100, To: 100, Line: 23, Col: 13, Construct: "{{ }}"},
+	{From: 103, To: 109, Line: 25, Col: 9, Construct: "for"},
+	{From: 105, To: 107, Line: 26, Col: 13, Construct: "{{ }}"},
+	{From: 113, To: 119, Line: 31, Col: 1, Construct: "if"},
+	{From: 118, To: 118, Line: 34, Col: 4, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var LlamaCppRwkvWorld = &runtime.Template{
 	Name:   "llama-cpp-rwkv-world",
 	Origin: "llama.cpp/llama-cpp-rwkv-world.jinja",
 	SHA256: "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
+	Spans:  spansLlamaCppRwkvWorld,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,86 +47,91 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
-	// llama-cpp-rwkv-world.jinja:1 {%- if not add_generation_prompt is defined -%}
-	w.At(1, 1, runtime.StmtIf)
+	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// llama-cpp-rwkv-world.jinja:2 {%- set add_generation_prompt = true -%}
-		w.At(2, 5, runtime.StmtSet)
+		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
 		addGenerationPrompt = runtime.Bool(true)
 	}
-	// llama-cpp-rwkv-world.jinja:4 {%- set ns = namespace(system_prompt='') -%}
-	w.At(4, 1, runtime.StmtSet)
+	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
 	nsSystemPrompt := runtime.Str("")
-	// llama-cpp-rwkv-world.jinja:5 {%- for message in messages -%}
-	w.At(5, 1, runtime.StmtFor)
+	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// llama-cpp-rwkv-world.jinja:6 {%- if message['role'] == 'system' -%}
-		w.At(6, 5, runtime.StmtIf)
+		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
 		if runtime.EqStr(message.ItemStr("role"), "system") {
-			// llama-cpp-rwkv-world.jinja:7 {%- set ns.system_prompt = message['content'] -%}
-			w.At(7, 9, runtime.StmtSet)
+			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
 	}
-	// llama-cpp-rwkv-world.jinja:10 {{bos_token}}
-	w.At(10, 1, runtime.StmtPrint)
+	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
 	w.Write(bosToken)
-	// llama-cpp-rwkv-world.jinja:11 {%- if ns.system_prompt != '' -%}
-	w.At(11, 1, runtime.StmtIf)
+	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
 	if !runtime.EqStr(nsSystemPrompt, "") {
-		// llama-cpp-rwkv-world.jinja:12 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		w.At(12, 1, runtime.StmtPrint)
+		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
 		w.WriteString("System: ")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("\n\n")
 	}
-	// llama-cpp-rwkv-world.jinja:14 {%- for message in messages -%}
-	w.At(14, 1, runtime.StmtFor)
+	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// llama-cpp-rwkv-world.jinja:15 {%- if message['role'] == 'user' -%}
-		w.At(15, 5, runtime.StmtIf)
+		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// llama-cpp-rwkv-world.jinja:16 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			w.At(16, 9, runtime.StmtPrint)
+			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.WriteString("User: ")
 			w.WriteStr(runtime.FilterTrim(message2.ItemStr("content"), nil, nil))
 			w.WriteString("\n\n")
 		}
-		// llama-cpp-rwkv-world.jinja:18 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		w.At(18, 5, runtime.StmtIf)
+		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content"), nil, nil) {
-			// llama-cpp-rwkv-world.jinja:19 {%- set content = message['content'] -%}
-			w.At(19, 9, runtime.StmtSet)
+			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = message2.ItemStr("content")
-			// llama-cpp-rwkv-world.jinja:20 {%- if '</think>' in content -%}
-			w.At(20, 9, runtime.StmtIf)
+			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
-				// llama-cpp-rwkv-world.jinja:21 {%- set content = content.split('</think>')[-1] -%}
-				w.At(21, 13, runtime.StmtSet)
+				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
 				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
 			}
-			// llama-cpp-rwkv-world.jinja:23 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			w.At(23, 9, runtime.StmtPrint)
+			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.WriteString("Assistant: ")
 			w.WriteStr(runtime.FilterTrim(content, nil, nil))
 			w.WriteString("\n\n")
 		}
 	}
-	// llama-cpp-rwkv-world.jinja:26 {%- if add_generation_prompt -%}
-	w.At(26, 1, runtime.StmtIf)
+	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
-		// llama-cpp-rwkv-world.jinja:28 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(28, 5, runtime.StmtIf)
+		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString(" <think>\n</think>")
 		}
-		// llama-cpp-rwkv-world.jinja:31 {%- if enable_thinking is defined and enable_thinking is true %}
-		w.At(31, 5, runtime.StmtIf)
+		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsTrue(enableThinking, nil, nil) {
 			w.WriteString(" <think>")
 		}
 	}
+}
+
+// spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLlamaCppRwkvWorld = []runtime.Span{
+	{From: 51, To: 54, Line: 1, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 2, Col: 5, Construct: "set"},
+	{From: 56, To: 56, Line: 4, Col: 1, Construct: "set"},
+	{From: 58, To: 64, Line: 5, Col: 1, Construct: "for"},
+	{From: 60, To: 63, Line: 6, Col: 5, Construct: "if"},
+	{From: 62, To: 62, Line: 7, Col: 9, Construct: "set"},
+	{From: 66, To: 66, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 73, Line: 11, Col: 1, Construct: "if"},
+	{From: 70, To: 72, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 99, Line: 14, Col: 1, Construct: "for"},
+	{From: 78, To: 84, Line: 15, Col: 5, Construct: "if"},
+	{From: 81, To: 83, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 86, To: 98, Line: 18, Col: 5, Construct: "if"},
+	{From: 88, To: 88, Line: 19, Col: 9, Construct: "set"},
+	{From: 90, To: 93, Line: 20, Col: 9, Construct: "if"},
+	{From: 92, To: 92, Line: 21, Col: 13, Construct: "set"},
+	{From: 95, To: 97, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 101, To: 111, Line: 26, Col: 1, Construct: "if"},
+	{From: 104, To: 106, Line: 28, Col: 5, Construct: "if"},
+	{From: 108, To: 110, Line: 31, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var MeetkaiFunctionaryMediumV31 = &runtime.Template{
 	Name:   "meetkai-functionary-medium-v3.1",
 	Origin: "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
 	SHA256: "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
+	Spans:  spansMeetkaiFunctionaryMediumV31,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,52 +48,40 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// meetkai-functionary-medium-v3.1.jinja:1 {%- if not tools is defined -%}
-	w.At(1, 26, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// meetkai-functionary-medium-v3.1.jinja:2 {%- set tools = none -%}
-		w.At(2, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
 		tools = runtime.None()
 	}
-	// meetkai-functionary-medium-v3.1.jinja:5 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	w.At(5, 1, runtime.StmtSet)
+	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
 	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)))
-	// meetkai-functionary-medium-v3.1.jinja:6 {%- if has_code_interpreter -%}
-	w.At(6, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
-		// meetkai-functionary-medium-v3.1.jinja:7 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		w.At(7, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
 		tools = runtime.FilterList(runtime.FilterRejectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil)
 	}
-	// meetkai-functionary-medium-v3.1.jinja:11 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	w.At(11, 1, runtime.StmtPrint)
+	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
 	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
-	// meetkai-functionary-medium-v3.1.jinja:12 {%- if has_code_interpreter %}
-	w.At(12, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
 	} else {
-		// meetkai-functionary-medium-v3.1.jinja:14 {%- else -%}
+		// meetkai-functionary-medium-v3.1.jinja:14:5 {%- else -%}
 		w.WriteString("\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n\n")
-	// meetkai-functionary-medium-v3.1.jinja:18 {%- if tools %}
-	w.At(18, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.1.jinja:18:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("\nYou have access to the following functions:\n\n")
-		// meetkai-functionary-medium-v3.1.jinja:20 {%- for t in tools %}
-		w.At(20, 5, runtime.StmtFor)
+		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, tools) {
-			// meetkai-functionary-medium-v3.1.jinja:21 {%- if "type" in t -%}
-			w.At(21, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if runtime.In(runtime.Str("type"), t) {
-				// meetkai-functionary-medium-v3.1.jinja:22 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				w.At(22, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
 				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
 			} else {
-				// meetkai-functionary-medium-v3.1.jinja:23 {%- else -%}
-				// meetkai-functionary-medium-v3.1.jinja:24 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				w.At(24, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
+				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
 				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
@@ -100,65 +89,83 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\nThink very carefully before calling functions.\nIf a you choose to call a function ONLY reply in the following format:\n<{start_tag}={function_name}>{parameters}{end_tag}\nwhere\n\nstart_tag => `<function`\nparameters => a JSON dict with the function argument name as key and function argument value as value.\nend_tag => `</function>`\n\nHere is an example,\n<function=example_function_name>{\"example_name\": \"example_value\"}</function>\n\nReminder:\n- If looking for real time information use relevant functions before falling back to brave_search\n- Function calls MUST follow the specified format, start with <function= and end with </function>\n- Required parameters MUST be specified\n- Only call one function at a time\n- Put the entire function call reply on one line\n\n")
 	}
 	w.WriteString("<|eot_id|>")
-	// meetkai-functionary-medium-v3.1.jinja:32 {%- for message in messages -%}
-	w.At(32, 1, runtime.StmtFor)
+	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// meetkai-functionary-medium-v3.1.jinja:33 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(33, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
-			// meetkai-functionary-medium-v3.1.jinja:34 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(34, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
-		} else if w.At(35, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// meetkai-functionary-medium-v3.1.jinja:35 {%- elif message['role'] == 'tool' -%}
-			// meetkai-functionary-medium-v3.1.jinja:36 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			w.At(36, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
+			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
 			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
 		} else {
-			// meetkai-functionary-medium-v3.1.jinja:37 {%- else -%}
-			// meetkai-functionary-medium-v3.1.jinja:38 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.At(38, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
+			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"))
-			// meetkai-functionary-medium-v3.1.jinja:39 {%- if message['content'] -%}
-			w.At(39, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
-				// meetkai-functionary-medium-v3.1.jinja:40 {{ message['content'] }}
-				w.At(40, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
 				w.Write(messageContent)
 			}
-			// meetkai-functionary-medium-v3.1.jinja:42 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(42, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
-				// meetkai-functionary-medium-v3.1.jinja:43 {%- for tool_call in message['tool_calls'] -%}
-				w.At(43, 13, runtime.StmtFor)
+				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-					// meetkai-functionary-medium-v3.1.jinja:44 {%- if tool_call["function"]["name"] == "python" -%}
-					w.At(44, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
 					toolCallFunction := toolCall.ItemStr("function")
 					toolCallFunctionName := toolCallFunction.ItemStr("name")
 					if runtime.EqStr(toolCallFunctionName, "python") {
-						// meetkai-functionary-medium-v3.1.jinja:45 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						w.At(45, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
 						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					} else {
-						// meetkai-functionary-medium-v3.1.jinja:46 {%- else -%}
-						// meetkai-functionary-medium-v3.1.jinja:47 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						w.At(47, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
+						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
 						w.WriteAdd(runtime.Str("<function="), toolCallFunctionName, runtime.Str(">"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")
 			} else {
-				// meetkai-functionary-medium-v3.1.jinja:51 {%- else -%}
+				// meetkai-functionary-medium-v3.1.jinja:51:13 {%- else -%}
 				w.WriteString("<|eot_id|>")
 			}
 		}
 	}
-	// meetkai-functionary-medium-v3.1.jinja:56 {%- if add_generation_prompt -%}
-	w.At(56, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.1.jinja:56:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}
+}
+
+// spansMeetkaiFunctionaryMediumV31 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMeetkaiFunctionaryMediumV31 = []runtime.Span{
+	{From: 52, To: 55, Line: 1, Col: 26, Construct: "if"},
+	{From: 54, To: 54, Line: 2, Col: 5, Construct: "set"},
+	{From: 57, To: 57, Line: 5, Col: 1, Construct: "set"},
+	{From: 59, To: 62, Line: 6, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 7, Col: 5, Construct: "set"},
+	{From: 64, To: 64, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 72, Line: 12, Col: 1, Construct: "if"},
+	{From: 74, To: 91, Line: 18, Col: 1, Construct: "if"},
+	{From: 77, To: 89, Line: 20, Col: 5, Construct: "for"},
+	{From: 79, To: 87, Line: 21, Col: 9, Construct: "if"},
+	{From: 81, To: 81, Line: 22, Col: 13, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 24, Col: 13, Construct: "{{ }}"},
+	{From: 93, To: 135, Line: 32, Col: 1, Construct: "for"},
+	{From: 95, To: 134, Line: 33, Col: 5, Construct: "if"},
+	{From: 98, To: 98, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 99, To: 134, Line: 35, Col: 9, Construct: "if"},
+	{From: 102, To: 102, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 106, To: 106, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 108, To: 112, Line: 39, Col: 9, Construct: "if"},
+	{From: 111, To: 111, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 114, To: 133, Line: 42, Col: 9, Construct: "if"},
+	{From: 116, To: 129, Line: 43, Col: 13, Construct: "for"},
+	{From: 118, To: 127, Line: 44, Col: 17, Construct: "if"},
+	{From: 122, To: 122, Line: 45, Col: 21, Construct: "{{ }}"},
+	{From: 126, To: 126, Line: 47, Col: 21, Construct: "{{ }}"},
+	{From: 137, To: 139, Line: 56, Col: 1, Construct: "if"},
 }

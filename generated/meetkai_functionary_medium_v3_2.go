@@ -32,6 +32,7 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 	Name:   "meetkai-functionary-medium-v3.2",
 	Origin: "llama.cpp/meetkai-functionary-medium-v3.2.jinja",
 	SHA256: "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
+	Spans:  spansMeetkaiFunctionaryMediumV32,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,39 +48,31 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// meetkai-functionary-medium-v3.2.jinja:1 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
+	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
 	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth runtime.Value) {
 		paramDeclaration = runtime.Param(paramDeclaration, "param_declaration")
 		commentInfo = runtime.Param(commentInfo, "comment_info")
 		examplesInfo = runtime.Param(examplesInfo, "examples_info")
 		depth = runtime.Param(depth, "depth")
 		var offset runtime.Value
-		// meetkai-functionary-medium-v3.2.jinja:2 {%- set offset = "" -%}
-		w.At(2, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 		offset = runtime.Str("")
-		// meetkai-functionary-medium-v3.2.jinja:3 {%- if depth >= 1 -%}
-		w.At(3, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
 		if runtime.Ge(depth, runtime.Int(1)) {
-			// meetkai-functionary-medium-v3.2.jinja:4 {%- set offset = "    " * depth -%}
-			w.At(4, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
 			offset = runtime.Mul(runtime.Str("    "), depth)
 		}
-		// meetkai-functionary-medium-v3.2.jinja:6 {%- if comment_info != "<|NONE|>" -%}
-		w.At(6, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 		if !runtime.EqStr(commentInfo, "<|NONE|>") {
-			// meetkai-functionary-medium-v3.2.jinja:7 {{ "\n" + offset + comment_info }}
-			w.At(7, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
 			w.WriteString("\n")
 			w.WriteStr(offset)
 			w.WriteStr(commentInfo)
-			// meetkai-functionary-medium-v3.2.jinja:8 {%- if examples_info | length > 0 -%}
-			w.At(8, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
 			if runtime.Gt(runtime.FilterLength(examplesInfo, nil, nil), runtime.Int(0)) {
-				// meetkai-functionary-medium-v3.2.jinja:10 {%- for example in examples_info -%}
-				w.At(10, 13, runtime.StmtFor)
+				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range runtime.Iterate(w, examplesInfo) {
-					// meetkai-functionary-medium-v3.2.jinja:11 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					w.At(11, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 					w.WriteString("\n")
 					w.WriteStr(offset)
 					w.WriteString("// ")
@@ -87,227 +80,182 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 		}
-		// meetkai-functionary-medium-v3.2.jinja:15 {{ "\n" + offset + param_declaration }}
-		w.At(15, 5, runtime.StmtPrint)
+		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
 		w.WriteString("\n")
 		w.WriteStr(offset)
 		w.WriteStr(paramDeclaration)
 	}
-	// meetkai-functionary-medium-v3.2.jinja:18 {%- macro convert_data_type(param_type) -%}
+	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
 	convertDataType := func(paramType runtime.Value) {
 		paramType = runtime.Param(paramType, "param_type")
-		// meetkai-functionary-medium-v3.2.jinja:19 {%- if param_type == "integer" or param_type == "float" -%}
-		w.At(19, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
 		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
 			w.WriteString("number")
 		} else {
-			// meetkai-functionary-medium-v3.2.jinja:21 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:22 {{ param_type }}
-			w.At(22, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
 			w.Write(paramType)
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:26 {%- macro get_param_type(param) -%}
+	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
 	getParamType := func(param runtime.Value) {
 		param = runtime.Param(param, "param")
 		var paramType2 runtime.Value
 		var rawParamType runtime.Value
 		var oneOfTypes runtime.Value
-		// meetkai-functionary-medium-v3.2.jinja:27 {%- set param_type = "any" -%}
-		w.At(27, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 		paramType2 = runtime.Str("any")
-		// meetkai-functionary-medium-v3.2.jinja:29 {%- if "type" in param -%}
-		w.At(29, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
 		if runtime.In(runtime.Str("type"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:30 {%- set raw_param_type = param["type"] -%}
-			w.At(30, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = param.ItemStr("type")
-			// meetkai-functionary-medium-v3.2.jinja:31 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			w.At(31, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			if runtime.IsIterable(rawParamType, nil, nil) && !runtime.IsString(rawParamType, nil, nil) {
-				// meetkai-functionary-medium-v3.2.jinja:32 {%- set param_type = raw_param_type | join(" | ") -%}
-				w.At(32, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
 				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
-				// meetkai-functionary-medium-v3.2.jinja:33 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:34 {%- set param_type = raw_param_type -%}
-				w.At(34, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
 				paramType2 = rawParamType
 			}
-			// meetkai-functionary-medium-v3.2.jinja:36 {{ convert_data_type(param_type) }}
-			w.At(36, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
 			convertDataType(paramType2)
-		} else if w.At(37, 9, runtime.StmtIf); runtime.In(runtime.Str("oneOf"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:37 {%- elif "oneOf" in param -%}
-			// meetkai-functionary-medium-v3.2.jinja:38 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			w.At(38, 9, runtime.StmtSet)
+		} else if runtime.In(runtime.Str("oneOf"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
+			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
 			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
-			// meetkai-functionary-medium-v3.2.jinja:39 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			w.At(39, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
 			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
-			// meetkai-functionary-medium-v3.2.jinja:40 {{ convert_data_type(one_of_types | join(" | ")) }}
-			w.At(40, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
 			convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:44 {%- macro get_format_param(param) -%}
+	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
 	getFormatParam := func(param2 runtime.Value) {
 		param2 = runtime.Param(param2, "param")
-		// meetkai-functionary-medium-v3.2.jinja:45 {%- if "format" in param -%}
-		w.At(45, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
 		if runtime.In(runtime.Str("format"), param2) {
-			// meetkai-functionary-medium-v3.2.jinja:46 {{ param["format"] }}
-			w.At(46, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
 			w.Write(param2.ItemStr("format"))
-		} else if w.At(47, 9, runtime.StmtIf); runtime.In(runtime.Str("oneOf"), param2) {
-			// meetkai-functionary-medium-v3.2.jinja:47 {%- elif "oneOf" in param -%}
-			// meetkai-functionary-medium-v3.2.jinja:48 {%- set formats = [] -%}
-			w.At(48, 9, runtime.StmtSet)
+		} else if runtime.In(runtime.Str("oneOf"), param2) {
+			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
+			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
 			_ = runtime.NewList()
-			// meetkai-functionary-medium-v3.2.jinja:49 {%- for item in param["oneOf"] -%}
-			w.At(49, 9, runtime.StmtFor)
+			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
 			param2OneOf := param2.ItemStr("oneOf")
 			for _, item2 := range runtime.Iterate(w, param2OneOf) {
-				// meetkai-functionary-medium-v3.2.jinja:50 {%- if "format" in item -%}
-				w.At(50, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
 				if runtime.In(runtime.Str("format"), item2) {
-					// meetkai-functionary-medium-v3.2.jinja:51 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					w.At(51, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					item2Format := item2.ItemStr("format")
 					if runtime.Eq(item2Format, param2OneOf.ItemInt(-1).ItemStr("format")) {
-						// meetkai-functionary-medium-v3.2.jinja:52 {{ item["format"] }}
-						w.At(52, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
 						w.Write(item2Format)
 					} else {
-						// meetkai-functionary-medium-v3.2.jinja:53 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:54 {{ item["format"] + " or "}}
-						w.At(54, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
 						w.WriteAdd(item2Format, runtime.Str(" or "))
 					}
 				}
 			}
 		} else {
-			// meetkai-functionary-medium-v3.2.jinja:58 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:58:9 {%- else -%}
 			w.WriteString("<|NONE|>")
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:63 {%- macro get_param_info(param) -%}
+	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
 	getParamInfo := func(param3 runtime.Value) {
 		param3 = runtime.Param(param3, "param")
 		var paramType3 runtime.Value
 		var formatParam runtime.Value
 		var desc runtime.Value
 		var defaultValue runtime.Value
-		// meetkai-functionary-medium-v3.2.jinja:64 {%- set param_type = param.get("type", "any") -%}
-		w.At(64, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
 		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
-		// meetkai-functionary-medium-v3.2.jinja:65 {%- set format_param = get_format_param(param) -%}
-		w.At(65, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param3)
 		})
-		// meetkai-functionary-medium-v3.2.jinja:67 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		w.At(67, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
 		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
 			w.WriteString("//")
-			// meetkai-functionary-medium-v3.2.jinja:69 {%- if "description" in param -%}
-			w.At(69, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
 			if runtime.In(runtime.Str("description"), param3) {
-				// meetkai-functionary-medium-v3.2.jinja:70 {%- set desc = param["description"] -%}
-				w.At(70, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = param3.ItemStr("description")
-				// meetkai-functionary-medium-v3.2.jinja:71 {%- if not desc.endswith(".") -%}
-				w.At(71, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
 				if !runtime.CallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:72 {%- set desc = desc + "." -%}
-					w.At(72, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
 					desc = runtime.Add(desc, runtime.Str("."))
 				}
-				// meetkai-functionary-medium-v3.2.jinja:74 {{ " " + desc }}
-				w.At(74, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
 				w.WriteString(" ")
 				w.WriteStr(desc)
 			}
-			// meetkai-functionary-medium-v3.2.jinja:77 {%- if "default" in param -%}
-			w.At(77, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
 			if runtime.In(runtime.Str("default"), param3) {
-				// meetkai-functionary-medium-v3.2.jinja:78 {%- set default_value = param["default"] -%}
-				w.At(78, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
 				defaultValue = param3.ItemStr("default")
-				// meetkai-functionary-medium-v3.2.jinja:79 {%- if param_type == "string" -%}
-				w.At(79, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
 				if runtime.EqStr(paramType3, "string") {
-					// meetkai-functionary-medium-v3.2.jinja:80 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					w.At(80, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
 					defaultValue = runtime.Concat(runtime.Str("\""), defaultValue, runtime.Str("\""))
 				}
-				// meetkai-functionary-medium-v3.2.jinja:82 {{ " Default=" ~ default_value ~ "." }}
-				w.At(82, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
 				w.WriteString(" Default=")
 				w.Write(defaultValue)
 				w.WriteString(".")
 			}
-			// meetkai-functionary-medium-v3.2.jinja:85 {%- set format_param = get_format_param(param) -%}
-			w.At(85, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 			formatParam = w.Capture(func() {
 				getFormatParam(param3)
 			})
-			// meetkai-functionary-medium-v3.2.jinja:86 {%- if format_param != "<|NONE|>" -%}
-			w.At(86, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
 			if !runtime.EqStr(formatParam, "<|NONE|>") {
-				// meetkai-functionary-medium-v3.2.jinja:87 {{ " Format=" ~ format_param }}
-				w.At(87, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
 				w.WriteString(" Format=")
 				w.Write(formatParam)
 			}
-			// meetkai-functionary-medium-v3.2.jinja:90 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			w.At(90, 9, runtime.StmtFor)
+			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 			for _, item3 := range runtime.Iterate(w, runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length")))) {
 				vals := runtime.Unpack(item3, 2)
 				field := vals[0]
 				fieldName := vals[1]
-				// meetkai-functionary-medium-v3.2.jinja:91 {%- if field in param -%}
-				w.At(91, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
 				if runtime.In(field, param3) {
-					// meetkai-functionary-medium-v3.2.jinja:92 {{ " " + field_name ~ "=" ~ param[field] }}
-					w.At(92, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.WriteString(" ")
 					w.WriteStr(runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
 				}
 			}
 		} else {
-			// meetkai-functionary-medium-v3.2.jinja:95 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:95:9 {%- else -%}
 			w.WriteString("<|NONE|>")
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:100 {%- macro get_enum_option_str(enum_options) -%}
+	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
 	getEnumOptionStr := func(enumOptions runtime.Value) {
 		enumOptions = runtime.Param(enumOptions, "enum_options")
-		// meetkai-functionary-medium-v3.2.jinja:101 {%- for v in enum_options -%}
-		w.At(101, 5, runtime.StmtFor)
+		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
 		for _, v := range runtime.Iterate(w, enumOptions) {
-			// meetkai-functionary-medium-v3.2.jinja:102 {%- if v is string -%}
-			w.At(102, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
 			if runtime.IsString(v, nil, nil) {
-				// meetkai-functionary-medium-v3.2.jinja:103 {{ '"' + v + '"' }}
-				w.At(103, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
 				w.WriteString("\"")
 				w.WriteStr(v)
 				w.WriteString("\"")
 			} else {
-				// meetkai-functionary-medium-v3.2.jinja:104 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:105 {{ v }}
-				w.At(105, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
 				w.Write(v)
 			}
-			// meetkai-functionary-medium-v3.2.jinja:107 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			w.At(107, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
 			if runtime.Gt(runtime.FilterLength(enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
 				w.WriteString(" | ")
 			}
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:113 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
+	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
 	var getArrayTypescript func(runtime.Value, runtime.Value, runtime.Value)
 	getArrayTypescript = func(paramName, paramDic, depth2 runtime.Value) {
 		paramName = runtime.Param(paramName, "param_name")
@@ -318,93 +266,74 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		var arrayType runtime.Value
 		var itemInfo runtime.Value
 		var itemType runtime.Value
-		// meetkai-functionary-medium-v3.2.jinja:114 {%- set offset = '' -%}
-		w.At(114, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset2 = runtime.Str("")
-		// meetkai-functionary-medium-v3.2.jinja:115 {%- if depth >= 1 -%}
-		w.At(115, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
 		if runtime.Ge(depth2, runtime.Int(1)) {
-			// meetkai-functionary-medium-v3.2.jinja:116 {%- set offset = "    " * depth -%}
-			w.At(116, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
 			offset2 = runtime.Mul(runtime.Str("    "), depth2)
 		}
-		// meetkai-functionary-medium-v3.2.jinja:118 {%- set items_info = param_dic.get('items', {}) -%}
-		w.At(118, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = runtime.CallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
-		// meetkai-functionary-medium-v3.2.jinja:120 {%- if items_info|length == 0 -%}
-		w.At(120, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
 		if runtime.Eq(runtime.FilterLength(itemsInfo, nil, nil), runtime.Int(0)) {
-			// meetkai-functionary-medium-v3.2.jinja:121 {%- if param_name -%}
-			w.At(121, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:122 {{ "\n" + offset + param_name + ": []" }}
-				w.At(122, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteStr(paramName)
 				w.WriteString(": []")
 			} else {
-				// meetkai-functionary-medium-v3.2.jinja:123 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:124 {{ "\n" + offset + "[]" }}
-				w.At(124, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteString("[]")
 			}
 		} else {
-			// meetkai-functionary-medium-v3.2.jinja:126 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:127 {%- set array_type = get_param_type(items_info) -%}
-			w.At(127, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:127:9 {%- set array_type = get_param_type(items_info) -%}
 			arrayType = w.Capture(func() {
 				getParamType(itemsInfo)
 			})
-			// meetkai-functionary-medium-v3.2.jinja:128 {%- if array_type == 'object' -%}
-			w.At(128, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
 			if runtime.EqStr(arrayType, "object") {
-				// meetkai-functionary-medium-v3.2.jinja:129 {%- if param_name -%}
-				w.At(129, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 				if paramName.Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:130 {{ "\n" + offset + param_name + ": {" }}
-					w.At(130, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteStr(paramName)
 					w.WriteString(": {")
 				} else {
-					// meetkai-functionary-medium-v3.2.jinja:131 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:132 {{ "\n" + offset + "{" }}
-					w.At(132, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteString("{")
 				}
-				// meetkai-functionary-medium-v3.2.jinja:134 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.At(134, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
 				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
-				// meetkai-functionary-medium-v3.2.jinja:135 {{- "\n" + offset + "}[]" }}
-				w.At(135, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				w.WriteStr(offset2)
 				w.WriteString("}[]")
-			} else if w.At(136, 13, runtime.StmtIf); runtime.EqStr(arrayType, "array") {
-				// meetkai-functionary-medium-v3.2.jinja:136 {%- elif array_type == 'array' -%}
-				// meetkai-functionary-medium-v3.2.jinja:137 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
-				w.At(137, 13, runtime.StmtSet)
+			} else if runtime.EqStr(arrayType, "array") {
+				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
+				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
 					getArrayTypescript(runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1)))
 				})
-				// meetkai-functionary-medium-v3.2.jinja:138 {%- if not param_name -%}
-				w.At(138, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:139 {{ "\n" + item_info + "[]" }}
-					w.At(139, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
 					w.WriteString("\n")
 					w.WriteStr(itemInfo)
 					w.WriteString("[]")
 				} else {
-					// meetkai-functionary-medium-v3.2.jinja:140 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:141 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					w.At(141, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
 					w.WriteString("\n")
 					w.WriteStr(offset2)
 					w.WriteStr(paramName)
@@ -413,27 +342,22 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[]")
 				}
 			} else {
-				// meetkai-functionary-medium-v3.2.jinja:143 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:144 {%- if 'enum' in items_info -%}
-				w.At(144, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
 				if runtime.In(runtime.Str("enum"), itemsInfo) {
-					// meetkai-functionary-medium-v3.2.jinja:145 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
-					w.At(145, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
 						getEnumOptionStr(itemsInfo.ItemStr("enum"))
 					})
-					// meetkai-functionary-medium-v3.2.jinja:146 {%- if param_name is none -%}
-					w.At(146, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
 					if runtime.IsNone(paramName, nil, nil) {
-						// meetkai-functionary-medium-v3.2.jinja:147 {{ "(" + item_type + ")[]"}}
-						w.At(147, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
 						w.WriteString("(")
 						w.WriteStr(itemType)
 						w.WriteString(")[]")
 					} else {
-						// meetkai-functionary-medium-v3.2.jinja:148 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:149 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-						w.At(149, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
 						w.WriteString("\n")
 						w.WriteStr(offset2)
 						w.WriteStr(paramName)
@@ -442,19 +366,16 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(")[]")
 					}
 				} else {
-					// meetkai-functionary-medium-v3.2.jinja:151 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:152 {%- if param_name is none -%}
-					w.At(152, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
 					if runtime.IsNone(paramName, nil, nil) {
-						// meetkai-functionary-medium-v3.2.jinja:153 {{ "\n" + array_type + "[]" }}
-						w.At(153, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
 						w.WriteString("\n")
 						w.WriteStr(arrayType)
 						w.WriteString("[]")
 					} else {
-						// meetkai-functionary-medium-v3.2.jinja:154 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:155 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-						w.At(155, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
 						w.WriteString("\n")
 						w.WriteStr(offset2)
 						w.WriteStr(paramName)
@@ -466,7 +387,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:162 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
+	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
 	var getParameterTypescript func(runtime.Value, runtime.Value, runtime.Value)
 	getParameterTypescript = func(properties, requiredParams, depth3 runtime.Value) {
 		properties = runtime.Param(properties, "properties")
@@ -474,11 +395,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		if depth3.IsMissing() {
 			depth3 = runtime.Int(0)
 		}
-		// meetkai-functionary-medium-v3.2.jinja:163 {%- set res = "" -%}
-		w.At(163, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = runtime.Str("")
-		// meetkai-functionary-medium-v3.2.jinja:164 {%- for param_name, param in properties.items() -%}
-		w.At(164, 5, runtime.StmtFor)
+		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
 		keys, values := runtime.DictItems(properties)
 		for i := range w.Count(len(keys)) {
 			paramName2 := keys[i]
@@ -490,174 +409,132 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			var offset3 runtime.Value
 			var itemInfo2 runtime.Value
 			var arrayDeclaration runtime.Value
-			// meetkai-functionary-medium-v3.2.jinja:165 {%- if param is mapping -%}
-			w.At(165, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
 			if runtime.IsMapping(param4, nil, nil) {
-				// meetkai-functionary-medium-v3.2.jinja:166 {%- set comment_info = get_param_info(param) -%}
-				w.At(166, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo2 = w.Capture(func() {
 					getParamInfo(param4)
 				})
-				// meetkai-functionary-medium-v3.2.jinja:168 {%- set examples_info = [] -%}
-				w.At(168, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
 				examplesInfo2 = runtime.NewList()
-				// meetkai-functionary-medium-v3.2.jinja:169 {%- if "examples" in param -%}
-				w.At(169, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
 				if runtime.In(runtime.Str("examples"), param4) {
-					// meetkai-functionary-medium-v3.2.jinja:170 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					w.At(170, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
 					examplesInfo2 = runtime.NewList(runtime.Sum(runtime.Str("Example "), paramName2, runtime.Str(":")))
-					// meetkai-functionary-medium-v3.2.jinja:171 {%- set examples_info = examples_info + param["examples"] -%}
-					w.At(171, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
 					examplesInfo2 = runtime.Add(examplesInfo2, param4.ItemStr("examples"))
 				}
-				// meetkai-functionary-medium-v3.2.jinja:175 {%- set param_declaration = param_name -%}
-				w.At(175, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration2 = paramName2
-				// meetkai-functionary-medium-v3.2.jinja:176 {%- if required_params is iterable and param_name not in required_params -%}
-				w.At(176, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
 				if runtime.IsIterable(requiredParams, nil, nil) && runtime.NotIn(paramName2, requiredParams) {
-					// meetkai-functionary-medium-v3.2.jinja:177 {%- set param_declaration = param_declaration + "?" -%}
-					w.At(177, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str("?"))
 				}
-				// meetkai-functionary-medium-v3.2.jinja:180 {%- set param_type = get_param_type(param) -%}
-				w.At(180, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
 				paramType4 = w.Capture(func() {
 					getParamType(param4)
 				})
-				// meetkai-functionary-medium-v3.2.jinja:183 {%- set offset = "" -%}
-				w.At(183, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
 				offset3 = runtime.Str("")
-				// meetkai-functionary-medium-v3.2.jinja:184 {%- if depth >= 1 -%}
-				w.At(184, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
 				if runtime.Ge(depth3, runtime.Int(1)) {
-					// meetkai-functionary-medium-v3.2.jinja:185 {%- set offset = "    " * depth -%}
-					w.At(185, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
 					offset3 = runtime.Mul(runtime.Str("    "), depth3)
 				}
-				// meetkai-functionary-medium-v3.2.jinja:188 {%- if param_type == "object" -%}
-				w.At(188, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
 				if runtime.EqStr(paramType4, "object") {
-					// meetkai-functionary-medium-v3.2.jinja:189 {%- if comment_info != "<|NONE|>" -%}
-					w.At(189, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
 					if !runtime.EqStr(commentInfo2, "<|NONE|>") {
-						// meetkai-functionary-medium-v3.2.jinja:190 {{ "\n" + offset + comment_info }}
-						w.At(190, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
 						w.WriteString("\n")
 						w.WriteStr(offset3)
 						w.WriteStr(commentInfo2)
 					}
-					// meetkai-functionary-medium-v3.2.jinja:192 {%- if examples_info|length > 0 -%}
-					w.At(192, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
 					if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
-						// meetkai-functionary-medium-v3.2.jinja:193 {%- for example in examples_info -%}
-						w.At(193, 21, runtime.StmtFor)
+						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
-							// meetkai-functionary-medium-v3.2.jinja:194 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.At(194, 25, runtime.StmtPrint)
+							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.WriteString("\n")
 							w.WriteStr(offset3)
 							w.WriteString("// ")
 							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 						}
 					}
-					// meetkai-functionary-medium-v3.2.jinja:197 {%- set param_declaration = param_declaration + ": {" -%}
-					w.At(197, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": {"))
-					// meetkai-functionary-medium-v3.2.jinja:198 {{ "\n" + offset + param_declaration -}}
-					w.At(198, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
 					w.WriteString("\n")
 					w.WriteStr(offset3)
 					w.WriteStr(paramDeclaration2)
-					// meetkai-functionary-medium-v3.2.jinja:199 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					w.At(199, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.Write(w.Capture(func() {
 						getParameterTypescript(runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1)))
 					}))
-					// meetkai-functionary-medium-v3.2.jinja:200 {{- "\n" + offset + "}," }}
-					w.At(200, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
 					w.WriteStr(offset3)
 					w.WriteString("},")
-				} else if w.At(201, 17, runtime.StmtIf); runtime.EqStr(paramType4, "array") {
-					// meetkai-functionary-medium-v3.2.jinja:201 {%- elif param_type == "array" -%}
-					// meetkai-functionary-medium-v3.2.jinja:202 {%- set item_info = param.get("items", {}) -%}
-					w.At(202, 17, runtime.StmtSet)
+				} else if runtime.EqStr(paramType4, "array") {
+					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
+					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
 					itemInfo2 = runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
-					// meetkai-functionary-medium-v3.2.jinja:203 {%- if "type" not in item_info -%}
-					w.At(203, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
 					if runtime.NotIn(runtime.Str("type"), itemInfo2) {
-						// meetkai-functionary-medium-v3.2.jinja:204 {%- set param_declaration = param_declaration + ": []," -%}
-						w.At(204, 21, runtime.StmtSet)
+						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
 						paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": [],"))
-						// meetkai-functionary-medium-v3.2.jinja:205 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						w.At(205, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 						appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 					} else {
-						// meetkai-functionary-medium-v3.2.jinja:206 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:207 {%- if comment_info != "<|NONE|>" -%}
-						w.At(207, 21, runtime.StmtIf)
+						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
 						if !runtime.EqStr(commentInfo2, "<|NONE|>") {
-							// meetkai-functionary-medium-v3.2.jinja:208 {{ "\n" + offset + comment_info }}
-							w.At(208, 25, runtime.StmtPrint)
+							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
 							w.WriteString("\n")
 							w.WriteStr(offset3)
 							w.WriteStr(commentInfo2)
 						}
-						// meetkai-functionary-medium-v3.2.jinja:210 {%- if examples_info|length > 0 -%}
-						w.At(210, 21, runtime.StmtIf)
+						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
 						if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
-							// meetkai-functionary-medium-v3.2.jinja:211 {%- for example in examples_info -%}
-							w.At(211, 25, runtime.StmtFor)
+							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
-								// meetkai-functionary-medium-v3.2.jinja:212 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								w.At(212, 29, runtime.StmtPrint)
+								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.WriteString("\n")
 								w.WriteStr(offset3)
 								w.WriteString("// ")
 								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 							}
 						}
-						// meetkai-functionary-medium-v3.2.jinja:215 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
-						w.At(215, 21, runtime.StmtSet)
+						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
 						arrayDeclaration = w.Capture(func() {
 							getArrayTypescript(paramDeclaration2, param4, depth3)
 						})
-						// meetkai-functionary-medium-v3.2.jinja:216 {%- if not array_declaration.endswith(",") -%}
-						w.At(216, 21, runtime.StmtIf)
+						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
 						if !runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
-							// meetkai-functionary-medium-v3.2.jinja:217 {%- set array_declaration = array_declaration + "," -%}
-							w.At(217, 25, runtime.StmtSet)
+							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
 							arrayDeclaration = runtime.Add(arrayDeclaration, runtime.Str(","))
 						}
-						// meetkai-functionary-medium-v3.2.jinja:219 {{ array_declaration}}
-						w.At(219, 21, runtime.StmtPrint)
+						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
 						w.Write(arrayDeclaration)
 					}
 				} else {
-					// meetkai-functionary-medium-v3.2.jinja:221 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:222 {%- if "enum" in param -%}
-					w.At(222, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
 					if runtime.In(runtime.Str("enum"), param4) {
-						// meetkai-functionary-medium-v3.2.jinja:223 {%- set param_type = get_enum_option_str(param["enum"]) -%}
-						w.At(223, 21, runtime.StmtSet)
+						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType4 = w.Capture(func() {
 							getEnumOptionStr(param4.ItemStr("enum"))
 						})
 					}
-					// meetkai-functionary-medium-v3.2.jinja:225 {%- if "nullable" in param and param["nullable"] -%}
-					w.At(225, 17, runtime.StmtIf)
+					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
 					if runtime.In(runtime.Str("nullable"), param4) && param4.ItemStr("nullable").Truthy() {
-						// meetkai-functionary-medium-v3.2.jinja:226 {%- set param_type = param_type + " | null" -%}
-						w.At(226, 21, runtime.StmtSet)
+						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
 						paramType4 = runtime.Add(paramType4, runtime.Str(" | null"))
 					}
-					// meetkai-functionary-medium-v3.2.jinja:228 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					w.At(228, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
 					paramDeclaration2 = runtime.Sum(paramDeclaration2, runtime.Str(": "), paramType4, runtime.Str(","))
-					// meetkai-functionary-medium-v3.2.jinja:229 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					w.At(229, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 					appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
 				}
 			}
@@ -669,141 +546,113 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		getParameterTypescript(args[0], args[1], args[2])
 	})
-	// meetkai-functionary-medium-v3.2.jinja:235 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
+	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
 	generateSchemaFromFunctions := func(functions, namespace runtime.Value) {
 		functions = runtime.Param(functions, "functions")
 		if namespace.IsMissing() {
 			namespace = runtime.Str("functions")
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
-		// meetkai-functionary-medium-v3.2.jinja:237 {{- "namespace " + namespace + " {\n\n" -}}
-		w.At(237, 5, runtime.StmtPrint)
+		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
 		w.WriteString("namespace ")
 		w.WriteStr(namespace)
 		w.WriteString(" {\n\n")
-		// meetkai-functionary-medium-v3.2.jinja:239 {%- for function in functions -%}
-		w.At(239, 5, runtime.StmtFor)
+		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 		for _, function := range runtime.Iterate(w, functions) {
 			var functionName runtime.Value
 			var description runtime.Value
 			var parameters runtime.Value
 			var requiredParams2 runtime.Value
-			// meetkai-functionary-medium-v3.2.jinja:240 {%- if function.get("function") -%}
-			w.At(240, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
 			if runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:241 {%- set function = function.get("function") -%}
-				w.At(241, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
 				function = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil)
 			}
-			// meetkai-functionary-medium-v3.2.jinja:244 {%- set function_name = function.get("name") -%}
-			w.At(244, 9, runtime.StmtSet)
+			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
 			functionName = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("name")}, nil)
-			// meetkai-functionary-medium-v3.2.jinja:245 {%- if function_name -%}
-			w.At(245, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:246 {%- set description = function.get('description', '') -%}
-				w.At(246, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
 				description = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
-				// meetkai-functionary-medium-v3.2.jinja:247 {%- set parameters = function.get('parameters', {}) -%}
-				w.At(247, 13, runtime.StmtSet)
+				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
 				parameters = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
-				// meetkai-functionary-medium-v3.2.jinja:248 {{- "// " + description + "\n" -}}
-				w.At(248, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				w.WriteString("// ")
 				w.WriteStr(description)
 				w.WriteString("\n")
-				// meetkai-functionary-medium-v3.2.jinja:249 {{- "type " + function_name -}}
-				w.At(249, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
 				w.WriteString("type ")
 				w.WriteStr(functionName)
-				// meetkai-functionary-medium-v3.2.jinja:250 {%- if parameters and parameters.get("properties") -%}
-				w.At(250, 13, runtime.StmtIf)
+				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
 				if parameters.Truthy() && runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 					w.WriteString(" = (_: {")
-					// meetkai-functionary-medium-v3.2.jinja:252 {%- set required_params = parameters.get("required", []) -%}
-					w.At(252, 17, runtime.StmtSet)
+					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
 					requiredParams2 = runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
-					// meetkai-functionary-medium-v3.2.jinja:253 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					w.At(253, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					w.Write(w.Capture(func() {
 						getParameterTypescript(runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams2, runtime.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
-					// meetkai-functionary-medium-v3.2.jinja:255 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
 					w.WriteString(" = () => any;\n\n")
 				}
 			}
 		}
-		// meetkai-functionary-medium-v3.2.jinja:260 {{ "} // namespace " + namespace }}
-		w.At(260, 5, runtime.StmtPrint)
+		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
 		w.WriteString("} // namespace ")
 		w.WriteStr(namespace)
 	}
-	// meetkai-functionary-medium-v3.2.jinja:262 {%- if not tools -%}
-	w.At(262, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
-		// meetkai-functionary-medium-v3.2.jinja:263 {%- set tools = [] -%}
-		w.At(263, 5, runtime.StmtSet)
+		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
 		tools = runtime.NewList()
 	}
-	// meetkai-functionary-medium-v3.2.jinja:265 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	w.At(265, 1, runtime.StmtPrint)
+	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
 	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
 		generateSchemaFromFunctions(tools, runtime.Missing())
 	}), runtime.Str("<|eot_id|>"))
-	// meetkai-functionary-medium-v3.2.jinja:266 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	w.At(266, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
 	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
-	// meetkai-functionary-medium-v3.2.jinja:269 {%- for message in messages -%}
-	w.At(269, 1, runtime.StmtFor)
+	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// meetkai-functionary-medium-v3.2.jinja:270 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(270, 5, runtime.StmtIf)
+		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
-			// meetkai-functionary-medium-v3.2.jinja:271 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(271, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(272, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// meetkai-functionary-medium-v3.2.jinja:272 {%- elif message['role'] == 'tool' -%}
-			// meetkai-functionary-medium-v3.2.jinja:273 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.At(273, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
+			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
 		} else {
-			// meetkai-functionary-medium-v3.2.jinja:274 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:275 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.At(275, 9, runtime.StmtPrint)
+			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			// meetkai-functionary-medium-v3.2.jinja:276 {%- if message['content'] -%}
-			w.At(276, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:277 {{ '>>>all\n' + message['content'] }}
-				w.At(277, 13, runtime.StmtPrint)
+				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
 				w.WriteString(">>>all\n")
 				w.WriteStr(messageContent)
 			}
-			// meetkai-functionary-medium-v3.2.jinja:279 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			w.At(279, 9, runtime.StmtIf)
+			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:280 {%- for tool_call in message['tool_calls'] -%}
-				w.At(280, 13, runtime.StmtFor)
+				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-					// meetkai-functionary-medium-v3.2.jinja:281 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					w.At(281, 17, runtime.StmtPrint)
+					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString(">>>")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
@@ -814,9 +663,180 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// meetkai-functionary-medium-v3.2.jinja:287 {% if add_generation_prompt %}
-	w.At(287, 1, runtime.StmtIf)
+	// meetkai-functionary-medium-v3.2.jinja:287:1 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n>>>")
 	}
+}
+
+// spansMeetkaiFunctionaryMediumV32 is the position table of meetkai-functionary-medium-v3.2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMeetkaiFunctionaryMediumV32 = []runtime.Span{
+	{From: 52, To: 87, Line: 1, Col: 24, Construct: "macro"},
+	{From: 59, To: 59, Line: 2, Col: 5, Construct: "set"},
+	{From: 61, To: 64, Line: 3, Col: 5, Construct: "if"},
+	{From: 63, To: 63, Line: 4, Col: 9, Construct: "set"},
+	{From: 66, To: 82, Line: 6, Col: 5, Construct: "if"},
+	{From: 68, To: 70, Line: 7, Col: 9, Construct: "{{ }}"},
+	{From: 72, To: 81, Line: 8, Col: 9, Construct: "if"},
+	{From: 74, To: 80, Line: 10, Col: 13, Construct: "for"},
+	{From: 76, To: 79, Line: 11, Col: 17, Construct: "{{ }}"},
+	{From: 84, To: 86, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 89, To: 99, Line: 18, Col: 1, Construct: "macro"},
+	{From: 92, To: 98, Line: 19, Col: 5, Construct: "if"},
+	{From: 97, To: 97, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 101, To: 132, Line: 26, Col: 1, Construct: "macro"},
+	{From: 107, To: 107, Line: 27, Col: 5, Construct: "set"},
+	{From: 109, To: 131, Line: 29, Col: 5, Construct: "if"},
+	{From: 111, To: 111, Line: 30, Col: 9, Construct: "set"},
+	{From: 113, To: 120, Line: 31, Col: 9, Construct: "if"},
+	{From: 115, To: 115, Line: 32, Col: 13, Construct: "set"},
+	{From: 119, To: 119, Line: 34, Col: 13, Construct: "set"},
+	{From: 122, To: 122, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 123, To: 131, Line: 37, Col: 9, Construct: "if"},
+	{From: 126, To: 126, Line: 38, Col: 9, Construct: "set"},
+	{From: 128, To: 128, Line: 39, Col: 9, Construct: "set"},
+	{From: 130, To: 130, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 134, To: 165, Line: 44, Col: 1, Construct: "macro"},
+	{From: 137, To: 164, Line: 45, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 140, To: 164, Line: 47, Col: 9, Construct: "if"},
+	{From: 143, To: 143, Line: 48, Col: 9, Construct: "set"},
+	{From: 145, To: 160, Line: 49, Col: 9, Construct: "for"},
+	{From: 148, To: 159, Line: 50, Col: 13, Construct: "if"},
+	{From: 150, To: 158, Line: 51, Col: 17, Construct: "if"},
+	{From: 153, To: 153, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 157, To: 157, Line: 54, Col: 21, Construct: "{{ }}"},
+	{From: 167, To: 235, Line: 63, Col: 1, Construct: "macro"},
+	{From: 174, To: 174, Line: 64, Col: 5, Construct: "set"},
+	{From: 176, To: 178, Line: 65, Col: 5, Construct: "set"},
+	{From: 180, To: 234, Line: 67, Col: 5, Construct: "if"},
+	{From: 183, To: 194, Line: 69, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 70, Col: 13, Construct: "set"},
+	{From: 187, To: 190, Line: 71, Col: 13, Construct: "if"},
+	{From: 189, To: 189, Line: 72, Col: 17, Construct: "set"},
+	{From: 192, To: 193, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 196, To: 208, Line: 77, Col: 9, Construct: "if"},
+	{From: 198, To: 198, Line: 78, Col: 13, Construct: "set"},
+	{From: 200, To: 203, Line: 79, Col: 13, Construct: "if"},
+	{From: 202, To: 202, Line: 80, Col: 17, Construct: "set"},
+	{From: 205, To: 207, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 210, To: 212, Line: 85, Col: 9, Construct: "set"},
+	{From: 214, To: 218, Line: 86, Col: 9, Construct: "if"},
+	{From: 216, To: 217, Line: 87, Col: 13, Construct: "{{ }}"},
+	{From: 220, To: 230, Line: 90, Col: 9, Construct: "for"},
+	{From: 225, To: 229, Line: 91, Col: 13, Construct: "if"},
+	{From: 227, To: 228, Line: 92, Col: 17, Construct: "{{ }}"},
+	{From: 237, To: 257, Line: 100, Col: 1, Construct: "macro"},
+	{From: 240, To: 256, Line: 101, Col: 5, Construct: "for"},
+	{From: 242, To: 251, Line: 102, Col: 9, Construct: "if"},
+	{From: 244, To: 246, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 250, To: 250, Line: 105, Col: 13, Construct: "{{ }}"},
+	{From: 253, To: 255, Line: 107, Col: 9, Construct: "if"},
+	{From: 259, To: 389, Line: 113, Col: 1, Construct: "macro"},
+	{From: 270, To: 270, Line: 114, Col: 5, Construct: "set"},
+	{From: 272, To: 275, Line: 115, Col: 5, Construct: "if"},
+	{From: 274, To: 274, Line: 116, Col: 9, Construct: "set"},
+	{From: 277, To: 277, Line: 118, Col: 5, Construct: "set"},
+	{From: 279, To: 388, Line: 120, Col: 5, Construct: "if"},
+	{From: 281, To: 293, Line: 121, Col: 9, Construct: "if"},
+	{From: 283, To: 286, Line: 122, Col: 13, Construct: "{{ }}"},
+	{From: 290, To: 292, Line: 124, Col: 13, Construct: "{{ }}"},
+	{From: 297, To: 299, Line: 127, Col: 9, Construct: "set"},
+	{From: 301, To: 387, Line: 128, Col: 9, Construct: "if"},
+	{From: 303, To: 315, Line: 129, Col: 13, Construct: "if"},
+	{From: 305, To: 308, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 312, To: 314, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 317, To: 317, Line: 134, Col: 13, Construct: "{{ }}"},
+	{From: 319, To: 321, Line: 135, Col: 13, Construct: "{{ }}"},
+	{From: 322, To: 387, Line: 136, Col: 13, Construct: "if"},
+	{From: 325, To: 327, Line: 137, Col: 13, Construct: "set"},
+	{From: 329, To: 343, Line: 138, Col: 13, Construct: "if"},
+	{From: 331, To: 333, Line: 139, Col: 17, Construct: "{{ }}"},
+	{From: 337, To: 342, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 347, To: 386, Line: 144, Col: 13, Construct: "if"},
+	{From: 349, To: 351, Line: 145, Col: 17, Construct: "set"},
+	{From: 353, To: 367, Line: 146, Col: 17, Construct: "if"},
+	{From: 355, To: 357, Line: 147, Col: 21, Construct: "{{ }}"},
+	{From: 361, To: 366, Line: 149, Col: 21, Construct: "{{ }}"},
+	{From: 371, To: 385, Line: 152, Col: 17, Construct: "if"},
+	{From: 373, To: 375, Line: 153, Col: 21, Construct: "{{ }}"},
+	{From: 379, To: 384, Line: 155, Col: 21, Construct: "{{ }}"},
+	{From: 391, To: 548, Line: 162, Col: 1, Construct: "macro"},
+	{From: 399, To: 399, Line: 163, Col: 5, Construct: "set"},
+	{From: 401, To: 541, Line: 164, Col: 5, Construct: "for"},
+	{From: 413, To: 540, Line: 165, Col: 9, Construct: "if"},
+	{From: 415, To: 417, Line: 166, Col: 13, Construct: "set"},
+	{From: 419, To: 419, Line: 168, Col: 13, Construct: "set"},
+	{From: 421, To: 426, Line: 169, Col: 13, Construct: "if"},
+	{From: 423, To: 423, Line: 170, Col: 17, Construct: "set"},
+	{From: 425, To: 425, Line: 171, Col: 17, Construct: "set"},
+	{From: 428, To: 428, Line: 175, Col: 13, Construct: "set"},
+	{From: 430, To: 433, Line: 176, Col: 13, Construct: "if"},
+	{From: 432, To: 432, Line: 177, Col: 17, Construct: "set"},
+	{From: 435, To: 437, Line: 180, Col: 13, Construct: "set"},
+	{From: 439, To: 439, Line: 183, Col: 13, Construct: "set"},
+	{From: 441, To: 444, Line: 184, Col: 13, Construct: "if"},
+	{From: 443, To: 443, Line: 185, Col: 17, Construct: "set"},
+	{From: 446, To: 539, Line: 188, Col: 13, Construct: "if"},
+	{From: 448, To: 453, Line: 189, Col: 17, Construct: "if"},
+	{From: 450, To: 452, Line: 190, Col: 21, Construct: "{{ }}"},
+	{From: 455, To: 464, Line: 192, Col: 17, Construct: "if"},
+	{From: 457, To: 463, Line: 193, Col: 21, Construct: "for"},
+	{From: 459, To: 462, Line: 194, Col: 25, Construct: "{{ }}"},
+	{From: 466, To: 466, Line: 197, Col: 17, Construct: "set"},
+	{From: 468, To: 470, Line: 198, Col: 17, Construct: "{{ }}"},
+	{From: 472, To: 474, Line: 199, Col: 17, Construct: "{{ }}"},
+	{From: 476, To: 478, Line: 200, Col: 17, Construct: "{{ }}"},
+	{From: 479, To: 539, Line: 201, Col: 17, Construct: "if"},
+	{From: 482, To: 482, Line: 202, Col: 17, Construct: "set"},
+	{From: 484, To: 520, Line: 203, Col: 17, Construct: "if"},
+	{From: 486, To: 486, Line: 204, Col: 21, Construct: "set"},
+	{From: 488, To: 488, Line: 205, Col: 21, Construct: "{{ }}"},
+	{From: 492, To: 497, Line: 207, Col: 21, Construct: "if"},
+	{From: 494, To: 496, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 499, To: 508, Line: 210, Col: 21, Construct: "if"},
+	{From: 501, To: 507, Line: 211, Col: 25, Construct: "for"},
+	{From: 503, To: 506, Line: 212, Col: 29, Construct: "{{ }}"},
+	{From: 510, To: 512, Line: 215, Col: 21, Construct: "set"},
+	{From: 514, To: 517, Line: 216, Col: 21, Construct: "if"},
+	{From: 516, To: 516, Line: 217, Col: 25, Construct: "set"},
+	{From: 519, To: 519, Line: 219, Col: 21, Construct: "{{ }}"},
+	{From: 524, To: 529, Line: 222, Col: 17, Construct: "if"},
+	{From: 526, To: 528, Line: 223, Col: 21, Construct: "set"},
+	{From: 531, To: 534, Line: 225, Col: 17, Construct: "if"},
+	{From: 533, To: 533, Line: 226, Col: 21, Construct: "set"},
+	{From: 536, To: 536, Line: 228, Col: 17, Construct: "set"},
+	{From: 538, To: 538, Line: 229, Col: 17, Construct: "{{ }}"},
+	{From: 550, To: 605, Line: 235, Col: 1, Construct: "macro"},
+	{From: 557, To: 559, Line: 237, Col: 5, Construct: "{{ }}"},
+	{From: 561, To: 601, Line: 239, Col: 5, Construct: "for"},
+	{From: 567, To: 570, Line: 240, Col: 9, Construct: "if"},
+	{From: 569, To: 569, Line: 241, Col: 13, Construct: "set"},
+	{From: 572, To: 572, Line: 244, Col: 9, Construct: "set"},
+	{From: 574, To: 600, Line: 245, Col: 9, Construct: "if"},
+	{From: 576, To: 576, Line: 246, Col: 13, Construct: "set"},
+	{From: 578, To: 578, Line: 247, Col: 13, Construct: "set"},
+	{From: 580, To: 582, Line: 248, Col: 13, Construct: "{{ }}"},
+	{From: 584, To: 585, Line: 249, Col: 13, Construct: "{{ }}"},
+	{From: 587, To: 599, Line: 250, Col: 13, Construct: "if"},
+	{From: 590, To: 590, Line: 252, Col: 17, Construct: "set"},
+	{From: 592, To: 595, Line: 253, Col: 17, Construct: "{{ }}"},
+	{From: 603, To: 604, Line: 260, Col: 5, Construct: "{{ }}"},
+	{From: 607, To: 610, Line: 262, Col: 1, Construct: "if"},
+	{From: 609, To: 609, Line: 263, Col: 5, Construct: "set"},
+	{From: 612, To: 614, Line: 265, Col: 1, Construct: "{{ }}"},
+	{From: 616, To: 618, Line: 266, Col: 1, Construct: "if"},
+	{From: 620, To: 665, Line: 269, Col: 1, Construct: "for"},
+	{From: 622, To: 664, Line: 270, Col: 5, Construct: "if"},
+	{From: 625, To: 629, Line: 271, Col: 9, Construct: "{{ }}"},
+	{From: 630, To: 664, Line: 272, Col: 9, Construct: "if"},
+	{From: 633, To: 637, Line: 273, Col: 9, Construct: "{{ }}"},
+	{From: 641, To: 643, Line: 275, Col: 9, Construct: "{{ }}"},
+	{From: 645, To: 650, Line: 276, Col: 9, Construct: "if"},
+	{From: 648, To: 649, Line: 277, Col: 13, Construct: "{{ }}"},
+	{From: 652, To: 663, Line: 279, Col: 9, Construct: "if"},
+	{From: 654, To: 661, Line: 280, Col: 13, Construct: "for"},
+	{From: 656, To: 660, Line: 281, Col: 17, Construct: "{{ }}"},
+	{From: 667, To: 669, Line: 287, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var Megrez = &runtime.Template{
 	Name:   "megrez",
 	Origin: "builtin/megrez.jinja",
 	SHA256: "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
+	Spans:  spansMegrez,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderMegrez renders megrez.jinja.
 func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// megrez.jinja:7 {%- for message in messages %}
-	w.At(7, 1, runtime.StmtFor)
+	// megrez.jinja:7:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// megrez.jinja:8 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		w.At(8, 1, runtime.StmtPrint)
+		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
 		w.WriteString("<|role_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|role_end|>")
@@ -55,4 +54,11 @@ func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|turn_end|>")
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
+}
+
+// spansMegrez is the position table of megrez.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMegrez = []runtime.Span{
+	{From: 48, To: 56, Line: 7, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var MetaLlamaLlama318BInstruct = &runtime.Template{
 	Name:   "meta-llama-Llama-3.1-8B-Instruct",
 	Origin: "llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja",
 	SHA256: "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
+	Spans:  spansMetaLlamaLlama318BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -52,219 +53,226 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	builtinTools := in.Lookup("builtin_tools")
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:1 {{- bos_token }}
-	w.At(1, 1, runtime.StmtPrint)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
 	w.Write(bosToken)
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
 	if runtime.IsDefined(customTools, nil, nil) {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
-	w.At(5, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
 	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
-		w.At(6, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = runtime.Bool(true)
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:8 {%- if not date_string is defined %}
-	w.At(8, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:8:1 {%- if not date_string is defined %}
 	if !runtime.IsDefined(dateString, nil, nil) {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:9 {%- set date_string = "26 Jul 2024" %}
-		w.At(9, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
 		dateString = runtime.Str("26 Jul 2024")
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:11 {%- if not tools is defined %}
-	w.At(11, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:11:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:12 {%- set tools = none %}
-		w.At(12, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:12:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:16 {%- if messages[0]['role'] == 'system' %}
-	w.At(16, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:16:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:17 {%- set system_message = messages[0]['content']|trim %}
-		w.At(17, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:18 {%- set messages = messages[1:] %}
-		w.At(18, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:19 {%- else %}
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:20 {%- set system_message = "" %}
-		w.At(20, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
 		systemMessage = runtime.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:25 {%- if builtin_tools is defined or tools is not none %}
-	w.At(25, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
 	if runtime.IsDefined(builtinTools, nil, nil) || !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:28 {%- if builtin_tools is defined %}
-	w.At(28, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
 	if runtime.IsDefined(builtinTools, nil, nil) {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:29 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		w.At(29, 5, runtime.StmtPrint)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		w.WriteString("Tools: ")
 		w.WriteStr(runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString("\n\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:32 {{- "Today Date: " + date_string + "\n\n" }}
-	w.At(32, 1, runtime.StmtPrint)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
 	w.WriteString("Today Date: ")
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:33 {%- if tools is not none and not tools_in_user_message %}
-	w.At(33, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
 	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:37 {%- for t in tools %}
-		w.At(37, 5, runtime.StmtFor)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, tools) {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:38 {{- t | tojson(indent=4) }}
-			w.At(38, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
 			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:42 {{- system_message }}
-	w.At(42, 1, runtime.StmtPrint)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:42:1 {{- system_message }}
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:46 {%- if tools_in_user_message and not tools is none %}
-	w.At(46, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:48 {%- if messages | length != 0 %}
-		w.At(48, 5, runtime.StmtIf)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:49 {%- set first_user_message = messages[0]['content']|trim %}
-			w.At(49, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:50 {%- set messages = messages[1:] %}
-			w.At(50, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:51 {%- else %}
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:52 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.At(52, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:59 {%- for t in tools %}
-		w.At(59, 5, runtime.StmtFor)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
 		for _, t2 := range runtime.Iterate(w, tools) {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:60 {{- t | tojson(indent=4) }}
-			w.At(60, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
 			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:63 {{- first_user_message + "<|eot_id|>"}}
-		w.At(63, 5, runtime.StmtPrint)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
 		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:66 {%- for message in messages %}
-	w.At(66, 1, runtime.StmtFor)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:66:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var toolCall runtime.Value
-		// meta-llama-Llama-3.1-8B-Instruct.jinja:67 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(67, 5, runtime.StmtIf)
+		// meta-llama-Llama-3.1-8B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:68 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.At(68, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(message.ItemStr("role"))
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(69, 9, runtime.StmtIf); runtime.In(runtime.Str("tool_calls"), message) {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:69 {%- elif 'tool_calls' in message %}
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:70 {%- if not message.tool_calls|length == 1 %}
-			w.At(70, 9, runtime.StmtIf)
+		} else if runtime.In(runtime.Str("tool_calls"), message) {
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := message.Attr("tool_calls")
 			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:71 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.At(71, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:73 {%- set tool_call = message.tool_calls[0].function %}
-			w.At(73, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:74 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			w.At(74, 9, runtime.StmtIf)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
 			if runtime.IsDefined(builtinTools, nil, nil) && runtime.In(toolCall.Attr("name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:76 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				w.At(76, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.WriteString("<|python_tag|>")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString(".call(")
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:77 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				w.At(77, 13, runtime.StmtFor)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
 				for i := range w.Count(len(keys)) {
 					argName := keys[i]
 					argVal := values[i]
-					// meta-llama-Llama-3.1-8B-Instruct.jinja:78 {{- arg_name + '="' + arg_val + '"' }}
-					w.At(78, 17, runtime.StmtPrint)
+					// meta-llama-Llama-3.1-8B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
 					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
-					// meta-llama-Llama-3.1-8B-Instruct.jinja:79 {%- if not loop.last %}
-					w.At(79, 17, runtime.StmtIf)
+					// meta-llama-Llama-3.1-8B-Instruct.jinja:79:17 {%- if not loop.last %}
 					if !(i == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
 				w.WriteString(")")
 			} else {
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:84 {%- else  %}
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:84:13 {%- else  %}
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:86 {{- '{"name": "' + tool_call.name + '", ' }}
-				w.At(86, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:88 {{- tool_call.arguments | tojson }}
-				w.At(88, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}")
 			}
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:91 {%- if builtin_tools is defined %}
-			w.At(91, 9, runtime.StmtIf)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
 			if runtime.IsDefined(builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:94 {%- else %}
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:94:13 {%- else %}
 				w.WriteString("<|eot_id|>")
 			}
-		} else if w.At(97, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:97 {%- elif message.role == "tool" or message.role == "ipython" %}
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
-			// meta-llama-Llama-3.1-8B-Instruct.jinja:99 {%- if message.content is mapping or message.content is iterable %}
-			w.At(99, 9, runtime.StmtIf)
+			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := message.Attr("content")
 			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:100 {{- message.content | tojson }}
-				w.At(100, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:101 {%- else %}
-				// meta-llama-Llama-3.1-8B-Instruct.jinja:102 {{- message.content }}
-				w.At(102, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:101:13 {%- else %}
+				// meta-llama-Llama-3.1-8B-Instruct.jinja:102:13 {{- message.content }}
 				w.Write(messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// meta-llama-Llama-3.1-8B-Instruct.jinja:107 {%- if add_generation_prompt %}
-	w.At(107, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.1-8B-Instruct.jinja:107:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}
+}
+
+// spansMetaLlamaLlama318BInstruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMetaLlamaLlama318BInstruct = []runtime.Span{
+	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 62, Line: 2, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},
+	{From: 64, To: 67, Line: 5, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
+	{From: 69, To: 72, Line: 8, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 9, Col: 5, Construct: "set"},
+	{From: 74, To: 77, Line: 11, Col: 1, Construct: "if"},
+	{From: 76, To: 76, Line: 12, Col: 5, Construct: "set"},
+	{From: 79, To: 90, Line: 16, Col: 1, Construct: "if"},
+	{From: 82, To: 82, Line: 17, Col: 5, Construct: "set"},
+	{From: 84, To: 84, Line: 18, Col: 5, Construct: "set"},
+	{From: 88, To: 88, Line: 20, Col: 5, Construct: "set"},
+	{From: 92, To: 94, Line: 25, Col: 1, Construct: "if"},
+	{From: 96, To: 102, Line: 28, Col: 1, Construct: "if"},
+	{From: 98, To: 100, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 104, To: 106, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 108, To: 116, Line: 33, Col: 1, Construct: "if"},
+	{From: 111, To: 115, Line: 37, Col: 5, Construct: "for"},
+	{From: 113, To: 114, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 118, To: 119, Line: 42, Col: 1, Construct: "{{ }}"},
+	{From: 121, To: 142, Line: 46, Col: 1, Construct: "if"},
+	{From: 123, To: 133, Line: 48, Col: 5, Construct: "if"},
+	{From: 125, To: 125, Line: 49, Col: 9, Construct: "set"},
+	{From: 127, To: 127, Line: 50, Col: 9, Construct: "set"},
+	{From: 131, To: 131, Line: 52, Col: 9, Construct: "{{ }}"},
+	{From: 135, To: 139, Line: 59, Col: 5, Construct: "for"},
+	{From: 137, To: 138, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 141, To: 141, Line: 63, Col: 5, Construct: "{{ }}"},
+	{From: 144, To: 219, Line: 66, Col: 1, Construct: "for"},
+	{From: 147, To: 218, Line: 67, Col: 5, Construct: "if"},
+	{From: 150, To: 154, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 155, To: 218, Line: 69, Col: 9, Construct: "if"},
+	{From: 158, To: 162, Line: 70, Col: 9, Construct: "if"},
+	{From: 161, To: 161, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 164, To: 164, Line: 73, Col: 9, Construct: "set"},
+	{From: 166, To: 196, Line: 74, Col: 9, Construct: "if"},
+	{From: 169, To: 171, Line: 76, Col: 13, Construct: "{{ }}"},
+	{From: 173, To: 184, Line: 77, Col: 13, Construct: "for"},
+	{From: 178, To: 178, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 79, Col: 17, Construct: "if"},
+	{From: 189, To: 192, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 194, To: 195, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 198, To: 203, Line: 91, Col: 9, Construct: "if"},
+	{From: 204, To: 218, Line: 97, Col: 9, Construct: "if"},
+	{From: 208, To: 217, Line: 99, Col: 9, Construct: "if"},
+	{From: 211, To: 211, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 215, To: 215, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 221, To: 223, Line: 107, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var MetaLlamaLlama323BInstruct = &runtime.Template{
 	Name:   "meta-llama-Llama-3.2-3B-Instruct",
 	Origin: "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
 	SHA256: "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
+	Spans:  spansMetaLlamaLlama323BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -51,183 +52,190 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	var systemMessage runtime.Value
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:1 {{- bos_token }}
-	w.At(1, 1, runtime.StmtPrint)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
 	w.Write(bosToken)
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
 	if runtime.IsDefined(customTools, nil, nil) {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:5 {%- if not tools_in_user_message is defined %}
-	w.At(5, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
 	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:6 {%- set tools_in_user_message = true %}
-		w.At(6, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = runtime.Bool(true)
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:8 {%- if not date_string is defined %}
-	w.At(8, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
 	if !runtime.IsDefined(dateString, nil, nil) {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:9 {%- if strftime_now is defined %}
-		w.At(9, 5, runtime.StmtIf)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
 		if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:10 {%- set date_string = strftime_now("%d %b %Y") %}
-			w.At(10, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
 			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
 		} else {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:11 {%- else %}
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:12 {%- set date_string = "26 Jul 2024" %}
-			w.At(12, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}
 			dateString = runtime.Str("26 Jul 2024")
 		}
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:15 {%- if not tools is defined %}
-	w.At(15, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:16 {%- set tools = none %}
-		w.At(16, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:20 {%- if messages[0]['role'] == 'system' %}
-	w.At(20, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:21 {%- set system_message = messages[0]['content']|trim %}
-		w.At(21, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:22 {%- set messages = messages[1:] %}
-		w.At(22, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:23 {%- else %}
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:24 {%- set system_message = "" %}
-		w.At(24, 5, runtime.StmtSet)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
 		systemMessage = runtime.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:29 {%- if tools is not none %}
-	w.At(29, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
 	if !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:33 {{- "Today Date: " + date_string + "\n\n" }}
-	w.At(33, 1, runtime.StmtPrint)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
 	w.WriteString("Today Date: ")
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:34 {%- if tools is not none and not tools_in_user_message %}
-	w.At(34, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
 	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:38 {%- for t in tools %}
-		w.At(38, 5, runtime.StmtFor)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, tools) {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:39 {{- t | tojson(indent=4) }}
-			w.At(39, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
 			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:43 {{- system_message }}
-	w.At(43, 1, runtime.StmtPrint)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:47 {%- if tools_in_user_message and not tools is none %}
-	w.At(47, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:49 {%- if messages | length != 0 %}
-		w.At(49, 5, runtime.StmtIf)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:50 {%- set first_user_message = messages[0]['content']|trim %}
-			w.At(50, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:51 {%- set messages = messages[1:] %}
-			w.At(51, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:52 {%- else %}
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:53 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.At(53, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
 			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:60 {%- for t in tools %}
-		w.At(60, 5, runtime.StmtFor)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
 		for _, t2 := range runtime.Iterate(w, tools) {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:61 {{- t | tojson(indent=4) }}
-			w.At(61, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
 			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:64 {{- first_user_message + "<|eot_id|>"}}
-		w.At(64, 5, runtime.StmtPrint)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
 		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:67 {%- for message in messages %}
-	w.At(67, 1, runtime.StmtFor)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var toolCall runtime.Value
-		// meta-llama-Llama-3.2-3B-Instruct.jinja:68 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(68, 5, runtime.StmtIf)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:69 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.At(69, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(message.ItemStr("role"))
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(70, 9, runtime.StmtIf); runtime.In(runtime.Str("tool_calls"), message) {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:70 {%- elif 'tool_calls' in message %}
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:71 {%- if not message.tool_calls|length == 1 %}
-			w.At(71, 9, runtime.StmtIf)
+		} else if runtime.In(runtime.Str("tool_calls"), message) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := message.Attr("tool_calls")
 			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
-				// meta-llama-Llama-3.2-3B-Instruct.jinja:72 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.At(72, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:74 {%- set tool_call = message.tool_calls[0].function %}
-			w.At(74, 9, runtime.StmtSet)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:76 {{- '{"name": "' + tool_call.name + '", ' }}
-			w.At(76, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.WriteString("{\"name\": \"")
 			w.WriteStr(toolCall.Attr("name"))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:78 {{- tool_call.arguments | tojson }}
-			w.At(78, 9, runtime.StmtPrint)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
-		} else if w.At(81, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:81 {%- elif message.role == "tool" or message.role == "ipython" %}
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
-			// meta-llama-Llama-3.2-3B-Instruct.jinja:83 {%- if message.content is mapping or message.content is iterable %}
-			w.At(83, 9, runtime.StmtIf)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := message.Attr("content")
 			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
-				// meta-llama-Llama-3.2-3B-Instruct.jinja:84 {{- message.content | tojson }}
-				w.At(84, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
-				// meta-llama-Llama-3.2-3B-Instruct.jinja:85 {%- else %}
-				// meta-llama-Llama-3.2-3B-Instruct.jinja:86 {{- message.content }}
-				w.At(86, 13, runtime.StmtPrint)
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
 				w.Write(messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// meta-llama-Llama-3.2-3B-Instruct.jinja:91 {%- if add_generation_prompt %}
-	w.At(91, 1, runtime.StmtIf)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}
+}
+
+// spansMetaLlamaLlama323BInstruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMetaLlamaLlama323BInstruct = []runtime.Span{
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 61, Line: 2, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
+	{From: 63, To: 66, Line: 5, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 6, Col: 5, Construct: "set"},
+	{From: 68, To: 78, Line: 8, Col: 1, Construct: "if"},
+	{From: 70, To: 77, Line: 9, Col: 5, Construct: "if"},
+	{From: 72, To: 72, Line: 10, Col: 9, Construct: "set"},
+	{From: 76, To: 76, Line: 12, Col: 9, Construct: "set"},
+	{From: 80, To: 83, Line: 15, Col: 1, Construct: "if"},
+	{From: 82, To: 82, Line: 16, Col: 5, Construct: "set"},
+	{From: 85, To: 96, Line: 20, Col: 1, Construct: "if"},
+	{From: 88, To: 88, Line: 21, Col: 5, Construct: "set"},
+	{From: 90, To: 90, Line: 22, Col: 5, Construct: "set"},
+	{From: 94, To: 94, Line: 24, Col: 5, Construct: "set"},
+	{From: 98, To: 101, Line: 29, Col: 1, Construct: "if"},
+	{From: 103, To: 105, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 115, Line: 34, Col: 1, Construct: "if"},
+	{From: 110, To: 114, Line: 38, Col: 5, Construct: "for"},
+	{From: 112, To: 113, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 117, To: 118, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 120, To: 141, Line: 47, Col: 1, Construct: "if"},
+	{From: 122, To: 132, Line: 49, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 50, Col: 9, Construct: "set"},
+	{From: 126, To: 126, Line: 51, Col: 9, Construct: "set"},
+	{From: 130, To: 130, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 134, To: 138, Line: 60, Col: 5, Construct: "for"},
+	{From: 136, To: 137, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 140, To: 140, Line: 64, Col: 5, Construct: "{{ }}"},
+	{From: 143, To: 188, Line: 67, Col: 1, Construct: "for"},
+	{From: 146, To: 187, Line: 68, Col: 5, Construct: "if"},
+	{From: 149, To: 153, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 154, To: 187, Line: 70, Col: 9, Construct: "if"},
+	{From: 157, To: 161, Line: 71, Col: 9, Construct: "if"},
+	{From: 160, To: 160, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 163, To: 164, Line: 74, Col: 9, Construct: "set"},
+	{From: 166, To: 169, Line: 76, Col: 9, Construct: "{{ }}"},
+	{From: 171, To: 172, Line: 78, Col: 9, Construct: "{{ }}"},
+	{From: 173, To: 187, Line: 81, Col: 9, Construct: "if"},
+	{From: 177, To: 186, Line: 83, Col: 9, Construct: "if"},
+	{From: 180, To: 180, Line: 84, Col: 13, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 190, To: 192, Line: 91, Col: 1, Construct: "if"},
 }

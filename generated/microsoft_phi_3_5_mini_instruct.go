@@ -32,6 +32,7 @@ var MicrosoftPhi35MiniInstruct = &runtime.Template{
 	Name:   "microsoft-Phi-3.5-mini-instruct",
 	Origin: "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
 	SHA256: "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
+	Spans:  spansMicrosoftPhi35MiniInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,42 +46,49 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
-	// microsoft-Phi-3.5-mini-instruct.jinja:1 {% for message in messages %}
-	w.At(1, 1, runtime.StmtFor)
+	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// microsoft-Phi-3.5-mini-instruct.jinja:1 {% if message['role'] == 'system' and message['content'] %}
-		w.At(1, 30, runtime.StmtIf)
+		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") && message.ItemStr("content").Truthy() {
-			// microsoft-Phi-3.5-mini-instruct.jinja:1 {{'<|system|>
-			w.At(1, 89, runtime.StmtPrint)
+			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
 			w.WriteString("<|system|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if w.At(3, 7, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// microsoft-Phi-3.5-mini-instruct.jinja:3 {% elif message['role'] == 'user' %}
-			// microsoft-Phi-3.5-mini-instruct.jinja:3 {{'<|user|>
-			w.At(3, 40, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
+			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
 			w.WriteString("<|user|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if w.At(5, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// microsoft-Phi-3.5-mini-instruct.jinja:5 {% elif message['role'] == 'assistant' %}
-			// microsoft-Phi-3.5-mini-instruct.jinja:5 {{'<|assistant|>
-			w.At(5, 45, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
+			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
 			w.WriteString("<|assistant|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
 		}
 	}
-	// microsoft-Phi-3.5-mini-instruct.jinja:7 {% if add_generation_prompt %}
-	w.At(7, 27, runtime.StmtIf)
+	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>\n")
 	} else {
-		// microsoft-Phi-3.5-mini-instruct.jinja:8 {% else %}
-		// microsoft-Phi-3.5-mini-instruct.jinja:8 {{ eos_token }}
-		w.At(8, 15, runtime.StmtPrint)
+		// microsoft-Phi-3.5-mini-instruct.jinja:8:8 {% else %}
+		// microsoft-Phi-3.5-mini-instruct.jinja:8:15 {{ eos_token }}
 		w.Write(eosToken)
 	}
+}
+
+// spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMicrosoftPhi35MiniInstruct = []runtime.Span{
+	{From: 50, To: 71, Line: 1, Col: 1, Construct: "for"},
+	{From: 52, To: 70, Line: 1, Col: 30, Construct: "if"},
+	{From: 55, To: 57, Line: 1, Col: 89, Construct: "{{ }}"},
+	{From: 58, To: 70, Line: 3, Col: 7, Construct: "if"},
+	{From: 61, To: 63, Line: 3, Col: 40, Construct: "{{ }}"},
+	{From: 64, To: 70, Line: 5, Col: 7, Construct: "if"},
+	{From: 67, To: 69, Line: 5, Col: 45, Construct: "{{ }}"},
+	{From: 73, To: 79, Line: 7, Col: 27, Construct: "if"},
+	{From: 78, To: 78, Line: 8, Col: 15, Construct: "{{ }}"},
 }

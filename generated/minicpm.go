@@ -32,6 +32,7 @@ var Minicpm = &runtime.Template{
 	Name:   "minicpm",
 	Origin: "builtin/minicpm.jinja",
 	SHA256: "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
+	Spans:  spansMinicpm,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,25 +45,30 @@ var _ interface {
 func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// minicpm.jinja:15 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(15, 1, runtime.StmtSet)
+	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// minicpm.jinja:16 {%- for message in messages %}
-	w.At(16, 1, runtime.StmtFor)
+	// minicpm.jinja:16:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// minicpm.jinja:17 {%- if message['role'] == 'user' %}
-		w.At(17, 1, runtime.StmtIf)
+		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
 		if runtime.EqStr(message.ItemStr("role"), "user") {
-			// minicpm.jinja:18 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			w.At(18, 1, runtime.StmtPrint)
+			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.WriteString("<用户>")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("<AI>")
 		} else {
-			// minicpm.jinja:19 {%- else %}
-			// minicpm.jinja:20 {{- message['content'].strip(c_space) }}
-			w.At(20, 1, runtime.StmtPrint)
+			// minicpm.jinja:19:5 {%- else %}
+			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
 			w.Write(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 		}
 	}
+}
+
+// spansMinicpm is the position table of minicpm.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMinicpm = []runtime.Span{
+	{From: 49, To: 49, Line: 15, Col: 1, Construct: "set"},
+	{From: 51, To: 63, Line: 16, Col: 1, Construct: "for"},
+	{From: 53, To: 62, Line: 17, Col: 1, Construct: "if"},
+	{From: 55, To: 57, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 61, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var MiniMaxM1 = &runtime.Template{
 	Name:   "MiniMax-M1",
 	Origin: "llama.cpp/MiniMax-M1.jinja",
 	SHA256: "e1790d8fbe1c587e6fc385e2a712363f86faf52ae1fb1fcbfc5ded3eb1fae70a",
+	Spans:  spansMiniMaxM1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,145 +48,113 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
-	// MiniMax-M1.jinja:2 {%- if custom_tools is defined %}
-	w.At(2, 1, runtime.StmtIf)
+	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
 	if runtime.IsDefined(customTools, nil, nil) {
-		// MiniMax-M1.jinja:3 {%- set tools = custom_tools %}
-		w.At(3, 5, runtime.StmtSet)
+		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
-	// MiniMax-M1.jinja:5 {%- if not tools is defined %}
-	w.At(5, 1, runtime.StmtIf)
+	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// MiniMax-M1.jinja:6 {%- set tools = none %}
-		w.At(6, 5, runtime.StmtSet)
+		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
-	// MiniMax-M1.jinja:10 {% set ns = namespace(system_prompt='') -%}
-	w.At(10, 1, runtime.StmtSet)
+	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
 	nsSystemPrompt := runtime.Str("")
-	// MiniMax-M1.jinja:11 {%- if messages[0]['role'] == 'system' %}
-	w.At(11, 1, runtime.StmtIf)
+	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// MiniMax-M1.jinja:12 {%- if messages[0]['content'] is string %}
-		w.At(12, 5, runtime.StmtIf)
+		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// MiniMax-M1.jinja:13 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			w.At(13, 9, runtime.StmtSet)
+			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
 		} else {
-			// MiniMax-M1.jinja:14 {%- else %}
-			// MiniMax-M1.jinja:15 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			w.At(15, 9, runtime.StmtSet)
+			// MiniMax-M1.jinja:14:9 {%- else %}
+			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
 			nsSystemPrompt = runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil)
 		}
-		// MiniMax-M1.jinja:17 {%- set messages = messages[1:] %}
-		w.At(17, 5, runtime.StmtSet)
+		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// MiniMax-M1.jinja:18 {%- else %}
-		// MiniMax-M1.jinja:19 {%- if tools is not none %}
-		w.At(19, 5, runtime.StmtIf)
+		// MiniMax-M1.jinja:18:5 {%- else %}
+		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
 		if !runtime.IsNone(tools, nil, nil) {
-			// MiniMax-M1.jinja:20 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			w.At(20, 9, runtime.StmtSet)
+			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
-			// MiniMax-M1.jinja:21 {%- else %}
-			// MiniMax-M1.jinja:22 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			w.At(22, 9, runtime.StmtSet)
+			// MiniMax-M1.jinja:21:9 {%- else %}
+			// MiniMax-M1.jinja:22:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		}
 	}
-	// MiniMax-M1.jinja:27 {%- if ns.system_prompt != '' %}
-	w.At(27, 1, runtime.StmtIf)
+	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
 	if !runtime.EqStr(nsSystemPrompt, "") {
-		// MiniMax-M1.jinja:28 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		w.At(28, 1, runtime.StmtPrint)
+		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
 		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<end_of_sentence>\n")
 	}
-	// MiniMax-M1.jinja:32 {%- if tools is not none %}
-	w.At(32, 1, runtime.StmtIf)
+	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
 	if !runtime.IsNone(tools, nil, nil) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
-		// MiniMax-M1.jinja:34 {%- for tool in tools %}
-		w.At(34, 1, runtime.StmtFor)
+		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// MiniMax-M1.jinja:35 {{ tool | tojson ~ '\n' -}}
-			w.At(35, 1, runtime.StmtPrint)
+			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
 			w.WriteJSON(tool, nil, nil)
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
-	// MiniMax-M1.jinja:41 {%- for message in messages %}
-	w.At(41, 1, runtime.StmtFor)
+	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// MiniMax-M1.jinja:42 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		w.At(42, 5, runtime.StmtIf)
+		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
-			// MiniMax-M1.jinja:43 {%- if message['role'] == 'user' %}
-			w.At(43, 9, runtime.StmtIf)
+			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole2 := message.ItemStr("role")
 			if runtime.EqStr(messageRole2, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
-				// MiniMax-M1.jinja:45 {%- if message['content'] is string %}
-				w.At(45, 1, runtime.StmtIf)
+				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
 				messageContent := message.ItemStr("content")
 				if runtime.IsString(messageContent, nil, nil) {
-					// MiniMax-M1.jinja:46 {{ message['content']|trim -}}
-					w.At(46, 1, runtime.StmtPrint)
+					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				} else {
-					// MiniMax-M1.jinja:47 {%- else %}
-					// MiniMax-M1.jinja:48 {%- for content in message['content'] %}
-					w.At(48, 1, runtime.StmtFor)
+					// MiniMax-M1.jinja:47:5 {%- else %}
+					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
 					for _, content := range runtime.Iterate(w, messageContent) {
-						// MiniMax-M1.jinja:49 {%- if content['type'] == 'text' %}
-						w.At(49, 1, runtime.StmtIf)
+						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
 						if runtime.EqStr(content.ItemStr("type"), "text") {
-							// MiniMax-M1.jinja:50 {{ content['text']|trim -}}
-							w.At(50, 1, runtime.StmtPrint)
+							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
 							w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
 						}
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if w.At(55, 13, runtime.StmtIf); runtime.EqStr(messageRole2, "assistant") {
-				// MiniMax-M1.jinja:55 {%- elif message['role'] == 'assistant' %}
+			} else if runtime.EqStr(messageRole2, "assistant") {
+				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
-				// MiniMax-M1.jinja:57 {%- if message['content'] is string %}
-				w.At(57, 1, runtime.StmtIf)
+				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
 				messageContent2 := message.ItemStr("content")
 				if runtime.IsString(messageContent2, nil, nil) {
-					// MiniMax-M1.jinja:58 {{ message['content']|trim -}}
-					w.At(58, 1, runtime.StmtPrint)
+					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
 					w.Write(runtime.FilterTrim(messageContent2, nil, nil))
 				} else {
-					// MiniMax-M1.jinja:59 {%- else %}
-					// MiniMax-M1.jinja:60 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					w.At(60, 1, runtime.StmtFor)
+					// MiniMax-M1.jinja:59:5 {%- else %}
+					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent2, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
-						// MiniMax-M1.jinja:61 {{ content['text']|trim -}}
-						w.At(61, 1, runtime.StmtPrint)
+						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
 						w.Write(runtime.FilterTrim(content2.ItemStr("text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if w.At(66, 9, runtime.StmtIf); runtime.In(runtime.Str("tool_calls"), message) {
-			// MiniMax-M1.jinja:66 {%- elif 'tool_calls' in message %}
+		} else if runtime.In(runtime.Str("tool_calls"), message) {
+			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
-			// MiniMax-M1.jinja:68 {%- for tool_call in message.tool_calls %}
-			w.At(68, 1, runtime.StmtFor)
+			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
-				// MiniMax-M1.jinja:69 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				w.At(69, 1, runtime.StmtPrint)
+				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				toolCallFunction := toolCall.Attr("function")
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(toolCallFunction.Attr("name"))
@@ -194,35 +163,29 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
-		} else if w.At(72, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
-			// MiniMax-M1.jinja:72 {%- elif message.role == "tool" or message.role == "ipython" %}
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
-			// MiniMax-M1.jinja:74 {%- if message.content is string %}
-			w.At(74, 1, runtime.StmtIf)
+			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
 			messageContent3 := message.Attr("content")
 			if runtime.IsString(messageContent3, nil, nil) {
-				// MiniMax-M1.jinja:75 {{ 'tool result: ' + message.content + '\n\n' -}}
-				w.At(75, 1, runtime.StmtPrint)
+				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
 				w.WriteStr(messageContent3)
 				w.WriteString("\n\n")
 			} else {
-				// MiniMax-M1.jinja:76 {%- else %}
-				// MiniMax-M1.jinja:77 {%- for content in message['content'] %}
-				w.At(77, 1, runtime.StmtFor)
+				// MiniMax-M1.jinja:76:5 {%- else %}
+				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
 				for _, content3 := range runtime.Iterate(w, message.ItemStr("content")) {
-					// MiniMax-M1.jinja:78 {%- if content['type'] == 'text' %}
-					w.At(78, 1, runtime.StmtIf)
+					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
 					if runtime.EqStr(content3.ItemStr("type"), "text") {
-						// MiniMax-M1.jinja:79 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						w.At(79, 1, runtime.StmtPrint)
+						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool result: ")
 						w.WriteStr(content3.ItemStr("text"))
 						w.WriteString("\n\n")
-					} else if w.At(80, 5, runtime.StmtIf); runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
-						// MiniMax-M1.jinja:80 {%- elif content.get('name') %}
-						// MiniMax-M1.jinja:81 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						w.At(81, 1, runtime.StmtPrint)
+					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
+						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
 						w.WriteStr(content3.ItemStr("name"))
 						w.WriteString("\ntool result: ")
@@ -234,9 +197,56 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<end_of_sentence>\n")
 		}
 	}
-	// MiniMax-M1.jinja:89 {%- if add_generation_prompt %}
-	w.At(89, 1, runtime.StmtIf)
+	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 	}
+}
+
+// spansMiniMaxM1 is the position table of MiniMax-M1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMiniMaxM1 = []runtime.Span{
+	{From: 52, To: 55, Line: 2, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 3, Col: 5, Construct: "set"},
+	{From: 57, To: 60, Line: 5, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 6, Col: 5, Construct: "set"},
+	{From: 62, To: 62, Line: 10, Col: 1, Construct: "set"},
+	{From: 64, To: 89, Line: 11, Col: 1, Construct: "if"},
+	{From: 67, To: 75, Line: 12, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 13, Col: 9, Construct: "set"},
+	{From: 74, To: 74, Line: 15, Col: 9, Construct: "set"},
+	{From: 77, To: 77, Line: 17, Col: 5, Construct: "set"},
+	{From: 81, To: 88, Line: 19, Col: 5, Construct: "if"},
+	{From: 83, To: 83, Line: 20, Col: 9, Construct: "set"},
+	{From: 87, To: 87, Line: 22, Col: 9, Construct: "set"},
+	{From: 91, To: 96, Line: 27, Col: 1, Construct: "if"},
+	{From: 93, To: 95, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 107, Line: 32, Col: 1, Construct: "if"},
+	{From: 101, To: 106, Line: 34, Col: 1, Construct: "for"},
+	{From: 103, To: 104, Line: 35, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 199, Line: 41, Col: 1, Construct: "for"},
+	{From: 111, To: 198, Line: 42, Col: 5, Construct: "if"},
+	{From: 114, To: 151, Line: 43, Col: 9, Construct: "if"},
+	{From: 118, To: 133, Line: 45, Col: 1, Construct: "if"},
+	{From: 121, To: 121, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 125, To: 131, Line: 48, Col: 1, Construct: "for"},
+	{From: 127, To: 130, Line: 49, Col: 1, Construct: "if"},
+	{From: 129, To: 129, Line: 50, Col: 1, Construct: "{{ }}"},
+	{From: 134, To: 151, Line: 55, Col: 13, Construct: "if"},
+	{From: 138, To: 150, Line: 57, Col: 1, Construct: "if"},
+	{From: 141, To: 141, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 145, To: 148, Line: 60, Col: 1, Construct: "for"},
+	{From: 147, To: 147, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 152, To: 198, Line: 66, Col: 9, Construct: "if"},
+	{From: 156, To: 165, Line: 68, Col: 1, Construct: "for"},
+	{From: 158, To: 163, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 166, To: 198, Line: 72, Col: 9, Construct: "if"},
+	{From: 170, To: 197, Line: 74, Col: 1, Construct: "if"},
+	{From: 173, To: 175, Line: 75, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 195, Line: 77, Col: 1, Construct: "for"},
+	{From: 181, To: 194, Line: 78, Col: 1, Construct: "if"},
+	{From: 183, To: 185, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 186, To: 194, Line: 80, Col: 5, Construct: "if"},
+	{From: 189, To: 193, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 201, To: 203, Line: 89, Col: 1, Construct: "if"},
 }

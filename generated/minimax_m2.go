@@ -32,6 +32,7 @@ var MiniMaxM2 = &runtime.Template{
 	Name:   "MiniMax-M2",
 	Origin: "llama.cpp/MiniMax-M2.jinja",
 	SHA256: "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
+	Spans:  spansMiniMaxM2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,225 +51,173 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	var conversationMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// MiniMax-M2.jinja:2 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	w.At(2, 1, runtime.StmtSet)
+	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
-	// MiniMax-M2.jinja:3 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	w.At(3, 1, runtime.StmtSet)
+	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
 	toolcallEndToken = runtime.Str("</minimax:tool_call>")
-	// MiniMax-M2.jinja:5 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
-		// MiniMax-M2.jinja:6 {%- for tool in tool_list -%}
-		w.At(6, 1, runtime.StmtFor)
+		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
-			// MiniMax-M2.jinja:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.At(7, 7, runtime.StmtPrint)
+			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
-	// MiniMax-M2.jinja:10 {%- macro visible_text(content) -%}
+	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// MiniMax-M2.jinja:11 {%- if content is string -%}
-		w.At(11, 5, runtime.StmtIf)
+		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// MiniMax-M2.jinja:12 {{ content }}
-			w.At(12, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:12:9 {{ content }}
 			w.Write(content)
-		} else if w.At(13, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// MiniMax-M2.jinja:13 {%- elif content is iterable and content is not mapping -%}
-			// MiniMax-M2.jinja:14 {%- for item in content -%}
-			w.At(14, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
+			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// MiniMax-M2.jinja:15 {%- if item is mapping and item.type == 'text' -%}
-				w.At(15, 13, runtime.StmtIf)
+				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
-					// MiniMax-M2.jinja:16 {{- item.text }}
-					w.At(16, 17, runtime.StmtPrint)
+					// MiniMax-M2.jinja:16:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if w.At(17, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
-					// MiniMax-M2.jinja:17 {%- elif item is string -%}
-					// MiniMax-M2.jinja:18 {{- item }}
-					w.At(18, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item2, nil, nil) {
+					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
+					// MiniMax-M2.jinja:18:17 {{- item }}
 					w.Write(item2)
 				}
 			}
 		} else {
-			// MiniMax-M2.jinja:21 {%- else -%}
-			// MiniMax-M2.jinja:22 {{- content }}
-			w.At(22, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:21:9 {%- else -%}
+			// MiniMax-M2.jinja:22:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// MiniMax-M2.jinja:26 {%- macro build_system_message(system_message) -%}
+	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage2 runtime.Value) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		modelIdentity := modelIdentityInput
-		// MiniMax-M2.jinja:27 {%- if system_message and system_message.content -%}
-		w.At(27, 5, runtime.StmtIf)
+		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
-			// MiniMax-M2.jinja:28 {{- visible_text(system_message.content) }}
-			w.At(28, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
 			visibleText(systemMessage2.Attr("content"))
 		} else {
-			// MiniMax-M2.jinja:29 {%- else -%}
-			// MiniMax-M2.jinja:30 {%- if model_identity is not defined -%}
-			w.At(30, 9, runtime.StmtIf)
+			// MiniMax-M2.jinja:29:9 {%- else -%}
+			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
-				// MiniMax-M2.jinja:31 {%- set model_identity = "You are a helpful assistant." -%}
-				w.At(31, 13, runtime.StmtSet)
+				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
-			// MiniMax-M2.jinja:33 {{- model_identity }}
-			w.At(33, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:33:9 {{- model_identity }}
 			w.Write(modelIdentity)
 		}
-		// MiniMax-M2.jinja:37 {%- if system_message and system_message.current_date -%}
-		w.At(37, 5, runtime.StmtIf)
+		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
-			// MiniMax-M2.jinja:38 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.At(38, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
 		}
-		// MiniMax-M2.jinja:41 {%- if system_message and system_message.current_location -%}
-		w.At(41, 5, runtime.StmtIf)
+		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
-			// MiniMax-M2.jinja:42 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.At(42, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
 	}
-	// MiniMax-M2.jinja:47 {%- set system_message = none -%}
-	w.At(47, 1, runtime.StmtSet)
+	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
 	systemMessage = runtime.None()
-	// MiniMax-M2.jinja:48 {%- set conversation_messages = messages -%}
-	w.At(48, 1, runtime.StmtSet)
+	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
-	// MiniMax-M2.jinja:49 {%- if messages and messages[0].role == "system" -%}
-	w.At(49, 1, runtime.StmtIf)
+	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
-		// MiniMax-M2.jinja:50 {%- set system_message = messages[0] -%}
-		w.At(50, 5, runtime.StmtSet)
+		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = messages.ItemInt(0)
-		// MiniMax-M2.jinja:51 {%- set conversation_messages = messages[1:] -%}
-		w.At(51, 5, runtime.StmtSet)
+		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// MiniMax-M2.jinja:54 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(54, 1, runtime.StmtSet)
+	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)
-	// MiniMax-M2.jinja:55 {% for m in conversation_messages %}
-	w.At(55, 1, runtime.StmtFor)
+	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
-		// MiniMax-M2.jinja:56 {%- if m.role == 'user' %}
-		w.At(56, 5, runtime.StmtIf)
+		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
 		if runtime.EqStr(m.Attr("role"), "user") {
-			// MiniMax-M2.jinja:57 {% set ns.last_user_index = loop.index0 -%}
-			w.At(57, 9, runtime.StmtSet)
+			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// MiniMax-M2.jinja:61 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.At(61, 1, runtime.StmtPrint)
+	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
 	w.WriteString("]~!b[")
 	w.WriteString("]~b]system")
 	w.WriteString("\n")
-	// MiniMax-M2.jinja:62 {{- build_system_message(system_message) }}
-	w.At(62, 1, runtime.StmtPrint)
+	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
 	buildSystemMessage(systemMessage)
-	// MiniMax-M2.jinja:64 {%- if tools -%}
-	w.At(64, 1, runtime.StmtIf)
+	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
-		// MiniMax-M2.jinja:65 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.At(65, 5, runtime.StmtPrint)
+		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.WriteString("\n\n")
 		w.WriteString("# Tools")
 		w.WriteString("\n")
 		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
 		w.WriteString("\n")
-		// MiniMax-M2.jinja:66 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.At(66, 5, runtime.StmtPrint)
+		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.WriteString("\n")
 		w.WriteString("<tools>")
 		w.WriteString("\n")
-		// MiniMax-M2.jinja:67 {{- render_tool_namespace("functions", tools) }}
-		w.At(67, 5, runtime.StmtPrint)
+		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
 		renderToolNamespace(runtime.Str("functions"), tools)
-		// MiniMax-M2.jinja:68 {{- '</tools>' ~ '\n\n' }}
-		w.At(68, 5, runtime.StmtPrint)
+		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
-		// MiniMax-M2.jinja:69 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.At(69, 1, runtime.StmtPrint)
+		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
 		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
 		w.WriteString("\n")
-		// MiniMax-M2.jinja:70 {{- '\n' ~ toolcall_begin_token }}
-		w.At(70, 1, runtime.StmtPrint)
+		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
 		w.Write(toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
-		// MiniMax-M2.jinja:76 {{- '\n' ~ toolcall_end_token }}
-		w.At(76, 1, runtime.StmtPrint)
+		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
 		w.WriteString("\n")
 		w.Write(toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
-	// MiniMax-M2.jinja:81 {%- set last_tool_call = namespace(name=none) -%}
-	w.At(81, 1, runtime.StmtSet)
+	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := runtime.None()
-	// MiniMax-M2.jinja:82 {%- for message in conversation_messages -%}
-	w.At(82, 1, runtime.StmtFor)
+	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
 		var reasoningContent runtime.Value
 		var content2 runtime.Value
-		// MiniMax-M2.jinja:83 {%- if message.role == 'assistant' -%}
-		w.At(83, 5, runtime.StmtIf)
+		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
-			// MiniMax-M2.jinja:85 {{- ']~b]ai' ~ '\n' }}
-			w.At(85, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
-			// MiniMax-M2.jinja:87 {%- set reasoning_content = '' %}
-			w.At(87, 9, runtime.StmtSet)
+			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// MiniMax-M2.jinja:88 {%- set content = visible_text(message.content) %}
-			w.At(88, 9, runtime.StmtSet)
+			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content2 = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
-			// MiniMax-M2.jinja:89 {%- if message.reasoning_content is string %}
-			w.At(89, 9, runtime.StmtIf)
+			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
 			if runtime.IsString(messageReasoningContent, nil, nil) {
-				// MiniMax-M2.jinja:90 {%- set reasoning_content = message.reasoning_content %}
-				w.At(90, 13, runtime.StmtSet)
+				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
-				// MiniMax-M2.jinja:91 {%- else %}
-				// MiniMax-M2.jinja:92 {%- if '</think>' in content %}
-				w.At(92, 13, runtime.StmtIf)
+				// MiniMax-M2.jinja:91:13 {%- else %}
+				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
-					// MiniMax-M2.jinja:93 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					w.At(93, 17, runtime.StmtSet)
+					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
-					// MiniMax-M2.jinja:94 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					w.At(94, 17, runtime.StmtSet)
+					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
 					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// MiniMax-M2.jinja:97 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			w.At(97, 9, runtime.StmtIf)
+			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
-				// MiniMax-M2.jinja:98 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.At(98, 13, runtime.StmtPrint)
+				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
 				w.Write(reasoningContent)
@@ -276,56 +225,44 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</think>")
 				w.WriteString("\n\n")
 			}
-			// MiniMax-M2.jinja:100 {%- if content -%}
-			w.At(100, 9, runtime.StmtIf)
+			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content2.Truthy() {
-				// MiniMax-M2.jinja:101 {{- content }}
-				w.At(101, 13, runtime.StmtPrint)
+				// MiniMax-M2.jinja:101:13 {{- content }}
 				w.Write(content2)
 			}
-			// MiniMax-M2.jinja:103 {%- if message.tool_calls -%}
-			w.At(103, 9, runtime.StmtIf)
+			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// MiniMax-M2.jinja:104 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.At(104, 13, runtime.StmtPrint)
+				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
 				w.Write(toolcallBeginToken)
 				w.WriteString("\n")
-				// MiniMax-M2.jinja:106 {%- for tool_call in message.tool_calls -%}
-				w.At(106, 13, runtime.StmtFor)
+				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					var args2 runtime.Value
-					// MiniMax-M2.jinja:107 {%- if tool_call.function %}
-					w.At(107, 17, runtime.StmtIf)
+					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// MiniMax-M2.jinja:108 {%- set tool_call = tool_call.function %}
-						w.At(108, 21, runtime.StmtSet)
+						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// MiniMax-M2.jinja:110 {{- '<invoke name="' + tool_call.name + '">' }}
-					w.At(110, 17, runtime.StmtPrint)
+					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.WriteString("<invoke name=\"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\">")
 					w.WriteString("\n")
-					// MiniMax-M2.jinja:111 {% set _args = tool_call.arguments %}
-					w.At(111, 17, runtime.StmtSet)
+					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args2 = toolCall.Attr("arguments")
-					// MiniMax-M2.jinja:112 {%- for k, v in _args.items() %}
-					w.At(112, 17, runtime.StmtFor)
+					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
 					keys, values := runtime.DictItems(args2)
 					for i3 := range w.Count(len(keys)) {
 						k := keys[i3]
 						v := values[i3]
-						// MiniMax-M2.jinja:113 {{- '<parameter name="' + k + '">' }}
-						w.At(113, 17, runtime.StmtPrint)
+						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
 						w.WriteString("<parameter name=\"")
 						w.WriteStr(k)
 						w.WriteString("\">")
-						// MiniMax-M2.jinja:114 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						w.At(114, 17, runtime.StmtPrint)
+						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !runtime.IsString(v, nil, nil) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
@@ -333,58 +270,46 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("</parameter>\n")
 					}
-					// MiniMax-M2.jinja:117 {{- '</invoke>' ~ '\n' }}
-					w.At(117, 17, runtime.StmtPrint)
+					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
 					w.WriteString("</invoke>")
 					w.WriteString("\n")
 				}
-				// MiniMax-M2.jinja:120 {{- toolcall_end_token}}
-				w.At(120, 13, runtime.StmtPrint)
+				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				w.Write(toolcallEndToken)
-				// MiniMax-M2.jinja:121 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				w.At(121, 13, runtime.StmtSet)
+				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
 			} else {
-				// MiniMax-M2.jinja:122 {%- else -%}
-				// MiniMax-M2.jinja:123 {%- set last_tool_call.name = none -%}
-				w.At(123, 13, runtime.StmtSet)
+				// MiniMax-M2.jinja:122:13 {%- else -%}
+				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
 				lastToolCallName = runtime.None()
 			}
-			// MiniMax-M2.jinja:125 {{- '[e~[' ~ '\n' }}
-			w.At(125, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
-		} else if w.At(127, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// MiniMax-M2.jinja:127 {%- elif message.role == 'tool' -%}
-			// MiniMax-M2.jinja:128 {%- if last_tool_call.name is none -%}
-			w.At(128, 5, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
+			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
 			if runtime.IsNone(lastToolCallName, nil, nil) {
-				// MiniMax-M2.jinja:129 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(129, 9, runtime.StmtPrint)
+				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
-			// MiniMax-M2.jinja:131 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(131, 5, runtime.StmtIf)
+			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
-			// MiniMax-M2.jinja:134 {%- if message.content is string -%}
-			w.At(134, 5, runtime.StmtIf)
+			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				w.WriteString("\n<response>")
-				// MiniMax-M2.jinja:136 {{- message.content }}
-				w.At(136, 9, runtime.StmtPrint)
+				// MiniMax-M2.jinja:136:9 {{- message.content }}
 				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
-				// MiniMax-M2.jinja:138 {%- else -%}
-				// MiniMax-M2.jinja:139 {%- for tr in message.content -%}
-				w.At(139, 9, runtime.StmtFor)
+				// MiniMax-M2.jinja:138:9 {%- else -%}
+				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
 				for _, tr := range runtime.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
-					// MiniMax-M2.jinja:141 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					w.At(141, 13, runtime.StmtPrint)
+					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -398,34 +323,122 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</response>")
 				}
 			}
-			// MiniMax-M2.jinja:145 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(145, 5, runtime.StmtIf)
+			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if w.At(149, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// MiniMax-M2.jinja:149 {%- elif message.role == 'user' -%}
-			// MiniMax-M2.jinja:150 {{- ']~b]user' ~ '\n' }}
-			w.At(150, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
+			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
-			// MiniMax-M2.jinja:151 {{- visible_text(message.content) }}
-			w.At(151, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
 			visibleText(message.Attr("content"))
-			// MiniMax-M2.jinja:152 {{- '[e~[' ~ '\n' }}
-			w.At(152, 9, runtime.StmtPrint)
+			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
 		}
 	}
-	// MiniMax-M2.jinja:157 {%- if add_generation_prompt -%}
-	w.At(157, 1, runtime.StmtIf)
+	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// MiniMax-M2.jinja:158 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.At(158, 1, runtime.StmtPrint)
+		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.WriteString("]~b]ai")
 		w.WriteString("\n")
 		w.WriteString("<think>")
 		w.WriteString("\n")
 	}
+}
+
+// spansMiniMaxM2 is the position table of MiniMax-M2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMiniMaxM2 = []runtime.Span{
+	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
+	{From: 59, To: 68, Line: 5, Col: 1, Construct: "macro"},
+	{From: 62, To: 67, Line: 6, Col: 1, Construct: "for"},
+	{From: 65, To: 66, Line: 7, Col: 7, Construct: "{{ }}"},
+	{From: 70, To: 95, Line: 10, Col: 1, Construct: "macro"},
+	{From: 73, To: 94, Line: 11, Col: 5, Construct: "if"},
+	{From: 75, To: 75, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 76, To: 94, Line: 13, Col: 9, Construct: "if"},
+	{From: 79, To: 89, Line: 14, Col: 9, Construct: "for"},
+	{From: 81, To: 88, Line: 15, Col: 13, Construct: "if"},
+	{From: 83, To: 83, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 84, To: 88, Line: 17, Col: 17, Construct: "if"},
+	{From: 87, To: 87, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 97, To: 124, Line: 26, Col: 1, Construct: "macro"},
+	{From: 101, To: 113, Line: 27, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 110, Line: 30, Col: 9, Construct: "if"},
+	{From: 109, To: 109, Line: 31, Col: 13, Construct: "set"},
+	{From: 112, To: 112, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 115, To: 118, Line: 37, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 120, To: 123, Line: 41, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 126, To: 126, Line: 47, Col: 1, Construct: "set"},
+	{From: 128, To: 128, Line: 48, Col: 1, Construct: "set"},
+	{From: 130, To: 135, Line: 49, Col: 1, Construct: "if"},
+	{From: 132, To: 132, Line: 50, Col: 5, Construct: "set"},
+	{From: 134, To: 134, Line: 51, Col: 5, Construct: "set"},
+	{From: 137, To: 137, Line: 54, Col: 1, Construct: "set"},
+	{From: 139, To: 147, Line: 55, Col: 1, Construct: "for"},
+	{From: 143, To: 146, Line: 56, Col: 5, Construct: "if"},
+	{From: 145, To: 145, Line: 57, Col: 9, Construct: "set"},
+	{From: 149, To: 151, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 153, To: 153, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 182, Line: 64, Col: 1, Construct: "if"},
+	{From: 157, To: 161, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 163, To: 165, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 167, To: 167, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 172, To: 173, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 175, To: 177, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 180, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 81, Col: 1, Construct: "set"},
+	{From: 186, To: 341, Line: 82, Col: 1, Construct: "for"},
+	{From: 192, To: 340, Line: 83, Col: 5, Construct: "if"},
+	{From: 195, To: 196, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 198, To: 198, Line: 87, Col: 9, Construct: "set"},
+	{From: 200, To: 202, Line: 88, Col: 9, Construct: "set"},
+	{From: 204, To: 217, Line: 89, Col: 9, Construct: "if"},
+	{From: 207, To: 207, Line: 90, Col: 13, Construct: "set"},
+	{From: 211, To: 216, Line: 92, Col: 13, Construct: "if"},
+	{From: 213, To: 213, Line: 93, Col: 17, Construct: "set"},
+	{From: 215, To: 215, Line: 94, Col: 17, Construct: "set"},
+	{From: 219, To: 227, Line: 97, Col: 9, Construct: "if"},
+	{From: 221, To: 226, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 229, To: 232, Line: 100, Col: 9, Construct: "if"},
+	{From: 231, To: 231, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 234, To: 285, Line: 103, Col: 9, Construct: "if"},
+	{From: 237, To: 239, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 241, To: 276, Line: 106, Col: 13, Construct: "for"},
+	{From: 244, To: 248, Line: 107, Col: 17, Construct: "if"},
+	{From: 247, To: 247, Line: 108, Col: 21, Construct: "set"},
+	{From: 250, To: 253, Line: 110, Col: 17, Construct: "{{ }}"},
+	{From: 255, To: 255, Line: 111, Col: 17, Construct: "set"},
+	{From: 257, To: 272, Line: 112, Col: 17, Construct: "for"},
+	{From: 262, To: 264, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 266, To: 271, Line: 114, Col: 17, Construct: "{{ }}"},
+	{From: 274, To: 275, Line: 117, Col: 17, Construct: "{{ }}"},
+	{From: 278, To: 278, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 280, To: 280, Line: 121, Col: 13, Construct: "set"},
+	{From: 284, To: 284, Line: 123, Col: 13, Construct: "set"},
+	{From: 287, To: 288, Line: 125, Col: 9, Construct: "{{ }}"},
+	{From: 289, To: 340, Line: 127, Col: 9, Construct: "if"},
+	{From: 292, To: 295, Line: 128, Col: 5, Construct: "if"},
+	{From: 294, To: 294, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 297, To: 299, Line: 131, Col: 5, Construct: "if"},
+	{From: 301, To: 325, Line: 134, Col: 5, Construct: "if"},
+	{From: 305, To: 306, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 310, To: 324, Line: 139, Col: 9, Construct: "for"},
+	{From: 313, To: 323, Line: 141, Col: 13, Construct: "{{ }}"},
+	{From: 327, To: 329, Line: 145, Col: 5, Construct: "if"},
+	{From: 330, To: 340, Line: 149, Col: 9, Construct: "if"},
+	{From: 333, To: 334, Line: 150, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 338, To: 339, Line: 152, Col: 9, Construct: "{{ }}"},
+	{From: 343, To: 349, Line: 157, Col: 1, Construct: "if"},
+	{From: 345, To: 348, Line: 158, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var MiniMaxM3 = &runtime.Template{
 	Name:   "MiniMax-M3",
 	Origin: "llama.cpp/MiniMax-M3.jinja",
 	SHA256: "11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
+	Spans:  spansMiniMaxM3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -60,46 +61,34 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinkingMode := in.Lookup("thinking_mode")
-	// MiniMax-M3.jinja:2 {%- set ns_token               = ']<]minimax[>['                  -%}
-	w.At(2, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
 	nsToken = runtime.Str("]<]minimax[>[")
-	// MiniMax-M3.jinja:3 {%- set bod_token              = ']~!b['                          -%}
-	w.At(3, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
 	bodToken = runtime.Str("]~!b[")
-	// MiniMax-M3.jinja:4 {%- set bos_token              = ']~b]'                           -%}
-	w.At(4, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:4:1 {%- set bos_token              = ']~b]'                           -%}
 	bosToken = runtime.Str("]~b]")
-	// MiniMax-M3.jinja:5 {%- set eos_token              = '[e~['                           -%}
-	w.At(5, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
 	eosToken = runtime.Str("[e~[")
-	// MiniMax-M3.jinja:6 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	w.At(6, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
 	toolcallBeginToken = runtime.Concat(nsToken, runtime.Str("<tool_call>"))
-	// MiniMax-M3.jinja:7 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	w.At(7, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
 	toolcallEndToken = runtime.Concat(nsToken, runtime.Str("</tool_call>"))
-	// MiniMax-M3.jinja:8 {%- set think_begin_token      = '<mm:think>'                     -%}
-	w.At(8, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
 	thinkBeginToken = runtime.Str("<mm:think>")
-	// MiniMax-M3.jinja:9 {%- set think_end_token        = '</mm:think>'                    -%}
-	w.At(9, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
 	thinkEndToken = runtime.Str("</mm:think>")
-	// MiniMax-M3.jinja:10 {%- set image_token            = ']<]image[>['                    -%}
-	w.At(10, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:10:1 {%- set image_token            = ']<]image[>['                    -%}
 	imageToken = runtime.Str("]<]image[>[")
-	// MiniMax-M3.jinja:11 {%- set video_token            = ']<]video[>['                    -%}
-	w.At(11, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
 	videoToken = runtime.Str("]<]video[>[")
-	// MiniMax-M3.jinja:20 {%- macro to_xml(val, ns) -%}
+	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
 	var toXml func(runtime.Value, runtime.Value)
 	toXml = func(val, ns runtime.Value) {
 		val = runtime.Param(val, "val")
 		ns = runtime.Param(ns, "ns")
-		// MiniMax-M3.jinja:21 {%- if val is mapping -%}
-		w.At(21, 1, runtime.StmtIf)
+		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
 		if runtime.IsMapping(val, nil, nil) {
-			// MiniMax-M3.jinja:22 {%- for k, v in val.items() if v is not none -%}
-			w.At(22, 1, runtime.StmtFor)
+			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop runtime.Loop
 			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item2 runtime.Value) bool {
 				vals := runtime.Unpack(item2, 2)
@@ -110,418 +99,325 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				vals2 := runtime.Unpack(loop.Item(), 2)
 				k := vals2[0]
 				v2 := vals2[1]
-				// MiniMax-M3.jinja:23 {{ ns }}
-				w.At(23, 1, runtime.StmtPrint)
+				// MiniMax-M3.jinja:23:1 {{ ns }}
 				w.Write(ns)
 				w.WriteString("<")
-				// MiniMax-M3.jinja:23 {{ k }}
-				w.At(23, 10, runtime.StmtPrint)
+				// MiniMax-M3.jinja:23:10 {{ k }}
 				w.Write(k)
 				w.WriteString(">")
-				// MiniMax-M3.jinja:23 {{ to_xml(v, ns) }}
-				w.At(23, 18, runtime.StmtPrint)
+				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
 				w.Write(w.Capture(func() {
 					toXml(v2, ns)
 				}))
-				// MiniMax-M3.jinja:23 {{ ns }}
-				w.At(23, 37, runtime.StmtPrint)
+				// MiniMax-M3.jinja:23:37 {{ ns }}
 				w.Write(ns)
 				w.WriteString("</")
-				// MiniMax-M3.jinja:23 {{ k }}
-				w.At(23, 47, runtime.StmtPrint)
+				// MiniMax-M3.jinja:23:47 {{ k }}
 				w.Write(k)
 				w.WriteString(">")
 			}
-		} else if w.At(25, 5, runtime.StmtIf); runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
-			// MiniMax-M3.jinja:25 {%- elif val is iterable and val is not string -%}
-			// MiniMax-M3.jinja:26 {%- for item in val -%}
-			w.At(26, 1, runtime.StmtFor)
+		} else if runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
+			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
+			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
 			for _, item3 := range runtime.Iterate(w, val) {
-				// MiniMax-M3.jinja:27 {{ ns }}
-				w.At(27, 1, runtime.StmtPrint)
+				// MiniMax-M3.jinja:27:1 {{ ns }}
 				w.Write(ns)
 				w.WriteString("<item>")
-				// MiniMax-M3.jinja:27 {{ to_xml(item, ns) }}
-				w.At(27, 15, runtime.StmtPrint)
+				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
 				w.Write(w.Capture(func() {
 					toXml(item3, ns)
 				}))
-				// MiniMax-M3.jinja:27 {{ ns }}
-				w.At(27, 37, runtime.StmtPrint)
+				// MiniMax-M3.jinja:27:37 {{ ns }}
 				w.Write(ns)
 				w.WriteString("</item>")
 			}
-		} else if w.At(29, 5, runtime.StmtIf); runtime.IsNone(val, nil, nil) {
-			// MiniMax-M3.jinja:29 {%- elif val is none -%}
-		} else if w.At(31, 5, runtime.StmtIf); runtime.IsBoolean(val, nil, nil) {
-			// MiniMax-M3.jinja:31 {%- elif val is boolean -%}
-			// MiniMax-M3.jinja:32 {{ val | tojson }}
-			w.At(32, 1, runtime.StmtPrint)
+		} else if runtime.IsNone(val, nil, nil) {
+			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
+		} else if runtime.IsBoolean(val, nil, nil) {
+			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
+			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
 			w.WriteJSON(val, nil, nil)
 		} else {
-			// MiniMax-M3.jinja:33 {%- else -%}
-			// MiniMax-M3.jinja:34 {{ val }}
-			w.At(34, 1, runtime.StmtPrint)
+			// MiniMax-M3.jinja:33:5 {%- else -%}
+			// MiniMax-M3.jinja:34:1 {{ val }}
 			w.Write(val)
 		}
 	}
-	// MiniMax-M3.jinja:38 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
-		// MiniMax-M3.jinja:39 {%- for tool in tool_list -%}
-		w.At(39, 1, runtime.StmtFor)
+		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
-			// MiniMax-M3.jinja:40 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.At(40, 7, runtime.StmtPrint)
+			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
-	// MiniMax-M3.jinja:43 {%- macro visible_text(content) -%}
+	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// MiniMax-M3.jinja:44 {%- if content is string -%}
-		w.At(44, 5, runtime.StmtIf)
+		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// MiniMax-M3.jinja:45 {{ content }}
-			w.At(45, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:45:9 {{ content }}
 			w.Write(content)
-		} else if w.At(46, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// MiniMax-M3.jinja:46 {%- elif content is iterable and content is not mapping -%}
-			// MiniMax-M3.jinja:47 {%- for item in content -%}
-			w.At(47, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
+			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 			for _, item4 := range runtime.Iterate(w, content) {
-				// MiniMax-M3.jinja:48 {%- if item is mapping and item.type == 'text' -%}
-				w.At(48, 13, runtime.StmtIf)
+				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "text") {
-					// MiniMax-M3.jinja:49 {{- item.text }}
-					w.At(49, 17, runtime.StmtPrint)
+					// MiniMax-M3.jinja:49:17 {{- item.text }}
 					w.Write(item4.Attr("text"))
-				} else if w.At(50, 17, runtime.StmtIf); runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
-					// MiniMax-M3.jinja:50 {%- elif item is mapping and item.type == 'image' -%}
-					// MiniMax-M3.jinja:51 {{- image_token }}
-					w.At(51, 17, runtime.StmtPrint)
+				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
+					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
+					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					w.Write(imageToken)
-				} else if w.At(52, 17, runtime.StmtIf); runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
-					// MiniMax-M3.jinja:52 {%- elif item is mapping and item.type == 'video' -%}
-					// MiniMax-M3.jinja:53 {{- video_token}}
-					w.At(53, 17, runtime.StmtPrint)
+				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
+					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
+					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					w.Write(videoToken)
-				} else if w.At(54, 17, runtime.StmtIf); runtime.IsString(item4, nil, nil) {
-					// MiniMax-M3.jinja:54 {%- elif item is string -%}
-					// MiniMax-M3.jinja:55 {{- item }}
-					w.At(55, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item4, nil, nil) {
+					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
+					// MiniMax-M3.jinja:55:17 {{- item }}
 					w.Write(item4)
 				}
 			}
-		} else if w.At(58, 9, runtime.StmtIf); runtime.IsNone(content, nil, nil) {
-			// MiniMax-M3.jinja:58 {%- elif content is none -%}
+		} else if runtime.IsNone(content, nil, nil) {
+			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
-			// MiniMax-M3.jinja:60 {%- else -%}
-			// MiniMax-M3.jinja:61 {{- content }}
-			w.At(61, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:60:9 {%- else -%}
+			// MiniMax-M3.jinja:61:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// MiniMax-M3.jinja:65 {%- macro build_system_message(system_message) -%}
+	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage2 runtime.Value) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
-		// MiniMax-M3.jinja:66 {%- if system_message and system_message.content -%}
-		w.At(66, 5, runtime.StmtIf)
+		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
-			// MiniMax-M3.jinja:67 {{- visible_text(system_message.content) }}
-			w.At(67, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
 			visibleText(systemMessage2.Attr("content"))
 		} else {
-			// MiniMax-M3.jinja:68 {%- else -%}
+			// MiniMax-M3.jinja:68:9 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 		}
 		w.WriteString("\n\n<thinking_instructions>\n")
-		// MiniMax-M3.jinja:74 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		w.At(74, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
 		w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
 		w.Write(thinkBeginToken)
 		w.Write(thinkEndToken)
 		w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
 		w.Write(thinkEndToken)
 		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
-		// MiniMax-M3.jinja:75 {%- if thinking_mode is defined -%}
-		w.At(75, 5, runtime.StmtIf)
+		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
 		if runtime.IsDefined(thinkingMode, nil, nil) {
-			// MiniMax-M3.jinja:76 {%- if thinking_mode == "enabled" -%}
-			w.At(76, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
 			if runtime.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if w.At(78, 13, runtime.StmtIf); runtime.EqStr(thinkingMode, "disabled") {
-				// MiniMax-M3.jinja:78 {%- elif thinking_mode == "disabled" -%}
+			} else if runtime.EqStr(thinkingMode, "disabled") {
+				// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
 				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if w.At(80, 13, runtime.StmtIf); runtime.EqStr(thinkingMode, "adaptive") {
-				// MiniMax-M3.jinja:80 {%- elif thinking_mode == "adaptive" -%}
+			} else if runtime.EqStr(thinkingMode, "adaptive") {
+				// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
 				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 			}
 		} else {
-			// MiniMax-M3.jinja:83 {%- else -%}
+			// MiniMax-M3.jinja:83:9 {%- else -%}
 			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 		}
 		w.WriteString("</thinking_instructions>")
 	}
-	// MiniMax-M3.jinja:88 {%- macro build_developer_message(developer_message) -%}
+	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
 	buildDeveloperMessage := func(developerMessage2 runtime.Value) {
 		developerMessage2 = runtime.Param(developerMessage2, "developer_message")
 		modelIdentity := modelIdentityInput
-		// MiniMax-M3.jinja:89 {%- if developer_message and developer_message.content -%}
-		w.At(89, 5, runtime.StmtIf)
+		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
 		if developerMessage2.Truthy() && developerMessage2.Attr("content").Truthy() {
-			// MiniMax-M3.jinja:90 {{- visible_text(developer_message.content) }}
-			w.At(90, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
 			visibleText(developerMessage2.Attr("content"))
 		} else {
-			// MiniMax-M3.jinja:91 {%- else -%}
-			// MiniMax-M3.jinja:92 {%- if model_identity is not defined -%}
-			w.At(92, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:91:9 {%- else -%}
+			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
-				// MiniMax-M3.jinja:93 {%- set model_identity = "You are a helpful assistant." -%}
-				w.At(93, 13, runtime.StmtSet)
+				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
-			// MiniMax-M3.jinja:95 {{- model_identity }}
-			w.At(95, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:95:9 {{- model_identity }}
 			w.Write(modelIdentity)
 		}
 	}
-	// MiniMax-M3.jinja:100 {%- set system_message = none -%}
-	w.At(100, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
 	systemMessage = runtime.None()
-	// MiniMax-M3.jinja:101 {%- set developer_message = none -%}
-	w.At(101, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:101:1 {%- set developer_message = none -%}
 	developerMessage = runtime.None()
-	// MiniMax-M3.jinja:102 {%- set conversation_messages = messages -%}
-	w.At(102, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
-	// MiniMax-M3.jinja:103 {%- if messages and messages[0].role == "root" -%}
-	w.At(103, 1, runtime.StmtIf)
+	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "root") {
-		// MiniMax-M3.jinja:104 {%- set system_message = messages[0] -%}
-		w.At(104, 5, runtime.StmtSet)
+		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = messages.ItemInt(0)
-		// MiniMax-M3.jinja:105 {%- set conversation_messages = messages[1:] -%}
-		w.At(105, 5, runtime.StmtSet)
+		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
-		// MiniMax-M3.jinja:106 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		w.At(106, 5, runtime.StmtIf)
+		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
 		if conversationMessages.Truthy() && runtime.InStrs(conversationMessages.ItemInt(0).Attr("role"), "system", "developer") {
-			// MiniMax-M3.jinja:107 {%- set developer_message = conversation_messages[0] -%}
-			w.At(107, 9, runtime.StmtSet)
+			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = conversationMessages.ItemInt(0)
-			// MiniMax-M3.jinja:108 {%- set conversation_messages = conversation_messages[1:] -%}
-			w.At(108, 9, runtime.StmtSet)
+			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
-	} else if w.At(110, 5, runtime.StmtIf); messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
-		// MiniMax-M3.jinja:110 {%- elif messages and messages[0].role in ["system", "developer"] -%}
-		// MiniMax-M3.jinja:111 {%- set developer_message = messages[0] -%}
-		w.At(111, 5, runtime.StmtSet)
+	} else if messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
+		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
+		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = messages.ItemInt(0)
-		// MiniMax-M3.jinja:112 {%- set conversation_messages = messages[1:] -%}
-		w.At(112, 5, runtime.StmtSet)
+		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// MiniMax-M3.jinja:115 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	w.At(115, 1, runtime.StmtPrint)
+	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	w.Write(bodToken)
 	w.Write(bosToken)
 	w.WriteString("system")
 	w.WriteString("\n")
-	// MiniMax-M3.jinja:116 {{- build_system_message(system_message) }}
-	w.At(116, 1, runtime.StmtPrint)
+	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	buildSystemMessage(systemMessage)
-	// MiniMax-M3.jinja:117 {{- eos_token ~ '\n' }}
-	w.At(117, 1, runtime.StmtPrint)
+	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
 	w.Write(eosToken)
 	w.WriteString("\n")
-	// MiniMax-M3.jinja:120 {{- bos_token ~ 'developer' ~ '\n' }}
-	w.At(120, 1, runtime.StmtPrint)
+	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
 	w.Write(bosToken)
 	w.WriteString("developer")
 	w.WriteString("\n")
-	// MiniMax-M3.jinja:121 {{- build_developer_message(developer_message) }}
-	w.At(121, 1, runtime.StmtPrint)
+	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	buildDeveloperMessage(developerMessage)
-	// MiniMax-M3.jinja:122 {%- if tools -%}
-	w.At(122, 1, runtime.StmtIf)
+	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
-		// MiniMax-M3.jinja:123 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.At(123, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.WriteString("\n\n")
 		w.WriteString("# Tools")
 		w.WriteString("\n")
 		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
 		w.WriteString("\n")
-		// MiniMax-M3.jinja:124 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.At(124, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.WriteString("\n")
 		w.WriteString("<tools>")
 		w.WriteString("\n")
-		// MiniMax-M3.jinja:125 {{- render_tool_namespace("functions", tools) }}
-		w.At(125, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
 		renderToolNamespace(runtime.Str("functions"), tools)
-		// MiniMax-M3.jinja:126 {{- '</tools>' ~ '\n\n' }}
-		w.At(126, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
-		// MiniMax-M3.jinja:127 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		w.At(127, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
 		w.WriteString("To call tools, wrap all invocations in a single ")
 		w.Write(toolcallBeginToken)
 		w.Write(toolcallEndToken)
 		w.WriteString(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
-		// MiniMax-M3.jinja:128 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		w.At(128, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 		w.WriteString("\n")
 		w.Write(toolcallBeginToken)
 		w.WriteString("\n")
-		// MiniMax-M3.jinja:129 {{- ns_token + '<invoke name="tool-name-1">' }}
-		w.At(129, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
 		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">"))
-		// MiniMax-M3.jinja:130 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.At(130, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
 		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
-		// MiniMax-M3.jinja:131 {{- ns_token + '<param-2>' }}
-		w.At(131, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
 		w.WriteAdd(nsToken, runtime.Str("<param-2>"))
-		// MiniMax-M3.jinja:132 {{- ns_token + '<item>' }}
-		w.At(132, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
 		w.WriteAdd(nsToken, runtime.Str("<item>"))
-		// MiniMax-M3.jinja:133 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		w.At(133, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
 		w.WriteAdd(nsToken, runtime.Str("<key-a>val-a"), nsToken, runtime.Str("</key-a>"))
-		// MiniMax-M3.jinja:134 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		w.At(134, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
 		w.WriteAdd(nsToken, runtime.Str("<key-b>val-b"), nsToken, runtime.Str("</key-b>"))
-		// MiniMax-M3.jinja:135 {{- ns_token + '</item>' }}
-		w.At(135, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
 		w.WriteAdd(nsToken, runtime.Str("</item>"))
-		// MiniMax-M3.jinja:136 {{- ns_token + '</param-2>' }}
-		w.At(136, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
 		w.WriteAdd(nsToken, runtime.Str("</param-2>"))
-		// MiniMax-M3.jinja:137 {{- ns_token + '</invoke>\n' }}
-		w.At(137, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
 		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
-		// MiniMax-M3.jinja:138 {{- ns_token + '<invoke name="tool-name-2">' }}
-		w.At(138, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
 		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-2\">"))
-		// MiniMax-M3.jinja:139 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.At(139, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
 		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
-		// MiniMax-M3.jinja:140 {{- ns_token + '</invoke>\n' }}
-		w.At(140, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
 		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
-		// MiniMax-M3.jinja:141 {{- toolcall_end_token }}
-		w.At(141, 5, runtime.StmtPrint)
+		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
 		w.Write(toolcallEndToken)
 	}
-	// MiniMax-M3.jinja:143 {{- eos_token ~ '\n' }}
-	w.At(143, 1, runtime.StmtPrint)
+	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
 	w.Write(eosToken)
 	w.WriteString("\n")
-	// MiniMax-M3.jinja:146 {%- set last_tool_call = namespace(name=none) -%}
-	w.At(146, 1, runtime.StmtSet)
+	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := runtime.None()
-	// MiniMax-M3.jinja:147 {%- for message in conversation_messages -%}
-	w.At(147, 1, runtime.StmtFor)
+	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
 		var reasoningContent runtime.Value
 		var content2 runtime.Value
-		// MiniMax-M3.jinja:148 {%- if message.role == 'assistant' -%}
-		w.At(148, 5, runtime.StmtIf)
+		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
-			// MiniMax-M3.jinja:149 {{- bos_token ~ 'ai' ~ '\n' }}
-			w.At(149, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			w.Write(bosToken)
 			w.WriteString("ai")
 			w.WriteString("\n")
-			// MiniMax-M3.jinja:151 {%- set reasoning_content = '' %}
-			w.At(151, 9, runtime.StmtSet)
+			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// MiniMax-M3.jinja:152 {%- set content = visible_text(message.content) %}
-			w.At(152, 9, runtime.StmtSet)
+			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content2 = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
-			// MiniMax-M3.jinja:153 {%- if message.reasoning_content is string %}
-			w.At(153, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
 			if runtime.IsString(messageReasoningContent, nil, nil) {
-				// MiniMax-M3.jinja:154 {%- set reasoning_content = message.reasoning_content %}
-				w.At(154, 13, runtime.StmtSet)
+				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
-				// MiniMax-M3.jinja:155 {%- else %}
-				// MiniMax-M3.jinja:156 {%- if think_end_token in content %}
-				w.At(156, 13, runtime.StmtIf)
+				// MiniMax-M3.jinja:155:13 {%- else %}
+				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if runtime.In(thinkEndToken, content2) {
-					// MiniMax-M3.jinja:157 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					w.At(157, 17, runtime.StmtSet)
+					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
-					// MiniMax-M3.jinja:158 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					w.At(158, 17, runtime.StmtSet)
+					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
 					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// MiniMax-M3.jinja:162 {%- if reasoning_content -%}
-			w.At(162, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if reasoningContent.Truthy() {
-				// MiniMax-M3.jinja:164 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				w.At(164, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
 				w.Write(thinkBeginToken)
 				w.Write(reasoningContent)
 				w.Write(thinkEndToken)
 			} else {
-				// MiniMax-M3.jinja:165 {%- else -%}
-				// MiniMax-M3.jinja:167 {{- think_end_token }}
-				w.At(167, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:165:13 {%- else -%}
+				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
 				w.Write(thinkEndToken)
 			}
-			// MiniMax-M3.jinja:170 {%- if content -%}
-			w.At(170, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:170:9 {%- if content -%}
 			if content2.Truthy() {
-				// MiniMax-M3.jinja:171 {{- content }}
-				w.At(171, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:171:13 {{- content }}
 				w.Write(content2)
 			}
-			// MiniMax-M3.jinja:173 {%- if message.tool_calls -%}
-			w.At(173, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// MiniMax-M3.jinja:174 {{- toolcall_begin_token ~ '\n' }}
-				w.At(174, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				w.Write(toolcallBeginToken)
 				w.WriteString("\n")
-				// MiniMax-M3.jinja:176 {%- for tool_call in message.tool_calls -%}
-				w.At(176, 13, runtime.StmtFor)
+				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					var args2 runtime.Value
-					// MiniMax-M3.jinja:177 {%- if tool_call.function -%}
-					w.At(177, 17, runtime.StmtIf)
+					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// MiniMax-M3.jinja:178 {%- set tool_call = tool_call.function -%}
-						w.At(178, 21, runtime.StmtSet)
+						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
-					// MiniMax-M3.jinja:180 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					w.At(180, 1, runtime.StmtPrint)
+					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
 					w.WriteAdd(nsToken, runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
-					// MiniMax-M3.jinja:181 {%- set _args = tool_call.arguments -%}
-					w.At(181, 1, runtime.StmtSet)
+					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
 					args2 = toolCall.Attr("arguments")
-					// MiniMax-M3.jinja:182 {%- for k, v in _args.items() if v is not none %}
-					w.At(182, 1, runtime.StmtFor)
+					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					var loop2 runtime.Loop
 					for loop2.Start(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
 						vals3 := runtime.Unpack(item5, 2)
@@ -532,94 +428,73 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						vals4 := runtime.Unpack(loop2.Item(), 2)
 						k2 := vals4[0]
 						v4 := vals4[1]
-						// MiniMax-M3.jinja:183 {{- ns_token + '<' + k + '>' -}}
-						w.At(183, 1, runtime.StmtPrint)
+						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
 						w.WriteAdd(nsToken, runtime.Str("<"), k2, runtime.Str(">"))
-						// MiniMax-M3.jinja:184 {{- to_xml(v, ns_token) -}}
-						w.At(184, 1, runtime.StmtPrint)
+						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						w.Write(w.Capture(func() {
 							toXml(v4, nsToken)
 						}))
-						// MiniMax-M3.jinja:185 {{- ns_token + '</' + k + '>' }}
-						w.At(185, 1, runtime.StmtPrint)
+						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
 						w.WriteAdd(nsToken, runtime.Str("</"), k2, runtime.Str(">"))
 					}
-					// MiniMax-M3.jinja:187 {{- ns_token + '</invoke>' ~ '\n' }}
-					w.At(187, 1, runtime.StmtPrint)
+					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
 					w.WriteAdd(nsToken, runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))
 				}
-				// MiniMax-M3.jinja:190 {{- toolcall_end_token }}
-				w.At(190, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
 				w.Write(toolcallEndToken)
-				// MiniMax-M3.jinja:191 {%- if message.tool_calls[-1].function -%}
-				w.At(191, 13, runtime.StmtIf)
+				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
 				messageToolCallsMinus1 := messageToolCalls.ItemInt(-1)
 				messageToolCallsMinus1Function := messageToolCallsMinus1.Attr("function")
 				if messageToolCallsMinus1Function.Truthy() {
-					// MiniMax-M3.jinja:192 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					w.At(192, 17, runtime.StmtSet)
+					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 					lastToolCallName = messageToolCallsMinus1Function.Attr("name")
 				} else {
-					// MiniMax-M3.jinja:193 {%- else -%}
-					// MiniMax-M3.jinja:194 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					w.At(194, 17, runtime.StmtSet)
+					// MiniMax-M3.jinja:193:17 {%- else -%}
+					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
 					lastToolCallName = messageToolCallsMinus1.Attr("name")
 				}
 			} else {
-				// MiniMax-M3.jinja:196 {%- else -%}
-				// MiniMax-M3.jinja:197 {%- set last_tool_call.name = none -%}
-				w.At(197, 13, runtime.StmtSet)
+				// MiniMax-M3.jinja:196:13 {%- else -%}
+				// MiniMax-M3.jinja:197:13 {%- set last_tool_call.name = none -%}
 				lastToolCallName = runtime.None()
 			}
-			// MiniMax-M3.jinja:199 {{- eos_token ~ '\n' }}
-			w.At(199, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
 			w.Write(eosToken)
 			w.WriteString("\n")
-		} else if w.At(201, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// MiniMax-M3.jinja:201 {%- elif message.role == 'tool' -%}
-			// MiniMax-M3.jinja:202 {%- if last_tool_call.name is none -%}
-			w.At(202, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
+			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if runtime.IsNone(lastToolCallName, nil, nil) {
-				// MiniMax-M3.jinja:203 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(203, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
-			// MiniMax-M3.jinja:205 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(205, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
-				// MiniMax-M3.jinja:206 {{- bos_token ~ 'tool' }}
-				w.At(206, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				w.Write(bosToken)
 				w.WriteString("tool")
 			}
 			w.WriteString("\n<response>")
-			// MiniMax-M3.jinja:209 {%- if message.content is string -%}
-			w.At(209, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
 			if runtime.IsString(messageContent, nil, nil) {
-				// MiniMax-M3.jinja:210 {{- message.content }}
-				w.At(210, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				w.Write(messageContent)
 			} else {
-				// MiniMax-M3.jinja:211 {%- else -%}
-				// MiniMax-M3.jinja:212 {%- for tr in message.content -%}
-				w.At(212, 13, runtime.StmtFor)
+				// MiniMax-M3.jinja:211:13 {%- else -%}
+				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range runtime.Iterate(w, messageContent) {
-					// MiniMax-M3.jinja:213 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					w.At(213, 17, runtime.StmtIf)
+					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
 					if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "image") {
-						// MiniMax-M3.jinja:214 {{- image_token }}
-						w.At(214, 21, runtime.StmtPrint)
+						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						w.Write(imageToken)
-					} else if w.At(215, 21, runtime.StmtIf); (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
-						// MiniMax-M3.jinja:215 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
-						// MiniMax-M3.jinja:216 {{- video_token }}
-						w.At(216, 21, runtime.StmtPrint)
+					} else if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
+						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
+						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						w.Write(videoToken)
 					} else {
-						// MiniMax-M3.jinja:217 {%- else -%}
-						// MiniMax-M3.jinja:218 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						w.At(218, 21, runtime.StmtPrint)
+						// MiniMax-M3.jinja:217:21 {%- else -%}
+						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						trOutput := tr.Attr("output")
 						if runtime.IsDefined(trOutput, nil, nil) {
 							w.Write(trOutput)
@@ -634,51 +509,203 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("</response>")
-			// MiniMax-M3.jinja:223 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(223, 9, runtime.StmtIf)
+			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			if (i == len(items)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
-				// MiniMax-M3.jinja:224 {{- eos_token ~ '\n' -}}
-				w.At(224, 13, runtime.StmtPrint)
+				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				w.Write(eosToken)
 				w.WriteString("\n")
 			}
-		} else if w.At(227, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// MiniMax-M3.jinja:227 {%- elif message.role == 'user' -%}
-			// MiniMax-M3.jinja:228 {{- bos_token ~ 'user' ~ '\n' }}
-			w.At(228, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
+			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
 			w.Write(bosToken)
 			w.WriteString("user")
 			w.WriteString("\n")
-			// MiniMax-M3.jinja:229 {{- visible_text(message.content) }}
-			w.At(229, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
 			visibleText(message.Attr("content"))
-			// MiniMax-M3.jinja:230 {{- eos_token ~ '\n' }}
-			w.At(230, 9, runtime.StmtPrint)
+			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			w.Write(eosToken)
 			w.WriteString("\n")
 		}
 	}
-	// MiniMax-M3.jinja:235 {%- if add_generation_prompt -%}
-	w.At(235, 1, runtime.StmtIf)
+	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// MiniMax-M3.jinja:236 {{- bos_token ~ 'ai' ~ '\n' }}
-		w.At(236, 1, runtime.StmtPrint)
+		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
 		w.Write(bosToken)
 		w.WriteString("ai")
 		w.WriteString("\n")
-		// MiniMax-M3.jinja:237 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		w.At(237, 1, runtime.StmtIf)
+		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {
-			// MiniMax-M3.jinja:238 {{- think_end_token }}
-			w.At(238, 5, runtime.StmtPrint)
+			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
 			w.Write(thinkEndToken)
-		} else if w.At(239, 5, runtime.StmtIf); runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
-			// MiniMax-M3.jinja:239 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if w.At(241, 5, runtime.StmtIf); runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
-			// MiniMax-M3.jinja:241 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
-			// MiniMax-M3.jinja:243 {{- think_begin_token }}
-			w.At(243, 5, runtime.StmtPrint)
+		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
+			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
+		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
+			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
+			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
 			w.Write(thinkBeginToken)
 		}
 	}
+}
+
+// spansMiniMaxM3 is the position table of MiniMax-M3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMiniMaxM3 = []runtime.Span{
+	{From: 65, To: 65, Line: 2, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 3, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 4, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 5, Col: 1, Construct: "set"},
+	{From: 73, To: 73, Line: 6, Col: 1, Construct: "set"},
+	{From: 75, To: 75, Line: 7, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 8, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 9, Col: 1, Construct: "set"},
+	{From: 81, To: 81, Line: 10, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 11, Col: 1, Construct: "set"},
+	{From: 85, To: 145, Line: 20, Col: 1, Construct: "macro"},
+	{From: 90, To: 144, Line: 21, Col: 1, Construct: "if"},
+	{From: 92, To: 118, Line: 22, Col: 1, Construct: "for"},
+	{From: 103, To: 104, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 106, To: 107, Line: 23, Col: 10, Construct: "{{ }}"},
+	{From: 109, To: 111, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 113, To: 114, Line: 23, Col: 37, Construct: "{{ }}"},
+	{From: 116, To: 117, Line: 23, Col: 47, Construct: "{{ }}"},
+	{From: 119, To: 144, Line: 25, Col: 5, Construct: "if"},
+	{From: 122, To: 133, Line: 26, Col: 1, Construct: "for"},
+	{From: 124, To: 125, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 129, Line: 27, Col: 15, Construct: "{{ }}"},
+	{From: 131, To: 132, Line: 27, Col: 37, Construct: "{{ }}"},
+	{From: 134, To: 144, Line: 29, Col: 5, Construct: "if"},
+	{From: 136, To: 144, Line: 31, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 143, To: 143, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 147, To: 156, Line: 38, Col: 1, Construct: "macro"},
+	{From: 150, To: 155, Line: 39, Col: 1, Construct: "for"},
+	{From: 153, To: 154, Line: 40, Col: 7, Construct: "{{ }}"},
+	{From: 158, To: 194, Line: 43, Col: 1, Construct: "macro"},
+	{From: 161, To: 193, Line: 44, Col: 5, Construct: "if"},
+	{From: 163, To: 163, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 164, To: 193, Line: 46, Col: 9, Construct: "if"},
+	{From: 167, To: 185, Line: 47, Col: 9, Construct: "for"},
+	{From: 169, To: 184, Line: 48, Col: 13, Construct: "if"},
+	{From: 171, To: 171, Line: 49, Col: 17, Construct: "{{ }}"},
+	{From: 172, To: 184, Line: 50, Col: 17, Construct: "if"},
+	{From: 175, To: 175, Line: 51, Col: 17, Construct: "{{ }}"},
+	{From: 176, To: 184, Line: 52, Col: 17, Construct: "if"},
+	{From: 179, To: 179, Line: 53, Col: 17, Construct: "{{ }}"},
+	{From: 180, To: 184, Line: 54, Col: 17, Construct: "if"},
+	{From: 183, To: 183, Line: 55, Col: 17, Construct: "{{ }}"},
+	{From: 186, To: 193, Line: 58, Col: 9, Construct: "if"},
+	{From: 192, To: 192, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 196, To: 231, Line: 65, Col: 1, Construct: "macro"},
+	{From: 199, To: 206, Line: 66, Col: 5, Construct: "if"},
+	{From: 201, To: 201, Line: 67, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 213, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 215, To: 230, Line: 75, Col: 5, Construct: "if"},
+	{From: 217, To: 225, Line: 76, Col: 9, Construct: "if"},
+	{From: 219, To: 225, Line: 78, Col: 13, Construct: "if"},
+	{From: 222, To: 225, Line: 80, Col: 13, Construct: "if"},
+	{From: 233, To: 250, Line: 88, Col: 1, Construct: "macro"},
+	{From: 237, To: 249, Line: 89, Col: 5, Construct: "if"},
+	{From: 239, To: 239, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 243, To: 246, Line: 92, Col: 9, Construct: "if"},
+	{From: 245, To: 245, Line: 93, Col: 13, Construct: "set"},
+	{From: 248, To: 248, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 252, Line: 100, Col: 1, Construct: "set"},
+	{From: 254, To: 254, Line: 101, Col: 1, Construct: "set"},
+	{From: 256, To: 256, Line: 102, Col: 1, Construct: "set"},
+	{From: 258, To: 276, Line: 103, Col: 1, Construct: "if"},
+	{From: 260, To: 260, Line: 104, Col: 5, Construct: "set"},
+	{From: 262, To: 262, Line: 105, Col: 5, Construct: "set"},
+	{From: 264, To: 269, Line: 106, Col: 5, Construct: "if"},
+	{From: 266, To: 266, Line: 107, Col: 9, Construct: "set"},
+	{From: 268, To: 268, Line: 108, Col: 9, Construct: "set"},
+	{From: 270, To: 276, Line: 110, Col: 5, Construct: "if"},
+	{From: 273, To: 273, Line: 111, Col: 5, Construct: "set"},
+	{From: 275, To: 275, Line: 112, Col: 5, Construct: "set"},
+	{From: 278, To: 281, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 283, To: 283, Line: 116, Col: 1, Construct: "{{ }}"},
+	{From: 285, To: 286, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 288, To: 290, Line: 120, Col: 1, Construct: "{{ }}"},
+	{From: 292, To: 292, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 294, To: 345, Line: 122, Col: 1, Construct: "if"},
+	{From: 296, To: 300, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 302, To: 304, Line: 124, Col: 5, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 125, Col: 5, Construct: "{{ }}"},
+	{From: 308, To: 309, Line: 126, Col: 5, Construct: "{{ }}"},
+	{From: 311, To: 314, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 316, To: 318, Line: 128, Col: 5, Construct: "{{ }}"},
+	{From: 320, To: 320, Line: 129, Col: 5, Construct: "{{ }}"},
+	{From: 322, To: 322, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 131, Col: 5, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 132, Col: 5, Construct: "{{ }}"},
+	{From: 328, To: 328, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 330, To: 330, Line: 134, Col: 5, Construct: "{{ }}"},
+	{From: 332, To: 332, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 338, To: 338, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 340, To: 340, Line: 139, Col: 5, Construct: "{{ }}"},
+	{From: 342, To: 342, Line: 140, Col: 5, Construct: "{{ }}"},
+	{From: 344, To: 344, Line: 141, Col: 5, Construct: "{{ }}"},
+	{From: 347, To: 348, Line: 143, Col: 1, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 146, Col: 1, Construct: "set"},
+	{From: 352, To: 530, Line: 147, Col: 1, Construct: "for"},
+	{From: 358, To: 529, Line: 148, Col: 5, Construct: "if"},
+	{From: 361, To: 363, Line: 149, Col: 9, Construct: "{{ }}"},
+	{From: 365, To: 365, Line: 151, Col: 9, Construct: "set"},
+	{From: 367, To: 369, Line: 152, Col: 9, Construct: "set"},
+	{From: 371, To: 384, Line: 153, Col: 9, Construct: "if"},
+	{From: 374, To: 374, Line: 154, Col: 13, Construct: "set"},
+	{From: 378, To: 383, Line: 156, Col: 13, Construct: "if"},
+	{From: 380, To: 380, Line: 157, Col: 17, Construct: "set"},
+	{From: 382, To: 382, Line: 158, Col: 17, Construct: "set"},
+	{From: 386, To: 395, Line: 162, Col: 9, Construct: "if"},
+	{From: 388, To: 390, Line: 164, Col: 13, Construct: "{{ }}"},
+	{From: 394, To: 394, Line: 167, Col: 13, Construct: "{{ }}"},
+	{From: 397, To: 400, Line: 170, Col: 9, Construct: "if"},
+	{From: 399, To: 399, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 402, To: 460, Line: 173, Col: 9, Construct: "if"},
+	{From: 405, To: 406, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 408, To: 442, Line: 176, Col: 13, Construct: "for"},
+	{From: 411, To: 415, Line: 177, Col: 17, Construct: "if"},
+	{From: 414, To: 414, Line: 178, Col: 21, Construct: "set"},
+	{From: 417, To: 417, Line: 180, Col: 1, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 181, Col: 1, Construct: "set"},
+	{From: 421, To: 439, Line: 182, Col: 1, Construct: "for"},
+	{From: 432, To: 432, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 434, To: 436, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 441, To: 441, Line: 187, Col: 1, Construct: "{{ }}"},
+	{From: 444, To: 444, Line: 190, Col: 13, Construct: "{{ }}"},
+	{From: 446, To: 455, Line: 191, Col: 13, Construct: "if"},
+	{From: 450, To: 450, Line: 192, Col: 17, Construct: "set"},
+	{From: 454, To: 454, Line: 194, Col: 17, Construct: "set"},
+	{From: 459, To: 459, Line: 197, Col: 13, Construct: "set"},
+	{From: 462, To: 463, Line: 199, Col: 9, Construct: "{{ }}"},
+	{From: 464, To: 529, Line: 201, Col: 9, Construct: "if"},
+	{From: 467, To: 470, Line: 202, Col: 9, Construct: "if"},
+	{From: 469, To: 469, Line: 203, Col: 13, Construct: "{{ }}"},
+	{From: 472, To: 477, Line: 205, Col: 9, Construct: "if"},
+	{From: 474, To: 475, Line: 206, Col: 13, Construct: "{{ }}"},
+	{From: 479, To: 511, Line: 209, Col: 9, Construct: "if"},
+	{From: 482, To: 482, Line: 210, Col: 13, Construct: "{{ }}"},
+	{From: 486, To: 509, Line: 212, Col: 13, Construct: "for"},
+	{From: 488, To: 508, Line: 213, Col: 17, Construct: "if"},
+	{From: 490, To: 490, Line: 214, Col: 21, Construct: "{{ }}"},
+	{From: 491, To: 508, Line: 215, Col: 21, Construct: "if"},
+	{From: 494, To: 494, Line: 216, Col: 21, Construct: "{{ }}"},
+	{From: 498, To: 507, Line: 218, Col: 21, Construct: "{{ }}"},
+	{From: 513, To: 517, Line: 223, Col: 9, Construct: "if"},
+	{From: 515, To: 516, Line: 224, Col: 13, Construct: "{{ }}"},
+	{From: 518, To: 529, Line: 227, Col: 9, Construct: "if"},
+	{From: 521, To: 523, Line: 228, Col: 9, Construct: "{{ }}"},
+	{From: 525, To: 525, Line: 229, Col: 9, Construct: "{{ }}"},
+	{From: 527, To: 528, Line: 230, Col: 9, Construct: "{{ }}"},
+	{From: 532, To: 548, Line: 235, Col: 1, Construct: "if"},
+	{From: 534, To: 536, Line: 236, Col: 1, Construct: "{{ }}"},
+	{From: 538, To: 547, Line: 237, Col: 1, Construct: "if"},
+	{From: 540, To: 540, Line: 238, Col: 5, Construct: "{{ }}"},
+	{From: 541, To: 547, Line: 239, Col: 5, Construct: "if"},
+	{From: 543, To: 547, Line: 241, Col: 5, Construct: "if"},
+	{From: 546, To: 546, Line: 243, Col: 5, Construct: "{{ }}"},
 }

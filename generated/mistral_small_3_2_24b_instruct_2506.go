@@ -32,6 +32,7 @@ var MistralSmall3224BInstruct2506 = &runtime.Template{
 	Name:   "Mistral-Small-3.2-24B-Instruct-2506",
 	Origin: "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
 	SHA256: "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
+	Spans:  spansMistralSmall3224BInstruct2506,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -51,245 +52,256 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
 	var userMessages runtime.Value
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	w.At(1, 1, runtime.StmtSet)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	w.At(2, 1, runtime.StmtSet)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28 {{- bos_token }}
-	w.At(28, 1, runtime.StmtPrint)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
 	w.Write(bosToken)
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30 {%- set system_prompt = default_system_message %}
-	w.At(30, 1, runtime.StmtSet)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
 	systemPrompt = defaultSystemMessage
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31 {%- set loop_messages = messages %}
-	w.At(31, 1, runtime.StmtSet)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33 {%- if not tools is defined %}
-	w.At(33, 1, runtime.StmtIf)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34 {%- set tools = none %}
-		w.At(34, 5, runtime.StmtSet)
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	w.At(37, 1, runtime.StmtIf)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
-		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38 {%- if messages[0]['content'] is string %}
-		w.At(38, 5, runtime.StmtIf)
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := messages.ItemInt(0)
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39 {%- set system_prompt = messages[0]['content'] %}
-			w.At(39, 9, runtime.StmtSet)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40 {%- else %}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			w.At(41, 9, runtime.StmtSet)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
 			systemPrompt = messages0Content.ItemInt(0).ItemStr("text")
 		}
-		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43 {%- set loop_messages = messages[1:] %}
-		w.At(43, 5, runtime.StmtSet)
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	w.At(46, 1, runtime.StmtSet)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48 {%- set ns = namespace(index=0) %}
-	w.At(48, 1, runtime.StmtSet)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := runtime.Int(0)
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49 {%- for message in loop_messages %}
-	w.At(49, 1, runtime.StmtFor)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		w.At(50, 5, runtime.StmtIf)
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
 		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			w.At(51, 9, runtime.StmtIf)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.At(52, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54 {%- set ns.index = ns.index + 1 %}
-			w.At(54, 9, runtime.StmtSet)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
 		}
 	}
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	w.At(58, 1, runtime.StmtPrint)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
 	w.WriteString("[SYSTEM_PROMPT]")
 	w.WriteStr(systemPrompt)
 	w.WriteString("[/SYSTEM_PROMPT]")
-	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60 {%- for message in loop_messages %}
-	w.At(60, 1, runtime.StmtFor)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
 		var content runtime.Value
-		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61 {%- if message['role'] == 'system' %}
-		w.At(61, 5, runtime.StmtIf)
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "system") {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62 {%- if message['content'] is string %}
-			w.At(62, 9, runtime.StmtIf)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
 			message2Content := message2.ItemStr("content")
 			if runtime.IsString(message2Content, nil, nil) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.At(63, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(message2Content)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64 {%- else %}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.At(65, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(message2Content.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if w.At(67, 9, runtime.StmtIf); runtime.EqStr(message2Role, "user") {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67 {%- elif message['role'] == 'user' %}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68 {%- if tools is not none and (message == user_messages[-1]) %}
-			w.At(68, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "user") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
-				w.At(69, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
 				w.WriteJSON(tools, nil, nil)
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72 {%- if message['content'] is string %}
-			w.At(72, 9, runtime.StmtIf)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
 			message2Content2 := message2.ItemStr("content")
 			if runtime.IsString(message2Content2, nil, nil) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73 {{- message['content'] }}
-				w.At(73, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				w.Write(message2Content2)
 			} else {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74 {%- else %}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75 {%- for block in message['content'] %}
-				w.At(75, 13, runtime.StmtFor)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
 				for _, block := range runtime.Iterate(w, message2Content2) {
-					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76 {%- if block['type'] == 'text' %}
-					w.At(76, 17, runtime.StmtIf)
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77 {{- block['text'] }}
-						w.At(77, 21, runtime.StmtPrint)
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if w.At(78, 21, runtime.StmtIf); runtime.InStrs(blockType, "image", "image_url") {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78 {%- elif block['type'] in ['image', 'image_url'] %}
+					} else if runtime.InStrs(blockType, "image", "image_url") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80 {%- else %}
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.At(81, 21, runtime.StmtPrint)
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if w.At(86, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86 {%- elif message['role'] == 'assistant' %}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87 {%- if message.get('tool_calls') %}
-			w.At(87, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
 			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88 {%- for tool_call in message.tool_calls %}
-				w.At(88, 13, runtime.StmtFor)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
-					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					w.At(89, 17, runtime.StmtPrint)
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
 					w.WriteStr(toolCall.Attr("function").Attr("name"))
-					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					w.At(90, 17, runtime.StmtIf)
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := toolCall.Attr("id")
 					if (!runtime.IsDefined(toolCallId, nil, nil) || !runtime.IsString(toolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						w.At(91, 21, runtime.StmtPrint)
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
-					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93 {{- '[CALL_ID]' + tool_call.id }}
-					w.At(93, 17, runtime.StmtPrint)
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
 					w.WriteStr(toolCallId)
-					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					w.At(94, 17, runtime.StmtPrint)
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
 					w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
 				}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96 {{- eos_token }}
-				w.At(96, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				w.Write(eosToken)
-			} else if w.At(97, 13, runtime.StmtIf); runtime.IsString(message2.ItemStr("content"), nil, nil) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97 {%- elif message['content'] is string %}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98 {{- message['content'] + eos_token }}
-				w.At(98, 13, runtime.StmtPrint)
+			} else if runtime.IsString(message2.ItemStr("content"), nil, nil) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
 				w.WriteAdd(message2.ItemStr("content"), eosToken)
 			} else {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99 {%- else %}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100 {%- for block in message['content'] %}
-				w.At(100, 13, runtime.StmtFor)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
 				for _, block2 := range runtime.Iterate(w, message2.ItemStr("content")) {
-					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101 {%- if block['type'] == 'text' %}
-					w.At(101, 17, runtime.StmtIf)
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
 					block2Type := block2.ItemStr("type")
 					if runtime.EqStr(block2Type, "text") {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102 {{- block['text'] }}
-						w.At(102, 21, runtime.StmtPrint)
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
 						w.Write(block2.ItemStr("text"))
-					} else if w.At(103, 21, runtime.StmtIf); runtime.InStrs(block2Type, "image", "image_url") {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103 {%- elif block['type'] in ['image', 'image_url'] %}
+					} else if runtime.InStrs(block2Type, "image", "image_url") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105 {%- else %}
-						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						w.At(106, 21, runtime.StmtPrint)
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109 {{- eos_token }}
-				w.At(109, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
 				w.Write(eosToken)
 			}
-		} else if w.At(111, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112 {%- if message.content is defined and message.content.content is defined %}
-			w.At(112, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content3 := message2.Attr("content")
 			if runtime.IsDefined(message2Content3, nil, nil) && runtime.IsDefined(message2Content3.Attr("content"), nil, nil) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113 {%- set content = message.content.content %}
-				w.At(113, 13, runtime.StmtSet)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
 				content = message2Content3.Attr("content")
 			} else {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114 {%- else %}
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115 {%- set content = message.content %}
-				w.At(115, 13, runtime.StmtSet)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content3
 			}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			w.At(117, 9, runtime.StmtIf)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			message2ToolCallId := message2.Attr("tool_call_id")
 			if (!runtime.IsDefined(message2ToolCallId, nil, nil) || !runtime.IsString(message2ToolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
-				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.At(118, 13, runtime.StmtPrint)
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			w.At(120, 9, runtime.StmtPrint)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
 			w.WriteStr(message2ToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121 {%- else %}
-			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			w.At(122, 9, runtime.StmtPrint)
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
 			w.Write(runtime.RaiseException(runtime.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
+}
+
+// spansMistralSmall3224BInstruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralSmall3224BInstruct2506 = []runtime.Span{
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "set"},
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 62, Line: 30, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 31, Col: 1, Construct: "set"},
+	{From: 66, To: 69, Line: 33, Col: 1, Construct: "if"},
+	{From: 68, To: 68, Line: 34, Col: 5, Construct: "set"},
+	{From: 71, To: 85, Line: 37, Col: 1, Construct: "if"},
+	{From: 73, To: 82, Line: 38, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 39, Col: 9, Construct: "set"},
+	{From: 81, To: 81, Line: 41, Col: 9, Construct: "set"},
+	{From: 84, To: 84, Line: 43, Col: 5, Construct: "set"},
+	{From: 87, To: 87, Line: 46, Col: 1, Construct: "set"},
+	{From: 89, To: 89, Line: 48, Col: 1, Construct: "set"},
+	{From: 91, To: 102, Line: 49, Col: 1, Construct: "for"},
+	{From: 93, To: 101, Line: 50, Col: 5, Construct: "if"},
+	{From: 95, To: 98, Line: 51, Col: 9, Construct: "if"},
+	{From: 97, To: 97, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 100, To: 100, Line: 54, Col: 9, Construct: "set"},
+	{From: 104, To: 106, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 108, To: 241, Line: 60, Col: 1, Construct: "for"},
+	{From: 112, To: 240, Line: 61, Col: 5, Construct: "if"},
+	{From: 115, To: 127, Line: 62, Col: 9, Construct: "if"},
+	{From: 118, To: 120, Line: 63, Col: 13, Construct: "{{ }}"},
+	{From: 124, To: 126, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 128, To: 240, Line: 67, Col: 9, Construct: "if"},
+	{From: 131, To: 137, Line: 68, Col: 9, Construct: "if"},
+	{From: 133, To: 135, Line: 69, Col: 13, Construct: "{{ }}"},
+	{From: 139, To: 162, Line: 72, Col: 9, Construct: "if"},
+	{From: 142, To: 142, Line: 73, Col: 13, Construct: "{{ }}"},
+	{From: 146, To: 160, Line: 75, Col: 13, Construct: "for"},
+	{From: 148, To: 159, Line: 76, Col: 17, Construct: "if"},
+	{From: 151, To: 151, Line: 77, Col: 21, Construct: "{{ }}"},
+	{From: 152, To: 159, Line: 78, Col: 21, Construct: "if"},
+	{From: 158, To: 158, Line: 81, Col: 21, Construct: "{{ }}"},
+	{From: 163, To: 240, Line: 86, Col: 9, Construct: "if"},
+	{From: 166, To: 211, Line: 87, Col: 9, Construct: "if"},
+	{From: 168, To: 184, Line: 88, Col: 13, Construct: "for"},
+	{From: 170, To: 171, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 173, To: 177, Line: 90, Col: 17, Construct: "if"},
+	{From: 176, To: 176, Line: 91, Col: 21, Construct: "{{ }}"},
+	{From: 179, To: 180, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 182, To: 183, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 187, To: 211, Line: 97, Col: 13, Construct: "if"},
+	{From: 190, To: 190, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 194, To: 208, Line: 100, Col: 13, Construct: "for"},
+	{From: 196, To: 207, Line: 101, Col: 17, Construct: "if"},
+	{From: 199, To: 199, Line: 102, Col: 21, Construct: "{{ }}"},
+	{From: 200, To: 207, Line: 103, Col: 21, Construct: "if"},
+	{From: 206, To: 206, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 210, To: 210, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 212, To: 240, Line: 111, Col: 9, Construct: "if"},
+	{From: 215, To: 223, Line: 112, Col: 9, Construct: "if"},
+	{From: 218, To: 218, Line: 113, Col: 13, Construct: "set"},
+	{From: 222, To: 222, Line: 115, Col: 13, Construct: "set"},
+	{From: 225, To: 229, Line: 117, Col: 9, Construct: "if"},
+	{From: 228, To: 228, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 231, To: 235, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 239, To: 239, Line: 122, Col: 9, Construct: "{{ }}"},
 }

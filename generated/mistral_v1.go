@@ -32,6 +32,7 @@ var MistralV1 = &runtime.Template{
 	Name:   "mistral-v1",
 	Origin: "builtin/mistral-v1.jinja",
 	SHA256: "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
+	Spans:  spansMistralV1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,42 +44,48 @@ var _ interface {
 // renderMistralV1 renders mistral-v1.jinja.
 func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// mistral-v1.jinja:16 {%- set ns = namespace(inside_turn=false) %}
-	w.At(16, 1, runtime.StmtSet)
+	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
-	// mistral-v1.jinja:17 {%- for message in messages %}
-	w.At(17, 1, runtime.StmtFor)
+	// mistral-v1.jinja:17:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// mistral-v1.jinja:18 {%- if not ns.inside_turn %}
-		w.At(18, 1, runtime.StmtIf)
+		// mistral-v1.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString(" [INST] ")
-			// mistral-v1.jinja:20 {%- set ns.inside_turn = true %}
-			w.At(20, 1, runtime.StmtSet)
+			// mistral-v1.jinja:20:1 {%- set ns.inside_turn = true %}
 			nsInsideTurn = true
 		}
-		// mistral-v1.jinja:22 {%- if message['role'] == 'system' %}
-		w.At(22, 1, runtime.StmtIf)
+		// mistral-v1.jinja:22:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// mistral-v1.jinja:23 {{- message['content'] + '\n\n' }}
-			w.At(23, 1, runtime.StmtPrint)
+			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if w.At(24, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// mistral-v1.jinja:24 {%- elif message['role'] == 'user' %}
-			// mistral-v1.jinja:25 {{- message['content'] + ' [/INST]' }}
-			w.At(25, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
+			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
 		} else {
-			// mistral-v1.jinja:26 {%- else %}
-			// mistral-v1.jinja:27 {{- ' ' + message['content'] + '</s>' }}
-			w.At(27, 1, runtime.StmtPrint)
+			// mistral-v1.jinja:26:5 {%- else %}
+			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
 			w.WriteString(" ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("</s>")
-			// mistral-v1.jinja:28 {%- set ns.inside_turn = false %}
-			w.At(28, 1, runtime.StmtSet)
+			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
 	}
+}
+
+// spansMistralV1 is the position table of mistral-v1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralV1 = []runtime.Span{
+	{From: 48, To: 48, Line: 16, Col: 1, Construct: "set"},
+	{From: 50, To: 75, Line: 17, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 18, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 20, Col: 1, Construct: "set"},
+	{From: 58, To: 74, Line: 22, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 74, Line: 24, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
 }

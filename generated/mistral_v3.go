@@ -32,6 +32,7 @@ var MistralV3 = &runtime.Template{
 	Name:   "mistral-v3",
 	Origin: "builtin/mistral-v3.jinja",
 	SHA256: "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
+	Spans:  spansMistralV3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,45 +45,51 @@ var _ interface {
 func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// mistral-v3.jinja:18 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(18, 1, runtime.StmtSet)
+	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// mistral-v3.jinja:19 {%- set ns = namespace(inside_turn=false) %}
-	w.At(19, 1, runtime.StmtSet)
+	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
-	// mistral-v3.jinja:20 {%- for message in messages %}
-	w.At(20, 1, runtime.StmtFor)
+	// mistral-v3.jinja:20:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// mistral-v3.jinja:21 {%- if not ns.inside_turn %}
-		w.At(21, 1, runtime.StmtIf)
+		// mistral-v3.jinja:21:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
-			// mistral-v3.jinja:23 {%- set ns.inside_turn = true %}
-			w.At(23, 1, runtime.StmtSet)
+			// mistral-v3.jinja:23:1 {%- set ns.inside_turn = true %}
 			nsInsideTurn = true
 		}
-		// mistral-v3.jinja:25 {%- if message['role'] == 'system' %}
-		w.At(25, 1, runtime.StmtIf)
+		// mistral-v3.jinja:25:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// mistral-v3.jinja:26 {{- message['content'] + '\n\n' }}
-			w.At(26, 1, runtime.StmtPrint)
+			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if w.At(27, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// mistral-v3.jinja:27 {%- elif message['role'] == 'user' %}
-			// mistral-v3.jinja:28 {{- message['content'] + '[/INST]' }}
-			w.At(28, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
+			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
 		} else {
-			// mistral-v3.jinja:29 {%- else %}
-			// mistral-v3.jinja:30 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			w.At(30, 1, runtime.StmtPrint)
+			// mistral-v3.jinja:29:5 {%- else %}
+			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.WriteString(" ")
 			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
 			w.WriteString("</s>")
-			// mistral-v3.jinja:31 {%- set ns.inside_turn = false %}
-			w.At(31, 1, runtime.StmtSet)
+			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
 	}
+}
+
+// spansMistralV3 is the position table of mistral-v3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralV3 = []runtime.Span{
+	{From: 49, To: 49, Line: 18, Col: 1, Construct: "set"},
+	{From: 51, To: 51, Line: 19, Col: 1, Construct: "set"},
+	{From: 53, To: 78, Line: 20, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 21, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 23, Col: 1, Construct: "set"},
+	{From: 61, To: 77, Line: 25, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 77, Line: 27, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 74, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 76, Line: 31, Col: 1, Construct: "set"},
 }

@@ -32,6 +32,7 @@ var MistralV7Tekken = &runtime.Template{
 	Name:   "mistral-v7-tekken",
 	Origin: "builtin/mistral-v7-tekken.jinja",
 	SHA256: "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
+	Spans:  spansMistralV7Tekken,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,30 +44,36 @@ var _ interface {
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
 func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// mistral-v7-tekken.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// mistral-v7-tekken.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1, runtime.StmtIf)
+		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// mistral-v7-tekken.jinja:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			w.At(13, 1, runtime.StmtPrint)
+			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT]")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
-		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// mistral-v7-tekken.jinja:14 {%- elif message['role'] == 'user' %}
-			// mistral-v7-tekken.jinja:15 {{- '[INST]' + message['content'] + '[/INST]' }}
-			w.At(15, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST]")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/INST]")
 		} else {
-			// mistral-v7-tekken.jinja:16 {%- else %}
-			// mistral-v7-tekken.jinja:17 {{- message['content'] + '</s>' }}
-			w.At(17, 1, runtime.StmtPrint)
+			// mistral-v7-tekken.jinja:16:5 {%- else %}
+			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}
+}
+
+// spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralV7Tekken = []runtime.Span{
+	{From: 48, To: 67, Line: 11, Col: 1, Construct: "for"},
+	{From: 50, To: 66, Line: 12, Col: 1, Construct: "if"},
+	{From: 53, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 66, Line: 14, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 65, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 	Name:   "mistralai-Ministral-3-14B-Reasoning-2512",
 	Origin: "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
 	SHA256: "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
+	Spans:  spansMistralaiMinistral314BReasoning2512,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,253 +50,266 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	var loopMessages runtime.Value
 	var toolsDefinition runtime.Value
 	tools := in.Lookup("tools")
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
-	w.At(2, 1, runtime.StmtSet)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = runtime.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5 {{- bos_token }}
-	w.At(5, 1, runtime.StmtPrint)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
 	w.Write(bosToken)
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9 {%- if messages[0]['role'] == 'system' %}
-	w.At(9, 1, runtime.StmtIf)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11 {%- if messages[0]['content'] is string %}
-		w.At(11, 5, runtime.StmtIf)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12 {{- messages[0]['content'] -}}
-			w.At(12, 9, runtime.StmtPrint)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
 			w.Write(messages0Content)
 		} else {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13 {%- else %}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14 {%- for block in messages[0]['content'] %}
-			w.At(14, 9, runtime.StmtFor)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
 			for _, block := range runtime.Iterate(w, messages0Content) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15 {%- if block['type'] == 'text' %}
-				w.At(15, 13, runtime.StmtIf)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
 				blockType := block.ItemStr("type")
 				if runtime.EqStr(blockType, "text") {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16 {{- block['text'] }}
-					w.At(16, 17, runtime.StmtPrint)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
 					w.Write(block.ItemStr("text"))
-				} else if w.At(17, 17, runtime.StmtIf); runtime.EqStr(blockType, "thinking") {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17 {%- elif block['type'] == 'thinking' %}
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					w.At(18, 17, runtime.StmtPrint)
+				} else if runtime.EqStr(blockType, "thinking") {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
 				} else {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19 {%- else %}
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					w.At(20, 17, runtime.StmtPrint)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
 					w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25 {%- set loop_messages = messages[1:] %}
-		w.At(25, 5, runtime.StmtSet)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26 {%- else %}
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27 {%- set loop_messages = messages %}
-		w.At(27, 5, runtime.StmtSet)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
 		loopMessages = messages
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28 {%- if default_system_message != '' %}
-		w.At(28, 5, runtime.StmtIf)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
 		if !runtime.EqStr(defaultSystemMessage, "") {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			w.At(29, 9, runtime.StmtPrint)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
 			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35 {%- set tools_definition = '' %}
-	w.At(35, 1, runtime.StmtSet)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
 	toolsDefinition = runtime.Str("")
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36 {%- set has_tools = false %}
-	w.At(36, 1, runtime.StmtSet)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	w.At(37, 1, runtime.StmtIf)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
 	if (runtime.IsDefined(tools, nil, nil) && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38 {%- set has_tools = true %}
-		w.At(38, 5, runtime.StmtSet)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		w.At(39, 5, runtime.StmtSet)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
 		toolsDefinition = runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40 {{- tools_definition }}
-		w.At(40, 5, runtime.StmtPrint)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
 		w.Write(toolsDefinition)
 	}
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44 {%- set ns = namespace(index=0) %}
-	w.At(44, 1, runtime.StmtSet)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
 	nsIndex := runtime.Int(0)
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45 {%- for message in loop_messages %}
-	w.At(45, 1, runtime.StmtFor)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		w.At(46, 5, runtime.StmtIf)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls"), nil, nil) || runtime.IsNone(message.Attr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)))) {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			w.At(47, 9, runtime.StmtIf)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				w.At(48, 13, runtime.StmtPrint)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50 {%- set ns.index = ns.index + 1 %}
-			w.At(50, 9, runtime.StmtSet)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
 		}
 	}
-	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55 {%- for message in loop_messages %}
-	w.At(55, 1, runtime.StmtFor)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
 	for _, message2 := range runtime.Iterate(w, loopMessages) {
 		var blocks runtime.Value
 		eosToken := eosTokenInput
-		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58 {%- if message['role'] == 'user' %}
-		w.At(58, 5, runtime.StmtIf)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59 {%- if message['content'] is string %}
-			w.At(59, 9, runtime.StmtIf)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
 			message2Content := message2.ItemStr("content")
 			if runtime.IsString(message2Content, nil, nil) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.At(60, 13, runtime.StmtPrint)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteAdd(runtime.Str("[INST]"), message2Content, runtime.Str("[/INST]"))
-			} else if w.At(61, 13, runtime.StmtIf); runtime.Gt(runtime.FilterLength(message2Content, nil, nil), runtime.Int(0)) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61 {%- elif message['content'] | length > 0 %}
+			} else if runtime.Gt(runtime.FilterLength(message2Content, nil, nil), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63 {%- if message['content'] | length == 2 %}
-				w.At(63, 13, runtime.StmtIf)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
 				if runtime.Eq(runtime.FilterLength(message2Content, nil, nil), runtime.Int(2)) {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64 {%- set blocks = message['content'] | sort(attribute='type') %}
-					w.At(64, 17, runtime.StmtSet)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
 					blocks = runtime.FilterSort(message2Content, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
 				} else {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65 {%- else %}
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66 {%- set blocks = message['content'] %}
-					w.At(66, 17, runtime.StmtSet)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
 					blocks = message2Content
 				}
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68 {%- for block in blocks %}
-				w.At(68, 13, runtime.StmtFor)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
 				for _, block2 := range runtime.Iterate(w, blocks) {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69 {%- if block['type'] == 'text' %}
-					w.At(69, 17, runtime.StmtIf)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
 					block2Type := block2.ItemStr("type")
 					if runtime.EqStr(block2Type, "text") {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70 {{- block['text'] }}
-						w.At(70, 21, runtime.StmtPrint)
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
 						w.Write(block2.ItemStr("text"))
-					} else if w.At(71, 21, runtime.StmtIf); runtime.InStrs(block2Type, "image", "image_url") {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71 {%- elif block['type'] in ['image', 'image_url'] %}
+					} else if runtime.InStrs(block2Type, "image", "image_url") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73 {%- else %}
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						w.At(74, 21, runtime.StmtPrint)
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
 						w.Write(runtime.RaiseException(runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78 {%- else %}
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				w.At(79, 13, runtime.StmtPrint)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if w.At(83, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83 {%- elif message['role'] == 'assistant' %}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			w.At(84, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content2 := message2.ItemStr("content")
 			if ((runtime.IsNone(message2Content2, nil, nil) || runtime.EqStr(message2Content2, "")) || runtime.Eq(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls"), nil, nil) || runtime.IsNone(message2.ItemStr("tool_calls"), nil, nil)) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls"), nil, nil), runtime.Int(0))) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				w.At(85, 13, runtime.StmtPrint)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88 {%- if message['content'] is string and message['content'] != '' %}
-			w.At(88, 9, runtime.StmtIf)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if runtime.IsString(message2Content2, nil, nil) && !runtime.EqStr(message2Content2, "") {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89 {{- message['content'] }}
-				w.At(89, 13, runtime.StmtPrint)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				w.Write(message2Content2)
-			} else if w.At(90, 13, runtime.StmtIf); runtime.Gt(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0)) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90 {%- elif message['content'] | length > 0 %}
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91 {%- for block in message['content'] %}
-				w.At(91, 13, runtime.StmtFor)
+			} else if runtime.Gt(runtime.FilterLength(message2Content2, nil, nil), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block3 := range runtime.Iterate(w, message2Content2) {
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92 {%- if block['type'] == 'text' %}
-					w.At(92, 17, runtime.StmtIf)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
 					block3Type := block3.ItemStr("type")
 					if runtime.EqStr(block3Type, "text") {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93 {{- block['text'] }}
-						w.At(93, 21, runtime.StmtPrint)
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
 						w.Write(block3.ItemStr("text"))
-					} else if w.At(94, 21, runtime.StmtIf); runtime.EqStr(block3Type, "thinking") {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94 {%- elif block['type'] == 'thinking' %}
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						w.At(95, 21, runtime.StmtPrint)
+					} else if runtime.EqStr(block3Type, "thinking") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
 						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
 					} else {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96 {%- else %}
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						w.At(97, 21, runtime.StmtPrint)
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
 						w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			w.At(102, 9, runtime.StmtIf)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			message2ToolCalls := message2.ItemStr("tool_calls")
 			if (runtime.IsDefined(message2ToolCalls, nil, nil) && !runtime.IsNone(message2ToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(message2ToolCalls, nil, nil), runtime.Int(0)) {
-				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103 {%- for tool in message['tool_calls'] %}
-				w.At(103, 13, runtime.StmtFor)
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range runtime.Iterate(w, message2ToolCalls) {
 					var name runtime.Value
 					var arguments runtime.Value
 					w.WriteString("[TOOL_CALLS]")
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105 {%- set name = tool['function']['name'] %}
-					w.At(105, 17, runtime.StmtSet)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
 					toolFunction := tool.ItemStr("function")
 					name = toolFunction.ItemStr("name")
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106 {%- set arguments = tool['function']['arguments'] %}
-					w.At(106, 17, runtime.StmtSet)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = toolFunction.ItemStr("arguments")
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107 {%- if arguments is not string %}
-					w.At(107, 17, runtime.StmtIf)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments, nil, nil) {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108 {%- set arguments = arguments|tojson|safe %}
-						w.At(108, 21, runtime.StmtSet)
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
 						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil), nil, nil)
-					} else if w.At(109, 21, runtime.StmtIf); runtime.EqStr(arguments, "") {
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109 {%- elif arguments == '' %}
-						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110 {%- set arguments = '{}' %}
-						w.At(110, 21, runtime.StmtSet)
+					} else if runtime.EqStr(arguments, "") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
 						arguments = runtime.Str("{}")
 					}
-					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112 {{- name + '[ARGS]' + arguments }}
-					w.At(112, 17, runtime.StmtPrint)
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
 					w.WriteAdd(name, runtime.Str("[ARGS]"), arguments)
 				}
 			}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116 {{- eos_token }}
-			w.At(116, 9, runtime.StmtPrint)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
 			w.Write(eosToken)
-		} else if w.At(119, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119 {%- elif message['role'] == 'tool' %}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			w.At(120, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(message2Role, "tool") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
 			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content"), nil, nil), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123 {%- else %}
-			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			w.At(124, 9, runtime.StmtPrint)
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
 			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), message2Role), runtime.Str("."))))
 		}
 	}
+}
+
+// spansMistralaiMinistral314BReasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralaiMinistral314BReasoning2512 = []runtime.Span{
+	{From: 54, To: 54, Line: 2, Col: 1, Construct: "set"},
+	{From: 56, To: 56, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 98, Line: 9, Col: 1, Construct: "if"},
+	{From: 62, To: 86, Line: 11, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 69, To: 84, Line: 14, Col: 9, Construct: "for"},
+	{From: 71, To: 83, Line: 15, Col: 13, Construct: "if"},
+	{From: 74, To: 74, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 75, To: 83, Line: 17, Col: 17, Construct: "if"},
+	{From: 78, To: 78, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 82, To: 82, Line: 20, Col: 17, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 25, Col: 5, Construct: "set"},
+	{From: 92, To: 92, Line: 27, Col: 5, Construct: "set"},
+	{From: 94, To: 97, Line: 28, Col: 5, Construct: "if"},
+	{From: 96, To: 96, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 100, To: 100, Line: 35, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 36, Col: 1, Construct: "set"},
+	{From: 104, To: 111, Line: 37, Col: 1, Construct: "if"},
+	{From: 106, To: 106, Line: 38, Col: 5, Construct: "set"},
+	{From: 108, To: 108, Line: 39, Col: 5, Construct: "set"},
+	{From: 110, To: 110, Line: 40, Col: 5, Construct: "{{ }}"},
+	{From: 113, To: 113, Line: 44, Col: 1, Construct: "set"},
+	{From: 115, To: 127, Line: 45, Col: 1, Construct: "for"},
+	{From: 117, To: 126, Line: 46, Col: 5, Construct: "if"},
+	{From: 120, To: 123, Line: 47, Col: 9, Construct: "if"},
+	{From: 122, To: 122, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 125, To: 125, Line: 50, Col: 9, Construct: "set"},
+	{From: 129, To: 243, Line: 55, Col: 1, Construct: "for"},
+	{From: 133, To: 242, Line: 58, Col: 5, Construct: "if"},
+	{From: 136, To: 173, Line: 59, Col: 9, Construct: "if"},
+	{From: 139, To: 139, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 140, To: 173, Line: 61, Col: 13, Construct: "if"},
+	{From: 144, To: 151, Line: 63, Col: 13, Construct: "if"},
+	{From: 146, To: 146, Line: 64, Col: 17, Construct: "set"},
+	{From: 150, To: 150, Line: 66, Col: 17, Construct: "set"},
+	{From: 153, To: 168, Line: 68, Col: 13, Construct: "for"},
+	{From: 155, To: 166, Line: 69, Col: 17, Construct: "if"},
+	{From: 158, To: 158, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 159, To: 166, Line: 71, Col: 21, Construct: "if"},
+	{From: 165, To: 165, Line: 74, Col: 21, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 174, To: 242, Line: 83, Col: 9, Construct: "if"},
+	{From: 177, To: 181, Line: 84, Col: 9, Construct: "if"},
+	{From: 180, To: 180, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 183, To: 205, Line: 88, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 89, Col: 13, Construct: "{{ }}"},
+	{From: 186, To: 205, Line: 90, Col: 13, Construct: "if"},
+	{From: 189, To: 204, Line: 91, Col: 13, Construct: "for"},
+	{From: 191, To: 203, Line: 92, Col: 17, Construct: "if"},
+	{From: 194, To: 194, Line: 93, Col: 21, Construct: "{{ }}"},
+	{From: 195, To: 203, Line: 94, Col: 21, Construct: "if"},
+	{From: 198, To: 198, Line: 95, Col: 21, Construct: "{{ }}"},
+	{From: 202, To: 202, Line: 97, Col: 21, Construct: "{{ }}"},
+	{From: 207, To: 231, Line: 102, Col: 9, Construct: "if"},
+	{From: 210, To: 230, Line: 103, Col: 13, Construct: "for"},
+	{From: 215, To: 216, Line: 105, Col: 17, Construct: "set"},
+	{From: 218, To: 218, Line: 106, Col: 17, Construct: "set"},
+	{From: 220, To: 227, Line: 107, Col: 17, Construct: "if"},
+	{From: 222, To: 222, Line: 108, Col: 21, Construct: "set"},
+	{From: 223, To: 227, Line: 109, Col: 21, Construct: "if"},
+	{From: 226, To: 226, Line: 110, Col: 21, Construct: "set"},
+	{From: 229, To: 229, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 234, To: 242, Line: 119, Col: 9, Construct: "if"},
+	{From: 237, To: 237, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 241, To: 241, Line: 124, Col: 9, Construct: "{{ }}"},
 }

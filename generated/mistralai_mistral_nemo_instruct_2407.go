@@ -32,6 +32,7 @@ var MistralaiMistralNemoInstruct2407 = &runtime.Template{
 	Name:   "mistralai-Mistral-Nemo-Instruct-2407",
 	Origin: "llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja",
 	SHA256: "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
+	Spans:  spansMistralaiMistralNemoInstruct2407,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,86 +51,65 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	var userMessages runtime.Value
 	var ns runtime.Value
 	bosToken := in.Lookup("bos_token")
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1 {%- if messages[0]["role"] == "system" %}
-	w.At(1, 1, runtime.StmtIf)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2 {%- set system_message = messages[0]["content"] %}
-		w.At(2, 5, runtime.StmtSet)
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3 {%- set loop_messages = messages[1:] %}
-		w.At(3, 5, runtime.StmtSet)
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4 {%- else %}
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5 {%- set loop_messages = messages %}
-		w.At(5, 5, runtime.StmtSet)
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4:5 {%- else %}
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7 {%- if not tools is defined %}
-	w.At(7, 1, runtime.StmtIf)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8 {%- set tools = none %}
-		w.At(8, 5, runtime.StmtSet)
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	w.At(10, 1, runtime.StmtSet)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13 {%- set ns = namespace() %}
-	w.At(13, 1, runtime.StmtSet)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = runtime.NewNamespace(nil, nil)
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14 {%- set ns.index = 0 %}
-	w.At(14, 1, runtime.StmtSet)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
 	runtime.SetAttr(ns, "index", runtime.Int(0))
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15 {%- for message in loop_messages %}
-	w.At(15, 1, runtime.StmtFor)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		w.At(16, 5, runtime.StmtIf)
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message.Attr("tool_calls"), nil, nil))) {
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			w.At(17, 9, runtime.StmtIf)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.At(18, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20 {%- set ns.index = ns.index + 1 %}
-			w.At(20, 9, runtime.StmtSet)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
 			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
 		}
 	}
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24 {{- bos_token }}
-	w.At(24, 1, runtime.StmtPrint)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
 	w.Write(bosToken)
-	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25 {%- for message in loop_messages %}
-	w.At(25, 1, runtime.StmtFor)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		message2 := items[i]
 		eosToken := eosTokenInput
 		var content runtime.Value
-		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26 {%- if message["role"] == "user" %}
-		w.At(26, 5, runtime.StmtIf)
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27 {%- if tools is not none and (message == user_messages[-1]) %}
-			w.At(27, 9, runtime.StmtIf)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29 {%- for tool in tools %}
-				w.At(29, 13, runtime.StmtFor)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
 				items2 := runtime.Iterate(w, tools)
 				for i2 := range items2 {
 					tool := items2[i2]
-					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30 {%- set tool = tool.function %}
-					w.At(30, 17, runtime.StmtSet)
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
-					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32 {%- for key, val in tool.items() if key != "return" %}
-					w.At(32, 17, runtime.StmtFor)
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop runtime.Loop
 					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
@@ -140,144 +120,173 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						vals2 := runtime.Unpack(loop.Item(), 2)
 						key2 := vals2[0]
 						val := vals2[1]
-						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33 {%- if val is string %}
-						w.At(33, 21, runtime.StmtIf)
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
 						if runtime.IsString(val, nil, nil) {
-							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34 {{- '"' + key + '": "' + val + '"' }}
-							w.At(34, 25, runtime.StmtPrint)
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": \"")
 							w.WriteStr(val)
 							w.WriteString("\"")
 						} else {
-							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35 {%- else %}
-							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36 {{- '"' + key + '": ' + val|tojson }}
-							w.At(36, 25, runtime.StmtPrint)
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": ")
 							w.WriteJSON(val, nil, nil)
 						}
-						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38 {%- if not loop.last %}
-						w.At(38, 21, runtime.StmtIf)
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
-					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43 {%- if not loop.last %}
-					w.At(43, 17, runtime.StmtIf)
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43:17 {%- if not loop.last %}
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
-						// mistralai-Mistral-Nemo-Instruct-2407.jinja:45 {%- else %}
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:45:21 {%- else %}
 						w.WriteString("]")
 					}
 				}
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51 {%- if loop.last and system_message is defined %}
-			w.At(51, 9, runtime.StmtIf)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
 			if (i == len(items)-1) && runtime.IsDefined(systemMessage, nil, nil) {
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				w.At(52, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
 				w.WriteStr(systemMessage)
 				w.WriteString("\n\n")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("[/INST]")
 			} else {
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53 {%- else %}
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54 {{- "[INST]" + message["content"] + "[/INST]" }}
-				w.At(54, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("[/INST]")
 			}
-		} else if w.At(56, 9, runtime.StmtIf); runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
+		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58 {%- for tool_call in message.tool_calls %}
-			w.At(58, 9, runtime.StmtFor)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
 			items3 := runtime.Iterate(w, message2.Attr("tool_calls"))
 			for i3 := range items3 {
 				toolCall := items3[i3]
 				var out runtime.Value
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59 {%- set out = tool_call.function|tojson %}
-				w.At(59, 13, runtime.StmtSet)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60 {{- out[:-1] }}
-				w.At(60, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				w.At(61, 13, runtime.StmtIf)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := toolCall.Attr("id")
 				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
-					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					w.At(62, 17, runtime.StmtPrint)
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64 {{- ', "id": "' + tool_call.id + '"}' }}
-				w.At(64, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
 				w.WriteStr(toolCallId)
 				w.WriteString("\"}")
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65 {%- if not loop.last %}
-				w.At(65, 13, runtime.StmtIf)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
-					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67 {%- else %}
-					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68 {{- "]" + eos_token }}
-					w.At(68, 17, runtime.StmtPrint)
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
 					w.WriteString("]")
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if w.At(71, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71 {%- elif message["role"] == "assistant" %}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72 {{- message["content"] + eos_token}}
-			w.At(72, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
 			w.WriteAdd(message2.ItemStr("content"), eosToken)
-		} else if w.At(73, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74 {%- if message.content is defined and message.content.content is defined %}
-			w.At(74, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content := message2.Attr("content")
 			if runtime.IsDefined(message2Content, nil, nil) && runtime.IsDefined(message2Content.Attr("content"), nil, nil) {
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75 {%- set content = message.content.content %}
-				w.At(75, 13, runtime.StmtSet)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
 				content = message2Content.Attr("content")
 			} else {
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76 {%- else %}
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77 {%- set content = message.content %}
-				w.At(77, 13, runtime.StmtSet)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
 				content = message2Content
 			}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			w.At(79, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS]{\"content\": ")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString(", ")
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			w.At(80, 9, runtime.StmtIf)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			message2ToolCallId := message2.Attr("tool_call_id")
 			if !runtime.IsDefined(message2ToolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(message2ToolCallId, nil, nil), runtime.Int(9)) {
-				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.At(81, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			w.At(83, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
 			w.WriteStr(message2ToolCallId)
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84 {%- else %}
-			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.At(85, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
+}
+
+// spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralaiMistralNemoInstruct2407 = []runtime.Span{
+	{From: 55, To: 65, Line: 1, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
+	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
+	{From: 64, To: 64, Line: 5, Col: 5, Construct: "set"},
+	{From: 67, To: 70, Line: 7, Col: 1, Construct: "if"},
+	{From: 69, To: 69, Line: 8, Col: 5, Construct: "set"},
+	{From: 72, To: 72, Line: 10, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 13, Col: 1, Construct: "set"},
+	{From: 76, To: 76, Line: 14, Col: 1, Construct: "set"},
+	{From: 78, To: 90, Line: 15, Col: 1, Construct: "for"},
+	{From: 80, To: 89, Line: 16, Col: 5, Construct: "if"},
+	{From: 83, To: 86, Line: 17, Col: 9, Construct: "if"},
+	{From: 85, To: 85, Line: 18, Col: 13, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 20, Col: 9, Construct: "set"},
+	{From: 92, To: 92, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 237, Line: 25, Col: 1, Construct: "for"},
+	{From: 100, To: 236, Line: 26, Col: 5, Construct: "if"},
+	{From: 103, To: 154, Line: 27, Col: 9, Construct: "if"},
+	{From: 106, To: 153, Line: 29, Col: 13, Construct: "for"},
+	{From: 110, To: 111, Line: 30, Col: 17, Construct: "set"},
+	{From: 113, To: 144, Line: 32, Col: 17, Construct: "for"},
+	{From: 124, To: 138, Line: 33, Col: 21, Construct: "if"},
+	{From: 126, To: 130, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 134, To: 137, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 140, To: 142, Line: 38, Col: 21, Construct: "if"},
+	{From: 146, To: 151, Line: 43, Col: 17, Construct: "if"},
+	{From: 156, To: 169, Line: 51, Col: 9, Construct: "if"},
+	{From: 158, To: 162, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 166, To: 168, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 170, To: 236, Line: 56, Col: 9, Construct: "if"},
+	{From: 174, To: 201, Line: 58, Col: 9, Construct: "for"},
+	{From: 179, To: 179, Line: 59, Col: 13, Construct: "set"},
+	{From: 181, To: 181, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 183, To: 187, Line: 61, Col: 13, Construct: "if"},
+	{From: 186, To: 186, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 189, To: 191, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 193, To: 200, Line: 65, Col: 13, Construct: "if"},
+	{From: 198, To: 199, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 202, To: 236, Line: 71, Col: 9, Construct: "if"},
+	{From: 205, To: 205, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 206, To: 236, Line: 73, Col: 9, Construct: "if"},
+	{From: 209, To: 217, Line: 74, Col: 9, Construct: "if"},
+	{From: 212, To: 212, Line: 75, Col: 13, Construct: "set"},
+	{From: 216, To: 216, Line: 77, Col: 13, Construct: "set"},
+	{From: 219, To: 221, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 223, To: 227, Line: 80, Col: 9, Construct: "if"},
+	{From: 226, To: 226, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 229, To: 231, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 85, Col: 9, Construct: "{{ }}"},
 }

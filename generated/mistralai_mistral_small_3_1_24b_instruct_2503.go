@@ -32,6 +32,7 @@ var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
 	Name:   "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
 	Origin: "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
 	SHA256: "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
+	Spans:  spansMistralaiMistralSmall3124BInstruct2503,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -53,132 +54,100 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	var parallelToolPrompt runtime.Value
 	var userMessages runtime.Value
 	var filteredMessages runtime.Value
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	w.At(1, 1, runtime.StmtSet)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	w.At(2, 1, runtime.StmtSet)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4 {{- bos_token }}
-	w.At(4, 1, runtime.StmtPrint)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
 	w.Write(bosToken)
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6 {%- if messages[0]['role'] == 'system' %}
-	w.At(6, 1, runtime.StmtIf)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7 {%- if messages[0]['content'] is string %}
-		w.At(7, 5, runtime.StmtIf)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8 {%- set system_message = messages[0]['content'] %}
-			w.At(8, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9 {%- set loop_messages = messages[1:] %}
-			w.At(9, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10 {%- else %}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11 {%- set system_message = messages[0]['content'][0]['text'] %}
-			w.At(11, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12 {%- set loop_messages = messages[1:] %}
-			w.At(12, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
 	} else {
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14 {%- else %}
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:15 {%- set system_message = default_system_message %}
-		w.At(15, 5, runtime.StmtSet)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:15:5 {%- set system_message = default_system_message %}
 		systemMessage = defaultSystemMessage
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:16 {%- set loop_messages = messages %}
-		w.At(16, 5, runtime.StmtSet)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:16:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18 {%- if not tools is defined %}
-	w.At(18, 1, runtime.StmtIf)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19 {%- set tools = none %}
-		w.At(19, 5, runtime.StmtSet)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
 		tools = runtime.None()
-	} else if w.At(20, 5, runtime.StmtIf); !runtime.IsNone(tools, nil, nil) {
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20 {%- elif tools is not none %}
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
-		w.At(21, 5, runtime.StmtSet)
+	} else if !runtime.IsNone(tools, nil, nil) {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
 		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22 {%- if system_message is defined %}
-		w.At(22, 5, runtime.StmtIf)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
 		if runtime.IsDefined(systemMessage, nil, nil) {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			w.At(23, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
 			systemMessage = runtime.Sum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
 		} else {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24 {%- else %}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25 {%- set system_message = parallel_tool_prompt %}
-			w.At(25, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
 			systemMessage = parallelToolPrompt
 		}
 	}
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.At(28, 1, runtime.StmtPrint)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.WriteString("[SYSTEM_PROMPT]")
 	w.WriteStr(systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	w.At(30, 1, runtime.StmtSet)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32 {%- set filtered_messages = [] %}
-	w.At(32, 1, runtime.StmtSet)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = runtime.NewList()
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33 {%- for message in loop_messages %}
-	w.At(33, 1, runtime.StmtFor)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		w.At(34, 5, runtime.StmtIf)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
 		if !runtime.InStrs(message.ItemStr("role"), "tool", "tool_results") && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35 {%- set filtered_messages = filtered_messages + [message] %}
-			w.At(35, 9, runtime.StmtSet)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = runtime.Add(filteredMessages2, runtime.NewList(message))
 		}
 	}
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39 {%- for message in filtered_messages %}
-	w.At(39, 1, runtime.StmtFor)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
 	items := runtime.Iterate(w, filteredMessages)
 	for i := range items {
 		message2 := items[i]
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		w.At(40, 5, runtime.StmtIf)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		if runtime.Ne(runtime.Bool(runtime.EqStr(message2.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			w.At(41, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
-	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45 {%- for message in loop_messages %}
-	w.At(45, 1, runtime.StmtFor)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
 	for _, message3 := range runtime.Iterate(w, loopMessages) {
 		var toolCalls runtime.Value
 		eosToken := eosTokenInput
 		var content runtime.Value
-		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46 {%- if message["role"] == "user" %}
-		w.At(46, 5, runtime.StmtIf)
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "user") {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47 {%- if tools is not none and (message == user_messages[-1]) %}
-			w.At(47, 9, runtime.StmtIf)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49 {%- for tool in tools %}
-				w.At(49, 13, runtime.StmtFor)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
 				items2 := runtime.Iterate(w, tools)
 				for i2 := range items2 {
 					tool := items2[i2]
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50 {%- set tool = tool.function %}
-					w.At(50, 17, runtime.StmtSet)
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52 {%- for key, val in tool.items() if key != "return" %}
-					w.At(52, 17, runtime.StmtFor)
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop runtime.Loop
 					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
 						vals := runtime.Unpack(item2, 2)
@@ -189,183 +158,225 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 						vals2 := runtime.Unpack(loop.Item(), 2)
 						key2 := vals2[0]
 						val := vals2[1]
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53 {%- if val is string %}
-						w.At(53, 21, runtime.StmtIf)
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
 						if runtime.IsString(val, nil, nil) {
-							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54 {{- '"' + key + '": "' + val + '"' }}
-							w.At(54, 25, runtime.StmtPrint)
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": \"")
 							w.WriteStr(val)
 							w.WriteString("\"")
 						} else {
-							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55 {%- else %}
-							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56 {{- '"' + key + '": ' + val|tojson }}
-							w.At(56, 25, runtime.StmtPrint)
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
 							w.WriteString("\"")
 							w.WriteStr(key2)
 							w.WriteString("\": ")
 							w.WriteJSON(val, nil, nil)
 						}
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58 {%- if not loop.last %}
-						w.At(58, 21, runtime.StmtIf)
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
 							w.WriteString(", ")
 						}
 					}
 					w.WriteString("}}")
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63 {%- if not loop.last %}
-					w.At(63, 17, runtime.StmtIf)
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63:17 {%- if not loop.last %}
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					} else {
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:65 {%- else %}
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:65:21 {%- else %}
 						w.WriteString("]")
 					}
 				}
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71 {%- if message['content'] is string %}
-			w.At(71, 9, runtime.StmtIf)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
 			message3Content := message3.ItemStr("content")
 			if runtime.IsString(message3Content, nil, nil) {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.At(72, 9, runtime.StmtPrint)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
 				w.WriteStr(message3Content)
 				w.WriteString("[/INST]")
 			} else {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75 {%- for block in message['content'] %}
-				w.At(75, 17, runtime.StmtFor)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
 				for _, block := range runtime.Iterate(w, message3Content) {
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76 {%- if block['type'] == 'text' %}
-					w.At(76, 25, runtime.StmtIf)
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77 {{- block['text'] }}
-						w.At(77, 33, runtime.StmtPrint)
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if w.At(78, 29, runtime.StmtIf); runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
+					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80 {%- else %}
-						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.At(81, 33, runtime.StmtPrint)
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if w.At(86, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87 {%- if message.tool_calls is defined %}
-			w.At(87, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls"), nil, nil) {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
 			message3ToolCalls := message3.Attr("tool_calls")
 			if runtime.IsDefined(message3ToolCalls, nil, nil) {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88 {%- set tool_calls = message.tool_calls %}
-				w.At(88, 13, runtime.StmtSet)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = message3ToolCalls
 			} else {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89 {%- else %}
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90 {%- set tool_calls = message.content %}
-				w.At(90, 13, runtime.StmtSet)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
 				toolCalls = message3.Attr("content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93 {%- for tool_call in tool_calls %}
-			w.At(93, 9, runtime.StmtFor)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
 			items3 := runtime.Iterate(w, toolCalls)
 			for i3 := range items3 {
 				toolCall := items3[i3]
 				var out runtime.Value
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94 {%- set out = tool_call.function|tojson %}
-				w.At(94, 13, runtime.StmtSet)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95 {{- out[:-1] }}
-				w.At(95, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				w.At(96, 13, runtime.StmtIf)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := toolCall.Attr("id")
 				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Lt(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					w.At(97, 17, runtime.StmtPrint)
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				w.At(99, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
 				w.WriteStr(toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 				w.WriteString("\"}")
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100 {%- if not loop.last %}
-				w.At(100, 13, runtime.StmtIf)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i3 == len(items3)-1) {
 					w.WriteString(", ")
 				} else {
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102 {%- else %}
-					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103 {{- "]" + eos_token }}
-					w.At(103, 17, runtime.StmtPrint)
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
 					w.WriteString("]")
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if w.At(106, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106 {%- elif message['role'] == 'assistant' %}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107 {%- if message['content'] is string %}
-			w.At(107, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "assistant") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
 			message3Content2 := message3.ItemStr("content")
 			if runtime.IsString(message3Content2, nil, nil) {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108 {{- message['content'] + eos_token }}
-				w.At(108, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
 				w.WriteAdd(message3Content2, eosToken)
 			} else {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109 {%- else %}
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110 {{- message['content'][0]['text'] + eos_token }}
-				w.At(110, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
 				w.WriteAdd(message3Content2.ItemInt(0).ItemStr("text"), eosToken)
 			}
-		} else if w.At(112, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113 {%- if message.content is defined and message.content.content is defined %}
-			w.At(113, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
 			message3Content3 := message3.Attr("content")
 			if runtime.IsDefined(message3Content3, nil, nil) && runtime.IsDefined(message3Content3.Attr("content"), nil, nil) {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114 {%- set content = message.content.content %}
-				w.At(114, 13, runtime.StmtSet)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
 				content = message3Content3.Attr("content")
 			} else {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115 {%- else %}
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116 {%- set content = message.content %}
-				w.At(116, 13, runtime.StmtSet)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
 				content = message3Content3
 			}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			w.At(118, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS] {\"content\": ")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString(", ")
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			w.At(119, 9, runtime.StmtIf)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			message3ToolCallId := message3.Attr("tool_call_id")
 			if !runtime.IsDefined(message3ToolCallId, nil, nil) || runtime.Lt(runtime.FilterLength(message3ToolCallId, nil, nil), runtime.Int(9)) {
-				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				w.At(120, 13, runtime.StmtPrint)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), message3ToolCallId)))
 			}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			w.At(122, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
 			w.WriteStr(message3ToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123 {%- else %}
-			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.At(124, 9, runtime.StmtPrint)
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
 			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
+}
+
+// spansMistralaiMistralSmall3124BInstruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMistralaiMistralSmall3124BInstruct2503 = []runtime.Span{
+	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 86, Line: 6, Col: 1, Construct: "if"},
+	{From: 67, To: 79, Line: 7, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 8, Col: 9, Construct: "set"},
+	{From: 72, To: 72, Line: 9, Col: 9, Construct: "set"},
+	{From: 76, To: 76, Line: 11, Col: 9, Construct: "set"},
+	{From: 78, To: 78, Line: 12, Col: 9, Construct: "set"},
+	{From: 83, To: 83, Line: 15, Col: 5, Construct: "set"},
+	{From: 85, To: 85, Line: 16, Col: 5, Construct: "set"},
+	{From: 88, To: 104, Line: 18, Col: 1, Construct: "if"},
+	{From: 90, To: 90, Line: 19, Col: 5, Construct: "set"},
+	{From: 91, To: 104, Line: 20, Col: 5, Construct: "if"},
+	{From: 94, To: 94, Line: 21, Col: 5, Construct: "set"},
+	{From: 96, To: 103, Line: 22, Col: 5, Construct: "if"},
+	{From: 98, To: 98, Line: 23, Col: 9, Construct: "set"},
+	{From: 102, To: 102, Line: 25, Col: 9, Construct: "set"},
+	{From: 106, To: 108, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 30, Col: 1, Construct: "set"},
+	{From: 112, To: 112, Line: 32, Col: 1, Construct: "set"},
+	{From: 114, To: 121, Line: 33, Col: 1, Construct: "for"},
+	{From: 117, To: 120, Line: 34, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 35, Col: 9, Construct: "set"},
+	{From: 123, To: 131, Line: 39, Col: 1, Construct: "for"},
+	{From: 127, To: 130, Line: 40, Col: 5, Construct: "if"},
+	{From: 129, To: 129, Line: 41, Col: 9, Construct: "{{ }}"},
+	{From: 133, To: 306, Line: 45, Col: 1, Construct: "for"},
+	{From: 138, To: 305, Line: 46, Col: 5, Construct: "if"},
+	{From: 141, To: 192, Line: 47, Col: 9, Construct: "if"},
+	{From: 144, To: 191, Line: 49, Col: 13, Construct: "for"},
+	{From: 148, To: 149, Line: 50, Col: 17, Construct: "set"},
+	{From: 151, To: 182, Line: 52, Col: 17, Construct: "for"},
+	{From: 162, To: 176, Line: 53, Col: 21, Construct: "if"},
+	{From: 164, To: 168, Line: 54, Col: 25, Construct: "{{ }}"},
+	{From: 172, To: 175, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 178, To: 180, Line: 58, Col: 21, Construct: "if"},
+	{From: 184, To: 189, Line: 63, Col: 17, Construct: "if"},
+	{From: 194, To: 220, Line: 71, Col: 9, Construct: "if"},
+	{From: 197, To: 199, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 204, To: 219, Line: 75, Col: 17, Construct: "for"},
+	{From: 206, To: 217, Line: 76, Col: 25, Construct: "if"},
+	{From: 209, To: 209, Line: 77, Col: 33, Construct: "{{ }}"},
+	{From: 210, To: 217, Line: 78, Col: 29, Construct: "if"},
+	{From: 216, To: 216, Line: 81, Col: 33, Construct: "{{ }}"},
+	{From: 221, To: 305, Line: 86, Col: 9, Construct: "if"},
+	{From: 224, To: 233, Line: 87, Col: 9, Construct: "if"},
+	{From: 227, To: 227, Line: 88, Col: 13, Construct: "set"},
+	{From: 231, To: 231, Line: 90, Col: 13, Construct: "set"},
+	{From: 235, To: 262, Line: 93, Col: 9, Construct: "for"},
+	{From: 240, To: 240, Line: 94, Col: 13, Construct: "set"},
+	{From: 242, To: 242, Line: 95, Col: 13, Construct: "{{ }}"},
+	{From: 244, To: 248, Line: 96, Col: 13, Construct: "if"},
+	{From: 247, To: 247, Line: 97, Col: 17, Construct: "{{ }}"},
+	{From: 250, To: 252, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 254, To: 261, Line: 100, Col: 13, Construct: "if"},
+	{From: 259, To: 260, Line: 103, Col: 17, Construct: "{{ }}"},
+	{From: 263, To: 305, Line: 106, Col: 9, Construct: "if"},
+	{From: 266, To: 274, Line: 107, Col: 9, Construct: "if"},
+	{From: 269, To: 269, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 273, To: 273, Line: 110, Col: 13, Construct: "{{ }}"},
+	{From: 275, To: 305, Line: 112, Col: 9, Construct: "if"},
+	{From: 278, To: 286, Line: 113, Col: 9, Construct: "if"},
+	{From: 281, To: 281, Line: 114, Col: 13, Construct: "set"},
+	{From: 285, To: 285, Line: 116, Col: 13, Construct: "set"},
+	{From: 288, To: 290, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 292, To: 296, Line: 119, Col: 9, Construct: "if"},
+	{From: 295, To: 295, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 298, To: 300, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 304, To: 304, Line: 124, Col: 9, Construct: "{{ }}"},
 }

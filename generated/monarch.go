@@ -32,6 +32,7 @@ var Monarch = &runtime.Template{
 	Name:   "monarch",
 	Origin: "builtin/monarch.jinja",
 	SHA256: "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
+	Spans:  spansMonarch,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,19 +44,24 @@ var _ interface {
 // renderMonarch renders monarch.jinja.
 func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// monarch.jinja:9 {%- for message in messages %}
-	w.At(9, 1, runtime.StmtFor)
+	// monarch.jinja:9:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// monarch.jinja:10 {%- if not loop.first %}
-		w.At(10, 1, runtime.StmtIf)
+		// monarch.jinja:10:1 {%- if not loop.first %}
 		if !(i == 0) {
 			w.WriteString("<s>")
 		}
-		// monarch.jinja:13 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		w.At(13, 1, runtime.StmtPrint)
+		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
 		w.WriteAdd(message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
+}
+
+// spansMonarch is the position table of monarch.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMonarch = []runtime.Span{
+	{From: 48, To: 58, Line: 9, Col: 1, Construct: "for"},
+	{From: 52, To: 54, Line: 10, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var MoonshotaiKimiK2 = &runtime.Template{
 	Name:   "moonshotai-Kimi-K2",
 	Origin: "llama.cpp/moonshotai-Kimi-K2.jinja",
 	SHA256: "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
+	Spans:  spansMoonshotaiKimiK2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,114 +46,125 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// moonshotai-Kimi-K2.jinja:1 {%- if tools -%}
-	w.At(1, 1, runtime.StmtIf)
+	// moonshotai-Kimi-K2.jinja:1:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
-		// moonshotai-Kimi-K2.jinja:2 {{ tools | tojson }}
-		w.At(2, 41, runtime.StmtPrint)
+		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
-	// moonshotai-Kimi-K2.jinja:4 {%- for message in messages -%}
-	w.At(4, 1, runtime.StmtFor)
+	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// moonshotai-Kimi-K2.jinja:5 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		w.At(5, 3, runtime.StmtIf)
+		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
-		// moonshotai-Kimi-K2.jinja:8 {%- if message['role'] == 'system' -%}
-		w.At(8, 3, runtime.StmtIf)
+		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
-		} else if w.At(10, 7, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// moonshotai-Kimi-K2.jinja:10 {%- elif message['role'] == 'user' -%}
+		} else if runtime.EqStr(messageRole, "user") {
+			// moonshotai-Kimi-K2.jinja:10:7 {%- elif message['role'] == 'user' -%}
 			w.WriteString("<|im_user|>user<|im_middle|>")
-		} else if w.At(12, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// moonshotai-Kimi-K2.jinja:12 {%- elif message['role'] == 'assistant' -%}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2.jinja:12:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
-		} else if w.At(14, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// moonshotai-Kimi-K2.jinja:14 {%- elif message['role'] == 'tool' -%}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2.jinja:14:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
-		// moonshotai-Kimi-K2.jinja:17 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		w.At(17, 3, runtime.StmtIf)
+		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-			// moonshotai-Kimi-K2.jinja:18 {%- if message['content'] -%}
-			w.At(18, 5, runtime.StmtIf)
+			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
-				// moonshotai-Kimi-K2.jinja:18 {{ message['content'] }}
-				w.At(18, 34, runtime.StmtPrint)
+				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
 				w.Write(messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
-			// moonshotai-Kimi-K2.jinja:20 {%- for tool_call in message['tool_calls'] -%}
-			w.At(20, 5, runtime.StmtFor)
+			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
 			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 			for i2 := range items2 {
 				toolCall := items2[i2]
 				var funcName runtime.Value
 				var formattedId runtime.Value
-				// moonshotai-Kimi-K2.jinja:21 {%- set func_name = tool_call['function']['name'] -%}
-				w.At(21, 7, runtime.StmtSet)
+				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				toolCallFunction := toolCall.ItemStr("function")
 				funcName = toolCallFunction.ItemStr("name")
-				// moonshotai-Kimi-K2.jinja:22 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				w.At(22, 7, runtime.StmtSet)
+				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
-				// moonshotai-Kimi-K2.jinja:23 {{ formatted_id }}
-				w.At(23, 26, runtime.StmtPrint)
+				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				w.Write(formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
-				// moonshotai-Kimi-K2.jinja:23 {{ tool_call['function']['arguments'] | tojson}}
-				w.At(23, 72, runtime.StmtPrint)
+				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
 				w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if w.At(26, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// moonshotai-Kimi-K2.jinja:26 {%- elif message['role'] == 'tool' -%}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
-			// moonshotai-Kimi-K2.jinja:27 {{ message.tool_call_id }}
-			w.At(27, 18, runtime.StmtPrint)
+			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
 			w.Write(message.Attr("tool_call_id"))
 			w.WriteString("\\n")
-			// moonshotai-Kimi-K2.jinja:27 {{ message['content'] }}
-			w.At(27, 46, runtime.StmtPrint)
+			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if w.At(28, 7, runtime.StmtIf); runtime.IsString(message.ItemStr("content"), nil, nil) {
-			// moonshotai-Kimi-K2.jinja:28 {%- elif message['content'] is string -%}
-			// moonshotai-Kimi-K2.jinja:29 {{ message['content'] }}
-			w.At(29, 5, runtime.StmtPrint)
+		} else if runtime.IsString(message.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
+			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if w.At(30, 7, runtime.StmtIf); !runtime.IsNone(message.ItemStr("content"), nil, nil) {
-			// moonshotai-Kimi-K2.jinja:30 {%- elif message['content'] is not none -%}
-			// moonshotai-Kimi-K2.jinja:31 {% for content in message['content'] -%}
-			w.At(31, 5, runtime.StmtFor)
+		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
+			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
 			for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
-				// moonshotai-Kimi-K2.jinja:32 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(32, 7, runtime.StmtIf)
+				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
-					// moonshotai-Kimi-K2.jinja:34 {% else -%}
-					// moonshotai-Kimi-K2.jinja:35 {{ content['text'] }}
-					w.At(35, 9, runtime.StmtPrint)
+					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
+					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
 					w.Write(content.ItemStr("text"))
 				}
 			}
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// moonshotai-Kimi-K2.jinja:41 {%- if add_generation_prompt -%}
-	w.At(41, 1, runtime.StmtIf)
+	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
+}
+
+// spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMoonshotaiKimiK2 = []runtime.Span{
+	{From: 50, To: 55, Line: 1, Col: 1, Construct: "if"},
+	{From: 53, To: 54, Line: 2, Col: 41, Construct: "{{ }}"},
+	{From: 57, To: 134, Line: 4, Col: 1, Construct: "for"},
+	{From: 61, To: 63, Line: 5, Col: 3, Construct: "if"},
+	{From: 65, To: 77, Line: 8, Col: 3, Construct: "if"},
+	{From: 68, To: 77, Line: 10, Col: 7, Construct: "if"},
+	{From: 71, To: 77, Line: 12, Col: 7, Construct: "if"},
+	{From: 74, To: 77, Line: 14, Col: 7, Construct: "if"},
+	{From: 79, To: 133, Line: 17, Col: 3, Construct: "if"},
+	{From: 81, To: 86, Line: 18, Col: 5, Construct: "if"},
+	{From: 84, To: 84, Line: 18, Col: 34, Construct: "{{ }}"},
+	{From: 88, To: 106, Line: 20, Col: 5, Construct: "for"},
+	{From: 94, To: 95, Line: 21, Col: 7, Construct: "set"},
+	{From: 97, To: 98, Line: 22, Col: 7, Construct: "set"},
+	{From: 100, To: 101, Line: 23, Col: 26, Construct: "{{ }}"},
+	{From: 103, To: 104, Line: 23, Col: 72, Construct: "{{ }}"},
+	{From: 107, To: 132, Line: 26, Col: 7, Construct: "if"},
+	{From: 111, To: 112, Line: 27, Col: 18, Construct: "{{ }}"},
+	{From: 114, To: 114, Line: 27, Col: 46, Construct: "{{ }}"},
+	{From: 115, To: 132, Line: 28, Col: 7, Construct: "if"},
+	{From: 118, To: 118, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 119, To: 132, Line: 30, Col: 7, Construct: "if"},
+	{From: 122, To: 131, Line: 31, Col: 5, Construct: "for"},
+	{From: 124, To: 130, Line: 32, Col: 7, Construct: "if"},
+	{From: 129, To: 129, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 136, To: 138, Line: 41, Col: 1, Construct: "if"},
 }

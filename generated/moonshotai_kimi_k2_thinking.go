@@ -32,6 +32,7 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 	Name:   "moonshotai-Kimi-K2-Thinking",
 	Origin: "llama.cpp/moonshotai-Kimi-K2-Thinking.jinja",
 	SHA256: "833d0c375531149a922a0f2addf9a66cce8e4503c500fe4ca6a95e9d1ed3c75a",
+	Spans:  spansMoonshotaiKimiK2Thinking,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,237 +48,251 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	var suffixMsgs runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// moonshotai-Kimi-K2-Thinking.jinja:1 {%- macro render_content(msg) -%}
+	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg runtime.Value) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:2 {%- set c = msg.get('content') -%}
-		w.At(2, 5, runtime.StmtSet)
+		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
-		// moonshotai-Kimi-K2-Thinking.jinja:3 {%- if c is string -%}
-		w.At(3, 5, runtime.StmtIf)
+		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c, nil, nil) {
-			// moonshotai-Kimi-K2-Thinking.jinja:4 {{ c }}
-			w.At(4, 7, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if w.At(5, 9, runtime.StmtIf); !runtime.IsNone(c, nil, nil) {
-			// moonshotai-Kimi-K2-Thinking.jinja:5 {%- elif c is not none -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:6 {% for content in c -%}
-			w.At(6, 7, runtime.StmtFor)
+		} else if !runtime.IsNone(c, nil, nil) {
+			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, c) {
-				// moonshotai-Kimi-K2-Thinking.jinja:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				w.At(7, 9, runtime.StmtIf)
+				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
-					// moonshotai-Kimi-K2-Thinking.jinja:9 {% else -%}
-					// moonshotai-Kimi-K2-Thinking.jinja:10 {{ content['text'] }}
-					w.At(10, 11, runtime.StmtPrint)
+					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
+					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
 					w.Write(content.ItemStr("text"))
 				}
 			}
 		}
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:16 {% macro set_roles(message) -%}
+	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
 	setRoles := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
 		var roleName runtime.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:17 {%- set role_name =  message.get('name') or  message['role'] -%}
-		w.At(17, 3, runtime.StmtSet)
+		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return message.ItemStr("role")
 		})
-		// moonshotai-Kimi-K2-Thinking.jinja:18 {%- if message['role'] == 'user' -%}
-		w.At(18, 3, runtime.StmtIf)
+		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:19 {{role_name}}
-			w.At(19, 16, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if w.At(20, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// moonshotai-Kimi-K2-Thinking.jinja:20 {%- elif message['role'] == 'assistant' -%}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:21 {{role_name}}
-			w.At(21, 21, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
-			// moonshotai-Kimi-K2-Thinking.jinja:22 {%- else -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:23 {{role_name}}
-			w.At(23, 18, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:28 {%- macro render_toolcalls(message) -%}
+	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message2 runtime.Value) {
 		message2 = runtime.Param(message2, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
-		// moonshotai-Kimi-K2-Thinking.jinja:30 {%- for tool_call in message['tool_calls'] -%}
-		w.At(30, 3, runtime.StmtFor)
+		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
 		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
 			var formattedId runtime.Value
-			// moonshotai-Kimi-K2-Thinking.jinja:31 {%- set formatted_id = tool_call['id'] -%}
-			w.At(31, 5, runtime.StmtSet)
+			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 			formattedId = toolCall.ItemStr("id")
 			w.WriteString("<|tool_call_begin|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:32 {{ formatted_id }}
-			w.At(32, 24, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
 			w.Write(formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:32 {% if tool_call['function']['arguments'] is string %}
-			w.At(32, 70, runtime.StmtIf)
+			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunction := toolCall.ItemStr("function")
 			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
 			if runtime.IsString(toolCallFunctionArguments, nil, nil) {
-				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] }}
-				w.At(32, 123, runtime.StmtPrint)
+				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
 				w.Write(toolCallFunctionArguments)
 			} else {
-				// moonshotai-Kimi-K2-Thinking.jinja:32 {% else %}
-				// moonshotai-Kimi-K2-Thinking.jinja:32 {{ tool_call['function']['arguments'] | tojson }}
-				w.At(32, 173, runtime.StmtPrint)
+				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
+				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
 				w.WriteJSON(toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
 		w.WriteString("<|tool_calls_section_end|>")
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:39 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	w.At(39, 1, runtime.StmtSet)
+	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
-	// moonshotai-Kimi-K2-Thinking.jinja:40 {%- for idx in range(messages|length-1, -1, -1) -%}
-	w.At(40, 1, runtime.StmtFor)
+	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
-		// moonshotai-Kimi-K2-Thinking.jinja:41 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		w.At(41, 5, runtime.StmtIf)
+		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-			// moonshotai-Kimi-K2-Thinking.jinja:42 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
-			w.At(42, 9, runtime.StmtSet)
+			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			break
 		}
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:48 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	w.At(48, 1, runtime.StmtSet)
+	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
 	histMsgs = messages.Slice(runtime.None(), runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
-	// moonshotai-Kimi-K2-Thinking.jinja:49 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	w.At(49, 1, runtime.StmtSet)
+	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
 	suffixMsgs = messages.Slice(runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
-	// moonshotai-Kimi-K2-Thinking.jinja:51 {%- if tools -%}
-	w.At(51, 1, runtime.StmtIf)
+	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
-		// moonshotai-Kimi-K2-Thinking.jinja:52 {{ tools | tojson() }}
-		w.At(52, 41, runtime.StmtPrint)
+		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
 		w.WriteJSON(tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:55 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	w.At(55, 1, runtime.StmtIf)
+	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:59 {%- for message in hist_msgs -%}
-	w.At(59, 1, runtime.StmtFor)
+	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
 	for _, message3 := range runtime.Iterate(w, histMsgs) {
 		var toolCallId runtime.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:60 {{set_roles(message)}}
-		w.At(60, 3, runtime.StmtPrint)
+		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
 		setRoles(message3)
-		// moonshotai-Kimi-K2-Thinking.jinja:61 {%- if message['role'] == 'assistant' -%}
-		w.At(61, 3, runtime.StmtIf)
+		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
 		message3Role := message3.ItemStr("role")
 		if runtime.EqStr(message3Role, "assistant") {
 			w.WriteString("<think></think>")
-			// moonshotai-Kimi-K2-Thinking.jinja:62 {{render_content(message)}}
-			w.At(62, 20, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
 			renderContent(message3)
-			// moonshotai-Kimi-K2-Thinking.jinja:63 {%- if message.get('tool_calls') -%}
-			w.At(63, 5, runtime.StmtIf)
+			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
 			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// moonshotai-Kimi-K2-Thinking.jinja:64 {{render_toolcalls(message)}}
-				w.At(64, 7, runtime.StmtPrint)
+				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				renderToolcalls(message3)
 			}
-		} else if w.At(66, 7, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
-			// moonshotai-Kimi-K2-Thinking.jinja:66 {%- elif message['role'] == 'tool' -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:67 {%- set tool_call_id = message.tool_call_id -%}
-			w.At(67, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message3Role, "tool") {
+			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId = message3.Attr("tool_call_id")
 			w.WriteString("## Return of ")
-			// moonshotai-Kimi-K2-Thinking.jinja:68 {{ tool_call_id }}
-			w.At(68, 18, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
 			w.Write(toolCallId)
 			w.WriteString("\n")
-			// moonshotai-Kimi-K2-Thinking.jinja:69 {{render_content(message)}}
-			w.At(69, 1, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderContent(message3)
-		} else if w.At(70, 7, runtime.StmtIf); !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
-			// moonshotai-Kimi-K2-Thinking.jinja:70 {%- elif message['content'] is not none -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:71 {{render_content(message)}}
-			w.At(71, 5, runtime.StmtPrint)
+		} else if !runtime.IsNone(message3.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
 			renderContent(message3)
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:76 {%- for message in suffix_msgs -%}
-	w.At(76, 1, runtime.StmtFor)
+	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
 	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
 		var rc runtime.Value
 		var toolCallId2 runtime.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:77 {{set_roles(message)}}
-		w.At(77, 3, runtime.StmtPrint)
+		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		setRoles(message4)
-		// moonshotai-Kimi-K2-Thinking.jinja:78 {%- if message['role'] == 'assistant' -%}
-		w.At(78, 3, runtime.StmtIf)
+		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
-			// moonshotai-Kimi-K2-Thinking.jinja:79 {%- set rc = message.get('reasoning_content', '') -%}
-			w.At(79, 5, runtime.StmtSet)
+			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
-			// moonshotai-Kimi-K2-Thinking.jinja:80 {{rc}}
-			w.At(80, 12, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			w.Write(rc)
 			w.WriteString("</think>")
-			// moonshotai-Kimi-K2-Thinking.jinja:80 {{render_content(message)}}
-			w.At(80, 26, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderContent(message4)
-			// moonshotai-Kimi-K2-Thinking.jinja:81 {%- if message.get('tool_calls') -%}
-			w.At(81, 5, runtime.StmtIf)
+			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
 			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// moonshotai-Kimi-K2-Thinking.jinja:82 {{render_toolcalls(message)}}
-				w.At(82, 6, runtime.StmtPrint)
+				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				renderToolcalls(message4)
 			}
-		} else if w.At(84, 7, runtime.StmtIf); runtime.EqStr(message4Role, "tool") {
-			// moonshotai-Kimi-K2-Thinking.jinja:84 {%- elif message['role'] == 'tool' -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:85 {%- set tool_call_id = message.tool_call_id -%}
-			w.At(85, 5, runtime.StmtSet)
+		} else if runtime.EqStr(message4Role, "tool") {
+			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId2 = message4.Attr("tool_call_id")
 			w.WriteString("## Return of ")
-			// moonshotai-Kimi-K2-Thinking.jinja:86 {{ tool_call_id }}
-			w.At(86, 18, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
 			w.Write(toolCallId2)
 			w.WriteString("\n")
-			// moonshotai-Kimi-K2-Thinking.jinja:87 {{render_content(message)}}
-			w.At(87, 1, runtime.StmtPrint)
+			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderContent(message4)
-		} else if w.At(88, 7, runtime.StmtIf); !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
-			// moonshotai-Kimi-K2-Thinking.jinja:88 {%- elif message['content'] is not none -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:89 {{render_content(message)}}
-			w.At(89, 5, runtime.StmtPrint)
+		} else if !runtime.IsNone(message4.ItemStr("content"), nil, nil) {
+			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
 			renderContent(message4)
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// moonshotai-Kimi-K2-Thinking.jinja:95 {%- if add_generation_prompt -%}
-	w.At(95, 1, runtime.StmtIf)
+	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
+}
+
+// spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMoonshotaiKimiK2Thinking = []runtime.Span{
+	{From: 52, To: 75, Line: 1, Col: 1, Construct: "macro"},
+	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
+	{From: 58, To: 74, Line: 3, Col: 5, Construct: "if"},
+	{From: 60, To: 60, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 61, To: 74, Line: 5, Col: 9, Construct: "if"},
+	{From: 64, To: 73, Line: 6, Col: 7, Construct: "for"},
+	{From: 66, To: 72, Line: 7, Col: 9, Construct: "if"},
+	{From: 71, To: 71, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 77, To: 104, Line: 16, Col: 1, Construct: "macro"},
+	{From: 81, To: 83, Line: 17, Col: 3, Construct: "set"},
+	{From: 85, To: 103, Line: 18, Col: 3, Construct: "if"},
+	{From: 89, To: 90, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 91, To: 103, Line: 20, Col: 7, Construct: "if"},
+	{From: 95, To: 96, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 101, To: 102, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 106, To: 132, Line: 28, Col: 1, Construct: "macro"},
+	{From: 110, To: 131, Line: 30, Col: 3, Construct: "for"},
+	{From: 113, To: 114, Line: 31, Col: 5, Construct: "set"},
+	{From: 116, To: 117, Line: 32, Col: 24, Construct: "{{ }}"},
+	{From: 119, To: 129, Line: 32, Col: 70, Construct: "if"},
+	{From: 123, To: 123, Line: 32, Col: 123, Construct: "{{ }}"},
+	{From: 127, To: 127, Line: 32, Col: 173, Construct: "{{ }}"},
+	{From: 134, To: 134, Line: 39, Col: 1, Construct: "set"},
+	{From: 136, To: 143, Line: 40, Col: 1, Construct: "for"},
+	{From: 138, To: 142, Line: 41, Col: 5, Construct: "if"},
+	{From: 140, To: 141, Line: 42, Col: 9, Construct: "set"},
+	{From: 145, To: 145, Line: 48, Col: 1, Construct: "set"},
+	{From: 147, To: 147, Line: 49, Col: 1, Construct: "set"},
+	{From: 149, To: 154, Line: 51, Col: 1, Construct: "if"},
+	{From: 152, To: 153, Line: 52, Col: 41, Construct: "{{ }}"},
+	{From: 156, To: 158, Line: 55, Col: 1, Construct: "if"},
+	{From: 160, To: 191, Line: 59, Col: 1, Construct: "for"},
+	{From: 163, To: 163, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 165, To: 190, Line: 61, Col: 3, Construct: "if"},
+	{From: 169, To: 169, Line: 62, Col: 20, Construct: "{{ }}"},
+	{From: 171, To: 174, Line: 63, Col: 5, Construct: "if"},
+	{From: 173, To: 173, Line: 64, Col: 7, Construct: "{{ }}"},
+	{From: 175, To: 189, Line: 66, Col: 7, Construct: "if"},
+	{From: 178, To: 179, Line: 67, Col: 5, Construct: "set"},
+	{From: 181, To: 182, Line: 68, Col: 18, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 185, To: 189, Line: 70, Col: 7, Construct: "if"},
+	{From: 188, To: 188, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 193, To: 230, Line: 76, Col: 1, Construct: "for"},
+	{From: 197, To: 197, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 199, To: 229, Line: 78, Col: 3, Construct: "if"},
+	{From: 202, To: 203, Line: 79, Col: 5, Construct: "set"},
+	{From: 205, To: 206, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 208, To: 208, Line: 80, Col: 26, Construct: "{{ }}"},
+	{From: 210, To: 213, Line: 81, Col: 5, Construct: "if"},
+	{From: 212, To: 212, Line: 82, Col: 6, Construct: "{{ }}"},
+	{From: 214, To: 228, Line: 84, Col: 7, Construct: "if"},
+	{From: 217, To: 218, Line: 85, Col: 5, Construct: "set"},
+	{From: 220, To: 221, Line: 86, Col: 18, Construct: "{{ }}"},
+	{From: 223, To: 223, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 224, To: 228, Line: 88, Col: 7, Construct: "if"},
+	{From: 227, To: 227, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 232, To: 234, Line: 95, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var MuseGlimmer = &runtime.Template{
 	Name:   "muse-glimmer",
 	Origin: "llama.cpp/muse-glimmer.jinja",
 	SHA256: "cfc67e5f349f37690dfd31ed1f18bc4442a9dd32fe39a648f993cb4eb3cae678",
+	Spans:  spansMuseGlimmer,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -51,143 +52,119 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	currentDate := in.Lookup("current_date")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// muse-glimmer.jinja:11 {%- macro render_content(content) -%}
+	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// muse-glimmer.jinja:12 {%- if content is string -%}
-		w.At(12, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:12:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// muse-glimmer.jinja:13 {{- content -}}
-			w.At(13, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:13:9 {{- content -}}
 			w.Write(content)
-		} else if w.At(14, 9, runtime.StmtIf); !runtime.IsNone(content, nil, nil) {
-			// muse-glimmer.jinja:14 {%- elif content is not none -%}
-			// muse-glimmer.jinja:15 {%- for part in content -%}
-			w.At(15, 9, runtime.StmtFor)
+		} else if !runtime.IsNone(content, nil, nil) {
+			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
+			// muse-glimmer.jinja:15:9 {%- for part in content -%}
 			for _, part := range runtime.Iterate(w, content) {
-				// muse-glimmer.jinja:16 {%- if part['type'] == 'image' -%}
-				w.At(16, 13, runtime.StmtIf)
+				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
 				partType := part.ItemStr("type")
 				if runtime.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
-				} else if w.At(18, 17, runtime.StmtIf); runtime.EqStr(partType, "video") {
-					// muse-glimmer.jinja:18 {%- elif part['type'] == 'video' -%}
+				} else if runtime.EqStr(partType, "video") {
+					// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
 					w.WriteString("<|video|>")
-				} else if w.At(20, 17, runtime.StmtIf); runtime.EqStr(partType, "text") {
-					// muse-glimmer.jinja:20 {%- elif part['type'] == 'text' -%}
-					// muse-glimmer.jinja:21 {{- part['text'] -}}
-					w.At(21, 17, runtime.StmtPrint)
+				} else if runtime.EqStr(partType, "text") {
+					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
+					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
 					w.Write(part.ItemStr("text"))
 				}
 			}
 		}
 	}
-	// muse-glimmer.jinja:26 {%- macro render_atem(tc) -%}
+	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
 	renderAtem := func(tc runtime.Value) {
 		tc = runtime.Param(tc, "tc")
 		var args2 runtime.Value
-		// muse-glimmer.jinja:27 {%- set args = tc.function.arguments -%}
-		w.At(27, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
 		tcFunction := tc.Attr("function")
 		args2 = tcFunction.Attr("arguments")
-		// muse-glimmer.jinja:28 {%- if args is not mapping -%}
-		w.At(28, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !runtime.IsMapping(args2, nil, nil) {
-			// muse-glimmer.jinja:29 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			w.At(29, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
 			w.Write(runtime.RaiseException(runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
-		// muse-glimmer.jinja:31 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		w.At(31, 5, runtime.StmtPrint)
+		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
 		w.WriteStr(tcFunction.Attr("name"))
 		w.WriteString("\">\n")
-		// muse-glimmer.jinja:32 {%- for k, v in args.items() -%}
-		w.At(32, 5, runtime.StmtFor)
+		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 		keys, values := runtime.DictItems(args2)
 		for i := range w.Count(len(keys)) {
 			k := keys[i]
 			v := values[i]
-			// muse-glimmer.jinja:33 {{- '<atem:parameter name="' + k + '">' -}}
-			w.At(33, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
 			w.WriteString("<atem:parameter name=\"")
 			w.WriteStr(k)
 			w.WriteString("\">")
-			// muse-glimmer.jinja:34 {%- if v is boolean -%}
-			w.At(34, 9, runtime.StmtIf)
+			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
 			if runtime.IsBoolean(v, nil, nil) {
-				// muse-glimmer.jinja:35 {%- if v -%}
-				w.At(35, 13, runtime.StmtIf)
+				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
 				} else {
-					// muse-glimmer.jinja:37 {%- else -%}
+					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if w.At(40, 13, runtime.StmtIf); runtime.IsNone(v, nil, nil) {
-				// muse-glimmer.jinja:40 {%- elif v is none -%}
+			} else if runtime.IsNone(v, nil, nil) {
+				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if w.At(42, 13, runtime.StmtIf); runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
-				// muse-glimmer.jinja:42 {%- elif v is mapping or (v is iterable and v is not string) -%}
-				// muse-glimmer.jinja:43 {{- v | tojson -}}
-				w.At(43, 13, runtime.StmtPrint)
+			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
+				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
+				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
 				w.WriteJSON(v, nil, nil)
 			} else {
-				// muse-glimmer.jinja:44 {%- else -%}
-				// muse-glimmer.jinja:45 {{- v -}}
-				w.At(45, 13, runtime.StmtPrint)
+				// muse-glimmer.jinja:44:13 {%- else -%}
+				// muse-glimmer.jinja:45:13 {{- v -}}
 				w.Write(v)
 			}
 			w.WriteString("</atem:parameter>\n")
 		}
 		w.WriteString("</atem:invoke>\n</atem:function_calls>")
 	}
-	// muse-glimmer.jinja:51 {%- macro render_tool_defs(tools) -%}
+	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
 	renderToolDefs := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
 		var nsns runtime.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
 		var nd runtime.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
-		// muse-glimmer.jinja:58 {%- set nsns = namespace(seen=[]) -%}
-		w.At(58, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 		nsns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
-		// muse-glimmer.jinja:59 {%- for tool in tools -%}
-		w.At(59, 5, runtime.StmtFor)
+		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools2) {
 			var fn runtime.Value
 			var tns runtime.Value
-			// muse-glimmer.jinja:60 {%- set fn = tool.function if tool.function is defined else tool -%}
-			w.At(60, 9, runtime.StmtSet)
+			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction, nil, nil) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
-			// muse-glimmer.jinja:61 {%- set tns = fn.name.split('.')[0] -%}
-			w.At(61, 9, runtime.StmtSet)
+			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
 			tns = runtime.CallMethod(fn.Attr("name"), "split", []runtime.Value{runtime.Str(".")}, nil).ItemInt(0)
-			// muse-glimmer.jinja:62 {%- if tns not in nsns.seen -%}
-			w.At(62, 9, runtime.StmtIf)
+			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 			if runtime.NotIn(tns, nsns.Attr("seen")) {
-				// muse-glimmer.jinja:63 {%- set nsns.seen = nsns.seen + [tns] -%}
-				w.At(63, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
 				runtime.SetAttr(nsns, "seen", runtime.Add(nsns.Attr("seen"), runtime.NewList(tns)))
 			}
 		}
-		// muse-glimmer.jinja:66 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		w.At(66, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
 		if runtime.IsDefined(toolNamespaceDescriptions, nil, nil) {
 			nd = toolNamespaceDescriptions
 		} else {
 			nd = runtime.DictOf()
 		}
-		// muse-glimmer.jinja:67 {%- for tns in nsns.seen -%}
-		w.At(67, 5, runtime.StmtFor)
+		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
 		for _, tns2 := range runtime.Iterate(w, nsns.Attr("seen")) {
-			// muse-glimmer.jinja:68 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			w.At(68, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
 			w.WriteJSON(tns2, nil, nil)
 			w.WriteString(", \"description\": ")
@@ -199,20 +176,17 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("}\n")
 		}
 		w.WriteString("// Function schemas")
-		// muse-glimmer.jinja:71 {%- for tool in tools -%}
-		w.At(71, 5, runtime.StmtFor)
+		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
 		for _, tool2 := range runtime.Iterate(w, tools2) {
 			var fn2 runtime.Value
-			// muse-glimmer.jinja:72 {%- set fn = tool.function if tool.function is defined else tool -%}
-			w.At(72, 9, runtime.StmtSet)
+			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			tool2Function := tool2.Attr("function")
 			if runtime.IsDefined(tool2Function, nil, nil) {
 				fn2 = tool2Function
 			} else {
 				fn2 = tool2
 			}
-			// muse-glimmer.jinja:73 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			w.At(73, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
 			w.WriteJSON(fn2.Attr("name"), nil, nil)
 			w.WriteString(", \"description\": ")
@@ -223,143 +197,114 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	}
-	// muse-glimmer.jinja:83 {%- macro render_reasoning() -%}
+	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
 		reasoningStrength := reasoningStrengthInput
 		var rs runtime.Value
-		// muse-glimmer.jinja:84 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		w.At(84, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
 		if runtime.IsDefined(reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
 			rs = runtime.Str("high")
 		}
-		// muse-glimmer.jinja:85 {{- 'Reasoning strength: ' + rs + '.' -}}
-		w.At(85, 5, runtime.StmtPrint)
+		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.WriteString("Reasoning strength: ")
 		w.WriteStr(rs)
 		w.WriteString(".")
 	}
-	// muse-glimmer.jinja:87 {%- macro render_system_meta(tools) -%}
+	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta := func(tools3 runtime.Value) {
 		tools3 = runtime.Param(tools3, "tools")
 		var rns runtime.Value
-		// muse-glimmer.jinja:88 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		w.At(88, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 		rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
-		// muse-glimmer.jinja:89 {%- if tools -%}
-		w.At(89, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools3.Truthy() {
-			// muse-glimmer.jinja:90 {%- for tool in tools -%}
-			w.At(90, 9, runtime.StmtFor)
+			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
 			for _, tool3 := range runtime.Iterate(w, tools3) {
 				var fn3 runtime.Value
 				var tns3 runtime.Value
-				// muse-glimmer.jinja:91 {%- set fn = tool.function if tool.function is defined else tool -%}
-				w.At(91, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				tool3Function := tool3.Attr("function")
 				if runtime.IsDefined(tool3Function, nil, nil) {
 					fn3 = tool3Function
 				} else {
 					fn3 = tool3
 				}
-				// muse-glimmer.jinja:92 {%- set tns = fn.name.split('.')[0] -%}
-				w.At(92, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
 				tns3 = runtime.CallMethod(fn3.Attr("name"), "split", []runtime.Value{runtime.Str(".")}, nil).ItemInt(0)
-				// muse-glimmer.jinja:93 {%- if tns not in rns.nslist -%}
-				w.At(93, 13, runtime.StmtIf)
+				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 				if runtime.NotIn(tns3, rns.Attr("nslist")) {
-					// muse-glimmer.jinja:94 {%- set rns.nslist = rns.nslist + [tns] -%}
-					w.At(94, 17, runtime.StmtSet)
+					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
 					runtime.SetAttr(rns, "nslist", runtime.Add(rns.Attr("nslist"), runtime.NewList(tns3)))
 				}
 			}
-			// muse-glimmer.jinja:97 {%- for tns in rns.nslist -%}
-			w.At(97, 9, runtime.StmtFor)
+			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
 			for _, tns4 := range runtime.Iterate(w, rns.Attr("nslist")) {
-				// muse-glimmer.jinja:98 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				w.At(98, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
 				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Sum(runtime.Str("\""), tns4, runtime.Str(".*\"")))))
 			}
 		}
-		// muse-glimmer.jinja:101 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		w.At(101, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
 		runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Str("\"user\""))))
-		// muse-glimmer.jinja:102 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		w.At(102, 5, runtime.StmtPrint)
+		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
 		w.WriteStr(runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil))
 		w.WriteString(".")
 	}
-	// muse-glimmer.jinja:104 {{- bos_token -}}
-	w.At(104, 1, runtime.StmtPrint)
+	// muse-glimmer.jinja:104:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// muse-glimmer.jinja:105 {%- set ns = namespace(has_system=false) -%}
-	w.At(105, 1, runtime.StmtSet)
+	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
 	nsHasSystem := false
-	// muse-glimmer.jinja:106 {%- for m in messages -%}
-	w.At(106, 1, runtime.StmtFor)
+	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
 	for _, m := range runtime.Iterate(w, messages) {
-		// muse-glimmer.jinja:107 {%- if m['role'] == 'system' -%}
-		w.At(107, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
 		if runtime.EqStr(m.ItemStr("role"), "system") {
-			// muse-glimmer.jinja:108 {%- set ns.has_system = true -%}
-			w.At(108, 9, runtime.StmtSet)
+			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
 	}
-	// muse-glimmer.jinja:111 {%- if not ns.has_system -%}
-	w.At(111, 1, runtime.StmtIf)
+	// muse-glimmer.jinja:111:1 {%- if not ns.has_system -%}
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
-		// muse-glimmer.jinja:113 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		w.At(113, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
 		if runtime.IsDefined(knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
 			kc = runtime.Str("2026-01-04")
 		}
-		// muse-glimmer.jinja:114 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		w.At(114, 5, runtime.StmtPrint)
+		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.WriteString("\nKnowledge cutoff: ")
 		w.WriteStr(kc)
 		w.WriteString(".")
-		// muse-glimmer.jinja:115 {%- if current_date is defined and current_date -%}
-		w.At(115, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
 		if runtime.IsDefined(currentDate, nil, nil) && currentDate.Truthy() {
-			// muse-glimmer.jinja:116 {{- '\nCurrent date: ' + current_date + '.' -}}
-			w.At(116, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(currentDate)
 			w.WriteString(".")
-		} else if w.At(117, 9, runtime.StmtIf); runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
-			// muse-glimmer.jinja:117 {%- elif strftime_now is defined -%}
-			// muse-glimmer.jinja:118 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			w.At(118, 9, runtime.StmtPrint)
+		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
+			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
+			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
-		// muse-glimmer.jinja:121 {{- render_reasoning() -}}
-		w.At(121, 5, runtime.StmtPrint)
+		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
 		renderReasoning()
-		// muse-glimmer.jinja:122 {%- if tools -%}
-		w.At(122, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:122:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
-			// muse-glimmer.jinja:124 {{- render_tool_defs(tools) -}}
-			w.At(124, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
 			renderToolDefs(tools)
 		}
 		w.WriteString("\n\n")
-		// muse-glimmer.jinja:127 {{- render_system_meta(tools) -}}
-		w.At(127, 5, runtime.StmtPrint)
+		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
 		renderSystemMeta(tools)
 		w.WriteString("<|eot|>")
 	}
-	// muse-glimmer.jinja:130 {%- for message in messages -%}
-	w.At(130, 1, runtime.StmtFor)
+	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i2 := range items {
 		message := items[i2]
@@ -370,178 +315,139 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		var tcid runtime.Value
 		var recipient runtime.Value
 		var endTurn runtime.Value
-		// muse-glimmer.jinja:131 {%- set role = message['role'] -%}
-		w.At(131, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = message.ItemStr("role")
-		// muse-glimmer.jinja:132 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		w.At(132, 5, runtime.StmtSet)
+		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
 		if !(i2 == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), role) {
 			endToken = runtime.Str("<|eom|>")
 		} else {
 			endToken = runtime.Str("<|eot|>")
 		}
-		// muse-glimmer.jinja:133 {%- if role == 'system' -%}
-		w.At(133, 5, runtime.StmtIf)
+		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if runtime.EqStr(role, "system") {
-			// muse-glimmer.jinja:138 {%- set sys_text = render_content(message['content'])
-			w.At(138, 9, runtime.StmtSet)
+			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(w.Capture(func() {
 				renderContent(message.ItemStr("content"))
 			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
-			// muse-glimmer.jinja:144 {{- sys_text -}}
-			w.At(144, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			w.Write(sysText)
-			// muse-glimmer.jinja:145 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			w.At(145, 9, runtime.StmtIf)
+			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
 			if runtime.NotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText, nil, nil)) {
 				w.WriteString("\n\n")
-				// muse-glimmer.jinja:147 {{- render_reasoning() -}}
-				w.At(147, 13, runtime.StmtPrint)
+				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				renderReasoning()
 			}
-			// muse-glimmer.jinja:149 {%- if tools -%}
-			w.At(149, 9, runtime.StmtIf)
+			// muse-glimmer.jinja:149:9 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
-				// muse-glimmer.jinja:151 {{- render_tool_defs(tools) -}}
-				w.At(151, 13, runtime.StmtPrint)
+				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
 				renderToolDefs(tools)
 			}
 			w.WriteString("\n\n")
-			// muse-glimmer.jinja:154 {{- render_system_meta(tools) -}}
-			w.At(154, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
 			renderSystemMeta(tools)
 			w.WriteString("<|eot|>")
-		} else if w.At(156, 9, runtime.StmtIf); runtime.EqStr(role, "user") {
-			// muse-glimmer.jinja:156 {%- elif role == 'user' -%}
+		} else if runtime.EqStr(role, "user") {
+			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
-			// muse-glimmer.jinja:158 {{- render_content(message['content']) -}}
-			w.At(158, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
 			renderContent(message.ItemStr("content"))
 			w.WriteString("<|eot|>")
-		} else if w.At(160, 9, runtime.StmtIf); runtime.EqStr(role, "tool") {
-			// muse-glimmer.jinja:160 {%- elif role == 'tool' -%}
-			// muse-glimmer.jinja:161 {%- set tname = message.get('name') -%}
-			w.At(161, 9, runtime.StmtSet)
+		} else if runtime.EqStr(role, "tool") {
+			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
+			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
 			tname = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
-			// muse-glimmer.jinja:162 {%- if not tname -%}
-			w.At(162, 9, runtime.StmtIf)
+			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
-				// muse-glimmer.jinja:163 {%- set tcid = message.get('tool_call_id') -%}
-				w.At(163, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
 				tcid = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
-				// muse-glimmer.jinja:164 {%- set rns = namespace(name=tcid if tcid else '') -%}
-				w.At(164, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
 					return tcid
 				}, func() runtime.Value {
 					return runtime.Str("")
 				})
-				// muse-glimmer.jinja:165 {%- for m in messages -%}
-				w.At(165, 13, runtime.StmtFor)
+				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
 				for _, m2 := range runtime.Iterate(w, messages) {
-					// muse-glimmer.jinja:166 {%- if m.get('tool_calls') -%}
-					w.At(166, 17, runtime.StmtIf)
+					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
 					if runtime.CallMethod(m2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-						// muse-glimmer.jinja:167 {%- for tc in m['tool_calls'] -%}
-						w.At(167, 21, runtime.StmtFor)
+						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc2 := range runtime.Iterate(w, m2.ItemStr("tool_calls")) {
-							// muse-glimmer.jinja:168 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							w.At(168, 25, runtime.StmtIf)
+							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
 							if (!runtime.IsNone(tcid, nil, nil) && runtime.IsDefined(tc2.Attr("id"), nil, nil)) && runtime.Eq(tc2.Attr("id"), tcid) {
-								// muse-glimmer.jinja:169 {%- set rns.name = tc.function.name -%}
-								w.At(169, 29, runtime.StmtSet)
+								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
 								rnsName = tc2.Attr("function").Attr("name")
 							}
 						}
 					}
 				}
-				// muse-glimmer.jinja:174 {%- set tname = rns.name -%}
-				w.At(174, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:174:13 {%- set tname = rns.name -%}
 				tname = rnsName
 			}
-			// muse-glimmer.jinja:176 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			w.At(176, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
 			w.WriteString("<|start|>tool ")
 			w.WriteStr(tname)
 			w.WriteString("<|message|><tool_output name=\"")
 			w.WriteStr(tname)
 			w.WriteString("\">\n")
-			// muse-glimmer.jinja:177 {{- render_content(message['content']) -}}
-			w.At(177, 9, runtime.StmtPrint)
+			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
 			renderContent(message.ItemStr("content"))
 			w.WriteString("\n</tool_output><|eot|>")
-		} else if w.At(179, 9, runtime.StmtIf); runtime.EqStr(role, "assistant") {
-			// muse-glimmer.jinja:179 {%- elif role == 'assistant' -%}
-			// muse-glimmer.jinja:180 {%- if message.get('reasoning_content') -%}
-			w.At(180, 9, runtime.StmtIf)
+		} else if runtime.EqStr(role, "assistant") {
+			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
+			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
-				// muse-glimmer.jinja:181 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				w.At(181, 13, runtime.StmtPrint)
+				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				w.WriteStr(message.ItemStr("reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
-			// muse-glimmer.jinja:183 {%- if message.get('tool_calls') -%}
-			w.At(183, 9, runtime.StmtIf)
+			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
-				// muse-glimmer.jinja:184 {%- for tc in message['tool_calls'] -%}
-				w.At(184, 13, runtime.StmtFor)
+				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
 				items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 				for i3 := range items2 {
 					tc3 := items2[i3]
-					// muse-glimmer.jinja:185 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					w.At(185, 17, runtime.StmtPrint)
+					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
 					w.WriteStr(tc3.Attr("function").Attr("name"))
 					w.WriteString("<|message|>")
-					// muse-glimmer.jinja:186 {{- render_atem(tc) -}}
-					w.At(186, 17, runtime.StmtPrint)
+					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderAtem(tc3)
-					// muse-glimmer.jinja:187 {%- if loop.last -%}
-					w.At(187, 17, runtime.StmtIf)
+					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i3 == len(items2)-1 {
-						// muse-glimmer.jinja:188 {{- end_token -}}
-						w.At(188, 21, runtime.StmtPrint)
+						// muse-glimmer.jinja:188:21 {{- end_token -}}
 						w.Write(endToken)
 					} else {
-						// muse-glimmer.jinja:189 {%- else -%}
+						// muse-glimmer.jinja:189:21 {%- else -%}
 						w.WriteString("<|eom|>")
 					}
 				}
 			} else {
-				// muse-glimmer.jinja:193 {%- else -%}
-				// muse-glimmer.jinja:194 {%- set recipient = message.get('recipient') or 'user' -%}
-				w.At(194, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:193:13 {%- else -%}
+				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
 				recipient = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("recipient")}, nil), func() runtime.Value {
 					return runtime.Str("user")
 				})
-				// muse-glimmer.jinja:195 {%- set end_turn = message.get('end_turn') -%}
-				w.At(195, 13, runtime.StmtSet)
+				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
 				endTurn = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
-				// muse-glimmer.jinja:196 {%- if end_turn is none -%}
-				w.At(196, 13, runtime.StmtIf)
+				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
 				if runtime.IsNone(endTurn, nil, nil) {
-					// muse-glimmer.jinja:197 {%- set end_turn = not (recipient and recipient != 'user') -%}
-					w.At(197, 17, runtime.StmtSet)
+					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
 					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
 				}
 				w.WriteString("<|start|>assistant")
-				// muse-glimmer.jinja:200 {%- if recipient -%}
-				w.At(200, 13, runtime.StmtIf)
+				// muse-glimmer.jinja:200:13 {%- if recipient -%}
 				if recipient.Truthy() {
-					// muse-glimmer.jinja:201 {{- ' to=' + recipient -}}
-					w.At(201, 17, runtime.StmtPrint)
+					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
 					w.WriteString(" to=")
 					w.WriteStr(recipient)
 				}
 				w.WriteString("<|message|>")
-				// muse-glimmer.jinja:204 {{- render_content(message['content']) -}}
-				w.At(204, 13, runtime.StmtPrint)
+				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
 				renderContent(message.ItemStr("content"))
-				// muse-glimmer.jinja:205 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
-				w.At(205, 13, runtime.StmtPrint)
+				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
 				} else {
@@ -550,9 +456,123 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 	}
-	// muse-glimmer.jinja:209 {%- if add_generation_prompt -%}
-	w.At(209, 1, runtime.StmtIf)
+	// muse-glimmer.jinja:209:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start|>assistant")
 	}
+}
+
+// spansMuseGlimmer is the position table of muse-glimmer.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMuseGlimmer = []runtime.Span{
+	{From: 56, To: 80, Line: 11, Col: 1, Construct: "macro"},
+	{From: 59, To: 79, Line: 12, Col: 5, Construct: "if"},
+	{From: 61, To: 61, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 62, To: 79, Line: 14, Col: 9, Construct: "if"},
+	{From: 65, To: 78, Line: 15, Col: 9, Construct: "for"},
+	{From: 67, To: 77, Line: 16, Col: 13, Construct: "if"},
+	{From: 70, To: 77, Line: 18, Col: 17, Construct: "if"},
+	{From: 73, To: 77, Line: 20, Col: 17, Construct: "if"},
+	{From: 76, To: 76, Line: 21, Col: 17, Construct: "{{ }}"},
+	{From: 82, To: 130, Line: 26, Col: 1, Construct: "macro"},
+	{From: 86, To: 87, Line: 27, Col: 5, Construct: "set"},
+	{From: 89, To: 92, Line: 28, Col: 5, Construct: "if"},
+	{From: 91, To: 91, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 94, To: 96, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 98, To: 129, Line: 32, Col: 5, Construct: "for"},
+	{From: 103, To: 105, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 127, Line: 34, Col: 9, Construct: "if"},
+	{From: 109, To: 114, Line: 35, Col: 13, Construct: "if"},
+	{From: 115, To: 126, Line: 40, Col: 13, Construct: "if"},
+	{From: 118, To: 126, Line: 42, Col: 13, Construct: "if"},
+	{From: 121, To: 121, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 125, To: 125, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 132, To: 199, Line: 51, Col: 1, Construct: "macro"},
+	{From: 139, To: 139, Line: 58, Col: 5, Construct: "set"},
+	{From: 141, To: 158, Line: 59, Col: 5, Construct: "for"},
+	{From: 145, To: 150, Line: 60, Col: 9, Construct: "set"},
+	{From: 152, To: 152, Line: 61, Col: 9, Construct: "set"},
+	{From: 154, To: 157, Line: 62, Col: 9, Construct: "if"},
+	{From: 156, To: 156, Line: 63, Col: 13, Construct: "set"},
+	{From: 160, To: 164, Line: 66, Col: 5, Construct: "set"},
+	{From: 166, To: 178, Line: 67, Col: 5, Construct: "for"},
+	{From: 168, To: 176, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 180, To: 198, Line: 71, Col: 5, Construct: "for"},
+	{From: 183, To: 188, Line: 72, Col: 9, Construct: "set"},
+	{From: 190, To: 196, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 201, To: 214, Line: 83, Col: 1, Construct: "macro"},
+	{From: 205, To: 209, Line: 84, Col: 5, Construct: "set"},
+	{From: 211, To: 213, Line: 85, Col: 5, Construct: "{{ }}"},
+	{From: 216, To: 254, Line: 87, Col: 1, Construct: "macro"},
+	{From: 220, To: 220, Line: 88, Col: 5, Construct: "set"},
+	{From: 222, To: 247, Line: 89, Col: 5, Construct: "if"},
+	{From: 224, To: 241, Line: 90, Col: 9, Construct: "for"},
+	{From: 228, To: 233, Line: 91, Col: 13, Construct: "set"},
+	{From: 235, To: 235, Line: 92, Col: 13, Construct: "set"},
+	{From: 237, To: 240, Line: 93, Col: 13, Construct: "if"},
+	{From: 239, To: 239, Line: 94, Col: 17, Construct: "set"},
+	{From: 243, To: 246, Line: 97, Col: 9, Construct: "for"},
+	{From: 245, To: 245, Line: 98, Col: 13, Construct: "set"},
+	{From: 249, To: 249, Line: 101, Col: 5, Construct: "set"},
+	{From: 251, To: 253, Line: 102, Col: 5, Construct: "{{ }}"},
+	{From: 256, To: 256, Line: 104, Col: 1, Construct: "{{ }}"},
+	{From: 258, To: 258, Line: 105, Col: 1, Construct: "set"},
+	{From: 260, To: 266, Line: 106, Col: 1, Construct: "for"},
+	{From: 262, To: 265, Line: 107, Col: 5, Construct: "if"},
+	{From: 264, To: 264, Line: 108, Col: 9, Construct: "set"},
+	{From: 268, To: 306, Line: 111, Col: 1, Construct: "if"},
+	{From: 271, To: 275, Line: 113, Col: 5, Construct: "set"},
+	{From: 277, To: 279, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 281, To: 293, Line: 115, Col: 5, Construct: "if"},
+	{From: 283, To: 285, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 286, To: 292, Line: 117, Col: 9, Construct: "if"},
+	{From: 289, To: 291, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 295, To: 295, Line: 121, Col: 5, Construct: "{{ }}"},
+	{From: 297, To: 302, Line: 122, Col: 5, Construct: "if"},
+	{From: 300, To: 300, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 304, To: 305, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 308, To: 458, Line: 130, Col: 1, Construct: "for"},
+	{From: 319, To: 319, Line: 131, Col: 5, Construct: "set"},
+	{From: 321, To: 325, Line: 132, Col: 5, Construct: "set"},
+	{From: 327, To: 457, Line: 133, Col: 5, Construct: "if"},
+	{From: 329, To: 332, Line: 138, Col: 9, Construct: "set"},
+	{From: 334, To: 334, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 340, Line: 145, Col: 9, Construct: "if"},
+	{From: 339, To: 339, Line: 147, Col: 13, Construct: "{{ }}"},
+	{From: 342, To: 347, Line: 149, Col: 9, Construct: "if"},
+	{From: 345, To: 345, Line: 151, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 350, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 351, To: 457, Line: 156, Col: 9, Construct: "if"},
+	{From: 355, To: 356, Line: 158, Col: 9, Construct: "{{ }}"},
+	{From: 357, To: 457, Line: 160, Col: 9, Construct: "if"},
+	{From: 360, To: 360, Line: 161, Col: 9, Construct: "set"},
+	{From: 362, To: 387, Line: 162, Col: 9, Construct: "if"},
+	{From: 364, To: 364, Line: 163, Col: 13, Construct: "set"},
+	{From: 366, To: 370, Line: 164, Col: 13, Construct: "set"},
+	{From: 372, To: 384, Line: 165, Col: 13, Construct: "for"},
+	{From: 374, To: 383, Line: 166, Col: 17, Construct: "if"},
+	{From: 376, To: 382, Line: 167, Col: 21, Construct: "for"},
+	{From: 378, To: 381, Line: 168, Col: 25, Construct: "if"},
+	{From: 380, To: 380, Line: 169, Col: 29, Construct: "set"},
+	{From: 386, To: 386, Line: 174, Col: 13, Construct: "set"},
+	{From: 389, To: 393, Line: 176, Col: 9, Construct: "{{ }}"},
+	{From: 395, To: 396, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 397, To: 457, Line: 179, Col: 9, Construct: "if"},
+	{From: 400, To: 405, Line: 180, Col: 9, Construct: "if"},
+	{From: 402, To: 404, Line: 181, Col: 13, Construct: "{{ }}"},
+	{From: 407, To: 456, Line: 183, Col: 9, Construct: "if"},
+	{From: 409, To: 426, Line: 184, Col: 13, Construct: "for"},
+	{From: 413, To: 415, Line: 185, Col: 17, Construct: "{{ }}"},
+	{From: 417, To: 417, Line: 186, Col: 17, Construct: "{{ }}"},
+	{From: 419, To: 425, Line: 187, Col: 17, Construct: "if"},
+	{From: 421, To: 421, Line: 188, Col: 21, Construct: "{{ }}"},
+	{From: 430, To: 432, Line: 194, Col: 13, Construct: "set"},
+	{From: 434, To: 434, Line: 195, Col: 13, Construct: "set"},
+	{From: 436, To: 440, Line: 196, Col: 13, Construct: "if"},
+	{From: 438, To: 438, Line: 197, Col: 17, Construct: "set"},
+	{From: 442, To: 447, Line: 200, Col: 13, Construct: "if"},
+	{From: 444, To: 445, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 204, Col: 13, Construct: "{{ }}"},
+	{From: 451, To: 455, Line: 205, Col: 13, Construct: "{{ }}"},
+	{From: 460, To: 462, Line: 209, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var NousResearchHermes3Llama318BToolUse = &runtime.Template{
 	Name:   "NousResearch-Hermes-3-Llama-3.1-8B-tool_use",
 	Origin: "llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
 	SHA256: "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
+	Spans:  spansNousResearchHermes3Llama318BToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,149 +47,125 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:1 {%- macro json_to_python_type(json_spec) %}
+	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(runtime.Value)
 	jsonToPythonType = func(jsonSpec runtime.Value) {
 		jsonSpec = runtime.Param(jsonSpec, "json_spec")
 		var basicTypeMap runtime.Value
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2 {%- set basic_type_map = {
-		w.At(2, 1, runtime.StmtSet)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:9 {%- if basic_type_map[json_spec.type] is defined %}
-		w.At(9, 1, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
 		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:10 {{- basic_type_map[json_spec.type] }}
-			w.At(10, 5, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if w.At(11, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "array") {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:11 {%- elif json_spec.type == "array" %}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			w.At(12, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.WriteString("list[")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(runtime.FilterItems(jsonSpec, nil, nil))
 			}))
 			w.WriteString("]")
-		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(jsonSpec.Attr("type"), "object") {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:13 {%- elif json_spec.type == "object" %}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14 {%- if json_spec.additionalProperties is defined %}
-			w.At(14, 5, runtime.StmtIf)
+		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
 			if runtime.IsDefined(jsonSpecAdditionalProperties, nil, nil) {
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				w.At(15, 9, runtime.StmtPrint)
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.WriteString("dict[str, ")
 				w.WriteStr(w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
 				}))
 				w.WriteString("]")
 			} else {
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:16 {%- else %}
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if w.At(19, 5, runtime.StmtIf); runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:19 {%- elif json_spec.type is iterable %}
+		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21 {%- for t in json_spec.type %}
-			w.At(21, 5, runtime.StmtFor)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
 			items := runtime.Iterate(w, jsonSpec.Attr("type"))
 			for i := range items {
 				t := items[i]
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:22 {{- json_to_python_type({"type": t}) }}
-				w.At(22, 7, runtime.StmtPrint)
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
 				w.Write(w.Capture(func() {
 					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
 				}))
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:23 {%- if not loop.last %}
-				w.At(23, 7, runtime.StmtIf)
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:23:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("]")
 		} else {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:28 {%- else %}
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:28:5 {%- else %}
 			w.WriteString("Any")
 		}
 	}
-	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:34 {{- bos_token }}
-	w.At(34, 1, runtime.StmtPrint)
+	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:34:1 {{- bos_token }}
 	w.Write(bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
-	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:38 {%- for tool in tools %}
-	w.At(38, 1, runtime.StmtFor)
+	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:38:1 {%- for tool in tools %}
 	items2 := runtime.Iterate(w, tools)
 	for i2 := range items2 {
 		tool := items2[i2]
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39 {%- if tool.function is defined %}
-		w.At(39, 5, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
 		toolFunction := tool.Attr("function")
 		if runtime.IsDefined(toolFunction, nil, nil) {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40 {%- set tool = tool.function %}
-			w.At(40, 9, runtime.StmtSet)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:43 {{- '{"name": "' + tool.name + '", ' }}
-		w.At(43, 5, runtime.StmtPrint)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
 		toolName := tool.Attr("name")
 		w.WriteString("{\"name\": \"")
 		w.WriteStr(toolName)
 		w.WriteString("\", ")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:44 {{- '"description": "' + tool.name + '(' }}
-		w.At(44, 5, runtime.StmtPrint)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
 		w.WriteString("\"description\": \"")
 		w.WriteStr(toolName)
 		w.WriteString("(")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:45 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		w.At(45, 5, runtime.StmtFor)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		toolParameters := tool.Attr("parameters")
 		toolParametersProperties := toolParameters.Attr("properties")
 		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
 		for i3 := range w.Count(len(keys)) {
 			paramName := keys[i3]
 			paramFields := values[i3]
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			w.At(46, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			w.WriteAdd(paramName, runtime.Str(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47 {%- if not loop.last %}
-			w.At(47, 9, runtime.StmtIf)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47:9 {%- if not loop.last %}
 			if !(i3 == len(keys)-1) {
 				w.WriteString(", ")
 			}
 		}
 		w.WriteString(")")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52 {%- if tool.return is defined %}
-		w.At(52, 5, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
 		toolReturn := tool.Attr("return")
 		if runtime.IsDefined(toolReturn, nil, nil) {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53 {{- " -> " + json_to_python_type(tool.return) }}
-			w.At(53, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
 			w.WriteStr(w.Capture(func() {
 				jsonToPythonType(toolReturn)
 			}))
 		}
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55 {{- " - " + tool.description + "
-		w.At(55, 5, runtime.StmtPrint)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		w.WriteString(" - ")
 		w.WriteStr(tool.Attr("description"))
 		w.WriteString("\n\n")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		w.At(58, 5, runtime.StmtFor)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
 		for i4 := range w.Count(len(keys2)) {
 			paramName2 := keys2[i4]
 			paramFields2 := values2[i4]
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:59 {%- if loop.first %}
-			w.At(59, 9, runtime.StmtIf)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:59:9 {%- if loop.first %}
 			if i4 == 0 {
 				w.WriteString("    Args:\n")
 			}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			w.At(63, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			w.WriteString("        ")
 			w.WriteStr(paramName2)
 			w.WriteString("(")
@@ -198,126 +175,162 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteString("): ")
 			w.WriteStr(runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65 {%- if tool.return is defined and tool.return.description is defined %}
-		w.At(65, 5, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		if runtime.IsDefined(toolReturn, nil, nil) && runtime.IsDefined(toolReturn.Attr("description"), nil, nil) {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66 {{- "
-			w.At(66, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
 			w.WriteStr(toolReturn.Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72 {%- if tool.parameters.properties | length == 0 %}
-		w.At(72, 5, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
 		if runtime.Eq(runtime.FilterLength(toolParametersProperties, nil, nil), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:74 {%- else %}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75 {{- tool.parameters|tojson }}
-			w.At(75, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:74:9 {%- else %}
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
 			w.WriteJSON(toolParameters, nil, nil)
 		}
 		w.WriteString("}")
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78 {%- if not loop.last %}
-		w.At(78, 5, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78:5 {%- if not loop.last %}
 		if !(i2 == len(items2)-1) {
 			w.WriteString("\n")
 		}
 	}
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
-	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:94 {%- for message in messages %}
-	w.At(94, 1, runtime.StmtFor)
+	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:94:1 {%- for message in messages %}
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		w.At(95, 5, runtime.StmtIf)
+		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		messageRole := message.Attr("role")
 		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96 {{- '<|im_start|>' + message.role + '
-			w.At(96, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if w.At(99, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:99 {%- elif message.role == "assistant" %}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:100 {{- '<|im_start|>' + message.role }}
-			w.At(100, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:101 {%- for tool_call in message.tool_calls %}
-			w.At(101, 5, runtime.StmtFor)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104 {%- if tool_call.function is defined %}
-				w.At(104, 16, runtime.StmtIf)
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
-					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105 {%- set tool_call = tool_call.function %}
-					w.At(105, 17, runtime.StmtSet)
+					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:109 {{- tool_call.name }}
-				w.At(109, 13, runtime.StmtPrint)
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:109:13 {{- tool_call.name }}
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", ")
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112 {%- if tool_call.arguments is defined %}
-				w.At(112, 13, runtime.StmtIf)
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) {
 					w.WriteString("\"arguments\": ")
-					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114 {%- if tool_call.arguments is string %}
-					w.At(114, 17, runtime.StmtIf)
+					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
 					if runtime.IsString(toolCallArguments, nil, nil) {
-						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115 {{- tool_call.arguments }}
-						w.At(115, 21, runtime.StmtPrint)
+						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
-						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:116 {%- else %}
-						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117 {{- tool_call.arguments|tojson }}
-						w.At(117, 21, runtime.StmtPrint)
+						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:116:21 {%- else %}
+						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 				}
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(126, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:126 {%- elif message.role == "tool" %}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:127 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(127, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:133 {{- message.content }}
-			w.At(133, 9, runtime.StmtPrint)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:133:9 {{- message.content }}
 			w.Write(message.Attr("content"))
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:134 {%- if not loop.last %}
-			w.At(134, 9, runtime.StmtIf)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
 			} else {
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:138 {%- else %}
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:138:13 {%- else %}
 				w.WriteString("\n</tool_response>")
 			}
-			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:142 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(142, 9, runtime.StmtIf)
+			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>")
-			} else if w.At(144, 13, runtime.StmtIf); loop.Last().Truthy() {
-				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:144 {%- elif loop.last %}
+			} else if loop.Last().Truthy() {
+				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:144:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>")
 			}
 		}
 	}
-	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:149 {%- if add_generation_prompt %}
-	w.At(149, 1, runtime.StmtIf)
+	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:149:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansNousResearchHermes3Llama318BToolUse is the position table of NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansNousResearchHermes3Llama318BToolUse = []runtime.Span{
+	{From: 51, To: 105, Line: 1, Col: 1, Construct: "macro"},
+	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
+	{From: 58, To: 104, Line: 9, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 10, Col: 5, Construct: "{{ }}"},
+	{From: 61, To: 104, Line: 11, Col: 5, Construct: "if"},
+	{From: 64, To: 68, Line: 12, Col: 5, Construct: "{{ }}"},
+	{From: 69, To: 104, Line: 13, Col: 5, Construct: "if"},
+	{From: 72, To: 83, Line: 14, Col: 5, Construct: "if"},
+	{From: 75, To: 79, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 84, To: 104, Line: 19, Col: 5, Construct: "if"},
+	{From: 88, To: 100, Line: 21, Col: 5, Construct: "for"},
+	{From: 92, To: 94, Line: 22, Col: 7, Construct: "{{ }}"},
+	{From: 96, To: 98, Line: 23, Col: 7, Construct: "if"},
+	{From: 107, To: 108, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 199, Line: 38, Col: 1, Construct: "for"},
+	{From: 114, To: 119, Line: 39, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 40, Col: 9, Construct: "set"},
+	{From: 121, To: 124, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 126, To: 128, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 130, To: 145, Line: 45, Col: 5, Construct: "for"},
+	{From: 137, To: 139, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 141, To: 143, Line: 47, Col: 9, Construct: "if"},
+	{From: 147, To: 154, Line: 52, Col: 5, Construct: "if"},
+	{From: 150, To: 153, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 156, To: 158, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 160, To: 177, Line: 58, Col: 5, Construct: "for"},
+	{From: 165, To: 167, Line: 59, Col: 9, Construct: "if"},
+	{From: 169, To: 176, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 179, To: 184, Line: 65, Col: 5, Construct: "if"},
+	{From: 181, To: 182, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 186, To: 193, Line: 72, Col: 5, Construct: "if"},
+	{From: 191, To: 191, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 195, To: 197, Line: 78, Col: 5, Construct: "if"},
+	{From: 201, To: 273, Line: 94, Col: 1, Construct: "for"},
+	{From: 205, To: 272, Line: 95, Col: 5, Construct: "if"},
+	{From: 208, To: 213, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 214, To: 272, Line: 99, Col: 9, Construct: "if"},
+	{From: 217, To: 218, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 220, To: 248, Line: 101, Col: 5, Construct: "for"},
+	{From: 223, To: 228, Line: 104, Col: 16, Construct: "if"},
+	{From: 226, To: 226, Line: 105, Col: 17, Construct: "set"},
+	{From: 230, To: 231, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 233, To: 246, Line: 112, Col: 13, Construct: "if"},
+	{From: 237, To: 244, Line: 114, Col: 17, Construct: "if"},
+	{From: 239, To: 239, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 243, To: 243, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 249, To: 272, Line: 126, Col: 9, Construct: "if"},
+	{From: 252, To: 255, Line: 127, Col: 9, Construct: "if"},
+	{From: 257, To: 257, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 264, Line: 134, Col: 9, Construct: "if"},
+	{From: 266, To: 271, Line: 142, Col: 9, Construct: "if"},
+	{From: 268, To: 271, Line: 144, Col: 13, Construct: "if"},
+	{From: 275, To: 277, Line: 149, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 	Name:   "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
 	Origin: "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
 	SHA256: "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
+	Spans:  spansNvidiaLlama33NemotronSuper49BV15,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,93 +58,69 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	var systemContent runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set bos = "<|begin_of_text|>" %}
-	w.At(1, 1, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
 	bos = runtime.Str("<|begin_of_text|>")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {%- set enable_thinking = true -%}
-	w.At(1, 36, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
 	enableThinking = runtime.Bool(true)
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set system_start_header = "<|start_header_id|>" %}
-	w.At(1, 70, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:70 {% set system_start_header = "<|start_header_id|>" %}
 	systemStartHeader = runtime.Str("<|start_header_id|>")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1 {% set system_end_header = "<|end_header_id|>
-	w.At(1, 123, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:123 {% set system_end_header = "<|end_header_id|>
 	systemEndHeader = runtime.Str("<|end_header_id|>\n\n")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3 {% set start_header = "<|start_header_id|>" %}
-	w.At(3, 5, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:5 {% set start_header = "<|start_header_id|>" %}
 	startHeader = runtime.Str("<|start_header_id|>")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3 {% set end_header = "<|end_header_id|>
-	w.At(3, 51, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:51 {% set end_header = "<|end_header_id|>
 	endHeader = runtime.Str("<|end_header_id|>\n\n")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set eot = "<|eot_id|>" %}
-	w.At(5, 5, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:5 {% set eot = "<|eot_id|>" %}
 	eot = runtime.Str("<|eot_id|>")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set system_token = "system" %}
-	w.At(5, 33, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:33 {% set system_token = "system" %}
 	systemToken = runtime.Str("system")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set user_token = "user" %}
-	w.At(5, 66, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:66 {% set user_token = "user" %}
 	userToken = runtime.Str("user")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set assistant_token = "assistant" %}
-	w.At(5, 95, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:95 {% set assistant_token = "assistant" %}
 	assistantToken = runtime.Str("assistant")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {% set tool_token = "tool" %}
-	w.At(5, 134, runtime.StmtSet)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
 	toolToken = runtime.Str("tool")
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	w.At(5, 163, runtime.StmtPrint)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
 	w.Write(bos)
 	w.Write(systemStartHeader)
 	w.Write(systemToken)
 	w.Write(systemEndHeader)
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
-	w.At(5, 231, runtime.StmtIf)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.Attr("role"), "system") && !runtime.EqStr(messages0.Attr("content"), "") {
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = messages[0].content -%}
-		w.At(5, 300, runtime.StmtSet)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
 		systemContent = messages0.Attr("content")
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- if '/no_think' in system_content -%}
-		w.At(5, 348, runtime.StmtIf)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if runtime.In(runtime.Str("/no_think"), systemContent) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			w.At(5, 388, runtime.StmtSet)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = false -%}
-			w.At(5, 461, runtime.StmtSet)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = runtime.Bool(false)
-		} else if w.At(5, 500, runtime.StmtIf); runtime.In(runtime.Str("/think"), systemContent) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- elif '/think' in system_content -%}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			w.At(5, 535, runtime.StmtSet)
+		} else if runtime.In(runtime.Str("/think"), systemContent) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
 			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {%- set enable_thinking = true -%}
-			w.At(5, 605, runtime.StmtSet)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = runtime.Bool(true)
 		}
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5 {{- system_content + '
-		w.At(5, 652, runtime.StmtPrint)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
 		w.WriteAdd(systemContent, runtime.Str("\n\n"))
 	}
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7 {%- if tools -%}
-	w.At(7, 19, runtime.StmtIf)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {%- for tool in tools -%}
-		w.At(8, 24, runtime.StmtFor)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:24 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			w.At(8, 49, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := tool.Attr("function")
 			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8 {{- ', ' if not loop.last else '' -}}
-			w.At(8, 119, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:119 {{- ', ' if not loop.last else '' -}}
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
 			} else {
@@ -152,92 +129,73 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		}
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
 	}
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
-	w.At(16, 194, runtime.StmtPrint)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
 	w.Write(eot)
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for message in messages -%}
-	w.At(16, 205, runtime.StmtFor)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message := items2[i2]
 		var content runtime.Value
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.role == user_token -%}
-		w.At(16, 236, runtime.StmtIf)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
 		messageRole := message.Attr("role")
 		if runtime.Eq(messageRole, userToken) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ user_token ~ end_header -}}
-			w.At(16, 273, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			w.Write(startHeader)
 			w.Write(userToken)
 			w.Write(endHeader)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ message.content -}}
-			w.At(16, 319, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
 			w.Write(message.Attr("content"))
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
-			w.At(16, 341, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			w.Write(eot)
-		} else if w.At(16, 355, runtime.StmtIf); runtime.Eq(messageRole, assistantToken) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- elif message.role == assistant_token -%}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if '</think>' in message.content -%}
-			w.At(16, 395, runtime.StmtIf)
+		} else if runtime.Eq(messageRole, assistantToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
 			messageContent := message.Attr("content")
 			if runtime.In(runtime.Str("</think>"), messageContent) {
-				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				w.At(16, 435, runtime.StmtSet)
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
 			} else {
-				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- else -%}
-				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set content = message.content -%}
-				w.At(16, 515, runtime.StmtSet)
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
 				content = messageContent
 			}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
-			w.At(16, 565, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
 			w.Write(startHeader)
 			w.Write(assistantToken)
 			w.Write(endHeader)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ content -}}
-			w.At(16, 616, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			w.Write(content)
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if message.tool_calls -%}
-			w.At(16, 630, runtime.StmtIf)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
-				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- for call in message.tool_calls -%}
-				w.At(16, 680, runtime.StmtFor)
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
 				items3 := runtime.Iterate(w, messageToolCalls)
 				for i3 := range items3 {
 					call := items3[i3]
 					var fn runtime.Value
-					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- set fn = call.function if call.function is defined else call -%}
-					w.At(16, 718, runtime.StmtSet)
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
 					if runtime.IsDefined(callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
-					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.At(16, 786, runtime.StmtPrint)
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(fn.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if fn.arguments is string -%}
-					w.At(16, 837, runtime.StmtIf)
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := fn.Attr("arguments")
 					if runtime.IsString(fnArguments, nil, nil) {
-						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments -}}
-						w.At(16, 870, runtime.StmtPrint)
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						w.Write(fnArguments)
 					} else {
-						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- else -%}
-						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- fn.arguments | tojson -}}
-						w.At(16, 902, runtime.StmtPrint)
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
 						w.WriteJSON(fnArguments, nil, nil)
 					}
-					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- '}' + (', ' if not loop.last else '') -}}
-					w.At(16, 944, runtime.StmtPrint)
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
 					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
 						return runtime.Str(", ")
@@ -247,53 +205,104 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- eot -}}
-			w.At(16, 1038, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
 			w.Write(eot)
-		} else if w.At(16, 1053, runtime.StmtIf); runtime.Eq(messageRole, toolToken) {
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- elif message.role == tool_token -%}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			w.At(16, 1088, runtime.StmtIf)
+		} else if runtime.Eq(messageRole, toolToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
 			if (i2 == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
-				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ tool_token ~ end_header -}}
-				w.At(16, 1159, runtime.StmtPrint)
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				w.Write(startHeader)
 				w.Write(toolToken)
 				w.Write(endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- message.content -}}
-			w.At(16, 1243, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
 			w.Write(message.Attr("content"))
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			w.At(16, 1266, runtime.StmtPrint)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
 			if !(i2 == len(items2)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
-			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			w.At(16, 1354, runtime.StmtIf)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
 			if (i2 == len(items2)-1) || runtime.Ne(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
-				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{ eot -}}
-				w.At(16, 1451, runtime.StmtPrint)
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				w.Write(eot)
 			}
 		}
 	}
-	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if add_generation_prompt -%}
-	w.At(16, 1501, runtime.StmtIf)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {{- start_header ~ assistant_token ~ end_header -}}
-		w.At(16, 1533, runtime.StmtPrint)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
 		w.Write(startHeader)
 		w.Write(assistantToken)
 		w.Write(endHeader)
-		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16 {%- if not enable_thinking -%}
-		w.At(16, 1584, runtime.StmtIf)
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}
+}
+
+// spansNvidiaLlama33NemotronSuper49BV15 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansNvidiaLlama33NemotronSuper49BV15 = []runtime.Span{
+	{From: 62, To: 62, Line: 1, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 1, Col: 36, Construct: "set"},
+	{From: 66, To: 66, Line: 1, Col: 70, Construct: "set"},
+	{From: 68, To: 68, Line: 1, Col: 123, Construct: "set"},
+	{From: 70, To: 70, Line: 3, Col: 5, Construct: "set"},
+	{From: 72, To: 72, Line: 3, Col: 51, Construct: "set"},
+	{From: 74, To: 74, Line: 5, Col: 5, Construct: "set"},
+	{From: 76, To: 76, Line: 5, Col: 33, Construct: "set"},
+	{From: 78, To: 78, Line: 5, Col: 66, Construct: "set"},
+	{From: 80, To: 80, Line: 5, Col: 95, Construct: "set"},
+	{From: 82, To: 82, Line: 5, Col: 134, Construct: "set"},
+	{From: 84, To: 87, Line: 5, Col: 163, Construct: "{{ }}"},
+	{From: 89, To: 108, Line: 5, Col: 231, Construct: "if"},
+	{From: 92, To: 92, Line: 5, Col: 300, Construct: "set"},
+	{From: 94, To: 105, Line: 5, Col: 348, Construct: "if"},
+	{From: 96, To: 96, Line: 5, Col: 388, Construct: "set"},
+	{From: 98, To: 98, Line: 5, Col: 461, Construct: "set"},
+	{From: 99, To: 105, Line: 5, Col: 500, Construct: "if"},
+	{From: 102, To: 102, Line: 5, Col: 535, Construct: "set"},
+	{From: 104, To: 104, Line: 5, Col: 605, Construct: "set"},
+	{From: 107, To: 107, Line: 5, Col: 652, Construct: "{{ }}"},
+	{From: 110, To: 131, Line: 7, Col: 19, Construct: "if"},
+	{From: 113, To: 130, Line: 8, Col: 24, Construct: "for"},
+	{From: 117, To: 122, Line: 8, Col: 49, Construct: "{{ }}"},
+	{From: 124, To: 128, Line: 8, Col: 119, Construct: "{{ }}"},
+	{From: 133, To: 133, Line: 16, Col: 194, Construct: "{{ }}"},
+	{From: 135, To: 235, Line: 16, Col: 205, Construct: "for"},
+	{From: 140, To: 234, Line: 16, Col: 236, Construct: "if"},
+	{From: 143, To: 145, Line: 16, Col: 273, Construct: "{{ }}"},
+	{From: 147, To: 147, Line: 16, Col: 319, Construct: "{{ }}"},
+	{From: 149, To: 149, Line: 16, Col: 341, Construct: "{{ }}"},
+	{From: 150, To: 234, Line: 16, Col: 355, Construct: "if"},
+	{From: 153, To: 161, Line: 16, Col: 395, Construct: "if"},
+	{From: 156, To: 156, Line: 16, Col: 435, Construct: "set"},
+	{From: 160, To: 160, Line: 16, Col: 515, Construct: "set"},
+	{From: 163, To: 165, Line: 16, Col: 565, Construct: "{{ }}"},
+	{From: 167, To: 167, Line: 16, Col: 616, Construct: "{{ }}"},
+	{From: 169, To: 207, Line: 16, Col: 630, Construct: "if"},
+	{From: 173, To: 206, Line: 16, Col: 680, Construct: "for"},
+	{From: 178, To: 183, Line: 16, Col: 718, Construct: "set"},
+	{From: 185, To: 187, Line: 16, Col: 786, Construct: "{{ }}"},
+	{From: 189, To: 197, Line: 16, Col: 837, Construct: "if"},
+	{From: 192, To: 192, Line: 16, Col: 870, Construct: "{{ }}"},
+	{From: 196, To: 196, Line: 16, Col: 902, Construct: "{{ }}"},
+	{From: 199, To: 204, Line: 16, Col: 944, Construct: "{{ }}"},
+	{From: 209, To: 209, Line: 16, Col: 1038, Construct: "{{ }}"},
+	{From: 210, To: 234, Line: 16, Col: 1053, Construct: "if"},
+	{From: 213, To: 219, Line: 16, Col: 1088, Construct: "if"},
+	{From: 215, To: 218, Line: 16, Col: 1159, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 16, Col: 1243, Construct: "{{ }}"},
+	{From: 223, To: 227, Line: 16, Col: 1266, Construct: "{{ }}"},
+	{From: 229, To: 233, Line: 16, Col: 1354, Construct: "if"},
+	{From: 232, To: 232, Line: 16, Col: 1451, Construct: "{{ }}"},
+	{From: 237, To: 246, Line: 16, Col: 1501, Construct: "if"},
+	{From: 239, To: 241, Line: 16, Col: 1533, Construct: "{{ }}"},
+	{From: 243, To: 245, Line: 16, Col: 1584, Construct: "if"},
 }

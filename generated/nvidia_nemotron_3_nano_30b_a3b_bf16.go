@@ -32,6 +32,7 @@ var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 	Name:   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
 	Origin: "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
 	SHA256: "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
+	Spans:  spansNVIDIANemotron3Nano30BA3BBF16,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,26 +51,22 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	var systemMessage runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2 {%- if json_dict is mapping %}
-		w.At(2, 5, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
 		if runtime.IsMapping(jsonDict, nil, nil) {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3 {%- for json_key in json_dict if json_key not in handled_keys %}
-			w.At(3, 9, runtime.StmtFor)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
 			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
 				jsonKey := item2
 				return runtime.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey2 := loop.Item()
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				w.At(4, 13, runtime.StmtIf)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.At(5, 17, runtime.StmtPrint)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey2)
 					w.WriteString(">")
@@ -78,9 +75,8 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.Write(jsonKey2)
 					w.WriteString(">")
 				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6 {%- else %}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.At(7, 17, runtime.StmtPrint)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey2)
 					w.WriteString(">")
@@ -92,352 +88,275 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	w.At(12, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
 	if !(runtime.IsDefined(enableThinking, nil, nil)) {
 		enableThinking = runtime.Bool(true)
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	w.At(13, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
 	if !(runtime.IsDefined(truncateHistoryThinking, nil, nil)) {
 		truncateHistoryThinking = runtime.Bool(true)
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15 {%- set ns = namespace(last_user_idx = -1) %}
-	w.At(15, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16 {%- set loop_messages = messages %}
-	w.At(16, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17 {%- for m in loop_messages %}
-	w.At(17, 1, runtime.StmtFor)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
 		m := items[i]
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18 {%- if m["role"] == "user" %}
-		w.At(18, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
 		if runtime.EqStr(m.ItemStr("role"), "user") {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19 {%- set ns.last_user_idx = loop.index0 %}
-			w.At(19, 5, runtime.StmtSet)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
 			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
 		}
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23 {%- if messages[0]["role"] == "system" %}
-	w.At(23, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24 {%- set system_message = messages[0]["content"] %}
-		w.At(24, 5, runtime.StmtSet)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25 {%- set loop_messages = messages[1:] %}
-		w.At(25, 5, runtime.StmtSet)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26 {%- else %}
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27 {%- set system_message = "" %}
-		w.At(27, 5, runtime.StmtSet)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
 		systemMessage = runtime.Str("")
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28 {%- set loop_messages = messages %}
-		w.At(28, 5, runtime.StmtSet)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30 {%- if not tools is defined %}
-	w.At(30, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31 {%- set tools = [] %}
-		w.At(31, 5, runtime.StmtSet)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34 {%- set ns = namespace(last_user_idx = -1) %}
-	w.At(34, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35 {%- for m in loop_messages %}
-	w.At(35, 1, runtime.StmtFor)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
 	items2 := runtime.Iterate(w, loopMessages)
 	for i2 := range items2 {
 		m2 := items2[i2]
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36 {%- if m["role"] == "user" %}
-		w.At(36, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
 		if runtime.EqStr(m2.ItemStr("role"), "user") {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37 {%- set ns.last_user_idx = loop.index0 %}
-			w.At(37, 5, runtime.StmtSet)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
 			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i2)))
 		}
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40 {%- if system_message is defined %}
-	w.At(40, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
 	if runtime.IsDefined(systemMessage, nil, nil) {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41 {{- "<|im_start|>system\n" + system_message }}
-		w.At(41, 5, runtime.StmtPrint)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42 {%- else %}
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43 {%- if tools is iterable and tools | length > 0 %}
-		w.At(43, 5, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
 		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47 {%- if tools is iterable and tools | length > 0 %}
-	w.At(47, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48 {%- if system_message is defined and system_message | length > 0 %}
-		w.At(48, 5, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
 		if runtime.IsDefined(systemMessage, nil, nil) && runtime.Gt(runtime.FilterLength(systemMessage, nil, nil), runtime.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53 {%- for tool in tools %}
-		w.At(53, 5, runtime.StmtFor)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			handledKeys2 := runtime.Undefined("handled_keys")
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54 {%- if tool.function is defined %}
-			w.At(54, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction, nil, nil) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55 {%- set tool = tool.function %}
-				w.At(55, 13, runtime.StmtSet)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.At(57, 9, runtime.StmtPrint)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
 			w.Write(tool.Attr("name"))
 			w.WriteString("</name>")
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58 {%- if tool.description is defined %}
-			w.At(58, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
 			toolDescription := tool.Attr("description")
 			if runtime.IsDefined(toolDescription, nil, nil) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.At(59, 13, runtime.StmtPrint)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
 				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
 				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			w.At(62, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := tool.Attr("parameters")
 			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(63, 13, runtime.StmtFor)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i3 := range w.Count(len(keys)) {
 					paramName := keys[i3]
 					paramFields := values[i3]
 					var handledKeys3 runtime.Value
 					w.WriteString("\n<parameter>")
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.At(65, 17, runtime.StmtPrint)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
 					w.Write(paramName)
 					w.WriteString("</name>")
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66 {%- if param_fields.type is defined %}
-					w.At(66, 17, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
 					paramFieldsType := paramFields.Attr("type")
 					if runtime.IsDefined(paramFieldsType, nil, nil) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.At(67, 21, runtime.StmtPrint)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
 						w.Write(runtime.FilterString(paramFieldsType, nil, nil))
 						w.WriteString("</type>")
 					}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69 {%- if param_fields.description is defined %}
-					w.At(69, 17, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := paramFields.Attr("description")
 					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.At(70, 21, runtime.StmtPrint)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
 						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
 						w.WriteString("</description>")
 					}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72 {%- if param_fields.enum is defined %}
-					w.At(72, 17, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := paramFields.Attr("enum")
 					if runtime.IsDefined(paramFieldsEnum, nil, nil) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						w.At(73, 21, runtime.StmtPrint)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
 						w.Write(runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil))
 						w.WriteString("</enum>")
 					}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					w.At(75, 17, runtime.StmtSet)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76 {{- render_extra_keys(param_fields, handled_keys) }}
-					w.At(76, 17, runtime.StmtPrint)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys3)
 					w.WriteString("\n</parameter>")
 				}
 			}
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80 {% set handled_keys = ['type', 'properties', 'required'] %}
-			w.At(80, 9, runtime.StmtSet)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			w.At(81, 9, runtime.StmtPrint)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys2)
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			w.At(82, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			if runtime.IsDefined(toolParameters, nil, nil) && runtime.IsDefined(toolParameters.Attr("required"), nil, nil) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				w.At(83, 13, runtime.StmtPrint)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
 				w.Write(runtime.FilterSafe(runtime.FilterTojson(toolParameters.Attr("required"), nil, nil), nil, nil))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			w.At(86, 9, runtime.StmtSet)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87 {{- render_extra_keys(tool, handled_keys) }}
-			w.At(87, 9, runtime.StmtPrint)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys2)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96 {%- if system_message is defined %}
-	w.At(96, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98 {%- else %}
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99 {%- if tools is iterable and tools | length > 0 %}
-		w.At(99, 5, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
 		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104 {%- for message in loop_messages %}
-	w.At(104, 1, runtime.StmtFor)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
 	var loop2 runtime.Loop
 	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
 		var content runtime.Value
 		var includeContent runtime.Value
 		var c runtime.Value
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105 {%- if message.role == "assistant" %}
-		w.At(105, 5, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			w.At(107, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := message.Attr("reasoning_content")
 			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				w.At(108, 13, runtime.StmtSet)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				content = runtime.Concat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109 {%- else %}
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110 {%- set content = message.content | default('', true) %}
-				w.At(110, 13, runtime.StmtSet)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
 				content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111 {%- if content is string -%}
-				w.At(111, 13, runtime.StmtIf)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if runtime.IsString(content, nil, nil) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113 {%- if '<think>' not in content and '</think>' not in content -%}
-					w.At(113, 17, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
 					if runtime.NotIn(runtime.Str("<think>"), content) && runtime.NotIn(runtime.Str("</think>"), content) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114 {%- set content = "<think></think>" ~ content -%}
-						w.At(114, 21, runtime.StmtSet)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
 						content = runtime.Concat(runtime.Str("<think></think>"), content)
 					}
 				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116 {%- else -%}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:117 {%- set content = content -%} (assigns a variable to itself)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:117:17 {%- set content = content -%} (assigns a variable to itself)
 				}
 			}
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			w.At(120, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := message.Attr("tool_calls")
 			if (runtime.IsDefined(messageToolCalls, nil, nil) && runtime.IsIterable(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				w.At(123, 17, runtime.StmtSet)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))))
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124 {%- if content is string and content | trim | length > 0 %}
-				w.At(124, 17, runtime.StmtIf)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
 				if runtime.IsString(content, nil, nil) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil), nil, nil), runtime.Int(0)) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125 {%- if include_content %}
-					w.At(125, 21, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126 {{- (content | trim) ~ '\n' -}}
-						w.At(126, 25, runtime.StmtPrint)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
 						w.Write(runtime.FilterTrim(content, nil, nil))
 						w.WriteString("\n")
 					} else {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127 {%- else %}
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128 {%- set c = (content | string) %}
-						w.At(128, 25, runtime.StmtSet)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
 						c = runtime.FilterString(content, nil, nil)
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129 {%- if '</think>' in c %}
-						w.At(129, 25, runtime.StmtIf)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if runtime.In(runtime.Str("</think>"), c) {
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131 {%- set c = c.split('</think>')[-1] %}
-							w.At(131, 29, runtime.StmtSet)
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
 							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
-						} else if w.At(132, 29, runtime.StmtIf); runtime.In(runtime.Str("<think>"), c) {
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132 {%- elif '<think>' in c %}
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134 {%- set c = c.split('<think>')[0] %}
-							w.At(134, 29, runtime.StmtSet)
+						} else if runtime.In(runtime.Str("<think>"), c) {
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
 							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(0)
 						}
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136 {%- set c = "<think></think>" ~ c | trim %}
-						w.At(136, 25, runtime.StmtSet)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = runtime.Concat(runtime.Str("<think></think>"), runtime.FilterTrim(c, nil, nil))
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137 {%- if c | length > 0 %}
-						w.At(137, 25, runtime.StmtIf)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138 {{- c ~ '\n' -}}
-							w.At(138, 29, runtime.StmtPrint)
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							w.Write(c)
 							w.WriteString("\n")
 						}
 					}
 				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:141 {%- else %}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:141:21 {%- else %}
 					w.WriteString("<think></think>")
 				}
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144 {%- for tool_call in message.tool_calls %}
-				w.At(144, 17, runtime.StmtFor)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145 {%- if tool_call.function is defined %}
-					w.At(145, 21, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146 {%- set tool_call = tool_call.function %}
-						w.At(146, 25, runtime.StmtSet)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					w.At(148, 21, runtime.StmtPrint)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.WriteString("<tool_call>\n<function=")
 					w.Write(toolCall.Attr("name"))
 					w.WriteString(">\n")
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149 {%- if tool_call.arguments is defined %}
-					w.At(149, 25, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150 {%- for args_name, args_value in tool_call.arguments|items %}
-						w.At(150, 29, runtime.StmtFor)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
 						for i4 := range w.Count(len(keys2)) {
 							argsName := keys2[i4]
 							argsValue := values2[i4]
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							w.At(151, 33, runtime.StmtPrint)
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.WriteString("<parameter=")
 							w.Write(argsName)
 							w.WriteString(">\n")
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							w.At(152, 37, runtime.StmtSet)
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
-							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153 {{- args_value ~ '\n</parameter>\n' -}}
-							w.At(153, 33, runtime.StmtPrint)
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -446,93 +365,185 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<|im_end|>\n")
 			} else {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159 {%- else %}
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				w.At(161, 13, runtime.StmtIf)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					w.At(162, 17, runtime.StmtPrint)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
 					w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil))
 					w.WriteString("<|im_end|>\n")
 				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163 {%- else %}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164 {%- set c = (content | default('', true) | string) %}
-					w.At(164, 17, runtime.StmtSet)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
 					c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165 {%- if '<think>' in c and '</think>' in c %}
-					w.At(165, 17, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						w.At(166, 21, runtime.StmtSet)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
 						c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1))
 					}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168 {%- set c = c | trim %}
-					w.At(168, 17, runtime.StmtSet)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = runtime.FilterTrim(c, nil, nil)
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169 {%- if c | length > 0 %}
-					w.At(169, 17, runtime.StmtIf)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
 					if runtime.Gt(runtime.FilterLength(c, nil, nil), runtime.Int(0)) {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-						w.At(170, 21, runtime.StmtPrint)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						w.WriteString("<|im_start|>assistant\n")
 						w.Write(c)
 						w.WriteString("<|im_end|>\n")
 					} else {
-						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171 {%- else %}
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
 						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 					}
 				}
 			}
-		} else if w.At(176, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176 {%- elif message.role == "user" or message.role == "system" %}
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177 {{- '<|im_start|>' + message.role + '\n' }}
-			w.At(177, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"))
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178 {%- set content = message.content | string %}
-			w.At(178, 9, runtime.StmtSet)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
 			content = runtime.FilterString(message.Attr("content"), nil, nil)
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179 {{- content }}
-			w.At(179, 9, runtime.StmtPrint)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			w.Write(content)
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(181, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181 {%- elif message.role == "tool" %}
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(182, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186 {{- message.content }}
-			w.At(186, 9, runtime.StmtPrint)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(188, 9, runtime.StmtIf)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if w.At(190, 13, runtime.StmtIf); loop2.Last().Truthy() {
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190 {%- elif loop.last %}
+			} else if loop2.Last().Truthy() {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193 {%- else %}
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.At(194, 9, runtime.StmtPrint)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
-	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198 {%- if add_generation_prompt %}
-	w.At(198, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:199 {%- if enable_thinking %}
-		w.At(199, 5, runtime.StmtIf)
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:199:5 {%- if enable_thinking %}
 		if enableThinking.Truthy() {
 			w.WriteString("<|im_start|>assistant\n<think>\n")
 		} else {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:201 {%- else %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:201:9 {%- else %}
 			w.WriteString("<|im_start|>assistant\n<think></think>")
 		}
 	}
+}
+
+// spansNVIDIANemotron3Nano30BA3BBF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansNVIDIANemotron3Nano30BA3BBF16 = []runtime.Span{
+	{From: 55, To: 90, Line: 1, Col: 1, Construct: "macro"},
+	{From: 59, To: 89, Line: 2, Col: 5, Construct: "if"},
+	{From: 61, To: 88, Line: 3, Col: 9, Construct: "for"},
+	{From: 68, To: 87, Line: 4, Col: 13, Construct: "if"},
+	{From: 70, To: 76, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 80, To: 86, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 92, To: 94, Line: 12, Col: 1, Construct: "set"},
+	{From: 96, To: 98, Line: 13, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 15, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 16, Col: 1, Construct: "set"},
+	{From: 104, To: 112, Line: 17, Col: 1, Construct: "for"},
+	{From: 108, To: 111, Line: 18, Col: 3, Construct: "if"},
+	{From: 110, To: 110, Line: 19, Col: 5, Construct: "set"},
+	{From: 114, To: 126, Line: 23, Col: 1, Construct: "if"},
+	{From: 117, To: 117, Line: 24, Col: 5, Construct: "set"},
+	{From: 119, To: 119, Line: 25, Col: 5, Construct: "set"},
+	{From: 123, To: 123, Line: 27, Col: 5, Construct: "set"},
+	{From: 125, To: 125, Line: 28, Col: 5, Construct: "set"},
+	{From: 128, To: 131, Line: 30, Col: 1, Construct: "if"},
+	{From: 130, To: 130, Line: 31, Col: 5, Construct: "set"},
+	{From: 133, To: 133, Line: 34, Col: 1, Construct: "set"},
+	{From: 135, To: 143, Line: 35, Col: 1, Construct: "for"},
+	{From: 139, To: 142, Line: 36, Col: 3, Construct: "if"},
+	{From: 141, To: 141, Line: 37, Col: 5, Construct: "set"},
+	{From: 145, To: 154, Line: 40, Col: 1, Construct: "if"},
+	{From: 147, To: 147, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 151, To: 153, Line: 43, Col: 5, Construct: "if"},
+	{From: 156, To: 248, Line: 47, Col: 1, Construct: "if"},
+	{From: 158, To: 161, Line: 48, Col: 5, Construct: "if"},
+	{From: 163, To: 247, Line: 53, Col: 5, Construct: "for"},
+	{From: 166, To: 170, Line: 54, Col: 9, Construct: "if"},
+	{From: 169, To: 169, Line: 55, Col: 13, Construct: "set"},
+	{From: 172, To: 174, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 176, To: 183, Line: 58, Col: 9, Construct: "if"},
+	{From: 179, To: 181, Line: 59, Col: 13, Construct: "{{ }}"},
+	{From: 185, To: 228, Line: 62, Col: 9, Construct: "if"},
+	{From: 188, To: 227, Line: 63, Col: 13, Construct: "for"},
+	{From: 195, To: 197, Line: 65, Col: 17, Construct: "{{ }}"},
+	{From: 199, To: 205, Line: 66, Col: 17, Construct: "if"},
+	{From: 202, To: 204, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 207, To: 213, Line: 69, Col: 17, Construct: "if"},
+	{From: 210, To: 212, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 215, To: 221, Line: 72, Col: 17, Construct: "if"},
+	{From: 218, To: 220, Line: 73, Col: 21, Construct: "{{ }}"},
+	{From: 223, To: 223, Line: 75, Col: 17, Construct: "set"},
+	{From: 225, To: 226, Line: 76, Col: 17, Construct: "{{ }}"},
+	{From: 230, To: 230, Line: 80, Col: 9, Construct: "set"},
+	{From: 232, To: 232, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 234, To: 240, Line: 82, Col: 9, Construct: "if"},
+	{From: 236, To: 238, Line: 83, Col: 13, Construct: "{{ }}"},
+	{From: 242, To: 242, Line: 86, Col: 9, Construct: "set"},
+	{From: 244, To: 245, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 250, To: 258, Line: 96, Col: 1, Construct: "if"},
+	{From: 255, To: 257, Line: 99, Col: 5, Construct: "if"},
+	{From: 260, To: 429, Line: 104, Col: 1, Construct: "for"},
+	{From: 267, To: 428, Line: 105, Col: 5, Construct: "if"},
+	{From: 270, To: 289, Line: 107, Col: 9, Construct: "if"},
+	{From: 273, To: 273, Line: 108, Col: 13, Construct: "set"},
+	{From: 277, To: 277, Line: 110, Col: 13, Construct: "set"},
+	{From: 279, To: 288, Line: 111, Col: 13, Construct: "if"},
+	{From: 281, To: 284, Line: 113, Col: 17, Construct: "if"},
+	{From: 283, To: 283, Line: 114, Col: 21, Construct: "set"},
+	{From: 291, To: 397, Line: 120, Col: 9, Construct: "if"},
+	{From: 295, To: 295, Line: 123, Col: 17, Construct: "set"},
+	{From: 297, To: 328, Line: 124, Col: 17, Construct: "if"},
+	{From: 299, To: 324, Line: 125, Col: 21, Construct: "if"},
+	{From: 301, To: 302, Line: 126, Col: 25, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 128, Col: 25, Construct: "set"},
+	{From: 308, To: 315, Line: 129, Col: 25, Construct: "if"},
+	{From: 310, To: 310, Line: 131, Col: 29, Construct: "set"},
+	{From: 311, To: 315, Line: 132, Col: 29, Construct: "if"},
+	{From: 314, To: 314, Line: 134, Col: 29, Construct: "set"},
+	{From: 317, To: 317, Line: 136, Col: 25, Construct: "set"},
+	{From: 319, To: 323, Line: 137, Col: 25, Construct: "if"},
+	{From: 321, To: 322, Line: 138, Col: 29, Construct: "{{ }}"},
+	{From: 330, To: 366, Line: 144, Col: 17, Construct: "for"},
+	{From: 332, To: 336, Line: 145, Col: 21, Construct: "if"},
+	{From: 335, To: 335, Line: 146, Col: 25, Construct: "set"},
+	{From: 338, To: 340, Line: 148, Col: 21, Construct: "{{ }}"},
+	{From: 342, To: 364, Line: 149, Col: 25, Construct: "if"},
+	{From: 345, To: 362, Line: 150, Col: 29, Construct: "for"},
+	{From: 350, To: 352, Line: 151, Col: 33, Construct: "{{ }}"},
+	{From: 354, To: 358, Line: 152, Col: 37, Construct: "set"},
+	{From: 360, To: 361, Line: 153, Col: 33, Construct: "{{ }}"},
+	{From: 370, To: 396, Line: 161, Col: 13, Construct: "if"},
+	{From: 372, To: 374, Line: 162, Col: 17, Construct: "{{ }}"},
+	{From: 378, To: 378, Line: 164, Col: 17, Construct: "set"},
+	{From: 380, To: 383, Line: 165, Col: 17, Construct: "if"},
+	{From: 382, To: 382, Line: 166, Col: 21, Construct: "set"},
+	{From: 385, To: 385, Line: 168, Col: 17, Construct: "set"},
+	{From: 387, To: 395, Line: 169, Col: 17, Construct: "if"},
+	{From: 389, To: 391, Line: 170, Col: 21, Construct: "{{ }}"},
+	{From: 398, To: 428, Line: 176, Col: 9, Construct: "if"},
+	{From: 401, To: 401, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 403, To: 403, Line: 178, Col: 9, Construct: "set"},
+	{From: 405, To: 406, Line: 179, Col: 9, Construct: "{{ }}"},
+	{From: 407, To: 428, Line: 181, Col: 9, Construct: "if"},
+	{From: 410, To: 413, Line: 182, Col: 9, Construct: "if"},
+	{From: 415, To: 416, Line: 186, Col: 9, Construct: "{{ }}"},
+	{From: 418, To: 423, Line: 188, Col: 9, Construct: "if"},
+	{From: 420, To: 423, Line: 190, Col: 13, Construct: "if"},
+	{From: 427, To: 427, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 431, To: 439, Line: 198, Col: 1, Construct: "if"},
+	{From: 433, To: 438, Line: 199, Col: 5, Construct: "if"},
 }

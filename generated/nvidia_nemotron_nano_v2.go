@@ -32,6 +32,7 @@ var NVIDIANemotronNanoV2 = &runtime.Template{
 	Name:   "NVIDIA-Nemotron-Nano-v2",
 	Origin: "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
 	SHA256: "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
+	Spans:  spansNVIDIANemotronNanoV2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,77 +48,61 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	continueFinalMessage := in.Lookup("continue_final_message")
-	// NVIDIA-Nemotron-Nano-v2.jinja:1 {%- set ns = namespace(enable_thinking=true) -%}
-	w.At(1, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
-	// NVIDIA-Nemotron-Nano-v2.jinja:2 {%- for message in messages -%}
-	w.At(2, 1, runtime.StmtFor)
+	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// NVIDIA-Nemotron-Nano-v2.jinja:3 {%- set content = message['content'] -%}
-		w.At(3, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
 		content = message.ItemStr("content")
-		// NVIDIA-Nemotron-Nano-v2.jinja:4 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		w.At(4, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
-			// NVIDIA-Nemotron-Nano-v2.jinja:5 {%- if '/think' in content -%}
-			w.At(5, 5, runtime.StmtIf)
+			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
 			if runtime.In(runtime.Str("/think"), content) {
-				// NVIDIA-Nemotron-Nano-v2.jinja:6 {%- set ns.enable_thinking = true -%}
-				w.At(6, 7, runtime.StmtSet)
+				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
-			} else if w.At(7, 9, runtime.StmtIf); runtime.In(runtime.Str("/no_think"), content) {
-				// NVIDIA-Nemotron-Nano-v2.jinja:7 {%- elif '/no_think' in content -%}
-				// NVIDIA-Nemotron-Nano-v2.jinja:8 {%- set ns.enable_thinking = false -%}
-				w.At(8, 7, runtime.StmtSet)
+			} else if runtime.In(runtime.Str("/no_think"), content) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
+				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
 			}
 		}
 	}
-	// NVIDIA-Nemotron-Nano-v2.jinja:13 {%- if messages[0]['role'] != 'system' -%}
-	w.At(13, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.ItemStr("role")
 	if !runtime.EqStr(messages0Role, "system") {
-		// NVIDIA-Nemotron-Nano-v2.jinja:14 {%- set ns.non_tool_system_content = '' -%}
-		w.At(14, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
-		// NVIDIA-Nemotron-Nano-v2.jinja:17 {%- else -%}
-		// NVIDIA-Nemotron-Nano-v2.jinja:18 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		w.At(18, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
-		// NVIDIA-Nemotron-Nano-v2.jinja:19 {{- '<SPECIAL_10>System
-		w.At(19, 3, runtime.StmtPrint)
+		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		w.WriteStr(ns.Attr("non_tool_system_content"))
 	}
-	// NVIDIA-Nemotron-Nano-v2.jinja:23 {%- if tools -%}
-	w.At(23, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
-		// NVIDIA-Nemotron-Nano-v2.jinja:24 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		w.At(24, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
 		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
-		// NVIDIA-Nemotron-Nano-v2.jinja:32 {%- for tool in tools -%}
-		w.At(32, 3, runtime.StmtFor)
+		// NVIDIA-Nemotron-Nano-v2.jinja:32:3 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
-			// NVIDIA-Nemotron-Nano-v2.jinja:33 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			w.At(33, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := tool.Attr("function")
 			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
 			}), nil, nil)
-			// NVIDIA-Nemotron-Nano-v2.jinja:34 {{- ', ' if not loop.last else '' -}}
-			w.At(34, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:34:5 {{- ', ' if not loop.last else '' -}}
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
 			} else {
@@ -127,134 +112,108 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nThe user will execute tool-calls and return responses from tool(s) in this format:\n<TOOL_RESPONSE>[{{\"tool_response1\"}}, {{\"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the tool responses, you can call additional tools if needed, correct tool calls if any errors are found, or just respond to the user.")
 	}
 	w.WriteString("\n\n")
-	// NVIDIA-Nemotron-Nano-v2.jinja:55 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
-	w.At(55, 1, runtime.StmtSet)
+	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	if runtime.EqStr(messages0Role, "system") {
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// NVIDIA-Nemotron-Nano-v2.jinja:56 {%- if messages[-1]['role'] == 'assistant' -%}
-	w.At(56, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := messages.ItemInt(-1)
 	if runtime.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
-		// NVIDIA-Nemotron-Nano-v2.jinja:57 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		w.At(57, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
 		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
-		// NVIDIA-Nemotron-Nano-v2.jinja:58 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		w.At(58, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
 			return messagesMinus1.ItemStr("tool_calls")
 		}, func() runtime.Value {
 			return runtime.NewList()
 		}))
-		// NVIDIA-Nemotron-Nano-v2.jinja:59 {%- set messages = messages[:-1] -%}
-		w.At(59, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
 		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
 	}
-	// NVIDIA-Nemotron-Nano-v2.jinja:62 {%- for message in messages %}
-	w.At(62, 1, runtime.StmtFor)
+	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message2 := items2[i2]
 		var content2 runtime.Value
-		// NVIDIA-Nemotron-Nano-v2.jinja:63 {%- set content = message['content'] %}
-		w.At(63, 3, runtime.StmtSet)
+		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
 		message2Content := message2.ItemStr("content")
 		content2 = message2Content
-		// NVIDIA-Nemotron-Nano-v2.jinja:64 {%- if message['role'] == 'user' -%}
-		w.At(64, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// NVIDIA-Nemotron-Nano-v2.jinja:65 {{- '<SPECIAL_11>User
-			w.At(65, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
 			w.WriteStr(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 			w.WriteString("\n")
-		} else if w.At(68, 7, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
-			// NVIDIA-Nemotron-Nano-v2.jinja:68 {%- elif message['role'] == 'tool' -%}
-			// NVIDIA-Nemotron-Nano-v2.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(69, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
+			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
-				// NVIDIA-Nemotron-Nano-v2.jinja:70 {{- '<SPECIAL_11>User
-				w.At(70, 7, runtime.StmtPrint)
+				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
-			// NVIDIA-Nemotron-Nano-v2.jinja:73 {{- message['content'] -}}
-			w.At(73, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			w.Write(message2Content)
-			// NVIDIA-Nemotron-Nano-v2.jinja:74 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			w.At(74, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
 			if !(i2 == len(items2)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
-			// NVIDIA-Nemotron-Nano-v2.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(75, 5, runtime.StmtIf)
+			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if w.At(78, 7, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// NVIDIA-Nemotron-Nano-v2.jinja:78 {%- elif message['role'] == 'assistant' -%}
-			// NVIDIA-Nemotron-Nano-v2.jinja:79 {%- if content and '</think>' in content -%}
-			w.At(79, 5, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
+			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
-				// NVIDIA-Nemotron-Nano-v2.jinja:80 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				w.At(80, 7, runtime.StmtSet)
+				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
 				content2 = runtime.CallMethod(runtime.FilterDefault(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}
-			// NVIDIA-Nemotron-Nano-v2.jinja:82 {{- '<SPECIAL_11>Assistant
-			w.At(82, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2, nil, nil), func() runtime.Value {
 				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}))
-			// NVIDIA-Nemotron-Nano-v2.jinja:84 {%- if message.tool_calls -%}
-			w.At(84, 5, runtime.StmtIf)
+			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
-				// NVIDIA-Nemotron-Nano-v2.jinja:85 {%- if (content | default('', true)).strip() != '' -%}
-				w.At(85, 7, runtime.StmtIf)
+				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !runtime.EqStr(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
-				// NVIDIA-Nemotron-Nano-v2.jinja:90 {%- for call in message.tool_calls -%}
-				w.At(90, 7, runtime.StmtFor)
+				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
 				items3 := runtime.Iterate(w, message2ToolCalls)
 				for i3 := range items3 {
 					call := items3[i3]
 					var fn runtime.Value
-					// NVIDIA-Nemotron-Nano-v2.jinja:91 {%- set fn = call.function if call.function is defined else call -%}
-					w.At(91, 9, runtime.StmtSet)
+					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
 					if runtime.IsDefined(callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
-					// NVIDIA-Nemotron-Nano-v2.jinja:92 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.At(92, 9, runtime.StmtPrint)
+					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(fn.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					// NVIDIA-Nemotron-Nano-v2.jinja:93 {%- if fn.arguments is string -%}
-					w.At(93, 9, runtime.StmtIf)
+					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := fn.Attr("arguments")
 					if runtime.IsString(fnArguments, nil, nil) {
-						// NVIDIA-Nemotron-Nano-v2.jinja:94 {{- fn.arguments -}}
-						w.At(94, 11, runtime.StmtPrint)
+						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						w.Write(fnArguments)
 					} else {
-						// NVIDIA-Nemotron-Nano-v2.jinja:95 {%- else -%}
-						// NVIDIA-Nemotron-Nano-v2.jinja:96 {{- fn.arguments | tojson -}}
-						w.At(96, 11, runtime.StmtPrint)
+						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
+						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
 						w.WriteJSON(fnArguments, nil, nil)
 					}
-					// NVIDIA-Nemotron-Nano-v2.jinja:98 {{- '}' + (', ' if not loop.last else '') -}}
-					w.At(98, 9, runtime.StmtPrint)
+					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
 					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
 						return runtime.Str(", ")
@@ -267,93 +226,76 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<SPECIAL_12>\n")
 		}
 	}
-	// NVIDIA-Nemotron-Nano-v2.jinja:108 {%- if add_generation_prompt -%}
-	w.At(108, 1, runtime.StmtIf)
+	// NVIDIA-Nemotron-Nano-v2.jinja:108:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
-		// NVIDIA-Nemotron-Nano-v2.jinja:111 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		w.At(111, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
 		if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
-			// NVIDIA-Nemotron-Nano-v2.jinja:113 {%- else -%}
+			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
-		// NVIDIA-Nemotron-Nano-v2.jinja:117 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		w.At(117, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
-			// NVIDIA-Nemotron-Nano-v2.jinja:118 {{- ns.last_turn_assistant_content -}}
-			w.At(118, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
-		// NVIDIA-Nemotron-Nano-v2.jinja:120 {%- else -%}
-		// NVIDIA-Nemotron-Nano-v2.jinja:121 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		w.At(121, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
-			// NVIDIA-Nemotron-Nano-v2.jinja:124 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			w.At(124, 5, runtime.StmtIf)
+			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
 			if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
-				// NVIDIA-Nemotron-Nano-v2.jinja:126 {%- else -%}
+				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
 				w.WriteString("<think>\n")
 			}
-			// NVIDIA-Nemotron-Nano-v2.jinja:130 {{- ns.last_turn_assistant_content -}}
-			w.At(130, 5, runtime.StmtPrint)
+			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
 			w.Write(ns.Attr("last_turn_assistant_content"))
-			// NVIDIA-Nemotron-Nano-v2.jinja:131 {%- if continue_final_message is defined -%}
-			w.At(131, 5, runtime.StmtIf)
+			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
 			if runtime.IsDefined(continueFinalMessage, nil, nil) {
-				// NVIDIA-Nemotron-Nano-v2.jinja:132 {%- if continue_final_message is false -%}
-				w.At(132, 7, runtime.StmtIf)
+				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
 				if runtime.IsFalse(continueFinalMessage, nil, nil) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
-				// NVIDIA-Nemotron-Nano-v2.jinja:137 {%- else -%}
+				// NVIDIA-Nemotron-Nano-v2.jinja:137:9 {%- else -%}
 				w.WriteString("\n<SPECIAL_12>\n")
 			}
 		}
-		// NVIDIA-Nemotron-Nano-v2.jinja:143 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		w.At(143, 3, runtime.StmtIf)
+		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls"), nil, nil) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
-			// NVIDIA-Nemotron-Nano-v2.jinja:147 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			w.At(147, 5, runtime.StmtFor)
+			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			items4 := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
 			for i4 := range items4 {
 				call2 := items4[i4]
 				var fn2 runtime.Value
-				// NVIDIA-Nemotron-Nano-v2.jinja:148 {%- set fn = call.function if call.function is defined else call -%}
-				w.At(148, 7, runtime.StmtSet)
+				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
 				call2Function := call2.Attr("function")
 				if runtime.IsDefined(call2Function, nil, nil) {
 					fn2 = call2Function
 				} else {
 					fn2 = call2
 				}
-				// NVIDIA-Nemotron-Nano-v2.jinja:149 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				w.At(149, 7, runtime.StmtPrint)
+				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
 				w.WriteStr(fn2.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
-				// NVIDIA-Nemotron-Nano-v2.jinja:150 {%- if fn.arguments is string -%}
-				w.At(150, 7, runtime.StmtIf)
+				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fn2Arguments := fn2.Attr("arguments")
 				if runtime.IsString(fn2Arguments, nil, nil) {
-					// NVIDIA-Nemotron-Nano-v2.jinja:151 {{- fn.arguments -}}
-					w.At(151, 9, runtime.StmtPrint)
+					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					w.Write(fn2Arguments)
 				} else {
-					// NVIDIA-Nemotron-Nano-v2.jinja:152 {%- else -%}
-					// NVIDIA-Nemotron-Nano-v2.jinja:153 {{- fn.arguments | tojson -}}
-					w.At(153, 9, runtime.StmtPrint)
+					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
+					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
 					w.WriteJSON(fn2Arguments, nil, nil)
 				}
-				// NVIDIA-Nemotron-Nano-v2.jinja:155 {{- '}' + (', ' if not loop.last else '') -}}
-				w.At(155, 7, runtime.StmtPrint)
+				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
 				w.WriteStr(runtime.IfElse(!(i4 == len(items4)-1), func() runtime.Value {
 					return runtime.Str(", ")
@@ -364,4 +306,71 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
 		}
 	}
+}
+
+// spansNVIDIANemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansNVIDIANemotronNanoV2 = []runtime.Span{
+	{From: 52, To: 52, Line: 1, Col: 1, Construct: "set"},
+	{From: 54, To: 71, Line: 2, Col: 1, Construct: "for"},
+	{From: 57, To: 57, Line: 3, Col: 3, Construct: "set"},
+	{From: 59, To: 70, Line: 4, Col: 3, Construct: "if"},
+	{From: 62, To: 69, Line: 5, Col: 5, Construct: "if"},
+	{From: 64, To: 64, Line: 6, Col: 7, Construct: "set"},
+	{From: 65, To: 69, Line: 7, Col: 9, Construct: "if"},
+	{From: 68, To: 68, Line: 8, Col: 7, Construct: "set"},
+	{From: 73, To: 86, Line: 13, Col: 1, Construct: "if"},
+	{From: 77, To: 78, Line: 14, Col: 3, Construct: "set"},
+	{From: 82, To: 82, Line: 18, Col: 3, Construct: "set"},
+	{From: 84, To: 85, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 88, To: 114, Line: 23, Col: 1, Construct: "if"},
+	{From: 90, To: 93, Line: 24, Col: 3, Construct: "if"},
+	{From: 95, To: 112, Line: 32, Col: 3, Construct: "for"},
+	{From: 99, To: 104, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 106, To: 110, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 116, To: 118, Line: 55, Col: 1, Construct: "set"},
+	{From: 120, To: 132, Line: 56, Col: 1, Construct: "if"},
+	{From: 123, To: 123, Line: 57, Col: 3, Construct: "set"},
+	{From: 125, To: 129, Line: 58, Col: 3, Construct: "set"},
+	{From: 131, To: 131, Line: 59, Col: 3, Construct: "set"},
+	{From: 134, To: 228, Line: 62, Col: 1, Construct: "for"},
+	{From: 139, To: 140, Line: 63, Col: 3, Construct: "set"},
+	{From: 142, To: 227, Line: 64, Col: 3, Construct: "if"},
+	{From: 145, To: 147, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 148, To: 227, Line: 68, Col: 7, Construct: "if"},
+	{From: 151, To: 155, Line: 69, Col: 5, Construct: "if"},
+	{From: 153, To: 154, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 157, To: 157, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 159, To: 163, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 165, To: 167, Line: 75, Col: 5, Construct: "if"},
+	{From: 168, To: 227, Line: 78, Col: 7, Construct: "if"},
+	{From: 171, To: 174, Line: 79, Col: 5, Construct: "if"},
+	{From: 173, To: 173, Line: 80, Col: 7, Construct: "set"},
+	{From: 176, To: 181, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 183, To: 226, Line: 84, Col: 5, Construct: "if"},
+	{From: 186, To: 189, Line: 85, Col: 7, Construct: "if"},
+	{From: 191, To: 224, Line: 90, Col: 7, Construct: "for"},
+	{From: 196, To: 201, Line: 91, Col: 9, Construct: "set"},
+	{From: 203, To: 205, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 207, To: 215, Line: 93, Col: 9, Construct: "if"},
+	{From: 210, To: 210, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 214, To: 214, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 217, To: 222, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 230, To: 308, Line: 108, Col: 1, Construct: "if"},
+	{From: 233, To: 238, Line: 111, Col: 3, Construct: "if"},
+	{From: 240, To: 243, Line: 117, Col: 3, Construct: "if"},
+	{From: 242, To: 242, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 247, To: 268, Line: 121, Col: 3, Construct: "if"},
+	{From: 250, To: 255, Line: 124, Col: 5, Construct: "if"},
+	{From: 257, To: 257, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 259, To: 267, Line: 131, Col: 5, Construct: "if"},
+	{From: 261, To: 263, Line: 132, Col: 7, Construct: "if"},
+	{From: 270, To: 307, Line: 143, Col: 3, Construct: "if"},
+	{From: 273, To: 306, Line: 147, Col: 5, Construct: "for"},
+	{From: 278, To: 283, Line: 148, Col: 7, Construct: "set"},
+	{From: 285, To: 287, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 289, To: 297, Line: 150, Col: 7, Construct: "if"},
+	{From: 292, To: 292, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 296, To: 296, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 299, To: 304, Line: 155, Col: 7, Construct: "{{ }}"},
 }

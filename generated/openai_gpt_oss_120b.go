@@ -32,6 +32,7 @@ var OpenaiGptOss120b = &runtime.Template{
 	Name:   "openai-gpt-oss-120b",
 	Origin: "llama.cpp/openai-gpt-oss-120b.jinja",
 	SHA256: "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
+	Spans:  spansOpenaiGptOss120b,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,187 +51,157 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// openai-gpt-oss-120b.jinja:10 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
 		paramSpec = runtime.Param(paramSpec, "param_spec")
 		requiredParams = runtime.Param(requiredParams, "required_params")
 		var innerType runtime.Value
 		var hasObjectVariants runtime.Value
-		// openai-gpt-oss-120b.jinja:11 {%- if param_spec.type == "array" -%}
-		w.At(11, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := paramSpec.Attr("type")
 		if runtime.EqStr(paramSpecType, "array") {
-			// openai-gpt-oss-120b.jinja:12 {%- if param_spec['items'] -%}
-			w.At(12, 9, runtime.StmtIf)
+			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 			paramSpecItems := paramSpec.ItemStr("items")
 			if paramSpecItems.Truthy() {
-				// openai-gpt-oss-120b.jinja:13 {%- if param_spec['items']['type'] == "string" -%}
-				w.At(13, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
 				if runtime.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if w.At(15, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "number") {
-					// openai-gpt-oss-120b.jinja:15 {%- elif param_spec['items']['type'] == "number" -%}
+				} else if runtime.EqStr(paramSpecItemsType, "number") {
+					// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if w.At(17, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "integer") {
-					// openai-gpt-oss-120b.jinja:17 {%- elif param_spec['items']['type'] == "integer" -%}
+				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+					// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if w.At(19, 17, runtime.StmtIf); runtime.EqStr(paramSpecItemsType, "boolean") {
-					// openai-gpt-oss-120b.jinja:19 {%- elif param_spec['items']['type'] == "boolean" -%}
+				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+					// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
-					// openai-gpt-oss-120b.jinja:21 {%- else -%}
-					// openai-gpt-oss-120b.jinja:22 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					w.At(22, 17, runtime.StmtSet)
+					// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
+					// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					innerType = w.Capture(func() {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
-					// openai-gpt-oss-120b.jinja:23 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					w.At(23, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
 					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
-						// openai-gpt-oss-120b.jinja:25 {%- else -%}
-						// openai-gpt-oss-120b.jinja:26 {{- inner_type + "[]" }}
-						w.At(26, 21, runtime.StmtPrint)
+						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
+						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
 						w.WriteAdd(innerType, runtime.Str("[]"))
 					}
 				}
-				// openai-gpt-oss-120b.jinja:29 {%- if param_spec.nullable -%}
-				w.At(29, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
-				// openai-gpt-oss-120b.jinja:32 {%- else -%}
+				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 				w.WriteString("any[]")
-				// openai-gpt-oss-120b.jinja:34 {%- if param_spec.nullable -%}
-				w.At(34, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if w.At(38, 9, runtime.StmtIf); (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
-			// openai-gpt-oss-120b.jinja:38 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
-			// openai-gpt-oss-120b.jinja:40 {%- if param_spec.type | length > 1 -%}
-			w.At(40, 9, runtime.StmtIf)
+		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
 			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
-				// openai-gpt-oss-120b.jinja:41 {{- param_spec.type | join(" | ") }}
-				w.At(41, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
-				// openai-gpt-oss-120b.jinja:42 {%- else -%}
-				// openai-gpt-oss-120b.jinja:43 {{- param_spec.type[0] }}
-				w.At(43, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
+				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
 				w.Write(paramSpecType.ItemInt(0))
 			}
-		} else if w.At(45, 9, runtime.StmtIf); paramSpec.Attr("oneOf").Truthy() {
-			// openai-gpt-oss-120b.jinja:45 {%- elif param_spec.oneOf -%}
-			// openai-gpt-oss-120b.jinja:47 {%- set has_object_variants = false -%}
-			w.At(47, 9, runtime.StmtSet)
+		} else if paramSpec.Attr("oneOf").Truthy() {
+			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
+			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = runtime.Bool(false)
-			// openai-gpt-oss-120b.jinja:48 {%- for variant in param_spec.oneOf -%}
-			w.At(48, 9, runtime.StmtFor)
+			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
 			paramSpecOneOf := paramSpec.Attr("oneOf")
 			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
-				// openai-gpt-oss-120b.jinja:49 {%- if variant.type == "object" -%}
-				w.At(49, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
 				if runtime.EqStr(variant.Attr("type"), "object") {
-					// openai-gpt-oss-120b.jinja:50 {%- set has_object_variants = true -%}
-					w.At(50, 17, runtime.StmtSet)
+					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 					_ = runtime.Bool(true)
 				}
 			}
-			// openai-gpt-oss-120b.jinja:53 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			w.At(53, 9, runtime.StmtIf)
+			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
 			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
-				// openai-gpt-oss-120b.jinja:55 {%- else -%}
-				// openai-gpt-oss-120b.jinja:56 {%- for variant in param_spec.oneOf -%}
-				w.At(56, 13, runtime.StmtFor)
+				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
+				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
 				items := runtime.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant2 := items[i]
-					// openai-gpt-oss-120b.jinja:57 {{- render_typescript_type(variant, required_params) -}}
-					w.At(57, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
 					w.Write(w.Capture(func() {
 						renderTypescriptType(variant2, requiredParams, runtime.Missing())
 					}))
-					// openai-gpt-oss-120b.jinja:58 {%- if variant.description %}
-					w.At(58, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
 					variant2Description := variant2.Attr("description")
 					if variant2Description.Truthy() {
-						// openai-gpt-oss-120b.jinja:59 {{- "// " + variant.description }}
-						w.At(59, 21, runtime.StmtPrint)
+						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
 						w.WriteStr(variant2Description)
 					}
-					// openai-gpt-oss-120b.jinja:61 {%- if variant.default is defined %}
-					w.At(61, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 					variant2Default := variant2.Attr("default")
 					if runtime.IsDefined(variant2Default, nil, nil) {
 						w.WriteString("                    ")
-						// openai-gpt-oss-120b.jinja:62 {{ "// default: " + variant.default|tojson }}
-						w.At(62, 21, runtime.StmtPrint)
+						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
 						w.WriteJSON(variant2Default, nil, nil)
 					}
-					// openai-gpt-oss-120b.jinja:64 {%- if not loop.last %}
-					w.At(64, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(" | \n")
 					}
 				}
 			}
-		} else if w.At(69, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "string") {
-			// openai-gpt-oss-120b.jinja:69 {%- elif param_spec.type == "string" -%}
-			// openai-gpt-oss-120b.jinja:70 {%- if param_spec.enum -%}
-			w.At(70, 9, runtime.StmtIf)
+		} else if runtime.EqStr(paramSpecType, "string") {
+			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
+			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
 			paramSpecEnum := paramSpec.Attr("enum")
 			if paramSpecEnum.Truthy() {
-				// openai-gpt-oss-120b.jinja:71 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.At(71, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
 				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
-				// openai-gpt-oss-120b.jinja:72 {%- else -%}
+				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
-				// openai-gpt-oss-120b.jinja:74 {%- if param_spec.nullable %}
-				w.At(74, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
 				if paramSpec.Attr("nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if w.At(78, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "number") {
-			// openai-gpt-oss-120b.jinja:78 {%- elif param_spec.type == "number" -%}
+		} else if runtime.EqStr(paramSpecType, "number") {
+			// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if w.At(80, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "integer") {
-			// openai-gpt-oss-120b.jinja:80 {%- elif param_spec.type == "integer" -%}
+		} else if runtime.EqStr(paramSpecType, "integer") {
+			// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if w.At(82, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "boolean") {
-			// openai-gpt-oss-120b.jinja:82 {%- elif param_spec.type == "boolean" -%}
+		} else if runtime.EqStr(paramSpecType, "boolean") {
+			// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if w.At(85, 9, runtime.StmtIf); runtime.EqStr(paramSpecType, "object") {
-			// openai-gpt-oss-120b.jinja:85 {%- elif param_spec.type == "object" -%}
-			// openai-gpt-oss-120b.jinja:86 {%- if param_spec.properties -%}
-			w.At(86, 9, runtime.StmtIf)
+		} else if runtime.EqStr(paramSpecType, "object") {
+			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
+			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
 			paramSpecProperties := paramSpec.Attr("properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
-				// openai-gpt-oss-120b.jinja:88 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				w.At(88, 13, runtime.StmtFor)
+				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				keys, values := runtime.DictItems(paramSpecProperties)
 				for i2 := range w.Count(len(keys)) {
 					propName := keys[i2]
 					propSpec := values[i2]
-					// openai-gpt-oss-120b.jinja:89 {{- prop_name -}}
-					w.At(89, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 					w.Write(propName)
-					// openai-gpt-oss-120b.jinja:90 {%- if prop_name not in (param_spec.required or []) -%}
-					w.At(90, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
 					paramSpecRequired := paramSpec.Attr("required")
 					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -238,85 +209,71 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
-					// openai-gpt-oss-120b.jinja:94 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.At(94, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.Write(w.Capture(func() {
 						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
-					// openai-gpt-oss-120b.jinja:95 {%- if not loop.last -%}
-					w.At(95, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
 					if !(i2 == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
 				w.WriteString("}")
 			} else {
-				// openai-gpt-oss-120b.jinja:100 {%- else -%}
+				// openai-gpt-oss-120b.jinja:100:13 {%- else -%}
 				w.WriteString("object")
 			}
 		} else {
-			// openai-gpt-oss-120b.jinja:103 {%- else -%}
+			// openai-gpt-oss-120b.jinja:103:9 {%- else -%}
 			w.WriteString("any")
 		}
 	}
-	// openai-gpt-oss-120b.jinja:108 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
 	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
 		tools2 = runtime.Param(tools2, "tools")
-		// openai-gpt-oss-120b.jinja:109 {{- "## " + namespace_name + "\n\n" }}
-		w.At(109, 5, runtime.StmtPrint)
+		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
 		w.WriteString("## ")
 		w.WriteStr(namespaceName)
 		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:110 {{- "namespace " + namespace_name + " {\n\n" }}
-		w.At(110, 5, runtime.StmtPrint)
+		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
 		w.WriteString("namespace ")
 		w.WriteStr(namespaceName)
 		w.WriteString(" {\n\n")
-		// openai-gpt-oss-120b.jinja:111 {%- for tool in tools %}
-		w.At(111, 5, runtime.StmtFor)
+		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools2) {
-			// openai-gpt-oss-120b.jinja:112 {%- set tool = tool.function %}
-			w.At(112, 9, runtime.StmtSet)
+			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
 			tool = tool.Attr("function")
-			// openai-gpt-oss-120b.jinja:113 {{- "// " + tool.description + "\n" }}
-			w.At(113, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
 			w.WriteString("// ")
 			w.WriteStr(tool.Attr("description"))
 			w.WriteString("\n")
-			// openai-gpt-oss-120b.jinja:114 {{- "type "+ tool.name + " = " }}
-			w.At(114, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
 			w.WriteString("type ")
 			w.WriteStr(tool.Attr("name"))
 			w.WriteString(" = ")
-			// openai-gpt-oss-120b.jinja:115 {%- if tool.parameters and tool.parameters.properties %}
-			w.At(115, 9, runtime.StmtIf)
+			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
 			toolParameters := tool.Attr("parameters")
 			if toolParameters.Truthy() && toolParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
-				// openai-gpt-oss-120b.jinja:117 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				w.At(117, 13, runtime.StmtFor)
+				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 				keys2, values2 := runtime.DictItems(toolParameters.Attr("properties"))
 				for i3 := range w.Count(len(keys2)) {
 					paramName := keys2[i3]
 					paramSpec2 := values2[i3]
-					// openai-gpt-oss-120b.jinja:118 {%- if param_spec.description %}
-					w.At(118, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
 					paramSpec2Description := paramSpec2.Attr("description")
 					if paramSpec2Description.Truthy() {
-						// openai-gpt-oss-120b.jinja:119 {{- "// " + param_spec.description + "\n" }}
-						w.At(119, 21, runtime.StmtPrint)
+						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
 						w.WriteStr(paramSpec2Description)
 						w.WriteString("\n")
 					}
-					// openai-gpt-oss-120b.jinja:121 {{- param_name }}
-					w.At(121, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 					w.Write(paramName)
-					// openai-gpt-oss-120b.jinja:122 {%- if param_name not in (tool.parameters.required or []) -%}
-					w.At(122, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
 					toolParametersRequired := toolParameters.Attr("required")
 					if runtime.NotIn(paramName, runtime.Or(toolParametersRequired, func() runtime.Value {
 						return runtime.NewList()
@@ -324,354 +281,424 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
-					// openai-gpt-oss-120b.jinja:126 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					w.At(126, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					w.Write(w.Capture(func() {
 						renderTypescriptType(paramSpec2, runtime.Or(toolParametersRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
-					// openai-gpt-oss-120b.jinja:127 {%- if param_spec.default is defined -%}
-					w.At(127, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 					paramSpec2Default := paramSpec2.Attr("default")
 					if runtime.IsDefined(paramSpec2Default, nil, nil) {
-						// openai-gpt-oss-120b.jinja:128 {%- if param_spec.enum %}
-						w.At(128, 21, runtime.StmtIf)
+						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 						if paramSpec2.Attr("enum").Truthy() {
-							// openai-gpt-oss-120b.jinja:129 {{- ", // default: " + param_spec.default }}
-							w.At(129, 25, runtime.StmtPrint)
+							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
 							w.WriteStr(paramSpec2Default)
-						} else if w.At(130, 25, runtime.StmtIf); paramSpec2.Attr("oneOf").Truthy() {
-							// openai-gpt-oss-120b.jinja:130 {%- elif param_spec.oneOf %}
-							// openai-gpt-oss-120b.jinja:131 {{- "// default: " + param_spec.default }}
-							w.At(131, 25, runtime.StmtPrint)
+						} else if paramSpec2.Attr("oneOf").Truthy() {
+							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
+							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
 							w.WriteStr(paramSpec2Default)
 						} else {
-							// openai-gpt-oss-120b.jinja:132 {%- else %}
-							// openai-gpt-oss-120b.jinja:133 {{- ", // default: " + param_spec.default|tojson }}
-							w.At(133, 25, runtime.StmtPrint)
+							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
+							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
 							w.WriteJSON(paramSpec2Default, nil, nil)
 						}
 					}
-					// openai-gpt-oss-120b.jinja:136 {%- if not loop.last %}
-					w.At(136, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
 					if !(i3 == len(keys2)-1) {
 						w.WriteString(",\n")
 					} else {
-						// openai-gpt-oss-120b.jinja:138 {%- else %}
+						// openai-gpt-oss-120b.jinja:138:21 {%- else %}
 						w.WriteString(",\n")
 					}
 				}
 				w.WriteString("}) => any;\n\n")
 			} else {
-				// openai-gpt-oss-120b.jinja:143 {%- else -%}
+				// openai-gpt-oss-120b.jinja:143:13 {%- else -%}
 				w.WriteString("() => any;\n\n")
 			}
 		}
-		// openai-gpt-oss-120b.jinja:147 {{- "} // namespace " + namespace_name }}
-		w.At(147, 5, runtime.StmtPrint)
+		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
 		w.WriteString("} // namespace ")
 		w.WriteStr(namespaceName)
 	}
-	// openai-gpt-oss-120b.jinja:150 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
+	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools := func(browserTool, pythonTool runtime.Value) {
 		browserTool = runtime.Param(browserTool, "browser_tool")
 		pythonTool = runtime.Param(pythonTool, "python_tool")
-		// openai-gpt-oss-120b.jinja:151 {%- if browser_tool %}
-		w.At(151, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
 		if browserTool.Truthy() {
 			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
 		}
-		// openai-gpt-oss-120b.jinja:188 {%- if python_tool %}
-		w.At(188, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
 		if pythonTool.Truthy() {
 			w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
 		}
 	}
-	// openai-gpt-oss-120b.jinja:196 {%- macro build_system_message() -%}
+	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
 	buildSystemMessage := func() {
 		modelIdentity := modelIdentityInput
 		reasoningEffort := reasoningEffortInput
 		builtinTools := builtinToolsInput
 		var availableBuiltinTools runtime.Value
-		// openai-gpt-oss-120b.jinja:197 {%- if model_identity is not defined %}
-		w.At(197, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
 		if !runtime.IsDefined(modelIdentity, nil, nil) {
-			// openai-gpt-oss-120b.jinja:198 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			w.At(198, 9, runtime.StmtSet)
+			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
 			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
-		// openai-gpt-oss-120b.jinja:200 {{- model_identity + "\n" }}
-		w.At(200, 5, runtime.StmtPrint)
+		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
 		w.WriteAdd(modelIdentity, runtime.Str("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
-		// openai-gpt-oss-120b.jinja:202 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		w.At(202, 5, runtime.StmtPrint)
+		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
 		w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:203 {%- if reasoning_effort is not defined %}
-		w.At(203, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 		if !runtime.IsDefined(reasoningEffort, nil, nil) {
-			// openai-gpt-oss-120b.jinja:204 {%- set reasoning_effort = "medium" %}
-			w.At(204, 9, runtime.StmtSet)
+			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 			reasoningEffort = runtime.Str("medium")
 		}
-		// openai-gpt-oss-120b.jinja:206 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		w.At(206, 5, runtime.StmtPrint)
+		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.WriteString("Reasoning: ")
 		w.WriteStr(reasoningEffort)
 		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:207 {%- if builtin_tools %}
-		w.At(207, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
-			// openai-gpt-oss-120b.jinja:209 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			w.At(209, 9, runtime.StmtSet)
+			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
 			availableBuiltinTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
-			// openai-gpt-oss-120b.jinja:210 {%- for tool in builtin_tools %}
-			w.At(210, 9, runtime.StmtFor)
+			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
 			for _, tool2 := range runtime.Iterate(w, builtinTools) {
-				// openai-gpt-oss-120b.jinja:211 {%- if tool == "browser" %}
-				w.At(211, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
 				if runtime.EqStr(tool2, "browser") {
-					// openai-gpt-oss-120b.jinja:212 {%- set available_builtin_tools.browser = true %}
-					w.At(212, 17, runtime.StmtSet)
+					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
 					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
-				} else if w.At(213, 17, runtime.StmtIf); runtime.EqStr(tool2, "python") {
-					// openai-gpt-oss-120b.jinja:213 {%- elif tool == "python" %}
-					// openai-gpt-oss-120b.jinja:214 {%- set available_builtin_tools.python = true %}
-					w.At(214, 17, runtime.StmtSet)
+				} else if runtime.EqStr(tool2, "python") {
+					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
+					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
 					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
 				}
 			}
-			// openai-gpt-oss-120b.jinja:217 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			w.At(217, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
 			renderBuiltinTools(availableBuiltinTools.Attr("browser"), availableBuiltinTools.Attr("python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
-		// openai-gpt-oss-120b.jinja:220 {%- if tools -%}
-		w.At(220, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
 		}
 	}
 	w.WriteString("<|start|>system<|message|>")
-	// openai-gpt-oss-120b.jinja:230 {{- build_system_message() }}
-	w.At(230, 1, runtime.StmtPrint)
+	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
 	buildSystemMessage()
 	w.WriteString("<|end|>")
-	// openai-gpt-oss-120b.jinja:234 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
-	w.At(234, 1, runtime.StmtIf)
+	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.Attr("role")
 	if runtime.EqStr(messages0Role, "developer") || runtime.EqStr(messages0Role, "system") {
-		// openai-gpt-oss-120b.jinja:235 {%- set developer_message = messages[0].content %}
-		w.At(235, 5, runtime.StmtSet)
+		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
 		developerMessage = messages0.Attr("content")
-		// openai-gpt-oss-120b.jinja:236 {%- set loop_messages = messages[1:] %}
-		w.At(236, 5, runtime.StmtSet)
+		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// openai-gpt-oss-120b.jinja:237 {%- else %}
-		// openai-gpt-oss-120b.jinja:238 {%- set developer_message = "" %}
-		w.At(238, 5, runtime.StmtSet)
+		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
+		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
 		developerMessage = runtime.Str("")
-		// openai-gpt-oss-120b.jinja:239 {%- set loop_messages = messages %}
-		w.At(239, 5, runtime.StmtSet)
+		// openai-gpt-oss-120b.jinja:239:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// openai-gpt-oss-120b.jinja:243 {%- if developer_message or tools %}
-	w.At(243, 1, runtime.StmtIf)
+	// openai-gpt-oss-120b.jinja:243:1 {%- if developer_message or tools %}
 	if developerMessage.Truthy() || tools.Truthy() {
 		w.WriteString("<|start|>developer<|message|>")
-		// openai-gpt-oss-120b.jinja:245 {%- if developer_message %}
-		w.At(245, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:245:5 {%- if developer_message %}
 		if developerMessage.Truthy() {
 			w.WriteString("# Instructions\n\n")
-			// openai-gpt-oss-120b.jinja:247 {{- developer_message }}
-			w.At(247, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
 			w.Write(developerMessage)
 			w.WriteString("\n\n")
 		}
-		// openai-gpt-oss-120b.jinja:250 {%- if tools -%}
-		w.At(250, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
-			// openai-gpt-oss-120b.jinja:252 {{- render_tool_namespace("functions", tools) }}
-			w.At(252, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
 			renderToolNamespace(runtime.Str("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
-	// openai-gpt-oss-120b.jinja:258 {%- set last_tool_call = namespace(name=none) %}
-	w.At(258, 1, runtime.StmtSet)
+	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
 	lastToolCallName := runtime.None()
-	// openai-gpt-oss-120b.jinja:259 {%- for message in loop_messages -%}
-	w.At(259, 1, runtime.StmtFor)
+	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
 	items2 := runtime.Iterate(w, loopMessages)
 	for i4 := range items2 {
 		message := items2[i4]
 		var toolCall runtime.Value
-		// openai-gpt-oss-120b.jinja:261 {%- if message.role == 'assistant' -%}
-		w.At(261, 5, runtime.StmtIf)
+		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
-			// openai-gpt-oss-120b.jinja:263 {%- if "content" in message %}
-			w.At(263, 9, runtime.StmtIf)
+			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
 			if runtime.In(runtime.Str("content"), message) {
-				// openai-gpt-oss-120b.jinja:264 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				w.At(264, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				messageContent := message.Attr("content")
 				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageContent) {
-					// openai-gpt-oss-120b.jinja:265 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					w.At(265, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
 					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
-			// openai-gpt-oss-120b.jinja:268 {%- if "thinking" in message %}
-			w.At(268, 9, runtime.StmtIf)
+			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
 			if runtime.In(runtime.Str("thinking"), message) {
-				// openai-gpt-oss-120b.jinja:269 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				w.At(269, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
 				messageThinking := message.Attr("thinking")
 				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
-					// openai-gpt-oss-120b.jinja:270 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					w.At(270, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
 					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
-			// openai-gpt-oss-120b.jinja:273 {%- if "tool_calls" in message %}
-			w.At(273, 9, runtime.StmtIf)
+			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
 			if runtime.In(runtime.Str("tool_calls"), message) {
-				// openai-gpt-oss-120b.jinja:277 {%- set future_final_message = namespace(found=false) %}
-				w.At(277, 13, runtime.StmtSet)
+				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
-				// openai-gpt-oss-120b.jinja:278 {%- for future_message in loop_messages[loop.index:] %}
-				w.At(278, 13, runtime.StmtFor)
+				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i4+1)), runtime.None(), runtime.None())) {
-					// openai-gpt-oss-120b.jinja:279 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					w.At(279, 17, runtime.StmtIf)
+					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
-						// openai-gpt-oss-120b.jinja:280 {%- set future_final_message.found = true %}
-						w.At(280, 21, runtime.StmtSet)
+						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
-				// openai-gpt-oss-120b.jinja:285 {%- set tool_call = message.tool_calls[0] %}
-				w.At(285, 13, runtime.StmtSet)
+				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
 				toolCall = message.Attr("tool_calls").ItemInt(0)
-				// openai-gpt-oss-120b.jinja:286 {%- if tool_call.function %}
-				w.At(286, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
 				toolCallFunction := toolCall.Attr("function")
 				if toolCallFunction.Truthy() {
-					// openai-gpt-oss-120b.jinja:287 {%- set tool_call = tool_call.function %}
-					w.At(287, 17, runtime.StmtSet)
+					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				// openai-gpt-oss-120b.jinja:289 {%- if message.content and message.thinking %}
-				w.At(289, 13, runtime.StmtIf)
+				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
 				messageContent2 := message.Attr("content")
 				if messageContent2.Truthy() && message.Attr("thinking").Truthy() {
-					// openai-gpt-oss-120b.jinja:290 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					w.At(290, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if w.At(291, 17, runtime.StmtIf); messageContent2.Truthy() && !futureFinalMessageFound {
-					// openai-gpt-oss-120b.jinja:291 {%- elif message.content and not future_final_message.found %}
-					// openai-gpt-oss-120b.jinja:292 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					w.At(292, 17, runtime.StmtPrint)
+				} else if messageContent2.Truthy() && !futureFinalMessageFound {
+					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
+					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(messageContent2)
 					w.WriteString("<|end|>")
-				} else if w.At(293, 17, runtime.StmtIf); message.Attr("thinking").Truthy() && !futureFinalMessageFound {
-					// openai-gpt-oss-120b.jinja:293 {%- elif message.thinking and not future_final_message.found %}
-					// openai-gpt-oss-120b.jinja:294 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.At(294, 17, runtime.StmtPrint)
+				} else if message.Attr("thinking").Truthy() && !futureFinalMessageFound {
+					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
+					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(message.Attr("thinking"))
 					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
-				// openai-gpt-oss-120b.jinja:297 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				w.At(297, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.WriteString("functions.")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString("<|channel|>commentary ")
-				// openai-gpt-oss-120b.jinja:298 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				w.At(298, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := toolCall.Attr("content_type")
 				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType, nil, nil), func() runtime.Value {
 					return toolCallContentType
 				}, func() runtime.Value {
 					return runtime.Str("json")
 				}), runtime.Str("<|message|>"))
-				// openai-gpt-oss-120b.jinja:299 {{- tool_call.arguments|tojson }}
-				w.At(299, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("<|call|>")
-				// openai-gpt-oss-120b.jinja:301 {%- set last_tool_call.name = tool_call.name %}
-				w.At(301, 13, runtime.StmtSet)
+				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = toolCall.Attr("name")
-			} else if w.At(302, 13, runtime.StmtIf); (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
-				// openai-gpt-oss-120b.jinja:302 {%- elif loop.last and not add_generation_prompt %}
-				// openai-gpt-oss-120b.jinja:305 {%- if "thinking" in message %}
-				w.At(305, 13, runtime.StmtIf)
+			} else if (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
+				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
+				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if runtime.In(runtime.Str("thinking"), message) {
-					// openai-gpt-oss-120b.jinja:306 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.At(306, 17, runtime.StmtPrint)
+					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(message.Attr("thinking"))
 					w.WriteString("<|end|>")
 				}
-				// openai-gpt-oss-120b.jinja:311 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				w.At(311, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
 				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|return|>")
 			} else {
-				// openai-gpt-oss-120b.jinja:312 {%- else %}
-				// openai-gpt-oss-120b.jinja:314 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				w.At(314, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
+				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
 				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|end|>")
-				// openai-gpt-oss-120b.jinja:315 {%- set last_tool_call.name = none %}
-				w.At(315, 13, runtime.StmtSet)
+				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = runtime.None()
 			}
-		} else if w.At(317, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// openai-gpt-oss-120b.jinja:317 {%- elif message.role == 'tool' -%}
-			// openai-gpt-oss-120b.jinja:318 {%- if last_tool_call.name is none %}
-			w.At(318, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
+			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if runtime.IsNone(lastToolCallName, nil, nil) {
-				// openai-gpt-oss-120b.jinja:319 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(319, 13, runtime.StmtPrint)
+				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
-			// openai-gpt-oss-120b.jinja:321 {{- "<|start|>functions." + last_tool_call.name }}
-			w.At(321, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")
 			w.WriteStr(lastToolCallName)
-			// openai-gpt-oss-120b.jinja:322 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			w.At(322, 9, runtime.StmtPrint)
+			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
 			w.WriteJSON(message.Attr("content"), nil, nil)
 			w.WriteString("<|end|>")
-		} else if w.At(323, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// openai-gpt-oss-120b.jinja:323 {%- elif message.role == 'user' -%}
-			// openai-gpt-oss-120b.jinja:324 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			w.At(324, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
+			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|end|>")
 		}
 	}
-	// openai-gpt-oss-120b.jinja:329 {%- if add_generation_prompt -%}
-	w.At(329, 1, runtime.StmtIf)
+	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start|>assistant")
 	}
+}
+
+// spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansOpenaiGptOss120b = []runtime.Span{
+	{From: 55, To: 232, Line: 10, Col: 1, Construct: "macro"},
+	{From: 62, To: 231, Line: 11, Col: 5, Construct: "if"},
+	{From: 65, To: 106, Line: 12, Col: 9, Construct: "if"},
+	{From: 68, To: 94, Line: 13, Col: 13, Construct: "if"},
+	{From: 71, To: 94, Line: 15, Col: 17, Construct: "if"},
+	{From: 74, To: 94, Line: 17, Col: 17, Construct: "if"},
+	{From: 77, To: 94, Line: 19, Col: 17, Construct: "if"},
+	{From: 83, To: 85, Line: 22, Col: 17, Construct: "set"},
+	{From: 87, To: 93, Line: 23, Col: 17, Construct: "if"},
+	{From: 92, To: 92, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 96, To: 98, Line: 29, Col: 13, Construct: "if"},
+	{From: 103, To: 105, Line: 34, Col: 13, Construct: "if"},
+	{From: 107, To: 231, Line: 38, Col: 9, Construct: "if"},
+	{From: 110, To: 117, Line: 40, Col: 9, Construct: "if"},
+	{From: 112, To: 112, Line: 41, Col: 13, Construct: "{{ }}"},
+	{From: 116, To: 116, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 118, To: 231, Line: 45, Col: 9, Construct: "if"},
+	{From: 121, To: 121, Line: 47, Col: 9, Construct: "set"},
+	{From: 123, To: 130, Line: 48, Col: 9, Construct: "for"},
+	{From: 126, To: 129, Line: 49, Col: 13, Construct: "if"},
+	{From: 128, To: 128, Line: 50, Col: 17, Construct: "set"},
+	{From: 132, To: 164, Line: 53, Col: 9, Construct: "if"},
+	{From: 137, To: 163, Line: 56, Col: 13, Construct: "for"},
+	{From: 141, To: 143, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 145, To: 150, Line: 58, Col: 17, Construct: "if"},
+	{From: 148, To: 149, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 152, To: 158, Line: 61, Col: 17, Construct: "if"},
+	{From: 156, To: 157, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 160, To: 162, Line: 64, Col: 17, Construct: "if"},
+	{From: 165, To: 231, Line: 69, Col: 9, Construct: "if"},
+	{From: 168, To: 181, Line: 70, Col: 9, Construct: "if"},
+	{From: 171, To: 173, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 178, To: 180, Line: 74, Col: 13, Construct: "if"},
+	{From: 182, To: 231, Line: 78, Col: 9, Construct: "if"},
+	{From: 185, To: 231, Line: 80, Col: 9, Construct: "if"},
+	{From: 188, To: 231, Line: 82, Col: 9, Construct: "if"},
+	{From: 191, To: 231, Line: 85, Col: 9, Construct: "if"},
+	{From: 194, To: 227, Line: 86, Col: 9, Construct: "if"},
+	{From: 198, To: 223, Line: 88, Col: 13, Construct: "for"},
+	{From: 203, To: 203, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 205, To: 211, Line: 90, Col: 17, Construct: "if"},
+	{From: 213, To: 217, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 219, To: 221, Line: 95, Col: 17, Construct: "if"},
+	{From: 234, To: 327, Line: 108, Col: 1, Construct: "macro"},
+	{From: 238, To: 240, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 242, To: 244, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 246, To: 323, Line: 111, Col: 5, Construct: "for"},
+	{From: 248, To: 248, Line: 112, Col: 9, Construct: "set"},
+	{From: 250, To: 252, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 256, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 258, To: 322, Line: 115, Col: 9, Construct: "if"},
+	{From: 262, To: 318, Line: 117, Col: 13, Construct: "for"},
+	{From: 267, To: 273, Line: 118, Col: 17, Construct: "if"},
+	{From: 270, To: 272, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 275, To: 275, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 277, To: 283, Line: 122, Col: 17, Construct: "if"},
+	{From: 285, To: 289, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 291, To: 309, Line: 127, Col: 17, Construct: "if"},
+	{From: 294, To: 308, Line: 128, Col: 21, Construct: "if"},
+	{From: 296, To: 297, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 298, To: 308, Line: 130, Col: 25, Construct: "if"},
+	{From: 301, To: 302, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 306, To: 307, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 311, To: 316, Line: 136, Col: 17, Construct: "if"},
+	{From: 325, To: 326, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 329, To: 340, Line: 150, Col: 1, Construct: "macro"},
+	{From: 333, To: 335, Line: 151, Col: 5, Construct: "if"},
+	{From: 337, To: 339, Line: 188, Col: 5, Construct: "if"},
+	{From: 342, To: 394, Line: 196, Col: 1, Construct: "macro"},
+	{From: 348, To: 351, Line: 197, Col: 5, Construct: "if"},
+	{From: 350, To: 350, Line: 198, Col: 9, Construct: "set"},
+	{From: 353, To: 354, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 356, To: 358, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 360, To: 363, Line: 203, Col: 5, Construct: "if"},
+	{From: 362, To: 362, Line: 204, Col: 9, Construct: "set"},
+	{From: 365, To: 367, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 369, To: 388, Line: 207, Col: 5, Construct: "if"},
+	{From: 372, To: 372, Line: 209, Col: 9, Construct: "set"},
+	{From: 374, To: 384, Line: 210, Col: 9, Construct: "for"},
+	{From: 376, To: 383, Line: 211, Col: 13, Construct: "if"},
+	{From: 378, To: 378, Line: 212, Col: 17, Construct: "set"},
+	{From: 379, To: 383, Line: 213, Col: 17, Construct: "if"},
+	{From: 382, To: 382, Line: 214, Col: 17, Construct: "set"},
+	{From: 386, To: 386, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 390, To: 392, Line: 220, Col: 5, Construct: "if"},
+	{From: 396, To: 397, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 399, To: 412, Line: 234, Col: 1, Construct: "if"},
+	{From: 403, To: 403, Line: 235, Col: 5, Construct: "set"},
+	{From: 405, To: 405, Line: 236, Col: 5, Construct: "set"},
+	{From: 409, To: 409, Line: 238, Col: 5, Construct: "set"},
+	{From: 411, To: 411, Line: 239, Col: 5, Construct: "set"},
+	{From: 414, To: 430, Line: 243, Col: 1, Construct: "if"},
+	{From: 417, To: 422, Line: 245, Col: 5, Construct: "if"},
+	{From: 420, To: 421, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 424, To: 429, Line: 250, Col: 5, Construct: "if"},
+	{From: 427, To: 427, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 432, To: 432, Line: 258, Col: 1, Construct: "set"},
+	{From: 434, To: 557, Line: 259, Col: 1, Construct: "for"},
+	{From: 439, To: 556, Line: 261, Col: 5, Construct: "if"},
+	{From: 442, To: 449, Line: 263, Col: 9, Construct: "if"},
+	{From: 444, To: 448, Line: 264, Col: 13, Construct: "if"},
+	{From: 447, To: 447, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 451, To: 458, Line: 268, Col: 9, Construct: "if"},
+	{From: 453, To: 457, Line: 269, Col: 13, Construct: "if"},
+	{From: 456, To: 456, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 460, To: 535, Line: 273, Col: 9, Construct: "if"},
+	{From: 462, To: 462, Line: 277, Col: 13, Construct: "set"},
+	{From: 464, To: 470, Line: 278, Col: 13, Construct: "for"},
+	{From: 466, To: 469, Line: 279, Col: 17, Construct: "if"},
+	{From: 468, To: 468, Line: 280, Col: 21, Construct: "set"},
+	{From: 472, To: 472, Line: 285, Col: 13, Construct: "set"},
+	{From: 474, To: 478, Line: 286, Col: 13, Construct: "if"},
+	{From: 477, To: 477, Line: 287, Col: 17, Construct: "set"},
+	{From: 480, To: 497, Line: 289, Col: 13, Construct: "if"},
+	{From: 483, To: 483, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 484, To: 496, Line: 291, Col: 17, Construct: "if"},
+	{From: 487, To: 489, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 490, To: 496, Line: 293, Col: 17, Construct: "if"},
+	{From: 493, To: 495, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 499, To: 501, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 503, To: 508, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 510, To: 511, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 513, To: 513, Line: 301, Col: 13, Construct: "set"},
+	{From: 514, To: 535, Line: 302, Col: 13, Construct: "if"},
+	{From: 517, To: 522, Line: 305, Col: 13, Construct: "if"},
+	{From: 519, To: 521, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 524, To: 526, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 530, To: 532, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 534, To: 534, Line: 315, Col: 13, Construct: "set"},
+	{From: 536, To: 556, Line: 317, Col: 9, Construct: "if"},
+	{From: 539, To: 542, Line: 318, Col: 9, Construct: "if"},
+	{From: 541, To: 541, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 544, To: 545, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 547, To: 549, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 550, To: 556, Line: 323, Col: 9, Construct: "if"},
+	{From: 553, To: 555, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 559, To: 561, Line: 329, Col: 1, Construct: "if"},
 }

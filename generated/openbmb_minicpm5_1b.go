@@ -32,6 +32,7 @@ var OpenbmbMiniCPM51B = &runtime.Template{
 	Name:   "openbmb-MiniCPM5-1B",
 	Origin: "llama.cpp/openbmb-MiniCPM5-1B.jinja",
 	SHA256: "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
+	Spans:  spansOpenbmbMiniCPM51B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,90 +51,72 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	// openbmb-MiniCPM5-1B.jinja:1 {{- bos_token }}
-	w.At(1, 1, runtime.StmtPrint)
+	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
 	w.Write(bosToken)
-	// openbmb-MiniCPM5-1B.jinja:1 {%- if tools %}
-	w.At(1, 17, runtime.StmtIf)
+	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
 	if tools.Truthy() {
-		// openbmb-MiniCPM5-1B.jinja:2 {%- set tool_definitions %}
-		w.At(2, 5, runtime.StmtSet)
+		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		mark2 := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-		// openbmb-MiniCPM5-1B.jinja:4 {%- for tool in tools %}
-		w.At(4, 9, runtime.StmtFor)
+		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// openbmb-MiniCPM5-1B.jinja:6 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(6, 13, runtime.StmtPrint)
+			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
+		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		toolDefinitions = w.Cut(mark2)
 		w.WriteString("<|im_start|>system\n")
-		// openbmb-MiniCPM5-1B.jinja:12 {%- if messages[0].role == 'system' %}
-		w.At(12, 5, runtime.StmtIf)
+		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
-			// openbmb-MiniCPM5-1B.jinja:13 {%- if '<tool_def_sep>' in messages[0].content %}
-			w.At(13, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
 			messages0Content := messages0.Attr("content")
 			if runtime.In(runtime.Str("<tool_def_sep>"), messages0Content) {
-				// openbmb-MiniCPM5-1B.jinja:14 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				w.At(14, 13, runtime.StmtPrint)
+				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
 				w.Write(runtime.CallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
-				// openbmb-MiniCPM5-1B.jinja:15 {%- else %}
-				// openbmb-MiniCPM5-1B.jinja:16 {{- messages[0].content + '\n\n' + tool_definitions }}
-				w.At(16, 13, runtime.StmtPrint)
+				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
 				w.WriteAdd(messages0Content, runtime.Str("\n\n"), toolDefinitions)
 			}
 		} else {
-			// openbmb-MiniCPM5-1B.jinja:18 {%- else %}
-			// openbmb-MiniCPM5-1B.jinja:19 {{- tool_definitions.lstrip() }}
-			w.At(19, 9, runtime.StmtPrint)
+			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
+			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
 			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
-		// openbmb-MiniCPM5-1B.jinja:22 {%- else %}
-		// openbmb-MiniCPM5-1B.jinja:23 {%- if messages[0].role == 'system' %}
-		w.At(23, 5, runtime.StmtIf)
+		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
+		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.Attr("role"), "system") {
-			// openbmb-MiniCPM5-1B.jinja:24 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			w.At(24, 9, runtime.StmtPrint)
+			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages02.Attr("content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// openbmb-MiniCPM5-1B.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(27, 1, runtime.StmtSet)
+	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
-	// openbmb-MiniCPM5-1B.jinja:28 {%- for message in messages[::-1] %}
-	w.At(28, 1, runtime.StmtFor)
+	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
-		// openbmb-MiniCPM5-1B.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(29, 5, runtime.StmtSet)
+		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
-		// openbmb-MiniCPM5-1B.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		w.At(30, 5, runtime.StmtIf)
+		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
 		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"), nil, nil)) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
-			// openbmb-MiniCPM5-1B.jinja:31 {%- set ns.multi_step_tool = false %}
-			w.At(31, 9, runtime.StmtSet)
+			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
-			// openbmb-MiniCPM5-1B.jinja:32 {%- set ns.last_query_index = index %}
-			w.At(32, 9, runtime.StmtSet)
+			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
 			nsLastQueryIndex = index
 		}
 	}
-	// openbmb-MiniCPM5-1B.jinja:35 {%- for message in messages %}
-	w.At(35, 1, runtime.StmtFor)
+	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message2 := items2[i2]
@@ -144,238 +127,187 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		var toolCallsCount runtime.Value
 		var toolSepCount runtime.Value
 		hasToolSep := hasToolSepInput
-		// openbmb-MiniCPM5-1B.jinja:36 {%- if message.content is string %}
-		w.At(36, 5, runtime.StmtIf)
+		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
 		message2Content := message2.Attr("content")
 		if runtime.IsString(message2Content, nil, nil) {
-			// openbmb-MiniCPM5-1B.jinja:37 {%- set content = message.content %}
-			w.At(37, 9, runtime.StmtSet)
+			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = message2Content
 		} else {
-			// openbmb-MiniCPM5-1B.jinja:38 {%- else %}
-			// openbmb-MiniCPM5-1B.jinja:39 {%- set content = '' %}
-			w.At(39, 9, runtime.StmtSet)
+			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
+			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
 			content = runtime.Str("")
 		}
-		// openbmb-MiniCPM5-1B.jinja:41 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(41, 5, runtime.StmtIf)
+		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
-			// openbmb-MiniCPM5-1B.jinja:42 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(42, 9, runtime.StmtPrint)
+			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(message2Role)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if w.At(43, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// openbmb-MiniCPM5-1B.jinja:43 {%- elif message.role == "assistant" %}
-			// openbmb-MiniCPM5-1B.jinja:44 {%- set reasoning_content = '' %}
-			w.At(44, 9, runtime.StmtSet)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
+			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// openbmb-MiniCPM5-1B.jinja:45 {%- if message.reasoning_content is string %}
-			w.At(45, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
-				// openbmb-MiniCPM5-1B.jinja:46 {%- set reasoning_content = message.reasoning_content %}
-				w.At(46, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = message2ReasoningContent
 			} else {
-				// openbmb-MiniCPM5-1B.jinja:47 {%- else %}
-				// openbmb-MiniCPM5-1B.jinja:48 {%- if '</think>' in content %}
-				w.At(48, 13, runtime.StmtIf)
+				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content) {
-					// openbmb-MiniCPM5-1B.jinja:49 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					w.At(49, 17, runtime.StmtSet)
+					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// openbmb-MiniCPM5-1B.jinja:50 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					w.At(50, 17, runtime.StmtSet)
+					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 					content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// openbmb-MiniCPM5-1B.jinja:54 {%- if message.tool_calls %}
-			w.At(54, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
-				// openbmb-MiniCPM5-1B.jinja:55 {%- set content_parts = content.split('<tool_sep>') %}
-				w.At(55, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
-				// openbmb-MiniCPM5-1B.jinja:56 {%- set processed_content = content_parts[0] %}
-				w.At(56, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = contentParts.ItemInt(0)
-				// openbmb-MiniCPM5-1B.jinja:57 {%- set tool_calls_count = message.tool_calls|length %}
-				w.At(57, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
 				toolCallsCount = runtime.FilterLength(message2ToolCalls, nil, nil)
-				// openbmb-MiniCPM5-1B.jinja:58 {%- set tool_sep_count = content_parts|length - 1 %}
-				w.At(58, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
 				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts, nil, nil), runtime.Int(1))
-				// openbmb-MiniCPM5-1B.jinja:59 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				w.At(59, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
-				// openbmb-MiniCPM5-1B.jinja:61 {%- for i in range(1, content_parts|length) %}
-				w.At(61, 13, runtime.StmtFor)
+				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
 				for _, i3 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts, nil, nil))) {
 					var toolIndex runtime.Value
 					var toolCall runtime.Value
 					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
-					// openbmb-MiniCPM5-1B.jinja:62 {%- set tool_index = i - 1 %}
-					w.At(62, 17, runtime.StmtSet)
+					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
 					toolIndex = runtime.Sub(i3, runtime.Int(1))
-					// openbmb-MiniCPM5-1B.jinja:63 {%- if tool_index < tool_calls_count %}
-					w.At(63, 17, runtime.StmtIf)
+					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
 					if runtime.Lt(toolIndex, toolCallsCount) {
-						// openbmb-MiniCPM5-1B.jinja:64 {%- set tool_call = message.tool_calls[tool_index] %}
-						w.At(64, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
 						toolCall = message2ToolCalls.Item(toolIndex)
-						// openbmb-MiniCPM5-1B.jinja:65 {%- if tool_call.function %}
-						w.At(65, 21, runtime.StmtIf)
+						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
 						toolCallFunction := toolCall.Attr("function")
 						if toolCallFunction.Truthy() {
-							// openbmb-MiniCPM5-1B.jinja:66 {%- set tool_call = tool_call.function %}
-							w.At(66, 25, runtime.StmtSet)
+							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
 						}
-						// openbmb-MiniCPM5-1B.jinja:68 {%- set single_tool_xml %}
-						w.At(68, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						mark3 := w.Mark()
 						var argsDict runtime.Value
-						// openbmb-MiniCPM5-1B.jinja:69 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.At(69, 25, runtime.StmtPrint)
+						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
 						w.Write(toolCall.Attr("name"))
 						w.WriteString("\">")
-						// openbmb-MiniCPM5-1B.jinja:70 {%- if tool_call.arguments %}
-						w.At(70, 25, runtime.StmtIf)
+						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
 						toolCallArguments := toolCall.Attr("arguments")
 						if toolCallArguments.Truthy() {
-							// openbmb-MiniCPM5-1B.jinja:71 {%- set args_dict = tool_call.arguments %}
-							w.At(71, 29, runtime.StmtSet)
+							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
-							// openbmb-MiniCPM5-1B.jinja:72 {%- for param_name, param_value in args_dict.items() %}
-							w.At(72, 29, runtime.StmtFor)
+							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
 							keys, values := runtime.DictItems(argsDict)
 							for i4 := range w.Count(len(keys)) {
 								paramName := keys[i4]
 								paramValue := values[i4]
-								// openbmb-MiniCPM5-1B.jinja:73 {{- '<param name="' ~ param_name ~ '">' }}
-								w.At(73, 33, runtime.StmtPrint)
+								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
 								w.WriteString("<param name=\"")
 								w.Write(paramName)
 								w.WriteString("\">")
-								// openbmb-MiniCPM5-1B.jinja:74 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								w.At(74, 33, runtime.StmtIf)
+								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if runtime.IsString(paramValue, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
-									// openbmb-MiniCPM5-1B.jinja:75 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.At(75, 37, runtime.StmtPrint)
+									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									w.WriteStr(paramValue)
 									w.WriteString("]]>")
 								} else {
-									// openbmb-MiniCPM5-1B.jinja:76 {%- else %}
-									// openbmb-MiniCPM5-1B.jinja:77 {{- param_value }}
-									w.At(77, 37, runtime.StmtPrint)
+									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
+									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
 									w.Write(paramValue)
 								}
 								w.WriteString("</param>")
 							}
 						}
 						w.WriteString("</function>")
+						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						singleToolXml = w.Cut(mark3)
-						// openbmb-MiniCPM5-1B.jinja:84 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						w.At(84, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
 						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i3))
 					} else {
-						// openbmb-MiniCPM5-1B.jinja:85 {%- else %}
-						// openbmb-MiniCPM5-1B.jinja:86 {%- set processed_content = processed_content + content_parts[i] %}
-						w.At(86, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
+						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
 						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i3))
 					}
 				}
-				// openbmb-MiniCPM5-1B.jinja:90 {%- if tool_calls_count > tool_sep_count %}
-				w.At(90, 13, runtime.StmtIf)
+				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
 				if runtime.Gt(toolCallsCount, toolSepCount) {
-					// openbmb-MiniCPM5-1B.jinja:91 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
-					w.At(91, 17, runtime.StmtFor)
+					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
 					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(in, toolSepCount, toolCallsCount)) {
 						var toolCall2 runtime.Value
 						remainingToolXml := runtime.Undefined("remaining_tool_xml")
 						processedContent3 := processedContent
-						// openbmb-MiniCPM5-1B.jinja:92 {%- set tool_call = message.tool_calls[remaining_index] %}
-						w.At(92, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall2 = message2ToolCalls.Item(remainingIndex)
-						// openbmb-MiniCPM5-1B.jinja:93 {%- if tool_call.function %}
-						w.At(93, 21, runtime.StmtIf)
+						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
 						toolCall2Function := toolCall2.Attr("function")
 						if toolCall2Function.Truthy() {
-							// openbmb-MiniCPM5-1B.jinja:94 {%- set tool_call = tool_call.function %}
-							w.At(94, 25, runtime.StmtSet)
+							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall2 = toolCall2Function
 						}
-						// openbmb-MiniCPM5-1B.jinja:96 {%- set remaining_tool_xml %}
-						w.At(96, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						mark4 := w.Mark()
 						var argsDict2 runtime.Value
-						// openbmb-MiniCPM5-1B.jinja:97 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.At(97, 25, runtime.StmtPrint)
+						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
 						w.Write(toolCall2.Attr("name"))
 						w.WriteString("\">")
-						// openbmb-MiniCPM5-1B.jinja:98 {%- if tool_call.arguments %}
-						w.At(98, 25, runtime.StmtIf)
+						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
 						toolCall2Arguments := toolCall2.Attr("arguments")
 						if toolCall2Arguments.Truthy() {
-							// openbmb-MiniCPM5-1B.jinja:99 {%- set args_dict = tool_call.arguments %}
-							w.At(99, 29, runtime.StmtSet)
+							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict2 = toolCall2Arguments
-							// openbmb-MiniCPM5-1B.jinja:100 {%- for param_name, param_value in args_dict.items() %}
-							w.At(100, 29, runtime.StmtFor)
+							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
 							keys2, values2 := runtime.DictItems(argsDict2)
 							for i5 := range w.Count(len(keys2)) {
 								paramName2 := keys2[i5]
 								paramValue2 := values2[i5]
-								// openbmb-MiniCPM5-1B.jinja:101 {{- '<param name="' ~ param_name ~ '">' }}
-								w.At(101, 33, runtime.StmtPrint)
+								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
 								w.WriteString("<param name=\"")
 								w.Write(paramName2)
 								w.WriteString("\">")
-								// openbmb-MiniCPM5-1B.jinja:102 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								w.At(102, 33, runtime.StmtIf)
+								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if runtime.IsString(paramValue2, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
-									// openbmb-MiniCPM5-1B.jinja:103 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.At(103, 37, runtime.StmtPrint)
+									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									w.WriteStr(paramValue2)
 									w.WriteString("]]>")
 								} else {
-									// openbmb-MiniCPM5-1B.jinja:104 {%- else %}
-									// openbmb-MiniCPM5-1B.jinja:105 {{- param_value }}
-									w.At(105, 37, runtime.StmtPrint)
+									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
+									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
 									w.Write(paramValue2)
 								}
 								w.WriteString("</param>")
 							}
 						}
 						w.WriteString("</function>")
+						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						remainingToolXml = w.Cut(mark4)
-						// openbmb-MiniCPM5-1B.jinja:112 {%- set processed_content = processed_content + remaining_tool_xml %}
-						w.At(112, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:112:21 {%- set processed_content = processed_content + remaining_tool_xml %}
 						processedContent3 = runtime.Add(processedContent3, remainingToolXml)
 					}
 				}
-				// openbmb-MiniCPM5-1B.jinja:116 {%- set content = processed_content %}
-				w.At(116, 13, runtime.StmtSet)
+				// openbmb-MiniCPM5-1B.jinja:116:13 {%- set content = processed_content %}
 				content = processedContent
 			}
-			// openbmb-MiniCPM5-1B.jinja:119 {%- if loop.index0 > ns.last_query_index %}
-			w.At(119, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
-				// openbmb-MiniCPM5-1B.jinja:120 {%- if reasoning_content %}
-				w.At(120, 13, runtime.StmtIf)
+				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
-					// openbmb-MiniCPM5-1B.jinja:121 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.At(121, 17, runtime.StmtPrint)
+					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
@@ -383,80 +315,65 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</think>\n\n")
 					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
-					// openbmb-MiniCPM5-1B.jinja:122 {%- else %}
-					// openbmb-MiniCPM5-1B.jinja:123 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.At(123, 17, runtime.StmtPrint)
+					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
+					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n")
 					w.WriteStr(content)
 				}
 			} else {
-				// openbmb-MiniCPM5-1B.jinja:125 {%- else %}
-				// openbmb-MiniCPM5-1B.jinja:126 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(126, 13, runtime.StmtPrint)
+				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteString("<|im_start|>")
 				w.WriteStr(message2Role)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
-			// openbmb-MiniCPM5-1B.jinja:129 {%- if message.tool_calls and not has_tool_sep %}
-			w.At(129, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if message2ToolCalls.Truthy() && !hasToolSep.Truthy() {
-				// openbmb-MiniCPM5-1B.jinja:130 {%- for tool_call in message.tool_calls %}
-				w.At(130, 13, runtime.StmtFor)
+				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
 				items3 := runtime.Iterate(w, message2ToolCalls)
 				for i6 := range items3 {
 					toolCall3 := items3[i6]
 					var argsDict3 runtime.Value
-					// openbmb-MiniCPM5-1B.jinja:131 {%- if (loop.first and content) or (not loop.first) %}
-					w.At(131, 17, runtime.StmtIf)
+					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
 					if ((i6 == 0) && content.Truthy()) || !(i6 == 0) {
 						w.WriteString("\n")
 					}
-					// openbmb-MiniCPM5-1B.jinja:134 {%- if tool_call.function %}
-					w.At(134, 17, runtime.StmtIf)
+					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
 					toolCall3Function := toolCall3.Attr("function")
 					if toolCall3Function.Truthy() {
-						// openbmb-MiniCPM5-1B.jinja:135 {%- set tool_call = tool_call.function %}
-						w.At(135, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall3 = toolCall3Function
 					}
-					// openbmb-MiniCPM5-1B.jinja:137 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					w.At(137, 17, runtime.StmtPrint)
+					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
 					w.Write(toolCall3.Attr("name"))
 					w.WriteString("\">")
-					// openbmb-MiniCPM5-1B.jinja:138 {%- if tool_call.arguments %}
-					w.At(138, 17, runtime.StmtIf)
+					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
 					toolCall3Arguments := toolCall3.Attr("arguments")
 					if toolCall3Arguments.Truthy() {
-						// openbmb-MiniCPM5-1B.jinja:139 {%- set args_dict = tool_call.arguments %}
-						w.At(139, 21, runtime.StmtSet)
+						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict3 = toolCall3Arguments
-						// openbmb-MiniCPM5-1B.jinja:140 {%- for param_name, param_value in args_dict.items() %}
-						w.At(140, 21, runtime.StmtFor)
+						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
 						keys3, values3 := runtime.DictItems(argsDict3)
 						for i7 := range w.Count(len(keys3)) {
 							paramName3 := keys3[i7]
 							paramValue3 := values3[i7]
-							// openbmb-MiniCPM5-1B.jinja:141 {{- '<param name="' ~ param_name ~ '">' }}
-							w.At(141, 25, runtime.StmtPrint)
+							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
 							w.WriteString("<param name=\"")
 							w.Write(paramName3)
 							w.WriteString("\">")
-							// openbmb-MiniCPM5-1B.jinja:142 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							w.At(142, 25, runtime.StmtIf)
+							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 							if runtime.IsString(paramValue3, nil, nil) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {
-								// openbmb-MiniCPM5-1B.jinja:143 {{- '<![CDATA[' + param_value + ']]>' }}
-								w.At(143, 29, runtime.StmtPrint)
+								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.WriteString("<![CDATA[")
 								w.WriteStr(paramValue3)
 								w.WriteString("]]>")
 							} else {
-								// openbmb-MiniCPM5-1B.jinja:144 {%- else %}
-								// openbmb-MiniCPM5-1B.jinja:145 {{- param_value }}
-								w.At(145, 29, runtime.StmtPrint)
+								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
+								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
 								w.Write(paramValue3)
 							}
 							w.WriteString("</param>")
@@ -466,49 +383,147 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(154, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
-			// openbmb-MiniCPM5-1B.jinja:154 {%- elif message.role == "tool" %}
-			// openbmb-MiniCPM5-1B.jinja:155 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(155, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool") {
+			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
+			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// openbmb-MiniCPM5-1B.jinja:159 {%- if message.content is string %}
-			w.At(159, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
 			if runtime.IsString(message2Content, nil, nil) {
-				// openbmb-MiniCPM5-1B.jinja:160 {{- content }}
-				w.At(160, 13, runtime.StmtPrint)
+				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				w.Write(content)
 			} else {
-				// openbmb-MiniCPM5-1B.jinja:161 {%- else %}
-				// openbmb-MiniCPM5-1B.jinja:162 {{- message.content | tojson(ensure_ascii=False) }}
-				w.At(162, 13, runtime.StmtPrint)
+				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
 				w.WriteJSON(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
-			// openbmb-MiniCPM5-1B.jinja:165 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(165, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// openbmb-MiniCPM5-1B.jinja:170 {%- if add_generation_prompt %}
-	w.At(170, 1, runtime.StmtIf)
+	// openbmb-MiniCPM5-1B.jinja:170:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
-		// openbmb-MiniCPM5-1B.jinja:172 {%- if enable_thinking is defined %}
-		w.At(172, 5, runtime.StmtIf)
+		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
 		if runtime.IsDefined(enableThinking, nil, nil) {
-			// openbmb-MiniCPM5-1B.jinja:173 {%- if enable_thinking is false %}
-			w.At(173, 9, runtime.StmtIf)
+			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
 			if runtime.IsFalse(enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if w.At(175, 13, runtime.StmtIf); runtime.IsTrue(enableThinking, nil, nil) {
-				// openbmb-MiniCPM5-1B.jinja:175 {%- elif enable_thinking is true %}
+			} else if runtime.IsTrue(enableThinking, nil, nil) {
+				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}
 		}
 	}
+}
+
+// spansOpenbmbMiniCPM51B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansOpenbmbMiniCPM51B = []runtime.Span{
+	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 100, Line: 1, Col: 17, Construct: "if"},
+	{From: 59, To: 60, Line: 2, Col: 5, Construct: "set"},
+	{From: 62, To: 67, Line: 4, Col: 9, Construct: "for"},
+	{From: 65, To: 65, Line: 6, Col: 13, Construct: "{{ }}"},
+	{From: 69, To: 70, Line: 2, Col: 5, Construct: "set"},
+	{From: 72, To: 89, Line: 12, Col: 5, Construct: "if"},
+	{From: 75, To: 83, Line: 13, Col: 9, Construct: "if"},
+	{From: 78, To: 78, Line: 14, Col: 13, Construct: "{{ }}"},
+	{From: 82, To: 82, Line: 16, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 93, To: 99, Line: 23, Col: 5, Construct: "if"},
+	{From: 96, To: 98, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 103, Line: 27, Col: 1, Construct: "set"},
+	{From: 105, To: 118, Line: 28, Col: 1, Construct: "for"},
+	{From: 110, To: 110, Line: 29, Col: 5, Construct: "set"},
+	{From: 112, To: 117, Line: 30, Col: 5, Construct: "if"},
+	{From: 114, To: 114, Line: 31, Col: 9, Construct: "set"},
+	{From: 116, To: 116, Line: 32, Col: 9, Construct: "set"},
+	{From: 120, To: 408, Line: 35, Col: 1, Construct: "for"},
+	{From: 131, To: 139, Line: 36, Col: 5, Construct: "if"},
+	{From: 134, To: 134, Line: 37, Col: 9, Construct: "set"},
+	{From: 138, To: 138, Line: 39, Col: 9, Construct: "set"},
+	{From: 141, To: 407, Line: 41, Col: 5, Construct: "if"},
+	{From: 144, To: 149, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 150, To: 407, Line: 43, Col: 9, Construct: "if"},
+	{From: 153, To: 153, Line: 44, Col: 9, Construct: "set"},
+	{From: 155, To: 168, Line: 45, Col: 9, Construct: "if"},
+	{From: 158, To: 158, Line: 46, Col: 13, Construct: "set"},
+	{From: 162, To: 167, Line: 48, Col: 13, Construct: "if"},
+	{From: 164, To: 164, Line: 49, Col: 17, Construct: "set"},
+	{From: 166, To: 166, Line: 50, Col: 17, Construct: "set"},
+	{From: 170, To: 305, Line: 54, Col: 9, Construct: "if"},
+	{From: 173, To: 173, Line: 55, Col: 13, Construct: "set"},
+	{From: 175, To: 175, Line: 56, Col: 13, Construct: "set"},
+	{From: 177, To: 177, Line: 57, Col: 13, Construct: "set"},
+	{From: 179, To: 179, Line: 58, Col: 13, Construct: "set"},
+	{From: 181, To: 181, Line: 59, Col: 13, Construct: "set"},
+	{From: 183, To: 245, Line: 61, Col: 13, Construct: "for"},
+	{From: 189, To: 189, Line: 62, Col: 17, Construct: "set"},
+	{From: 191, To: 244, Line: 63, Col: 17, Construct: "if"},
+	{From: 193, To: 193, Line: 64, Col: 21, Construct: "set"},
+	{From: 195, To: 199, Line: 65, Col: 21, Construct: "if"},
+	{From: 198, To: 198, Line: 66, Col: 25, Construct: "set"},
+	{From: 201, To: 202, Line: 68, Col: 21, Construct: "set"},
+	{From: 204, To: 206, Line: 69, Col: 25, Construct: "{{ }}"},
+	{From: 208, To: 235, Line: 70, Col: 25, Construct: "if"},
+	{From: 211, To: 211, Line: 71, Col: 29, Construct: "set"},
+	{From: 213, To: 233, Line: 72, Col: 29, Construct: "for"},
+	{From: 218, To: 220, Line: 73, Col: 33, Construct: "{{ }}"},
+	{From: 222, To: 232, Line: 74, Col: 33, Construct: "if"},
+	{From: 224, To: 226, Line: 75, Col: 37, Construct: "{{ }}"},
+	{From: 230, To: 230, Line: 77, Col: 37, Construct: "{{ }}"},
+	{From: 237, To: 237, Line: 68, Col: 21, Construct: "set"},
+	{From: 239, To: 239, Line: 84, Col: 21, Construct: "set"},
+	{From: 243, To: 243, Line: 86, Col: 21, Construct: "set"},
+	{From: 247, To: 302, Line: 90, Col: 13, Construct: "if"},
+	{From: 249, To: 301, Line: 91, Col: 17, Construct: "for"},
+	{From: 254, To: 254, Line: 92, Col: 21, Construct: "set"},
+	{From: 256, To: 260, Line: 93, Col: 21, Construct: "if"},
+	{From: 259, To: 259, Line: 94, Col: 25, Construct: "set"},
+	{From: 262, To: 263, Line: 96, Col: 21, Construct: "set"},
+	{From: 265, To: 267, Line: 97, Col: 25, Construct: "{{ }}"},
+	{From: 269, To: 296, Line: 98, Col: 25, Construct: "if"},
+	{From: 272, To: 272, Line: 99, Col: 29, Construct: "set"},
+	{From: 274, To: 294, Line: 100, Col: 29, Construct: "for"},
+	{From: 279, To: 281, Line: 101, Col: 33, Construct: "{{ }}"},
+	{From: 283, To: 293, Line: 102, Col: 33, Construct: "if"},
+	{From: 285, To: 287, Line: 103, Col: 37, Construct: "{{ }}"},
+	{From: 291, To: 291, Line: 105, Col: 37, Construct: "{{ }}"},
+	{From: 298, To: 298, Line: 96, Col: 21, Construct: "set"},
+	{From: 300, To: 300, Line: 112, Col: 21, Construct: "set"},
+	{From: 304, To: 304, Line: 116, Col: 13, Construct: "set"},
+	{From: 307, To: 332, Line: 119, Col: 9, Construct: "if"},
+	{From: 309, To: 324, Line: 120, Col: 13, Construct: "if"},
+	{From: 311, To: 316, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 320, To: 323, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 328, To: 331, Line: 126, Col: 13, Construct: "{{ }}"},
+	{From: 334, To: 385, Line: 129, Col: 9, Construct: "if"},
+	{From: 336, To: 383, Line: 130, Col: 13, Construct: "for"},
+	{From: 341, To: 343, Line: 131, Col: 17, Construct: "if"},
+	{From: 345, To: 349, Line: 134, Col: 17, Construct: "if"},
+	{From: 348, To: 348, Line: 135, Col: 21, Construct: "set"},
+	{From: 351, To: 353, Line: 137, Col: 17, Construct: "{{ }}"},
+	{From: 355, To: 382, Line: 138, Col: 17, Construct: "if"},
+	{From: 358, To: 358, Line: 139, Col: 21, Construct: "set"},
+	{From: 360, To: 380, Line: 140, Col: 21, Construct: "for"},
+	{From: 365, To: 367, Line: 141, Col: 25, Construct: "{{ }}"},
+	{From: 369, To: 379, Line: 142, Col: 25, Construct: "if"},
+	{From: 371, To: 373, Line: 143, Col: 29, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 145, Col: 29, Construct: "{{ }}"},
+	{From: 386, To: 407, Line: 154, Col: 9, Construct: "if"},
+	{From: 389, To: 392, Line: 155, Col: 9, Construct: "if"},
+	{From: 394, To: 402, Line: 159, Col: 9, Construct: "if"},
+	{From: 396, To: 396, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 400, To: 400, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 404, To: 406, Line: 165, Col: 9, Construct: "if"},
+	{From: 410, To: 422, Line: 170, Col: 1, Construct: "if"},
+	{From: 413, To: 421, Line: 172, Col: 5, Construct: "if"},
+	{From: 415, To: 420, Line: 173, Col: 9, Construct: "if"},
+	{From: 417, To: 420, Line: 175, Col: 13, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var Openchat = &runtime.Template{
 	Name:   "openchat",
 	Origin: "builtin/openchat.jinja",
 	SHA256: "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
+	Spans:  spansOpenchat,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,20 +44,16 @@ var _ interface {
 // renderOpenchat renders openchat.jinja.
 func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// openchat.jinja:12 {%- for message in messages %}
-	w.At(12, 1, runtime.StmtFor)
+	// openchat.jinja:12:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// openchat.jinja:13 {%- if message['role'] == 'system' %}
-		w.At(13, 1, runtime.StmtIf)
+		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// openchat.jinja:14 {{- message['content'] + '<|end_of_turn|>' }}
-			w.At(14, 1, runtime.StmtPrint)
+			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
 		} else {
-			// openchat.jinja:15 {%- else %}
-			// openchat.jinja:16 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			w.At(16, 1, runtime.StmtPrint)
+			// openchat.jinja:15:5 {%- else %}
+			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
 			w.WriteStr(runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil))
 			w.WriteStr(messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None()))
@@ -66,4 +63,13 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
+}
+
+// spansOpenchat is the position table of openchat.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansOpenchat = []runtime.Span{
+	{From: 48, To: 65, Line: 12, Col: 1, Construct: "for"},
+	{From: 50, To: 63, Line: 13, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 62, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Orion = &runtime.Template{
 	Name:   "orion",
 	Origin: "builtin/orion.jinja",
 	SHA256: "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
+	Spans:  spansOrion,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,40 +44,46 @@ var _ interface {
 // renderOrion renders orion.jinja.
 func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// orion.jinja:14 {%- set ns = namespace(system_prompt='') %}
-	w.At(14, 1, runtime.StmtSet)
+	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := runtime.Str("")
-	// orion.jinja:15 {%- for message in messages %}
-	w.At(15, 1, runtime.StmtFor)
+	// orion.jinja:15:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// orion.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1, runtime.StmtIf)
+		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// orion.jinja:17 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			w.At(17, 1, runtime.StmtSet)
+			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
-		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// orion.jinja:18 {%- elif message['role'] == 'user' %}
+		} else if runtime.EqStr(messageRole, "user") {
+			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
-			// orion.jinja:20 {%- if ns.system_prompt %}
-			w.At(20, 1, runtime.StmtIf)
+			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
-				// orion.jinja:21 {{- ns.system_prompt + '\n\n' }}
-				w.At(21, 1, runtime.StmtPrint)
+				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
 				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
-				// orion.jinja:22 {%- set ns.system_prompt = '' %}
-				w.At(22, 1, runtime.StmtSet)
+				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = runtime.Str("")
 			}
-			// orion.jinja:24 {{- message['content'] + '\n\nAssistant: </s>' }}
-			w.At(24, 1, runtime.StmtPrint)
+			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\nAssistant: </s>"))
 		} else {
-			// orion.jinja:25 {%- else %}
-			// orion.jinja:26 {{- message['content'] + '</s>' }}
-			w.At(26, 1, runtime.StmtPrint)
+			// orion.jinja:25:5 {%- else %}
+			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
 		}
 	}
+}
+
+// spansOrion is the position table of orion.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansOrion = []runtime.Span{
+	{From: 48, To: 48, Line: 14, Col: 1, Construct: "set"},
+	{From: 50, To: 73, Line: 15, Col: 1, Construct: "for"},
+	{From: 52, To: 72, Line: 16, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 17, Col: 1, Construct: "set"},
+	{From: 56, To: 72, Line: 18, Col: 5, Construct: "if"},
+	{From: 60, To: 65, Line: 20, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 64, Line: 22, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 26, Col: 1, Construct: "{{ }}"},
 }

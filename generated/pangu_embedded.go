@@ -32,6 +32,7 @@ var PanguEmbedded = &runtime.Template{
 	Name:   "pangu-embedded",
 	Origin: "builtin/pangu-embedded.jinja",
 	SHA256: "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
+	Spans:  spansPanguEmbedded,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,25 +45,20 @@ var _ interface {
 func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	var names runtime.Value
 	messages := in.Lookup("messages")
-	// pangu-embedded.jinja:13 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	w.At(13, 1, runtime.StmtSet)
+	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
 	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
-	// pangu-embedded.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// pangu-embedded.jinja:14:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// pangu-embedded.jinja:15 {%- if loop.first and message['role'] != 'system' %}
-		w.At(15, 1, runtime.StmtIf)
+		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
 		if (i == 0) && !runtime.EqStr(message.ItemStr("role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
-		// pangu-embedded.jinja:18 {%- if message['role'] in names %}
-		w.At(18, 1, runtime.StmtIf)
+		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
 		messageRole := message.ItemStr("role")
 		if runtime.In(messageRole, names) {
-			// pangu-embedded.jinja:19 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			w.At(19, 1, runtime.StmtPrint)
+			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.WriteString("[unused9]")
 			w.WriteStr(names.Item(messageRole))
 			w.WriteString("：")
@@ -71,4 +67,14 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	w.WriteString("[unused9]助手：")
+}
+
+// spansPanguEmbedded is the position table of pangu-embedded.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansPanguEmbedded = []runtime.Span{
+	{From: 49, To: 49, Line: 13, Col: 1, Construct: "set"},
+	{From: 51, To: 69, Line: 14, Col: 1, Construct: "for"},
+	{From: 55, To: 57, Line: 15, Col: 1, Construct: "if"},
+	{From: 59, To: 67, Line: 18, Col: 1, Construct: "if"},
+	{From: 62, To: 66, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Phi3 = &runtime.Template{
 	Name:   "phi3",
 	Origin: "builtin/phi3.jinja",
 	SHA256: "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
+	Spans:  spansPhi3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderPhi3 renders phi3.jinja.
 func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// phi3.jinja:7 {%- for message in messages %}
-	w.At(7, 1, runtime.StmtFor)
+	// phi3.jinja:7:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// phi3.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
-		w.At(8, 1, runtime.StmtPrint)
+		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")
@@ -55,4 +54,11 @@ func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
+}
+
+// spansPhi3 is the position table of phi3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansPhi3 = []runtime.Span{
+	{From: 48, To: 56, Line: 7, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 8, Col: 1, Construct: "{{ }}"},
 }

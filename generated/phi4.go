@@ -32,6 +32,7 @@ var Phi4 = &runtime.Template{
 	Name:   "phi4",
 	Origin: "builtin/phi4.jinja",
 	SHA256: "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
+	Spans:  spansPhi4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderPhi4 renders phi4.jinja.
 func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// phi4.jinja:8 {%- for message in messages %}
-	w.At(8, 1, runtime.StmtFor)
+	// phi4.jinja:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// phi4.jinja:9 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		w.At(9, 1, runtime.StmtPrint)
+		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|im_sep|>")
@@ -55,4 +54,11 @@ func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
+}
+
+// spansPhi4 is the position table of phi4.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansPhi4 = []runtime.Span{
+	{From: 48, To: 56, Line: 8, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
 }

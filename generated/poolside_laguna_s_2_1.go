@@ -32,6 +32,7 @@ var PoolsideLagunaS21 = &runtime.Template{
 	Name:   "poolside-Laguna-S-2.1",
 	Origin: "llama.cpp/poolside-Laguna-S-2.1.jinja",
 	SHA256: "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
+	Spans:  spansPoolsideLagunaS21,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,58 +51,43 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	var hasSys runtime.Value
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
-	// poolside-Laguna-S-2.1.jinja:4 {%- set enable_thinking = enable_thinking | default(true) -%}
-	w.At(4, 1, runtime.StmtSet)
+	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
-	// poolside-Laguna-S-2.1.jinja:5 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	w.At(5, 1, runtime.StmtSet)
+	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
-	// poolside-Laguna-S-2.1.jinja:6 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	w.At(6, 1, runtime.StmtSet)
+	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
-	// poolside-Laguna-S-2.1.jinja:10 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	w.At(10, 1, runtime.StmtSet)
+	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
-	// poolside-Laguna-S-2.1.jinja:11 {%- if messages and messages[0].role == "system" -%}
-	w.At(11, 1, runtime.StmtIf)
+	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
-		// poolside-Laguna-S-2.1.jinja:12 {%- set system_message = messages[0].content -%}
-		w.At(12, 3, runtime.StmtSet)
+		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
 		systemMessage = messages.ItemInt(0).Attr("content")
-		// poolside-Laguna-S-2.1.jinja:13 {%- set messages = messages[1:] -%}
-		w.At(13, 3, runtime.StmtSet)
+		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// poolside-Laguna-S-2.1.jinja:16 {%- set has_sys = system_message and system_message.strip() -%}
-	w.At(16, 1, runtime.StmtSet)
+	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = runtime.And(systemMessage, func() runtime.Value {
 		return runtime.CallMethod(systemMessage, "strip", nil, nil)
 	})
-	// poolside-Laguna-S-2.1.jinja:17 {%- if has_sys or tools or enable_thinking -%}
-	w.At(17, 1, runtime.StmtIf)
+	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
 		w.WriteString("<system>")
-		// poolside-Laguna-S-2.1.jinja:20 {%- if has_sys -%}
-		w.At(20, 3, runtime.StmtIf)
+		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
-			// poolside-Laguna-S-2.1.jinja:21 {{- system_message.rstrip() -}}
-			w.At(21, 5, runtime.StmtPrint)
+			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
 			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
-			// poolside-Laguna-S-2.1.jinja:22 {%- if tools -%}
-			w.At(22, 5, runtime.StmtIf)
+			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 			}
 		}
-		// poolside-Laguna-S-2.1.jinja:25 {%- if tools -%}
-		w.At(25, 3, runtime.StmtIf)
+		// poolside-Laguna-S-2.1.jinja:25:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
-			// poolside-Laguna-S-2.1.jinja:30 {%- for tool in tools -%}
-			w.At(30, 5, runtime.StmtFor)
+			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
 			for _, tool := range runtime.Iterate(w, tools) {
-				// poolside-Laguna-S-2.1.jinja:31 {{- (tool | tojson) ~ "\n" -}}
-				w.At(31, 7, runtime.StmtPrint)
+				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
 				w.WriteJSON(tool, nil, nil)
 				w.WriteString("\n")
 			}
@@ -109,101 +95,81 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("</system>\n")
 	}
-	// poolside-Laguna-S-2.1.jinja:40 {%- for message in messages -%}
-	w.At(40, 1, runtime.StmtFor)
+	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// poolside-Laguna-S-2.1.jinja:41 {%- set content = message.content if message.content is string else "" -%}
-		w.At(41, 3, runtime.StmtSet)
+		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
-		// poolside-Laguna-S-2.1.jinja:42 {%- if message.role == "user" -%}
-		w.At(42, 3, runtime.StmtIf)
+		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// poolside-Laguna-S-2.1.jinja:43 {{- "<user>" + content + "</user>\n" -}}
-			w.At(43, 5, runtime.StmtPrint)
+			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
 			w.WriteStr(content)
 			w.WriteString("</user>\n")
-		} else if w.At(44, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// poolside-Laguna-S-2.1.jinja:44 {%- elif message.role == "assistant" -%}
-			// poolside-Laguna-S-2.1.jinja:45 {%- generation -%}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
+			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
 			{
 				var reasoningContent runtime.Value
 				w.WriteString("<assistant>")
-				// poolside-Laguna-S-2.1.jinja:48 {%- set reasoning_content = '' -%}
-				w.At(48, 7, runtime.StmtSet)
+				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
 				reasoningContent = runtime.Str("")
-				// poolside-Laguna-S-2.1.jinja:49 {%- if message.reasoning is string -%}
-				w.At(49, 7, runtime.StmtIf)
+				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := message.Attr("reasoning")
 				if runtime.IsString(messageReasoning, nil, nil) {
-					// poolside-Laguna-S-2.1.jinja:50 {%- set reasoning_content = message.reasoning -%}
-					w.At(50, 9, runtime.StmtSet)
+					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if w.At(51, 11, runtime.StmtIf); runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
-					// poolside-Laguna-S-2.1.jinja:51 {%- elif message.reasoning_content is string -%}
-					// poolside-Laguna-S-2.1.jinja:52 {%- set reasoning_content = message.reasoning_content -%}
-					w.At(52, 9, runtime.StmtSet)
+				} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
+					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
 					reasoningContent = message.Attr("reasoning_content")
 				}
-				// poolside-Laguna-S-2.1.jinja:55 {%- if enable_thinking or preserve_thinking -%}
-				w.At(55, 7, runtime.StmtIf)
+				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
-					// poolside-Laguna-S-2.1.jinja:56 {{- '<think>' + reasoning_content + '</think>' -}}
-					w.At(56, 9, runtime.StmtPrint)
+					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
 					w.WriteString("<think>")
 					w.WriteStr(reasoningContent)
 					w.WriteString("</think>")
 				} else {
-					// poolside-Laguna-S-2.1.jinja:57 {%- else -%}
+					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
 					w.WriteString("</think>")
 				}
-				// poolside-Laguna-S-2.1.jinja:61 {%- if content -%}
-				w.At(61, 7, runtime.StmtIf)
+				// poolside-Laguna-S-2.1.jinja:61:7 {%- if content -%}
 				if content.Truthy() {
-					// poolside-Laguna-S-2.1.jinja:62 {{- content -}}
-					w.At(62, 9, runtime.StmtPrint)
+					// poolside-Laguna-S-2.1.jinja:62:9 {{- content -}}
 					w.Write(content)
 				}
-				// poolside-Laguna-S-2.1.jinja:64 {%- if message.tool_calls -%}
-				w.At(64, 7, runtime.StmtIf)
+				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
 				messageToolCalls := message.Attr("tool_calls")
 				if messageToolCalls.Truthy() {
-					// poolside-Laguna-S-2.1.jinja:65 {%- for tool_call in message.tool_calls -%}
-					w.At(65, 9, runtime.StmtFor)
+					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 						var functionData runtime.Value
 						var args2 runtime.Value
-						// poolside-Laguna-S-2.1.jinja:66 {%- set function_data = tool_call.function -%}
-						w.At(66, 11, runtime.StmtSet)
+						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = toolCall.Attr("function")
-						// poolside-Laguna-S-2.1.jinja:67 {{- '<tool_call>' + function_data.name -}}
-						w.At(67, 11, runtime.StmtPrint)
+						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
 						w.WriteStr(functionData.Attr("name"))
-						// poolside-Laguna-S-2.1.jinja:68 {%- set _args = function_data.arguments -%}
-						w.At(68, 11, runtime.StmtSet)
+						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args2 = functionData.Attr("arguments")
-						// poolside-Laguna-S-2.1.jinja:69 {%- for k, v in _args.items() -%}
-						w.At(69, 11, runtime.StmtFor)
+						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
 						keys, values := runtime.DictItems(args2)
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]
-							// poolside-Laguna-S-2.1.jinja:70 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							w.At(70, 13, runtime.StmtPrint)
+							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
 							w.WriteString("<arg_key>")
 							w.Write(k)
 							w.WriteString("</arg_key>")
 							w.WriteString("<arg_value>")
-							// poolside-Laguna-S-2.1.jinja:71 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							w.At(71, 34, runtime.StmtPrint)
+							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !runtime.IsString(v, nil, nil) {
 								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 							} else {
@@ -216,33 +182,78 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</assistant>\n")
 			}
-		} else if w.At(78, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// poolside-Laguna-S-2.1.jinja:78 {%- elif message.role == "tool" -%}
-			// poolside-Laguna-S-2.1.jinja:79 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			w.At(79, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
+			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.WriteString("<tool_response>")
 			w.WriteStr(content)
 			w.WriteString("</tool_response>\n")
-		} else if w.At(80, 7, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
-			// poolside-Laguna-S-2.1.jinja:80 {%- elif message.role == "system" -%}
-			// poolside-Laguna-S-2.1.jinja:82 {{- "<system>" + content + "</system>\n" -}}
-			w.At(82, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "system") {
+			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
+			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
 			w.WriteString("<system>")
 			w.WriteStr(content)
 			w.WriteString("</system>\n")
 		}
 	}
-	// poolside-Laguna-S-2.1.jinja:86 {%- if add_generation_prompt -%}
-	w.At(86, 1, runtime.StmtIf)
+	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>")
-		// poolside-Laguna-S-2.1.jinja:89 {%- if enable_thinking -%}
-		w.At(89, 3, runtime.StmtIf)
+		// poolside-Laguna-S-2.1.jinja:89:3 {%- if enable_thinking -%}
 		if enableThinking.Truthy() {
 			w.WriteString("<think>")
 		} else {
-			// poolside-Laguna-S-2.1.jinja:91 {%- else -%}
+			// poolside-Laguna-S-2.1.jinja:91:7 {%- else -%}
 			w.WriteString("</think>")
 		}
 	}
+}
+
+// spansPoolsideLagunaS21 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansPoolsideLagunaS21 = []runtime.Span{
+	{From: 55, To: 55, Line: 4, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 5, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 6, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 10, Col: 1, Construct: "set"},
+	{From: 63, To: 68, Line: 11, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 12, Col: 3, Construct: "set"},
+	{From: 67, To: 67, Line: 13, Col: 3, Construct: "set"},
+	{From: 70, To: 72, Line: 16, Col: 1, Construct: "set"},
+	{From: 74, To: 97, Line: 17, Col: 1, Construct: "if"},
+	{From: 77, To: 84, Line: 20, Col: 3, Construct: "if"},
+	{From: 79, To: 79, Line: 21, Col: 5, Construct: "{{ }}"},
+	{From: 81, To: 83, Line: 22, Col: 5, Construct: "if"},
+	{From: 86, To: 96, Line: 25, Col: 3, Construct: "if"},
+	{From: 89, To: 94, Line: 30, Col: 5, Construct: "for"},
+	{From: 91, To: 92, Line: 31, Col: 7, Construct: "{{ }}"},
+	{From: 99, To: 198, Line: 40, Col: 1, Construct: "for"},
+	{From: 102, To: 107, Line: 41, Col: 3, Construct: "set"},
+	{From: 109, To: 197, Line: 42, Col: 3, Construct: "if"},
+	{From: 112, To: 114, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 115, To: 197, Line: 44, Col: 7, Construct: "if"},
+	{From: 118, To: 184, Line: 43, Col: 5, Construct: "with"},
+	{From: 122, To: 122, Line: 48, Col: 7, Construct: "set"},
+	{From: 124, To: 132, Line: 49, Col: 7, Construct: "if"},
+	{From: 127, To: 127, Line: 50, Col: 9, Construct: "set"},
+	{From: 128, To: 132, Line: 51, Col: 11, Construct: "if"},
+	{From: 131, To: 131, Line: 52, Col: 9, Construct: "set"},
+	{From: 134, To: 142, Line: 55, Col: 7, Construct: "if"},
+	{From: 136, To: 138, Line: 56, Col: 9, Construct: "{{ }}"},
+	{From: 144, To: 147, Line: 61, Col: 7, Construct: "if"},
+	{From: 146, To: 146, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 149, To: 183, Line: 64, Col: 7, Construct: "if"},
+	{From: 152, To: 181, Line: 65, Col: 9, Construct: "for"},
+	{From: 156, To: 156, Line: 66, Col: 11, Construct: "set"},
+	{From: 158, To: 159, Line: 67, Col: 11, Construct: "{{ }}"},
+	{From: 161, To: 161, Line: 68, Col: 11, Construct: "set"},
+	{From: 163, To: 180, Line: 69, Col: 11, Construct: "for"},
+	{From: 168, To: 171, Line: 70, Col: 13, Construct: "{{ }}"},
+	{From: 173, To: 178, Line: 71, Col: 34, Construct: "{{ }}"},
+	{From: 185, To: 197, Line: 78, Col: 7, Construct: "if"},
+	{From: 188, To: 190, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 191, To: 197, Line: 80, Col: 7, Construct: "if"},
+	{From: 194, To: 196, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 200, To: 209, Line: 86, Col: 1, Construct: "if"},
+	{From: 203, To: 208, Line: 89, Col: 3, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var PoolsideLagunaXS21 = &runtime.Template{
 	Name:   "poolside-Laguna-XS-2.1",
 	Origin: "llama.cpp/poolside-Laguna-XS-2.1.jinja",
 	SHA256: "5f1bf14725b6a0e662678e7ca66d7b347bbaa436b09db038472045aba37da2f2",
+	Spans:  spansPoolsideLagunaXS21,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,213 +51,166 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	var toolString runtime.Value
 	w.WriteString("〈|EOS|〉")
-	// poolside-Laguna-XS-2.1.jinja:4 {%- set enable_thinking = enable_thinking | default(false) -%}
-	w.At(4, 1, runtime.StmtSet)
+	// poolside-Laguna-XS-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
 	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
-	// poolside-Laguna-XS-2.1.jinja:5 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	w.At(5, 1, runtime.StmtSet)
+	// poolside-Laguna-XS-2.1.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
 	renderAssistantMessagesRaw = runtime.FilterDefault(renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
-	// poolside-Laguna-XS-2.1.jinja:6 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	w.At(6, 1, runtime.StmtSet)
+	// poolside-Laguna-XS-2.1.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
 	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
-	// poolside-Laguna-XS-2.1.jinja:9 {%- set system_message = "" -%}
-	w.At(9, 1, runtime.StmtSet)
+	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
 	systemMessage = runtime.Str("")
-	// poolside-Laguna-XS-2.1.jinja:10 {%- if messages and messages[0].role == "system" -%}
-	w.At(10, 1, runtime.StmtIf)
+	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
-		// poolside-Laguna-XS-2.1.jinja:11 {%- set system_message = messages[0].content -%}
-		w.At(11, 3, runtime.StmtSet)
+		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
 		systemMessage = messages.ItemInt(0).Attr("content")
 	}
-	// poolside-Laguna-XS-2.1.jinja:14 {%- if (system_message and system_message.strip()) or tools -%}
-	w.At(14, 1, runtime.StmtIf)
+	// poolside-Laguna-XS-2.1.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
 	if (systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
-		// poolside-Laguna-XS-2.1.jinja:17 {%- if system_message and system_message.strip() -%}
-		w.At(17, 3, runtime.StmtIf)
+		// poolside-Laguna-XS-2.1.jinja:17:3 {%- if system_message and system_message.strip() -%}
 		if systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy() {
 			w.WriteString("\n")
-			// poolside-Laguna-XS-2.1.jinja:19 {{- system_message.rstrip() -}}
-			w.At(19, 5, runtime.StmtPrint)
+			// poolside-Laguna-XS-2.1.jinja:19:5 {{- system_message.rstrip() -}}
 			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
 		}
-		// poolside-Laguna-XS-2.1.jinja:22 {%- if tools -%}
-		w.At(22, 3, runtime.StmtIf)
+		// poolside-Laguna-XS-2.1.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
-			// poolside-Laguna-XS-2.1.jinja:24 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			w.At(24, 5, runtime.StmtSet)
+			// poolside-Laguna-XS-2.1.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
 			nsToolString := runtime.Concat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n"))
-			// poolside-Laguna-XS-2.1.jinja:27 {%- for tool in tools -%}
-			w.At(27, 5, runtime.StmtFor)
+			// poolside-Laguna-XS-2.1.jinja:27:5 {%- for tool in tools -%}
 			for _, tool := range runtime.Iterate(w, tools) {
-				// poolside-Laguna-XS-2.1.jinja:28 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				w.At(28, 7, runtime.StmtSet)
+				// poolside-Laguna-XS-2.1.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
 				nsToolString = runtime.Concat(nsToolString, runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
 			}
-			// poolside-Laguna-XS-2.1.jinja:30 {%- if enable_thinking -%}
-			w.At(30, 5, runtime.StmtIf)
+			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
-				// poolside-Laguna-XS-2.1.jinja:31 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				w.At(31, 7, runtime.StmtSet)
+				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
 				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			} else {
-				// poolside-Laguna-XS-2.1.jinja:36 {%- else -%}
-				// poolside-Laguna-XS-2.1.jinja:37 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				w.At(37, 7, runtime.StmtSet)
+				// poolside-Laguna-XS-2.1.jinja:36:9 {%- else -%}
+				// poolside-Laguna-XS-2.1.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
 				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
 			}
-			// poolside-Laguna-XS-2.1.jinja:43 {{- tool_string -}}
-			w.At(43, 5, runtime.StmtPrint)
+			// poolside-Laguna-XS-2.1.jinja:43:5 {{- tool_string -}}
 			w.Write(toolString)
 		}
 		w.WriteString("\n</system>\n")
 	}
-	// poolside-Laguna-XS-2.1.jinja:50 {%- for message in messages -%}
-	w.At(50, 1, runtime.StmtFor)
+	// poolside-Laguna-XS-2.1.jinja:50:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		var content runtime.Value
-		// poolside-Laguna-XS-2.1.jinja:51 {%- set content = message.content if message.content is string else "" -%}
-		w.At(51, 3, runtime.StmtSet)
+		// poolside-Laguna-XS-2.1.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
 		if runtime.IsString(messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
 		}
-		// poolside-Laguna-XS-2.1.jinja:52 {%- if message.role == "user" -%}
-		w.At(52, 3, runtime.StmtIf)
+		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// poolside-Laguna-XS-2.1.jinja:53 {{- "<user>\n" + content + "\n</user>\n" -}}
-			w.At(53, 5, runtime.StmtPrint)
+			// poolside-Laguna-XS-2.1.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</user>\n")
-		} else if w.At(54, 7, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// poolside-Laguna-XS-2.1.jinja:54 {%- elif message.role == "assistant" -%}
-			// poolside-Laguna-XS-2.1.jinja:55 {%- generation -%}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// poolside-Laguna-XS-2.1.jinja:54:7 {%- elif message.role == "assistant" -%}
+			// poolside-Laguna-XS-2.1.jinja:55:5 {%- generation -%}
 			{
 				var reasoningContent runtime.Value
 				content2 := content
 				w.WriteString("<assistant>\n")
-				// poolside-Laguna-XS-2.1.jinja:57 {%- if render_assistant_messages_raw -%}
-				w.At(57, 7, runtime.StmtIf)
+				// poolside-Laguna-XS-2.1.jinja:57:7 {%- if render_assistant_messages_raw -%}
 				if renderAssistantMessagesRaw.Truthy() {
-					// poolside-Laguna-XS-2.1.jinja:61 {%- if enable_thinking -%}
-					w.At(61, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
-						// poolside-Laguna-XS-2.1.jinja:62 {%- if not content.startswith('<think>') -%}
-						w.At(62, 11, runtime.StmtIf)
+						// poolside-Laguna-XS-2.1.jinja:62:11 {%- if not content.startswith('<think>') -%}
 						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
-						// poolside-Laguna-XS-2.1.jinja:65 {%- else -%}
-						// poolside-Laguna-XS-2.1.jinja:66 {%- if not content.startswith('</think>') -%}
-						w.At(66, 11, runtime.StmtIf)
+						// poolside-Laguna-XS-2.1.jinja:65:13 {%- else -%}
+						// poolside-Laguna-XS-2.1.jinja:66:11 {%- if not content.startswith('</think>') -%}
 						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
-					// poolside-Laguna-XS-2.1.jinja:70 {{- content -}}
-					w.At(70, 9, runtime.StmtPrint)
+					// poolside-Laguna-XS-2.1.jinja:70:9 {{- content -}}
 					w.Write(content2)
-					// poolside-Laguna-XS-2.1.jinja:72 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					w.At(72, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
 					if !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy() && !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
-					// poolside-Laguna-XS-2.1.jinja:76 {%- else -%}
-					// poolside-Laguna-XS-2.1.jinja:78 {%- set reasoning_content = '' %}
-					w.At(78, 9, runtime.StmtSet)
+					// poolside-Laguna-XS-2.1.jinja:76:11 {%- else -%}
+					// poolside-Laguna-XS-2.1.jinja:78:9 {%- set reasoning_content = '' %}
 					reasoningContent = runtime.Str("")
-					// poolside-Laguna-XS-2.1.jinja:79 {%- if message.reasoning is string %}
-					w.At(79, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := message.Attr("reasoning")
 					if runtime.IsString(messageReasoning, nil, nil) {
-						// poolside-Laguna-XS-2.1.jinja:80 {%- set reasoning_content = message.reasoning %}
-						w.At(80, 11, runtime.StmtSet)
+						// poolside-Laguna-XS-2.1.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if w.At(81, 13, runtime.StmtIf); runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
-						// poolside-Laguna-XS-2.1.jinja:81 {%- elif message.reasoning_content is string %}
-						// poolside-Laguna-XS-2.1.jinja:82 {%- set reasoning_content = message.reasoning_content %}
-						w.At(82, 11, runtime.StmtSet)
+					} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+						// poolside-Laguna-XS-2.1.jinja:81:13 {%- elif message.reasoning_content is string %}
+						// poolside-Laguna-XS-2.1.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
 						reasoningContent = message.Attr("reasoning_content")
 					}
-					// poolside-Laguna-XS-2.1.jinja:85 {%- if '</think>' in content %}
-					w.At(85, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
 					if runtime.In(runtime.Str("</think>"), content2) {
-						// poolside-Laguna-XS-2.1.jinja:86 {%- if not reasoning_content %}
-						w.At(86, 11, runtime.StmtIf)
+						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
-							// poolside-Laguna-XS-2.1.jinja:87 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							w.At(87, 13, runtime.StmtSet)
+							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
-						// poolside-Laguna-XS-2.1.jinja:89 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						w.At(89, 11, runtime.StmtSet)
+						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 						content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					}
-					// poolside-Laguna-XS-2.1.jinja:92 {%- if reasoning_content -%}
-					w.At(92, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
-						// poolside-Laguna-XS-2.1.jinja:93 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						w.At(93, 11, runtime.StmtPrint)
+						// poolside-Laguna-XS-2.1.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.WriteString("<think>\n")
 						w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
 						w.WriteString("\n</think>\n")
 					} else {
-						// poolside-Laguna-XS-2.1.jinja:94 {%- else -%}
+						// poolside-Laguna-XS-2.1.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
-					// poolside-Laguna-XS-2.1.jinja:98 {%- if content.strip() -%}
-					w.At(98, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:98:9 {%- if content.strip() -%}
 					if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
-						// poolside-Laguna-XS-2.1.jinja:99 {{- content.strip() ~ "\n" -}}
-						w.At(99, 11, runtime.StmtPrint)
+						// poolside-Laguna-XS-2.1.jinja:99:11 {{- content.strip() ~ "\n" -}}
 						w.Write(runtime.CallMethod(content2, "strip", nil, nil))
 						w.WriteString("\n")
 					}
-					// poolside-Laguna-XS-2.1.jinja:101 {%- if message.tool_calls -%}
-					w.At(101, 9, runtime.StmtIf)
+					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := message.Attr("tool_calls")
 					if messageToolCalls.Truthy() {
-						// poolside-Laguna-XS-2.1.jinja:102 {%- for tool_call in message.tool_calls -%}
-						w.At(102, 11, runtime.StmtFor)
+						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 							var functionData runtime.Value
 							var args2 runtime.Value
-							// poolside-Laguna-XS-2.1.jinja:103 {%- set function_data = tool_call.function -%}
-							w.At(103, 13, runtime.StmtSet)
+							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = toolCall.Attr("function")
-							// poolside-Laguna-XS-2.1.jinja:104 {{- '<tool_call>' + function_data.name }}
-							w.At(104, 13, runtime.StmtPrint)
+							// poolside-Laguna-XS-2.1.jinja:104:13 {{- '<tool_call>' + function_data.name }}
 							w.WriteString("<tool_call>")
 							w.WriteStr(functionData.Attr("name"))
 							w.WriteString("\n")
-							// poolside-Laguna-XS-2.1.jinja:105 {% set _args = function_data.arguments %}
-							w.At(105, 13, runtime.StmtSet)
+							// poolside-Laguna-XS-2.1.jinja:105:13 {% set _args = function_data.arguments %}
 							args2 = functionData.Attr("arguments")
-							// poolside-Laguna-XS-2.1.jinja:106 {%- for k, v in _args.items() -%}
-							w.At(106, 13, runtime.StmtFor)
+							// poolside-Laguna-XS-2.1.jinja:106:13 {%- for k, v in _args.items() -%}
 							keys, values := runtime.DictItems(args2)
 							for i2 := range w.Count(len(keys)) {
 								k := keys[i2]
 								v := values[i2]
-								// poolside-Laguna-XS-2.1.jinja:107 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								w.At(107, 15, runtime.StmtPrint)
+								// poolside-Laguna-XS-2.1.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.WriteString("<arg_key>")
 								w.Write(k)
 								w.WriteString("</arg_key>\n")
 								w.WriteString("<arg_value>")
-								// poolside-Laguna-XS-2.1.jinja:108 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								w.At(108, 34, runtime.StmtPrint)
+								// poolside-Laguna-XS-2.1.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !runtime.IsString(v, nil, nil) {
 									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 								} else {
@@ -270,33 +224,90 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</assistant>\n")
 				}
 			}
-		} else if w.At(116, 7, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// poolside-Laguna-XS-2.1.jinja:116 {%- elif message.role == "tool" -%}
-			// poolside-Laguna-XS-2.1.jinja:117 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			w.At(117, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// poolside-Laguna-XS-2.1.jinja:116:7 {%- elif message.role == "tool" -%}
+			// poolside-Laguna-XS-2.1.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.WriteString("<tool_response>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</tool_response>\n")
-		} else if w.At(118, 7, runtime.StmtIf); runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
-			// poolside-Laguna-XS-2.1.jinja:118 {%- elif message.role == "system" and loop.index0 != 0 -%}
-			// poolside-Laguna-XS-2.1.jinja:120 {{- "<system>\n" + content + "\n</system>\n" -}}
-			w.At(120, 5, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			// poolside-Laguna-XS-2.1.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
+			// poolside-Laguna-XS-2.1.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.WriteString("<system>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</system>\n")
 		}
 	}
-	// poolside-Laguna-XS-2.1.jinja:124 {%- if add_generation_prompt -%}
-	w.At(124, 1, runtime.StmtIf)
+	// poolside-Laguna-XS-2.1.jinja:124:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>\n")
-		// poolside-Laguna-XS-2.1.jinja:127 {%- if not enable_thinking %}
-		w.At(127, 3, runtime.StmtIf)
+		// poolside-Laguna-XS-2.1.jinja:127:3 {%- if not enable_thinking %}
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
-			// poolside-Laguna-XS-2.1.jinja:129 {%- else %}
+			// poolside-Laguna-XS-2.1.jinja:129:7 {%- else %}
 			w.WriteString("<think>")
 		}
 	}
+}
+
+// spansPoolsideLagunaXS21 is the position table of poolside-Laguna-XS-2.1.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansPoolsideLagunaXS21 = []runtime.Span{
+	{From: 55, To: 55, Line: 4, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 5, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 6, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 9, Col: 1, Construct: "set"},
+	{From: 63, To: 66, Line: 10, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 11, Col: 3, Construct: "set"},
+	{From: 68, To: 99, Line: 14, Col: 1, Construct: "if"},
+	{From: 71, To: 75, Line: 17, Col: 3, Construct: "if"},
+	{From: 74, To: 74, Line: 19, Col: 5, Construct: "{{ }}"},
+	{From: 77, To: 98, Line: 22, Col: 3, Construct: "if"},
+	{From: 80, To: 80, Line: 24, Col: 5, Construct: "set"},
+	{From: 82, To: 85, Line: 27, Col: 5, Construct: "for"},
+	{From: 84, To: 84, Line: 28, Col: 7, Construct: "set"},
+	{From: 87, To: 94, Line: 30, Col: 5, Construct: "if"},
+	{From: 89, To: 89, Line: 31, Col: 7, Construct: "set"},
+	{From: 93, To: 93, Line: 37, Col: 7, Construct: "set"},
+	{From: 96, To: 96, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 101, To: 240, Line: 50, Col: 1, Construct: "for"},
+	{From: 106, To: 111, Line: 51, Col: 3, Construct: "set"},
+	{From: 113, To: 239, Line: 52, Col: 3, Construct: "if"},
+	{From: 116, To: 118, Line: 53, Col: 5, Construct: "{{ }}"},
+	{From: 119, To: 239, Line: 54, Col: 7, Construct: "if"},
+	{From: 122, To: 226, Line: 53, Col: 5, Construct: "with"},
+	{From: 127, To: 225, Line: 57, Col: 7, Construct: "if"},
+	{From: 129, To: 140, Line: 61, Col: 9, Construct: "if"},
+	{From: 131, To: 133, Line: 62, Col: 11, Construct: "if"},
+	{From: 137, To: 139, Line: 66, Col: 11, Construct: "if"},
+	{From: 142, To: 142, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 144, To: 147, Line: 72, Col: 9, Construct: "if"},
+	{From: 151, To: 151, Line: 78, Col: 9, Construct: "set"},
+	{From: 153, To: 161, Line: 79, Col: 9, Construct: "if"},
+	{From: 156, To: 156, Line: 80, Col: 11, Construct: "set"},
+	{From: 157, To: 161, Line: 81, Col: 13, Construct: "if"},
+	{From: 160, To: 160, Line: 82, Col: 11, Construct: "set"},
+	{From: 163, To: 171, Line: 85, Col: 9, Construct: "if"},
+	{From: 165, To: 168, Line: 86, Col: 11, Construct: "if"},
+	{From: 167, To: 167, Line: 87, Col: 13, Construct: "set"},
+	{From: 170, To: 170, Line: 89, Col: 11, Construct: "set"},
+	{From: 173, To: 181, Line: 92, Col: 9, Construct: "if"},
+	{From: 175, To: 177, Line: 93, Col: 11, Construct: "{{ }}"},
+	{From: 183, To: 187, Line: 98, Col: 9, Construct: "if"},
+	{From: 185, To: 186, Line: 99, Col: 11, Construct: "{{ }}"},
+	{From: 189, To: 224, Line: 101, Col: 9, Construct: "if"},
+	{From: 192, To: 222, Line: 102, Col: 11, Construct: "for"},
+	{From: 196, To: 196, Line: 103, Col: 13, Construct: "set"},
+	{From: 198, To: 200, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 202, To: 202, Line: 105, Col: 13, Construct: "set"},
+	{From: 204, To: 221, Line: 106, Col: 13, Construct: "for"},
+	{From: 209, To: 212, Line: 107, Col: 15, Construct: "{{ }}"},
+	{From: 214, To: 219, Line: 108, Col: 34, Construct: "{{ }}"},
+	{From: 227, To: 239, Line: 116, Col: 7, Construct: "if"},
+	{From: 230, To: 232, Line: 117, Col: 5, Construct: "{{ }}"},
+	{From: 233, To: 239, Line: 118, Col: 7, Construct: "if"},
+	{From: 236, To: 238, Line: 120, Col: 5, Construct: "{{ }}"},
+	{From: 242, To: 251, Line: 124, Col: 1, Construct: "if"},
+	{From: 245, To: 250, Line: 127, Col: 3, Construct: "if"},
 }

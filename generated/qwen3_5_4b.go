@@ -32,6 +32,7 @@ var Qwen354B = &runtime.Template{
 	Name:   "Qwen3.5-4B",
 	Origin: "llama.cpp/Qwen3.5-4B.jinja",
 	SHA256: "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
+	Spans:  spansQwen354B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -48,329 +49,256 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	content := in.Lookup("content")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	// Qwen3.5-4B.jinja:1 {%- set image_count = namespace(value=0) %}
-	w.At(1, 1, runtime.StmtSet)
+	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
 	imageCountValue := runtime.Int(0)
-	// Qwen3.5-4B.jinja:2 {%- set video_count = namespace(value=0) %}
-	w.At(2, 1, runtime.StmtSet)
+	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
 	videoCountValue := runtime.Int(0)
-	// Qwen3.5-4B.jinja:3 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
+	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	renderContent := func(content2, doVisionCount, isSystemContent runtime.Value) {
 		content2 = runtime.Param(content2, "content")
 		doVisionCount = runtime.Param(doVisionCount, "do_vision_count")
 		if isSystemContent.IsMissing() {
 			isSystemContent = runtime.Bool(false)
 		}
-		// Qwen3.5-4B.jinja:4 {%- if content is string %}
-		w.At(4, 5, runtime.StmtIf)
+		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
 		if runtime.IsString(content2, nil, nil) {
-			// Qwen3.5-4B.jinja:5 {{- content }}
-			w.At(5, 9, runtime.StmtPrint)
+			// Qwen3.5-4B.jinja:5:9 {{- content }}
 			w.Write(content2)
-		} else if w.At(6, 9, runtime.StmtIf); runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
-			// Qwen3.5-4B.jinja:6 {%- elif content is iterable and content is not mapping %}
-			// Qwen3.5-4B.jinja:7 {%- for item in content %}
-			w.At(7, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
+			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
+			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
 			for _, item2 := range runtime.Iterate(w, content2) {
 				addVisionId := addVisionIdInput
-				// Qwen3.5-4B.jinja:8 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				w.At(8, 13, runtime.StmtIf)
+				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
 				if (runtime.In(runtime.Str("image"), item2) || runtime.In(runtime.Str("image_url"), item2)) || runtime.EqStr(item2.Attr("type"), "image") {
-					// Qwen3.5-4B.jinja:9 {%- if is_system_content %}
-					w.At(9, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
-						// Qwen3.5-4B.jinja:10 {{- raise_exception('System message cannot contain images.') }}
-						w.At(10, 21, runtime.StmtPrint)
+						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
 						w.Write(runtime.RaiseException(runtime.Str("System message cannot contain images.")))
 					}
-					// Qwen3.5-4B.jinja:12 {%- if do_vision_count %}
-					w.At(12, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
-						// Qwen3.5-4B.jinja:13 {%- set image_count.value = image_count.value + 1 %}
-						w.At(13, 21, runtime.StmtSet)
+						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
 						imageCountValue = runtime.Add(imageCountValue, runtime.Int(1))
 					}
-					// Qwen3.5-4B.jinja:15 {%- if add_vision_id %}
-					w.At(15, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
-						// Qwen3.5-4B.jinja:16 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						w.At(16, 21, runtime.StmtPrint)
+						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
 						w.WriteString("Picture ")
 						w.Write(imageCountValue)
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if w.At(19, 17, runtime.StmtIf); runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
-					// Qwen3.5-4B.jinja:19 {%- elif 'video' in item or item.type == 'video' %}
-					// Qwen3.5-4B.jinja:20 {%- if is_system_content %}
-					w.At(20, 17, runtime.StmtIf)
+				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
+					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
+					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
-						// Qwen3.5-4B.jinja:21 {{- raise_exception('System message cannot contain videos.') }}
-						w.At(21, 21, runtime.StmtPrint)
+						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
 						w.Write(runtime.RaiseException(runtime.Str("System message cannot contain videos.")))
 					}
-					// Qwen3.5-4B.jinja:23 {%- if do_vision_count %}
-					w.At(23, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
-						// Qwen3.5-4B.jinja:24 {%- set video_count.value = video_count.value + 1 %}
-						w.At(24, 21, runtime.StmtSet)
+						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
 						videoCountValue = runtime.Add(videoCountValue, runtime.Int(1))
 					}
-					// Qwen3.5-4B.jinja:26 {%- if add_vision_id %}
-					w.At(26, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
-						// Qwen3.5-4B.jinja:27 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						w.At(27, 21, runtime.StmtPrint)
+						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
 						w.WriteString("Video ")
 						w.Write(videoCountValue)
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if w.At(30, 17, runtime.StmtIf); runtime.In(runtime.Str("text"), item2) {
-					// Qwen3.5-4B.jinja:30 {%- elif 'text' in item %}
-					// Qwen3.5-4B.jinja:31 {{- item.text }}
-					w.At(31, 17, runtime.StmtPrint)
+				} else if runtime.In(runtime.Str("text"), item2) {
+					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
+					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
 				} else {
-					// Qwen3.5-4B.jinja:32 {%- else %}
-					// Qwen3.5-4B.jinja:33 {{- raise_exception('Unexpected item type in content.') }}
-					w.At(33, 17, runtime.StmtPrint)
+					// Qwen3.5-4B.jinja:32:17 {%- else %}
+					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
 					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if w.At(36, 9, runtime.StmtIf); runtime.IsNone(content2, nil, nil) || runtime.IsUndefined(content2, nil, nil) {
-			// Qwen3.5-4B.jinja:36 {%- elif content is none or content is undefined %}
+		} else if runtime.IsNone(content2, nil, nil) || runtime.IsUndefined(content2, nil, nil) {
+			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 			w.WriteString("")
 		} else {
-			// Qwen3.5-4B.jinja:38 {%- else %}
-			// Qwen3.5-4B.jinja:39 {{- raise_exception('Unexpected content type.') }}
-			w.At(39, 9, runtime.StmtPrint)
+			// Qwen3.5-4B.jinja:38:9 {%- else %}
+			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected content type.")))
 		}
 	}
-	// Qwen3.5-4B.jinja:42 {%- if not messages %}
-	w.At(42, 1, runtime.StmtIf)
+	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
-		// Qwen3.5-4B.jinja:43 {{- raise_exception('No messages provided.') }}
-		w.At(43, 5, runtime.StmtPrint)
+		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}
-	// Qwen3.5-4B.jinja:45 {%- if tools and tools is iterable and tools is not mapping %}
-	w.At(45, 1, runtime.StmtIf)
+	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && runtime.IsIterable(tools, nil, nil)) && !runtime.IsMapping(tools, nil, nil) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
-		// Qwen3.5-4B.jinja:48 {%- for tool in tools %}
-		w.At(48, 5, runtime.StmtFor)
+		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// Qwen3.5-4B.jinja:50 {{- tool | tojson }}
-			w.At(50, 9, runtime.StmtPrint)
+			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
-		// Qwen3.5-4B.jinja:54 {%- if messages[0].role == 'system' %}
-		w.At(54, 5, runtime.StmtIf)
+		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
-			// Qwen3.5-4B.jinja:55 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			w.At(55, 9, runtime.StmtSet)
+			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = runtime.FilterTrim(w.Capture(func() {
 				renderContent(messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
-			// Qwen3.5-4B.jinja:56 {%- if content %}
-			w.At(56, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
-				// Qwen3.5-4B.jinja:57 {{- '\n\n' + content }}
-				w.At(57, 13, runtime.StmtPrint)
+				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
 				w.WriteAdd(runtime.Str("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
-		// Qwen3.5-4B.jinja:61 {%- else %}
-		// Qwen3.5-4B.jinja:62 {%- if messages[0].role == 'system' %}
-		w.At(62, 5, runtime.StmtIf)
+		// Qwen3.5-4B.jinja:61:5 {%- else %}
+		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.Attr("role"), "system") {
-			// Qwen3.5-4B.jinja:63 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			w.At(63, 9, runtime.StmtSet)
+			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = runtime.FilterTrim(w.Capture(func() {
 				renderContent(messages02.Attr("content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
-			// Qwen3.5-4B.jinja:64 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			w.At(64, 9, runtime.StmtPrint)
+			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
 		}
 	}
-	// Qwen3.5-4B.jinja:67 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(67, 1, runtime.StmtSet)
+	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
-	// Qwen3.5-4B.jinja:68 {%- for message in messages[::-1] %}
-	w.At(68, 1, runtime.StmtFor)
+	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
 		var content3 runtime.Value
-		// Qwen3.5-4B.jinja:69 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(69, 5, runtime.StmtSet)
+		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
-		// Qwen3.5-4B.jinja:70 {%- if ns.multi_step_tool and message.role == "user" %}
-		w.At(70, 5, runtime.StmtIf)
+		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user") {
-			// Qwen3.5-4B.jinja:71 {%- set content = render_content(message.content, false)|trim %}
-			w.At(71, 9, runtime.StmtSet)
+			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content3 = runtime.FilterTrim(w.Capture(func() {
 				renderContent(message.Attr("content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
-			// Qwen3.5-4B.jinja:72 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			w.At(72, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(runtime.CallMethod(content3, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(content3, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
-				// Qwen3.5-4B.jinja:73 {%- set ns.multi_step_tool = false %}
-				w.At(73, 13, runtime.StmtSet)
+				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
-				// Qwen3.5-4B.jinja:74 {%- set ns.last_query_index = index %}
-				w.At(74, 13, runtime.StmtSet)
+				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
 				nsLastQueryIndex = index
 			}
 		}
 	}
-	// Qwen3.5-4B.jinja:78 {%- if ns.multi_step_tool %}
-	w.At(78, 1, runtime.StmtIf)
+	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
-		// Qwen3.5-4B.jinja:79 {{- raise_exception('No user query found in messages.') }}
-		w.At(79, 5, runtime.StmtPrint)
+		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
 		w.Write(runtime.RaiseException(runtime.Str("No user query found in messages.")))
 	}
-	// Qwen3.5-4B.jinja:81 {%- for message in messages %}
-	w.At(81, 1, runtime.StmtFor)
+	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message2 := loop.Item()
 		var content4 runtime.Value
 		var reasoningContent runtime.Value
-		// Qwen3.5-4B.jinja:82 {%- set content = render_content(message.content, true)|trim %}
-		w.At(82, 5, runtime.StmtSet)
+		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content4 = runtime.FilterTrim(w.Capture(func() {
 			renderContent(message2.Attr("content"), runtime.Bool(true), runtime.Missing())
 		}), nil, nil)
-		// Qwen3.5-4B.jinja:83 {%- if message.role == "system" %}
-		w.At(83, 5, runtime.StmtIf)
+		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "system") {
-			// Qwen3.5-4B.jinja:84 {%- if not loop.first %}
-			w.At(84, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
-				// Qwen3.5-4B.jinja:85 {{- raise_exception('System message must be at the beginning.') }}
-				w.At(85, 13, runtime.StmtPrint)
+				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
 			}
-		} else if w.At(87, 9, runtime.StmtIf); runtime.EqStr(message2Role, "user") {
-			// Qwen3.5-4B.jinja:87 {%- elif message.role == "user" %}
-			// Qwen3.5-4B.jinja:88 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(88, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(message2Role, "user") {
+			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
+			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if w.At(89, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// Qwen3.5-4B.jinja:89 {%- elif message.role == "assistant" %}
-			// Qwen3.5-4B.jinja:90 {%- set reasoning_content = '' %}
-			w.At(90, 9, runtime.StmtSet)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
+			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// Qwen3.5-4B.jinja:91 {%- if message.reasoning_content is string %}
-			w.At(91, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
-				// Qwen3.5-4B.jinja:92 {%- set reasoning_content = message.reasoning_content %}
-				w.At(92, 13, runtime.StmtSet)
+				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = message2ReasoningContent
 			} else {
-				// Qwen3.5-4B.jinja:93 {%- else %}
-				// Qwen3.5-4B.jinja:94 {%- if '</think>' in content %}
-				w.At(94, 13, runtime.StmtIf)
+				// Qwen3.5-4B.jinja:93:13 {%- else %}
+				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content4) {
-					// Qwen3.5-4B.jinja:95 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					w.At(95, 17, runtime.StmtSet)
+					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// Qwen3.5-4B.jinja:96 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					w.At(96, 17, runtime.StmtSet)
+					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 					content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// Qwen3.5-4B.jinja:99 {%- set reasoning_content = reasoning_content|trim %}
-			w.At(99, 9, runtime.StmtSet)
+			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
 			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
-			// Qwen3.5-4B.jinja:100 {%- if loop.index0 > ns.last_query_index %}
-			w.At(100, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
-				// Qwen3.5-4B.jinja:101 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				w.At(101, 13, runtime.StmtPrint)
+				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
 			} else {
-				// Qwen3.5-4B.jinja:102 {%- else %}
-				// Qwen3.5-4B.jinja:103 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(103, 13, runtime.StmtPrint)
+				// Qwen3.5-4B.jinja:102:13 {%- else %}
+				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4)
 			}
-			// Qwen3.5-4B.jinja:105 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			w.At(105, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			message2ToolCalls := message2.Attr("tool_calls")
 			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls, nil, nil)) && !runtime.IsMapping(message2ToolCalls, nil, nil) {
-				// Qwen3.5-4B.jinja:106 {%- for tool_call in message.tool_calls %}
-				w.At(106, 13, runtime.StmtFor)
+				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items2 := runtime.Iterate(w, message2ToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
-					// Qwen3.5-4B.jinja:107 {%- if tool_call.function is defined %}
-					w.At(107, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
-						// Qwen3.5-4B.jinja:108 {%- set tool_call = tool_call.function %}
-						w.At(108, 21, runtime.StmtSet)
+						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// Qwen3.5-4B.jinja:110 {%- if loop.first %}
-					w.At(110, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i2 == 0 {
-						// Qwen3.5-4B.jinja:111 {%- if content|trim %}
-						w.At(111, 21, runtime.StmtIf)
+						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if runtime.FilterTrim(content4, nil, nil).Truthy() {
-							// Qwen3.5-4B.jinja:112 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.At(112, 25, runtime.StmtPrint)
+							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							w.WriteAdd(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						} else {
-							// Qwen3.5-4B.jinja:113 {%- else %}
-							// Qwen3.5-4B.jinja:114 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.At(114, 25, runtime.StmtPrint)
+							// Qwen3.5-4B.jinja:113:25 {%- else %}
+							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						}
 					} else {
-						// Qwen3.5-4B.jinja:116 {%- else %}
-						// Qwen3.5-4B.jinja:117 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						w.At(117, 21, runtime.StmtPrint)
+						// Qwen3.5-4B.jinja:116:21 {%- else %}
+						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 						w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					}
-					// Qwen3.5-4B.jinja:119 {%- if tool_call.arguments is defined %}
-					w.At(119, 17, runtime.StmtIf)
+					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
-						// Qwen3.5-4B.jinja:120 {%- for args_name, args_value in tool_call.arguments|items %}
-						w.At(120, 21, runtime.StmtFor)
+						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
 						for i3 := range w.Count(len(keys)) {
 							argsName := keys[i3]
 							argsValue := values[i3]
-							// Qwen3.5-4B.jinja:121 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(121, 25, runtime.StmtPrint)
+							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
-							// Qwen3.5-4B.jinja:122 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							w.At(122, 25, runtime.StmtSet)
+							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
-							// Qwen3.5-4B.jinja:123 {{- args_value }}
-							w.At(123, 25, runtime.StmtPrint)
+							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -379,44 +307,131 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(131, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
-			// Qwen3.5-4B.jinja:131 {%- elif message.role == "tool" %}
-			// Qwen3.5-4B.jinja:132 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(132, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool") {
+			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
+			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// Qwen3.5-4B.jinja:136 {{- content }}
-			w.At(136, 9, runtime.StmtPrint)
+			// Qwen3.5-4B.jinja:136:9 {{- content }}
 			w.Write(content4)
 			w.WriteString("\n</tool_response>")
-			// Qwen3.5-4B.jinja:138 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(138, 9, runtime.StmtIf)
+			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if w.At(140, 13, runtime.StmtIf); loop.Last().Truthy() {
-				// Qwen3.5-4B.jinja:140 {%- elif loop.last %}
+			} else if loop.Last().Truthy() {
+				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
-			// Qwen3.5-4B.jinja:143 {%- else %}
-			// Qwen3.5-4B.jinja:144 {{- raise_exception('Unexpected message role.') }}
-			w.At(144, 9, runtime.StmtPrint)
+			// Qwen3.5-4B.jinja:143:9 {%- else %}
+			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
 			w.Write(runtime.RaiseException(runtime.Str("Unexpected message role.")))
 		}
 	}
-	// Qwen3.5-4B.jinja:147 {%- if add_generation_prompt %}
-	w.At(147, 1, runtime.StmtIf)
+	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
-		// Qwen3.5-4B.jinja:149 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(149, 5, runtime.StmtIf)
+		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
-			// Qwen3.5-4B.jinja:151 {%- else %}
+			// Qwen3.5-4B.jinja:151:9 {%- else %}
 			w.WriteString("<think>\n")
 		}
 	}
+}
+
+// spansQwen354B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansQwen354B = []runtime.Span{
+	{From: 53, To: 53, Line: 1, Col: 1, Construct: "set"},
+	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
+	{From: 57, To: 130, Line: 3, Col: 1, Construct: "macro"},
+	{From: 64, To: 129, Line: 4, Col: 5, Construct: "if"},
+	{From: 66, To: 66, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 67, To: 129, Line: 6, Col: 9, Construct: "if"},
+	{From: 70, To: 121, Line: 7, Col: 9, Construct: "for"},
+	{From: 73, To: 120, Line: 8, Col: 13, Construct: "if"},
+	{From: 75, To: 78, Line: 9, Col: 17, Construct: "if"},
+	{From: 77, To: 77, Line: 10, Col: 21, Construct: "{{ }}"},
+	{From: 80, To: 83, Line: 12, Col: 17, Construct: "if"},
+	{From: 82, To: 82, Line: 13, Col: 21, Construct: "set"},
+	{From: 85, To: 91, Line: 15, Col: 17, Construct: "if"},
+	{From: 87, To: 89, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 92, To: 120, Line: 19, Col: 17, Construct: "if"},
+	{From: 95, To: 98, Line: 20, Col: 17, Construct: "if"},
+	{From: 97, To: 97, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 100, To: 103, Line: 23, Col: 17, Construct: "if"},
+	{From: 102, To: 102, Line: 24, Col: 21, Construct: "set"},
+	{From: 105, To: 111, Line: 26, Col: 17, Construct: "if"},
+	{From: 107, To: 109, Line: 27, Col: 21, Construct: "{{ }}"},
+	{From: 112, To: 120, Line: 30, Col: 17, Construct: "if"},
+	{From: 115, To: 115, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 119, To: 119, Line: 33, Col: 17, Construct: "{{ }}"},
+	{From: 122, To: 129, Line: 36, Col: 9, Construct: "if"},
+	{From: 128, To: 128, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 132, To: 135, Line: 42, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 137, To: 172, Line: 45, Col: 1, Construct: "if"},
+	{From: 140, To: 145, Line: 48, Col: 5, Construct: "for"},
+	{From: 143, To: 143, Line: 50, Col: 9, Construct: "{{ }}"},
+	{From: 147, To: 159, Line: 54, Col: 5, Construct: "if"},
+	{From: 150, To: 152, Line: 55, Col: 9, Construct: "set"},
+	{From: 154, To: 157, Line: 56, Col: 9, Construct: "if"},
+	{From: 156, To: 156, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 163, To: 171, Line: 62, Col: 5, Construct: "if"},
+	{From: 166, To: 168, Line: 63, Col: 9, Construct: "set"},
+	{From: 170, To: 170, Line: 64, Col: 9, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 67, Col: 1, Construct: "set"},
+	{From: 177, To: 198, Line: 68, Col: 1, Construct: "for"},
+	{From: 183, To: 183, Line: 69, Col: 5, Construct: "set"},
+	{From: 185, To: 197, Line: 70, Col: 5, Construct: "if"},
+	{From: 187, To: 189, Line: 71, Col: 9, Construct: "set"},
+	{From: 191, To: 196, Line: 72, Col: 9, Construct: "if"},
+	{From: 193, To: 193, Line: 73, Col: 13, Construct: "set"},
+	{From: 195, To: 195, Line: 74, Col: 13, Construct: "set"},
+	{From: 200, To: 203, Line: 78, Col: 1, Construct: "if"},
+	{From: 202, To: 202, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 205, To: 332, Line: 81, Col: 1, Construct: "for"},
+	{From: 211, To: 213, Line: 82, Col: 5, Construct: "set"},
+	{From: 215, To: 331, Line: 83, Col: 5, Construct: "if"},
+	{From: 218, To: 221, Line: 84, Col: 9, Construct: "if"},
+	{From: 220, To: 220, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 222, To: 331, Line: 87, Col: 9, Construct: "if"},
+	{From: 225, To: 225, Line: 88, Col: 9, Construct: "{{ }}"},
+	{From: 226, To: 331, Line: 89, Col: 9, Construct: "if"},
+	{From: 229, To: 229, Line: 90, Col: 9, Construct: "set"},
+	{From: 231, To: 244, Line: 91, Col: 9, Construct: "if"},
+	{From: 234, To: 234, Line: 92, Col: 13, Construct: "set"},
+	{From: 238, To: 243, Line: 94, Col: 13, Construct: "if"},
+	{From: 240, To: 240, Line: 95, Col: 17, Construct: "set"},
+	{From: 242, To: 242, Line: 96, Col: 17, Construct: "set"},
+	{From: 246, To: 246, Line: 99, Col: 9, Construct: "set"},
+	{From: 248, To: 255, Line: 100, Col: 9, Construct: "if"},
+	{From: 250, To: 250, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 254, To: 254, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 257, To: 309, Line: 105, Col: 9, Construct: "if"},
+	{From: 260, To: 307, Line: 106, Col: 13, Construct: "for"},
+	{From: 264, To: 268, Line: 107, Col: 17, Construct: "if"},
+	{From: 267, To: 267, Line: 108, Col: 21, Construct: "set"},
+	{From: 270, To: 284, Line: 110, Col: 17, Construct: "if"},
+	{From: 272, To: 279, Line: 111, Col: 21, Construct: "if"},
+	{From: 274, To: 274, Line: 112, Col: 25, Construct: "{{ }}"},
+	{From: 278, To: 278, Line: 114, Col: 25, Construct: "{{ }}"},
+	{From: 283, To: 283, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 286, To: 306, Line: 119, Col: 17, Construct: "if"},
+	{From: 289, To: 304, Line: 120, Col: 21, Construct: "for"},
+	{From: 294, To: 294, Line: 121, Col: 25, Construct: "{{ }}"},
+	{From: 296, To: 300, Line: 122, Col: 25, Construct: "set"},
+	{From: 302, To: 303, Line: 123, Col: 25, Construct: "{{ }}"},
+	{From: 310, To: 331, Line: 131, Col: 9, Construct: "if"},
+	{From: 313, To: 316, Line: 132, Col: 9, Construct: "if"},
+	{From: 318, To: 319, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 321, To: 326, Line: 138, Col: 9, Construct: "if"},
+	{From: 323, To: 326, Line: 140, Col: 13, Construct: "if"},
+	{From: 330, To: 330, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 334, To: 343, Line: 147, Col: 1, Construct: "if"},
+	{From: 337, To: 342, Line: 149, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var Qwen3Coder = &runtime.Template{
 	Name:   "Qwen3-Coder",
 	Origin: "llama.cpp/Qwen3-Coder.jinja",
 	SHA256: "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
+	Spans:  spansQwen3Coder,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -47,26 +48,22 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	var loopMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Qwen3-Coder.jinja:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
-		// Qwen3-Coder.jinja:2 {%- if json_dict is mapping %}
-		w.At(2, 5, runtime.StmtIf)
+		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
 		if runtime.IsMapping(jsonDict, nil, nil) {
-			// Qwen3-Coder.jinja:3 {%- for json_key in json_dict if json_key not in handled_keys %}
-			w.At(3, 9, runtime.StmtFor)
+			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
 			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
 				jsonKey := item2
 				return runtime.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey2 := loop.Item()
-				// Qwen3-Coder.jinja:4 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				w.At(4, 13, runtime.StmtIf)
+				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
-					// Qwen3-Coder.jinja:5 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.At(5, 17, runtime.StmtPrint)
+					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey2)
 					w.WriteString(">")
@@ -75,9 +72,8 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.Write(jsonKey2)
 					w.WriteString(">")
 				} else {
-					// Qwen3-Coder.jinja:6 {%- else %}
-					// Qwen3-Coder.jinja:7 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.At(7, 17, runtime.StmtPrint)
+					// Qwen3-Coder.jinja:6:17 {%- else %}
+					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey2)
 					w.WriteString(">")
@@ -89,206 +85,161 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 	}
-	// Qwen3-Coder.jinja:13 {%- if messages[0]["role"] == "system" %}
-	w.At(13, 1, runtime.StmtIf)
+	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// Qwen3-Coder.jinja:14 {%- set system_message = messages[0]["content"] %}
-		w.At(14, 5, runtime.StmtSet)
+		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-		// Qwen3-Coder.jinja:15 {%- set loop_messages = messages[1:] %}
-		w.At(15, 5, runtime.StmtSet)
+		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// Qwen3-Coder.jinja:16 {%- else %}
-		// Qwen3-Coder.jinja:17 {%- set loop_messages = messages %}
-		w.At(17, 5, runtime.StmtSet)
+		// Qwen3-Coder.jinja:16:5 {%- else %}
+		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// Qwen3-Coder.jinja:20 {%- if not tools is defined %}
-	w.At(20, 1, runtime.StmtIf)
+	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
 	if !runtime.IsDefined(tools, nil, nil) {
-		// Qwen3-Coder.jinja:21 {%- set tools = [] %}
-		w.At(21, 5, runtime.StmtSet)
+		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
-	// Qwen3-Coder.jinja:24 {%- if system_message is defined %}
-	w.At(24, 1, runtime.StmtIf)
+	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
 	if runtime.IsDefined(systemMessage, nil, nil) {
-		// Qwen3-Coder.jinja:25 {{- "<|im_start|>system\n" + system_message }}
-		w.At(25, 5, runtime.StmtPrint)
+		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else {
-		// Qwen3-Coder.jinja:26 {%- else %}
-		// Qwen3-Coder.jinja:27 {%- if tools is iterable and tools | length > 0 %}
-		w.At(27, 5, runtime.StmtIf)
+		// Qwen3-Coder.jinja:26:5 {%- else %}
+		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
 		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
-	// Qwen3-Coder.jinja:31 {%- if tools is iterable and tools | length > 0 %}
-	w.At(31, 1, runtime.StmtIf)
+	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
 	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
-		// Qwen3-Coder.jinja:34 {%- for tool in tools %}
-		w.At(34, 5, runtime.StmtFor)
+		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			handledKeys2 := runtime.Undefined("handled_keys")
-			// Qwen3-Coder.jinja:35 {%- if tool.function is defined %}
-			w.At(35, 9, runtime.StmtIf)
+			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction, nil, nil) {
-				// Qwen3-Coder.jinja:36 {%- set tool = tool.function %}
-				w.At(36, 13, runtime.StmtSet)
+				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
-			// Qwen3-Coder.jinja:38 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.At(38, 9, runtime.StmtPrint)
+			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
 			w.Write(tool.Attr("name"))
 			w.WriteString("</name>")
-			// Qwen3-Coder.jinja:39 {%- if tool.description is defined %}
-			w.At(39, 9, runtime.StmtIf)
+			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := tool.Attr("description")
 			if runtime.IsDefined(toolDescription, nil, nil) {
-				// Qwen3-Coder.jinja:40 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.At(40, 13, runtime.StmtPrint)
+				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
 				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
 				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
-			// Qwen3-Coder.jinja:43 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			w.At(43, 9, runtime.StmtIf)
+			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := tool.Attr("parameters")
 			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
-				// Qwen3-Coder.jinja:44 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				w.At(44, 13, runtime.StmtFor)
+				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
 					var handledKeys3 runtime.Value
 					w.WriteString("\n<parameter>")
-					// Qwen3-Coder.jinja:46 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.At(46, 17, runtime.StmtPrint)
+					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
 					w.Write(paramName)
 					w.WriteString("</name>")
-					// Qwen3-Coder.jinja:47 {%- if param_fields.type is defined %}
-					w.At(47, 17, runtime.StmtIf)
+					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := paramFields.Attr("type")
 					if runtime.IsDefined(paramFieldsType, nil, nil) {
-						// Qwen3-Coder.jinja:48 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.At(48, 21, runtime.StmtPrint)
+						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
 						w.Write(runtime.FilterString(paramFieldsType, nil, nil))
 						w.WriteString("</type>")
 					}
-					// Qwen3-Coder.jinja:50 {%- if param_fields.description is defined %}
-					w.At(50, 17, runtime.StmtIf)
+					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := paramFields.Attr("description")
 					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
-						// Qwen3-Coder.jinja:51 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.At(51, 21, runtime.StmtPrint)
+						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
 						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
 						w.WriteString("</description>")
 					}
-					// Qwen3-Coder.jinja:53 {%- set handled_keys = ['name', 'type', 'description'] %}
-					w.At(53, 17, runtime.StmtSet)
+					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
-					// Qwen3-Coder.jinja:54 {{- render_extra_keys(param_fields, handled_keys) }}
-					w.At(54, 17, runtime.StmtPrint)
+					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys3)
 					w.WriteString("\n</parameter>")
 				}
 			}
-			// Qwen3-Coder.jinja:58 {% set handled_keys = ['type', 'properties'] %}
-			w.At(58, 9, runtime.StmtSet)
+			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
-			// Qwen3-Coder.jinja:59 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			w.At(59, 9, runtime.StmtPrint)
+			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys2)
 			w.WriteString("\n</parameters>")
-			// Qwen3-Coder.jinja:61 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			w.At(61, 9, runtime.StmtSet)
+			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
-			// Qwen3-Coder.jinja:62 {{- render_extra_keys(tool, handled_keys) }}
-			w.At(62, 9, runtime.StmtPrint)
+			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys2)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
-	// Qwen3-Coder.jinja:68 {%- if system_message is defined %}
-	w.At(68, 1, runtime.StmtIf)
+	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
 	if runtime.IsDefined(systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
-		// Qwen3-Coder.jinja:70 {%- else %}
-		// Qwen3-Coder.jinja:71 {%- if tools is iterable and tools | length > 0 %}
-		w.At(71, 5, runtime.StmtIf)
+		// Qwen3-Coder.jinja:70:5 {%- else %}
+		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
 		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// Qwen3-Coder.jinja:75 {%- for message in loop_messages %}
-	w.At(75, 1, runtime.StmtFor)
+	// Qwen3-Coder.jinja:75:1 {%- for message in loop_messages %}
 	var loop2 runtime.Loop
 	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
 		message := loop2.Item()
-		// Qwen3-Coder.jinja:76 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		w.At(76, 5, runtime.StmtIf)
+		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := message.Attr("role")
 		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
-			// Qwen3-Coder.jinja:77 {{- '<|im_start|>' + message.role }}
-			w.At(77, 9, runtime.StmtPrint)
+			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole)
-			// Qwen3-Coder.jinja:78 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			w.At(78, 9, runtime.StmtIf)
+			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
 			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
-				// Qwen3-Coder.jinja:79 {{- '\n' + message.content | trim + '\n' }}
-				w.At(79, 13, runtime.StmtPrint)
+				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil), runtime.Str("\n"))
 			}
-			// Qwen3-Coder.jinja:81 {%- for tool_call in message.tool_calls %}
-			w.At(81, 9, runtime.StmtFor)
+			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
-				// Qwen3-Coder.jinja:82 {%- if tool_call.function is defined %}
-				w.At(82, 13, runtime.StmtIf)
+				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
-					// Qwen3-Coder.jinja:83 {%- set tool_call = tool_call.function %}
-					w.At(83, 17, runtime.StmtSet)
+					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				// Qwen3-Coder.jinja:85 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				w.At(85, 13, runtime.StmtPrint)
+				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 				w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
-				// Qwen3-Coder.jinja:86 {%- if tool_call.arguments is defined %}
-				w.At(86, 13, runtime.StmtIf)
+				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments, nil, nil) {
-					// Qwen3-Coder.jinja:87 {%- for args_name, args_value in tool_call.arguments|items %}
-					w.At(87, 17, runtime.StmtFor)
+					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i2 := range w.Count(len(keys2)) {
 						argsName := keys2[i2]
 						argsValue := values2[i2]
-						// Qwen3-Coder.jinja:88 {{- '<parameter=' + args_name + '>\n' }}
-						w.At(88, 21, runtime.StmtPrint)
+						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
 						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
-						// Qwen3-Coder.jinja:89 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						w.At(89, 21, runtime.StmtSet)
+						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 						} else {
 							argsValue = runtime.FilterString(argsValue, nil, nil)
 						}
-						// Qwen3-Coder.jinja:90 {{- args_value }}
-						w.At(90, 21, runtime.StmtPrint)
+						// Qwen3-Coder.jinja:90:21 {{- args_value }}
 						w.Write(argsValue)
 						w.WriteString("\n</parameter>\n")
 					}
@@ -296,41 +247,100 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</function>\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(97, 9, runtime.StmtIf); (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
-			// Qwen3-Coder.jinja:97 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
-			// Qwen3-Coder.jinja:98 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(98, 9, runtime.StmtPrint)
+		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
+			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
+			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if w.At(99, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Qwen3-Coder.jinja:99 {%- elif message.role == "tool" %}
-			// Qwen3-Coder.jinja:100 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			w.At(100, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
+			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
-			// Qwen3-Coder.jinja:104 {{- message.content }}
-			w.At(104, 9, runtime.StmtPrint)
+			// Qwen3-Coder.jinja:104:9 {{- message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
-			// Qwen3-Coder.jinja:106 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			w.At(106, 9, runtime.StmtIf)
+			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if w.At(108, 13, runtime.StmtIf); loop2.Last().Truthy() {
-				// Qwen3-Coder.jinja:108 {%- elif loop.last %}
+			} else if loop2.Last().Truthy() {
+				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
-			// Qwen3-Coder.jinja:111 {%- else %}
-			// Qwen3-Coder.jinja:112 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.At(112, 9, runtime.StmtPrint)
+			// Qwen3-Coder.jinja:111:9 {%- else %}
+			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
 		}
 	}
-	// Qwen3-Coder.jinja:115 {%- if add_generation_prompt %}
-	w.At(115, 1, runtime.StmtIf)
+	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansQwen3Coder is the position table of Qwen3-Coder.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansQwen3Coder = []runtime.Span{
+	{From: 52, To: 87, Line: 1, Col: 1, Construct: "macro"},
+	{From: 56, To: 86, Line: 2, Col: 5, Construct: "if"},
+	{From: 58, To: 85, Line: 3, Col: 9, Construct: "for"},
+	{From: 65, To: 84, Line: 4, Col: 13, Construct: "if"},
+	{From: 67, To: 73, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 77, To: 83, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 89, To: 99, Line: 13, Col: 1, Construct: "if"},
+	{From: 92, To: 92, Line: 14, Col: 5, Construct: "set"},
+	{From: 94, To: 94, Line: 15, Col: 5, Construct: "set"},
+	{From: 98, To: 98, Line: 17, Col: 5, Construct: "set"},
+	{From: 101, To: 104, Line: 20, Col: 1, Construct: "if"},
+	{From: 103, To: 103, Line: 21, Col: 5, Construct: "set"},
+	{From: 106, To: 115, Line: 24, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 25, Col: 5, Construct: "{{ }}"},
+	{From: 112, To: 114, Line: 27, Col: 5, Construct: "if"},
+	{From: 117, To: 190, Line: 31, Col: 1, Construct: "if"},
+	{From: 120, To: 189, Line: 34, Col: 5, Construct: "for"},
+	{From: 123, To: 127, Line: 35, Col: 9, Construct: "if"},
+	{From: 126, To: 126, Line: 36, Col: 13, Construct: "set"},
+	{From: 129, To: 131, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 133, To: 140, Line: 39, Col: 9, Construct: "if"},
+	{From: 136, To: 138, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 142, To: 177, Line: 43, Col: 9, Construct: "if"},
+	{From: 145, To: 176, Line: 44, Col: 13, Construct: "for"},
+	{From: 152, To: 154, Line: 46, Col: 17, Construct: "{{ }}"},
+	{From: 156, To: 162, Line: 47, Col: 17, Construct: "if"},
+	{From: 159, To: 161, Line: 48, Col: 21, Construct: "{{ }}"},
+	{From: 164, To: 170, Line: 50, Col: 17, Construct: "if"},
+	{From: 167, To: 169, Line: 51, Col: 21, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 53, Col: 17, Construct: "set"},
+	{From: 174, To: 175, Line: 54, Col: 17, Construct: "{{ }}"},
+	{From: 179, To: 179, Line: 58, Col: 9, Construct: "set"},
+	{From: 181, To: 182, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 61, Col: 9, Construct: "set"},
+	{From: 186, To: 187, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 192, To: 200, Line: 68, Col: 1, Construct: "if"},
+	{From: 197, To: 199, Line: 71, Col: 5, Construct: "if"},
+	{From: 202, To: 276, Line: 75, Col: 1, Construct: "for"},
+	{From: 206, To: 275, Line: 76, Col: 5, Construct: "if"},
+	{From: 209, To: 209, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 211, To: 215, Line: 78, Col: 9, Construct: "if"},
+	{From: 214, To: 214, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 217, To: 249, Line: 81, Col: 9, Construct: "for"},
+	{From: 219, To: 223, Line: 82, Col: 13, Construct: "if"},
+	{From: 222, To: 222, Line: 83, Col: 17, Construct: "set"},
+	{From: 225, To: 225, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 227, To: 247, Line: 86, Col: 13, Construct: "if"},
+	{From: 230, To: 245, Line: 87, Col: 17, Construct: "for"},
+	{From: 235, To: 235, Line: 88, Col: 21, Construct: "{{ }}"},
+	{From: 237, To: 241, Line: 89, Col: 21, Construct: "set"},
+	{From: 243, To: 244, Line: 90, Col: 21, Construct: "{{ }}"},
+	{From: 250, To: 275, Line: 97, Col: 9, Construct: "if"},
+	{From: 253, To: 253, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 275, Line: 99, Col: 9, Construct: "if"},
+	{From: 257, To: 260, Line: 100, Col: 9, Construct: "if"},
+	{From: 262, To: 263, Line: 104, Col: 9, Construct: "{{ }}"},
+	{From: 265, To: 270, Line: 106, Col: 9, Construct: "if"},
+	{From: 267, To: 270, Line: 108, Col: 13, Construct: "if"},
+	{From: 274, To: 274, Line: 112, Col: 9, Construct: "{{ }}"},
+	{From: 278, To: 280, Line: 115, Col: 1, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var QwenQwen257BInstruct = &runtime.Template{
 	Name:   "Qwen-Qwen2.5-7B-Instruct",
 	Origin: "llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja",
 	SHA256: "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
+	Spans:  spansQwenQwen257BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,123 +46,130 @@ func renderQwenQwen257BInstruct(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// Qwen-Qwen2.5-7B-Instruct.jinja:1 {%- if tools %}
-	w.At(1, 1, runtime.StmtIf)
+	// Qwen-Qwen2.5-7B-Instruct.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
-		// Qwen-Qwen2.5-7B-Instruct.jinja:3 {%- if messages[0]['role'] == 'system' %}
-		w.At(3, 5, runtime.StmtIf)
+		// Qwen-Qwen2.5-7B-Instruct.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.ItemStr("role"), "system") {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:4 {{- messages[0]['content'] }}
-			w.At(4, 9, runtime.StmtPrint)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:4:9 {{- messages[0]['content'] }}
 			w.Write(messages0.ItemStr("content"))
 		} else {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:5 {%- else %}
+			// Qwen-Qwen2.5-7B-Instruct.jinja:5:9 {%- else %}
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-		// Qwen-Qwen2.5-7B-Instruct.jinja:9 {%- for tool in tools %}
-		w.At(9, 5, runtime.StmtFor)
+		// Qwen-Qwen2.5-7B-Instruct.jinja:9:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// Qwen-Qwen2.5-7B-Instruct.jinja:11 {{- tool | tojson }}
-			w.At(11, 9, runtime.StmtPrint)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:11:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
-		// Qwen-Qwen2.5-7B-Instruct.jinja:14 {%- else %}
-		// Qwen-Qwen2.5-7B-Instruct.jinja:15 {%- if messages[0]['role'] == 'system' %}
-		w.At(15, 5, runtime.StmtIf)
+		// Qwen-Qwen2.5-7B-Instruct.jinja:14:5 {%- else %}
+		// Qwen-Qwen2.5-7B-Instruct.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.ItemStr("role"), "system") {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			w.At(16, 9, runtime.StmtPrint)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages02.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
 		} else {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:17 {%- else %}
+			// Qwen-Qwen2.5-7B-Instruct.jinja:17:9 {%- else %}
 			w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
 		}
 	}
-	// Qwen-Qwen2.5-7B-Instruct.jinja:21 {%- for message in messages %}
-	w.At(21, 1, runtime.StmtFor)
+	// Qwen-Qwen2.5-7B-Instruct.jinja:21:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// Qwen-Qwen2.5-7B-Instruct.jinja:22 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		w.At(22, 5, runtime.StmtIf)
+		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		messageRole := message.Attr("role")
 		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:23 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(23, 9, runtime.StmtPrint)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if w.At(24, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:24 {%- elif message.role == "assistant" %}
-			// Qwen-Qwen2.5-7B-Instruct.jinja:25 {{- '<|im_start|>' + message.role }}
-			w.At(25, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
+			// Qwen-Qwen2.5-7B-Instruct.jinja:25:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
-			// Qwen-Qwen2.5-7B-Instruct.jinja:26 {%- if message.content %}
-			w.At(26, 9, runtime.StmtIf)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
-				// Qwen-Qwen2.5-7B-Instruct.jinja:27 {{- '\n' + message.content }}
-				w.At(27, 13, runtime.StmtPrint)
+				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
 				w.WriteStr(messageContent)
 			}
-			// Qwen-Qwen2.5-7B-Instruct.jinja:29 {%- for tool_call in message.tool_calls %}
-			w.At(29, 9, runtime.StmtFor)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
-				// Qwen-Qwen2.5-7B-Instruct.jinja:30 {%- if tool_call.function is defined %}
-				w.At(30, 13, runtime.StmtIf)
+				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
-					// Qwen-Qwen2.5-7B-Instruct.jinja:31 {%- set tool_call = tool_call.function %}
-					w.At(31, 17, runtime.StmtSet)
+					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
-				// Qwen-Qwen2.5-7B-Instruct.jinja:34 {{- tool_call.name }}
-				w.At(34, 13, runtime.StmtPrint)
+				// Qwen-Qwen2.5-7B-Instruct.jinja:34:13 {{- tool_call.name }}
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
-				// Qwen-Qwen2.5-7B-Instruct.jinja:36 {{- tool_call.arguments | tojson }}
-				w.At(36, 13, runtime.StmtPrint)
+				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(40, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Qwen-Qwen2.5-7B-Instruct.jinja:40 {%- elif message.role == "tool" %}
-			// Qwen-Qwen2.5-7B-Instruct.jinja:41 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(41, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
+			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// Qwen-Qwen2.5-7B-Instruct.jinja:45 {{- message.content }}
-			w.At(45, 9, runtime.StmtPrint)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:45:9 {{- message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
-			// Qwen-Qwen2.5-7B-Instruct.jinja:47 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(47, 9, runtime.StmtIf)
+			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// Qwen-Qwen2.5-7B-Instruct.jinja:52 {%- if add_generation_prompt %}
-	w.At(52, 1, runtime.StmtIf)
+	// Qwen-Qwen2.5-7B-Instruct.jinja:52:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// spansQwenQwen257BInstruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansQwenQwen257BInstruct = []runtime.Span{
+	{From: 50, To: 82, Line: 1, Col: 1, Construct: "if"},
+	{From: 53, To: 61, Line: 3, Col: 5, Construct: "if"},
+	{From: 56, To: 56, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 63, To: 68, Line: 9, Col: 5, Construct: "for"},
+	{From: 66, To: 66, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 72, To: 81, Line: 15, Col: 5, Construct: "if"},
+	{From: 75, To: 77, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 84, To: 141, Line: 21, Col: 1, Construct: "for"},
+	{From: 88, To: 140, Line: 22, Col: 5, Construct: "if"},
+	{From: 91, To: 96, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 97, To: 140, Line: 24, Col: 9, Construct: "if"},
+	{From: 100, To: 101, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 103, To: 108, Line: 26, Col: 9, Construct: "if"},
+	{From: 106, To: 107, Line: 27, Col: 13, Construct: "{{ }}"},
+	{From: 110, To: 125, Line: 29, Col: 9, Construct: "for"},
+	{From: 112, To: 117, Line: 30, Col: 13, Construct: "if"},
+	{From: 115, To: 115, Line: 31, Col: 17, Construct: "set"},
+	{From: 119, To: 120, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 122, To: 123, Line: 36, Col: 13, Construct: "{{ }}"},
+	{From: 126, To: 140, Line: 40, Col: 9, Construct: "if"},
+	{From: 129, To: 132, Line: 41, Col: 9, Construct: "if"},
+	{From: 134, To: 135, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 137, To: 139, Line: 47, Col: 9, Construct: "if"},
+	{From: 143, To: 145, Line: 52, Col: 1, Construct: "if"},
 }

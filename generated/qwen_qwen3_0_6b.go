@@ -32,6 +32,7 @@ var QwenQwen306B = &runtime.Template{
 	Name:   "Qwen-Qwen3-0.6B",
 	Origin: "llama.cpp/Qwen-Qwen3-0.6B.jinja",
 	SHA256: "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
+	Spans:  spansQwenQwen306B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,121 +47,95 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	// Qwen-Qwen3-0.6B.jinja:1 {%- if tools %}
-	w.At(1, 1, runtime.StmtIf)
+	// Qwen-Qwen3-0.6B.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
-		// Qwen-Qwen3-0.6B.jinja:3 {%- if messages[0].role == 'system' %}
-		w.At(3, 5, runtime.StmtIf)
+		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
-			// Qwen-Qwen3-0.6B.jinja:4 {{- messages[0].content + '\n\n' }}
-			w.At(4, 9, runtime.StmtPrint)
+			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
 			w.WriteAdd(messages0.Attr("content"), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-		// Qwen-Qwen3-0.6B.jinja:7 {%- for tool in tools %}
-		w.At(7, 5, runtime.StmtFor)
+		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// Qwen-Qwen3-0.6B.jinja:9 {{- tool | tojson }}
-			w.At(9, 9, runtime.StmtPrint)
+			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
-		// Qwen-Qwen3-0.6B.jinja:12 {%- else %}
-		// Qwen-Qwen3-0.6B.jinja:13 {%- if messages[0].role == 'system' %}
-		w.At(13, 5, runtime.StmtIf)
+		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
+		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.Attr("role"), "system") {
-			// Qwen-Qwen3-0.6B.jinja:14 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			w.At(14, 9, runtime.StmtPrint)
+			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages02.Attr("content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// Qwen-Qwen3-0.6B.jinja:17 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(17, 1, runtime.StmtSet)
+	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
-	// Qwen-Qwen3-0.6B.jinja:18 {%- for message in messages[::-1] %}
-	w.At(18, 1, runtime.StmtFor)
+	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
-		// Qwen-Qwen3-0.6B.jinja:19 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(19, 5, runtime.StmtSet)
+		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
-		// Qwen-Qwen3-0.6B.jinja:20 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		w.At(20, 5, runtime.StmtIf)
+		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
 		if (nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
-			// Qwen-Qwen3-0.6B.jinja:21 {%- set ns.multi_step_tool = false %}
-			w.At(21, 9, runtime.StmtSet)
+			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
-			// Qwen-Qwen3-0.6B.jinja:22 {%- set ns.last_query_index = index %}
-			w.At(22, 9, runtime.StmtSet)
+			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
 			nsLastQueryIndex = index
 		}
 	}
-	// Qwen-Qwen3-0.6B.jinja:25 {%- for message in messages %}
-	w.At(25, 1, runtime.StmtFor)
+	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message2 := items2[i2]
 		var content runtime.Value
 		var reasoningContent runtime.Value
-		// Qwen-Qwen3-0.6B.jinja:26 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(26, 5, runtime.StmtIf)
+		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
-			// Qwen-Qwen3-0.6B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(27, 9, runtime.StmtPrint)
+			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(message2Role)
 			w.WriteString("\n")
 			w.WriteStr(message2.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if w.At(28, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// Qwen-Qwen3-0.6B.jinja:28 {%- elif message.role == "assistant" %}
-			// Qwen-Qwen3-0.6B.jinja:29 {%- set content = message.content %}
-			w.At(29, 9, runtime.StmtSet)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
+			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
 			message2Content := message2.Attr("content")
 			content = message2Content
-			// Qwen-Qwen3-0.6B.jinja:30 {%- set reasoning_content = '' %}
-			w.At(30, 9, runtime.StmtSet)
+			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// Qwen-Qwen3-0.6B.jinja:31 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			w.At(31, 9, runtime.StmtIf)
+			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsDefined(message2ReasoningContent, nil, nil) && !runtime.IsNone(message2ReasoningContent, nil, nil) {
-				// Qwen-Qwen3-0.6B.jinja:32 {%- set reasoning_content = message.reasoning_content %}
-				w.At(32, 13, runtime.StmtSet)
+				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = message2ReasoningContent
 			} else {
-				// Qwen-Qwen3-0.6B.jinja:33 {%- else %}
-				// Qwen-Qwen3-0.6B.jinja:34 {%- if '</think>' in message.content %}
-				w.At(34, 13, runtime.StmtIf)
+				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
+				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
 				if runtime.In(runtime.Str("</think>"), message2Content) {
-					// Qwen-Qwen3-0.6B.jinja:35 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					w.At(35, 17, runtime.StmtSet)
+					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 					content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// Qwen-Qwen3-0.6B.jinja:36 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					w.At(36, 17, runtime.StmtSet)
+					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
-			// Qwen-Qwen3-0.6B.jinja:39 {%- if loop.index0 > ns.last_query_index %}
-			w.At(39, 9, runtime.StmtIf)
+			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
-				// Qwen-Qwen3-0.6B.jinja:40 {%- if loop.last or (not loop.last and reasoning_content) %}
-				w.At(40, 13, runtime.StmtIf)
+				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i2 == len(items2)-1) || (!(i2 == len(items2)-1) && reasoningContent.Truthy()) {
-					// Qwen-Qwen3-0.6B.jinja:41 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.At(41, 17, runtime.StmtPrint)
+					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
@@ -168,94 +143,127 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</think>\n\n")
 					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
 				} else {
-					// Qwen-Qwen3-0.6B.jinja:42 {%- else %}
-					// Qwen-Qwen3-0.6B.jinja:43 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.At(43, 17, runtime.StmtPrint)
+					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
+					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n")
 					w.WriteStr(content)
 				}
 			} else {
-				// Qwen-Qwen3-0.6B.jinja:45 {%- else %}
-				// Qwen-Qwen3-0.6B.jinja:46 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(46, 13, runtime.StmtPrint)
+				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
+				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteString("<|im_start|>")
 				w.WriteStr(message2Role)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
-			// Qwen-Qwen3-0.6B.jinja:48 {%- if message.tool_calls %}
-			w.At(48, 9, runtime.StmtIf)
+			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
-				// Qwen-Qwen3-0.6B.jinja:49 {%- for tool_call in message.tool_calls %}
-				w.At(49, 13, runtime.StmtFor)
+				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
 				items3 := runtime.Iterate(w, message2ToolCalls)
 				for i3 := range items3 {
 					toolCall := items3[i3]
-					// Qwen-Qwen3-0.6B.jinja:50 {%- if (loop.first and content) or (not loop.first) %}
-					w.At(50, 17, runtime.StmtIf)
+					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
 					if ((i3 == 0) && content.Truthy()) || !(i3 == 0) {
 						w.WriteString("\n")
 					}
-					// Qwen-Qwen3-0.6B.jinja:53 {%- if tool_call.function %}
-					w.At(53, 17, runtime.StmtIf)
+					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// Qwen-Qwen3-0.6B.jinja:54 {%- set tool_call = tool_call.function %}
-						w.At(54, 21, runtime.StmtSet)
+						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
-					// Qwen-Qwen3-0.6B.jinja:57 {{- tool_call.name }}
-					w.At(57, 17, runtime.StmtPrint)
+					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
 					w.Write(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					// Qwen-Qwen3-0.6B.jinja:59 {%- if tool_call.arguments is string %}
-					w.At(59, 17, runtime.StmtIf)
+					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsString(toolCallArguments, nil, nil) {
-						// Qwen-Qwen3-0.6B.jinja:60 {{- tool_call.arguments }}
-						w.At(60, 21, runtime.StmtPrint)
+						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
-						// Qwen-Qwen3-0.6B.jinja:61 {%- else %}
-						// Qwen-Qwen3-0.6B.jinja:62 {{- tool_call.arguments | tojson }}
-						w.At(62, 21, runtime.StmtPrint)
+						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
+						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
 						w.WriteJSON(toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(68, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
-			// Qwen-Qwen3-0.6B.jinja:68 {%- elif message.role == "tool" %}
-			// Qwen-Qwen3-0.6B.jinja:69 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(69, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool") {
+			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
+			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// Qwen-Qwen3-0.6B.jinja:73 {{- message.content }}
-			w.At(73, 9, runtime.StmtPrint)
+			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
 			w.Write(message2.Attr("content"))
 			w.WriteString("\n</tool_response>")
-			// Qwen-Qwen3-0.6B.jinja:75 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(75, 9, runtime.StmtIf)
+			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// Qwen-Qwen3-0.6B.jinja:80 {%- if add_generation_prompt %}
-	w.At(80, 1, runtime.StmtIf)
+	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
-		// Qwen-Qwen3-0.6B.jinja:82 {%- if enable_thinking is defined and enable_thinking is false %}
-		w.At(82, 5, runtime.StmtIf)
+		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
 		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}
+}
+
+// spansQwenQwen306B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansQwenQwen306B = []runtime.Span{
+	{From: 51, To: 77, Line: 1, Col: 1, Construct: "if"},
+	{From: 54, To: 59, Line: 3, Col: 5, Construct: "if"},
+	{From: 57, To: 57, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 61, To: 66, Line: 7, Col: 5, Construct: "for"},
+	{From: 64, To: 64, Line: 9, Col: 9, Construct: "{{ }}"},
+	{From: 70, To: 76, Line: 13, Col: 5, Construct: "if"},
+	{From: 73, To: 75, Line: 14, Col: 9, Construct: "{{ }}"},
+	{From: 79, To: 80, Line: 17, Col: 1, Construct: "set"},
+	{From: 82, To: 95, Line: 18, Col: 1, Construct: "for"},
+	{From: 87, To: 87, Line: 19, Col: 5, Construct: "set"},
+	{From: 89, To: 94, Line: 20, Col: 5, Construct: "if"},
+	{From: 91, To: 91, Line: 21, Col: 9, Construct: "set"},
+	{From: 93, To: 93, Line: 22, Col: 9, Construct: "set"},
+	{From: 97, To: 211, Line: 25, Col: 1, Construct: "for"},
+	{From: 103, To: 210, Line: 26, Col: 5, Construct: "if"},
+	{From: 106, To: 111, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 210, Line: 28, Col: 9, Construct: "if"},
+	{From: 115, To: 116, Line: 29, Col: 9, Construct: "set"},
+	{From: 118, To: 118, Line: 30, Col: 9, Construct: "set"},
+	{From: 120, To: 133, Line: 31, Col: 9, Construct: "if"},
+	{From: 123, To: 123, Line: 32, Col: 13, Construct: "set"},
+	{From: 127, To: 132, Line: 34, Col: 13, Construct: "if"},
+	{From: 129, To: 129, Line: 35, Col: 17, Construct: "set"},
+	{From: 131, To: 131, Line: 36, Col: 17, Construct: "set"},
+	{From: 135, To: 160, Line: 39, Col: 9, Construct: "if"},
+	{From: 137, To: 152, Line: 40, Col: 13, Construct: "if"},
+	{From: 139, To: 144, Line: 41, Col: 17, Construct: "{{ }}"},
+	{From: 148, To: 151, Line: 43, Col: 17, Construct: "{{ }}"},
+	{From: 156, To: 159, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 162, To: 195, Line: 48, Col: 9, Construct: "if"},
+	{From: 165, To: 193, Line: 49, Col: 13, Construct: "for"},
+	{From: 169, To: 171, Line: 50, Col: 17, Construct: "if"},
+	{From: 173, To: 178, Line: 53, Col: 17, Construct: "if"},
+	{From: 176, To: 176, Line: 54, Col: 21, Construct: "set"},
+	{From: 180, To: 181, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 183, To: 192, Line: 59, Col: 17, Construct: "if"},
+	{From: 186, To: 186, Line: 60, Col: 21, Construct: "{{ }}"},
+	{From: 190, To: 190, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 196, To: 210, Line: 68, Col: 9, Construct: "if"},
+	{From: 199, To: 202, Line: 69, Col: 9, Construct: "if"},
+	{From: 204, To: 205, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 207, To: 209, Line: 75, Col: 9, Construct: "if"},
+	{From: 213, To: 219, Line: 80, Col: 1, Construct: "if"},
+	{From: 216, To: 218, Line: 82, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var QwenQwQ32B = &runtime.Template{
 	Name:   "Qwen-QwQ-32B",
 	Origin: "llama.cpp/Qwen-QwQ-32B.jinja",
 	SHA256: "5ed15374ce53e19a7798710736a2c9fe41c79f7385e8421a2080d6575a80ef1b",
+	Spans:  spansQwenQwQ32B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,157 +47,165 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	// Qwen-QwQ-32B.jinja:1 {%- if tools %}
-	w.At(1, 1, runtime.StmtIf)
+	// Qwen-QwQ-32B.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
-		// Qwen-QwQ-32B.jinja:3 {%- if messages[0]['role'] == 'system' %}
-		w.At(3, 5, runtime.StmtIf)
+		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.ItemStr("role"), "system") {
-			// Qwen-QwQ-32B.jinja:4 {{- messages[0]['content'] }}
-			w.At(4, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
 			w.Write(messages0.ItemStr("content"))
 		} else {
-			// Qwen-QwQ-32B.jinja:5 {%- else %}
+			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
 			w.WriteString("")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
-		// Qwen-QwQ-32B.jinja:9 {%- for tool in tools %}
-		w.At(9, 5, runtime.StmtFor)
+		// Qwen-QwQ-32B.jinja:9:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// Qwen-QwQ-32B.jinja:11 {{- tool | tojson }}
-			w.At(11, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
-		// Qwen-QwQ-32B.jinja:14 {%- else %}
-		// Qwen-QwQ-32B.jinja:15 {%- if messages[0]['role'] == 'system' %}
-		w.At(15, 5, runtime.StmtIf)
+		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
+		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.ItemStr("role"), "system") {
-			// Qwen-QwQ-32B.jinja:16 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			w.At(16, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages02.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// Qwen-QwQ-32B.jinja:19 {%- for message in messages %}
-	w.At(19, 1, runtime.StmtFor)
+	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		var content runtime.Value
-		// Qwen-QwQ-32B.jinja:20 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(20, 5, runtime.StmtIf)
+		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
-			// Qwen-QwQ-32B.jinja:21 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.At(21, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if w.At(22, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
-			// Qwen-QwQ-32B.jinja:22 {%- elif message.role == "assistant" and not message.tool_calls %}
-			// Qwen-QwQ-32B.jinja:23 {%- set content = message.content %}
-			w.At(23, 9, runtime.StmtSet)
+		} else if runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
+			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
+			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
 			messageContent := message.Attr("content")
 			content = messageContent
-			// Qwen-QwQ-32B.jinja:24 {%- if not loop.last %}
-			w.At(24, 9, runtime.StmtIf)
+			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
-				// Qwen-QwQ-32B.jinja:25 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(25, 13, runtime.StmtSet)
+				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
-			// Qwen-QwQ-32B.jinja:27 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(27, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if w.At(28, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// Qwen-QwQ-32B.jinja:28 {%- elif message.role == "assistant" %}
-			// Qwen-QwQ-32B.jinja:29 {%- set content = message.content %}
-			w.At(29, 9, runtime.StmtSet)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
+			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
 			messageContent2 := message.Attr("content")
 			content = messageContent2
-			// Qwen-QwQ-32B.jinja:30 {%- if not loop.last %}
-			w.At(30, 9, runtime.StmtIf)
+			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
-				// Qwen-QwQ-32B.jinja:31 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				w.At(31, 13, runtime.StmtSet)
+				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
 				content = runtime.CallMethod(runtime.CallMethod(messageContent2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
-			// Qwen-QwQ-32B.jinja:33 {{- '<|im_start|>' + message.role }}
-			w.At(33, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
-			// Qwen-QwQ-32B.jinja:34 {%- if message.content %}
-			w.At(34, 9, runtime.StmtIf)
+			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if messageContent2.Truthy() {
-				// Qwen-QwQ-32B.jinja:35 {{- '\n' + content }}
-				w.At(35, 13, runtime.StmtPrint)
+				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
-			// Qwen-QwQ-32B.jinja:37 {%- for tool_call in message.tool_calls %}
-			w.At(37, 9, runtime.StmtFor)
+			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
-				// Qwen-QwQ-32B.jinja:38 {%- if tool_call.function is defined %}
-				w.At(38, 13, runtime.StmtIf)
+				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction, nil, nil) {
-					// Qwen-QwQ-32B.jinja:39 {%- set tool_call = tool_call.function %}
-					w.At(39, 17, runtime.StmtSet)
+					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
-				// Qwen-QwQ-32B.jinja:42 {{- tool_call.name }}
-				w.At(42, 13, runtime.StmtPrint)
+				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
 				w.Write(toolCall.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
-				// Qwen-QwQ-32B.jinja:44 {{- tool_call.arguments | tojson }}
-				w.At(44, 13, runtime.StmtPrint)
+				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(48, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// Qwen-QwQ-32B.jinja:48 {%- elif message.role == "tool" %}
-			// Qwen-QwQ-32B.jinja:49 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(49, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
+			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
 			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
-			// Qwen-QwQ-32B.jinja:53 {{- message.content }}
-			w.At(53, 9, runtime.StmtPrint)
+			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
-			// Qwen-QwQ-32B.jinja:55 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(55, 9, runtime.StmtIf)
+			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// Qwen-QwQ-32B.jinja:60 {%- if add_generation_prompt %}
-	w.At(60, 1, runtime.StmtIf)
+	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
-		// Qwen-QwQ-32B.jinja:62 {%- if not enable_thinking -%}
-		w.At(62, 5, runtime.StmtIf)
+		// Qwen-QwQ-32B.jinja:62:5 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		}
 	}
+}
+
+// spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansQwenQwQ32B = []runtime.Span{
+	{From: 51, To: 80, Line: 1, Col: 1, Construct: "if"},
+	{From: 54, To: 62, Line: 3, Col: 5, Construct: "if"},
+	{From: 57, To: 57, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 64, To: 69, Line: 9, Col: 5, Construct: "for"},
+	{From: 67, To: 67, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 73, To: 79, Line: 15, Col: 5, Construct: "if"},
+	{From: 76, To: 78, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 82, To: 164, Line: 19, Col: 1, Construct: "for"},
+	{From: 87, To: 163, Line: 20, Col: 5, Construct: "if"},
+	{From: 90, To: 95, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 96, To: 163, Line: 22, Col: 9, Construct: "if"},
+	{From: 99, To: 100, Line: 23, Col: 9, Construct: "set"},
+	{From: 102, To: 105, Line: 24, Col: 9, Construct: "if"},
+	{From: 104, To: 104, Line: 25, Col: 13, Construct: "set"},
+	{From: 107, To: 112, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 113, To: 163, Line: 28, Col: 9, Construct: "if"},
+	{From: 116, To: 117, Line: 29, Col: 9, Construct: "set"},
+	{From: 119, To: 122, Line: 30, Col: 9, Construct: "if"},
+	{From: 121, To: 121, Line: 31, Col: 13, Construct: "set"},
+	{From: 124, To: 125, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 127, To: 131, Line: 34, Col: 9, Construct: "if"},
+	{From: 129, To: 130, Line: 35, Col: 13, Construct: "{{ }}"},
+	{From: 133, To: 148, Line: 37, Col: 9, Construct: "for"},
+	{From: 135, To: 140, Line: 38, Col: 13, Construct: "if"},
+	{From: 138, To: 138, Line: 39, Col: 17, Construct: "set"},
+	{From: 142, To: 143, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 145, To: 146, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 149, To: 163, Line: 48, Col: 9, Construct: "if"},
+	{From: 152, To: 155, Line: 49, Col: 9, Construct: "if"},
+	{From: 157, To: 158, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 160, To: 162, Line: 55, Col: 9, Construct: "if"},
+	{From: 166, To: 172, Line: 60, Col: 1, Construct: "if"},
+	{From: 169, To: 171, Line: 62, Col: 5, Construct: "if"},
 }

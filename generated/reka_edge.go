@@ -32,6 +32,7 @@ var RekaEdge = &runtime.Template{
 	Name:   "Reka-Edge",
 	Origin: "llama.cpp/Reka-Edge.jinja",
 	SHA256: "546b04dba74993efae8f9da3ba08e29f437f5ac3f4e40b5cb9a4de5901a841df",
+	Spans:  spansRekaEdge,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -53,185 +54,138 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	// Reka-Edge.jinja:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
+	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	renderContent := func(content, numImgTokens2, numVideoFrames2 runtime.Value) {
 		content = runtime.Param(content, "content")
 		numImgTokens2 = runtime.Param(numImgTokens2, "num_img_tokens")
 		numVideoFrames2 = runtime.Param(numVideoFrames2, "num_video_frames")
 		var ns2 runtime.Value
-		// Reka-Edge.jinja:2 {%- if content is string -%}
-		w.At(2, 5, runtime.StmtIf)
+		// Reka-Edge.jinja:2:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// Reka-Edge.jinja:3 {{- content -}}
-			w.At(3, 9, runtime.StmtPrint)
+			// Reka-Edge.jinja:3:9 {{- content -}}
 			w.Write(content)
-		} else if w.At(4, 9, runtime.StmtIf); runtime.IsSequence(content, nil, nil) {
-			// Reka-Edge.jinja:4 {%- elif content is sequence -%}
-			// Reka-Edge.jinja:5 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			w.At(5, 9, runtime.StmtSet)
+		} else if runtime.IsSequence(content, nil, nil) {
+			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
+			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
-			// Reka-Edge.jinja:6 {%- for item in content -%}
-			w.At(6, 9, runtime.StmtFor)
+			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				var itemType runtime.Value
 				var text runtime.Value
 				var repeatTokens runtime.Value
-				// Reka-Edge.jinja:7 {%- set item_type = item.get("type") -%}
-				w.At(7, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
 				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
-				// Reka-Edge.jinja:8 {%- if item_type == "text" or item.get("text") is not none -%}
-				w.At(8, 13, runtime.StmtIf)
+				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
 				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
-					// Reka-Edge.jinja:9 {%- set text = item.get("text", "") -%}
-					w.At(9, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
 					text = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
-					// Reka-Edge.jinja:10 {%- if text -%}
-					w.At(10, 17, runtime.StmtIf)
+					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
-						// Reka-Edge.jinja:11 {%- if ns.prev_was_text -%}
-						w.At(11, 21, runtime.StmtIf)
+						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
 						if ns2.Attr("prev_was_text").Truthy() {
-							// Reka-Edge.jinja:12 {%- set ns.out = ns.out ~ " " -%}
-							w.At(12, 25, runtime.StmtSet)
+							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
 							runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str(" ")))
 						}
-						// Reka-Edge.jinja:14 {%- set ns.out = ns.out ~ text -%}
-						w.At(14, 21, runtime.StmtSet)
+						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
 						runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), text))
 					}
-					// Reka-Edge.jinja:16 {%- set ns.prev_was_text = text != "" -%}
-					w.At(16, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if w.At(17, 17, runtime.StmtIf); (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
-					// Reka-Edge.jinja:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
-					// Reka-Edge.jinja:18 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					w.At(18, 17, runtime.StmtSet)
+				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
+					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
+					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
-					// Reka-Edge.jinja:19 {%- set ns.prev_was_text = false -%}
-					w.At(19, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if w.At(20, 17, runtime.StmtIf); (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
-					// Reka-Edge.jinja:20 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
-					// Reka-Edge.jinja:21 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					w.At(21, 17, runtime.StmtSet)
+				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
+					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
+					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
-					// Reka-Edge.jinja:22 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					w.At(22, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
-					// Reka-Edge.jinja:23 {%- set ns.prev_was_text = false -%}
-					w.At(23, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
 				}
 			}
-			// Reka-Edge.jinja:26 {{- ns.out -}}
-			w.At(26, 9, runtime.StmtPrint)
+			// Reka-Edge.jinja:26:9 {{- ns.out -}}
 			w.Write(ns2.Attr("out"))
 		}
 	}
-	// Reka-Edge.jinja:29 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	w.At(29, 1, runtime.StmtSet)
+	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
-	// Reka-Edge.jinja:30 {%- for msg in messages[::-1] -%}
-	w.At(30, 1, runtime.StmtFor)
+	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
 		var idx runtime.Value
 		var content2 runtime.Value
-		// Reka-Edge.jinja:31 {%- set idx = messages|length - 1 - loop.index0 -%}
-		w.At(31, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
-		// Reka-Edge.jinja:32 {%- if msg.get("role") == "user" -%}
-		w.At(32, 5, runtime.StmtIf)
+		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if runtime.EqStr(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
-			// Reka-Edge.jinja:33 {%- set content = msg.get("content", "") -%}
-			w.At(33, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
 			content2 = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
-			// Reka-Edge.jinja:34 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			w.At(34, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
 			if !((runtime.IsString(content2, nil, nil) && runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
-				// Reka-Edge.jinja:35 {%- set ns.last_query_index = idx -%}
-				w.At(35, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
 				runtime.SetAttr(ns, "last_query_index", idx)
 				break
 			}
 		}
 	}
-	// Reka-Edge.jinja:40 {%- set last_query_index = ns.last_query_index -%}
-	w.At(40, 1, runtime.StmtSet)
+	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
 	lastQueryIndex = ns.Attr("last_query_index")
-	// Reka-Edge.jinja:41 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	w.At(41, 1, runtime.StmtSet)
+	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
 	numImgTokens = runtime.FilterInt(runtime.FilterDefault(numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
-	// Reka-Edge.jinja:42 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	w.At(42, 1, runtime.StmtSet)
+	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
 	numVideoFrames = runtime.FilterInt(runtime.FilterDefault(numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
-	// Reka-Edge.jinja:43 {%- set start_idx = 0 -%}
-	w.At(43, 1, runtime.StmtSet)
+	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
 	startIdx = runtime.Int(0)
-	// Reka-Edge.jinja:44 {%- set system_text = "" -%}
-	w.At(44, 1, runtime.StmtSet)
+	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = runtime.Str("")
-	// Reka-Edge.jinja:45 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	w.At(45, 1, runtime.StmtIf)
+	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
 	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.InStrs(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
-		// Reka-Edge.jinja:46 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
-		w.At(46, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderContent(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
 		})
-		// Reka-Edge.jinja:47 {%- set start_idx = 1 -%}
-		w.At(47, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = runtime.Int(1)
 	}
-	// Reka-Edge.jinja:49 {%- if tools or system_text -%}
-	w.At(49, 1, runtime.StmtIf)
+	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
-		// Reka-Edge.jinja:50 {%- set preamble_ns = namespace(text="") -%}
-		w.At(50, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
 		preambleNsText := runtime.Str("")
-		// Reka-Edge.jinja:51 {%- if system_text -%}
-		w.At(51, 5, runtime.StmtIf)
+		// Reka-Edge.jinja:51:5 {%- if system_text -%}
 		if systemText.Truthy() {
-			// Reka-Edge.jinja:52 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			w.At(52, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
 			preambleNsText = runtime.Concat(runtime.Str("system: "), systemText)
 		}
-		// Reka-Edge.jinja:54 {%- if tools -%}
-		w.At(54, 5, runtime.StmtIf)
+		// Reka-Edge.jinja:54:5 {%- if tools -%}
 		if tools.Truthy() {
-			// Reka-Edge.jinja:55 {%- if preamble_ns.text -%}
-			w.At(55, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
 			if preambleNsText.Truthy() {
-				// Reka-Edge.jinja:56 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				w.At(56, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
 				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n\n"))
 			} else {
-				// Reka-Edge.jinja:57 {%- else -%}
-				// Reka-Edge.jinja:58 {%- set preamble_ns.text = "system: " -%}
-				w.At(58, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:57:13 {%- else -%}
+				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
 				preambleNsText = runtime.Str("system: ")
 			}
-			// Reka-Edge.jinja:60 {%- set preamble_ns.text = preamble_ns.text
-			w.At(60, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
 			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>"))
-			// Reka-Edge.jinja:65 {%- for tool in tools -%}
-			w.At(65, 9, runtime.StmtFor)
+			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
 			for _, tool := range runtime.Iterate(w, tools) {
-				// Reka-Edge.jinja:66 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				w.At(66, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
 				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
 			}
-			// Reka-Edge.jinja:68 {%- set preamble_ns.text = preamble_ns.text
-			w.At(68, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
 			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
-		// Reka-Edge.jinja:74 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		w.At(74, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
 		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
-	// Reka-Edge.jinja:76 {%- for idx in range(start_idx, messages|length) -%}
-	w.At(76, 1, runtime.StmtFor)
+	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	for _, idx2 := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages, nil, nil))) {
 		var message runtime.Value
 		var role runtime.Value
@@ -242,86 +196,65 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		var includeThinking runtime.Value
 		continueFinalMessage := continueFinalMessageInput
 		var responseText runtime.Value
-		// Reka-Edge.jinja:77 {%- set message = messages[idx] -%}
-		w.At(77, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = messages.Item(idx2)
-		// Reka-Edge.jinja:78 {%- set role = message.get("role") -%}
-		w.At(78, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
 		role = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("role")}, nil)
-		// Reka-Edge.jinja:79 {%- set content = message.get("content") -%}
-		w.At(79, 5, runtime.StmtSet)
+		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
 		content3 = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
-		// Reka-Edge.jinja:80 {%- if role == "user" -%}
-		w.At(80, 5, runtime.StmtIf)
+		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if runtime.EqStr(role, "user") {
-			// Reka-Edge.jinja:81 {%- set prefix_ns = namespace(value="human: ") -%}
-			w.At(81, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
 			prefixNsValue := runtime.Str("human: ")
-			// Reka-Edge.jinja:82 {%- if content is sequence and content is not string -%}
-			w.At(82, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
 			if runtime.IsSequence(content3, nil, nil) && !runtime.IsString(content3, nil, nil) {
-				// Reka-Edge.jinja:83 {%- for item in content -%}
-				w.At(83, 13, runtime.StmtFor)
+				// Reka-Edge.jinja:83:13 {%- for item in content -%}
 				for _, item3 := range runtime.Iterate(w, content3) {
 					var text2 runtime.Value
-					// Reka-Edge.jinja:84 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					w.At(84, 17, runtime.StmtIf)
+					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
 					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
-						// Reka-Edge.jinja:85 {%- set text = item.get("text", "") -%}
-						w.At(85, 21, runtime.StmtSet)
+						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
 						text2 = runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
-						// Reka-Edge.jinja:86 {%- if text -%}
-						w.At(86, 21, runtime.StmtIf)
+						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text2.Truthy() {
 							break
 						}
-					} else if w.At(89, 21, runtime.StmtIf); runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
-						// Reka-Edge.jinja:89 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
-						// Reka-Edge.jinja:90 {%- set prefix_ns.value = "human:" -%}
-						w.At(90, 21, runtime.StmtSet)
+					} else if runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
+						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = runtime.Str("human:")
 						break
 					}
 				}
 			}
-			// Reka-Edge.jinja:95 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			w.At(95, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
-		} else if w.At(96, 9, runtime.StmtIf); runtime.EqStr(role, "assistant") {
-			// Reka-Edge.jinja:96 {%- elif role == "assistant" -%}
-			// Reka-Edge.jinja:97 {%- set tool_calls = message.get("tool_calls") -%}
-			w.At(97, 9, runtime.StmtSet)
+		} else if runtime.EqStr(role, "assistant") {
+			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
+			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
-			// Reka-Edge.jinja:98 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
-			w.At(98, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			})
-			// Reka-Edge.jinja:99 {%- set reasoning_text = "" -%}
-			w.At(99, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = runtime.Str("")
-			// Reka-Edge.jinja:100 {%- if message.get("reasoning_content") is string -%}
-			w.At(100, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
 			if runtime.IsString(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), nil, nil) {
-				// Reka-Edge.jinja:101 {%- set reasoning_text = message.get("reasoning_content") -%}
-				w.At(101, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
 				reasoningText = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
-			} else if w.At(102, 13, runtime.StmtIf); runtime.In(runtime.Str("</think>"), contentText) {
-				// Reka-Edge.jinja:102 {%- elif "</think>" in content_text -%}
-				// Reka-Edge.jinja:103 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				w.At(103, 13, runtime.StmtSet)
+			} else if runtime.In(runtime.Str("</think>"), contentText) {
+				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
+				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
 				reasoningText = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-				// Reka-Edge.jinja:104 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				w.At(104, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
 				contentText = runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
-			// Reka-Edge.jinja:106 {%- set ns.out = ns.out ~ "assistant: " -%}
-			w.At(106, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: ")))
-			// Reka-Edge.jinja:107 {%- set include_thinking = enable_thinking is true
-			w.At(107, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking, nil, nil)), func() runtime.Value {
 				return runtime.Bool(runtime.Gt(idx2, lastQueryIndex))
 			}), func() runtime.Value {
@@ -329,113 +262,195 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					return reasoningText
 				})
 			})
-			// Reka-Edge.jinja:111 {%- if include_thinking -%}
-			w.At(111, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
 			if includeThinking.Truthy() {
-				// Reka-Edge.jinja:112 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				w.At(112, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<think>\n"), runtime.CallMethod(reasoningText, "strip", nil, nil), runtime.Str("\n</think>\n\n")))
 			}
-			// Reka-Edge.jinja:114 {%- set ns.out = ns.out ~ content_text -%}
-			w.At(114, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), contentText))
-			// Reka-Edge.jinja:115 {%- if tool_calls -%}
-			w.At(115, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
-				// Reka-Edge.jinja:116 {%- if content_text and not ns.out.endswith("\n") -%}
-				w.At(116, 13, runtime.StmtIf)
+				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
 				if contentText.Truthy() && !runtime.CallMethod(ns.Attr("out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
-					// Reka-Edge.jinja:117 {%- set ns.out = ns.out ~ "\n" -%}
-					w.At(117, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n")))
 				}
-				// Reka-Edge.jinja:119 {%- for tool_call in tool_calls -%}
-				w.At(119, 13, runtime.StmtFor)
+				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, toolCalls) {
 					var arguments runtime.Value
 					var argumentsJson runtime.Value
-					// Reka-Edge.jinja:120 {%- if tool_call.get("function") is not none -%}
-					w.At(120, 17, runtime.StmtIf)
+					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
 					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {
-						// Reka-Edge.jinja:121 {%- set tool_call = tool_call.get("function") -%}
-						w.At(121, 21, runtime.StmtSet)
+						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
 						toolCall = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
 					}
-					// Reka-Edge.jinja:123 {%- set arguments = tool_call.get("arguments", {}) -%}
-					w.At(123, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
 					arguments = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
-					// Reka-Edge.jinja:124 {%- if arguments is string -%}
-					w.At(124, 17, runtime.StmtIf)
+					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
 					if runtime.IsString(arguments, nil, nil) {
-						// Reka-Edge.jinja:125 {%- set arguments_json = arguments -%}
-						w.At(125, 21, runtime.StmtSet)
+						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if w.At(126, 21, runtime.StmtIf); runtime.IsMapping(arguments, nil, nil) {
-						// Reka-Edge.jinja:126 {%- elif arguments is mapping -%}
-						// Reka-Edge.jinja:127 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						w.At(127, 21, runtime.StmtSet)
+					} else if runtime.IsMapping(arguments, nil, nil) {
+						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
+						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					} else {
-						// Reka-Edge.jinja:128 {%- else -%}
-						// Reka-Edge.jinja:129 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						w.At(129, 21, runtime.StmtSet)
+						// Reka-Edge.jinja:128:21 {%- else -%}
+						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					}
-					// Reka-Edge.jinja:131 {%- set ns.out = ns.out
-					w.At(131, 17, runtime.StmtSet)
+					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("name"), runtime.Str("")}, nil), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
 				}
 			}
-			// Reka-Edge.jinja:138 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			w.At(138, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
 			if !(continueFinalMessage.Truthy() && runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))) {
-				// Reka-Edge.jinja:139 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				w.At(139, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n\n<sep>")))
 			}
-		} else if w.At(141, 9, runtime.StmtIf); runtime.EqStr(role, "tool") {
-			// Reka-Edge.jinja:141 {%- elif role == "tool" -%}
-			// Reka-Edge.jinja:142 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			w.At(142, 9, runtime.StmtIf)
+		} else if runtime.EqStr(role, "tool") {
+			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
+			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
 			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
-				// Reka-Edge.jinja:143 {%- set ns.out = ns.out ~ "human: " -%}
-				w.At(143, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("human: ")))
 			}
-			// Reka-Edge.jinja:145 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
-			w.At(145, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			})
-			// Reka-Edge.jinja:146 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			w.At(146, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
-			// Reka-Edge.jinja:147 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			w.At(147, 9, runtime.StmtIf)
+			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
 			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
-				// Reka-Edge.jinja:148 {%- set ns.out = ns.out ~ "<sep>" -%}
-				w.At(148, 13, runtime.StmtSet)
+				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<sep>")))
 			}
 		}
 	}
-	// Reka-Edge.jinja:152 {%- if add_generation_prompt
-	w.At(152, 1, runtime.StmtIf)
+	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
 	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
-		// Reka-Edge.jinja:155 {%- if enable_thinking is true -%}
-		w.At(155, 5, runtime.StmtIf)
+		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if runtime.IsTrue(enableThinking, nil, nil) {
-			// Reka-Edge.jinja:156 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			w.At(156, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: <think>\n")))
 		} else {
-			// Reka-Edge.jinja:157 {%- else -%}
-			// Reka-Edge.jinja:158 {%- set ns.out = ns.out ~ "assistant:" -%}
-			w.At(158, 9, runtime.StmtSet)
+			// Reka-Edge.jinja:157:9 {%- else -%}
+			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant:")))
 		}
 	}
-	// Reka-Edge.jinja:161 {{- ns.out -}}
-	w.At(161, 1, runtime.StmtPrint)
+	// Reka-Edge.jinja:161:1 {{- ns.out -}}
 	w.Write(ns.Attr("out"))
+}
+
+// spansRekaEdge is the position table of Reka-Edge.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansRekaEdge = []runtime.Span{
+	{From: 58, To: 113, Line: 1, Col: 1, Construct: "macro"},
+	{From: 64, To: 112, Line: 2, Col: 5, Construct: "if"},
+	{From: 66, To: 66, Line: 3, Col: 9, Construct: "{{ }}"},
+	{From: 67, To: 112, Line: 4, Col: 9, Construct: "if"},
+	{From: 70, To: 70, Line: 5, Col: 9, Construct: "set"},
+	{From: 72, To: 109, Line: 6, Col: 9, Construct: "for"},
+	{From: 77, To: 77, Line: 7, Col: 13, Construct: "set"},
+	{From: 79, To: 108, Line: 8, Col: 13, Construct: "if"},
+	{From: 81, To: 81, Line: 9, Col: 17, Construct: "set"},
+	{From: 83, To: 91, Line: 10, Col: 17, Construct: "if"},
+	{From: 85, To: 88, Line: 11, Col: 21, Construct: "if"},
+	{From: 87, To: 87, Line: 12, Col: 25, Construct: "set"},
+	{From: 90, To: 90, Line: 14, Col: 21, Construct: "set"},
+	{From: 93, To: 93, Line: 16, Col: 17, Construct: "set"},
+	{From: 94, To: 108, Line: 17, Col: 17, Construct: "if"},
+	{From: 97, To: 97, Line: 18, Col: 17, Construct: "set"},
+	{From: 99, To: 99, Line: 19, Col: 17, Construct: "set"},
+	{From: 100, To: 108, Line: 20, Col: 17, Construct: "if"},
+	{From: 103, To: 103, Line: 21, Col: 17, Construct: "set"},
+	{From: 105, To: 105, Line: 22, Col: 17, Construct: "set"},
+	{From: 107, To: 107, Line: 23, Col: 17, Construct: "set"},
+	{From: 111, To: 111, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 115, To: 115, Line: 29, Col: 1, Construct: "set"},
+	{From: 117, To: 135, Line: 30, Col: 1, Construct: "for"},
+	{From: 123, To: 123, Line: 31, Col: 5, Construct: "set"},
+	{From: 125, To: 134, Line: 32, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 33, Col: 9, Construct: "set"},
+	{From: 129, To: 133, Line: 34, Col: 9, Construct: "if"},
+	{From: 131, To: 132, Line: 35, Col: 13, Construct: "set"},
+	{From: 137, To: 137, Line: 40, Col: 1, Construct: "set"},
+	{From: 139, To: 139, Line: 41, Col: 1, Construct: "set"},
+	{From: 141, To: 141, Line: 42, Col: 1, Construct: "set"},
+	{From: 143, To: 143, Line: 43, Col: 1, Construct: "set"},
+	{From: 145, To: 145, Line: 44, Col: 1, Construct: "set"},
+	{From: 147, To: 154, Line: 45, Col: 1, Construct: "if"},
+	{From: 149, To: 151, Line: 46, Col: 5, Construct: "set"},
+	{From: 153, To: 153, Line: 47, Col: 5, Construct: "set"},
+	{From: 156, To: 187, Line: 49, Col: 1, Construct: "if"},
+	{From: 158, To: 158, Line: 50, Col: 5, Construct: "set"},
+	{From: 160, To: 163, Line: 51, Col: 5, Construct: "if"},
+	{From: 162, To: 162, Line: 52, Col: 9, Construct: "set"},
+	{From: 165, To: 184, Line: 54, Col: 5, Construct: "if"},
+	{From: 167, To: 174, Line: 55, Col: 9, Construct: "if"},
+	{From: 169, To: 169, Line: 56, Col: 13, Construct: "set"},
+	{From: 173, To: 173, Line: 58, Col: 13, Construct: "set"},
+	{From: 176, To: 176, Line: 60, Col: 9, Construct: "set"},
+	{From: 178, To: 181, Line: 65, Col: 9, Construct: "for"},
+	{From: 180, To: 180, Line: 66, Col: 13, Construct: "set"},
+	{From: 183, To: 183, Line: 68, Col: 9, Construct: "set"},
+	{From: 186, To: 186, Line: 74, Col: 5, Construct: "set"},
+	{From: 189, To: 331, Line: 76, Col: 1, Construct: "for"},
+	{From: 200, To: 200, Line: 77, Col: 5, Construct: "set"},
+	{From: 202, To: 202, Line: 78, Col: 5, Construct: "set"},
+	{From: 204, To: 204, Line: 79, Col: 5, Construct: "set"},
+	{From: 206, To: 330, Line: 80, Col: 5, Construct: "if"},
+	{From: 208, To: 208, Line: 81, Col: 9, Construct: "set"},
+	{From: 210, To: 229, Line: 82, Col: 9, Construct: "if"},
+	{From: 212, To: 228, Line: 83, Col: 13, Construct: "for"},
+	{From: 215, To: 227, Line: 84, Col: 17, Construct: "if"},
+	{From: 217, To: 217, Line: 85, Col: 21, Construct: "set"},
+	{From: 219, To: 221, Line: 86, Col: 21, Construct: "if"},
+	{From: 222, To: 227, Line: 89, Col: 21, Construct: "if"},
+	{From: 225, To: 226, Line: 90, Col: 21, Construct: "set"},
+	{From: 231, To: 233, Line: 95, Col: 9, Construct: "set"},
+	{From: 234, To: 330, Line: 96, Col: 9, Construct: "if"},
+	{From: 237, To: 237, Line: 97, Col: 9, Construct: "set"},
+	{From: 239, To: 241, Line: 98, Col: 9, Construct: "set"},
+	{From: 243, To: 243, Line: 99, Col: 9, Construct: "set"},
+	{From: 245, To: 254, Line: 100, Col: 9, Construct: "if"},
+	{From: 247, To: 247, Line: 101, Col: 13, Construct: "set"},
+	{From: 248, To: 254, Line: 102, Col: 13, Construct: "if"},
+	{From: 251, To: 251, Line: 103, Col: 13, Construct: "set"},
+	{From: 253, To: 253, Line: 104, Col: 13, Construct: "set"},
+	{From: 256, To: 256, Line: 106, Col: 9, Construct: "set"},
+	{From: 258, To: 264, Line: 107, Col: 9, Construct: "set"},
+	{From: 266, To: 269, Line: 111, Col: 9, Construct: "if"},
+	{From: 268, To: 268, Line: 112, Col: 13, Construct: "set"},
+	{From: 271, To: 271, Line: 114, Col: 9, Construct: "set"},
+	{From: 273, To: 306, Line: 115, Col: 9, Construct: "if"},
+	{From: 275, To: 278, Line: 116, Col: 13, Construct: "if"},
+	{From: 277, To: 277, Line: 117, Col: 17, Construct: "set"},
+	{From: 280, To: 305, Line: 119, Col: 13, Construct: "for"},
+	{From: 284, To: 287, Line: 120, Col: 17, Construct: "if"},
+	{From: 286, To: 286, Line: 121, Col: 21, Construct: "set"},
+	{From: 289, To: 289, Line: 123, Col: 17, Construct: "set"},
+	{From: 291, To: 302, Line: 124, Col: 17, Construct: "if"},
+	{From: 293, To: 293, Line: 125, Col: 21, Construct: "set"},
+	{From: 294, To: 302, Line: 126, Col: 21, Construct: "if"},
+	{From: 297, To: 297, Line: 127, Col: 21, Construct: "set"},
+	{From: 301, To: 301, Line: 129, Col: 21, Construct: "set"},
+	{From: 304, To: 304, Line: 131, Col: 17, Construct: "set"},
+	{From: 308, To: 311, Line: 138, Col: 9, Construct: "if"},
+	{From: 310, To: 310, Line: 139, Col: 13, Construct: "set"},
+	{From: 312, To: 330, Line: 141, Col: 9, Construct: "if"},
+	{From: 315, To: 318, Line: 142, Col: 9, Construct: "if"},
+	{From: 317, To: 317, Line: 143, Col: 13, Construct: "set"},
+	{From: 320, To: 322, Line: 145, Col: 9, Construct: "set"},
+	{From: 324, To: 324, Line: 146, Col: 9, Construct: "set"},
+	{From: 326, To: 329, Line: 147, Col: 9, Construct: "if"},
+	{From: 328, To: 328, Line: 148, Col: 13, Construct: "set"},
+	{From: 333, To: 343, Line: 152, Col: 1, Construct: "if"},
+	{From: 335, To: 342, Line: 155, Col: 5, Construct: "if"},
+	{From: 337, To: 337, Line: 156, Col: 9, Construct: "set"},
+	{From: 341, To: 341, Line: 158, Col: 9, Construct: "set"},
+	{From: 345, To: 345, Line: 161, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Roka = &runtime.Template{
 	Name:   "roka",
 	Origin: "roka.jinja",
 	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Spans:  spansRoka,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,116 +46,125 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// roka.jinja:24 {%- macro llama3_header(role) -%}
+	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role runtime.Value) {
 		role = runtime.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
-		// roka.jinja:25 {{ role }}
-		w.At(25, 20, runtime.StmtPrint)
+		// roka.jinja:25:20 {{ role }}
 		w.Write(role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
-	// roka.jinja:29 {{- bos_token -}}
-	w.At(29, 1, runtime.StmtPrint)
+	// roka.jinja:29:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// roka.jinja:31 {%- for message in messages -%}
-	w.At(31, 1, runtime.StmtFor)
+	// roka.jinja:31:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// roka.jinja:32 {%- if message.role == 'system' -%}
-		w.At(32, 1, runtime.StmtIf)
+		// roka.jinja:32:1 {%- if message.role == 'system' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// roka.jinja:33 {{- llama3_header('system') -}}
-			w.At(33, 1, runtime.StmtPrint)
+			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			llama3Header(runtime.Str("system"))
-			// roka.jinja:34 {{- message.content | trim -}}
-			w.At(34, 1, runtime.StmtPrint)
+			// roka.jinja:34:1 {{- message.content | trim -}}
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(36, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// roka.jinja:36 {%- elif message.role == 'user' -%}
-			// roka.jinja:37 {{- llama3_header('user') -}}
-			w.At(37, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
+			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			llama3Header(runtime.Str("user"))
-			// roka.jinja:38 {{- message.content | trim -}}
-			w.At(38, 1, runtime.StmtPrint)
+			// roka.jinja:38:1 {{- message.content | trim -}}
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(40, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// roka.jinja:40 {%- elif message.role == 'assistant' -%}
-			// roka.jinja:41 {{- llama3_header('assistant') -}}
-			w.At(41, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
+			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
 			llama3Header(runtime.Str("assistant"))
-			// roka.jinja:42 {%- if message.content -%}
-			w.At(42, 1, runtime.StmtIf)
+			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
-				// roka.jinja:43 {{- message.content | trim -}}
-				w.At(43, 1, runtime.StmtPrint)
+				// roka.jinja:43:1 {{- message.content | trim -}}
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
-			// roka.jinja:45 {%- if message.tool_calls is defined and message.tool_calls -%}
-			w.At(45, 1, runtime.StmtIf)
+			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
-				// roka.jinja:46 {%- for tc in message.tool_calls -%}
-				w.At(46, 1, runtime.StmtFor)
+				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, messageToolCalls) {
 					var call runtime.Value
-					// roka.jinja:47 {%- if tc.function is defined -%}
-					w.At(47, 1, runtime.StmtIf)
+					// roka.jinja:47:1 {%- if tc.function is defined -%}
 					tcFunction := tc.Attr("function")
 					if runtime.IsDefined(tcFunction, nil, nil) {
-						// roka.jinja:48 {%- set call = tc.function -%}
-						w.At(48, 1, runtime.StmtSet)
+						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
-						// roka.jinja:49 {%- else -%}
-						// roka.jinja:50 {%- set call = tc -%}
-						w.At(50, 1, runtime.StmtSet)
+						// roka.jinja:49:5 {%- else -%}
+						// roka.jinja:50:1 {%- set call = tc -%}
 						call = tc
 					}
 					w.WriteString("<tool_call>")
-					// roka.jinja:53 {%- if call.arguments is string %}
-					w.At(53, 1, runtime.StmtIf)
+					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := call.Attr("arguments")
 					if runtime.IsString(callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
-						// roka.jinja:54 {{ call.name }}
-						w.At(54, 11, runtime.StmtPrint)
+						// roka.jinja:54:11 {{ call.name }}
 						w.Write(call.Attr("name"))
 						w.WriteString("\", \"arguments\": ")
-						// roka.jinja:54 {{ call.arguments }}
-						w.At(54, 42, runtime.StmtPrint)
+						// roka.jinja:54:42 {{ call.arguments }}
 						w.Write(callArguments)
 						w.WriteString("}")
 					} else {
-						// roka.jinja:55 {%- else %}
-						// roka.jinja:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.At(56, 1, runtime.StmtPrint)
+						// roka.jinja:55:5 {%- else %}
+						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
 						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if w.At(62, 5, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// roka.jinja:62 {%- elif message.role == 'tool' -%}
-			// roka.jinja:63 {{- llama3_header('user') -}}
-			w.At(63, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
+			// roka.jinja:63:1 {{- llama3_header('user') -}}
 			llama3Header(runtime.Str("user"))
 			w.WriteString("<tool_response>\n")
-			// roka.jinja:65 {{ message.content }}
-			w.At(65, 1, runtime.StmtPrint)
+			// roka.jinja:65:1 {{ message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
-	// roka.jinja:71 {%- if add_generation_prompt -%}
-	w.At(71, 1, runtime.StmtIf)
+	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// roka.jinja:72 {{- llama3_header('assistant') -}}
-		w.At(72, 1, runtime.StmtPrint)
+		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
 		llama3Header(runtime.Str("assistant"))
 	}
+}
+
+// spansRoka is the position table of roka.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansRoka = []runtime.Span{
+	{From: 50, To: 56, Line: 24, Col: 1, Construct: "macro"},
+	{From: 54, To: 55, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 58, To: 58, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 131, Line: 31, Col: 1, Construct: "for"},
+	{From: 62, To: 130, Line: 32, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 68, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 130, Line: 36, Col: 5, Construct: "if"},
+	{From: 72, To: 72, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 75, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 130, Line: 40, Col: 5, Construct: "if"},
+	{From: 79, To: 79, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 85, Line: 42, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 121, Line: 45, Col: 1, Construct: "if"},
+	{From: 90, To: 119, Line: 46, Col: 1, Construct: "for"},
+	{From: 93, To: 102, Line: 47, Col: 1, Construct: "if"},
+	{From: 96, To: 96, Line: 48, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 50, Col: 1, Construct: "set"},
+	{From: 104, To: 118, Line: 53, Col: 1, Construct: "if"},
+	{From: 108, To: 109, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 111, To: 112, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 116, To: 116, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 122, To: 130, Line: 62, Col: 5, Construct: "if"},
+	{From: 125, To: 126, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 128, To: 129, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 133, To: 136, Line: 71, Col: 1, Construct: "if"},
+	{From: 135, To: 135, Line: 72, Col: 1, Construct: "{{ }}"},
 }

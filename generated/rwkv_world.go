@@ -32,6 +32,7 @@ var RwkvWorld = &runtime.Template{
 	Name:   "rwkv-world",
 	Origin: "builtin/rwkv-world.jinja",
 	SHA256: "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
+	Spans:  spansRwkvWorld,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,46 +45,53 @@ var _ interface {
 func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// rwkv-world.jinja:13 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(13, 1, runtime.StmtSet)
+	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// rwkv-world.jinja:14 {%- for message in messages %}
-	w.At(14, 1, runtime.StmtFor)
+	// rwkv-world.jinja:14:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		var content runtime.Value
-		// rwkv-world.jinja:15 {%- set content = message['content'].strip(c_space) %}
-		w.At(15, 1, runtime.StmtSet)
+		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
-		// rwkv-world.jinja:16 {%- if message['role'] == 'system' %}
-		w.At(16, 1, runtime.StmtIf)
+		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// rwkv-world.jinja:17 {{- 'System: ' + content + '\n\n' }}
-			w.At(17, 1, runtime.StmtPrint)
+			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
 			w.WriteString("System: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
-		} else if w.At(18, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// rwkv-world.jinja:18 {%- elif message['role'] == 'user' %}
-			// rwkv-world.jinja:19 {{- 'User: ' + content + '\n\n' }}
-			w.At(19, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
+			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
 			w.WriteString("User: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
-			// rwkv-world.jinja:20 {%- if loop.last %}
-			w.At(20, 1, runtime.StmtIf)
+			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
 			}
-		} else if w.At(23, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// rwkv-world.jinja:23 {%- elif message['role'] == 'assistant' %}
-			// rwkv-world.jinja:24 {{- 'Assistant: ' + content + '\n\n' }}
-			w.At(24, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
+			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
 			w.WriteString("Assistant: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
 		}
 	}
+}
+
+// spansRwkvWorld is the position table of rwkv-world.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansRwkvWorld = []runtime.Span{
+	{From: 49, To: 49, Line: 13, Col: 1, Construct: "set"},
+	{From: 51, To: 81, Line: 14, Col: 1, Construct: "for"},
+	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
+	{From: 58, To: 80, Line: 16, Col: 1, Construct: "if"},
+	{From: 61, To: 63, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 80, Line: 18, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 73, Line: 20, Col: 1, Construct: "if"},
+	{From: 74, To: 80, Line: 23, Col: 5, Construct: "if"},
+	{From: 77, To: 79, Line: 24, Col: 1, Construct: "{{ }}"},
 }

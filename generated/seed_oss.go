@@ -32,6 +32,7 @@ var SeedOss = &runtime.Template{
 	Name:   "seed_oss",
 	Origin: "builtin/seed_oss.jinja",
 	SHA256: "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
+	Spans:  spansSeedOss,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,28 +45,22 @@ var _ interface {
 func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 	var cSpace runtime.Value
 	messages := in.Lookup("messages")
-	// seed_oss.jinja:11 {%- set c_space = ' \t\n\v\f\r' %}
-	w.At(11, 1, runtime.StmtSet)
+	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
-	// seed_oss.jinja:12 {%- for message in messages %}
-	w.At(12, 1, runtime.StmtFor)
+	// seed_oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
-		// seed_oss.jinja:13 {%- if message['role'] == 'assistant' %}
-		w.At(13, 1, runtime.StmtIf)
+		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant") {
-			// seed_oss.jinja:14 {%- set content = message['content'].strip(c_space) %}
-			w.At(14, 1, runtime.StmtSet)
+			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
 			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
 		} else {
-			// seed_oss.jinja:15 {%- else %}
-			// seed_oss.jinja:16 {%- set content = message['content'] %}
-			w.At(16, 1, runtime.StmtSet)
+			// seed_oss.jinja:15:5 {%- else %}
+			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
 			content = message.ItemStr("content")
 		}
-		// seed_oss.jinja:18 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		w.At(18, 1, runtime.StmtPrint)
+		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.WriteString("<seed:bos>")
 		w.WriteStr(messageRole)
 		w.WriteString("\n")
@@ -73,4 +68,15 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<seed:eos>")
 	}
 	w.WriteString("<seed:bos>assistant\n")
+}
+
+// spansSeedOss is the position table of seed_oss.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansSeedOss = []runtime.Span{
+	{From: 49, To: 49, Line: 11, Col: 1, Construct: "set"},
+	{From: 51, To: 70, Line: 12, Col: 1, Construct: "for"},
+	{From: 54, To: 62, Line: 13, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 14, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 16, Col: 1, Construct: "set"},
+	{From: 64, To: 68, Line: 18, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Smolvlm = &runtime.Template{
 	Name:   "smolvlm",
 	Origin: "builtin/smolvlm.jinja",
 	SHA256: "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
+	Spans:  spansSmolvlm,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -44,31 +45,37 @@ var _ interface {
 func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
-	// smolvlm.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// smolvlm.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// smolvlm.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1, runtime.StmtIf)
+		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// smolvlm.jinja:13 {{- message['content'] + '\n\n' }}
-			w.At(13, 1, runtime.StmtPrint)
+			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// smolvlm.jinja:14 {%- elif message['role'] == 'user' %}
-			// smolvlm.jinja:15 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.At(15, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.WriteString("User: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<end_of_utterance>\n")
 		} else {
-			// smolvlm.jinja:16 {%- else %}
-			// smolvlm.jinja:17 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.At(17, 1, runtime.StmtPrint)
+			// smolvlm.jinja:16:5 {%- else %}
+			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.WriteString("Assistant: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<end_of_utterance>\n")
 		}
 	}
 	w.WriteString("Assistant:")
+}
+
+// spansSmolvlm is the position table of smolvlm.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansSmolvlm = []runtime.Span{
+	{From: 49, To: 69, Line: 11, Col: 1, Construct: "for"},
+	{From: 51, To: 67, Line: 12, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 67, Line: 14, Col: 5, Construct: "if"},
+	{From: 58, To: 60, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var SolarOpen = &runtime.Template{
 	Name:   "solar-open",
 	Origin: "builtin/solar-open.jinja",
 	SHA256: "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
+	Spans:  spansSolarOpen,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderSolarOpen renders solar-open.jinja.
 func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// solar-open.jinja:8 {%- for message in messages %}
-	w.At(8, 1, runtime.StmtFor)
+	// solar-open.jinja:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// solar-open.jinja:9 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		w.At(9, 1, runtime.StmtPrint)
+		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
 		w.WriteString("<|begin|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|content|>")
@@ -55,4 +54,11 @@ func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end|>")
 	}
 	w.WriteString("<|begin|>assistant")
+}
+
+// spansSolarOpen is the position table of solar-open.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansSolarOpen = []runtime.Span{
+	{From: 48, To: 56, Line: 8, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var StepFun35Flash = &runtime.Template{
 	Name:   "StepFun3.5-Flash",
 	Origin: "llama.cpp/StepFun3.5-Flash.jinja",
 	SHA256: "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
+	Spans:  spansStepFun35Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,105 +47,87 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// StepFun3.5-Flash.jinja:1 {% macro render_content(content) %}
+	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// StepFun3.5-Flash.jinja:1 {% if content is none %}
-		w.At(1, 36, runtime.StmtIf)
+		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
 		if runtime.IsNone(content, nil, nil) {
 			w.WriteString("")
-		} else if w.At(1, 72, runtime.StmtIf); runtime.IsString(content, nil, nil) {
-			// StepFun3.5-Flash.jinja:1 {% elif content is string %}
-			// StepFun3.5-Flash.jinja:1 {{- content }}
-			w.At(1, 97, runtime.StmtPrint)
+		} else if runtime.IsString(content, nil, nil) {
+			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
+			// StepFun3.5-Flash.jinja:1:97 {{- content }}
 			w.Write(content)
-		} else if w.At(1, 114, runtime.StmtIf); runtime.IsMapping(content, nil, nil) {
-			// StepFun3.5-Flash.jinja:1 {% elif content is mapping %}
-			// StepFun3.5-Flash.jinja:1 {{- content['value'] if 'value' in content else content['text'] }}
-			w.At(1, 140, runtime.StmtPrint)
+		} else if runtime.IsMapping(content, nil, nil) {
+			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
+			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
 			if runtime.In(runtime.Str("value"), content) {
 				w.Write(content.ItemStr("value"))
 			} else {
 				w.Write(content.ItemStr("text"))
 			}
-		} else if w.At(1, 209, runtime.StmtIf); runtime.IsIterable(content, nil, nil) {
-			// StepFun3.5-Flash.jinja:1 {% elif content is iterable %}
-			// StepFun3.5-Flash.jinja:1 {% for item in content %}
-			w.At(1, 236, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) {
+			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
+			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// StepFun3.5-Flash.jinja:1 {% if item.type == 'text' %}
-				w.At(1, 261, runtime.StmtIf)
+				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
 				item2Type := item2.Attr("type")
 				if runtime.EqStr(item2Type, "text") {
-					// StepFun3.5-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
-					w.At(1, 289, runtime.StmtPrint)
+					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
 					if runtime.In(runtime.Str("value"), item2) {
 						w.Write(item2.ItemStr("value"))
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
-				} else if w.At(1, 349, runtime.StmtIf); runtime.EqStr(item2Type, "image") {
-					// StepFun3.5-Flash.jinja:1 {% elif item.type == 'image' %}
+				} else if runtime.EqStr(item2Type, "image") {
+					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 				}
 			}
 		}
 	}
-	// StepFun3.5-Flash.jinja:2 {{bos_token}}
-	w.At(2, 1, runtime.StmtPrint)
+	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
 	w.Write(bosToken)
-	// StepFun3.5-Flash.jinja:2 {%- if tools %}
-	w.At(2, 14, runtime.StmtIf)
+	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
-		// StepFun3.5-Flash.jinja:4 {%- if messages[0].role == 'system' %}
-		w.At(4, 5, runtime.StmtIf)
+		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
-			// StepFun3.5-Flash.jinja:5 {{- render_content(messages[0].content) + '\n\n' }}
-			w.At(5, 9, runtime.StmtPrint)
+			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			w.WriteAdd(w.Capture(func() {
 				renderContent(messages0.Attr("content"))
 			}), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
-		// StepFun3.5-Flash.jinja:8 {%- for tool in tools %}
-		w.At(8, 5, runtime.StmtFor)
+		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// StepFun3.5-Flash.jinja:10 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(10, 9, runtime.StmtPrint)
+			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
-		// StepFun3.5-Flash.jinja:13 {%- else %}
-		// StepFun3.5-Flash.jinja:14 {%- if messages[0].role == 'system' %}
-		w.At(14, 5, runtime.StmtIf)
+		// StepFun3.5-Flash.jinja:13:5 {%- else %}
+		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.Attr("role"), "system") {
-			// StepFun3.5-Flash.jinja:15 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			w.At(15, 9, runtime.StmtPrint)
+			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
 				renderContent(messages02.Attr("content"))
 			}), runtime.Str("<|im_end|>\n"))
 		}
 	}
-	// StepFun3.5-Flash.jinja:18 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(18, 1, runtime.StmtSet)
+	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
-	// StepFun3.5-Flash.jinja:19 {%- for message in messages[::-1] %}
-	w.At(19, 1, runtime.StmtFor)
+	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
-		// StepFun3.5-Flash.jinja:20 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(20, 5, runtime.StmtSet)
+		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
-		// StepFun3.5-Flash.jinja:21 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		w.At(21, 5, runtime.StmtIf)
+		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderContent(message.Attr("content"))
 		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
@@ -152,126 +135,99 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
 			renderContent(message.Attr("content"))
 		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
-			// StepFun3.5-Flash.jinja:22 {%- set ns.multi_step_tool = false %}
-			w.At(22, 9, runtime.StmtSet)
+			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
-			// StepFun3.5-Flash.jinja:23 {%- set ns.last_query_index = index %}
-			w.At(23, 9, runtime.StmtSet)
+			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
 			nsLastQueryIndex = index
 		}
 	}
-	// StepFun3.5-Flash.jinja:26 {%- for message in messages %}
-	w.At(26, 1, runtime.StmtFor)
+	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message2 := items2[i2]
 		var content2 runtime.Value
 		var roleName runtime.Value
 		var reasoningContent runtime.Value
-		// StepFun3.5-Flash.jinja:27 {%- set content = render_content(message.content) %}
-		w.At(27, 5, runtime.StmtSet)
+		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content2 = w.Capture(func() {
 			renderContent(message2.Attr("content"))
 		})
-		// StepFun3.5-Flash.jinja:28 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(28, 5, runtime.StmtIf)
+		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		message2Role := message2.Attr("role")
 		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
-			// StepFun3.5-Flash.jinja:29 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			w.At(29, 9, runtime.StmtSet)
+			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			if (runtime.EqStr(message2Role, "system") && !(i2 == 0)) && runtime.EqStr(message2.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message2Role
 			}
-			// StepFun3.5-Flash.jinja:30 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(30, 9, runtime.StmtPrint)
+			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if w.At(31, 9, runtime.StmtIf); runtime.EqStr(message2Role, "assistant") {
-			// StepFun3.5-Flash.jinja:31 {%- elif message.role == "assistant" %}
-			// StepFun3.5-Flash.jinja:32 {%- if message.reasoning_content is string %}
-			w.At(32, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "assistant") {
+			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
+			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
 			message2ReasoningContent := message2.Attr("reasoning_content")
 			if runtime.IsString(message2ReasoningContent, nil, nil) {
-				// StepFun3.5-Flash.jinja:33 {%- set reasoning_content = render_content(message.reasoning_content) %}
-				w.At(33, 13, runtime.StmtSet)
+				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(message2ReasoningContent)
 				})
 			} else {
-				// StepFun3.5-Flash.jinja:34 {%- else %}
-				// StepFun3.5-Flash.jinja:35 {%- if '</think>' in content %}
-				w.At(35, 13, runtime.StmtIf)
+				// StepFun3.5-Flash.jinja:34:13 {%- else %}
+				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
-					// StepFun3.5-Flash.jinja:36 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					w.At(36, 17, runtime.StmtSet)
+					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// StepFun3.5-Flash.jinja:37 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					w.At(37, 17, runtime.StmtSet)
+					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				} else {
-					// StepFun3.5-Flash.jinja:38 {%- else %}
-					// StepFun3.5-Flash.jinja:39 {%- set reasoning_content = '' %}
-					w.At(39, 17, runtime.StmtSet)
+					// StepFun3.5-Flash.jinja:38:17 {%- else %}
+					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
 					reasoningContent = runtime.Str("")
 				}
 			}
-			// StepFun3.5-Flash.jinja:42 {%- if loop.index0 > ns.last_query_index %}
-			w.At(42, 9, runtime.StmtIf)
+			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
-				// StepFun3.5-Flash.jinja:43 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.At(43, 13, runtime.StmtPrint)
+				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
 			} else {
-				// StepFun3.5-Flash.jinja:44 {%- else %}
-				// StepFun3.5-Flash.jinja:45 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(45, 13, runtime.StmtPrint)
+				// StepFun3.5-Flash.jinja:44:13 {%- else %}
+				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content2)
 			}
-			// StepFun3.5-Flash.jinja:47 {%- if message.tool_calls %}
-			w.At(47, 9, runtime.StmtIf)
+			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
-				// StepFun3.5-Flash.jinja:48 {%- for tool_call in message.tool_calls %}
-				w.At(48, 13, runtime.StmtFor)
+				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
 					var arguments runtime.Value
-					// StepFun3.5-Flash.jinja:49 {%- if tool_call.function is defined %}
-					w.At(49, 17, runtime.StmtIf)
+					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
-						// StepFun3.5-Flash.jinja:50 {%- set tool_call = tool_call.function %}
-						w.At(50, 21, runtime.StmtSet)
+						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// StepFun3.5-Flash.jinja:52 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.At(52, 17, runtime.StmtPrint)
+					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
-					// StepFun3.5-Flash.jinja:53 {%- if tool_call.arguments is defined %}
-					w.At(53, 17, runtime.StmtIf)
+					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
-						// StepFun3.5-Flash.jinja:54 {%- set arguments = tool_call.arguments %}
-						w.At(54, 21, runtime.StmtSet)
+						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
-						// StepFun3.5-Flash.jinja:55 {%- for args_name, args_value in arguments|items %}
-						w.At(55, 21, runtime.StmtFor)
+						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(arguments)
 						for i3 := range w.Count(len(keys)) {
 							argsName := keys[i3]
 							argsValue := values[i3]
-							// StepFun3.5-Flash.jinja:56 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(56, 25, runtime.StmtPrint)
+							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
-							// StepFun3.5-Flash.jinja:57 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							w.At(57, 25, runtime.StmtSet)
+							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
-							// StepFun3.5-Flash.jinja:58 {{- args_value }}
-							w.At(58, 25, runtime.StmtPrint)
+							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -280,28 +236,85 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(66, 9, runtime.StmtIf); runtime.EqStr(message2Role, "tool") {
-			// StepFun3.5-Flash.jinja:66 {%- elif message.role == "tool" %}
-			// StepFun3.5-Flash.jinja:67 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(67, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message2Role, "tool") {
+			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
+			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
-			// StepFun3.5-Flash.jinja:71 {{- content }}
-			w.At(71, 9, runtime.StmtPrint)
+			// StepFun3.5-Flash.jinja:71:9 {{- content }}
 			w.Write(content2)
 			w.WriteString("</tool_response>")
-			// StepFun3.5-Flash.jinja:73 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(73, 9, runtime.StmtIf)
+			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// StepFun3.5-Flash.jinja:78 {%- if add_generation_prompt %}
-	w.At(78, 1, runtime.StmtIf)
+	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}
+}
+
+// spansStepFun35Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansStepFun35Flash = []runtime.Span{
+	{From: 51, To: 87, Line: 1, Col: 1, Construct: "macro"},
+	{From: 54, To: 86, Line: 1, Col: 36, Construct: "if"},
+	{From: 56, To: 86, Line: 1, Col: 72, Construct: "if"},
+	{From: 59, To: 59, Line: 1, Col: 97, Construct: "{{ }}"},
+	{From: 60, To: 86, Line: 1, Col: 114, Construct: "if"},
+	{From: 63, To: 67, Line: 1, Col: 140, Construct: "{{ }}"},
+	{From: 68, To: 86, Line: 1, Col: 209, Construct: "if"},
+	{From: 71, To: 85, Line: 1, Col: 236, Construct: "for"},
+	{From: 73, To: 84, Line: 1, Col: 261, Construct: "if"},
+	{From: 76, To: 80, Line: 1, Col: 289, Construct: "{{ }}"},
+	{From: 81, To: 84, Line: 1, Col: 349, Construct: "if"},
+	{From: 89, To: 89, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 119, Line: 2, Col: 14, Construct: "if"},
+	{From: 94, To: 101, Line: 4, Col: 5, Construct: "if"},
+	{From: 97, To: 99, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 103, To: 108, Line: 8, Col: 5, Construct: "for"},
+	{From: 106, To: 106, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 118, Line: 14, Col: 5, Construct: "if"},
+	{From: 115, To: 117, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 121, To: 122, Line: 18, Col: 1, Construct: "set"},
+	{From: 124, To: 143, Line: 19, Col: 1, Construct: "for"},
+	{From: 129, To: 129, Line: 20, Col: 5, Construct: "set"},
+	{From: 131, To: 142, Line: 21, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 22, Col: 9, Construct: "set"},
+	{From: 141, To: 141, Line: 23, Col: 9, Construct: "set"},
+	{From: 145, To: 254, Line: 26, Col: 1, Construct: "for"},
+	{From: 152, To: 154, Line: 27, Col: 5, Construct: "set"},
+	{From: 156, To: 253, Line: 28, Col: 5, Construct: "if"},
+	{From: 159, To: 163, Line: 29, Col: 9, Construct: "set"},
+	{From: 165, To: 165, Line: 30, Col: 9, Construct: "{{ }}"},
+	{From: 166, To: 253, Line: 31, Col: 9, Construct: "if"},
+	{From: 169, To: 188, Line: 32, Col: 9, Construct: "if"},
+	{From: 172, To: 174, Line: 33, Col: 13, Construct: "set"},
+	{From: 178, To: 187, Line: 35, Col: 13, Construct: "if"},
+	{From: 180, To: 180, Line: 36, Col: 17, Construct: "set"},
+	{From: 182, To: 182, Line: 37, Col: 17, Construct: "set"},
+	{From: 186, To: 186, Line: 39, Col: 17, Construct: "set"},
+	{From: 190, To: 197, Line: 42, Col: 9, Construct: "if"},
+	{From: 192, To: 192, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 196, To: 196, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 199, To: 238, Line: 47, Col: 9, Construct: "if"},
+	{From: 202, To: 236, Line: 48, Col: 13, Construct: "for"},
+	{From: 205, To: 209, Line: 49, Col: 17, Construct: "if"},
+	{From: 208, To: 208, Line: 50, Col: 21, Construct: "set"},
+	{From: 211, To: 211, Line: 52, Col: 17, Construct: "{{ }}"},
+	{From: 213, To: 235, Line: 53, Col: 17, Construct: "if"},
+	{From: 216, To: 216, Line: 54, Col: 21, Construct: "set"},
+	{From: 218, To: 233, Line: 55, Col: 21, Construct: "for"},
+	{From: 223, To: 223, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 225, To: 229, Line: 57, Col: 25, Construct: "set"},
+	{From: 231, To: 232, Line: 58, Col: 25, Construct: "{{ }}"},
+	{From: 239, To: 253, Line: 66, Col: 9, Construct: "if"},
+	{From: 242, To: 245, Line: 67, Col: 9, Construct: "if"},
+	{From: 247, To: 248, Line: 71, Col: 9, Construct: "{{ }}"},
+	{From: 250, To: 252, Line: 73, Col: 9, Construct: "if"},
+	{From: 256, To: 258, Line: 78, Col: 1, Construct: "if"},
 }

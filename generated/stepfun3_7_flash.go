@@ -32,6 +32,7 @@ var StepFun37Flash = &runtime.Template{
 	Name:   "StepFun3.7-Flash",
 	Origin: "llama.cpp/StepFun3.7-Flash.jinja",
 	SHA256: "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
+	Spans:  spansStepFun37Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,140 +50,113 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// StepFun3.7-Flash.jinja:1 {% macro render_message_content(message) %}
+	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
 	renderMessageContent := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
 		var ns2 runtime.Value
-		// StepFun3.7-Flash.jinja:1 {% if message.content is none %}
-		w.At(1, 44, runtime.StmtIf)
+		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := message.Attr("content")
 		if runtime.IsNone(messageContent, nil, nil) {
 			w.WriteString("")
-		} else if w.At(1, 88, runtime.StmtIf); runtime.IsString(messageContent, nil, nil) {
-			// StepFun3.7-Flash.jinja:1 {% elif message.content is string %}
-			// StepFun3.7-Flash.jinja:1 {{- message.content }}
-			w.At(1, 121, runtime.StmtPrint)
+		} else if runtime.IsString(messageContent, nil, nil) {
+			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
+			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
 			w.Write(messageContent)
-		} else if w.At(1, 146, runtime.StmtIf); runtime.IsMapping(messageContent, nil, nil) {
-			// StepFun3.7-Flash.jinja:1 {% elif message.content is mapping %}
-			// StepFun3.7-Flash.jinja:1 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			w.At(1, 180, runtime.StmtPrint)
+		} else if runtime.IsMapping(messageContent, nil, nil) {
+			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
+			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			if runtime.In(runtime.Str("value"), messageContent) {
 				w.Write(messageContent.ItemStr("value"))
 			} else {
 				w.Write(messageContent.ItemStr("text"))
 			}
-		} else if w.At(1, 273, runtime.StmtIf); runtime.IsIterable(messageContent, nil, nil) {
-			// StepFun3.7-Flash.jinja:1 {% elif message.content is iterable %}
-			// StepFun3.7-Flash.jinja:1 {% set ns = namespace(needs_text_separator=false) %}
-			w.At(1, 308, runtime.StmtSet)
+		} else if runtime.IsIterable(messageContent, nil, nil) {
+			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
+			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
-			// StepFun3.7-Flash.jinja:1 {% for item in message.content %}
-			w.At(1, 360, runtime.StmtFor)
+			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item2 := range runtime.Iterate(w, messageContent) {
-				// StepFun3.7-Flash.jinja:1 {% if item.type == 'text' %}
-				w.At(1, 393, runtime.StmtIf)
+				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
 				item2Type := item2.Attr("type")
 				if runtime.EqStr(item2Type, "text") {
-					// StepFun3.7-Flash.jinja:1 {% if ns.needs_text_separator %}
-					w.At(1, 421, runtime.StmtIf)
+					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
 					if ns2.Attr("needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
-					// StepFun3.7-Flash.jinja:1 {{- item['value'] if 'value' in item else item['text'] }}
-					w.At(1, 474, runtime.StmtPrint)
+					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
 					if runtime.In(runtime.Str("value"), item2) {
 						w.Write(item2.ItemStr("value"))
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
-					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = true %}
-					w.At(1, 531, runtime.StmtSet)
+					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
-				} else if w.At(1, 574, runtime.StmtIf); runtime.EqStr(item2Type, "image") {
-					// StepFun3.7-Flash.jinja:1 {% elif item.type == 'image' %}
+				} else if runtime.EqStr(item2Type, "image") {
+					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
-					// StepFun3.7-Flash.jinja:1 {% set ns.needs_text_separator = false %}
-					w.At(1, 612, runtime.StmtSet)
+					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(false))
 				}
 			}
 		}
 	}
-	// StepFun3.7-Flash.jinja:2 {{bos_token}}
-	w.At(2, 1, runtime.StmtPrint)
+	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
 	w.Write(bosToken)
-	// StepFun3.7-Flash.jinja:2 {%- if tools %}
-	w.At(2, 14, runtime.StmtIf)
+	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
-		// StepFun3.7-Flash.jinja:4 {%- if reasoning_effort is defined %}
-		w.At(4, 5, runtime.StmtIf)
+		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
 		if runtime.IsDefined(reasoningEffort, nil, nil) {
-			// StepFun3.7-Flash.jinja:5 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.At(5, 9, runtime.StmtPrint)
+			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
-		// StepFun3.7-Flash.jinja:7 {%- if messages[0].role == 'system' %}
-		w.At(7, 5, runtime.StmtIf)
+		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
 		if runtime.EqStr(messages0.Attr("role"), "system") {
-			// StepFun3.7-Flash.jinja:8 {{- render_message_content(messages[0]) + '\n\n' }}
-			w.At(8, 9, runtime.StmtPrint)
+			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			w.WriteAdd(w.Capture(func() {
 				renderMessageContent(messages0)
 			}), runtime.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
-		// StepFun3.7-Flash.jinja:11 {%- for tool in tools %}
-		w.At(11, 5, runtime.StmtFor)
+		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
-			// StepFun3.7-Flash.jinja:13 {{- tool | tojson(ensure_ascii=False) }}
-			w.At(13, 9, runtime.StmtPrint)
+			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
 			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
-		// StepFun3.7-Flash.jinja:16 {%- else %}
-		// StepFun3.7-Flash.jinja:17 {%- if messages[0].role == 'system' %}
-		w.At(17, 5, runtime.StmtIf)
+		// StepFun3.7-Flash.jinja:16:5 {%- else %}
+		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
 		messages02 := messages.ItemInt(0)
 		if runtime.EqStr(messages02.Attr("role"), "system") {
 			w.WriteString("<|im_start|>system\n")
-			// StepFun3.7-Flash.jinja:19 {%- if reasoning_effort is defined %}
-			w.At(19, 9, runtime.StmtIf)
+			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if runtime.IsDefined(reasoningEffort, nil, nil) {
-				// StepFun3.7-Flash.jinja:20 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				w.At(20, 13, runtime.StmtPrint)
+				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 				w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 			}
-			// StepFun3.7-Flash.jinja:22 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-			w.At(22, 9, runtime.StmtPrint)
+			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			w.WriteAdd(w.Capture(func() {
 				renderMessageContent(messages02)
 			}), runtime.Str("<|im_end|>\n"))
-		} else if w.At(23, 9, runtime.StmtIf); runtime.IsDefined(reasoningEffort, nil, nil) {
-			// StepFun3.7-Flash.jinja:23 {%- elif reasoning_effort is defined %}
-			// StepFun3.7-Flash.jinja:24 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			w.At(24, 9, runtime.StmtPrint)
+		} else if runtime.IsDefined(reasoningEffort, nil, nil) {
+			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
+			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 		}
 	}
-	// StepFun3.7-Flash.jinja:27 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	w.At(27, 1, runtime.StmtSet)
+	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
-	// StepFun3.7-Flash.jinja:28 {%- for message in messages[::-1] %}
-	w.At(28, 1, runtime.StmtFor)
+	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message2 := items[len(items)-1-i]
 		var index runtime.Value
-		// StepFun3.7-Flash.jinja:29 {%- set index = (messages|length - 1) - loop.index0 %}
-		w.At(29, 5, runtime.StmtSet)
+		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
-		// StepFun3.7-Flash.jinja:30 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		w.At(30, 5, runtime.StmtIf)
+		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderMessageContent(message2)
 		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
@@ -190,16 +164,13 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
 			renderMessageContent(message2)
 		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
-			// StepFun3.7-Flash.jinja:31 {%- set ns.multi_step_tool = false %}
-			w.At(31, 9, runtime.StmtSet)
+			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
-			// StepFun3.7-Flash.jinja:32 {%- set ns.last_query_index = index %}
-			w.At(32, 9, runtime.StmtSet)
+			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
 	}
-	// StepFun3.7-Flash.jinja:35 {%- for message in messages %}
-	w.At(35, 1, runtime.StmtFor)
+	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
@@ -207,112 +178,88 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		var roleName runtime.Value
 		var reasoningContent runtime.Value
 		preserveThinking := preserveThinkingInput
-		// StepFun3.7-Flash.jinja:36 {%- set content = render_message_content(message) %}
-		w.At(36, 5, runtime.StmtSet)
+		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
 			renderMessageContent(message3)
 		})
-		// StepFun3.7-Flash.jinja:37 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		w.At(37, 5, runtime.StmtIf)
+		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		message3Role := message3.Attr("role")
 		if runtime.EqStr(message3Role, "user") || (runtime.EqStr(message3Role, "system") && !(i2 == 0)) {
-			// StepFun3.7-Flash.jinja:38 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			w.At(38, 9, runtime.StmtSet)
+			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			if (runtime.EqStr(message3Role, "system") && !(i2 == 0)) && runtime.EqStr(message3.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
 				roleName = message3Role
 			}
-			// StepFun3.7-Flash.jinja:39 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.At(39, 9, runtime.StmtPrint)
+			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if w.At(40, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
-			// StepFun3.7-Flash.jinja:40 {%- elif message.role == "assistant" %}
-			// StepFun3.7-Flash.jinja:41 {%- if message.reasoning_content is string %}
-			w.At(41, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "assistant") {
+			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
+			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
 			message3ReasoningContent := message3.Attr("reasoning_content")
 			if runtime.IsString(message3ReasoningContent, nil, nil) {
-				// StepFun3.7-Flash.jinja:42 {%- set reasoning_content = message.reasoning_content %}
-				w.At(42, 13, runtime.StmtSet)
+				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = message3ReasoningContent
 			} else {
-				// StepFun3.7-Flash.jinja:43 {%- else %}
-				// StepFun3.7-Flash.jinja:44 {%- if '</think>' in content %}
-				w.At(44, 13, runtime.StmtIf)
+				// StepFun3.7-Flash.jinja:43:13 {%- else %}
+				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content) {
-					// StepFun3.7-Flash.jinja:45 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					w.At(45, 17, runtime.StmtSet)
+					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
-					// StepFun3.7-Flash.jinja:46 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					w.At(46, 17, runtime.StmtSet)
+					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
 					content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				} else {
-					// StepFun3.7-Flash.jinja:47 {%- else %}
-					// StepFun3.7-Flash.jinja:48 {%- set reasoning_content = '' %}
-					w.At(48, 17, runtime.StmtSet)
+					// StepFun3.7-Flash.jinja:47:17 {%- else %}
+					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
 					reasoningContent = runtime.Str("")
 				}
 			}
-			// StepFun3.7-Flash.jinja:54 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			w.At(54, 9, runtime.StmtIf)
+			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
 			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
-				// StepFun3.7-Flash.jinja:55 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.At(55, 13, runtime.StmtPrint)
+				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
-				// StepFun3.7-Flash.jinja:56 {%- else %}
-				// StepFun3.7-Flash.jinja:57 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.At(57, 13, runtime.StmtPrint)
+				// StepFun3.7-Flash.jinja:56:13 {%- else %}
+				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n"), content)
 			}
-			// StepFun3.7-Flash.jinja:59 {%- if message.tool_calls %}
-			w.At(59, 9, runtime.StmtIf)
+			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
 			message3ToolCalls := message3.Attr("tool_calls")
 			if message3ToolCalls.Truthy() {
-				// StepFun3.7-Flash.jinja:60 {%- for tool_call in message.tool_calls %}
-				w.At(60, 13, runtime.StmtFor)
+				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, message3ToolCalls) {
 					var arguments runtime.Value
-					// StepFun3.7-Flash.jinja:61 {%- if tool_call.function is defined %}
-					w.At(61, 17, runtime.StmtIf)
+					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction, nil, nil) {
-						// StepFun3.7-Flash.jinja:62 {%- set tool_call = tool_call.function %}
-						w.At(62, 21, runtime.StmtSet)
+						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// StepFun3.7-Flash.jinja:64 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.At(64, 17, runtime.StmtPrint)
+					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
-					// StepFun3.7-Flash.jinja:65 {%- if tool_call.arguments is defined %}
-					w.At(65, 17, runtime.StmtIf)
+					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) {
-						// StepFun3.7-Flash.jinja:66 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						w.At(66, 21, runtime.StmtSet)
+						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						if runtime.IsString(toolCallArguments, nil, nil) {
 							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
 						}
-						// StepFun3.7-Flash.jinja:67 {%- for args_name, args_value in arguments|items %}
-						w.At(67, 21, runtime.StmtFor)
+						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(arguments)
 						for i3 := range w.Count(len(keys)) {
 							argsName := keys[i3]
 							argsValue := values[i3]
-							// StepFun3.7-Flash.jinja:68 {{- '<parameter=' + args_name + '>\n' }}
-							w.At(68, 25, runtime.StmtPrint)
+							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
-							// StepFun3.7-Flash.jinja:69 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							w.At(69, 25, runtime.StmtSet)
+							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
 								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue, nil, nil)
 							}
-							// StepFun3.7-Flash.jinja:70 {{- args_value }}
-							w.At(70, 25, runtime.StmtPrint)
+							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
 							w.Write(argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
@@ -321,28 +268,95 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if w.At(78, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
-			// StepFun3.7-Flash.jinja:78 {%- elif message.role == "tool" %}
-			// StepFun3.7-Flash.jinja:79 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			w.At(79, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "tool") {
+			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
+			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
-			// StepFun3.7-Flash.jinja:83 {{- content }}
-			w.At(83, 9, runtime.StmtPrint)
+			// StepFun3.7-Flash.jinja:83:9 {{- content }}
 			w.Write(content)
 			w.WriteString("</tool_response>")
-			// StepFun3.7-Flash.jinja:85 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			w.At(85, 9, runtime.StmtIf)
+			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
 	}
-	// StepFun3.7-Flash.jinja:90 {%- if add_generation_prompt %}
-	w.At(90, 1, runtime.StmtIf)
+	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}
+}
+
+// spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansStepFun37Flash = []runtime.Span{
+	{From: 54, To: 102, Line: 1, Col: 1, Construct: "macro"},
+	{From: 58, To: 101, Line: 1, Col: 44, Construct: "if"},
+	{From: 61, To: 101, Line: 1, Col: 88, Construct: "if"},
+	{From: 64, To: 64, Line: 1, Col: 121, Construct: "{{ }}"},
+	{From: 65, To: 101, Line: 1, Col: 146, Construct: "if"},
+	{From: 68, To: 72, Line: 1, Col: 180, Construct: "{{ }}"},
+	{From: 73, To: 101, Line: 1, Col: 273, Construct: "if"},
+	{From: 76, To: 76, Line: 1, Col: 308, Construct: "set"},
+	{From: 78, To: 100, Line: 1, Col: 360, Construct: "for"},
+	{From: 80, To: 99, Line: 1, Col: 393, Construct: "if"},
+	{From: 83, To: 85, Line: 1, Col: 421, Construct: "if"},
+	{From: 87, To: 91, Line: 1, Col: 474, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 1, Col: 531, Construct: "set"},
+	{From: 94, To: 99, Line: 1, Col: 574, Construct: "if"},
+	{From: 98, To: 98, Line: 1, Col: 612, Construct: "set"},
+	{From: 104, To: 104, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 106, To: 149, Line: 2, Col: 14, Construct: "if"},
+	{From: 109, To: 112, Line: 4, Col: 5, Construct: "if"},
+	{From: 111, To: 111, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 114, To: 121, Line: 7, Col: 5, Construct: "if"},
+	{From: 117, To: 119, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 123, To: 128, Line: 11, Col: 5, Construct: "for"},
+	{From: 126, To: 126, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 132, To: 148, Line: 17, Col: 5, Construct: "if"},
+	{From: 136, To: 139, Line: 19, Col: 9, Construct: "if"},
+	{From: 138, To: 138, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 141, To: 143, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 144, To: 148, Line: 23, Col: 9, Construct: "if"},
+	{From: 147, To: 147, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 151, To: 151, Line: 27, Col: 1, Construct: "set"},
+	{From: 153, To: 172, Line: 28, Col: 1, Construct: "for"},
+	{From: 158, To: 158, Line: 29, Col: 5, Construct: "set"},
+	{From: 160, To: 171, Line: 30, Col: 5, Construct: "if"},
+	{From: 168, To: 168, Line: 31, Col: 9, Construct: "set"},
+	{From: 170, To: 170, Line: 32, Col: 9, Construct: "set"},
+	{From: 174, To: 286, Line: 35, Col: 1, Construct: "for"},
+	{From: 182, To: 184, Line: 36, Col: 5, Construct: "set"},
+	{From: 186, To: 285, Line: 37, Col: 5, Construct: "if"},
+	{From: 189, To: 193, Line: 38, Col: 9, Construct: "set"},
+	{From: 195, To: 195, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 196, To: 285, Line: 40, Col: 9, Construct: "if"},
+	{From: 199, To: 216, Line: 41, Col: 9, Construct: "if"},
+	{From: 202, To: 202, Line: 42, Col: 13, Construct: "set"},
+	{From: 206, To: 215, Line: 44, Col: 13, Construct: "if"},
+	{From: 208, To: 208, Line: 45, Col: 17, Construct: "set"},
+	{From: 210, To: 210, Line: 46, Col: 17, Construct: "set"},
+	{From: 214, To: 214, Line: 48, Col: 17, Construct: "set"},
+	{From: 218, To: 225, Line: 54, Col: 9, Construct: "if"},
+	{From: 220, To: 220, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 224, To: 224, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 227, To: 270, Line: 59, Col: 9, Construct: "if"},
+	{From: 230, To: 268, Line: 60, Col: 13, Construct: "for"},
+	{From: 233, To: 237, Line: 61, Col: 17, Construct: "if"},
+	{From: 236, To: 236, Line: 62, Col: 21, Construct: "set"},
+	{From: 239, To: 239, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 241, To: 267, Line: 65, Col: 17, Construct: "if"},
+	{From: 244, To: 248, Line: 66, Col: 21, Construct: "set"},
+	{From: 250, To: 265, Line: 67, Col: 21, Construct: "for"},
+	{From: 255, To: 255, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 257, To: 261, Line: 69, Col: 25, Construct: "set"},
+	{From: 263, To: 264, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 271, To: 285, Line: 78, Col: 9, Construct: "if"},
+	{From: 274, To: 277, Line: 79, Col: 9, Construct: "if"},
+	{From: 279, To: 280, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 282, To: 284, Line: 85, Col: 9, Construct: "if"},
+	{From: 288, To: 290, Line: 90, Col: 1, Construct: "if"},
 }

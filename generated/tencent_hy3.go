@@ -32,6 +32,7 @@ var TencentHy3 = &runtime.Template{
 	Name:   "tencent-Hy3",
 	Origin: "llama.cpp/tencent-Hy3.jinja",
 	SHA256: "84437b9746423f042920c15289ac84d4eba7a50a11ebc05e8b414c460f814873",
+	Spans:  spansTencentHy3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -71,554 +72,568 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	fallbackStrategy := in.Lookup("fallback_strategy")
 	rawLastAssistant := in.Lookup("raw_last_assistant")
 	messages := in.Lookup("messages")
-	// tencent-Hy3.jinja:2 {%- set HYTK = ':opensource' %}
-	w.At(2, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
 	HYTK = runtime.Str(":opensource")
-	// tencent-Hy3.jinja:3 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	w.At(3, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
 	eosToken = runtime.CallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:4 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	w.At(4, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
 	bosToken = runtime.CallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:5 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	w.At(5, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
 	_ = runtime.CallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:6 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	w.At(6, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
 	userToken = runtime.CallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:7 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	w.At(7, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
 	assistantToken = runtime.CallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:8 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	w.At(8, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
 	thinkBeginToken = runtime.CallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:9 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	w.At(9, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
 	thinkEndToken = runtime.CallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:10 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	w.At(10, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
 	toolcallsBeginToken = runtime.CallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:11 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	w.At(11, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
 	toolcallsEndToken = runtime.CallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:12 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	w.At(12, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
 	toolcallBeginToken = runtime.CallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:13 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	w.At(13, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
 	toolcallEndToken = runtime.CallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:14 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	w.At(14, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
 	toolsepToken = runtime.CallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:15 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	w.At(15, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
 	argkeyBeginToken = runtime.CallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:16 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	w.At(16, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
 	argkeyEndToken = runtime.CallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:17 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	w.At(17, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
 	argvalueBeginToken = runtime.CallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:18 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	w.At(18, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
 	argvalueEndToken = runtime.CallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:19 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	w.At(19, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
 	toolresponsesBeginToken = runtime.CallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:20 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	w.At(20, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
 	toolresponsesEndToken = runtime.CallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:21 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	w.At(21, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
 	toolresponseBeginToken = runtime.CallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:22 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	w.At(22, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
 	toolresponseEndToken = runtime.CallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:23 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	w.At(23, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
 	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
-	// tencent-Hy3.jinja:26 {%- if not add_generation_prompt is defined %}
-	w.At(26, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
 	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
-		// tencent-Hy3.jinja:27 {%- set add_generation_prompt = false %}
-		w.At(27, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// tencent-Hy3.jinja:29 {%- if not preserved_thinking is defined %}
-	w.At(29, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
 	if !runtime.IsDefined(preservedThinking, nil, nil) {
-		// tencent-Hy3.jinja:30 {%- if not tools %}
-		w.At(30, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
-			// tencent-Hy3.jinja:31 {%- set preserved_thinking = false %}
-			w.At(31, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
 			preservedThinking = runtime.Bool(false)
 		} else {
-			// tencent-Hy3.jinja:32 {%- else %}
-			// tencent-Hy3.jinja:33 {%- set preserved_thinking = true %}
-			w.At(33, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:32:9 {%- else %}
+			// tencent-Hy3.jinja:33:9 {%- set preserved_thinking = true %}
 			preservedThinking = runtime.Bool(true)
 		}
 	}
-	// tencent-Hy3.jinja:36 {%- if not is_training is defined %}
-	w.At(36, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
 	if !runtime.IsDefined(isTraining, nil, nil) {
-		// tencent-Hy3.jinja:37 {%- set is_training = false %}
-		w.At(37, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
 		isTraining = runtime.Bool(false)
 	}
-	// tencent-Hy3.jinja:40 {%- if not reasoning_effort is defined %}
-	w.At(40, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
 	if !runtime.IsDefined(reasoningEffort, nil, nil) {
-		// tencent-Hy3.jinja:41 {%- set reasoning_effort = 'no_think' %}
-		w.At(41, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
 		reasoningEffort = runtime.Str("no_think")
-	} else if w.At(42, 5, runtime.StmtIf); !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
-		// tencent-Hy3.jinja:42 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
-		// tencent-Hy3.jinja:43 {%- if reasoning_effort is none %}
-		w.At(43, 5, runtime.StmtIf)
+	} else if !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
+		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
+		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if runtime.IsNone(reasoningEffort, nil, nil) {
-			// tencent-Hy3.jinja:44 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			w.At(44, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
 			w.Write(runtime.RaiseException(runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
-			// tencent-Hy3.jinja:45 {%- else %}
-			// tencent-Hy3.jinja:46 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			w.At(46, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:45:9 {%- else %}
+			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
 			w.Write(runtime.RaiseException(runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
 		}
 	}
-	// tencent-Hy3.jinja:50 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	w.At(50, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
 	if runtime.IsDefined(fallbackStrategy, nil, nil) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
-		// tencent-Hy3.jinja:51 {%- set reasoning_effort = 'high' %}
-		w.At(51, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
 		reasoningEffort = runtime.Str("high")
-		// tencent-Hy3.jinja:52 {%- set add_generation_prompt = false %}
-		w.At(52, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = runtime.Bool(false)
 	}
-	// tencent-Hy3.jinja:54 {%- if not raw_last_assistant is defined %}
-	w.At(54, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
 	if !runtime.IsDefined(rawLastAssistant, nil, nil) {
-		// tencent-Hy3.jinja:55 {%- set raw_last_assistant = false %}
-		w.At(55, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
 		rawLastAssistant = runtime.Bool(false)
 	}
-	// tencent-Hy3.jinja:58 {%- macro visible_text(content) -%}
+	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// tencent-Hy3.jinja:59 {%- if content is string -%}
-		w.At(59, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// tencent-Hy3.jinja:60 {{- content }}
-			w.At(60, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:60:9 {{- content }}
 			w.Write(content)
-		} else if w.At(61, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// tencent-Hy3.jinja:61 {%- elif content is iterable and content is not mapping -%}
-			// tencent-Hy3.jinja:62 {%- for item in content -%}
-			w.At(62, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
+			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// tencent-Hy3.jinja:63 {%- if item is mapping and item.type == 'text' -%}
-				w.At(63, 13, runtime.StmtIf)
+				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
-					// tencent-Hy3.jinja:64 {{- item.text }}
-					w.At(64, 17, runtime.StmtPrint)
+					// tencent-Hy3.jinja:64:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if w.At(65, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
-					// tencent-Hy3.jinja:65 {%- elif item is string -%}
-					// tencent-Hy3.jinja:66 {{- item }}
-					w.At(66, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item2, nil, nil) {
+					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
+					// tencent-Hy3.jinja:66:17 {{- item }}
 					w.Write(item2)
 				}
 			}
-		} else if w.At(69, 9, runtime.StmtIf); runtime.IsNone(content, nil, nil) {
-			// tencent-Hy3.jinja:69 {%- elif content is none -%}
+		} else if runtime.IsNone(content, nil, nil) {
+			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
-			// tencent-Hy3.jinja:71 {%- else -%}
-			// tencent-Hy3.jinja:72 {{- content }}
-			w.At(72, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:71:9 {%- else -%}
+			// tencent-Hy3.jinja:72:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// tencent-Hy3.jinja:76 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(76, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)
-	// tencent-Hy3.jinja:77 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
-	w.At(77, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
 	spNsSystemPrompt := runtime.Str("")
-	// tencent-Hy3.jinja:78 {%- for message in messages %}
-	w.At(78, 1, runtime.StmtFor)
+	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// tencent-Hy3.jinja:79 {%- if message['role'] == 'system' %}
-		w.At(79, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// tencent-Hy3.jinja:80 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
-			w.At(80, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = runtime.Add(spNsSystemPrompt, w.Capture(func() {
 				visibleText(message.ItemStr("content"))
 			}))
 		}
-		// tencent-Hy3.jinja:82 {%- if message['role'] == 'user' %}
-		w.At(82, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
 		if runtime.EqStr(messageRole, "user") {
-			// tencent-Hy3.jinja:83 {%- set ns.last_user_index = loop.index0 %}
-			w.At(83, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// tencent-Hy3.jinja:86 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	w.At(86, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
 	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
-		// tencent-Hy3.jinja:87 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		w.At(87, 5, runtime.StmtSet)
+		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		spNsSystemPrompt = runtime.Sum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
 	}
-	// tencent-Hy3.jinja:89 {{- bos_token }}
-	w.At(89, 1, runtime.StmtPrint)
+	// tencent-Hy3.jinja:89:1 {{- bos_token }}
 	w.Write(bosToken)
-	// tencent-Hy3.jinja:90 {{- sp_ns.system_prompt }}
-	w.At(90, 1, runtime.StmtPrint)
+	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
 	w.Write(spNsSystemPrompt)
-	// tencent-Hy3.jinja:91 {%- if tools %}
-	w.At(91, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if tools.Truthy() {
-		// tencent-Hy3.jinja:92 {%- if sp_ns.system_prompt != '' %}
-		w.At(92, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
 		if !runtime.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
-			// tencent-Hy3.jinja:94 {%- else %}
+			// tencent-Hy3.jinja:94:9 {%- else %}
 			w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.")
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
-		// tencent-Hy3.jinja:99 {%- for tool in tools %}
-		w.At(99, 5, runtime.StmtFor)
+		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
 		items2 := runtime.Iterate(w, tools)
 		for i2 := range items2 {
 			tool := items2[i2]
-			// tencent-Hy3.jinja:100 {%- if loop.index0 > 0 %}
-			w.At(100, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
 			if runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0)) {
 				w.WriteString("\n")
 			}
-			// tencent-Hy3.jinja:103 {{- tool | tojson }}
-			w.At(103, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\n")
-		// tencent-Hy3.jinja:106 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		w.At(106, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
 		w.WriteString("For function call returns, you should first print ")
 		w.WriteStr(toolcallsBeginToken)
 		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
-		// tencent-Hy3.jinja:108 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		w.At(108, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
 		w.WriteAdd(toolcallBeginToken, runtime.Str("{function-name}"), toolsepToken, runtime.Str("\n"))
-		// tencent-Hy3.jinja:109 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		w.At(109, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
 		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-1}"), argkeyEndToken, runtime.Str("\n"))
-		// tencent-Hy3.jinja:110 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		w.At(110, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
 		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-1}"), argvalueEndToken, runtime.Str("\n"))
-		// tencent-Hy3.jinja:111 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		w.At(111, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
 		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-2}"), argkeyEndToken, runtime.Str("\n"))
-		// tencent-Hy3.jinja:112 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		w.At(112, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
 		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-2}"), argvalueEndToken, runtime.Str("\n"))
 		w.WriteString("...\n")
-		// tencent-Hy3.jinja:114 {{- toolcall_end_token + '\n' }}
-		w.At(114, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
 		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
-		// tencent-Hy3.jinja:115 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		w.At(115, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
-			// tencent-Hy3.jinja:116 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			w.At(116, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			w.WriteString("At the end of function call returns, you should print ")
 			w.WriteStr(toolcallsEndToken)
 			w.WriteStr(reasoningModeToken)
 			w.WriteString("reasoning_effort:")
 			w.WriteStr(reasoningEffort)
 		} else {
-			// tencent-Hy3.jinja:117 {%- else %}
-			// tencent-Hy3.jinja:118 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			w.At(118, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:117:9 {%- else %}
+			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
 			w.WriteString("At the end of function call returns, you should print ")
 			w.WriteStr(toolcallsEndToken)
 		}
 	}
-	// tencent-Hy3.jinja:122 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
-	w.At(122, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
 	prevNsIsTool := false
 	prevNsIsToolFirst := true
-	// tencent-Hy3.jinja:123 {%- set last_ns = namespace(last_is_assistant=false) %}
-	w.At(123, 1, runtime.StmtSet)
+	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
 	lastNsLastIsAssistant := false
-	// tencent-Hy3.jinja:124 {%- for message in messages %}
-	w.At(124, 1, runtime.StmtFor)
+	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
 	items3 := runtime.Iterate(w, messages)
 	for i3 := range items3 {
 		message2 := items3[i3]
 		var rc runtime.Value
 		var content2 runtime.Value
-		// tencent-Hy3.jinja:125 {%- if message['role'] == 'user' %}
-		w.At(125, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
-			// tencent-Hy3.jinja:126 {%- if prev_ns.is_tool %}
-			w.At(126, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
-				// tencent-Hy3.jinja:127 {{- toolresponses_end_token }}
-				w.At(127, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
 				w.Write(toolresponsesEndToken)
 			}
-			// tencent-Hy3.jinja:129 {{- user_token + visible_text(message['content']) }}
-			w.At(129, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
 			w.WriteAdd(userToken, w.Capture(func() {
 				visibleText(message2.ItemStr("content"))
 			}))
-			// tencent-Hy3.jinja:130 {%- set prev_ns.is_tool = false %}
-			w.At(130, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
-		// tencent-Hy3.jinja:132 {%- if message['role'] == 'assistant' %}
-		w.At(132, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
 		if runtime.EqStr(message2Role, "assistant") {
-			// tencent-Hy3.jinja:133 {%- if is_training %}
-			w.At(133, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
-				// tencent-Hy3.jinja:134 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				w.At(134, 13, runtime.StmtIf)
+				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
-					// tencent-Hy3.jinja:135 {%- set rc = message['reasoning_content'] %}
-					w.At(135, 17, runtime.StmtSet)
+					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = message2.ItemStr("reasoning_content")
-				} else if w.At(136, 17, runtime.StmtIf); runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
-					// tencent-Hy3.jinja:136 {%- elif 'reasoning' in message and message['reasoning'] is string %}
-					// tencent-Hy3.jinja:137 {%- set rc = message['reasoning'] %}
-					w.At(137, 17, runtime.StmtSet)
+				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
+					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = message2.ItemStr("reasoning")
 				} else {
-					// tencent-Hy3.jinja:138 {%- else %}
-					// tencent-Hy3.jinja:139 {%- set rc = none %}
-					w.At(139, 17, runtime.StmtSet)
+					// tencent-Hy3.jinja:138:17 {%- else %}
+					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
 					rc = runtime.None()
 				}
-				// tencent-Hy3.jinja:141 {%- if rc is not none %}
-				w.At(141, 13, runtime.StmtIf)
+				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
 				if !runtime.IsNone(rc, nil, nil) {
-					// tencent-Hy3.jinja:142 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					w.At(142, 17, runtime.StmtSet)
+					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				} else {
-					// tencent-Hy3.jinja:143 {%- else %}
-					// tencent-Hy3.jinja:144 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					w.At(144, 17, runtime.StmtSet)
+					// tencent-Hy3.jinja:143:17 {%- else %}
+					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
 			} else {
-				// tencent-Hy3.jinja:146 {%- else %}
-				// tencent-Hy3.jinja:147 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				w.At(147, 13, runtime.StmtIf)
+				// tencent-Hy3.jinja:146:13 {%- else %}
+				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
-					// tencent-Hy3.jinja:148 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					w.At(148, 17, runtime.StmtIf)
+					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 					if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
-						// tencent-Hy3.jinja:149 {%- set rc = message['reasoning_content'] %}
-						w.At(149, 21, runtime.StmtSet)
+						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = message2.ItemStr("reasoning_content")
-					} else if w.At(150, 21, runtime.StmtIf); runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
-						// tencent-Hy3.jinja:150 {%- elif 'reasoning' in message and message['reasoning'] is string %}
-						// tencent-Hy3.jinja:151 {%- set rc = message['reasoning'] %}
-						w.At(151, 21, runtime.StmtSet)
+					} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
+						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = message2.ItemStr("reasoning")
 					} else {
-						// tencent-Hy3.jinja:152 {%- else %}
-						// tencent-Hy3.jinja:153 {%- set rc = none %}
-						w.At(153, 21, runtime.StmtSet)
+						// tencent-Hy3.jinja:152:21 {%- else %}
+						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
 						rc = runtime.None()
 					}
-					// tencent-Hy3.jinja:155 {%- if rc is not none %}
-					w.At(155, 17, runtime.StmtIf)
+					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
 					if !runtime.IsNone(rc, nil, nil) {
-						// tencent-Hy3.jinja:156 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-						w.At(156, 21, runtime.StmtSet)
+						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 							visibleText(message2.ItemStr("content"))
 						}))
 					} else {
-						// tencent-Hy3.jinja:157 {%- else %}
-						// tencent-Hy3.jinja:158 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-						w.At(158, 21, runtime.StmtSet)
+						// tencent-Hy3.jinja:157:21 {%- else %}
+						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 						content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 							visibleText(message2.ItemStr("content"))
 						}))
 					}
 				} else {
-					// tencent-Hy3.jinja:160 {%- else %}
-					// tencent-Hy3.jinja:161 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					w.At(161, 17, runtime.StmtSet)
+					// tencent-Hy3.jinja:160:17 {%- else %}
+					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
 					}))
 				}
 			}
-			// tencent-Hy3.jinja:164 {%- if prev_ns.is_tool %}
-			w.At(164, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:164:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
-				// tencent-Hy3.jinja:165 {{- toolresponses_end_token }}
-				w.At(165, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:165:13 {{- toolresponses_end_token }}
 				w.Write(toolresponsesEndToken)
 			}
-			// tencent-Hy3.jinja:167 {{- assistant_token }}
-			w.At(167, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
 			w.Write(assistantToken)
-			// tencent-Hy3.jinja:168 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			w.At(168, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			message2ToolCalls := message2.ItemStr("tool_calls")
 			if runtime.IsDefined(message2ToolCalls, nil, nil) && message2ToolCalls.Truthy() {
-				// tencent-Hy3.jinja:169 {%- set prev_ns.is_tool_first = true %}
-				w.At(169, 13, runtime.StmtSet)
+				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
-				// tencent-Hy3.jinja:170 {{- content }}
-				w.At(170, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:170:13 {{- content }}
 				w.Write(content2)
-				// tencent-Hy3.jinja:171 {{- toolcalls_begin_token + '\n' }}
-				w.At(171, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
 				w.WriteAdd(toolcallsBeginToken, runtime.Str("\n"))
-				// tencent-Hy3.jinja:172 {%- for tool in message['tool_calls'] %}
-				w.At(172, 13, runtime.StmtFor)
+				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
 				for _, tool2 := range runtime.Iterate(w, message2ToolCalls) {
 					var arguments runtime.Value
-					// tencent-Hy3.jinja:173 {%- set arguments = tool['function']['arguments'] %}
-					w.At(173, 17, runtime.StmtSet)
+					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
 					tool2Function := tool2.ItemStr("function")
 					arguments = tool2Function.ItemStr("arguments")
-					// tencent-Hy3.jinja:174 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					w.At(174, 17, runtime.StmtPrint)
+					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
 					w.WriteAdd(toolcallBeginToken, tool2Function.ItemStr("name"), toolsepToken, runtime.Str("\n"))
-					// tencent-Hy3.jinja:175 {%- for key, value in arguments.items() %}
-					w.At(175, 17, runtime.StmtFor)
+					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					keys, values := runtime.DictItems(arguments)
 					for i4 := range w.Count(len(keys)) {
 						key := keys[i4]
 						value := values[i4]
-						// tencent-Hy3.jinja:176 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						w.At(176, 21, runtime.StmtPrint)
+						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
-						// tencent-Hy3.jinja:177 {%- if value is not string %}
-						w.At(177, 21, runtime.StmtIf)
+						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
 						if !runtime.IsString(value, nil, nil) {
-							// tencent-Hy3.jinja:178 {%- set value = value | tojson(ensure_ascii=False) %}
-							w.At(178, 25, runtime.StmtSet)
+							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
 							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
-						// tencent-Hy3.jinja:180 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						w.At(180, 21, runtime.StmtPrint)
+						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
 						w.WriteAdd(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n"))
 					}
-					// tencent-Hy3.jinja:182 {{- toolcall_end_token + '\n' }}
-					w.At(182, 17, runtime.StmtPrint)
+					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
 					w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 				}
-				// tencent-Hy3.jinja:184 {{- toolcalls_end_token + eos_token }}
-				w.At(184, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
 				w.WriteAdd(toolcallsEndToken, eosToken)
 			} else {
-				// tencent-Hy3.jinja:185 {%- else %}
-				// tencent-Hy3.jinja:186 {%- if loop.last and raw_last_assistant %}
-				w.At(186, 13, runtime.StmtIf)
+				// tencent-Hy3.jinja:185:13 {%- else %}
+				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
-					// tencent-Hy3.jinja:187 {{- visible_text(message['content']) }}
-					w.At(187, 17, runtime.StmtPrint)
+					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
 					visibleText(message2.ItemStr("content"))
-				} else if w.At(188, 17, runtime.StmtIf); !(i3 == len(items3)-1) || isTraining.Truthy() {
-					// tencent-Hy3.jinja:188 {%- elif not loop.last or is_training %}
-					// tencent-Hy3.jinja:189 {{- content + eos_token }}
-					w.At(189, 17, runtime.StmtPrint)
+				} else if !(i3 == len(items3)-1) || isTraining.Truthy() {
+					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
+					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
 					w.WriteAdd(content2, eosToken)
 				} else {
-					// tencent-Hy3.jinja:190 {%- else %}
-					// tencent-Hy3.jinja:191 {{- content }}
-					w.At(191, 17, runtime.StmtPrint)
+					// tencent-Hy3.jinja:190:17 {%- else %}
+					// tencent-Hy3.jinja:191:17 {{- content }}
 					w.Write(content2)
 				}
 			}
-			// tencent-Hy3.jinja:194 {%- set prev_ns.is_tool = false %}
-			w.At(194, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:194:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
-		// tencent-Hy3.jinja:196 {%- if message['role'] == 'tool' %}
-		w.At(196, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
 		if runtime.EqStr(message2Role, "tool") {
-			// tencent-Hy3.jinja:197 {%- set prev_ns.is_tool = true %}
-			w.At(197, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
-			// tencent-Hy3.jinja:198 {%- if prev_ns.is_tool_first %}
-			w.At(198, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
-				// tencent-Hy3.jinja:199 {{- toolresponses_begin_token + '\n' }}
-				w.At(199, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
 				w.WriteAdd(toolresponsesBeginToken, runtime.Str("\n"))
-				// tencent-Hy3.jinja:200 {%- set prev_ns.is_tool_first = false %}
-				w.At(200, 13, runtime.StmtSet)
+				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
-			// tencent-Hy3.jinja:202 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			w.At(202, 9, runtime.StmtPrint)
+			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), w.Capture(func() {
 				visibleText(message2.ItemStr("content"))
 			}), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
 		}
-		// tencent-Hy3.jinja:204 {%- if loop.last and message['role'] == 'assistant' %}
-		w.At(204, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
 		if (i3 == len(items3)-1) && runtime.EqStr(message2Role, "assistant") {
-			// tencent-Hy3.jinja:205 {%- set last_ns.last_is_assistant = true %}
-			w.At(205, 9, runtime.StmtSet)
+			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}
 	}
-	// tencent-Hy3.jinja:209 {%- if prev_ns.is_tool %}
-	w.At(209, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:209:1 {%- if prev_ns.is_tool %}
 	if prevNsIsTool {
-		// tencent-Hy3.jinja:210 {{- toolresponses_end_token }}
-		w.At(210, 5, runtime.StmtPrint)
+		// tencent-Hy3.jinja:210:5 {{- toolresponses_end_token }}
 		w.Write(toolresponsesEndToken)
 	}
-	// tencent-Hy3.jinja:212 {%- if add_generation_prompt %}
-	w.At(212, 1, runtime.StmtIf)
+	// tencent-Hy3.jinja:212:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
-		// tencent-Hy3.jinja:213 {%- if not last_ns.last_is_assistant %}
-		w.At(213, 5, runtime.StmtIf)
+		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
-			// tencent-Hy3.jinja:214 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			w.At(214, 9, runtime.StmtIf)
+			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
 			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.InStrs(reasoningEffort, "low", "high") {
-				// tencent-Hy3.jinja:215 {{- assistant_token + think_begin_token }}
-				w.At(215, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
 				w.WriteAdd(assistantToken, thinkBeginToken)
-			} else if w.At(216, 13, runtime.StmtIf); runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
-				// tencent-Hy3.jinja:216 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
-				// tencent-Hy3.jinja:217 {{- assistant_token + think_begin_token + think_end_token }}
-				w.At(217, 13, runtime.StmtPrint)
+			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
+				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
+				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)
 			} else {
-				// tencent-Hy3.jinja:218 {%- else %}
-				// tencent-Hy3.jinja:219 {{- assistant_token }}
-				w.At(219, 13, runtime.StmtPrint)
+				// tencent-Hy3.jinja:218:13 {%- else %}
+				// tencent-Hy3.jinja:219:13 {{- assistant_token }}
 				w.Write(assistantToken)
 			}
 		}
 	}
+}
+
+// spansTencentHy3 is the position table of tencent-Hy3.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansTencentHy3 = []runtime.Span{
+	{From: 76, To: 76, Line: 2, Col: 1, Construct: "set"},
+	{From: 78, To: 78, Line: 3, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 4, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 5, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 6, Col: 1, Construct: "set"},
+	{From: 86, To: 86, Line: 7, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 8, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 9, Col: 1, Construct: "set"},
+	{From: 92, To: 92, Line: 10, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 11, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 12, Col: 1, Construct: "set"},
+	{From: 98, To: 98, Line: 13, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 14, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 15, Col: 1, Construct: "set"},
+	{From: 104, To: 104, Line: 16, Col: 1, Construct: "set"},
+	{From: 106, To: 106, Line: 17, Col: 1, Construct: "set"},
+	{From: 108, To: 108, Line: 18, Col: 1, Construct: "set"},
+	{From: 110, To: 110, Line: 19, Col: 1, Construct: "set"},
+	{From: 112, To: 112, Line: 20, Col: 1, Construct: "set"},
+	{From: 114, To: 114, Line: 21, Col: 1, Construct: "set"},
+	{From: 116, To: 116, Line: 22, Col: 1, Construct: "set"},
+	{From: 118, To: 118, Line: 23, Col: 1, Construct: "set"},
+	{From: 120, To: 123, Line: 26, Col: 1, Construct: "if"},
+	{From: 122, To: 122, Line: 27, Col: 5, Construct: "set"},
+	{From: 125, To: 135, Line: 29, Col: 1, Construct: "if"},
+	{From: 127, To: 134, Line: 30, Col: 5, Construct: "if"},
+	{From: 129, To: 129, Line: 31, Col: 9, Construct: "set"},
+	{From: 133, To: 133, Line: 33, Col: 9, Construct: "set"},
+	{From: 137, To: 140, Line: 36, Col: 1, Construct: "if"},
+	{From: 139, To: 139, Line: 37, Col: 5, Construct: "set"},
+	{From: 142, To: 156, Line: 40, Col: 1, Construct: "if"},
+	{From: 144, To: 144, Line: 41, Col: 5, Construct: "set"},
+	{From: 145, To: 156, Line: 42, Col: 5, Construct: "if"},
+	{From: 148, To: 155, Line: 43, Col: 5, Construct: "if"},
+	{From: 150, To: 150, Line: 44, Col: 9, Construct: "{{ }}"},
+	{From: 154, To: 154, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 158, To: 163, Line: 50, Col: 1, Construct: "if"},
+	{From: 160, To: 160, Line: 51, Col: 5, Construct: "set"},
+	{From: 162, To: 162, Line: 52, Col: 5, Construct: "set"},
+	{From: 165, To: 168, Line: 54, Col: 1, Construct: "if"},
+	{From: 167, To: 167, Line: 55, Col: 5, Construct: "set"},
+	{From: 170, To: 198, Line: 58, Col: 1, Construct: "macro"},
+	{From: 173, To: 197, Line: 59, Col: 5, Construct: "if"},
+	{From: 175, To: 175, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 176, To: 197, Line: 61, Col: 9, Construct: "if"},
+	{From: 179, To: 189, Line: 62, Col: 9, Construct: "for"},
+	{From: 181, To: 188, Line: 63, Col: 13, Construct: "if"},
+	{From: 183, To: 183, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 184, To: 188, Line: 65, Col: 17, Construct: "if"},
+	{From: 187, To: 187, Line: 66, Col: 17, Construct: "{{ }}"},
+	{From: 190, To: 197, Line: 69, Col: 9, Construct: "if"},
+	{From: 196, To: 196, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 200, To: 200, Line: 76, Col: 1, Construct: "set"},
+	{From: 202, To: 202, Line: 77, Col: 1, Construct: "set"},
+	{From: 204, To: 220, Line: 78, Col: 1, Construct: "for"},
+	{From: 208, To: 214, Line: 79, Col: 5, Construct: "if"},
+	{From: 211, To: 213, Line: 80, Col: 9, Construct: "set"},
+	{From: 216, To: 219, Line: 82, Col: 5, Construct: "if"},
+	{From: 218, To: 218, Line: 83, Col: 9, Construct: "set"},
+	{From: 222, To: 225, Line: 86, Col: 1, Construct: "if"},
+	{From: 224, To: 224, Line: 87, Col: 5, Construct: "set"},
+	{From: 227, To: 227, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 231, To: 284, Line: 91, Col: 1, Construct: "if"},
+	{From: 233, To: 239, Line: 92, Col: 5, Construct: "if"},
+	{From: 241, To: 251, Line: 99, Col: 5, Construct: "for"},
+	{From: 245, To: 247, Line: 100, Col: 9, Construct: "if"},
+	{From: 249, To: 249, Line: 103, Col: 9, Construct: "{{ }}"},
+	{From: 253, To: 256, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 258, To: 258, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 260, To: 260, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 262, To: 262, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 264, To: 264, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 266, To: 267, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 271, To: 283, Line: 115, Col: 5, Construct: "if"},
+	{From: 273, To: 277, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 281, To: 282, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 286, To: 287, Line: 122, Col: 1, Construct: "set"},
+	{From: 289, To: 289, Line: 123, Col: 1, Construct: "set"},
+	{From: 291, To: 463, Line: 124, Col: 1, Construct: "for"},
+	{From: 297, To: 310, Line: 125, Col: 5, Construct: "if"},
+	{From: 300, To: 303, Line: 126, Col: 9, Construct: "if"},
+	{From: 302, To: 302, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 305, To: 307, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 130, Col: 9, Construct: "set"},
+	{From: 312, To: 441, Line: 132, Col: 5, Construct: "if"},
+	{From: 314, To: 378, Line: 133, Col: 9, Construct: "if"},
+	{From: 316, To: 327, Line: 134, Col: 13, Construct: "if"},
+	{From: 318, To: 318, Line: 135, Col: 17, Construct: "set"},
+	{From: 319, To: 327, Line: 136, Col: 17, Construct: "if"},
+	{From: 322, To: 322, Line: 137, Col: 17, Construct: "set"},
+	{From: 326, To: 326, Line: 139, Col: 17, Construct: "set"},
+	{From: 329, To: 340, Line: 141, Col: 13, Construct: "if"},
+	{From: 331, To: 333, Line: 142, Col: 17, Construct: "set"},
+	{From: 337, To: 339, Line: 144, Col: 17, Construct: "set"},
+	{From: 344, To: 377, Line: 147, Col: 13, Construct: "if"},
+	{From: 346, To: 357, Line: 148, Col: 17, Construct: "if"},
+	{From: 348, To: 348, Line: 149, Col: 21, Construct: "set"},
+	{From: 349, To: 357, Line: 150, Col: 21, Construct: "if"},
+	{From: 352, To: 352, Line: 151, Col: 21, Construct: "set"},
+	{From: 356, To: 356, Line: 153, Col: 21, Construct: "set"},
+	{From: 359, To: 370, Line: 155, Col: 17, Construct: "if"},
+	{From: 361, To: 363, Line: 156, Col: 21, Construct: "set"},
+	{From: 367, To: 369, Line: 158, Col: 21, Construct: "set"},
+	{From: 374, To: 376, Line: 161, Col: 17, Construct: "set"},
+	{From: 380, To: 383, Line: 164, Col: 9, Construct: "if"},
+	{From: 382, To: 382, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 385, To: 385, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 387, To: 438, Line: 168, Col: 9, Construct: "if"},
+	{From: 390, To: 390, Line: 169, Col: 13, Construct: "set"},
+	{From: 392, To: 392, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 394, To: 394, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 396, To: 420, Line: 172, Col: 13, Construct: "for"},
+	{From: 399, To: 400, Line: 173, Col: 17, Construct: "set"},
+	{From: 402, To: 402, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 404, To: 417, Line: 175, Col: 17, Construct: "for"},
+	{From: 409, To: 409, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 411, To: 414, Line: 177, Col: 21, Construct: "if"},
+	{From: 413, To: 413, Line: 178, Col: 25, Construct: "set"},
+	{From: 416, To: 416, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 422, To: 422, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 426, To: 437, Line: 186, Col: 13, Construct: "if"},
+	{From: 428, To: 428, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 429, To: 437, Line: 188, Col: 17, Construct: "if"},
+	{From: 432, To: 432, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 436, To: 436, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 440, To: 440, Line: 194, Col: 9, Construct: "set"},
+	{From: 443, To: 457, Line: 196, Col: 5, Construct: "if"},
+	{From: 445, To: 445, Line: 197, Col: 9, Construct: "set"},
+	{From: 447, To: 452, Line: 198, Col: 9, Construct: "if"},
+	{From: 449, To: 449, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 451, To: 451, Line: 200, Col: 13, Construct: "set"},
+	{From: 454, To: 456, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 459, To: 462, Line: 204, Col: 5, Construct: "if"},
+	{From: 461, To: 461, Line: 205, Col: 9, Construct: "set"},
+	{From: 465, To: 468, Line: 209, Col: 1, Construct: "if"},
+	{From: 467, To: 467, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 470, To: 487, Line: 212, Col: 1, Construct: "if"},
+	{From: 472, To: 486, Line: 213, Col: 5, Construct: "if"},
+	{From: 474, To: 485, Line: 214, Col: 9, Construct: "if"},
+	{From: 476, To: 476, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 477, To: 485, Line: 216, Col: 13, Construct: "if"},
+	{From: 480, To: 480, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 219, Col: 13, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var UnslothApriel15 = &runtime.Template{
 	Name:   "unsloth-Apriel-1.5",
 	Origin: "llama.cpp/unsloth-Apriel-1.5.jinja",
 	SHA256: "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
+	Spans:  spansUnslothApriel15,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -53,72 +54,56 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	var reasoningPrompt runtime.Value
 	messages := in.Lookup("messages")
-	// unsloth-Apriel-1.5.jinja:2 {%- set available_tools_string = '' -%}
-	w.At(2, 1, runtime.StmtSet)
+	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
 	availableToolsString = runtime.Str("")
-	// unsloth-Apriel-1.5.jinja:3 {%- set thought_instructions = '' -%}
-	w.At(3, 1, runtime.StmtSet)
+	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
 	_ = runtime.Str("")
-	// unsloth-Apriel-1.5.jinja:4 {%- set add_tool_id = true -%}
-	w.At(4, 1, runtime.StmtSet)
+	// unsloth-Apriel-1.5.jinja:4:1 {%- set add_tool_id = true -%}
 	addToolId = runtime.Bool(true)
-	// unsloth-Apriel-1.5.jinja:5 {%- set tool_output_format = "default" -%}
-	w.At(5, 1, runtime.StmtSet)
+	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = runtime.Str("default")
-	// unsloth-Apriel-1.5.jinja:6 {%- if tools is not none and tools|length > 0 -%}
-	w.At(6, 1, runtime.StmtIf)
+	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
 	if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-		// unsloth-Apriel-1.5.jinja:7 {%- set available_tools_string -%}
-		w.At(7, 5, runtime.StmtSet)
+		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark2 := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
-		// unsloth-Apriel-1.5.jinja:10 {% for tool in tools %}
-		w.At(10, 1, runtime.StmtFor)
+		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			// unsloth-Apriel-1.5.jinja:11 {{ tool|string }}
-			w.At(11, 1, runtime.StmtPrint)
+			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
 			w.Write(runtime.FilterString(tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
+		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		availableToolsString = w.Cut(mark2)
 	}
-	// unsloth-Apriel-1.5.jinja:16 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	w.At(16, 1, runtime.StmtIf)
+	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
 	if runtime.IsNone(toolOutputFormat, nil, nil) || runtime.EqStr(toolOutputFormat, "default") {
-		// unsloth-Apriel-1.5.jinja:17 {%- set tool_output_instructions -%}
-		w.At(17, 1, runtime.StmtSet)
+		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark3 := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
 		toolOutputInstructions = w.Cut(mark3)
-	} else if w.At(21, 5, runtime.StmtIf); runtime.EqStr(toolOutputFormat, "yaml") {
-		// unsloth-Apriel-1.5.jinja:21 {%- elif tool_output_format == "yaml" -%}
-		// unsloth-Apriel-1.5.jinja:22 {%- set tool_output_instructions -%}
-		w.At(22, 1, runtime.StmtSet)
+	} else if runtime.EqStr(toolOutputFormat, "yaml") {
+		// unsloth-Apriel-1.5.jinja:21:5 {%- elif tool_output_format == "yaml" -%}
+		// unsloth-Apriel-1.5.jinja:22:1 {%- set tool_output_instructions -%}
 		mark4 := w.Mark()
 		w.WriteString("Return all function calls as a list of yaml objects within <tool_call></tool_call> XML tags. Each yaml object should contain a function name and arguments as follows:\n<tool_calls>\n- name: <function-name-1>\n  arguments: <args-dict-1>\n- name: <function-name-2>\n  arguments: <args-dict-2>\n...\n</tool_calls>")
 		toolOutputInstructions = w.Cut(mark4)
 	}
-	// unsloth-Apriel-1.5.jinja:33 {%- if add_thoughts -%}
-	w.At(33, 1, runtime.StmtIf)
+	// unsloth-Apriel-1.5.jinja:33:1 {%- if add_thoughts -%}
 	if addThoughts.Truthy() {
-		// unsloth-Apriel-1.5.jinja:34 {%- set thought_instructions -%}
-		w.At(34, 1, runtime.StmtSet)
+		// unsloth-Apriel-1.5.jinja:34:1 {%- set thought_instructions -%}
 		mark5 := w.Mark()
 		w.WriteString("Prior to generating the function calls, you should generate the reasoning for why you're calling the function. Please generate these reasoning thoughts between <thinking> and </thinking> XML tags.")
 		_ = w.Cut(mark5)
 	}
-	// unsloth-Apriel-1.5.jinja:38 {{- bos_token -}}
-	w.At(38, 1, runtime.StmtPrint)
+	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// unsloth-Apriel-1.5.jinja:39 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
-	w.At(39, 1, runtime.StmtSet)
+	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
-	// unsloth-Apriel-1.5.jinja:40 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	w.At(40, 1, runtime.StmtIf)
+	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
 	if (!runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-		// unsloth-Apriel-1.5.jinja:41 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		w.At(41, 5, runtime.StmtPrint)
+		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
 		w.WriteStr(availableToolsString)
@@ -126,17 +111,14 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(toolOutputInstructions)
 		w.WriteString("\n<|end|>\n")
 	}
-	// unsloth-Apriel-1.5.jinja:43 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	w.At(43, 1, runtime.StmtIf)
+	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
 	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
-		// unsloth-Apriel-1.5.jinja:44 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		w.At(44, 1, runtime.StmtPrint)
+		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
 		w.WriteString("\n<|end|>\n")
 	}
-	// unsloth-Apriel-1.5.jinja:46 {%- for message in messages -%}
-	w.At(46, 1, runtime.StmtFor)
+	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -145,90 +127,73 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		eosToken := eosTokenInput
 		var toolMessage runtime.Value
 		addGenerationPrompt := addGenerationPromptInput
-		// unsloth-Apriel-1.5.jinja:47 {%- if message['role'] == 'user' -%}
-		w.At(47, 5, runtime.StmtIf)
+		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
-			// unsloth-Apriel-1.5.jinja:49 {%- if message['content'] is not string %}
-			w.At(49, 9, runtime.StmtIf)
+			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
 			messageContent := message.ItemStr("content")
 			if !runtime.IsString(messageContent, nil, nil) {
-				// unsloth-Apriel-1.5.jinja:50 {%- for chunk in message['content'] %}
-				w.At(50, 13, runtime.StmtFor)
+				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
 				for _, chunk := range runtime.Iterate(w, messageContent) {
-					// unsloth-Apriel-1.5.jinja:51 {%- if chunk['type'] == 'text' %}
-					w.At(51, 17, runtime.StmtIf)
+					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
 					chunkType := chunk.ItemStr("type")
 					if runtime.EqStr(chunkType, "text") {
-						// unsloth-Apriel-1.5.jinja:52 {{- chunk['text'] }}
-						w.At(52, 21, runtime.StmtPrint)
+						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
 						w.Write(chunk.ItemStr("text"))
-					} else if w.At(53, 21, runtime.StmtIf); runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
-						// unsloth-Apriel-1.5.jinja:53 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
+					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
+						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
-						// unsloth-Apriel-1.5.jinja:55 {%- else %}
-						// unsloth-Apriel-1.5.jinja:56 {{- raise_exception('Unrecognized content type!') }}
-						w.At(56, 21, runtime.StmtPrint)
+						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
+						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
 						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
-				// unsloth-Apriel-1.5.jinja:59 {%- else %}
-				// unsloth-Apriel-1.5.jinja:60 {{- message['content'] }}
-				w.At(60, 13, runtime.StmtPrint)
+				// unsloth-Apriel-1.5.jinja:59:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:60:13 {{- message['content'] }}
 				w.Write(messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
-		} else if w.At(63, 9, runtime.StmtIf); runtime.EqStr(messageRole, "content") {
-			// unsloth-Apriel-1.5.jinja:63 {%- elif message['role'] == 'content' -%}
-			// unsloth-Apriel-1.5.jinja:64 {%- if message['content'] is not string %}
-			w.At(64, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "content") {
+			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
+			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
 			messageContent2 := message.ItemStr("content")
 			if !runtime.IsString(messageContent2, nil, nil) {
-				// unsloth-Apriel-1.5.jinja:65 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				w.At(65, 13, runtime.StmtPrint)
+				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n<|end|>\n")
 			} else {
-				// unsloth-Apriel-1.5.jinja:66 {%- else %}
-				// unsloth-Apriel-1.5.jinja:67 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				w.At(67, 13, runtime.StmtPrint)
+				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
 				w.WriteStr(messageContent2)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if w.At(69, 9, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
-			// unsloth-Apriel-1.5.jinja:69 {%- elif message['role'] == 'system' -%}
-			// unsloth-Apriel-1.5.jinja:70 {%- if message['content'] is not none and message['content']|length > 0 %}
-			w.At(70, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "system") {
+			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
+			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent3 := message.ItemStr("content")
 			if !runtime.IsNone(messageContent3, nil, nil) && runtime.Gt(runtime.FilterLength(messageContent3, nil, nil), runtime.Int(0)) {
-				// unsloth-Apriel-1.5.jinja:71 {%- if message['content'] is string %}
-				w.At(71, 13, runtime.StmtIf)
+				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if runtime.IsString(messageContent3, nil, nil) {
-					// unsloth-Apriel-1.5.jinja:72 {%- set system_message = message['content'] %}
-					w.At(72, 17, runtime.StmtSet)
+					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent3
 				} else {
-					// unsloth-Apriel-1.5.jinja:73 {%- else %}
-					// unsloth-Apriel-1.5.jinja:74 {%- set system_message = message['content'][0]['text'] %}
-					w.At(74, 17, runtime.StmtSet)
+					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
+					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
 					systemMessage = messageContent3.ItemInt(0).ItemStr("text")
 				}
 			} else {
-				// unsloth-Apriel-1.5.jinja:76 {%- else %}
-				// unsloth-Apriel-1.5.jinja:77 {%- set system_message = '' %}
-				w.At(77, 13, runtime.StmtSet)
+				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:77:13 {%- set system_message = '' %}
 				systemMessage = runtime.Str("")
 			}
-			// unsloth-Apriel-1.5.jinja:79 {%- if tools is not none and tools|length > 0 -%}
-			w.At(79, 9, runtime.StmtIf)
+			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
 			if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-				// unsloth-Apriel-1.5.jinja:80 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				w.At(80, 13, runtime.StmtPrint)
+				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.WriteString("<|system|>\n")
 				w.WriteStr(reasoningPrompt)
 				w.WriteStr(systemMessage)
@@ -236,119 +201,169 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(availableToolsString)
 				w.WriteString("\n<|end|>\n")
 			} else {
-				// unsloth-Apriel-1.5.jinja:81 {%- else -%}
-				// unsloth-Apriel-1.5.jinja:82 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				w.At(82, 13, runtime.StmtPrint)
+				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
+				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
 				w.WriteString("<|system|>\n")
 				w.WriteStr(reasoningPrompt)
 				w.WriteStr(systemMessage)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if w.At(84, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// unsloth-Apriel-1.5.jinja:84 {%- elif message['role'] == 'assistant' -%}
-			// unsloth-Apriel-1.5.jinja:85 {%- if loop.last -%}
-			w.At(85, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
+			// unsloth-Apriel-1.5.jinja:85:9 {%- if loop.last -%}
 			if i == len(items)-1 {
-				// unsloth-Apriel-1.5.jinja:86 {%- set add_tool_id = false -%}
-				w.At(86, 13, runtime.StmtSet)
+				// unsloth-Apriel-1.5.jinja:86:13 {%- set add_tool_id = false -%}
 				addToolId2 = runtime.Bool(false)
 			}
 			w.WriteString("<|assistant|>\n")
-			// unsloth-Apriel-1.5.jinja:89 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			w.At(89, 9, runtime.StmtIf)
+			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent4 := message.ItemStr("content")
 			if (runtime.IsDefined(messageContent4, nil, nil) && !runtime.IsNone(messageContent4, nil, nil)) && runtime.Gt(runtime.FilterLength(messageContent4, nil, nil), runtime.Int(0)) {
-				// unsloth-Apriel-1.5.jinja:90 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				w.At(90, 13, runtime.StmtIf)
+				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				if !runtime.IsString(messageContent4, nil, nil) && !runtime.IsNone(messageContent4.ItemInt(0).ItemStr("text"), nil, nil) {
-					// unsloth-Apriel-1.5.jinja:91 {{- message['content'][0]['text'] }}
-					w.At(91, 17, runtime.StmtPrint)
+					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
 					w.Write(messageContent4.ItemInt(0).ItemStr("text"))
 				} else {
-					// unsloth-Apriel-1.5.jinja:92 {%- else %}
-					// unsloth-Apriel-1.5.jinja:93 {{- message['content'] -}}
-					w.At(93, 17, runtime.StmtPrint)
+					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
+					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					w.Write(messageContent4)
 				}
-			} else if w.At(95, 13, runtime.StmtIf); (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
-				// unsloth-Apriel-1.5.jinja:95 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
-				// unsloth-Apriel-1.5.jinja:96 {{- message['chosen'][0] -}}
-				w.At(96, 13, runtime.StmtPrint)
+			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
+				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
-			// unsloth-Apriel-1.5.jinja:98 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			w.At(98, 9, runtime.StmtIf)
+			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
 			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !runtime.IsNone(message.ItemStr("thought"), nil, nil) {
-				// unsloth-Apriel-1.5.jinja:99 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				w.At(99, 13, runtime.StmtPrint)
+				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
 				w.WriteStr(message.ItemStr("thought"))
 				w.WriteString("</thinking>")
 			}
-			// unsloth-Apriel-1.5.jinja:101 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			w.At(101, 9, runtime.StmtIf)
+			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := message.ItemStr("tool_calls")
 			if (runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
-				// unsloth-Apriel-1.5.jinja:103 {%- for tool_call in message["tool_calls"] -%}
-				w.At(103, 13, runtime.StmtFor)
+				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items2 := runtime.Iterate(w, messageToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
-					// unsloth-Apriel-1.5.jinja:104 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					w.At(104, 17, runtime.StmtPrint)
+					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
 					w.WriteStr(toolCallFunction.ItemStr("name"))
 					w.WriteString("\", \"arguments\": ")
 					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
-					// unsloth-Apriel-1.5.jinja:105 {%- if add_tool_id == true -%}
-					w.At(105, 17, runtime.StmtIf)
+					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {
-						// unsloth-Apriel-1.5.jinja:106 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						w.At(106, 21, runtime.StmtPrint)
+						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.WriteString(", \"id\": \"")
 						w.WriteStr(toolCall.ItemStr("id"))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
-					// unsloth-Apriel-1.5.jinja:109 {%- if not loop.last -%}
-					w.At(109, 17, runtime.StmtIf)
+					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
 					if !(i2 == len(items2)-1) {
 						w.WriteString(", ")
 					}
 				}
 				w.WriteString("]</tool_calls>")
 			}
-			// unsloth-Apriel-1.5.jinja:113 {{- '\n<|end|>\n' + eos_token -}}
-			w.At(113, 9, runtime.StmtPrint)
+			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
 			w.WriteString("\n<|end|>\n")
 			w.WriteStr(eosToken)
-		} else if w.At(114, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// unsloth-Apriel-1.5.jinja:114 {%- elif message['role'] == 'tool' -%}
-			// unsloth-Apriel-1.5.jinja:115 {%- if message['content'] is string %}
-			w.At(115, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
+			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
 			messageContent5 := message.ItemStr("content")
 			if runtime.IsString(messageContent5, nil, nil) {
-				// unsloth-Apriel-1.5.jinja:116 {%- set tool_message = message['content'] %}
-				w.At(116, 13, runtime.StmtSet)
+				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent5
 			} else {
-				// unsloth-Apriel-1.5.jinja:117 {%- else %}
-				// unsloth-Apriel-1.5.jinja:118 {%- set tool_message = message['content'][0]['text'] %}
-				w.At(118, 13, runtime.StmtSet)
+				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
 				toolMessage = messageContent5.ItemInt(0).ItemStr("text")
 			}
-			// unsloth-Apriel-1.5.jinja:120 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			w.At(120, 9, runtime.StmtPrint)
+			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")
 			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
 			w.WriteString("\n<|end|>\n")
 		}
-		// unsloth-Apriel-1.5.jinja:122 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		w.At(122, 5, runtime.StmtIf)
+		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}
+}
+
+// spansUnslothApriel15 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansUnslothApriel15 = []runtime.Span{
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 4, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 5, Col: 1, Construct: "set"},
+	{From: 66, To: 79, Line: 6, Col: 1, Construct: "if"},
+	{From: 68, To: 69, Line: 7, Col: 5, Construct: "set"},
+	{From: 71, To: 76, Line: 10, Col: 1, Construct: "for"},
+	{From: 73, To: 74, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 7, Col: 5, Construct: "set"},
+	{From: 81, To: 92, Line: 16, Col: 1, Construct: "if"},
+	{From: 83, To: 85, Line: 17, Col: 1, Construct: "set"},
+	{From: 86, To: 92, Line: 21, Col: 5, Construct: "if"},
+	{From: 89, To: 91, Line: 22, Col: 1, Construct: "set"},
+	{From: 94, To: 99, Line: 33, Col: 1, Construct: "if"},
+	{From: 96, To: 98, Line: 34, Col: 1, Construct: "set"},
+	{From: 101, To: 101, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 103, Line: 39, Col: 1, Construct: "set"},
+	{From: 105, To: 113, Line: 40, Col: 1, Construct: "if"},
+	{From: 107, To: 112, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 115, To: 120, Line: 43, Col: 1, Construct: "if"},
+	{From: 117, To: 119, Line: 44, Col: 1, Construct: "{{ }}"},
+	{From: 122, To: 296, Line: 46, Col: 1, Construct: "for"},
+	{From: 131, To: 291, Line: 47, Col: 5, Construct: "if"},
+	{From: 135, To: 158, Line: 49, Col: 9, Construct: "if"},
+	{From: 138, To: 152, Line: 50, Col: 13, Construct: "for"},
+	{From: 140, To: 151, Line: 51, Col: 17, Construct: "if"},
+	{From: 143, To: 143, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 144, To: 151, Line: 53, Col: 21, Construct: "if"},
+	{From: 150, To: 150, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 156, To: 156, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 159, To: 291, Line: 63, Col: 9, Construct: "if"},
+	{From: 162, To: 174, Line: 64, Col: 9, Construct: "if"},
+	{From: 165, To: 167, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 171, To: 173, Line: 67, Col: 13, Construct: "{{ }}"},
+	{From: 175, To: 291, Line: 69, Col: 9, Construct: "if"},
+	{From: 178, To: 193, Line: 70, Col: 9, Construct: "if"},
+	{From: 181, To: 188, Line: 71, Col: 13, Construct: "if"},
+	{From: 183, To: 183, Line: 72, Col: 17, Construct: "set"},
+	{From: 187, To: 187, Line: 74, Col: 17, Construct: "set"},
+	{From: 192, To: 192, Line: 77, Col: 13, Construct: "set"},
+	{From: 195, To: 210, Line: 79, Col: 9, Construct: "if"},
+	{From: 197, To: 202, Line: 80, Col: 13, Construct: "{{ }}"},
+	{From: 206, To: 209, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 211, To: 291, Line: 84, Col: 9, Construct: "if"},
+	{From: 214, To: 218, Line: 85, Col: 9, Construct: "if"},
+	{From: 216, To: 216, Line: 86, Col: 13, Construct: "set"},
+	{From: 220, To: 235, Line: 89, Col: 9, Construct: "if"},
+	{From: 223, To: 230, Line: 90, Col: 13, Construct: "if"},
+	{From: 225, To: 225, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 231, To: 235, Line: 95, Col: 13, Construct: "if"},
+	{From: 234, To: 234, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 237, To: 242, Line: 98, Col: 9, Construct: "if"},
+	{From: 239, To: 241, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 244, To: 271, Line: 101, Col: 9, Construct: "if"},
+	{From: 248, To: 270, Line: 103, Col: 13, Construct: "for"},
+	{From: 252, To: 256, Line: 104, Col: 17, Construct: "{{ }}"},
+	{From: 258, To: 264, Line: 105, Col: 17, Construct: "if"},
+	{From: 260, To: 262, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 266, To: 268, Line: 109, Col: 17, Construct: "if"},
+	{From: 273, To: 274, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 275, To: 291, Line: 114, Col: 9, Construct: "if"},
+	{From: 278, To: 286, Line: 115, Col: 9, Construct: "if"},
+	{From: 281, To: 281, Line: 116, Col: 13, Construct: "set"},
+	{From: 285, To: 285, Line: 118, Col: 13, Construct: "set"},
+	{From: 288, To: 290, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 293, To: 295, Line: 122, Col: 5, Construct: "if"},
 }

@@ -32,6 +32,7 @@ var UnslothMiniMaxM2 = &runtime.Template{
 	Name:   "unsloth-MiniMax-M2",
 	Origin: "llama.cpp/unsloth-MiniMax-M2.jinja",
 	SHA256: "44ec5484bf60ce519b422889550eb7c52c6a27e00ca3a688b8cb8b489d621410",
+	Spans:  spansUnslothMiniMaxM2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,248 +51,191 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	var conversationMessages runtime.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// unsloth-MiniMax-M2.jinja:3 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	w.At(3, 1, runtime.StmtSet)
+	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
-	// unsloth-MiniMax-M2.jinja:4 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	w.At(4, 1, runtime.StmtSet)
+	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
 	toolcallEndToken = runtime.Str("</minimax:tool_call>")
-	// unsloth-MiniMax-M2.jinja:6 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
 		toolList = runtime.Param(toolList, "tool_list")
-		// unsloth-MiniMax-M2.jinja:7 {%- for tool in tool_list -%}
-		w.At(7, 1, runtime.StmtFor)
+		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
-			// unsloth-MiniMax-M2.jinja:8 {{ tool.function | tojson | string }}
-			w.At(8, 7, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
 			w.Write(runtime.FilterString(runtime.FilterTojson(tool.Attr("function"), nil, nil), nil, nil))
 			w.WriteString("</tool>\n")
 		}
 	}
-	// unsloth-MiniMax-M2.jinja:11 {%- macro visible_text(content) -%}
+	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
-		// unsloth-MiniMax-M2.jinja:12 {%- if content is string -%}
-		w.At(12, 5, runtime.StmtIf)
+		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
 		if runtime.IsString(content, nil, nil) {
-			// unsloth-MiniMax-M2.jinja:13 {{ content }}
-			w.At(13, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
 			w.Write(content)
-		} else if w.At(14, 9, runtime.StmtIf); runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
-			// unsloth-MiniMax-M2.jinja:14 {%- elif content is iterable and content is not mapping -%}
-			// unsloth-MiniMax-M2.jinja:15 {%- for item in content -%}
-			w.At(15, 9, runtime.StmtFor)
+		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
+			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
-				// unsloth-MiniMax-M2.jinja:16 {%- if item is mapping and item.type == 'text' -%}
-				w.At(16, 13, runtime.StmtIf)
+				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
 				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
-					// unsloth-MiniMax-M2.jinja:17 {{- item.text }}
-					w.At(17, 17, runtime.StmtPrint)
+					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if w.At(18, 17, runtime.StmtIf); runtime.IsString(item2, nil, nil) {
-					// unsloth-MiniMax-M2.jinja:18 {%- elif item is string -%}
-					// unsloth-MiniMax-M2.jinja:19 {{- item }}
-					w.At(19, 17, runtime.StmtPrint)
+				} else if runtime.IsString(item2, nil, nil) {
+					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
+					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
 					w.Write(item2)
 				}
 			}
 		} else {
-			// unsloth-MiniMax-M2.jinja:22 {%- else -%}
-			// unsloth-MiniMax-M2.jinja:23 {{- content }}
-			w.At(23, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
+			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
 			w.Write(content)
 		}
 	}
-	// unsloth-MiniMax-M2.jinja:27 {%- macro build_system_message(system_message) -%}
+	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage2 runtime.Value) {
 		systemMessage2 = runtime.Param(systemMessage2, "system_message")
 		modelIdentity := modelIdentityInput
-		// unsloth-MiniMax-M2.jinja:28 {%- if system_message and system_message.content -%}
-		w.At(28, 5, runtime.StmtIf)
+		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
-			// unsloth-MiniMax-M2.jinja:29 {{- visible_text(system_message.content) }}
-			w.At(29, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
 			visibleText(systemMessage2.Attr("content"))
 		} else {
-			// unsloth-MiniMax-M2.jinja:30 {%- else -%}
-			// unsloth-MiniMax-M2.jinja:31 {%- if model_identity is not defined -%}
-			w.At(31, 9, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
+			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
 			if !runtime.IsDefined(modelIdentity, nil, nil) {
-				// unsloth-MiniMax-M2.jinja:32 {%- set model_identity = "You are a helpful assistant." -%}
-				w.At(32, 13, runtime.StmtSet)
+				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
-			// unsloth-MiniMax-M2.jinja:34 {{- model_identity }}
-			w.At(34, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
 			w.Write(modelIdentity)
 		}
-		// unsloth-MiniMax-M2.jinja:38 {%- if system_message and system_message.current_date -%}
-		w.At(38, 5, runtime.StmtIf)
+		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
-			// unsloth-MiniMax-M2.jinja:39 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.At(39, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
 		}
-		// unsloth-MiniMax-M2.jinja:42 {%- if system_message and system_message.current_location -%}
-		w.At(42, 5, runtime.StmtIf)
+		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
-			// unsloth-MiniMax-M2.jinja:43 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.At(43, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
 			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
 		}
 	}
-	// unsloth-MiniMax-M2.jinja:48 {%- set system_message = none -%}
-	w.At(48, 1, runtime.StmtSet)
+	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
 	systemMessage = runtime.None()
-	// unsloth-MiniMax-M2.jinja:49 {%- set conversation_messages = messages -%}
-	w.At(49, 1, runtime.StmtSet)
+	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
-	// unsloth-MiniMax-M2.jinja:50 {%- if messages and messages[0].role == "system" -%}
-	w.At(50, 1, runtime.StmtIf)
+	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
-		// unsloth-MiniMax-M2.jinja:51 {%- set system_message = messages[0] -%}
-		w.At(51, 5, runtime.StmtSet)
+		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = messages.ItemInt(0)
-		// unsloth-MiniMax-M2.jinja:52 {%- set conversation_messages = messages[1:] -%}
-		w.At(52, 5, runtime.StmtSet)
+		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
-	// unsloth-MiniMax-M2.jinja:55 {%- set ns = namespace(last_user_index=-1) %}
-	w.At(55, 1, runtime.StmtSet)
+	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)
-	// unsloth-MiniMax-M2.jinja:56 {% for m in conversation_messages %}
-	w.At(56, 1, runtime.StmtFor)
+	// unsloth-MiniMax-M2.jinja:56:1 {% for m in conversation_messages %}
 	items := runtime.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
-		// unsloth-MiniMax-M2.jinja:57 {%- if m.role == 'user' %}
-		w.At(57, 5, runtime.StmtIf)
+		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
 		if runtime.EqStr(m.Attr("role"), "user") {
-			// unsloth-MiniMax-M2.jinja:58 {% set ns.last_user_index = loop.index0 -%}
-			w.At(58, 9, runtime.StmtSet)
+			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
-	// unsloth-MiniMax-M2.jinja:62 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.At(62, 1, runtime.StmtPrint)
+	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
 	w.WriteString("]~!b[")
 	w.WriteString("]~b]system")
 	w.WriteString("\n")
-	// unsloth-MiniMax-M2.jinja:63 {{- build_system_message(system_message) }}
-	w.At(63, 1, runtime.StmtPrint)
+	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
 	buildSystemMessage(systemMessage)
-	// unsloth-MiniMax-M2.jinja:65 {%- if tools -%}
-	w.At(65, 1, runtime.StmtIf)
+	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
-		// unsloth-MiniMax-M2.jinja:66 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.At(66, 5, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.WriteString("\n\n")
 		w.WriteString("# Tools")
 		w.WriteString("\n")
 		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
 		w.WriteString("\n")
-		// unsloth-MiniMax-M2.jinja:67 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.At(67, 5, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
 		w.WriteString("\n")
 		w.WriteString("<tools>")
 		w.WriteString("\n")
-		// unsloth-MiniMax-M2.jinja:68 {{- render_tool_namespace("functions", tools) }}
-		w.At(68, 5, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
 		renderToolNamespace(runtime.Str("functions"), tools)
-		// unsloth-MiniMax-M2.jinja:69 {{- '</tools>' ~ '\n\n' }}
-		w.At(69, 5, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
-		// unsloth-MiniMax-M2.jinja:70 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.At(70, 1, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
 		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
 		w.WriteString("\n")
-		// unsloth-MiniMax-M2.jinja:71 {{- '\n' ~ toolcall_begin_token }}
-		w.At(71, 1, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
 		w.Write(toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
-		// unsloth-MiniMax-M2.jinja:77 {{- '\n' ~ toolcall_end_token }}
-		w.At(77, 1, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
 		w.WriteString("\n")
 		w.Write(toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
-	// unsloth-MiniMax-M2.jinja:82 {%- set last_tool_call = namespace(name=none) -%}
-	w.At(82, 1, runtime.StmtSet)
+	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := runtime.None()
-	// unsloth-MiniMax-M2.jinja:83 {%- for message in conversation_messages -%}
-	w.At(83, 1, runtime.StmtFor)
+	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
 	items2 := runtime.Iterate(w, conversationMessages)
 	for i2 := range items2 {
 		message := items2[i2]
 		var reasoningContent runtime.Value
 		var content2 runtime.Value
 		var parts runtime.Value
-		// unsloth-MiniMax-M2.jinja:84 {%- if message.role == 'assistant' -%}
-		w.At(84, 5, runtime.StmtIf)
+		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
-			// unsloth-MiniMax-M2.jinja:86 {{- ']~b]ai' ~ '\n' }}
-			w.At(86, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
-			// unsloth-MiniMax-M2.jinja:88 {%- set reasoning_content = '' %}
-			w.At(88, 9, runtime.StmtSet)
+			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
-			// unsloth-MiniMax-M2.jinja:89 {%- set content = visible_text(message.content) %}
-			w.At(89, 9, runtime.StmtSet)
+			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content2 = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
-			// unsloth-MiniMax-M2.jinja:90 {%- if message.reasoning_content is string %}
-			w.At(90, 9, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
 			if runtime.IsString(messageReasoningContent, nil, nil) {
-				// unsloth-MiniMax-M2.jinja:91 {%- set reasoning_content = message.reasoning_content %}
-				w.At(91, 13, runtime.StmtSet)
+				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
-				// unsloth-MiniMax-M2.jinja:92 {%- else %}
-				// unsloth-MiniMax-M2.jinja:93 {%- if '</think>' in content %}
-				w.At(93, 13, runtime.StmtIf)
+				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
+				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
-					// unsloth-MiniMax-M2.jinja:95 {%- set parts = content.split('</think>') %}
-					w.At(95, 17, runtime.StmtSet)
+					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
 					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
-					// unsloth-MiniMax-M2.jinja:96 {%- for part in parts %}
-					w.At(96, 17, runtime.StmtFor)
+					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
 					items3 := runtime.Iterate(w, parts)
 					for i3 := range items3 {
 						part := items3[i3]
 						var reasoningContent2 runtime.Value
-						// unsloth-MiniMax-M2.jinja:97 {%- if loop.index0 == 0 -%}
-						w.At(97, 21, runtime.StmtIf)
+						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
-							// unsloth-MiniMax-M2.jinja:98 {%- set reasoning_content = part.strip('\n') %}
-							w.At(98, 25, runtime.StmtSet)
+							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
 							reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
-							// unsloth-MiniMax-M2.jinja:99 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							w.At(99, 25, runtime.StmtSet)
+							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
 							reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
-							// unsloth-MiniMax-M2.jinja:100 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							w.At(100, 25, runtime.StmtSet)
+							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
 							reasoningContent2 = runtime.CallMethod(reasoningContent2, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 						} else {
-							// unsloth-MiniMax-M2.jinja:101 {%- else -%}
-							// unsloth-MiniMax-M2.jinja:102 {%- set content = part.strip('\n') %}
-							w.At(102, 25, runtime.StmtSet)
+							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
+							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
 							_ = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
 					}
 				}
 			}
-			// unsloth-MiniMax-M2.jinja:107 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			w.At(107, 9, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
-				// unsloth-MiniMax-M2.jinja:108 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.At(108, 13, runtime.StmtPrint)
+				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
 				w.Write(reasoningContent)
@@ -299,59 +243,46 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</think>")
 				w.WriteString("\n\n")
 			}
-			// unsloth-MiniMax-M2.jinja:110 {%- if content -%}
-			w.At(110, 9, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content2.Truthy() {
-				// unsloth-MiniMax-M2.jinja:111 {{- content }}
-				w.At(111, 13, runtime.StmtPrint)
+				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
 				w.Write(content2)
 			}
-			// unsloth-MiniMax-M2.jinja:113 {%- if message.tool_calls -%}
-			w.At(113, 9, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
-				// unsloth-MiniMax-M2.jinja:114 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.At(114, 13, runtime.StmtPrint)
+				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
 				w.Write(toolcallBeginToken)
 				w.WriteString("\n")
-				// unsloth-MiniMax-M2.jinja:116 {%- for tool_call in message.tool_calls -%}
-				w.At(116, 13, runtime.StmtFor)
+				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					var args2 runtime.Value
-					// unsloth-MiniMax-M2.jinja:117 {%- if tool_call.function %}
-					w.At(117, 17, runtime.StmtIf)
+					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
-						// unsloth-MiniMax-M2.jinja:118 {%- set tool_call = tool_call.function %}
-						w.At(118, 21, runtime.StmtSet)
+						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					// unsloth-MiniMax-M2.jinja:120 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					w.At(120, 17, runtime.StmtPrint)
+					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.WriteString("<invoke name=\"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\">\n")
-					// unsloth-MiniMax-M2.jinja:121 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					w.At(121, 17, runtime.StmtIf)
+					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.IsMapping(toolCallArguments, nil, nil) {
-						// unsloth-MiniMax-M2.jinja:122 {% set _args = tool_call.arguments %}
-						w.At(122, 17, runtime.StmtSet)
+						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args2 = toolCallArguments
-						// unsloth-MiniMax-M2.jinja:123 {%- for k, v in _args|items %}
-						w.At(123, 17, runtime.StmtFor)
+						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
 						keys, values := runtime.ItemsFilterPairs(args2)
 						for i4 := range w.Count(len(keys)) {
 							k := keys[i4]
 							v := values[i4]
-							// unsloth-MiniMax-M2.jinja:124 {{- '<parameter name="' + k + '">' }}
-							w.At(124, 17, runtime.StmtPrint)
+							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
 							w.WriteString("<parameter name=\"")
 							w.WriteStr(k)
 							w.WriteString("\">")
-							// unsloth-MiniMax-M2.jinja:125 {{- v | tojson | string if v is not string else v }}
-							w.At(125, 17, runtime.StmtPrint)
+							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
 							if !runtime.IsString(v, nil, nil) {
 								w.Write(runtime.FilterString(runtime.FilterTojson(v, nil, nil), nil, nil))
 							} else {
@@ -360,59 +291,47 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("</parameter>\n")
 						}
 					}
-					// unsloth-MiniMax-M2.jinja:128 {{- '</invoke>' ~ '\n' }}
-					w.At(128, 17, runtime.StmtPrint)
+					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
 					w.WriteString("</invoke>")
 					w.WriteString("\n")
 				}
-				// unsloth-MiniMax-M2.jinja:131 {{- toolcall_end_token}}
-				w.At(131, 13, runtime.StmtPrint)
+				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
 				w.Write(toolcallEndToken)
 				w.WriteString("\n")
-				// unsloth-MiniMax-M2.jinja:133 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				w.At(133, 13, runtime.StmtSet)
+				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
 			} else {
-				// unsloth-MiniMax-M2.jinja:134 {%- else -%}
-				// unsloth-MiniMax-M2.jinja:135 {%- set last_tool_call.name = none -%}
-				w.At(135, 13, runtime.StmtSet)
+				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
+				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
 				lastToolCallName = runtime.None()
 			}
-			// unsloth-MiniMax-M2.jinja:137 {{- '[e~[' ~ '\n' }}
-			w.At(137, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
-		} else if w.At(139, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// unsloth-MiniMax-M2.jinja:139 {%- elif message.role == 'tool' -%}
-			// unsloth-MiniMax-M2.jinja:140 {%- if last_tool_call.name is none -%}
-			w.At(140, 5, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
+			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if runtime.IsNone(lastToolCallName, nil, nil) {
-				// unsloth-MiniMax-M2.jinja:141 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.At(141, 9, runtime.StmtPrint)
+				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
-			// unsloth-MiniMax-M2.jinja:143 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			w.At(143, 5, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
-			// unsloth-MiniMax-M2.jinja:146 {%- if message.content is string -%}
-			w.At(146, 5, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
 			if runtime.IsString(messageContent, nil, nil) {
 				w.WriteString("\n<response>")
-				// unsloth-MiniMax-M2.jinja:148 {{- message.content }}
-				w.At(148, 9, runtime.StmtPrint)
+				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
 				w.Write(messageContent)
 				w.WriteString("</response>")
 			} else {
-				// unsloth-MiniMax-M2.jinja:150 {%- else -%}
-				// unsloth-MiniMax-M2.jinja:151 {%- for tr in message.content -%}
-				w.At(151, 9, runtime.StmtFor)
+				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
+				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
 				for _, tr := range runtime.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
-					// unsloth-MiniMax-M2.jinja:153 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					w.At(153, 13, runtime.StmtPrint)
+					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := tr.Attr("output")
 					if runtime.IsDefined(trOutput, nil, nil) {
 						w.Write(trOutput)
@@ -426,34 +345,128 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</response>")
 				}
 			}
-			// unsloth-MiniMax-M2.jinja:157 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			w.At(157, 5, runtime.StmtIf)
+			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if w.At(161, 9, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// unsloth-MiniMax-M2.jinja:161 {%- elif message.role == 'user' -%}
-			// unsloth-MiniMax-M2.jinja:162 {{- ']~b]user' ~ '\n' }}
-			w.At(162, 9, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
+			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
-			// unsloth-MiniMax-M2.jinja:163 {{- visible_text(message.content) }}
-			w.At(163, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
 			visibleText(message.Attr("content"))
-			// unsloth-MiniMax-M2.jinja:164 {{- '[e~[' ~ '\n' }}
-			w.At(164, 9, runtime.StmtPrint)
+			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
 		}
 	}
-	// unsloth-MiniMax-M2.jinja:169 {%- if add_generation_prompt -%}
-	w.At(169, 1, runtime.StmtIf)
+	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// unsloth-MiniMax-M2.jinja:170 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.At(170, 1, runtime.StmtPrint)
+		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.WriteString("]~b]ai")
 		w.WriteString("\n")
 		w.WriteString("<think>")
 		w.WriteString("\n")
 	}
+}
+
+// spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansUnslothMiniMaxM2 = []runtime.Span{
+	{From: 55, To: 55, Line: 3, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
+	{From: 59, To: 68, Line: 6, Col: 1, Construct: "macro"},
+	{From: 62, To: 67, Line: 7, Col: 1, Construct: "for"},
+	{From: 65, To: 66, Line: 8, Col: 7, Construct: "{{ }}"},
+	{From: 70, To: 95, Line: 11, Col: 1, Construct: "macro"},
+	{From: 73, To: 94, Line: 12, Col: 5, Construct: "if"},
+	{From: 75, To: 75, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 76, To: 94, Line: 14, Col: 9, Construct: "if"},
+	{From: 79, To: 89, Line: 15, Col: 9, Construct: "for"},
+	{From: 81, To: 88, Line: 16, Col: 13, Construct: "if"},
+	{From: 83, To: 83, Line: 17, Col: 17, Construct: "{{ }}"},
+	{From: 84, To: 88, Line: 18, Col: 17, Construct: "if"},
+	{From: 87, To: 87, Line: 19, Col: 17, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 97, To: 124, Line: 27, Col: 1, Construct: "macro"},
+	{From: 101, To: 113, Line: 28, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 110, Line: 31, Col: 9, Construct: "if"},
+	{From: 109, To: 109, Line: 32, Col: 13, Construct: "set"},
+	{From: 112, To: 112, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 115, To: 118, Line: 38, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 120, To: 123, Line: 42, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 126, To: 126, Line: 48, Col: 1, Construct: "set"},
+	{From: 128, To: 128, Line: 49, Col: 1, Construct: "set"},
+	{From: 130, To: 135, Line: 50, Col: 1, Construct: "if"},
+	{From: 132, To: 132, Line: 51, Col: 5, Construct: "set"},
+	{From: 134, To: 134, Line: 52, Col: 5, Construct: "set"},
+	{From: 137, To: 137, Line: 55, Col: 1, Construct: "set"},
+	{From: 139, To: 147, Line: 56, Col: 1, Construct: "for"},
+	{From: 143, To: 146, Line: 57, Col: 5, Construct: "if"},
+	{From: 145, To: 145, Line: 58, Col: 9, Construct: "set"},
+	{From: 149, To: 151, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 153, To: 153, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 182, Line: 65, Col: 1, Construct: "if"},
+	{From: 157, To: 161, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 163, To: 165, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 167, To: 167, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 69, Col: 5, Construct: "{{ }}"},
+	{From: 172, To: 173, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 175, To: 177, Line: 71, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 180, Line: 77, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 82, Col: 1, Construct: "set"},
+	{From: 186, To: 363, Line: 83, Col: 1, Construct: "for"},
+	{From: 193, To: 362, Line: 84, Col: 5, Construct: "if"},
+	{From: 196, To: 197, Line: 86, Col: 9, Construct: "{{ }}"},
+	{From: 199, To: 199, Line: 88, Col: 9, Construct: "set"},
+	{From: 201, To: 203, Line: 89, Col: 9, Construct: "set"},
+	{From: 205, To: 235, Line: 90, Col: 9, Construct: "if"},
+	{From: 208, To: 208, Line: 91, Col: 13, Construct: "set"},
+	{From: 212, To: 234, Line: 93, Col: 13, Construct: "if"},
+	{From: 214, To: 214, Line: 95, Col: 17, Construct: "set"},
+	{From: 216, To: 233, Line: 96, Col: 17, Construct: "for"},
+	{From: 221, To: 232, Line: 97, Col: 21, Construct: "if"},
+	{From: 223, To: 223, Line: 98, Col: 25, Construct: "set"},
+	{From: 225, To: 225, Line: 99, Col: 25, Construct: "set"},
+	{From: 227, To: 227, Line: 100, Col: 25, Construct: "set"},
+	{From: 231, To: 231, Line: 102, Col: 25, Construct: "set"},
+	{From: 237, To: 245, Line: 107, Col: 9, Construct: "if"},
+	{From: 239, To: 244, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 247, To: 250, Line: 110, Col: 9, Construct: "if"},
+	{From: 249, To: 249, Line: 111, Col: 13, Construct: "{{ }}"},
+	{From: 252, To: 307, Line: 113, Col: 9, Construct: "if"},
+	{From: 255, To: 257, Line: 114, Col: 13, Construct: "{{ }}"},
+	{From: 259, To: 297, Line: 116, Col: 13, Construct: "for"},
+	{From: 262, To: 266, Line: 117, Col: 17, Construct: "if"},
+	{From: 265, To: 265, Line: 118, Col: 21, Construct: "set"},
+	{From: 268, To: 270, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 272, To: 293, Line: 121, Col: 17, Construct: "if"},
+	{From: 275, To: 275, Line: 122, Col: 17, Construct: "set"},
+	{From: 277, To: 292, Line: 123, Col: 17, Construct: "for"},
+	{From: 282, To: 284, Line: 124, Col: 17, Construct: "{{ }}"},
+	{From: 286, To: 291, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 295, To: 296, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 299, To: 300, Line: 131, Col: 13, Construct: "{{ }}"},
+	{From: 302, To: 302, Line: 133, Col: 13, Construct: "set"},
+	{From: 306, To: 306, Line: 135, Col: 13, Construct: "set"},
+	{From: 309, To: 310, Line: 137, Col: 9, Construct: "{{ }}"},
+	{From: 311, To: 362, Line: 139, Col: 9, Construct: "if"},
+	{From: 314, To: 317, Line: 140, Col: 5, Construct: "if"},
+	{From: 316, To: 316, Line: 141, Col: 9, Construct: "{{ }}"},
+	{From: 319, To: 321, Line: 143, Col: 5, Construct: "if"},
+	{From: 323, To: 347, Line: 146, Col: 5, Construct: "if"},
+	{From: 327, To: 328, Line: 148, Col: 9, Construct: "{{ }}"},
+	{From: 332, To: 346, Line: 151, Col: 9, Construct: "for"},
+	{From: 335, To: 345, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 351, Line: 157, Col: 5, Construct: "if"},
+	{From: 352, To: 362, Line: 161, Col: 9, Construct: "if"},
+	{From: 355, To: 356, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 358, To: 358, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 360, To: 361, Line: 164, Col: 9, Construct: "{{ }}"},
+	{From: 365, To: 371, Line: 169, Col: 1, Construct: "if"},
+	{From: 367, To: 370, Line: 170, Col: 1, Construct: "{{ }}"},
 }

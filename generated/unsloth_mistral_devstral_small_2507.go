@@ -32,6 +32,7 @@ var UnslothMistralDevstralSmall2507 = &runtime.Template{
 	Name:   "unsloth-mistral-Devstral-Small-2507",
 	Origin: "llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja",
 	SHA256: "039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
+	Spans:  spansUnslothMistralDevstralSmall2507,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -50,207 +51,216 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	var loopMessages runtime.Value
 	var toolsDescription runtime.Value
 	tools := in.Lookup("tools")
-	// unsloth-mistral-Devstral-Small-2507.jinja:4 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
-	w.At(4, 1, runtime.StmtSet)
+	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
 	defaultSystemMessage = runtime.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
-	// unsloth-mistral-Devstral-Small-2507.jinja:6 {{- bos_token }}
-	w.At(6, 1, runtime.StmtPrint)
+	// unsloth-mistral-Devstral-Small-2507.jinja:6:1 {{- bos_token }}
 	w.Write(bosToken)
-	// unsloth-mistral-Devstral-Small-2507.jinja:8 {%- if messages[0]['role'] == 'system' %}
-	w.At(8, 1, runtime.StmtIf)
+	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
-		// unsloth-mistral-Devstral-Small-2507.jinja:9 {%- if messages[0]['content'] is string %}
-		w.At(9, 5, runtime.StmtIf)
+		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
 		if runtime.IsString(messages0Content, nil, nil) {
-			// unsloth-mistral-Devstral-Small-2507.jinja:10 {%- set system_message = messages[0]['content'] %}
-			w.At(10, 9, runtime.StmtSet)
+			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
-			// unsloth-mistral-Devstral-Small-2507.jinja:11 {%- else %}
-			// unsloth-mistral-Devstral-Small-2507.jinja:12 {%- set system_message = messages[0]['content'][0]['text'] %}
-			w.At(12, 9, runtime.StmtSet)
+			// unsloth-mistral-Devstral-Small-2507.jinja:11:9 {%- else %}
+			// unsloth-mistral-Devstral-Small-2507.jinja:12:9 {%- set system_message = messages[0]['content'][0]['text'] %}
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 		}
-		// unsloth-mistral-Devstral-Small-2507.jinja:14 {%- set loop_messages = messages[1:] %}
-		w.At(14, 5, runtime.StmtSet)
+		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
-		// unsloth-mistral-Devstral-Small-2507.jinja:15 {%- else %}
-		// unsloth-mistral-Devstral-Small-2507.jinja:16 {%- set system_message = default_system_message %}
-		w.At(16, 5, runtime.StmtSet)
+		// unsloth-mistral-Devstral-Small-2507.jinja:15:5 {%- else %}
+		// unsloth-mistral-Devstral-Small-2507.jinja:16:5 {%- set system_message = default_system_message %}
 		systemMessage = defaultSystemMessage
-		// unsloth-mistral-Devstral-Small-2507.jinja:17 {%- set loop_messages = messages %}
-		w.At(17, 5, runtime.StmtSet)
+		// unsloth-mistral-Devstral-Small-2507.jinja:17:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
-	// unsloth-mistral-Devstral-Small-2507.jinja:19 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.At(19, 1, runtime.StmtPrint)
+	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.WriteString("[SYSTEM_PROMPT]")
 	w.WriteStr(systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
-	// unsloth-mistral-Devstral-Small-2507.jinja:24 {%- set tools_description = "" %}
-	w.At(24, 1, runtime.StmtSet)
+	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
 	toolsDescription = runtime.Str("")
-	// unsloth-mistral-Devstral-Small-2507.jinja:25 {%- set has_tools = false %}
-	w.At(25, 1, runtime.StmtSet)
+	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
-	// unsloth-mistral-Devstral-Small-2507.jinja:27 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	w.At(27, 1, runtime.StmtIf)
+	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
 	if (runtime.IsDefined(tools, nil, nil) && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
-		// unsloth-mistral-Devstral-Small-2507.jinja:29 {%- set has_tools = true %}
-		w.At(29, 5, runtime.StmtSet)
+		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
-		// unsloth-mistral-Devstral-Small-2507.jinja:30 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		w.At(30, 5, runtime.StmtSet)
+		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
 		toolsDescription = runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
-		// unsloth-mistral-Devstral-Small-2507.jinja:32 {{- tools_description }}
-		w.At(32, 5, runtime.StmtPrint)
+		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
 		w.Write(toolsDescription)
 	}
-	// unsloth-mistral-Devstral-Small-2507.jinja:36 {%- for message in loop_messages %}
-	w.At(36, 1, runtime.StmtFor)
+	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
 		var content runtime.Value
-		// unsloth-mistral-Devstral-Small-2507.jinja:37 {%- if message['role'] == 'user' %}
-		w.At(37, 5, runtime.StmtIf)
+		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// unsloth-mistral-Devstral-Small-2507.jinja:39 {%- if message['content'] is string %}
-			w.At(39, 9, runtime.StmtIf)
+			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
 			if runtime.IsString(messageContent, nil, nil) {
-				// unsloth-mistral-Devstral-Small-2507.jinja:40 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.At(40, 13, runtime.StmtPrint)
+				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
 				w.WriteStr(messageContent)
 				w.WriteString("[/INST]")
 			} else {
-				// unsloth-mistral-Devstral-Small-2507.jinja:41 {%- else %}
+				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
-				// unsloth-mistral-Devstral-Small-2507.jinja:43 {%- for block in message['content'] %}
-				w.At(43, 13, runtime.StmtFor)
+				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
 				for _, block := range runtime.Iterate(w, messageContent) {
-					// unsloth-mistral-Devstral-Small-2507.jinja:44 {%- if block['type'] == 'text' %}
-					w.At(44, 17, runtime.StmtIf)
+					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
-						// unsloth-mistral-Devstral-Small-2507.jinja:47 {%- if block['text'] is defined %}
-						w.At(47, 21, runtime.StmtIf)
+						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
 						blockText := block.ItemStr("text")
 						if runtime.IsDefined(blockText, nil, nil) {
-							// unsloth-mistral-Devstral-Small-2507.jinja:48 {{- block['text'] }}
-							w.At(48, 25, runtime.StmtPrint)
+							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
 							w.Write(blockText)
 						} else {
-							// unsloth-mistral-Devstral-Small-2507.jinja:49 {%- else %}
-							// unsloth-mistral-Devstral-Small-2507.jinja:50 {{- block['content'] }}
-							w.At(50, 25, runtime.StmtPrint)
+							// unsloth-mistral-Devstral-Small-2507.jinja:49:25 {%- else %}
+							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
 							w.Write(block.ItemStr("content"))
 						}
-					} else if w.At(53, 21, runtime.StmtIf); runtime.InStrs(blockType, "image", "image_url") {
-						// unsloth-mistral-Devstral-Small-2507.jinja:53 {%- elif block['type'] in ['image', 'image_url'] %}
+					} else if runtime.InStrs(blockType, "image", "image_url") {
+						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
-						// unsloth-mistral-Devstral-Small-2507.jinja:55 {%- else %}
-						// unsloth-mistral-Devstral-Small-2507.jinja:56 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.At(56, 21, runtime.StmtPrint)
+						// unsloth-mistral-Devstral-Small-2507.jinja:55:21 {%- else %}
+						// unsloth-mistral-Devstral-Small-2507.jinja:56:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
 						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if w.At(62, 9, runtime.StmtIf); runtime.EqStr(messageRole, "system") {
-			// unsloth-mistral-Devstral-Small-2507.jinja:62 {%- elif message['role'] == 'system' %}
-			// unsloth-mistral-Devstral-Small-2507.jinja:63 {%- if message['content'] is string %}
-			w.At(63, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "system") {
+			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
+			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
 			messageContent2 := message.ItemStr("content")
 			if runtime.IsString(messageContent2, nil, nil) {
-				// unsloth-mistral-Devstral-Small-2507.jinja:64 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.At(64, 13, runtime.StmtPrint)
+				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(messageContent2)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
-				// unsloth-mistral-Devstral-Small-2507.jinja:65 {%- else %}
-				// unsloth-mistral-Devstral-Small-2507.jinja:66 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.At(66, 13, runtime.StmtPrint)
+				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
+				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if w.At(70, 9, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// unsloth-mistral-Devstral-Small-2507.jinja:70 {%- elif message['role'] == 'assistant' %}
-			// unsloth-mistral-Devstral-Small-2507.jinja:71 {%- if message['content'] is string %}
-			w.At(71, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
+			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
 			messageContent3 := message.ItemStr("content")
 			if runtime.IsString(messageContent3, nil, nil) {
-				// unsloth-mistral-Devstral-Small-2507.jinja:72 {{- message['content'] }}
-				w.At(72, 13, runtime.StmtPrint)
+				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
 				w.Write(messageContent3)
 			} else {
-				// unsloth-mistral-Devstral-Small-2507.jinja:73 {%- else %}
-				// unsloth-mistral-Devstral-Small-2507.jinja:74 {{- message['content'][0]['text'] }}
-				w.At(74, 13, runtime.StmtPrint)
+				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
+				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
 				w.Write(messageContent3.ItemInt(0).ItemStr("text"))
 			}
-			// unsloth-mistral-Devstral-Small-2507.jinja:79 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			w.At(79, 9, runtime.StmtIf)
+			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			messageToolCalls := message.ItemStr("tool_calls")
 			if runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil) {
-				// unsloth-mistral-Devstral-Small-2507.jinja:80 {%- for tool in message['tool_calls'] %}
-				w.At(80, 13, runtime.StmtFor)
+				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					var arguments runtime.Value
-					// unsloth-mistral-Devstral-Small-2507.jinja:81 {%- set arguments = tool['function']['arguments'] %}
-					w.At(81, 17, runtime.StmtSet)
+					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
 					toolFunction := tool.ItemStr("function")
 					arguments = toolFunction.ItemStr("arguments")
-					// unsloth-mistral-Devstral-Small-2507.jinja:82 {%- if arguments is not string %}
-					w.At(82, 17, runtime.StmtIf)
+					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments, nil, nil) {
-						// unsloth-mistral-Devstral-Small-2507.jinja:83 {%- set arguments = arguments|tojson %}
-						w.At(83, 21, runtime.StmtSet)
+						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
 						arguments = runtime.FilterTojson(arguments, nil, nil)
 					}
-					// unsloth-mistral-Devstral-Small-2507.jinja:86 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					w.At(86, 17, runtime.StmtPrint)
+					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.WriteString("[TOOL_CALLS]")
 					w.WriteStr(toolFunction.ItemStr("name"))
 					w.WriteString("[ARGS]")
 					w.WriteStr(arguments)
 				}
 			}
-			// unsloth-mistral-Devstral-Small-2507.jinja:90 {{- eos_token }}
-			w.At(90, 9, runtime.StmtPrint)
+			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
 			w.Write(eosToken)
-		} else if w.At(92, 9, runtime.StmtIf); runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
-			// unsloth-mistral-Devstral-Small-2507.jinja:92 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
-			// unsloth-mistral-Devstral-Small-2507.jinja:93 {%- if message.content is defined and message.content.content is defined %}
-			w.At(93, 9, runtime.StmtIf)
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
+			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent4 := message.Attr("content")
 			if runtime.IsDefined(messageContent4, nil, nil) && runtime.IsDefined(messageContent4.Attr("content"), nil, nil) {
-				// unsloth-mistral-Devstral-Small-2507.jinja:94 {%- set content = message.content.content %}
-				w.At(94, 13, runtime.StmtSet)
+				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
 				content = messageContent4.Attr("content")
 			} else {
-				// unsloth-mistral-Devstral-Small-2507.jinja:95 {%- else %}
-				// unsloth-mistral-Devstral-Small-2507.jinja:96 {%- set content = message.content %}
-				w.At(96, 13, runtime.StmtSet)
+				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
+				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
 				content = messageContent4
 			}
-			// unsloth-mistral-Devstral-Small-2507.jinja:98 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			w.At(98, 9, runtime.StmtPrint)
+			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.WriteString("[TOOL_RESULTS]")
 			w.WriteStr(runtime.FilterString(content, nil, nil))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
-			// unsloth-mistral-Devstral-Small-2507.jinja:100 {%- else %}
-			// unsloth-mistral-Devstral-Small-2507.jinja:101 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			w.At(101, 9, runtime.StmtPrint)
+			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
+			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
 			w.Write(runtime.RaiseException(runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
+}
+
+// spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansUnslothMistralDevstralSmall2507 = []runtime.Span{
+	{From: 55, To: 55, Line: 4, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 79, Line: 8, Col: 1, Construct: "if"},
+	{From: 62, To: 70, Line: 9, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 10, Col: 9, Construct: "set"},
+	{From: 69, To: 69, Line: 12, Col: 9, Construct: "set"},
+	{From: 72, To: 72, Line: 14, Col: 5, Construct: "set"},
+	{From: 76, To: 76, Line: 16, Col: 5, Construct: "set"},
+	{From: 78, To: 78, Line: 17, Col: 5, Construct: "set"},
+	{From: 81, To: 83, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 24, Col: 1, Construct: "set"},
+	{From: 87, To: 87, Line: 25, Col: 1, Construct: "set"},
+	{From: 89, To: 96, Line: 27, Col: 1, Construct: "if"},
+	{From: 91, To: 91, Line: 29, Col: 5, Construct: "set"},
+	{From: 93, To: 93, Line: 30, Col: 5, Construct: "set"},
+	{From: 95, To: 95, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 98, To: 212, Line: 36, Col: 1, Construct: "for"},
+	{From: 102, To: 211, Line: 37, Col: 5, Construct: "if"},
+	{From: 105, To: 139, Line: 39, Col: 9, Construct: "if"},
+	{From: 108, To: 110, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 115, To: 138, Line: 43, Col: 13, Construct: "for"},
+	{From: 117, To: 136, Line: 44, Col: 17, Construct: "if"},
+	{From: 120, To: 128, Line: 47, Col: 21, Construct: "if"},
+	{From: 123, To: 123, Line: 48, Col: 25, Construct: "{{ }}"},
+	{From: 127, To: 127, Line: 50, Col: 25, Construct: "{{ }}"},
+	{From: 129, To: 136, Line: 53, Col: 21, Construct: "if"},
+	{From: 135, To: 135, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 140, To: 211, Line: 62, Col: 9, Construct: "if"},
+	{From: 143, To: 155, Line: 63, Col: 9, Construct: "if"},
+	{From: 146, To: 148, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 152, To: 154, Line: 66, Col: 13, Construct: "{{ }}"},
+	{From: 156, To: 211, Line: 70, Col: 9, Construct: "if"},
+	{From: 159, To: 167, Line: 71, Col: 9, Construct: "if"},
+	{From: 162, To: 162, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 166, To: 166, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 169, To: 188, Line: 79, Col: 9, Construct: "if"},
+	{From: 172, To: 187, Line: 80, Col: 13, Construct: "for"},
+	{From: 175, To: 176, Line: 81, Col: 17, Construct: "set"},
+	{From: 178, To: 181, Line: 82, Col: 17, Construct: "if"},
+	{From: 180, To: 180, Line: 83, Col: 21, Construct: "set"},
+	{From: 183, To: 186, Line: 86, Col: 17, Construct: "{{ }}"},
+	{From: 190, To: 190, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 191, To: 211, Line: 92, Col: 9, Construct: "if"},
+	{From: 194, To: 202, Line: 93, Col: 9, Construct: "if"},
+	{From: 197, To: 197, Line: 94, Col: 13, Construct: "set"},
+	{From: 201, To: 201, Line: 96, Col: 13, Construct: "set"},
+	{From: 204, To: 206, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 210, To: 210, Line: 101, Col: 9, Construct: "{{ }}"},
 }

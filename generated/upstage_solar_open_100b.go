@@ -32,6 +32,7 @@ var UpstageSolarOpen100B = &runtime.Template{
 	Name:   "upstage-Solar-Open-100B",
 	Origin: "llama.cpp/upstage-Solar-Open-100B.jinja",
 	SHA256: "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
+	Spans:  spansUpstageSolarOpen100B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,323 +50,336 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
-	// upstage-Solar-Open-100B.jinja:2 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	w.At(2, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
 	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
 		addGenerationPrompt = runtime.Bool(true)
 	}
-	// upstage-Solar-Open-100B.jinja:3 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	w.At(3, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
 	if !(runtime.IsDefined(defaultSystemPrompt, nil, nil)) {
 		defaultSystemPrompt = runtime.Bool(true)
 	}
-	// upstage-Solar-Open-100B.jinja:4 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	w.At(4, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
 	if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
 		reasoningEffort = runtime.Str("high")
 	}
-	// upstage-Solar-Open-100B.jinja:5 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	w.At(5, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
 	if !(runtime.IsDefined(thinkRenderOption, nil, nil)) {
 		thinkRenderOption = runtime.Str("lastthink")
 	}
-	// upstage-Solar-Open-100B.jinja:8 {%- set sys_ns = namespace(is_first_block=true) -%}
-	w.At(8, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
-	// upstage-Solar-Open-100B.jinja:11 {%- set last_user_idx = namespace(value=-1) -%}
-	w.At(11, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := runtime.Int(-1)
-	// upstage-Solar-Open-100B.jinja:12 {%- for message in messages -%}
-	w.At(12, 1, runtime.StmtFor)
+	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		// upstage-Solar-Open-100B.jinja:13 {%- if message.role == 'user' -%}
-		w.At(13, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
 		if runtime.EqStr(message.Attr("role"), "user") {
-			// upstage-Solar-Open-100B.jinja:14 {%- set last_user_idx.value = loop.index0 -%}
-			w.At(14, 9, runtime.StmtSet)
+			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = runtime.Int(int64(i))
 		}
 	}
-	// upstage-Solar-Open-100B.jinja:19 {%- macro render_system_message(user_system_messages) %}
+	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
 	renderSystemMessage := func(userSystemMessages runtime.Value) {
 		userSystemMessages = runtime.Param(userSystemMessages, "user_system_messages")
-		// upstage-Solar-Open-100B.jinja:20 {%- if default_system_prompt %}
-		w.At(20, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
 		if defaultSystemPrompt.Truthy() {
-			// upstage-Solar-Open-100B.jinja:21 {%- if not sys_ns.is_first_block %}
-			w.At(21, 9, runtime.StmtIf)
+			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
 			if !sysNsIsFirstBlock {
 				w.WriteString("\n\n")
 			}
-			// upstage-Solar-Open-100B.jinja:22 {%- set sys_ns.is_first_block = false %}
-			w.At(22, 9, runtime.StmtSet)
+			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
 			sysNsIsFirstBlock = false
-			// upstage-Solar-Open-100B.jinja:23 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			w.At(23, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
 			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
-		// upstage-Solar-Open-100B.jinja:25 {%- if user_system_messages %}
-		w.At(25, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
 		if userSystemMessages.Truthy() {
-			// upstage-Solar-Open-100B.jinja:26 {%- if not sys_ns.is_first_block %}
-			w.At(26, 9, runtime.StmtIf)
+			// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
 			if !sysNsIsFirstBlock {
 				w.WriteString("\n\n")
 			}
-			// upstage-Solar-Open-100B.jinja:27 {%- set sys_ns.is_first_block = false %}
-			w.At(27, 9, runtime.StmtSet)
+			// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %}
 			sysNsIsFirstBlock = false
 			w.WriteString("## System Prompt")
-			// upstage-Solar-Open-100B.jinja:29 {%- for system_message in user_system_messages %}
-			w.At(29, 9, runtime.StmtFor)
+			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
 			for _, systemMessage := range runtime.Iterate(w, userSystemMessages) {
 				w.WriteString("\n\n")
-				// upstage-Solar-Open-100B.jinja:31 {{- system_message }}
-				w.At(31, 13, runtime.StmtPrint)
+				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
 				w.Write(systemMessage)
 			}
 		}
 	}
-	// upstage-Solar-Open-100B.jinja:36 {%- macro render_tool_instruction(tools) %}
+	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
 	renderToolInstruction := func(tools2 runtime.Value) {
 		tools2 = runtime.Param(tools2, "tools")
-		// upstage-Solar-Open-100B.jinja:37 {%- if not sys_ns.is_first_block %}
-		w.At(37, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
 		}
-		// upstage-Solar-Open-100B.jinja:38 {%- set sys_ns.is_first_block = false %}
-		w.At(38, 5, runtime.StmtSet)
+		// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %}
 		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
-		// upstage-Solar-Open-100B.jinja:43 {%- for tool in tools %}
-		w.At(43, 5, runtime.StmtFor)
+		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools2) {
 			w.WriteString("<|tool:begin|>")
-			// upstage-Solar-Open-100B.jinja:45 {{- tool.function | tojson }}
-			w.At(45, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
 			w.WriteJSON(tool.Attr("function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
 	}
-	// upstage-Solar-Open-100B.jinja:57 {%- macro render_json_response_format_instruction(response_format) %}
+	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
 	renderJsonResponseFormatInstruction := func(responseFormat2 runtime.Value) {
 		responseFormat2 = runtime.Param(responseFormat2, "response_format")
-		// upstage-Solar-Open-100B.jinja:58 {%- if not sys_ns.is_first_block %}
-		w.At(58, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
 		}
-		// upstage-Solar-Open-100B.jinja:59 {%- set sys_ns.is_first_block = false %}
-		w.At(59, 5, runtime.StmtSet)
+		// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
 		sysNsIsFirstBlock = false
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
-		// upstage-Solar-Open-100B.jinja:62 {{- response_format }}
-		w.At(62, 5, runtime.StmtPrint)
+		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
 		w.Write(responseFormat2)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
-	// upstage-Solar-Open-100B.jinja:66 {%- macro get_tool_name(messages, tool_call_id) %}
+	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
 	getToolName := func(messages2, toolCallId runtime.Value) {
 		messages2 = runtime.Param(messages2, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		// upstage-Solar-Open-100B.jinja:67 {%- for msg in messages -%}
-		w.At(67, 5, runtime.StmtFor)
+		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 		for _, msg := range runtime.Iterate(w, messages2) {
-			// upstage-Solar-Open-100B.jinja:68 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			w.At(68, 9, runtime.StmtIf)
+			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
 			if runtime.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
-				// upstage-Solar-Open-100B.jinja:69 {%- for tool_call in msg.tool_calls -%}
-				w.At(69, 13, runtime.StmtFor)
+				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
-					// upstage-Solar-Open-100B.jinja:70 {%- if tool_call.id == tool_call_id -%}
-					w.At(70, 17, runtime.StmtIf)
+					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
 					if runtime.Eq(toolCall.Attr("id"), toolCallId) {
-						// upstage-Solar-Open-100B.jinja:71 {{- tool_call.function.name }}
-						w.At(71, 21, runtime.StmtPrint)
+						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
 						w.Write(toolCall.Attr("function").Attr("name"))
 					}
 				}
 			}
 		}
 	}
-	// upstage-Solar-Open-100B.jinja:78 {%- macro render_tool_arguments(tool_arguments) %}
+	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
 	renderToolArguments := func(toolArguments runtime.Value) {
 		toolArguments = runtime.Param(toolArguments, "tool_arguments")
-		// upstage-Solar-Open-100B.jinja:79 {%- if tool_arguments is mapping -%}
-		w.At(79, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
 		if runtime.IsMapping(toolArguments, nil, nil) {
-			// upstage-Solar-Open-100B.jinja:80 {{- tool_arguments | tojson }}
-			w.At(80, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
 			w.WriteJSON(toolArguments, nil, nil)
 		} else {
-			// upstage-Solar-Open-100B.jinja:81 {%- else -%}
-			// upstage-Solar-Open-100B.jinja:82 {{- tool_arguments }}
-			w.At(82, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
+			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
 			w.Write(toolArguments)
 		}
 	}
-	// upstage-Solar-Open-100B.jinja:87 {%- set ns = namespace(system_messages=[]) -%}
-	w.At(87, 1, runtime.StmtSet)
+	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
 	nsSystemMessages := runtime.NewList()
-	// upstage-Solar-Open-100B.jinja:88 {%- for message in messages -%}
-	w.At(88, 1, runtime.StmtFor)
+	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
-		// upstage-Solar-Open-100B.jinja:89 {%- if message.role == 'system' -%}
-		w.At(89, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
 		if runtime.EqStr(message2.Attr("role"), "system") {
-			// upstage-Solar-Open-100B.jinja:90 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			w.At(90, 9, runtime.StmtSet)
+			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
 			nsSystemMessages = runtime.Add(nsSystemMessages, runtime.NewList(message2.Attr("content")))
 		}
 	}
-	// upstage-Solar-Open-100B.jinja:94 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
-	w.At(94, 1, runtime.StmtIf)
+	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
 	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
-		// upstage-Solar-Open-100B.jinja:96 {{- render_system_message(ns.system_messages) }}
-		w.At(96, 9, runtime.StmtPrint)
+		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
 		renderSystemMessage(nsSystemMessages)
-		// upstage-Solar-Open-100B.jinja:97 {%- if tools -%}
-		w.At(97, 9, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
 		if tools.Truthy() {
-			// upstage-Solar-Open-100B.jinja:98 {{- render_tool_instruction(tools) }}
-			w.At(98, 13, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
 			renderToolInstruction(tools)
 		}
-		// upstage-Solar-Open-100B.jinja:100 {%- if response_format -%}
-		w.At(100, 9, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
 		if responseFormat.Truthy() {
-			// upstage-Solar-Open-100B.jinja:101 {{- render_json_response_format_instruction(response_format) }}
-			w.At(101, 13, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
 			renderJsonResponseFormatInstruction(responseFormat)
 		}
 		w.WriteString("<|end|>")
 	}
-	// upstage-Solar-Open-100B.jinja:107 {%- for message in messages -%}
-	w.At(107, 1, runtime.StmtFor)
+	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
 	for i2 := range items2 {
 		message3 := items2[i2]
 		var prevIsTool runtime.Value
 		var nextIsTool runtime.Value
-		// upstage-Solar-Open-100B.jinja:108 {%- if message.role == 'user' -%}
-		w.At(108, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
 		message3Role := message3.Attr("role")
 		if runtime.EqStr(message3Role, "user") {
-			// upstage-Solar-Open-100B.jinja:109 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			w.At(109, 10, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
 			w.WriteStr(message3.Attr("content"))
 			w.WriteString("<|end|>")
-		} else if w.At(110, 9, runtime.StmtIf); runtime.EqStr(message3Role, "tool") {
-			// upstage-Solar-Open-100B.jinja:110 {%- elif message.role == 'tool' -%}
-			// upstage-Solar-Open-100B.jinja:111 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			w.At(111, 9, runtime.StmtSet)
+		} else if runtime.EqStr(message3Role, "tool") {
+			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
+			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
-			// upstage-Solar-Open-100B.jinja:112 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			w.At(112, 9, runtime.StmtSet)
+			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i2)), runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
-			// upstage-Solar-Open-100B.jinja:113 {%- if not prev_is_tool -%}
-			w.At(113, 9, runtime.StmtIf)
+			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
-			// upstage-Solar-Open-100B.jinja:116 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			w.At(116, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			message3ToolCallId := message3.Attr("tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
 			w.WriteStr(message3ToolCallId)
 			w.WriteString("<|tool_response:name|>")
-			// upstage-Solar-Open-100B.jinja:117 {{- get_tool_name(messages, message.tool_call_id) }}
-			w.At(117, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
 			getToolName(messages, message3ToolCallId)
 			w.WriteString("<|tool_response:result|>")
-			// upstage-Solar-Open-100B.jinja:119 {{- message.content }}
-			w.At(119, 9, runtime.StmtPrint)
+			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
 			w.Write(message3.Attr("content"))
 			w.WriteString("<|tool_response:end|>")
-			// upstage-Solar-Open-100B.jinja:121 {%- if not next_is_tool -%}
-			w.At(121, 9, runtime.StmtIf)
+			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if w.At(124, 9, runtime.StmtIf); runtime.EqStr(message3Role, "assistant") {
-			// upstage-Solar-Open-100B.jinja:124 {%- elif message.role == 'assistant' -%}
-			// upstage-Solar-Open-100B.jinja:126 {%- if think_render_option == "all" -%}
-			w.At(126, 9, runtime.StmtIf)
+		} else if runtime.EqStr(message3Role, "assistant") {
+			// upstage-Solar-Open-100B.jinja:124:9 {%- elif message.role == 'assistant' -%}
+			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
 			if runtime.EqStr(thinkRenderOption, "all") {
-				// upstage-Solar-Open-100B.jinja:127 {%- if message.reasoning -%}
-				w.At(127, 13, runtime.StmtIf)
+				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
 				message3Reasoning := message3.Attr("reasoning")
 				if message3Reasoning.Truthy() {
-					// upstage-Solar-Open-100B.jinja:128 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.At(128, 17, runtime.StmtPrint)
+					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					w.WriteStr(message3Reasoning)
 					w.WriteString("<|end|>")
 				}
-			} else if w.At(130, 13, runtime.StmtIf); runtime.EqStr(thinkRenderOption, "lastthink") {
-				// upstage-Solar-Open-100B.jinja:130 {%- elif think_render_option == "lastthink" -%}
-				// upstage-Solar-Open-100B.jinja:131 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				w.At(131, 13, runtime.StmtIf)
+			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
+				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
+				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				message3Reasoning2 := message3.Attr("reasoning")
 				if message3Reasoning2.Truthy() && runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue) {
-					// upstage-Solar-Open-100B.jinja:132 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.At(132, 17, runtime.StmtPrint)
+					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					w.WriteStr(message3Reasoning2)
 					w.WriteString("<|end|>")
 				}
 			}
-			// upstage-Solar-Open-100B.jinja:137 {%- if message.tool_calls -%}
-			w.At(137, 9, runtime.StmtIf)
+			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
 			message3ToolCalls := message3.Attr("tool_calls")
 			if message3ToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
-				// upstage-Solar-Open-100B.jinja:139 {%- for tool_call in message.tool_calls -%}
-				w.At(139, 13, runtime.StmtFor)
+				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall2 := range runtime.Iterate(w, message3ToolCalls) {
-					// upstage-Solar-Open-100B.jinja:140 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					w.At(140, 17, runtime.StmtPrint)
+					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
 					w.WriteStr(toolCall2.Attr("id"))
 					w.WriteString("<|tool_call:name|>")
 					w.WriteStr(toolCall2.Attr("function").Attr("name"))
 					w.WriteString("<|tool_call:args|>")
-					// upstage-Solar-Open-100B.jinja:141 {{- render_tool_arguments(tool_call.function.arguments) }}
-					w.At(141, 17, runtime.StmtPrint)
+					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
 					renderToolArguments(toolCall2.Attr("function").Attr("arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
 			} else {
-				// upstage-Solar-Open-100B.jinja:145 {%- else -%}
-				// upstage-Solar-Open-100B.jinja:146 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				w.At(146, 13, runtime.StmtPrint)
+				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
+				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
 				w.WriteStr(message3.Attr("content"))
 				w.WriteString("<|end|>")
 			}
 		}
 	}
-	// upstage-Solar-Open-100B.jinja:151 {%- if add_generation_prompt -%}
-	w.At(151, 1, runtime.StmtIf)
+	// upstage-Solar-Open-100B.jinja:151:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// upstage-Solar-Open-100B.jinja:152 {%- if reasoning_effort in ["low", "minimal"] -%}
-		w.At(152, 5, runtime.StmtIf)
+		// upstage-Solar-Open-100B.jinja:152:5 {%- if reasoning_effort in ["low", "minimal"] -%}
 		if runtime.InStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
 		}
 		w.WriteString("<|begin|>assistant")
 	}
+}
+
+// spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansUpstageSolarOpen100B = []runtime.Span{
+	{From: 54, To: 56, Line: 2, Col: 1, Construct: "set"},
+	{From: 58, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 64, Line: 4, Col: 1, Construct: "set"},
+	{From: 66, To: 68, Line: 5, Col: 1, Construct: "set"},
+	{From: 70, To: 70, Line: 8, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 11, Col: 1, Construct: "set"},
+	{From: 74, To: 82, Line: 12, Col: 1, Construct: "for"},
+	{From: 78, To: 81, Line: 13, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 14, Col: 9, Construct: "set"},
+	{From: 84, To: 115, Line: 19, Col: 1, Construct: "macro"},
+	{From: 87, To: 98, Line: 20, Col: 5, Construct: "if"},
+	{From: 89, To: 91, Line: 21, Col: 9, Construct: "if"},
+	{From: 93, To: 93, Line: 22, Col: 9, Construct: "set"},
+	{From: 95, To: 97, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 100, To: 114, Line: 25, Col: 5, Construct: "if"},
+	{From: 102, To: 104, Line: 26, Col: 9, Construct: "if"},
+	{From: 106, To: 107, Line: 27, Col: 9, Construct: "set"},
+	{From: 109, To: 113, Line: 29, Col: 9, Construct: "for"},
+	{From: 112, To: 112, Line: 31, Col: 13, Construct: "{{ }}"},
+	{From: 117, To: 134, Line: 36, Col: 1, Construct: "macro"},
+	{From: 120, To: 122, Line: 37, Col: 5, Construct: "if"},
+	{From: 124, To: 125, Line: 38, Col: 5, Construct: "set"},
+	{From: 127, To: 133, Line: 43, Col: 5, Construct: "for"},
+	{From: 130, To: 131, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 136, To: 148, Line: 57, Col: 1, Construct: "macro"},
+	{From: 139, To: 141, Line: 58, Col: 5, Construct: "if"},
+	{From: 143, To: 144, Line: 59, Col: 5, Construct: "set"},
+	{From: 146, To: 147, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 150, To: 167, Line: 66, Col: 1, Construct: "macro"},
+	{From: 154, To: 166, Line: 67, Col: 5, Construct: "for"},
+	{From: 156, To: 165, Line: 68, Col: 9, Construct: "if"},
+	{From: 158, To: 164, Line: 69, Col: 13, Construct: "for"},
+	{From: 160, To: 163, Line: 70, Col: 17, Construct: "if"},
+	{From: 162, To: 162, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 169, To: 180, Line: 78, Col: 1, Construct: "macro"},
+	{From: 172, To: 179, Line: 79, Col: 5, Construct: "if"},
+	{From: 174, To: 174, Line: 80, Col: 9, Construct: "{{ }}"},
+	{From: 178, To: 178, Line: 82, Col: 9, Construct: "{{ }}"},
+	{From: 182, To: 182, Line: 87, Col: 1, Construct: "set"},
+	{From: 184, To: 190, Line: 88, Col: 1, Construct: "for"},
+	{From: 186, To: 189, Line: 89, Col: 5, Construct: "if"},
+	{From: 188, To: 188, Line: 90, Col: 9, Construct: "set"},
+	{From: 192, To: 207, Line: 94, Col: 1, Construct: "if"},
+	{From: 195, To: 195, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 197, To: 200, Line: 97, Col: 9, Construct: "if"},
+	{From: 199, To: 199, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 202, To: 206, Line: 100, Col: 9, Construct: "if"},
+	{From: 204, To: 204, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 209, To: 298, Line: 107, Col: 1, Construct: "for"},
+	{From: 215, To: 297, Line: 108, Col: 5, Construct: "if"},
+	{From: 218, To: 220, Line: 109, Col: 10, Construct: "{{ }}"},
+	{From: 221, To: 297, Line: 110, Col: 9, Construct: "if"},
+	{From: 224, To: 226, Line: 111, Col: 9, Construct: "set"},
+	{From: 228, To: 230, Line: 112, Col: 9, Construct: "set"},
+	{From: 232, To: 234, Line: 113, Col: 9, Construct: "if"},
+	{From: 236, To: 239, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 241, To: 242, Line: 117, Col: 9, Construct: "{{ }}"},
+	{From: 244, To: 245, Line: 119, Col: 9, Construct: "{{ }}"},
+	{From: 247, To: 249, Line: 121, Col: 9, Construct: "if"},
+	{From: 250, To: 297, Line: 124, Col: 9, Construct: "if"},
+	{From: 253, To: 272, Line: 126, Col: 9, Construct: "if"},
+	{From: 255, To: 261, Line: 127, Col: 13, Construct: "if"},
+	{From: 258, To: 260, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 262, To: 272, Line: 130, Col: 13, Construct: "if"},
+	{From: 265, To: 271, Line: 131, Col: 13, Construct: "if"},
+	{From: 268, To: 270, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 274, To: 296, Line: 137, Col: 9, Construct: "if"},
+	{From: 278, To: 289, Line: 139, Col: 13, Construct: "for"},
+	{From: 280, To: 284, Line: 140, Col: 17, Construct: "{{ }}"},
+	{From: 286, To: 287, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 293, To: 295, Line: 146, Col: 13, Construct: "{{ }}"},
+	{From: 300, To: 306, Line: 151, Col: 1, Construct: "if"},
+	{From: 302, To: 305, Line: 152, Col: 5, Construct: "if"},
 }

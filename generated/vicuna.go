@@ -32,6 +32,7 @@ var Vicuna = &runtime.Template{
 	Name:   "vicuna",
 	Origin: "builtin/vicuna.jinja",
 	SHA256: "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
+	Spans:  spansVicuna,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,31 +44,38 @@ var _ interface {
 // renderVicuna renders vicuna.jinja.
 func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// vicuna.jinja:10 {%- for message in messages %}
-	w.At(10, 1, runtime.StmtFor)
+	// vicuna.jinja:10:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// vicuna.jinja:11 {%- if message['role'] == 'system' %}
-		w.At(11, 1, runtime.StmtIf)
+		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// vicuna.jinja:12 {{- message['content'] + '\n\n' }}
-			w.At(12, 1, runtime.StmtPrint)
+			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
 			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if w.At(13, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// vicuna.jinja:13 {%- elif message['role'] == 'user' %}
-			// vicuna.jinja:14 {{- 'USER: ' + message['content'] + '\n' }}
-			w.At(14, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
+			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if w.At(15, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// vicuna.jinja:15 {%- elif message['role'] == 'assistant' %}
-			// vicuna.jinja:16 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.At(16, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
+			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("</s>\n")
 		}
 	}
 	w.WriteString("ASSISTANT:")
+}
+
+// spansVicuna is the position table of vicuna.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansVicuna = []runtime.Span{
+	{From: 48, To: 68, Line: 10, Col: 1, Construct: "for"},
+	{From: 50, To: 66, Line: 11, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 66, Line: 13, Col: 5, Construct: "if"},
+	{From: 57, To: 59, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 66, Line: 15, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var VicunaOrca = &runtime.Template{
 	Name:   "vicuna-orca",
 	Origin: "builtin/vicuna-orca.jinja",
 	SHA256: "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
+	Spans:  spansVicunaOrca,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,33 +44,40 @@ var _ interface {
 // renderVicunaOrca renders vicuna-orca.jinja.
 func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// vicuna-orca.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// vicuna-orca.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// vicuna-orca.jinja:12 {%- if message['role'] == 'system' %}
-		w.At(12, 1, runtime.StmtIf)
+		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// vicuna-orca.jinja:13 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			w.At(13, 1, runtime.StmtPrint)
+			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.WriteString("SYSTEM: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// vicuna-orca.jinja:14 {%- elif message['role'] == 'user' %}
-			// vicuna-orca.jinja:15 {{- 'USER: ' + message['content'] + '\n' }}
-			w.At(15, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if w.At(16, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// vicuna-orca.jinja:16 {%- elif message['role'] == 'assistant' %}
-			// vicuna-orca.jinja:17 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.At(17, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
+			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("</s>\n")
 		}
 	}
 	w.WriteString("ASSISTANT:")
+}
+
+// spansVicunaOrca is the position table of vicuna-orca.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansVicunaOrca = []runtime.Span{
+	{From: 48, To: 70, Line: 11, Col: 1, Construct: "for"},
+	{From: 50, To: 68, Line: 12, Col: 1, Construct: "if"},
+	{From: 53, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 14, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 68, Line: 16, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Yandex = &runtime.Template{
 	Name:   "yandex",
 	Origin: "builtin/yandex.jinja",
 	SHA256: "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
+	Spans:  spansYandex,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,26 +44,32 @@ var _ interface {
 // renderYandex renders yandex.jinja.
 func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// yandex.jinja:11 {%- for message in messages %}
-	w.At(11, 1, runtime.StmtFor)
+	// yandex.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// yandex.jinja:12 {%- if message['role'] == 'user' %}
-		w.At(12, 1, runtime.StmtIf)
+		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "user") {
-			// yandex.jinja:13 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			w.At(13, 1, runtime.StmtPrint)
+			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Пользователь: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if w.At(14, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// yandex.jinja:14 {%- elif message['role'] == 'assistant' %}
-			// yandex.jinja:15 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			w.At(15, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
+			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Ассистент: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
+}
+
+// spansYandex is the position table of yandex.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansYandex = []runtime.Span{
+	{From: 48, To: 64, Line: 11, Col: 1, Construct: "for"},
+	{From: 50, To: 62, Line: 12, Col: 1, Construct: "if"},
+	{From: 53, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 62, Line: 14, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Zephyr = &runtime.Template{
 	Name:   "zephyr",
 	Origin: "builtin/zephyr.jinja",
 	SHA256: "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
+	Spans:  spansZephyr,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,11 +44,9 @@ var _ interface {
 // renderZephyr renders zephyr.jinja.
 func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// zephyr.jinja:7 {%- for message in messages %}
-	w.At(7, 1, runtime.StmtFor)
+	// zephyr.jinja:7:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// zephyr.jinja:8 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
-		w.At(8, 1, runtime.StmtPrint)
+		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("|>\n")
@@ -55,4 +54,11 @@ func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|endoftext|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
+}
+
+// spansZephyr is the position table of zephyr.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansZephyr = []runtime.Span{
+	{From: 48, To: 56, Line: 7, Col: 1, Construct: "for"},
+	{From: 50, To: 54, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -135,11 +135,7 @@ func (m *machine) stmts(e *env, ss []ir.Stmt) control {
 func (m *machine) stmt(e *env, s ir.Stmt) control {
 	if p := s.Position(); p.Line > 0 {
 		if _, isText := s.(*ir.Text); !isText {
-			if c := ir.Construct(s); runtime.StmtNamed(c) != runtime.StmtTag {
-				m.w.At(p.Line, p.Col, runtime.StmtNamed(c))
-			} else {
-				m.w.AtTag(p.Line, p.Col, c)
-			}
+			m.w.At(p.Line, p.Col, ir.Construct(s))
 		}
 	}
 	switch s := s.(type) {

@@ -32,6 +32,10 @@ type Template struct {
 	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
 	// template generated from a template file.
 	Tokens map[string]string
+	// Spans are the position table of the generated file: the template statement that
+	// runs on each line of Func's file, which a failed render reports (see Span). A
+	// template without them (an interpreter's) reports what its Writer was told (At).
+	Spans []Span
 	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token itself,
 	// as its model file says; a render takes them as if the input set them (see
 	// Input.AddBOS).
@@ -190,18 +194,23 @@ var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 
 // renderError turns a panic raised while rendering into an error that says where.
 func (t *Template) renderError(r any, w *Writer) error {
+	line, col, construct := w.line, w.col, w.construct
+	if len(t.Spans) > 0 {
+		s, _ := t.failedSpan()
+		line, col, construct = s.Line, s.Col, s.Construct
+	}
 	switch e := r.(type) {
 	case *Error:
-		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct()
+		e.Template, e.Line, e.Col, e.Construct = t.File, line, col, construct
 		return e
 	case *RaiseError:
-		e.Template, e.Line, e.Col, e.Construct = t.File, w.line, w.col, w.construct()
+		e.Template, e.Line, e.Col, e.Construct = t.File, line, col, construct
 		return e
 	case goruntime.Error:
 		// A bug in this package: report it as an error rather than crash the caller.
 		buf := make([]byte, 4096)
 		buf = buf[:goruntime.Stack(buf, false)]
-		return &Error{Kind: "InternalError", Msg: fmt.Sprintf("%v\n%s", e, buf), Template: t.File, Line: w.line, Col: w.col}
+		return &Error{Kind: "InternalError", Msg: fmt.Sprintf("%v\n%s", e, buf), Template: t.File, Line: line, Col: col}
 	}
 	panic(r)
 }

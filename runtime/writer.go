@@ -38,57 +38,16 @@ func (l Limits) withDefaults() Limits {
 }
 
 // Writer is what generated code writes the prompt into. It appends to a byte buffer
-// that can be reused across renders, tracks the template position of the statement
-// being run (for error messages) and enforces the limits.
-//
-// The position is kept in fields without pointers, so that recording it costs no
-// garbage collector write barrier.
+// that can be reused across renders and enforces the limits. Generated code does not
+// tell it where it is (a compiled template's Spans say that); an interpreter does, with
+// At.
 type Writer struct {
 	buf        []byte
 	limits     Limits
 	iterations int
 	depth      int
-	line, col  int
-	stmt       Stmt
-	tag        string // the tag of a StmtTag statement
-}
-
-// Stmt is the kind of statement a position is in, as error messages name it.
-type Stmt uint8
-
-// The kinds of statements.
-const (
-	StmtNone   Stmt = iota
-	StmtPrint       // {{ }}
-	StmtIf          // if
-	StmtFor         // for
-	StmtSet         // set
-	StmtMacro       // macro
-	StmtCall        // call
-	StmtFilter      // filter
-	StmtWith        // with
-	StmtTag         // a statement named by its tag (see AtTag)
-)
-
-var stmtNames = [...]string{"", "{{ }}", "if", "for", "set", "macro", "call", "filter", "with", ""}
-
-// String returns the statement's name: {{ }}, if, for...
-func (s Stmt) String() string {
-	if int(s) < len(stmtNames) {
-		return stmtNames[s]
-	}
-	return ""
-}
-
-// StmtNamed returns the kind of statement a name (as String returns it) means, and
-// StmtTag for another name.
-func StmtNamed(name string) Stmt {
-	for i, n := range stmtNames {
-		if n == name && Stmt(i) != StmtNone && Stmt(i) != StmtTag {
-			return Stmt(i)
-		}
-	}
-	return StmtTag
+	line, col  int    // the position an interpreter gave At
+	construct  string // and the statement there
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
@@ -102,22 +61,11 @@ func NewWriter(buf []byte, limits Limits) *Writer {
 func (w *Writer) Bytes() []byte { return w.buf }
 
 // At records the template line and column of the statement about to run, and what
-// kind of statement it is, for error messages.
-func (w *Writer) At(line, col int, stmt Stmt) {
-	w.line, w.col, w.stmt = line, col, stmt
-}
-
-// AtTag is At for a statement named by its tag (include, import...).
-func (w *Writer) AtTag(line, col int, tag string) {
-	w.line, w.col, w.stmt, w.tag = line, col, StmtTag, tag
-}
-
-// construct names the statement at the recorded position.
-func (w *Writer) construct() string {
-	if w.stmt == StmtTag {
-		return w.tag
-	}
-	return w.stmt.String()
+// statement it is ("if", "for", "{{ }}"...), for the error of a render that fails in
+// it: what an interpreter calls (generated code has a position table instead, see
+// Span).
+func (w *Writer) At(line, col int, construct string) {
+	w.line, w.col, w.construct = line, col, construct
 }
 
 // WriteString writes template text.
@@ -187,13 +135,13 @@ func (w *Writer) capture(body func()) Value {
 	if w.depth > w.limits.MaxDepth {
 		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
 	}
-	line, col, stmt, tag := w.line, w.col, w.stmt, w.tag
+	line, col, construct := w.line, w.col, w.construct
 	mark := len(w.buf)
 	body()
 	s := string(w.buf[mark:])
 	w.buf = w.buf[:mark]
 	w.depth--
-	w.line, w.col, w.stmt, w.tag = line, col, stmt, tag
+	w.line, w.col, w.construct = line, col, construct
 	return Str(s)
 }
 

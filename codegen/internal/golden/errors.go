@@ -32,6 +32,7 @@ var Errors = &runtime.Template{
 	Name:   "errors",
 	Origin: "errors.jinja",
 	SHA256: "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
+	Spans:  spansErrors,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,30 +44,35 @@ var _ interface {
 // renderErrors renders errors.jinja.
 func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// errors.jinja:2 {%- if messages | length == 0 %}
-	w.At(2, 1, runtime.StmtIf)
+	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
-		// errors.jinja:2 {{ raise_exception('No messages provided.') }}
-		w.At(2, 33, runtime.StmtPrint)
+		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}
-	// errors.jinja:3 {%- for m in messages -%}
-	w.At(3, 1, runtime.StmtFor)
+	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range runtime.Iterate(w, messages) {
-		// errors.jinja:4 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		w.At(4, 1, runtime.StmtIf)
+		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
 		mRole := m.Attr("role")
 		if !runtime.InStrs(mRole, "user", "assistant", "system") {
-			// errors.jinja:4 {{ raise_exception('Unknown role: ' + m.role) }}
-			w.At(4, 56, runtime.StmtPrint)
+			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
 			w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Unknown role: "), mRole)))
 		}
-		// errors.jinja:5 {{ m.role + ': ' + m.content }}
-		w.At(5, 1, runtime.StmtPrint)
+		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
 		w.WriteAdd(mRole, runtime.Str(": "), m.Attr("content"))
 		w.WriteString("\n")
 	}
-	// errors.jinja:7 {{ messages[0].missing.deeper }}
-	w.At(7, 1, runtime.StmtPrint)
+	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
 	w.Write(messages.ItemInt(0).Attr("missing").Attr("deeper"))
+}
+
+// spansErrors is the position table of errors.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansErrors = []runtime.Span{
+	{From: 48, To: 51, Line: 2, Col: 1, Construct: "if"},
+	{From: 50, To: 50, Line: 2, Col: 33, Construct: "{{ }}"},
+	{From: 53, To: 63, Line: 3, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 4, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 4, Col: 56, Construct: "{{ }}"},
+	{From: 61, To: 62, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 65, Line: 7, Col: 1, Construct: "{{ }}"},
 }

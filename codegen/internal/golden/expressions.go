@@ -32,6 +32,7 @@ var Expressions = &runtime.Template{
 	Name:   "expressions",
 	Origin: "expressions.jinja",
 	SHA256: "d60c4ec6e2b64739d71bc79f465bcb5115c03250a3cd9d6d4264f52043a4b05d",
+	Spans:  spansExpressions,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -46,80 +47,65 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	var last runtime.Value
 	undefinedName := in.Lookup("undefined_name")
 	tools := in.Lookup("tools")
-	// expressions.jinja:2 {%- set last = messages[-1] if messages else none -%}
-	w.At(2, 1, runtime.StmtSet)
+	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
 		last = messages.ItemInt(-1)
 	} else {
 		last = runtime.None()
 	}
-	// expressions.jinja:3 {{ last.content if last else 'nothing' }}
-	w.At(3, 1, runtime.StmtPrint)
+	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
 		w.Write(last.Attr("content"))
 	} else {
 		w.WriteString("nothing")
 	}
 	w.WriteString("\n")
-	// expressions.jinja:4 {{ 7 // 2 }}
-	w.At(4, 1, runtime.StmtPrint)
+	// expressions.jinja:4:1 {{ 7 // 2 }}
 	w.Write(runtime.FloorDiv(runtime.Int(7), runtime.Int(2)))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ -7 // 2 }}
-	w.At(4, 14, runtime.StmtPrint)
+	// expressions.jinja:4:14 {{ -7 // 2 }}
 	w.Write(runtime.FloorDiv(runtime.Int(-7), runtime.Int(2)))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ -7 % 3 }}
-	w.At(4, 28, runtime.StmtPrint)
+	// expressions.jinja:4:28 {{ -7 % 3 }}
 	w.Write(runtime.Mod(runtime.Int(-7), runtime.Int(3)))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ 2 ** 10 }}
-	w.At(4, 41, runtime.StmtPrint)
+	// expressions.jinja:4:41 {{ 2 ** 10 }}
 	w.Write(runtime.Pow(runtime.Int(2), runtime.Int(10)))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ 7 / 2 }}
-	w.At(4, 55, runtime.StmtPrint)
+	// expressions.jinja:4:55 {{ 7 / 2 }}
 	w.Write(runtime.Div(runtime.Int(7), runtime.Int(2)))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ 1e16 }}
-	w.At(4, 67, runtime.StmtPrint)
+	// expressions.jinja:4:67 {{ 1e16 }}
 	w.Write(runtime.Float(1e+16))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ 0.1 + 0.2 }}
-	w.At(4, 78, runtime.StmtPrint)
+	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
 	w.WriteAdd(runtime.Float(0.1), runtime.Float(0.2))
 	w.WriteString(" ")
-	// expressions.jinja:4 {{ 2 ** 70 }}
-	w.At(4, 94, runtime.StmtPrint)
+	// expressions.jinja:4:94 {{ 2 ** 70 }}
 	w.Write(runtime.Pow(runtime.Int(2), runtime.Int(70)))
 	w.WriteString("\n")
-	// expressions.jinja:5 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	w.At(5, 1, runtime.StmtPrint)
+	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.WriteString("a")
 	w.Write(runtime.Int(1))
 	w.Write(runtime.None())
 	w.Write(undefinedName)
 	w.WriteString(" ")
-	// expressions.jinja:5 {{ none or 'default' }}
-	w.At(5, 39, runtime.StmtPrint)
+	// expressions.jinja:5:39 {{ none or 'default' }}
 	w.Write(runtime.Or(runtime.None(), func() runtime.Value {
 		return runtime.Str("default")
 	}))
 	w.WriteString(" ")
-	// expressions.jinja:5 {{ 0 and 'x' }}
-	w.At(5, 63, runtime.StmtPrint)
+	// expressions.jinja:5:63 {{ 0 and 'x' }}
 	w.Write(runtime.And(runtime.Int(0), func() runtime.Value {
 		return runtime.Str("x")
 	}))
 	w.WriteString(" ")
-	// expressions.jinja:5 {{ [] or {} }}
-	w.At(5, 79, runtime.StmtPrint)
+	// expressions.jinja:5:79 {{ [] or {} }}
 	w.Write(runtime.Or(runtime.NewList(), func() runtime.Value {
 		return runtime.DictOf()
 	}))
 	w.WriteString("\n")
-	// expressions.jinja:6 {{ 1 < 2 < 3 }}
-	w.At(6, 1, runtime.StmtPrint)
+	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
 	w.Write(runtime.Bool(func() bool {
 		left := runtime.Int(1)
 		right := runtime.Int(2)
@@ -130,8 +116,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 		return runtime.Lt(right, right2)
 	}()))
 	w.WriteString(" ")
-	// expressions.jinja:6 {{ 3 > 2 > 2 }}
-	w.At(6, 17, runtime.StmtPrint)
+	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
 	w.Write(runtime.Bool(func() bool {
 		left2 := runtime.Int(3)
 		right3 := runtime.Int(2)
@@ -142,91 +127,112 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 		return runtime.Gt(right3, right4)
 	}()))
 	w.WriteString(" ")
-	// expressions.jinja:6 {{ 'b' in 'abc' }}
-	w.At(6, 33, runtime.StmtPrint)
+	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
 	w.Write(runtime.Bool(runtime.In(runtime.Str("b"), runtime.Str("abc"))))
 	w.WriteString(" ")
-	// expressions.jinja:6 {{ 'x' not in ['a'] }}
-	w.At(6, 52, runtime.StmtPrint)
+	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
 	w.Write(runtime.Bool(!runtime.InStrs(runtime.Str("x"), "a")))
 	w.WriteString(" ")
-	// expressions.jinja:6 {{ messages | length > 0 }}
-	w.At(6, 75, runtime.StmtPrint)
+	// expressions.jinja:6:75 {{ messages | length > 0 }}
 	w.Write(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))))
 	w.WriteString("\n")
-	// expressions.jinja:7 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	w.At(7, 1, runtime.StmtPrint)
+	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	w.Write(runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
 	w.WriteString("\n")
-	// expressions.jinja:8 {{ messages | map(attribute='role') | join('|') }}
-	w.At(8, 1, runtime.StmtPrint)
+	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
 	w.Write(runtime.FilterJoin(runtime.FilterMap(messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
 	w.WriteString(" ")
-	// expressions.jinja:8 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	w.At(8, 52, runtime.StmtPrint)
+	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
 	w.Write(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil), nil, nil))
 	w.WriteString("\n")
-	// expressions.jinja:9 {{ "%s has %d chars" % ('this', 4) }}
-	w.At(9, 1, runtime.StmtPrint)
+	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
 	w.Write(runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
 	w.WriteString(" ")
-	// expressions.jinja:9 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	w.At(9, 39, runtime.StmtPrint)
+	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
 	w.Write(runtime.CallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
 	w.WriteString(" ")
-	// expressions.jinja:9 {{ 'x,y,,z'.split(',') }}
-	w.At(9, 81, runtime.StmtPrint)
+	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
 	w.Write(runtime.CallMethod(runtime.Str("x,y,,z"), "split", []runtime.Value{runtime.Str(",")}, nil))
 	w.WriteString(" ")
-	// expressions.jinja:9 {{ '  a b  '.split() }}
-	w.At(9, 107, runtime.StmtPrint)
+	// expressions.jinja:9:107 {{ '  a b  '.split() }}
 	w.Write(runtime.CallMethod(runtime.Str("  a b  "), "split", nil, nil))
 	w.WriteString("\n")
-	// expressions.jinja:10 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	w.At(10, 1, runtime.StmtPrint)
+	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
 	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil)
 	w.WriteString(" ")
-	// expressions.jinja:10 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	w.At(10, 38, runtime.StmtPrint)
+	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
 	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 	w.WriteString("\n")
-	// expressions.jinja:11 {{ 'Straße İ' | upper }}
-	w.At(11, 1, runtime.StmtPrint)
+	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
 	w.Write(runtime.FilterUpper(runtime.Str("Straße İ"), nil, nil))
 	w.WriteString(" ")
-	// expressions.jinja:11 {{ 'ǅ héllo' | title }}
-	w.At(11, 26, runtime.StmtPrint)
+	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
 	w.Write(runtime.FilterTitle(runtime.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
-	// expressions.jinja:11 {{ 'abc'[::-1] }}
-	w.At(11, 50, runtime.StmtPrint)
+	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
 	w.Write(runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))
 	w.WriteString(" ")
-	// expressions.jinja:11 {{ [1, 2, 3, 4][1::2] }}
-	w.At(11, 68, runtime.StmtPrint)
+	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
 	w.Write(runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
 	w.WriteString("\n")
-	// expressions.jinja:12 {{ tools is defined }}
-	w.At(12, 1, runtime.StmtPrint)
+	// expressions.jinja:12:1 {{ tools is defined }}
 	w.Write(runtime.Bool(runtime.IsDefined(tools, nil, nil)))
 	w.WriteString(" ")
-	// expressions.jinja:12 {{ tools is none }}
-	w.At(12, 24, runtime.StmtPrint)
+	// expressions.jinja:12:24 {{ tools is none }}
 	w.Write(runtime.Bool(runtime.IsNone(tools, nil, nil)))
 	w.WriteString(" ")
-	// expressions.jinja:12 {{ messages is sequence }}
-	w.At(12, 44, runtime.StmtPrint)
+	// expressions.jinja:12:44 {{ messages is sequence }}
 	w.Write(runtime.Bool(runtime.IsSequence(messages, nil, nil)))
 	w.WriteString(" ")
-	// expressions.jinja:12 {{ 5 is divisibleby 5 }}
-	w.At(12, 71, runtime.StmtPrint)
+	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
 	w.Write(runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), []runtime.Value{runtime.Int(5)}, nil)))
 	w.WriteString(" ")
-	// expressions.jinja:12 {{ 'A' is upper }}
-	w.At(12, 96, runtime.StmtPrint)
+	// expressions.jinja:12:96 {{ 'A' is upper }}
 	w.Write(runtime.Bool(runtime.IsUpper(runtime.Str("A"), nil, nil)))
 	w.WriteString("\n")
-	// expressions.jinja:13 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	w.At(13, 1, runtime.StmtPrint)
+	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
 	w.Write(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))
+}
+
+// spansExpressions is the position table of expressions.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansExpressions = []runtime.Span{
+	{From: 51, To: 55, Line: 2, Col: 1, Construct: "set"},
+	{From: 57, To: 62, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 65, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 68, Line: 4, Col: 14, Construct: "{{ }}"},
+	{From: 70, To: 71, Line: 4, Col: 28, Construct: "{{ }}"},
+	{From: 73, To: 74, Line: 4, Col: 41, Construct: "{{ }}"},
+	{From: 76, To: 77, Line: 4, Col: 55, Construct: "{{ }}"},
+	{From: 79, To: 80, Line: 4, Col: 67, Construct: "{{ }}"},
+	{From: 82, To: 83, Line: 4, Col: 78, Construct: "{{ }}"},
+	{From: 85, To: 86, Line: 4, Col: 94, Construct: "{{ }}"},
+	{From: 88, To: 92, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 97, Line: 5, Col: 39, Construct: "{{ }}"},
+	{From: 99, To: 102, Line: 5, Col: 63, Construct: "{{ }}"},
+	{From: 104, To: 107, Line: 5, Col: 79, Construct: "{{ }}"},
+	{From: 109, To: 118, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 120, To: 129, Line: 6, Col: 17, Construct: "{{ }}"},
+	{From: 131, To: 132, Line: 6, Col: 33, Construct: "{{ }}"},
+	{From: 134, To: 135, Line: 6, Col: 52, Construct: "{{ }}"},
+	{From: 137, To: 138, Line: 6, Col: 75, Construct: "{{ }}"},
+	{From: 140, To: 141, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 143, To: 144, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 146, To: 147, Line: 8, Col: 52, Construct: "{{ }}"},
+	{From: 149, To: 150, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 152, To: 153, Line: 9, Col: 39, Construct: "{{ }}"},
+	{From: 155, To: 156, Line: 9, Col: 81, Construct: "{{ }}"},
+	{From: 158, To: 159, Line: 9, Col: 107, Construct: "{{ }}"},
+	{From: 161, To: 162, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 164, To: 165, Line: 10, Col: 38, Construct: "{{ }}"},
+	{From: 167, To: 168, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 170, To: 171, Line: 11, Col: 26, Construct: "{{ }}"},
+	{From: 173, To: 174, Line: 11, Col: 50, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 11, Col: 68, Construct: "{{ }}"},
+	{From: 179, To: 180, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 182, To: 183, Line: 12, Col: 24, Construct: "{{ }}"},
+	{From: 185, To: 186, Line: 12, Col: 44, Construct: "{{ }}"},
+	{From: 188, To: 189, Line: 12, Col: 71, Construct: "{{ }}"},
+	{From: 191, To: 192, Line: 12, Col: 96, Construct: "{{ }}"},
+	{From: 194, To: 194, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Loops = &runtime.Template{
 	Name:   "loops",
 	Origin: "loops.jinja",
 	SHA256: "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
+	Spans:  spansLoops,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +44,7 @@ var _ interface {
 // renderLoops renders loops.jinja.
 func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// loops.jinja:2 {%- for m in messages if m.role != 'system' %}
-	w.At(2, 1, runtime.StmtFor)
+	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
 	var loop runtime.Loop
 	for loop.Start(w, messages, func(item2 runtime.Value) bool {
@@ -52,74 +52,59 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		return !runtime.EqStr(m.Attr("role"), "system")
 	}); loop.Next(); {
 		m2 := loop.Item()
-		// loops.jinja:3 {{ loop.index }}
-		w.At(3, 1, runtime.StmtPrint)
+		// loops.jinja:3:1 {{ loop.index }}
 		w.Write(loop.Index())
 		w.WriteString("/")
-		// loops.jinja:3 {{ loop.length }}
-		w.At(3, 18, runtime.StmtPrint)
+		// loops.jinja:3:18 {{ loop.length }}
 		w.Write(loop.Length())
 		w.WriteString(" ")
-		// loops.jinja:3 {{ m.role }}
-		w.At(3, 36, runtime.StmtPrint)
+		// loops.jinja:3:36 {{ m.role }}
 		w.Write(m2.Attr("role"))
-		// loops.jinja:3 {% if loop.first %}
-		w.At(3, 48, runtime.StmtIf)
+		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
 		}
-		// loops.jinja:3 {% if loop.last %}
-		w.At(3, 86, runtime.StmtIf)
+		// loops.jinja:3:86 {% if loop.last %}
 		if loop.Last().Truthy() {
 			w.WriteString(" (last)")
 		}
 		w.WriteString(": ")
-		// loops.jinja:3 {{ m.content | trim }}
-		w.At(3, 124, runtime.StmtPrint)
+		// loops.jinja:3:124 {{ m.content | trim }}
 		w.Write(runtime.FilterTrim(m2.Attr("content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
 		w.WriteString("no messages")
 	}
-	// loops.jinja:7 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	w.At(7, 1, runtime.StmtFor)
+	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
 	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
-		// loops.jinja:7 {{ k }}
-		w.At(7, 43, runtime.StmtPrint)
+		// loops.jinja:7:43 {{ k }}
 		w.Write(k)
 		w.WriteString("=")
-		// loops.jinja:7 {{ v }}
-		w.At(7, 51, runtime.StmtPrint)
+		// loops.jinja:7:51 {{ v }}
 		w.Write(v)
-		// loops.jinja:7 {{ ', ' if not loop.last }}
-		w.At(7, 58, runtime.StmtPrint)
+		// loops.jinja:7:58 {{ ', ' if not loop.last }}
 		if !(i == len(keys)-1) {
 			w.WriteString(", ")
 		}
 	}
-	// loops.jinja:8 {% for i in range(10) %}
-	w.At(8, 1, runtime.StmtFor)
+	// loops.jinja:8:1 {% for i in range(10) %}
 	for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(10))) {
-		// loops.jinja:8 {% if i is even %}
-		w.At(8, 25, runtime.StmtIf)
+		// loops.jinja:8:25 {% if i is even %}
 		if runtime.IsEven(i2, nil, nil) {
 			continue
 		}
-		// loops.jinja:8 {% if i > 6 %}
-		w.At(8, 68, runtime.StmtIf)
+		// loops.jinja:8:68 {% if i > 6 %}
 		if runtime.Gt(i2, runtime.Int(6)) {
 			break
 		}
-		// loops.jinja:8 {{ i }}
-		w.At(8, 104, runtime.StmtPrint)
+		// loops.jinja:8:104 {{ i }}
 		w.Write(i2)
 	}
-	// loops.jinja:9 {% for x in [] %}
-	w.At(9, 1, runtime.StmtFor)
+	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false
 	for range runtime.Iterate(w, runtime.NewList()) {
 		w.WriteString("never")
@@ -128,16 +113,37 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	if !iterated2 {
 		w.WriteString("empty")
 	}
-	// loops.jinja:10 {% for c in 'héllo' %}
-	w.At(10, 1, runtime.StmtFor)
+	// loops.jinja:10:1 {% for c in 'héllo' %}
 	var loop2 runtime.Loop
 	for loop2.Start(w, runtime.Str("héllo"), nil); loop2.Next(); {
 		c := loop2.Item()
-		// loops.jinja:10 {{ loop.cycle('<', '>') }}
-		w.At(10, 23, runtime.StmtPrint)
+		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
 		w.Write(loop2.Cycle(runtime.Str("<"), runtime.Str(">")))
-		// loops.jinja:10 {{ c }}
-		w.At(10, 49, runtime.StmtPrint)
+		// loops.jinja:10:49 {{ c }}
 		w.Write(c)
 	}
+}
+
+// spansLoops is the position table of loops.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansLoops = []runtime.Span{
+	{From: 48, To: 78, Line: 2, Col: 1, Construct: "for"},
+	{From: 56, To: 57, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 60, Line: 3, Col: 18, Construct: "{{ }}"},
+	{From: 62, To: 62, Line: 3, Col: 36, Construct: "{{ }}"},
+	{From: 64, To: 66, Line: 3, Col: 48, Construct: "if"},
+	{From: 68, To: 71, Line: 3, Col: 86, Construct: "if"},
+	{From: 73, To: 74, Line: 3, Col: 124, Construct: "{{ }}"},
+	{From: 80, To: 93, Line: 7, Col: 1, Construct: "for"},
+	{From: 85, To: 86, Line: 7, Col: 43, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 7, Col: 51, Construct: "{{ }}"},
+	{From: 90, To: 92, Line: 7, Col: 58, Construct: "{{ }}"},
+	{From: 95, To: 106, Line: 8, Col: 1, Construct: "for"},
+	{From: 97, To: 99, Line: 8, Col: 25, Construct: "if"},
+	{From: 101, To: 103, Line: 8, Col: 68, Construct: "if"},
+	{From: 105, To: 105, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 108, To: 115, Line: 9, Col: 1, Construct: "for"},
+	{From: 117, To: 124, Line: 10, Col: 1, Construct: "for"},
+	{From: 121, To: 121, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 123, To: 123, Line: 10, Col: 49, Construct: "{{ }}"},
 }

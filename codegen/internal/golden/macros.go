@@ -32,6 +32,7 @@ var Macros = &runtime.Template{
 	Name:   "macros",
 	Origin: "macros.jinja",
 	SHA256: "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
+	Spans:  spansMacros,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -45,22 +46,20 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	wrap := runtime.Undefined("wrap")
 	listing := runtime.Undefined("listing")
 	messages := in.Lookup("messages")
-	// macros.jinja:2 {%- macro header(role, sep='\n') -%}
+	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
 	header := func(role, sep runtime.Value) {
 		role = runtime.Param(role, "role")
 		if sep.IsMissing() {
 			sep = runtime.Str("\n")
 		}
 		w.WriteString("<|")
-		// macros.jinja:3 {{ role }}
-		w.At(3, 3, runtime.StmtPrint)
+		// macros.jinja:3:3 {{ role }}
 		w.Write(role)
 		w.WriteString("|>")
-		// macros.jinja:3 {{ sep }}
-		w.At(3, 15, runtime.StmtPrint)
+		// macros.jinja:3:15 {{ sep }}
 		w.Write(sep)
 	}
-	// macros.jinja:5 {%- macro wrap(tag) -%}
+	// macros.jinja:5:1 {%- macro wrap(tag) -%}
 	wrap = runtime.NewMacro(w, &runtime.MacroSpec{
 		Caller: true,
 		Name:   "wrap",
@@ -69,20 +68,17 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		tag := runtime.Param(args[0], "tag")
 		caller := args[1]
 		w.WriteString("<")
-		// macros.jinja:6 {{ tag }}
-		w.At(6, 2, runtime.StmtPrint)
+		// macros.jinja:6:2 {{ tag }}
 		w.Write(tag)
 		w.WriteString(">")
-		// macros.jinja:6 {{ caller() }}
-		w.At(6, 12, runtime.StmtPrint)
+		// macros.jinja:6:12 {{ caller() }}
 		w.Write(runtime.Call(caller, nil, nil))
 		w.WriteString("</")
-		// macros.jinja:6 {{ tag }}
-		w.At(6, 28, runtime.StmtPrint)
+		// macros.jinja:6:28 {{ tag }}
 		w.Write(tag)
 		w.WriteString(">")
 	})
-	// macros.jinja:8 {%- macro listing() -%}
+	// macros.jinja:8:1 {%- macro listing() -%}
 	listing = runtime.NewMacro(w, &runtime.MacroSpec{
 		Kwargs:  true,
 		Name:    "listing",
@@ -90,64 +86,78 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	}, func(args []runtime.Value) {
 		kwargs := args[0]
 		varargs := args[1]
-		// macros.jinja:9 {{ varargs | join(',') }}
-		w.At(9, 1, runtime.StmtPrint)
+		// macros.jinja:9:1 {{ varargs | join(',') }}
 		w.Write(runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
 		w.WriteString(";")
-		// macros.jinja:9 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		w.At(9, 27, runtime.StmtPrint)
+		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
 		w.Write(runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
 	})
-	// macros.jinja:11 {%- macro countdown(n) -%}
+	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(runtime.Value)
 	countdown = func(n runtime.Value) {
 		n = runtime.Param(n, "n")
-		// macros.jinja:12 {{ n }}
-		w.At(12, 1, runtime.StmtPrint)
+		// macros.jinja:12:1 {{ n }}
 		w.Write(n)
-		// macros.jinja:12 {% if n > 0 %}
-		w.At(12, 8, runtime.StmtIf)
+		// macros.jinja:12:8 {% if n > 0 %}
 		if runtime.Gt(n, runtime.Int(0)) {
 			w.WriteString(" ")
-			// macros.jinja:12 {{ countdown(n - 1) }}
-			w.At(12, 23, runtime.StmtPrint)
+			// macros.jinja:12:23 {{ countdown(n - 1) }}
 			w.Write(w.Capture(func() {
 				countdown(runtime.Sub(n, runtime.Int(1)))
 			}))
 		}
 	}
-	// macros.jinja:14 {%- for m in messages -%}
-	w.At(14, 1, runtime.StmtFor)
+	// macros.jinja:14:1 {%- for m in messages -%}
 	for _, m := range runtime.Iterate(w, messages) {
-		// macros.jinja:15 {{ header(m.role) }}
-		w.At(15, 1, runtime.StmtPrint)
+		// macros.jinja:15:1 {{ header(m.role) }}
 		header(m.Attr("role"), runtime.Missing())
-		// macros.jinja:15 {{ m.content }}
-		w.At(15, 21, runtime.StmtPrint)
+		// macros.jinja:15:21 {{ m.content }}
 		w.Write(m.Attr("content"))
 		w.WriteString("\n")
-		// macros.jinja:16 {% call wrap('b') %}
-		w.At(16, 1, runtime.StmtCall)
+		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
 			Anonymous: true,
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
-			// macros.jinja:16 {{ m.role | upper }}
-			w.At(16, 21, runtime.StmtPrint)
+			// macros.jinja:16:21 {{ m.role | upper }}
 			w.Write(runtime.FilterUpper(m.Attr("role"), nil, nil))
 		}))}))
 	}
-	// macros.jinja:18 {{ listing(1, 2, x=3, a='y') }}
-	w.At(18, 1, runtime.StmtPrint)
+	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
 	w.Write(runtime.Call(listing, []runtime.Value{runtime.Int(1), runtime.Int(2)}, []runtime.Kwarg{runtime.KW("x", runtime.Int(3)), runtime.KW("a", runtime.Str("y"))}))
 	w.WriteString("\n")
-	// macros.jinja:19 {{ countdown(3) }}
-	w.At(19, 1, runtime.StmtPrint)
+	// macros.jinja:19:1 {{ countdown(3) }}
 	w.Write(w.Capture(func() {
 		countdown(runtime.Int(3))
 	}))
 	w.WriteString("\n")
-	// macros.jinja:20 {{ header('end', sep='') }}
-	w.At(20, 1, runtime.StmtPrint)
+	// macros.jinja:20:1 {{ header('end', sep='') }}
 	header(runtime.Str("end"), runtime.Str(""))
+}
+
+// spansMacros is the position table of macros.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansMacros = []runtime.Span{
+	{From: 50, To: 61, Line: 2, Col: 1, Construct: "macro"},
+	{From: 57, To: 58, Line: 3, Col: 3, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 3, Col: 15, Construct: "{{ }}"},
+	{From: 63, To: 80, Line: 5, Col: 1, Construct: "macro"},
+	{From: 72, To: 73, Line: 6, Col: 2, Construct: "{{ }}"},
+	{From: 75, To: 76, Line: 6, Col: 12, Construct: "{{ }}"},
+	{From: 78, To: 79, Line: 6, Col: 28, Construct: "{{ }}"},
+	{From: 82, To: 94, Line: 8, Col: 1, Construct: "macro"},
+	{From: 90, To: 91, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 9, Col: 27, Construct: "{{ }}"},
+	{From: 96, To: 109, Line: 11, Col: 1, Construct: "macro"},
+	{From: 100, To: 100, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 102, To: 108, Line: 12, Col: 8, Construct: "if"},
+	{From: 105, To: 107, Line: 12, Col: 23, Construct: "{{ }}"},
+	{From: 111, To: 125, Line: 14, Col: 1, Construct: "for"},
+	{From: 113, To: 113, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 115, To: 116, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 118, To: 124, Line: 16, Col: 1, Construct: "call"},
+	{From: 123, To: 123, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 127, To: 128, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 130, To: 133, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -32,6 +32,7 @@ var Scopes = &runtime.Template{
 	Name:   "scopes",
 	Origin: "scopes.jinja",
 	SHA256: "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
+	Spans:  spansScopes,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -49,107 +50,117 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	first := in.Lookup("first")
 	a := runtime.Undefined("a")
 	b := runtime.Undefined("b")
-	// scopes.jinja:2 {%- set count = 0 -%}
-	w.At(2, 1, runtime.StmtSet)
+	// scopes.jinja:2:1 {%- set count = 0 -%}
 	count = runtime.Int(0)
-	// scopes.jinja:3 {%- set ns = namespace(count=0, roles=[]) -%}
-	w.At(3, 1, runtime.StmtSet)
+	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
 	nsCount := runtime.Int(0)
 	nsRoles := runtime.NewList()
-	// scopes.jinja:4 {%- for m in messages -%}
-	w.At(4, 1, runtime.StmtFor)
+	// scopes.jinja:4:1 {%- for m in messages -%}
 	for _, m := range runtime.Iterate(w, messages) {
 		count2 := count
-		// scopes.jinja:5 {%- set count = count + 1 -%}
-		w.At(5, 1, runtime.StmtSet)
+		// scopes.jinja:5:1 {%- set count = count + 1 -%}
 		count2 = runtime.Add(count2, runtime.Int(1))
-		// scopes.jinja:6 {%- set ns.count = ns.count + 1 -%}
-		w.At(6, 1, runtime.StmtSet)
+		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
 		nsCount = runtime.Add(nsCount, runtime.Int(1))
-		// scopes.jinja:7 {%- set ns.roles = ns.roles + [m.role] -%}
-		w.At(7, 1, runtime.StmtSet)
+		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
 		nsRoles = runtime.Add(nsRoles, runtime.NewList(m.Attr("role")))
 	}
 	w.WriteString("count=")
-	// scopes.jinja:9 {{ count }}
-	w.At(9, 7, runtime.StmtPrint)
+	// scopes.jinja:9:7 {{ count }}
 	w.Write(count)
 	w.WriteString(" ns.count=")
-	// scopes.jinja:9 {{ ns.count }}
-	w.At(9, 28, runtime.StmtPrint)
+	// scopes.jinja:9:28 {{ ns.count }}
 	w.Write(nsCount)
 	w.WriteString(" roles=")
-	// scopes.jinja:9 {{ ns.roles }}
-	w.At(9, 49, runtime.StmtPrint)
+	// scopes.jinja:9:49 {{ ns.roles }}
 	w.Write(nsRoles)
 	w.WriteString("\n")
-	// scopes.jinja:10 {% set block %}
-	w.At(10, 1, runtime.StmtSet)
+	// scopes.jinja:10:1 {% set block %}
 	mark2 := w.Mark()
-	// scopes.jinja:10 {% for m in messages %}
-	w.At(10, 16, runtime.StmtFor)
+	// scopes.jinja:10:16 {% for m in messages %}
 	for _, m2 := range runtime.Iterate(w, messages) {
 		w.WriteString("[")
-		// scopes.jinja:10 {{ m.role }}
-		w.At(10, 40, runtime.StmtPrint)
+		// scopes.jinja:10:40 {{ m.role }}
 		w.Write(m2.Attr("role"))
 		w.WriteString("]")
 	}
+	// scopes.jinja:10:1 {% set block %}
 	block = w.Cut(mark2)
 	w.WriteString("block=")
-	// scopes.jinja:11 {{ block }}
-	w.At(11, 7, runtime.StmtPrint)
+	// scopes.jinja:11:7 {{ block }}
 	w.Write(block)
 	w.WriteString("\n")
-	// scopes.jinja:12 {% set shout | upper %}
-	w.At(12, 1, runtime.StmtSet)
+	// scopes.jinja:12:1 {% set shout | upper %}
 	mark3 := w.Mark()
 	w.WriteString("quiet ")
-	// scopes.jinja:12 {{ messages | length }}
-	w.At(12, 30, runtime.StmtPrint)
+	// scopes.jinja:12:30 {{ messages | length }}
 	w.Write(runtime.FilterLength(messages, nil, nil))
+	// scopes.jinja:12:1 {% set shout | upper %}
 	shout = runtime.FilterUpper(w.Cut(mark3), nil, nil)
-	// scopes.jinja:13 {{ shout }}
-	w.At(13, 1, runtime.StmtPrint)
+	// scopes.jinja:13:1 {{ shout }}
 	w.Write(shout)
 	w.WriteString("\n")
-	// scopes.jinja:14 {% with a = 1, b = count %}
+	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
 		a2 := runtime.Int(1)
 		b2 := count
-		// scopes.jinja:14 {{ a + b }}
-		w.At(14, 28, runtime.StmtPrint)
+		// scopes.jinja:14:28 {{ a + b }}
 		w.WriteAdd(a2, b2)
 	}
-	// scopes.jinja:15 {% filter replace('o', '0') | trim %}
-	w.At(15, 1, runtime.StmtFilter)
+	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark4 := w.Mark()
 	w.WriteString("  foo boo  ")
 	w.Write(runtime.FilterTrim(runtime.FilterReplace(w.Cut(mark4), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
-	// scopes.jinja:16 {% if messages %}
-	w.At(16, 1, runtime.StmtIf)
+	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
-		// scopes.jinja:16 {% set first = messages[0] %}
-		w.At(16, 18, runtime.StmtSet)
+		// scopes.jinja:16:18 {% set first = messages[0] %}
 		first = messages.ItemInt(0)
 	}
 	w.WriteString("first=")
-	// scopes.jinja:17 {{ first.role if first is defined else 'none' }}
-	w.At(17, 7, runtime.StmtPrint)
+	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
 	if runtime.IsDefined(first, nil, nil) {
 		w.Write(first.Attr("role"))
 	} else {
 		w.WriteString("none")
 	}
-	// scopes.jinja:18 {%- set a, b = 'xy' %}
-	w.At(18, 1, runtime.StmtSet)
+	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
 	vals := runtime.Unpack(runtime.Str("xy"), 2)
 	a = vals[0]
 	b = vals[1]
-	// scopes.jinja:19 {{ b }}
-	w.At(19, 1, runtime.StmtPrint)
+	// scopes.jinja:19:1 {{ b }}
 	w.Write(b)
-	// scopes.jinja:19 {{ a }}
-	w.At(19, 8, runtime.StmtPrint)
+	// scopes.jinja:19:8 {{ a }}
 	w.Write(a)
+}
+
+// spansScopes is the position table of scopes.jinja: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansScopes = []runtime.Span{
+	{From: 54, To: 54, Line: 2, Col: 1, Construct: "set"},
+	{From: 56, To: 57, Line: 3, Col: 1, Construct: "set"},
+	{From: 59, To: 68, Line: 4, Col: 1, Construct: "for"},
+	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 6, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 7, Col: 1, Construct: "set"},
+	{From: 70, To: 71, Line: 9, Col: 7, Construct: "{{ }}"},
+	{From: 73, To: 74, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 76, To: 77, Line: 9, Col: 49, Construct: "{{ }}"},
+	{From: 79, To: 79, Line: 10, Col: 1, Construct: "set"},
+	{From: 81, To: 86, Line: 10, Col: 16, Construct: "for"},
+	{From: 84, To: 85, Line: 10, Col: 40, Construct: "{{ }}"},
+	{From: 88, To: 89, Line: 10, Col: 1, Construct: "set"},
+	{From: 91, To: 92, Line: 11, Col: 7, Construct: "{{ }}"},
+	{From: 94, To: 95, Line: 12, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 12, Col: 30, Construct: "{{ }}"},
+	{From: 99, To: 99, Line: 12, Col: 1, Construct: "set"},
+	{From: 101, To: 102, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 104, To: 109, Line: 13, Col: 1, Construct: "with"},
+	{From: 108, To: 108, Line: 14, Col: 28, Construct: "{{ }}"},
+	{From: 111, To: 113, Line: 15, Col: 1, Construct: "filter"},
+	{From: 115, To: 119, Line: 16, Col: 1, Construct: "if"},
+	{From: 117, To: 117, Line: 16, Col: 18, Construct: "set"},
+	{From: 121, To: 125, Line: 17, Col: 7, Construct: "{{ }}"},
+	{From: 127, To: 129, Line: 18, Col: 1, Construct: "set"},
+	{From: 131, To: 131, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 133, To: 133, Line: 19, Col: 8, Construct: "{{ }}"},
 }

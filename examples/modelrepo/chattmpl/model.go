@@ -33,6 +33,7 @@ var Model = &runtime.Template{
 	Name:   "model",
 	Origin: "./model",
 	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Spans:  spansModel,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -50,116 +51,125 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	// model:24 {%- macro llama3_header(role) -%}
+	// model:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role runtime.Value) {
 		role = runtime.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
-		// model:25 {{ role }}
-		w.At(25, 20, runtime.StmtPrint)
+		// model:25:20 {{ role }}
 		w.Write(role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
-	// model:29 {{- bos_token -}}
-	w.At(29, 1, runtime.StmtPrint)
+	// model:29:1 {{- bos_token -}}
 	w.Write(bosToken)
-	// model:31 {%- for message in messages -%}
-	w.At(31, 1, runtime.StmtFor)
+	// model:31:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
-		// model:32 {%- if message.role == 'system' -%}
-		w.At(32, 1, runtime.StmtIf)
+		// model:32:1 {%- if message.role == 'system' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "system") {
-			// model:33 {{- llama3_header('system') -}}
-			w.At(33, 1, runtime.StmtPrint)
+			// model:33:1 {{- llama3_header('system') -}}
 			llama3Header(runtime.Str("system"))
-			// model:34 {{- message.content | trim -}}
-			w.At(34, 1, runtime.StmtPrint)
+			// model:34:1 {{- message.content | trim -}}
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(36, 5, runtime.StmtIf); runtime.EqStr(messageRole, "user") {
-			// model:36 {%- elif message.role == 'user' -%}
-			// model:37 {{- llama3_header('user') -}}
-			w.At(37, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "user") {
+			// model:36:5 {%- elif message.role == 'user' -%}
+			// model:37:1 {{- llama3_header('user') -}}
 			llama3Header(runtime.Str("user"))
-			// model:38 {{- message.content | trim -}}
-			w.At(38, 1, runtime.StmtPrint)
+			// model:38:1 {{- message.content | trim -}}
 			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if w.At(40, 5, runtime.StmtIf); runtime.EqStr(messageRole, "assistant") {
-			// model:40 {%- elif message.role == 'assistant' -%}
-			// model:41 {{- llama3_header('assistant') -}}
-			w.At(41, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// model:40:5 {%- elif message.role == 'assistant' -%}
+			// model:41:1 {{- llama3_header('assistant') -}}
 			llama3Header(runtime.Str("assistant"))
-			// model:42 {%- if message.content -%}
-			w.At(42, 1, runtime.StmtIf)
+			// model:42:1 {%- if message.content -%}
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
-				// model:43 {{- message.content | trim -}}
-				w.At(43, 1, runtime.StmtPrint)
+				// model:43:1 {{- message.content | trim -}}
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
-			// model:45 {%- if message.tool_calls is defined and message.tool_calls -%}
-			w.At(45, 1, runtime.StmtIf)
+			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
-				// model:46 {%- for tc in message.tool_calls -%}
-				w.At(46, 1, runtime.StmtFor)
+				// model:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, messageToolCalls) {
 					var call runtime.Value
-					// model:47 {%- if tc.function is defined -%}
-					w.At(47, 1, runtime.StmtIf)
+					// model:47:1 {%- if tc.function is defined -%}
 					tcFunction := tc.Attr("function")
 					if runtime.IsDefined(tcFunction, nil, nil) {
-						// model:48 {%- set call = tc.function -%}
-						w.At(48, 1, runtime.StmtSet)
+						// model:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
-						// model:49 {%- else -%}
-						// model:50 {%- set call = tc -%}
-						w.At(50, 1, runtime.StmtSet)
+						// model:49:5 {%- else -%}
+						// model:50:1 {%- set call = tc -%}
 						call = tc
 					}
 					w.WriteString("<tool_call>")
-					// model:53 {%- if call.arguments is string %}
-					w.At(53, 1, runtime.StmtIf)
+					// model:53:1 {%- if call.arguments is string %}
 					callArguments := call.Attr("arguments")
 					if runtime.IsString(callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
-						// model:54 {{ call.name }}
-						w.At(54, 11, runtime.StmtPrint)
+						// model:54:11 {{ call.name }}
 						w.Write(call.Attr("name"))
 						w.WriteString("\", \"arguments\": ")
-						// model:54 {{ call.arguments }}
-						w.At(54, 42, runtime.StmtPrint)
+						// model:54:42 {{ call.arguments }}
 						w.Write(callArguments)
 						w.WriteString("}")
 					} else {
-						// model:55 {%- else %}
-						// model:56 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.At(56, 1, runtime.StmtPrint)
+						// model:55:5 {%- else %}
+						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
 						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if w.At(62, 5, runtime.StmtIf); runtime.EqStr(messageRole, "tool") {
-			// model:62 {%- elif message.role == 'tool' -%}
-			// model:63 {{- llama3_header('user') -}}
-			w.At(63, 1, runtime.StmtPrint)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// model:62:5 {%- elif message.role == 'tool' -%}
+			// model:63:1 {{- llama3_header('user') -}}
 			llama3Header(runtime.Str("user"))
 			w.WriteString("<tool_response>\n")
-			// model:65 {{ message.content }}
-			w.At(65, 1, runtime.StmtPrint)
+			// model:65:1 {{ message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
-	// model:71 {%- if add_generation_prompt -%}
-	w.At(71, 1, runtime.StmtIf)
+	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
-		// model:72 {{- llama3_header('assistant') -}}
-		w.At(72, 1, runtime.StmtPrint)
+		// model:72:1 {{- llama3_header('assistant') -}}
 		llama3Header(runtime.Str("assistant"))
 	}
+}
+
+// spansModel is the position table of model: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansModel = []runtime.Span{
+	{From: 55, To: 61, Line: 24, Col: 1, Construct: "macro"},
+	{From: 59, To: 60, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 63, To: 63, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 136, Line: 31, Col: 1, Construct: "for"},
+	{From: 67, To: 135, Line: 32, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 73, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 135, Line: 36, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 80, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 135, Line: 40, Col: 5, Construct: "if"},
+	{From: 84, To: 84, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 90, Line: 42, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 92, To: 126, Line: 45, Col: 1, Construct: "if"},
+	{From: 95, To: 124, Line: 46, Col: 1, Construct: "for"},
+	{From: 98, To: 107, Line: 47, Col: 1, Construct: "if"},
+	{From: 101, To: 101, Line: 48, Col: 1, Construct: "set"},
+	{From: 105, To: 105, Line: 50, Col: 1, Construct: "set"},
+	{From: 109, To: 123, Line: 53, Col: 1, Construct: "if"},
+	{From: 113, To: 114, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 116, To: 117, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 121, To: 121, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 135, Line: 62, Col: 5, Construct: "if"},
+	{From: 130, To: 131, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 133, To: 134, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 138, To: 141, Line: 71, Col: 1, Construct: "if"},
+	{From: 140, To: 140, Line: 72, Col: 1, Construct: "{{ }}"},
 }

@@ -33,6 +33,7 @@ var ModelChatml = &runtime.Template{
 	Name:   "model:chatml",
 	Origin: "./model#chatml",
 	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
+	Spans:  spansModelChatml,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -48,11 +49,9 @@ var _ interface {
 // renderModelChatml renders model.
 func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
-	// model:8 {%- for message in messages %}
-	w.At(8, 1, runtime.StmtFor)
+	// model:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
-		// model:9 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		w.At(9, 1, runtime.StmtPrint)
+		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("\n")
@@ -60,4 +59,11 @@ func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
+}
+
+// spansModelChatml is the position table of model: an error on the lines From to To of this
+// file is reported at the template's Line and Col, in the Construct there.
+var spansModelChatml = []runtime.Span{
+	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
 }
