@@ -223,7 +223,7 @@ type gen struct {
 
 	// the statements whose cites start a span of the position table, by position (see
 	// spans.go)
-	sites    map[ir.Pos]site
+	sites    map[string]site // by the text of their cites
 	lastSite ir.Pos // the site recorded last
 
 	namespaces map[*ir.Var]*localNamespace // namespaces held as Go variables (see namespaces.go)
@@ -253,7 +253,7 @@ func newGen(t *ir.Template) *gen {
 		macros:     macros,
 		macroFuncs: map[*ir.Var]string{},
 		inputs:     map[string]string{},
-		sites:      map[ir.Pos]site{},
+		sites:      map[string]site{},
 		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.called[d.Var] }),
 
 		settable: settableNames(t),
@@ -483,9 +483,16 @@ func (g *gen) freshReads() (restore func()) {
 // of the position table: an error on the lines that follow, up to the next statement's
 // cite, is reported at p (see spans.go).
 func (g *gen) at(p ir.Pos, construct string) []jen.Code {
-	g.sites[p] = site{construct: construct}
-	g.lastSite = p
-	return []jen.Code{jen.Comment(g.cite(p))}
+	return g.atSite(site{pos: p, construct: construct}, "")
+}
+
+// atSite returns the comment citing st's statement, with a note when note is not "",
+// which starts st's span.
+func (g *gen) atSite(st site, note string) []jen.Code {
+	text := g.cite(st.pos) + note
+	g.sites[text] = st
+	g.lastSite = st.pos
+	return []jen.Code{jen.Comment(text)}
 }
 
 // cite returns a comment that quotes the template at p: the tag that starts there (or
@@ -551,7 +558,13 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.Text:
 		return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s.Text))}
 	case *ir.Print:
-		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.X)...)
+		// Jinja2's traceback names the line of the printed expression's node (of its
+		// last + or |, say), which is not the {{'s when it spans lines
+		st := site{pos: s.P, construct: ir.Construct(s)}
+		if x := s.X.Position(); x.Line > 0 && x.Line != s.P.Line {
+			st.report = x
+		}
+		code := append(g.atSite(st, ""), g.hoist(s.X)...)
 		return append(code, g.print(s.X)...)
 	case *ir.If:
 		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.Cond)...)
@@ -565,7 +578,15 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 				return []jen.Code{jen.Comment(g.cite(s.P) + " (assigns a variable to itself)")}
 			}
 		}
-		code := append(g.at(s.P, ir.Construct(s)), g.hoist(s.Value)...)
+		var code []jen.Code
+		if t, ok := s.Target.(*ir.AttrTarget); ok && g.namespaces[t.NS] == nil {
+			// Jinja2 checks that the target is a namespace before its value runs, and
+			// before it marks the statement's line: its traceback names the statement
+			// before
+			code = g.atSite(site{pos: s.P, construct: ir.Construct(s), report: g.lastSite}, " (the namespace check)")
+			code = append(code, rt("CheckNamespace").Call(g.load(t.NS)))
+		}
+		code = append(append(code, g.at(s.P, ir.Construct(s))...), g.hoist(s.Value)...)
 		return append(code, g.assign(s.Target, s.Value)...)
 	case *ir.Capture:
 		code, v := g.capture(s, s.Body, s.Filters)
@@ -588,9 +609,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.With:
 		// Jinja2 marks no template line for a with's values: an error in them is
 		// reported at the statement before the with, as Jinja2's traceback reports it
-		report := g.lastSite
-		cite := g.at(s.P, ir.Construct(s))
-		g.sites[s.P] = site{construct: ir.Construct(s), report: report}
+		cite := g.atSite(site{pos: s.P, construct: ir.Construct(s), report: g.lastSite}, "")
 		var code []jen.Code
 		for i, t := range s.Targets {
 			code = append(code, g.storeNew(t, g.value(s.Values[i]))...)
@@ -723,8 +742,7 @@ func (g *gen) ifStmt(s *ir.If) jen.Code {
 		if !ok {
 			break
 		}
-		g.sites[elif.P] = site{construct: ir.Construct(elif), elif: true}
-		body := append([]jen.Code{jen.Comment(g.cite(elif.P))}, g.stmts(elif.Then)...)
+		body := append(g.atSite(site{pos: elif.P, construct: ir.Construct(elif), elif: true}, ""), g.stmts(elif.Then)...)
 		st.Else().If(g.cond(elif.Cond)).Block(body...)
 		s = elif
 	}

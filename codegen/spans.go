@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,24 +20,23 @@ import (
 // Template.Spans) maps the line a render failed on back to the template's statement.
 // The runtime reads it only when a render fails.
 
-// A site is a statement whose cite starts a span: the construct its errors name,
-// whether it is an elif (whose cite opens the body of its else if: the span is the
-// whole else if, condition included), and the position its errors report when it is not
-// the cited one (report; see the with statement in codegen.go).
+// A site is a statement whose cite starts a span: its position, the construct its
+// errors name, whether it is an elif (whose cite opens the body of its else if: the
+// span is the whole else if, condition included), and the position its errors report
+// when it is not the cited one (report; see the print and with statements in
+// codegen.go).
 type site struct {
+	pos       ir.Pos
 	construct string
 	elif      bool
 	report    ir.Pos
 }
 
-// citePos matches a cite comment's text and captures the template line and column.
-var citePos = regexp.MustCompile(`^// (.*?):([0-9]+):([0-9]+)(?: |$)`)
-
 // appendSpanTable returns the formatted source src with the position table of the
 // template file's sites appended as the variable table; the lines of src stay where
 // they are, so the table holds their numbers.
-func appendSpanTable(src []byte, table, file string, sites map[ir.Pos]site) ([]byte, error) {
-	spans, err := spansOf(src, sanitizeComment(file), sites)
+func appendSpanTable(src []byte, table, file string, sites map[string]site) ([]byte, error) {
+	spans, err := spansOf(src, sites)
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +52,9 @@ func appendSpanTable(src []byte, table, file string, sites map[ir.Pos]site) ([]b
 	return []byte(b.String()), nil
 }
 
-// spansOf finds the spans of the Go source src: for each cite of a site of file, the
-// lines its statement runs on.
-func spansOf(src []byte, file string, sites map[ir.Pos]site) ([]runtime.Span, error) {
+// spansOf finds the spans of the Go source src: for each cite of a site (by the cite's
+// text), the lines its statement runs on.
+func spansOf(src []byte, sites map[string]site) ([]runtime.Span, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -65,27 +63,18 @@ func spansOf(src []byte, file string, sites map[ir.Pos]site) ([]runtime.Span, er
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 
 	// the cites, by the line they are on
-	type cite struct {
-		pos  ir.Pos
-		site site
-	}
-	cites := map[int]cite{}
+	cites := map[int]site{}
 	for _, group := range f.Comments {
 		for _, c := range group.List {
-			m := citePos.FindStringSubmatch(c.Text)
-			if m == nil || m[1] != file {
-				continue
-			}
-			l, _ := strconv.Atoi(m[2])
-			col, _ := strconv.Atoi(m[3])
-			if st, ok := sites[ir.Pos{Line: l, Col: col}]; ok {
-				cites[line(c.Slash)] = cite{ir.Pos{Line: l, Col: col}, st}
+			if st, ok := sites[strings.TrimPrefix(c.Text, "// ")]; ok {
+				cites[line(c.Slash)] = st
 			}
 		}
 	}
 
 	var spans []runtime.Span
-	add := func(p ir.Pos, st site, from, to int) {
+	add := func(st site, from, to int) {
+		p := st.pos
 		if st.report != (ir.Pos{}) {
 			p = st.report
 		}
@@ -94,7 +83,7 @@ func spansOf(src []byte, file string, sites map[ir.Pos]site) ([]runtime.Span, er
 	// list finds the spans of a list of statements, which is between the lines open and
 	// close and is the body of the else if elseIf (nil for another list)
 	list := func(stmts []ast.Stmt, open, close int, elseIf *ast.IfStmt) {
-		var cur *cite
+		var cur *site
 		from, prevEnd := 0, open
 		for i := 0; i <= len(stmts); i++ {
 			start := close
@@ -103,13 +92,13 @@ func spansOf(src []byte, file string, sites map[ir.Pos]site) ([]runtime.Span, er
 			}
 			// the last cite between the previous statement and this one; the cite of an
 			// elif opening the body of its else if gives the else if's span
-			var found *cite
+			var found *site
 			for l := prevEnd + 1; l < start; l++ {
 				c, ok := cites[l]
 				switch {
 				case !ok:
-				case c.site.elif && elseIf != nil && prevEnd == open:
-					add(c.pos, c.site, line(elseIf.Pos()), line(elseIf.End()))
+				case c.elif && elseIf != nil && prevEnd == open:
+					add(c, line(elseIf.Pos()), line(elseIf.End()))
 				default:
 					found = &c
 				}
@@ -119,14 +108,14 @@ func spansOf(src []byte, file string, sites map[ir.Pos]site) ([]runtime.Span, er
 			}
 			if found != nil {
 				if cur != nil {
-					add(cur.pos, cur.site, from, prevEnd)
+					add(*cur, from, prevEnd)
 				}
 				cur, from = found, start
 			}
 			prevEnd = line(stmts[i].End())
 		}
 		if cur != nil {
-			add(cur.pos, cur.site, from, prevEnd)
+			add(*cur, from, prevEnd)
 		}
 	}
 	elseIfs := map[*ast.BlockStmt]*ast.IfStmt{}

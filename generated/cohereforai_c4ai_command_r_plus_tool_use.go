@@ -426,7 +426,7 @@ var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
 	{From: 184, To: 186, Line: 70, Col: 3, Construct: "if"},
 	{From: 188, To: 192, Line: 73, Col: 3, Construct: "if"},
 	{From: 191, To: 191, Line: 74, Col: 5, Construct: "set"},
-	{From: 194, To: 196, Line: 76, Col: 3, Construct: "{{ }}"},
+	{From: 194, To: 196, Line: 77, Col: 19, Construct: "{{ }}"},
 	{From: 198, To: 226, Line: 78, Col: 3, Construct: "for"},
 	{From: 205, To: 207, Line: 79, Col: 5, Construct: "if"},
 	{From: 209, To: 209, Line: 82, Col: 5, Construct: "{{ }}"},

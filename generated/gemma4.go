@@ -76,6 +76,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
+				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns2)
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
@@ -177,6 +179,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
+								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
+								runtime.CheckNamespace(nsItems)
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
@@ -364,6 +368,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
+				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns3)
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
@@ -423,10 +429,14 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
+				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
+				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
@@ -446,6 +456,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
+			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
@@ -468,6 +480,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
+			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
@@ -476,6 +490,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		var role runtime.Value
+		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
@@ -532,6 +548,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("}<tool_call|>")
 			}
+			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
@@ -579,6 +597,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<tool_response|>")
 			}
+			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
@@ -613,16 +633,22 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(item5Type, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
+					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 				} else if runtime.EqStr(item5Type, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
+					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 				} else if runtime.EqStr(item5Type, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
+					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
@@ -649,162 +675,175 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 // spansGemma4 is the position table of gemma4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGemma4 = []runtime.Span{
-	{From: 55, To: 250, Line: 1, Col: 1, Construct: "macro"},
+	{From: 55, To: 254, Line: 1, Col: 1, Construct: "macro"},
 	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
 	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
-	{From: 65, To: 249, Line: 4, Col: 5, Construct: "for"},
+	{From: 65, To: 253, Line: 4, Col: 5, Construct: "for"},
 	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
-	{From: 74, To: 248, Line: 6, Col: 9, Construct: "if"},
+	{From: 74, To: 252, Line: 6, Col: 9, Construct: "if"},
 	{From: 76, To: 78, Line: 7, Col: 13, Construct: "if"},
-	{From: 80, To: 80, Line: 8, Col: 13, Construct: "set"},
-	{From: 82, To: 83, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 85, To: 93, Line: 10, Col: 13, Construct: "if"},
-	{From: 89, To: 90, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 12, Col: 17, Construct: "set"},
-	{From: 95, To: 105, Line: 14, Col: 13, Construct: "if"},
-	{From: 97, To: 104, Line: 15, Col: 17, Construct: "if"},
-	{From: 102, To: 102, Line: 15, Col: 50, Construct: "set"},
-	{From: 107, To: 235, Line: 18, Col: 13, Construct: "if"},
-	{From: 110, To: 123, Line: 19, Col: 17, Construct: "if"},
-	{From: 113, To: 120, Line: 20, Col: 21, Construct: "if"},
-	{From: 118, To: 118, Line: 20, Col: 54, Construct: "set"},
-	{From: 122, To: 122, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 124, To: 235, Line: 23, Col: 17, Construct: "if"},
-	{From: 128, To: 141, Line: 25, Col: 17, Construct: "if"},
-	{From: 131, To: 133, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 134, To: 140, Line: 27, Col: 21, Construct: "if"},
-	{From: 137, To: 139, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 143, To: 160, Line: 31, Col: 17, Construct: "if"},
-	{From: 147, To: 159, Line: 33, Col: 21, Construct: "for"},
-	{From: 152, To: 153, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 155, To: 157, Line: 35, Col: 25, Construct: "if"},
-	{From: 161, To: 235, Line: 39, Col: 17, Construct: "if"},
-	{From: 164, To: 234, Line: 40, Col: 17, Construct: "if"},
-	{From: 168, To: 168, Line: 42, Col: 21, Construct: "set"},
-	{From: 170, To: 233, Line: 43, Col: 21, Construct: "for"},
-	{From: 175, To: 231, Line: 44, Col: 25, Construct: "if"},
-	{From: 177, To: 179, Line: 45, Col: 29, Construct: "if"},
-	{From: 181, To: 181, Line: 46, Col: 29, Construct: "set"},
-	{From: 183, To: 230, Line: 47, Col: 29, Construct: "if"},
-	{From: 186, To: 192, Line: 49, Col: 33, Construct: "if"},
-	{From: 188, To: 190, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 193, To: 230, Line: 53, Col: 33, Construct: "if"},
-	{From: 197, To: 209, Line: 55, Col: 33, Construct: "for"},
-	{From: 202, To: 203, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 205, To: 207, Line: 57, Col: 37, Construct: "if"},
-	{From: 210, To: 230, Line: 60, Col: 33, Construct: "if"},
-	{From: 213, To: 222, Line: 61, Col: 33, Construct: "if"},
-	{From: 216, To: 216, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 221, To: 221, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 226, To: 227, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 237, To: 244, Line: 74, Col: 13, Construct: "if"},
-	{From: 242, To: 242, Line: 74, Col: 46, Construct: "set"},
-	{From: 246, To: 247, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 252, To: 330, Line: 79, Col: 1, Construct: "macro"},
-	{From: 258, To: 260, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 262, To: 263, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 265, To: 265, Line: 81, Col: 5, Construct: "set"},
-	{From: 267, To: 306, Line: 82, Col: 5, Construct: "if"},
-	{From: 270, To: 278, Line: 84, Col: 9, Construct: "if"},
-	{From: 274, To: 277, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 280, To: 297, Line: 87, Col: 9, Construct: "if"},
-	{From: 284, To: 296, Line: 89, Col: 13, Construct: "for"},
-	{From: 289, To: 290, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 292, To: 294, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 299, To: 305, Line: 95, Col: 9, Construct: "if"},
-	{From: 303, To: 304, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 308, To: 329, Line: 99, Col: 5, Construct: "if"},
-	{From: 310, To: 311, Line: 100, Col: 9, Construct: "set"},
-	{From: 313, To: 319, Line: 102, Col: 9, Construct: "if"},
-	{From: 317, To: 318, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 321, To: 327, Line: 105, Col: 9, Construct: "if"},
-	{From: 325, To: 326, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 332, To: 415, Line: 111, Col: 1, Construct: "macro"},
-	{From: 340, To: 408, Line: 112, Col: 5, Construct: "if"},
-	{From: 342, To: 344, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 345, To: 408, Line: 114, Col: 9, Construct: "if"},
-	{From: 348, To: 352, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 353, To: 408, Line: 116, Col: 9, Construct: "if"},
-	{From: 357, To: 357, Line: 118, Col: 9, Construct: "set"},
-	{From: 359, To: 386, Line: 119, Col: 9, Construct: "for"},
-	{From: 364, To: 366, Line: 120, Col: 13, Construct: "if"},
-	{From: 368, To: 368, Line: 121, Col: 13, Construct: "set"},
-	{From: 370, To: 380, Line: 122, Col: 13, Construct: "if"},
-	{From: 372, To: 374, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 378, To: 378, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 382, To: 384, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 387, To: 408, Line: 130, Col: 9, Construct: "if"},
-	{From: 391, To: 403, Line: 132, Col: 9, Construct: "for"},
-	{From: 395, To: 397, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 399, To: 401, Line: 134, Col: 13, Construct: "if"},
-	{From: 407, To: 407, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 417, To: 436, Line: 141, Col: 1, Construct: "macro"},
-	{From: 421, To: 421, Line: 142, Col: 5, Construct: "set"},
-	{From: 423, To: 433, Line: 143, Col: 5, Construct: "for"},
-	{From: 425, To: 432, Line: 144, Col: 9, Construct: "if"},
-	{From: 427, To: 427, Line: 145, Col: 13, Construct: "set"},
-	{From: 431, To: 431, Line: 147, Col: 13, Construct: "set"},
-	{From: 435, To: 435, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 438, To: 438, Line: 153, Col: 1, Construct: "set"},
-	{From: 440, To: 440, Line: 154, Col: 1, Construct: "set"},
-	{From: 442, To: 442, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 444, To: 475, Line: 157, Col: 1, Construct: "if"},
-	{From: 447, To: 451, Line: 161, Col: 5, Construct: "if"},
-	{From: 450, To: 450, Line: 163, Col: 9, Construct: "set"},
-	{From: 453, To: 459, Line: 166, Col: 5, Construct: "if"},
-	{From: 456, To: 456, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 458, To: 458, Line: 168, Col: 9, Construct: "set"},
-	{From: 461, To: 474, Line: 171, Col: 5, Construct: "if"},
-	{From: 463, To: 470, Line: 172, Col: 9, Construct: "for"},
-	{From: 466, To: 469, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 177, Col: 9, Construct: "set"},
-	{From: 477, To: 635, Line: 184, Col: 1, Construct: "for"},
-	{From: 480, To: 480, Line: 185, Col: 5, Construct: "set"},
-	{From: 482, To: 487, Line: 186, Col: 5, Construct: "set"},
-	{From: 489, To: 491, Line: 187, Col: 9, Construct: "{{ }}"},
-	{From: 493, To: 537, Line: 189, Col: 13, Construct: "if"},
-	{From: 496, To: 534, Line: 190, Col: 17, Construct: "for"},
-	{From: 499, To: 499, Line: 191, Col: 21, Construct: "set"},
-	{From: 501, To: 503, Line: 192, Col: 21, Construct: "{{ }}"},
-	{From: 505, To: 533, Line: 193, Col: 21, Construct: "if"},
-	{From: 508, To: 508, Line: 194, Col: 25, Construct: "set"},
-	{From: 510, To: 527, Line: 195, Col: 25, Construct: "for"},
-	{From: 515, To: 517, Line: 196, Col: 29, Construct: "if"},
-	{From: 519, To: 519, Line: 197, Col: 29, Construct: "set"},
-	{From: 521, To: 522, Line: 198, Col: 29, Construct: "{{ }}"},
-	{From: 524, To: 526, Line: 198, Col: 41, Construct: "{{ }}"},
-	{From: 528, To: 532, Line: 200, Col: 25, Construct: "if"},
-	{From: 531, To: 531, Line: 201, Col: 25, Construct: "{{ }}"},
-	{From: 536, To: 536, Line: 205, Col: 17, Construct: "set"},
-	{From: 539, To: 584, Line: 208, Col: 13, Construct: "if"},
-	{From: 542, To: 581, Line: 210, Col: 17, Construct: "for"},
-	{From: 545, To: 580, Line: 212, Col: 21, Construct: "if"},
-	{From: 548, To: 550, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 552, To: 568, Line: 214, Col: 25, Construct: "for"},
-	{From: 557, To: 558, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 560, To: 562, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 564, To: 566, Line: 216, Col: 29, Construct: "if"},
-	{From: 572, To: 578, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 583, To: 583, Line: 224, Col: 17, Construct: "set"},
-	{From: 586, To: 630, Line: 227, Col: 13, Construct: "if"},
-	{From: 589, To: 596, Line: 228, Col: 17, Construct: "if"},
-	{From: 591, To: 591, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 595, To: 595, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 597, To: 630, Line: 233, Col: 17, Construct: "if"},
-	{From: 600, To: 629, Line: 234, Col: 17, Construct: "for"},
-	{From: 602, To: 628, Line: 235, Col: 21, Construct: "if"},
-	{From: 605, To: 612, Line: 236, Col: 25, Construct: "if"},
-	{From: 607, To: 607, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 611, To: 611, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 613, To: 628, Line: 241, Col: 25, Construct: "if"},
-	{From: 617, To: 617, Line: 243, Col: 25, Construct: "set"},
-	{From: 618, To: 628, Line: 244, Col: 25, Construct: "if"},
-	{From: 622, To: 622, Line: 246, Col: 25, Construct: "set"},
-	{From: 623, To: 628, Line: 247, Col: 25, Construct: "if"},
-	{From: 627, To: 627, Line: 249, Col: 25, Construct: "set"},
-	{From: 632, To: 634, Line: 254, Col: 9, Construct: "if"},
-	{From: 637, To: 646, Line: 259, Col: 1, Construct: "if"},
-	{From: 639, To: 641, Line: 260, Col: 5, Construct: "if"},
-	{From: 643, To: 645, Line: 263, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 7, Col: 13, Construct: "set"},
+	{From: 82, To: 82, Line: 8, Col: 13, Construct: "set"},
+	{From: 84, To: 85, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 10, Col: 13, Construct: "if"},
+	{From: 91, To: 92, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 12, Col: 17, Construct: "set"},
+	{From: 97, To: 107, Line: 14, Col: 13, Construct: "if"},
+	{From: 99, To: 106, Line: 15, Col: 17, Construct: "if"},
+	{From: 104, To: 104, Line: 15, Col: 50, Construct: "set"},
+	{From: 109, To: 239, Line: 18, Col: 13, Construct: "if"},
+	{From: 112, To: 125, Line: 19, Col: 17, Construct: "if"},
+	{From: 115, To: 122, Line: 20, Col: 21, Construct: "if"},
+	{From: 120, To: 120, Line: 20, Col: 54, Construct: "set"},
+	{From: 124, To: 124, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 126, To: 239, Line: 23, Col: 17, Construct: "if"},
+	{From: 130, To: 143, Line: 25, Col: 17, Construct: "if"},
+	{From: 133, To: 135, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 136, To: 142, Line: 27, Col: 21, Construct: "if"},
+	{From: 139, To: 141, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 145, To: 162, Line: 31, Col: 17, Construct: "if"},
+	{From: 149, To: 161, Line: 33, Col: 21, Construct: "for"},
+	{From: 154, To: 155, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 157, To: 159, Line: 35, Col: 25, Construct: "if"},
+	{From: 163, To: 239, Line: 39, Col: 17, Construct: "if"},
+	{From: 166, To: 238, Line: 40, Col: 17, Construct: "if"},
+	{From: 170, To: 170, Line: 42, Col: 21, Construct: "set"},
+	{From: 172, To: 237, Line: 43, Col: 21, Construct: "for"},
+	{From: 177, To: 235, Line: 44, Col: 25, Construct: "if"},
+	{From: 179, To: 181, Line: 45, Col: 29, Construct: "if"},
+	{From: 183, To: 183, Line: 45, Col: 29, Construct: "set"},
+	{From: 185, To: 185, Line: 46, Col: 29, Construct: "set"},
+	{From: 187, To: 234, Line: 47, Col: 29, Construct: "if"},
+	{From: 190, To: 196, Line: 49, Col: 33, Construct: "if"},
+	{From: 192, To: 194, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 197, To: 234, Line: 53, Col: 33, Construct: "if"},
+	{From: 201, To: 213, Line: 55, Col: 33, Construct: "for"},
+	{From: 206, To: 207, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 209, To: 211, Line: 57, Col: 37, Construct: "if"},
+	{From: 214, To: 234, Line: 60, Col: 33, Construct: "if"},
+	{From: 217, To: 226, Line: 61, Col: 33, Construct: "if"},
+	{From: 220, To: 220, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 225, To: 225, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 230, To: 231, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 241, To: 248, Line: 74, Col: 13, Construct: "if"},
+	{From: 246, To: 246, Line: 74, Col: 46, Construct: "set"},
+	{From: 250, To: 251, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 256, To: 334, Line: 79, Col: 1, Construct: "macro"},
+	{From: 262, To: 264, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 266, To: 267, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 81, Col: 5, Construct: "set"},
+	{From: 271, To: 310, Line: 82, Col: 5, Construct: "if"},
+	{From: 274, To: 282, Line: 84, Col: 9, Construct: "if"},
+	{From: 278, To: 281, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 284, To: 301, Line: 87, Col: 9, Construct: "if"},
+	{From: 288, To: 300, Line: 89, Col: 13, Construct: "for"},
+	{From: 293, To: 294, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 296, To: 298, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 303, To: 309, Line: 95, Col: 9, Construct: "if"},
+	{From: 307, To: 308, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 312, To: 333, Line: 99, Col: 5, Construct: "if"},
+	{From: 314, To: 315, Line: 100, Col: 9, Construct: "set"},
+	{From: 317, To: 323, Line: 102, Col: 9, Construct: "if"},
+	{From: 321, To: 322, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 325, To: 331, Line: 105, Col: 9, Construct: "if"},
+	{From: 329, To: 330, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 336, To: 421, Line: 111, Col: 1, Construct: "macro"},
+	{From: 344, To: 414, Line: 112, Col: 5, Construct: "if"},
+	{From: 346, To: 348, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 349, To: 414, Line: 114, Col: 9, Construct: "if"},
+	{From: 352, To: 356, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 357, To: 414, Line: 116, Col: 9, Construct: "if"},
+	{From: 361, To: 361, Line: 118, Col: 9, Construct: "set"},
+	{From: 363, To: 392, Line: 119, Col: 9, Construct: "for"},
+	{From: 368, To: 370, Line: 120, Col: 13, Construct: "if"},
+	{From: 372, To: 372, Line: 120, Col: 13, Construct: "set"},
+	{From: 374, To: 374, Line: 121, Col: 13, Construct: "set"},
+	{From: 376, To: 386, Line: 122, Col: 13, Construct: "if"},
+	{From: 378, To: 380, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 388, To: 390, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 393, To: 414, Line: 130, Col: 9, Construct: "if"},
+	{From: 397, To: 409, Line: 132, Col: 9, Construct: "for"},
+	{From: 401, To: 403, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 405, To: 407, Line: 134, Col: 13, Construct: "if"},
+	{From: 413, To: 413, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 423, To: 446, Line: 141, Col: 1, Construct: "macro"},
+	{From: 427, To: 427, Line: 142, Col: 5, Construct: "set"},
+	{From: 429, To: 443, Line: 143, Col: 5, Construct: "for"},
+	{From: 431, To: 442, Line: 144, Col: 9, Construct: "if"},
+	{From: 433, To: 433, Line: 144, Col: 9, Construct: "set"},
+	{From: 435, To: 435, Line: 145, Col: 13, Construct: "set"},
+	{From: 439, To: 439, Line: 145, Col: 13, Construct: "set"},
+	{From: 441, To: 441, Line: 147, Col: 13, Construct: "set"},
+	{From: 445, To: 445, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 153, Col: 1, Construct: "set"},
+	{From: 450, To: 450, Line: 154, Col: 1, Construct: "set"},
+	{From: 452, To: 452, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 454, To: 489, Line: 157, Col: 1, Construct: "if"},
+	{From: 457, To: 463, Line: 161, Col: 5, Construct: "if"},
+	{From: 460, To: 460, Line: 161, Col: 5, Construct: "set"},
+	{From: 462, To: 462, Line: 163, Col: 9, Construct: "set"},
+	{From: 465, To: 471, Line: 166, Col: 5, Construct: "if"},
+	{From: 468, To: 468, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 470, To: 470, Line: 168, Col: 9, Construct: "set"},
+	{From: 473, To: 488, Line: 171, Col: 5, Construct: "if"},
+	{From: 475, To: 482, Line: 172, Col: 9, Construct: "for"},
+	{From: 478, To: 481, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 174, Col: 13, Construct: "set"},
+	{From: 486, To: 486, Line: 177, Col: 9, Construct: "set"},
+	{From: 491, To: 661, Line: 184, Col: 1, Construct: "for"},
+	{From: 494, To: 494, Line: 184, Col: 1, Construct: "set"},
+	{From: 496, To: 496, Line: 185, Col: 5, Construct: "set"},
+	{From: 498, To: 503, Line: 186, Col: 5, Construct: "set"},
+	{From: 505, To: 507, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 509, To: 555, Line: 189, Col: 13, Construct: "if"},
+	{From: 512, To: 550, Line: 190, Col: 17, Construct: "for"},
+	{From: 515, To: 515, Line: 191, Col: 21, Construct: "set"},
+	{From: 517, To: 519, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 521, To: 549, Line: 193, Col: 21, Construct: "if"},
+	{From: 524, To: 524, Line: 194, Col: 25, Construct: "set"},
+	{From: 526, To: 543, Line: 195, Col: 25, Construct: "for"},
+	{From: 531, To: 533, Line: 196, Col: 29, Construct: "if"},
+	{From: 535, To: 535, Line: 197, Col: 29, Construct: "set"},
+	{From: 537, To: 538, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 540, To: 542, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 544, To: 548, Line: 200, Col: 25, Construct: "if"},
+	{From: 547, To: 547, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 552, To: 552, Line: 201, Col: 25, Construct: "set"},
+	{From: 554, To: 554, Line: 205, Col: 17, Construct: "set"},
+	{From: 557, To: 604, Line: 208, Col: 13, Construct: "if"},
+	{From: 560, To: 599, Line: 210, Col: 17, Construct: "for"},
+	{From: 563, To: 598, Line: 212, Col: 21, Construct: "if"},
+	{From: 566, To: 568, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 570, To: 586, Line: 214, Col: 25, Construct: "for"},
+	{From: 575, To: 576, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 578, To: 580, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 582, To: 584, Line: 216, Col: 29, Construct: "if"},
+	{From: 590, To: 596, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 601, To: 601, Line: 220, Col: 25, Construct: "set"},
+	{From: 603, To: 603, Line: 224, Col: 17, Construct: "set"},
+	{From: 606, To: 656, Line: 227, Col: 13, Construct: "if"},
+	{From: 609, To: 616, Line: 228, Col: 17, Construct: "if"},
+	{From: 611, To: 611, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 615, To: 615, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 617, To: 656, Line: 233, Col: 17, Construct: "if"},
+	{From: 620, To: 655, Line: 234, Col: 17, Construct: "for"},
+	{From: 622, To: 654, Line: 235, Col: 21, Construct: "if"},
+	{From: 625, To: 632, Line: 236, Col: 25, Construct: "if"},
+	{From: 627, To: 627, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 631, To: 631, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 633, To: 654, Line: 241, Col: 25, Construct: "if"},
+	{From: 637, To: 637, Line: 241, Col: 25, Construct: "set"},
+	{From: 639, To: 639, Line: 243, Col: 25, Construct: "set"},
+	{From: 640, To: 654, Line: 244, Col: 25, Construct: "if"},
+	{From: 644, To: 644, Line: 244, Col: 25, Construct: "set"},
+	{From: 646, To: 646, Line: 246, Col: 25, Construct: "set"},
+	{From: 647, To: 654, Line: 247, Col: 25, Construct: "if"},
+	{From: 651, To: 651, Line: 247, Col: 25, Construct: "set"},
+	{From: 653, To: 653, Line: 249, Col: 25, Construct: "set"},
+	{From: 658, To: 660, Line: 254, Col: 9, Construct: "if"},
+	{From: 663, To: 672, Line: 259, Col: 1, Construct: "if"},
+	{From: 665, To: 667, Line: 260, Col: 5, Construct: "if"},
+	{From: 669, To: 671, Line: 263, Col: 5, Construct: "if"},
 }

@@ -177,6 +177,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
+					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 					runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
@@ -248,6 +250,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
+						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+						runtime.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
@@ -287,11 +291,17 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
+			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+			runtime.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
+			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+			runtime.CheckNamespace(ns2)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
 			runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
+		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+		runtime.CheckNamespace(ns2)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
@@ -417,10 +427,10 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 // spansGigaChat310BA18B is the position table of GigaChat3-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat310BA18B = []runtime.Span{
-	{From: 54, To: 221, Line: 6, Col: 1, Construct: "macro"},
+	{From: 54, To: 223, Line: 6, Col: 1, Construct: "macro"},
 	{From: 69, To: 69, Line: 7, Col: 2, Construct: "set"},
 	{From: 71, To: 71, Line: 8, Col: 2, Construct: "set"},
-	{From: 73, To: 220, Line: 11, Col: 2, Construct: "if"},
+	{From: 73, To: 222, Line: 11, Col: 2, Construct: "if"},
 	{From: 76, To: 76, Line: 15, Col: 3, Construct: "set"},
 	{From: 78, To: 78, Line: 16, Col: 3, Construct: "set"},
 	{From: 80, To: 80, Line: 17, Col: 3, Construct: "set"},
@@ -451,82 +461,87 @@ var spansGigaChat310BA18B = []runtime.Span{
 	{From: 164, To: 166, Line: 70, Col: 4, Construct: "set"},
 	{From: 168, To: 168, Line: 74, Col: 4, Construct: "{{ }}"},
 	{From: 171, To: 171, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 172, To: 220, Line: 80, Col: 6, Construct: "if"},
-	{From: 175, To: 191, Line: 81, Col: 3, Construct: "if"},
+	{From: 172, To: 222, Line: 80, Col: 6, Construct: "if"},
+	{From: 175, To: 193, Line: 81, Col: 3, Construct: "if"},
 	{From: 177, To: 177, Line: 82, Col: 13, Construct: "set"},
-	{From: 179, To: 182, Line: 83, Col: 13, Construct: "for"},
-	{From: 181, To: 181, Line: 84, Col: 17, Construct: "set"},
-	{From: 184, To: 184, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 185, To: 191, Line: 87, Col: 7, Construct: "if"},
-	{From: 192, To: 220, Line: 94, Col: 6, Construct: "if"},
-	{From: 195, To: 201, Line: 95, Col: 3, Construct: "if"},
-	{From: 197, To: 197, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 202, To: 220, Line: 102, Col: 6, Construct: "if"},
-	{From: 205, To: 220, Line: 106, Col: 6, Construct: "if"},
-	{From: 208, To: 216, Line: 107, Col: 3, Construct: "if"},
-	{From: 210, To: 212, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 223, To: 299, Line: 123, Col: 1, Construct: "macro"},
-	{From: 228, To: 228, Line: 124, Col: 2, Construct: "set"},
-	{From: 230, To: 294, Line: 126, Col: 2, Construct: "for"},
-	{From: 238, To: 242, Line: 127, Col: 3, Construct: "if"},
-	{From: 241, To: 241, Line: 128, Col: 4, Construct: "set"},
-	{From: 244, To: 244, Line: 131, Col: 3, Construct: "set"},
-	{From: 246, To: 255, Line: 134, Col: 3, Construct: "if"},
-	{From: 248, To: 254, Line: 135, Col: 4, Construct: "for"},
-	{From: 250, To: 253, Line: 136, Col: 5, Construct: "if"},
-	{From: 252, To: 252, Line: 137, Col: 6, Construct: "set"},
-	{From: 257, To: 257, Line: 143, Col: 3, Construct: "set"},
-	{From: 259, To: 259, Line: 144, Col: 3, Construct: "set"},
-	{From: 261, To: 272, Line: 145, Col: 3, Construct: "if"},
-	{From: 263, To: 265, Line: 146, Col: 4, Construct: "set"},
-	{From: 267, To: 267, Line: 147, Col: 4, Construct: "set"},
-	{From: 271, To: 271, Line: 149, Col: 4, Construct: "set"},
-	{From: 274, To: 274, Line: 153, Col: 3, Construct: "set"},
-	{From: 276, To: 287, Line: 154, Col: 3, Construct: "if"},
-	{From: 278, To: 280, Line: 155, Col: 4, Construct: "set"},
-	{From: 282, To: 282, Line: 156, Col: 4, Construct: "set"},
-	{From: 286, To: 286, Line: 158, Col: 4, Construct: "set"},
-	{From: 289, To: 289, Line: 161, Col: 3, Construct: "set"},
-	{From: 291, To: 291, Line: 163, Col: 3, Construct: "set"},
-	{From: 293, To: 293, Line: 166, Col: 3, Construct: "set"},
-	{From: 296, To: 296, Line: 169, Col: 2, Construct: "set"},
-	{From: 298, To: 298, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 301, To: 323, Line: 177, Col: 1, Construct: "macro"},
-	{From: 308, To: 311, Line: 178, Col: 5, Construct: "if"},
-	{From: 310, To: 310, Line: 179, Col: 9, Construct: "set"},
-	{From: 313, To: 315, Line: 182, Col: 5, Construct: "set"},
-	{From: 317, To: 320, Line: 183, Col: 5, Construct: "if"},
-	{From: 319, To: 319, Line: 184, Col: 9, Construct: "set"},
-	{From: 322, To: 322, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 325, To: 346, Line: 192, Col: 1, Construct: "macro"},
-	{From: 330, To: 330, Line: 193, Col: 5, Construct: "set"},
-	{From: 332, To: 336, Line: 194, Col: 5, Construct: "if"},
-	{From: 335, To: 335, Line: 195, Col: 9, Construct: "set"},
-	{From: 338, To: 338, Line: 198, Col: 5, Construct: "set"},
-	{From: 340, To: 343, Line: 199, Col: 2, Construct: "if"},
-	{From: 342, To: 342, Line: 200, Col: 3, Construct: "set"},
-	{From: 345, To: 345, Line: 203, Col: 5, Construct: "{{ }}"},
-	{From: 348, To: 348, Line: 213, Col: 1, Construct: "set"},
-	{From: 350, To: 352, Line: 220, Col: 1, Construct: "set"},
-	{From: 354, To: 354, Line: 297, Col: 1, Construct: "{{ }}"},
-	{From: 356, To: 356, Line: 301, Col: 1, Construct: "{{ }}"},
-	{From: 358, To: 363, Line: 304, Col: 1, Construct: "if"},
-	{From: 360, To: 360, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 362, To: 362, Line: 306, Col: 5, Construct: "set"},
-	{From: 365, To: 372, Line: 310, Col: 1, Construct: "if"},
-	{From: 367, To: 369, Line: 311, Col: 5, Construct: "set"},
-	{From: 371, To: 371, Line: 315, Col: 5, Construct: "{{ }}"},
-	{From: 374, To: 414, Line: 319, Col: 1, Construct: "for"},
-	{From: 380, To: 407, Line: 322, Col: 5, Construct: "if"},
-	{From: 383, To: 383, Line: 323, Col: 9, Construct: "{{ }}"},
-	{From: 384, To: 407, Line: 327, Col: 9, Construct: "if"},
-	{From: 387, To: 395, Line: 330, Col: 9, Construct: "if"},
-	{From: 390, To: 390, Line: 331, Col: 13, Construct: "set"},
-	{From: 394, To: 394, Line: 333, Col: 13, Construct: "set"},
-	{From: 397, To: 397, Line: 338, Col: 9, Construct: "{{ }}"},
-	{From: 399, To: 402, Line: 339, Col: 9, Construct: "if"},
-	{From: 401, To: 401, Line: 340, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 406, Line: 346, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 413, Line: 351, Col: 5, Construct: "if"},
-	{From: 411, To: 412, Line: 352, Col: 9, Construct: "{{ }}"},
+	{From: 179, To: 184, Line: 83, Col: 13, Construct: "for"},
+	{From: 181, To: 181, Line: 83, Col: 13, Construct: "set"},
+	{From: 183, To: 183, Line: 84, Col: 17, Construct: "set"},
+	{From: 186, To: 186, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 187, To: 193, Line: 87, Col: 7, Construct: "if"},
+	{From: 194, To: 222, Line: 94, Col: 6, Construct: "if"},
+	{From: 197, To: 203, Line: 95, Col: 3, Construct: "if"},
+	{From: 199, To: 199, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 204, To: 222, Line: 102, Col: 6, Construct: "if"},
+	{From: 207, To: 222, Line: 106, Col: 6, Construct: "if"},
+	{From: 210, To: 218, Line: 107, Col: 3, Construct: "if"},
+	{From: 212, To: 214, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 225, To: 309, Line: 123, Col: 1, Construct: "macro"},
+	{From: 230, To: 230, Line: 124, Col: 2, Construct: "set"},
+	{From: 232, To: 302, Line: 126, Col: 2, Construct: "for"},
+	{From: 240, To: 244, Line: 127, Col: 3, Construct: "if"},
+	{From: 243, To: 243, Line: 128, Col: 4, Construct: "set"},
+	{From: 246, To: 246, Line: 131, Col: 3, Construct: "set"},
+	{From: 248, To: 259, Line: 134, Col: 3, Construct: "if"},
+	{From: 250, To: 258, Line: 135, Col: 4, Construct: "for"},
+	{From: 252, To: 257, Line: 136, Col: 5, Construct: "if"},
+	{From: 254, To: 254, Line: 136, Col: 5, Construct: "set"},
+	{From: 256, To: 256, Line: 137, Col: 6, Construct: "set"},
+	{From: 261, To: 261, Line: 143, Col: 3, Construct: "set"},
+	{From: 263, To: 263, Line: 144, Col: 3, Construct: "set"},
+	{From: 265, To: 276, Line: 145, Col: 3, Construct: "if"},
+	{From: 267, To: 269, Line: 146, Col: 4, Construct: "set"},
+	{From: 271, To: 271, Line: 147, Col: 4, Construct: "set"},
+	{From: 275, To: 275, Line: 149, Col: 4, Construct: "set"},
+	{From: 278, To: 278, Line: 153, Col: 3, Construct: "set"},
+	{From: 280, To: 291, Line: 154, Col: 3, Construct: "if"},
+	{From: 282, To: 284, Line: 155, Col: 4, Construct: "set"},
+	{From: 286, To: 286, Line: 156, Col: 4, Construct: "set"},
+	{From: 290, To: 290, Line: 158, Col: 4, Construct: "set"},
+	{From: 293, To: 293, Line: 161, Col: 3, Construct: "set"},
+	{From: 295, To: 295, Line: 161, Col: 3, Construct: "set"},
+	{From: 297, To: 297, Line: 163, Col: 3, Construct: "set"},
+	{From: 299, To: 299, Line: 163, Col: 3, Construct: "set"},
+	{From: 301, To: 301, Line: 166, Col: 3, Construct: "set"},
+	{From: 304, To: 304, Line: 166, Col: 3, Construct: "set"},
+	{From: 306, To: 306, Line: 169, Col: 2, Construct: "set"},
+	{From: 308, To: 308, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 311, To: 333, Line: 177, Col: 1, Construct: "macro"},
+	{From: 318, To: 321, Line: 178, Col: 5, Construct: "if"},
+	{From: 320, To: 320, Line: 179, Col: 9, Construct: "set"},
+	{From: 323, To: 325, Line: 182, Col: 5, Construct: "set"},
+	{From: 327, To: 330, Line: 183, Col: 5, Construct: "if"},
+	{From: 329, To: 329, Line: 184, Col: 9, Construct: "set"},
+	{From: 332, To: 332, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 335, To: 356, Line: 192, Col: 1, Construct: "macro"},
+	{From: 340, To: 340, Line: 193, Col: 5, Construct: "set"},
+	{From: 342, To: 346, Line: 194, Col: 5, Construct: "if"},
+	{From: 345, To: 345, Line: 195, Col: 9, Construct: "set"},
+	{From: 348, To: 348, Line: 198, Col: 5, Construct: "set"},
+	{From: 350, To: 353, Line: 199, Col: 2, Construct: "if"},
+	{From: 352, To: 352, Line: 200, Col: 3, Construct: "set"},
+	{From: 355, To: 355, Line: 203, Col: 5, Construct: "{{ }}"},
+	{From: 358, To: 358, Line: 213, Col: 1, Construct: "set"},
+	{From: 360, To: 362, Line: 220, Col: 1, Construct: "set"},
+	{From: 364, To: 364, Line: 297, Col: 1, Construct: "{{ }}"},
+	{From: 366, To: 366, Line: 301, Col: 1, Construct: "{{ }}"},
+	{From: 368, To: 373, Line: 304, Col: 1, Construct: "if"},
+	{From: 370, To: 370, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 372, To: 372, Line: 306, Col: 5, Construct: "set"},
+	{From: 375, To: 382, Line: 310, Col: 1, Construct: "if"},
+	{From: 377, To: 379, Line: 311, Col: 5, Construct: "set"},
+	{From: 381, To: 381, Line: 315, Col: 5, Construct: "{{ }}"},
+	{From: 384, To: 424, Line: 319, Col: 1, Construct: "for"},
+	{From: 390, To: 417, Line: 322, Col: 5, Construct: "if"},
+	{From: 393, To: 393, Line: 323, Col: 9, Construct: "{{ }}"},
+	{From: 394, To: 417, Line: 327, Col: 9, Construct: "if"},
+	{From: 397, To: 405, Line: 330, Col: 9, Construct: "if"},
+	{From: 400, To: 400, Line: 331, Col: 13, Construct: "set"},
+	{From: 404, To: 404, Line: 333, Col: 13, Construct: "set"},
+	{From: 407, To: 407, Line: 338, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 412, Line: 339, Col: 9, Construct: "if"},
+	{From: 411, To: 411, Line: 340, Col: 13, Construct: "{{ }}"},
+	{From: 416, To: 416, Line: 346, Col: 9, Construct: "{{ }}"},
+	{From: 419, To: 423, Line: 351, Col: 5, Construct: "if"},
+	{From: 421, To: 422, Line: 352, Col: 9, Construct: "{{ }}"},
 }

@@ -177,6 +177,8 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
+					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 					runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
@@ -248,6 +250,8 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
+						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+						runtime.CheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
@@ -287,11 +291,17 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
+			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+			runtime.CheckNamespace(nsTool)
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
+			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+			runtime.CheckNamespace(ns2)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
 			runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
+		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+		runtime.CheckNamespace(ns2)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
@@ -408,10 +418,10 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 // spansGigaChat3110BA18B is the position table of GigaChat3.1-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat3110BA18B = []runtime.Span{
-	{From: 54, To: 221, Line: 6, Col: 1, Construct: "macro"},
+	{From: 54, To: 223, Line: 6, Col: 1, Construct: "macro"},
 	{From: 69, To: 69, Line: 7, Col: 2, Construct: "set"},
 	{From: 71, To: 71, Line: 8, Col: 2, Construct: "set"},
-	{From: 73, To: 220, Line: 11, Col: 2, Construct: "if"},
+	{From: 73, To: 222, Line: 11, Col: 2, Construct: "if"},
 	{From: 76, To: 76, Line: 15, Col: 3, Construct: "set"},
 	{From: 78, To: 78, Line: 16, Col: 3, Construct: "set"},
 	{From: 80, To: 80, Line: 17, Col: 3, Construct: "set"},
@@ -442,77 +452,82 @@ var spansGigaChat3110BA18B = []runtime.Span{
 	{From: 164, To: 166, Line: 70, Col: 4, Construct: "set"},
 	{From: 168, To: 168, Line: 74, Col: 4, Construct: "{{ }}"},
 	{From: 171, To: 171, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 172, To: 220, Line: 80, Col: 6, Construct: "if"},
-	{From: 175, To: 191, Line: 81, Col: 3, Construct: "if"},
+	{From: 172, To: 222, Line: 80, Col: 6, Construct: "if"},
+	{From: 175, To: 193, Line: 81, Col: 3, Construct: "if"},
 	{From: 177, To: 177, Line: 82, Col: 13, Construct: "set"},
-	{From: 179, To: 182, Line: 83, Col: 13, Construct: "for"},
-	{From: 181, To: 181, Line: 84, Col: 17, Construct: "set"},
-	{From: 184, To: 184, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 185, To: 191, Line: 87, Col: 7, Construct: "if"},
-	{From: 192, To: 220, Line: 94, Col: 6, Construct: "if"},
-	{From: 195, To: 201, Line: 95, Col: 3, Construct: "if"},
-	{From: 197, To: 197, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 202, To: 220, Line: 102, Col: 6, Construct: "if"},
-	{From: 205, To: 220, Line: 106, Col: 6, Construct: "if"},
-	{From: 208, To: 216, Line: 107, Col: 3, Construct: "if"},
-	{From: 210, To: 212, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 223, To: 299, Line: 123, Col: 1, Construct: "macro"},
-	{From: 228, To: 228, Line: 124, Col: 2, Construct: "set"},
-	{From: 230, To: 294, Line: 126, Col: 2, Construct: "for"},
-	{From: 238, To: 242, Line: 127, Col: 3, Construct: "if"},
-	{From: 241, To: 241, Line: 128, Col: 4, Construct: "set"},
-	{From: 244, To: 244, Line: 131, Col: 3, Construct: "set"},
-	{From: 246, To: 255, Line: 134, Col: 3, Construct: "if"},
-	{From: 248, To: 254, Line: 135, Col: 4, Construct: "for"},
-	{From: 250, To: 253, Line: 136, Col: 5, Construct: "if"},
-	{From: 252, To: 252, Line: 137, Col: 6, Construct: "set"},
-	{From: 257, To: 257, Line: 143, Col: 3, Construct: "set"},
-	{From: 259, To: 259, Line: 144, Col: 3, Construct: "set"},
-	{From: 261, To: 272, Line: 145, Col: 3, Construct: "if"},
-	{From: 263, To: 265, Line: 146, Col: 4, Construct: "set"},
-	{From: 267, To: 267, Line: 147, Col: 4, Construct: "set"},
-	{From: 271, To: 271, Line: 149, Col: 4, Construct: "set"},
-	{From: 274, To: 274, Line: 153, Col: 3, Construct: "set"},
-	{From: 276, To: 287, Line: 154, Col: 3, Construct: "if"},
-	{From: 278, To: 280, Line: 155, Col: 4, Construct: "set"},
-	{From: 282, To: 282, Line: 156, Col: 4, Construct: "set"},
-	{From: 286, To: 286, Line: 158, Col: 4, Construct: "set"},
-	{From: 289, To: 289, Line: 161, Col: 3, Construct: "set"},
-	{From: 291, To: 291, Line: 163, Col: 3, Construct: "set"},
-	{From: 293, To: 293, Line: 166, Col: 3, Construct: "set"},
-	{From: 296, To: 296, Line: 169, Col: 2, Construct: "set"},
-	{From: 298, To: 298, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 301, To: 323, Line: 177, Col: 1, Construct: "macro"},
-	{From: 305, To: 309, Line: 178, Col: 5, Construct: "if"},
-	{From: 308, To: 308, Line: 179, Col: 9, Construct: "set"},
-	{From: 311, To: 311, Line: 182, Col: 5, Construct: "set"},
-	{From: 313, To: 316, Line: 183, Col: 2, Construct: "if"},
-	{From: 315, To: 315, Line: 184, Col: 3, Construct: "set"},
-	{From: 318, To: 322, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 325, To: 357, Line: 191, Col: 1, Construct: "macro"},
-	{From: 332, To: 335, Line: 192, Col: 5, Construct: "if"},
-	{From: 334, To: 334, Line: 193, Col: 9, Construct: "set"},
-	{From: 337, To: 339, Line: 196, Col: 5, Construct: "set"},
-	{From: 341, To: 344, Line: 197, Col: 5, Construct: "if"},
-	{From: 343, To: 343, Line: 198, Col: 9, Construct: "set"},
-	{From: 346, To: 346, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 348, To: 354, Line: 203, Col: 5, Construct: "if"},
-	{From: 351, To: 353, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 356, To: 356, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 359, To: 359, Line: 215, Col: 1, Construct: "set"},
-	{From: 361, To: 363, Line: 223, Col: 1, Construct: "set"},
-	{From: 365, To: 365, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 367, To: 367, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 369, To: 374, Line: 307, Col: 1, Construct: "if"},
-	{From: 371, To: 371, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 373, To: 373, Line: 309, Col: 5, Construct: "set"},
-	{From: 376, To: 383, Line: 313, Col: 1, Construct: "if"},
-	{From: 378, To: 380, Line: 314, Col: 5, Construct: "set"},
-	{From: 382, To: 382, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 385, To: 405, Line: 322, Col: 1, Construct: "for"},
-	{From: 390, To: 398, Line: 325, Col: 5, Construct: "if"},
-	{From: 393, To: 393, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 397, To: 397, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 400, To: 404, Line: 335, Col: 5, Construct: "if"},
-	{From: 402, To: 403, Line: 336, Col: 9, Construct: "{{ }}"},
+	{From: 179, To: 184, Line: 83, Col: 13, Construct: "for"},
+	{From: 181, To: 181, Line: 83, Col: 13, Construct: "set"},
+	{From: 183, To: 183, Line: 84, Col: 17, Construct: "set"},
+	{From: 186, To: 186, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 187, To: 193, Line: 87, Col: 7, Construct: "if"},
+	{From: 194, To: 222, Line: 94, Col: 6, Construct: "if"},
+	{From: 197, To: 203, Line: 95, Col: 3, Construct: "if"},
+	{From: 199, To: 199, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 204, To: 222, Line: 102, Col: 6, Construct: "if"},
+	{From: 207, To: 222, Line: 106, Col: 6, Construct: "if"},
+	{From: 210, To: 218, Line: 107, Col: 3, Construct: "if"},
+	{From: 212, To: 214, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 225, To: 309, Line: 123, Col: 1, Construct: "macro"},
+	{From: 230, To: 230, Line: 124, Col: 2, Construct: "set"},
+	{From: 232, To: 302, Line: 126, Col: 2, Construct: "for"},
+	{From: 240, To: 244, Line: 127, Col: 3, Construct: "if"},
+	{From: 243, To: 243, Line: 128, Col: 4, Construct: "set"},
+	{From: 246, To: 246, Line: 131, Col: 3, Construct: "set"},
+	{From: 248, To: 259, Line: 134, Col: 3, Construct: "if"},
+	{From: 250, To: 258, Line: 135, Col: 4, Construct: "for"},
+	{From: 252, To: 257, Line: 136, Col: 5, Construct: "if"},
+	{From: 254, To: 254, Line: 136, Col: 5, Construct: "set"},
+	{From: 256, To: 256, Line: 137, Col: 6, Construct: "set"},
+	{From: 261, To: 261, Line: 143, Col: 3, Construct: "set"},
+	{From: 263, To: 263, Line: 144, Col: 3, Construct: "set"},
+	{From: 265, To: 276, Line: 145, Col: 3, Construct: "if"},
+	{From: 267, To: 269, Line: 146, Col: 4, Construct: "set"},
+	{From: 271, To: 271, Line: 147, Col: 4, Construct: "set"},
+	{From: 275, To: 275, Line: 149, Col: 4, Construct: "set"},
+	{From: 278, To: 278, Line: 153, Col: 3, Construct: "set"},
+	{From: 280, To: 291, Line: 154, Col: 3, Construct: "if"},
+	{From: 282, To: 284, Line: 155, Col: 4, Construct: "set"},
+	{From: 286, To: 286, Line: 156, Col: 4, Construct: "set"},
+	{From: 290, To: 290, Line: 158, Col: 4, Construct: "set"},
+	{From: 293, To: 293, Line: 161, Col: 3, Construct: "set"},
+	{From: 295, To: 295, Line: 161, Col: 3, Construct: "set"},
+	{From: 297, To: 297, Line: 163, Col: 3, Construct: "set"},
+	{From: 299, To: 299, Line: 163, Col: 3, Construct: "set"},
+	{From: 301, To: 301, Line: 166, Col: 3, Construct: "set"},
+	{From: 304, To: 304, Line: 166, Col: 3, Construct: "set"},
+	{From: 306, To: 306, Line: 169, Col: 2, Construct: "set"},
+	{From: 308, To: 308, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 311, To: 333, Line: 177, Col: 1, Construct: "macro"},
+	{From: 315, To: 319, Line: 178, Col: 5, Construct: "if"},
+	{From: 318, To: 318, Line: 179, Col: 9, Construct: "set"},
+	{From: 321, To: 321, Line: 182, Col: 5, Construct: "set"},
+	{From: 323, To: 326, Line: 183, Col: 2, Construct: "if"},
+	{From: 325, To: 325, Line: 184, Col: 3, Construct: "set"},
+	{From: 328, To: 332, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 335, To: 367, Line: 191, Col: 1, Construct: "macro"},
+	{From: 342, To: 345, Line: 192, Col: 5, Construct: "if"},
+	{From: 344, To: 344, Line: 193, Col: 9, Construct: "set"},
+	{From: 347, To: 349, Line: 196, Col: 5, Construct: "set"},
+	{From: 351, To: 354, Line: 197, Col: 5, Construct: "if"},
+	{From: 353, To: 353, Line: 198, Col: 9, Construct: "set"},
+	{From: 356, To: 356, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 358, To: 364, Line: 203, Col: 5, Construct: "if"},
+	{From: 361, To: 363, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 366, To: 366, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 369, To: 369, Line: 215, Col: 1, Construct: "set"},
+	{From: 371, To: 373, Line: 223, Col: 1, Construct: "set"},
+	{From: 375, To: 375, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 379, To: 384, Line: 307, Col: 1, Construct: "if"},
+	{From: 381, To: 381, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 383, To: 383, Line: 309, Col: 5, Construct: "set"},
+	{From: 386, To: 393, Line: 313, Col: 1, Construct: "if"},
+	{From: 388, To: 390, Line: 314, Col: 5, Construct: "set"},
+	{From: 392, To: 392, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 395, To: 415, Line: 322, Col: 1, Construct: "for"},
+	{From: 400, To: 408, Line: 325, Col: 5, Construct: "if"},
+	{From: 403, To: 403, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 407, To: 407, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 410, To: 414, Line: 335, Col: 5, Construct: "if"},
+	{From: 412, To: 413, Line: 336, Col: 9, Construct: "{{ }}"},
 }

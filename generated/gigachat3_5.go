@@ -139,14 +139,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if runtime.IsMapping(nsP.Attr("n"), nil, nil) && runtime.In(seg, nsP.Attr("n")) {
+						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
+						runtime.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
 					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
+						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
+						runtime.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
+						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
+						runtime.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
 						runtime.SetAttr(nsP, "n", runtime.None())
 					}
@@ -175,6 +181,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
+				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
 			}
@@ -191,6 +199,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				t2 = w.Capture(func() {
 					jsonSchemaToTypescript(br2, indent, indentFactor, root, rns)
 				})
+				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t2, runtime.Str(")")))))
 			}
@@ -207,6 +217,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				t3 = w.Capture(func() {
 					jsonSchemaToTypescript(br3, indent, indentFactor, root, rns)
 				})
+				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
 				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t3, runtime.Str(")")))))
 			}
@@ -323,6 +335,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
 					frag = runtime.Str("any")
 				}
+				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
 				runtime.SetAttr(nsu, "bits", runtime.Add(nsu.Attr("bits"), runtime.NewList(runtime.Concat(runtime.Str("("), frag, runtime.Str(")")))))
 			}
@@ -372,10 +386,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if runtime.IsString(en, nil, nil) {
+						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
+						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
+						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en, nil, nil))))
 					}
@@ -392,6 +410,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
+					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
 					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
@@ -400,10 +420,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
+						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
 					} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
+						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
+						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
 					}
@@ -513,6 +537,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 					for _, en2 := range runtime.Iterate(w, schema.ItemStr("enum")) {
+						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en2, runtime.Str("\"")))))
 					}
@@ -600,6 +626,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 					for _, ps := range runtime.Iterate(w, schema.Attr("prefixItems")) {
+						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+						runtime.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
@@ -615,6 +643,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 					for _, ps2 := range runtime.Iterate(w, schema.ItemStr("items")) {
+						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+						runtime.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps2, indent, indentFactor, root, rns)
@@ -670,6 +700,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
+						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+						runtime.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
 						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
 					}
@@ -709,11 +741,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
+			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+			runtime.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
+			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+			runtime.CheckNamespace(ns3)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
 			runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
+		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+		runtime.CheckNamespace(ns3)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
@@ -747,10 +785,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
 				runtime.SetAttr(ns4, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
+				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				runtime.SetAttr(ns4, "result", jsonObj)
 			}
@@ -790,6 +832,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
 						alignedItem = item4
 					}
+					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
+					runtime.CheckNamespace(ns4)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
 					runtime.SetAttr(ns4, "kv_list", runtime.Add(ns4.Attr("kv_list"), runtime.NewList(runtime.NewTuple(key2, alignedItem))))
 				}
@@ -802,6 +846,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				vals4 := runtime.Unpack(item5, 2)
 				key3 := vals4[0]
 				val2 := vals4[1]
+				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
+				runtime.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
 				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key3, runtime.Str("\": "), val2))))
 			}
@@ -814,10 +860,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if runtime.IsIterable(jsonObj, nil, nil) && !runtime.IsString(jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
 				itemSchema = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
 				runtime.SetAttr(ns4, "result", runtime.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
 				for _, item6 := range runtime.Iterate(w, jsonObj) {
+					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
+					runtime.CheckNamespace(ns4)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
 					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item6, itemSchema)
@@ -863,6 +913,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		indent2 = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
 		if runtime.Gt(runtime.FilterLength(functions, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
+			runtime.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
 			runtime.SetAttr(nsPrompt, "prompt", runtime.Add(nsPrompt.Attr("prompt"), runtime.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
@@ -888,6 +940,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
 						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params2, runtime.Str("}"))
+						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
+						runtime.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
 						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent2), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
 					}
@@ -958,10 +1012,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("file_placeholders"), runtime.Bool(false)}, nil).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 					placeholder = runtime.Concat(runtime.Str("<file_placeholder_"), f.Attr("id"), runtime.Str(">"))
+					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
+					runtime.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(nsEmbedResult.Attr("result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
+					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
+					runtime.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
 					runtime.SetAttr(nsEmbedResult, "result_text", runtime.Add(tokenized, nsEmbedResult.Attr("result_text")))
 				}
@@ -1011,6 +1069,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
 			if runtime.In(toolId, functionIds) || runtime.In(tool2.Attr("name"), functionIds) {
+				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
+				runtime.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
 				runtime.SetAttr(nsCurrentTools, "tools", runtime.Add(nsCurrentTools.Attr("tools"), runtime.NewList(tool2)))
 			}
@@ -1080,6 +1140,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			for i4 := range w.Count(len(keys3)) {
 				k2 := keys3[i4]
 				v2 := values3[i4]
+				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
+				runtime.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
 				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
 					renderGcmlParameter(k2, v2)
@@ -1099,6 +1161,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsInv = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 		for _, call3 := range runtime.Iterate(w, calls) {
+			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
+			runtime.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
 			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(w.Capture(func() {
 				renderGcmlInvoke(call3)
@@ -1127,6 +1191,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				v3 := values4[i5]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
 				if !runtime.EqStr(k3, "id") {
+					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
+					runtime.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
 					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k3, v3))))
 				}
@@ -1138,6 +1204,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				vals5 := runtime.Unpack(item8, 2)
 				k4 := vals5[0]
 				v4 := vals5[1]
+				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
+				runtime.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
 				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k4, runtime.Str("\": "), runtime.FilterTojson(v4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
 			}
@@ -1187,6 +1255,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
 		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items2, nil, nil))) {
+			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
+			runtime.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
 			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
 				renderFunctionResponse(names.Item(idx), items2.Item(idx))
@@ -1209,8 +1279,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			if runtime.In(runtime.Str("function"), item9) {
 				item9 = item9.ItemStr("function")
 			}
+			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
 			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item9)))
+			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
 			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item9.Attr("name"))))
 		}
@@ -1684,7 +1758,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 // spansGigaChat35 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat35 = []runtime.Span{
-	{From: 64, To: 649, Line: 3, Col: 1, Construct: "macro"},
+	{From: 64, To: 679, Line: 3, Col: 1, Construct: "macro"},
 	{From: 96, To: 103, Line: 4, Col: 2, Construct: "if"},
 	{From: 98, To: 98, Line: 5, Col: 3, Construct: "set"},
 	{From: 102, To: 102, Line: 7, Col: 3, Construct: "set"},
@@ -1692,487 +1766,524 @@ var spansGigaChat35 = []runtime.Span{
 	{From: 107, To: 107, Line: 10, Col: 3, Construct: "set"},
 	{From: 111, To: 111, Line: 12, Col: 3, Construct: "set"},
 	{From: 114, To: 114, Line: 15, Col: 2, Construct: "set"},
-	{From: 116, To: 648, Line: 18, Col: 2, Construct: "if"},
-	{From: 118, To: 648, Line: 22, Col: 6, Construct: "if"},
+	{From: 116, To: 678, Line: 18, Col: 2, Construct: "if"},
+	{From: 118, To: 678, Line: 22, Col: 6, Construct: "if"},
 	{From: 121, To: 121, Line: 23, Col: 3, Construct: "set"},
-	{From: 123, To: 166, Line: 24, Col: 3, Construct: "if"},
-	{From: 126, To: 166, Line: 26, Col: 7, Construct: "if"},
+	{From: 123, To: 172, Line: 24, Col: 3, Construct: "if"},
+	{From: 126, To: 172, Line: 26, Col: 7, Construct: "if"},
 	{From: 132, To: 132, Line: 29, Col: 4, Construct: "set"},
 	{From: 134, To: 134, Line: 30, Col: 4, Construct: "set"},
-	{From: 136, To: 153, Line: 31, Col: 4, Construct: "for"},
+	{From: 136, To: 159, Line: 31, Col: 4, Construct: "for"},
 	{From: 139, To: 139, Line: 32, Col: 5, Construct: "set"},
-	{From: 141, To: 152, Line: 33, Col: 5, Construct: "if"},
-	{From: 143, To: 143, Line: 34, Col: 6, Construct: "set"},
-	{From: 144, To: 152, Line: 35, Col: 9, Construct: "if"},
-	{From: 147, To: 147, Line: 36, Col: 6, Construct: "set"},
-	{From: 151, To: 151, Line: 38, Col: 6, Construct: "set"},
-	{From: 155, To: 165, Line: 41, Col: 4, Construct: "if"},
-	{From: 157, To: 157, Line: 42, Col: 5, Construct: "set"},
-	{From: 159, To: 161, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 167, To: 648, Line: 50, Col: 6, Construct: "if"},
-	{From: 170, To: 170, Line: 51, Col: 3, Construct: "set"},
-	{From: 172, To: 180, Line: 52, Col: 3, Construct: "for"},
-	{From: 175, To: 177, Line: 53, Col: 4, Construct: "set"},
-	{From: 179, To: 179, Line: 54, Col: 4, Construct: "set"},
-	{From: 182, To: 182, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 183, To: 648, Line: 58, Col: 6, Construct: "if"},
-	{From: 186, To: 186, Line: 59, Col: 3, Construct: "set"},
-	{From: 188, To: 196, Line: 60, Col: 3, Construct: "for"},
-	{From: 191, To: 193, Line: 61, Col: 4, Construct: "set"},
-	{From: 195, To: 195, Line: 62, Col: 4, Construct: "set"},
-	{From: 198, To: 198, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 199, To: 648, Line: 66, Col: 6, Construct: "if"},
-	{From: 202, To: 202, Line: 67, Col: 3, Construct: "set"},
-	{From: 204, To: 212, Line: 68, Col: 3, Construct: "for"},
-	{From: 207, To: 209, Line: 69, Col: 4, Construct: "set"},
-	{From: 211, To: 211, Line: 70, Col: 4, Construct: "set"},
-	{From: 214, To: 214, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 215, To: 648, Line: 75, Col: 6, Construct: "if"},
-	{From: 218, To: 218, Line: 76, Col: 3, Construct: "set"},
-	{From: 220, To: 328, Line: 77, Col: 3, Construct: "for"},
-	{From: 225, To: 325, Line: 78, Col: 4, Construct: "if"},
-	{From: 227, To: 227, Line: 79, Col: 5, Construct: "set"},
-	{From: 228, To: 325, Line: 80, Col: 8, Construct: "if"},
-	{From: 231, To: 250, Line: 81, Col: 5, Construct: "if"},
-	{From: 233, To: 235, Line: 82, Col: 6, Construct: "set"},
-	{From: 236, To: 250, Line: 83, Col: 9, Construct: "if"},
-	{From: 239, To: 241, Line: 84, Col: 6, Construct: "set"},
-	{From: 242, To: 250, Line: 85, Col: 9, Construct: "if"},
-	{From: 245, To: 245, Line: 86, Col: 6, Construct: "set"},
-	{From: 249, To: 249, Line: 88, Col: 6, Construct: "set"},
-	{From: 251, To: 325, Line: 90, Col: 8, Construct: "if"},
-	{From: 254, To: 265, Line: 91, Col: 5, Construct: "if"},
-	{From: 256, To: 258, Line: 92, Col: 6, Construct: "set"},
-	{From: 262, To: 264, Line: 94, Col: 6, Construct: "set"},
-	{From: 266, To: 325, Line: 96, Col: 8, Construct: "if"},
-	{From: 269, To: 278, Line: 97, Col: 5, Construct: "if"},
-	{From: 271, To: 273, Line: 98, Col: 6, Construct: "set"},
-	{From: 277, To: 277, Line: 100, Col: 6, Construct: "set"},
-	{From: 279, To: 325, Line: 102, Col: 8, Construct: "if"},
-	{From: 282, To: 297, Line: 103, Col: 5, Construct: "if"},
-	{From: 284, To: 288, Line: 104, Col: 6, Construct: "set"},
-	{From: 292, To: 296, Line: 106, Col: 6, Construct: "set"},
-	{From: 299, To: 301, Line: 108, Col: 5, Construct: "set"},
-	{From: 302, To: 325, Line: 109, Col: 8, Construct: "if"},
-	{From: 305, To: 316, Line: 110, Col: 5, Construct: "if"},
-	{From: 307, To: 307, Line: 111, Col: 6, Construct: "set"},
-	{From: 308, To: 316, Line: 112, Col: 9, Construct: "if"},
-	{From: 311, To: 311, Line: 113, Col: 6, Construct: "set"},
-	{From: 315, To: 315, Line: 115, Col: 6, Construct: "set"},
-	{From: 318, To: 320, Line: 117, Col: 5, Construct: "set"},
-	{From: 324, To: 324, Line: 119, Col: 5, Construct: "set"},
-	{From: 327, To: 327, Line: 121, Col: 4, Construct: "set"},
-	{From: 330, To: 330, Line: 123, Col: 3, Construct: "{{ }}"},
-	{From: 334, To: 334, Line: 126, Col: 3, Construct: "set"},
-	{From: 336, To: 340, Line: 127, Col: 3, Construct: "set"},
-	{From: 342, To: 647, Line: 130, Col: 3, Construct: "if"},
-	{From: 344, To: 344, Line: 131, Col: 4, Construct: "set"},
-	{From: 346, To: 366, Line: 132, Col: 4, Construct: "if"},
-	{From: 348, To: 350, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 351, To: 366, Line: 134, Col: 8, Construct: "if"},
-	{From: 354, To: 358, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 359, To: 366, Line: 136, Col: 8, Construct: "if"},
-	{From: 362, To: 362, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 367, To: 647, Line: 142, Col: 7, Construct: "if"},
-	{From: 370, To: 370, Line: 143, Col: 4, Construct: "set"},
-	{From: 372, To: 382, Line: 144, Col: 4, Construct: "for"},
-	{From: 374, To: 381, Line: 145, Col: 5, Construct: "if"},
-	{From: 376, To: 376, Line: 146, Col: 6, Construct: "set"},
-	{From: 380, To: 380, Line: 148, Col: 6, Construct: "set"},
-	{From: 384, To: 384, Line: 151, Col: 4, Construct: "{{ }}"},
-	{From: 385, To: 647, Line: 154, Col: 7, Construct: "if"},
-	{From: 389, To: 389, Line: 157, Col: 4, Construct: "set"},
-	{From: 391, To: 397, Line: 158, Col: 4, Construct: "for"},
-	{From: 396, To: 396, Line: 159, Col: 5, Construct: "set"},
-	{From: 399, To: 410, Line: 162, Col: 4, Construct: "if"},
-	{From: 401, To: 409, Line: 163, Col: 5, Construct: "if"},
-	{From: 404, To: 404, Line: 164, Col: 6, Construct: "set"},
-	{From: 405, To: 409, Line: 165, Col: 9, Construct: "if"},
-	{From: 408, To: 408, Line: 166, Col: 6, Construct: "set"},
-	{From: 412, To: 412, Line: 170, Col: 4, Construct: "set"},
-	{From: 414, To: 480, Line: 172, Col: 4, Construct: "for"},
-	{From: 421, To: 430, Line: 173, Col: 5, Construct: "if"},
-	{From: 423, To: 429, Line: 174, Col: 6, Construct: "for"},
-	{From: 425, To: 428, Line: 175, Col: 7, Construct: "if"},
-	{From: 427, To: 427, Line: 176, Col: 8, Construct: "{{ }}"},
-	{From: 432, To: 451, Line: 181, Col: 5, Construct: "for"},
-	{From: 443, To: 450, Line: 182, Col: 6, Construct: "if"},
-	{From: 445, To: 445, Line: 183, Col: 7, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 185, Col: 7, Construct: "{{ }}"},
-	{From: 453, To: 455, Line: 189, Col: 5, Construct: "set"},
-	{From: 457, To: 461, Line: 191, Col: 5, Construct: "{{ }}"},
-	{From: 463, To: 479, Line: 193, Col: 5, Construct: "if"},
-	{From: 465, To: 465, Line: 194, Col: 6, Construct: "set"},
-	{From: 467, To: 477, Line: 195, Col: 6, Construct: "if"},
-	{From: 469, To: 471, Line: 196, Col: 7, Construct: "{{ }}"},
-	{From: 475, To: 476, Line: 198, Col: 7, Construct: "{{ }}"},
-	{From: 482, To: 482, Line: 205, Col: 4, Construct: "{{ }}"},
-	{From: 483, To: 647, Line: 208, Col: 7, Construct: "if"},
-	{From: 486, To: 527, Line: 209, Col: 4, Construct: "if"},
-	{From: 488, To: 509, Line: 210, Col: 5, Construct: "if"},
-	{From: 491, To: 493, Line: 211, Col: 6, Construct: "{{ }}"},
-	{From: 494, To: 509, Line: 212, Col: 9, Construct: "if"},
-	{From: 497, To: 501, Line: 213, Col: 6, Construct: "{{ }}"},
-	{From: 502, To: 509, Line: 214, Col: 9, Construct: "if"},
-	{From: 505, To: 505, Line: 215, Col: 6, Construct: "{{ }}"},
-	{From: 510, To: 527, Line: 219, Col: 8, Construct: "if"},
-	{From: 513, To: 513, Line: 220, Col: 5, Construct: "set"},
-	{From: 515, To: 518, Line: 221, Col: 5, Construct: "for"},
-	{From: 517, To: 517, Line: 222, Col: 6, Construct: "set"},
-	{From: 520, To: 520, Line: 224, Col: 5, Construct: "{{ }}"},
-	{From: 521, To: 527, Line: 225, Col: 8, Construct: "if"},
-	{From: 528, To: 647, Line: 232, Col: 7, Construct: "if"},
-	{From: 531, To: 577, Line: 233, Col: 4, Construct: "if"},
-	{From: 533, To: 563, Line: 234, Col: 5, Construct: "if"},
-	{From: 536, To: 538, Line: 235, Col: 6, Construct: "{{ }}"},
-	{From: 539, To: 563, Line: 236, Col: 9, Construct: "if"},
-	{From: 542, To: 546, Line: 237, Col: 6, Construct: "{{ }}"},
-	{From: 547, To: 563, Line: 238, Col: 9, Construct: "if"},
-	{From: 550, To: 550, Line: 239, Col: 6, Construct: "{{ }}"},
-	{From: 554, To: 562, Line: 241, Col: 6, Construct: "if"},
-	{From: 556, To: 562, Line: 243, Col: 10, Construct: "if"},
-	{From: 564, To: 577, Line: 249, Col: 8, Construct: "if"},
-	{From: 567, To: 567, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 568, To: 577, Line: 251, Col: 8, Construct: "if"},
-	{From: 571, To: 577, Line: 253, Col: 8, Construct: "if"},
-	{From: 578, To: 647, Line: 260, Col: 7, Construct: "if"},
-	{From: 581, To: 591, Line: 261, Col: 4, Construct: "if"},
-	{From: 583, To: 587, Line: 262, Col: 5, Construct: "{{ }}"},
-	{From: 592, To: 647, Line: 268, Col: 7, Construct: "if"},
-	{From: 595, To: 647, Line: 272, Col: 7, Construct: "if"},
-	{From: 598, To: 640, Line: 273, Col: 4, Construct: "if"},
-	{From: 600, To: 600, Line: 274, Col: 5, Construct: "set"},
-	{From: 602, To: 607, Line: 275, Col: 5, Construct: "for"},
-	{From: 604, To: 606, Line: 276, Col: 6, Construct: "set"},
-	{From: 609, To: 611, Line: 278, Col: 5, Construct: "{{ }}"},
-	{From: 612, To: 640, Line: 279, Col: 8, Construct: "if"},
-	{From: 615, To: 615, Line: 280, Col: 5, Construct: "set"},
-	{From: 617, To: 622, Line: 281, Col: 5, Construct: "for"},
-	{From: 619, To: 621, Line: 282, Col: 6, Construct: "set"},
-	{From: 624, To: 626, Line: 284, Col: 5, Construct: "{{ }}"},
-	{From: 627, To: 640, Line: 285, Col: 8, Construct: "if"},
-	{From: 630, To: 632, Line: 287, Col: 5, Construct: "set"},
-	{From: 634, To: 636, Line: 288, Col: 5, Construct: "{{ }}"},
-	{From: 641, To: 647, Line: 293, Col: 7, Construct: "if"},
-	{From: 651, To: 721, Line: 310, Col: 1, Construct: "macro"},
-	{From: 656, To: 656, Line: 311, Col: 2, Construct: "set"},
-	{From: 658, To: 716, Line: 313, Col: 2, Construct: "for"},
-	{From: 666, To: 666, Line: 314, Col: 3, Construct: "set"},
-	{From: 668, To: 677, Line: 317, Col: 3, Construct: "if"},
-	{From: 670, To: 676, Line: 318, Col: 4, Construct: "for"},
-	{From: 672, To: 675, Line: 319, Col: 5, Construct: "if"},
-	{From: 674, To: 674, Line: 320, Col: 6, Construct: "set"},
-	{From: 679, To: 679, Line: 326, Col: 3, Construct: "set"},
-	{From: 681, To: 681, Line: 327, Col: 3, Construct: "set"},
-	{From: 683, To: 694, Line: 328, Col: 3, Construct: "if"},
-	{From: 685, To: 687, Line: 329, Col: 4, Construct: "set"},
-	{From: 689, To: 689, Line: 330, Col: 4, Construct: "set"},
-	{From: 693, To: 693, Line: 332, Col: 4, Construct: "set"},
-	{From: 696, To: 696, Line: 336, Col: 3, Construct: "set"},
-	{From: 698, To: 709, Line: 337, Col: 3, Construct: "if"},
-	{From: 700, To: 702, Line: 338, Col: 4, Construct: "set"},
-	{From: 704, To: 704, Line: 339, Col: 4, Construct: "set"},
-	{From: 708, To: 708, Line: 341, Col: 4, Construct: "set"},
-	{From: 711, To: 711, Line: 344, Col: 3, Construct: "set"},
-	{From: 713, To: 713, Line: 346, Col: 3, Construct: "set"},
-	{From: 715, To: 715, Line: 349, Col: 3, Construct: "set"},
-	{From: 718, To: 718, Line: 352, Col: 2, Construct: "set"},
-	{From: 720, To: 720, Line: 354, Col: 2, Construct: "{{ }}"},
-	{From: 723, To: 854, Line: 360, Col: 1, Construct: "macro"},
-	{From: 733, To: 733, Line: 361, Col: 5, Construct: "set"},
-	{From: 735, To: 853, Line: 363, Col: 5, Construct: "if"},
-	{From: 737, To: 739, Line: 364, Col: 9, Construct: "{{ }}"},
-	{From: 740, To: 853, Line: 366, Col: 9, Construct: "if"},
-	{From: 743, To: 745, Line: 367, Col: 9, Construct: "{{ }}"},
-	{From: 746, To: 853, Line: 369, Col: 9, Construct: "if"},
-	{From: 749, To: 756, Line: 370, Col: 9, Construct: "if"},
-	{From: 751, To: 751, Line: 371, Col: 13, Construct: "set"},
-	{From: 755, To: 755, Line: 373, Col: 13, Construct: "set"},
-	{From: 757, To: 853, Line: 376, Col: 9, Construct: "if"},
-	{From: 760, To: 764, Line: 377, Col: 9, Construct: "set"},
-	{From: 766, To: 766, Line: 378, Col: 9, Construct: "set"},
-	{From: 768, To: 797, Line: 380, Col: 9, Construct: "for"},
-	{From: 775, To: 795, Line: 381, Col: 13, Construct: "if"},
-	{From: 777, To: 777, Line: 382, Col: 17, Construct: "set"},
-	{From: 779, To: 792, Line: 383, Col: 17, Construct: "if"},
-	{From: 781, To: 783, Line: 384, Col: 21, Construct: "set"},
-	{From: 784, To: 792, Line: 385, Col: 21, Construct: "if"},
-	{From: 787, To: 787, Line: 386, Col: 21, Construct: "set"},
-	{From: 791, To: 791, Line: 388, Col: 21, Construct: "set"},
-	{From: 794, To: 794, Line: 390, Col: 17, Construct: "set"},
-	{From: 799, To: 799, Line: 395, Col: 9, Construct: "set"},
-	{From: 801, To: 807, Line: 396, Col: 9, Construct: "for"},
-	{From: 806, To: 806, Line: 397, Col: 13, Construct: "set"},
-	{From: 809, To: 810, Line: 399, Col: 9, Construct: "{{ }}"},
-	{From: 811, To: 853, Line: 402, Col: 9, Construct: "if"},
-	{From: 814, To: 841, Line: 403, Col: 9, Construct: "if"},
-	{From: 816, To: 816, Line: 404, Col: 13, Construct: "set"},
-	{From: 818, To: 818, Line: 405, Col: 13, Construct: "set"},
-	{From: 820, To: 826, Line: 406, Col: 13, Construct: "for"},
-	{From: 822, To: 824, Line: 407, Col: 17, Construct: "set"},
-	{From: 828, To: 829, Line: 410, Col: 13, Construct: "{{ }}"},
-	{From: 833, To: 840, Line: 413, Col: 13, Construct: "if"},
-	{From: 835, To: 835, Line: 414, Col: 17, Construct: "{{ }}"},
-	{From: 839, To: 839, Line: 416, Col: 17, Construct: "{{ }}"},
-	{From: 845, To: 852, Line: 421, Col: 9, Construct: "if"},
-	{From: 847, To: 847, Line: 422, Col: 13, Construct: "{{ }}"},
-	{From: 851, To: 851, Line: 424, Col: 13, Construct: "{{ }}"},
-	{From: 856, To: 899, Line: 430, Col: 1, Construct: "macro"},
-	{From: 861, To: 861, Line: 431, Col: 5, Construct: "set"},
-	{From: 863, To: 863, Line: 432, Col: 5, Construct: "set"},
-	{From: 865, To: 896, Line: 433, Col: 5, Construct: "if"},
-	{From: 867, To: 867, Line: 434, Col: 9, Construct: "set"},
-	{From: 869, To: 895, Line: 435, Col: 9, Construct: "for"},
-	{From: 871, To: 894, Line: 437, Col: 13, Construct: "if"},
-	{From: 874, To: 893, Line: 438, Col: 17, Construct: "for"},
-	{From: 878, To: 888, Line: 439, Col: 21, Construct: "if"},
-	{From: 881, To: 883, Line: 442, Col: 25, Construct: "set"},
-	{From: 887, To: 887, Line: 444, Col: 25, Construct: "set"},
-	{From: 890, To: 890, Line: 446, Col: 21, Construct: "set"},
-	{From: 892, To: 892, Line: 447, Col: 21, Construct: "set"},
-	{From: 898, To: 898, Line: 453, Col: 5, Construct: "{{ }}"},
-	{From: 901, To: 911, Line: 460, Col: 1, Construct: "macro"},
-	{From: 905, To: 908, Line: 461, Col: 5, Construct: "if"},
-	{From: 907, To: 907, Line: 462, Col: 9, Construct: "set"},
-	{From: 910, To: 910, Line: 469, Col: 5, Construct: "{{ }}"},
-	{From: 913, To: 986, Line: 472, Col: 1, Construct: "macro"},
-	{From: 925, To: 928, Line: 473, Col: 5, Construct: "if"},
-	{From: 927, To: 927, Line: 474, Col: 9, Construct: "set"},
-	{From: 930, To: 935, Line: 477, Col: 5, Construct: "set"},
-	{From: 937, To: 940, Line: 478, Col: 5, Construct: "if"},
-	{From: 939, To: 939, Line: 479, Col: 9, Construct: "set"},
-	{From: 942, To: 975, Line: 482, Col: 5, Construct: "if"},
-	{From: 944, To: 944, Line: 483, Col: 9, Construct: "set"},
-	{From: 946, To: 968, Line: 484, Col: 13, Construct: "for"},
-	{From: 952, To: 956, Line: 485, Col: 17, Construct: "set"},
-	{From: 958, To: 967, Line: 491, Col: 17, Construct: "if"},
-	{From: 960, To: 960, Line: 492, Col: 21, Construct: "set"},
-	{From: 962, To: 962, Line: 493, Col: 21, Construct: "set"},
-	{From: 966, To: 966, Line: 495, Col: 21, Construct: "set"},
-	{From: 970, To: 970, Line: 499, Col: 9, Construct: "set"},
-	{From: 974, To: 974, Line: 501, Col: 9, Construct: "set"},
-	{From: 977, To: 985, Line: 504, Col: 5, Construct: "{{ }}"},
-	{From: 988, To: 1026, Line: 509, Col: 1, Construct: "macro"},
-	{From: 994, To: 997, Line: 510, Col: 5, Construct: "if"},
-	{From: 996, To: 996, Line: 511, Col: 9, Construct: "{{ }}"},
-	{From: 999, To: 999, Line: 514, Col: 5, Construct: "set"},
-	{From: 1001, To: 1001, Line: 516, Col: 5, Construct: "set"},
-	{From: 1003, To: 1017, Line: 517, Col: 5, Construct: "for"},
-	{From: 1006, To: 1011, Line: 518, Col: 9, Construct: "set"},
-	{From: 1013, To: 1016, Line: 519, Col: 9, Construct: "if"},
-	{From: 1015, To: 1015, Line: 520, Col: 13, Construct: "set"},
-	{From: 1019, To: 1023, Line: 524, Col: 5, Construct: "set"},
-	{From: 1025, To: 1025, Line: 526, Col: 5, Construct: "{{ }}"},
-	{From: 1028, To: 1048, Line: 532, Col: 1, Construct: "macro"},
-	{From: 1032, To: 1047, Line: 533, Col: 5, Construct: "if"},
-	{From: 1034, To: 1038, Line: 534, Col: 9, Construct: "{{ }}"},
-	{From: 1042, To: 1046, Line: 536, Col: 9, Construct: "{{ }}"},
-	{From: 1050, To: 1093, Line: 542, Col: 1, Construct: "macro"},
-	{From: 1056, To: 1056, Line: 543, Col: 5, Construct: "set"},
-	{From: 1058, To: 1062, Line: 544, Col: 5, Construct: "if"},
-	{From: 1061, To: 1061, Line: 545, Col: 9, Construct: "set"},
-	{From: 1064, To: 1064, Line: 547, Col: 5, Construct: "set"},
-	{From: 1066, To: 1069, Line: 548, Col: 5, Construct: "if"},
-	{From: 1068, To: 1068, Line: 549, Col: 9, Construct: "{{ }}"},
-	{From: 1071, To: 1073, Line: 552, Col: 5, Construct: "{{ }}"},
-	{From: 1075, To: 1092, Line: 553, Col: 5, Construct: "if"},
-	{From: 1077, To: 1077, Line: 554, Col: 9, Construct: "set"},
-	{From: 1079, To: 1087, Line: 555, Col: 9, Construct: "for"},
-	{From: 1084, To: 1086, Line: 556, Col: 13, Construct: "set"},
-	{From: 1089, To: 1090, Line: 558, Col: 9, Construct: "{{ }}"},
-	{From: 1095, To: 1111, Line: 566, Col: 1, Construct: "macro"},
-	{From: 1099, To: 1099, Line: 567, Col: 5, Construct: "set"},
-	{From: 1101, To: 1107, Line: 568, Col: 5, Construct: "for"},
-	{From: 1103, To: 1105, Line: 569, Col: 9, Construct: "set"},
-	{From: 1109, To: 1110, Line: 572, Col: 5, Construct: "{{ }}"},
-	{From: 1113, To: 1161, Line: 578, Col: 1, Construct: "macro"},
-	{From: 1120, To: 1154, Line: 579, Col: 5, Construct: "if"},
-	{From: 1122, To: 1122, Line: 580, Col: 9, Construct: "set"},
-	{From: 1124, To: 1133, Line: 581, Col: 9, Construct: "for"},
-	{From: 1129, To: 1132, Line: 582, Col: 13, Construct: "if"},
-	{From: 1131, To: 1131, Line: 583, Col: 17, Construct: "set"},
-	{From: 1135, To: 1135, Line: 586, Col: 9, Construct: "set"},
-	{From: 1137, To: 1143, Line: 587, Col: 9, Construct: "for"},
-	{From: 1142, To: 1142, Line: 588, Col: 13, Construct: "set"},
-	{From: 1145, To: 1145, Line: 590, Col: 9, Construct: "set"},
-	{From: 1146, To: 1154, Line: 591, Col: 9, Construct: "if"},
-	{From: 1149, To: 1149, Line: 596, Col: 9, Construct: "set"},
-	{From: 1153, To: 1153, Line: 598, Col: 9, Construct: "set"},
-	{From: 1156, To: 1160, Line: 600, Col: 5, Construct: "{{ }}"},
-	{From: 1163, To: 1197, Line: 604, Col: 1, Construct: "macro"},
-	{From: 1169, To: 1180, Line: 605, Col: 5, Construct: "if"},
-	{From: 1171, To: 1171, Line: 606, Col: 9, Construct: "set"},
-	{From: 1172, To: 1180, Line: 607, Col: 9, Construct: "if"},
-	{From: 1175, To: 1175, Line: 608, Col: 9, Construct: "set"},
-	{From: 1179, To: 1179, Line: 610, Col: 9, Construct: "set"},
-	{From: 1182, To: 1185, Line: 613, Col: 5, Construct: "if"},
-	{From: 1184, To: 1184, Line: 614, Col: 9, Construct: "{{ }}"},
-	{From: 1187, To: 1187, Line: 617, Col: 5, Construct: "set"},
-	{From: 1189, To: 1194, Line: 618, Col: 5, Construct: "for"},
-	{From: 1191, To: 1193, Line: 619, Col: 9, Construct: "set"},
-	{From: 1196, To: 1196, Line: 621, Col: 5, Construct: "{{ }}"},
-	{From: 1199, To: 1199, Line: 627, Col: 1, Construct: "set"},
-	{From: 1201, To: 1201, Line: 707, Col: 1, Construct: "set"},
-	{From: 1203, To: 1227, Line: 718, Col: 1, Construct: "if"},
-	{From: 1205, To: 1205, Line: 719, Col: 5, Construct: "set"},
-	{From: 1207, To: 1216, Line: 720, Col: 5, Construct: "for"},
-	{From: 1209, To: 1211, Line: 722, Col: 9, Construct: "set"},
-	{From: 1213, To: 1213, Line: 724, Col: 9, Construct: "set"},
-	{From: 1215, To: 1215, Line: 725, Col: 9, Construct: "set"},
-	{From: 1218, To: 1218, Line: 728, Col: 5, Construct: "set"},
-	{From: 1220, To: 1220, Line: 729, Col: 5, Construct: "set"},
-	{From: 1224, To: 1224, Line: 731, Col: 5, Construct: "set"},
-	{From: 1226, To: 1226, Line: 732, Col: 5, Construct: "set"},
-	{From: 1229, To: 1232, Line: 739, Col: 1, Construct: "if"},
-	{From: 1231, To: 1231, Line: 740, Col: 5, Construct: "set"},
-	{From: 1234, To: 1237, Line: 743, Col: 1, Construct: "if"},
-	{From: 1236, To: 1236, Line: 744, Col: 5, Construct: "set"},
-	{From: 1239, To: 1242, Line: 747, Col: 1, Construct: "if"},
-	{From: 1241, To: 1241, Line: 748, Col: 5, Construct: "set"},
-	{From: 1244, To: 1247, Line: 751, Col: 1, Construct: "if"},
-	{From: 1246, To: 1246, Line: 752, Col: 5, Construct: "set"},
-	{From: 1249, To: 1252, Line: 761, Col: 1, Construct: "if"},
-	{From: 1251, To: 1251, Line: 762, Col: 5, Construct: "set"},
-	{From: 1254, To: 1254, Line: 766, Col: 1, Construct: "set"},
-	{From: 1256, To: 1264, Line: 767, Col: 1, Construct: "for"},
-	{From: 1260, To: 1263, Line: 768, Col: 5, Construct: "if"},
-	{From: 1262, To: 1262, Line: 769, Col: 9, Construct: "set"},
-	{From: 1267, To: 1269, Line: 777, Col: 1, Construct: "set"},
-	{From: 1271, To: 1288, Line: 782, Col: 1, Construct: "for"},
-	{From: 1273, To: 1277, Line: 783, Col: 5, Construct: "if"},
-	{From: 1276, To: 1276, Line: 784, Col: 9, Construct: "set"},
-	{From: 1279, To: 1282, Line: 787, Col: 5, Construct: "if"},
-	{From: 1281, To: 1281, Line: 788, Col: 9, Construct: "set"},
-	{From: 1284, To: 1287, Line: 791, Col: 5, Construct: "if"},
-	{From: 1286, To: 1286, Line: 792, Col: 9, Construct: "set"},
-	{From: 1290, To: 1290, Line: 799, Col: 1, Construct: "{{ }}"},
-	{From: 1292, To: 1319, Line: 804, Col: 1, Construct: "if"},
-	{From: 1294, To: 1302, Line: 805, Col: 5, Construct: "set"},
-	{From: 1304, To: 1304, Line: 811, Col: 5, Construct: "{{ }}"},
-	{From: 1305, To: 1319, Line: 813, Col: 5, Construct: "if"},
-	{From: 1308, To: 1308, Line: 815, Col: 5, Construct: "set"},
-	{From: 1309, To: 1319, Line: 817, Col: 5, Construct: "if"},
-	{From: 1312, To: 1314, Line: 820, Col: 5, Construct: "set"},
-	{From: 1316, To: 1316, Line: 821, Col: 5, Construct: "{{ }}"},
-	{From: 1318, To: 1318, Line: 822, Col: 5, Construct: "set"},
-	{From: 1321, To: 1330, Line: 827, Col: 1, Construct: "if"},
-	{From: 1323, To: 1323, Line: 828, Col: 5, Construct: "{{ }}"},
-	{From: 1325, To: 1325, Line: 829, Col: 5, Construct: "set"},
-	{From: 1326, To: 1330, Line: 830, Col: 5, Construct: "if"},
-	{From: 1329, To: 1329, Line: 831, Col: 5, Construct: "{{ }}"},
-	{From: 1332, To: 1335, Line: 835, Col: 1, Construct: "if"},
-	{From: 1334, To: 1334, Line: 836, Col: 5, Construct: "{{ }}"},
-	{From: 1337, To: 1338, Line: 850, Col: 1, Construct: "set"},
-	{From: 1340, To: 1681, Line: 854, Col: 1, Construct: "for"},
-	{From: 1353, To: 1665, Line: 856, Col: 5, Construct: "if"},
-	{From: 1355, To: 1355, Line: 858, Col: 9, Construct: "set"},
-	{From: 1356, To: 1665, Line: 861, Col: 9, Construct: "if"},
-	{From: 1359, To: 1359, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 1360, To: 1665, Line: 869, Col: 9, Construct: "if"},
-	{From: 1363, To: 1366, Line: 870, Col: 9, Construct: "if"},
-	{From: 1365, To: 1365, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 1367, To: 1665, Line: 876, Col: 9, Construct: "if"},
-	{From: 1370, To: 1370, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 1371, To: 1665, Line: 881, Col: 9, Construct: "if"},
-	{From: 1374, To: 1374, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 1375, To: 1665, Line: 894, Col: 9, Construct: "if"},
-	{From: 1378, To: 1381, Line: 895, Col: 9, Construct: "if"},
-	{From: 1380, To: 1380, Line: 896, Col: 13, Construct: "{{ }}"},
-	{From: 1383, To: 1385, Line: 898, Col: 9, Construct: "set"},
-	{From: 1387, To: 1387, Line: 899, Col: 9, Construct: "{{ }}"},
-	{From: 1389, To: 1408, Line: 907, Col: 9, Construct: "if"},
-	{From: 1391, To: 1393, Line: 908, Col: 13, Construct: "set"},
-	{From: 1395, To: 1407, Line: 909, Col: 13, Construct: "if"},
-	{From: 1397, To: 1406, Line: 910, Col: 17, Construct: "if"},
-	{From: 1399, To: 1399, Line: 911, Col: 21, Construct: "{{ }}"},
-	{From: 1403, To: 1405, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 1409, To: 1665, Line: 920, Col: 9, Construct: "if"},
-	{From: 1412, To: 1412, Line: 921, Col: 9, Construct: "{{ }}"},
-	{From: 1415, To: 1427, Line: 925, Col: 9, Construct: "if"},
-	{From: 1417, To: 1426, Line: 926, Col: 13, Construct: "if"},
-	{From: 1419, To: 1419, Line: 927, Col: 17, Construct: "{{ }}"},
-	{From: 1423, To: 1425, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 1428, To: 1665, Line: 940, Col: 9, Construct: "if"},
-	{From: 1431, To: 1434, Line: 941, Col: 9, Construct: "set"},
-	{From: 1436, To: 1436, Line: 943, Col: 9, Construct: "set"},
-	{From: 1438, To: 1447, Line: 944, Col: 9, Construct: "set"},
-	{From: 1449, To: 1449, Line: 945, Col: 9, Construct: "set"},
-	{From: 1451, To: 1479, Line: 946, Col: 9, Construct: "for"},
-	{From: 1454, To: 1478, Line: 947, Col: 13, Construct: "if"},
-	{From: 1456, To: 1477, Line: 948, Col: 17, Construct: "if"},
-	{From: 1458, To: 1458, Line: 949, Col: 21, Construct: "set"},
-	{From: 1460, To: 1468, Line: 950, Col: 21, Construct: "set"},
-	{From: 1470, To: 1470, Line: 951, Col: 21, Construct: "set"},
-	{From: 1472, To: 1472, Line: 952, Col: 21, Construct: "set"},
-	{From: 1476, To: 1476, Line: 954, Col: 21, Construct: "set"},
-	{From: 1481, To: 1481, Line: 958, Col: 9, Construct: "set"},
-	{From: 1483, To: 1483, Line: 962, Col: 9, Construct: "set"},
-	{From: 1485, To: 1495, Line: 963, Col: 9, Construct: "for"},
-	{From: 1487, To: 1494, Line: 964, Col: 13, Construct: "if"},
-	{From: 1489, To: 1489, Line: 967, Col: 17, Construct: "set"},
-	{From: 1493, To: 1493, Line: 969, Col: 17, Construct: "set"},
-	{From: 1497, To: 1499, Line: 972, Col: 9, Construct: "set"},
-	{From: 1501, To: 1501, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 1502, To: 1665, Line: 977, Col: 9, Construct: "if"},
-	{From: 1505, To: 1506, Line: 993, Col: 9, Construct: "set"},
-	{From: 1508, To: 1519, Line: 994, Col: 9, Construct: "if"},
-	{From: 1511, To: 1518, Line: 998, Col: 13, Construct: "if"},
-	{From: 1515, To: 1515, Line: 1001, Col: 17, Construct: "set"},
-	{From: 1517, To: 1517, Line: 1002, Col: 17, Construct: "set"},
-	{From: 1521, To: 1524, Line: 1005, Col: 9, Construct: "if"},
-	{From: 1523, To: 1523, Line: 1006, Col: 13, Construct: "set"},
-	{From: 1526, To: 1526, Line: 1010, Col: 9, Construct: "set"},
-	{From: 1528, To: 1538, Line: 1011, Col: 9, Construct: "if"},
-	{From: 1530, To: 1533, Line: 1012, Col: 13, Construct: "for"},
-	{From: 1532, To: 1532, Line: 1013, Col: 17, Construct: "set"},
-	{From: 1534, To: 1538, Line: 1015, Col: 13, Construct: "if"},
-	{From: 1537, To: 1537, Line: 1016, Col: 13, Construct: "set"},
-	{From: 1540, To: 1542, Line: 1020, Col: 9, Construct: "set"},
-	{From: 1544, To: 1572, Line: 1021, Col: 9, Construct: "for"},
-	{From: 1547, To: 1571, Line: 1022, Col: 13, Construct: "if"},
-	{From: 1549, To: 1570, Line: 1023, Col: 17, Construct: "if"},
-	{From: 1551, To: 1551, Line: 1024, Col: 21, Construct: "set"},
-	{From: 1553, To: 1563, Line: 1025, Col: 21, Construct: "if"},
-	{From: 1555, To: 1555, Line: 1026, Col: 25, Construct: "set"},
-	{From: 1556, To: 1563, Line: 1027, Col: 25, Construct: "if"},
-	{From: 1559, To: 1562, Line: 1028, Col: 25, Construct: "for"},
-	{From: 1561, To: 1561, Line: 1029, Col: 29, Construct: "set"},
-	{From: 1565, To: 1565, Line: 1032, Col: 21, Construct: "set"},
-	{From: 1569, To: 1569, Line: 1034, Col: 21, Construct: "set"},
-	{From: 1574, To: 1574, Line: 1039, Col: 9, Construct: "set"},
-	{From: 1576, To: 1579, Line: 1040, Col: 9, Construct: "for"},
-	{From: 1578, To: 1578, Line: 1041, Col: 13, Construct: "set"},
-	{From: 1581, To: 1584, Line: 1043, Col: 9, Construct: "for"},
-	{From: 1583, To: 1583, Line: 1044, Col: 13, Construct: "set"},
-	{From: 1586, To: 1586, Line: 1047, Col: 9, Construct: "set"},
-	{From: 1588, To: 1592, Line: 1050, Col: 9, Construct: "set"},
-	{From: 1594, To: 1597, Line: 1051, Col: 9, Construct: "if"},
-	{From: 1596, To: 1596, Line: 1052, Col: 13, Construct: "set"},
-	{From: 1599, To: 1599, Line: 1056, Col: 9, Construct: "set"},
-	{From: 1601, To: 1604, Line: 1057, Col: 9, Construct: "if"},
-	{From: 1603, To: 1603, Line: 1058, Col: 13, Construct: "set"},
-	{From: 1606, To: 1609, Line: 1060, Col: 9, Construct: "if"},
-	{From: 1608, To: 1608, Line: 1061, Col: 13, Construct: "set"},
-	{From: 1611, To: 1635, Line: 1063, Col: 9, Construct: "if"},
-	{From: 1613, To: 1615, Line: 1064, Col: 13, Construct: "set"},
-	{From: 1617, To: 1617, Line: 1065, Col: 13, Construct: "set"},
-	{From: 1619, To: 1619, Line: 1068, Col: 13, Construct: "set"},
-	{From: 1621, To: 1632, Line: 1069, Col: 13, Construct: "for"},
-	{From: 1624, To: 1629, Line: 1070, Col: 17, Construct: "set"},
-	{From: 1631, To: 1631, Line: 1071, Col: 17, Construct: "set"},
-	{From: 1634, To: 1634, Line: 1073, Col: 13, Construct: "set"},
-	{From: 1637, To: 1640, Line: 1090, Col: 9, Construct: "if"},
-	{From: 1639, To: 1639, Line: 1091, Col: 13, Construct: "{{ }}"},
-	{From: 1642, To: 1642, Line: 1094, Col: 9, Construct: "set"},
-	{From: 1645, To: 1645, Line: 1103, Col: 9, Construct: "set"},
-	{From: 1647, To: 1649, Line: 1104, Col: 9, Construct: "set"},
-	{From: 1651, To: 1651, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 1653, To: 1660, Line: 1109, Col: 9, Construct: "if"},
-	{From: 1655, To: 1655, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 1659, To: 1659, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 1664, To: 1664, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 1667, To: 1680, Line: 1129, Col: 5, Construct: "if"},
-	{From: 1669, To: 1679, Line: 1132, Col: 9, Construct: "if"},
-	{From: 1671, To: 1673, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 1677, To: 1678, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 141, To: 158, Line: 33, Col: 5, Construct: "if"},
+	{From: 143, To: 143, Line: 33, Col: 5, Construct: "set"},
+	{From: 145, To: 145, Line: 34, Col: 6, Construct: "set"},
+	{From: 146, To: 158, Line: 35, Col: 9, Construct: "if"},
+	{From: 149, To: 149, Line: 35, Col: 9, Construct: "set"},
+	{From: 151, To: 151, Line: 36, Col: 6, Construct: "set"},
+	{From: 155, To: 155, Line: 36, Col: 6, Construct: "set"},
+	{From: 157, To: 157, Line: 38, Col: 6, Construct: "set"},
+	{From: 161, To: 171, Line: 41, Col: 4, Construct: "if"},
+	{From: 163, To: 163, Line: 42, Col: 5, Construct: "set"},
+	{From: 165, To: 167, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 173, To: 678, Line: 50, Col: 6, Construct: "if"},
+	{From: 176, To: 176, Line: 51, Col: 3, Construct: "set"},
+	{From: 178, To: 188, Line: 52, Col: 3, Construct: "for"},
+	{From: 181, To: 183, Line: 53, Col: 4, Construct: "set"},
+	{From: 185, To: 185, Line: 53, Col: 4, Construct: "set"},
+	{From: 187, To: 187, Line: 54, Col: 4, Construct: "set"},
+	{From: 190, To: 190, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 191, To: 678, Line: 58, Col: 6, Construct: "if"},
+	{From: 194, To: 194, Line: 59, Col: 3, Construct: "set"},
+	{From: 196, To: 206, Line: 60, Col: 3, Construct: "for"},
+	{From: 199, To: 201, Line: 61, Col: 4, Construct: "set"},
+	{From: 203, To: 203, Line: 61, Col: 4, Construct: "set"},
+	{From: 205, To: 205, Line: 62, Col: 4, Construct: "set"},
+	{From: 208, To: 208, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 209, To: 678, Line: 66, Col: 6, Construct: "if"},
+	{From: 212, To: 212, Line: 67, Col: 3, Construct: "set"},
+	{From: 214, To: 224, Line: 68, Col: 3, Construct: "for"},
+	{From: 217, To: 219, Line: 69, Col: 4, Construct: "set"},
+	{From: 221, To: 221, Line: 69, Col: 4, Construct: "set"},
+	{From: 223, To: 223, Line: 70, Col: 4, Construct: "set"},
+	{From: 226, To: 226, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 227, To: 678, Line: 75, Col: 6, Construct: "if"},
+	{From: 230, To: 230, Line: 76, Col: 3, Construct: "set"},
+	{From: 232, To: 342, Line: 77, Col: 3, Construct: "for"},
+	{From: 237, To: 337, Line: 78, Col: 4, Construct: "if"},
+	{From: 239, To: 239, Line: 79, Col: 5, Construct: "set"},
+	{From: 240, To: 337, Line: 80, Col: 8, Construct: "if"},
+	{From: 243, To: 262, Line: 81, Col: 5, Construct: "if"},
+	{From: 245, To: 247, Line: 82, Col: 6, Construct: "set"},
+	{From: 248, To: 262, Line: 83, Col: 9, Construct: "if"},
+	{From: 251, To: 253, Line: 84, Col: 6, Construct: "set"},
+	{From: 254, To: 262, Line: 85, Col: 9, Construct: "if"},
+	{From: 257, To: 257, Line: 86, Col: 6, Construct: "set"},
+	{From: 261, To: 261, Line: 88, Col: 6, Construct: "set"},
+	{From: 263, To: 337, Line: 90, Col: 8, Construct: "if"},
+	{From: 266, To: 277, Line: 91, Col: 5, Construct: "if"},
+	{From: 268, To: 270, Line: 92, Col: 6, Construct: "set"},
+	{From: 274, To: 276, Line: 94, Col: 6, Construct: "set"},
+	{From: 278, To: 337, Line: 96, Col: 8, Construct: "if"},
+	{From: 281, To: 290, Line: 97, Col: 5, Construct: "if"},
+	{From: 283, To: 285, Line: 98, Col: 6, Construct: "set"},
+	{From: 289, To: 289, Line: 100, Col: 6, Construct: "set"},
+	{From: 291, To: 337, Line: 102, Col: 8, Construct: "if"},
+	{From: 294, To: 309, Line: 103, Col: 5, Construct: "if"},
+	{From: 296, To: 300, Line: 104, Col: 6, Construct: "set"},
+	{From: 304, To: 308, Line: 106, Col: 6, Construct: "set"},
+	{From: 311, To: 313, Line: 108, Col: 5, Construct: "set"},
+	{From: 314, To: 337, Line: 109, Col: 8, Construct: "if"},
+	{From: 317, To: 328, Line: 110, Col: 5, Construct: "if"},
+	{From: 319, To: 319, Line: 111, Col: 6, Construct: "set"},
+	{From: 320, To: 328, Line: 112, Col: 9, Construct: "if"},
+	{From: 323, To: 323, Line: 113, Col: 6, Construct: "set"},
+	{From: 327, To: 327, Line: 115, Col: 6, Construct: "set"},
+	{From: 330, To: 332, Line: 117, Col: 5, Construct: "set"},
+	{From: 336, To: 336, Line: 119, Col: 5, Construct: "set"},
+	{From: 339, To: 339, Line: 119, Col: 5, Construct: "set"},
+	{From: 341, To: 341, Line: 121, Col: 4, Construct: "set"},
+	{From: 344, To: 344, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 126, Col: 3, Construct: "set"},
+	{From: 350, To: 354, Line: 127, Col: 3, Construct: "set"},
+	{From: 356, To: 677, Line: 130, Col: 3, Construct: "if"},
+	{From: 358, To: 358, Line: 131, Col: 4, Construct: "set"},
+	{From: 360, To: 380, Line: 132, Col: 4, Construct: "if"},
+	{From: 362, To: 364, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 365, To: 380, Line: 134, Col: 8, Construct: "if"},
+	{From: 368, To: 372, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 373, To: 380, Line: 136, Col: 8, Construct: "if"},
+	{From: 376, To: 376, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 381, To: 677, Line: 142, Col: 7, Construct: "if"},
+	{From: 384, To: 384, Line: 143, Col: 4, Construct: "set"},
+	{From: 386, To: 400, Line: 144, Col: 4, Construct: "for"},
+	{From: 388, To: 399, Line: 145, Col: 5, Construct: "if"},
+	{From: 390, To: 390, Line: 145, Col: 5, Construct: "set"},
+	{From: 392, To: 392, Line: 146, Col: 6, Construct: "set"},
+	{From: 396, To: 396, Line: 146, Col: 6, Construct: "set"},
+	{From: 398, To: 398, Line: 148, Col: 6, Construct: "set"},
+	{From: 402, To: 402, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 403, To: 677, Line: 154, Col: 7, Construct: "if"},
+	{From: 407, To: 407, Line: 157, Col: 4, Construct: "set"},
+	{From: 409, To: 417, Line: 158, Col: 4, Construct: "for"},
+	{From: 414, To: 414, Line: 158, Col: 4, Construct: "set"},
+	{From: 416, To: 416, Line: 159, Col: 5, Construct: "set"},
+	{From: 419, To: 434, Line: 162, Col: 4, Construct: "if"},
+	{From: 421, To: 433, Line: 163, Col: 5, Construct: "if"},
+	{From: 424, To: 424, Line: 163, Col: 5, Construct: "set"},
+	{From: 426, To: 426, Line: 164, Col: 6, Construct: "set"},
+	{From: 427, To: 433, Line: 165, Col: 9, Construct: "if"},
+	{From: 430, To: 430, Line: 165, Col: 9, Construct: "set"},
+	{From: 432, To: 432, Line: 166, Col: 6, Construct: "set"},
+	{From: 436, To: 436, Line: 170, Col: 4, Construct: "set"},
+	{From: 438, To: 504, Line: 172, Col: 4, Construct: "for"},
+	{From: 445, To: 454, Line: 173, Col: 5, Construct: "if"},
+	{From: 447, To: 453, Line: 174, Col: 6, Construct: "for"},
+	{From: 449, To: 452, Line: 175, Col: 7, Construct: "if"},
+	{From: 451, To: 451, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 456, To: 475, Line: 181, Col: 5, Construct: "for"},
+	{From: 467, To: 474, Line: 182, Col: 6, Construct: "if"},
+	{From: 469, To: 469, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 473, To: 473, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 477, To: 479, Line: 189, Col: 5, Construct: "set"},
+	{From: 481, To: 485, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 487, To: 503, Line: 193, Col: 5, Construct: "if"},
+	{From: 489, To: 489, Line: 194, Col: 6, Construct: "set"},
+	{From: 491, To: 501, Line: 195, Col: 6, Construct: "if"},
+	{From: 493, To: 495, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 499, To: 500, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 507, To: 677, Line: 208, Col: 7, Construct: "if"},
+	{From: 510, To: 553, Line: 209, Col: 4, Construct: "if"},
+	{From: 512, To: 533, Line: 210, Col: 5, Construct: "if"},
+	{From: 515, To: 517, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 518, To: 533, Line: 212, Col: 9, Construct: "if"},
+	{From: 521, To: 525, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 526, To: 533, Line: 214, Col: 9, Construct: "if"},
+	{From: 529, To: 529, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 534, To: 553, Line: 219, Col: 8, Construct: "if"},
+	{From: 537, To: 537, Line: 220, Col: 5, Construct: "set"},
+	{From: 539, To: 544, Line: 221, Col: 5, Construct: "for"},
+	{From: 541, To: 541, Line: 221, Col: 5, Construct: "set"},
+	{From: 543, To: 543, Line: 222, Col: 6, Construct: "set"},
+	{From: 546, To: 546, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 547, To: 553, Line: 225, Col: 8, Construct: "if"},
+	{From: 554, To: 677, Line: 232, Col: 7, Construct: "if"},
+	{From: 557, To: 603, Line: 233, Col: 4, Construct: "if"},
+	{From: 559, To: 589, Line: 234, Col: 5, Construct: "if"},
+	{From: 562, To: 564, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 565, To: 589, Line: 236, Col: 9, Construct: "if"},
+	{From: 568, To: 572, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 573, To: 589, Line: 238, Col: 9, Construct: "if"},
+	{From: 576, To: 576, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 580, To: 588, Line: 241, Col: 6, Construct: "if"},
+	{From: 582, To: 588, Line: 243, Col: 10, Construct: "if"},
+	{From: 590, To: 603, Line: 249, Col: 8, Construct: "if"},
+	{From: 593, To: 593, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 594, To: 603, Line: 251, Col: 8, Construct: "if"},
+	{From: 597, To: 603, Line: 253, Col: 8, Construct: "if"},
+	{From: 604, To: 677, Line: 260, Col: 7, Construct: "if"},
+	{From: 607, To: 617, Line: 261, Col: 4, Construct: "if"},
+	{From: 609, To: 613, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 618, To: 677, Line: 268, Col: 7, Construct: "if"},
+	{From: 621, To: 677, Line: 272, Col: 7, Construct: "if"},
+	{From: 624, To: 670, Line: 273, Col: 4, Construct: "if"},
+	{From: 626, To: 626, Line: 274, Col: 5, Construct: "set"},
+	{From: 628, To: 635, Line: 275, Col: 5, Construct: "for"},
+	{From: 630, To: 630, Line: 275, Col: 5, Construct: "set"},
+	{From: 632, To: 634, Line: 276, Col: 6, Construct: "set"},
+	{From: 637, To: 639, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 640, To: 670, Line: 279, Col: 8, Construct: "if"},
+	{From: 643, To: 643, Line: 280, Col: 5, Construct: "set"},
+	{From: 645, To: 652, Line: 281, Col: 5, Construct: "for"},
+	{From: 647, To: 647, Line: 281, Col: 5, Construct: "set"},
+	{From: 649, To: 651, Line: 282, Col: 6, Construct: "set"},
+	{From: 654, To: 656, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 657, To: 670, Line: 285, Col: 8, Construct: "if"},
+	{From: 660, To: 662, Line: 287, Col: 5, Construct: "set"},
+	{From: 664, To: 666, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 671, To: 677, Line: 293, Col: 7, Construct: "if"},
+	{From: 681, To: 759, Line: 310, Col: 1, Construct: "macro"},
+	{From: 686, To: 686, Line: 311, Col: 2, Construct: "set"},
+	{From: 688, To: 752, Line: 313, Col: 2, Construct: "for"},
+	{From: 696, To: 696, Line: 314, Col: 3, Construct: "set"},
+	{From: 698, To: 709, Line: 317, Col: 3, Construct: "if"},
+	{From: 700, To: 708, Line: 318, Col: 4, Construct: "for"},
+	{From: 702, To: 707, Line: 319, Col: 5, Construct: "if"},
+	{From: 704, To: 704, Line: 319, Col: 5, Construct: "set"},
+	{From: 706, To: 706, Line: 320, Col: 6, Construct: "set"},
+	{From: 711, To: 711, Line: 326, Col: 3, Construct: "set"},
+	{From: 713, To: 713, Line: 327, Col: 3, Construct: "set"},
+	{From: 715, To: 726, Line: 328, Col: 3, Construct: "if"},
+	{From: 717, To: 719, Line: 329, Col: 4, Construct: "set"},
+	{From: 721, To: 721, Line: 330, Col: 4, Construct: "set"},
+	{From: 725, To: 725, Line: 332, Col: 4, Construct: "set"},
+	{From: 728, To: 728, Line: 336, Col: 3, Construct: "set"},
+	{From: 730, To: 741, Line: 337, Col: 3, Construct: "if"},
+	{From: 732, To: 734, Line: 338, Col: 4, Construct: "set"},
+	{From: 736, To: 736, Line: 339, Col: 4, Construct: "set"},
+	{From: 740, To: 740, Line: 341, Col: 4, Construct: "set"},
+	{From: 743, To: 743, Line: 344, Col: 3, Construct: "set"},
+	{From: 745, To: 745, Line: 344, Col: 3, Construct: "set"},
+	{From: 747, To: 747, Line: 346, Col: 3, Construct: "set"},
+	{From: 749, To: 749, Line: 346, Col: 3, Construct: "set"},
+	{From: 751, To: 751, Line: 349, Col: 3, Construct: "set"},
+	{From: 754, To: 754, Line: 349, Col: 3, Construct: "set"},
+	{From: 756, To: 756, Line: 352, Col: 2, Construct: "set"},
+	{From: 758, To: 758, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 761, To: 904, Line: 360, Col: 1, Construct: "macro"},
+	{From: 771, To: 771, Line: 361, Col: 5, Construct: "set"},
+	{From: 773, To: 903, Line: 363, Col: 5, Construct: "if"},
+	{From: 775, To: 777, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 778, To: 903, Line: 366, Col: 9, Construct: "if"},
+	{From: 781, To: 783, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 784, To: 903, Line: 369, Col: 9, Construct: "if"},
+	{From: 787, To: 798, Line: 370, Col: 9, Construct: "if"},
+	{From: 789, To: 789, Line: 370, Col: 9, Construct: "set"},
+	{From: 791, To: 791, Line: 371, Col: 13, Construct: "set"},
+	{From: 795, To: 795, Line: 371, Col: 13, Construct: "set"},
+	{From: 797, To: 797, Line: 373, Col: 13, Construct: "set"},
+	{From: 799, To: 903, Line: 376, Col: 9, Construct: "if"},
+	{From: 802, To: 806, Line: 377, Col: 9, Construct: "set"},
+	{From: 808, To: 808, Line: 378, Col: 9, Construct: "set"},
+	{From: 810, To: 841, Line: 380, Col: 9, Construct: "for"},
+	{From: 817, To: 839, Line: 381, Col: 13, Construct: "if"},
+	{From: 819, To: 819, Line: 382, Col: 17, Construct: "set"},
+	{From: 821, To: 834, Line: 383, Col: 17, Construct: "if"},
+	{From: 823, To: 825, Line: 384, Col: 21, Construct: "set"},
+	{From: 826, To: 834, Line: 385, Col: 21, Construct: "if"},
+	{From: 829, To: 829, Line: 386, Col: 21, Construct: "set"},
+	{From: 833, To: 833, Line: 388, Col: 21, Construct: "set"},
+	{From: 836, To: 836, Line: 388, Col: 21, Construct: "set"},
+	{From: 838, To: 838, Line: 390, Col: 17, Construct: "set"},
+	{From: 843, To: 843, Line: 395, Col: 9, Construct: "set"},
+	{From: 845, To: 853, Line: 396, Col: 9, Construct: "for"},
+	{From: 850, To: 850, Line: 396, Col: 9, Construct: "set"},
+	{From: 852, To: 852, Line: 397, Col: 13, Construct: "set"},
+	{From: 855, To: 856, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 857, To: 903, Line: 402, Col: 9, Construct: "if"},
+	{From: 860, To: 891, Line: 403, Col: 9, Construct: "if"},
+	{From: 862, To: 862, Line: 404, Col: 13, Construct: "set"},
+	{From: 864, To: 864, Line: 404, Col: 13, Construct: "set"},
+	{From: 866, To: 866, Line: 405, Col: 13, Construct: "set"},
+	{From: 868, To: 876, Line: 406, Col: 13, Construct: "for"},
+	{From: 870, To: 870, Line: 406, Col: 13, Construct: "set"},
+	{From: 872, To: 874, Line: 407, Col: 17, Construct: "set"},
+	{From: 878, To: 879, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 883, To: 890, Line: 413, Col: 13, Construct: "if"},
+	{From: 885, To: 885, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 889, To: 889, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 895, To: 902, Line: 421, Col: 9, Construct: "if"},
+	{From: 897, To: 897, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 901, To: 901, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 906, To: 953, Line: 430, Col: 1, Construct: "macro"},
+	{From: 911, To: 911, Line: 431, Col: 5, Construct: "set"},
+	{From: 913, To: 913, Line: 432, Col: 5, Construct: "set"},
+	{From: 915, To: 950, Line: 433, Col: 5, Construct: "if"},
+	{From: 917, To: 917, Line: 433, Col: 5, Construct: "set"},
+	{From: 919, To: 919, Line: 434, Col: 9, Construct: "set"},
+	{From: 921, To: 949, Line: 435, Col: 9, Construct: "for"},
+	{From: 923, To: 948, Line: 437, Col: 13, Construct: "if"},
+	{From: 926, To: 947, Line: 438, Col: 17, Construct: "for"},
+	{From: 930, To: 940, Line: 439, Col: 21, Construct: "if"},
+	{From: 933, To: 935, Line: 442, Col: 25, Construct: "set"},
+	{From: 939, To: 939, Line: 444, Col: 25, Construct: "set"},
+	{From: 942, To: 942, Line: 446, Col: 21, Construct: "set"},
+	{From: 944, To: 944, Line: 446, Col: 21, Construct: "set"},
+	{From: 946, To: 946, Line: 447, Col: 21, Construct: "set"},
+	{From: 952, To: 952, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 955, To: 965, Line: 460, Col: 1, Construct: "macro"},
+	{From: 959, To: 962, Line: 461, Col: 5, Construct: "if"},
+	{From: 961, To: 961, Line: 462, Col: 9, Construct: "set"},
+	{From: 964, To: 964, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 967, To: 1044, Line: 472, Col: 1, Construct: "macro"},
+	{From: 979, To: 982, Line: 473, Col: 5, Construct: "if"},
+	{From: 981, To: 981, Line: 474, Col: 9, Construct: "set"},
+	{From: 984, To: 989, Line: 477, Col: 5, Construct: "set"},
+	{From: 991, To: 994, Line: 478, Col: 5, Construct: "if"},
+	{From: 993, To: 993, Line: 479, Col: 9, Construct: "set"},
+	{From: 996, To: 1033, Line: 482, Col: 5, Construct: "if"},
+	{From: 998, To: 998, Line: 483, Col: 9, Construct: "set"},
+	{From: 1000, To: 1026, Line: 484, Col: 13, Construct: "for"},
+	{From: 1006, To: 1010, Line: 485, Col: 17, Construct: "set"},
+	{From: 1012, To: 1025, Line: 491, Col: 17, Construct: "if"},
+	{From: 1014, To: 1014, Line: 492, Col: 21, Construct: "set"},
+	{From: 1016, To: 1016, Line: 492, Col: 21, Construct: "set"},
+	{From: 1018, To: 1018, Line: 493, Col: 21, Construct: "set"},
+	{From: 1022, To: 1022, Line: 493, Col: 21, Construct: "set"},
+	{From: 1024, To: 1024, Line: 495, Col: 21, Construct: "set"},
+	{From: 1028, To: 1028, Line: 499, Col: 9, Construct: "set"},
+	{From: 1032, To: 1032, Line: 501, Col: 9, Construct: "set"},
+	{From: 1035, To: 1043, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 1046, To: 1086, Line: 509, Col: 1, Construct: "macro"},
+	{From: 1052, To: 1055, Line: 510, Col: 5, Construct: "if"},
+	{From: 1054, To: 1054, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 1057, To: 1057, Line: 514, Col: 5, Construct: "set"},
+	{From: 1059, To: 1059, Line: 516, Col: 5, Construct: "set"},
+	{From: 1061, To: 1077, Line: 517, Col: 5, Construct: "for"},
+	{From: 1064, To: 1069, Line: 518, Col: 9, Construct: "set"},
+	{From: 1071, To: 1076, Line: 519, Col: 9, Construct: "if"},
+	{From: 1073, To: 1073, Line: 519, Col: 9, Construct: "set"},
+	{From: 1075, To: 1075, Line: 520, Col: 13, Construct: "set"},
+	{From: 1079, To: 1083, Line: 524, Col: 5, Construct: "set"},
+	{From: 1085, To: 1085, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 1088, To: 1108, Line: 532, Col: 1, Construct: "macro"},
+	{From: 1092, To: 1107, Line: 533, Col: 5, Construct: "if"},
+	{From: 1094, To: 1098, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 1102, To: 1106, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 1110, To: 1155, Line: 542, Col: 1, Construct: "macro"},
+	{From: 1116, To: 1116, Line: 543, Col: 5, Construct: "set"},
+	{From: 1118, To: 1122, Line: 544, Col: 5, Construct: "if"},
+	{From: 1121, To: 1121, Line: 545, Col: 9, Construct: "set"},
+	{From: 1124, To: 1124, Line: 547, Col: 5, Construct: "set"},
+	{From: 1126, To: 1129, Line: 548, Col: 5, Construct: "if"},
+	{From: 1128, To: 1128, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 1131, To: 1133, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 1135, To: 1154, Line: 553, Col: 5, Construct: "if"},
+	{From: 1137, To: 1137, Line: 554, Col: 9, Construct: "set"},
+	{From: 1139, To: 1149, Line: 555, Col: 9, Construct: "for"},
+	{From: 1144, To: 1144, Line: 555, Col: 9, Construct: "set"},
+	{From: 1146, To: 1148, Line: 556, Col: 13, Construct: "set"},
+	{From: 1151, To: 1152, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 1157, To: 1175, Line: 566, Col: 1, Construct: "macro"},
+	{From: 1161, To: 1161, Line: 567, Col: 5, Construct: "set"},
+	{From: 1163, To: 1171, Line: 568, Col: 5, Construct: "for"},
+	{From: 1165, To: 1165, Line: 568, Col: 5, Construct: "set"},
+	{From: 1167, To: 1169, Line: 569, Col: 9, Construct: "set"},
+	{From: 1173, To: 1174, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 1177, To: 1229, Line: 578, Col: 1, Construct: "macro"},
+	{From: 1184, To: 1222, Line: 579, Col: 5, Construct: "if"},
+	{From: 1186, To: 1186, Line: 580, Col: 9, Construct: "set"},
+	{From: 1188, To: 1199, Line: 581, Col: 9, Construct: "for"},
+	{From: 1193, To: 1198, Line: 582, Col: 13, Construct: "if"},
+	{From: 1195, To: 1195, Line: 582, Col: 13, Construct: "set"},
+	{From: 1197, To: 1197, Line: 583, Col: 17, Construct: "set"},
+	{From: 1201, To: 1201, Line: 586, Col: 9, Construct: "set"},
+	{From: 1203, To: 1211, Line: 587, Col: 9, Construct: "for"},
+	{From: 1208, To: 1208, Line: 587, Col: 9, Construct: "set"},
+	{From: 1210, To: 1210, Line: 588, Col: 13, Construct: "set"},
+	{From: 1213, To: 1213, Line: 590, Col: 9, Construct: "set"},
+	{From: 1214, To: 1222, Line: 591, Col: 9, Construct: "if"},
+	{From: 1217, To: 1217, Line: 596, Col: 9, Construct: "set"},
+	{From: 1221, To: 1221, Line: 598, Col: 9, Construct: "set"},
+	{From: 1224, To: 1228, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 1231, To: 1267, Line: 604, Col: 1, Construct: "macro"},
+	{From: 1237, To: 1248, Line: 605, Col: 5, Construct: "if"},
+	{From: 1239, To: 1239, Line: 606, Col: 9, Construct: "set"},
+	{From: 1240, To: 1248, Line: 607, Col: 9, Construct: "if"},
+	{From: 1243, To: 1243, Line: 608, Col: 9, Construct: "set"},
+	{From: 1247, To: 1247, Line: 610, Col: 9, Construct: "set"},
+	{From: 1250, To: 1253, Line: 613, Col: 5, Construct: "if"},
+	{From: 1252, To: 1252, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 1255, To: 1255, Line: 617, Col: 5, Construct: "set"},
+	{From: 1257, To: 1264, Line: 618, Col: 5, Construct: "for"},
+	{From: 1259, To: 1259, Line: 618, Col: 5, Construct: "set"},
+	{From: 1261, To: 1263, Line: 619, Col: 9, Construct: "set"},
+	{From: 1266, To: 1266, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 1269, To: 1269, Line: 627, Col: 1, Construct: "set"},
+	{From: 1271, To: 1271, Line: 707, Col: 1, Construct: "set"},
+	{From: 1273, To: 1301, Line: 718, Col: 1, Construct: "if"},
+	{From: 1275, To: 1275, Line: 719, Col: 5, Construct: "set"},
+	{From: 1277, To: 1290, Line: 720, Col: 5, Construct: "for"},
+	{From: 1279, To: 1281, Line: 722, Col: 9, Construct: "set"},
+	{From: 1283, To: 1283, Line: 722, Col: 9, Construct: "set"},
+	{From: 1285, To: 1285, Line: 724, Col: 9, Construct: "set"},
+	{From: 1287, To: 1287, Line: 724, Col: 9, Construct: "set"},
+	{From: 1289, To: 1289, Line: 725, Col: 9, Construct: "set"},
+	{From: 1292, To: 1292, Line: 728, Col: 5, Construct: "set"},
+	{From: 1294, To: 1294, Line: 729, Col: 5, Construct: "set"},
+	{From: 1298, To: 1298, Line: 731, Col: 5, Construct: "set"},
+	{From: 1300, To: 1300, Line: 732, Col: 5, Construct: "set"},
+	{From: 1303, To: 1306, Line: 739, Col: 1, Construct: "if"},
+	{From: 1305, To: 1305, Line: 740, Col: 5, Construct: "set"},
+	{From: 1308, To: 1311, Line: 743, Col: 1, Construct: "if"},
+	{From: 1310, To: 1310, Line: 744, Col: 5, Construct: "set"},
+	{From: 1313, To: 1316, Line: 747, Col: 1, Construct: "if"},
+	{From: 1315, To: 1315, Line: 748, Col: 5, Construct: "set"},
+	{From: 1318, To: 1321, Line: 751, Col: 1, Construct: "if"},
+	{From: 1320, To: 1320, Line: 752, Col: 5, Construct: "set"},
+	{From: 1323, To: 1326, Line: 761, Col: 1, Construct: "if"},
+	{From: 1325, To: 1325, Line: 762, Col: 5, Construct: "set"},
+	{From: 1328, To: 1328, Line: 766, Col: 1, Construct: "set"},
+	{From: 1330, To: 1338, Line: 767, Col: 1, Construct: "for"},
+	{From: 1334, To: 1337, Line: 768, Col: 5, Construct: "if"},
+	{From: 1336, To: 1336, Line: 769, Col: 9, Construct: "set"},
+	{From: 1341, To: 1343, Line: 777, Col: 1, Construct: "set"},
+	{From: 1345, To: 1362, Line: 782, Col: 1, Construct: "for"},
+	{From: 1347, To: 1351, Line: 783, Col: 5, Construct: "if"},
+	{From: 1350, To: 1350, Line: 784, Col: 9, Construct: "set"},
+	{From: 1353, To: 1356, Line: 787, Col: 5, Construct: "if"},
+	{From: 1355, To: 1355, Line: 788, Col: 9, Construct: "set"},
+	{From: 1358, To: 1361, Line: 791, Col: 5, Construct: "if"},
+	{From: 1360, To: 1360, Line: 792, Col: 9, Construct: "set"},
+	{From: 1364, To: 1364, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 1366, To: 1393, Line: 804, Col: 1, Construct: "if"},
+	{From: 1368, To: 1376, Line: 805, Col: 5, Construct: "set"},
+	{From: 1378, To: 1378, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 1379, To: 1393, Line: 813, Col: 5, Construct: "if"},
+	{From: 1382, To: 1382, Line: 815, Col: 5, Construct: "set"},
+	{From: 1383, To: 1393, Line: 817, Col: 5, Construct: "if"},
+	{From: 1386, To: 1388, Line: 820, Col: 5, Construct: "set"},
+	{From: 1390, To: 1390, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 1392, To: 1392, Line: 822, Col: 5, Construct: "set"},
+	{From: 1395, To: 1404, Line: 827, Col: 1, Construct: "if"},
+	{From: 1397, To: 1397, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 1399, To: 1399, Line: 829, Col: 5, Construct: "set"},
+	{From: 1400, To: 1404, Line: 830, Col: 5, Construct: "if"},
+	{From: 1403, To: 1403, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 1406, To: 1409, Line: 835, Col: 1, Construct: "if"},
+	{From: 1408, To: 1408, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 1411, To: 1412, Line: 850, Col: 1, Construct: "set"},
+	{From: 1414, To: 1755, Line: 854, Col: 1, Construct: "for"},
+	{From: 1427, To: 1739, Line: 856, Col: 5, Construct: "if"},
+	{From: 1429, To: 1429, Line: 858, Col: 9, Construct: "set"},
+	{From: 1430, To: 1739, Line: 861, Col: 9, Construct: "if"},
+	{From: 1433, To: 1433, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 1434, To: 1739, Line: 869, Col: 9, Construct: "if"},
+	{From: 1437, To: 1440, Line: 870, Col: 9, Construct: "if"},
+	{From: 1439, To: 1439, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 1441, To: 1739, Line: 876, Col: 9, Construct: "if"},
+	{From: 1444, To: 1444, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 1445, To: 1739, Line: 881, Col: 9, Construct: "if"},
+	{From: 1448, To: 1448, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 1449, To: 1739, Line: 894, Col: 9, Construct: "if"},
+	{From: 1452, To: 1455, Line: 895, Col: 9, Construct: "if"},
+	{From: 1454, To: 1454, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 1457, To: 1459, Line: 898, Col: 9, Construct: "set"},
+	{From: 1461, To: 1461, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 1463, To: 1482, Line: 907, Col: 9, Construct: "if"},
+	{From: 1465, To: 1467, Line: 908, Col: 13, Construct: "set"},
+	{From: 1469, To: 1481, Line: 909, Col: 13, Construct: "if"},
+	{From: 1471, To: 1480, Line: 910, Col: 17, Construct: "if"},
+	{From: 1473, To: 1473, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 1477, To: 1479, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 1483, To: 1739, Line: 920, Col: 9, Construct: "if"},
+	{From: 1486, To: 1486, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 1489, To: 1501, Line: 925, Col: 9, Construct: "if"},
+	{From: 1491, To: 1500, Line: 926, Col: 13, Construct: "if"},
+	{From: 1493, To: 1493, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 1497, To: 1499, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 1502, To: 1739, Line: 940, Col: 9, Construct: "if"},
+	{From: 1505, To: 1508, Line: 941, Col: 9, Construct: "set"},
+	{From: 1510, To: 1510, Line: 943, Col: 9, Construct: "set"},
+	{From: 1512, To: 1521, Line: 944, Col: 9, Construct: "set"},
+	{From: 1523, To: 1523, Line: 945, Col: 9, Construct: "set"},
+	{From: 1525, To: 1553, Line: 946, Col: 9, Construct: "for"},
+	{From: 1528, To: 1552, Line: 947, Col: 13, Construct: "if"},
+	{From: 1530, To: 1551, Line: 948, Col: 17, Construct: "if"},
+	{From: 1532, To: 1532, Line: 949, Col: 21, Construct: "set"},
+	{From: 1534, To: 1542, Line: 950, Col: 21, Construct: "set"},
+	{From: 1544, To: 1544, Line: 951, Col: 21, Construct: "set"},
+	{From: 1546, To: 1546, Line: 952, Col: 21, Construct: "set"},
+	{From: 1550, To: 1550, Line: 954, Col: 21, Construct: "set"},
+	{From: 1555, To: 1555, Line: 958, Col: 9, Construct: "set"},
+	{From: 1557, To: 1557, Line: 962, Col: 9, Construct: "set"},
+	{From: 1559, To: 1569, Line: 963, Col: 9, Construct: "for"},
+	{From: 1561, To: 1568, Line: 964, Col: 13, Construct: "if"},
+	{From: 1563, To: 1563, Line: 967, Col: 17, Construct: "set"},
+	{From: 1567, To: 1567, Line: 969, Col: 17, Construct: "set"},
+	{From: 1571, To: 1573, Line: 972, Col: 9, Construct: "set"},
+	{From: 1575, To: 1575, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 1576, To: 1739, Line: 977, Col: 9, Construct: "if"},
+	{From: 1579, To: 1580, Line: 993, Col: 9, Construct: "set"},
+	{From: 1582, To: 1593, Line: 994, Col: 9, Construct: "if"},
+	{From: 1585, To: 1592, Line: 998, Col: 13, Construct: "if"},
+	{From: 1589, To: 1589, Line: 1001, Col: 17, Construct: "set"},
+	{From: 1591, To: 1591, Line: 1002, Col: 17, Construct: "set"},
+	{From: 1595, To: 1598, Line: 1005, Col: 9, Construct: "if"},
+	{From: 1597, To: 1597, Line: 1006, Col: 13, Construct: "set"},
+	{From: 1600, To: 1600, Line: 1010, Col: 9, Construct: "set"},
+	{From: 1602, To: 1612, Line: 1011, Col: 9, Construct: "if"},
+	{From: 1604, To: 1607, Line: 1012, Col: 13, Construct: "for"},
+	{From: 1606, To: 1606, Line: 1013, Col: 17, Construct: "set"},
+	{From: 1608, To: 1612, Line: 1015, Col: 13, Construct: "if"},
+	{From: 1611, To: 1611, Line: 1016, Col: 13, Construct: "set"},
+	{From: 1614, To: 1616, Line: 1020, Col: 9, Construct: "set"},
+	{From: 1618, To: 1646, Line: 1021, Col: 9, Construct: "for"},
+	{From: 1621, To: 1645, Line: 1022, Col: 13, Construct: "if"},
+	{From: 1623, To: 1644, Line: 1023, Col: 17, Construct: "if"},
+	{From: 1625, To: 1625, Line: 1024, Col: 21, Construct: "set"},
+	{From: 1627, To: 1637, Line: 1025, Col: 21, Construct: "if"},
+	{From: 1629, To: 1629, Line: 1026, Col: 25, Construct: "set"},
+	{From: 1630, To: 1637, Line: 1027, Col: 25, Construct: "if"},
+	{From: 1633, To: 1636, Line: 1028, Col: 25, Construct: "for"},
+	{From: 1635, To: 1635, Line: 1029, Col: 29, Construct: "set"},
+	{From: 1639, To: 1639, Line: 1032, Col: 21, Construct: "set"},
+	{From: 1643, To: 1643, Line: 1034, Col: 21, Construct: "set"},
+	{From: 1648, To: 1648, Line: 1039, Col: 9, Construct: "set"},
+	{From: 1650, To: 1653, Line: 1040, Col: 9, Construct: "for"},
+	{From: 1652, To: 1652, Line: 1041, Col: 13, Construct: "set"},
+	{From: 1655, To: 1658, Line: 1043, Col: 9, Construct: "for"},
+	{From: 1657, To: 1657, Line: 1044, Col: 13, Construct: "set"},
+	{From: 1660, To: 1660, Line: 1047, Col: 9, Construct: "set"},
+	{From: 1662, To: 1666, Line: 1050, Col: 9, Construct: "set"},
+	{From: 1668, To: 1671, Line: 1051, Col: 9, Construct: "if"},
+	{From: 1670, To: 1670, Line: 1052, Col: 13, Construct: "set"},
+	{From: 1673, To: 1673, Line: 1056, Col: 9, Construct: "set"},
+	{From: 1675, To: 1678, Line: 1057, Col: 9, Construct: "if"},
+	{From: 1677, To: 1677, Line: 1058, Col: 13, Construct: "set"},
+	{From: 1680, To: 1683, Line: 1060, Col: 9, Construct: "if"},
+	{From: 1682, To: 1682, Line: 1061, Col: 13, Construct: "set"},
+	{From: 1685, To: 1709, Line: 1063, Col: 9, Construct: "if"},
+	{From: 1687, To: 1689, Line: 1064, Col: 13, Construct: "set"},
+	{From: 1691, To: 1691, Line: 1065, Col: 13, Construct: "set"},
+	{From: 1693, To: 1693, Line: 1068, Col: 13, Construct: "set"},
+	{From: 1695, To: 1706, Line: 1069, Col: 13, Construct: "for"},
+	{From: 1698, To: 1703, Line: 1070, Col: 17, Construct: "set"},
+	{From: 1705, To: 1705, Line: 1071, Col: 17, Construct: "set"},
+	{From: 1708, To: 1708, Line: 1073, Col: 13, Construct: "set"},
+	{From: 1711, To: 1714, Line: 1090, Col: 9, Construct: "if"},
+	{From: 1713, To: 1713, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 1716, To: 1716, Line: 1094, Col: 9, Construct: "set"},
+	{From: 1719, To: 1719, Line: 1103, Col: 9, Construct: "set"},
+	{From: 1721, To: 1723, Line: 1104, Col: 9, Construct: "set"},
+	{From: 1725, To: 1725, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 1727, To: 1734, Line: 1109, Col: 9, Construct: "if"},
+	{From: 1729, To: 1729, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 1733, To: 1733, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 1738, To: 1738, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 1741, To: 1754, Line: 1129, Col: 5, Construct: "if"},
+	{From: 1743, To: 1753, Line: 1132, Col: 9, Construct: "if"},
+	{From: 1745, To: 1747, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 1751, To: 1752, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

@@ -98,6 +98,6 @@ var spansGoogleGemma22bIt = []runtime.Span{
 	{From: 68, To: 75, Line: 1, Col: 311, Construct: "if"},
 	{From: 70, To: 70, Line: 1, Col: 352, Construct: "set"},
 	{From: 74, To: 74, Line: 1, Col: 386, Construct: "set"},
-	{From: 77, To: 81, Line: 1, Col: 429, Construct: "{{ }}"},
+	{From: 77, To: 81, Line: 2, Col: 31, Construct: "{{ }}"},
 	{From: 84, To: 86, Line: 3, Col: 17, Construct: "if"},
 }

@@ -76,6 +76,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
+				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns2)
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
@@ -136,6 +138,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
+								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
+								runtime.CheckNamespace(nsItems)
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
@@ -399,6 +403,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
+				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns3)
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
@@ -458,10 +464,14 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
+				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
+				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
@@ -523,6 +533,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
+			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
@@ -545,6 +557,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
+			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
@@ -569,6 +583,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		var thinkingText runtime.Value
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
 		if !runtime.EqStr(message.ItemStr("role"), "tool") {
+			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
@@ -661,6 +677,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("}<tool_call|>")
 				}
+				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
 				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 			}
@@ -674,6 +692,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					formatToolResponseBlock(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
+					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
@@ -732,6 +752,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						}
 						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
+						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 					}
@@ -768,16 +790,22 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					} else if runtime.EqStr(item5Type, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
+						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 					} else if runtime.EqStr(item5Type, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
+						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 					} else if runtime.EqStr(item5Type, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
+						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 					}
@@ -808,215 +836,229 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 // spansGoogleGemma431BIt is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma431BIt = []runtime.Span{
-	{From: 55, To: 285, Line: 1, Col: 1, Construct: "macro"},
+	{From: 55, To: 289, Line: 1, Col: 1, Construct: "macro"},
 	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
 	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
-	{From: 65, To: 284, Line: 4, Col: 5, Construct: "for"},
+	{From: 65, To: 288, Line: 4, Col: 5, Construct: "for"},
 	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
-	{From: 74, To: 283, Line: 6, Col: 9, Construct: "if"},
+	{From: 74, To: 287, Line: 6, Col: 9, Construct: "if"},
 	{From: 76, To: 78, Line: 7, Col: 13, Construct: "if"},
-	{From: 80, To: 80, Line: 8, Col: 13, Construct: "set"},
-	{From: 82, To: 83, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 85, To: 93, Line: 10, Col: 13, Construct: "if"},
-	{From: 89, To: 90, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 12, Col: 17, Construct: "set"},
-	{From: 95, To: 194, Line: 14, Col: 13, Construct: "if"},
-	{From: 98, To: 111, Line: 15, Col: 17, Construct: "if"},
-	{From: 101, To: 108, Line: 16, Col: 21, Construct: "if"},
-	{From: 106, To: 106, Line: 16, Col: 54, Construct: "set"},
-	{From: 110, To: 110, Line: 17, Col: 26, Construct: "{{ }}"},
-	{From: 112, To: 194, Line: 19, Col: 17, Construct: "if"},
-	{From: 115, To: 193, Line: 20, Col: 17, Construct: "if"},
-	{From: 118, To: 125, Line: 21, Col: 21, Construct: "if"},
-	{From: 123, To: 123, Line: 21, Col: 54, Construct: "set"},
-	{From: 127, To: 127, Line: 23, Col: 21, Construct: "set"},
-	{From: 129, To: 192, Line: 24, Col: 21, Construct: "for"},
-	{From: 134, To: 190, Line: 25, Col: 25, Construct: "if"},
-	{From: 136, To: 138, Line: 26, Col: 29, Construct: "if"},
-	{From: 140, To: 140, Line: 27, Col: 29, Construct: "set"},
-	{From: 142, To: 189, Line: 28, Col: 29, Construct: "if"},
-	{From: 145, To: 151, Line: 30, Col: 33, Construct: "if"},
-	{From: 147, To: 149, Line: 31, Col: 37, Construct: "{{ }}"},
-	{From: 152, To: 189, Line: 34, Col: 33, Construct: "if"},
-	{From: 156, To: 168, Line: 36, Col: 33, Construct: "for"},
-	{From: 161, To: 162, Line: 37, Col: 42, Construct: "{{ }}"},
-	{From: 164, To: 166, Line: 38, Col: 37, Construct: "if"},
-	{From: 169, To: 189, Line: 41, Col: 33, Construct: "if"},
-	{From: 172, To: 181, Line: 42, Col: 33, Construct: "if"},
-	{From: 175, To: 175, Line: 43, Col: 42, Construct: "{{ }}"},
-	{From: 180, To: 180, Line: 45, Col: 42, Construct: "{{ }}"},
-	{From: 185, To: 186, Line: 48, Col: 33, Construct: "{{ }}"},
-	{From: 188, To: 188, Line: 48, Col: 48, Construct: "{{ }}"},
-	{From: 196, To: 206, Line: 55, Col: 13, Construct: "if"},
-	{From: 198, To: 205, Line: 56, Col: 17, Construct: "if"},
-	{From: 203, To: 203, Line: 56, Col: 50, Construct: "set"},
-	{From: 208, To: 270, Line: 59, Col: 13, Construct: "if"},
-	{From: 210, To: 242, Line: 60, Col: 17, Construct: "if"},
-	{From: 213, To: 220, Line: 61, Col: 21, Construct: "if"},
-	{From: 218, To: 218, Line: 61, Col: 54, Construct: "set"},
-	{From: 222, To: 225, Line: 63, Col: 21, Construct: "{{ }}"},
-	{From: 226, To: 242, Line: 65, Col: 21, Construct: "if"},
-	{From: 229, To: 236, Line: 66, Col: 21, Construct: "if"},
-	{From: 234, To: 234, Line: 66, Col: 54, Construct: "set"},
-	{From: 238, To: 241, Line: 68, Col: 21, Construct: "{{ }}"},
-	{From: 244, To: 269, Line: 71, Col: 17, Construct: "if"},
-	{From: 247, To: 254, Line: 72, Col: 21, Construct: "if"},
-	{From: 252, To: 252, Line: 72, Col: 54, Construct: "set"},
-	{From: 256, To: 268, Line: 74, Col: 21, Construct: "for"},
-	{From: 261, To: 262, Line: 75, Col: 30, Construct: "{{ }}"},
-	{From: 264, To: 266, Line: 76, Col: 25, Construct: "if"},
-	{From: 272, To: 279, Line: 81, Col: 13, Construct: "if"},
-	{From: 277, To: 277, Line: 81, Col: 46, Construct: "set"},
-	{From: 281, To: 282, Line: 82, Col: 23, Construct: "{{ }}"},
-	{From: 287, To: 365, Line: 86, Col: 1, Construct: "macro"},
-	{From: 293, To: 295, Line: 87, Col: 17, Construct: "{{ }}"},
-	{From: 297, To: 298, Line: 87, Col: 72, Construct: "{{ }}"},
-	{From: 300, To: 300, Line: 88, Col: 5, Construct: "set"},
-	{From: 302, To: 341, Line: 89, Col: 5, Construct: "if"},
-	{From: 305, To: 313, Line: 91, Col: 9, Construct: "if"},
-	{From: 309, To: 312, Line: 92, Col: 26, Construct: "{{ }}"},
-	{From: 315, To: 332, Line: 94, Col: 9, Construct: "if"},
-	{From: 319, To: 331, Line: 96, Col: 13, Construct: "for"},
-	{From: 324, To: 325, Line: 97, Col: 22, Construct: "{{ }}"},
-	{From: 327, To: 329, Line: 98, Col: 17, Construct: "{{ }}"},
-	{From: 334, To: 340, Line: 102, Col: 9, Construct: "if"},
-	{From: 338, To: 339, Line: 103, Col: 23, Construct: "{{ }}"},
-	{From: 343, To: 364, Line: 106, Col: 5, Construct: "if"},
-	{From: 345, To: 346, Line: 107, Col: 9, Construct: "set"},
-	{From: 348, To: 354, Line: 109, Col: 9, Construct: "if"},
-	{From: 352, To: 353, Line: 110, Col: 30, Construct: "{{ }}"},
-	{From: 356, To: 362, Line: 112, Col: 9, Construct: "if"},
-	{From: 360, To: 361, Line: 113, Col: 23, Construct: "{{ }}"},
-	{From: 367, To: 450, Line: 118, Col: 1, Construct: "macro"},
-	{From: 375, To: 443, Line: 119, Col: 5, Construct: "if"},
-	{From: 377, To: 379, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 380, To: 443, Line: 121, Col: 9, Construct: "if"},
-	{From: 383, To: 387, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 443, Line: 123, Col: 9, Construct: "if"},
-	{From: 392, To: 392, Line: 125, Col: 9, Construct: "set"},
-	{From: 394, To: 421, Line: 126, Col: 9, Construct: "for"},
-	{From: 399, To: 401, Line: 127, Col: 13, Construct: "if"},
-	{From: 403, To: 403, Line: 128, Col: 13, Construct: "set"},
-	{From: 405, To: 415, Line: 129, Col: 13, Construct: "if"},
-	{From: 407, To: 409, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 413, To: 413, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 417, To: 419, Line: 134, Col: 14, Construct: "{{ }}"},
-	{From: 422, To: 443, Line: 137, Col: 9, Construct: "if"},
-	{From: 426, To: 438, Line: 139, Col: 9, Construct: "for"},
-	{From: 430, To: 432, Line: 140, Col: 13, Construct: "{{ }}"},
-	{From: 434, To: 436, Line: 141, Col: 13, Construct: "if"},
-	{From: 442, To: 442, Line: 145, Col: 9, Construct: "{{ }}"},
-	{From: 452, To: 471, Line: 148, Col: 1, Construct: "macro"},
-	{From: 456, To: 456, Line: 149, Col: 5, Construct: "set"},
-	{From: 458, To: 468, Line: 150, Col: 5, Construct: "for"},
-	{From: 460, To: 467, Line: 151, Col: 9, Construct: "if"},
-	{From: 462, To: 462, Line: 152, Col: 13, Construct: "set"},
-	{From: 466, To: 466, Line: 154, Col: 13, Construct: "set"},
-	{From: 470, To: 470, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 473, To: 513, Line: 160, Col: 1, Construct: "macro"},
-	{From: 478, To: 512, Line: 162, Col: 5, Construct: "if"},
-	{From: 480, To: 482, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 484, To: 500, Line: 164, Col: 9, Construct: "for"},
-	{From: 489, To: 490, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 492, To: 494, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 496, To: 498, Line: 166, Col: 13, Construct: "if"},
-	{From: 504, To: 510, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 515, To: 515, Line: 175, Col: 1, Construct: "set"},
-	{From: 517, To: 517, Line: 176, Col: 1, Construct: "set"},
-	{From: 519, To: 519, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 521, To: 552, Line: 179, Col: 1, Construct: "if"},
-	{From: 524, To: 528, Line: 183, Col: 5, Construct: "if"},
-	{From: 527, To: 527, Line: 185, Col: 9, Construct: "set"},
-	{From: 530, To: 536, Line: 188, Col: 5, Construct: "if"},
-	{From: 533, To: 533, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 535, To: 535, Line: 190, Col: 9, Construct: "set"},
-	{From: 538, To: 551, Line: 193, Col: 5, Construct: "if"},
-	{From: 540, To: 547, Line: 194, Col: 9, Construct: "for"},
-	{From: 543, To: 546, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 549, To: 549, Line: 199, Col: 9, Construct: "set"},
-	{From: 554, To: 554, Line: 206, Col: 1, Construct: "set"},
-	{From: 556, To: 562, Line: 207, Col: 1, Construct: "for"},
-	{From: 558, To: 561, Line: 208, Col: 5, Construct: "if"},
-	{From: 560, To: 560, Line: 209, Col: 9, Construct: "set"},
-	{From: 564, To: 794, Line: 214, Col: 1, Construct: "for"},
-	{From: 571, To: 793, Line: 215, Col: 5, Construct: "if"},
-	{From: 573, To: 573, Line: 216, Col: 5, Construct: "set"},
-	{From: 575, To: 579, Line: 217, Col: 5, Construct: "set"},
-	{From: 581, To: 582, Line: 219, Col: 5, Construct: "set"},
-	{From: 584, To: 598, Line: 220, Col: 5, Construct: "if"},
-	{From: 586, To: 597, Line: 221, Col: 9, Construct: "for"},
-	{From: 588, To: 596, Line: 222, Col: 13, Construct: "if"},
-	{From: 590, To: 595, Line: 223, Col: 17, Construct: "if"},
-	{From: 592, To: 592, Line: 224, Col: 21, Construct: "set"},
-	{From: 594, To: 594, Line: 225, Col: 21, Construct: "set"},
-	{From: 600, To: 602, Line: 230, Col: 5, Construct: "set"},
-	{From: 604, To: 609, Line: 231, Col: 5, Construct: "if"},
-	{From: 606, To: 608, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 611, To: 613, Line: 236, Col: 5, Construct: "set"},
-	{From: 615, To: 620, Line: 237, Col: 5, Construct: "if"},
-	{From: 617, To: 619, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 622, To: 666, Line: 241, Col: 13, Construct: "if"},
-	{From: 625, To: 663, Line: 242, Col: 17, Construct: "for"},
-	{From: 628, To: 628, Line: 243, Col: 21, Construct: "set"},
-	{From: 630, To: 632, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 634, To: 662, Line: 245, Col: 21, Construct: "if"},
-	{From: 637, To: 637, Line: 246, Col: 25, Construct: "set"},
-	{From: 639, To: 656, Line: 247, Col: 25, Construct: "for"},
-	{From: 644, To: 646, Line: 248, Col: 29, Construct: "if"},
-	{From: 648, To: 648, Line: 249, Col: 29, Construct: "set"},
-	{From: 650, To: 651, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 653, To: 655, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 657, To: 661, Line: 252, Col: 25, Construct: "if"},
-	{From: 660, To: 660, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 665, To: 665, Line: 257, Col: 17, Construct: "set"},
-	{From: 668, To: 668, Line: 260, Col: 13, Construct: "set"},
-	{From: 670, To: 739, Line: 261, Col: 13, Construct: "if"},
-	{From: 672, To: 679, Line: 263, Col: 17, Construct: "for"},
-	{From: 674, To: 674, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 676, To: 676, Line: 265, Col: 21, Construct: "set"},
-	{From: 678, To: 678, Line: 266, Col: 21, Construct: "set"},
-	{From: 680, To: 739, Line: 268, Col: 17, Construct: "if"},
-	{From: 683, To: 683, Line: 270, Col: 17, Construct: "set"},
-	{From: 685, To: 738, Line: 271, Col: 17, Construct: "for"},
-	{From: 689, To: 737, Line: 272, Col: 21, Construct: "if"},
-	{From: 690, To: 737, Line: 273, Col: 25, Construct: "if"},
-	{From: 693, To: 693, Line: 274, Col: 25, Construct: "set"},
-	{From: 697, To: 697, Line: 276, Col: 25, Construct: "set"},
-	{From: 699, To: 699, Line: 278, Col: 25, Construct: "set"},
-	{From: 701, To: 707, Line: 279, Col: 25, Construct: "for"},
-	{From: 703, To: 706, Line: 280, Col: 29, Construct: "if"},
-	{From: 705, To: 705, Line: 281, Col: 33, Construct: "set"},
-	{From: 709, To: 709, Line: 285, Col: 25, Construct: "set"},
-	{From: 711, To: 732, Line: 286, Col: 25, Construct: "if"},
-	{From: 713, To: 713, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 714, To: 732, Line: 288, Col: 29, Construct: "if"},
-	{From: 717, To: 717, Line: 289, Col: 29, Construct: "set"},
-	{From: 719, To: 725, Line: 290, Col: 29, Construct: "for"},
-	{From: 721, To: 724, Line: 291, Col: 33, Construct: "if"},
-	{From: 723, To: 723, Line: 292, Col: 37, Construct: "set"},
-	{From: 727, To: 727, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 731, To: 731, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 734, To: 734, Line: 299, Col: 25, Construct: "set"},
-	{From: 736, To: 736, Line: 300, Col: 25, Construct: "set"},
-	{From: 741, To: 785, Line: 305, Col: 13, Construct: "if"},
-	{From: 744, To: 751, Line: 306, Col: 17, Construct: "if"},
-	{From: 746, To: 746, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 750, To: 750, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 752, To: 785, Line: 311, Col: 17, Construct: "if"},
-	{From: 755, To: 784, Line: 312, Col: 17, Construct: "for"},
-	{From: 757, To: 783, Line: 313, Col: 21, Construct: "if"},
-	{From: 760, To: 767, Line: 314, Col: 25, Construct: "if"},
-	{From: 762, To: 762, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 766, To: 766, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 768, To: 783, Line: 319, Col: 25, Construct: "if"},
-	{From: 772, To: 772, Line: 321, Col: 25, Construct: "set"},
-	{From: 773, To: 783, Line: 322, Col: 25, Construct: "if"},
-	{From: 777, To: 777, Line: 324, Col: 25, Construct: "set"},
-	{From: 778, To: 783, Line: 325, Col: 25, Construct: "if"},
-	{From: 782, To: 782, Line: 327, Col: 25, Construct: "set"},
-	{From: 787, To: 792, Line: 332, Col: 9, Construct: "if"},
-	{From: 789, To: 792, Line: 334, Col: 13, Construct: "if"},
-	{From: 796, To: 805, Line: 340, Col: 1, Construct: "if"},
-	{From: 798, To: 804, Line: 341, Col: 5, Construct: "if"},
-	{From: 801, To: 803, Line: 343, Col: 9, Construct: "if"},
+	{From: 80, To: 80, Line: 7, Col: 13, Construct: "set"},
+	{From: 82, To: 82, Line: 8, Col: 13, Construct: "set"},
+	{From: 84, To: 85, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 10, Col: 13, Construct: "if"},
+	{From: 91, To: 92, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 12, Col: 17, Construct: "set"},
+	{From: 97, To: 198, Line: 14, Col: 13, Construct: "if"},
+	{From: 100, To: 113, Line: 15, Col: 17, Construct: "if"},
+	{From: 103, To: 110, Line: 16, Col: 21, Construct: "if"},
+	{From: 108, To: 108, Line: 16, Col: 54, Construct: "set"},
+	{From: 112, To: 112, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 114, To: 198, Line: 19, Col: 17, Construct: "if"},
+	{From: 117, To: 197, Line: 20, Col: 17, Construct: "if"},
+	{From: 120, To: 127, Line: 21, Col: 21, Construct: "if"},
+	{From: 125, To: 125, Line: 21, Col: 54, Construct: "set"},
+	{From: 129, To: 129, Line: 23, Col: 21, Construct: "set"},
+	{From: 131, To: 196, Line: 24, Col: 21, Construct: "for"},
+	{From: 136, To: 194, Line: 25, Col: 25, Construct: "if"},
+	{From: 138, To: 140, Line: 26, Col: 29, Construct: "if"},
+	{From: 142, To: 142, Line: 26, Col: 29, Construct: "set"},
+	{From: 144, To: 144, Line: 27, Col: 29, Construct: "set"},
+	{From: 146, To: 193, Line: 28, Col: 29, Construct: "if"},
+	{From: 149, To: 155, Line: 30, Col: 33, Construct: "if"},
+	{From: 151, To: 153, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 156, To: 193, Line: 34, Col: 33, Construct: "if"},
+	{From: 160, To: 172, Line: 36, Col: 33, Construct: "for"},
+	{From: 165, To: 166, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 168, To: 170, Line: 38, Col: 37, Construct: "if"},
+	{From: 173, To: 193, Line: 41, Col: 33, Construct: "if"},
+	{From: 176, To: 185, Line: 42, Col: 33, Construct: "if"},
+	{From: 179, To: 179, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 189, To: 190, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 192, To: 192, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 200, To: 210, Line: 55, Col: 13, Construct: "if"},
+	{From: 202, To: 209, Line: 56, Col: 17, Construct: "if"},
+	{From: 207, To: 207, Line: 56, Col: 50, Construct: "set"},
+	{From: 212, To: 274, Line: 59, Col: 13, Construct: "if"},
+	{From: 214, To: 246, Line: 60, Col: 17, Construct: "if"},
+	{From: 217, To: 224, Line: 61, Col: 21, Construct: "if"},
+	{From: 222, To: 222, Line: 61, Col: 54, Construct: "set"},
+	{From: 226, To: 229, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 230, To: 246, Line: 65, Col: 21, Construct: "if"},
+	{From: 233, To: 240, Line: 66, Col: 21, Construct: "if"},
+	{From: 238, To: 238, Line: 66, Col: 54, Construct: "set"},
+	{From: 242, To: 245, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 248, To: 273, Line: 71, Col: 17, Construct: "if"},
+	{From: 251, To: 258, Line: 72, Col: 21, Construct: "if"},
+	{From: 256, To: 256, Line: 72, Col: 54, Construct: "set"},
+	{From: 260, To: 272, Line: 74, Col: 21, Construct: "for"},
+	{From: 265, To: 266, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 268, To: 270, Line: 76, Col: 25, Construct: "if"},
+	{From: 276, To: 283, Line: 81, Col: 13, Construct: "if"},
+	{From: 281, To: 281, Line: 81, Col: 46, Construct: "set"},
+	{From: 285, To: 286, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 291, To: 369, Line: 86, Col: 1, Construct: "macro"},
+	{From: 297, To: 299, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 301, To: 302, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 304, To: 304, Line: 88, Col: 5, Construct: "set"},
+	{From: 306, To: 345, Line: 89, Col: 5, Construct: "if"},
+	{From: 309, To: 317, Line: 91, Col: 9, Construct: "if"},
+	{From: 313, To: 316, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 319, To: 336, Line: 94, Col: 9, Construct: "if"},
+	{From: 323, To: 335, Line: 96, Col: 13, Construct: "for"},
+	{From: 328, To: 329, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 331, To: 333, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 338, To: 344, Line: 102, Col: 9, Construct: "if"},
+	{From: 342, To: 343, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 347, To: 368, Line: 106, Col: 5, Construct: "if"},
+	{From: 349, To: 350, Line: 107, Col: 9, Construct: "set"},
+	{From: 352, To: 358, Line: 109, Col: 9, Construct: "if"},
+	{From: 356, To: 357, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 360, To: 366, Line: 112, Col: 9, Construct: "if"},
+	{From: 364, To: 365, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 371, To: 456, Line: 118, Col: 1, Construct: "macro"},
+	{From: 379, To: 449, Line: 119, Col: 5, Construct: "if"},
+	{From: 381, To: 383, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 384, To: 449, Line: 121, Col: 9, Construct: "if"},
+	{From: 387, To: 391, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 392, To: 449, Line: 123, Col: 9, Construct: "if"},
+	{From: 396, To: 396, Line: 125, Col: 9, Construct: "set"},
+	{From: 398, To: 427, Line: 126, Col: 9, Construct: "for"},
+	{From: 403, To: 405, Line: 127, Col: 13, Construct: "if"},
+	{From: 407, To: 407, Line: 127, Col: 13, Construct: "set"},
+	{From: 409, To: 409, Line: 128, Col: 13, Construct: "set"},
+	{From: 411, To: 421, Line: 129, Col: 13, Construct: "if"},
+	{From: 413, To: 415, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 423, To: 425, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 428, To: 449, Line: 137, Col: 9, Construct: "if"},
+	{From: 432, To: 444, Line: 139, Col: 9, Construct: "for"},
+	{From: 436, To: 438, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 440, To: 442, Line: 141, Col: 13, Construct: "if"},
+	{From: 448, To: 448, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 458, To: 481, Line: 148, Col: 1, Construct: "macro"},
+	{From: 462, To: 462, Line: 149, Col: 5, Construct: "set"},
+	{From: 464, To: 478, Line: 150, Col: 5, Construct: "for"},
+	{From: 466, To: 477, Line: 151, Col: 9, Construct: "if"},
+	{From: 468, To: 468, Line: 151, Col: 9, Construct: "set"},
+	{From: 470, To: 470, Line: 152, Col: 13, Construct: "set"},
+	{From: 474, To: 474, Line: 152, Col: 13, Construct: "set"},
+	{From: 476, To: 476, Line: 154, Col: 13, Construct: "set"},
+	{From: 480, To: 480, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 483, To: 523, Line: 160, Col: 1, Construct: "macro"},
+	{From: 488, To: 522, Line: 162, Col: 5, Construct: "if"},
+	{From: 490, To: 492, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 494, To: 510, Line: 164, Col: 9, Construct: "for"},
+	{From: 499, To: 500, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 502, To: 504, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 506, To: 508, Line: 166, Col: 13, Construct: "if"},
+	{From: 514, To: 520, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 525, To: 525, Line: 175, Col: 1, Construct: "set"},
+	{From: 527, To: 527, Line: 176, Col: 1, Construct: "set"},
+	{From: 529, To: 529, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 531, To: 566, Line: 179, Col: 1, Construct: "if"},
+	{From: 534, To: 540, Line: 183, Col: 5, Construct: "if"},
+	{From: 537, To: 537, Line: 183, Col: 5, Construct: "set"},
+	{From: 539, To: 539, Line: 185, Col: 9, Construct: "set"},
+	{From: 542, To: 548, Line: 188, Col: 5, Construct: "if"},
+	{From: 545, To: 545, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 547, To: 547, Line: 190, Col: 9, Construct: "set"},
+	{From: 550, To: 565, Line: 193, Col: 5, Construct: "if"},
+	{From: 552, To: 559, Line: 194, Col: 9, Construct: "for"},
+	{From: 555, To: 558, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 561, To: 561, Line: 196, Col: 13, Construct: "set"},
+	{From: 563, To: 563, Line: 199, Col: 9, Construct: "set"},
+	{From: 568, To: 568, Line: 206, Col: 1, Construct: "set"},
+	{From: 570, To: 576, Line: 207, Col: 1, Construct: "for"},
+	{From: 572, To: 575, Line: 208, Col: 5, Construct: "if"},
+	{From: 574, To: 574, Line: 209, Col: 9, Construct: "set"},
+	{From: 578, To: 822, Line: 214, Col: 1, Construct: "for"},
+	{From: 585, To: 821, Line: 215, Col: 5, Construct: "if"},
+	{From: 587, To: 587, Line: 215, Col: 5, Construct: "set"},
+	{From: 589, To: 589, Line: 216, Col: 5, Construct: "set"},
+	{From: 591, To: 595, Line: 217, Col: 5, Construct: "set"},
+	{From: 597, To: 598, Line: 219, Col: 5, Construct: "set"},
+	{From: 600, To: 614, Line: 220, Col: 5, Construct: "if"},
+	{From: 602, To: 613, Line: 221, Col: 9, Construct: "for"},
+	{From: 604, To: 612, Line: 222, Col: 13, Construct: "if"},
+	{From: 606, To: 611, Line: 223, Col: 17, Construct: "if"},
+	{From: 608, To: 608, Line: 224, Col: 21, Construct: "set"},
+	{From: 610, To: 610, Line: 225, Col: 21, Construct: "set"},
+	{From: 616, To: 618, Line: 230, Col: 5, Construct: "set"},
+	{From: 620, To: 625, Line: 231, Col: 5, Construct: "if"},
+	{From: 622, To: 624, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 627, To: 629, Line: 236, Col: 5, Construct: "set"},
+	{From: 631, To: 636, Line: 237, Col: 5, Construct: "if"},
+	{From: 633, To: 635, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 638, To: 684, Line: 241, Col: 13, Construct: "if"},
+	{From: 641, To: 679, Line: 242, Col: 17, Construct: "for"},
+	{From: 644, To: 644, Line: 243, Col: 21, Construct: "set"},
+	{From: 646, To: 648, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 650, To: 678, Line: 245, Col: 21, Construct: "if"},
+	{From: 653, To: 653, Line: 246, Col: 25, Construct: "set"},
+	{From: 655, To: 672, Line: 247, Col: 25, Construct: "for"},
+	{From: 660, To: 662, Line: 248, Col: 29, Construct: "if"},
+	{From: 664, To: 664, Line: 249, Col: 29, Construct: "set"},
+	{From: 666, To: 667, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 669, To: 671, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 673, To: 677, Line: 252, Col: 25, Construct: "if"},
+	{From: 676, To: 676, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 681, To: 681, Line: 253, Col: 25, Construct: "set"},
+	{From: 683, To: 683, Line: 257, Col: 17, Construct: "set"},
+	{From: 686, To: 686, Line: 260, Col: 13, Construct: "set"},
+	{From: 688, To: 761, Line: 261, Col: 13, Construct: "if"},
+	{From: 690, To: 699, Line: 263, Col: 17, Construct: "for"},
+	{From: 692, To: 692, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 694, To: 694, Line: 265, Col: 21, Construct: "set"},
+	{From: 696, To: 696, Line: 265, Col: 21, Construct: "set"},
+	{From: 698, To: 698, Line: 266, Col: 21, Construct: "set"},
+	{From: 700, To: 761, Line: 268, Col: 17, Construct: "if"},
+	{From: 703, To: 703, Line: 270, Col: 17, Construct: "set"},
+	{From: 705, To: 760, Line: 271, Col: 17, Construct: "for"},
+	{From: 709, To: 759, Line: 272, Col: 21, Construct: "if"},
+	{From: 710, To: 759, Line: 273, Col: 25, Construct: "if"},
+	{From: 713, To: 713, Line: 274, Col: 25, Construct: "set"},
+	{From: 717, To: 717, Line: 276, Col: 25, Construct: "set"},
+	{From: 719, To: 719, Line: 278, Col: 25, Construct: "set"},
+	{From: 721, To: 727, Line: 279, Col: 25, Construct: "for"},
+	{From: 723, To: 726, Line: 280, Col: 29, Construct: "if"},
+	{From: 725, To: 725, Line: 281, Col: 33, Construct: "set"},
+	{From: 729, To: 729, Line: 285, Col: 25, Construct: "set"},
+	{From: 731, To: 752, Line: 286, Col: 25, Construct: "if"},
+	{From: 733, To: 733, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 734, To: 752, Line: 288, Col: 29, Construct: "if"},
+	{From: 737, To: 737, Line: 289, Col: 29, Construct: "set"},
+	{From: 739, To: 745, Line: 290, Col: 29, Construct: "for"},
+	{From: 741, To: 744, Line: 291, Col: 33, Construct: "if"},
+	{From: 743, To: 743, Line: 292, Col: 37, Construct: "set"},
+	{From: 747, To: 747, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 751, To: 751, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 754, To: 754, Line: 299, Col: 25, Construct: "set"},
+	{From: 756, To: 756, Line: 299, Col: 25, Construct: "set"},
+	{From: 758, To: 758, Line: 300, Col: 25, Construct: "set"},
+	{From: 763, To: 813, Line: 305, Col: 13, Construct: "if"},
+	{From: 766, To: 773, Line: 306, Col: 17, Construct: "if"},
+	{From: 768, To: 768, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 772, To: 772, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 774, To: 813, Line: 311, Col: 17, Construct: "if"},
+	{From: 777, To: 812, Line: 312, Col: 17, Construct: "for"},
+	{From: 779, To: 811, Line: 313, Col: 21, Construct: "if"},
+	{From: 782, To: 789, Line: 314, Col: 25, Construct: "if"},
+	{From: 784, To: 784, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 788, To: 788, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 790, To: 811, Line: 319, Col: 25, Construct: "if"},
+	{From: 794, To: 794, Line: 319, Col: 25, Construct: "set"},
+	{From: 796, To: 796, Line: 321, Col: 25, Construct: "set"},
+	{From: 797, To: 811, Line: 322, Col: 25, Construct: "if"},
+	{From: 801, To: 801, Line: 322, Col: 25, Construct: "set"},
+	{From: 803, To: 803, Line: 324, Col: 25, Construct: "set"},
+	{From: 804, To: 811, Line: 325, Col: 25, Construct: "if"},
+	{From: 808, To: 808, Line: 325, Col: 25, Construct: "set"},
+	{From: 810, To: 810, Line: 327, Col: 25, Construct: "set"},
+	{From: 815, To: 820, Line: 332, Col: 9, Construct: "if"},
+	{From: 817, To: 820, Line: 334, Col: 13, Construct: "if"},
+	{From: 824, To: 833, Line: 340, Col: 1, Construct: "if"},
+	{From: 826, To: 832, Line: 341, Col: 5, Construct: "if"},
+	{From: 829, To: 831, Line: 343, Col: 9, Construct: "if"},
 }

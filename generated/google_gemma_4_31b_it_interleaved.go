@@ -76,6 +76,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				if ns2.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
+				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns2)
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
@@ -177,6 +179,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
+								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
+								runtime.CheckNamespace(nsItems)
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
 								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
@@ -364,6 +368,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				if ns3.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
+				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns3)
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
 				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
@@ -423,10 +429,14 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
+				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
+				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+				runtime.CheckNamespace(ns4)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
 				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
 			}
@@ -446,6 +456,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
+			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
@@ -468,6 +480,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
+			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
@@ -479,6 +493,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		message := items5[i8]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(message.ItemStr("role"), "user") {
+			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
 			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i8)))
 		}
@@ -502,6 +518,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(role)
 			w.WriteString("\n")
 		}
+		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
@@ -555,6 +573,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("}<tool_call|>")
 			}
+			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
@@ -602,6 +622,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<tool_response|>")
 			}
+			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
@@ -636,16 +658,22 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(item5Type, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
+					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
 				} else if runtime.EqStr(item5Type, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
+					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
 				} else if runtime.EqStr(item5Type, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
+					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
@@ -672,168 +700,182 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 // spansGoogleGemma431BItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma431BItInterleaved = []runtime.Span{
-	{From: 55, To: 250, Line: 1, Col: 1, Construct: "macro"},
+	{From: 55, To: 254, Line: 1, Col: 1, Construct: "macro"},
 	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
 	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
-	{From: 65, To: 249, Line: 4, Col: 5, Construct: "for"},
+	{From: 65, To: 253, Line: 4, Col: 5, Construct: "for"},
 	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
-	{From: 74, To: 248, Line: 6, Col: 9, Construct: "if"},
+	{From: 74, To: 252, Line: 6, Col: 9, Construct: "if"},
 	{From: 76, To: 78, Line: 7, Col: 13, Construct: "if"},
-	{From: 80, To: 80, Line: 8, Col: 13, Construct: "set"},
-	{From: 82, To: 83, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 85, To: 93, Line: 10, Col: 13, Construct: "if"},
-	{From: 89, To: 90, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 12, Col: 17, Construct: "set"},
-	{From: 95, To: 105, Line: 14, Col: 13, Construct: "if"},
-	{From: 97, To: 104, Line: 15, Col: 17, Construct: "if"},
-	{From: 102, To: 102, Line: 15, Col: 50, Construct: "set"},
-	{From: 107, To: 235, Line: 18, Col: 13, Construct: "if"},
-	{From: 110, To: 123, Line: 19, Col: 17, Construct: "if"},
-	{From: 113, To: 120, Line: 20, Col: 21, Construct: "if"},
-	{From: 118, To: 118, Line: 20, Col: 54, Construct: "set"},
-	{From: 122, To: 122, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 124, To: 235, Line: 23, Col: 17, Construct: "if"},
-	{From: 128, To: 141, Line: 25, Col: 17, Construct: "if"},
-	{From: 131, To: 133, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 134, To: 140, Line: 27, Col: 21, Construct: "if"},
-	{From: 137, To: 139, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 143, To: 160, Line: 31, Col: 17, Construct: "if"},
-	{From: 147, To: 159, Line: 33, Col: 21, Construct: "for"},
-	{From: 152, To: 153, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 155, To: 157, Line: 35, Col: 25, Construct: "if"},
-	{From: 161, To: 235, Line: 39, Col: 17, Construct: "if"},
-	{From: 164, To: 234, Line: 40, Col: 17, Construct: "if"},
-	{From: 168, To: 168, Line: 42, Col: 21, Construct: "set"},
-	{From: 170, To: 233, Line: 43, Col: 21, Construct: "for"},
-	{From: 175, To: 231, Line: 44, Col: 25, Construct: "if"},
-	{From: 177, To: 179, Line: 45, Col: 29, Construct: "if"},
-	{From: 181, To: 181, Line: 46, Col: 29, Construct: "set"},
-	{From: 183, To: 230, Line: 47, Col: 29, Construct: "if"},
-	{From: 186, To: 192, Line: 49, Col: 33, Construct: "if"},
-	{From: 188, To: 190, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 193, To: 230, Line: 53, Col: 33, Construct: "if"},
-	{From: 197, To: 209, Line: 55, Col: 33, Construct: "for"},
-	{From: 202, To: 203, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 205, To: 207, Line: 57, Col: 37, Construct: "if"},
-	{From: 210, To: 230, Line: 60, Col: 33, Construct: "if"},
-	{From: 213, To: 222, Line: 61, Col: 33, Construct: "if"},
-	{From: 216, To: 216, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 221, To: 221, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 226, To: 227, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 237, To: 244, Line: 74, Col: 13, Construct: "if"},
-	{From: 242, To: 242, Line: 74, Col: 46, Construct: "set"},
-	{From: 246, To: 247, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 252, To: 330, Line: 79, Col: 1, Construct: "macro"},
-	{From: 258, To: 260, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 262, To: 263, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 265, To: 265, Line: 81, Col: 5, Construct: "set"},
-	{From: 267, To: 306, Line: 82, Col: 5, Construct: "if"},
-	{From: 270, To: 278, Line: 84, Col: 9, Construct: "if"},
-	{From: 274, To: 277, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 280, To: 297, Line: 87, Col: 9, Construct: "if"},
-	{From: 284, To: 296, Line: 89, Col: 13, Construct: "for"},
-	{From: 289, To: 290, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 292, To: 294, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 299, To: 305, Line: 95, Col: 9, Construct: "if"},
-	{From: 303, To: 304, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 308, To: 329, Line: 99, Col: 5, Construct: "if"},
-	{From: 310, To: 311, Line: 100, Col: 9, Construct: "set"},
-	{From: 313, To: 319, Line: 102, Col: 9, Construct: "if"},
-	{From: 317, To: 318, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 321, To: 327, Line: 105, Col: 9, Construct: "if"},
-	{From: 325, To: 326, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 332, To: 415, Line: 111, Col: 1, Construct: "macro"},
-	{From: 340, To: 408, Line: 112, Col: 5, Construct: "if"},
-	{From: 342, To: 344, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 345, To: 408, Line: 114, Col: 9, Construct: "if"},
-	{From: 348, To: 352, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 353, To: 408, Line: 116, Col: 9, Construct: "if"},
-	{From: 357, To: 357, Line: 118, Col: 9, Construct: "set"},
-	{From: 359, To: 386, Line: 119, Col: 9, Construct: "for"},
-	{From: 364, To: 366, Line: 120, Col: 13, Construct: "if"},
-	{From: 368, To: 368, Line: 121, Col: 13, Construct: "set"},
-	{From: 370, To: 380, Line: 122, Col: 13, Construct: "if"},
-	{From: 372, To: 374, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 378, To: 378, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 382, To: 384, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 387, To: 408, Line: 130, Col: 9, Construct: "if"},
-	{From: 391, To: 403, Line: 132, Col: 9, Construct: "for"},
-	{From: 395, To: 397, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 399, To: 401, Line: 134, Col: 13, Construct: "if"},
-	{From: 407, To: 407, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 417, To: 436, Line: 141, Col: 1, Construct: "macro"},
-	{From: 421, To: 421, Line: 142, Col: 5, Construct: "set"},
-	{From: 423, To: 433, Line: 143, Col: 5, Construct: "for"},
-	{From: 425, To: 432, Line: 144, Col: 9, Construct: "if"},
-	{From: 427, To: 427, Line: 145, Col: 13, Construct: "set"},
-	{From: 431, To: 431, Line: 147, Col: 13, Construct: "set"},
-	{From: 435, To: 435, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 438, To: 438, Line: 153, Col: 1, Construct: "set"},
-	{From: 440, To: 440, Line: 154, Col: 1, Construct: "set"},
-	{From: 442, To: 442, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 444, To: 475, Line: 157, Col: 1, Construct: "if"},
-	{From: 447, To: 451, Line: 161, Col: 5, Construct: "if"},
-	{From: 450, To: 450, Line: 163, Col: 9, Construct: "set"},
-	{From: 453, To: 459, Line: 166, Col: 5, Construct: "if"},
-	{From: 456, To: 456, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 458, To: 458, Line: 168, Col: 9, Construct: "set"},
-	{From: 461, To: 474, Line: 171, Col: 5, Construct: "if"},
-	{From: 463, To: 470, Line: 172, Col: 9, Construct: "for"},
-	{From: 466, To: 469, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 177, Col: 9, Construct: "set"},
-	{From: 477, To: 485, Line: 184, Col: 1, Construct: "for"},
-	{From: 481, To: 484, Line: 185, Col: 5, Construct: "if"},
-	{From: 483, To: 483, Line: 186, Col: 9, Construct: "set"},
-	{From: 487, To: 658, Line: 191, Col: 1, Construct: "for"},
-	{From: 492, To: 497, Line: 192, Col: 5, Construct: "set"},
-	{From: 499, To: 504, Line: 193, Col: 9, Construct: "if"},
-	{From: 501, To: 503, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 506, To: 506, Line: 197, Col: 9, Construct: "set"},
-	{From: 508, To: 560, Line: 199, Col: 13, Construct: "if"},
-	{From: 511, To: 517, Line: 201, Col: 17, Construct: "if"},
-	{From: 515, To: 516, Line: 203, Col: 19, Construct: "{{ }}"},
-	{From: 519, To: 557, Line: 206, Col: 17, Construct: "for"},
-	{From: 522, To: 522, Line: 207, Col: 21, Construct: "set"},
-	{From: 524, To: 526, Line: 208, Col: 21, Construct: "{{ }}"},
-	{From: 528, To: 556, Line: 209, Col: 21, Construct: "if"},
-	{From: 531, To: 531, Line: 210, Col: 25, Construct: "set"},
-	{From: 533, To: 550, Line: 211, Col: 25, Construct: "for"},
-	{From: 538, To: 540, Line: 212, Col: 29, Construct: "if"},
-	{From: 542, To: 542, Line: 213, Col: 29, Construct: "set"},
-	{From: 544, To: 545, Line: 214, Col: 29, Construct: "{{ }}"},
-	{From: 547, To: 549, Line: 214, Col: 41, Construct: "{{ }}"},
-	{From: 551, To: 555, Line: 216, Col: 25, Construct: "if"},
-	{From: 554, To: 554, Line: 217, Col: 25, Construct: "{{ }}"},
-	{From: 559, To: 559, Line: 221, Col: 17, Construct: "set"},
-	{From: 562, To: 607, Line: 224, Col: 13, Construct: "if"},
-	{From: 565, To: 604, Line: 226, Col: 17, Construct: "for"},
-	{From: 568, To: 603, Line: 228, Col: 21, Construct: "if"},
-	{From: 571, To: 573, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 575, To: 591, Line: 230, Col: 25, Construct: "for"},
-	{From: 580, To: 581, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 583, To: 585, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 587, To: 589, Line: 232, Col: 29, Construct: "if"},
-	{From: 595, To: 601, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 606, To: 606, Line: 240, Col: 17, Construct: "set"},
-	{From: 609, To: 653, Line: 243, Col: 13, Construct: "if"},
-	{From: 612, To: 619, Line: 244, Col: 17, Construct: "if"},
-	{From: 614, To: 614, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 618, To: 618, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 620, To: 653, Line: 249, Col: 17, Construct: "if"},
-	{From: 623, To: 652, Line: 250, Col: 17, Construct: "for"},
-	{From: 625, To: 651, Line: 251, Col: 21, Construct: "if"},
-	{From: 628, To: 635, Line: 252, Col: 25, Construct: "if"},
-	{From: 630, To: 630, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 634, To: 634, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 636, To: 651, Line: 257, Col: 25, Construct: "if"},
-	{From: 640, To: 640, Line: 259, Col: 25, Construct: "set"},
-	{From: 641, To: 651, Line: 260, Col: 25, Construct: "if"},
-	{From: 645, To: 645, Line: 262, Col: 25, Construct: "set"},
-	{From: 646, To: 651, Line: 263, Col: 25, Construct: "if"},
-	{From: 650, To: 650, Line: 265, Col: 25, Construct: "set"},
-	{From: 655, To: 657, Line: 270, Col: 9, Construct: "if"},
-	{From: 660, To: 669, Line: 275, Col: 1, Construct: "if"},
-	{From: 662, To: 664, Line: 276, Col: 5, Construct: "if"},
-	{From: 666, To: 668, Line: 279, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 7, Col: 13, Construct: "set"},
+	{From: 82, To: 82, Line: 8, Col: 13, Construct: "set"},
+	{From: 84, To: 85, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 10, Col: 13, Construct: "if"},
+	{From: 91, To: 92, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 12, Col: 17, Construct: "set"},
+	{From: 97, To: 107, Line: 14, Col: 13, Construct: "if"},
+	{From: 99, To: 106, Line: 15, Col: 17, Construct: "if"},
+	{From: 104, To: 104, Line: 15, Col: 50, Construct: "set"},
+	{From: 109, To: 239, Line: 18, Col: 13, Construct: "if"},
+	{From: 112, To: 125, Line: 19, Col: 17, Construct: "if"},
+	{From: 115, To: 122, Line: 20, Col: 21, Construct: "if"},
+	{From: 120, To: 120, Line: 20, Col: 54, Construct: "set"},
+	{From: 124, To: 124, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 126, To: 239, Line: 23, Col: 17, Construct: "if"},
+	{From: 130, To: 143, Line: 25, Col: 17, Construct: "if"},
+	{From: 133, To: 135, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 136, To: 142, Line: 27, Col: 21, Construct: "if"},
+	{From: 139, To: 141, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 145, To: 162, Line: 31, Col: 17, Construct: "if"},
+	{From: 149, To: 161, Line: 33, Col: 21, Construct: "for"},
+	{From: 154, To: 155, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 157, To: 159, Line: 35, Col: 25, Construct: "if"},
+	{From: 163, To: 239, Line: 39, Col: 17, Construct: "if"},
+	{From: 166, To: 238, Line: 40, Col: 17, Construct: "if"},
+	{From: 170, To: 170, Line: 42, Col: 21, Construct: "set"},
+	{From: 172, To: 237, Line: 43, Col: 21, Construct: "for"},
+	{From: 177, To: 235, Line: 44, Col: 25, Construct: "if"},
+	{From: 179, To: 181, Line: 45, Col: 29, Construct: "if"},
+	{From: 183, To: 183, Line: 45, Col: 29, Construct: "set"},
+	{From: 185, To: 185, Line: 46, Col: 29, Construct: "set"},
+	{From: 187, To: 234, Line: 47, Col: 29, Construct: "if"},
+	{From: 190, To: 196, Line: 49, Col: 33, Construct: "if"},
+	{From: 192, To: 194, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 197, To: 234, Line: 53, Col: 33, Construct: "if"},
+	{From: 201, To: 213, Line: 55, Col: 33, Construct: "for"},
+	{From: 206, To: 207, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 209, To: 211, Line: 57, Col: 37, Construct: "if"},
+	{From: 214, To: 234, Line: 60, Col: 33, Construct: "if"},
+	{From: 217, To: 226, Line: 61, Col: 33, Construct: "if"},
+	{From: 220, To: 220, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 225, To: 225, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 230, To: 231, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 241, To: 248, Line: 74, Col: 13, Construct: "if"},
+	{From: 246, To: 246, Line: 74, Col: 46, Construct: "set"},
+	{From: 250, To: 251, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 256, To: 334, Line: 79, Col: 1, Construct: "macro"},
+	{From: 262, To: 264, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 266, To: 267, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 81, Col: 5, Construct: "set"},
+	{From: 271, To: 310, Line: 82, Col: 5, Construct: "if"},
+	{From: 274, To: 282, Line: 84, Col: 9, Construct: "if"},
+	{From: 278, To: 281, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 284, To: 301, Line: 87, Col: 9, Construct: "if"},
+	{From: 288, To: 300, Line: 89, Col: 13, Construct: "for"},
+	{From: 293, To: 294, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 296, To: 298, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 303, To: 309, Line: 95, Col: 9, Construct: "if"},
+	{From: 307, To: 308, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 312, To: 333, Line: 99, Col: 5, Construct: "if"},
+	{From: 314, To: 315, Line: 100, Col: 9, Construct: "set"},
+	{From: 317, To: 323, Line: 102, Col: 9, Construct: "if"},
+	{From: 321, To: 322, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 325, To: 331, Line: 105, Col: 9, Construct: "if"},
+	{From: 329, To: 330, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 336, To: 421, Line: 111, Col: 1, Construct: "macro"},
+	{From: 344, To: 414, Line: 112, Col: 5, Construct: "if"},
+	{From: 346, To: 348, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 349, To: 414, Line: 114, Col: 9, Construct: "if"},
+	{From: 352, To: 356, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 357, To: 414, Line: 116, Col: 9, Construct: "if"},
+	{From: 361, To: 361, Line: 118, Col: 9, Construct: "set"},
+	{From: 363, To: 392, Line: 119, Col: 9, Construct: "for"},
+	{From: 368, To: 370, Line: 120, Col: 13, Construct: "if"},
+	{From: 372, To: 372, Line: 120, Col: 13, Construct: "set"},
+	{From: 374, To: 374, Line: 121, Col: 13, Construct: "set"},
+	{From: 376, To: 386, Line: 122, Col: 13, Construct: "if"},
+	{From: 378, To: 380, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 388, To: 390, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 393, To: 414, Line: 130, Col: 9, Construct: "if"},
+	{From: 397, To: 409, Line: 132, Col: 9, Construct: "for"},
+	{From: 401, To: 403, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 405, To: 407, Line: 134, Col: 13, Construct: "if"},
+	{From: 413, To: 413, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 423, To: 446, Line: 141, Col: 1, Construct: "macro"},
+	{From: 427, To: 427, Line: 142, Col: 5, Construct: "set"},
+	{From: 429, To: 443, Line: 143, Col: 5, Construct: "for"},
+	{From: 431, To: 442, Line: 144, Col: 9, Construct: "if"},
+	{From: 433, To: 433, Line: 144, Col: 9, Construct: "set"},
+	{From: 435, To: 435, Line: 145, Col: 13, Construct: "set"},
+	{From: 439, To: 439, Line: 145, Col: 13, Construct: "set"},
+	{From: 441, To: 441, Line: 147, Col: 13, Construct: "set"},
+	{From: 445, To: 445, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 153, Col: 1, Construct: "set"},
+	{From: 450, To: 450, Line: 154, Col: 1, Construct: "set"},
+	{From: 452, To: 452, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 454, To: 489, Line: 157, Col: 1, Construct: "if"},
+	{From: 457, To: 463, Line: 161, Col: 5, Construct: "if"},
+	{From: 460, To: 460, Line: 161, Col: 5, Construct: "set"},
+	{From: 462, To: 462, Line: 163, Col: 9, Construct: "set"},
+	{From: 465, To: 471, Line: 166, Col: 5, Construct: "if"},
+	{From: 468, To: 468, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 470, To: 470, Line: 168, Col: 9, Construct: "set"},
+	{From: 473, To: 488, Line: 171, Col: 5, Construct: "if"},
+	{From: 475, To: 482, Line: 172, Col: 9, Construct: "for"},
+	{From: 478, To: 481, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 174, Col: 13, Construct: "set"},
+	{From: 486, To: 486, Line: 177, Col: 9, Construct: "set"},
+	{From: 491, To: 501, Line: 184, Col: 1, Construct: "for"},
+	{From: 495, To: 500, Line: 185, Col: 5, Construct: "if"},
+	{From: 497, To: 497, Line: 185, Col: 5, Construct: "set"},
+	{From: 499, To: 499, Line: 186, Col: 9, Construct: "set"},
+	{From: 503, To: 686, Line: 191, Col: 1, Construct: "for"},
+	{From: 508, To: 513, Line: 192, Col: 5, Construct: "set"},
+	{From: 515, To: 520, Line: 193, Col: 9, Construct: "if"},
+	{From: 517, To: 519, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 522, To: 522, Line: 194, Col: 9, Construct: "set"},
+	{From: 524, To: 524, Line: 197, Col: 9, Construct: "set"},
+	{From: 526, To: 580, Line: 199, Col: 13, Construct: "if"},
+	{From: 529, To: 535, Line: 201, Col: 17, Construct: "if"},
+	{From: 533, To: 534, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 537, To: 575, Line: 206, Col: 17, Construct: "for"},
+	{From: 540, To: 540, Line: 207, Col: 21, Construct: "set"},
+	{From: 542, To: 544, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 546, To: 574, Line: 209, Col: 21, Construct: "if"},
+	{From: 549, To: 549, Line: 210, Col: 25, Construct: "set"},
+	{From: 551, To: 568, Line: 211, Col: 25, Construct: "for"},
+	{From: 556, To: 558, Line: 212, Col: 29, Construct: "if"},
+	{From: 560, To: 560, Line: 213, Col: 29, Construct: "set"},
+	{From: 562, To: 563, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 565, To: 567, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 569, To: 573, Line: 216, Col: 25, Construct: "if"},
+	{From: 572, To: 572, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 577, To: 577, Line: 217, Col: 25, Construct: "set"},
+	{From: 579, To: 579, Line: 221, Col: 17, Construct: "set"},
+	{From: 582, To: 629, Line: 224, Col: 13, Construct: "if"},
+	{From: 585, To: 624, Line: 226, Col: 17, Construct: "for"},
+	{From: 588, To: 623, Line: 228, Col: 21, Construct: "if"},
+	{From: 591, To: 593, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 595, To: 611, Line: 230, Col: 25, Construct: "for"},
+	{From: 600, To: 601, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 603, To: 605, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 607, To: 609, Line: 232, Col: 29, Construct: "if"},
+	{From: 615, To: 621, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 626, To: 626, Line: 236, Col: 25, Construct: "set"},
+	{From: 628, To: 628, Line: 240, Col: 17, Construct: "set"},
+	{From: 631, To: 681, Line: 243, Col: 13, Construct: "if"},
+	{From: 634, To: 641, Line: 244, Col: 17, Construct: "if"},
+	{From: 636, To: 636, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 640, To: 640, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 642, To: 681, Line: 249, Col: 17, Construct: "if"},
+	{From: 645, To: 680, Line: 250, Col: 17, Construct: "for"},
+	{From: 647, To: 679, Line: 251, Col: 21, Construct: "if"},
+	{From: 650, To: 657, Line: 252, Col: 25, Construct: "if"},
+	{From: 652, To: 652, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 656, To: 656, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 658, To: 679, Line: 257, Col: 25, Construct: "if"},
+	{From: 662, To: 662, Line: 257, Col: 25, Construct: "set"},
+	{From: 664, To: 664, Line: 259, Col: 25, Construct: "set"},
+	{From: 665, To: 679, Line: 260, Col: 25, Construct: "if"},
+	{From: 669, To: 669, Line: 260, Col: 25, Construct: "set"},
+	{From: 671, To: 671, Line: 262, Col: 25, Construct: "set"},
+	{From: 672, To: 679, Line: 263, Col: 25, Construct: "if"},
+	{From: 676, To: 676, Line: 263, Col: 25, Construct: "set"},
+	{From: 678, To: 678, Line: 265, Col: 25, Construct: "set"},
+	{From: 683, To: 685, Line: 270, Col: 9, Construct: "if"},
+	{From: 688, To: 697, Line: 275, Col: 1, Construct: "if"},
+	{From: 690, To: 692, Line: 276, Col: 5, Construct: "if"},
+	{From: 694, To: 696, Line: 279, Col: 5, Construct: "if"},
 }

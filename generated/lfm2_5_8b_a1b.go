@@ -88,14 +88,20 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
 				item2Type := item2.ItemStr("type")
 				if runtime.EqStr(item2Type, "image") {
+					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.Str("<image>")))
 				} else if runtime.EqStr(item2Type, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
+					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item2.ItemStr("text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
+					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
 				}
@@ -127,11 +133,15 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			for i := range w.Count(len(keys)) {
 				argName := keys[i]
 				argValue2 := values[i]
+				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
+				runtime.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
 				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), w.Capture(func() {
 					formatArgValue(argValue2)
 				})))))
 			}
+			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
+			runtime.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
 			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.Add(toolCallsNs.Attr("tool_calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(funcName, runtime.Str("(")), runtime.FilterJoin(argsNs.Attr("arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
 		}
@@ -298,69 +308,74 @@ var spansLFM258BA1B = []runtime.Span{
 	{From: 64, To: 72, Line: 7, Col: 9, Construct: "if"},
 	{From: 67, To: 67, Line: 8, Col: 9, Construct: "{{ }}"},
 	{From: 71, To: 71, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 75, To: 106, Line: 14, Col: 1, Construct: "macro"},
-	{From: 79, To: 105, Line: 15, Col: 5, Construct: "if"},
+	{From: 75, To: 112, Line: 14, Col: 1, Construct: "macro"},
+	{From: 79, To: 111, Line: 15, Col: 5, Construct: "if"},
 	{From: 81, To: 81, Line: 16, Col: 9, Construct: "{{ }}"},
 	{From: 85, To: 85, Line: 18, Col: 9, Construct: "set"},
-	{From: 87, To: 102, Line: 19, Col: 9, Construct: "for"},
-	{From: 89, To: 101, Line: 20, Col: 13, Construct: "if"},
-	{From: 92, To: 92, Line: 21, Col: 17, Construct: "set"},
-	{From: 93, To: 101, Line: 22, Col: 17, Construct: "if"},
-	{From: 96, To: 96, Line: 23, Col: 17, Construct: "set"},
-	{From: 100, To: 100, Line: 25, Col: 17, Construct: "set"},
-	{From: 104, To: 104, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 142, Line: 32, Col: 1, Construct: "macro"},
-	{From: 112, To: 112, Line: 33, Col: 5, Construct: "set"},
-	{From: 114, To: 137, Line: 34, Col: 5, Construct: "for"},
-	{From: 119, To: 120, Line: 35, Col: 9, Construct: "set"},
-	{From: 122, To: 122, Line: 36, Col: 9, Construct: "set"},
-	{From: 124, To: 124, Line: 37, Col: 9, Construct: "set"},
-	{From: 126, To: 134, Line: 38, Col: 9, Construct: "for"},
-	{From: 131, To: 133, Line: 39, Col: 13, Construct: "set"},
-	{From: 136, To: 136, Line: 41, Col: 9, Construct: "set"},
-	{From: 139, To: 141, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 144, To: 145, Line: 46, Col: 1, Construct: "set"},
-	{From: 147, To: 158, Line: 47, Col: 1, Construct: "if"},
-	{From: 150, To: 155, Line: 48, Col: 5, Construct: "if"},
-	{From: 152, To: 154, Line: 49, Col: 9, Construct: "set"},
-	{From: 157, To: 157, Line: 51, Col: 5, Construct: "set"},
-	{From: 160, To: 186, Line: 53, Col: 1, Construct: "if"},
-	{From: 162, To: 166, Line: 54, Col: 5, Construct: "set"},
-	{From: 168, To: 183, Line: 55, Col: 5, Construct: "for"},
-	{From: 172, To: 175, Line: 56, Col: 9, Construct: "if"},
-	{From: 174, To: 174, Line: 57, Col: 13, Construct: "set"},
-	{From: 177, To: 177, Line: 59, Col: 9, Construct: "set"},
-	{From: 179, To: 182, Line: 60, Col: 9, Construct: "if"},
-	{From: 181, To: 181, Line: 61, Col: 13, Construct: "set"},
-	{From: 185, To: 185, Line: 64, Col: 5, Construct: "set"},
-	{From: 188, To: 193, Line: 66, Col: 1, Construct: "if"},
-	{From: 190, To: 192, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 195, To: 203, Line: 69, Col: 1, Construct: "for"},
-	{From: 199, To: 202, Line: 70, Col: 5, Construct: "if"},
-	{From: 201, To: 201, Line: 71, Col: 9, Construct: "set"},
-	{From: 205, To: 283, Line: 74, Col: 1, Construct: "for"},
-	{From: 209, To: 212, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 214, To: 282, Line: 76, Col: 5, Construct: "if"},
-	{From: 216, To: 273, Line: 76, Col: 5, Construct: "with"},
-	{From: 222, To: 228, Line: 78, Col: 9, Construct: "if"},
-	{From: 225, To: 227, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 230, To: 230, Line: 81, Col: 9, Construct: "set"},
-	{From: 232, To: 232, Line: 82, Col: 9, Construct: "set"},
-	{From: 234, To: 261, Line: 83, Col: 9, Construct: "if"},
-	{From: 237, To: 239, Line: 84, Col: 13, Construct: "set"},
-	{From: 241, To: 247, Line: 85, Col: 13, Construct: "if"},
-	{From: 243, To: 246, Line: 86, Col: 17, Construct: "if"},
-	{From: 245, To: 245, Line: 87, Col: 21, Construct: "set"},
-	{From: 249, To: 260, Line: 90, Col: 13, Construct: "if"},
-	{From: 251, To: 251, Line: 91, Col: 17, Construct: "set"},
-	{From: 253, To: 253, Line: 92, Col: 17, Construct: "set"},
-	{From: 255, To: 255, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 259, To: 259, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 263, To: 266, Line: 98, Col: 9, Construct: "if"},
-	{From: 265, To: 265, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 268, To: 272, Line: 101, Col: 9, Construct: "if"},
-	{From: 270, To: 270, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 277, To: 281, Line: 107, Col: 9, Construct: "if"},
-	{From: 279, To: 279, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 285, To: 287, Line: 113, Col: 1, Construct: "if"},
+	{From: 87, To: 108, Line: 19, Col: 9, Construct: "for"},
+	{From: 89, To: 107, Line: 20, Col: 13, Construct: "if"},
+	{From: 92, To: 92, Line: 20, Col: 13, Construct: "set"},
+	{From: 94, To: 94, Line: 21, Col: 17, Construct: "set"},
+	{From: 95, To: 107, Line: 22, Col: 17, Construct: "if"},
+	{From: 98, To: 98, Line: 22, Col: 17, Construct: "set"},
+	{From: 100, To: 100, Line: 23, Col: 17, Construct: "set"},
+	{From: 104, To: 104, Line: 23, Col: 17, Construct: "set"},
+	{From: 106, To: 106, Line: 25, Col: 17, Construct: "set"},
+	{From: 110, To: 110, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 114, To: 152, Line: 32, Col: 1, Construct: "macro"},
+	{From: 118, To: 118, Line: 33, Col: 5, Construct: "set"},
+	{From: 120, To: 147, Line: 34, Col: 5, Construct: "for"},
+	{From: 125, To: 126, Line: 35, Col: 9, Construct: "set"},
+	{From: 128, To: 128, Line: 36, Col: 9, Construct: "set"},
+	{From: 130, To: 130, Line: 37, Col: 9, Construct: "set"},
+	{From: 132, To: 142, Line: 38, Col: 9, Construct: "for"},
+	{From: 137, To: 137, Line: 38, Col: 9, Construct: "set"},
+	{From: 139, To: 141, Line: 39, Col: 13, Construct: "set"},
+	{From: 144, To: 144, Line: 39, Col: 13, Construct: "set"},
+	{From: 146, To: 146, Line: 41, Col: 9, Construct: "set"},
+	{From: 149, To: 151, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 154, To: 155, Line: 46, Col: 1, Construct: "set"},
+	{From: 157, To: 168, Line: 47, Col: 1, Construct: "if"},
+	{From: 160, To: 165, Line: 48, Col: 5, Construct: "if"},
+	{From: 162, To: 164, Line: 49, Col: 9, Construct: "set"},
+	{From: 167, To: 167, Line: 51, Col: 5, Construct: "set"},
+	{From: 170, To: 196, Line: 53, Col: 1, Construct: "if"},
+	{From: 172, To: 176, Line: 54, Col: 5, Construct: "set"},
+	{From: 178, To: 193, Line: 55, Col: 5, Construct: "for"},
+	{From: 182, To: 185, Line: 56, Col: 9, Construct: "if"},
+	{From: 184, To: 184, Line: 57, Col: 13, Construct: "set"},
+	{From: 187, To: 187, Line: 59, Col: 9, Construct: "set"},
+	{From: 189, To: 192, Line: 60, Col: 9, Construct: "if"},
+	{From: 191, To: 191, Line: 61, Col: 13, Construct: "set"},
+	{From: 195, To: 195, Line: 64, Col: 5, Construct: "set"},
+	{From: 198, To: 203, Line: 66, Col: 1, Construct: "if"},
+	{From: 200, To: 202, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 205, To: 213, Line: 69, Col: 1, Construct: "for"},
+	{From: 209, To: 212, Line: 70, Col: 5, Construct: "if"},
+	{From: 211, To: 211, Line: 71, Col: 9, Construct: "set"},
+	{From: 215, To: 293, Line: 74, Col: 1, Construct: "for"},
+	{From: 219, To: 222, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 224, To: 292, Line: 76, Col: 5, Construct: "if"},
+	{From: 226, To: 283, Line: 76, Col: 5, Construct: "with"},
+	{From: 232, To: 238, Line: 78, Col: 9, Construct: "if"},
+	{From: 235, To: 237, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 240, To: 240, Line: 81, Col: 9, Construct: "set"},
+	{From: 242, To: 242, Line: 82, Col: 9, Construct: "set"},
+	{From: 244, To: 271, Line: 83, Col: 9, Construct: "if"},
+	{From: 247, To: 249, Line: 84, Col: 13, Construct: "set"},
+	{From: 251, To: 257, Line: 85, Col: 13, Construct: "if"},
+	{From: 253, To: 256, Line: 86, Col: 17, Construct: "if"},
+	{From: 255, To: 255, Line: 87, Col: 21, Construct: "set"},
+	{From: 259, To: 270, Line: 90, Col: 13, Construct: "if"},
+	{From: 261, To: 261, Line: 91, Col: 17, Construct: "set"},
+	{From: 263, To: 263, Line: 92, Col: 17, Construct: "set"},
+	{From: 265, To: 265, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 273, To: 276, Line: 98, Col: 9, Construct: "if"},
+	{From: 275, To: 275, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 278, To: 282, Line: 101, Col: 9, Construct: "if"},
+	{From: 280, To: 280, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 287, To: 291, Line: 107, Col: 9, Construct: "if"},
+	{From: 289, To: 289, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 295, To: 297, Line: 113, Col: 1, Construct: "if"},
 }

@@ -58,6 +58,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
@@ -65,6 +67,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
+		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
+		runtime.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
@@ -80,14 +84,20 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
+			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
+				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
 			}
 		}
+		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
 		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
 	}
@@ -98,6 +108,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(ns.Attr("system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
+	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
+	runtime.CheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
@@ -106,6 +118,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		message := items2[i2]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
 		if runtime.EqStr(message.ItemStr("role"), "assistant") {
+			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
 			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i2)))
 		}
@@ -150,32 +164,39 @@ var spansLFM25Instruct = []runtime.Span{
 	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
 	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
-	{From: 59, To: 65, Line: 4, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 5, Col: 5, Construct: "set"},
-	{From: 64, To: 64, Line: 6, Col: 5, Construct: "set"},
-	{From: 67, To: 93, Line: 8, Col: 1, Construct: "if"},
-	{From: 69, To: 73, Line: 9, Col: 5, Construct: "set"},
-	{From: 75, To: 90, Line: 10, Col: 5, Construct: "for"},
-	{From: 79, To: 82, Line: 11, Col: 9, Construct: "if"},
-	{From: 81, To: 81, Line: 12, Col: 13, Construct: "set"},
-	{From: 84, To: 84, Line: 14, Col: 9, Construct: "set"},
-	{From: 86, To: 89, Line: 15, Col: 9, Construct: "if"},
-	{From: 88, To: 88, Line: 16, Col: 13, Construct: "set"},
-	{From: 92, To: 92, Line: 19, Col: 5, Construct: "set"},
-	{From: 95, To: 100, Line: 21, Col: 1, Construct: "if"},
-	{From: 97, To: 99, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 102, To: 102, Line: 24, Col: 1, Construct: "set"},
-	{From: 104, To: 112, Line: 25, Col: 1, Construct: "for"},
-	{From: 108, To: 111, Line: 26, Col: 5, Construct: "if"},
-	{From: 110, To: 110, Line: 27, Col: 9, Construct: "set"},
-	{From: 114, To: 140, Line: 30, Col: 1, Construct: "for"},
-	{From: 119, To: 122, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 124, To: 124, Line: 32, Col: 5, Construct: "set"},
-	{From: 126, To: 129, Line: 33, Col: 5, Construct: "if"},
-	{From: 128, To: 128, Line: 34, Col: 9, Construct: "set"},
-	{From: 131, To: 137, Line: 36, Col: 5, Construct: "if"},
-	{From: 133, To: 136, Line: 37, Col: 9, Construct: "if"},
-	{From: 135, To: 135, Line: 38, Col: 13, Construct: "set"},
-	{From: 139, To: 139, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 142, To: 144, Line: 43, Col: 1, Construct: "if"},
+	{From: 59, To: 67, Line: 4, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 4, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 5, Col: 5, Construct: "set"},
+	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
+	{From: 69, To: 103, Line: 8, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 8, Col: 1, Construct: "set"},
+	{From: 73, To: 77, Line: 9, Col: 5, Construct: "set"},
+	{From: 79, To: 98, Line: 10, Col: 5, Construct: "for"},
+	{From: 83, To: 86, Line: 11, Col: 9, Construct: "if"},
+	{From: 85, To: 85, Line: 12, Col: 13, Construct: "set"},
+	{From: 88, To: 88, Line: 12, Col: 13, Construct: "set"},
+	{From: 90, To: 90, Line: 14, Col: 9, Construct: "set"},
+	{From: 92, To: 97, Line: 15, Col: 9, Construct: "if"},
+	{From: 94, To: 94, Line: 15, Col: 9, Construct: "set"},
+	{From: 96, To: 96, Line: 16, Col: 13, Construct: "set"},
+	{From: 100, To: 100, Line: 16, Col: 13, Construct: "set"},
+	{From: 102, To: 102, Line: 19, Col: 5, Construct: "set"},
+	{From: 105, To: 110, Line: 21, Col: 1, Construct: "if"},
+	{From: 107, To: 109, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 112, To: 112, Line: 22, Col: 5, Construct: "set"},
+	{From: 114, To: 114, Line: 24, Col: 1, Construct: "set"},
+	{From: 116, To: 126, Line: 25, Col: 1, Construct: "for"},
+	{From: 120, To: 125, Line: 26, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 26, Col: 5, Construct: "set"},
+	{From: 124, To: 124, Line: 27, Col: 9, Construct: "set"},
+	{From: 128, To: 154, Line: 30, Col: 1, Construct: "for"},
+	{From: 133, To: 136, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 138, To: 138, Line: 32, Col: 5, Construct: "set"},
+	{From: 140, To: 143, Line: 33, Col: 5, Construct: "if"},
+	{From: 142, To: 142, Line: 34, Col: 9, Construct: "set"},
+	{From: 145, To: 151, Line: 36, Col: 5, Construct: "if"},
+	{From: 147, To: 150, Line: 37, Col: 9, Construct: "if"},
+	{From: 149, To: 149, Line: 38, Col: 13, Construct: "set"},
+	{From: 153, To: 153, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 156, To: 158, Line: 43, Col: 1, Construct: "if"},
 }

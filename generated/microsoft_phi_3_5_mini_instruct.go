@@ -84,11 +84,11 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 var spansMicrosoftPhi35MiniInstruct = []runtime.Span{
 	{From: 50, To: 71, Line: 1, Col: 1, Construct: "for"},
 	{From: 52, To: 70, Line: 1, Col: 30, Construct: "if"},
-	{From: 55, To: 57, Line: 1, Col: 89, Construct: "{{ }}"},
+	{From: 55, To: 57, Line: 2, Col: 24, Construct: "{{ }}"},
 	{From: 58, To: 70, Line: 3, Col: 7, Construct: "if"},
-	{From: 61, To: 63, Line: 3, Col: 40, Construct: "{{ }}"},
+	{From: 61, To: 63, Line: 4, Col: 24, Construct: "{{ }}"},
 	{From: 64, To: 70, Line: 5, Col: 7, Construct: "if"},
-	{From: 67, To: 69, Line: 5, Col: 45, Construct: "{{ }}"},
+	{From: 67, To: 69, Line: 6, Col: 24, Construct: "{{ }}"},
 	{From: 73, To: 79, Line: 7, Col: 27, Construct: "if"},
 	{From: 78, To: 78, Line: 8, Col: 15, Construct: "{{ }}"},
 }

@@ -315,7 +315,7 @@ var spansNousResearchHermes3Llama318BToolUse = []runtime.Span{
 	{From: 195, To: 197, Line: 78, Col: 5, Construct: "if"},
 	{From: 201, To: 273, Line: 94, Col: 1, Construct: "for"},
 	{From: 205, To: 272, Line: 95, Col: 5, Construct: "if"},
-	{From: 208, To: 213, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 213, Line: 97, Col: 36, Construct: "{{ }}"},
 	{From: 214, To: 272, Line: 99, Col: 9, Construct: "if"},
 	{From: 217, To: 218, Line: 100, Col: 9, Construct: "{{ }}"},
 	{From: 220, To: 248, Line: 101, Col: 5, Construct: "for"},

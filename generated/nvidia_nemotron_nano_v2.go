@@ -60,10 +60,14 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
 			if runtime.In(runtime.Str("/think"), content) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
 			} else if runtime.In(runtime.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
+				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
 				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
 			}
@@ -73,11 +77,15 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.ItemStr("role")
 	if !runtime.EqStr(messages0Role, "system") {
+		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
+		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
 		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
@@ -119,8 +127,12 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := messages.ItemInt(-1)
 	if runtime.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
+		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
 		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
+		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
+		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
 			return messagesMinus1.ItemStr("tool_calls")
@@ -312,65 +324,71 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNVIDIANemotronNanoV2 = []runtime.Span{
 	{From: 52, To: 52, Line: 1, Col: 1, Construct: "set"},
-	{From: 54, To: 71, Line: 2, Col: 1, Construct: "for"},
+	{From: 54, To: 75, Line: 2, Col: 1, Construct: "for"},
 	{From: 57, To: 57, Line: 3, Col: 3, Construct: "set"},
-	{From: 59, To: 70, Line: 4, Col: 3, Construct: "if"},
-	{From: 62, To: 69, Line: 5, Col: 5, Construct: "if"},
-	{From: 64, To: 64, Line: 6, Col: 7, Construct: "set"},
-	{From: 65, To: 69, Line: 7, Col: 9, Construct: "if"},
-	{From: 68, To: 68, Line: 8, Col: 7, Construct: "set"},
-	{From: 73, To: 86, Line: 13, Col: 1, Construct: "if"},
-	{From: 77, To: 78, Line: 14, Col: 3, Construct: "set"},
-	{From: 82, To: 82, Line: 18, Col: 3, Construct: "set"},
-	{From: 84, To: 85, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 88, To: 114, Line: 23, Col: 1, Construct: "if"},
-	{From: 90, To: 93, Line: 24, Col: 3, Construct: "if"},
-	{From: 95, To: 112, Line: 32, Col: 3, Construct: "for"},
-	{From: 99, To: 104, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 106, To: 110, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 116, To: 118, Line: 55, Col: 1, Construct: "set"},
-	{From: 120, To: 132, Line: 56, Col: 1, Construct: "if"},
-	{From: 123, To: 123, Line: 57, Col: 3, Construct: "set"},
-	{From: 125, To: 129, Line: 58, Col: 3, Construct: "set"},
-	{From: 131, To: 131, Line: 59, Col: 3, Construct: "set"},
-	{From: 134, To: 228, Line: 62, Col: 1, Construct: "for"},
-	{From: 139, To: 140, Line: 63, Col: 3, Construct: "set"},
-	{From: 142, To: 227, Line: 64, Col: 3, Construct: "if"},
-	{From: 145, To: 147, Line: 65, Col: 5, Construct: "{{ }}"},
-	{From: 148, To: 227, Line: 68, Col: 7, Construct: "if"},
-	{From: 151, To: 155, Line: 69, Col: 5, Construct: "if"},
-	{From: 153, To: 154, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 157, To: 157, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 159, To: 163, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 165, To: 167, Line: 75, Col: 5, Construct: "if"},
-	{From: 168, To: 227, Line: 78, Col: 7, Construct: "if"},
-	{From: 171, To: 174, Line: 79, Col: 5, Construct: "if"},
-	{From: 173, To: 173, Line: 80, Col: 7, Construct: "set"},
-	{From: 176, To: 181, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 183, To: 226, Line: 84, Col: 5, Construct: "if"},
-	{From: 186, To: 189, Line: 85, Col: 7, Construct: "if"},
-	{From: 191, To: 224, Line: 90, Col: 7, Construct: "for"},
-	{From: 196, To: 201, Line: 91, Col: 9, Construct: "set"},
-	{From: 203, To: 205, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 207, To: 215, Line: 93, Col: 9, Construct: "if"},
-	{From: 210, To: 210, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 214, To: 214, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 217, To: 222, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 230, To: 308, Line: 108, Col: 1, Construct: "if"},
-	{From: 233, To: 238, Line: 111, Col: 3, Construct: "if"},
-	{From: 240, To: 243, Line: 117, Col: 3, Construct: "if"},
-	{From: 242, To: 242, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 247, To: 268, Line: 121, Col: 3, Construct: "if"},
-	{From: 250, To: 255, Line: 124, Col: 5, Construct: "if"},
-	{From: 257, To: 257, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 259, To: 267, Line: 131, Col: 5, Construct: "if"},
-	{From: 261, To: 263, Line: 132, Col: 7, Construct: "if"},
-	{From: 270, To: 307, Line: 143, Col: 3, Construct: "if"},
-	{From: 273, To: 306, Line: 147, Col: 5, Construct: "for"},
-	{From: 278, To: 283, Line: 148, Col: 7, Construct: "set"},
-	{From: 285, To: 287, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 289, To: 297, Line: 150, Col: 7, Construct: "if"},
-	{From: 292, To: 292, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 296, To: 296, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 299, To: 304, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 59, To: 74, Line: 4, Col: 3, Construct: "if"},
+	{From: 62, To: 73, Line: 5, Col: 5, Construct: "if"},
+	{From: 64, To: 64, Line: 5, Col: 5, Construct: "set"},
+	{From: 66, To: 66, Line: 6, Col: 7, Construct: "set"},
+	{From: 67, To: 73, Line: 7, Col: 9, Construct: "if"},
+	{From: 70, To: 70, Line: 7, Col: 9, Construct: "set"},
+	{From: 72, To: 72, Line: 8, Col: 7, Construct: "set"},
+	{From: 77, To: 94, Line: 13, Col: 1, Construct: "if"},
+	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
+	{From: 83, To: 84, Line: 14, Col: 3, Construct: "set"},
+	{From: 88, To: 88, Line: 14, Col: 3, Construct: "set"},
+	{From: 90, To: 90, Line: 18, Col: 3, Construct: "set"},
+	{From: 92, To: 93, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 96, To: 122, Line: 23, Col: 1, Construct: "if"},
+	{From: 98, To: 101, Line: 24, Col: 3, Construct: "if"},
+	{From: 103, To: 120, Line: 32, Col: 3, Construct: "for"},
+	{From: 107, To: 112, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 114, To: 118, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 124, To: 126, Line: 55, Col: 1, Construct: "set"},
+	{From: 128, To: 144, Line: 56, Col: 1, Construct: "if"},
+	{From: 131, To: 131, Line: 56, Col: 1, Construct: "set"},
+	{From: 133, To: 133, Line: 57, Col: 3, Construct: "set"},
+	{From: 135, To: 135, Line: 57, Col: 3, Construct: "set"},
+	{From: 137, To: 141, Line: 58, Col: 3, Construct: "set"},
+	{From: 143, To: 143, Line: 59, Col: 3, Construct: "set"},
+	{From: 146, To: 240, Line: 62, Col: 1, Construct: "for"},
+	{From: 151, To: 152, Line: 63, Col: 3, Construct: "set"},
+	{From: 154, To: 239, Line: 64, Col: 3, Construct: "if"},
+	{From: 157, To: 159, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 160, To: 239, Line: 68, Col: 7, Construct: "if"},
+	{From: 163, To: 167, Line: 69, Col: 5, Construct: "if"},
+	{From: 165, To: 166, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 169, To: 169, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 171, To: 175, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 177, To: 179, Line: 75, Col: 5, Construct: "if"},
+	{From: 180, To: 239, Line: 78, Col: 7, Construct: "if"},
+	{From: 183, To: 186, Line: 79, Col: 5, Construct: "if"},
+	{From: 185, To: 185, Line: 80, Col: 7, Construct: "set"},
+	{From: 188, To: 193, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 195, To: 238, Line: 84, Col: 5, Construct: "if"},
+	{From: 198, To: 201, Line: 85, Col: 7, Construct: "if"},
+	{From: 203, To: 236, Line: 90, Col: 7, Construct: "for"},
+	{From: 208, To: 213, Line: 91, Col: 9, Construct: "set"},
+	{From: 215, To: 217, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 219, To: 227, Line: 93, Col: 9, Construct: "if"},
+	{From: 222, To: 222, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 226, To: 226, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 229, To: 234, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 242, To: 320, Line: 108, Col: 1, Construct: "if"},
+	{From: 245, To: 250, Line: 111, Col: 3, Construct: "if"},
+	{From: 252, To: 255, Line: 117, Col: 3, Construct: "if"},
+	{From: 254, To: 254, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 259, To: 280, Line: 121, Col: 3, Construct: "if"},
+	{From: 262, To: 267, Line: 124, Col: 5, Construct: "if"},
+	{From: 269, To: 269, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 271, To: 279, Line: 131, Col: 5, Construct: "if"},
+	{From: 273, To: 275, Line: 132, Col: 7, Construct: "if"},
+	{From: 282, To: 319, Line: 143, Col: 3, Construct: "if"},
+	{From: 285, To: 318, Line: 147, Col: 5, Construct: "for"},
+	{From: 290, To: 295, Line: 148, Col: 7, Construct: "set"},
+	{From: 297, To: 299, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 301, To: 309, Line: 150, Col: 7, Construct: "if"},
+	{From: 304, To: 304, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 308, To: 308, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 311, To: 316, Line: 155, Col: 7, Construct: "{{ }}"},
 }

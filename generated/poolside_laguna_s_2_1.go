@@ -232,7 +232,7 @@ var spansPoolsideLagunaS21 = []runtime.Span{
 	{From: 109, To: 197, Line: 42, Col: 3, Construct: "if"},
 	{From: 112, To: 114, Line: 43, Col: 5, Construct: "{{ }}"},
 	{From: 115, To: 197, Line: 44, Col: 7, Construct: "if"},
-	{From: 118, To: 184, Line: 43, Col: 5, Construct: "with"},
+	{From: 118, To: 184, Line: 44, Col: 7, Construct: "with"},
 	{From: 122, To: 122, Line: 48, Col: 7, Construct: "set"},
 	{From: 124, To: 132, Line: 49, Col: 7, Construct: "if"},
 	{From: 127, To: 127, Line: 50, Col: 9, Construct: "set"},

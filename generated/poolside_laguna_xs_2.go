@@ -276,7 +276,7 @@ var spansPoolsideLagunaXS2 = []runtime.Span{
 	{From: 113, To: 239, Line: 52, Col: 3, Construct: "if"},
 	{From: 116, To: 118, Line: 53, Col: 5, Construct: "{{ }}"},
 	{From: 119, To: 239, Line: 54, Col: 7, Construct: "if"},
-	{From: 122, To: 226, Line: 53, Col: 5, Construct: "with"},
+	{From: 122, To: 226, Line: 54, Col: 7, Construct: "with"},
 	{From: 127, To: 225, Line: 57, Col: 7, Construct: "if"},
 	{From: 129, To: 140, Line: 61, Col: 9, Construct: "if"},
 	{From: 131, To: 133, Line: 62, Col: 11, Construct: "if"},

@@ -83,26 +83,40 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
 						if ns2.Attr("prev_was_text").Truthy() {
+							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
+							runtime.CheckNamespace(ns2)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
 							runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str(" ")))
 						}
+						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
+						runtime.CheckNamespace(ns2)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
 						runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), text))
 					}
+					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
 				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
+					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
+					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
 				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
+					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
 					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
 				}
@@ -127,6 +141,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			content2 = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
 			if !((runtime.IsString(content2, nil, nil) && runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
 				runtime.SetAttr(ns, "last_query_index", idx)
 				break
@@ -182,6 +198,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
 			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
+		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
+		runtime.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
 		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
@@ -227,6 +245,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
+			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
+			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
@@ -252,6 +272,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
 				contentText = runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
+			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
@@ -264,15 +286,21 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			})
 			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
 			if includeThinking.Truthy() {
+				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<think>\n"), runtime.CallMethod(reasoningText, "strip", nil, nil), runtime.Str("\n</think>\n\n")))
 			}
+			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
 				if contentText.Truthy() && !runtime.CallMethod(ns.Attr("out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
+					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n")))
 				}
@@ -300,12 +328,16 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					}
+					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
 					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("name"), runtime.Str("")}, nil), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
 			if !(continueFinalMessage.Truthy() && runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))) {
+				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n\n<sep>")))
 			}
@@ -313,6 +345,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
 			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("human: ")))
 			}
@@ -320,10 +354,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			responseText = w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
 			})
+			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
 			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
+				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
 				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<sep>")))
 			}
@@ -333,10 +371,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if runtime.IsTrue(enableThinking, nil, nil) {
+			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
+			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant:")))
 		}
@@ -348,109 +390,130 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 // spansRekaEdge is the position table of Reka-Edge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRekaEdge = []runtime.Span{
-	{From: 58, To: 113, Line: 1, Col: 1, Construct: "macro"},
-	{From: 64, To: 112, Line: 2, Col: 5, Construct: "if"},
+	{From: 58, To: 127, Line: 1, Col: 1, Construct: "macro"},
+	{From: 64, To: 126, Line: 2, Col: 5, Construct: "if"},
 	{From: 66, To: 66, Line: 3, Col: 9, Construct: "{{ }}"},
-	{From: 67, To: 112, Line: 4, Col: 9, Construct: "if"},
+	{From: 67, To: 126, Line: 4, Col: 9, Construct: "if"},
 	{From: 70, To: 70, Line: 5, Col: 9, Construct: "set"},
-	{From: 72, To: 109, Line: 6, Col: 9, Construct: "for"},
+	{From: 72, To: 123, Line: 6, Col: 9, Construct: "for"},
 	{From: 77, To: 77, Line: 7, Col: 13, Construct: "set"},
-	{From: 79, To: 108, Line: 8, Col: 13, Construct: "if"},
+	{From: 79, To: 122, Line: 8, Col: 13, Construct: "if"},
 	{From: 81, To: 81, Line: 9, Col: 17, Construct: "set"},
-	{From: 83, To: 91, Line: 10, Col: 17, Construct: "if"},
-	{From: 85, To: 88, Line: 11, Col: 21, Construct: "if"},
-	{From: 87, To: 87, Line: 12, Col: 25, Construct: "set"},
-	{From: 90, To: 90, Line: 14, Col: 21, Construct: "set"},
-	{From: 93, To: 93, Line: 16, Col: 17, Construct: "set"},
-	{From: 94, To: 108, Line: 17, Col: 17, Construct: "if"},
-	{From: 97, To: 97, Line: 18, Col: 17, Construct: "set"},
-	{From: 99, To: 99, Line: 19, Col: 17, Construct: "set"},
-	{From: 100, To: 108, Line: 20, Col: 17, Construct: "if"},
-	{From: 103, To: 103, Line: 21, Col: 17, Construct: "set"},
-	{From: 105, To: 105, Line: 22, Col: 17, Construct: "set"},
-	{From: 107, To: 107, Line: 23, Col: 17, Construct: "set"},
-	{From: 111, To: 111, Line: 26, Col: 9, Construct: "{{ }}"},
-	{From: 115, To: 115, Line: 29, Col: 1, Construct: "set"},
-	{From: 117, To: 135, Line: 30, Col: 1, Construct: "for"},
-	{From: 123, To: 123, Line: 31, Col: 5, Construct: "set"},
-	{From: 125, To: 134, Line: 32, Col: 5, Construct: "if"},
-	{From: 127, To: 127, Line: 33, Col: 9, Construct: "set"},
-	{From: 129, To: 133, Line: 34, Col: 9, Construct: "if"},
-	{From: 131, To: 132, Line: 35, Col: 13, Construct: "set"},
-	{From: 137, To: 137, Line: 40, Col: 1, Construct: "set"},
-	{From: 139, To: 139, Line: 41, Col: 1, Construct: "set"},
-	{From: 141, To: 141, Line: 42, Col: 1, Construct: "set"},
-	{From: 143, To: 143, Line: 43, Col: 1, Construct: "set"},
-	{From: 145, To: 145, Line: 44, Col: 1, Construct: "set"},
-	{From: 147, To: 154, Line: 45, Col: 1, Construct: "if"},
-	{From: 149, To: 151, Line: 46, Col: 5, Construct: "set"},
-	{From: 153, To: 153, Line: 47, Col: 5, Construct: "set"},
-	{From: 156, To: 187, Line: 49, Col: 1, Construct: "if"},
-	{From: 158, To: 158, Line: 50, Col: 5, Construct: "set"},
-	{From: 160, To: 163, Line: 51, Col: 5, Construct: "if"},
-	{From: 162, To: 162, Line: 52, Col: 9, Construct: "set"},
-	{From: 165, To: 184, Line: 54, Col: 5, Construct: "if"},
-	{From: 167, To: 174, Line: 55, Col: 9, Construct: "if"},
-	{From: 169, To: 169, Line: 56, Col: 13, Construct: "set"},
-	{From: 173, To: 173, Line: 58, Col: 13, Construct: "set"},
-	{From: 176, To: 176, Line: 60, Col: 9, Construct: "set"},
-	{From: 178, To: 181, Line: 65, Col: 9, Construct: "for"},
-	{From: 180, To: 180, Line: 66, Col: 13, Construct: "set"},
-	{From: 183, To: 183, Line: 68, Col: 9, Construct: "set"},
-	{From: 186, To: 186, Line: 74, Col: 5, Construct: "set"},
-	{From: 189, To: 331, Line: 76, Col: 1, Construct: "for"},
-	{From: 200, To: 200, Line: 77, Col: 5, Construct: "set"},
-	{From: 202, To: 202, Line: 78, Col: 5, Construct: "set"},
-	{From: 204, To: 204, Line: 79, Col: 5, Construct: "set"},
-	{From: 206, To: 330, Line: 80, Col: 5, Construct: "if"},
-	{From: 208, To: 208, Line: 81, Col: 9, Construct: "set"},
-	{From: 210, To: 229, Line: 82, Col: 9, Construct: "if"},
-	{From: 212, To: 228, Line: 83, Col: 13, Construct: "for"},
-	{From: 215, To: 227, Line: 84, Col: 17, Construct: "if"},
-	{From: 217, To: 217, Line: 85, Col: 21, Construct: "set"},
-	{From: 219, To: 221, Line: 86, Col: 21, Construct: "if"},
-	{From: 222, To: 227, Line: 89, Col: 21, Construct: "if"},
-	{From: 225, To: 226, Line: 90, Col: 21, Construct: "set"},
-	{From: 231, To: 233, Line: 95, Col: 9, Construct: "set"},
-	{From: 234, To: 330, Line: 96, Col: 9, Construct: "if"},
-	{From: 237, To: 237, Line: 97, Col: 9, Construct: "set"},
-	{From: 239, To: 241, Line: 98, Col: 9, Construct: "set"},
-	{From: 243, To: 243, Line: 99, Col: 9, Construct: "set"},
-	{From: 245, To: 254, Line: 100, Col: 9, Construct: "if"},
-	{From: 247, To: 247, Line: 101, Col: 13, Construct: "set"},
-	{From: 248, To: 254, Line: 102, Col: 13, Construct: "if"},
-	{From: 251, To: 251, Line: 103, Col: 13, Construct: "set"},
-	{From: 253, To: 253, Line: 104, Col: 13, Construct: "set"},
-	{From: 256, To: 256, Line: 106, Col: 9, Construct: "set"},
-	{From: 258, To: 264, Line: 107, Col: 9, Construct: "set"},
-	{From: 266, To: 269, Line: 111, Col: 9, Construct: "if"},
-	{From: 268, To: 268, Line: 112, Col: 13, Construct: "set"},
-	{From: 271, To: 271, Line: 114, Col: 9, Construct: "set"},
-	{From: 273, To: 306, Line: 115, Col: 9, Construct: "if"},
-	{From: 275, To: 278, Line: 116, Col: 13, Construct: "if"},
-	{From: 277, To: 277, Line: 117, Col: 17, Construct: "set"},
-	{From: 280, To: 305, Line: 119, Col: 13, Construct: "for"},
-	{From: 284, To: 287, Line: 120, Col: 17, Construct: "if"},
-	{From: 286, To: 286, Line: 121, Col: 21, Construct: "set"},
-	{From: 289, To: 289, Line: 123, Col: 17, Construct: "set"},
-	{From: 291, To: 302, Line: 124, Col: 17, Construct: "if"},
-	{From: 293, To: 293, Line: 125, Col: 21, Construct: "set"},
-	{From: 294, To: 302, Line: 126, Col: 21, Construct: "if"},
-	{From: 297, To: 297, Line: 127, Col: 21, Construct: "set"},
-	{From: 301, To: 301, Line: 129, Col: 21, Construct: "set"},
-	{From: 304, To: 304, Line: 131, Col: 17, Construct: "set"},
-	{From: 308, To: 311, Line: 138, Col: 9, Construct: "if"},
-	{From: 310, To: 310, Line: 139, Col: 13, Construct: "set"},
-	{From: 312, To: 330, Line: 141, Col: 9, Construct: "if"},
-	{From: 315, To: 318, Line: 142, Col: 9, Construct: "if"},
-	{From: 317, To: 317, Line: 143, Col: 13, Construct: "set"},
-	{From: 320, To: 322, Line: 145, Col: 9, Construct: "set"},
-	{From: 324, To: 324, Line: 146, Col: 9, Construct: "set"},
-	{From: 326, To: 329, Line: 147, Col: 9, Construct: "if"},
-	{From: 328, To: 328, Line: 148, Col: 13, Construct: "set"},
-	{From: 333, To: 343, Line: 152, Col: 1, Construct: "if"},
-	{From: 335, To: 342, Line: 155, Col: 5, Construct: "if"},
-	{From: 337, To: 337, Line: 156, Col: 9, Construct: "set"},
-	{From: 341, To: 341, Line: 158, Col: 9, Construct: "set"},
-	{From: 345, To: 345, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 95, Line: 10, Col: 17, Construct: "if"},
+	{From: 85, To: 90, Line: 11, Col: 21, Construct: "if"},
+	{From: 87, To: 87, Line: 11, Col: 21, Construct: "set"},
+	{From: 89, To: 89, Line: 12, Col: 25, Construct: "set"},
+	{From: 92, To: 92, Line: 12, Col: 25, Construct: "set"},
+	{From: 94, To: 94, Line: 14, Col: 21, Construct: "set"},
+	{From: 97, To: 97, Line: 14, Col: 21, Construct: "set"},
+	{From: 99, To: 99, Line: 16, Col: 17, Construct: "set"},
+	{From: 100, To: 122, Line: 17, Col: 17, Construct: "if"},
+	{From: 103, To: 103, Line: 17, Col: 17, Construct: "set"},
+	{From: 105, To: 105, Line: 18, Col: 17, Construct: "set"},
+	{From: 107, To: 107, Line: 18, Col: 17, Construct: "set"},
+	{From: 109, To: 109, Line: 19, Col: 17, Construct: "set"},
+	{From: 110, To: 122, Line: 20, Col: 17, Construct: "if"},
+	{From: 113, To: 113, Line: 21, Col: 17, Construct: "set"},
+	{From: 115, To: 115, Line: 21, Col: 17, Construct: "set"},
+	{From: 117, To: 117, Line: 22, Col: 17, Construct: "set"},
+	{From: 119, To: 119, Line: 22, Col: 17, Construct: "set"},
+	{From: 121, To: 121, Line: 23, Col: 17, Construct: "set"},
+	{From: 125, To: 125, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 129, To: 129, Line: 29, Col: 1, Construct: "set"},
+	{From: 131, To: 151, Line: 30, Col: 1, Construct: "for"},
+	{From: 137, To: 137, Line: 31, Col: 5, Construct: "set"},
+	{From: 139, To: 150, Line: 32, Col: 5, Construct: "if"},
+	{From: 141, To: 141, Line: 33, Col: 9, Construct: "set"},
+	{From: 143, To: 149, Line: 34, Col: 9, Construct: "if"},
+	{From: 145, To: 145, Line: 34, Col: 9, Construct: "set"},
+	{From: 147, To: 148, Line: 35, Col: 13, Construct: "set"},
+	{From: 153, To: 153, Line: 40, Col: 1, Construct: "set"},
+	{From: 155, To: 155, Line: 41, Col: 1, Construct: "set"},
+	{From: 157, To: 157, Line: 42, Col: 1, Construct: "set"},
+	{From: 159, To: 159, Line: 43, Col: 1, Construct: "set"},
+	{From: 161, To: 161, Line: 44, Col: 1, Construct: "set"},
+	{From: 163, To: 170, Line: 45, Col: 1, Construct: "if"},
+	{From: 165, To: 167, Line: 46, Col: 5, Construct: "set"},
+	{From: 169, To: 169, Line: 47, Col: 5, Construct: "set"},
+	{From: 172, To: 205, Line: 49, Col: 1, Construct: "if"},
+	{From: 174, To: 174, Line: 50, Col: 5, Construct: "set"},
+	{From: 176, To: 179, Line: 51, Col: 5, Construct: "if"},
+	{From: 178, To: 178, Line: 52, Col: 9, Construct: "set"},
+	{From: 181, To: 200, Line: 54, Col: 5, Construct: "if"},
+	{From: 183, To: 190, Line: 55, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 56, Col: 13, Construct: "set"},
+	{From: 189, To: 189, Line: 58, Col: 13, Construct: "set"},
+	{From: 192, To: 192, Line: 60, Col: 9, Construct: "set"},
+	{From: 194, To: 197, Line: 65, Col: 9, Construct: "for"},
+	{From: 196, To: 196, Line: 66, Col: 13, Construct: "set"},
+	{From: 199, To: 199, Line: 68, Col: 9, Construct: "set"},
+	{From: 202, To: 202, Line: 68, Col: 9, Construct: "set"},
+	{From: 204, To: 204, Line: 74, Col: 5, Construct: "set"},
+	{From: 207, To: 369, Line: 76, Col: 1, Construct: "for"},
+	{From: 218, To: 218, Line: 77, Col: 5, Construct: "set"},
+	{From: 220, To: 220, Line: 78, Col: 5, Construct: "set"},
+	{From: 222, To: 222, Line: 79, Col: 5, Construct: "set"},
+	{From: 224, To: 368, Line: 80, Col: 5, Construct: "if"},
+	{From: 226, To: 226, Line: 81, Col: 9, Construct: "set"},
+	{From: 228, To: 247, Line: 82, Col: 9, Construct: "if"},
+	{From: 230, To: 246, Line: 83, Col: 13, Construct: "for"},
+	{From: 233, To: 245, Line: 84, Col: 17, Construct: "if"},
+	{From: 235, To: 235, Line: 85, Col: 21, Construct: "set"},
+	{From: 237, To: 239, Line: 86, Col: 21, Construct: "if"},
+	{From: 240, To: 245, Line: 89, Col: 21, Construct: "if"},
+	{From: 243, To: 244, Line: 90, Col: 21, Construct: "set"},
+	{From: 249, To: 249, Line: 90, Col: 21, Construct: "set"},
+	{From: 251, To: 253, Line: 95, Col: 9, Construct: "set"},
+	{From: 254, To: 368, Line: 96, Col: 9, Construct: "if"},
+	{From: 257, To: 257, Line: 97, Col: 9, Construct: "set"},
+	{From: 259, To: 261, Line: 98, Col: 9, Construct: "set"},
+	{From: 263, To: 263, Line: 99, Col: 9, Construct: "set"},
+	{From: 265, To: 274, Line: 100, Col: 9, Construct: "if"},
+	{From: 267, To: 267, Line: 101, Col: 13, Construct: "set"},
+	{From: 268, To: 274, Line: 102, Col: 13, Construct: "if"},
+	{From: 271, To: 271, Line: 103, Col: 13, Construct: "set"},
+	{From: 273, To: 273, Line: 104, Col: 13, Construct: "set"},
+	{From: 276, To: 276, Line: 104, Col: 13, Construct: "set"},
+	{From: 278, To: 278, Line: 106, Col: 9, Construct: "set"},
+	{From: 280, To: 286, Line: 107, Col: 9, Construct: "set"},
+	{From: 288, To: 293, Line: 111, Col: 9, Construct: "if"},
+	{From: 290, To: 290, Line: 111, Col: 9, Construct: "set"},
+	{From: 292, To: 292, Line: 112, Col: 13, Construct: "set"},
+	{From: 295, To: 295, Line: 112, Col: 13, Construct: "set"},
+	{From: 297, To: 297, Line: 114, Col: 9, Construct: "set"},
+	{From: 299, To: 336, Line: 115, Col: 9, Construct: "if"},
+	{From: 301, To: 306, Line: 116, Col: 13, Construct: "if"},
+	{From: 303, To: 303, Line: 116, Col: 13, Construct: "set"},
+	{From: 305, To: 305, Line: 117, Col: 17, Construct: "set"},
+	{From: 308, To: 335, Line: 119, Col: 13, Construct: "for"},
+	{From: 312, To: 315, Line: 120, Col: 17, Construct: "if"},
+	{From: 314, To: 314, Line: 121, Col: 21, Construct: "set"},
+	{From: 317, To: 317, Line: 123, Col: 17, Construct: "set"},
+	{From: 319, To: 330, Line: 124, Col: 17, Construct: "if"},
+	{From: 321, To: 321, Line: 125, Col: 21, Construct: "set"},
+	{From: 322, To: 330, Line: 126, Col: 21, Construct: "if"},
+	{From: 325, To: 325, Line: 127, Col: 21, Construct: "set"},
+	{From: 329, To: 329, Line: 129, Col: 21, Construct: "set"},
+	{From: 332, To: 332, Line: 129, Col: 21, Construct: "set"},
+	{From: 334, To: 334, Line: 131, Col: 17, Construct: "set"},
+	{From: 338, To: 343, Line: 138, Col: 9, Construct: "if"},
+	{From: 340, To: 340, Line: 138, Col: 9, Construct: "set"},
+	{From: 342, To: 342, Line: 139, Col: 13, Construct: "set"},
+	{From: 344, To: 368, Line: 141, Col: 9, Construct: "if"},
+	{From: 347, To: 352, Line: 142, Col: 9, Construct: "if"},
+	{From: 349, To: 349, Line: 142, Col: 9, Construct: "set"},
+	{From: 351, To: 351, Line: 143, Col: 13, Construct: "set"},
+	{From: 354, To: 356, Line: 145, Col: 9, Construct: "set"},
+	{From: 358, To: 358, Line: 145, Col: 9, Construct: "set"},
+	{From: 360, To: 360, Line: 146, Col: 9, Construct: "set"},
+	{From: 362, To: 367, Line: 147, Col: 9, Construct: "if"},
+	{From: 364, To: 364, Line: 147, Col: 9, Construct: "set"},
+	{From: 366, To: 366, Line: 148, Col: 13, Construct: "set"},
+	{From: 371, To: 385, Line: 152, Col: 1, Construct: "if"},
+	{From: 373, To: 384, Line: 155, Col: 5, Construct: "if"},
+	{From: 375, To: 375, Line: 155, Col: 5, Construct: "set"},
+	{From: 377, To: 377, Line: 156, Col: 9, Construct: "set"},
+	{From: 381, To: 381, Line: 156, Col: 9, Construct: "set"},
+	{From: 383, To: 383, Line: 158, Col: 9, Construct: "set"},
+	{From: 387, To: 387, Line: 161, Col: 1, Construct: "{{ }}"},
 }

@@ -89,11 +89,15 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.Write(item2.ItemStr("text"))
 					}
+					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
 				} else if runtime.EqStr(item2Type, "image") {
 					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
+					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
+					runtime.CheckNamespace(ns2)
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
 					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(false))
 				}
@@ -164,8 +168,12 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
 			renderMessageContent(message2)
 		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %} (the namespace check)
+			runtime.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
 			runtime.SetAttr(ns, "last_query_index", index)
 		}
@@ -293,70 +301,74 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 // spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansStepFun37Flash = []runtime.Span{
-	{From: 54, To: 102, Line: 1, Col: 1, Construct: "macro"},
-	{From: 58, To: 101, Line: 1, Col: 44, Construct: "if"},
-	{From: 61, To: 101, Line: 1, Col: 88, Construct: "if"},
+	{From: 54, To: 106, Line: 1, Col: 1, Construct: "macro"},
+	{From: 58, To: 105, Line: 1, Col: 44, Construct: "if"},
+	{From: 61, To: 105, Line: 1, Col: 88, Construct: "if"},
 	{From: 64, To: 64, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 65, To: 101, Line: 1, Col: 146, Construct: "if"},
+	{From: 65, To: 105, Line: 1, Col: 146, Construct: "if"},
 	{From: 68, To: 72, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 73, To: 101, Line: 1, Col: 273, Construct: "if"},
+	{From: 73, To: 105, Line: 1, Col: 273, Construct: "if"},
 	{From: 76, To: 76, Line: 1, Col: 308, Construct: "set"},
-	{From: 78, To: 100, Line: 1, Col: 360, Construct: "for"},
-	{From: 80, To: 99, Line: 1, Col: 393, Construct: "if"},
+	{From: 78, To: 104, Line: 1, Col: 360, Construct: "for"},
+	{From: 80, To: 103, Line: 1, Col: 393, Construct: "if"},
 	{From: 83, To: 85, Line: 1, Col: 421, Construct: "if"},
 	{From: 87, To: 91, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 1, Col: 531, Construct: "set"},
-	{From: 94, To: 99, Line: 1, Col: 574, Construct: "if"},
-	{From: 98, To: 98, Line: 1, Col: 612, Construct: "set"},
-	{From: 104, To: 104, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 106, To: 149, Line: 2, Col: 14, Construct: "if"},
-	{From: 109, To: 112, Line: 4, Col: 5, Construct: "if"},
-	{From: 111, To: 111, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 114, To: 121, Line: 7, Col: 5, Construct: "if"},
-	{From: 117, To: 119, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 123, To: 128, Line: 11, Col: 5, Construct: "for"},
-	{From: 126, To: 126, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 132, To: 148, Line: 17, Col: 5, Construct: "if"},
-	{From: 136, To: 139, Line: 19, Col: 9, Construct: "if"},
-	{From: 138, To: 138, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 141, To: 143, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 144, To: 148, Line: 23, Col: 9, Construct: "if"},
-	{From: 147, To: 147, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 151, To: 151, Line: 27, Col: 1, Construct: "set"},
-	{From: 153, To: 172, Line: 28, Col: 1, Construct: "for"},
-	{From: 158, To: 158, Line: 29, Col: 5, Construct: "set"},
-	{From: 160, To: 171, Line: 30, Col: 5, Construct: "if"},
-	{From: 168, To: 168, Line: 31, Col: 9, Construct: "set"},
-	{From: 170, To: 170, Line: 32, Col: 9, Construct: "set"},
-	{From: 174, To: 286, Line: 35, Col: 1, Construct: "for"},
-	{From: 182, To: 184, Line: 36, Col: 5, Construct: "set"},
-	{From: 186, To: 285, Line: 37, Col: 5, Construct: "if"},
-	{From: 189, To: 193, Line: 38, Col: 9, Construct: "set"},
-	{From: 195, To: 195, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 196, To: 285, Line: 40, Col: 9, Construct: "if"},
-	{From: 199, To: 216, Line: 41, Col: 9, Construct: "if"},
-	{From: 202, To: 202, Line: 42, Col: 13, Construct: "set"},
-	{From: 206, To: 215, Line: 44, Col: 13, Construct: "if"},
-	{From: 208, To: 208, Line: 45, Col: 17, Construct: "set"},
-	{From: 210, To: 210, Line: 46, Col: 17, Construct: "set"},
-	{From: 214, To: 214, Line: 48, Col: 17, Construct: "set"},
-	{From: 218, To: 225, Line: 54, Col: 9, Construct: "if"},
-	{From: 220, To: 220, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 227, To: 270, Line: 59, Col: 9, Construct: "if"},
-	{From: 230, To: 268, Line: 60, Col: 13, Construct: "for"},
-	{From: 233, To: 237, Line: 61, Col: 17, Construct: "if"},
-	{From: 236, To: 236, Line: 62, Col: 21, Construct: "set"},
-	{From: 239, To: 239, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 241, To: 267, Line: 65, Col: 17, Construct: "if"},
-	{From: 244, To: 248, Line: 66, Col: 21, Construct: "set"},
-	{From: 250, To: 265, Line: 67, Col: 21, Construct: "for"},
-	{From: 255, To: 255, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 257, To: 261, Line: 69, Col: 25, Construct: "set"},
-	{From: 263, To: 264, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 271, To: 285, Line: 78, Col: 9, Construct: "if"},
-	{From: 274, To: 277, Line: 79, Col: 9, Construct: "if"},
-	{From: 279, To: 280, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 282, To: 284, Line: 85, Col: 9, Construct: "if"},
-	{From: 288, To: 290, Line: 90, Col: 1, Construct: "if"},
+	{From: 93, To: 93, Line: 1, Col: 474, Construct: "set"},
+	{From: 95, To: 95, Line: 1, Col: 531, Construct: "set"},
+	{From: 96, To: 103, Line: 1, Col: 574, Construct: "if"},
+	{From: 100, To: 100, Line: 1, Col: 574, Construct: "set"},
+	{From: 102, To: 102, Line: 1, Col: 612, Construct: "set"},
+	{From: 108, To: 108, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 153, Line: 2, Col: 14, Construct: "if"},
+	{From: 113, To: 116, Line: 4, Col: 5, Construct: "if"},
+	{From: 115, To: 115, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 118, To: 125, Line: 7, Col: 5, Construct: "if"},
+	{From: 121, To: 123, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 127, To: 132, Line: 11, Col: 5, Construct: "for"},
+	{From: 130, To: 130, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 136, To: 152, Line: 17, Col: 5, Construct: "if"},
+	{From: 140, To: 143, Line: 19, Col: 9, Construct: "if"},
+	{From: 142, To: 142, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 145, To: 147, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 148, To: 152, Line: 23, Col: 9, Construct: "if"},
+	{From: 151, To: 151, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 155, To: 155, Line: 27, Col: 1, Construct: "set"},
+	{From: 157, To: 180, Line: 28, Col: 1, Construct: "for"},
+	{From: 162, To: 162, Line: 29, Col: 5, Construct: "set"},
+	{From: 164, To: 179, Line: 30, Col: 5, Construct: "if"},
+	{From: 172, To: 172, Line: 30, Col: 5, Construct: "set"},
+	{From: 174, To: 174, Line: 31, Col: 9, Construct: "set"},
+	{From: 176, To: 176, Line: 31, Col: 9, Construct: "set"},
+	{From: 178, To: 178, Line: 32, Col: 9, Construct: "set"},
+	{From: 182, To: 294, Line: 35, Col: 1, Construct: "for"},
+	{From: 190, To: 192, Line: 36, Col: 5, Construct: "set"},
+	{From: 194, To: 293, Line: 37, Col: 5, Construct: "if"},
+	{From: 197, To: 201, Line: 38, Col: 9, Construct: "set"},
+	{From: 203, To: 203, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 204, To: 293, Line: 40, Col: 9, Construct: "if"},
+	{From: 207, To: 224, Line: 41, Col: 9, Construct: "if"},
+	{From: 210, To: 210, Line: 42, Col: 13, Construct: "set"},
+	{From: 214, To: 223, Line: 44, Col: 13, Construct: "if"},
+	{From: 216, To: 216, Line: 45, Col: 17, Construct: "set"},
+	{From: 218, To: 218, Line: 46, Col: 17, Construct: "set"},
+	{From: 222, To: 222, Line: 48, Col: 17, Construct: "set"},
+	{From: 226, To: 233, Line: 54, Col: 9, Construct: "if"},
+	{From: 228, To: 228, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 232, To: 232, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 235, To: 278, Line: 59, Col: 9, Construct: "if"},
+	{From: 238, To: 276, Line: 60, Col: 13, Construct: "for"},
+	{From: 241, To: 245, Line: 61, Col: 17, Construct: "if"},
+	{From: 244, To: 244, Line: 62, Col: 21, Construct: "set"},
+	{From: 247, To: 247, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 249, To: 275, Line: 65, Col: 17, Construct: "if"},
+	{From: 252, To: 256, Line: 66, Col: 21, Construct: "set"},
+	{From: 258, To: 273, Line: 67, Col: 21, Construct: "for"},
+	{From: 263, To: 263, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 265, To: 269, Line: 69, Col: 25, Construct: "set"},
+	{From: 271, To: 272, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 279, To: 293, Line: 78, Col: 9, Construct: "if"},
+	{From: 282, To: 285, Line: 79, Col: 9, Construct: "if"},
+	{From: 287, To: 288, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 292, Line: 85, Col: 9, Construct: "if"},
+	{From: 296, To: 298, Line: 90, Col: 1, Construct: "if"},
 }

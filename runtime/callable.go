@@ -374,10 +374,16 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 
 // SetAttr is {% set ns.name = value %}: it assigns an attribute of a namespace.
 func SetAttr(ns Value, name string, v Value) {
+	CheckNamespace(ns)
+	ns.namespace().attrs.SetStr(name, v)
+}
+
+// CheckNamespace fails as Jinja2 does when a set statement assigns an attribute of ns
+// and ns is not a namespace.
+func CheckNamespace(ns Value) {
 	if ns.kind != KindNamespace {
 		throw(RuntimeError, "cannot assign attribute on non-namespace object")
 	}
-	ns.namespace().attrs.SetStr(name, v)
 }
 
 // Range is Python's range(stop) or range(start, stop[, step]), as a list, refused

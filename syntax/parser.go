@@ -528,20 +528,28 @@ func (p *parser) parseCondExpr() Expr {
 	return x
 }
 
+// The binary operators take their positions as Jinja2's parser gives their nodes
+// line numbers (what its tracebacks name): the first operation of a chain is where the
+// chain starts, each later one where its operator is.
+
 func (p *parser) parseOr() Expr {
+	pos := p.cur().pos
 	x := p.parseAnd()
 	for p.cur().is("or") {
-		pos := p.next().pos
+		p.next()
 		x = &Binary{At{pos}, OpOr, x, p.parseAnd()}
+		pos = p.cur().pos
 	}
 	return x
 }
 
 func (p *parser) parseAnd() Expr {
+	pos := p.cur().pos
 	x := p.parseNot()
 	for p.cur().is("and") {
-		pos := p.next().pos
+		p.next()
 		x = &Binary{At{pos}, OpAnd, x, p.parseNot()}
+		pos = p.cur().pos
 	}
 	return x
 }
@@ -583,10 +591,12 @@ func (p *parser) parseCompare() Expr {
 }
 
 func (p *parser) parseMath1() Expr {
+	pos := p.cur().pos
 	x := p.parseConcat()
 	for p.cur().isOp("+") || p.cur().isOp("-") {
 		t := p.next()
-		x = &Binary{At{t.pos}, t.text, x, p.parseConcat()}
+		x = &Binary{At{pos}, t.text, x, p.parseConcat()}
+		pos = p.cur().pos
 	}
 	return x
 }
@@ -604,6 +614,7 @@ func (p *parser) parseConcat() Expr {
 }
 
 func (p *parser) parseMath2() Expr {
+	pos := p.cur().pos
 	x := p.parsePow()
 	for {
 		t := p.cur()
@@ -611,15 +622,18 @@ func (p *parser) parseMath2() Expr {
 			return x
 		}
 		p.next()
-		x = &Binary{At{t.pos}, t.text, x, p.parsePow()}
+		x = &Binary{At{pos}, t.text, x, p.parsePow()}
+		pos = p.cur().pos
 	}
 }
 
 func (p *parser) parsePow() Expr {
+	pos := p.cur().pos
 	x := p.parseUnary(true)
 	for p.cur().isOp("**") {
-		t := p.next()
-		x = &Binary{At{t.pos}, OpPow, x, p.parseUnary(true)}
+		p.next()
+		x = &Binary{At{pos}, OpPow, x, p.parseUnary(true)}
+		pos = p.cur().pos
 	}
 	return x
 }

@@ -76,6 +76,7 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 	keep := fset.Bool("keep", false, "keep the temporary build directory")
 	exportFile := fset.String("export", "", "with -engine llama-server, write each pair that fails (listed or not) to `FILE` as a JSON line: the template variables the profile defines and the template's output on them, for comparing with other Jinja engines")
 	showErrors := fset.Bool("errors", false, "also list the pairs where both sides failed, with both messages")
+	linesFile := fset.String("lines", "", "a TSV `FILE` of the template line Jinja2 reports for each erroring pair (template, case, line), as testdata/errlines/record.py records it: a pair whose error tmplgen reports at another line fails")
 	divergencesFile := fset.String("divergences", "", "a `FILE` of pairs known to differ from llama.cpp, skipped (default "+defaultDivergences+" with -engine llama-server, when it exists)")
 	return func(s stdio, args []string) error {
 		stdout, stderr := s.out, s.err
@@ -118,6 +119,16 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 		srcs, err := readTemplateDir(*templates, filter)
 		if err != nil {
 			return err
+		}
+		var lines map[[2]string]int
+		if *linesFile != "" {
+			if lines, err = readErrorLines(*linesFile); err != nil {
+				return err
+			}
+		}
+		files := map[string]string{}
+		for _, src := range srcs {
+			files[src.Name] = src.File
 		}
 		var pairs []checkPair
 		for _, src := range srcs {
@@ -170,6 +181,13 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 			if divergences.skip(stdout, p, same(p.want, got[i])) {
 				continue
 			}
+			if want, ok := lines[[2]string{p.template, p.caseID}]; ok && got[i].Error != nil {
+				if line := errorLine(*got[i].Error, files[p.template]); line != want {
+					failedN++
+					fmt.Fprintf(stdout, "FAIL %s %s: Jinja2 reports the error at line %d; got %s\n", p.template, p.caseID, want, clip(*got[i].Error, 200))
+					continue
+				}
+			}
 			if same(p.want, got[i]) {
 				passed++
 				if *showErrors && p.want.Error != nil {
@@ -187,6 +205,47 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 		}
 		return nil
 	}
+}
+
+// readErrorLines reads a TSV of template, case and the template line of the pair's
+// error (lines starting with # are comments).
+func readErrorLines(path string) (map[[2]string]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := map[[2]string]int{}
+	for i, row := range strings.Split(string(b), "\n") {
+		if row == "" || strings.HasPrefix(row, "#") {
+			continue
+		}
+		f := strings.Split(row, "\t")
+		line := 0
+		if len(f) == 3 {
+			line, err = strconv.Atoi(f[2])
+		}
+		if len(f) != 3 || err != nil || line < 1 {
+			return nil, fmt.Errorf("%s:%d: want template, case and a line number, tab-separated: %q", path, i+1, row)
+		}
+		lines[[2]string{f[0], f[1]}] = line
+	}
+	return lines, nil
+}
+
+// errorLine returns the template line an error message of a render of file names
+// ("file:line:col ..."), or 0.
+func errorLine(msg, file string) int {
+	at := strings.Index(msg, file+":")
+	if at < 0 {
+		return 0
+	}
+	rest := msg[at+len(file)+1:]
+	digits := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if digits <= 0 || rest[digits] != ':' {
+		return 0
+	}
+	line, _ := strconv.Atoi(rest[:digits])
+	return line
 }
 
 // same reports whether a rendering matches the expectation: the same prompt, or an

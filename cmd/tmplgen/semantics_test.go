@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,17 +155,6 @@ func TestSemantics(t *testing.T) {
 // Jinja2's traceback, with the reason.
 var knownLineDifferences = map[string]string{
 	"elif_pos_06": "Jinja2 gives an elif the line of the first token of its condition, tmplgen the line of the elif keyword",
-}
-
-// errorLine returns the template line an error message of a render of file names
-// ("file:line:col ..."), or 0.
-func errorLine(msg, file string) int {
-	m := regexp.MustCompile(regexp.QuoteMeta(file) + `:([0-9]+):[0-9]+`).FindStringSubmatch(msg)
-	if m == nil {
-		return 0
-	}
-	line, _ := strconv.Atoi(m[1])
-	return line
 }
 
 // showResult prints a rendering for a mismatch report: a quoted prompt, or the error.
